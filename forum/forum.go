@@ -1,0 +1,153 @@
+// Package forum owns the one interface through which everything above the forum layer reads and
+// writes a forum (a thread, the bot's private messages, the login), the post model the dialects
+// extract, and the typed errors a dialect reports. Dialects (scraper/<engine> for reading,
+// poster/<engine> for writing and the assembled driver) register themselves here by name.
+package forum
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Quote is a quoted part of a post: whose words, which post when the forum shows it, and the
+// quoted text (a quote nested inside stays inside this text).
+type Quote struct {
+	Author string `json:"author"`
+	PostID string `json:"post_id,omitempty"`
+	Text   string `json:"text"`
+}
+
+// Spoiler is a spoiler block of a post, with its title when one is shown.
+type Spoiler struct {
+	Title string `json:"title,omitempty"`
+	Text  string `json:"text"`
+}
+
+// Post is a post of a thread or a private message, as a reader sees it.
+type Post struct {
+	ID        string    `json:"id"`
+	Permalink string    `json:"permalink,omitempty"`
+	Author    string    `json:"author"`
+	AuthorID  string    `json:"author_id,omitempty"`
+	Time      time.Time `json:"time"`
+	Subject   string    `json:"subject,omitempty"` // private messages; a thread post's title when shown
+	// Text is the author's own text: markup removed, line breaks kept, code blocks verbatim, quotes
+	// and spoilers and signatures and edit notices left out.
+	Text     string    `json:"text"`
+	Quotes   []Quote   `json:"quotes"`
+	Code     []string  `json:"code,omitempty"`     // code blocks of the author's own text, whitespace intact
+	Spoilers []Spoiler `json:"spoilers,omitempty"` // spoilers of the author's own text
+	Edited   bool      `json:"edited"`
+}
+
+// Cursor marks how far a reader has read: the last post id seen (ids compare numerically where the
+// engine's ids are numbers) and, where it helps, the page it was on.
+type Cursor struct {
+	PostID string `json:"post_id,omitempty"`
+	Page   int    `json:"page,omitempty"`
+}
+
+// Thread names a thread on a forum in the dialect's own terms (a topic id, usually).
+type Thread struct {
+	ID string `json:"id"`
+}
+
+// Forum is a forum as forumgm uses it, logged in as the bot account.
+type Forum interface {
+	// Login logs in (again) with the configured account.
+	Login(ctx context.Context) error
+	// Posts lists the posts of thread after the cursor, oldest first, and the new cursor.
+	Posts(ctx context.Context, t Thread, after Cursor) ([]Post, Cursor, error)
+	// Reply posts body (the forum's markup) to thread and returns the new post's id. When the
+	// forum merged the text into the bot's previous post, the id is that post's and merged is true.
+	Reply(ctx context.Context, t Thread, body string) (id string, merged bool, err error)
+	// SendPM sends a private message; ErrNoPM when the forum has none.
+	SendPM(ctx context.Context, to, subject, body string) error
+	// Inbox lists the private messages received after the cursor, oldest first.
+	Inbox(ctx context.Context, after Cursor) ([]Post, Cursor, error)
+	// Capabilities says what this forum supports.
+	Capabilities() Capabilities
+}
+
+// Capabilities are the features a dialect and its forum support.
+type Capabilities struct {
+	PrivateMessages bool `json:"private_messages"`
+	MaxPostLength   int  `json:"max_post_length,omitempty"` // characters; 0 = unknown
+}
+
+// Errors every dialect reports, wrapped with the details (errors.Is works on them).
+var (
+	ErrLoggedOut     = errors.New("forum: not logged in")
+	ErrBadToken      = errors.New("forum: form token rejected")
+	ErrTooLong       = errors.New("forum: message too long")
+	ErrTooShort      = errors.New("forum: message too short")
+	ErrNoPermission  = errors.New("forum: no permission")
+	ErrBadLogin      = errors.New("forum: wrong user name or password")
+	ErrNoPM          = errors.New("forum: private messages not available")
+	ErrMarkupChanged = errors.New("forum: page markup not recognised (forum upgraded or theme changed?)")
+	ErrNotFound      = errors.New("forum: not found")
+)
+
+// FloodError is the forum's flood control: try again after Wait.
+type FloodError struct {
+	Wait time.Duration
+}
+
+func (e *FloodError) Error() string { return fmt.Sprintf("forum: flood control, wait %s", e.Wait) }
+
+// Config is what a dialect needs to reach a forum.
+type Config struct {
+	BaseURL  string // e.g. http://127.0.0.1:8081/
+	Username string
+	Password string
+	// Location is the forum's time zone for times shown without one.
+	Location *time.Location
+	// Now is the clock used to resolve relative times ("Сегодня, 12:34").
+	Now func() time.Time
+	// UserAgent is sent with every request.
+	UserAgent string
+	// Extra holds dialect-specific settings (the generic dialect's selectors, say).
+	Extra map[string]string
+}
+
+// Opener builds a dialect's Forum.
+type Opener func(cfg Config) (Forum, error)
+
+var (
+	mu       sync.Mutex
+	dialects = map[string]Opener{}
+)
+
+// Register makes a dialect available by name; dialect packages call it from init.
+func Register(name string, open Opener) {
+	mu.Lock()
+	defer mu.Unlock()
+	dialects[name] = open
+}
+
+// Open builds the named dialect's Forum.
+func Open(name string, cfg Config) (Forum, error) {
+	mu.Lock()
+	open, ok := dialects[name]
+	mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("forum: unknown dialect %q (known: %v)", name, Dialects())
+	}
+	return open(cfg)
+}
+
+// Dialects lists the registered dialect names, sorted.
+func Dialects() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for n := range dialects {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
