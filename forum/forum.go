@@ -151,3 +151,27 @@ func Dialects() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Extractor reads the posts out of one saved page of a dialect (a thread page, an inbox or a
+// private message), for `forumgm posts --file` and the dialects' golden tests.
+type Extractor func(page []byte, contentType string, cfg Config) ([]Post, error)
+
+var extractors = map[string]Extractor{}
+
+// RegisterExtractor makes a dialect's page extractor available by name.
+func RegisterExtractor(name string, x Extractor) {
+	mu.Lock()
+	defer mu.Unlock()
+	extractors[name] = x
+}
+
+// ExtractorFor returns the named dialect's page extractor.
+func ExtractorFor(name string) (Extractor, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	x, ok := extractors[name]
+	if !ok {
+		return nil, fmt.Errorf("forum: no extractor for dialect %q", name)
+	}
+	return x, nil
+}
