@@ -1,0 +1,350 @@
+package forum
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/time/rate"
+)
+
+// DefaultUserAgent identifies forumgm to forum operators.
+const DefaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
+
+// ClientConfig tunes a Client. Zero values take the defaults noted.
+type ClientConfig struct {
+	UserAgent  string        // DefaultUserAgent
+	Timeout    time.Duration // per request, 30s
+	Rate       rate.Limit    // requests per second per host, 1
+	Burst      int           // 2
+	MaxRetries int           // retries on network errors, 5xx and 429; 3
+	BaseDelay  time.Duration // first backoff, 1s; doubled each retry, with jitter
+	// Sleep waits for d or until ctx ends (tests inject a fast one). Default: a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Transport overrides the HTTP transport (tests).
+	Transport http.RoundTripper
+}
+
+// Client is a polite HTTP session with a forum: one cookie jar, a per-host rate limit, timeouts,
+// retries with jittered backoff, charset decoding, and conditional GETs where the server honours
+// them. It is safe for concurrent use.
+type Client struct {
+	cfg  ClientConfig
+	http *http.Client
+	Jar  http.CookieJar
+
+	mu       sync.Mutex
+	limiters map[string]*rate.Limiter
+	cache    map[string]cached // by URL: validators and the last body
+}
+
+type cached struct {
+	etag, lastModified string
+	page               *Page
+}
+
+// Page is a fetched page.
+type Page struct {
+	URL         *url.URL // final URL after redirects
+	Status      int
+	Header      http.Header
+	Raw         []byte // the body as sent
+	Body        []byte // the body decoded to UTF-8
+	Charset     string // the charset the body was decoded from ("utf-8", "windows-1251", ...)
+	NotModified bool   // the server answered 304; Body is the cached copy
+}
+
+// Doc parses the page's HTML.
+func (p *Page) Doc() (*goquery.Document, error) {
+	d, err := goquery.NewDocumentFromReader(bytes.NewReader(p.Body))
+	if err != nil {
+		return nil, fmt.Errorf("forum: parse %s: %w", p.URL, err)
+	}
+	return d, nil
+}
+
+// Location is the redirect target of a 3xx page fetched without following redirects, resolved.
+func (p *Page) Location() (*url.URL, error) {
+	loc := p.Header.Get("Location")
+	if loc == "" {
+		return nil, fmt.Errorf("forum: %s: no Location header", p.URL)
+	}
+	return p.URL.Parse(loc)
+}
+
+// NewClient builds a Client.
+func NewClient(cfg ClientConfig) *Client {
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = DefaultUserAgent
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.Rate == 0 {
+		cfg.Rate = 1
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = 2
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = 3
+	}
+	if cfg.BaseDelay == 0 {
+		cfg.BaseDelay = time.Second
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	jar, _ := cookiejar.New(nil) // never fails without options
+	return &Client{
+		cfg:      cfg,
+		http:     &http.Client{Jar: jar, Timeout: cfg.Timeout, Transport: cfg.Transport},
+		Jar:      jar,
+		limiters: map[string]*rate.Limiter{},
+		cache:    map[string]cached{},
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (c *Client) limiter(host string) *rate.Limiter {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.limiters[host]
+	if !ok {
+		l = rate.NewLimiter(c.cfg.Rate, c.cfg.Burst)
+		c.limiters[host] = l
+	}
+	return l
+}
+
+// Get fetches a page, following redirects. It sends the validators of the last answer for the
+// same URL; a 304 gives back the cached page with NotModified set.
+func (c *Client) Get(ctx context.Context, rawURL string) (*Page, error) {
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", true)
+}
+
+// GetNoRedirect fetches a page without following a redirect (to read a Location header).
+func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error) {
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", false)
+}
+
+// PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
+// the charset cannot hold become &#NNNN;). It is not retried on errors after the request was
+// sent, so a post is never made twice by the client itself.
+func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, boardCharset string) (*Page, error) {
+	enc, err := EncodeForm(form, boardCharset)
+	if err != nil {
+		return nil, err
+	}
+	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", true)
+}
+
+func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, follow bool) (*Page, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("forum: bad URL %q: %w", rawURL, err)
+	}
+	delay := c.cfg.BaseDelay
+	for attempt := 0; ; attempt++ {
+		if err := c.limiter(u.Host).Wait(ctx); err != nil {
+			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
+		}
+		page, retry, err := c.once(ctx, method, u, body, ctype, follow)
+		if err == nil || !retry || attempt >= c.cfg.MaxRetries || ctx.Err() != nil {
+			return page, err
+		}
+		wait := delay/2 + rand.N(delay)
+		if ra := retryAfter(page); ra > wait {
+			wait = ra
+		}
+		if err := c.cfg.Sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
+		}
+		delay *= 2
+	}
+}
+
+// StatusError is an HTTP answer forumgm did not expect.
+type StatusError struct {
+	Method, URL string
+	Status      int
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("forum: %s %s: HTTP %d", e.Method, e.URL, e.Status)
+}
+
+func retryAfter(p *Page) time.Duration {
+	if p == nil {
+		return 0
+	}
+	if s, err := strconv.Atoi(p.Header.Get("Retry-After")); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return 0
+}
+
+func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, follow bool) (*Page, bool, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, false, fmt.Errorf("forum: %s %s: %w", method, u, err)
+	}
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	key := u.String()
+	c.mu.Lock()
+	prev, havePrev := c.cache[key]
+	c.mu.Unlock()
+	if method == http.MethodGet && havePrev {
+		if prev.etag != "" {
+			req.Header.Set("If-None-Match", prev.etag)
+		}
+		if prev.lastModified != "" {
+			req.Header.Set("If-Modified-Since", prev.lastModified)
+		}
+	}
+	hc := c.http
+	if !follow {
+		cp := *c.http
+		cp.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		hc = &cp
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		// A POST that may have reached the server is not retried.
+		return nil, method == http.MethodGet, fmt.Errorf("forum: %s %s: %w", method, u, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return nil, method == http.MethodGet, fmt.Errorf("forum: %s %s: read body: %w", method, u, err)
+	}
+	page := &Page{URL: resp.Request.URL, Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if resp.StatusCode == http.StatusNotModified && havePrev {
+		cp := *prev.page
+		cp.NotModified = true
+		cp.Header = resp.Header
+		return &cp, false, nil
+	}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+		return page, true, &StatusError{Method: method, URL: u.String(), Status: resp.StatusCode}
+	}
+	page.Body, page.Charset, err = Decode(raw, resp.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, false, fmt.Errorf("forum: %s %s: %w", method, u, err)
+	}
+	if method == http.MethodGet && resp.StatusCode == http.StatusOK {
+		et, lm := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+		if et != "" || lm != "" {
+			c.mu.Lock()
+			c.cache[key] = cached{etag: et, lastModified: lm, page: page}
+			c.mu.Unlock()
+		}
+	}
+	if resp.StatusCode >= 400 {
+		return page, false, &StatusError{Method: method, URL: u.String(), Status: resp.StatusCode}
+	}
+	return page, false, nil
+}
+
+// Decode turns a page's bytes into UTF-8, using the Content-Type header, the page's <meta>, or a
+// sniff, and says which charset it was.
+func Decode(raw []byte, contentType string) ([]byte, string, error) {
+	_, name, _ := charset.DetermineEncoding(raw, contentType)
+	if name == "" || name == "utf-8" {
+		return raw, "utf-8", nil
+	}
+	r, err := charset.NewReader(bytes.NewReader(raw), contentType)
+	if err != nil {
+		return nil, "", fmt.Errorf("decode %s: %w", name, err)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, "", fmt.Errorf("decode %s: %w", name, err)
+	}
+	return b, name, nil
+}
+
+// EncodeForm url-encodes form values in the named charset; characters the charset cannot hold
+// are written as HTML numeric references (&#NNNN;), as browsers do.
+func EncodeForm(form url.Values, boardCharset string) (string, error) {
+	enc, err := encodingFor(boardCharset)
+	if err != nil {
+		return "", err
+	}
+	if enc == nil {
+		return form.Encode(), nil
+	}
+	out := url.Values{}
+	for k, vs := range form {
+		for _, v := range vs {
+			s, err := EncodeString(enc, v)
+			if err != nil {
+				return "", err
+			}
+			ks, err := EncodeString(enc, k)
+			if err != nil {
+				return "", err
+			}
+			out[ks] = append(out[ks], s)
+		}
+	}
+	return out.Encode(), nil
+}
+
+func encodingFor(name string) (encoding.Encoding, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "" || n == "utf-8" || n == "utf8" {
+		return nil, nil
+	}
+	enc, err := htmlindex.Get(n)
+	if err != nil {
+		return nil, fmt.Errorf("forum: unknown charset %q: %w", name, err)
+	}
+	return enc, nil
+}
+
+// EncodeString encodes s in enc, writing characters enc cannot hold as &#NNNN;.
+func EncodeString(enc encoding.Encoding, s string) (string, error) {
+	e := enc.NewEncoder()
+	var b strings.Builder
+	for _, r := range s {
+		out, err := e.String(string(r))
+		if err != nil {
+			if errors.Is(err, encoding.ErrInvalidUTF8) {
+				return "", fmt.Errorf("forum: encode: %w", err)
+			}
+			fmt.Fprintf(&b, "&#%d;", r)
+			continue
+		}
+		b.WriteString(out)
+	}
+	return b.String(), nil
+}

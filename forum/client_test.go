@@ -1,0 +1,148 @@
+package forum
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/text/encoding/charmap"
+)
+
+func fastClient() *Client {
+	return NewClient(ClientConfig{Rate: 1000, Burst: 100, BaseDelay: time.Millisecond,
+		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
+}
+
+func TestClientDecodesWindows1251(t *testing.T) {
+	body, _ := charmap.Windows1251.NewEncoder().String("<html><body><p>Ход принят</p></body></html>")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=windows-1251")
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	p, err := fastClient().Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Charset != "windows-1251" || !strings.Contains(string(p.Body), "Ход принят") {
+		t.Fatalf("charset %q body %q", p.Charset, p.Body)
+	}
+}
+
+func TestClientDecodesMetaCharset(t *testing.T) {
+	body, _ := charmap.Windows1251.NewEncoder().String(`<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1251"></head><body>Сарацины</body></html>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	p, err := fastClient().Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(p.Body), "Сарацины") {
+		t.Fatalf("body %q", p.Body)
+	}
+}
+
+func TestEncodeFormWindows1251Escapes(t *testing.T) {
+	got, err := EncodeForm(url.Values{"message": {"ход ♞ ok"}}, "windows-1251")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := url.ParseQuery(got)
+	dec, _ := charmap.Windows1251.NewDecoder().String(v.Get("message"))
+	if dec != "ход &#9822; ok" {
+		t.Fatalf("got %q", dec)
+	}
+}
+
+func TestClientConditionalGet(t *testing.T) {
+	var full, notMod atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			notMod.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		full.Add(1)
+		w.Header().Set("ETag", `"v1"`)
+		w.Write([]byte("<p>page</p>"))
+	}))
+	defer srv.Close()
+	c := fastClient()
+	for i := 0; i < 3; i++ {
+		p, err := c.Get(context.Background(), srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(p.Body) != "<p>page</p>" || p.NotModified != (i > 0) {
+			t.Fatalf("round %d: %q notModified=%v", i, p.Body, p.NotModified)
+		}
+	}
+	if full.Load() != 1 || notMod.Load() != 2 {
+		t.Fatalf("full=%d notmod=%d", full.Load(), notMod.Load())
+	}
+}
+
+func TestClientRetriesServerErrorsThenGivesUp(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) < 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	p, err := fastClient().Get(context.Background(), srv.URL)
+	if err != nil || string(p.Body) != "ok" || n.Load() != 3 {
+		t.Fatalf("err %v n %d", err, n.Load())
+	}
+	n.Store(-100)
+	_, err = fastClient().Get(context.Background(), srv.URL)
+	var se *StatusError
+	if err == nil || !errors.As(err, &se) || se.Status != 503 {
+		t.Fatalf("want 503 StatusError, got %v", err)
+	}
+	if got := n.Load(); got != -96 { // 1 try + 3 retries
+		t.Fatalf("attempts: %d", got+100)
+	}
+}
+
+func TestClientPostNotRetried(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if ua := r.Header.Get("User-Agent"); !strings.HasPrefix(ua, "forumgm/") {
+			t.Errorf("user agent %q", ua)
+		}
+		w.Write([]byte("done"))
+	}))
+	defer srv.Close()
+	if _, err := fastClient().PostForm(context.Background(), srv.URL, url.Values{"a": {"б"}}, "utf-8"); err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 1 {
+		t.Fatalf("posts: %d", n.Load())
+	}
+}
+
+func TestClientHonoursCancel(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := NewClient(ClientConfig{BaseDelay: time.Hour})
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	if _, err := c.Get(ctx, srv.URL); err == nil {
+		t.Fatal("want an error after cancel")
+	}
+}
