@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"forumgm/transcript"
+)
+
+func init() {
+	commands["replay"] = command{
+		summary: "replay a game from a transcript file and print each reply (--json: one JSON object)",
+		run:     runReplay,
+	}
+}
+
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, `print one JSON object: {"posts":[...],"final":{...},"timed":[...]}`)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: forumgm replay [--json] TRANSCRIPT.yaml")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(reorder(args)); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errors.New("want one transcript file")
+	}
+	t, err := transcript.Load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	res, err := t.Replay()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		b, err := res.JSON()
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(b)
+		return err
+	}
+	_, err = io.WriteString(stdout, res.Text(t))
+	return err
+}
+
+// reorder puts flags before positional arguments, so "replay FILE --json" works too.
+func reorder(args []string) []string {
+	var flags, pos []string
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' {
+			flags = append(flags, a)
+		} else {
+			pos = append(pos, a)
+		}
+	}
+	return append(flags, pos...)
+}

@@ -1,0 +1,446 @@
+package crusade
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"time"
+
+	"forumgm/engine"
+)
+
+// Phase is the stage of the game.
+type Phase string
+
+const (
+	PhaseDeploying Phase = "deploying" // waiting for the private deployments
+	PhasePlaying   Phase = "playing"
+	PhaseOver      Phase = "over" // a side won (or the moderator ended the game)
+)
+
+// WarriorState is one warrior in the state.
+type WarriorState struct {
+	Cell          Cell `json:"cell"`
+	InPlay        bool `json:"in_play"`
+	Alive         bool `json:"alive"`
+	AttackWounds  int  `json:"attack_wounds,omitempty"`  // applied wounds on the attack values
+	DefenceWounds int  `json:"defence_wounds,omitempty"` // applied wounds on the defence
+	Actions       int  `json:"actions,omitempty"`        // actions today
+	Charges       int  `json:"charges,omitempty"`        // lance charges used (knights)
+	Front         Dir  `json:"front"`                    // pikemen: direction of the last formation charge
+}
+
+// OpenQuestion is today's question and the first correct answer of each side.
+type OpenQuestion struct {
+	Number  int                   `json:"number"` // 1 for the game's first question
+	Index   int                   `json:"index"`  // index in the bank
+	Text    string                `json:"text"`
+	AskedAt time.Time             `json:"asked_at"`
+	Answers map[Side]AnswerRecord `json:"answers,omitempty"`
+}
+
+// AnswerRecord is a side's first correct answer.
+type AnswerRecord struct {
+	Author string    `json:"author"`
+	At     time.Time `json:"at"`
+	Seq    int       `json:"seq"` // 1 = first of the two sides
+}
+
+// State is the whole game state: a fold of the events over New's initial state. It is plain data
+// (its JSON is the replay snapshot).
+type State struct {
+	Phase             Phase                       `json:"phase"`
+	ToMove            Side                        `json:"to_move"`
+	ToMoveSince       time.Time                   `json:"to_move_since"`       // when the side to move got the move
+	LimitChargedUntil time.Time                   `json:"limit_charged_until"` // the last time-limit violation charged
+	Turns             int                         `json:"turns"`
+	Warriors          map[WarriorID]*WarriorState `json:"warriors"`
+	Owed              map[Side]int                `json:"owed"`      // wounds not yet allocated
+	Allocated         map[Side][]Wound            `json:"allocated"` // allocated, applied at 00:00
+	Killed            map[Side]int                `json:"killed"`    // warriors of the side killed
+	Victory           *Victory                    `json:"victory,omitempty"`
+	MovedToday        map[string]bool             `json:"moved_today"` // normalised player names
+	HadMoveToday      map[Side]bool               `json:"had_move_today"`
+	Question          *OpenQuestion               `json:"question,omitempty"`
+	QuestionsAsked    int                         `json:"questions_asked"`
+	LastClose         time.Time                   `json:"last_close"`
+	StartedAt         time.Time                   `json:"started_at"`
+	Deployments       map[Side]map[WarriorID]Cell `json:"deployments,omitempty"`
+}
+
+func (s *State) clone() *State {
+	c := *s
+	c.Warriors = make(map[WarriorID]*WarriorState, len(s.Warriors))
+	for k, v := range s.Warriors {
+		vv := *v
+		c.Warriors[k] = &vv
+	}
+	c.Owed = cloneMap(s.Owed)
+	c.Killed = cloneMap(s.Killed)
+	c.MovedToday = cloneMap(s.MovedToday)
+	c.HadMoveToday = cloneMap(s.HadMoveToday)
+	c.Allocated = map[Side][]Wound{}
+	for k, v := range s.Allocated {
+		c.Allocated[k] = append([]Wound(nil), v...)
+	}
+	if s.Victory != nil {
+		v := *s.Victory
+		c.Victory = &v
+	}
+	if s.Question != nil {
+		q := *s.Question
+		q.Answers = cloneMap(s.Question.Answers)
+		c.Question = &q
+	}
+	if s.Deployments != nil {
+		c.Deployments = map[Side]map[WarriorID]Cell{}
+		for k, v := range s.Deployments {
+			c.Deployments[k] = cloneMap(v)
+		}
+	}
+	return &c
+}
+
+func cloneMap[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[K]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Game is a running game of Crusade. It implements engine.Game.
+type Game struct {
+	settings Settings
+	clk      clockSettings
+	roster   Roster
+	setup    Setup
+	order    []int // the question bank's order, from the seed
+	st       *State
+}
+
+// New starts a game: the settings, the roster and the starting position. With SetupPrivate the
+// game waits for both sides' Deployment; otherwise it starts at once with FirstSide to move.
+func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
+	if err := settings.Validate(); err != nil {
+		return nil, fmt.Errorf("crusade: new game: %w", err)
+	}
+	clk, err := settings.clock()
+	if err != nil {
+		return nil, fmt.Errorf("crusade: new game: %w", err)
+	}
+	if err := roster.Validate(); err != nil {
+		return nil, fmt.Errorf("crusade: new game: %w", err)
+	}
+	g := &Game{settings: settings, clk: clk, roster: roster, setup: setup}
+	if n := len(settings.Questions); n > 0 {
+		g.order = rand.New(rand.NewSource(settings.Seed)).Perm(n)
+	}
+	st := &State{
+		Warriors:     map[WarriorID]*WarriorState{},
+		Owed:         map[Side]int{Crusaders: 0, Saracens: 0},
+		Allocated:    map[Side][]Wound{},
+		Killed:       map[Side]int{Crusaders: 0, Saracens: 0},
+		MovedToday:   map[string]bool{},
+		HadMoveToday: map[Side]bool{},
+		ToMove:       settings.FirstSide,
+	}
+	for _, w := range AllWarriors() {
+		st.Warriors[w] = &WarriorState{}
+	}
+	g.st = st
+	switch setup.Mode {
+	case SetupDefault, "":
+		g.startWith(DefaultDeployment(), setup.At)
+	case SetupCustom:
+		if err := g.checkPlacement(setup.Cells); err != nil {
+			return nil, fmt.Errorf("crusade: new game: custom setup: %w", err)
+		}
+		g.startWith(setup.Cells, setup.At)
+	case SetupPrivate:
+		st.Phase = PhaseDeploying
+		st.Deployments = map[Side]map[WarriorID]Cell{}
+	default:
+		return nil, fmt.Errorf("crusade: new game: unknown setup mode %q", setup.Mode)
+	}
+	return g, nil
+}
+
+func (g *Game) checkPlacement(cells map[WarriorID]Cell) error {
+	taken := map[Cell]WarriorID{}
+	for _, w := range AllWarriors() {
+		c, ok := cells[w]
+		if !ok {
+			continue
+		}
+		if !c.Valid() {
+			return fmt.Errorf("%s: cell off the board", w)
+		}
+		if c == g.settings.SaracenFlag || c == g.settings.CrusaderFlag {
+			return fmt.Errorf("%s: %s is a flag", w, c)
+		}
+		if o, ok := taken[c]; ok {
+			return fmt.Errorf("%s and %s are both on %s", o, w, c)
+		}
+		taken[c] = w
+	}
+	for w := range cells {
+		if !w.Valid() {
+			return fmt.Errorf("%q is not a warrior", w)
+		}
+	}
+	return nil
+}
+
+// startWith places the armies and opens play (used by New and by Apply(GameStarted)).
+func (g *Game) startWith(cells map[WarriorID]Cell, at time.Time) {
+	st := g.st
+	for _, w := range AllWarriors() {
+		ws := st.Warriors[w]
+		if c, ok := cells[w]; ok {
+			ws.Cell, ws.InPlay, ws.Alive = c, true, true
+		} else {
+			ws.Cell, ws.InPlay, ws.Alive = Cell{}, false, false
+		}
+	}
+	st.Phase = PhasePlaying
+	st.ToMove = g.settings.FirstSide
+	st.ToMoveSince = at
+	st.LimitChargedUntil = at
+	st.StartedAt = at
+	st.HadMoveToday = map[Side]bool{st.ToMove: true}
+	st.Deployments = nil
+}
+
+// Name is the game's identifier.
+func (g *Game) Name() string { return "crusade" }
+
+// Settings returns the game's settings.
+func (g *Game) Settings() Settings { return g.settings }
+
+// Roster returns the game's roster.
+func (g *Game) Roster() Roster { return g.roster }
+
+// position builds the judging position from the state.
+func (g *Game) position() *position {
+	p := &position{cell: map[WarriorID]Cell{}, saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
+	for _, w := range AllWarriors() {
+		ws := g.st.Warriors[w]
+		if ws.InPlay && ws.Alive && ws.Cell.Valid() {
+			p.place(w, ws.Cell)
+		}
+	}
+	return p
+}
+
+// ---- values after wounds ----
+
+func (g *Game) swordOf(w WarriorID) int {
+	return max(0, Table[w.Kind()].Sword-g.st.Warriors[w].AttackWounds)
+}
+
+func (g *Game) lanceOf(w WarriorID) int {
+	l := Table[w.Kind()].Lance
+	if l == 0 {
+		return 0
+	}
+	return max(0, l-g.st.Warriors[w].AttackWounds)
+}
+
+func (g *Game) shotOf(w WarriorID, dist int) int {
+	st := Table[w.Kind()]
+	if dist < 1 || dist > 4 || st.Shot[dist-1] == 0 {
+		return 0
+	}
+	return max(0, st.Shot[dist-1]-g.st.Warriors[w].AttackWounds)
+}
+
+func (g *Game) defenceOf(w WarriorID) int {
+	return max(0, Table[w.Kind()].Defence-g.st.Warriors[w].DefenceWounds)
+}
+
+// maxAttack is the largest table attack value of a kind (a warrior whose attack wounds reach it
+// has every attack value at 0).
+func maxAttack(k Kind) int {
+	st := Table[k]
+	m := max(st.Sword, st.Lance)
+	for _, v := range st.Shot {
+		m = max(m, v)
+	}
+	return m
+}
+
+// ---- queries ----
+
+// Phase is the stage of the game.
+func (g *Game) Phase() Phase { return g.st.Phase }
+
+// SideToMove is the side whose turn it is.
+func (g *Game) SideToMove() Side { return g.st.ToMove }
+
+// Victory is the game's result, nil while it runs.
+func (g *Game) Victory() *Victory {
+	if g.st.Victory == nil {
+		return nil
+	}
+	v := *g.st.Victory
+	return &v
+}
+
+// Winner is the winning side ("" while the game runs; Draw for a draw).
+func (g *Game) Winner() Side {
+	if g.st.Victory == nil {
+		return ""
+	}
+	return g.st.Victory.Winner
+}
+
+// Killed is how many warriors of side s were killed.
+func (g *Game) Killed(s Side) int { return g.st.Killed[s] }
+
+// Tokens is what the public board shows: warrior codes and "Ф" on the flags (forest warriors are
+// hidden when forest_invisible is on). During deployment only the flags are shown.
+func (g *Game) Tokens() map[Cell]string {
+	return g.tokensOf(g.position(), g.settings.ForestInvisible)
+}
+
+func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
+	out := map[Cell]string{g.settings.SaracenFlag: flagMark, g.settings.CrusaderFlag: flagMark}
+	for w, c := range p.cell {
+		if hideForest && inForest(c) {
+			continue
+		}
+		out[c] = string(w)
+	}
+	return out
+}
+
+// flagMark is the flag's board token.
+const flagMark = "Ф"
+
+// WarriorView is one warrior as replies and the replay JSON show it.
+type WarriorView struct {
+	ID      WarriorID      `json:"id"`
+	Side    Side           `json:"side"`
+	Cell    *Cell          `json:"cell,omitempty"` // nil when dead or not in play
+	Attack  map[string]int `json:"attack"`         // "sword", "lance", "shot" (at 1 cell): only the ones it has
+	Defence int            `json:"defence"`
+	Alive   bool           `json:"alive"`
+	InPlay  bool           `json:"in_play"`
+	// ActionsToday is how many times it acted today; ChargesLeft (knights) its lance charges left.
+	ActionsToday int `json:"actions_today"`
+	ChargesLeft  int `json:"charges_left,omitempty"`
+}
+
+// Warrior is one warrior's view; false for a code that names no warrior.
+func (g *Game) Warrior(w WarriorID) (WarriorView, bool) {
+	ws, ok := g.st.Warriors[w]
+	if !ok {
+		return WarriorView{}, false
+	}
+	v := WarriorView{ID: w, Side: w.Side(), Attack: map[string]int{}, Defence: g.defenceOf(w),
+		Alive: ws.Alive, InPlay: ws.InPlay, ActionsToday: ws.Actions}
+	st := Table[w.Kind()]
+	v.Attack["sword"] = g.swordOf(w)
+	if st.Lance > 0 {
+		v.Attack["lance"] = g.lanceOf(w)
+	}
+	if st.Shot[0] > 0 {
+		v.Attack["shot"] = g.shotOf(w, 1)
+	}
+	if ws.Alive && ws.InPlay {
+		v.Cell = cellPtr(ws.Cell)
+	}
+	if w.Kind() == Knight {
+		v.ChargesLeft = g.ChargesLeft(w)
+	}
+	return v, true
+}
+
+// Warriors lists every warrior's view in the fixed order.
+func (g *Game) Warriors() []WarriorView {
+	var out []WarriorView
+	for _, w := range AllWarriors() {
+		v, _ := g.Warrior(w)
+		out = append(out, v)
+	}
+	return out
+}
+
+// ActionsToday is how many times w acted today.
+func (g *Game) ActionsToday(w WarriorID) int {
+	if ws, ok := g.st.Warriors[w]; ok {
+		return ws.Actions
+	}
+	return 0
+}
+
+// ChargesLeft is how many lance charges knight w has left (0 for others).
+func (g *Game) ChargesLeft(w WarriorID) int {
+	ws, ok := g.st.Warriors[w]
+	if !ok || w.Kind() != Knight {
+		return 0
+	}
+	return max(0, maxCharges-ws.Charges)
+}
+
+// maxCharges is how many lance charges a knight has per game.
+const maxCharges = 2
+
+// Owed is what side s owes: wounds not yet allocated and wounds allocated but not yet applied
+// (they apply at 00:00).
+type Owed struct {
+	Unallocated int     `json:"unallocated"`
+	Allocated   []Wound `json:"allocated,omitempty"`
+	Total       int     `json:"total"`
+}
+
+// WoundsOwed is side s's wounds not yet applied.
+func (g *Game) WoundsOwed(s Side) Owed {
+	o := Owed{Unallocated: g.st.Owed[s], Allocated: append([]Wound(nil), g.st.Allocated[s]...)}
+	o.Total = o.Unallocated
+	for _, w := range o.Allocated {
+		o.Total += w.Count
+	}
+	return o
+}
+
+// CurrentQuestion is today's open question (nil when none).
+func (g *Game) CurrentQuestion() *OpenQuestion {
+	if g.st.Question == nil {
+		return nil
+	}
+	return g.st.clone().Question
+}
+
+// LegalMoves lists the cells w can move to now (empty when it cannot act: dead, not in play).
+func (g *Game) LegalMoves(w WarriorID) []Cell {
+	ws, ok := g.st.Warriors[w]
+	if !ok || !ws.Alive || !ws.InPlay || g.st.Phase != PhasePlaying {
+		return nil
+	}
+	return g.position().destinations(w, ws.Cell)
+}
+
+// Snapshot is a deep copy of the state.
+func (g *Game) Snapshot() State { return *g.st.clone() }
+
+// SnapshotJSON is the state as JSON (map keys sorted): equal states give equal bytes.
+func (g *Game) SnapshotJSON() ([]byte, error) {
+	b, err := json.Marshal(g.st)
+	if err != nil {
+		return nil, fmt.Errorf("crusade: snapshot: %w", err)
+	}
+	return b, nil
+}
+
+// PlayerSide is the side of the named player (case-insensitive).
+func (g *Game) PlayerSide(name string) (Side, bool) {
+	p, ok := g.roster.player(name)
+	return p.Side, ok
+}
+
+var _ engine.Game = (*Game)(nil)

@@ -1,0 +1,135 @@
+// Package judge owns the referee of one running game: it turns what happens in a game's thread
+// and inbox (posts, private messages, the clock, moderator commands) into the engine's events
+// and the Russian messages to post. It is where the parser, the engine and the templates meet;
+// it does no I/O and reads no clock: the daemon and the replay command drive it.
+package judge
+
+import (
+	"time"
+
+	"forumgm/engine"
+	"forumgm/forum"
+)
+
+// Source says where a post came from.
+type Source string
+
+const (
+	Thread Source = "thread" // the game's thread
+	PM     Source = "pm"     // a private message to the game's bot account
+)
+
+// Input is one post or private message for the referee.
+type Input struct {
+	Source Source
+	PostID string
+	Author string
+	At     time.Time
+	Post   forum.Post // the text as the forum shows it: own text, quotes, code blocks
+}
+
+// Verdict is what the referee made of an input.
+type Verdict string
+
+const (
+	Accepted Verdict = "accepted" // judged and applied (a move, an allocation, an answer...)
+	Refused  Verdict = "refused"  // judged and refused; nothing changed
+	Ignored  Verdict = "ignored"  // chatter, or nothing for the game
+	Flagged  Verdict = "flagged"  // handed to a moderator
+)
+
+// Message is a text to post: a reply in the thread (To empty) or a private message.
+type Message struct {
+	To      string `json:"to,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	Body    string `json:"body"`
+}
+
+// FlagKind is why a post goes to the moderator queue.
+type FlagKind string
+
+const (
+	FlagUnreadable  FlagKind = "unreadable"    // looks like a move but cannot be read
+	FlagEdited      FlagKind = "edited"        // a judged move post was edited
+	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
+	FlagNotInRoster FlagKind = "not_in_roster" // a move-like post from someone not playing
+	FlagDispute     FlagKind = "dispute"       // a player disputes a decision
+)
+
+// Flag is a case for a moderator.
+type Flag struct {
+	Kind   FlagKind `json:"kind"`
+	PostID string   `json:"post_id,omitempty"`
+	Detail string   `json:"detail"`
+}
+
+// Outcome is the result of one input or one timer: the events to append to the log (already
+// folded into the referee's state), the messages to post, and the flags to raise.
+type Outcome struct {
+	Verdict  Verdict
+	Events   []engine.Event
+	Messages []Message
+	Flags    []Flag
+}
+
+// ModAction is a moderator command.
+type ModAction string
+
+const (
+	ModAccept ModAction = "accept" // judge the flagged post as a move (the flag's reason overruled)
+	ModReject ModAction = "reject" // refuse the flagged post with the moderator's reason
+	ModUndo   ModAction = "undo"   // undo the last applied move (a compensating event; board re-posted)
+	ModPause  ModAction = "pause"  // stop judging and the clock's penalties until resumed
+	ModResume ModAction = "resume"
+	ModEnd    ModAction = "end" // end the game (the game master's decision), Reason says why
+)
+
+// ModCommand is one moderator action, logged with who and why.
+type ModCommand struct {
+	Action ModAction
+	By     string
+	Reason string
+	At     time.Time
+	Post   *Input // the flagged post for accept/reject
+}
+
+// Referee judges one game. Implementations are deterministic: the same inputs in the same order
+// give the same outcomes, byte for byte.
+type Referee interface {
+	// Start gives the opening messages (rules summary, the first board or the deployment call)
+	// and events, once, when the game is created.
+	Start(at time.Time) (Outcome, error)
+	// Judge decides one post or private message.
+	Judge(in Input) (Outcome, error)
+	// NextTimer is the earliest timed rule due strictly after t.
+	NextTimer(t time.Time) (time.Time, bool)
+	// Fire runs the timed rules due at exactly at.
+	Fire(at time.Time) (Outcome, error)
+	// Moderate carries out a moderator command.
+	Moderate(cmd ModCommand) (Outcome, error)
+	// Restore folds stored events into a fresh referee (start-up).
+	Restore(recs []engine.Record) error
+	// Snapshot is the state as JSON-ready data (the replay's "final").
+	Snapshot() any
+	// Paused reports whether a moderator paused the game.
+	Paused() bool
+}
+
+// Advance fires, in order, every timed rule of r due after last and at or before to, handing each
+// outcome to emit (which commits it). It returns the time of the last timer fired (or last).
+func Advance(r Referee, last, to time.Time, emit func(at time.Time, out Outcome) error) (time.Time, error) {
+	for {
+		at, ok := r.NextTimer(last)
+		if !ok || at.After(to) {
+			return last, nil
+		}
+		out, err := r.Fire(at)
+		if err != nil {
+			return last, err
+		}
+		if err := emit(at, out); err != nil {
+			return last, err
+		}
+		last = at
+	}
+}

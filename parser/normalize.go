@@ -1,0 +1,141 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+var cleaner = strings.NewReplacer(
+	"\r\n", "\n", "\r", "\n",
+	"&nbsp;", " ", "&NBSP;", " ", "&#160;", " ", "&#xa0;", " ",
+	"\u00a0", " ", "\u2007", " ", "\u202f", " ", "\u2009", " ", "\u200a", " ",
+	"\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "", "\u00ad", "",
+)
+
+// CleanText undoes what forums and editors do to plain text: CRLF and CR become LF, &nbsp; and the
+// no-break and thin spaces become plain spaces, zero-width characters and soft hyphens vanish.
+func CleanText(s string) string { return cleaner.Replace(s) }
+
+// Fold lower-cases s and writes ё as е (players use both).
+func Fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		r = unicode.ToLower(r)
+		if r == 'ё' {
+			return 'е'
+		}
+		return r
+	}, s)
+}
+
+// latinOf maps Cyrillic letters that look like a Latin capital letter (in either case) to it.
+var latinOf = map[rune]rune{
+	'А': 'A', 'В': 'B', 'С': 'C', 'Е': 'E', 'Н': 'H', 'К': 'K', 'М': 'M', 'О': 'O', 'Р': 'P', 'Т': 'T', 'Х': 'X',
+	'а': 'A', 'в': 'B', 'с': 'C', 'е': 'E', 'н': 'H', 'к': 'K', 'м': 'M', 'о': 'O', 'р': 'P', 'т': 'T', 'х': 'X',
+	'Ё': 'E', 'ё': 'E', 'І': 'I', 'і': 'I', 'Ј': 'J', 'ј': 'J', 'Ѕ': 'S', 'ѕ': 'S', 'Ү': 'Y', 'ү': 'Y',
+}
+
+// LatinUpper returns the Latin capital letter r stands for in a coordinate: a Latin letter in
+// either case, or a Cyrillic look-alike ("С" and "с" -> 'C', "Е" -> 'E', "Р" -> 'P'). ok is false
+// for anything else (Д, Q is returned as 'Q': whether it is a row is the game's business).
+func LatinUpper(r rune) (rune, bool) {
+	if m, ok := latinOf[r]; ok {
+		return m, true
+	}
+	if r < unicode.MaxASCII && unicode.IsLetter(r) {
+		return unicode.ToUpper(r), true
+	}
+	return r, false
+}
+
+// ToLatinUpper maps every letter of s with LatinUpper (letters without a Latin reading stay).
+func ToLatinUpper(s string) string {
+	return strings.Map(func(r rune) rune {
+		m, _ := LatinUpper(r)
+		return m
+	}, s)
+}
+
+// cyrillicOf maps Latin letters to the lower-case Cyrillic letter they look like: what a player
+// types when the keyboard is on the wrong layout but the eye is on the board ("H2" means н2, "p1"
+// means р1, "B1" means в1, "w" stands for ш).
+var cyrillicOf = map[rune]rune{
+	'a': 'а', 'A': 'а', 'b': 'в', 'B': 'в', 'c': 'с', 'C': 'с', 'e': 'е', 'E': 'е', 'H': 'н', 'h': 'н',
+	'K': 'к', 'k': 'к', 'M': 'м', 'm': 'м', 'O': 'о', 'o': 'о', 'P': 'р', 'p': 'р', 'T': 'т', 't': 'т',
+	'X': 'х', 'x': 'х', 'Y': 'у', 'y': 'у', 'W': 'ш', 'w': 'ш', 'n': 'п', 'u': 'и',
+}
+
+// CyrillicLower returns the lower-case Cyrillic letter r stands for in a warrior code: a Cyrillic
+// letter in either case (ё -> е), or a Latin look-alike (see cyrillicOf). ok is false for a
+// Latin letter without a Cyrillic look-alike and for anything that is not a letter.
+func CyrillicLower(r rune) (rune, bool) {
+	if m, ok := cyrillicOf[r]; ok {
+		return m, true
+	}
+	if unicode.Is(unicode.Cyrillic, r) && unicode.IsLetter(r) {
+		r = unicode.ToLower(r)
+		if r == 'ё' {
+			r = 'е'
+		}
+		return r, true
+	}
+	return r, false
+}
+
+// ToCyrillicLower maps every letter of s with CyrillicLower (other runes stay).
+func ToCyrillicLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		m, _ := CyrillicLower(r)
+		return m
+	}, s)
+}
+
+// ordinalStems are the stems of the Russian ordinal words, 1..10.
+var ordinalStems = []struct {
+	stem string
+	n    int
+}{
+	{"перв", 1}, {"втор", 2}, {"трет", 3}, {"четверт", 4}, {"пят", 5},
+	{"шест", 6}, {"седьм", 7}, {"восьм", 8}, {"девят", 9}, {"десят", 10},
+}
+
+// ordinalEndings are the adjective endings an ordinal word or suffix may carry.
+var ordinalEndings = map[string]bool{
+	"": true, "й": true, "ый": true, "ой": true, "ий": true, "ая": true, "яя": true, "я": true,
+	"ое": true, "ее": true, "е": true, "ье": true, "ья": true, "ьей": true, "ого": true, "его": true,
+	"го": true, "ому": true, "ему": true, "му": true, "ым": true, "им": true, "ом": true, "м": true,
+	"ьего": true, "ьему": true, "ьим": true, "ьем": true, "ей": true, "ую": true, "ю": true,
+	"ои": true, "ыи": true, "ии": true, "и": true, // й typed as и
+}
+
+// ParseOrdinal reads an ordinal as players write it: "1-й", "1-ый", "1й", "1ый", "2-ой", "3-ий",
+// "1-я", "1", "1.", "первый", "второй", "третий", "четвёртый" ... "десятый" (any case, any
+// adjective ending). It returns 0, false when s is not an ordinal.
+func ParseOrdinal(s string) (int, bool) {
+	s = Fold(strings.TrimSpace(s))
+	s = strings.TrimSuffix(s, ".")
+	if s == "" {
+		return 0, false
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 {
+		if i > 3 {
+			return 0, false
+		}
+		n, _ := strconv.Atoi(s[:i])
+		rest := strings.TrimLeft(s[i:], "-–— ")
+		if !ordinalEndings[rest] {
+			return 0, false
+		}
+		return n, true
+	}
+	for _, st := range ordinalStems {
+		if rest, ok := strings.CutPrefix(s, st.stem); ok && ordinalEndings[rest] && rest != "" {
+			return st.n, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,90 @@
+// Package templates owns every text players see: the Russian replies, refusals, summaries and
+// help texts (text/template, BBCode), embedded in the binary, and the escaping of player text
+// echoed back into them.
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+//go:embed */*.tmpl
+var files embed.FS
+
+// Set is a parsed set of one game's templates.
+type Set struct {
+	t *template.Template
+}
+
+// Load parses the templates of a game ("crusade"), with funcs added to the standard ones.
+func Load(game string, funcs template.FuncMap) (*Set, error) {
+	fm := template.FuncMap{
+		"esc":    Escape,
+		"join":   strings.Join,
+		"plural": Plural,
+		"add":    func(a, b int) int { return a + b },
+	}
+	for k, v := range funcs {
+		fm[k] = v
+	}
+	t, err := template.New(game).Funcs(fm).Option("missingkey=error").ParseFS(files, game+"/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("templates: load %s: %w", game, err)
+	}
+	return &Set{t: t}, nil
+}
+
+// Render executes the named template and trims surrounding blank lines.
+func (s *Set) Render(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := s.t.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("templates: render %s: %w", name, err)
+	}
+	return tidy(b.String()), nil
+}
+
+// tidy trims trailing spaces of lines, collapses runs of blank lines into one, and trims the
+// text, so templates can be laid out readably.
+func tidy(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	blank := true
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t\r")
+		if l == "" {
+			if blank {
+				continue
+			}
+			blank = true
+		} else {
+			blank = false
+		}
+		out = append(out, l)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// Escape makes player text safe to echo inside a BBCode post: a zero-width space after each '['
+// stops the forum from reading tags in it, and HTML-special characters are left to the forum,
+// which escapes them itself.
+func Escape(s string) string {
+	return strings.ReplaceAll(s, "[", "[\u200b")
+}
+
+// Plural picks the Russian plural form for n: one (1, 21), few (2-4, 22-24), many (5-20, 25...).
+// Example: plural 3 "ранение" "ранения" "ранений" gives "ранения".
+func Plural(n int, one, few, many string) string {
+	if n < 0 {
+		n = -n
+	}
+	switch {
+	case n%10 == 1 && n%100 != 11:
+		return one
+	case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
+		return few
+	}
+	return many
+}
