@@ -1,0 +1,283 @@
+package judge
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/engine"
+	cr "forumgm/engine/crusade"
+	pcr "forumgm/parser/crusade"
+)
+
+var msk = time.FixedZone("MSK", 3*3600)
+
+func at(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, msk) }
+
+func newRef(t *testing.T, mut ...func(*CrusadeOptions)) *Crusade {
+	t.Helper()
+	s := cr.DefaultSettings()
+	s.BoardRequired = false
+	s.Questions = []cr.Question{{Text: "Сколько воинов в армии?", Answers: []string{"15", "пятнадцать"}}}
+	opt := CrusadeOptions{
+		Settings: s,
+		Roster: cr.Roster{Players: []cr.Player{
+			{Name: "Джелу", Side: cr.Crusaders},
+			{Name: "snovaya", Side: cr.Saracens},
+		}},
+		Setup: cr.Setup{Mode: cr.SetupDefault, At: at(18, 0)},
+		Bot:   "gm-bot",
+	}
+	for _, m := range mut {
+		m(&opt)
+	}
+	c, err := NewCrusade(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func post(author string, when time.Time, text string) Input {
+	return Input{Source: Thread, PostID: when.Format("1504"), Author: author, At: when, Post: FromText(text)}
+}
+
+func mustJudge(t *testing.T, c *Crusade, in Input, want Verdict) Outcome {
+	t.Helper()
+	out, err := c.Judge(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != want {
+		t.Fatalf("%q: verdict %s, want %s; messages %+v", in.Post.Text, out.Verdict, want, out.Messages)
+	}
+	return out
+}
+
+// Every refusal code, parser reason and sloppiness code has its Russian template.
+func TestTemplatesCoverEveryCode(t *testing.T) {
+	c := newRef(t)
+	v := c.view(nil)
+	cell := cr.Cell{Row: 6, Col: 5}
+	for _, code := range cr.AllCodes {
+		p := cr.Problem{Code: code, Warrior: "н2", Other: "р1", Side: cr.Saracens, Cell: &cell, From: &cell,
+			Cells: []cr.Cell{cell}, Count: 2, Limit: 1, Missing: []cr.WarriorID{"р1"}, Owner: "snovaya"}
+		s, err := c.renderProblem(p, v)
+		if err != nil {
+			t.Errorf("%s: %v", code, err)
+			continue
+		}
+		if s == "" || !hasCyrillic(s) {
+			t.Errorf("%s: empty or not Russian: %q", code, s)
+		}
+	}
+	for _, r := range []pcr.Reason{pcr.ReasonUnknownRow, pcr.ReasonBadColumn, pcr.ReasonUnknownWarrior, pcr.ReasonNoWarrior,
+		pcr.ReasonNoDestination, pcr.ReasonNoTarget, pcr.ReasonChargeNeedsCell, pcr.ReasonManyWarriors, pcr.ReasonNoStat, pcr.ReasonBadCount} {
+		if s, err := c.renderLineError(&pcr.LineError{Reason: r, Token: "Z9", Row: "Z", Col: 21}); err != nil || !hasCyrillic(s) {
+			t.Errorf("reason %s: %q %v", r, s, err)
+		}
+	}
+	for _, sc := range cr.AllSloppyCodes {
+		if s, err := c.renderSloppy(cr.Sloppiness{Code: sc, Warrior: "н2", Stated: 1, Expected: 2}); err != nil || !hasCyrillic(s) {
+			t.Errorf("sloppy %s: %q %v", sc, s, err)
+		}
+	}
+}
+
+func hasCyrillic(s string) bool {
+	for _, r := range s {
+		if r >= 'а' && r <= 'я' {
+			return true
+		}
+	}
+	return false
+}
+
+func TestJudgeVerdicts(t *testing.T) {
+	cases := []struct {
+		name, author, text string
+		want               Verdict
+		reply              string // a fragment of the reply ("" = no reply)
+		flag               FlagKind
+	}{
+		{"move", "Джелу", "1-й ход крестоносца к1 на K16", Accepted, "к1: K17 → K16", ""},
+		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", Accepted, "к1: K17 → K16", ""},
+		{"too far", "Джелу", "1-й ход к1 на K14", Refused, "к1 ходит на 1 клетку; из K17 можно на", ""},
+		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", Refused, "ходят крестоносцы", ""},
+		{"chatter", "Джелу", "Всем привет, играем!", Ignored, "", ""},
+		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", Flagged, "нет строки Z", FlagUnreadable},
+		{"stranger", "Vasya", "1-й ход крестоносца к1 на K16", Flagged, "не записаны", FlagNotInRoster},
+		{"dispute", "snovaya", "#спор ход был неправильный", Flagged, "передано модератору", FlagDispute},
+		{"help", "Джелу", "помощь", Accepted, "Как писать ходы", ""},
+		{"bot itself", "gm-bot", "1-й ход крестоносца к1 на K16", Ignored, "", ""},
+		{"escaped", "Джелу", "1-й ход к1 на K14 [b]", Refused, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newRef(t)
+			out := mustJudge(t, c, post(tc.author, at(19, 5), tc.text), tc.want)
+			if tc.reply == "" && len(out.Messages) > 0 && tc.want == Ignored {
+				t.Fatalf("ignored post got a reply: %+v", out.Messages)
+			}
+			if tc.reply != "" && (len(out.Messages) == 0 || !strings.Contains(out.Messages[0].Body, tc.reply)) {
+				t.Fatalf("reply %+v lacks %q", out.Messages, tc.reply)
+			}
+			if tc.flag != "" && (len(out.Flags) != 1 || out.Flags[0].Kind != tc.flag) {
+				t.Fatalf("flags %+v, want %s", out.Flags, tc.flag)
+			}
+			if tc.want != Accepted && len(out.Events) > 0 {
+				t.Fatalf("a %s post produced events %+v", tc.want, out.Events)
+			}
+		})
+	}
+}
+
+// Player text echoed back cannot open BBCode tags.
+func TestEscapesPlayerNames(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) {
+		o.Roster.Players[0].Name = "[url=x]Джелу"
+	})
+	out := mustJudge(t, c, post("[url=x]Джелу", at(19, 5), "1-й ход к1 на K14"), Refused)
+	if strings.Contains(out.Messages[0].Body, "[url=x]") {
+		t.Fatalf("name not escaped: %q", out.Messages[0].Body)
+	}
+}
+
+// A private message is answered by private message; a refused post changes nothing.
+func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
+	c := newRef(t)
+	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход к1 на K16"), Accepted) // sloppy? no: board not required
+	before, _ := c.game.SnapshotJSON()
+	mustJudge(t, c, post("snovaya", at(19, 10), "1-й ход н2 на N5"), Refused)
+	after, _ := c.game.SnapshotJSON()
+	if string(before) != string(after) {
+		t.Fatal("a refused post changed the state")
+	}
+	in := post("Джелу", at(19, 15), "ранение: р2 защита")
+	in.Source = PM
+	out, err := c.Judge(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Messages) != 1 || out.Messages[0].To != "Джелу" {
+		t.Fatalf("want a private answer to Джелу, got %+v", out.Messages)
+	}
+}
+
+// The daily question: the first correct answer is accepted; a wrong explicit answer is told so;
+// a wrong casual post is ignored.
+func TestDailyQuestion(t *testing.T) {
+	c := newRef(t)
+	var asked bool
+	_, err := Advance(c, at(18, 0), at(21, 15), func(when time.Time, out Outcome) error {
+		for _, m := range out.Messages {
+			if strings.Contains(m.Body, "Сколько воинов в армии?") {
+				asked = true
+				if !when.Equal(at(21, 10)) {
+					t.Errorf("question asked at %s, want 21:10", when)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil || !asked {
+		t.Fatalf("question not asked: %v", err)
+	}
+	mustJudge(t, c, post("snovaya", at(21, 16), "хм, сложно"), Ignored)
+	out := mustJudge(t, c, post("snovaya", at(21, 17), "Ответ: двадцать"), Refused)
+	if !strings.Contains(out.Messages[0].Body, "неверно") {
+		t.Fatalf("wrong answer reply: %q", out.Messages[0].Body)
+	}
+	out = mustJudge(t, c, post("snovaya", at(21, 18), "Пятнадцать!"), Accepted)
+	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") {
+		t.Fatalf("right answer reply: %q", out.Messages[0].Body)
+	}
+}
+
+// The event log rebuilds the same referee; moderator commands are logged and undo restores the
+// position before the turn.
+func TestRestoreAndModeration(t *testing.T) {
+	c := newRef(t)
+	var log []engine.Event
+	keep := func(out Outcome, err error) Outcome {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, out.Events...)
+		return out
+	}
+	keep(c.Judge(post("Джелу", at(19, 5), "1-й ход к1 на K16")))
+	beforeSecond, _ := c.game.SnapshotJSON()
+	keep(c.Judge(post("snovaya", at(19, 10), "1-й ход н2 на N3")))
+	out := keep(c.Moderate(ModCommand{Action: ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
+	if !strings.Contains(out.Messages[0].Body, "отменил ход 2") {
+		t.Fatalf("undo reply: %q", out.Messages[0].Body)
+	}
+	afterUndo, _ := c.game.SnapshotJSON()
+	if string(afterUndo) != string(beforeSecond) {
+		t.Fatalf("undo did not restore the position before the turn")
+	}
+	keep(c.Moderate(ModCommand{Action: ModPause, By: "Moderator", At: at(19, 25)}))
+	if !c.Paused() {
+		t.Fatal("not paused")
+	}
+	if _, ok := c.NextTimer(at(19, 25)); ok {
+		t.Fatal("a paused game has no timers")
+	}
+	mustJudge(t, c, post("snovaya", at(19, 26), "1-й ход н2 на N3"), Refused)
+	if _, err := c.Moderate(ModCommand{Action: ModPause, By: "Moderator", At: at(19, 27)}); err == nil {
+		t.Fatal("pausing a paused game must fail")
+	}
+	keep(c.Moderate(ModCommand{Action: ModResume, By: "Moderator", At: at(19, 30)}))
+	keep(c.Judge(post("snovaya", at(19, 31), "1-й ход н2 на N3")))
+
+	// Rebuild from the stored form of the log.
+	var recs []engine.Record
+	for _, ev := range log {
+		r, err := engine.Encode(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	c2 := newRef(t)
+	if err := c2.Restore(recs); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(c.Snapshot())
+	b, _ := json.Marshal(c2.Snapshot())
+	if string(a) != string(b) || c2.Paused() != c.Paused() {
+		t.Fatalf("restored state differs:\n%s\n%s", a, b)
+	}
+	if !reflect.DeepEqual(kinds(log), []string{cr.KindTurnPlayed, cr.KindTurnPlayed, KindUndone, KindPaused, KindResumed, cr.KindTurnPlayed}) {
+		t.Fatalf("log kinds %v", kinds(log))
+	}
+}
+
+func kinds(evs []engine.Event) []string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.EventKind())
+	}
+	return out
+}
+
+func TestCellList(t *testing.T) {
+	c := func(s string) cr.Cell { x, _ := cr.ParseCell(s); return x }
+	cases := []struct {
+		in   []cr.Cell
+		want string
+	}{
+		{[]cr.Cell{c("F3"), c("F4"), c("F5"), c("G3"), c("G5"), c("H3"), c("H4"), c("H5"), c("G4")}, "F3..H5"},
+		{[]cr.Cell{c("N1"), c("N2")}, "N1, N2"},
+		{nil, "никуда"},
+	}
+	for _, tc := range cases {
+		if got := cellList(tc.in); got != tc.want {
+			t.Errorf("cellList(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
