@@ -1,0 +1,205 @@
+package crusade
+
+import (
+	"math/rand"
+	"testing"
+	"time"
+
+	"forumgm/engine"
+)
+
+// randomTurn builds a legal-looking turn for side s: 1..3 of its warriors, random nearby moves and
+// attacks of random kinds on random nearby cells (some off the board).
+func randomTurn(rng *rand.Rand, g *Game, s Side) Turn {
+	var mine []WarriorID
+	for _, w := range AllWarriors() {
+		if ws := g.st.Warriors[w]; w.Side() == s && ws.Alive && ws.InPlay {
+			mine = append(mine, w)
+		}
+	}
+	var t Turn
+	if len(mine) == 0 {
+		return t
+	}
+	n := 1 + rng.Intn(3)
+	kinds := []AttackKind{AttackUnstated, AttackSword, AttackShot, AttackCharge, AttackLance, AttackFormation}
+	near := func(c Cell, r int) Cell {
+		return Cell{Row: c.Row + rng.Intn(2*r+1) - r, Col: c.Col + rng.Intn(2*r+1) - r}
+	}
+	for i := 0; i < n; i++ {
+		w := mine[rng.Intn(len(mine))]
+		c := g.st.Warriors[w].Cell
+		if rng.Intn(3) > 0 {
+			m := Move{Warrior: w, Ordinal: rng.Intn(4), To: near(c, 3)}
+			if lm := g.LegalMoves(w); len(lm) > 0 && rng.Intn(2) == 0 {
+				m.To = lm[rng.Intn(len(lm))]
+			}
+			t.Moves = append(t.Moves, m)
+			c = m.To
+		}
+		if rng.Intn(2) == 0 {
+			a := Attack{Kind: kinds[rng.Intn(len(kinds))], Attackers: []WarriorID{w}}
+			if rng.Intn(4) == 0 {
+				a.Attackers = append(a.Attackers, mine[rng.Intn(len(mine))])
+			}
+			tc := near(c, 4)
+			if rng.Intn(2) == 0 {
+				a.Target.Cell = &tc
+			} else {
+				var all []WarriorID
+				for _, x := range AllWarriors() {
+					if g.st.Warriors[x].Alive {
+						all = append(all, x)
+					}
+				}
+				a.Target.Warrior = all[rng.Intn(len(all))]
+			}
+			if rng.Intn(2) == 0 {
+				to := near(c, 4)
+				a.To = &to
+			}
+			t.Attacks = append(t.Attacks, a)
+		}
+	}
+	return t
+}
+
+func TestRandomTurnsProperty(t *testing.T) {
+	for seed := int64(1); seed <= 12; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		mk := func() *Game {
+			s := testSettings()
+			s.BoardRequired = seed%2 == 0
+			s.Questions = []Question{{Text: "q", Answers: []string{"a"}}}
+			g, err := New(s, testRoster(), Setup{Mode: SetupDefault, At: at(2, 9, 0)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		d := newDriver(t, mk, at(2, 9, 0))
+		now := at(2, 9, 0)
+		accepted := 0
+		for i := 0; i < 300 && d.g.Phase() == PhasePlaying; i++ {
+			now = now.Add(time.Duration(rng.Intn(90)) * time.Minute)
+			d.advance(now)
+			side := d.g.SideToMove()
+			if rng.Intn(10) == 0 {
+				side = side.Other()
+			}
+			in := turnIn(side, now, randomTurn(rng, d.g, side))
+			before := snap(t, d.g)
+			evs, err := d.g.Decide(in)
+			if err != nil {
+				if _, ok := AsRefusal(err); !ok {
+					t.Fatalf("seed %d: non-refusal error %v", seed, err)
+				}
+				if snap(t, d.g) != before {
+					t.Fatalf("seed %d: refused turn changed the state", seed)
+				}
+				continue
+			}
+			accepted++
+			d.apply(evs)
+		}
+		if accepted == 0 {
+			t.Errorf("seed %d: no turn accepted", seed)
+		}
+		d.replayEqual()
+	}
+}
+
+func FuzzDecideTurn(f *testing.F) {
+	f.Add(int64(1), 5, 3, 4, 7)
+	f.Fuzz(func(t *testing.T, seed int64, r1, c1, r2, c2 int) {
+		g, err := New(testSettings(), testRoster(), Setup{Mode: SetupDefault, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewSource(seed))
+		tu := randomTurn(rng, g, Crusaders)
+		tu.Moves = append(tu.Moves, Move{Warrior: "а1", To: Cell{Row: r1, Col: c1}})
+		tu.Attacks = append(tu.Attacks, Attack{Kind: AttackShot, Attackers: []WarriorID{"а2"}, Target: Target{Cell: &Cell{Row: r2, Col: c2}}})
+		before := snap(t, g)
+		if _, err := g.Decide(turnIn(Crusaders, t0, tu)); err != nil && snap(t, g) != before {
+			t.Fatal("refusal changed state")
+		}
+	})
+}
+
+func BenchmarkDecideApplyTurn(b *testing.B) {
+	cells := DefaultDeployment()
+	cells["в1"] = *cellPtrS("E12")
+	g, err := New(testSettings(), testRoster(), Setup{Mode: SetupCustom, Cells: cells, At: t0})
+	if err != nil {
+		b.Fatal(err)
+	}
+	turn := Turn{Moves: []Move{{Warrior: "а1", Ordinal: 1, To: *cellPtrS("E15")}, {Warrior: "р1", Ordinal: 1, To: *cellPtrS("P15")}},
+		Attacks: []Attack{{Kind: AttackShot, Attackers: []WarriorID{"а1"}, Target: Target{Cell: cellPtrS("E12")}}}}
+	snapshot := g.st.clone()
+	b.ReportAllocs()
+	for b.Loop() {
+		g.st = snapshot.clone()
+		evs, err := g.Decide(turnIn(Crusaders, t0, turn))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, ev := range evs {
+			if err := g.Apply(ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkReplay300(b *testing.B) {
+	mk := func() *Game {
+		s := testSettings()
+		s.Questions = []Question{{Text: "q", Answers: []string{"a"}}}
+		g, err := New(s, testRoster(), Setup{Mode: SetupDefault, At: at(2, 9, 0)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return g
+	}
+	g := mk()
+	rng := rand.New(rand.NewSource(3))
+	var log []engine.Record
+	now := at(2, 9, 0)
+	clock := now
+	for len(log) < 300 {
+		now = now.Add(20 * time.Minute)
+		for {
+			next, ok := g.NextTimer(clock)
+			if !ok || next.After(now) {
+				break
+			}
+			evs, _ := g.Tick(next)
+			for _, ev := range evs {
+				rec, _ := engine.Encode(ev)
+				log = append(log, rec)
+				_ = g.Apply(ev)
+			}
+			clock = next
+		}
+		s := g.SideToMove()
+		evs, err := g.Decide(turnIn(s, now, randomTurn(rng, g, s)))
+		if err != nil {
+			continue
+		}
+		for _, ev := range evs {
+			rec, _ := engine.Encode(ev)
+			log = append(log, rec)
+			_ = g.Apply(ev)
+		}
+		if g.Phase() != PhasePlaying {
+			g, log, now, clock = mk(), log[:0], at(2, 9, 0), at(2, 9, 0)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := engine.Replay(mk(), log); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package mybb
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+)
+
+// fixtureDir is ../shared/fixtures/forums/mybb beside the module root.
+func fixtureDir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("module root (go.mod) not found")
+		}
+		dir = parent
+	}
+	fx := filepath.Join(dir, "..", "shared", "fixtures", "forums", "mybb")
+	if _, err := os.Stat(filepath.Join(fx, "manifest.tsv")); err != nil {
+		tb.Fatalf("MyBB fixtures not found at %s: %v", fx, err)
+	}
+	return fx
+}
+
+// fakeMyBB serves the captured pages over loopback HTTP in the order a real MyBB 1.8 would:
+// login form (sid cookie) → login result (mybbuser cookie on success); thread pages as guest or
+// member; action=lastpost → 302; newreply form for members, the no-permission page for guests;
+// POSTs answered from a script of captured result pages.
+type fakeMyBB struct {
+	t   testing.TB
+	srv *httptest.Server
+	dir string
+
+	mu        sync.Mutex
+	requests  []string     // "GET /showthread.php?tid=1&page=2"
+	posts     []url.Values // bodies of POSTs to newreply.php / private.php
+	logins    []url.Values
+	password  string
+	sessions  map[string]bool // valid mybbuser cookie values
+	replies   []string        // pages answering newreply POSTs, in order
+	pms       []string        // pages answering private.php POSTs
+	lastPID   string          // what action=lastpost points at
+	nextLogin int
+}
+
+func newFake(t testing.TB) *fakeMyBB {
+	f := &fakeMyBB{t: t, dir: fixtureDir(t), password: "GmBotPass1", sessions: map[string]bool{}, lastPID: "16"}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeMyBB) page(name string) []byte {
+	b, err := os.ReadFile(filepath.Join(f.dir, name))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	// The pages carry the capture board's absolute URLs; point them at this server.
+	return []byte(strings.ReplaceAll(string(b), "http://127.0.0.1:8081", f.srv.URL))
+}
+
+func (f *fakeMyBB) member(r *http.Request) bool {
+	c, err := r.Cookie("mybbuser")
+	return err == nil && f.sessions[c.Value]
+}
+
+// expire drops every session (the board logged the bot out).
+func (f *fakeMyBB) expire() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sessions = map[string]bool{}
+}
+
+func (f *fakeMyBB) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.requests)
+}
+
+func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests = append(f.requests, r.Method+" "+r.URL.RequestURI())
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, err.Error(), 400)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+	w.Header().Set("Cache-Control", "no-cache, private")
+	http.SetCookie(w, &http.Cookie{Name: "sid", Value: "s1", Path: "/", HttpOnly: true})
+	q := r.URL.Query()
+	send := func(name string) { w.Write(f.page(name)) }
+	member := f.member(r)
+	switch {
+	case r.URL.Path == "/member.php" && r.Method == http.MethodGet && q.Get("action") == "login":
+		send("01-login-form.guest.html")
+	case r.URL.Path == "/member.php" && r.Method == http.MethodPost:
+		f.logins = append(f.logins, r.PostForm)
+		if r.PostForm.Get("my_post_key") != "4c7d7fde5b65eef36e067d79743ac45d" {
+			send("27-reply-error-badkey.gm-bot.html")
+			return
+		}
+		if r.PostForm.Get("username") != "gm-bot" || r.PostForm.Get("password") != f.password {
+			send("03-login-error.guest.html")
+			return
+		}
+		f.nextLogin++
+		token := "5_key" + string(rune('a'+f.nextLogin))
+		f.sessions[token] = true
+		http.SetCookie(w, &http.Cookie{Name: "mybbuser", Value: token, Path: "/", HttpOnly: true})
+		send("02-login-success.gm-bot.html")
+	case r.URL.Path == "/showthread.php":
+		if q.Get("action") == "lastpost" {
+			w.Header().Set("Location", "showthread.php?tid=1&pid="+f.lastPID+"#pid"+f.lastPID)
+			w.WriteHeader(http.StatusFound)
+			return
+		}
+		page := q.Get("page")
+		if pid := q.Get("pid"); pid != "" {
+			page = "1"
+			if len(pid) > 1 || pid > "8" {
+				page = "2"
+			}
+		}
+		switch {
+		case page == "2" && member:
+			send("13-thread-p2.gm-bot.html")
+		case page == "2":
+			send("11-thread-p2.guest.html")
+		case member:
+			send("12-thread-p1.gm-bot.html")
+		default: // page 1, and MyBB's answer to an out-of-range page
+			send("10-thread-p1.guest.html")
+		}
+	case r.URL.Path == "/newreply.php" && r.Method == http.MethodGet:
+		if !member {
+			send("26-newreply-noperm.guest.html")
+			return
+		}
+		send("20-newreply-form.gm-bot.html")
+	case r.URL.Path == "/newreply.php" && r.Method == http.MethodPost:
+		if !member {
+			send("26-newreply-noperm.guest.html")
+			return
+		}
+		f.posts = append(f.posts, r.PostForm)
+		if len(f.replies) == 0 {
+			f.t.Errorf("unexpected reply POST")
+			send("27-reply-error-badkey.gm-bot.html")
+			return
+		}
+		next := f.replies[0]
+		f.replies = f.replies[1:]
+		send(next)
+	case r.URL.Path == "/private.php" && r.Method == http.MethodPost:
+		if !member {
+			send("26-newreply-noperm.guest.html")
+			return
+		}
+		f.posts = append(f.posts, r.PostForm)
+		if len(f.pms) == 0 {
+			f.t.Errorf("unexpected PM POST")
+			send("27-reply-error-badkey.gm-bot.html")
+			return
+		}
+		next := f.pms[0]
+		f.pms = f.pms[1:]
+		send(next)
+	case r.URL.Path == "/private.php":
+		if !member {
+			send("26-newreply-noperm.guest.html")
+			return
+		}
+		switch {
+		case q.Get("action") == "send":
+			send("30-pm-compose.gm-bot.html")
+		case q.Get("action") == "read" && q.Get("pmid") == "1":
+			send("34-pm-read.dzhelu.html")
+		case q.Get("action") == "":
+			send("33-pm-inbox.dzhelu.html")
+		default:
+			http.NotFound(w, r)
+		}
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// sleeps records the waits a Forum asked for, without waiting.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.d = append(s.d, d)
+	return ctx.Err()
+}
+
+func (f *fakeMyBB) forum(tb testing.TB, s *sleeps, extra map[string]string, opts ...Option) *Forum {
+	tb.Helper()
+	if s == nil {
+		s = &sleeps{}
+	}
+	client := forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, BaseDelay: time.Millisecond,
+		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
+	cfg := forum.Config{
+		BaseURL:  f.srv.URL + "/",
+		Username: "gm-bot",
+		Password: "GmBotPass1",
+		Location: time.UTC,
+		Now:      func() time.Time { return time.Date(2026, 11, 30, 3, 23, 0, 0, time.UTC) },
+		Extra:    extra,
+	}
+	fm, err := New(cfg, append([]Option{WithClient(client), WithSleep(s.sleep)}, opts...)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fm
+}

@@ -1,0 +1,348 @@
+package mybb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"forumgm/forum"
+	scrape "forumgm/scraper/mybb"
+)
+
+// Reply posts body to thread t and returns the new post's id. When MyBB auto-merged the text into
+// the bot's previous post (same author, within postmergemins), the id is that post's and merged
+// is true.
+//
+// Errors are acted on: flood control is waited out (at most the configured total), a logged-out
+// session logs in again once, a rejected token fetches a fresh form once, and a message longer
+// than the board allows is split at line boundaries into several replies (the first part's id
+// and merged flag are returned). Note that MyBB merges the parts of a split message into one
+// post when auto-merge is on; the board's own limit then decides.
+func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.replyParts(ctx, t.ID, body, f.maxLen, 0)
+}
+
+func (f *Forum) replyParts(ctx context.Context, tid, body string, limit, depth int) (string, bool, error) {
+	parts := SplitMessage(body, limit)
+	var id string
+	var merged bool
+	for i, part := range parts {
+		pid, m, err := f.replyRetry(ctx, tid, part)
+		var tl *scrape.TooLongError
+		if errors.As(err, &tl) && depth < 3 {
+			next := tl.Limit
+			if next <= 0 || next >= utf8.RuneCountInString(part) {
+				next = utf8.RuneCountInString(part) / 2
+			}
+			pid, m, err = f.replyParts(ctx, tid, part, next, depth+1)
+		}
+		if err != nil {
+			if i > 0 {
+				return id, merged, fmt.Errorf("mybb: part %d of %d: %w", i+1, len(parts), err)
+			}
+			return "", false, err
+		}
+		if i == 0 {
+			id, merged = pid, m
+		}
+	}
+	return id, merged, nil
+}
+
+// retryPolicy runs one attempt of a write and acts on its error: flood → wait and retry while the
+// total wait stays within maxFloodWait; logged out → log in, retry once; bad token → retry once
+// with a fresh form (and a fresh login).
+func (f *Forum) retryPolicy(ctx context.Context, attempt func() error) error {
+	var waited time.Duration
+	relogged, retoken := false, false
+	for {
+		err := attempt()
+		var flood *forum.FloodError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &flood):
+			wait := flood.Wait + time.Second
+			if flood.Wait <= 0 {
+				wait = 5 * time.Second
+			}
+			if waited+wait > f.maxFloodWait {
+				return err
+			}
+			if serr := f.sleep(ctx, wait); serr != nil {
+				return fmt.Errorf("%w (waiting: %w)", err, serr)
+			}
+			waited += wait
+		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
+			relogged = true
+			if lerr := f.login(ctx); lerr != nil {
+				return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
+			}
+		case errors.Is(err, forum.ErrBadToken) && !retoken:
+			retoken = true
+			if lerr := f.login(ctx); lerr != nil {
+				return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
+			}
+		default:
+			return err
+		}
+	}
+}
+
+func (f *Forum) replyRetry(ctx context.Context, tid, body string) (string, bool, error) {
+	var id string
+	var merged bool
+	err := f.retryPolicy(ctx, func() error {
+		var err error
+		id, merged, err = f.replyOnce(ctx, tid, body)
+		return err
+	})
+	return id, merged, err
+}
+
+// ReplyOnce makes one reply attempt without acting on errors: GET the full reply form, replay
+// its fields with the message, POST, and read the result page.
+func (f *Forum) ReplyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.replyOnce(ctx, t.ID, body)
+}
+
+func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, error) {
+	if tid == "" {
+		return "", false, errors.New("mybb: empty thread id")
+	}
+	if err := f.ensureLogin(ctx); err != nil {
+		return "", false, err
+	}
+	p, doc, err := f.get(ctx, scrape.NewReplyPath(tid))
+	if err != nil {
+		return "", false, err
+	}
+	sel := doc.Find(scrape.Selectors.ReplyForm).Not("#quick_reply_form").First()
+	if sel.Length() == 0 {
+		if perr := scrape.PageError(doc); perr != nil {
+			return "", false, perr
+		}
+		if !scrape.LoggedIn(doc) {
+			return "", false, fmt.Errorf("mybb: reply form shown to a guest: %w", forum.ErrLoggedOut)
+		}
+		return "", false, fmt.Errorf("mybb: no reply form (%s): %w", scrape.Selectors.ReplyForm, forum.ErrMarkupChanged)
+	}
+	form := scrape.ReadForm(sel, p.URL)
+	if form.Values.Get("my_post_key") == "" {
+		form.Values.Set("my_post_key", scrape.MyPostKey(doc))
+	}
+	if form.Values.Get("tid") == "" {
+		form.Values.Set("tid", tid)
+	}
+	form.Values.Set("action", "do_newreply")
+	form.Values.Set("message", body)
+	form.Values.Set("submit", "Post Reply")
+
+	st := f.state(tid)
+	prevLast := st.knownLast
+	if prevLast == "" {
+		prevLast = f.probeLastPID(ctx, tid)
+		st.knownLast = prevLast
+	}
+
+	rp, rdoc, err := f.post(ctx, form, p.Charset)
+	if err != nil {
+		return "", false, err
+	}
+	target, err := scrape.Result(rdoc, rp.URL)
+	if err != nil {
+		return "", false, err
+	}
+	pid := scrape.PIDFromURL(target)
+	if pid == "" {
+		return "", false, fmt.Errorf("mybb: reply accepted but the redirect %q names no post (queued for moderation?): %w", target, scrape.ErrUnrecognised)
+	}
+	// A new post always gets a pid above every existing one; MyBB's auto-merge answers with the
+	// bot's previous post instead.
+	merged := pid == st.ownLast || (prevLast != "" && scrape.CompareIDs(pid, prevLast) <= 0)
+	st.ownLast = pid
+	if scrape.CompareIDs(pid, st.knownLast) > 0 {
+		st.knownLast = pid
+	}
+	return pid, merged, nil
+}
+
+// probeLastPID asks the board for the thread's newest post without reading a page:
+// showthread.php?tid=T&action=lastpost answers 302 to …pid=P#pidP. "" when it cannot tell.
+func (f *Forum) probeLastPID(ctx context.Context, tid string) string {
+	p, err := f.c.GetNoRedirect(ctx, f.abs(scrape.LastPostPath(tid)))
+	if err != nil || p.Status < 300 || p.Status > 399 {
+		return ""
+	}
+	loc, err := p.Location()
+	if err != nil {
+		return ""
+	}
+	return scrape.PIDFromURL(loc.String())
+}
+
+// SendPM sends a private message through the compose form (private.php?action=send), acting on
+// flood control, a logged-out session and a rejected token like Reply. A recipient that does not
+// exist is forum.ErrNotFound.
+func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.retryPolicy(ctx, func() error { return f.sendPMOnce(ctx, to, subject, body) })
+}
+
+func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error {
+	if err := f.ensureLogin(ctx); err != nil {
+		return err
+	}
+	p, doc, err := f.get(ctx, scrape.ComposePath)
+	if err != nil {
+		return err
+	}
+	sel := doc.Find(scrape.Selectors.PMSendForm).First()
+	if sel.Length() == 0 {
+		if perr := scrape.PageError(doc); perr != nil {
+			return perr
+		}
+		if !scrape.LoggedIn(doc) {
+			return fmt.Errorf("mybb: PM form shown to a guest: %w", forum.ErrLoggedOut)
+		}
+		return fmt.Errorf("mybb: no PM form (%s): %w", scrape.Selectors.PMSendForm, forum.ErrMarkupChanged)
+	}
+	form := scrape.ReadForm(sel, p.URL)
+	if form.Values.Get("my_post_key") == "" {
+		form.Values.Set("my_post_key", scrape.MyPostKey(doc))
+	}
+	form.Values.Set("action", "do_send")
+	form.Values.Set("to", to)
+	form.Values.Set("subject", subject)
+	form.Values.Set("message", body)
+	form.Values.Del("options[readreceipt]") // a bot wants no read receipts
+	form.Values.Set("submit", "Send Message")
+	rp, rdoc, err := f.post(ctx, form, p.Charset)
+	if err != nil {
+		return err
+	}
+	if _, err := scrape.Result(rdoc, rp.URL); err != nil {
+		return fmt.Errorf("mybb: PM to %q: %w", to, err)
+	}
+	return nil
+}
+
+// SplitMessage cuts body into parts of at most limit characters, at line boundaries where it
+// can (a line longer than limit is cut at a space, else anywhere). A part that ends inside a
+// [code] block closes it and the next part reopens it, so boards stay boards.
+func SplitMessage(body string, limit int) []string {
+	if limit <= 0 || utf8.RuneCountInString(body) <= limit {
+		return []string{body}
+	}
+	const closeTag, openTag = "\n[/code]", "[code]\n"
+	budget := limit - len(closeTag) - len(openTag)
+	if budget < 1 {
+		budget = limit
+	}
+	var parts []string
+	var cur strings.Builder
+	curLen := 0
+	inCode := false // inside [code] at the current end of cur
+	flush := func() {
+		s := cur.String()
+		if inCode {
+			s += closeTag
+		}
+		s = strings.TrimRight(s, "\n")
+		if strings.TrimSpace(s) != "" {
+			parts = append(parts, s)
+		}
+		cur.Reset()
+		curLen = 0
+		if inCode {
+			cur.WriteString(openTag)
+			curLen = utf8.RuneCountInString(openTag)
+		}
+	}
+	for _, line := range splitLines(body) {
+		for utf8.RuneCountInString(line) > budget {
+			if curLen > 0 {
+				flush()
+			}
+			head, tail := cutLine(line, budget-curLen)
+			cur.WriteString(head)
+			curLen += utf8.RuneCountInString(head)
+			flush()
+			line = tail
+		}
+		n := utf8.RuneCountInString(line)
+		if curLen+n > budget && curLen > 0 {
+			flush()
+		}
+		cur.WriteString(line)
+		curLen += n
+		inCode = codeOpenAfter(inCode, line)
+	}
+	if curLen > 0 {
+		s := strings.TrimRight(cur.String(), "\n")
+		if strings.TrimSpace(s) != "" && s != strings.TrimRight(openTag, "\n") {
+			parts = append(parts, s)
+		}
+	}
+	return parts
+}
+
+// splitLines splits s into lines, each keeping its "\n".
+func splitLines(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// cutLine cuts line after at most n characters, at the last space when there is one.
+func cutLine(line string, n int) (string, string) {
+	if n < 1 {
+		n = 1
+	}
+	i, count := 0, 0
+	for i < len(line) && count < n {
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+		count++
+	}
+	if sp := strings.LastIndexByte(line[:i], ' '); sp > 0 && i < len(line) {
+		i = sp + 1
+	}
+	return line[:i], line[i:]
+}
+
+// codeOpenAfter tells whether a [code] block is open after line, given it was open before.
+func codeOpenAfter(open bool, line string) bool {
+	l := strings.ToLower(line)
+	for {
+		if open {
+			i := strings.Index(l, "[/code]")
+			if i < 0 {
+				return true
+			}
+			l, open = l[i+len("[/code]"):], false
+		} else {
+			i := strings.Index(l, "[code]")
+			if i < 0 {
+				return false
+			}
+			l, open = l[i+len("[code]"):], true
+		}
+	}
+}

@@ -1,0 +1,13 @@
+// Package mybb reads MyBB 1.8 pages (default theme "postbit" layout, stock templates): the posts
+// of a thread page (showthread.php), the message list of a private-message folder (private.php)
+// and a private message (private.php?action=read&pmid=N), plus the pages a writer meets: login
+// and reply forms, "redirect" success pages and error pages, each recognised as forum's typed
+// errors.
+//
+// Every CSS selector and every pattern of page text lives in selectors.go, so a theme change is
+// fixed in one place. A page whose markup is not recognised yields an error wrapping
+// forum.ErrMarkupChanged, never an empty list.
+//
+// The extractor is registered as "mybb" (forum.RegisterExtractor); the writing side (login,
+// replies, private messages) is forumgm/poster/mybb.
+package mybb

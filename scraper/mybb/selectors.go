@@ -1,0 +1,131 @@
+package mybb
+
+import "regexp"
+
+// Selectors is the dialect's markup table: every CSS selector the extractor and the form
+// readers use, in one place. Values are for MyBB 1.8 with the default theme's postbit templates.
+var Selectors = struct {
+	// Thread and PM pages.
+	Posts       string // the container of the posts
+	Post        string // one post (id="post_{pid}")
+	AuthorName  string // the author's name (a link to the profile for members)
+	AuthorLink  string // the profile link (…member.php?action=profile&uid=N)
+	PostDate    string // the date line (holds the date and the edit notice)
+	DateTitled  string // a date wrapped in span[title] (relative text, absolute title)
+	EditNotice  string // "(This post was last modified: … by …)"
+	EditSpan    string // the edit notice's holder, present (empty) on every post
+	Permalink   string // "#N" link: showthread.php?tid=T&pid=P#pidP
+	Body        string // the post's text (id="pid_{pid}")
+	Signature   string // the author's signature (never part of the text)
+	Pagination  string // the first pagination block
+	PageCurrent string
+	PagesLabel  string // "Pages (N):"
+	PageLink    string
+	LastPID     string // hidden input of the quick-reply form (members only)
+	QuickTID    string // hidden tid input of the quick-reply form
+	NewReply    string // the "New Reply" button (newreply.php?tid=T)
+
+	// MyCode rendered in a post body.
+	Quote        string // blockquote.mycode_quote > cite + text
+	QuoteCite    string
+	QuoteJump    string // link to the quoted post (showthread.php?pid=P#pidP)
+	CodeBlock    string // div.codeblock > div.title + div.body > code
+	CodeTitle    string
+	CodeBody     string
+	Spoiler      string // custom MyCode (Admin CP): div.spoiler > div.spoiler_title + div.spoiler_content
+	SpoilerTitle string
+	SpoilerBody  string
+	Smilie       string
+
+	// Private messages.
+	PMForm     string // the folder listing's form
+	PMRowLink  string // subject link of a message row
+	PMSubject  string // the subject heading on a read page
+	PMIDInput  string // hidden pmid of the PM quick-reply form
+	PMReplyBtn string // "Reply" button (private.php?action=send&pmid=N&do=reply)
+	PMDelete   string // "Delete" button (…&pmid=N&my_post_key=…)
+
+	// Forms and result pages.
+	ErrorBox     string // inline errors: div.error ul li
+	ErrorItems   string
+	RedirectMeta string // <meta http-equiv="refresh" content="2;URL=…">
+	GenericError string // the error template's message cell (bad key, no permission)
+	LogoutLink   string // present only when logged in
+	PostKeyInput string
+	LoginForm    string
+	ReplyForm    string
+	PMSendForm   string
+}{
+	Posts:       "#posts",
+	Post:        "div.post[id^='post_']",
+	AuthorName:  ".author_information .largetext",
+	AuthorLink:  "a[href*='uid=']",
+	PostDate:    ".post_head span.post_date",
+	DateTitled:  "span[title]",
+	EditNotice:  "span.edited_post",
+	EditSpan:    "span.post_edit",
+	Permalink:   ".post_head a[href*='pid=']",
+	Body:        "div.post_body",
+	Signature:   "div.signature",
+	Pagination:  "div.pagination",
+	PageCurrent: ".pagination_current",
+	PagesLabel:  "span.pages",
+	PageLink:    "a[href*='page=']",
+	LastPID:     "input#lastpid, input[name='lastpid']",
+	QuickTID:    "form#quick_reply_form input[name='tid']",
+	NewReply:    "a.new_reply_button[href*='tid=']",
+
+	Quote:        "blockquote.mycode_quote",
+	QuoteCite:    "cite",
+	QuoteJump:    "a.quick_jump",
+	CodeBlock:    "div.codeblock",
+	CodeTitle:    "div.title",
+	CodeBody:     "code",
+	Spoiler:      "div.spoiler",
+	SpoilerTitle: "div.spoiler_title",
+	SpoilerBody:  "div.spoiler_content",
+	Smilie:       "img.smilie",
+
+	PMForm:     "form[name='pmForm']",
+	PMRowLink:  "a[href*='action=read'][href*='pmid=']",
+	PMSubject:  "td.thead strong",
+	PMIDInput:  "input[name='pmid']",
+	PMReplyBtn: "a.postbit_reply_pm",
+	PMDelete:   "a.postbit_delete_pm",
+
+	ErrorBox:     "div.error",
+	ErrorItems:   "li",
+	RedirectMeta: "meta[http-equiv='refresh'], meta[http-equiv='Refresh']",
+	GenericError: "table.tborder td.trow1",
+	LogoutLink:   "a[href*='action=logout']",
+	PostKeyInput: "input[name='my_post_key']",
+	LoginForm:    "form:has(input[name='action'][value='do_login']):has(input[name='username'])",
+	ReplyForm:    "form:has(input[name='action'][value='do_newreply'])",
+	PMSendForm:   "form:has(input[name='action'][value='do_send'])",
+}
+
+// Patterns of page text (English pack, with the Russian pack's wording where known).
+var (
+	rePID      = regexp.MustCompile(`(?:^|[?&;])pid=(\d+)`)
+	reTID      = regexp.MustCompile(`(?:^|[?&;])tid=(\d+)`)
+	reUID      = regexp.MustCompile(`(?:^|[?&;])uid=(\d+)`)
+	rePMID     = regexp.MustCompile(`(?:^|[?&;])pmid=(\d+)`)
+	rePage     = regexp.MustCompile(`(?:^|[?&;])page=(\d+)`)
+	rePostID   = regexp.MustCompile(`^post_(\d+)$`)
+	rePagesN   = regexp.MustCompile(`\((\d+)\)`)
+	rePostKeyJ = regexp.MustCompile(`var\s+my_post_key\s*=\s*"([0-9a-fA-F]+)"`)
+	reRefresh  = regexp.MustCompile(`(?i)url\s*=\s*['"]?([^'"]+)`)
+
+	// Errors. Flood: "Please wait 60 more seconds." / "Please wait 1 more second." /
+	// Russian packs: "Пожалуйста, подождите ещё 60 секунд".
+	reFlood        = regexp.MustCompile(`(?i)(?:wait|подождите(?:\s+ещё|\s+еще)?)\s+(\d+)\s+(?:more\s+)?(?:seconds?|сек)`)
+	reFloodTopic   = regexp.MustCompile(`(?i)too quickly|слишком (?:быстро|часто)|флуд`)
+	reTooShort     = regexp.MustCompile(`(?i)too short|is missing|слишком коротк|отсутствует|не ввели сообщение`)
+	reTooLong      = regexp.MustCompile(`(?i)too long|слишком длинн`)
+	reTooLongLimit = regexp.MustCompile(`(?i)shorter than (\d+)|короче (\d+)|не более (\d+)`)
+	reBadKey       = regexp.MustCompile(`(?i)authorization code mismatch|код авторизации|неверный код`)
+	reNoPerm       = regexp.MustCompile(`(?i)not logged in or do not have permission|do not have permission|нет прав|не имеете прав|не авторизованы`)
+	reBadLogin     = regexp.MustCompile(`(?i)invalid username|invalid (?:email|user)|неверн\S* (?:имя|логин|пароль)`)
+	reLockout      = regexp.MustCompile(`(?i)failed to login within the required number of attempts|исчерпали|попыток входа`)
+	reNotFound     = regexp.MustCompile(`(?i)specified (?:thread|post|forum|message) does not exist|invalid recipient|does not exist|не существует`)
+)
