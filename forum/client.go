@@ -277,6 +277,9 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 // Decode turns a page's bytes into UTF-8, using the Content-Type header, the page's <meta>, or a
 // sniff, and says which charset it was.
 func Decode(raw []byte, contentType string) ([]byte, string, error) {
+	if len(raw) == 0 {
+		return raw, "utf-8", nil
+	}
 	_, name, _ := charset.DetermineEncoding(raw, contentType)
 	if name == "" || name == "utf-8" {
 		return raw, "utf-8", nil

@@ -146,3 +146,12 @@ func TestClientHonoursCancel(t *testing.T) {
 		t.Fatal("want an error after cancel")
 	}
 }
+
+func TestDecodeEmptyBody(t *testing.T) {
+	for _, ct := range []string{"", "text/html", "text/html; charset=windows-1251"} {
+		b, cs, err := Decode(nil, ct)
+		if err != nil || len(b) != 0 || cs == "" {
+			t.Errorf("%q: %q %q %v", ct, b, cs, err)
+		}
+	}
+}

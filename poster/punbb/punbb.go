@@ -1,0 +1,397 @@
+// Package punbbposter is the forum.Forum of PunBB 1.4, registered as "punbb": it logs in, reads a
+// topic from a cursor and replies through PunBB's HTML forms (every hidden field of a freshly
+// fetched form replayed, csrf_token included, POSTed to exactly the form's action, since the
+// token is bound to it). PunBB 1.4 core has no private messages: SendPM and Inbox return
+// forum.ErrNoPM and Capabilities says so.
+//
+// Reading: an idle poll is one tiny request — viewtopic.php?id=T&action=last answers 302 to
+// viewtopic.php?pid=LAST with an empty body (PunBB honours no conditional GET, not even on its
+// feeds). Only when LAST is past the cursor is the page holding it (the last page) fetched, and
+// older pages only while they may hold posts after the cursor.
+//
+// Writing: the 302 after a reply names the new post (viewtopic.php?pid=N#pN). Errors are typed
+// (forum.FloodError with the group's wait, ErrTooShort, ErrTooLong, ErrBadToken, ErrNoPermission,
+// ErrLoggedOut) and acted on: flood → wait and retry (bounded), logged out → log in again once,
+// bad token → a fresh form once, too long → split at line boundaries. Forms are encoded in the
+// board's charset (windows-1251 boards get &#NNNN; for what cp1251 cannot hold).
+package punbbposter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+	"forumgm/scraper/punbb"
+)
+
+// Defaults of PunBB 1.4 and of the poster's behaviour.
+const (
+	// DefaultMaxPostBytes is FORUM_MAX_POSTSIZE: PunBB limits posts in bytes.
+	DefaultMaxPostBytes = 65535
+	DefaultFloodRetries = 3
+	DefaultMaxFloodWait = 2 * time.Minute
+	maxPagesPerPoll     = 1000
+)
+
+// Forum is a PunBB 1.4 board as the bot account sees it.
+type Forum struct {
+	cfg          forum.Config
+	base         *url.URL
+	c            *forum.Client
+	sleep        func(context.Context, time.Duration) error
+	maxBytes     int
+	floodRetries int
+	maxFloodWait time.Duration
+
+	mu sync.Mutex // one write at a time
+}
+
+// Option changes how New builds a Forum.
+type Option func(*Forum)
+
+// WithClient uses c for every request (tests pass a fast one).
+func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
+
+// WithSleep replaces the wait before a retry after flood control (tests record it instead).
+func WithSleep(s func(context.Context, time.Duration) error) Option {
+	return func(f *Forum) { f.sleep = s }
+}
+
+// New builds the PunBB Forum for cfg. cfg.Extra may set "max_post_bytes".
+func New(cfg forum.Config, opts ...Option) (*Forum, error) {
+	base, err := url.Parse(cfg.BaseURL)
+	if err != nil || !base.IsAbs() {
+		return nil, fmt.Errorf("punbb: bad base URL %q", cfg.BaseURL)
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	f := &Forum{cfg: cfg, base: base, maxBytes: DefaultMaxPostBytes, floodRetries: DefaultFloodRetries,
+		maxFloodWait: DefaultMaxFloodWait}
+	if v, err := strconv.Atoi(cfg.Extra["max_post_bytes"]); err == nil && v > 0 {
+		f.maxBytes = v
+	}
+	for _, o := range opts {
+		o(f)
+	}
+	if f.c == nil {
+		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent})
+	}
+	if f.sleep == nil {
+		f.sleep = func(ctx context.Context, d time.Duration) error {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-t.C:
+				return nil
+			}
+		}
+	}
+	return f, nil
+}
+
+func init() {
+	forum.Register("punbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
+}
+
+var _ forum.Forum = (*Forum)(nil)
+
+// Capabilities: no private messages in PunBB core; posts up to 65535 bytes, which is at least
+// 32767 characters of any text (Cyrillic takes two bytes in UTF-8).
+func (f *Forum) Capabilities() forum.Capabilities {
+	return forum.Capabilities{PrivateMessages: false, MaxPostLength: f.maxBytes / 2}
+}
+
+// SendPM: PunBB 1.4 core has no private messages.
+func (f *Forum) SendPM(context.Context, string, string, string) error {
+	return fmt.Errorf("punbb: PunBB 1.4 core has no private messages: %w", forum.ErrNoPM)
+}
+
+// Inbox: PunBB 1.4 core has no private messages.
+func (f *Forum) Inbox(_ context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	return nil, after, fmt.Errorf("punbb: PunBB 1.4 core has no private messages: %w", forum.ErrNoPM)
+}
+
+func (f *Forum) u(path string, q url.Values) string {
+	u := f.base.ResolveReference(&url.URL{Path: path})
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func (f *Forum) opts() punbb.Options {
+	return punbb.Options{Base: f.base, Location: f.cfg.Location, Now: f.cfg.Now()}
+}
+
+// fetch GETs (form == nil) or POSTs a page, parses it and, when check is set, turns the error it
+// shows into a typed error.
+func (f *Forum) fetch(ctx context.Context, rawURL string, form url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
+	var p *forum.Page
+	var err error
+	if form == nil {
+		p, err = f.c.Get(ctx, rawURL)
+	} else {
+		p, err = f.c.PostForm(ctx, rawURL, form, charset)
+	}
+	if p == nil || p.Body == nil {
+		if err == nil {
+			err = fmt.Errorf("punbb: %s: empty answer", rawURL)
+		}
+		return p, nil, err
+	}
+	doc, derr := p.Doc()
+	if derr != nil {
+		return p, nil, derr
+	}
+	if check {
+		if perr := punbb.CheckError(doc, p.Status); perr != nil {
+			return p, doc, perr
+		}
+	}
+	return p, doc, err
+}
+
+// Login logs in with the configured account ("save_pass": the cookie lasts 14 days).
+func (f *Forum) Login(ctx context.Context) error {
+	return f.retry(ctx, false, func() error {
+		page, doc, err := f.fetch(ctx, f.u("login.php", nil), nil, "", false)
+		if err != nil {
+			return fmt.Errorf("punbb: login form: %w", err)
+		}
+		form := doc.Find("form:has(input[name='req_username'])").First()
+		action, ok := formAction(form, page)
+		if form.Length() == 0 || !ok {
+			return fmt.Errorf("punbb: no login form at %s: %w", page.URL, forum.ErrMarkupChanged)
+		}
+		vals := formValues(form, "login")
+		vals.Set("req_username", f.cfg.Username)
+		vals.Set("req_password", f.cfg.Password)
+		vals.Set("save_pass", "1")
+		page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+		if err != nil {
+			return fmt.Errorf("punbb: login as %q: %w", f.cfg.Username, err)
+		}
+		if in, _ := punbb.LoggedIn(doc); !in {
+			return fmt.Errorf("punbb: login as %q: still a guest at %s: %w", f.cfg.Username, page.URL, forum.ErrBadLogin)
+		}
+		return nil
+	})
+}
+
+// retry runs attempt until it succeeds or fails for good: flood → wait PunBB's time and retry
+// (bounded), logged out → log in once (when relogin is set), bad token → a fresh form once.
+func (f *Forum) retry(ctx context.Context, relogin bool, attempt func() error) error {
+	floods := 0
+	relogged, refreshed := !relogin, false
+	for {
+		err := attempt()
+		var fe *forum.FloodError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &fe):
+			if floods >= f.floodRetries || fe.Wait > f.maxFloodWait {
+				return err
+			}
+			floods++
+			if err := f.sleep(ctx, fe.Wait+time.Second); err != nil {
+				return err
+			}
+		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
+			relogged = true
+			if lerr := f.Login(ctx); lerr != nil {
+				return fmt.Errorf("%w (log in again: %v)", err, lerr)
+			}
+		case errors.Is(err, forum.ErrBadToken) && !refreshed:
+			refreshed = true
+		default:
+			return err
+		}
+	}
+}
+
+// read fetches and parses a topic page.
+func (f *Forum) read(ctx context.Context, rawURL string) (*punbb.Page, error) {
+	var page *punbb.Page
+	err := f.retry(ctx, true, func() error {
+		_, doc, err := f.fetch(ctx, rawURL, nil, "", true)
+		if err != nil {
+			return err
+		}
+		page, err = punbb.Parse(doc, f.opts())
+		return err
+	})
+	return page, err
+}
+
+// lastPostID asks PunBB for the topic's newest post: viewtopic.php?id=T&action=last is a 302 to
+// viewtopic.php?pid=N#pN with an empty body.
+func (f *Forum) lastPostID(ctx context.Context, topic string) (string, error) {
+	p, err := f.c.GetNoRedirect(ctx, f.u("viewtopic.php", url.Values{"id": {topic}, "action": {"last"}}))
+	if err != nil {
+		return "", err
+	}
+	if p.Status/100 != 3 {
+		if doc, derr := p.Doc(); derr == nil {
+			if perr := punbb.CheckError(doc, p.Status); perr != nil {
+				return "", perr
+			}
+		}
+		return "", fmt.Errorf("punbb: action=last answered HTTP %d, not a redirect: %w", p.Status, forum.ErrMarkupChanged)
+	}
+	loc, err := p.Location()
+	if err != nil {
+		return "", err
+	}
+	id := punbb.PostIDFromURL(loc.String())
+	if id == "" {
+		return "", fmt.Errorf("punbb: action=last redirected to %s, no pid: %w", loc, forum.ErrMarkupChanged)
+	}
+	return id, nil
+}
+
+// Posts lists the posts of thread after the cursor, oldest first.
+func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	if _, err := strconv.Atoi(t.ID); err != nil {
+		return nil, after, fmt.Errorf("punbb: topic id %q is not a number", t.ID)
+	}
+	last, err := f.lastPostID(ctx, t.ID)
+	if err != nil {
+		return nil, after, err
+	}
+	if after.PostID != "" && !punbb.IDLess(after.PostID, last) {
+		return nil, after, nil // idle: nothing after the cursor
+	}
+	page, err := f.read(ctx, f.u("viewtopic.php", url.Values{"pid": {last}}))
+	if err != nil {
+		return nil, after, err
+	}
+	lastPage := page.Current
+	var out []forum.Post
+	seen := map[string]bool{}
+	for n := 0; ; n++ {
+		known := false
+		for _, p := range page.Posts {
+			if after.PostID != "" && !punbb.IDLess(after.PostID, p.ID) {
+				known = true
+				continue
+			}
+			if !seen[p.ID] {
+				seen[p.ID] = true
+				out = append(out, p)
+			}
+		}
+		if known || page.PrevURL == "" || n >= maxPagesPerPoll {
+			break
+		}
+		if page, err = f.read(ctx, page.PrevURL); err != nil {
+			return nil, after, err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return punbb.IDLess(out[i].ID, out[j].ID) })
+	next := forum.Cursor{PostID: after.PostID, Page: lastPage}
+	if len(out) > 0 {
+		next.PostID = out[len(out)-1].ID
+	}
+	return out, next, nil
+}
+
+func byteCount(s string) int { return len(s) }
+
+// Reply posts body to the topic and returns the new post's id from PunBB's redirect. A body longer
+// than the board allows is split at line boundaries into several posts; the id returned is the
+// first one's. merged is set when the id is not newer than the topic's newest post at form time.
+func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	if _, err := strconv.Atoi(t.ID); err != nil {
+		return "", false, fmt.Errorf("punbb: topic id %q is not a number", t.ID)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ids, merged, err := f.replyParts(ctx, t, body, f.maxBytes)
+	if len(ids) == 0 {
+		return "", false, err
+	}
+	return ids[0], merged, err
+}
+
+func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
+	var ids []string
+	merged := false
+	for i, part := range splitMessage(body, limit, byteCount) {
+		var id string
+		var m bool
+		err := f.retry(ctx, true, func() error {
+			var e error
+			id, m, e = f.replyAttempt(ctx, t, part)
+			return e
+		})
+		if errors.Is(err, forum.ErrTooLong) && len(part) > 400 {
+			sub, m2, err := f.replyParts(ctx, t, part, len(part)/2)
+			if len(ids) == 0 {
+				merged = m2
+			}
+			ids = append(ids, sub...)
+			if err != nil {
+				return ids, merged, err
+			}
+			continue
+		}
+		if err != nil {
+			return ids, merged, fmt.Errorf("punbb: reply part %d: %w", i+1, err)
+		}
+		if len(ids) == 0 {
+			merged = m
+		}
+		ids = append(ids, id)
+	}
+	return ids, merged, nil
+}
+
+func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	page, doc, err := f.fetch(ctx, f.u("post.php", url.Values{"tid": {t.ID}}), nil, "", true)
+	if err != nil {
+		return "", false, err
+	}
+	form := doc.Find("form:has(textarea[name='req_message'])").First()
+	action, ok := formAction(form, page)
+	if form.Length() == 0 || !ok {
+		return "", false, fmt.Errorf("punbb: no reply form on %s: %w", page.URL, forum.ErrMarkupChanged)
+	}
+	newest := punbb.MaxPostID(doc) // the topic review lists the newest posts
+	vals := formValues(form, "submit_button")
+	vals.Set("req_message", body)
+	if vals.Get("form_user") == "" {
+		vals.Set("form_user", f.cfg.Username)
+	}
+	page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+	if err != nil {
+		return "", false, err
+	}
+	id := punbb.PostIDFromURL(page.URL.String())
+	if id == "" {
+		id = punbb.PostIDFromURL(punbb.RedirectTarget(doc))
+	}
+	if id == "" {
+		if doc.Find("textarea[name='req_message']").Length() > 0 {
+			return "", false, fmt.Errorf("punbb: the reply form came back without a recognised error at %s", page.URL)
+		}
+		return "", false, fmt.Errorf("punbb: reply sent, but %s names no post: %w", page.URL, forum.ErrMarkupChanged)
+	}
+	return id, newest != "" && !punbb.IDLess(newest, id), nil
+}

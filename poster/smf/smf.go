@@ -1,0 +1,532 @@
+// Package smfposter is the forum.Forum of Simple Machines Forum 2.1, registered as "smf": it logs
+// in, reads a topic from a cursor, replies, and sends and reads private messages, through SMF's
+// own HTML forms (every hidden field and token of a freshly fetched form replayed: the session
+// check pair, seqnum, last_msg).
+//
+// Reading: the last page is one request (index.php?topic=T.msg999999 — any msg id past the last
+// gives the last page; SMF honours no conditional GET), and the poller walks back through the
+// "prev" links only as far as the cursor, so an idle poll is a single request and a page already
+// read in full is never fetched again.
+//
+// Writing: SMF never says the new post's id (the 302 goes to topic=T.new#new), so after a reply
+// the poster reads the page it lands on, and the last page if needed, for the bot's newest post
+// carrying the text it sent. Errors are typed (forum.FloodError with SMF's wait, ErrBadToken,
+// ErrTooShort, ErrTooLong, ErrNoPermission, ErrLoggedOut) and acted on: flood → wait and retry
+// (bounded), logged out → log in again once, session timed out → a fresh form once, "new reply
+// while typing" → a fresh form, too long → split at line boundaries.
+package smfposter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+	"forumgm/scraper/smf"
+)
+
+// Defaults of SMF 2.1 and of the poster's behaviour.
+const (
+	DefaultMaxPostLength = 20000 // max_messageLength, characters
+	DefaultFloodRetries  = 3
+	DefaultMaxFloodWait  = 2 * time.Minute
+	maxPagesPerPoll      = 1000
+)
+
+// Forum is an SMF 2.1 board as the bot account sees it.
+type Forum struct {
+	cfg          forum.Config
+	script       *url.URL // .../index.php
+	c            *forum.Client
+	sleep        func(context.Context, time.Duration) error
+	maxLen       int
+	floodRetries int
+	maxFloodWait time.Duration
+
+	mu       sync.Mutex   // one write at a time: SMF's flood control is per IP
+	memberID atomic.Int64 // the bot's member id, learnt from the pages (0 until known)
+}
+
+// Option changes how New builds a Forum.
+type Option func(*Forum)
+
+// WithClient uses c for every request (tests pass a fast one).
+func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
+
+// WithSleep replaces the wait before a retry after flood control (tests record it instead).
+func WithSleep(s func(context.Context, time.Duration) error) Option {
+	return func(f *Forum) { f.sleep = s }
+}
+
+// New builds the SMF Forum for cfg. cfg.Extra may set "max_post_length" (characters).
+func New(cfg forum.Config, opts ...Option) (*Forum, error) {
+	base, err := url.Parse(cfg.BaseURL)
+	if err != nil || !base.IsAbs() {
+		return nil, fmt.Errorf("smf: bad base URL %q", cfg.BaseURL)
+	}
+	if !strings.HasSuffix(base.Path, "/") && !strings.HasSuffix(base.Path, ".php") {
+		base.Path += "/"
+	}
+	script := base
+	if !strings.HasSuffix(base.Path, ".php") {
+		script = base.ResolveReference(&url.URL{Path: "index.php"})
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	f := &Forum{cfg: cfg, script: script, maxLen: DefaultMaxPostLength, floodRetries: DefaultFloodRetries,
+		maxFloodWait: DefaultMaxFloodWait}
+	if v, err := strconv.Atoi(cfg.Extra["max_post_length"]); err == nil && v > 0 {
+		f.maxLen = v
+	}
+	for _, o := range opts {
+		o(f)
+	}
+	if f.c == nil {
+		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent})
+	}
+	if f.sleep == nil {
+		f.sleep = func(ctx context.Context, d time.Duration) error {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-t.C:
+				return nil
+			}
+		}
+	}
+	return f, nil
+}
+
+func init() {
+	forum.Register("smf", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
+}
+
+var _ forum.Forum = (*Forum)(nil)
+
+// Capabilities: SMF has private messages; posts are limited to max_messageLength characters.
+func (f *Forum) Capabilities() forum.Capabilities {
+	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+}
+
+// u builds an index.php URL with SMF's own query syntax ("action=post;topic=2.0").
+func (f *Forum) u(query string) string {
+	u := *f.script
+	u.RawQuery = query
+	return u.String()
+}
+
+func (f *Forum) opts() smf.Options {
+	return smf.Options{Base: f.script, Location: f.cfg.Location, Now: f.cfg.Now()}
+}
+
+// fetch GETs (form == nil) or POSTs a page, parses it and, when check is set, turns the error it
+// shows into a typed error.
+func (f *Forum) fetch(ctx context.Context, rawURL string, form url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
+	var p *forum.Page
+	var err error
+	if form == nil {
+		p, err = f.c.Get(ctx, rawURL)
+	} else {
+		p, err = f.c.PostForm(ctx, rawURL, form, charset)
+	}
+	if p == nil || p.Body == nil {
+		if err == nil {
+			err = fmt.Errorf("smf: %s: empty answer", rawURL)
+		}
+		return p, nil, err
+	}
+	doc, derr := p.Doc()
+	if derr != nil {
+		return p, nil, derr
+	}
+	if check {
+		if perr := smf.CheckError(doc, p.Status); perr != nil {
+			return p, doc, perr
+		}
+	}
+	if err != nil {
+		return p, doc, err
+	}
+	if id, _, _ := smf.Session(doc); id > 0 {
+		f.memberID.Store(int64(id))
+	}
+	return p, doc, nil
+}
+
+// Login logs in with the configured account (flood control on logins is waited out).
+func (f *Forum) Login(ctx context.Context) error {
+	for floods := 0; ; floods++ {
+		err := f.loginOnce(ctx)
+		var fe *forum.FloodError
+		if errors.As(err, &fe) && floods < f.floodRetries && fe.Wait <= f.maxFloodWait {
+			if err := f.sleep(ctx, fe.Wait+time.Second); err != nil {
+				return err
+			}
+			continue
+		}
+		return err
+	}
+}
+
+func (f *Forum) loginOnce(ctx context.Context) error {
+	page, doc, err := f.fetch(ctx, f.u("action=login"), nil, "", false)
+	if err != nil {
+		return fmt.Errorf("smf: login form: %w", err)
+	}
+	form := doc.Find("form#frmLogin").First()
+	action, ok := formAction(form, page)
+	if form.Length() == 0 || !ok {
+		if perr := smf.CheckError(doc, page.Status); perr != nil {
+			return perr
+		}
+		return fmt.Errorf("smf: no login form at %s: %w", page.URL, forum.ErrMarkupChanged)
+	}
+	vals := formValues(form, "")
+	vals.Set("user", f.cfg.Username)
+	vals.Set("passwrd", f.cfg.Password)
+	if vals.Get("cookielength") == "" {
+		vals.Set("cookielength", "3153600")
+	}
+	page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+	if err != nil {
+		if errors.Is(err, forum.ErrLoggedOut) {
+			// The login form came back without a message: the login did not take.
+			return fmt.Errorf("smf: login as %q refused: %w", f.cfg.Username, forum.ErrBadLogin)
+		}
+		return fmt.Errorf("smf: login as %q: %w", f.cfg.Username, err)
+	}
+	if id, _, _ := smf.Session(doc); id <= 0 {
+		return fmt.Errorf("smf: login as %q: still a guest at %s: %w", f.cfg.Username, page.URL, forum.ErrBadLogin)
+	}
+	return nil
+}
+
+// read fetches and parses a page of the kind wanted, logging in again once when SMF shows the
+// login form instead.
+func (f *Forum) read(ctx context.Context, rawURL string, kind smf.Kind) (*smf.Page, error) {
+	for relogged := false; ; relogged = true {
+		_, doc, err := f.fetch(ctx, rawURL, nil, "", true)
+		if errors.Is(err, forum.ErrLoggedOut) && !relogged {
+			if err := f.Login(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		p, err := smf.Parse(doc, f.opts())
+		if err != nil {
+			return nil, err
+		}
+		if p.Kind != kind {
+			return nil, fmt.Errorf("smf: %s is not the page expected: %w", rawURL, forum.ErrMarkupChanged)
+		}
+		return p, nil
+	}
+}
+
+func (f *Forum) lastPageURL(topic string) string { return f.u("topic=" + topic + ".msg999999") }
+
+// Posts lists the posts of thread after the cursor, oldest first. An idle poll is one request
+// (the last page); older pages are read only while they may hold posts after the cursor.
+func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	if _, err := strconv.Atoi(t.ID); err != nil {
+		return nil, after, fmt.Errorf("smf: topic id %q is not a number", t.ID)
+	}
+	page, err := f.read(ctx, f.lastPageURL(t.ID), smf.KindThread)
+	if err != nil {
+		return nil, after, err
+	}
+	lastPage := page.Current
+	var out []forum.Post
+	seen := map[string]bool{}
+	for n := 0; ; n++ {
+		known := false
+		for _, p := range page.Posts {
+			if after.PostID != "" && !smf.IDLess(after.PostID, p.ID) {
+				known = true
+				continue
+			}
+			if !seen[p.ID] {
+				seen[p.ID] = true
+				out = append(out, p)
+			}
+		}
+		if known || page.PrevURL == "" || n >= maxPagesPerPoll {
+			break
+		}
+		if page, err = f.read(ctx, page.PrevURL, smf.KindThread); err != nil {
+			return nil, after, err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return smf.IDLess(out[i].ID, out[j].ID) })
+	next := forum.Cursor{PostID: after.PostID, Page: lastPage}
+	if len(out) > 0 {
+		next.PostID = out[len(out)-1].ID
+	}
+	return out, next, nil
+}
+
+// Reply posts body to the topic and returns the new post's id, found on the page SMF redirects
+// to (or the last page) as the bot's newest post with that text. A body longer than the board
+// allows is split at line boundaries into several posts; the id returned is the first one's.
+func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	if _, err := strconv.Atoi(t.ID); err != nil {
+		return "", false, fmt.Errorf("smf: topic id %q is not a number", t.ID)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ids, merged, err := f.replyParts(ctx, t, body, f.maxLen)
+	if len(ids) == 0 {
+		return "", false, err
+	}
+	return ids[0], merged, err
+}
+
+func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
+	var ids []string
+	merged := false
+	for i, part := range splitMessage(body, limit, runeCount) {
+		id, m, err := f.replyOne(ctx, t, part)
+		if errors.Is(err, forum.ErrTooLong) && runeCount(part) > 200 {
+			// The board allows less than we thought: halve and try again.
+			sub, m2, err := f.replyParts(ctx, t, part, runeCount(part)/2)
+			if len(ids) == 0 {
+				merged = m2
+			}
+			ids = append(ids, sub...)
+			if err != nil {
+				return ids, merged, err
+			}
+			continue
+		}
+		if err != nil {
+			return ids, merged, fmt.Errorf("smf: reply part %d: %w", i+1, err)
+		}
+		if len(ids) == 0 {
+			merged = m
+		}
+		ids = append(ids, id)
+	}
+	return ids, merged, nil
+}
+
+// retry runs attempt until it succeeds or fails for good: flood → wait SMF's time and retry
+// (bounded), logged out → log in once, bad token (session timed out, form already submitted) → a
+// fresh form once, new replies while typing → a fresh form (bounded).
+func (f *Forum) retry(ctx context.Context, attempt func() error) error {
+	floods, newReplies := 0, 0
+	relogged, refreshed := false, false
+	for {
+		err := attempt()
+		var fe *forum.FloodError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &fe):
+			if floods >= f.floodRetries || fe.Wait > f.maxFloodWait {
+				return err
+			}
+			floods++
+			if err := f.sleep(ctx, fe.Wait+time.Second); err != nil {
+				return err
+			}
+		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
+			relogged = true
+			if lerr := f.Login(ctx); lerr != nil {
+				return fmt.Errorf("%w (log in again: %v)", err, lerr)
+			}
+		case errors.Is(err, forum.ErrBadToken) && !refreshed:
+			refreshed = true
+		case errors.Is(err, smf.ErrNewReplies) && newReplies < 3:
+			newReplies++
+		default:
+			return err
+		}
+	}
+}
+
+func (f *Forum) replyOne(ctx context.Context, t forum.Thread, body string) (id string, merged bool, err error) {
+	err = f.retry(ctx, func() error {
+		var e error
+		id, merged, e = f.replyAttempt(ctx, t, body)
+		return e
+	})
+	return id, merged, err
+}
+
+func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	page, doc, err := f.fetch(ctx, f.u("action=post;topic="+t.ID+".0"), nil, "", true)
+	if err != nil {
+		return "", false, err
+	}
+	form := doc.Find("form#postmodify").First()
+	action, ok := formAction(form, page)
+	if form.Length() == 0 || !ok || form.Find("textarea[name='message']").Length() == 0 {
+		return "", false, fmt.Errorf("smf: no post form on %s: %w", page.URL, forum.ErrMarkupChanged)
+	}
+	vals := formValues(form, "post")
+	vals.Set("message", body)
+	lastMsg := vals.Get("last_msg")
+	page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+	if err != nil {
+		return "", false, err
+	}
+	if doc.Find("form#postmodify textarea[name='message']").Length() > 0 {
+		return "", false, fmt.Errorf("smf: the post form came back without a recognised error at %s", page.URL)
+	}
+	return f.findNewPost(ctx, t, doc, body, lastMsg)
+}
+
+// findNewPost finds the post just made: the bot's newest post carrying body, on the page SMF
+// redirected to, else on the last page; failing a text match, the bot's newest post after
+// last_msg. merged is set when that post is older than the newest post at form time.
+func (f *Forum) findNewPost(ctx context.Context, t forum.Thread, doc *goquery.Document, body, lastMsg string) (string, bool, error) {
+	pages := []*smf.Page{}
+	if doc != nil {
+		if p, err := smf.Parse(doc, f.opts()); err == nil && p.Kind == smf.KindThread && p.TopicID == t.ID {
+			pages = append(pages, p)
+		}
+	}
+	if len(pages) == 0 || pages[0].Current != pages[0].Last {
+		p, err := f.read(ctx, f.lastPageURL(t.ID), smf.KindThread)
+		if err != nil {
+			return "", false, fmt.Errorf("smf: posted, but reading the last page failed: %w", err)
+		}
+		pages = append(pages, p)
+	}
+	mine := func(p forum.Post) bool {
+		if me := f.memberID.Load(); me > 0 && p.AuthorID != "" {
+			return p.AuthorID == strconv.FormatInt(me, 10)
+		}
+		return strings.EqualFold(p.Author, f.cfg.Username)
+	}
+	newest := func(match func(forum.Post) bool) (string, bool) {
+		best := ""
+		for _, pg := range pages {
+			for _, p := range pg.Posts {
+				if mine(p) && match(p) && (best == "" || smf.IDLess(best, p.ID)) {
+					best = p.ID
+				}
+			}
+		}
+		return best, best != ""
+	}
+	if id, ok := newest(func(p forum.Post) bool { return sameText(p, body) }); ok {
+		return id, lastMsg != "" && !smf.IDLess(lastMsg, id), nil
+	}
+	if id, ok := newest(func(p forum.Post) bool { return lastMsg == "" || smf.IDLess(lastMsg, p.ID) }); ok {
+		return id, false, nil
+	}
+	return "", false, fmt.Errorf("smf: posted, but the new post was not found on the last page of topic %s", t.ID)
+}
+
+// SendPM sends a private message to the member named to.
+func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.retry(ctx, func() error {
+		page, doc, err := f.fetch(ctx, f.u("action=pm;sa=send"), nil, "", true)
+		if err != nil {
+			return err
+		}
+		form := doc.Find("form#postmodify").First()
+		action, ok := formAction(form, page)
+		if form.Length() == 0 || !ok || form.Find("input[name='to']").Length() == 0 {
+			return fmt.Errorf("smf: no PM form on %s: %w", page.URL, forum.ErrMarkupChanged)
+		}
+		vals := formValues(form, "post")
+		vals.Set("to", to)
+		vals.Set("subject", subject)
+		vals.Set("message", body)
+		page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(page.URL.RawQuery, "done=sent") {
+			return fmt.Errorf("smf: PM to %q not confirmed (landed on %s)", to, page.URL)
+		}
+		return nil
+	})
+}
+
+// Inbox lists the private messages received after the cursor, oldest first. Messages the folder
+// page does not show in full are read one by one (which marks them read, as a browser would).
+func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	page, err := f.read(ctx, f.u("action=pm;f=inbox;start=0"), smf.KindPM)
+	if err != nil {
+		return nil, after, err
+	}
+	isNew := func(id string) bool { return after.PostID == "" || smf.IDLess(after.PostID, id) }
+	byID := map[string]forum.Post{}
+	var wanted []string
+	for n := 0; n < maxPagesPerPoll; n++ {
+		for _, p := range page.Posts {
+			byID[p.ID] = p
+		}
+		older := false
+		for _, r := range page.PMList {
+			if isNew(r.ID) {
+				wanted = append(wanted, r.ID)
+			} else {
+				older = true
+			}
+		}
+		for _, p := range page.Posts {
+			if isNew(p.ID) {
+				wanted = append(wanted, p.ID)
+			}
+		}
+		next := page.PageLinks[page.Current+1]
+		if older || next == "" {
+			break
+		}
+		if page, err = f.read(ctx, next, smf.KindPM); err != nil {
+			return nil, after, err
+		}
+	}
+	var out []forum.Post
+	done := map[string]bool{}
+	for _, id := range wanted {
+		if done[id] {
+			continue
+		}
+		done[id] = true
+		p, ok := byID[id]
+		if !ok {
+			pp, err := f.read(ctx, f.u("action=pm;f=inbox;pmsg="+id), smf.KindPM)
+			if err != nil {
+				return nil, after, err
+			}
+			for _, q := range pp.Posts {
+				byID[q.ID] = q
+			}
+			if p, ok = byID[id]; !ok {
+				return nil, after, fmt.Errorf("smf: PM %s listed but not shown: %w", id, forum.ErrMarkupChanged)
+			}
+		}
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return smf.IDLess(out[i].ID, out[j].ID) })
+	next := forum.Cursor{PostID: after.PostID}
+	if len(out) > 0 {
+		next.PostID = out[len(out)-1].ID
+	}
+	return out, next, nil
+}

@@ -1,0 +1,299 @@
+// Package punbb reads PunBB 1.4 pages (default "Oxygen" style): the posts of a topic page into
+// forum.Post values, plus what a poller and a poster need from a page (page numbers, the
+// previous page, the topic id, who is logged in, the quick-post form's token) and the typed
+// errors of PunBB's error pages. PunBB 1.4 core has no private messages and no spoilers.
+//
+// Every selector the package uses is in the one table sel below; the golden tests in
+// testdata/golden pin what they extract from pages captured on a real PunBB 1.4.4.
+package punbb
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+)
+
+// sel is the selector table: everything the package knows about PunBB 1.4's markup.
+var sel = struct {
+	topic       string // the posts container of a topic page
+	post        string
+	postHead    string // div.posthead id="pN"
+	postHeadID  *regexp.Regexp
+	postNum     string
+	byline      string // "Reply by <a>name</a>" (guests: <strong>name</strong>)
+	permalink   string // the post's date, linking to viewtopic.php?pid=N#pN
+	edited      string // "(edited by X date)"
+	subject     string
+	body        string
+	paging      string
+	mainTitle   string // h1 with the topic permalink and "(Page 1 of 2)"
+	prevLink    string
+	nextLink    string
+	lastLink    string
+	navLogin    string // present only for guests
+	welcomeName string
+	quickPost   string // the quick-post form at the bottom of a topic page
+	// error pages
+	errorItems  string // the re-shown form's error list
+	confirmForm string // "Confirm action": the CSRF token was rejected
+	message     string // "Forum message" pages
+	redirect    string // the "Redirecting…" page after a successful form
+	// bits of the body markup
+	quoteBoxClass, codeBoxClass, signatureClass, smileyPath string
+}{
+	topic:       "div.main-topic",
+	post:        "div.post",
+	postHead:    "div.posthead",
+	postHeadID:  regexp.MustCompile(`^p(\d+)$`),
+	postNum:     "span.post-num",
+	byline:      "span.post-byline",
+	permalink:   "span.post-link a",
+	edited:      "span.post-edit",
+	subject:     "h4.entry-title",
+	body:        "div.entry-content",
+	paging:      "p.paging",
+	mainTitle:   "h1.main-title",
+	prevLink:    "head link[rel='prev']",
+	nextLink:    "head link[rel='next']",
+	lastLink:    "head link[rel='last']",
+	navLogin:    "#navlogin",
+	welcomeName: "#welcome strong",
+	quickPost:   "form[action*='post.php?tid=']",
+
+	errorItems:  "div.error-box ul.error-list li",
+	confirmForm: "form input[name='prev_url']",
+	message:     "div.main-message",
+	redirect:    "#brd-redirect, head meta[http-equiv='refresh']",
+
+	quoteBoxClass:  "quotebox",
+	codeBoxClass:   "codebox",
+	signatureClass: "sig-content",
+	smileyPath:     "img/smilies/",
+}
+
+// Page is what a poller and a poster need from one PunBB topic page.
+type Page struct {
+	Posts   []forum.Post // in page order
+	TopicID string
+	// Current and Last are the page numbers (1-based).
+	Current, Last int
+	PrevURL       string // absolute; "" on the first page
+	NextURL       string
+	LastURL       string
+	LoggedIn      bool
+	User          string // the logged-in user's name
+	CSRFToken     string // the quick-post form's token (members)
+}
+
+// Options are the context extraction needs.
+type Options struct {
+	Base     *url.URL // to resolve relative links
+	Location *time.Location
+	Now      time.Time
+}
+
+var pageOfRe = regexp.MustCompile(`(\d+)\D+(\d+)`)
+
+// Parse reads a parsed PunBB topic page. A page that is not a topic page, or whose posts lack the
+// parts every PunBB 1.4 post has, is an error wrapping forum.ErrMarkupChanged.
+func Parse(doc *goquery.Document, opt Options) (*Page, error) {
+	if opt.Location == nil {
+		opt.Location = time.UTC
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	p := &Page{}
+	base := opt.Base
+	if href, ok := doc.Find(sel.prevLink).Attr("href"); ok {
+		p.PrevURL = absURL(base, href)
+	}
+	if href, ok := doc.Find(sel.nextLink).Attr("href"); ok {
+		p.NextURL = absURL(base, href)
+	}
+	if href, ok := doc.Find(sel.lastLink).Attr("href"); ok {
+		p.LastURL = absURL(base, href)
+	}
+	p.LoggedIn = doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0
+	if p.LoggedIn {
+		p.User = collapse(doc.Find(sel.welcomeName).First().Text())
+	}
+	p.CSRFToken = doc.Find(sel.quickPost).Find("input[name='csrf_token']").AttrOr("value", "")
+	title := doc.Find(sel.mainTitle).First()
+	p.TopicID = idFromHref(title.Find("a").AttrOr("href", ""))
+	if m := pageOfRe.FindStringSubmatch(title.Find("small").Text()); m != nil {
+		p.Current, _ = strconv.Atoi(m[1])
+		p.Last, _ = strconv.Atoi(m[2])
+	}
+	if paging := doc.Find(sel.paging).First(); paging.Length() > 0 {
+		if cur, err := strconv.Atoi(strings.TrimSpace(paging.Find("strong").First().Text())); err == nil {
+			p.Current = cur
+		}
+		if p.Last < p.Current {
+			p.Last = p.Current
+		}
+		paging.Find("a, strong").Each(func(_ int, a *goquery.Selection) {
+			if n, err := strconv.Atoi(strings.TrimSpace(a.Text())); err == nil && n > p.Last {
+				p.Last = n
+			}
+		})
+	}
+	topic := doc.Find(sel.topic)
+	if topic.Length() == 0 {
+		return p, fmt.Errorf("punbb: not a topic page: %w", forum.ErrMarkupChanged)
+	}
+	var err error
+	topic.Find(sel.post).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		var post forum.Post
+		post, err = parsePost(s, base, opt)
+		if err != nil {
+			return false
+		}
+		p.Posts = append(p.Posts, post)
+		return true
+	})
+	if err != nil {
+		return p, err
+	}
+	if len(p.Posts) == 0 {
+		return p, fmt.Errorf("punbb: topic page without posts: %w", forum.ErrMarkupChanged)
+	}
+	if p.Current == 0 {
+		p.Current, p.Last = 1, 1
+	}
+	return p, nil
+}
+
+func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, error) {
+	post := forum.Post{Quotes: []forum.Quote{}}
+	head := s.Find(sel.postHead).First()
+	m := sel.postHeadID.FindStringSubmatch(head.AttrOr("id", ""))
+	if m == nil {
+		return post, fmt.Errorf("punbb: post without a pN head: %w", forum.ErrMarkupChanged)
+	}
+	post.ID = m[1]
+	by := head.Find(sel.byline).First()
+	if a := by.Find("a[href]").First(); a.Length() > 0 {
+		post.Author = collapse(a.Text())
+		post.AuthorID = idFromHref(a.AttrOr("href", ""))
+	} else {
+		post.Author = collapse(by.Find("strong").First().Text())
+	}
+	link := head.Find(sel.permalink).First()
+	body := s.Find(sel.body).First()
+	if post.Author == "" || link.Length() == 0 || body.Length() == 0 {
+		return post, fmt.Errorf("punbb: post p%s lacks author, date or body: %w", post.ID, forum.ErrMarkupChanged)
+	}
+	t, err := parseTimeIn(collapse(link.Text()), opt.Location, opt.Now)
+	if err != nil {
+		return post, fmt.Errorf("punbb: post p%s: %v: %w", post.ID, err, forum.ErrMarkupChanged)
+	}
+	post.Time = t
+	post.Permalink = absURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
+	post.Edited = head.Find(sel.edited).Length() > 0 || s.Find("p.postedit").Length() > 0
+	post.Subject = collapse(s.Find(sel.subject).First().Text())
+	b := renderBody(body)
+	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
+	if b.quotes != nil {
+		post.Quotes = b.quotes
+	}
+	return post, nil
+}
+
+// MaxPostID is the highest post id any permalink on the page links (the reply form's topic review
+// lists the newest posts), "" when none.
+func MaxPostID(doc *goquery.Document) string {
+	max := ""
+	doc.Find("a[href*='pid=']").Each(func(_ int, a *goquery.Selection) {
+		if id := pidFromHref(a.AttrOr("href", "")); id != "" && (max == "" || IDLess(max, id)) {
+			max = id
+		}
+	})
+	return max
+}
+
+// PostIDFromURL reads the post id out of a viewtopic.php?pid=N#pN link (the redirect after a
+// reply), "" when there is none.
+func PostIDFromURL(u string) string { return pidFromHref(u) }
+
+var refreshRe = regexp.MustCompile(`(?i)url=(.+)$`)
+
+// RedirectTarget is where a "Redirecting…" page sends the browser (its meta refresh), "" when the
+// page has none.
+func RedirectTarget(doc *goquery.Document) string {
+	c := doc.Find("head meta[http-equiv='refresh']").AttrOr("content", "")
+	if m := refreshRe.FindStringSubmatch(strings.TrimSpace(c)); m != nil {
+		return strings.Trim(m[1], `'" `)
+	}
+	return ""
+}
+
+// LoggedIn says whether the page was rendered for a logged-in member, and which.
+func LoggedIn(doc *goquery.Document) (bool, string) {
+	in := doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0
+	if !in {
+		return false, ""
+	}
+	return true, collapse(doc.Find(sel.welcomeName).First().Text())
+}
+
+// ParseBytes parses a page's UTF-8 HTML.
+func ParseBytes(body []byte, opt Options) (*Page, *goquery.Document, error) {
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("punbb: parse: %w", err)
+	}
+	p, err := Parse(doc, opt)
+	return p, doc, err
+}
+
+// Extract is the registered forum.Extractor: the posts of one saved PunBB topic page, in id order.
+func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+	body, _, err := forum.Decode(page, contentType)
+	if err != nil {
+		return nil, err
+	}
+	opt := Options{Location: cfg.Location}
+	if cfg.Now != nil {
+		opt.Now = cfg.Now()
+	}
+	if cfg.BaseURL != "" {
+		opt.Base, _ = url.Parse(cfg.BaseURL)
+	}
+	p, doc, err := ParseBytes(body, opt)
+	if err != nil {
+		if doc != nil {
+			if perr := CheckError(doc, 200); perr != nil {
+				return nil, perr
+			}
+		}
+		return nil, err
+	}
+	posts := append([]forum.Post(nil), p.Posts...)
+	sort.SliceStable(posts, func(i, j int) bool { return IDLess(posts[i].ID, posts[j].ID) })
+	return posts, nil
+}
+
+// IDLess compares two post ids numerically.
+func IDLess(a, b string) bool {
+	x, errA := strconv.ParseInt(a, 10, 64)
+	y, errB := strconv.ParseInt(b, 10, 64)
+	if errA != nil || errB != nil {
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return a < b
+	}
+	return x < y
+}
+
+func init() { forum.RegisterExtractor("punbb", Extract) }

@@ -1,0 +1,146 @@
+package smf
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+)
+
+// ErrNewReplies is SMF re-showing the post form because someone replied after the form was built
+// ("while you were typing a new reply has been posted"); nothing was posted, send again.
+var ErrNewReplies = errors.New("smf: new replies while typing; nothing posted")
+
+// PageError is an error page SMF showed; Kind is the forum error it means (nil when none fits).
+type PageError struct {
+	ID   string // SMF's error id where the page has one (fatal errors), e.g. post_WaitTime_broken
+	Msg  string // the message as shown
+	Kind error
+}
+
+func (e *PageError) Error() string {
+	s := "smf: " + e.Msg
+	if e.ID != "" {
+		s = "smf: " + e.ID + ": " + e.Msg
+	}
+	if e.Kind != nil {
+		s += " (" + e.Kind.Error() + ")"
+	}
+	return s
+}
+
+func (e *PageError) Unwrap() []error {
+	if e.Kind == nil {
+		return nil
+	}
+	return []error{e.Kind}
+}
+
+var secondsRe = regexp.MustCompile(`(\d+)\s*(?:seconds?|second\(s\)|сек)`)
+
+// floodWait reads the wait out of a flood message ("less than 5 seconds ago", "about 2 seconds").
+func floodWait(msg string) time.Duration {
+	if m := secondsRe.FindStringSubmatch(strings.ToLower(msg)); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return time.Duration(n) * time.Second
+	}
+	return 5 * time.Second // SMF's default spamWaitTime
+}
+
+// errorTexts maps message fragments of re-shown forms (English and Russian language packs) to the
+// forum error they mean.
+var errorTexts = []struct {
+	frag string
+	kind error
+}{
+	{"while you were typing", ErrNewReplies},
+	{"пока вы писали", ErrNewReplies},
+	{"session timed out", forum.ErrBadToken},
+	{"session verification", forum.ErrBadToken},
+	{"verify", forum.ErrBadToken},
+	{"сесси", forum.ErrBadToken},
+	{"body was left empty", forum.ErrTooShort},
+	{"was left empty", forum.ErrTooShort},
+	{"не заполнен", forum.ErrTooShort},
+	{"пустое", forum.ErrTooShort},
+	{"exceeds the maximum allowed length", forum.ErrTooLong},
+	{"превышает", forum.ErrTooLong},
+	{"password incorrect", forum.ErrBadLogin},
+	{"username does not exist", forum.ErrBadLogin},
+	{"неверный пароль", forum.ErrBadLogin},
+	{"не существует", forum.ErrBadLogin},
+	{"not allowed", forum.ErrNoPermission},
+	{"нет прав", forum.ErrNoPermission},
+}
+
+func kindOfText(msg string) error {
+	low := strings.ToLower(msg)
+	for _, e := range errorTexts {
+		if strings.Contains(low, e.frag) {
+			return e.kind
+		}
+	}
+	return nil
+}
+
+// CheckError recognises the error an SMF page shows, with the HTTP status it came with: a fatal
+// error page (flood with its wait, double submit, no permission, missing topic), an error box over a
+// re-shown form (empty, too long, session timed out, wrong login), or the login form shown to a
+// guest where a member page was expected. It returns nil when the page shows no error.
+func CheckError(doc *goquery.Document, status int) error {
+	if fe := doc.Find(sel.fatalInner).First(); fe.Length() > 0 {
+		id := fe.AttrOr("id", "")
+		msg := collapse(fe.Text())
+		e := &PageError{ID: id, Msg: msg}
+		switch {
+		case strings.HasSuffix(id, "_WaitTime_broken"):
+			return fmt.Errorf("%w: %w", e, &forum.FloodError{Wait: floodWait(msg)})
+		case id == "error_form_already_submitted", strings.HasPrefix(id, "session_"), strings.HasPrefix(id, "token_"):
+			e.Kind = forum.ErrBadToken
+		case strings.HasPrefix(id, "cannot_"), id == "no_access", strings.HasSuffix(id, "_locked"):
+			e.Kind = forum.ErrNoPermission
+		case id == "not_a_topic", id == "not_a_board", id == "topic_gone", id == "no_board", id == "smf232":
+			e.Kind = forum.ErrNotFound
+		default:
+			e.Kind = kindOfText(msg)
+		}
+		return e
+	}
+	vars := jsVars(doc)
+	if box := doc.Find(sel.errorBox).First(); box.Length() > 0 {
+		msg := collapse(box.Find("#error_list").Text())
+		if msg == "" {
+			msg = collapse(box.Find("li").Text())
+		}
+		if msg == "" {
+			msg = collapse(box.Text())
+		}
+		kind := kindOfText(msg)
+		if box.ParentsFiltered(sel.loginForm).Length() > 0 && kind == nil {
+			kind = forum.ErrBadLogin
+		}
+		return &PageError{Msg: msg, Kind: kind}
+	}
+	if form := doc.Find(sel.postForm); form.Find("textarea[name='message']").Length() > 0 &&
+		strings.Contains(strings.ToLower(doc.Find("#main_content_section").Text()), "while you were typing") {
+		return &PageError{Msg: "a new reply was posted while typing", Kind: ErrNewReplies}
+	}
+	if doc.Find(sel.loginForm).Length() > 0 && vars["smf_member_id"] == "0" {
+		msg := collapse(doc.Find(sel.information).First().Text())
+		if msg == "" {
+			msg = "login form shown to a guest"
+		}
+		// A guest asked for a member page: logged out, and (for now) no permission.
+		return fmt.Errorf("%w: %w", &PageError{Msg: msg, Kind: forum.ErrLoggedOut}, forum.ErrNoPermission)
+	}
+	if status >= 400 {
+		return &PageError{Msg: fmt.Sprintf("HTTP %d", status)}
+	}
+	return nil
+}

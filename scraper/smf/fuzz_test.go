@@ -1,0 +1,66 @@
+package smf
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzExtract feeds mangled SMF pages to the extractor: it must never panic, and a nil error must
+// come with posts (never an empty list) unless the page is a PM folder.
+func FuzzExtract(f *testing.F) {
+	// Go's fuzzer slows to a crawl on inputs of tens of kilobytes, so the seeds are the posts part
+	// of each captured page, cut to a few posts.
+	for _, name := range extractPages {
+		if strings.Contains(name, "-pm-") {
+			f.Add(postsFragment(readFixture(f, name), `<div id="personal_messages">`, `<div class="windowbg" id="msg`, 2))
+			continue
+		}
+		f.Add(postsFragment(readFixture(f, name), `<div id="forumposts">`, `<div class="windowbg" id="msg`, 1))
+	}
+	f.Add([]byte(`<div id="forumposts"><div class="windowbg" id="msg1"><div class="poster"><h4>x</h4></div><div class="postinfo"><a class="smalltext">Today at 01:00 AM</a></div><div class="post"><div class="inner"><blockquote><cite>Quote</cite><blockquote><code class="bbc_code">a<br>&nbsp;b</code></blockquote></blockquote><details><summary>s</summary>t</details></div></div></div></div>`))
+	f.Fuzz(func(t *testing.T, page []byte) {
+		posts, err := Extract(page, "text/html; charset=UTF-8", testConfig())
+		if err != nil {
+			return
+		}
+		p, _, perr := ParseBytes(page, Options{Now: captureNow})
+		if perr != nil {
+			t.Fatalf("Extract ok but Parse failed: %v", perr)
+		}
+		if len(posts) == 0 && p.Kind != KindPM {
+			t.Fatalf("empty list without an error")
+		}
+	})
+}
+
+// postsFragment is page from the posts container to just before its n+1-th post.
+func postsFragment(page []byte, container, post string, n int) []byte {
+	s := string(page)
+	i := strings.Index(s, container)
+	if i < 0 {
+		return page
+	}
+	end := len(s)
+	from := i
+	for k := 0; k <= n; k++ {
+		j := strings.Index(s[from+1:], post)
+		if j < 0 {
+			break
+		}
+		from += 1 + j
+		end = from
+	}
+	return []byte(s[i:end])
+}
+
+func BenchmarkExtractThreadPage(b *testing.B) {
+	page := readFixture(b, "13-thread-p2.gm-bot.html")
+	cfg := testConfig()
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Extract(page, "text/html; charset=UTF-8", cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

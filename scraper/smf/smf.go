@@ -1,0 +1,446 @@
+// Package smf reads Simple Machines Forum 2.1 pages (default "Curve2" theme): the posts of a
+// topic page and the private messages of the PM inbox / a read PM, into forum.Post values, plus
+// what a poller and a poster need from a page (page numbers, the previous page, the topic id,
+// the member id of the session, the "new" anchor, the quick-reply last_msg) and the typed
+// errors of SMF's error pages.
+//
+// Every selector the package uses is in the one table sel below; the golden tests in
+// testdata/golden pin what they extract from pages captured on a real SMF 2.1.4.
+package smf
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+)
+
+// sel is the selector table: everything the package knows about SMF 2.1's markup.
+var sel = struct {
+	// topic pages
+	forumPosts   string // container of the posts of a topic page
+	postDiv      string // one post, id="msgN"
+	postIDAttr   *regexp.Regexp
+	author       string // author link (profile) or name
+	postTime     string // the post's date link
+	subject      string
+	modified     string // the edit mark, empty when not edited
+	inner        string // message body, data-msgid
+	pageLinks    string
+	currentPage  string
+	navPage      string
+	prevLink     string // <link rel="prev"> in <head>
+	nextLink     string
+	canonical    string
+	newAnchor    string // <a id="new"> inside the post that is new
+	lastMsgInput string // quick reply: newest msg id when the page was built
+	topicInput   string
+	// personal messages
+	pmRoot     string
+	pmListRow  string // inbox list row
+	pmListLink string // link to #msgN inside a row
+	pmListTime string
+	pmListFrom string
+	pmPost     string // a displayed PM, id="msgN"
+	pmSubject  string
+	pmInfo     string // "Sent to: … on: <date>"
+	// error pages
+	fatalError  string // 403 pages: div#fatal_error div[id] (the id names the error)
+	fatalInner  string
+	errorBox    string // re-shown form: div.errorbox (#errors in post forms)
+	loginForm   string
+	postForm    string
+	information string
+	// bits of the body markup
+	smileyClass, codeClass, codeHeaderClass, signatureClass string
+}{
+	forumPosts:   "#forumposts",
+	postDiv:      "div[id^='msg']",
+	postIDAttr:   regexp.MustCompile(`^msg(\d+)$`),
+	author:       "div.poster h4",
+	postTime:     "div.postinfo a.smalltext",
+	subject:      "div.keyinfo div[id^='subject_'] a, div.keyinfo h5",
+	modified:     "span.modified",
+	inner:        "div.post div.inner, div.inner[id^='msg_']",
+	pageLinks:    "div.pagelinks",
+	currentPage:  "span.current_page",
+	navPage:      "a.nav_page",
+	prevLink:     "head link[rel='prev']",
+	nextLink:     "head link[rel='next']",
+	canonical:    "head link[rel='canonical']",
+	newAnchor:    "a#new",
+	lastMsgInput: "input[name='last_msg']",
+	topicInput:   "form#postmodify input[name='topic'], form#quickModForm input[name='topic']",
+
+	pmRoot:     "#personal_messages",
+	pmListRow:  "table.table_grid tbody tr",
+	pmListLink: "td.pm_subject a[href^='#msg']",
+	pmListTime: "td.pm_time",
+	pmListFrom: "td.pm_from_to a",
+	pmPost:     "div.windowbg[id^='msg']",
+	pmSubject:  "div.keyinfo h5, div.keyinfo div[id^='subject_']",
+	pmInfo:     "div.postinfo",
+
+	fatalError:  "#fatal_error",
+	fatalInner:  "#fatal_error div[id]",
+	errorBox:    "div.errorbox",
+	loginForm:   "form#frmLogin",
+	postForm:    "form#postmodify",
+	information: "p.information",
+
+	smileyClass:     "smiley",
+	codeClass:       "bbc_code",
+	codeHeaderClass: "codeheader",
+	signatureClass:  "signature",
+}
+
+// Kind is what a page shows.
+type Kind int
+
+const (
+	KindOther  Kind = iota
+	KindThread      // a topic page
+	KindPM          // the PM inbox / sent items / a read PM
+)
+
+// PMRow is a row of the PM folder list.
+type PMRow struct {
+	ID       string
+	Subject  string
+	From     string
+	FromID   string
+	Time     time.Time
+	Unread   bool
+	Rendered bool // the message body is shown on the same page
+}
+
+// Page is what a poller and a poster need from one SMF page.
+type Page struct {
+	Kind    Kind
+	Posts   []forum.Post // topic posts or displayed PMs, in page order
+	PMList  []PMRow      // PM pages: the folder list
+	TopicID string
+	// Current and Last are the page numbers (1-based); 0 when the page has no pagination.
+	Current, Last int
+	PrevURL       string // the previous page, absolute; "" on the first page
+	NextURL       string
+	NewID         string // the post holding <a id="new">
+	LastMsg       string // quick reply's last_msg (members only)
+	MemberID      int    // smf_member_id: 0 for a guest
+	ScriptURL     string // smf_scripturl, e.g. http://host/index.php
+	SessionVar    string
+	SessionID     string
+	// PageLinks are the numbered page links of the pagination, absolute, by page number.
+	PageLinks map[int]string
+}
+
+// Options are the context extraction needs.
+type Options struct {
+	Base     *url.URL // to resolve relative links; the page's own smf_scripturl is used otherwise
+	Location *time.Location
+	Now      time.Time
+}
+
+var (
+	jsVarRe   = regexp.MustCompile(`var (smf_[a-z_]+) = ("[^"]*"|'[^']*'|\d+);`)
+	topicIDRe = regexp.MustCompile(`[?;&]topic=(\d+)`)
+)
+
+func jsVars(doc *goquery.Document) map[string]string {
+	out := map[string]string{}
+	doc.Find("script").Each(func(_ int, s *goquery.Selection) {
+		for _, m := range jsVarRe.FindAllStringSubmatch(s.Text(), -1) {
+			if _, seen := out[m[1]]; !seen {
+				out[m[1]] = strings.Trim(m[2], `"'`)
+			}
+		}
+	})
+	return out
+}
+
+// Session reads the session of any SMF page: the member id (0 for a guest) and the session check
+// pair (the hidden input name and value every form must send).
+func Session(doc *goquery.Document) (memberID int, sessionVar, sessionID string) {
+	vars := jsVars(doc)
+	memberID, _ = strconv.Atoi(vars["smf_member_id"])
+	return memberID, vars["smf_session_var"], vars["smf_session_id"]
+}
+
+// Parse reads a parsed SMF page. A page that shows neither a topic nor personal messages, or whose
+// posts lack the parts every SMF 2.1 post has, is an error wrapping forum.ErrMarkupChanged.
+func Parse(doc *goquery.Document, opt Options) (*Page, error) {
+	if opt.Location == nil {
+		opt.Location = time.UTC
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	p := &Page{}
+	vars := jsVars(doc)
+	p.ScriptURL = vars["smf_scripturl"]
+	p.SessionVar, p.SessionID = vars["smf_session_var"], vars["smf_session_id"]
+	p.MemberID, _ = strconv.Atoi(vars["smf_member_id"])
+	base := opt.Base
+	if p.ScriptURL != "" {
+		if u, err := url.Parse(p.ScriptURL); err == nil && u.IsAbs() {
+			base = u
+		}
+	}
+	if href, ok := doc.Find(sel.prevLink).Attr("href"); ok {
+		p.PrevURL = absURL(base, href)
+	}
+	if href, ok := doc.Find(sel.nextLink).Attr("href"); ok {
+		p.NextURL = absURL(base, href)
+	}
+	p.Current, p.Last = pageNumbers(doc)
+	p.PageLinks = map[int]string{}
+	doc.Find(sel.pageLinks).First().Find(sel.navPage).Each(func(_ int, a *goquery.Selection) {
+		if n, err := strconv.Atoi(strings.TrimSpace(a.Text())); err == nil {
+			p.PageLinks[n] = absURL(base, a.AttrOr("href", ""))
+		}
+	})
+	switch {
+	case doc.Find(sel.forumPosts).Length() > 0:
+		p.Kind = KindThread
+		return p, parseThread(doc, p, base, opt)
+	case doc.Find(sel.pmRoot).Length() > 0 && doc.Find(sel.fatalError).Length() == 0:
+		p.Kind = KindPM
+		return p, parsePMs(doc, p, base, opt)
+	}
+	return p, fmt.Errorf("smf: neither a topic page nor a personal-message page: %w", forum.ErrMarkupChanged)
+}
+
+func pageNumbers(doc *goquery.Document) (cur, last int) {
+	links := doc.Find(sel.pageLinks).First()
+	if links.Length() == 0 {
+		return 0, 0
+	}
+	cur, _ = strconv.Atoi(strings.TrimSpace(links.Find(sel.currentPage).First().Text()))
+	last = cur
+	links.Find(sel.navPage).Each(func(_ int, a *goquery.Selection) {
+		if n, err := strconv.Atoi(strings.TrimSpace(a.Text())); err == nil && n > last {
+			last = n
+		}
+	})
+	return cur, last
+}
+
+func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
+	if href, ok := doc.Find(sel.canonical).Attr("href"); ok {
+		if m := topicIDRe.FindStringSubmatch(href); m != nil {
+			p.TopicID = m[1]
+		}
+	}
+	if p.TopicID == "" {
+		p.TopicID = strings.TrimSpace(doc.Find(sel.topicInput).First().AttrOr("value", ""))
+	}
+	p.LastMsg = strings.TrimSpace(doc.Find(sel.lastMsgInput).First().AttrOr("value", ""))
+	var err error
+	doc.Find(sel.forumPosts).Find(sel.postDiv).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		m := sel.postIDAttr.FindStringSubmatch(s.AttrOr("id", ""))
+		if m == nil {
+			return true
+		}
+		var post forum.Post
+		post, err = parsePost(s, m[1], p.TopicID, base, opt)
+		if err != nil {
+			return false
+		}
+		if s.Find(sel.newAnchor).Length() > 0 {
+			p.NewID = post.ID
+		}
+		p.Posts = append(p.Posts, post)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if len(p.Posts) == 0 {
+		return fmt.Errorf("smf: topic page without posts: %w", forum.ErrMarkupChanged)
+	}
+	return nil
+}
+
+func authorOf(s *goquery.Selection) (name, id string) {
+	h := s.Find(sel.author).First()
+	if a := h.Find("a[href]").First(); a.Length() > 0 {
+		return collapse(a.Text()), memberIDFromHref(a.AttrOr("href", ""))
+	}
+	return collapse(h.Text()), ""
+}
+
+func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Options) (forum.Post, error) {
+	post := forum.Post{ID: id, Quotes: []forum.Quote{}}
+	post.Author, post.AuthorID = authorOf(s)
+	inner := s.Find(sel.inner).First()
+	when := s.Find(sel.postTime).First()
+	if post.Author == "" || inner.Length() == 0 || when.Length() == 0 {
+		return post, fmt.Errorf("smf: post msg%s lacks author, body or date: %w", id, forum.ErrMarkupChanged)
+	}
+	t, err := parseTimeIn(collapse(when.Text()), opt.Location, opt.Now)
+	if err != nil {
+		return post, fmt.Errorf("smf: post msg%s: %v: %w", id, err, forum.ErrMarkupChanged)
+	}
+	post.Time = t
+	if topic != "" && base != nil {
+		post.Permalink = absURL(base, "index.php?topic="+topic+".msg"+id+"#msg"+id)
+	} else if href, ok := when.Attr("href"); ok {
+		post.Permalink = absURL(base, href)
+	}
+	post.Subject = collapse(s.Find(sel.subject).First().Text())
+	post.Edited = collapse(s.Find(sel.modified).First().Text()) != ""
+	b := renderBody(inner)
+	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
+	if b.quotes != nil {
+		post.Quotes = b.quotes
+	}
+	return post, nil
+}
+
+func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
+	root := doc.Find(sel.pmRoot)
+	rendered := map[string]bool{}
+	var err error
+	root.Find(sel.pmPost).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		m := sel.postIDAttr.FindStringSubmatch(s.AttrOr("id", ""))
+		if m == nil {
+			return true
+		}
+		var post forum.Post
+		post, err = parsePM(s, m[1], base, opt)
+		if err != nil {
+			return false
+		}
+		rendered[post.ID] = true
+		p.Posts = append(p.Posts, post)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	root.Find(sel.pmListRow).Each(func(_ int, tr *goquery.Selection) {
+		a := tr.Find(sel.pmListLink).First()
+		href, ok := a.Attr("href")
+		if !ok {
+			return
+		}
+		id := strings.TrimPrefix(href, "#msg")
+		if _, err := strconv.Atoi(id); err != nil {
+			return
+		}
+		row := PMRow{ID: id, Unread: tr.HasClass("unread_pm"), Rendered: rendered[id]}
+		subj := a.Clone()
+		subj.Find("span").Remove()
+		row.Subject = collapse(subj.Text())
+		from := tr.Find(sel.pmListFrom).First()
+		row.From = collapse(from.Text())
+		row.FromID = memberIDFromHref(from.AttrOr("href", ""))
+		row.Time, _ = parseTimeIn(collapse(tr.Find(sel.pmListTime).Text()), opt.Location, opt.Now)
+		p.PMList = append(p.PMList, row)
+	})
+	// A displayed PM takes its date from the list row when the post header's is unreadable.
+	for i := range p.Posts {
+		for _, r := range p.PMList {
+			if r.ID == p.Posts[i].ID && p.Posts[i].Time.IsZero() {
+				p.Posts[i].Time = r.Time
+			}
+		}
+		if p.Posts[i].Time.IsZero() {
+			return fmt.Errorf("smf: PM %s has no readable date: %w", p.Posts[i].ID, forum.ErrMarkupChanged)
+		}
+	}
+	if len(p.Posts) == 0 && len(p.PMList) == 0 && root.Find("table.table_grid").Length() == 0 {
+		return fmt.Errorf("smf: PM page without a message list: %w", forum.ErrMarkupChanged)
+	}
+	return nil
+}
+
+func parsePM(s *goquery.Selection, id string, base *url.URL, opt Options) (forum.Post, error) {
+	post := forum.Post{ID: id, Quotes: []forum.Quote{}}
+	post.Author, post.AuthorID = authorOf(s)
+	inner := s.Find("div.inner").First()
+	if post.Author == "" || inner.Length() == 0 {
+		return post, fmt.Errorf("smf: PM %s lacks author or body: %w", id, forum.ErrMarkupChanged)
+	}
+	post.Subject = collapse(s.Find(sel.pmSubject).First().Text())
+	info := collapse(s.Find(sel.pmInfo).First().Text())
+	// "Sent to: Джелу on: Today at 03:48 AM": the date follows the last colon-terminated label.
+	if i := strings.LastIndex(info, ":"); i >= 0 {
+		for j := i; j >= 0; j = strings.LastIndex(info[:j], ":") {
+			if t, err := parseTimeIn(info[j+1:], opt.Location, opt.Now); err == nil {
+				post.Time = t
+				break
+			}
+			if j == 0 {
+				break
+			}
+		}
+	}
+	post.Permalink = absURL(base, "index.php?action=pm;f=inbox;pmsg="+id+"#msg"+id)
+	b := renderBody(inner)
+	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
+	if b.quotes != nil {
+		post.Quotes = b.quotes
+	}
+	return post, nil
+}
+
+// ParseBytes parses a page's UTF-8 HTML.
+func ParseBytes(body []byte, opt Options) (*Page, *goquery.Document, error) {
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("smf: parse: %w", err)
+	}
+	p, err := Parse(doc, opt)
+	return p, doc, err
+}
+
+// Extract is the registered forum.Extractor: the posts (or PMs) of one saved SMF page, in id order.
+func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+	body, _, err := forum.Decode(page, contentType)
+	if err != nil {
+		return nil, err
+	}
+	opt := Options{Location: cfg.Location}
+	if cfg.Now != nil {
+		opt.Now = cfg.Now()
+	}
+	if cfg.BaseURL != "" {
+		opt.Base, _ = url.Parse(cfg.BaseURL)
+	}
+	p, doc, err := ParseBytes(body, opt)
+	if err != nil {
+		if doc != nil {
+			if perr := CheckError(doc, 200); perr != nil {
+				return nil, perr
+			}
+		}
+		return nil, err
+	}
+	posts := append([]forum.Post(nil), p.Posts...)
+	sort.SliceStable(posts, func(i, j int) bool { return IDLess(posts[i].ID, posts[j].ID) })
+	return posts, nil
+}
+
+// IDLess compares two message ids numerically.
+func IDLess(a, b string) bool {
+	x, errA := strconv.ParseInt(a, 10, 64)
+	y, errB := strconv.ParseInt(b, 10, 64)
+	if errA != nil || errB != nil {
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return a < b
+	}
+	return x < y
+}
+
+func init() { forum.RegisterExtractor("smf", Extract) }
