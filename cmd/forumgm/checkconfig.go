@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"forumgm/config"
+	"forumgm/daemon"
+	"forumgm/forum"
+)
+
+func init() {
+	commands["check-config"] = command{
+		summary: "validate a configuration file: forumgm check-config --config config.yaml",
+		run:     cmdCheckConfig,
+	}
+}
+
+func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("check-config", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "config.yaml", "the configuration file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		return err
+	}
+	// The referee must accept the game's settings and roster.
+	caps := forum.Capabilities{PrivateMessages: true}
+	if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err != nil {
+		return fmt.Errorf("forum.dialect: %w", err)
+	} else {
+		caps = f.Capabilities()
+	}
+	if _, err := daemon.RefereeFactory(cfg, caps, cfg.StartTime()); err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	fmt.Fprintf(stdout, "%s: OK — game %s (%s, %d players) in thread %s on %s (%s), bot %s (password from $%s",
+		*path, cfg.Game.ID, cfg.Game.Kind, len(cfg.Game.Roster), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
+		cfg.Bot.Username, cfg.Bot.PasswordEnv)
+	if _, err := cfg.Password(); err != nil {
+		fmt.Fprint(stdout, ", NOT SET in this environment")
+	}
+	fmt.Fprintln(stdout, ")")
+	if !caps.PrivateMessages {
+		fmt.Fprintln(stdout, "note: this forum has no private messages: deployments and answers go to the thread; moderators are not notified (use forumgm review list)")
+	}
+	return nil
+}

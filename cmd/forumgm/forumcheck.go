@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"forumgm/config"
+	"forumgm/forum"
+)
+
+func init() {
+	commands["forum-check"] = command{
+		summary: "log in, read the game thread and the inbox, report (posts nothing)",
+		run:     cmdForumCheck,
+	}
+}
+
+func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("forum-check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "config.yaml", "the configuration file")
+	last := fs.Int("last", 5, "how many of the thread's last posts to show")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		return err
+	}
+	password, err := cfg.Password()
+	if err != nil {
+		return err
+	}
+	f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username,
+		Password: password, Location: cfg.ForumLocation(), UserAgent: cfg.Forum.UserAgent, Extra: cfg.Forum.Extra})
+	if err != nil {
+		return err
+	}
+	caps := f.Capabilities()
+	fmt.Fprintf(stdout, "forum %s (%s): private messages %v, max post length %d\n", cfg.Forum.URL, cfg.Forum.Dialect, caps.PrivateMessages, caps.MaxPostLength)
+	if err := f.Login(ctx); err != nil {
+		return fmt.Errorf("login as %s: %w", cfg.Bot.Username, err)
+	}
+	fmt.Fprintf(stdout, "login as %s: OK\n", cfg.Bot.Username)
+	posts, cur, err := f.Posts(ctx, forum.Thread{ID: cfg.Forum.Thread}, forum.Cursor{})
+	if err != nil {
+		return fmt.Errorf("thread %s: %w", cfg.Forum.Thread, err)
+	}
+	authors := map[string]int{}
+	for _, p := range posts {
+		authors[p.Author]++
+	}
+	fmt.Fprintf(stdout, "thread %s: %d posts, last id %s (page %d), %d authors\n", cfg.Forum.Thread, len(posts), cur.PostID, cur.Page, len(authors))
+	for _, p := range posts[max(0, len(posts)-*last):] {
+		fmt.Fprintf(stdout, "  #%s %s %s: %s\n", p.ID, p.Time.Format("2006-01-02 15:04"), p.Author, fcLine(p.Text, 80))
+	}
+	for _, pl := range cfg.Game.Roster {
+		if authors[pl.Name] == 0 {
+			fmt.Fprintf(stdout, "  note: player %s has no post in the thread yet (check the spelling of the name)\n", pl.Name)
+		}
+	}
+	if caps.PrivateMessages {
+		pms, _, err := f.Inbox(ctx, forum.Cursor{})
+		if err != nil {
+			return fmt.Errorf("inbox: %w", err)
+		}
+		fmt.Fprintf(stdout, "inbox: %d messages\n", len(pms))
+		for _, p := range pms[max(0, len(pms)-*last):] {
+			fmt.Fprintf(stdout, "  pm %s from %s: %s\n", p.ID, p.Author, fcLine(p.Subject+" — "+p.Text, 80))
+		}
+	}
+	fmt.Fprintln(stdout, "nothing was posted")
+	return nil
+}
+
+func fcLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"forumgm/config"
+	"forumgm/daemon"
+	"forumgm/forum"
+	"forumgm/judge"
+	"forumgm/review"
+	"forumgm/store"
+)
+
+func init() {
+	commands["review"] = command{
+		summary: "moderator queue: review --config F [list|show ID|accept ID|reject ID|undo|pause|resume] --by NAME [--reason TEXT]",
+		run:     cmdReview,
+	}
+}
+
+func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("review", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "config.yaml", "the configuration file")
+	by := fs.String("by", "", "the moderator's name (goes into the event log)")
+	reason := fs.String("reason", "", "why (required for reject and undo)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]")
+		fmt.Fprintln(stderr, "actions: list, show ID, accept ID, reject ID --reason R, undo --reason R, pause, resume")
+		fs.PrintDefaults()
+	}
+	// Flags may come before or after the action and its id.
+	var pos []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(pos) == 0 {
+		pos = []string{"list"}
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		return err
+	}
+	caps := forum.Capabilities{}
+	if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
+		caps = f.Capabilities()
+	}
+	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rec, err := daemon.Register(ctx, st, cfg, time.Now())
+	if err != nil {
+		return err
+	}
+	newRef, err := daemon.RefereeFactory(cfg, caps, rec.Start)
+	if err != nil {
+		return err
+	}
+	rv := &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps}
+	id := func() (int64, error) {
+		if len(pos) < 2 {
+			return 0, fmt.Errorf("review %s: which flag? (forumgm review list shows the ids)", pos[0])
+		}
+		n, err := strconv.ParseInt(pos[1], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("review %s: %q is not a flag id", pos[0], pos[1])
+		}
+		return n, nil
+	}
+	report := func(out judge.Outcome, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "done: verdict %s, %d events, %d messages queued (the running daemon posts them)\n", out.Verdict, len(out.Events), len(out.Messages))
+		return nil
+	}
+	switch pos[0] {
+	case "list":
+		flags, err := rv.List(ctx)
+		if err != nil {
+			return err
+		}
+		if len(flags) == 0 {
+			fmt.Fprintln(stdout, "no open flags")
+		}
+		for _, f := range flags {
+			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s\t%s\n", f.ID, f.CreatedAt.Format(time.RFC3339), f.Kind, f.Source, f.PostID, fcLine(f.Detail, 100))
+		}
+		if g, err := st.Game(ctx, cfg.Game.ID); err == nil && g.Paused {
+			fmt.Fprintf(stdout, "the game is PAUSED (by %s: %s)\n", g.PausedBy, g.PauseReason)
+		}
+		return nil
+	case "show":
+		n, err := id()
+		if err != nil {
+			return err
+		}
+		c, err := rv.Show(ctx, n)
+		if err != nil {
+			return err
+		}
+		f := c.Flag
+		fmt.Fprintf(stdout, "flag %d: %s, %s, raised %s\ndetail: %s\n", f.ID, f.Kind, f.State, f.CreatedAt.Format(time.RFC3339), f.Detail)
+		if f.State != store.FlagOpen {
+			fmt.Fprintf(stdout, "resolved by %s at %s: %s\n", f.ResolvedBy, f.ResolvedAt.Format(time.RFC3339), f.Note)
+		}
+		if c.HasPost {
+			p := c.Post
+			fmt.Fprintf(stdout, "post %s/%s by %s at %s, verdict %s\n", p.Source, p.ID, p.Author, p.PostedAt.Format(time.RFC3339), p.Verdict)
+			if p.EditedHash != "" {
+				fmt.Fprintf(stdout, "edited (noticed %s); the first-seen text below stands\n", p.EditedAt.Format(time.RFC3339))
+			}
+			if !p.VanishedAt.IsZero() {
+				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.Format(time.RFC3339))
+			}
+			fmt.Fprintf(stdout, "--- text as first seen ---\n%s\n---\n", strings.TrimSpace(p.Text))
+		}
+		return nil
+	case "accept", "reject":
+		n, err := id()
+		if err != nil {
+			return err
+		}
+		if pos[0] == "accept" {
+			return report(rv.Accept(ctx, n, *by, *reason))
+		}
+		return report(rv.Reject(ctx, n, *by, *reason))
+	case "undo":
+		return report(rv.Undo(ctx, *by, *reason))
+	case "pause":
+		return report(rv.Pause(ctx, *by, *reason))
+	case "resume":
+		return report(rv.Resume(ctx, *by, *reason))
+	}
+	fs.Usage()
+	return fmt.Errorf("review: unknown action %q", pos[0])
+}

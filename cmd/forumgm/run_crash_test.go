@@ -1,0 +1,337 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"forumgm/config"
+	"forumgm/daemon"
+	"forumgm/forum"
+	"forumgm/sandbox"
+	"forumgm/store"
+)
+
+var binOnce sync.Once
+var binPath string
+var binErr error
+
+// buildBinary builds forumgm once per test run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "forumgm-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "forumgm")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+var mskZone = time.FixedZone("MSK", 3*3600)
+
+// crashWorld is a sandbox board served by the test process and a game folder for the child.
+type crashWorld struct {
+	dir, cfgPath, clockPath string
+	board                   *sandbox.Server
+	url                     string
+	now                     time.Time
+	mu                      sync.Mutex
+}
+
+func (w *crashWorld) Now() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.now
+}
+
+func (w *crashWorld) set(t *testing.T, at time.Time) {
+	w.mu.Lock()
+	w.now = at
+	w.mu.Unlock()
+	tmp := w.clockPath + ".tmp"
+	if err := os.WriteFile(tmp, []byte(at.Format(time.RFC3339Nano)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, w.clockPath); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const crashStart = "2026-12-01T18:00:00+03:00" // a Tuesday
+
+// crashPosts is the day the crash test plays: moves, a refusal, chatter, a private message.
+var crashPosts = []struct {
+	at, author, text string
+	pm               bool
+}{
+	{"19:05", "Джелу", "1-й ход крестоносца к1 на K16", false},
+	{"19:20", "snovaya", "1-й ход сарацина в1 на E6", false},
+	{"19:40", "Джелу", "2-й ход крестоносца к2 на Z99", false},
+	{"19:45", "Джелу", "всем привет, хорошей игры", false},
+	{"20:10", "Джелу", "2-й ход крестоносца к2 на L16", false},
+	{"20:30", "snovaya", "раны: в1", true},
+	{"21:30", "snovaya", "2-й ход сарацина в2 на F6", false},
+	{"22:00", "Джелу", "3-й ход крестоносца к3 на M16", false},
+}
+
+func newCrashWorld(t *testing.T, ctx context.Context) *crashWorld {
+	dir := t.TempDir()
+	w := &crashWorld{dir: dir, cfgPath: filepath.Join(dir, "config.yaml"), clockPath: filepath.Join(dir, "clock")}
+	start, _ := time.Parse(time.RFC3339, crashStart)
+	w.set(t, start)
+	var err error
+	w.board, err = sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Now: w.Now, Location: mskZone,
+		Users:        []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "bot-secret-pw-1"}},
+		Threads:      []sandbox.Thread{{Subject: "Крестовый поход", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Партия начинается."}}}},
+		FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.board.Close() })
+	if w.url, err = w.board.Start(ctx, "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow}
+bot: {username: gm-bot, password_env: FORUMGM_TEST_BOT_PW}
+moderators: [Moderator]
+game:
+  id: crash
+  timezone: Europe/Moscow
+  start: %q
+  roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
+store: {path: forumgm.db}
+ops: {log_format: json, log_level: debug}
+`, w.url+"/", crashStart)
+	if err := os.WriteFile(w.cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The players post the whole evening (board times), then the clock moves past midnight.
+	day := start.Format("2006-01-02")
+	for _, p := range crashPosts {
+		at, _ := time.ParseInLocation("2006-01-02 15:04", day+" "+p.at, mskZone)
+		w.set(t, at)
+		if p.pm {
+			if err := w.board.SendPM(ctx, p.author, "gm-bot", "раны", p.text); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if _, _, err := w.board.Reply(ctx, p.author, 1, p.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.set(t, start.Add(6*time.Hour+40*time.Minute)) // 00:40 the next day
+	return w
+}
+
+// child runs the daemon against w until it exits, or until done() holds (then it is stopped with
+// SIGTERM), or it is SIGKILLed after killAfter (>0).
+func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter time.Duration, done func() bool) (string, error) {
+	cmd := exec.Command(bin, "run", "--config", w.cfgPath)
+	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+w.clockPath,
+		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+	if exitAfter != "" {
+		cmd.Env = append(cmd.Env, "FORUMGM_TEST_EXIT_AFTER="+exitAfter)
+	}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(60 * time.Second)
+	var kill <-chan time.Time
+	if killAfter > 0 {
+		kill = time.After(killAfter)
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-exited:
+			return out.String(), err
+		case <-kill:
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			return out.String(), <-exited
+		case <-tick.C:
+			if done != nil && done() {
+				_ = cmd.Process.Signal(syscall.SIGTERM)
+				err := <-exited
+				return out.String(), err
+			}
+		case <-deadline:
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			<-exited
+			t.Fatalf("child did not finish in time; output:\n%s", out.String())
+		}
+	}
+}
+
+// finished reports whether the game has judged every post, fired the close and posted everything.
+func (w *crashWorld) finished(t *testing.T) bool {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"))
+	if err != nil {
+		return false
+	}
+	defer st.Close()
+	clk, ok, err := st.Clock(ctx, "crash")
+	if err != nil || !ok {
+		return false
+	}
+	if clk.Before(time.Date(2026, 12, 2, 0, 0, 0, 0, mskZone)) {
+		return false
+	}
+	pend, err := st.PendingOutbox(ctx, "crash")
+	if err != nil || len(pend) > 0 {
+		return false
+	}
+	for i := 2; i <= 1+len(crashPosts)-1; i++ {
+		if rec, ok, err := st.SeenPost(ctx, "crash", store.SourceThread, fmt.Sprint(i)); err != nil || !ok || !rec.Judged() {
+			return false
+		}
+	}
+	return true
+}
+
+var crashMarker = regexp.MustCompile(`fgm-crash-\d+-[0-9a-f]{6}(-p\d+)?`)
+
+type crashResult struct {
+	thread   []string // the bot's posts, in thread order
+	snapshot string
+}
+
+func (w *crashWorld) result(t *testing.T) crashResult {
+	ctx := context.Background()
+	posts, err := w.board.Posts(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r crashResult
+	count := map[string]int{}
+	for _, p := range posts {
+		if p.Author == "gm-bot" && p.PID != 1 {
+			r.thread = append(r.thread, p.Message)
+			for _, m := range crashMarker.FindAllString(p.Message, -1) {
+				count[m]++
+			}
+		}
+	}
+	for m, n := range count {
+		if n != 1 {
+			t.Errorf("reply %s is in the thread %d times", m, n)
+		}
+	}
+	cfg, err := config.Load(w.cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	newRef, err := daemon.RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, cfg.StartTime())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := newRef()
+	recs, err := st.Records(ctx, "crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ref.Restore(recs); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(ref.Snapshot())
+	r.snapshot = string(b)
+	return r
+}
+
+func TestCrashAnywhereExactlyOnce(t *testing.T) {
+	bin := buildBinary(t)
+	ctx := context.Background()
+
+	// The uninterrupted run.
+	base := newCrashWorld(t, ctx)
+	out, err := base.child(t, bin, "", 0, func() bool { return base.finished(t) })
+	if err != nil && !strings.Contains(err.Error(), "exit status") {
+		t.Fatalf("baseline run: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "bot-secret-pw-1") {
+		t.Fatalf("the bot's password is in the log")
+	}
+	want := base.result(t)
+	if len(want.thread) < len(crashPosts) {
+		t.Fatalf("baseline: only %d bot replies:\n%s", len(want.thread), strings.Join(want.thread, "\n---\n"))
+	}
+
+	// The same evening with the daemon killed at many points of the pipeline.
+	w := newCrashWorld(t, ctx)
+	kinds := []string{"started:1", "judged:1", "attempt:2", "sent:1", "posted:1", "fired:1", "judged:2", "sent:2", "posted:2", "attempt:3"}
+	kills, runs := 0, 0
+	for i := 0; i < 60 && !w.finished(t); i++ {
+		runs++
+		out, err := w.child(t, bin, kinds[i%len(kinds)], 0, w.finishedFn(t))
+		if err != nil && strings.Contains(out, "test hook: exiting") {
+			kills++
+		}
+	}
+	// And a few SIGKILLs at random moments (fixed seed) on a fresh evening.
+	w2 := newCrashWorld(t, ctx)
+	rng := rand.New(rand.NewPCG(4, 2))
+	for i := 0; i < 8 && !w2.finished(t); i++ {
+		runs++
+		if _, err := w2.child(t, bin, "", time.Duration(30+rng.IntN(300))*time.Millisecond, w2.finishedFn(t)); err != nil {
+			kills++
+		}
+	}
+	if _, err := w2.child(t, bin, "", 0, w2.finishedFn(t)); err != nil && !w2.finished(t) {
+		t.Fatalf("random-kill world did not finish: %v", err)
+	}
+	got2 := w2.result(t)
+	if strings.Join(got2.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") || got2.snapshot != want.snapshot {
+		t.Errorf("random SIGKILLs: the thread or the final state differs from the uninterrupted run's")
+	}
+	out, err = w.child(t, bin, "", 0, w.finishedFn(t))
+	if !w.finished(t) {
+		t.Fatalf("the game did not finish after the crashes (%v):\n%s", err, out)
+	}
+	got := w.result(t)
+	t.Logf("%d runs, %d crashes (hook exits and SIGKILLs); %d bot replies", runs, kills, len(got.thread))
+	if kills < 10 {
+		t.Errorf("only %d crashes happened", kills)
+	}
+	if strings.Join(got.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") {
+		t.Errorf("the thread differs from the uninterrupted run's:\n--- want\n%s\n--- got\n%s",
+			strings.Join(want.thread, "\n===\n"), strings.Join(got.thread, "\n===\n"))
+	}
+	if got.snapshot != want.snapshot {
+		t.Errorf("final state differs:\nwant %s\ngot  %s", want.snapshot, got.snapshot)
+	}
+}
+
+func (w *crashWorld) finishedFn(t *testing.T) func() bool {
+	return func() bool { return w.finished(t) }
+}

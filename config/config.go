@@ -1,0 +1,547 @@
+// Package config owns forumgm's configuration file (config.yaml): its schema, loading, defaults
+// and validation with messages that name the offending field. Secrets never live in the file:
+// the bot's password comes from an environment variable whose NAME the file gives.
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"forumgm/engine/crusade"
+	"forumgm/quiz"
+)
+
+// Config is the whole config.yaml.
+type Config struct {
+	Forum      Forum    `yaml:"forum"`
+	Bot        Bot      `yaml:"bot"`
+	Moderators []string `yaml:"moderators"`
+	Game       Game     `yaml:"game"`
+	Poll       Poll     `yaml:"poll"`
+	Store      Store    `yaml:"store"`
+	Ops        Ops      `yaml:"ops"`
+
+	// path is the file the config was loaded from (relative paths resolve against its folder).
+	path string
+}
+
+// Forum is where the game is played.
+type Forum struct {
+	URL      string `yaml:"url"`      // the board's base URL, e.g. https://forum.example.org/
+	Dialect  string `yaml:"dialect"`  // the forum engine: mybb, smf, punbb, ...
+	Thread   string `yaml:"thread"`   // the game thread's id in the dialect's terms (MyBB: tid)
+	Timezone string `yaml:"timezone"` // the zone the forum shows times in (default: the game's)
+	// UserAgent overrides the default descriptive User-Agent.
+	UserAgent string `yaml:"user_agent"`
+	// Extra holds dialect-specific settings (the generic dialect's selectors).
+	Extra map[string]string `yaml:"extra"`
+}
+
+// Bot is the forum account forumgm posts as.
+type Bot struct {
+	Username string `yaml:"username"`
+	// PasswordEnv names the environment variable holding the password (never the password).
+	PasswordEnv string `yaml:"password_env"`
+}
+
+// Game is the game played in the thread.
+type Game struct {
+	// ID keys the game in the store (letters, digits, '-', '_'); default "<kind>-<thread>".
+	ID       string `yaml:"id"`
+	Kind     string `yaml:"kind"`     // "crusade"
+	Timezone string `yaml:"timezone"` // the game's clock (daily close, evening window); IANA name
+	// Calendar: the days the evening time limit applies.
+	Calendar Calendar `yaml:"calendar"`
+	// Start is when the game starts (the opening post). Empty: when the daemon first runs it.
+	Start string `yaml:"start"`
+	// Roster lists the players.
+	Roster []Player `yaml:"roster"`
+	// Deployment: "default" (the seed's example board) or "private" (each side sends its
+	// deployment by private message).
+	Deployment string `yaml:"deployment"`
+	// Settings are passed through to the referee (the game's own setting names).
+	Settings map[string]any `yaml:"settings"`
+	// QuestionBank is the daily-question bank file; empty: the bank embedded in the binary.
+	QuestionBank string `yaml:"question_bank"`
+	// DisputeKeyword: a player's post containing it goes to the moderator queue.
+	DisputeKeyword string `yaml:"dispute_keyword"`
+}
+
+// Calendar is the working-day calendar.
+type Calendar struct {
+	// WorkingDays are English weekday names ("Monday" or "Mon"); default Monday..Friday.
+	WorkingDays []string `yaml:"working_days"`
+}
+
+// Player is one roster entry.
+type Player struct {
+	Name     string   `yaml:"name"`
+	Side     string   `yaml:"side"`
+	Warriors []string `yaml:"warriors"`
+}
+
+// Poll tunes how often the thread and the inbox are read.
+type Poll struct {
+	Floor   Duration `yaml:"floor"`   // fastest interval (while a side is expected to move)
+	Ceiling Duration `yaml:"ceiling"` // slowest interval (at night, or long idle)
+	// EveningStart..EveningEnd ("HH:MM", game time) is the busy window: poll at the floor.
+	EveningStart string `yaml:"evening_start"`
+	EveningEnd   string `yaml:"evening_end"`
+	// NightStart..NightEnd ("HH:MM", may wrap midnight) is the quiet window: poll at the ceiling.
+	NightStart string `yaml:"night_start"`
+	NightEnd   string `yaml:"night_end"`
+}
+
+// Store is where forumgm keeps its state.
+type Store struct {
+	Path string `yaml:"path"` // the SQLite file
+}
+
+// Ops is logging and monitoring.
+type Ops struct {
+	// Listen is the /healthz and /metrics address; loopback only. Empty: not served.
+	Listen    string `yaml:"listen"`
+	LogFormat string `yaml:"log_format"` // json | console
+	LogLevel  string `yaml:"log_level"`  // debug | info | warn | error
+}
+
+// Duration is a time.Duration written as a Go duration string in YAML ("30s", "10m").
+type Duration time.Duration
+
+// UnmarshalYAML reads "30s".
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return fmt.Errorf("line %d: want a duration such as 30s: %w", n.Line, err)
+	}
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration (write 30s, 5m, 1h)", n.Line, s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML writes "30s".
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+// D is the value as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// Load reads, defaults and validates a config file.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	c, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	c.path = path
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Parse reads a config from YAML (unknown fields are errors) and fills the defaults. It does not
+// validate: call Validate.
+func Parse(b []byte) (*Config, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	c.Defaults()
+	return &c, nil
+}
+
+// Defaults fills the fields left empty.
+func (c *Config) Defaults() {
+	if c.Forum.Dialect == "" {
+		c.Forum.Dialect = "mybb"
+	}
+	if c.Game.Kind == "" {
+		c.Game.Kind = "crusade"
+	}
+	if c.Game.Timezone == "" {
+		c.Game.Timezone = "Europe/Moscow"
+	}
+	if c.Forum.Timezone == "" {
+		c.Forum.Timezone = c.Game.Timezone
+	}
+	if c.Game.ID == "" {
+		c.Game.ID = c.Game.Kind + "-" + c.Forum.Thread
+	}
+	if c.Game.Deployment == "" {
+		c.Game.Deployment = "default"
+	}
+	if len(c.Game.Calendar.WorkingDays) == 0 {
+		c.Game.Calendar.WorkingDays = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
+	}
+	if c.Poll.Floor == 0 {
+		c.Poll.Floor = Duration(30 * time.Second)
+	}
+	if c.Poll.Ceiling == 0 {
+		c.Poll.Ceiling = Duration(10 * time.Minute)
+	}
+	if c.Poll.EveningStart == "" {
+		c.Poll.EveningStart = "19:00"
+	}
+	if c.Poll.EveningEnd == "" {
+		c.Poll.EveningEnd = "24:00"
+	}
+	if c.Poll.NightStart == "" {
+		c.Poll.NightStart = "01:00"
+	}
+	if c.Poll.NightEnd == "" {
+		c.Poll.NightEnd = "08:00"
+	}
+	if c.Store.Path == "" {
+		c.Store.Path = "forumgm.db"
+	}
+	if c.Ops.LogFormat == "" {
+		c.Ops.LogFormat = "json"
+	}
+	if c.Ops.LogLevel == "" {
+		c.Ops.LogLevel = "info"
+	}
+}
+
+// Validate checks every field and reports every problem, each naming its field.
+func (c *Config) Validate() error {
+	var errs []string
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, field+": "+fmt.Sprintf(format, a...))
+	}
+	// forum
+	if c.Forum.URL == "" {
+		bad("forum.url", "missing (the board's base URL, e.g. https://forum.example.org/)")
+	} else if u, err := url.Parse(c.Forum.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("forum.url", "%q is not an http(s) URL", c.Forum.URL)
+	}
+	if !validID(c.Forum.Dialect) {
+		bad("forum.dialect", "%q is not a dialect name (mybb, smf, punbb, ...)", c.Forum.Dialect)
+	}
+	if strings.TrimSpace(c.Forum.Thread) == "" {
+		bad("forum.thread", "missing (the game thread's id, MyBB: the tid in showthread.php?tid=N)")
+	}
+	if _, err := time.LoadLocation(c.Forum.Timezone); err != nil {
+		bad("forum.timezone", "%q is not a time zone name (e.g. Europe/Moscow)", c.Forum.Timezone)
+	}
+	// bot
+	if strings.TrimSpace(c.Bot.Username) == "" {
+		bad("bot.username", "missing (the forum account forumgm posts as)")
+	}
+	switch {
+	case c.Bot.PasswordEnv == "":
+		bad("bot.password_env", "missing (the NAME of the environment variable holding the bot's password)")
+	case !envName(c.Bot.PasswordEnv):
+		bad("bot.password_env", "%q is not an environment variable name (letters, digits, _); put the password in the environment, never in this file", shorten(c.Bot.PasswordEnv))
+	}
+	// moderators
+	seenMod := map[string]bool{}
+	for i, m := range c.Moderators {
+		n := strings.ToLower(strings.TrimSpace(m))
+		if n == "" {
+			bad(fmt.Sprintf("moderators[%d]", i), "empty name")
+		} else if seenMod[n] {
+			bad(fmt.Sprintf("moderators[%d]", i), "%q is listed twice", m)
+		}
+		seenMod[n] = true
+	}
+	// game
+	if !validID(c.Game.ID) {
+		bad("game.id", "%q: use letters, digits, '-' and '_' only", c.Game.ID)
+	}
+	if c.Game.Kind != "crusade" {
+		bad("game.kind", "%q: the only game so far is crusade", c.Game.Kind)
+	}
+	if _, err := time.LoadLocation(c.Game.Timezone); err != nil {
+		bad("game.timezone", "%q is not a time zone name (e.g. Europe/Moscow)", c.Game.Timezone)
+	}
+	if c.Game.Start != "" {
+		if _, err := time.Parse(time.RFC3339, c.Game.Start); err != nil {
+			bad("game.start", "%q: want an RFC 3339 time such as 2026-12-01T18:00:00+03:00", c.Game.Start)
+		}
+	}
+	for i, d := range c.Game.Calendar.WorkingDays {
+		if _, ok := weekdays[strings.ToLower(strings.TrimSpace(d))]; !ok {
+			bad(fmt.Sprintf("game.calendar.working_days[%d]", i), "%q is not an English weekday name (Monday or Mon)", d)
+		}
+	}
+	if c.Game.Deployment != "default" && c.Game.Deployment != "private" {
+		bad("game.deployment", "%q: want default or private", c.Game.Deployment)
+	}
+	if len(c.Game.Roster) == 0 {
+		bad("game.roster", "no players")
+	}
+	for i, p := range c.Game.Roster {
+		if seenMod[strings.ToLower(strings.TrimSpace(p.Name))] {
+			bad(fmt.Sprintf("game.roster[%d].name", i), "%q is also a moderator", p.Name)
+		}
+		if strings.EqualFold(strings.TrimSpace(p.Name), strings.TrimSpace(c.Bot.Username)) && p.Name != "" {
+			bad(fmt.Sprintf("game.roster[%d].name", i), "%q is the bot's own account", p.Name)
+		}
+	}
+	if c.Game.Kind == "crusade" && len(c.Game.Roster) > 0 {
+		if err := c.CrusadeRoster().Validate(); err != nil {
+			bad("game.roster", "%v", flatten(err))
+		}
+		if s, err := c.CrusadeSettings(); err != nil {
+			bad("game.settings", "%v", flatten(err))
+		} else if err := s.Validate(); err != nil {
+			bad("game.settings", "%v", flatten(err))
+		}
+	}
+	if c.Game.QuestionBank != "" {
+		if _, err := quiz.Load(c.Resolve(c.Game.QuestionBank)); err != nil {
+			bad("game.question_bank", "%v", err)
+		}
+	}
+	// poll
+	if c.Poll.Floor.D() < time.Second {
+		bad("poll.floor", "%s is too fast (at least 1s; be polite to the forum)", c.Poll.Floor.D())
+	}
+	if c.Poll.Ceiling.D() < c.Poll.Floor.D() {
+		bad("poll.ceiling", "%s is below poll.floor %s", c.Poll.Ceiling.D(), c.Poll.Floor.D())
+	}
+	for _, f := range []struct{ name, v string }{{"poll.evening_start", c.Poll.EveningStart}, {"poll.evening_end", c.Poll.EveningEnd}, {"poll.night_start", c.Poll.NightStart}, {"poll.night_end", c.Poll.NightEnd}} {
+		if _, err := ClockTime(f.v); err != nil {
+			bad(f.name, "%v", err)
+		}
+	}
+	// store
+	if strings.TrimSpace(c.Store.Path) == "" {
+		bad("store.path", "missing")
+	}
+	// ops
+	if c.Ops.Listen != "" {
+		if err := loopback(c.Ops.Listen); err != nil {
+			bad("ops.listen", "%v", err)
+		}
+	}
+	if c.Ops.LogFormat != "json" && c.Ops.LogFormat != "console" {
+		bad("ops.log_format", "%q: want json or console", c.Ops.LogFormat)
+	}
+	switch c.Ops.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("ops.log_level", "%q: want debug, info, warn or error", c.Ops.LogLevel)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &Error{Problems: errs}
+}
+
+// Error lists every problem Validate found.
+type Error struct {
+	Problems []string
+}
+
+func (e *Error) Error() string {
+	if len(e.Problems) == 1 {
+		return "invalid: " + e.Problems[0]
+	}
+	return fmt.Sprintf("%d problems:\n  - %s", len(e.Problems), strings.Join(e.Problems, "\n  - "))
+}
+
+// Password reads the bot's password from the environment variable the config names.
+func (c *Config) Password() (string, error) {
+	v, ok := os.LookupEnv(c.Bot.PasswordEnv)
+	if !ok || v == "" {
+		return "", fmt.Errorf("config: bot.password_env: the environment variable %s is not set", c.Bot.PasswordEnv)
+	}
+	return v, nil
+}
+
+// Path is the file the config was loaded from ("" when parsed from bytes).
+func (c *Config) Path() string { return c.path }
+
+// SetPath sets the file relative paths resolve against.
+func (c *Config) SetPath(p string) { c.path = p }
+
+// Resolve makes a path from the config relative to the config file's folder.
+func (c *Config) Resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) || c.path == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(c.path), p)
+}
+
+// GameLocation is the game's time zone.
+func (c *Config) GameLocation() *time.Location {
+	l, err := time.LoadLocation(c.Game.Timezone)
+	if err != nil {
+		return time.UTC
+	}
+	return l
+}
+
+// ForumLocation is the forum's time zone.
+func (c *Config) ForumLocation() *time.Location {
+	l, err := time.LoadLocation(c.Forum.Timezone)
+	if err != nil {
+		return c.GameLocation()
+	}
+	return l
+}
+
+// StartTime is game.start parsed (zero when empty or bad).
+func (c *Config) StartTime() time.Time {
+	t, err := time.Parse(time.RFC3339, c.Game.Start)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// IsModerator reports whether name is one of the moderators (case-insensitive).
+func (c *Config) IsModerator(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, m := range c.Moderators {
+		if strings.ToLower(strings.TrimSpace(m)) == n {
+			return true
+		}
+	}
+	return false
+}
+
+// CrusadeRoster is the roster in the Crusade engine's terms.
+func (c *Config) CrusadeRoster() crusade.Roster {
+	var r crusade.Roster
+	for _, p := range c.Game.Roster {
+		pl := crusade.Player{Name: p.Name, Side: crusade.Side(p.Side)}
+		for _, w := range p.Warriors {
+			pl.Warriors = append(pl.Warriors, crusade.WarriorID(w))
+		}
+		r.Players = append(r.Players, pl)
+	}
+	return r
+}
+
+// CrusadeSettings are the Crusade defaults overlaid with game.settings, the game's time zone and
+// calendar, and the question bank (the file, or the embedded default).
+func (c *Config) CrusadeSettings() (crusade.Settings, error) {
+	s := crusade.DefaultSettings()
+	if len(c.Game.Settings) > 0 {
+		b, err := yaml.Marshal(c.Game.Settings)
+		if err != nil {
+			return s, fmt.Errorf("game.settings: %w", err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(&s); err != nil {
+			return s, fmt.Errorf("game.settings: %w", err)
+		}
+		for _, k := range []string{"timezone", "working_days", "questions"} {
+			if _, ok := c.Game.Settings[k]; ok {
+				return s, fmt.Errorf("game.settings.%s: set it in game.timezone / game.calendar / game.question_bank instead", k)
+			}
+		}
+	}
+	s.Timezone = c.Game.Timezone
+	s.Location = c.GameLocation()
+	s.WorkingDays = append([]string(nil), c.Game.Calendar.WorkingDays...)
+	var bank quiz.Bank
+	var err error
+	if c.Game.QuestionBank != "" {
+		bank, err = quiz.Load(c.Resolve(c.Game.QuestionBank))
+	} else {
+		bank, err = quiz.Default(c.Game.Kind)
+	}
+	if err != nil {
+		return s, fmt.Errorf("game.question_bank: %w", err)
+	}
+	s.Questions = nil
+	for _, q := range bank.Questions {
+		s.Questions = append(s.Questions, crusade.Question{Text: q.Text, Answers: q.Answers})
+	}
+	return s, nil
+}
+
+// ClockTime parses "HH:MM" ("24:00" allowed) into the time since midnight.
+func ClockTime(s string) (time.Duration, error) {
+	var h, m int
+	if n, err := fmt.Sscanf(s, "%d:%d", &h, &m); err != nil || n != 2 || len(s) < 4 || m < 0 || m > 59 || h < 0 || h > 24 || (h == 24 && m != 0) {
+		return 0, fmt.Errorf("%q is not a time of day HH:MM", s)
+	}
+	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute, nil
+}
+
+var weekdays = map[string]time.Weekday{
+	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
+	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
+	"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday,
+	"thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday,
+}
+
+// WorkingDay reports whether t's weekday is a working day of the calendar.
+func (c *Config) WorkingDay(t time.Time) bool {
+	for _, d := range c.Game.Calendar.WorkingDays {
+		if wd, ok := weekdays[strings.ToLower(strings.TrimSpace(d))]; ok && wd == t.Weekday() {
+			return true
+		}
+	}
+	return false
+}
+
+func validID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func envName(s string) bool {
+	for i, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || (i > 0 && r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// shorten keeps an invalid password_env value from being echoed in full (it may be a password
+// pasted by mistake).
+func shorten(s string) string {
+	if len(s) <= 3 {
+		return "***"
+	}
+	return s[:2] + "***"
+}
+
+func loopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q: want host:port such as 127.0.0.1:9321", addr)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%q: serve metrics on a loopback address only (127.0.0.1:PORT)", addr)
+	}
+	return nil
+}
+
+func flatten(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}

@@ -1,0 +1,124 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExampleConfigLoads(t *testing.T) {
+	c, err := Load("../config.yaml")
+	if err != nil {
+		t.Fatalf("the example config.yaml must be valid: %v", err)
+	}
+	if c.Forum.Dialect != "mybb" || c.Game.Kind != "crusade" || c.Bot.PasswordEnv != "FORUMGM_BOT_PASSWORD" {
+		t.Fatalf("unexpected values: %+v", c)
+	}
+	s, err := c.CrusadeSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Questions) == 0 || s.Location == nil {
+		t.Fatalf("settings: questions %d, location %v", len(s.Questions), s.Location)
+	}
+	if c.Poll.Floor.D() != 30*time.Second || c.Poll.Ceiling.D() != 10*time.Minute {
+		t.Fatalf("poll: %v %v", c.Poll.Floor.D(), c.Poll.Ceiling.D())
+	}
+}
+
+func TestValidateNamesFields(t *testing.T) {
+	src := `
+forum: {url: "ftp://x", dialect: "my bb", thread: ""}
+bot: {username: "", password_env: "hunter2 secret"}
+moderators: [Moderator, moderator]
+game:
+  kind: chess
+  timezone: Mars/Olympus
+  calendar: {working_days: [Funday]}
+  roster: [{name: a, side: vikings}]
+  deployment: random
+poll: {floor: 10ms, ceiling: 5ms, evening_start: "25:00"}
+ops: {listen: "0.0.0.0:9000", log_format: xml, log_level: loud}
+`
+	c, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Validate()
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	msg := err.Error()
+	for _, field := range []string{"forum.url", "forum.dialect", "forum.thread", "bot.username", "bot.password_env",
+		"moderators[1]", "game.kind", "game.timezone", "game.calendar.working_days[0]", "game.deployment",
+		"poll.floor", "poll.ceiling", "poll.evening_start", "ops.listen", "ops.log_format", "ops.log_level"} {
+		if !strings.Contains(msg, field+":") {
+			t.Errorf("no message for %s in:\n%s", field, msg)
+		}
+	}
+	if strings.Contains(msg, "hunter2 secret") {
+		t.Errorf("a password pasted into password_env is echoed back:\n%s", msg)
+	}
+}
+
+func TestUnknownFieldAndBadDuration(t *testing.T) {
+	if _, err := Parse([]byte("forum: {urll: x}\n")); err == nil || !strings.Contains(err.Error(), "urll") {
+		t.Fatalf("unknown field: %v", err)
+	}
+	if _, err := Parse([]byte("poll: {floor: soon}\n")); err == nil || !strings.Contains(err.Error(), "soon") {
+		t.Fatalf("bad duration: %v", err)
+	}
+}
+
+func TestCrusadeRosterAndSettingsChecked(t *testing.T) {
+	src := `
+forum: {url: "http://127.0.0.1:1/", thread: "1"}
+bot: {username: gm-bot, password_env: PW}
+game:
+  roster: [{name: a, side: crusaders, warriors: [ш1]}]
+  settings: {first_side: nobody, no_such_setting: 1}
+`
+	c, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Validate()
+	if err == nil || !strings.Contains(err.Error(), "game.roster:") || !strings.Contains(err.Error(), "game.settings:") {
+		t.Fatalf("want roster and settings errors, got %v", err)
+	}
+}
+
+func TestPasswordFromEnvAndResolve(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.yaml")
+	src := `
+forum: {url: "http://127.0.0.1:1/", thread: "7"}
+bot: {username: gm-bot, password_env: FORUMGM_TEST_PW}
+game:
+  roster: [{name: a, side: crusaders}, {name: b, side: saracens}]
+store: {path: state/x.db}
+`
+	if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Game.ID != "crusade-7" {
+		t.Errorf("default id %q", c.Game.ID)
+	}
+	if got := c.Resolve(c.Store.Path); got != filepath.Join(dir, "state/x.db") {
+		t.Errorf("resolve: %s", got)
+	}
+	t.Setenv("FORUMGM_TEST_PW", "")
+	if _, err := c.Password(); err == nil || !strings.Contains(err.Error(), "FORUMGM_TEST_PW") {
+		t.Errorf("missing password: %v", err)
+	}
+	t.Setenv("FORUMGM_TEST_PW", "s3cret")
+	if pw, err := c.Password(); err != nil || pw != "s3cret" {
+		t.Errorf("password: %q %v", pw, err)
+	}
+}

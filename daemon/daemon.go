@@ -1,0 +1,770 @@
+// Package daemon runs games: for each game a loop reads the thread and the bot's inbox, records
+// and judges each new post through the game's Referee, fires the game's timed rules in order, and
+// commits every outcome (verdict, events, replies, flags, cursor, clock) in one store transaction;
+// a poster then drains the outbox, so every reply reaches the forum exactly once, even across a
+// crash: each message carries a marker, and an item whose earlier attempt may have reached the
+// forum is looked up by its marker before it is posted again.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"forumgm/engine"
+	"forumgm/forum"
+	"forumgm/judge"
+	"forumgm/store"
+)
+
+// Options configure one game's daemon.
+type Options struct {
+	Game       string // the store's game id
+	Kind       string // the rules engine ("crusade"), for EnsureGame
+	GameConfig []byte // JSON of the game's configuration, stored once (EnsureGame)
+	Thread     forum.Thread
+	Forum      forum.Forum
+	Store      *store.Store
+	// NewReferee builds a fresh referee (start-up, and again whenever the event log changed
+	// behind the daemon's back: a moderator's command from another process).
+	NewReferee func() (judge.Referee, error)
+	Bot        string   // the bot's forum user name (its own posts are not judged)
+	Moderators []string // notified of new flags by private message
+	// Start is when the game starts; zero: the first cycle's time.
+	Start time.Time
+	Clock Clock
+	Poll  PollPolicy
+	// Rescan is how often (game clock) the whole thread is read again to find edited or vanished
+	// move posts; 0: every 10 minutes.
+	Rescan  time.Duration
+	Log     zerolog.Logger
+	Metrics *Metrics // nil: a private set
+	Health  *Health  // nil: none
+	// Hook, if set, is called after each step of the pipeline with the step's name ("started",
+	// "judged", "fired", "attempt", "sent", "posted", "cycle"); the crash tests exit from it.
+	Hook func(step string)
+}
+
+// Daemon is one game's loop.
+type Daemon struct {
+	o   Options
+	log zerolog.Logger
+	m   *Metrics
+
+	mu       sync.Mutex
+	ref      judge.Referee
+	seq      int64     // the last event seq the referee has folded
+	clock    time.Time // the game clock: the last timer fired
+	hasClock bool
+	idle     int
+	limit    int // learned max post length (0: the forum's capability, or none)
+	retryAt  map[int64]time.Time
+	lastScan time.Time
+	errBack  time.Duration
+}
+
+// New builds a daemon; call Run (or Cycle from tests).
+func New(o Options) (*Daemon, error) {
+	if o.Store == nil || o.Forum == nil || o.NewReferee == nil || o.Game == "" {
+		return nil, errors.New("daemon: Store, Forum, NewReferee and Game are required")
+	}
+	if o.Clock == nil {
+		o.Clock = RealClock{}
+	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics()
+	}
+	if o.Rescan == 0 {
+		o.Rescan = 10 * time.Minute
+	}
+	if o.Kind == "" {
+		o.Kind = "crusade"
+	}
+	if o.Poll.Floor == 0 {
+		o.Poll.Floor = 30 * time.Second
+	}
+	if o.Poll.Ceiling == 0 {
+		o.Poll.Ceiling = 10 * time.Minute
+	}
+	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}}
+	d.log = o.Log.With().Str("game", o.Game).Logger()
+	return d, nil
+}
+
+func (d *Daemon) hook(step string) {
+	if d.o.Hook != nil {
+		d.o.Hook(step)
+	}
+}
+
+// Referee returns the current referee (tests and the sandbox inspect its snapshot).
+func (d *Daemon) Referee() judge.Referee {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ref
+}
+
+// Run logs in and runs cycles until ctx ends. A commit in flight when ctx ends is finished.
+func (d *Daemon) Run(ctx context.Context) error {
+	if _, err := d.o.Store.EnsureGame(ctx, d.o.Game, d.o.Kind, d.o.GameConfig); err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	for {
+		err := d.o.Forum.Login(ctx)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if errors.Is(err, forum.ErrBadLogin) {
+			return fmt.Errorf("daemon: login as %s: %w", d.o.Bot, err)
+		}
+		d.fail("login", err)
+		if d.o.Clock.Sleep(ctx, d.backoff()) != nil {
+			return nil
+		}
+	}
+	d.log.Info().Str("thread", d.o.Thread.ID).Msg("logged in; game loop started")
+	for {
+		busy, err := d.Cycle(ctx)
+		if ctx.Err() != nil {
+			d.log.Info().Msg("shutting down")
+			return nil
+		}
+		wait := d.interval(busy)
+		if err != nil {
+			wait = max(wait, d.backoff())
+		} else {
+			d.errBack = 0
+		}
+		if d.o.Clock.Sleep(ctx, wait) != nil {
+			d.log.Info().Msg("shutting down")
+			return nil
+		}
+	}
+}
+
+func (d *Daemon) backoff() time.Duration {
+	if d.errBack == 0 {
+		d.errBack = d.o.Poll.Floor
+	} else {
+		d.errBack = min(d.errBack*2, d.o.Poll.Ceiling)
+	}
+	return d.errBack
+}
+
+func (d *Daemon) interval(busy bool) time.Duration {
+	if busy {
+		d.idle = 0
+	} else {
+		d.idle++
+	}
+	now := d.o.Clock.Now()
+	var next time.Time
+	expecting := false
+	d.mu.Lock()
+	if d.ref != nil {
+		expecting = !d.ref.Paused()
+		if t, ok := d.ref.NextTimer(d.clockOr(now)); ok {
+			next = t
+		}
+	}
+	d.mu.Unlock()
+	return d.o.Poll.Interval(now, d.idle, expecting, next)
+}
+
+func (d *Daemon) clockOr(now time.Time) time.Time {
+	if d.hasClock {
+		return d.clock
+	}
+	return now
+}
+
+// durable is ctx without its cancellation (and a bound): a commit in flight finishes on shutdown.
+func durable(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+}
+
+// fail logs and counts an error by kind.
+func (d *Daemon) fail(kind string, err error) {
+	d.m.Errors.WithLabelValues(d.o.Game, kind).Inc()
+	if d.o.Health != nil {
+		d.o.Health.Error(err)
+	}
+	d.log.Warn().Err(err).Str("kind", kind).Msg("error")
+}
+
+// sync makes sure the referee has folded exactly the stored event log: at start-up, after a
+// failed commit, and when another process (the moderator's review command) appended events.
+func (d *Daemon) sync(ctx context.Context) error {
+	seq, err := d.o.Store.LastSeq(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	clk, has, err := d.o.Store.Clock(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ref != nil && seq == d.seq && has == d.hasClock && clk.Equal(d.clock) {
+		return nil
+	}
+	recs, err := d.o.Store.Records(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	ref, err := d.o.NewReferee()
+	if err != nil {
+		return fmt.Errorf("daemon: new referee: %w", err)
+	}
+	if err := ref.Restore(recs); err != nil {
+		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
+	}
+	d.ref, d.seq, d.clock, d.hasClock = ref, int64(len(recs)), clk, has
+	d.log.Info().Int("events", len(recs)).Time("clock", clk).Msg("referee rebuilt from the event log")
+	return nil
+}
+
+// invalidate drops the referee: its state may be ahead of the store after a failed commit.
+func (d *Daemon) invalidate() {
+	d.mu.Lock()
+	d.ref = nil
+	d.mu.Unlock()
+}
+
+// Cycle runs one pass: sync, start, drain, read and judge, fire due timers, drain, rescan. It
+// reports whether anything happened (the poll interval shortens then).
+func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
+	defer func() {
+		if err == nil && d.o.Health != nil {
+			d.o.Health.Cycle()
+		}
+		d.hook("cycle")
+	}()
+	if err := d.sync(ctx); err != nil {
+		d.fail("store", err)
+		return false, err
+	}
+	now := d.o.Clock.Now()
+	started, err := d.ensureStarted(ctx, now)
+	if err != nil {
+		return false, err
+	}
+	if !started {
+		return false, nil
+	}
+	if _, err := d.Drain(ctx); err != nil {
+		return false, err
+	}
+	n, err := d.readAndJudge(ctx, now)
+	if err != nil {
+		return n > 0, err
+	}
+	fired, err := d.fireDue(ctx, now)
+	if err != nil {
+		return true, err
+	}
+	sent, err := d.Drain(ctx)
+	if err != nil {
+		return true, err
+	}
+	if d.lastScan.IsZero() || now.Sub(d.lastScan) >= d.o.Rescan {
+		if err := d.rescan(ctx); err != nil {
+			d.fail(kindOf(err), err)
+		} else {
+			d.lastScan = now
+		}
+	}
+	return n+fired+sent > 0, nil
+}
+
+// ensureStarted gives the opening outcome once; the game clock is set to the start time in the
+// same commit, so "started" is "the clock exists".
+func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error) {
+	d.mu.Lock()
+	has := d.hasClock
+	ref := d.ref
+	d.mu.Unlock()
+	if has {
+		return true, nil
+	}
+	at := d.o.Start
+	if at.IsZero() {
+		at = now
+	}
+	if at.After(now) {
+		return false, nil
+	}
+	out, err := ref.Start(at)
+	if err != nil {
+		d.invalidate()
+		d.fail("referee", err)
+		return false, fmt.Errorf("daemon: start: %w", err)
+	}
+	c := store.Commit{Game: d.o.Game, At: at, Cause: "start", TimerAt: &at}
+	if err := d.commit(ctx, &c, out, nil); err != nil {
+		if errors.Is(err, store.ErrTimerFired) {
+			return true, nil
+		}
+		return false, err
+	}
+	d.mu.Lock()
+	d.clock, d.hasClock = at, true
+	d.mu.Unlock()
+	d.log.Info().Time("at", at).Int("messages", len(out.Messages)).Msg("game started")
+	d.hook("started")
+	return true, nil
+}
+
+// commit writes the outcome with c (whose Game, At, Cause, Post, Cursor, TimerAt, Resolve the
+// caller set), adding the events, the messages as outbox items and the flags with their
+// moderator notices. On failure the referee is dropped (it may be ahead of the store).
+func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome, in *judge.Input) error {
+	if err := Fill(c, out, in, d.o.Moderators, d.o.Forum.Capabilities()); err != nil {
+		d.invalidate()
+		d.fail("referee", err)
+		return err
+	}
+	cctx, cancel := durable(ctx)
+	defer cancel()
+	if err := d.o.Store.Commit(cctx, *c); err != nil {
+		d.invalidate()
+		if !errors.Is(err, store.ErrAlreadyJudged) && !errors.Is(err, store.ErrTimerFired) {
+			d.fail("store", err)
+		}
+		return err
+	}
+	d.mu.Lock()
+	d.seq += int64(len(c.Events))
+	d.mu.Unlock()
+	if n := len(c.Flags); n > 0 {
+		d.m.FlagsRaised.Add(float64(n))
+	}
+	return nil
+}
+
+// Fill turns a referee outcome into the parts of a store commit: the events encoded, the messages
+// queued (a PM for a named recipient, a thread reply otherwise), the flags, and for each flag a
+// private message to each moderator (when the forum has private messages). in names the post the
+// outcome is about (flags default to it).
+func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []string, caps forum.Capabilities) error {
+	for _, ev := range out.Events {
+		r, err := engine.Encode(ev)
+		if err != nil {
+			return err
+		}
+		c.Events = append(c.Events, r)
+	}
+	for _, m := range out.Messages {
+		if strings.TrimSpace(m.Body) == "" {
+			continue
+		}
+		if m.To == "" {
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body})
+		} else {
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body})
+		}
+	}
+	for _, f := range out.Flags {
+		nf := store.NewFlag{Kind: store.FlagKind(f.Kind), Detail: f.Detail}
+		pid := f.PostID
+		if pid == "" && in != nil {
+			pid = in.PostID
+		}
+		if pid != "" {
+			nf.PostID = pid
+			nf.Source = store.SourceThread
+			if in != nil && in.PostID == pid && in.Source == judge.PM {
+				nf.Source = store.SourcePM
+			}
+		}
+		c.Flags = append(c.Flags, nf)
+		if caps.PrivateMessages {
+			var permalink, author string
+			if in != nil {
+				permalink, author = in.Post.Permalink, in.Author
+			}
+			for _, mod := range moderators {
+				c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: mod,
+					Subject: "forumgm: нужен модератор", Body: ModNotice(c.Game, nf, author, permalink)})
+			}
+		}
+	}
+	return nil
+}
+
+var flagRu = map[store.FlagKind]string{
+	store.FlagUnreadable:  "непонятный ход",
+	store.FlagEdited:      "ход отредактирован после решения",
+	store.FlagDeleted:     "пост с ходом удалён",
+	store.FlagNotInRoster: "ход от участника не из состава игры",
+	store.FlagDispute:     "игрок оспаривает решение",
+	store.FlagOther:       "нужно решение модератора",
+}
+
+// ModNotice is the private message telling a moderator about a new flag.
+func ModNotice(game string, f store.NewFlag, author, permalink string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Здравствуйте! В игре %s нужен модератор: %s.\n", game, flagRu[f.Kind])
+	if f.PostID != "" {
+		fmt.Fprintf(&b, "Пост: %s", f.PostID)
+		if author != "" {
+			fmt.Fprintf(&b, " (автор: %s)", escape(author))
+		}
+		if permalink != "" {
+			fmt.Fprintf(&b, " — %s", permalink)
+		}
+		b.WriteString("\n")
+	}
+	if f.Detail != "" {
+		fmt.Fprintf(&b, "Подробности: %s\n", escape(f.Detail))
+	}
+	b.WriteString("Очередь: forumgm review list; решение: forumgm review accept|reject ID --by ИМЯ.")
+	return b.String()
+}
+
+// escape keeps player text from opening BBCode tags.
+func escape(s string) string { return strings.ReplaceAll(s, "[", "[\u200b") }
+
+// input is one new post or private message to judge.
+type input struct {
+	src  store.Source
+	post forum.Post
+	seq  int // order read within its source
+}
+
+// readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
+// time order, firing the timers due before each. It returns how many inputs it handled.
+func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
+	d.mu.Lock()
+	paused := d.ref.Paused()
+	d.mu.Unlock()
+	if paused {
+		return 0, nil // posts wait (the cursor stays) until a moderator resumes the game
+	}
+	var ins []input
+	var cursors []store.CursorUpdate
+	read := func(src store.Source, list func(context.Context, forum.Cursor) ([]forum.Post, forum.Cursor, error)) error {
+		cur, _, err := d.o.Store.Cursor(ctx, d.o.Game, src)
+		if err != nil {
+			return err
+		}
+		t0 := time.Now()
+		posts, next, err := list(ctx, cur)
+		d.m.PollLatency.WithLabelValues(d.o.Game, string(src)).Observe(time.Since(t0).Seconds())
+		if err != nil {
+			return d.forumErr(ctx, err)
+		}
+		for i, p := range posts {
+			ins = append(ins, input{src: src, post: p, seq: i})
+		}
+		if next != cur {
+			cursors = append(cursors, store.CursorUpdate{Source: src, Cursor: next})
+		}
+		return nil
+	}
+	if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+		return d.o.Forum.Posts(ctx, d.o.Thread, c)
+	}); err != nil {
+		return 0, err
+	}
+	if d.o.Forum.Capabilities().PrivateMessages {
+		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
+			return 0, err
+		}
+	}
+	sort.SliceStable(ins, func(i, j int) bool {
+		a, b := ins[i], ins[j]
+		if !a.post.Time.Equal(b.post.Time) {
+			return a.post.Time.Before(b.post.Time)
+		}
+		if a.src != b.src {
+			return a.src == store.SourceThread
+		}
+		return a.seq < b.seq
+	})
+	n := 0
+	for _, in := range ins {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		if strings.EqualFold(strings.TrimSpace(in.post.Author), strings.TrimSpace(d.o.Bot)) {
+			continue // our own replies
+		}
+		d.m.PostsRead.WithLabelValues(d.o.Game, string(in.src)).Inc()
+		if _, err := d.fireDue(ctx, minTime(in.post.Time, now)); err != nil {
+			return n, err
+		}
+		if err := d.judgeOne(ctx, in); err != nil {
+			return n, err
+		}
+		n++
+	}
+	for _, cu := range cursors {
+		cctx, cancel := durable(ctx)
+		err := d.o.Store.SetCursor(cctx, d.o.Game, cu.Source, cu.Cursor)
+		cancel()
+		if err != nil {
+			d.fail("store", err)
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// judgeOne judges one input and commits the outcome with the input's verdict and cursor.
+func (d *Daemon) judgeOne(ctx context.Context, in input) error {
+	rec, seen, err := d.o.Store.SeenPost(ctx, d.o.Game, in.src, in.post.ID)
+	if err != nil {
+		d.fail("store", err)
+		return err
+	}
+	if seen && rec.Judged() {
+		return nil // judged before a crash; the cursor lagged
+	}
+	src := judge.Thread
+	if in.src == store.SourcePM {
+		src = judge.PM
+	}
+	ji := judge.Input{Source: src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
+	if seen {
+		// The first-seen text stands.
+		ji.Post.Text = rec.Text
+	}
+	d.mu.Lock()
+	ref := d.ref
+	d.mu.Unlock()
+	out, err := ref.Judge(ji)
+	if err != nil {
+		// A referee error is a bug or bad input the referee could not handle: flag it for a
+		// moderator rather than stall the game.
+		d.invalidate()
+		d.fail("referee", err)
+		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, PostID: in.post.ID,
+			Detail: "ошибка судьи: " + err.Error()}}}
+	}
+	v := store.Verdict(out.Verdict)
+	if v == "" {
+		v = store.VerdictIgnored
+	}
+	c := store.Commit{Game: d.o.Game, At: in.post.Time, Actor: in.post.Author,
+		Post:   &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
+		Cursor: &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: in.post.ID}}}
+	if c.At.IsZero() {
+		c.At = d.o.Clock.Now()
+	}
+	if err := d.commit(ctx, &c, out, &ji); err != nil {
+		if errors.Is(err, store.ErrAlreadyJudged) {
+			return nil
+		}
+		return err
+	}
+	d.m.MovesJudged.WithLabelValues(d.o.Game, string(v)).Inc()
+	d.log.Info().Str("source", string(in.src)).Str("post", in.post.ID).Str("author", in.post.Author).
+		Str("verdict", string(v)).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Int("flags", len(c.Flags)).Msg("judged")
+	d.hook("judged")
+	return nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
+}
+
+// fireDue fires, in order, every timed rule due at or before until, each in its own commit with
+// the clock. It returns how many fired.
+func (d *Daemon) fireDue(ctx context.Context, until time.Time) (int, error) {
+	n := 0
+	for {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		d.mu.Lock()
+		ref, from, has := d.ref, d.clock, d.hasClock
+		d.mu.Unlock()
+		if ref == nil {
+			if err := d.sync(ctx); err != nil {
+				return n, err
+			}
+			continue
+		}
+		if !has {
+			return n, nil
+		}
+		at, ok := ref.NextTimer(from)
+		if !ok || at.After(until) {
+			return n, nil
+		}
+		out, err := ref.Fire(at)
+		if err != nil {
+			d.invalidate()
+			d.fail("referee", err)
+			return n, fmt.Errorf("daemon: fire %s: %w", at.Format(time.RFC3339), err)
+		}
+		c := store.Commit{Game: d.o.Game, At: at, TimerAt: &at}
+		if err := d.commit(ctx, &c, out, nil); err != nil {
+			if errors.Is(err, store.ErrTimerFired) {
+				continue // another process fired it; sync reloads
+			}
+			return n, err
+		}
+		d.mu.Lock()
+		d.clock = at
+		d.mu.Unlock()
+		d.m.TimersFired.Inc()
+		d.log.Info().Time("at", at).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Msg("timer fired")
+		d.hook("fired")
+		n++
+	}
+}
+
+// forumErr handles a forum error of a read: logged out → log in again.
+func (d *Daemon) forumErr(ctx context.Context, err error) error {
+	kind := kindOf(err)
+	d.fail(kind, err)
+	if errors.Is(err, forum.ErrLoggedOut) {
+		if lerr := d.o.Forum.Login(ctx); lerr != nil {
+			d.fail("login", lerr)
+		}
+	}
+	return err
+}
+
+func kindOf(err error) string {
+	var fe *forum.FloodError
+	switch {
+	case errors.As(err, &fe):
+		return "flood"
+	case errors.Is(err, forum.ErrLoggedOut):
+		return "logged_out"
+	case errors.Is(err, forum.ErrTooLong):
+		return "too_long"
+	case errors.Is(err, forum.ErrMarkupChanged):
+		return "markup_changed"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "canceled"
+	}
+	return "forum"
+}
+
+// rescan reads the thread from before the first move post and flags move posts whose text changed
+// (the first-seen text stands) or that vanished. Each case is flagged once; the moderators get a
+// private message in the same commit as the flag.
+func (d *Daemon) rescan(ctx context.Context) error {
+	moves, err := d.o.Store.MovePosts(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	var thread []store.PostRecord
+	for _, p := range moves {
+		if p.Source == store.SourceThread {
+			thread = append(thread, p)
+		}
+	}
+	if len(thread) == 0 {
+		return nil
+	}
+	from := forum.Cursor{}
+	if n, err := strconv.ParseInt(thread[0].ID, 10, 64); err == nil && n > 1 {
+		for _, p := range thread[1:] {
+			if m, err := strconv.ParseInt(p.ID, 10, 64); err == nil && m < n {
+				n = m
+			}
+		}
+		from = forum.Cursor{PostID: strconv.FormatInt(n-1, 10)}
+	}
+	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, from)
+	if err != nil {
+		return fmt.Errorf("daemon: rescan: %w", err)
+	}
+	byID := map[string]forum.Post{}
+	var maxID int64
+	for _, p := range posts {
+		byID[p.ID] = p
+		if n, err := strconv.ParseInt(p.ID, 10, 64); err == nil && n > maxID {
+			maxID = n
+		}
+	}
+	open, err := d.o.Store.OpenFlags(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	for _, rec := range thread {
+		p, ok := byID[rec.ID]
+		switch {
+		case ok:
+			h := store.TextHash(p.Text)
+			last := rec.TextHash
+			if rec.EditedHash != "" {
+				last = rec.EditedHash
+			}
+			if h == last {
+				continue
+			}
+			detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант [%s]", firstLine(p.Text), h[:12])
+			if err := d.flagPost(ctx, open, rec, store.FlagEdited, detail, h[:12], p, func(cctx context.Context) error {
+				_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, rec.Source, rec.ID, h, nil)
+				return err
+			}); err != nil {
+				return err
+			}
+		case rec.VanishedAt.IsZero():
+			n, err := strconv.ParseInt(rec.ID, 10, 64)
+			if err != nil || n > maxID {
+				continue // not provably gone
+			}
+			if err := d.flagPost(ctx, open, rec, store.FlagDeleted, "пост с ходом исчез из темы", "vanished", forum.Post{ID: rec.ID, Author: rec.Author}, func(cctx context.Context) error {
+				_, err := d.o.Store.MarkPostVanished(cctx, d.o.Game, rec.Source, rec.ID, nil)
+				return err
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// flagPost raises a flag about a recorded post (unless an open flag with the same tag exists: the
+// flag was committed but the mark was not, before a crash) and then marks the post.
+func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.PostRecord, kind store.FlagKind, detail, tag string, p forum.Post, mark func(context.Context) error) error {
+	dup := false
+	for _, f := range open {
+		if f.Kind == kind && f.PostID == rec.ID && f.Source == rec.Source && strings.Contains(f.Detail, tag) {
+			dup = true
+		}
+	}
+	if !dup {
+		in := &judge.Input{Source: judge.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
+		out := judge.Outcome{Flags: []judge.Flag{{Kind: judge.FlagKind(kind), PostID: rec.ID, Detail: detail + " " + tag}}}
+		c := store.Commit{Game: d.o.Game}
+		if err := d.commit(ctx, &c, out, in); err != nil {
+			return err
+		}
+		d.log.Warn().Str("post", rec.ID).Str("kind", string(kind)).Msg("move post changed: flagged")
+	}
+	cctx, cancel := durable(ctx)
+	defer cancel()
+	return mark(cctx)
+}

@@ -1,0 +1,140 @@
+package daemon
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are the daemon's Prometheus metrics, on their own registry (so tests can run several
+// daemons in one process).
+type Metrics struct {
+	Registry *prometheus.Registry
+
+	PostsRead     *prometheus.CounterVec   // by source: thread | pm
+	MovesJudged   *prometheus.CounterVec   // by verdict: accepted | refused | ignored | flagged
+	RepliesPosted *prometheus.CounterVec   // by kind: reply | pm; dedup: found by marker
+	TimersFired   prometheus.Counter       // timed rules fired
+	PollLatency   *prometheus.HistogramVec // by source: one forum read (thread page walk or inbox)
+	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | forum | store | referee
+	OutboxPending prometheus.Gauge         // items waiting to be posted
+	FlagsRaised   prometheus.Counter       // new moderator flags
+}
+
+// NewMetrics builds the metrics and registers them with the Go and process collectors.
+func NewMetrics() *Metrics {
+	r := prometheus.NewRegistry()
+	m := &Metrics{
+		Registry: r,
+		PostsRead: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_posts_read_total", Help: "New posts and private messages read, by source.",
+		}, []string{"game", "source"}),
+		MovesJudged: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_moves_judged_total", Help: "Posts judged by the referee, by verdict.",
+		}, []string{"game", "verdict"}),
+		RepliesPosted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_replies_posted_total", Help: "Outbox items delivered, by kind (reply, pm) and how (posted, found: already on the forum after a crash).",
+		}, []string{"game", "kind", "how"}),
+		TimersFired: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "forumgm_timers_fired_total", Help: "Timed rules fired (daily close, question, deadlines).",
+		}),
+		PollLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "forumgm_poll_latency_seconds", Help: "Duration of one forum read (the thread or the inbox).",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"game", "source"}),
+		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_errors_total", Help: "Errors by kind (flood, logged_out, too_long, forum, store, referee).",
+		}, []string{"game", "kind"}),
+		OutboxPending: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "forumgm_outbox_pending", Help: "Replies and private messages waiting to be posted.",
+		}),
+		FlagsRaised: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "forumgm_flags_raised_total", Help: "Cases handed to the moderators.",
+		}),
+	}
+	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
+		m.OutboxPending, m.FlagsRaised, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Health is what /healthz reports: the last cycle and the last error.
+type Health struct {
+	mu        sync.Mutex
+	started   time.Time
+	lastCycle time.Time
+	lastErr   string
+	lastErrAt time.Time
+	// MaxQuiet is how long without a finished cycle is still healthy.
+	MaxQuiet time.Duration
+	now      func() time.Time
+}
+
+// NewHealth tracks health against a clock.
+func NewHealth(now func() time.Time, maxQuiet time.Duration) *Health {
+	return &Health{started: now(), now: now, MaxQuiet: maxQuiet}
+}
+
+// Cycle records a finished cycle.
+func (h *Health) Cycle() {
+	h.mu.Lock()
+	h.lastCycle = h.now()
+	h.mu.Unlock()
+}
+
+// Error records an error (its text must hold no secret: forum errors never carry passwords).
+func (h *Health) Error(err error) {
+	h.mu.Lock()
+	h.lastErr = err.Error()
+	h.lastErrAt = h.now()
+	h.mu.Unlock()
+}
+
+func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	h.mu.Lock()
+	now := h.now()
+	ref := h.lastCycle
+	if ref.IsZero() {
+		ref = h.started
+	}
+	ok := now.Sub(ref) <= h.MaxQuiet
+	body := map[string]any{"ok": ok, "last_cycle": fmtT(h.lastCycle), "last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
+	h.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if !ok {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+func fmtT(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// OpsHandler serves /healthz and /metrics.
+func OpsHandler(m *Metrics, h *Health) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/healthz", h)
+	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// ListenOps starts the ops server on addr (loopback) and returns the listener's address and a
+// stop function.
+func ListenOps(addr string, m *Metrics, h *Health) (string, func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: OpsHandler(m, h), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return ln.Addr().String(), func() { _ = srv.Close() }, nil
+}

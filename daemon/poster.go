@@ -1,0 +1,293 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"forumgm/forum"
+	"forumgm/store"
+)
+
+// SentFolder is implemented by dialects that can list the bot's sent private messages; the poster
+// uses it to find a private message whose earlier attempt may have gone out. Without it such a
+// message is sent again (a possible duplicate private message rather than a lost one).
+type SentFolder interface {
+	Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error)
+}
+
+// errAttempt is recorded before a send: if the process dies during it, the attempt count says the
+// message may be on the forum, and the marker is looked up before any new attempt.
+var errAttempt = errors.New("sending (outcome unknown until confirmed)")
+
+// maxFloodWaits bounds the flood-control waits of one drain.
+const maxFloodWaits = 3
+
+// Drain posts the pending outbox items in order and reports how many it delivered. It stops at
+// the first item it cannot deliver now (the order of replies is kept); the error says why.
+func (d *Daemon) Drain(ctx context.Context) (int, error) {
+	items, err := d.o.Store.PendingOutbox(ctx, d.o.Game)
+	if err != nil {
+		d.fail("store", err)
+		return 0, err
+	}
+	d.m.OutboxPending.Set(float64(len(items)))
+	n := 0
+	for _, it := range items {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		if t, ok := d.retryAt[it.ID]; ok && d.o.Clock.Now().Before(t) {
+			return n, nil
+		}
+		if err := d.deliver(ctx, it); err != nil {
+			return n, err
+		}
+		delete(d.retryAt, it.ID)
+		n++
+		d.m.OutboxPending.Set(float64(len(items) - n))
+	}
+	return n, nil
+}
+
+// deliver sends one item (in parts if it is too long), unless its marker shows it is already on
+// the forum, and marks it posted.
+func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
+	log := d.log.With().Int64("outbox", it.ID).Str("marker", it.Marker).Str("kind", string(it.Kind)).Logger()
+	caps := d.o.Forum.Capabilities()
+	if it.Kind == store.OutboxPM && !caps.PrivateMessages {
+		err := fmt.Errorf("daemon: outbox %d: private message to %s: %w", it.ID, it.Recipient, forum.ErrNoPM)
+		d.fail("no_pm", err)
+		cctx, cancel := durable(ctx)
+		defer cancel()
+		return d.o.Store.MarkFailed(cctx, it.ID, err) // a human looks at it; later items go on
+	}
+	limit := d.limit
+	if limit == 0 {
+		limit = caps.MaxPostLength
+	}
+	floods := 0
+	for {
+		parts := Split(it.Body, bodyLimit(limit))
+		markers := make([]string, len(parts))
+		for i := range parts {
+			markers[i] = PartMarker(it.Marker, i+1, len(parts))
+		}
+		var found map[string]string
+		if it.Attempts > 0 {
+			var err error
+			found, err = d.findMarkers(ctx, it, markers)
+			if err != nil {
+				return d.sendFailed(ctx, it, err)
+			}
+		}
+		firstID := ""
+		again := false // redo the split and the marker look-up (flood wait, shorter limit)
+		for i, part := range parts {
+			if id, ok := found[markers[i]]; ok {
+				log.Info().Str("post", id).Int("part", i+1).Msg("already on the forum (found by marker): not posting again")
+				d.m.RepliesPosted.WithLabelValues(d.o.Game, string(it.Kind), "found").Inc()
+				if firstID == "" {
+					firstID = id
+				}
+				continue
+			}
+			if it.Attempts == 0 {
+				cctx, cancel := durable(ctx)
+				err := d.o.Store.MarkAttempt(cctx, it.ID, errAttempt)
+				cancel()
+				if err != nil {
+					d.fail("store", err)
+					return err
+				}
+				it.Attempts = 1
+			}
+			d.hook("attempt")
+			id, err := d.send(ctx, it, Mark(part, markers[i]))
+			var fe *forum.FloodError
+			switch {
+			case err == nil:
+			case errors.As(err, &fe) && floods < maxFloodWaits:
+				floods++
+				d.fail("flood", err)
+				if serr := d.o.Clock.Sleep(ctx, fe.Wait+time.Second); serr != nil {
+					return serr
+				}
+				again = true
+			case errors.Is(err, forum.ErrLoggedOut) || errors.Is(err, forum.ErrBadToken):
+				d.fail(kindOf(err), err)
+				if lerr := d.o.Forum.Login(ctx); lerr != nil {
+					return d.sendFailed(ctx, it, lerr)
+				}
+				id, err = d.send(ctx, it, Mark(part, markers[i]))
+				if err != nil {
+					return d.sendFailed(ctx, it, err)
+				}
+			case errors.Is(err, forum.ErrTooLong):
+				d.fail("too_long", err)
+				n := utf8.RuneCountInString(part)
+				if n <= 200 {
+					return d.sendFailed(ctx, it, err)
+				}
+				d.limit = n * 2 / 3
+				limit = d.limit
+				again = true
+			default:
+				return d.sendFailed(ctx, it, err)
+			}
+			if again {
+				break
+			}
+			d.hook("sent")
+			if firstID == "" {
+				firstID = id
+			}
+			log.Info().Str("post", id).Int("part", i+1).Int("parts", len(parts)).Msg("posted")
+			d.m.RepliesPosted.WithLabelValues(d.o.Game, string(it.Kind), "posted").Inc()
+		}
+		if again {
+			// Parts already posted carry their own markers: every part is looked up again
+			// before posting.
+			it.Attempts = max(it.Attempts, 1)
+			continue
+		}
+		cctx, cancel := durable(ctx)
+		err := d.o.Store.MarkPosted(cctx, it.ID, firstID, d.o.Clock.Now())
+		cancel()
+		if err != nil {
+			d.fail("store", err)
+			return err
+		}
+		d.hook("posted")
+		return nil
+	}
+}
+
+// send posts one marked part. A private message has no forum id: the marker stands for it.
+func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string) (string, error) {
+	if it.Kind == store.OutboxPM {
+		subject := it.Subject
+		if subject == "" {
+			subject = "forumgm"
+		}
+		if err := d.o.Forum.SendPM(ctx, it.Recipient, subject, body); err != nil {
+			return "", err
+		}
+		return "", nil
+	}
+	id, merged, err := d.o.Forum.Reply(ctx, d.o.Thread, body)
+	if err != nil {
+		return "", err
+	}
+	if merged {
+		d.log.Info().Str("post", id).Msg("the forum merged the reply into the bot's previous post")
+	}
+	return id, nil
+}
+
+// sendFailed records a failed attempt and schedules a retry with back-off.
+func (d *Daemon) sendFailed(ctx context.Context, it store.OutboxRow, err error) error {
+	kind := kindOf(err)
+	d.fail(kind, err)
+	cctx, cancel := durable(ctx)
+	defer cancel()
+	if merr := d.o.Store.MarkAttempt(cctx, it.ID, err); merr != nil {
+		d.fail("store", merr)
+	}
+	back := d.o.Poll.Floor << min(it.Attempts, 6)
+	back = min(back, d.o.Poll.Ceiling)
+	d.retryAt[it.ID] = d.o.Clock.Now().Add(back)
+	return fmt.Errorf("daemon: outbox %d (%s): %w", it.ID, it.Marker, err)
+}
+
+func bodyLimit(limit int) int {
+	if limit <= 0 {
+		return 0
+	}
+	return max(limit-markOverhead, 100)
+}
+
+// findMarkers looks for markers in the bot's recent posts (replies) or sent messages (PMs) and
+// returns the forum id of the post holding each one found.
+func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []string) (map[string]string, error) {
+	var posts []forum.Post
+	switch it.Kind {
+	case store.OutboxPM:
+		sf, ok := d.o.Forum.(SentFolder)
+		if !ok {
+			d.log.Warn().Int64("outbox", it.ID).Msg("the dialect cannot list sent messages: a private message whose first attempt may have gone out is sent again")
+			return nil, nil
+		}
+		var err error
+		if posts, _, err = sf.Sent(ctx, forum.Cursor{}); err != nil {
+			return nil, fmt.Errorf("daemon: sent folder: %w", err)
+		}
+	default:
+		var err error
+		if posts, _, err = d.o.Forum.Posts(ctx, d.o.Thread, d.checkFrom(ctx, it)); err != nil {
+			return nil, fmt.Errorf("daemon: look for %s: %w", it.Marker, err)
+		}
+	}
+	found := map[string]string{}
+	for _, p := range posts {
+		if it.Kind == store.OutboxReply && !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
+			continue
+		}
+		for _, m := range markers {
+			if containsMarker(p.Text, m) {
+				found[m] = p.ID
+			}
+		}
+	}
+	return found, nil
+}
+
+// checkFrom is where to start reading the thread to find an item's marker: just before the post
+// of the game's last reply posted before it (a merged reply lands in that post), or the whole
+// thread when that is not known.
+func (d *Daemon) checkFrom(ctx context.Context, it store.OutboxRow) forum.Cursor {
+	for id, k := it.ID-1, 0; id > 0 && k < 200; id, k = id-1, k+1 {
+		prev, err := d.o.Store.Outbox(ctx, id)
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			return forum.Cursor{}
+		}
+		if prev.Game != it.Game || prev.Kind != store.OutboxReply {
+			continue
+		}
+		if prev.State != store.OutboxPosted {
+			return forum.Cursor{}
+		}
+		n, err := strconv.ParseInt(prev.ForumPostID, 10, 64)
+		if err != nil || n <= 1 {
+			return forum.Cursor{}
+		}
+		return forum.Cursor{PostID: strconv.FormatInt(n-1, 10)}
+	}
+	return forum.Cursor{}
+}
+
+// containsMarker finds m in text as a whole token (not as the prefix of a part's marker).
+func containsMarker(text, m string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], m)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(m)
+		if end == len(text) || !isMarkerChar(text[end]) {
+			return true
+		}
+		i = i + j + 1
+	}
+}
+
+func isMarkerChar(c byte) bool {
+	return c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}

@@ -1,0 +1,205 @@
+// Package review owns the moderator's side of a game: the queue of flagged cases and the
+// moderator's commands (accept a flagged post as a move, reject it, undo the last applied move,
+// pause and resume the game). Each command goes through the game's referee, and its outcome is
+// committed like any other: events (with the moderator's name and reason in the event log),
+// replies queued in the outbox for the daemon's poster, the flag resolved, in one transaction.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"forumgm/daemon"
+	"forumgm/forum"
+	"forumgm/judge"
+	"forumgm/store"
+)
+
+// Review works on one game's store.
+type Review struct {
+	Store      *store.Store
+	Game       string
+	NewReferee func() (judge.Referee, error)
+	Now        func() time.Time
+	Moderators []string
+	Caps       forum.Capabilities
+}
+
+// Case is a flag with the post it is about.
+type Case struct {
+	Flag    store.Flag
+	Post    store.PostRecord
+	HasPost bool
+}
+
+// List returns the open flags, oldest first.
+func (r *Review) List(ctx context.Context) ([]store.Flag, error) {
+	return r.Store.OpenFlags(ctx, r.Game)
+}
+
+// Show returns a flag and its post.
+func (r *Review) Show(ctx context.Context, id int64) (Case, error) {
+	f, err := r.Store.Flag(ctx, id)
+	if err != nil {
+		return Case{}, err
+	}
+	if f.Game != r.Game {
+		return Case{}, fmt.Errorf("review: flag %d belongs to game %s, not %s", id, f.Game, r.Game)
+	}
+	c := Case{Flag: f}
+	if f.PostID != "" {
+		p, ok, err := r.Store.SeenPost(ctx, r.Game, f.Source, f.PostID)
+		if err != nil {
+			return Case{}, err
+		}
+		c.Post, c.HasPost = p, ok
+	}
+	return c, nil
+}
+
+func (r *Review) referee(ctx context.Context) (judge.Referee, error) {
+	recs, err := r.Store.Records(ctx, r.Game)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := r.NewReferee()
+	if err != nil {
+		return nil, err
+	}
+	if err := ref.Restore(recs); err != nil {
+		return nil, fmt.Errorf("review: restore: %w", err)
+	}
+	return ref, nil
+}
+
+func need(by, reason string, needReason bool) error {
+	if strings.TrimSpace(by) == "" {
+		return errors.New("review: --by NAME is required (the moderator's name goes into the event log)")
+	}
+	if needReason && strings.TrimSpace(reason) == "" {
+		return errors.New("review: --reason is required for this action")
+	}
+	return nil
+}
+
+// Accept judges a flagged post as a move (the flag's reason overruled).
+func (r *Review) Accept(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
+	return r.decide(ctx, id, judge.ModAccept, by, reason)
+}
+
+// Reject refuses a flagged post with the moderator's reason (a refusal is posted).
+func (r *Review) Reject(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return r.decide(ctx, id, judge.ModReject, by, reason)
+}
+
+func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, by, reason string) (judge.Outcome, error) {
+	if err := need(by, reason, false); err != nil {
+		return judge.Outcome{}, err
+	}
+	c, err := r.Show(ctx, id)
+	if err != nil {
+		return judge.Outcome{}, err
+	}
+	if c.Flag.State != store.FlagOpen {
+		return judge.Outcome{}, fmt.Errorf("review: flag %d is already %s (by %s)", id, c.Flag.State, c.Flag.ResolvedBy)
+	}
+	if !c.HasPost {
+		return judge.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s", id, action)
+	}
+	src := judge.Thread
+	if c.Post.Source == store.SourcePM {
+		src = judge.PM
+	}
+	// The first-seen text stands.
+	post := forum.Post{ID: c.Post.ID, Author: c.Post.Author, AuthorID: c.Post.AuthorID, Time: c.Post.PostedAt, Text: c.Post.Text}
+	in := &judge.Input{Source: src, PostID: c.Post.ID, Author: c.Post.Author, At: c.Post.PostedAt, Post: post}
+	ref, err := r.referee(ctx)
+	if err != nil {
+		return judge.Outcome{}, err
+	}
+	now := r.Now()
+	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in})
+	if err != nil {
+		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
+	}
+	state := store.FlagAccepted
+	verdict := store.Verdict(out.Verdict)
+	if action == judge.ModReject {
+		state, verdict = store.FlagRejected, store.VerdictRefused
+	}
+	if verdict == "" || verdict == store.VerdictPending {
+		verdict = store.VerdictIgnored
+	}
+	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason,
+		Post:    &store.Judgement{Source: c.Post.Source, Post: post, Verdict: verdict},
+		Resolve: &store.Resolution{FlagID: id, State: state, By: by, Note: reason, At: now}}
+	if c.Post.Judged() && c.Post.Verdict != store.VerdictFlagged {
+		cm.Post = nil // an edited or deleted move post keeps its verdict; the flag is resolved
+	}
+	if err := daemon.Fill(&cm, out, in, r.Moderators, r.Caps); err != nil {
+		return judge.Outcome{}, err
+	}
+	if err := r.Store.Commit(ctx, cm); err != nil {
+		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
+	}
+	return out, nil
+}
+
+// Undo undoes the last applied move (a compensating event; the board is posted again).
+func (r *Review) Undo(ctx context.Context, by, reason string) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return r.game(ctx, judge.ModUndo, by, reason, "")
+}
+
+// Pause stops judging and the clock's penalties until Resume.
+func (r *Review) Pause(ctx context.Context, by, reason string) (judge.Outcome, error) {
+	if err := need(by, reason, false); err != nil {
+		return judge.Outcome{}, err
+	}
+	return r.game(ctx, judge.ModPause, by, reason, "Игра приостановлена модератором %s. Ходы пока не принимаются — дождитесь возобновления.")
+}
+
+// Resume resumes a paused game.
+func (r *Review) Resume(ctx context.Context, by, reason string) (judge.Outcome, error) {
+	if err := need(by, reason, false); err != nil {
+		return judge.Outcome{}, err
+	}
+	return r.game(ctx, judge.ModResume, by, reason, "Игра возобновлена модератором %s. Продолжаем!")
+}
+
+// game runs a command about the whole game; notice is posted when the referee gives no message.
+func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason, notice string) (judge.Outcome, error) {
+	ref, err := r.referee(ctx)
+	if err != nil {
+		return judge.Outcome{}, err
+	}
+	now := r.Now()
+	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now})
+	if err != nil {
+		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
+	}
+	if len(out.Messages) == 0 && notice != "" {
+		out.Messages = append(out.Messages, judge.Message{Body: fmt.Sprintf(notice, strings.ReplaceAll(by, "[", "[\u200b"))})
+	}
+	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason}
+	if err := daemon.Fill(&cm, out, nil, r.Moderators, r.Caps); err != nil {
+		return judge.Outcome{}, err
+	}
+	if err := r.Store.Commit(ctx, cm); err != nil {
+		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
+	}
+	if action == judge.ModPause || action == judge.ModResume {
+		if err := r.Store.SetPaused(ctx, r.Game, action == judge.ModPause, reason, by); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,887 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html/template"
+	"log"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Handler is the board's HTTP handler (the pages MyBB serves under its base URL).
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", s.wrap((*req).index))
+	mux.HandleFunc("/index.php", s.wrap((*req).index))
+	mux.HandleFunc("/forumdisplay.php", s.wrap((*req).forumdisplay))
+	mux.HandleFunc("/showthread.php", s.wrap((*req).showthread))
+	mux.HandleFunc("/member.php", s.wrap((*req).member))
+	mux.HandleFunc("/newreply.php", s.wrap((*req).newreply))
+	mux.HandleFunc("/newthread.php", s.wrap((*req).newthread))
+	mux.HandleFunc("/editpost.php", s.wrap((*req).editpost))
+	mux.HandleFunc("/private.php", s.wrap((*req).private))
+	mux.HandleFunc("/images/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/gif")
+		_, _ = w.Write(blankGIF)
+	})
+	return mux
+}
+
+// blankGIF is a 1×1 transparent GIF served for the theme's images.
+var blankGIF, _ = base64.StdEncoding.DecodeString("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
+
+// req is one request with its session.
+type req struct {
+	s    *Server
+	w    http.ResponseWriter
+	r    *http.Request
+	ctx  context.Context
+	bb   string
+	now  time.Time
+	user *userRow
+	sid  string
+	key  string
+	post url.Values
+	raw  []string // textarea contents, put in after templating (see textarea)
+}
+
+func (s *Server) wrap(h func(*req)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := &req{s: s, w: w, r: r, ctx: r.Context(), bb: "http://" + r.Host, now: s.Now()}
+		if err := q.load(); err != nil {
+			q.fail(err)
+			return
+		}
+		h(q)
+	}
+}
+
+func (q *req) fail(err error) {
+	log.Printf("sandbox: %s %s: %v", q.r.Method, q.r.URL, err)
+	http.Error(q.w, "internal error", http.StatusInternalServerError)
+}
+
+// load reads the form and resolves the session: the mybbuser cookie ("uid_loginkey") says who
+// is logged in, the sid cookie names the session (a guest's my_post_key derives from it).
+func (q *req) load() error {
+	if q.r.Method == http.MethodPost {
+		if err := q.r.ParseMultipartForm(8 << 20); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+			return err
+		}
+		q.post = url.Values{}
+		for k, vs := range q.r.PostForm {
+			for _, v := range vs {
+				if q.s.cp1251() {
+					v = decodeCP1251(v)
+				}
+				q.post.Add(k, v)
+			}
+		}
+	}
+	if c, err := q.r.Cookie("mybbuser"); err == nil {
+		if uid, key, ok := strings.Cut(c.Value, "_"); ok {
+			if id, err := strconv.Atoi(uid); err == nil {
+				if u, err := getUser(q.ctx, q.s.db, "uid = ?", id); err == nil && u.LoginKey == key {
+					q.user = u
+				}
+			}
+		}
+	}
+	uid := 0
+	if q.user != nil {
+		uid = q.user.UID
+	}
+	if c, err := q.r.Cookie("sid"); err == nil && len(c.Value) == 32 {
+		var suid int
+		err := q.s.db.QueryRowContext(q.ctx, `SELECT uid FROM sessions WHERE sid = ?`, c.Value).Scan(&suid)
+		if err == nil {
+			q.sid = c.Value
+			if suid != uid {
+				if _, err := q.s.db.ExecContext(q.ctx, `UPDATE sessions SET uid = ?, time = ? WHERE sid = ?`, uid, q.now.Unix(), q.sid); err != nil {
+					return err
+				}
+			}
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+	}
+	if q.sid == "" {
+		if err := q.newSession(uid); err != nil {
+			return err
+		}
+	}
+	q.setKey()
+	return nil
+}
+
+func (q *req) newSession(uid int) error {
+	q.sid = randHex(16)
+	if _, err := q.s.db.ExecContext(q.ctx, `INSERT INTO sessions(sid, uid, time) VALUES(?,?,?)`, q.sid, uid, q.now.Unix()); err != nil {
+		return err
+	}
+	http.SetCookie(q.w, &http.Cookie{Name: "sid", Value: q.sid, Path: "/", HttpOnly: true})
+	return nil
+}
+
+func (q *req) setKey() {
+	if q.user != nil {
+		q.key = md5hex(q.s.secret, "member", q.user.LoginKey, q.user.Salt)
+	} else {
+		q.key = md5hex(q.s.secret, "guest", q.sid)
+	}
+}
+
+func (q *req) logoutKey() string {
+	if q.user == nil {
+		return ""
+	}
+	return md5hex(q.user.LoginKey)
+}
+
+// in is MyBB's $mybb->input: a POST field, else a query parameter.
+func (q *req) in(name string) string {
+	if vs, ok := q.post[name]; ok && len(vs) > 0 {
+		return vs[0]
+	}
+	return q.r.URL.Query().Get(name)
+}
+
+func (q *req) inInt(name string) int {
+	n, _ := strconv.Atoi(strings.TrimSpace(q.in(name)))
+	return n
+}
+
+type navItem struct{ URL, Name string }
+
+// pageData is what the layout templates need.
+type pageData struct {
+	BB, Board, Title, Charset, Key string
+	Refresh                        string
+	User                           *userRow
+	LogoutKey                      string
+	Unread, TotalPMs               int
+	PMAlert                        *pmRow
+	Nav                            []navItem
+	NavActive                      string
+	CurrentTime                    string
+	Content                        template.HTML
+}
+
+func (q *req) base(title string) *pageData {
+	cs := "UTF-8"
+	if q.s.cp1251() {
+		cs = "windows-1251"
+	}
+	d := &pageData{BB: q.bb, Board: q.s.opts.BoardName, Title: title, Charset: cs, Key: q.key, User: q.user,
+		LogoutKey: q.logoutKey(), CurrentTime: absDate(q.now, q.s.opts.Location)}
+	if d.Title == "" {
+		d.Title = d.Board
+	}
+	if q.user != nil {
+		_ = q.s.db.QueryRowContext(q.ctx, `SELECT COUNT(CASE WHEN folder = 1 AND status = 0 THEN 1 END), COUNT(*) FROM pms WHERE uid = ?`,
+			q.user.UID).Scan(&d.Unread, &d.TotalPMs)
+	}
+	return d
+}
+
+// textarea returns a placeholder for a textarea's text. The text goes in after templating,
+// escaped like PHP's htmlspecialchars (apostrophes stay), so that a textarea reads byte for byte
+// like MyBB's (html/template would write &#39;).
+func (q *req) textarea(text string) string {
+	q.raw = append(q.raw, escapeAttr(text))
+	return fmt.Sprintf("%s%d;", q.s.marker, len(q.raw)-1)
+}
+
+// write sends a rendered page in the board's charset.
+func (q *req) write(status int, html []byte) {
+	for i := len(q.raw) - 1; i >= 0; i-- {
+		html = bytes.ReplaceAll(html, []byte(fmt.Sprintf("%s%d;", q.s.marker, i)), []byte(q.raw[i]))
+	}
+	h := q.w.Header()
+	h.Set("Cache-Control", "no-cache, private")
+	if q.s.cp1251() {
+		h.Set("Content-Type", "text/html; charset=windows-1251")
+		html = encodeCP1251(string(html))
+	} else {
+		h.Set("Content-Type", "text/html; charset=UTF-8")
+	}
+	q.w.WriteHeader(status)
+	_, _ = q.w.Write(html)
+}
+
+func (q *req) exec(name string, data any) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
+}
+
+// page renders a content template inside the board layout.
+func (q *req) page(title string, nav []navItem, active, name string, data any) {
+	content, err := q.exec(name, data)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	d := q.base(title)
+	d.Nav, d.NavActive, d.Content = nav, active, content
+	if q.user != nil && d.Unread > 0 && q.r.URL.Path != "/private.php" {
+		if ms, err := q.s.pmFolder(q.ctx, q.user.UID, 1, true); err == nil && len(ms) > 0 {
+			d.PMAlert = ms[0]
+		}
+	}
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, "layout", d); err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusOK, b.Bytes())
+}
+
+// redirect renders MyBB's "Thank you" page: HTTP 200 with a meta refresh to target.
+func (q *req) redirect(target string, msg template.HTML) {
+	d := q.base("")
+	d.Refresh, d.Content = target, msg
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, "redirect", d); err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusOK, b.Bytes())
+}
+
+// errorPage renders MyBB's generic error page.
+func (q *req) errorPage(msg template.HTML) {
+	q.page("", nil, "", "error", map[string]any{"Board": q.s.opts.BoardName, "Message": msg})
+}
+
+func (q *req) noPermission() {
+	msg, err := q.exec("nopermission", nil)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	q.errorPage(msg)
+}
+
+func (q *req) badKey() {
+	q.errorPage("Authorization code mismatch. Are you accessing this function correctly? Please go back and try again.")
+}
+
+func (q *req) keyOK() bool { return q.in("my_post_key") == q.key }
+
+func (q *req) renderer() *renderer {
+	loc := q.s.opts.Location
+	return &renderer{bburl: q.bb, now: q.now, date: func(t time.Time) string { return relDate(t, q.now, loc) }}
+}
+
+func (q *req) date(unix int64) template.HTML {
+	return template.HTML(relDate(time.Unix(unix, 0), q.now, q.s.opts.Location))
+}
+
+// ---- index and forum list ----
+
+type forumView struct {
+	*forumRow
+	Row            string
+	Threads, Posts int
+	Last           *threadRow
+	LastDate       template.HTML
+}
+
+func (q *req) index() {
+	if p := q.r.URL.Path; p != "/" && p != "/index.php" {
+		http.NotFound(q.w, q.r)
+		return
+	}
+	fs, err := q.s.forums(q.ctx)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	var views []forumView
+	for i, f := range fs {
+		v := forumView{forumRow: f, Row: []string{"trow1", "trow2"}[i%2]}
+		ts, err := q.s.forumThreads(q.ctx, f.FID)
+		if err != nil {
+			q.fail(err)
+			return
+		}
+		v.Threads = len(ts)
+		for _, t := range ts {
+			v.Posts += t.Posts
+		}
+		if len(ts) > 0 {
+			v.Last = ts[0]
+			v.LastDate = q.date(ts[0].LastPost)
+		}
+		views = append(views, v)
+	}
+	q.page("", nil, "", "index", map[string]any{"BB": q.bb, "Forums": views})
+}
+
+type threadView struct {
+	T         *threadRow
+	Row       string
+	Replies   int
+	Started   template.HTML
+	LastDate  template.HTML
+	PageLinks []pageLink
+}
+
+type pageLink struct {
+	N       int
+	URL     string
+	Current bool
+	Dots    bool
+}
+
+func (q *req) forumdisplay() {
+	f, err := q.s.forum(q.ctx, q.inInt("fid"))
+	if err != nil {
+		q.errorPage("The specified forum does not exist.")
+		return
+	}
+	ts, err := q.s.forumThreads(q.ctx, f.FID)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	var views []threadView
+	for i, t := range ts {
+		v := threadView{T: t, Row: []string{"trow1", "trow2"}[i%2], Replies: t.Posts - 1,
+			Started: q.date(t.Dateline), LastDate: q.date(t.LastPost)}
+		if pages := (t.Posts + q.s.opts.PostsPerPage - 1) / q.s.opts.PostsPerPage; pages > 1 {
+			for n := 1; n <= pages; n++ {
+				v.PageLinks = append(v.PageLinks, pageLink{N: n, URL: threadPageURL(t.TID, n)})
+			}
+		}
+		views = append(views, v)
+	}
+	q.page(f.Name, []navItem{{"forumdisplay.php?fid=1", "My Category"}}, f.Name, "forumdisplay",
+		map[string]any{"BB": q.bb, "FID": f.FID, "Name": f.Name, "Threads": views, "CanPost": q.user != nil})
+}
+
+func threadPageURL(tid, page int) string {
+	if page <= 1 {
+		return fmt.Sprintf("showthread.php?tid=%d", tid)
+	}
+	return fmt.Sprintf("showthread.php?tid=%d&page=%d", tid, page)
+}
+
+type pagination struct {
+	Pages      int
+	Prev, Next string
+	Links      []pageLink
+}
+
+func makePagination(tid, page, pages int) pagination {
+	p := pagination{Pages: pages}
+	if pages <= 1 {
+		return p
+	}
+	if page > 1 {
+		p.Prev = threadPageURL(tid, page-1)
+	}
+	if page < pages {
+		p.Next = threadPageURL(tid, page+1)
+	}
+	from, to := max(1, page-2), min(pages, page+2)
+	if from > 1 {
+		p.Links = append(p.Links, pageLink{N: 1, URL: threadPageURL(tid, 1)})
+		if from > 2 {
+			p.Links = append(p.Links, pageLink{Dots: true})
+		}
+	}
+	for n := from; n <= to; n++ {
+		p.Links = append(p.Links, pageLink{N: n, URL: threadPageURL(tid, n), Current: n == page})
+	}
+	if to < pages {
+		if to < pages-1 {
+			p.Links = append(p.Links, pageLink{Dots: true})
+		}
+		p.Links = append(p.Links, pageLink{N: pages, URL: threadPageURL(tid, pages)})
+	}
+	return p
+}
+
+// ---- posts ----
+
+type postbit struct {
+	BB                     string
+	PID, UID, Num          int
+	Author, Subject        string
+	UserTitle              string
+	Stars                  template.HTML
+	NPosts, NThreads       int
+	Joined                 string
+	Permalink              string
+	Date                   template.HTML
+	Edited                 bool
+	EditDate               template.HTML
+	EditUID                int
+	Editor, EditReason     string
+	ToUID                  int
+	ToName                 string
+	Body                   template.HTML
+	PMLink, EditLink       bool
+	QuoteLink, PMReplyLink string
+}
+
+func userTitle(posts int) (string, int) {
+	switch {
+	case posts >= 500:
+		return "Posting Freak", 5
+	case posts >= 250:
+		return "Senior Member", 4
+	case posts >= 50:
+		return "Member", 3
+	case posts >= 1:
+		return "Junior Member", 2
+	}
+	return "Newbie", 1
+}
+
+func (q *req) authorInfo(b *postbit) {
+	b.NPosts, b.NThreads = q.s.userStats(q.ctx, b.UID)
+	var stars int
+	b.UserTitle, stars = userTitle(b.NPosts)
+	b.Stars = template.HTML(strings.Repeat(`<img src="images/star.png" border="0" alt="*" />`, stars))
+	var reg int64
+	_ = q.s.db.QueryRowContext(q.ctx, `SELECT regdate FROM users WHERE uid = ?`, b.UID).Scan(&reg)
+	b.Joined = time.Unix(reg, 0).In(q.s.opts.Location).Format("Jan 2006")
+}
+
+func (q *req) postbit(p *postRow, num int, r *renderer) postbit {
+	b := postbit{BB: q.bb, PID: p.PID, UID: p.UID, Num: num, Author: p.Author, Subject: p.Subject,
+		Permalink: fmt.Sprintf("showthread.php?tid=%d&pid=%d#pid%d", p.TID, p.PID, p.PID),
+		Date:      q.date(p.Dateline),
+		Body:      template.HTML(r.Render(p.Message, true)),
+		QuoteLink: fmt.Sprintf("newreply.php?tid=%d&replyto=%d", p.TID, p.PID),
+	}
+	if p.EditUID > 0 && p.EditTime > 0 {
+		b.Edited, b.EditUID, b.Editor, b.EditReason, b.EditDate = true, p.EditUID, p.Editor, p.EditReason, q.date(p.EditTime)
+	}
+	if q.user != nil {
+		b.EditLink = q.user.UID == p.UID
+		b.PMLink = q.user.UID != p.UID
+	}
+	q.authorInfo(&b)
+	return b
+}
+
+func (q *req) showthread() {
+	ppp := q.s.opts.PostsPerPage
+	tid := q.inInt("tid")
+	page := q.inInt("page")
+	if pid := q.inInt("pid"); pid > 0 {
+		if p, err := q.s.post(q.ctx, pid); err == nil && (tid == 0 || tid == p.TID) {
+			tid = p.TID
+			idx, err := q.s.postIndex(q.ctx, p)
+			if err != nil {
+				q.fail(err)
+				return
+			}
+			page = idx/ppp + 1
+		}
+	}
+	t, err := q.s.thread(q.ctx, tid)
+	if err != nil {
+		q.errorPage("The specified thread does not exist.")
+		return
+	}
+	switch q.in("action") {
+	case "lastpost", "newpost":
+		var pid int
+		if err := q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&pid); err != nil {
+			q.fail(err)
+			return
+		}
+		q.w.Header().Set("Cache-Control", "no-cache, private")
+		q.w.Header().Set("Location", fmt.Sprintf("showthread.php?tid=%d&pid=%d#pid%d", tid, pid, pid))
+		q.w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		q.w.WriteHeader(http.StatusFound)
+		return
+	}
+	pages := max(1, (t.Posts+ppp-1)/ppp)
+	page = min(max(page, 1), pages)
+	if _, err := q.s.db.ExecContext(q.ctx, `UPDATE threads SET views = views + 1 WHERE tid = ?`, tid); err != nil {
+		q.fail(err)
+		return
+	}
+	ps, err := q.s.threadPosts(q.ctx, tid, (page-1)*ppp, ppp)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	r := q.renderer()
+	var bits []postbit
+	for i, p := range ps {
+		bits = append(bits, q.postbit(p, (page-1)*ppp+i+1, r))
+	}
+	var lastPID int
+	_ = q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&lastPID)
+	f, _ := q.s.forum(q.ctx, t.FID)
+	nav := []navItem{{"forumdisplay.php?fid=1", "My Category"}}
+	if f != nil {
+		nav = append(nav, navItem{fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), f.Name})
+	}
+	q.page(t.Subject, nav, t.Subject, "showthread", map[string]any{
+		"TID": tid, "Subject": t.Subject, "Posts": bits, "Pagination": makePagination(tid, page, pages),
+		"CanReply": q.user != nil, "Key": q.key, "PostHash": randHex(16), "LastPID": lastPID, "Page": page,
+	})
+}
+
+type reviewPost struct {
+	Author string
+	Date   template.HTML
+	Body   template.HTML
+	Even   bool
+}
+
+func (q *req) newreply() {
+	if q.user == nil {
+		q.noPermission()
+		return
+	}
+	t, err := q.s.thread(q.ctx, q.inInt("tid"))
+	if err != nil {
+		q.errorPage("The specified thread does not exist.")
+		return
+	}
+	data := map[string]any{
+		"TID": t.TID, "Subject": t.Subject, "Key": q.key, "Username": q.user.Name, "LogoutKey": q.logoutKey(),
+		"PostSubject": "RE: " + t.Subject, "Message": "", "ReplyTo": 0, "QuotedIDs": "",
+		"PostHash": randHex(16),
+	}
+	if q.r.Method == http.MethodPost {
+		if !q.keyOK() {
+			q.badKey()
+			return
+		}
+		message := q.in("message")
+		pid, _, err := q.s.reply(q.ctx, q.user, t.TID, q.in("subject"), message, q.inInt("replyto"))
+		var re *RuleError
+		switch {
+		case errors.As(err, &re):
+			data["Errors"] = htmlList(re.Messages)
+			data["Message"] = q.textarea(message)
+			data["PostSubject"] = q.in("subject")
+			data["ReplyTo"] = q.inInt("replyto")
+			data["QuotedIDs"] = q.in("quoted_ids")
+			if ph := q.in("posthash"); ph != "" {
+				data["PostHash"] = ph
+			}
+		case err != nil:
+			q.fail(err)
+			return
+		default:
+			q.redirect(fmt.Sprintf("showthread.php?tid=%d&pid=%d#pid%d", t.TID, pid, pid),
+				template.HTML(fmt.Sprintf(`Thank you, your reply has been posted.<br />You will now be taken to your post.<br /><br />Alternatively, <a href="forumdisplay.php?fid=%d">return to the forum</a>.`, t.FID)))
+			return
+		}
+	} else if rt := q.inInt("replyto"); rt > 0 {
+		if p, err := q.s.post(q.ctx, rt); err == nil && p.TID == t.TID {
+			data["Message"] = q.textarea(fmt.Sprintf("[quote=\"%s\" pid='%d' dateline='%d']\n%s\n[/quote]\n\n", p.Author, p.PID, p.Dateline, p.Message))
+			data["ReplyTo"] = p.PID
+			data["QuotedIDs"] = strconv.Itoa(p.PID)
+		}
+	}
+	ps, err := q.s.threadPosts(q.ctx, t.TID, max(0, t.Posts-10), 10)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	r := q.renderer()
+	var review []reviewPost
+	for i := len(ps) - 1; i >= 0; i-- {
+		review = append(review, reviewPost{Author: ps[i].Author, Date: q.date(ps[i].Dateline),
+			Body: template.HTML(r.Render(ps[i].Message, true)), Even: len(review)%2 == 1})
+	}
+	data["Review"] = review
+	f, _ := q.s.forum(q.ctx, t.FID)
+	nav := []navItem{{"forumdisplay.php?fid=1", "My Category"}}
+	if f != nil {
+		nav = append(nav, navItem{fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), f.Name})
+	}
+	nav = append(nav, navItem{fmt.Sprintf("showthread.php?tid=%d", t.TID), t.Subject})
+	q.page(t.Subject+" - Post Reply", nav, "Post Reply", "newreply", data)
+}
+
+func htmlList(msgs []string) []template.HTML {
+	out := make([]template.HTML, len(msgs))
+	for i, m := range msgs {
+		out[i] = template.HTML(escapeAttr(m))
+	}
+	return out
+}
+
+func (q *req) newthread() {
+	if q.user == nil {
+		q.noPermission()
+		return
+	}
+	f, err := q.s.forum(q.ctx, q.inInt("fid"))
+	if err != nil {
+		q.errorPage("The specified forum does not exist.")
+		return
+	}
+	data := map[string]any{"FID": f.FID, "Key": q.key, "PostSubject": "", "Message": "", "PostHash": randHex(16)}
+	if q.r.Method == http.MethodPost {
+		if !q.keyOK() {
+			q.badKey()
+			return
+		}
+		tid, _, err := q.s.newThread(q.ctx, q.user, f.FID, q.in("subject"), q.in("message"))
+		var re *RuleError
+		switch {
+		case errors.As(err, &re):
+			data["Errors"] = htmlList(re.Messages)
+			data["Message"] = q.textarea(q.in("message"))
+			data["PostSubject"] = q.in("subject")
+		case err != nil:
+			q.fail(err)
+			return
+		default:
+			q.redirect(fmt.Sprintf("showthread.php?tid=%d", tid),
+				template.HTML(fmt.Sprintf(`Thank you, your thread has been posted.<br />You will now be taken to the new thread.<br /><br />Alternatively, <a href="forumdisplay.php?fid=%d">return to the forum</a>.`, f.FID)))
+			return
+		}
+	}
+	q.page(f.Name+" - Post a New Thread", []navItem{{"forumdisplay.php?fid=1", "My Category"}, {fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), f.Name}},
+		"Post New Thread", "newthread", data)
+}
+
+func (q *req) editpost() {
+	if q.user == nil {
+		q.noPermission()
+		return
+	}
+	p, err := q.s.post(q.ctx, q.inInt("pid"))
+	if err != nil {
+		q.errorPage("The specified post does not exist.")
+		return
+	}
+	if p.UID != q.user.UID {
+		q.noPermission()
+		return
+	}
+	data := map[string]any{"PID": p.PID, "Key": q.key, "Username": q.user.Name, "LogoutKey": q.logoutKey(),
+		"PostSubject": p.Subject, "Message": q.textarea(p.Message), "EditReason": p.EditReason}
+	if q.r.Method == http.MethodPost {
+		if !q.keyOK() {
+			q.badKey()
+			return
+		}
+		err := q.s.editPost(q.ctx, q.user, p.PID, q.in("subject"), q.in("message"), q.in("editreason"))
+		var re *RuleError
+		switch {
+		case errors.As(err, &re):
+			data["Errors"] = htmlList(re.Messages)
+			data["Message"] = q.textarea(q.in("message"))
+			data["PostSubject"] = q.in("subject")
+			data["EditReason"] = q.in("editreason")
+		case err != nil:
+			q.fail(err)
+			return
+		default:
+			q.redirect(fmt.Sprintf("showthread.php?tid=%d&pid=%d#pid%d", p.TID, p.PID, p.PID),
+				"Thank you, this post has been edited.<br />You will now be returned to the thread.")
+			return
+		}
+	}
+	q.page("Edit Post", nil, "Edit Post", "editpost", data)
+}
+
+// ---- login ----
+
+func (q *req) member() {
+	switch q.in("action") {
+	case "do_login":
+		if q.r.Method != http.MethodPost {
+			break
+		}
+		if !q.keyOK() {
+			q.badKey()
+			return
+		}
+		name, pw, remember := q.in("username"), q.in("password"), q.in("remember") == "yes"
+		if q.in("quick_login") == "1" {
+			name, pw, remember = q.in("quick_username"), q.in("quick_password"), q.in("quick_remember") == "yes"
+		}
+		u, err := getUser(q.ctx, q.s.db, "lname = ?", lowerName(name))
+		if err != nil || u.Password != hashPassword(u.Salt, pw) {
+			q.loginForm(name, q.in("url"), []template.HTML{`You have entered an invalid username/password combination. <br /><br />If you have forgotten your password please <a href="member.php?action=lostpw">retrieve a new one</a>.`})
+			return
+		}
+		c := &http.Cookie{Name: "mybbuser", Value: fmt.Sprintf("%d_%s", u.UID, u.LoginKey), Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode}
+		if remember {
+			c.Expires = q.now.Add(365 * 24 * time.Hour)
+		}
+		http.SetCookie(q.w, c)
+		q.user = u
+		if err := q.newSession(u.UID); err != nil {
+			q.fail(err)
+			return
+		}
+		q.setKey()
+		target := q.in("url")
+		if target == "" || strings.Contains(target, "member.php") || (strings.Contains(target, "://") && !strings.HasPrefix(target, q.bb+"/")) {
+			target = q.bb + "/index.php"
+		}
+		q.redirect(target, "You have successfully been logged in.<br />You will now be taken back to where you came from.")
+		return
+	case "logout":
+		if q.user != nil {
+			if q.in("logoutkey") != q.logoutKey() {
+				q.errorPage("Your user ID could not be verified to log you out. This may have been because a malicious Javascript was attempting to log you out automatically. If you intended to log out, please click the Log Out button at the top menu.")
+				return
+			}
+			if _, err := q.s.db.ExecContext(q.ctx, `DELETE FROM sessions WHERE sid = ?`, q.sid); err != nil {
+				q.fail(err)
+				return
+			}
+			http.SetCookie(q.w, &http.Cookie{Name: "mybbuser", Value: "", Path: "/", MaxAge: -1})
+			http.SetCookie(q.w, &http.Cookie{Name: "sid", Value: "", Path: "/", MaxAge: -1})
+			q.user = nil
+			q.key = ""
+		}
+		q.redirect("index.php", "You have successfully been logged out.<br />You will now be taken back to the forum index.")
+		return
+	case "profile":
+		var name string
+		if err := q.s.db.QueryRowContext(q.ctx, `SELECT username FROM users WHERE uid = ?`, q.inInt("uid")).Scan(&name); err != nil {
+			q.errorPage("The member you specified is either invalid or doesn't exist.")
+			return
+		}
+		q.errorPage(template.HTML("Profile of " + template.HTMLEscapeString(name)))
+		return
+	}
+	q.loginForm("", q.in("url"), nil)
+}
+
+func (q *req) loginForm(name, target string, errs []template.HTML) {
+	q.page("Login", nil, "Login", "login", map[string]any{"Errors": errs, "Username": name, "URL": target, "Key": q.key})
+}
+
+// ---- private messages ----
+
+type pmView struct {
+	M        *pmRow
+	New      bool
+	Other    string
+	OtherUID int
+	Date     template.HTML
+}
+
+func (q *req) private() {
+	if q.user == nil {
+		q.noPermission()
+		return
+	}
+	nav := []navItem{{"usercp.php", "User Control Panel"}}
+	switch q.in("action") {
+	case "do_send":
+		if q.r.Method != http.MethodPost {
+			break
+		}
+		if !q.keyOK() {
+			q.badKey()
+			return
+		}
+		to, subject, message := q.in("to"), q.in("subject"), q.in("message")
+		saveCopy := q.in("options[savecopy]") == "1"
+		err := q.s.sendPM(q.ctx, q.user, to, subject, message, saveCopy)
+		var re *RuleError
+		switch {
+		case errors.As(err, &re):
+			q.page("Compose a Private Message", nav, "Compose a Private Message", "pmcompose", map[string]any{
+				"Key": q.key, "Errors": htmlList(re.Messages), "To": to, "PMSubject": subject,
+				"Message": q.textarea(message), "PMID": q.inInt("pmid"), "Do": q.in("do")})
+		case err != nil:
+			q.fail(err)
+		default:
+			q.redirect("private.php", "Thank you, your private message has successfully been sent.<br />You will now be returned to your private message inbox.")
+		}
+		return
+	case "send":
+		to, subject, message := "", "", ""
+		if uid := q.inInt("uid"); uid > 0 {
+			_ = q.s.db.QueryRowContext(q.ctx, `SELECT username FROM users WHERE uid = ?`, uid).Scan(&to)
+		}
+		if pmid := q.inInt("pmid"); pmid > 0 {
+			if m, err := q.s.pm(q.ctx, pmid); err == nil && m.Owner == q.user.UID {
+				to = m.FromName
+				subject = "Re: " + m.Subject
+				if q.in("do") == "forward" {
+					to, subject = "", "Fw: "+m.Subject
+				}
+				message = fmt.Sprintf("[quote=\"%s\"]\n%s\n[/quote]\n\n", m.FromName, m.Message)
+			}
+		}
+		q.page("Compose a Private Message", nav, "Compose a Private Message", "pmcompose", map[string]any{
+			"Key": q.key, "To": to, "PMSubject": subject, "Message": q.textarea(message),
+			"PMID": q.inInt("pmid"), "Do": q.in("do")})
+		return
+	case "read":
+		m, err := q.s.pm(q.ctx, q.inInt("pmid"))
+		if err != nil || m.Owner != q.user.UID {
+			q.errorPage("The private message you tried to access does not exist or you do not have permission to view it.")
+			return
+		}
+		if m.Status == 0 {
+			if _, err := q.s.db.ExecContext(q.ctx, `UPDATE pms SET status = 1, readtime = ? WHERE pmid = ?`, q.now.Unix(), m.PMID); err != nil {
+				q.fail(err)
+				return
+			}
+		}
+		b := postbit{BB: q.bb, PID: 0, UID: m.FromID, Author: m.FromName, Date: q.date(m.Dateline),
+			Body: template.HTML(q.renderer().Render(m.Message, true)), ToUID: m.ToID, ToName: m.ToName}
+		replyTo := ""
+		if m.Folder == 1 {
+			b.PMReplyLink = fmt.Sprintf("private.php?action=send&pmid=%d&do=reply", m.PMID)
+			replyTo = m.FromName
+		}
+		q.authorInfo(&b)
+		q.page(m.Subject, nav, m.Subject, "pmread", map[string]any{
+			"Key": q.key, "Subject": m.Subject, "Post": b, "PMID": m.PMID, "ReplyTo": replyTo,
+			"QuoteText": q.textarea(fmt.Sprintf("[quote=\"%s\"]\n%s\n[/quote]\n\n", m.FromName, m.Message))})
+		return
+	}
+	fid := q.inInt("fid")
+	folder, name, unread := 1, "Inbox", false
+	switch fid {
+	case 1:
+		unread, name = true, "Unread"
+	case 2:
+		folder, name = 2, "Sent Items"
+	case 3, 4:
+		folder, name = -fid, map[int]string{3: "Drafts", 4: "Trash Can"}[fid]
+	default:
+		fid = 0
+	}
+	ms, err := q.s.pmFolder(q.ctx, q.user.UID, folder, unread)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	var views []pmView
+	for _, m := range ms {
+		v := pmView{M: m, New: m.Folder == 1 && m.Status == 0, Other: m.FromName, OtherUID: m.FromID, Date: q.date(m.Dateline)}
+		if m.Folder == 2 {
+			v.Other, v.OtherUID = m.ToName, m.ToID
+		}
+		views = append(views, v)
+	}
+	q.page("Private Messaging", nav, name, "pmfolder", map[string]any{
+		"BB": q.bb, "Key": q.key, "FID": fid, "FolderName": name, "Sent": folder == 2, "Messages": views})
+}

@@ -1,0 +1,275 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"forumgm/engine"
+	"forumgm/forum"
+)
+
+// Commit is everything one judged input changes, written in one transaction by Store.Commit.
+type Commit struct {
+	Game string
+	// At is the game time of the cause (the post's time, the timer's time, the moderator's action);
+	// every event of the commit is stored with it. Required when there are events.
+	At time.Time
+	// Cause names what caused the events: PostCause(source, id), TimerCause or
+	// ModeratorCause(name). Defaults to the post's cause with Post, TimerCause with TimerAt.
+	Cause  string
+	Actor  string // who acted (the player, the moderator); "" for the game itself
+	Reason string // free text for the log (a moderator's override, say)
+
+	// Post is the judged post and its verdict, or nil (a timer, a moderator action).
+	Post *Judgement
+	// Events are appended to the game's log in order, seqs assigned by the store.
+	Events []engine.Record
+	// Outbox items are queued in order, after the events.
+	Outbox []OutboxItem
+	// Flags are added to the moderator's queue (Game may be left empty).
+	Flags []NewFlag
+	// Cursor, if set, moves a reader's cursor.
+	Cursor *CursorUpdate
+	// TimerAt, if set, is the timed rule this commit fires: the game clock moves to it, and if the
+	// clock is already there or later the commit is refused with ErrTimerFired.
+	TimerAt *time.Time
+	// Resolve, if set, closes an open flag of the game as part of the decision.
+	Resolve *Resolution
+}
+
+// Judgement is a post's verdict. The post is recorded if it was not yet; if it already has a
+// verdict, the commit is refused with ErrAlreadyJudged, except that a post flagged for a moderator
+// may be judged again in a commit that resolves its flag (Commit.Resolve).
+type Judgement struct {
+	Source  Source
+	Post    forum.Post
+	Verdict Verdict // not pending
+}
+
+// CursorUpdate moves a reader's cursor.
+type CursorUpdate struct {
+	Source Source
+	Cursor forum.Cursor
+}
+
+func (c *Commit) check() error {
+	if err := checkGame(c.Game); err != nil {
+		return err
+	}
+	if c.Post != nil {
+		if err := checkPost(c.Post.Source, c.Post.Post); err != nil {
+			return err
+		}
+		if !c.Post.Verdict.valid() || c.Post.Verdict == VerdictPending {
+			return fmt.Errorf("%w: verdict %q", ErrInvalid, c.Post.Verdict)
+		}
+	}
+	if c.Cause == "" {
+		switch {
+		case c.Post != nil:
+			c.Cause = PostCause(c.Post.Source, c.Post.Post.ID)
+		case c.TimerAt != nil:
+			c.Cause = TimerCause
+		}
+	}
+	if len(c.Events) > 0 {
+		if c.At.IsZero() {
+			return fmt.Errorf("%w: events without a time (Commit.At)", ErrInvalid)
+		}
+		if c.Cause == "" {
+			return fmt.Errorf("%w: events without a cause", ErrInvalid)
+		}
+	}
+	for i, r := range c.Events {
+		if r.Kind == "" || !json.Valid(r.Data) {
+			return fmt.Errorf("%w: event %d: kind %q, valid JSON %v", ErrInvalid, i, r.Kind, json.Valid(r.Data))
+		}
+	}
+	for i, it := range c.Outbox {
+		if err := it.check(); err != nil {
+			return fmt.Errorf("outbox item %d: %w", i, err)
+		}
+	}
+	for i, f := range c.Flags {
+		if err := f.check(c.Game); err != nil {
+			return fmt.Errorf("flag %d: %w", i, err)
+		}
+	}
+	if c.Cursor != nil && !c.Cursor.Source.valid() {
+		return fmt.Errorf("%w: cursor source %q", ErrInvalid, c.Cursor.Source)
+	}
+	if c.TimerAt != nil && c.TimerAt.IsZero() {
+		return fmt.Errorf("%w: zero timer", ErrInvalid)
+	}
+	if c.Resolve != nil {
+		if err := c.Resolve.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Commit writes c in one transaction: all of it or, on any error, nothing. A post that already has
+// a verdict gives ErrAlreadyJudged, a timer the clock has passed gives ErrTimerFired.
+func (s *Store) Commit(ctx context.Context, c Commit) error {
+	if err := c.check(); err != nil {
+		return fmt.Errorf("store: commit %s: %w", c.Game, err)
+	}
+	now := s.now()
+	return s.write(ctx, "commit "+c.Game, func(tx *sql.Tx) error {
+		if _, err := game(ctx, tx, c.Game); err != nil {
+			return err
+		}
+		var resolved Flag
+		if c.Resolve != nil {
+			var err error
+			if resolved, err = resolveFlag(ctx, tx, *c.Resolve, now); err != nil {
+				return err
+			}
+			if resolved.Game != c.Game {
+				return fmt.Errorf("%w: flag %d is of game %q", ErrInvalid, resolved.ID, resolved.Game)
+			}
+		}
+		if c.Post != nil {
+			if err := judge(ctx, tx, c.Game, *c.Post, resolved, now); err != nil {
+				return err
+			}
+		}
+		if c.TimerAt != nil {
+			if err := advanceClock(ctx, tx, c.Game, *c.TimerAt); err != nil {
+				return err
+			}
+		}
+		seq, err := appendEvents(ctx, tx, &c)
+		if err != nil {
+			return err
+		}
+		if err := insertOutbox(ctx, tx, c.Game, c.Outbox, seq, now); err != nil {
+			return err
+		}
+		for i, f := range c.Flags {
+			if _, err := insertFlag(ctx, tx, c.Game, f, now); err != nil {
+				return fmt.Errorf("flag %d: %w", i, err)
+			}
+		}
+		if c.Cursor != nil {
+			if err := setCursor(ctx, tx, c.Game, c.Cursor.Source, c.Cursor.Cursor, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// judge records the verdict of a post, inserting the post if it is new.
+func judge(ctx context.Context, tx *sql.Tx, game string, j Judgement, resolved Flag, now time.Time) error {
+	inserted, err := insertPost(ctx, tx, game, j.Source, j.Post, j.Verdict, now, now)
+	if err != nil || inserted {
+		return err
+	}
+	p, err := post(ctx, tx, game, j.Source, j.Post.ID)
+	if err != nil {
+		return err
+	}
+	rejudge := p.Verdict == VerdictFlagged && resolved.ID != 0 &&
+		resolved.Source == j.Source && resolved.PostID == j.Post.ID
+	if p.Verdict != VerdictPending && !rejudge {
+		return fmt.Errorf("post %s/%s/%s is %s: %w", game, j.Source, j.Post.ID, p.Verdict, ErrAlreadyJudged)
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE posts SET verdict = ?, judged_at = ? WHERE game_id = ? AND source = ? AND post_id = ?`,
+		j.Verdict, fmtTime(now), game, j.Source, j.Post.ID)
+	return err
+}
+
+// appendEvents appends c's events after the game's last seq and returns the new last seq.
+func appendEvents(ctx context.Context, tx *sql.Tx, c *Commit) (int64, error) {
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?`, c.Game).Scan(&seq); err != nil {
+		return 0, err
+	}
+	if len(c.Events) == 0 {
+		return seq, nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (game_id, seq, at, kind, data, cause, actor, reason)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return 0, err
+	}
+	defer stmt.Close()
+	at := fmtTime(c.At)
+	for _, r := range c.Events {
+		seq++
+		if _, err := stmt.ExecContext(ctx, c.Game, seq, at, r.Kind, string(r.Data), c.Cause, c.Actor, c.Reason); err != nil {
+			return 0, fmt.Errorf("event %d (%s): %w", seq, r.Kind, err)
+		}
+	}
+	return seq, nil
+}
+
+// EventRow is one event of a game's log as stored.
+type EventRow struct {
+	Game   string
+	Seq    int64
+	At     time.Time
+	Kind   string
+	Data   json.RawMessage // the engine's JSON, byte for byte
+	Cause  string
+	Actor  string
+	Reason string
+}
+
+// Record is the engine's view of the event.
+func (e EventRow) Record() engine.Record { return engine.Record{Kind: e.Kind, Data: e.Data} }
+
+// Events returns the game's log in seq order (1..n).
+func (s *Store) Events(ctx context.Context, game string) ([]EventRow, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT seq, at, kind, data, cause, actor, reason FROM events
+		WHERE game_id = ? ORDER BY seq`, game)
+	if err != nil {
+		return nil, fmt.Errorf("store: events %s: %w", game, err)
+	}
+	defer rows.Close()
+	var out []EventRow
+	for rows.Next() {
+		e := EventRow{Game: game}
+		var at string
+		var data []byte
+		if err := rows.Scan(&e.Seq, &at, &e.Kind, &data, &e.Cause, &e.Actor, &e.Reason); err != nil {
+			return nil, fmt.Errorf("store: events %s: %w", game, err)
+		}
+		e.Data = data
+		if e.At, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("store: events %s: %w", game, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: events %s: %w", game, err)
+	}
+	return out, nil
+}
+
+// Records returns the game's log as engine records, for engine.Replay.
+func (s *Store) Records(ctx context.Context, game string) ([]engine.Record, error) {
+	evs, err := s.Events(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Record, len(evs))
+	for i, e := range evs {
+		out[i] = e.Record()
+	}
+	return out, nil
+}
+
+// LastSeq returns the seq of the game's last event (0 when the log is empty).
+func (s *Store) LastSeq(ctx context.Context, game string) (int64, error) {
+	var seq int64
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?`, game).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("store: last seq %s: %w", game, err)
+	}
+	return seq, nil
+}

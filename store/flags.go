@@ -1,0 +1,232 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// FlagKind says why a case needs a moderator.
+type FlagKind string
+
+// Flag kinds.
+const (
+	FlagUnreadable  FlagKind = "unreadable"    // looks like a move but cannot be read
+	FlagEdited      FlagKind = "edited"        // a judged move post was edited
+	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
+	FlagNotInRoster FlagKind = "not_in_roster" // a move by someone not playing
+	FlagDispute     FlagKind = "dispute"       // a player disputes a ruling
+	FlagOther       FlagKind = "other"
+)
+
+func (k FlagKind) valid() bool {
+	switch k {
+	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagOther:
+		return true
+	}
+	return false
+}
+
+// FlagState is where a flag is in the moderator's queue.
+type FlagState string
+
+// Flag states.
+const (
+	FlagOpen      FlagState = "open"
+	FlagAccepted  FlagState = "accepted"
+	FlagRejected  FlagState = "rejected"
+	FlagDismissed FlagState = "dismissed"
+)
+
+// NewFlag is a case to put in the moderator's queue.
+type NewFlag struct {
+	Game   string // may be left empty inside a Commit (the Commit's game is used)
+	Source Source // with PostID: the post the flag is about (it must be recorded); both empty otherwise
+	PostID string
+	Kind   FlagKind
+	Detail string
+}
+
+// Flag is a case in the moderator's queue.
+type Flag struct {
+	ID         int64
+	Game       string
+	Source     Source // "" when not about a post
+	PostID     string
+	Kind       FlagKind
+	Detail     string
+	CreatedAt  time.Time
+	State      FlagState
+	ResolvedBy string
+	ResolvedAt time.Time
+	Note       string
+}
+
+// Resolution closes an open flag.
+type Resolution struct {
+	FlagID int64
+	State  FlagState // accepted, rejected or dismissed
+	By     string    // the moderator
+	Note   string
+	At     time.Time // zero: the store's clock
+}
+
+// AddFlag puts a case in the moderator's queue and returns its id.
+func (s *Store) AddFlag(ctx context.Context, f NewFlag) (int64, error) {
+	if err := f.check(f.Game); err != nil {
+		return 0, fmt.Errorf("store: add flag: %w", err)
+	}
+	var id int64
+	err := s.write(ctx, "add flag "+f.Game, func(tx *sql.Tx) error {
+		var err error
+		id, err = insertFlag(ctx, tx, f.Game, f, s.now())
+		return err
+	})
+	return id, err
+}
+
+// OpenFlags lists the open flags of a game ("" for all games) oldest first.
+func (s *Store) OpenFlags(ctx context.Context, game string) ([]Flag, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+flagCols+` FROM flags
+		WHERE state = 'open' AND (? = '' OR game_id = ?) ORDER BY id`, game, game)
+	if err != nil {
+		return nil, fmt.Errorf("store: open flags %s: %w", game, err)
+	}
+	defer rows.Close()
+	var out []Flag
+	for rows.Next() {
+		f, err := scanFlag(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: open flags %s: %w", game, err)
+		}
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: open flags %s: %w", game, err)
+	}
+	return out, nil
+}
+
+// Flag returns one flag; ErrNotFound if there is none.
+func (s *Store) Flag(ctx context.Context, id int64) (Flag, error) {
+	f, err := flag(ctx, s.r, id)
+	if err != nil {
+		return Flag{}, fmt.Errorf("store: flag %d: %w", id, err)
+	}
+	return f, nil
+}
+
+// ResolveFlag closes an open flag; ErrFlagNotOpen if it was already resolved. To resolve a flag
+// together with the events and replies of the decision, use Commit.Resolve instead.
+func (s *Store) ResolveFlag(ctx context.Context, r Resolution) error {
+	if err := r.check(); err != nil {
+		return fmt.Errorf("store: resolve flag %d: %w", r.FlagID, err)
+	}
+	return s.write(ctx, fmt.Sprintf("resolve flag %d", r.FlagID), func(tx *sql.Tx) error {
+		_, err := resolveFlag(ctx, tx, r, s.now())
+		return err
+	})
+}
+
+func (f NewFlag) check(game string) error {
+	if err := checkGame(game); err != nil {
+		return err
+	}
+	if f.Game != "" && f.Game != game {
+		return fmt.Errorf("%w: flag of game %q in a commit of %q", ErrInvalid, f.Game, game)
+	}
+	if !f.Kind.valid() {
+		return fmt.Errorf("%w: flag kind %q", ErrInvalid, f.Kind)
+	}
+	if (f.Source == "") != (f.PostID == "") || (f.Source != "" && !f.Source.valid()) {
+		return fmt.Errorf("%w: flag post %q/%q", ErrInvalid, f.Source, f.PostID)
+	}
+	return nil
+}
+
+func (r Resolution) check() error {
+	switch r.State {
+	case FlagAccepted, FlagRejected, FlagDismissed:
+	default:
+		return fmt.Errorf("%w: resolution state %q", ErrInvalid, r.State)
+	}
+	if r.By == "" {
+		return fmt.Errorf("%w: resolution without a moderator", ErrInvalid)
+	}
+	return nil
+}
+
+func addFlagFor(ctx context.Context, tx *sql.Tx, game string, f *NewFlag, now time.Time) error {
+	if f == nil {
+		return nil
+	}
+	if err := f.check(game); err != nil {
+		return err
+	}
+	_, err := insertFlag(ctx, tx, game, *f, now)
+	return err
+}
+
+func insertFlag(ctx context.Context, tx *sql.Tx, game string, f NewFlag, now time.Time) (int64, error) {
+	var source, postID any
+	if f.PostID != "" {
+		source, postID = string(f.Source), f.PostID
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO flags (game_id, source, post_id, kind, detail, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, game, source, postID, f.Kind, f.Detail, fmtTime(now))
+	if err != nil {
+		return 0, fmt.Errorf("flag: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// resolveFlag closes an open flag and returns it as it was.
+func resolveFlag(ctx context.Context, tx *sql.Tx, r Resolution, now time.Time) (Flag, error) {
+	f, err := flag(ctx, tx, r.FlagID)
+	if err != nil {
+		return Flag{}, err
+	}
+	if f.State != FlagOpen {
+		return Flag{}, fmt.Errorf("flag %d is %s: %w", r.FlagID, f.State, ErrFlagNotOpen)
+	}
+	at := r.At
+	if at.IsZero() {
+		at = now
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE flags SET state = ?, resolved_by = ?, resolved_at = ?, note = ? WHERE id = ?`,
+		r.State, r.By, fmtTime(at), r.Note, r.FlagID); err != nil {
+		return Flag{}, err
+	}
+	return f, nil
+}
+
+const flagCols = `id, game_id, source, post_id, kind, detail, created_at, state, resolved_by, resolved_at, note`
+
+func flag(ctx context.Context, q queryer, id int64) (Flag, error) {
+	f, err := scanFlag(q.QueryRowContext(ctx, `SELECT `+flagCols+` FROM flags WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Flag{}, fmt.Errorf("flag %d: %w", id, ErrNotFound)
+	}
+	return f, err
+}
+
+func scanFlag(sc scanner) (Flag, error) {
+	var f Flag
+	var source, postID, resolved sql.NullString
+	var created string
+	if err := sc.Scan(&f.ID, &f.Game, &source, &postID, &f.Kind, &f.Detail, &created, &f.State, &f.ResolvedBy,
+		&resolved, &f.Note); err != nil {
+		return Flag{}, err
+	}
+	f.Source, f.PostID = Source(source.String), postID.String
+	var err error
+	if f.CreatedAt, err = parseTime(created); err != nil {
+		return Flag{}, err
+	}
+	if f.ResolvedAt, err = parseNullTime(resolved); err != nil {
+		return Flag{}, err
+	}
+	return f, nil
+}

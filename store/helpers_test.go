@@ -1,0 +1,140 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"forumgm/engine"
+	"forumgm/forum"
+)
+
+// testClock is a deterministic clock that ticks one second per reading.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock {
+	return &testClock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Second)
+	return c.t
+}
+
+func openTest(t testing.TB) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "forumgm.db")
+	s, err := Open(context.Background(), path, WithClock(newTestClock().Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func ensureGame(t testing.TB, s *Store, id string) {
+	t.Helper()
+	if _, err := s.EnsureGame(context.Background(), id, "crusade", json.RawMessage(`{"players":4}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var t0 = time.Date(2025, 3, 1, 10, 0, 0, 0, time.FixedZone("MSK", 3*3600))
+
+func mkPost(id string) forum.Post {
+	return forum.Post{ID: id, Author: "Игрок " + id, AuthorID: "u" + id, Time: t0.Add(time.Minute), Text: "ход " + id}
+}
+
+func rec(kind, data string) engine.Record {
+	return engine.Record{Kind: kind, Data: json.RawMessage(data)}
+}
+
+// moveCommit is a typical commit: a post accepted, two events, one reply, the cursor moved.
+func moveCommit(game, id string) Commit {
+	return Commit{
+		Game: game,
+		At:   t0,
+		Post: &Judgement{Source: SourceThread, Post: mkPost(id), Verdict: VerdictAccepted},
+		Events: []engine.Record{
+			rec("move", fmt.Sprintf(`{"post":%q,"from":"a1","to":"a2"}`, id)),
+			rec("turn_passed", `{"to":"next"}`),
+		},
+		Outbox: []OutboxItem{{Kind: OutboxReply, Body: "[b]Ход " + id + " принят[/b]"}},
+		Cursor: &CursorUpdate{Source: SourceThread, Cursor: forum.Cursor{PostID: id}},
+	}
+}
+
+// dump renders every row of every table, for comparing the whole database before and after.
+func dump(t testing.TB, s *Store) string {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := s.r.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, n)
+	}
+	rows.Close()
+	var b strings.Builder
+	for _, tb := range tables {
+		fmt.Fprintf(&b, "== %s\n", tb)
+		rs, err := s.r.QueryContext(ctx, `SELECT * FROM `+tb+` ORDER BY rowid`)
+		if err != nil {
+			rs, err = s.r.QueryContext(ctx, `SELECT * FROM `+tb)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		cols, _ := rs.Columns()
+		for rs.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rs.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%q\n", fmt.Sprint(vals...))
+		}
+		rs.Close()
+	}
+	return b.String()
+}
+
+func count(t testing.TB, s *Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := s.r.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// rawDB opens the file without the store, for looking at it from outside.
+func rawDB(t testing.TB, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite3", dsn(path, url.Values{"_busy_timeout": {"5000"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}

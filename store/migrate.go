@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"time"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migration is one numbered schema change, migrations/NNNN_name.sql.
+type migration struct {
+	version  int
+	name     string
+	sql      string
+	checksum string
+}
+
+var migrationName = regexp.MustCompile(`^(\d{4})_([a-z0-9_]+)\.sql$`)
+
+func embeddedMigrations() ([]migration, error) {
+	sub, err := fs.Sub(migrationFS, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("store: migrations: %w", err)
+	}
+	return loadMigrations(sub)
+}
+
+// loadMigrations reads *.sql of fsys; versions must run 1..n without gaps or duplicates.
+func loadMigrations(fsys fs.FS) ([]migration, error) {
+	names, err := fs.Glob(fsys, "*.sql")
+	if err != nil {
+		return nil, fmt.Errorf("store: migrations: %w", err)
+	}
+	var ms []migration
+	for _, n := range names {
+		m := migrationName.FindStringSubmatch(path.Base(n))
+		if m == nil {
+			return nil, fmt.Errorf("store: migrations: bad file name %q (want NNNN_name.sql)", n)
+		}
+		v, _ := strconv.Atoi(m[1])
+		b, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, fmt.Errorf("store: migrations: %w", err)
+		}
+		sum := sha256.Sum256(b)
+		ms = append(ms, migration{version: v, name: m[2], sql: string(b), checksum: hex.EncodeToString(sum[:])})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("store: migrations: version %d found where %d was expected", m.version, i+1)
+		}
+	}
+	return ms, nil
+}
+
+// migrate applies the migrations not yet recorded in schema_migrations, in order, each in its own
+// transaction together with its schema_migrations row. A migration already applied is checked
+// against its recorded checksum (an edited migration is an error, not silently skipped).
+func migrate(ctx context.Context, db *sql.DB, ms []migration, now func() time.Time) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		name       TEXT NOT NULL,
+		checksum   TEXT NOT NULL,
+		applied_at TEXT NOT NULL
+	) STRICT`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var have int
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if have > len(ms) {
+		return fmt.Errorf("migrate: database schema version %d is newer than this binary knows (%d)", have, len(ms))
+	}
+	for _, m := range ms {
+		if err := applyMigration(ctx, db, m, now); err != nil {
+			return fmt.Errorf("migrate: %04d_%s: %w", m.version, m.name, err)
+		}
+	}
+	return nil
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, m migration, now func() time.Time) (err error) {
+	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: another process migrating waits here
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	var sum string
+	switch err := tx.QueryRowContext(ctx, `SELECT checksum FROM schema_migrations WHERE version = ?`, m.version).Scan(&sum); {
+	case err == nil:
+		if sum != m.checksum {
+			return fmt.Errorf("applied with checksum %s, the file now has %s (never edit an applied migration; add a new one)", sum, m.checksum)
+		}
+		return tx.Rollback()
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`,
+		m.version, m.name, m.checksum, fmtTime(now())); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Migration is an applied schema migration.
+type Migration struct {
+	Version   int
+	Name      string
+	AppliedAt time.Time
+}
+
+// Migrations lists the applied schema migrations in version order.
+func (s *Store) Migrations(ctx context.Context) ([]Migration, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT version, name, applied_at FROM schema_migrations ORDER BY version`)
+	if err != nil {
+		return nil, fmt.Errorf("store: migrations: %w", err)
+	}
+	defer rows.Close()
+	var out []Migration
+	for rows.Next() {
+		var m Migration
+		var at string
+		if err := rows.Scan(&m.Version, &m.Name, &at); err != nil {
+			return nil, fmt.Errorf("store: migrations: %w", err)
+		}
+		if m.AppliedAt, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("store: migrations: %w", err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: migrations: %w", err)
+	}
+	return out, nil
+}

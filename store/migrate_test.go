@@ -1,0 +1,221 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+func TestMigrationsApplyOnceAndReopenIsNoOp(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTest(t)
+	want, err := embeddedMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 2 {
+		t.Fatalf("want at least 2 embedded migrations, have %d", len(want))
+	}
+	first, err := s.Migrations(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != len(want) {
+		t.Fatalf("applied %d migrations, want %d", len(first), len(want))
+	}
+	for i, m := range first {
+		if m.Version != i+1 || m.Name != want[i].name {
+			t.Errorf("migration %d = %+v, want version %d name %s", i, m, i+1, want[i].name)
+		}
+	}
+	s.Close()
+
+	// Re-open with a clock far in the future: nothing is applied again.
+	later := func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) }
+	s2, err := Open(ctx, path, WithClock(later))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	again, err := s2.Migrations(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again) != len(first) {
+		t.Fatalf("after re-open %d migrations, want %d", len(again), len(first))
+	}
+	for i := range again {
+		if !again[i].AppliedAt.Equal(first[i].AppliedAt) {
+			t.Errorf("migration %d re-applied: applied_at %v, was %v", i+1, again[i].AppliedAt, first[i].AppliedAt)
+		}
+	}
+	if n := count(t, s2, `SELECT count(*) FROM sqlite_schema WHERE name = 'games'`); n != 1 {
+		t.Errorf("games table count %d", n)
+	}
+}
+
+func TestOldVersionDBMigrates(t *testing.T) {
+	ctx := context.Background()
+	all, err := embeddedMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := open(ctx, path, all[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ensureGame(t, old, "g1")
+	if err := old.Commit(ctx, moveCommit("g1", "100")); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, old, `SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'outbox_by_state'`); n != 0 {
+		t.Fatalf("version 1 already has the version 2 index")
+	}
+	before := dump(t, old)
+	old.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ms, err := s.Migrations(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != len(all) || ms[len(ms)-1].Version != len(all) {
+		t.Fatalf("migrations after upgrade: %+v", ms)
+	}
+	for _, idx := range []string{"posts_by_verdict", "outbox_by_state", "flags_by_state", "flags_by_post"} {
+		if n := count(t, s, `SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?`, idx); n != 1 {
+			t.Errorf("index %s missing after upgrade", idx)
+		}
+	}
+	// The old data is intact (only schema_migrations gained rows) and usable.
+	after := dump(t, s)
+	strip := func(d string) string {
+		var keep []string
+		in := false
+		for _, l := range strings.Split(d, "\n") {
+			if strings.HasPrefix(l, "== ") {
+				in = l == "== schema_migrations"
+			}
+			if !in {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if strip(before) != strip(after) {
+		t.Errorf("data changed by the upgrade:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	if err := s.Commit(ctx, moveCommit("g1", "101")); err != nil {
+		t.Fatal(err)
+	}
+	if seq, _ := s.LastSeq(ctx, "g1"); seq != 4 {
+		t.Errorf("last seq %d, want 4", seq)
+	}
+}
+
+func TestMigrationErrors(t *testing.T) {
+	ok1 := &fstest.MapFile{Data: []byte(`CREATE TABLE a (x INTEGER) STRICT;`)}
+	ok2 := &fstest.MapFile{Data: []byte(`CREATE TABLE b (y INTEGER) STRICT;`)}
+	bad2 := &fstest.MapFile{Data: []byte(`CREATE TABLE b (y INTEGER) STRICT; INSERT INTO nowhere VALUES (1);`)}
+	tests := []struct {
+		name    string
+		setup   fstest.MapFS // applied first (nil: none)
+		fs      fstest.MapFS
+		wantErr string
+		version int // the version recorded afterwards
+		noTable string
+	}{
+		{name: "gap", fs: fstest.MapFS{"0001_a.sql": ok1, "0003_b.sql": ok2}, wantErr: "version 3 found where 2"},
+		{name: "bad name", fs: fstest.MapFS{"1_a.sql": ok1}, wantErr: "bad file name"},
+		{name: "failing migration rolls back", fs: fstest.MapFS{"0001_a.sql": ok1, "0002_b.sql": bad2},
+			wantErr: "0002_b", version: 1, noTable: "b"},
+		{name: "edited applied migration", setup: fstest.MapFS{"0001_a.sql": ok1},
+			fs:      fstest.MapFS{"0001_a.sql": &fstest.MapFile{Data: []byte(`CREATE TABLE a (x TEXT) STRICT;`)}},
+			wantErr: "checksum", version: 1},
+		{name: "database newer than binary", setup: fstest.MapFS{"0001_a.sql": ok1, "0002_b.sql": ok2},
+			fs: fstest.MapFS{"0001_a.sql": ok1}, wantErr: "newer than this binary", version: 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			path := filepath.Join(t.TempDir(), "m.db")
+			if tc.setup != nil {
+				ms, err := loadMigrations(tc.setup)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := open(ctx, path, ms)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Close()
+			}
+			ms, err := loadMigrations(tc.fs)
+			if err == nil {
+				var s *Store
+				s, err = open(ctx, path, ms)
+				if err == nil {
+					s.Close()
+				}
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+			}
+			if tc.version == 0 {
+				return
+			}
+			s, err := open(ctx, path, nil)
+			if err == nil {
+				s.Close()
+				t.Fatal("opening with no migrations should refuse a versioned database")
+			}
+			raw := rawDB(t, path)
+			defer raw.Close()
+			var v int
+			if err := raw.QueryRow(`SELECT MAX(version) FROM schema_migrations`).Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			if v != tc.version {
+				t.Errorf("recorded version %d, want %d", v, tc.version)
+			}
+			if tc.noTable != "" {
+				var n int
+				raw.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name = ?`, tc.noTable).Scan(&n)
+				if n != 0 {
+					t.Errorf("table %s of the failed migration exists", tc.noTable)
+				}
+			}
+		})
+	}
+}
+
+func TestOpenOddPath(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "a b?c#d%20")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "игра.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ensureGame(t, s, "g")
+	s.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("database not at the given path: %v", err)
+	}
+	if _, err := Open(ctx, ""); !errors.Is(err, ErrInvalid) {
+		t.Errorf("empty path: %v", err)
+	}
+}

@@ -1,0 +1,213 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// OutboxKind is what the poster sends.
+type OutboxKind string
+
+// Outbox kinds.
+const (
+	OutboxReply OutboxKind = "reply" // a reply in the game's thread
+	OutboxPM    OutboxKind = "pm"    // a private message to Recipient
+)
+
+// OutboxState is where an item is in its life.
+type OutboxState string
+
+// Outbox states.
+const (
+	OutboxPending OutboxState = "pending" // to send (again, after a failed attempt)
+	OutboxPosted  OutboxState = "posted"  // sent
+	OutboxFailed  OutboxState = "failed"  // given up on; needs a human
+)
+
+// OutboxItem is a reply or private message to queue in a Commit.
+type OutboxItem struct {
+	Kind      OutboxKind
+	Recipient string // the forum user name, for a PM; empty for a reply
+	Subject   string
+	Body      string // forum markup; the poster adds Marker to what it sends
+}
+
+// OutboxRow is a queued item as stored.
+type OutboxRow struct {
+	ID          int64
+	Game        string
+	N           int64 // the item's number within its game, 1..n
+	Kind        OutboxKind
+	Recipient   string
+	Subject     string
+	Body        string
+	Marker      string // Marker(Game, N)
+	EventSeq    int64  // the game's last event seq when the item was queued
+	CreatedAt   time.Time
+	State       OutboxState
+	ForumPostID string // the forum's id of the posted reply ("" for a PM)
+	Attempts    int
+	LastError   string
+	PostedAt    time.Time
+}
+
+func (it OutboxItem) check() error {
+	switch it.Kind {
+	case OutboxReply:
+		if it.Recipient != "" {
+			return fmt.Errorf("%w: a thread reply with a recipient", ErrInvalid)
+		}
+	case OutboxPM:
+		if it.Recipient == "" {
+			return fmt.Errorf("%w: a private message without a recipient", ErrInvalid)
+		}
+	default:
+		return fmt.Errorf("%w: outbox kind %q", ErrInvalid, it.Kind)
+	}
+	if it.Body == "" {
+		return fmt.Errorf("%w: empty outbox body", ErrInvalid)
+	}
+	return nil
+}
+
+// PendingOutbox lists the game's items still to send, in the order they were queued.
+func (s *Store) PendingOutbox(ctx context.Context, game string) ([]OutboxRow, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+outboxCols+` FROM outbox
+		WHERE game_id = ? AND state = 'pending' ORDER BY id`, game)
+	if err != nil {
+		return nil, fmt.Errorf("store: pending outbox %s: %w", game, err)
+	}
+	defer rows.Close()
+	var out []OutboxRow
+	for rows.Next() {
+		o, err := scanOutbox(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: pending outbox %s: %w", game, err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: pending outbox %s: %w", game, err)
+	}
+	return out, nil
+}
+
+// Outbox returns one outbox item; ErrNotFound if there is none.
+func (s *Store) Outbox(ctx context.Context, id int64) (OutboxRow, error) {
+	o, err := outboxItem(ctx, s.r, id)
+	if err != nil {
+		return OutboxRow{}, fmt.Errorf("store: outbox %d: %w", id, err)
+	}
+	return o, nil
+}
+
+// MarkPosted records that the item was sent (forumPostID is "" for a PM). Marking an item posted
+// again with the same forum post id is a no-op; with another id it is ErrOutboxState.
+func (s *Store) MarkPosted(ctx context.Context, id int64, forumPostID string, at time.Time) error {
+	return s.write(ctx, fmt.Sprintf("mark posted %d", id), func(tx *sql.Tx) error {
+		o, err := outboxItem(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.State == OutboxPosted {
+			if o.ForumPostID == forumPostID {
+				return nil
+			}
+			return fmt.Errorf("posted already as %q, not %q: %w", o.ForumPostID, forumPostID, ErrOutboxState)
+		}
+		if at.IsZero() {
+			at = s.now()
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE outbox SET state = 'posted', forum_post_id = ?, posted_at = ? WHERE id = ?`,
+			forumPostID, fmtTime(at), id)
+		return err
+	})
+}
+
+// MarkAttempt records a failed attempt to send a pending item (it stays pending).
+func (s *Store) MarkAttempt(ctx context.Context, id int64, cause error) error {
+	return s.markAttempt(ctx, "mark attempt", id, cause, OutboxPending)
+}
+
+// MarkFailed records a last failed attempt and gives the item up (state failed) for a human.
+func (s *Store) MarkFailed(ctx context.Context, id int64, cause error) error {
+	return s.markAttempt(ctx, "mark failed", id, cause, OutboxFailed)
+}
+
+func (s *Store) markAttempt(ctx context.Context, what string, id int64, cause error, state OutboxState) error {
+	msg := ""
+	if cause != nil {
+		msg = cause.Error()
+	}
+	return s.write(ctx, fmt.Sprintf("%s %d", what, id), func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, state = ?
+			WHERE id = ? AND state = 'pending'`, msg, state, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
+		}
+		if _, err := outboxItem(ctx, tx, id); err != nil {
+			return err
+		}
+		return fmt.Errorf("item %d is not pending: %w", id, ErrOutboxState)
+	})
+}
+
+// insertOutbox queues items after the game's last one; n numbers them within the game.
+func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxItem, lastSeq int64, now time.Time) error {
+	if len(items) == 0 {
+		return nil
+	}
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(n), 0) FROM outbox WHERE game_id = ?`, game).Scan(&n); err != nil {
+		return err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (game_id, n, kind, recipient, subject, body, marker, event_seq, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	created := fmtTime(now)
+	for _, it := range items {
+		n++
+		if _, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(game, n), lastSeq, created); err != nil {
+			return fmt.Errorf("outbox item %d: %w", n, err)
+		}
+	}
+	return nil
+}
+
+const outboxCols = `id, game_id, n, kind, recipient, subject, body, marker, event_seq, created_at, state, forum_post_id,
+	attempts, last_error, posted_at`
+
+func outboxItem(ctx context.Context, q queryer, id int64) (OutboxRow, error) {
+	o, err := scanOutbox(q.QueryRowContext(ctx, `SELECT `+outboxCols+` FROM outbox WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return OutboxRow{}, fmt.Errorf("outbox item %d: %w", id, ErrNotFound)
+	}
+	return o, err
+}
+
+func scanOutbox(sc scanner) (OutboxRow, error) {
+	var o OutboxRow
+	var created string
+	var posted sql.NullString
+	if err := sc.Scan(&o.ID, &o.Game, &o.N, &o.Kind, &o.Recipient, &o.Subject, &o.Body, &o.Marker, &o.EventSeq,
+		&created, &o.State, &o.ForumPostID, &o.Attempts, &o.LastError, &posted); err != nil {
+		return OutboxRow{}, err
+	}
+	var err error
+	if o.CreatedAt, err = parseTime(created); err != nil {
+		return OutboxRow{}, err
+	}
+	if o.PostedAt, err = parseNullTime(posted); err != nil {
+		return OutboxRow{}, err
+	}
+	return o, nil
+}

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestOutboxLifecycle(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	c := moveCommit("g", "1")
+	c.Outbox = []OutboxItem{
+		{Kind: OutboxReply, Body: "board"},
+		{Kind: OutboxPM, Recipient: "Вася", Subject: "Ваш ход", Body: "secret"},
+		{Kind: OutboxReply, Body: "next"},
+	}
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := s.PendingOutbox(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != 3 {
+		t.Fatalf("%d pending, want 3", len(pending))
+	}
+	for i, o := range pending {
+		if o.N != int64(i+1) || o.Marker != Marker("g", o.N) || o.State != OutboxPending || o.Body != c.Outbox[i].Body ||
+			o.Kind != c.Outbox[i].Kind || o.Recipient != c.Outbox[i].Recipient || o.Subject != c.Outbox[i].Subject {
+			t.Errorf("item %d = %+v", i, o)
+		}
+		if i > 0 && o.ID <= pending[i-1].ID {
+			t.Errorf("not in id order: %d after %d", o.ID, pending[i-1].ID)
+		}
+	}
+	first, pm, third := pending[0].ID, pending[1].ID, pending[2].ID
+	postedAt := time.Date(2025, 3, 1, 13, 0, 0, 0, time.UTC)
+
+	steps := []struct {
+		name        string
+		do          func() error
+		wantIs      error
+		wantPending []int64
+	}{
+		{"attempt fails", func() error { return s.MarkAttempt(ctx, first, errors.New("flood control")) }, nil, []int64{first, pm, third}},
+		{"attempt fails again", func() error { return s.MarkAttempt(ctx, first, errors.New("timeout")) }, nil, []int64{first, pm, third}},
+		{"posted", func() error { return s.MarkPosted(ctx, first, "9001", postedAt) }, nil, []int64{pm, third}},
+		{"posted again, same id: no-op", func() error { return s.MarkPosted(ctx, first, "9001", postedAt.Add(time.Hour)) }, nil, []int64{pm, third}},
+		{"posted again, other id", func() error { return s.MarkPosted(ctx, first, "9002", postedAt) }, ErrOutboxState, []int64{pm, third}},
+		{"attempt on a posted item", func() error { return s.MarkAttempt(ctx, first, errors.New("x")) }, ErrOutboxState, []int64{pm, third}},
+		{"pm given up", func() error { return s.MarkFailed(ctx, pm, errors.New("forum: private messages not available")) }, nil, []int64{third}},
+		{"unknown item", func() error { return s.MarkPosted(ctx, 999, "1", postedAt) }, ErrNotFound, []int64{third}},
+		{"unknown item attempt", func() error { return s.MarkAttempt(ctx, 999, nil) }, ErrNotFound, []int64{third}},
+		{"pm sent (no forum id)", func() error { return s.MarkPosted(ctx, third, "", postedAt) }, nil, nil},
+	}
+	for _, st := range steps {
+		err := st.do()
+		if st.wantIs == nil && err != nil || st.wantIs != nil && !errors.Is(err, st.wantIs) {
+			t.Fatalf("%s: error %v, want %v", st.name, err, st.wantIs)
+		}
+		got, err := s.PendingOutbox(ctx, "g")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, o := range got {
+			ids = append(ids, o.ID)
+		}
+		if fmt.Sprint(ids) != fmt.Sprint(st.wantPending) {
+			t.Fatalf("%s: pending %v, want %v", st.name, ids, st.wantPending)
+		}
+	}
+	o, err := s.Outbox(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.State != OutboxPosted || o.ForumPostID != "9001" || o.Attempts != 2 || o.LastError != "timeout" || !o.PostedAt.Equal(postedAt) {
+		t.Errorf("first = %+v", o)
+	}
+	o, _ = s.Outbox(ctx, pm)
+	if o.State != OutboxFailed || o.Attempts != 1 || !strings.Contains(o.LastError, "private messages") {
+		t.Errorf("pm = %+v", o)
+	}
+}
+
+func TestOutboxInvalidItems(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	for _, it := range []OutboxItem{
+		{Kind: OutboxPM, Body: "no recipient"},
+		{Kind: OutboxReply, Recipient: "x", Body: "reply with recipient"},
+		{Kind: "tweet", Body: "x"},
+		{Kind: OutboxReply},
+	} {
+		c := moveCommit("g", "1")
+		c.Outbox = []OutboxItem{it}
+		if err := s.Commit(ctx, c); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%+v: error %v, want ErrInvalid", it, err)
+		}
+	}
+}
+
+// TestMarkersDeterministic: the same game's commits give the same markers in another database,
+// whatever other games did there; markers never repeat and none is a substring of another.
+func TestMarkersDeterministic(t *testing.T) {
+	ctx := context.Background()
+	markers := func(noise bool) []string {
+		s, _ := openTest(t)
+		ensureGame(t, s, "g")
+		ensureGame(t, s, "g-1")
+		for i := range 25 {
+			if noise {
+				if err := s.Commit(ctx, moveCommit("g-1", fmt.Sprint(i))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c := moveCommit("g", fmt.Sprint(i))
+			c.Outbox = append(c.Outbox, OutboxItem{Kind: OutboxPM, Recipient: "p", Body: "b"})
+			if err := s.Commit(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out []string
+		for _, game := range []string{"g", "g-1"} {
+			pending, err := s.PendingOutbox(ctx, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range pending {
+				out = append(out, o.Marker)
+			}
+		}
+		return out
+	}
+	quiet, noisy := markers(false), markers(true)
+	if len(quiet) != 50 || len(noisy) != 75 {
+		t.Fatalf("%d and %d markers", len(quiet), len(noisy))
+	}
+	if fmt.Sprint(quiet) != fmt.Sprint(noisy[:50]) {
+		t.Errorf("markers differ between databases:\n%v\n%v", quiet, noisy[:50])
+	}
+	if quiet[0] != Marker("g", 1) || quiet[49] != Marker("g", 50) {
+		t.Errorf("markers %s..%s", quiet[0], quiet[49])
+	}
+	for i, a := range noisy {
+		for j, b := range noisy {
+			if i != j && strings.Contains(b, a) {
+				t.Errorf("marker %q found inside %q", a, b)
+			}
+		}
+	}
+	if got := Marker("g", 1); got != "fgm-g-1-"+TextHash("g\x001")[:6] {
+		t.Errorf("Marker changed format: %s", got)
+	}
+}

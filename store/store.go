@@ -1,0 +1,264 @@
+// Package store owns forumgm's durable state in one SQLite file: the games, every post and private
+// message seen (with its verdict), each game's event log, the outbox of replies and private
+// messages to post, the moderator's queue of flags, the readers' cursors and the game clocks.
+//
+// The key operation is Commit: one transaction that records a post's verdict, appends the events it
+// caused, queues the replies, adds flags and moves the cursor and clock, all or nothing. Judging a
+// post twice is refused (ErrAlreadyJudged) and a timed rule cannot fire twice (ErrTimerFired), so
+// a daemon that crashes anywhere and starts again neither loses nor repeats anything.
+//
+// Connections: one writer connection (all writes are serialized through it, transactions start
+// with BEGIN IMMEDIATE, so this process never meets SQLITE_BUSY from itself, and another process
+// such as the moderator CLI waits busy_timeout instead of failing), and a small pool of query-only
+// reader connections that read committed snapshots while the writer works (WAL).
+//
+// Durability: synchronous=FULL. In WAL mode NORMAL already survives the process being killed
+// (SIGKILL) since a commit has reached the OS when it returns; FULL also survives an OS crash or
+// power loss, because WAL is fsynced at every commit. forumgm acts on the outside world right after
+// a commit (posts a reply that cannot be taken back), and it commits a few times a minute, so the
+// fsync per commit is the right trade.
+//
+// Times: every time is stored in UTC with fixed-width nanoseconds and comes back in UTC. Event
+// times (Commit.At) are game time chosen by the caller; bookkeeping times (first seen, created,
+// resolved) come from the store's clock (WithClock), never from inside an engine.
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" database/sql driver (cgo)
+)
+
+// Errors the store reports, wrapped with details (errors.Is works on them).
+var (
+	// ErrAlreadyJudged: the post already has a verdict; the Commit changed nothing.
+	ErrAlreadyJudged = errors.New("store: post already judged")
+	// ErrTimerFired: the game clock is already at or past the timer; the Commit changed nothing.
+	ErrTimerFired = errors.New("store: timer already fired")
+	// ErrNotFound: no such game, post, outbox item or flag.
+	ErrNotFound = errors.New("store: not found")
+	// ErrFlagNotOpen: the flag was already resolved.
+	ErrFlagNotOpen = errors.New("store: flag not open")
+	// ErrOutboxState: the outbox item is not in a state that allows the change.
+	ErrOutboxState = errors.New("store: outbox item in wrong state")
+	// ErrInvalid: the arguments are malformed (nothing was written).
+	ErrInvalid = errors.New("store: invalid argument")
+)
+
+// BusyTimeout is how long a connection waits for a lock held by another process before
+// reporting SQLITE_BUSY.
+const BusyTimeout = 10 * time.Second
+
+// Store is the SQLite storage of forumgm. It is safe for concurrent use.
+type Store struct {
+	w   *sql.DB // the single writer connection
+	r   *sql.DB // query-only readers
+	now func() time.Time
+}
+
+// Option configures Open.
+type Option func(*Store)
+
+// WithClock sets the clock used for bookkeeping times (first seen, created, resolved).
+func WithClock(now func() time.Time) Option {
+	return func(s *Store) { s.now = now }
+}
+
+// Open opens (creating it if needed) the database at path and applies the pending migrations.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	ms, err := embeddedMigrations()
+	if err != nil {
+		return nil, err
+	}
+	return open(ctx, path, ms, opts...)
+}
+
+func open(ctx context.Context, path string, ms []migration, opts ...Option) (*Store, error) {
+	if path == "" || path == ":memory:" {
+		return nil, fmt.Errorf("store: open %q: %w: a file path is required", path, ErrInvalid)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	s := &Store{now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	busy := fmt.Sprint(BusyTimeout.Milliseconds())
+	s.w, err = sql.Open("sqlite3", dsn(abs, url.Values{
+		"_journal_mode": {"WAL"},
+		"_synchronous":  {"FULL"},
+		"_busy_timeout": {busy},
+		"_foreign_keys": {"1"},
+		"_txlock":       {"immediate"},
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	s.w.SetConnMaxIdleTime(0)
+	if err := s.w.PingContext(ctx); err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	var mode string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		s.w.Close()
+		return nil, fmt.Errorf("store: open %s: journal mode %q, want wal (%v)", path, mode, err)
+	}
+	if err := migrate(ctx, s.w, ms, s.now); err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	s.r, err = sql.Open("sqlite3", dsn(abs, url.Values{
+		"_busy_timeout": {busy},
+		"_foreign_keys": {"1"},
+		"_query_only":   {"1"},
+	}))
+	if err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("store: open %s: readers: %w", path, err)
+	}
+	n := min(runtime.GOMAXPROCS(0), 4)
+	s.r.SetMaxOpenConns(n)
+	s.r.SetMaxIdleConns(n)
+	return s, nil
+}
+
+// dsn builds a file: URI so that any character in the path is escaped.
+func dsn(abs string, q url.Values) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
+	return u.String()
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	err := errors.Join(s.r.Close(), s.w.Close())
+	if err != nil {
+		return fmt.Errorf("store: close: %w", err)
+	}
+	return nil
+}
+
+// write runs fn in one write transaction (BEGIN IMMEDIATE on the writer connection).
+func (s *Store) write(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: %s: begin: %w", what, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("store: %s: %w", what, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: %s: commit: %w", what, err)
+	}
+	return nil
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and foreign_key_check; nil when the file is sound.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	rows, err := s.r.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return fmt.Errorf("store: integrity check: %w", err)
+	}
+	var msgs []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			rows.Close()
+			return fmt.Errorf("store: integrity check: %w", err)
+		}
+		msgs = append(msgs, m)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("store: integrity check: %w", err)
+	}
+	if len(msgs) != 1 || msgs[0] != "ok" {
+		return fmt.Errorf("store: integrity check: %v", msgs)
+	}
+	fk, err := s.r.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return fmt.Errorf("store: foreign key check: %w", err)
+	}
+	defer fk.Close()
+	if fk.Next() {
+		return fmt.Errorf("store: foreign key check: violations found")
+	}
+	return fk.Err()
+}
+
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func fmtTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("bad stored time %q: %w", s, err)
+	}
+	return t, nil
+}
+
+// parseNullTime turns a nullable time column into a time (zero when NULL).
+func parseNullTime(ns sql.NullString) (time.Time, error) {
+	if !ns.Valid {
+		return time.Time{}, nil
+	}
+	return parseTime(ns.String)
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return fmtTime(t)
+}
+
+// TextHash is the hash stored for a post's text: hex sha256.
+func TextHash(text string) string {
+	h := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(h[:])
+}
+
+var gameIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+func checkGame(id string) error {
+	if !gameIDRe.MatchString(id) {
+		return fmt.Errorf("%w: game id %q (want 1-64 of A-Za-z0-9_-)", ErrInvalid, id)
+	}
+	return nil
+}
+
+// Marker is the unique marker of a game's n-th outbox item. It depends only on the game id and n,
+// so a replay gives the same markers; the short hash after the number makes markers prefix-free
+// ("…-1-" never starts "…-10-"), so searching a thread for one never finds another.
+func Marker(game string, n int64) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", game, n))
+	return fmt.Sprintf("fgm-%s-%d-%s", game, n, hex.EncodeToString(h[:3]))
+}
+
+// scanner is *sql.Row or *sql.Rows.
+type scanner interface {
+	Scan(dest ...any) error
+}
+
+// queryer is *sql.DB or *sql.Tx.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
