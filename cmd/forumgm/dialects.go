@@ -1,0 +1,8 @@
+package main
+
+// The forum dialects forumgm speaks; each registers itself with package forum.
+import (
+	_ "forumgm/poster/mybb"
+	_ "forumgm/poster/punbb"
+	_ "forumgm/poster/smf"
+)
