@@ -208,3 +208,50 @@ until: 2026-12-01T23:00:00+03:00
 		}
 	}
 }
+
+// Private deployment: each side sends its placement by private message; the board is published
+// when both are in. A public deployment is refused and changes nothing.
+func TestPrivateDeployment(t *testing.T) {
+	sara := "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"
+	crus := "расстановка: р1 P18, р2 R18, р3 S18, а1 C17, а2 D17, л1 F17, л2 G17, л3 H17, с1 I19, с2 J19, к1 K17, к2 L17, к3 M17, к4 N17, к5 O17"
+	src := `game: crusade
+settings: {daily_question: false}
+start: 2026-12-01T12:00:00+03:00
+players: [{name: A, side: crusaders}, {name: B, side: saracens}]
+deployment: private
+posts:
+  - {author: A, at: 2026-12-01T12:05:00+03:00, text: "1-й ход к1 на K16"}
+  - {author: B, at: 2026-12-01T12:10:00+03:00, private: true, text: "` + sara + `"}
+  - {author: A, at: 2026-12-01T12:20:00+03:00, private: true, text: "` + crus + `"}
+  - {author: A, at: 2026-12-01T12:30:00+03:00, text: "1-й ход к1 на K16"}
+`
+	tr, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{}
+	for _, p := range res.Posts {
+		got = append(got, p.Verdict)
+	}
+	if strings.Join(got, ",") != "refused,accepted,accepted,accepted" {
+		t.Fatalf("verdicts %v; replies %+v", got, res.Posts)
+	}
+	if !strings.Contains(res.Posts[0].Replies[0], "расставляются") {
+		t.Errorf("a move before the deployment: %q", res.Posts[0].Replies[0])
+	}
+	if !strings.HasPrefix(res.Posts[1].Replies[0], "[ЛС для B]") {
+		t.Errorf("the deployment is confirmed privately: %q", res.Posts[1].Replies[0])
+	}
+	all := strings.Join(res.Posts[2].Replies, "\n")
+	if !strings.Contains(all, "Армии расставлены") || !strings.Contains(all, "|ш1|") {
+		t.Errorf("the board is published when both deployments are in: %q", all)
+	}
+	f := res.Final.(judge.CrusadeFinal)
+	if f.Warriors["ш1"].Cell != "I1" || f.Warriors["к1"].Cell != "K16" {
+		t.Errorf("final cells: ш1 %q к1 %q", f.Warriors["ш1"].Cell, f.Warriors["к1"].Cell)
+	}
+}
