@@ -58,6 +58,9 @@ type fakeMyBB struct {
 	pms       []string        // pages answering private.php POSTs
 	lastPID   string          // what action=lastpost points at
 	nextLogin int
+	// sentPage builds the read page of gm-bot's Sent Items copy (pmid 2) from the recipient's
+	// captured read page (pmid 1); the capture has no page of the sender's copy. nil: 404.
+	sentPage func(recipientPage []byte) []byte
 }
 
 func newFake(t testing.TB) *fakeMyBB {
@@ -193,6 +196,10 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 			send("30-pm-compose.gm-bot.html")
 		case q.Get("action") == "read" && q.Get("pmid") == "1":
 			send("34-pm-read.dzhelu.html")
+		case q.Get("action") == "read" && q.Get("pmid") == "2" && f.sentPage != nil:
+			w.Write(f.sentPage(f.page("34-pm-read.dzhelu.html")))
+		case q.Get("action") == "" && q.Get("fid") == "2":
+			send("35-pm-sent-folder.gm-bot.html")
 		case q.Get("action") == "":
 			send("33-pm-inbox.dzhelu.html")
 		default:

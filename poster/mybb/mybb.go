@@ -64,6 +64,8 @@ type Forum struct {
 	mu       sync.Mutex // serialises operations (one session, one cookie jar)
 	loggedIn bool
 	threads  map[string]*threadState
+	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes).
+	sentCache map[string]forum.Post
 }
 
 // threadState is what the Forum remembers about a thread between calls.

@@ -3,7 +3,6 @@ package mybb
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"forumgm/forum"
 	scrape "forumgm/scraper/mybb"
@@ -141,78 +140,4 @@ func (f *Forum) posts(ctx context.Context, tid string, after forum.Cursor) ([]fo
 	}
 	st.cursorPID, st.cursorPage = cur.PostID, cur.Page
 	return out, cur, nil
-}
-
-// Inbox lists the private messages received after the cursor (pmid), oldest first, each read
-// in full (reading marks it read on the board). When reading one fails, the messages read so
-// far are returned with their cursor and the error.
-func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if err := f.ensureLogin(ctx); err != nil {
-		return nil, after, err
-	}
-	var list []forum.Post
-	err := f.relogin(ctx, func() error {
-		var err error
-		list, err = f.inboxList(ctx, after.PostID)
-		return err
-	})
-	if err != nil {
-		return nil, after, err
-	}
-	scrape.SortByID(list)
-	cur := after
-	var out []forum.Post
-	for _, item := range list {
-		_, doc, err := f.get(ctx, scrape.PMPath(item.ID))
-		if err != nil {
-			return out, cur, err
-		}
-		pg, err := scrape.ExtractPM(doc, f.opts)
-		if err != nil {
-			return out, cur, fmt.Errorf("mybb: PM %s: %w", item.ID, err)
-		}
-		pm := pg.Posts[0]
-		if pm.Subject == "" {
-			pm.Subject = item.Subject
-		}
-		out = append(out, pm)
-		cur = forum.Cursor{PostID: item.ID}
-	}
-	return out, cur, nil
-}
-
-// inboxList reads the inbox listing from page 1 (newest first) until a message at or before the
-// cursor appears or the pages end.
-func (f *Forum) inboxList(ctx context.Context, afterID string) ([]forum.Post, error) {
-	var out []forum.Post
-	path := scrape.InboxPath(1)
-	for page := 1; page <= 50; page++ {
-		_, doc, err := f.get(ctx, path)
-		if err != nil {
-			return nil, err
-		}
-		pg, err := scrape.ExtractPMList(doc, f.opts)
-		if err != nil {
-			return nil, err
-		}
-		reached := false
-		for _, m := range pg.Posts {
-			if scrape.CompareIDs(m.ID, afterID) > 0 {
-				out = append(out, m)
-			} else {
-				reached = true
-			}
-		}
-		if reached || pg.Page >= pg.LastPage {
-			return out, nil
-		}
-		next, ok := doc.Find(scrape.Selectors.Pagination + " a.pagination_next").First().Attr("href")
-		if !ok {
-			return out, nil
-		}
-		path = next
-	}
-	return out, nil
 }

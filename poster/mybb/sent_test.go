@@ -1,0 +1,87 @@
+package mybb
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+)
+
+// sentCopy turns the recipient's captured read page (pmid 1) into the sender's copy (pmid 2): the
+// same template with the message's own pmid.
+func sentCopy(page []byte) []byte {
+	return []byte(strings.NewReplacer("pmid=1", "pmid=2", `name="pmid" value="1"`, `name="pmid" value="2"`).Replace(string(page)))
+}
+
+var (
+	reQuickReplyForm = regexp.MustCompile(`(?s)<form action="private.php" method="post" name="input">.*?</form>`)
+	rePMButtons      = regexp.MustCompile(`(?s)<div class="postbit_buttons post_management_buttons float_right">.*?</div>`)
+)
+
+// sentCopyBare is a sender's copy on a board that shows no quick reply and no buttons: nothing
+// on the page names the pmid.
+func sentCopyBare(page []byte) []byte {
+	s := reQuickReplyForm.ReplaceAllString(string(sentCopy(page)), "")
+	return []byte(rePMButtons.ReplaceAllString(s, ""))
+}
+
+// Sent reads the Sent Items folder (private.php?fid=2, captured 35-pm-sent-folder) and each
+// message in full; a second call with the cursor reads only the listing; the listing and the
+// pages are read once per message even when called again from an empty cursor.
+func TestSentFolder(t *testing.T) {
+	for name, build := range map[string]func([]byte) []byte{"captured": sentCopy, "no pmid on the page": sentCopyBare} {
+		t.Run(name, func(t *testing.T) {
+			fk := newFake(t)
+			fk.sentPage = build
+			fm := fk.forum(t, nil, nil)
+			sent, cur, err := fm.Sent(ctx, forum.Cursor{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sent) != 1 || cur.PostID != "2" {
+				t.Fatalf("%d sent %+v", len(sent), cur)
+			}
+			pm := sent[0]
+			if pm.ID != "2" || pm.Author != "gm-bot" || pm.AuthorID != "5" || pm.Subject != "Партия 1: ваш 3-й ход" ||
+				!strings.Contains(pm.Text, "Текущая позиция:") || len(pm.Code) != 1 ||
+				!pm.Time.Equal(time.Date(2026, 11, 30, 3, 22, 0, 0, time.UTC)) ||
+				!strings.HasSuffix(pm.Permalink, "private.php?action=read&pmid=2") {
+				t.Errorf("%+v", pm)
+			}
+			reqs := strings.Join(fk.requests, "\n")
+			for _, want := range []string{"GET /private.php?fid=2", "GET /private.php?action=read&pmid=2"} {
+				if !strings.Contains(reqs, want) {
+					t.Errorf("no %q in\n%s", want, reqs)
+				}
+			}
+
+			before := fk.count()
+			again, cur2, err := fm.Sent(ctx, cur)
+			if err != nil || len(again) != 0 || cur2 != cur || fk.count()-before != 1 {
+				t.Errorf("after the cursor: %d %+v %v, %d requests", len(again), cur2, err, fk.count()-before)
+			}
+			before = fk.count()
+			again, _, err = fm.Sent(ctx, forum.Cursor{})
+			if err != nil || len(again) != 1 || again[0].Text != pm.Text || fk.count()-before != 1 {
+				t.Errorf("from scratch again: %d %v, %d requests (want the listing only)", len(again), err, fk.count()-before)
+			}
+		})
+	}
+}
+
+// A session lost before Sent: the folder answers the no-permission page, the Forum logs in again.
+func TestSentLoggedOut(t *testing.T) {
+	fk := newFake(t)
+	fk.sentPage = sentCopy
+	fm := fk.forum(t, nil, nil)
+	if err := fm.Login(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fk.expire()
+	sent, _, err := fm.Sent(ctx, forum.Cursor{})
+	if err != nil || len(sent) != 1 || len(fk.logins) != 2 {
+		t.Fatalf("%d sent, %v, %d logins", len(sent), err, len(fk.logins))
+	}
+}

@@ -1,0 +1,362 @@
+// Package mybbru is the MyBB.ru / rusff hosting dialect of forum.Forum, registered as "mybbru":
+// PunBB-style login (login.php?action=in: form_sent, redirect_url, req_username, req_password,
+// save_pass), reading from viewtopic.php?id=T&action=last backwards with &p=N down to the cursor,
+// replying through post.php?tid=T (form#post, textarea req_message; all hidden inputs replayed),
+// pages decoded from their charset (usually windows-1251) and forms encoded in it, with &#NNNN;
+// for what the charset cannot hold. Private messages are not implemented (ErrNoPM): their form
+// could not be confirmed from real pages (see README.md).
+//
+// Config.Extra keys: "max_post_chars" (default 65535, PunBB's limit in bytes of the board charset
+// — one byte a character in windows-1251), "flood_wait" (default 60s when the message gives no
+// number), "rate" (requests per second, default 1).
+package mybbru
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/time/rate"
+
+	"forumgm/forum"
+	pg "forumgm/poster/generic"
+	"forumgm/scraper/generic"
+	scr "forumgm/scraper/mybbru"
+)
+
+// Options are the injectable parts (tests).
+type Options struct {
+	Client     *forum.Client
+	Sleep      pg.Sleeper
+	FloodWait  time.Duration
+	MaxRetries int
+}
+
+// Forum is a MyBB.ru-hosted board logged in as the bot.
+type Forum struct {
+	cfg  forum.Config
+	base *url.URL
+	c    *forum.Client
+	opt  Options
+	max  int
+
+	mu       sync.Mutex
+	lastSeen map[string]string
+}
+
+// New builds the dialect.
+func New(cfg forum.Config, opt Options) (*Forum, error) {
+	if cfg.BaseURL == "" {
+		return nil, errors.New("mybbru: BaseURL is empty")
+	}
+	base, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/") + "/")
+	if err != nil {
+		return nil, fmt.Errorf("mybbru: bad BaseURL: %w", err)
+	}
+	if opt.Sleep == nil {
+		opt.Sleep = pg.RealSleep
+	}
+	if opt.FloodWait == 0 {
+		opt.FloodWait = 60 * time.Second
+		if d, err := time.ParseDuration(cfg.Extra["flood_wait"]); err == nil && d > 0 {
+			opt.FloodWait = d
+		}
+	}
+	if opt.MaxRetries == 0 {
+		opt.MaxRetries = 3
+	}
+	if opt.Client == nil {
+		r := 1.0
+		if v, err := strconv.ParseFloat(cfg.Extra["rate"], 64); err == nil && v > 0 {
+			r = v
+		}
+		opt.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: rate.Limit(r), Sleep: opt.Sleep})
+	}
+	f := &Forum{cfg: cfg, base: base, c: opt.Client, opt: opt, max: 65535, lastSeen: map[string]string{}}
+	if n, err := strconv.Atoi(cfg.Extra["max_post_chars"]); err == nil && n > 0 {
+		f.max = n
+	}
+	return f, nil
+}
+
+func init() {
+	forum.Register("mybbru", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
+}
+
+// Capabilities: no private messages through this dialect.
+func (f *Forum) Capabilities() forum.Capabilities {
+	return forum.Capabilities{PrivateMessages: false, MaxPostLength: f.max}
+}
+
+func (f *Forum) url(path string) string {
+	u, _ := f.base.Parse(path)
+	return u.String()
+}
+
+func doc(p *forum.Page, err error) (*forum.Page, *goquery.Document, error) {
+	if p == nil {
+		return nil, nil, err
+	}
+	var se *forum.StatusError
+	if errors.As(err, &se) && se.Status == 404 {
+		return nil, nil, fmt.Errorf("mybbru: %w: %v", forum.ErrNotFound, err)
+	}
+	d, derr := p.Doc()
+	if derr != nil {
+		return nil, nil, derr
+	}
+	return p, d, err
+}
+
+// loggedIn: the navigation has the logout link (login.php?action=out).
+func loggedIn(d *goquery.Document) bool {
+	return d.Find(`#navlogout, a[href*="login.php?action=out"]`).Length() > 0
+}
+
+func message(d *goquery.Document) string {
+	var parts []string
+	d.Find("#posterror li, #posterror p, #pun-main div.info div.container, #msg p").Each(func(_ int, s *goquery.Selection) {
+		if t := strings.Join(strings.Fields(s.Text()), " "); t != "" {
+			parts = append(parts, t)
+		}
+	})
+	return strings.Join(parts, " | ")
+}
+
+var (
+	reFlood   = regexp.MustCompile(`(?i)секунд между сообщениями|подождите немного|have to pass between posts|флуд`)
+	reTooLong = regexp.MustCompile(`(?i)длиннее|longer th|слишком длинн`)
+	reTooFew  = regexp.MustCompile(`(?i)должны ввести сообщение|must enter a message|слишком коротк`)
+	reNoPerm  = regexp.MustCompile(`(?i)нет прав|no permission|do not have permission|тема закрыта|topic is closed`)
+	reBadUser = regexp.MustCompile(`(?i)неверное имя|неверный пароль|incorrect username|wrong user`)
+)
+
+func (f *Forum) classify(msg string) error {
+	switch {
+	case reFlood.MatchString(msg):
+		return fmt.Errorf("mybbru: %q: %w", msg, &forum.FloodError{Wait: pg.FloodWait(msg, f.opt.FloodWait)})
+	case reTooLong.MatchString(msg):
+		return fmt.Errorf("mybbru: %q: %w", msg, forum.ErrTooLong)
+	case reTooFew.MatchString(msg):
+		return fmt.Errorf("mybbru: %q: %w", msg, forum.ErrTooShort)
+	case reNoPerm.MatchString(msg):
+		return fmt.Errorf("mybbru: %q: %w", msg, forum.ErrNoPermission)
+	}
+	return fmt.Errorf("mybbru: rejected: %q", msg)
+}
+
+// Login logs in through the PunBB login form.
+func (f *Forum) Login(ctx context.Context) error {
+	p, d, err := doc(f.c.Get(ctx, f.url("login.php")))
+	if err != nil {
+		return err
+	}
+	if loggedIn(d) && d.Find("form#login").Length() == 0 {
+		return nil
+	}
+	form, err := pg.ReadForm(p, d, "form#login, form[action*='login.php']")
+	if err != nil {
+		return generic.Markup("mybbru", "%v", err)
+	}
+	form.Values.Set("req_username", f.cfg.Username)
+	form.Values.Set("req_password", f.cfg.Password)
+	form.Values.Set("save_pass", "1")
+	form.Values.Set("login", "Войти")
+	_, rd, err := doc(f.c.PostForm(ctx, form.Action.String(), form.Values, p.Charset))
+	if err != nil {
+		return err
+	}
+	if !loggedIn(rd) {
+		msg := message(rd)
+		if reBadUser.MatchString(msg) || rd.Find("form#login").Length() > 0 {
+			return fmt.Errorf("mybbru: login: %q: %w", msg, forum.ErrBadLogin)
+		}
+		return fmt.Errorf("mybbru: login not confirmed: %q: %w", msg, forum.ErrBadLogin)
+	}
+	return nil
+}
+
+func (f *Forum) relogin(ctx context.Context, op func() error) error {
+	err := op()
+	if errors.Is(err, forum.ErrLoggedOut) {
+		if lerr := f.Login(ctx); lerr != nil {
+			return lerr
+		}
+		err = op()
+	}
+	return err
+}
+
+// Posts reads viewtopic.php?id=T&action=last (the page holding the newest post) and walks back
+// with &p=N only while the oldest post on the page is newer than the cursor.
+func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	var out []forum.Post
+	cur := after
+	err := f.relogin(ctx, func() error {
+		var err error
+		out, cur, err = f.posts(ctx, t, after)
+		return err
+	})
+	return out, cur, err
+}
+
+func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	o, err := generic.OptionsFromConfig(f.cfg)
+	if err != nil {
+		return nil, after, err
+	}
+	tid := url.QueryEscape(t.ID)
+	next := f.url("viewtopic.php?id=" + tid + "&action=last")
+	var out []forum.Post
+	cur := after
+	for pages := 0; next != "" && pages < 10000; pages++ {
+		p, d, err := doc(f.c.Get(ctx, next))
+		if err != nil {
+			return nil, after, err
+		}
+		o.Base = p.URL
+		pi, err := generic.Extract(d, scr.Thread, o)
+		if err != nil {
+			if !loggedIn(d) && reNoPerm.MatchString(message(d)) {
+				return nil, after, fmt.Errorf("mybbru: thread %s: %w", t.ID, forum.ErrLoggedOut)
+			}
+			return nil, after, err
+		}
+		if pages == 0 {
+			cur.Page = pi.Current
+		}
+		older := false
+		for _, post := range pi.Posts {
+			if after.PostID == "" || generic.IDLess(after.PostID, post.ID) {
+				out = append(out, post)
+			} else {
+				older = true
+			}
+		}
+		if older || pi.Current <= 1 {
+			break
+		}
+		next = f.url("viewtopic.php?id=" + tid + "&p=" + strconv.Itoa(pi.Current-1))
+	}
+	generic.SortPosts(out)
+	if len(out) > 0 {
+		cur.PostID = out[len(out)-1].ID
+		f.mu.Lock()
+		f.lastSeen[t.ID] = cur.PostID
+		f.mu.Unlock()
+	}
+	return out, cur, nil
+}
+
+// Reply posts body (split to max_post_chars), waiting out flood control, logging in again when
+// the session is gone, splitting further when the board says it is too long. MyBB.ru glues a post
+// onto the bot's previous one when nobody answered in between: then the old id comes back and
+// merged is true.
+func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	var id string
+	var merged bool
+	for _, part := range pg.SplitMessage(body, f.max) {
+		var err error
+		if id, merged, err = f.replyPart(ctx, t, part, 0); err != nil {
+			return id, merged, err
+		}
+	}
+	return id, merged, nil
+}
+
+func (f *Forum) replyPart(ctx context.Context, t forum.Thread, part string, depth int) (string, bool, error) {
+	var lastErr error
+	for attempt := 0; attempt <= f.opt.MaxRetries; attempt++ {
+		id, merged, err := f.replyOnce(ctx, t, part)
+		if err == nil {
+			return id, merged, nil
+		}
+		lastErr = err
+		var fe *forum.FloodError
+		switch {
+		case errors.Is(err, forum.ErrLoggedOut):
+			if lerr := f.Login(ctx); lerr != nil {
+				return "", false, lerr
+			}
+		case errors.As(err, &fe):
+			if serr := f.opt.Sleep(ctx, fe.Wait); serr != nil {
+				return "", false, serr
+			}
+		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
+			var id string
+			var merged bool
+			for _, sub := range pg.SplitMessage(part, len([]rune(part))/2+1) {
+				if id, merged, err = f.replyPart(ctx, t, sub, depth+1); err != nil {
+					return id, merged, err
+				}
+			}
+			return id, merged, nil
+		default:
+			return "", false, err
+		}
+	}
+	return "", false, lastErr
+}
+
+func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	p, d, err := doc(f.c.Get(ctx, f.url("post.php?tid="+url.QueryEscape(t.ID))))
+	if err != nil {
+		return "", false, err
+	}
+	if !loggedIn(d) {
+		return "", false, fmt.Errorf("mybbru: reply form: %w", forum.ErrLoggedOut)
+	}
+	form, err := pg.ReadForm(p, d, "form#post")
+	if err != nil {
+		if msg := message(d); msg != "" {
+			return "", false, f.classify(msg)
+		}
+		return "", false, generic.Markup("mybbru", "%v", err)
+	}
+	form.Values.Set("req_message", body)
+	form.Values.Set("submit", "Отправить")
+	f.mu.Lock()
+	last := f.lastSeen[t.ID]
+	f.mu.Unlock()
+	rp, rd, err := doc(f.c.PostForm(ctx, form.Action.String(), form.Values, p.Charset))
+	if err != nil {
+		return "", false, err
+	}
+	if rd.Find("form#post").Length() > 0 || rd.Find("#posterror").Length() > 0 {
+		return "", false, f.classify(message(rd))
+	}
+	if !loggedIn(rd) && rd.Find("form#login").Length() > 0 {
+		return "", false, fmt.Errorf("mybbru: reply: %w", forum.ErrLoggedOut)
+	}
+	id := pg.IDFromURL(pg.RedirectTarget(rp, rd), "pid")
+	if id == "" {
+		if msg := message(rd); msg != "" {
+			return "", false, f.classify(msg)
+		}
+		return "", false, generic.Markup("mybbru", "no post id after replying (at %s)", rp.URL)
+	}
+	merged := last != "" && !generic.IDLess(last, id)
+	f.mu.Lock()
+	if last == "" || generic.IDLess(last, id) {
+		f.lastSeen[t.ID] = id
+	}
+	f.mu.Unlock()
+	return id, merged, nil
+}
+
+// SendPM is not available through this dialect.
+func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
+	return fmt.Errorf("mybbru: %w (not implemented: the hosted PM form was not confirmed)", forum.ErrNoPM)
+}
+
+// Inbox is not available through this dialect.
+func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	return nil, after, fmt.Errorf("mybbru: %w (not implemented)", forum.ErrNoPM)
+}

@@ -1,0 +1,529 @@
+// Package phpbb is the phpBB 3.3 dialect of forum.Forum, registered as "phpbb": login through
+// ucp.php (form_token + creation_time + sid), reading a thread from its last page backwards to the
+// cursor, replying through posting.php (the form is replayed with all its hidden inputs and sent no
+// sooner than MinFormAge after it was loaded, since check_form_key rejects a form sent within the
+// second it was made), private messages through ucp.php?i=pm.
+//
+// Config.Extra keys: "max_post_chars" (default 60000, phpBB's max_post_chars), "flood_wait"
+// (a Go duration, default 15s = phpBB's flood_interval; phpBB's message does not say how long),
+// "min_form_age" (default 2s), "rate" (requests per second, default 1).
+package phpbb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/time/rate"
+
+	"forumgm/forum"
+	pg "forumgm/poster/generic"
+	"forumgm/scraper/generic"
+	scr "forumgm/scraper/phpbb"
+)
+
+// Options are the injectable parts (tests): the HTTP client, the sleep and the limits.
+type Options struct {
+	Client     *forum.Client
+	Sleep      pg.Sleeper    // default: a timer
+	MinFormAge time.Duration // default 2s
+	FloodWait  time.Duration // default 15s
+	MaxRetries int           // per part, default 3
+}
+
+// Forum is a phpBB board logged in as the bot.
+type Forum struct {
+	cfg  forum.Config
+	base *url.URL
+	c    *forum.Client
+	opt  Options
+	now  func() time.Time
+	max  int
+
+	mu       sync.Mutex
+	lastSeen map[string]string // thread -> newest post id seen
+}
+
+// New builds the dialect.
+func New(cfg forum.Config, opt Options) (*Forum, error) {
+	if cfg.BaseURL == "" {
+		return nil, errors.New("phpbb: BaseURL is empty")
+	}
+	base, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/") + "/")
+	if err != nil {
+		return nil, fmt.Errorf("phpbb: bad BaseURL: %w", err)
+	}
+	if opt.Sleep == nil {
+		opt.Sleep = pg.RealSleep
+	}
+	if opt.MinFormAge == 0 {
+		opt.MinFormAge = durationExtra(cfg, "min_form_age", 2*time.Second)
+	}
+	if opt.FloodWait == 0 {
+		opt.FloodWait = durationExtra(cfg, "flood_wait", 15*time.Second)
+	}
+	if opt.MaxRetries == 0 {
+		opt.MaxRetries = 3
+	}
+	if opt.Client == nil {
+		r := 1.0
+		if v, err := strconv.ParseFloat(cfg.Extra["rate"], 64); err == nil && v > 0 {
+			r = v
+		}
+		opt.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: rate.Limit(r), Sleep: opt.Sleep})
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	f := &Forum{cfg: cfg, base: base, c: opt.Client, opt: opt, now: now, max: 60000, lastSeen: map[string]string{}}
+	if n, err := strconv.Atoi(cfg.Extra["max_post_chars"]); err == nil && n > 0 {
+		f.max = n
+	}
+	return f, nil
+}
+
+func durationExtra(cfg forum.Config, key string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(cfg.Extra[key]); err == nil && d > 0 {
+		return d
+	}
+	return def
+}
+
+func init() {
+	forum.Register("phpbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
+}
+
+// Capabilities: phpBB has private messages; posts up to max_post_chars.
+func (f *Forum) Capabilities() forum.Capabilities {
+	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.max}
+}
+
+func (f *Forum) url(path string) string {
+	u, _ := f.base.Parse(path)
+	return u.String()
+}
+
+func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Document, error) {
+	p, err := f.c.Get(ctx, f.url(path))
+	if err != nil {
+		var se *forum.StatusError
+		if errors.As(err, &se) && se.Status == 404 {
+			return nil, nil, fmt.Errorf("phpbb: %w: %v", forum.ErrNotFound, err)
+		}
+		if p == nil {
+			return nil, nil, err
+		}
+	}
+	doc, derr := p.Doc()
+	if derr != nil {
+		return nil, nil, derr
+	}
+	return p, doc, err
+}
+
+func (f *Forum) post(ctx context.Context, form *pg.Form, charset string) (*forum.Page, *goquery.Document, error) {
+	p, err := f.c.PostForm(ctx, form.Action.String(), form.Values, charset)
+	if p == nil {
+		return nil, nil, err
+	}
+	doc, derr := p.Doc()
+	if derr != nil {
+		return nil, nil, derr
+	}
+	return p, doc, err
+}
+
+// waitFormAge sleeps until the form loaded at loaded is old enough for check_form_key.
+func (f *Forum) waitFormAge(ctx context.Context, loaded time.Time) error {
+	if d := f.opt.MinFormAge - f.now().Sub(loaded); d > 0 {
+		return f.opt.Sleep(ctx, d)
+	}
+	return nil
+}
+
+// loginShown: the page is (or contains) the login form — the session is gone.
+func loginShown(doc *goquery.Document) bool { return doc.Find("form#login").Length() > 0 }
+
+func errorText(doc *goquery.Document) string {
+	var parts []string
+	doc.Find("#page-body p.error, #page-body div.error, #message p").Each(func(_ int, s *goquery.Selection) {
+		if t := strings.Join(strings.Fields(s.Text()), " "); t != "" {
+			parts = append(parts, t)
+		}
+	})
+	return strings.Join(parts, " | ")
+}
+
+var (
+	reFlood   = regexp.MustCompile(`(?i)another post so soon|too soon|flood|так быстро|слишком част|сразу после`)
+	reToken   = regexp.MustCompile(`(?i)form was invalid|форма .*недействительн|форма содержит ошибки`)
+	reTooLong = regexp.MustCompile(`(?i)too many characters|maximum number of allowed characters|слишком много символов|максимально допустимое`)
+	reTooFew  = regexp.MustCompile(`(?i)too few characters|слишком мало символов|message is empty|пустое сообщение|must enter a message`)
+	reReview  = regexp.MustCompile(`(?i)new post has been made|новое сообщение`)
+	reNoPerm  = regexp.MustCompile(`(?i)cannot reply|not authorised|do not have the necessary permissions|нет прав|не можете отвечать|не авторизован|locked`)
+	reNoPM    = regexp.MustCompile(`(?i)private messaging has been disabled|not authorised to send private messages|личные сообщения отключены|не можете отправлять`)
+	reSent    = regexp.MustCompile(`(?i)sent successfully|успешно отправлено`)
+)
+
+var errReview = errors.New("phpbb: new posts since the form was loaded")
+
+// classify turns an error shown on a re-displayed form into a typed error.
+func (f *Forum) classify(msg string) error {
+	switch {
+	case reFlood.MatchString(msg):
+		return fmt.Errorf("phpbb: %q: %w", msg, &forum.FloodError{Wait: f.opt.FloodWait})
+	case reToken.MatchString(msg):
+		return fmt.Errorf("phpbb: %q: %w", msg, forum.ErrBadToken)
+	case reTooLong.MatchString(msg):
+		return fmt.Errorf("phpbb: %q: %w", msg, forum.ErrTooLong)
+	case reTooFew.MatchString(msg):
+		return fmt.Errorf("phpbb: %q: %w", msg, forum.ErrTooShort)
+	case reReview.MatchString(msg):
+		return fmt.Errorf("%w: %q", errReview, msg)
+	case reNoPM.MatchString(msg):
+		return fmt.Errorf("phpbb: %q: %w", msg, forum.ErrNoPM)
+	case reNoPerm.MatchString(msg):
+		return fmt.Errorf("phpbb: %q: %w", msg, forum.ErrNoPermission)
+	}
+	return fmt.Errorf("phpbb: form rejected: %q", msg)
+}
+
+// Login logs in through ucp.php?mode=login.
+func (f *Forum) Login(ctx context.Context) error {
+	p, doc, err := f.get(ctx, "ucp.php?mode=login")
+	if err != nil {
+		return err
+	}
+	if !loginShown(doc) {
+		return nil // already logged in (phpBB shows the index instead)
+	}
+	form, err := pg.ReadForm(p, doc, "form#login")
+	if err != nil {
+		return generic.Markup("phpbb", "%v", err)
+	}
+	loaded := f.now()
+	form.Values.Set("username", f.cfg.Username)
+	form.Values.Set("password", f.cfg.Password)
+	form.Values.Set("autologin", "on")
+	form.Values.Set("login", "Login")
+	if err := f.waitFormAge(ctx, loaded); err != nil {
+		return err
+	}
+	_, rdoc, err := f.post(ctx, form, p.Charset)
+	if err != nil {
+		return err
+	}
+	if loginShown(rdoc) {
+		msg := errorText(rdoc)
+		if reToken.MatchString(msg) {
+			return fmt.Errorf("phpbb: login: %q: %w", msg, forum.ErrBadToken)
+		}
+		return fmt.Errorf("phpbb: login: %q: %w", msg, forum.ErrBadLogin)
+	}
+	return nil
+}
+
+// relogin runs op; when the session turned out to be gone it logs in and runs op once more.
+func (f *Forum) relogin(ctx context.Context, op func() error) error {
+	err := op()
+	if errors.Is(err, forum.ErrLoggedOut) {
+		if lerr := f.Login(ctx); lerr != nil {
+			return lerr
+		}
+		err = op()
+	}
+	return err
+}
+
+// Posts reads the thread's last page (start=999999 is clamped to it) and walks back page by page
+// only while the oldest post on the page is still newer than the cursor. With nothing new it costs
+// one request.
+func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	var out []forum.Post
+	var cur forum.Cursor
+	err := f.relogin(ctx, func() error {
+		var err error
+		out, cur, err = f.posts(ctx, t, after)
+		return err
+	})
+	return out, cur, err
+}
+
+func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	o, err := generic.OptionsFromConfig(f.cfg)
+	if err != nil {
+		return nil, after, err
+	}
+	next := f.url("viewtopic.php?t=" + url.QueryEscape(t.ID) + "&start=999999")
+	var out []forum.Post
+	cur := after
+	for pages := 0; next != "" && pages < 10000; pages++ {
+		p, err := f.c.Get(ctx, next)
+		if err != nil {
+			return nil, after, err
+		}
+		doc, err := p.Doc()
+		if err != nil {
+			return nil, after, err
+		}
+		if doc.Find(scr.Thread.Post).Length() == 0 && loginShown(doc) {
+			return nil, after, fmt.Errorf("phpbb: thread %s: %w", t.ID, forum.ErrLoggedOut)
+		}
+		o.Base = p.URL
+		pg0, err := generic.Extract(doc, scr.Thread, o)
+		if err != nil {
+			return nil, after, err
+		}
+		if pages == 0 {
+			cur.Page = pg0.Current
+		}
+		older := false
+		for _, post := range pg0.Posts {
+			if after.PostID == "" || generic.IDLess(after.PostID, post.ID) {
+				out = append(out, post)
+			} else {
+				older = true
+			}
+		}
+		if older {
+			break
+		}
+		next = pg0.Prev
+	}
+	generic.SortPosts(out)
+	if len(out) > 0 {
+		cur.PostID = out[len(out)-1].ID
+		f.mu.Lock()
+		f.lastSeen[t.ID] = cur.PostID
+		f.mu.Unlock()
+	}
+	return out, cur, nil
+}
+
+// Reply posts body, split into parts of at most max_post_chars (and smaller again when the board
+// says it is too long). Flood control is waited out, a rejected token retried with a fresh form, a
+// lost session restored by logging in again. It returns the id of the last part.
+func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	var id string
+	var merged bool
+	for _, part := range pg.SplitMessage(body, f.max) {
+		var err error
+		id, merged, err = f.replyPart(ctx, t, part, 0)
+		if err != nil {
+			return id, merged, err
+		}
+	}
+	return id, merged, nil
+}
+
+func (f *Forum) replyPart(ctx context.Context, t forum.Thread, part string, depth int) (string, bool, error) {
+	var lastErr error
+	for attempt := 0; attempt <= f.opt.MaxRetries; attempt++ {
+		id, merged, err := f.replyOnce(ctx, t, part)
+		if err == nil {
+			return id, merged, nil
+		}
+		lastErr = err
+		var fe *forum.FloodError
+		switch {
+		case errors.Is(err, forum.ErrLoggedOut):
+			if lerr := f.Login(ctx); lerr != nil {
+				return "", false, lerr
+			}
+		case errors.As(err, &fe):
+			if serr := f.opt.Sleep(ctx, fe.Wait); serr != nil {
+				return "", false, serr
+			}
+		case errors.Is(err, forum.ErrBadToken), errors.Is(err, errReview):
+			// fetch a fresh form and send again
+		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
+			var id string
+			var merged bool
+			for _, sub := range pg.SplitMessage(part, len([]rune(part))/2+1) {
+				if id, merged, err = f.replyPart(ctx, t, sub, depth+1); err != nil {
+					return id, merged, err
+				}
+			}
+			return id, merged, nil
+		default:
+			return "", false, err
+		}
+	}
+	return "", false, lastErr
+}
+
+func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	p, doc, err := f.get(ctx, "posting.php?mode=reply&t="+url.QueryEscape(t.ID))
+	if err != nil {
+		return "", false, err
+	}
+	if loginShown(doc) {
+		return "", false, fmt.Errorf("phpbb: reply form: %w", forum.ErrLoggedOut)
+	}
+	form, err := pg.ReadForm(p, doc, "form#postform")
+	if err != nil {
+		if msg := errorText(doc); msg != "" {
+			return "", false, f.classify(msg)
+		}
+		return "", false, generic.Markup("phpbb", "%v", err)
+	}
+	loaded := f.now()
+	lastID := form.Values.Get("topic_cur_post_id")
+	form.Values.Set("message", body)
+	form.Values.Set("post", "Submit")
+	if err := f.waitFormAge(ctx, loaded); err != nil {
+		return "", false, err
+	}
+	rp, rdoc, err := f.post(ctx, form, p.Charset)
+	if err != nil {
+		return "", false, err
+	}
+	if loginShown(rdoc) {
+		return "", false, fmt.Errorf("phpbb: reply: %w", forum.ErrLoggedOut)
+	}
+	if rdoc.Find("form#postform").Length() > 0 {
+		return "", false, f.classify(errorText(rdoc))
+	}
+	target := pg.RedirectTarget(rp, rdoc)
+	id := pg.IDFromURL(target, "p")
+	if id == "" {
+		if msg := errorText(rdoc); msg != "" {
+			return "", false, f.classify(msg)
+		}
+		return "", false, generic.Markup("phpbb", "no post id after replying (at %s)", target)
+	}
+	merged := lastID != "" && !generic.IDLess(lastID, id)
+	return id, merged, nil
+}
+
+// SendPM composes a private message: the recipient is added first (the board resolves the name to
+// address_list[u][UID]), then the message is sent.
+func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
+	return f.relogin(ctx, func() error { return f.sendPM(ctx, to, subject, body) })
+}
+
+func (f *Forum) sendPM(ctx context.Context, to, subject, body string) error {
+	p, doc, err := f.get(ctx, "ucp.php?i=pm&mode=compose")
+	if err != nil {
+		return err
+	}
+	if loginShown(doc) {
+		return fmt.Errorf("phpbb: compose: %w", forum.ErrLoggedOut)
+	}
+	form, err := pg.ReadForm(p, doc, "form#postform")
+	if err != nil {
+		if msg := errorText(doc); msg != "" {
+			return f.classify(msg)
+		}
+		return generic.Markup("phpbb", "%v", err)
+	}
+	loaded := f.now()
+	form.Values.Set("username_list", to)
+	form.Values.Set("add_to", "Add")
+	if err := f.waitFormAge(ctx, loaded); err != nil {
+		return err
+	}
+	p2, doc2, err := f.post(ctx, form, p.Charset)
+	if err != nil {
+		return err
+	}
+	form2, err := pg.ReadForm(p2, doc2, "form#postform")
+	if err != nil {
+		return generic.Markup("phpbb", "compose after adding %q: %v", to, err)
+	}
+	found := false
+	for k := range form2.Values {
+		if strings.HasPrefix(k, "address_list[") {
+			found = true
+		}
+	}
+	if !found {
+		if msg := errorText(doc2); msg != "" {
+			return fmt.Errorf("phpbb: recipient %q: %w", to, f.classify(msg))
+		}
+		return fmt.Errorf("phpbb: recipient %q not accepted", to)
+	}
+	loaded = f.now()
+	form2.Values.Del("username_list")
+	form2.Values.Set("subject", subject)
+	form2.Values.Set("message", body)
+	form2.Values.Set("post", "Submit")
+	if err := f.waitFormAge(ctx, loaded); err != nil {
+		return err
+	}
+	_, doc3, err := f.post(ctx, form2, p2.Charset)
+	if err != nil {
+		return err
+	}
+	if doc3.Find("form#postform").Length() > 0 {
+		return f.classify(errorText(doc3))
+	}
+	if msg := errorText(doc3); !reSent.MatchString(msg) {
+		return fmt.Errorf("phpbb: private message not confirmed: %q", msg)
+	}
+	return nil
+}
+
+// Inbox lists the inbox and reads each message newer than the cursor.
+func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	var out []forum.Post
+	cur := after
+	err := f.relogin(ctx, func() error {
+		out, cur = nil, after
+		p, doc, err := f.get(ctx, "ucp.php?i=pm&folder=inbox")
+		if err != nil {
+			return err
+		}
+		if loginShown(doc) {
+			return fmt.Errorf("phpbb: inbox: %w", forum.ErrLoggedOut)
+		}
+		if doc.Find("ul.pmlist, ul.topiclist").Length() == 0 {
+			if msg := errorText(doc); msg != "" {
+				return f.classify(msg)
+			}
+			return generic.Markup("phpbb", "no message list on %s", p.URL)
+		}
+		var ids []string
+		doc.Find("ul.pmlist li.row a.topictitle").Each(func(_ int, s *goquery.Selection) {
+			href, _ := s.Attr("href")
+			u, err := p.URL.Parse(href)
+			if err != nil {
+				return
+			}
+			if id := pg.IDFromURL(u, "p"); id != "" && (after.PostID == "" || generic.IDLess(after.PostID, id)) {
+				ids = append(ids, id)
+			}
+		})
+		for _, id := range ids {
+			mp, err := f.c.Get(ctx, f.url("ucp.php?i=pm&mode=view&p="+id))
+			if err != nil {
+				return err
+			}
+			posts, err := scr.Extract(mp.Body, "text/html; charset=utf-8", f.cfgAt(mp.URL))
+			if err != nil {
+				return err
+			}
+			out = append(out, posts...)
+		}
+		generic.SortPosts(out)
+		if len(out) > 0 {
+			cur.PostID = out[len(out)-1].ID
+		}
+		return nil
+	})
+	return out, cur, err
+}
+
+func (f *Forum) cfgAt(u *url.URL) forum.Config {
+	c := f.cfg
+	c.BaseURL = u.String()
+	return c
+}

@@ -1,0 +1,491 @@
+package generic
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+
+	"forumgm/forum"
+)
+
+// Options are what extraction needs besides the page: where the page came from (to make links
+// absolute), the forum's time zone and the clock relative dates are resolved against.
+type Options struct {
+	Base *url.URL
+	Loc  *time.Location
+	Now  time.Time
+}
+
+// OptionsFromConfig builds Options from a dialect Config (BaseURL, Location, Now).
+func OptionsFromConfig(cfg forum.Config) (Options, error) {
+	o := Options{Loc: cfg.Location, Now: time.Now()}
+	if cfg.Now != nil {
+		o.Now = cfg.Now()
+	}
+	if o.Loc == nil {
+		o.Loc = time.UTC
+	}
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil {
+			return o, fmt.Errorf("bad base URL %q: %w", cfg.BaseURL, err)
+		}
+		o.Base = u
+	}
+	return o, nil
+}
+
+// Page is what one thread page holds.
+type Page struct {
+	Posts   []forum.Post
+	Current int    // page number shown as current (1 when the page has no pagination)
+	Last    int    // the largest page number shown
+	Prev    string // absolute URL of the previous page, if linked
+	Next    string // absolute URL of the next page, if linked
+}
+
+// Markup reports a page that does not look like the table says, wrapping forum.ErrMarkupChanged.
+func Markup(dialect, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %w", dialect, fmt.Sprintf(format, args...), forum.ErrMarkupChanged)
+}
+
+// Parse decodes a saved page (any charset, from contentType or <meta>) into a document.
+func Parse(page []byte, contentType string) (*goquery.Document, error) {
+	if len(bytes.TrimSpace(page)) == 0 {
+		return nil, Markup("page", "empty page")
+	}
+	body, _, err := forum.Decode(page, contentType)
+	if err != nil {
+		return nil, Markup("page", "undecodable page: %v", err)
+	}
+	d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, Markup("page", "unparsable page: %v", err)
+	}
+	return d, nil
+}
+
+// Extract reads the posts of a page with table t. A page without posts, or a post without an id,
+// author, time or body, is a markup change (never an empty list).
+func Extract(doc *goquery.Document, t *Table, o Options) (*Page, error) {
+	if t.Required != "" && find(doc.Selection, t.Required).Length() == 0 {
+		return nil, Markup(t.Name, "no %q on the page", t.Required)
+	}
+	nodes := find(doc.Selection, t.Post)
+	if nodes.Length() == 0 {
+		return nil, Markup(t.Name, "no posts (%q) on the page", t.Post)
+	}
+	if o.Loc == nil {
+		o.Loc = time.UTC
+	}
+	p := &Page{}
+	var err error
+	nodes.EachWithBreak(func(i int, s *goquery.Selection) bool {
+		var post forum.Post
+		post, err = extractPost(s, t, o)
+		if err != nil {
+			err = fmt.Errorf("post %d: %w", i+1, err)
+			return false
+		}
+		p.Posts = append(p.Posts, post)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.Current, p.Last = pageNumbers(doc, t)
+	if v, ok := t.PrevPage.Get(doc.Selection); ok && !t.PrevPage.IsZero() {
+		p.Prev = resolve(o.Base, v)
+	}
+	if v, ok := t.NextPage.Get(doc.Selection); ok && !t.NextPage.IsZero() {
+		p.Next = resolve(o.Base, v)
+	}
+	return p, nil
+}
+
+var digits = regexp.MustCompile(`\d+`)
+
+func pageNumbers(doc *goquery.Document, t *Table) (cur, last int) {
+	cur, last = 1, 1
+	if !t.PageCurrent.IsZero() {
+		if v, ok := t.PageCurrent.Get(doc.Selection); ok {
+			if n, err := strconv.Atoi(digits.FindString(v)); err == nil && n > 0 {
+				cur = n
+			}
+		}
+	}
+	last = cur
+	if t.PageNumbers != "" {
+		find(doc.Selection, t.PageNumbers).Each(func(_ int, s *goquery.Selection) {
+			txt := strings.TrimSpace(s.Text())
+			if n, err := strconv.Atoi(txt); err == nil && n > last {
+				last = n
+			}
+		})
+	}
+	return cur, last
+}
+
+func resolve(base *url.URL, ref string) string {
+	ref = strings.TrimSpace(ref)
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	if base != nil {
+		u = base.ResolveReference(u)
+	}
+	// Session ids in links (phpBB's sid=, PunBB's s=) are not part of a permalink.
+	if q := u.Query(); q.Has("sid") {
+		q.Del("sid")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) {
+	var p forum.Post
+	id, ok := t.ID.Get(s)
+	if !ok {
+		return p, Markup(t.Name, "post without an id (%+v)", t.ID.Sel)
+	}
+	p.ID = id
+	if v, ok := t.Permalink.Get(s); ok && !t.Permalink.IsZero() {
+		p.Permalink = resolve(o.Base, v)
+	} else if t.PermalinkFormat != "" {
+		p.Permalink = resolve(o.Base, fmt.Sprintf(t.PermalinkFormat, id))
+	}
+	if !t.Subject.IsZero() {
+		p.Subject, _ = t.Subject.Get(s)
+	}
+	author, ok := t.Author.Get(s)
+	if !ok {
+		return p, Markup(t.Name, "post %s without an author", id)
+	}
+	p.Author = author
+	if !t.AuthorID.IsZero() {
+		p.AuthorID, _ = t.AuthorID.Get(s)
+	}
+	tm, err := postTime(s, t, o)
+	if err != nil {
+		return p, Markup(t.Name, "post %s: %v", id, err)
+	}
+	p.Time = tm
+	body := s
+	if t.Body != "" {
+		body = find(s, t.Body).First()
+		if body.Length() == 0 {
+			return p, Markup(t.Name, "post %s without a body (%q)", id, t.Body)
+		}
+	}
+	if t.Edited != "" && find(s, t.Edited).Length() > 0 {
+		p.Edited = true
+	}
+	r := newRenderer(body, t, o)
+	p.Text = r.own(body.Nodes[0])
+	p.Quotes, p.Code, p.Spoilers = r.quotes, r.code, r.spoilers
+	if p.Quotes == nil {
+		p.Quotes = []forum.Quote{}
+	}
+	return p, nil
+}
+
+func postTime(s *goquery.Selection, t *Table, o Options) (time.Time, error) {
+	if !t.TimeUnix.IsZero() {
+		if v, ok := t.TimeUnix.Get(s); ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+				return time.Unix(n, 0).In(o.Loc), nil
+			}
+		}
+	}
+	var errs []error
+	for _, f := range t.Time {
+		v, ok := f.Get(s)
+		if !ok {
+			continue
+		}
+		tm, err := ParseTime(v, t.TimeLayouts, o.Loc, o.Now)
+		if err == nil {
+			return tm.In(o.Loc), nil
+		}
+		errs = append(errs, err)
+	}
+	if len(errs) == 0 {
+		return time.Time{}, errors.New("no date")
+	}
+	return time.Time{}, errors.Join(errs...)
+}
+
+type kind int
+
+const (
+	kindNone kind = iota
+	kindRemove
+	kindQuote
+	kindCode
+	kindSpoiler
+)
+
+// renderer renders one post body; it knows which nodes are quotes, code, spoilers and
+// left-out parts.
+type renderer struct {
+	t        *Table
+	o        Options
+	kinds    map[*html.Node]kind
+	cites    map[*html.Node]bool
+	quotes   []forum.Quote
+	code     []string
+	spoilers []forum.Spoiler
+}
+
+func newRenderer(body *goquery.Selection, t *Table, o Options) *renderer {
+	r := &renderer{t: t, o: o, kinds: map[*html.Node]kind{}, cites: map[*html.Node]bool{}}
+	mark := func(sel string, k kind) {
+		if sel == "" {
+			return
+		}
+		find(body, sel).Each(func(_ int, s *goquery.Selection) {
+			if _, done := r.kinds[s.Nodes[0]]; !done {
+				r.kinds[s.Nodes[0]] = k
+			}
+		})
+	}
+	for _, sel := range t.Remove {
+		mark(sel, kindRemove)
+	}
+	mark(t.Code, kindCode)
+	mark(t.Spoiler, kindSpoiler)
+	mark(t.Quote, kindQuote)
+	return r
+}
+
+// own renders the author's own text, collecting top-level quotes, code and spoilers.
+func (r *renderer) own(n *html.Node) string {
+	w := &textWriter{}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		r.walk(w, c, true)
+	}
+	return w.String()
+}
+
+func (r *renderer) walk(w *textWriter, n *html.Node, top bool) {
+	switch n.Type {
+	case html.TextNode:
+		w.text(n.Data)
+		return
+	case html.ElementNode:
+	default:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			r.walk(w, c, top)
+		}
+		return
+	}
+	if r.cites[n] {
+		return
+	}
+	switch r.kinds[n] {
+	case kindRemove:
+		return
+	case kindCode:
+		txt := r.codeText(n)
+		if top {
+			r.code = append(r.code, strings.Trim(txt, "\r\n"))
+		}
+		w.verbatim(txt)
+		return
+	case kindQuote:
+		if top {
+			r.quotes = append(r.quotes, r.quote(n))
+			w.block(1)
+			return
+		}
+		// A nested quote stays inside the outer quote's text: its attribution, then its text.
+		w.block(1)
+		if c := r.cite(n); c != nil {
+			txt := strings.Join(strings.Fields(goquery.NewDocumentFromNode(c).Text()), " ")
+			if r.t.QuoteAuthor != nil {
+				if m := r.t.QuoteAuthor.FindString(txt); m != "" {
+					txt = m
+				}
+			}
+			w.text(txt)
+			w.block(1)
+		}
+		r.children(w, n, false, r.cite(n))
+		w.block(1)
+		return
+	case kindSpoiler:
+		if top {
+			r.spoilers = append(r.spoilers, r.spoiler(n))
+			w.block(1)
+			return
+		}
+		w.block(1)
+		r.children(w, n, false, nil)
+		w.block(1)
+		return
+	}
+	tag := n.Data
+	if skipTags[tag] {
+		return
+	}
+	switch tag {
+	case "br":
+		w.br()
+		return
+	case "img":
+		if a := smileyAlt(n); a != "" {
+			w.text(a)
+		}
+		return
+	}
+	b := blockTags[tag]
+	if b > 0 {
+		w.block(b)
+	}
+	if tag == "li" {
+		w.text("• ")
+	}
+	r.children(w, n, top, nil)
+	if b > 0 {
+		w.block(b)
+	}
+}
+
+func (r *renderer) children(w *textWriter, n *html.Node, top bool, skip *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c == skip {
+			continue
+		}
+		r.walk(w, c, top)
+	}
+}
+
+func (r *renderer) codeText(n *html.Node) string {
+	if r.t.CodeText != "" {
+		s := find(goquery.NewDocumentFromNode(n).Selection, r.t.CodeText)
+		if s.Length() > 0 {
+			return rawText(s.Nodes[0])
+		}
+	}
+	return rawText(n)
+}
+
+// cite finds the quote's own attribution (not that of a quote nested in it).
+func (r *renderer) cite(q *html.Node) *html.Node {
+	if r.t.QuoteCite == "" {
+		return nil
+	}
+	var found *html.Node
+	find(goquery.NewDocumentFromNode(q).Selection, r.t.QuoteCite).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if r.enclosing(s.Nodes[0], kindQuote) == q {
+			found = s.Nodes[0]
+			r.cites[found] = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// enclosing is the nearest ancestor of n of kind k.
+func (r *renderer) enclosing(n *html.Node, k kind) *html.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if r.kinds[p] == k {
+			return p
+		}
+	}
+	return nil
+}
+
+func (r *renderer) quote(q *html.Node) forum.Quote {
+	var out forum.Quote
+	c := r.cite(q)
+	if c != nil {
+		cs := goquery.NewDocumentFromNode(c)
+		txt := strings.Join(strings.Fields(cs.Text()), " ")
+		if r.t.QuoteAuthor != nil {
+			if m := r.t.QuoteAuthor.FindStringSubmatch(txt); m != nil {
+				txt = m[len(m)-1]
+				if len(m) > 1 {
+					txt = m[1]
+				}
+			}
+		}
+		out.Author = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(txt), ":"))
+		if !r.t.QuotePostID.IsZero() {
+			out.PostID, _ = r.t.QuotePostID.Get(cs.Selection)
+		}
+	}
+	if out.PostID == "" && !r.t.QuotePostID.IsZero() {
+		// Some engines put the link on the quote itself (phpBB: blockquote[cite]).
+		qs := goquery.NewDocumentFromNode(q).Selection
+		f := r.t.QuotePostID
+		f.Sel = ""
+		out.PostID, _ = f.Get(qs)
+	}
+	w := &textWriter{}
+	r.children(w, q, false, c)
+	out.Text = w.String()
+	return out
+}
+
+func (r *renderer) spoiler(n *html.Node) forum.Spoiler {
+	var sp forum.Spoiler
+	s := goquery.NewDocumentFromNode(n)
+	var title *html.Node
+	if r.t.SpoilerTitle != "" {
+		find(s.Selection, r.t.SpoilerTitle).EachWithBreak(func(_ int, ts *goquery.Selection) bool {
+			if r.enclosing(ts.Nodes[0], kindSpoiler) == n {
+				title = ts.Nodes[0]
+				r.cites[title] = true
+				return false
+			}
+			return true
+		})
+	}
+	if title != nil {
+		sp.Title = strings.Join(strings.Fields(goquery.NewDocumentFromNode(title).Text()), " ")
+	}
+	w := &textWriter{}
+	if r.t.SpoilerBody != "" {
+		if b := find(s.Selection, r.t.SpoilerBody); b.Length() > 0 {
+			r.children(w, b.Nodes[0], false, nil)
+			sp.Text = w.String()
+			return sp
+		}
+	}
+	r.children(w, n, false, title)
+	sp.Text = w.String()
+	return sp
+}
+
+// SortPosts orders posts by numeric id (ids that are not numbers sort after, as strings).
+func SortPosts(ps []forum.Post) {
+	sort.SliceStable(ps, func(i, j int) bool { return IDLess(ps[i].ID, ps[j].ID) })
+}
+
+// IDLess compares post ids numerically where both are numbers.
+func IDLess(a, b string) bool {
+	x, errA := strconv.ParseInt(a, 10, 64)
+	y, errB := strconv.ParseInt(b, 10, 64)
+	if errA == nil && errB == nil {
+		return x < y
+	}
+	if errA == nil {
+		return true
+	}
+	if errB == nil {
+		return false
+	}
+	return a < b
+}

@@ -1,0 +1,108 @@
+// Package phpbb reads phpBB 3.3 (prosilver) pages: thread pages, the private-message inbox and a
+// private message. Markup from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
+// ucp_pm_viewfolder,ucp_pm_viewmessage}.html (branch 3.3.x); see README.md.
+//
+// Selector table (thread page, viewtopic.php):
+//
+//	post          div.post.has-profile[id=p{id}]            (inside #page-body)
+//	permalink     h3 a[href*="p="]                          ./viewtopic.php?p={id}#p{id}
+//	subject       .postbody h3 a
+//	author        dl.postprofile dt a.username, a.username-coloured (guests: dt span.username / strong)
+//	author id     same link, u={uid}
+//	time          p.author time[datetime] (RFC 3339), else its text ("Today, 12:34", "30 Nov 2026, 03:45")
+//	body          div.content   (signature div.signature and edit div.notice are its siblings)
+//	edited        div.notice:not(.post_deleted_msg)
+//	quote         blockquote; cite "Name wrote:" + a[data-post-id]; blockquote.uncited has no cite
+//	code          div.codebox pre code
+//	pagination    div.pagination li.active span (current), li a.button / li span (numbers),
+//	              li.previous a[rel=prev], li.next a[rel=next]
+package phpbb
+
+import (
+	"regexp"
+
+	"forumgm/forum"
+	"forumgm/scraper/generic"
+)
+
+// QuoteAuthor reads the name out of a quote's cite ("Name wrote:"; the Russian pack says
+// "Name писал(а):").
+var QuoteAuthor = regexp.MustCompile(`^(.+?)\s+(?:wrote|писал\(а\)|написал\(а\)|пишет)\s*:`)
+
+// Thread is the selector table of a viewtopic.php page.
+var Thread = &generic.Table{
+	Name:            "phpbb",
+	Post:            "#page-body div.post.has-profile[id^=p]",
+	ID:              generic.Field{Attr: "id", Re: regexp.MustCompile(`^p(\d+)$`)},
+	Permalink:       generic.Field{Sel: ".postbody h3 a[href*='p=']", Attr: "href"},
+	PermalinkFormat: "viewtopic.php?p=%[1]s#p%[1]s",
+	Subject:         generic.Field{Sel: ".postbody h3 a"},
+	Author:          generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured || dl.postprofile dt span.username, dl.postprofile dt span.username-coloured || dl.postprofile dt strong"},
+	AuthorID:        generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
+	Time: []generic.Field{
+		{Sel: "p.author time", Attr: "datetime"},
+		{Sel: "p.author time"},
+	},
+	Body:         "div.content",
+	Remove:       []string{"div.signature", "div.notice", "div.inline-attachment"},
+	Edited:       "div.notice:not(.post_deleted_msg)",
+	Quote:        "blockquote",
+	QuoteCite:    "cite",
+	QuoteAuthor:  QuoteAuthor,
+	QuotePostID:  generic.Field{Sel: "a[data-post-id]", Attr: "data-post-id"},
+	Code:         "div.codebox",
+	CodeText:     "pre code",
+	Spoiler:      "div.spoiler, details", // board-defined custom BBCode; not in core
+	SpoilerTitle: "summary, div.spoiler-title",
+	PageCurrent:  generic.Field{Sel: "div.pagination li.active span, div.pagination > strong"},
+	PageNumbers:  "div.pagination li a.button, div.pagination li.active span, div.pagination strong",
+	PrevPage:     generic.Field{Sel: "div.pagination li.previous a[rel=prev]", Attr: "href"},
+	NextPage:     generic.Field{Sel: "div.pagination li.next a[rel=next]", Attr: "href"},
+	Required:     "#page-body",
+}
+
+// PM is the selector table of a private message (ucp.php?i=pm&mode=view&p=ID): no <time>, only
+// the SENT_DATE text after "Sent:".
+var PM = &generic.Table{
+	Name:            "phpbb",
+	Post:            "#page-body div.post.pm[id^=post-]",
+	ID:              generic.Field{Attr: "id", Re: regexp.MustCompile(`^post-(\d+)$`)},
+	PermalinkFormat: "ucp.php?i=pm&mode=view&p=%[1]s",
+	Subject:         generic.Field{Sel: ".postbody h3"},
+	Author:          generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured || dl.postprofile dt strong"},
+	AuthorID:        generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
+	Time:            []generic.Field{{Sel: "p.author", Re: regexp.MustCompile(`(?s)(?:Sent|Отправлено)\s*:\s*(.+?)\s*(?:From|Отправитель|От)\s*:`)}},
+	Body:            "div.content",
+	Remove:          []string{"div.signature", "div.notice"},
+	Edited:          "div.notice",
+	Quote:           "blockquote",
+	QuoteCite:       "cite",
+	QuoteAuthor:     QuoteAuthor,
+	QuotePostID:     generic.Field{Sel: "a[data-msg-id]", Attr: "data-msg-id"},
+	Code:            "div.codebox",
+	CodeText:        "pre code",
+	Required:        "#page-body",
+}
+
+// Extract reads a saved phpBB page: a thread page, or a private message.
+func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+	doc, err := generic.Parse(page, contentType)
+	if err != nil {
+		return nil, err
+	}
+	o, err := generic.OptionsFromConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	t := Thread
+	if doc.Find("#page-body div.post.pm").Length() > 0 {
+		t = PM
+	}
+	p, err := generic.Extract(doc, t, o)
+	if err != nil {
+		return nil, err
+	}
+	return p.Posts, nil
+}
+
+func init() { forum.RegisterExtractor("phpbb", Extract) }
