@@ -320,3 +320,22 @@ func TestAllCodesDocumentedAndUnique(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+func TestForestInvisible(t *testing.T) {
+	s := testSettings()
+	s.ForestInvisible = true
+	g := place(t, s, map[string]string{"р1": "C5", "ш1": "K2"})
+	r := refused(t, g, turnIn(Crusaders, t0, Turn{Moves: []Move{{Warrior: "р1", Ordinal: 1, To: *cellPtrS("B5")}}}))
+	if !r.Has(CodeForestMustBePrivate) {
+		t.Fatal(r)
+	}
+	in := turnIn(Crusaders, t0, Turn{Moves: []Move{{Warrior: "р1", Ordinal: 1, To: *cellPtrS("B5")}}})
+	in.Private = true
+	play(t, g, in)
+	if _, shown := g.Tokens()[*cellPtrS("B5")]; shown {
+		t.Fatal("forest warrior drawn")
+	}
+	if v, _ := g.Warrior("р1"); v.Cell.String() != "B5" {
+		t.Fatal(v)
+	}
+}

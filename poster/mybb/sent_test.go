@@ -85,3 +85,19 @@ func TestSentLoggedOut(t *testing.T) {
 		t.Fatalf("%d sent, %v, %d logins", len(sent), err, len(fk.logins))
 	}
 }
+
+// MyBB's refusals of a PM's recipient are forum.ErrNotFound for SendPM (the generic classifier
+// leaves them as a rejected form).
+func TestNoRecipientMessages(t *testing.T) {
+	for _, msg := range []string{
+		"One or more of the recipients you entered are not registered users: никто",
+		"You did not enter any recipients for this message. You must enter at least one recipient in the 'To' field.",
+	} {
+		if !reNoRecipient.MatchString(msg) {
+			t.Errorf("%q not recognised", msg)
+		}
+	}
+	if reNoRecipient.MatchString("You are trying to send a message too quickly after sending a previous message. Please wait 61 more seconds.") {
+		t.Error("flood taken for a missing recipient")
+	}
+}

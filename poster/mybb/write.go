@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -230,10 +231,20 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 		return err
 	}
 	if _, err := scrape.Result(rdoc, rp.URL); err != nil {
+		if errors.Is(err, scrape.ErrFormRejected) && reNoRecipient.MatchString(err.Error()) {
+			return fmt.Errorf("mybb: PM to %q: %w: %w", to, err, forum.ErrNotFound)
+		}
 		return fmt.Errorf("mybb: PM to %q: %w", to, err)
 	}
 	return nil
 }
+
+// reNoRecipient is MyBB's refusal of a PM whose recipient is not a member ("One or more of the
+// recipients you entered are not registered users: NAME", pmdata_invalid_recipients) or that
+// names none ("You did not enter any recipients…", pmdata_no_recipients), in English and in the
+// Russian pack's wording. The dialect's generic classifier leaves them as a rejected form;
+// for a PM they mean the recipient was not found.
+var reNoRecipient = regexp.MustCompile(`(?i)not registered users|did not enter any recipients|не (?:являются )?зарегистрирован|не указали (?:ни одного )?получател`)
 
 // SplitMessage cuts body into parts of at most limit characters, at line boundaries where it
 // can (a line longer than limit is cut at a space, else anywhere). A part that ends inside a
