@@ -386,7 +386,20 @@ func (c *Crusade) messagesFor(in *Input, ev engine.Event) ([]Message, error) {
 	var name string
 	public := false
 	switch e := ev.(type) {
-	case *cr.TurnPlayed, cr.TurnPlayed:
+	case *cr.TurnPlayed:
+		if in != nil && in.Source == PM {
+			// A hidden forest turn: the details to the player, a notice with the public board
+			// (forest warriors not drawn) and any meeting in the forest to the thread.
+			private, err := c.tmpl.Render("turn", v)
+			if err != nil {
+				return nil, err
+			}
+			notice, err := c.tmpl.Render("turn_hidden", v)
+			if err != nil {
+				return nil, err
+			}
+			return []Message{c.to(in, private), {Body: notice}}, nil
+		}
 		name, public = "turn", true
 	case *cr.WoundsAllocated:
 		name = "allocated"

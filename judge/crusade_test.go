@@ -281,3 +281,31 @@ func TestCellList(t *testing.T) {
 		}
 	}
 }
+
+// A hidden forest move comes by private message: the player gets the details privately, the
+// thread gets a notice and the board without the forest warriors; a meeting is revealed publicly.
+func TestHiddenForestTurn(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) {
+		o.Settings.ForestInvisible = true
+		o.Setup = cr.Setup{Mode: cr.SetupCustom, At: at(18, 0), Cells: map[cr.WarriorID]cr.Cell{
+			"р2": {Row: 2, Col: 12}, "р1": {Row: 1, Col: 7}, "ш1": {Row: 0, Col: 5}, "ш2": {Row: 10, Col: 2}}}
+	})
+	in := post("Джелу", at(19, 5), "1-й ход р2 на B11")
+	in.Source = PM
+	out := mustJudge(t, c, in, Accepted)
+	if len(out.Messages) != 2 || out.Messages[0].To != "Джелу" || out.Messages[1].To != "" {
+		t.Fatalf("want a private detail and a public notice, got %+v", out.Messages)
+	}
+	if strings.Contains(out.Messages[1].Body, "B11") || strings.Contains(out.Messages[1].Body, "|р2|") {
+		t.Fatalf("the public notice gives the hidden move away: %q", out.Messages[1].Body)
+	}
+	if !strings.Contains(out.Messages[0].Body, "р2: C12 → B11") {
+		t.Fatalf("the private reply lacks the move: %q", out.Messages[0].Body)
+	}
+	in = post("snovaya", at(19, 10), "1-й ход ш1 на A6")
+	in.Source = PM
+	out = mustJudge(t, c, in, Accepted)
+	if !strings.Contains(out.Messages[1].Body, "ш1 на A5, р1 на B7") {
+		t.Fatalf("a meeting in the forest must be revealed publicly: %q", out.Messages[1].Body)
+	}
+}

@@ -117,6 +117,12 @@ type Sloppiness struct {
 	Line     string     `json:"line,omitempty"`
 }
 
+// Reveal is a hidden forest warrior made known, with the cell it is revealed at.
+type Reveal struct {
+	Warrior WarriorID `json:"warrior"`
+	Cell    Cell      `json:"cell"`
+}
+
 // CellDiff is one cell where the quoted board differs from the real position after the turn.
 type CellDiff struct {
 	Cell   Cell   `json:"cell"`
@@ -153,8 +159,11 @@ type TurnPlayed struct {
 	Sloppy    []Sloppiness   `json:"sloppy,omitempty"`
 	BoardDiff []CellDiff     `json:"board_diff,omitempty"`
 	Wounds    int            `json:"wounds,omitempty"` // wounds added to Side for sloppiness
-	Next      Side           `json:"next"`             // the side to move next ("" after victory)
-	Victory   *Victory       `json:"victory,omitempty"`
+	// Revealed: with invisible forests, warriors that met an enemy in the forest and where they
+	// were (the mover's previous cell, the enemy's cell).
+	Revealed []Reveal `json:"revealed,omitempty"`
+	Next     Side     `json:"next"` // the side to move next ("" after victory)
+	Victory  *Victory `json:"victory,omitempty"`
 }
 
 // WoundsAllocated: a side allocated some of its wounds (applied at 00:00).

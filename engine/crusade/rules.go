@@ -323,6 +323,7 @@ func (j *turnJudge) move(m Move) {
 			j.pos.place(w, m.To)
 			j.ev.Moves = append(j.ev.Moves, MoveResult{Warrior: w, From: from, To: m.To, Line: m.Line})
 			j.checkFlag(w, m.To)
+			j.revealMeeting(w, from, m.To)
 			return
 		}
 	}
@@ -455,4 +456,22 @@ func warriorIndex(w WarriorID) int {
 		}
 	}
 	return 10000
+}
+
+// revealMeeting: with invisible forests, a warrior that comes next to an enemy in the forest
+// reveals both: the mover's previous cell and the enemy's cell (seed: «раскрываю их
+// предшествующее местоположение на поле»).
+func (j *turnJudge) revealMeeting(w WarriorID, from, to Cell) {
+	if !j.g.settings.ForestInvisible || !inForest(to) {
+		return
+	}
+	for _, d := range dirs8 {
+		c := step(to, d, 1)
+		if !c.Valid() || !inForest(c) {
+			continue
+		}
+		if o := j.pos.occupant(c); o != "" && o.Side() != w.Side() {
+			j.ev.Revealed = append(j.ev.Revealed, Reveal{Warrior: w, Cell: from}, Reveal{Warrior: o, Cell: c})
+		}
+	}
 }

@@ -339,3 +339,25 @@ func TestForestInvisible(t *testing.T) {
 		t.Fatal(v)
 	}
 }
+
+// With invisible forests, warriors of the two armies meeting in the forest are revealed: the
+// mover's previous cell and the enemy's cell; no meeting, no reveal.
+func TestForestMeetingRevealed(t *testing.T) {
+	s := testSettings()
+	s.ForestInvisible = true
+	g := place(t, s, map[string]string{"р1": "B7", "р2": "C12", "ш1": "A5", "ш2": "K2"})
+	in := turnIn(Crusaders, t0, Turn{Moves: []Move{{Warrior: "р2", Ordinal: 1, To: *cellPtrS("B11")}}})
+	in.Private = true
+	evs := play(t, g, in)
+	if tp := evs[0].(*TurnPlayed); len(tp.Revealed) != 0 {
+		t.Fatalf("no enemy near B11, yet revealed %+v", tp.Revealed)
+	}
+	in = turnIn(Saracens, t0.Add(time.Minute), Turn{Moves: []Move{{Warrior: "ш1", Ordinal: 1, To: *cellPtrS("A6")}}})
+	in.Private = true
+	evs = play(t, g, in)
+	tp := evs[0].(*TurnPlayed)
+	want := []Reveal{{Warrior: "ш1", Cell: *cellPtrS("A5")}, {Warrior: "р1", Cell: *cellPtrS("B7")}}
+	if !reflect.DeepEqual(tp.Revealed, want) {
+		t.Fatalf("revealed %+v, want %+v", tp.Revealed, want)
+	}
+}
