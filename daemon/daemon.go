@@ -48,7 +48,9 @@ type Options struct {
 	Metrics *Metrics // nil: a private set
 	Health  *Health  // nil: none
 	// Hook, if set, is called after each step of the pipeline with the step's name ("started",
-	// "judged", "fired", "attempt", "sent", "posted", "cycle"); the crash tests exit from it.
+	// "decided": a post judged by the referee, not yet committed; "judged": committed; "fired",
+	// "attempt", "sent", "posted", "cycle"); the crash tests exit from it, the race test commits a
+	// moderator's event from it.
 	Hook func(step string)
 }
 
@@ -128,6 +130,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return fmt.Errorf("daemon: login as %s: %w", d.o.Bot, err)
 		}
 		d.fail("login", err)
+		if d.o.Health != nil {
+			d.o.Health.Failed()
+		}
 		if d.o.Clock.Sleep(ctx, d.backoff()) != nil {
 			return nil
 		}
@@ -245,8 +250,13 @@ func (d *Daemon) invalidate() {
 // reports whether anything happened (the poll interval shortens then).
 func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	defer func() {
-		if err == nil && d.o.Health != nil {
-			d.o.Health.Cycle()
+		if d.o.Health != nil {
+			switch {
+			case err == nil:
+				d.o.Health.Cycle()
+			case ctx.Err() == nil: // a failed poll, not a shutdown
+				d.o.Health.Failed()
+			}
 		}
 		d.hook("cycle")
 	}()
@@ -292,7 +302,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error) {
 	d.mu.Lock()
 	has := d.hasClock
-	ref := d.ref
+	ref, seq := d.ref, d.seq
 	d.mu.Unlock()
 	if has {
 		return true, nil
@@ -310,10 +320,13 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 		d.fail("referee", err)
 		return false, fmt.Errorf("daemon: start: %w", err)
 	}
-	c := store.Commit{Game: d.o.Game, At: at, Cause: "start", TimerAt: &at}
+	c := store.Commit{Game: d.o.Game, At: at, Cause: "start", TimerAt: &at, ExpectSeq: store.Expect(seq)}
 	if err := d.commit(ctx, &c, out, nil); err != nil {
 		if errors.Is(err, store.ErrTimerFired) {
 			return true, nil
+		}
+		if errors.Is(err, store.ErrLogMoved) {
+			return false, nil // a moderator acted first; the next cycle rebuilds and starts
 		}
 		return false, err
 	}
@@ -325,9 +338,11 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 	return true, nil
 }
 
-// commit writes the outcome with c (whose Game, At, Cause, Post, Cursor, TimerAt, Resolve the
-// caller set), adding the events, the messages as outbox items and the flags with their
-// moderator notices. On failure the referee is dropped (it may be ahead of the store).
+// commit writes the outcome with c (whose Game, At, Cause, Post, Cursor, TimerAt, Resolve and
+// ExpectSeq the caller set), adding the events, the messages as outbox items and the flags with
+// their moderator notices. On failure the referee is dropped (it may be ahead of the store); a
+// store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
+// the caller's cue to rebuild and decide again.
 func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome, in *judge.Input) error {
 	if err := Fill(c, out, in, d.o.Moderators, d.o.Forum.Capabilities()); err != nil {
 		d.invalidate()
@@ -338,7 +353,10 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 	defer cancel()
 	if err := d.o.Store.Commit(cctx, *c); err != nil {
 		d.invalidate()
-		if !errors.Is(err, store.ErrAlreadyJudged) && !errors.Is(err, store.ErrTimerFired) {
+		switch {
+		case errors.Is(err, store.ErrLogMoved):
+			d.log.Info().Err(err).Msg("the event log moved while deciding (a moderator's command): rebuilding the referee, deciding again")
+		case !errors.Is(err, store.ErrAlreadyJudged) && !errors.Is(err, store.ErrTimerFired):
 			d.fail("store", err)
 		}
 		return err
@@ -505,6 +523,9 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			return n, err
 		}
 		if err := d.judgeOne(ctx, in); err != nil {
+			if errors.Is(err, errPaused) {
+				return n, nil // a moderator paused the game meanwhile: the rest waits, cursors stay
+			}
 			return n, err
 		}
 		n++
@@ -528,8 +549,36 @@ func minTime(a, b time.Time) time.Time {
 	return a
 }
 
-// judgeOne judges one input and commits the outcome with the input's verdict and cursor.
+// errPaused: a moderator paused the game while a post was being judged; the post waits.
+var errPaused = errors.New("daemon: game paused by a moderator")
+
+// maxRedecide bounds how often one post is judged again because the log moved under it.
+const maxRedecide = 5
+
+// judgeOne judges one input and commits the outcome with the input's verdict and cursor. The
+// commit carries the seq of the log the referee had folded (ExpectSeq); if a moderator's command
+// from another process was committed meanwhile, the store refuses the stale verdict, and the post
+// is judged again on the rebuilt referee (or waits, when the command paused the game).
 func (d *Daemon) judgeOne(ctx context.Context, in input) error {
+	for try := 1; ; try++ {
+		err := d.judgeOnce(ctx, in)
+		if !errors.Is(err, store.ErrLogMoved) || try >= maxRedecide {
+			return err
+		}
+		if err := d.sync(ctx); err != nil {
+			d.fail("store", err)
+			return err
+		}
+		d.mu.Lock()
+		paused := d.ref.Paused()
+		d.mu.Unlock()
+		if paused {
+			return errPaused
+		}
+	}
+}
+
+func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	rec, seen, err := d.o.Store.SeenPost(ctx, d.o.Game, in.src, in.post.ID)
 	if err != nil {
 		d.fail("store", err)
@@ -544,11 +593,15 @@ func (d *Daemon) judgeOne(ctx context.Context, in input) error {
 	}
 	ji := judge.Input{Source: src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
 	if seen {
-		// The first-seen text stands.
-		ji.Post.Text = rec.Text
+		// The first-seen post stands: the whole of it when it was stored whole, else its text.
+		if rec.Whole {
+			ji.Post = rec.Post
+		} else {
+			ji.Post.Text = rec.Text
+		}
 	}
 	d.mu.Lock()
-	ref := d.ref
+	ref, seq := d.ref, d.seq
 	d.mu.Unlock()
 	out, err := ref.Judge(ji)
 	if err != nil {
@@ -559,13 +612,15 @@ func (d *Daemon) judgeOne(ctx context.Context, in input) error {
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, PostID: in.post.ID,
 			Detail: "ошибка судьи: " + err.Error()}}}
 	}
+	d.hook("decided")
 	v := store.Verdict(out.Verdict)
 	if v == "" {
 		v = store.VerdictIgnored
 	}
 	c := store.Commit{Game: d.o.Game, At: in.post.Time, Actor: in.post.Author,
-		Post:   &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
-		Cursor: &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: in.post.ID}}}
+		Post:      &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
+		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: in.post.ID}},
+		ExpectSeq: store.Expect(seq)}
 	if c.At.IsZero() {
 		c.At = d.o.Clock.Now()
 	}
@@ -602,7 +657,7 @@ func (d *Daemon) fireDue(ctx context.Context, until time.Time) (int, error) {
 			return n, ctx.Err()
 		}
 		d.mu.Lock()
-		ref, from, has := d.ref, d.clock, d.hasClock
+		ref, from, has, seq := d.ref, d.clock, d.hasClock, d.seq
 		d.mu.Unlock()
 		if ref == nil {
 			if err := d.sync(ctx); err != nil {
@@ -623,10 +678,10 @@ func (d *Daemon) fireDue(ctx context.Context, until time.Time) (int, error) {
 			d.fail("referee", err)
 			return n, fmt.Errorf("daemon: fire %s: %w", at.Format(time.RFC3339), err)
 		}
-		c := store.Commit{Game: d.o.Game, At: at, TimerAt: &at}
+		c := store.Commit{Game: d.o.Game, At: at, TimerAt: &at, ExpectSeq: store.Expect(seq)}
 		if err := d.commit(ctx, &c, out, nil); err != nil {
-			if errors.Is(err, store.ErrTimerFired) {
-				continue // another process fired it; sync reloads
+			if errors.Is(err, store.ErrTimerFired) || errors.Is(err, store.ErrLogMoved) {
+				continue // another process fired it or changed the game; sync reloads, fire again
 			}
 			return n, err
 		}
@@ -715,7 +770,7 @@ func (d *Daemon) rescan(ctx context.Context) error {
 		p, ok := byID[rec.ID]
 		switch {
 		case ok:
-			h := store.TextHash(p.Text)
+			h := rec.HashOf(p) // own text, quotes and code blocks: see store.ContentHash
 			last := rec.TextHash
 			if rec.EditedHash != "" {
 				last = rec.EditedHash

@@ -86,7 +86,7 @@ func (f *fakeRef) Moderate(cmd judge.ModCommand) (judge.Outcome, error) {
 
 func (f *fakeRef) apply(ev fakeEvent) {
 	switch ev.What {
-	case "move":
+	case "move", "accept": // a moderator's accept forces a flagged move
 		f.moves++
 	case "close":
 		f.closes++
@@ -181,14 +181,14 @@ func newForum(t testing.TB, url string, clock Clock) forum.Forum {
 	return f
 }
 
-func (r *rig) newDaemon(t testing.TB, newRef func() (judge.Referee, error)) *Daemon {
+func (r *rig) newDaemon(t testing.TB, newRef func() (judge.Referee, error), opts ...func(*Options)) *Daemon {
 	if _, err := r.st.EnsureGame(r.ctx, "g1", "fake", nil); err != nil {
 		t.Fatal(err)
 	}
-	d, err := New(Options{Game: "g1", Kind: "fake", Thread: forum.Thread{ID: "1"}, Forum: r.fo, Store: r.st,
+	d, err := newWith(Options{Game: "g1", Kind: "fake", Thread: forum.Thread{ID: "1"}, Forum: r.fo, Store: r.st,
 		NewReferee: newRef, Bot: "gm-bot", Moderators: []string{"Moderator"}, Start: r.clock.Now(), Clock: r.clock,
 		Poll: PollPolicy{Floor: time.Second, Ceiling: time.Minute, Loc: msk}, Rescan: time.Minute,
-		Log: zerolog.New(syncWriter{r.logMu, r.log})})
+		Log: zerolog.New(syncWriter{r.logMu, r.log})}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,6 +196,13 @@ func (r *rig) newDaemon(t testing.TB, newRef func() (judge.Referee, error)) *Dae
 		t.Fatal(err)
 	}
 	return d
+}
+
+func newWith(o Options, opts ...func(*Options)) (*Daemon, error) {
+	for _, f := range opts {
+		f(&o)
+	}
+	return New(o)
 }
 
 func (r *rig) cycle(t testing.TB) {

@@ -63,27 +63,45 @@ func NewMetrics() *Metrics {
 	return m
 }
 
-// Health is what /healthz reports: the last cycle and the last error.
+// DefaultMaxFailures is how many polls in a row may fail (the forum unreachable, a login
+// refused, the store failing) before /healthz reports unhealthy.
+const DefaultMaxFailures = 3
+
+// Health is what /healthz reports: the last cycle, the failed polls in a row and the last error.
+// It is unhealthy (503) when no cycle finished within MaxQuiet, or when the last MaxFailures polls
+// all failed; one cycle that completes makes it healthy again.
 type Health struct {
 	mu        sync.Mutex
 	started   time.Time
 	lastCycle time.Time
+	failures  int // polls failed in a row since the last finished cycle
 	lastErr   string
 	lastErrAt time.Time
 	// MaxQuiet is how long without a finished cycle is still healthy.
 	MaxQuiet time.Duration
-	now      func() time.Time
+	// MaxFailures is how many failed polls in a row are still healthy minus one: with 3, the
+	// third failure in a row makes /healthz fail.
+	MaxFailures int
+	now         func() time.Time
 }
 
 // NewHealth tracks health against a clock.
 func NewHealth(now func() time.Time, maxQuiet time.Duration) *Health {
-	return &Health{started: now(), now: now, MaxQuiet: maxQuiet}
+	return &Health{started: now(), now: now, MaxQuiet: maxQuiet, MaxFailures: DefaultMaxFailures}
 }
 
-// Cycle records a finished cycle.
+// Cycle records a finished cycle (a poll that worked): the failures in a row start again at 0.
 func (h *Health) Cycle() {
 	h.mu.Lock()
 	h.lastCycle = h.now()
+	h.failures = 0
+	h.mu.Unlock()
+}
+
+// Failed records a poll that failed (its error was recorded by Error).
+func (h *Health) Failed() {
+	h.mu.Lock()
+	h.failures++
 	h.mu.Unlock()
 }
 
@@ -102,8 +120,17 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	if ref.IsZero() {
 		ref = h.started
 	}
-	ok := now.Sub(ref) <= h.MaxQuiet
-	body := map[string]any{"ok": ok, "last_cycle": fmtT(h.lastCycle), "last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
+	quiet := now.Sub(ref) > h.MaxQuiet
+	failing := h.MaxFailures > 0 && h.failures >= h.MaxFailures
+	ok := !quiet && !failing
+	body := map[string]any{"ok": ok, "last_cycle": fmtT(h.lastCycle), "failed_polls_in_row": h.failures,
+		"last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
+	switch {
+	case failing:
+		body["reason"] = "the last polls failed"
+	case quiet:
+		body["reason"] = "no poll finished recently"
+	}
 	h.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	if !ok {

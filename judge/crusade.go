@@ -46,6 +46,10 @@ func NewCrusade(opt CrusadeOptions) (*Crusade, error) {
 	if opt.DisputeKeyword == "" {
 		opt.DisputeKeyword = "#спор"
 	}
+	if opt.NoPM {
+		// Without private messages nothing can be hidden: no invisible forests.
+		opt.Settings.ForestInvisible = false
+	}
 	g, err := cr.New(opt.Settings, opt.Roster, opt.Setup)
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
@@ -313,7 +317,11 @@ func answerText(own string) (string, bool) {
 }
 
 func (c *Crusade) decide(in Input, body any, res pcr.Result) (Outcome, error) {
-	evs, err := c.game.Decide(engine.Input{At: in.At, Author: in.Author, Private: in.Source == PM, Body: body})
+	private := in.Source == PM
+	if _, ok := body.(*cr.Deployment); ok && c.opt.NoPM {
+		private = true // no private messages on this forum: deployments are posted in the thread
+	}
+	evs, err := c.game.Decide(engine.Input{At: in.At, Author: in.Author, Private: private, Body: body})
 	if err != nil {
 		return c.refusal(in, err)
 	}
@@ -598,11 +606,12 @@ type View struct {
 	Lines    []*pcr.LineError
 	Mod      *ModCommand
 	Examples []string
+	NoPM     bool // the forum has no private messages
 	game     *cr.Game
 }
 
 func (c *Crusade) view(in *Input) *View {
-	v := &View{Examples: pcr.Examples, game: c.game}
+	v := &View{Examples: pcr.Examples, NoPM: c.opt.NoPM, game: c.game}
 	if in != nil {
 		v.Author = in.Author
 		v.Private = in.Source == PM

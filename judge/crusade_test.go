@@ -309,3 +309,24 @@ func TestHiddenForestTurn(t *testing.T) {
 		t.Fatalf("a meeting in the forest must be revealed publicly: %q", out.Messages[1].Body)
 	}
 }
+
+// On a forum without private messages the game says what falls back to the thread, and a
+// deployment posted in the thread is accepted.
+func TestForumWithoutPM(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) {
+		o.NoPM = true
+		o.Settings.ForestInvisible = true
+		o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(12, 0)}
+	})
+	if c.opt.Settings.ForestInvisible {
+		t.Fatal("invisible forests need private messages")
+	}
+	start, err := c.Start(at(12, 0))
+	if err != nil || !strings.Contains(start.Messages[0].Body, "нет личных сообщений") || !strings.Contains(start.Messages[0].Body, "в тему") {
+		t.Fatalf("start: %v %+v", err, start.Messages)
+	}
+	out := mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"), Accepted)
+	if out.Messages[0].To != "" {
+		t.Fatalf("no PMs: the answer goes to the thread: %+v", out.Messages)
+	}
+}

@@ -60,19 +60,57 @@ func (r *Review) Show(ctx context.Context, id int64) (Case, error) {
 	return c, nil
 }
 
-func (r *Review) referee(ctx context.Context) (judge.Referee, error) {
+// referee rebuilds the game's referee from the log and returns it with the log's last seq (the
+// log is gapless, so it is the number of events folded): a command's commit expects that seq.
+func (r *Review) referee(ctx context.Context) (judge.Referee, int64, error) {
 	recs, err := r.Store.Records(ctx, r.Game)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ref, err := r.NewReferee()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := ref.Restore(recs); err != nil {
-		return nil, fmt.Errorf("review: restore: %w", err)
+		return nil, 0, fmt.Errorf("review: restore: %w", err)
 	}
-	return ref, nil
+	return ref, int64(len(recs)), nil
+}
+
+// maxTries bounds how often a command is decided again because the running daemon committed
+// events between the rebuild of the referee and the command's commit.
+const maxTries = 5
+
+// retry runs a command until its commit is not refused for a moved log (store.ErrLogMoved): each
+// try rebuilds the referee from the log as it is then.
+func retry(fn func() (judge.Outcome, error)) (judge.Outcome, error) {
+	for try := 1; ; try++ {
+		out, err := fn()
+		if !errors.Is(err, store.ErrLogMoved) || try >= maxTries {
+			return out, err
+		}
+	}
+}
+
+// Input rebuilds the referee's input from a stored post: the whole post as first seen (own text,
+// quotes with the quoted board, code blocks), so a moderator's decision judges exactly what the
+// daemon judged; for a post recorded before the store kept whole posts, its own text.
+func Input(p store.PostRecord) *judge.Input {
+	src := judge.Thread
+	if p.Source == store.SourcePM {
+		src = judge.PM
+	}
+	post := p.Post
+	if post.ID == "" {
+		post.ID = p.ID
+	}
+	if post.Author == "" {
+		post.Author, post.AuthorID = p.Author, p.AuthorID
+	}
+	if post.Time.IsZero() {
+		post.Time = p.PostedAt
+	}
+	return &judge.Input{Source: src, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
 }
 
 func need(by, reason string, needReason bool) error {
@@ -102,6 +140,10 @@ func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, b
 	if err := need(by, reason, false); err != nil {
 		return judge.Outcome{}, err
 	}
+	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, action, by, reason) })
+}
+
+func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModAction, by, reason string) (judge.Outcome, error) {
 	c, err := r.Show(ctx, id)
 	if err != nil {
 		return judge.Outcome{}, err
@@ -112,14 +154,10 @@ func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, b
 	if !c.HasPost {
 		return judge.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s", id, action)
 	}
-	src := judge.Thread
-	if c.Post.Source == store.SourcePM {
-		src = judge.PM
-	}
-	// The first-seen text stands.
-	post := forum.Post{ID: c.Post.ID, Author: c.Post.Author, AuthorID: c.Post.AuthorID, Time: c.Post.PostedAt, Text: c.Post.Text}
-	in := &judge.Input{Source: src, PostID: c.Post.ID, Author: c.Post.Author, At: c.Post.PostedAt, Post: post}
-	ref, err := r.referee(ctx)
+	// The first-seen post stands, quotes and code blocks included.
+	in := Input(c.Post)
+	post := in.Post
+	ref, seq, err := r.referee(ctx)
 	if err != nil {
 		return judge.Outcome{}, err
 	}
@@ -137,8 +175,9 @@ func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, b
 		verdict = store.VerdictIgnored
 	}
 	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason,
-		Post:    &store.Judgement{Source: c.Post.Source, Post: post, Verdict: verdict},
-		Resolve: &store.Resolution{FlagID: id, State: state, By: by, Note: reason, At: now}}
+		Post:      &store.Judgement{Source: c.Post.Source, Post: post, Verdict: verdict},
+		Resolve:   &store.Resolution{FlagID: id, State: state, By: by, Note: reason, At: now},
+		ExpectSeq: store.Expect(seq)}
 	if c.Post.Judged() && c.Post.Verdict != store.VerdictFlagged {
 		cm.Post = nil // an edited or deleted move post keeps its verdict; the flag is resolved
 	}
@@ -177,7 +216,11 @@ func (r *Review) Resume(ctx context.Context, by, reason string) (judge.Outcome, 
 
 // game runs a command about the whole game; notice is posted when the referee gives no message.
 func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason, notice string) (judge.Outcome, error) {
-	ref, err := r.referee(ctx)
+	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, action, by, reason, notice) })
+}
+
+func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reason, notice string) (judge.Outcome, error) {
+	ref, seq, err := r.referee(ctx)
 	if err != nil {
 		return judge.Outcome{}, err
 	}
@@ -189,7 +232,7 @@ func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason, n
 	if len(out.Messages) == 0 && notice != "" {
 		out.Messages = append(out.Messages, judge.Message{Body: fmt.Sprintf(notice, strings.ReplaceAll(by, "[", "[\u200b"))})
 	}
-	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason}
+	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason, ExpectSeq: store.Expect(seq)}
 	if err := daemon.Fill(&cm, out, nil, r.Moderators, r.Caps); err != nil {
 		return judge.Outcome{}, err
 	}

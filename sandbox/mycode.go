@@ -59,6 +59,7 @@ var (
 	reURLSimple  = regexp.MustCompile(`(?is)\[url\]((?:https?|ftp)://[^\r\n"<]+?)\[/url\]`)
 	reURLSimple2 = regexp.MustCompile(`(?i)\[url\]((?:www|ftp)\.[^\r\n"<]+?)\[/url\]`)
 	reURLComplex = regexp.MustCompile(`(?is)\[url=((?:https?|ftp)://[^\r\n"<\]]+?)\](.+?)\[/url\]`)
+	reSizeInt    = regexp.MustCompile(`(?is)\[size=([0-9+\-]+?)\](.*?)\[/size\]`)
 	reURLCompl2  = regexp.MustCompile(`(?is)\[url=((?:www|ftp)\.[^\r\n"<&()\]]+?)\](.+?)\[/url\]`)
 )
 
@@ -131,6 +132,13 @@ func (p *renderer) Render(msg string, allowSmilies bool) string {
 	msg = reURLCompl2.ReplaceAllStringFunc(msg, func(m string) string {
 		s := reURLCompl2.FindStringSubmatch(m)
 		return urlLink(s[1], s[2])
+	})
+	// [size=N]: MyBB's size_int callback MyCode (template mycode_size_int), N clamped to 1..50 pt.
+	msg = reSizeInt.ReplaceAllStringFunc(msg, func(m string) string {
+		s := reSizeInt.FindStringSubmatch(m)
+		n, _ := strconv.Atoi(strings.TrimLeft(s[1], "+"))
+		n = min(max(n, 1), 50)
+		return fmt.Sprintf(`<span style="font-size: %dpt;" class="mycode_size">%s</span>`, n, strings.ReplaceAll(s[2], `\'`, "'"))
 	})
 	for _, c := range nestableCodes {
 		for i := 0; i < 50 && c.re.MatchString(msg); i++ {

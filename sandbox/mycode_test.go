@@ -35,6 +35,9 @@ func TestRenderMyCode(t *testing.T) {
 		{"до\n[hr]\nпосле", "до<br />\n<hr class=\"mycode_hr\" />\nпосле"},
 		{"<script>alert(1)</script> & &#1078;", "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#1078;"},
 		{"[url=javascript:alert(1)]x[/url]", "[url=javascript:alert(1)]x[/url]"},
+		// The game master's marker line: numeric size (size_int, pt, clamped) around a colour.
+		{"[size=1][color=#b0b0b0]fgm-g-1-abcdef[/color][/size]", `<span style="font-size: 1pt;" class="mycode_size"><span style="color: #b0b0b0;" class="mycode_color">fgm-g-1-abcdef</span></span>`},
+		{"[size=99]x[/size][size=-3]y[/size]", `<span style="font-size: 50pt;" class="mycode_size">x</span><span style="font-size: 1pt;" class="mycode_size">y</span>`},
 		{"Удачи :) ok", `Удачи <img src="http://board/images/smilies/smile.png" alt="Smile" title="Smile" class="smilie smilie_1" /> ok`},
 	} {
 		if got := r.Render(tc.in, true); got != tc.want {

@@ -38,7 +38,31 @@ type Commit struct {
 	TimerAt *time.Time
 	// Resolve, if set, closes an open flag of the game as part of the decision.
 	Resolve *Resolution
+	// ExpectSeq, if set, is the game's last event seq the decision was computed on (the events
+	// the referee had folded). If the log has moved since (another writer, such as a moderator's
+	// command from another process, appended events), the commit is refused with a
+	// *LogMovedError (errors.Is ErrLogMoved) and nothing is written: the caller rebuilds its
+	// state from the log and decides again. The check and the append are in one transaction, so
+	// no event can slip in between.
+	ExpectSeq *int64
 }
+
+// LogMovedError is Commit's refusal when the game's log is not at Commit.ExpectSeq.
+type LogMovedError struct {
+	Game     string
+	Expected int64 // Commit.ExpectSeq
+	Actual   int64 // the log's last seq at the commit
+}
+
+func (e *LogMovedError) Error() string {
+	return fmt.Sprintf("game %s: decided on event %d but the log is at %d: %v", e.Game, e.Expected, e.Actual, ErrLogMoved)
+}
+
+// Is makes errors.Is(err, ErrLogMoved) true.
+func (e *LogMovedError) Is(target error) bool { return target == ErrLogMoved }
+
+// Expect returns a pointer to seq, for Commit.ExpectSeq.
+func Expect(seq int64) *int64 { return &seq }
 
 // Judgement is a post's verdict. The post is recorded if it was not yet; if it already has a
 // verdict, the commit is refused with ErrAlreadyJudged, except that a post flagged for a moderator
@@ -101,6 +125,9 @@ func (c *Commit) check() error {
 	if c.Cursor != nil && !c.Cursor.Source.valid() {
 		return fmt.Errorf("%w: cursor source %q", ErrInvalid, c.Cursor.Source)
 	}
+	if c.ExpectSeq != nil && *c.ExpectSeq < 0 {
+		return fmt.Errorf("%w: expected seq %d", ErrInvalid, *c.ExpectSeq)
+	}
 	if c.TimerAt != nil && c.TimerAt.IsZero() {
 		return fmt.Errorf("%w: zero timer", ErrInvalid)
 	}
@@ -113,7 +140,8 @@ func (c *Commit) check() error {
 }
 
 // Commit writes c in one transaction: all of it or, on any error, nothing. A post that already has
-// a verdict gives ErrAlreadyJudged, a timer the clock has passed gives ErrTimerFired.
+// a verdict gives ErrAlreadyJudged, a timer the clock has passed gives ErrTimerFired, a log that
+// moved past c.ExpectSeq gives a *LogMovedError (ErrLogMoved).
 func (s *Store) Commit(ctx context.Context, c Commit) error {
 	if err := c.check(); err != nil {
 		return fmt.Errorf("store: commit %s: %w", c.Game, err)
@@ -122,6 +150,15 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 	return s.write(ctx, "commit "+c.Game, func(tx *sql.Tx) error {
 		if _, err := game(ctx, tx, c.Game); err != nil {
 			return err
+		}
+		if c.ExpectSeq != nil {
+			var seq int64
+			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?`, c.Game).Scan(&seq); err != nil {
+				return err
+			}
+			if seq != *c.ExpectSeq {
+				return &LogMovedError{Game: c.Game, Expected: *c.ExpectSeq, Actual: seq}
+			}
 		}
 		var resolved Flag
 		if c.Resolve != nil {

@@ -393,3 +393,47 @@ func TestTimerFiresOnce(t *testing.T) {
 		t.Errorf("events %+v", evs)
 	}
 }
+
+// A commit decided on an older state of the log (ExpectSeq behind the log's last seq) is refused
+// with a typed error and writes nothing; one decided on the current state goes through.
+func TestCommitExpectSeq(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	c := moveCommit("g", "1")
+	c.ExpectSeq = Expect(0)
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatalf("commit on the empty log: %v", err)
+	}
+	// A moderator's command from another process moved the log to 3 meanwhile.
+	mod := Commit{Game: "g", At: t0, Cause: ModeratorCause("Moderator"), Actor: "Moderator",
+		Events: []engine.Record{rec("paused", `{"by":"Moderator"}`)}, ExpectSeq: Expect(2)}
+	if err := s.Commit(ctx, mod); err != nil {
+		t.Fatal(err)
+	}
+	before := dump(t, s)
+	stale := moveCommit("g", "2")
+	stale.ExpectSeq = Expect(2) // decided before the moderator's event was seen
+	err := s.Commit(ctx, stale)
+	var lm *LogMovedError
+	if !errors.Is(err, ErrLogMoved) || !errors.As(err, &lm) || lm.Expected != 2 || lm.Actual != 3 || lm.Game != "g" {
+		t.Fatalf("stale commit: %v (%+v), want a LogMovedError 2 -> 3", err, lm)
+	}
+	if after := dump(t, s); after != before {
+		t.Fatalf("a refused commit wrote:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	stale.ExpectSeq = Expect(3) // decided again on the current log
+	if err := s.Commit(ctx, stale); err != nil {
+		t.Fatalf("commit after re-deciding: %v", err)
+	}
+	if seq, _ := s.LastSeq(ctx, "g"); seq != 5 {
+		t.Fatalf("last seq %d, want 5", seq)
+	}
+	// Without ExpectSeq nothing is checked (timers of a game nobody else writes, tests).
+	if err := s.Commit(ctx, Commit{Game: "g", At: t0, Cause: TimerCause, Events: []engine.Record{rec("tick", `{}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, Commit{Game: "g", ExpectSeq: Expect(-1)}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("negative ExpectSeq: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,9 +72,8 @@ func TestOldVersionDBMigrates(t *testing.T) {
 		t.Fatal(err)
 	}
 	ensureGame(t, old, "g1")
-	if err := old.Commit(ctx, moveCommit("g1", "100")); err != nil {
-		t.Fatal(err)
-	}
+	v1Commit(t, old, "g1", "100") // what a version-1 binary wrote
+
 	if n := count(t, old, `SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'outbox_by_state'`); n != 0 {
 		t.Fatalf("version 1 already has the version 2 index")
 	}
@@ -97,8 +97,16 @@ func TestOldVersionDBMigrates(t *testing.T) {
 			t.Errorf("index %s missing after upgrade", idx)
 		}
 	}
-	// The old data is intact (only schema_migrations gained rows) and usable.
-	after := dump(t, s)
+	// The old data is intact (only schema_migrations gained rows, posts a NULL post_json) and
+	// usable: the old post reads back with its own text only (not Whole), hashed as before.
+	after := dump(t, s, "posts.post_json")
+	if n := count(t, s, `SELECT count(*) FROM posts WHERE post_json IS NULL`); n != 1 {
+		t.Errorf("%d old posts with a NULL post_json, want 1", n)
+	}
+	p, ok, err := s.SeenPost(ctx, "g1", SourceThread, "100")
+	if err != nil || !ok || p.Whole || p.Post.Text != mkPost("100").Text || p.HashOf(mkPost("100")) != p.TextHash {
+		t.Errorf("old post after the upgrade: %+v %v %v", p, ok, err)
+	}
 	strip := func(d string) string {
 		var keep []string
 		in := false
@@ -120,6 +128,40 @@ func TestOldVersionDBMigrates(t *testing.T) {
 	}
 	if seq, _ := s.LastSeq(ctx, "g1"); seq != 4 {
 		t.Errorf("last seq %d, want 4", seq)
+	}
+}
+
+// v1Commit writes moveCommit(game, id) the way the version-1 schema stored it (no post_json), in
+// raw SQL: the current Commit needs the later columns.
+func v1Commit(t *testing.T, s *Store, game, id string) {
+	t.Helper()
+	ctx := context.Background()
+	c := moveCommit(game, id)
+	p := c.Post.Post
+	now := fmtTime(t0)
+	stmts := []struct {
+		q    string
+		args []any
+	}{
+		{`INSERT INTO posts (game_id, source, post_id, author, author_id, posted_at, first_seen_at, text_hash, text, verdict, judged_at)
+			VALUES (?, 'thread', ?, ?, ?, ?, ?, ?, ?, 'accepted', ?)`,
+			[]any{game, p.ID, p.Author, p.AuthorID, fmtTime(p.Time), now, TextHash(p.Text), p.Text, now}},
+		{`INSERT INTO outbox (game_id, n, kind, body, marker, event_seq, created_at) VALUES (?, 1, 'reply', ?, ?, ?, ?)`,
+			[]any{game, c.Outbox[0].Body, Marker(game, 1), len(c.Events), now}},
+		{`INSERT INTO cursors (game_id, source, cursor, updated_at) VALUES (?, 'thread', ?, ?)`,
+			[]any{game, fmt.Sprintf(`{"post_id":%q}`, id), now}},
+	}
+	for i, r := range c.Events {
+		stmts = append(stmts, struct {
+			q    string
+			args []any
+		}{`INSERT INTO events (game_id, seq, at, kind, data, cause) VALUES (?, ?, ?, ?, ?, ?)`,
+			[]any{game, i + 1, fmtTime(c.At), r.Kind, string(r.Data), PostCause(SourceThread, id)}})
+	}
+	for _, st := range stmts {
+		if _, err := s.w.ExecContext(ctx, st.q, st.args...); err != nil {
+			t.Fatalf("v1 write: %v", err)
+		}
 	}
 }
 

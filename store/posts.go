@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -50,13 +51,28 @@ type PostRecord struct {
 	AuthorID    string
 	PostedAt    time.Time
 	FirstSeenAt time.Time
-	TextHash    string // TextHash of Text
-	Text        string // the text when first seen
-	Verdict     Verdict
-	JudgedAt    time.Time // zero while pending
-	EditedHash  string    // the latest differing hash seen; "" if never edited
-	EditedAt    time.Time // when that edit was noticed
-	VanishedAt  time.Time // zero unless the post disappeared
+	TextHash    string // HashOf(Post): what an edit is compared against
+	Text        string // the own text when first seen (Post.Text)
+	// Post is the whole post as first seen: own text, quotes, code blocks, spoilers, permalink.
+	// For a post recorded before migration 0003 (Whole false) only the own text is known and
+	// Post holds just the stored columns (id, author, time, text).
+	Post       forum.Post
+	Whole      bool
+	Verdict    Verdict
+	JudgedAt   time.Time // zero while pending
+	EditedHash string    // the latest differing hash seen; "" if never edited
+	EditedAt   time.Time // when that edit was noticed
+	VanishedAt time.Time // zero unless the post disappeared
+}
+
+// HashOf is the hash of p comparable with TextHash: ContentHash(p) for posts stored whole, the
+// hash of the own text only for posts recorded before migration 0003 (whose quotes were never
+// stored, so a quote could not be compared).
+func (p PostRecord) HashOf(post forum.Post) string {
+	if p.Whole {
+		return ContentHash(post)
+	}
+	return TextHash(post.Text)
 }
 
 // Judged says whether the post has a verdict.
@@ -198,12 +214,16 @@ func checkPost(source Source, p forum.Post) error {
 
 // insertPost inserts the post unless it is there; it reports whether it inserted.
 func insertPost(ctx context.Context, tx *sql.Tx, game string, source Source, p forum.Post, v Verdict, judgedAt, now time.Time) (bool, error) {
+	whole, err := json.Marshal(p)
+	if err != nil {
+		return false, fmt.Errorf("post %s as JSON: %w", p.ID, err)
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO posts
-		(game_id, source, post_id, author, author_id, posted_at, first_seen_at, text_hash, text, verdict, judged_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		(game_id, source, post_id, author, author_id, posted_at, first_seen_at, text_hash, text, verdict, judged_at, post_json)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (game_id, source, post_id) DO NOTHING`,
-		game, source, p.ID, p.Author, p.AuthorID, fmtTime(p.Time), fmtTime(now), TextHash(p.Text), p.Text,
-		v, nullTime(judgedAt))
+		game, source, p.ID, p.Author, p.AuthorID, fmtTime(p.Time), fmtTime(now), ContentHash(p), p.Text,
+		v, nullTime(judgedAt), string(whole))
 	if err != nil {
 		return false, err
 	}
@@ -212,7 +232,7 @@ func insertPost(ctx context.Context, tx *sql.Tx, game string, source Source, p f
 }
 
 const postCols = `game_id, source, post_id, author, author_id, posted_at, first_seen_at, text_hash, text,
-	verdict, judged_at, edited_hash, edited_at, vanished_at`
+	verdict, judged_at, edited_hash, edited_at, vanished_at, post_json`
 
 func post(ctx context.Context, q queryer, game string, source Source, id string) (PostRecord, error) {
 	p, err := scanPost(q.QueryRowContext(ctx, `SELECT `+postCols+` FROM posts
@@ -226,9 +246,9 @@ func post(ctx context.Context, q queryer, game string, source Source, id string)
 func scanPost(sc scanner) (PostRecord, error) {
 	var p PostRecord
 	var posted, seen string
-	var judged, editedHash, edited, vanished sql.NullString
+	var judged, editedHash, edited, vanished, whole sql.NullString
 	if err := sc.Scan(&p.Game, &p.Source, &p.ID, &p.Author, &p.AuthorID, &posted, &seen, &p.TextHash, &p.Text,
-		&p.Verdict, &judged, &editedHash, &edited, &vanished); err != nil {
+		&p.Verdict, &judged, &editedHash, &edited, &vanished, &whole); err != nil {
 		return PostRecord{}, err
 	}
 	p.EditedHash = editedHash.String
@@ -238,6 +258,14 @@ func scanPost(sc scanner) (PostRecord, error) {
 	}
 	if p.FirstSeenAt, err = parseTime(seen); err != nil {
 		return PostRecord{}, err
+	}
+	if whole.Valid {
+		if err := json.Unmarshal([]byte(whole.String), &p.Post); err != nil {
+			return PostRecord{}, fmt.Errorf("post %s: stored JSON: %w", p.ID, err)
+		}
+		p.Whole = true
+	} else {
+		p.Post = forum.Post{ID: p.ID, Author: p.Author, AuthorID: p.AuthorID, Time: p.PostedAt, Text: p.Text}
 	}
 	for _, f := range []struct {
 		dst *time.Time

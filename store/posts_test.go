@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -30,7 +31,7 @@ func TestRecordPost(t *testing.T) {
 	if err != nil || isNew {
 		t.Fatalf("second record: new %v, %v", isNew, err)
 	}
-	if rec2 != rec {
+	if !reflect.DeepEqual(rec2, rec) {
 		t.Errorf("second record changed the post: %+v", rec2)
 	}
 	if _, ok, err := s.SeenPost(ctx, "g", SourcePM, "10"); ok || err != nil {
@@ -256,5 +257,68 @@ func TestCursors(t *testing.T) {
 	}
 	if err := s.SetCursor(ctx, "nogame", SourcePM, forum.Cursor{}); err == nil {
 		t.Error("cursor for an unknown game")
+	}
+}
+
+// The whole first-seen post (own text, quotes, code blocks, spoilers, permalink) is stored and
+// comes back; the stored hash covers what the referee reads (own text, quotes' texts, code) and
+// nothing a forum may re-render by itself (quote attributions, spoilers).
+func TestWholePostStored(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	p := mkPost("20")
+	p.Permalink = "https://forum.example/showthread.php?pid=20#pid20"
+	p.Text = "1-й ход крестоносца к1 на K16\n |__|к1|"
+	p.Quotes = []forum.Quote{{Author: "gm-bot", PostID: "19", Text: "-K|__|__|к1|"}}
+	p.Code = []string{" |__|к1|"}
+	p.Spoilers = []forum.Spoiler{{Title: "мысли", Text: "пойду-ка я вперёд"}}
+	c := Commit{Game: "g", At: t0, Post: &Judgement{Source: SourceThread, Post: p, Verdict: VerdictFlagged}}
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	rec, ok, err := s.SeenPost(ctx, "g", SourceThread, "20")
+	if err != nil || !ok || !rec.Whole {
+		t.Fatalf("seen: %+v %v %v", rec, ok, err)
+	}
+	got := rec.Post
+	if !got.Time.Equal(p.Time) {
+		t.Errorf("time %v, want %v", got.Time, p.Time)
+	}
+	got.Time = p.Time
+	if !reflect.DeepEqual(got, p) {
+		t.Errorf("stored post\n%+v\nwant\n%+v", got, p)
+	}
+	if rec.Text != p.Text || rec.TextHash != ContentHash(p) || rec.TextHash == TextHash(p.Text) {
+		t.Errorf("text %q hash %s: want the content hash %s", rec.Text, rec.TextHash, ContentHash(p))
+	}
+	// What changes the hash and what does not.
+	mut := func(f func(*forum.Post)) string {
+		q := p
+		q.Quotes = append([]forum.Quote(nil), p.Quotes...)
+		q.Code = append([]string(nil), p.Code...)
+		q.Spoilers = append([]forum.Spoiler(nil), p.Spoilers...)
+		f(&q)
+		return rec.HashOf(q)
+	}
+	for name, tc := range map[string]struct {
+		f    func(*forum.Post)
+		same bool
+	}{
+		"quoted board fixed": {func(q *forum.Post) { q.Quotes[0].Text = "-K|__|к1|__|" }, false},
+		"quote removed":      {func(q *forum.Post) { q.Quotes = nil }, false},
+		"move line edited":   {func(q *forum.Post) { q.Text = "1-й ход крестоносца к1 на K15" }, false},
+		"code edited":        {func(q *forum.Post) { q.Code[0] = " |к1|__|" }, false},
+		"quote attribution":  {func(q *forum.Post) { q.Quotes[0].Author, q.Quotes[0].PostID = "Game Master", "" }, true},
+		"spoiler edited":     {func(q *forum.Post) { q.Spoilers[0].Text = "передумал" }, true},
+		"edit notice":        {func(q *forum.Post) { q.Edited, q.Permalink = true, "" }, true},
+	} {
+		if h := mut(tc.f); (h == rec.TextHash) != tc.same {
+			t.Errorf("%s: hash unchanged %v, want %v", name, h == rec.TextHash, tc.same)
+		}
+	}
+	// A post without quotes or code hashes as its own text did before migration 0003.
+	if plain := mkPost("21"); ContentHash(plain) != TextHash(plain.Text) {
+		t.Error("a plain post's content hash differs from its text hash")
 	}
 }

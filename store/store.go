@@ -36,6 +36,8 @@ import (
 	"runtime"
 	"time"
 
+	"forumgm/forum"
+
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" database/sql driver (cgo)
 )
 
@@ -51,6 +53,9 @@ var (
 	ErrFlagNotOpen = errors.New("store: flag not open")
 	// ErrOutboxState: the outbox item is not in a state that allows the change.
 	ErrOutboxState = errors.New("store: outbox item in wrong state")
+	// ErrLogMoved: the game's event log is not at the Commit's ExpectSeq (see LogMovedError); the
+	// Commit changed nothing.
+	ErrLogMoved = errors.New("store: event log moved")
 	// ErrInvalid: the arguments are malformed (nothing was written).
 	ErrInvalid = errors.New("store: invalid argument")
 )
@@ -228,10 +233,42 @@ func nullTime(t time.Time) any {
 	return fmtTime(t)
 }
 
-// TextHash is the hash stored for a post's text: hex sha256.
+// TextHash is the hex sha256 of a text. It was the hash stored for a post before migration 0003
+// (the own text only); ContentHash is what is stored now.
 func TextHash(text string) string {
 	h := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(h[:])
+}
+
+// ContentHash is the hash stored for a post (posts.text_hash) and the one the daemon compares to
+// find an edited move post: the hex sha256 of what the referee reads of the post, its own text
+// (code blocks are in it), then each quote's text, then each own code block.
+//
+// Quotes are included on purpose: in Crusade the quoted board is the player's own work (the
+// position after the move, drawn into a quote of the last board), and whether it matches decides
+// the sloppiness wound; a player who fixes the quoted board after the verdict has changed what
+// was judged, and other players reading the thread see a different post, so that edit is flagged
+// like an edit of the move lines. Left out: what the referee does not read and a forum may
+// re-render without the author touching the post (quote attributions, spoilers, the "edited"
+// notice, the permalink), so they never raise a false "edited" flag.
+//
+// A post without quotes or code blocks hashes exactly like TextHash(p.Text), the hash stored
+// before migration 0003, so rows recorded then keep comparing equal (see PostRecord.HashOf).
+func ContentHash(p forum.Post) string {
+	if len(p.Quotes) == 0 && len(p.Code) == 0 {
+		return TextHash(p.Text)
+	}
+	h := sha256.New()
+	h.Write([]byte(p.Text))
+	for _, q := range p.Quotes {
+		h.Write([]byte("\x00quote\x00"))
+		h.Write([]byte(q.Text))
+	}
+	for _, c := range p.Code {
+		h.Write([]byte("\x00code\x00"))
+		h.Write([]byte(c))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 var gameIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)

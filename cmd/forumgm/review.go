@@ -130,6 +130,12 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.Format(time.RFC3339))
 			}
 			fmt.Fprintf(stdout, "--- text as first seen ---\n%s\n---\n", strings.TrimSpace(p.Text))
+			for i, q := range p.Post.Quotes {
+				fmt.Fprintf(stdout, "--- quote %d (of %s) as first seen ---\n%s\n---\n", i+1, q.Author, strings.TrimSpace(q.Text))
+			}
+			if !p.Whole {
+				fmt.Fprintln(stdout, "(recorded before forumgm kept whole posts: its quotes are not known)")
+			}
 		}
 		return nil
 	case "accept", "reject":

@@ -159,7 +159,7 @@ func pollPolicy(cfg *config.Config) (daemon.PollPolicy, error) {
 // testHooks are switched on by environment variables, for the crash tests only:
 //
 //	FORUMGM_TEST_EXIT_AFTER=step:N   exit (status 3, no clean-up) right after the N-th "step"
-//	                                 (started, judged, fired, attempt, sent, posted, cycle)
+//	                                 (started, decided, judged, fired, attempt, sent, posted, cycle)
 //	FORUMGM_TEST_CLOCK_FILE=PATH     the clock reads its time (RFC 3339) from the file
 //	FORUMGM_TEST_POLL=DURATION       poll at this fixed interval (below the 1s floor allowed)
 //	FORUMGM_TEST_RESCAN=DURATION     the edit rescan interval

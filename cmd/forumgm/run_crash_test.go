@@ -290,12 +290,13 @@ func TestCrashAnywhereExactlyOnce(t *testing.T) {
 	// The same evening with the daemon killed at many points of the pipeline.
 	w := newCrashWorld(t, ctx)
 	kinds := []string{"started:1", "judged:1", "attempt:2", "sent:1", "posted:1", "fired:1", "judged:2", "sent:2", "posted:2", "attempt:3"}
-	kills, runs := 0, 0
+	kills, hookKills, runs := 0, 0, 0
 	for i := 0; i < 60 && !w.finished(t); i++ {
 		runs++
 		out, err := w.child(t, bin, kinds[i%len(kinds)], 0, w.finishedFn(t))
 		if err != nil && strings.Contains(out, "test hook: exiting") {
 			kills++
+			hookKills++
 		}
 	}
 	// And a few SIGKILLs at random moments (fixed seed) on a fresh evening.
@@ -319,9 +320,11 @@ func TestCrashAnywhereExactlyOnce(t *testing.T) {
 		t.Fatalf("the game did not finish after the crashes (%v):\n%s", err, out)
 	}
 	got := w.result(t)
-	t.Logf("%d runs, %d crashes (hook exits and SIGKILLs); %d bot replies", runs, kills, len(got.thread))
-	if kills < 10 {
-		t.Errorf("only %d crashes happened", kills)
+	t.Logf("%d runs, %d crashes (%d hook exits, the rest SIGKILLs); %d bot replies", runs, kills, hookKills, len(got.thread))
+	// The hook exits are what the pipeline reached, not a matter of timing; the random SIGKILLs
+	// may land after the game finished and are not counted on.
+	if hookKills < 5 {
+		t.Errorf("only %d hook crashes happened", hookKills)
 	}
 	if strings.Join(got.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") {
 		t.Errorf("the thread differs from the uninterrupted run's:\n--- want\n%s\n--- got\n%s",

@@ -64,7 +64,9 @@ game:
     - {name: Джелу, side: crusaders}
     - {name: snovaya, side: saracens}
   deployment: default
-  settings: {first_side: crusaders}
+  # A try-out: the quoted board is optional here. In a real game (the default) a move post
+  # without the quoted, edited board is sloppy and costs the side a wound.
+  settings: {first_side: crusaders, board_required: false}
 poll: {floor: %s, ceiling: %s}
 store: {path: forumgm.db}
 ops: {listen: %q, log_format: console, log_level: info}
@@ -86,49 +88,110 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		*dir = d
-	} else if err := os.MkdirAll(*dir, 0o755); err != nil {
+	}
+	sb, err := startSandbox(ctx, sandboxOptions{Addr: *addr, Dir: *dir, Quiet: *quiet, Log: stderr})
+	if err != nil {
 		return err
+	}
+	defer sb.Close()
+	fmt.Fprint(stdout, sb.Banner())
+	return sb.Run(ctx)
+}
+
+// sandboxOptions configure startSandbox.
+type sandboxOptions struct {
+	Addr  string    // the board's loopback address ("127.0.0.1:0": any free port)
+	Dir   string    // the folder for the board, the game's store and config.yaml (created if needed)
+	Quiet bool      // log warnings only
+	Log   io.Writer // the daemon's log
+}
+
+// sandboxRun is a started sandbox: the board serving on loopback, the ops server listening, the
+// game's daemon built and ready to Run. `forumgm sandbox` and the browser test both use it.
+type sandboxRun struct {
+	URL     string // the board's base URL, http://127.0.0.1:PORT
+	OpsAddr string // /healthz and /metrics
+	Dir     string
+	Config  string // DIR/config.yaml
+
+	board   *sandbox.Server
+	game    *game
+	stopOps func()
+}
+
+// startSandbox starts the board, writes the config, opens the game and the ops server.
+func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err error) {
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return nil, err
 	}
 	loc, err := time.LoadLocation("Europe/Moscow")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	board, err := sandboxBoard(ctx, *dir, loc, time.Now)
+	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}}
+	defer func() {
+		if err != nil {
+			sb.Close()
+		}
+	}()
+	sb.board, err = sandboxBoard(ctx, o.Dir, loc, time.Now)
 	if err != nil {
-		return fmt.Errorf("sandbox board: %w", err)
+		return nil, fmt.Errorf("sandbox board: %w", err)
 	}
-	defer board.Close()
-	url, err := board.Start(ctx, *addr)
+	sb.URL, err = sb.board.Start(ctx, o.Addr)
 	if err != nil {
-		return fmt.Errorf("sandbox listen %s: %w", *addr, err)
+		return nil, fmt.Errorf("sandbox listen %s: %w", o.Addr, err)
 	}
-	cfgPath := filepath.Join(*dir, "config.yaml")
-	if err := os.WriteFile(cfgPath, []byte(sandboxConfig(url+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
-		return err
+	sb.Config = filepath.Join(o.Dir, "config.yaml")
+	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
+		return nil, err
 	}
-	cfg, err := config.Load(cfgPath)
+	cfg, err := config.Load(sb.Config)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	os.Setenv(sandboxPasswordEnv, sandboxUsers[3].Password)
 	level := cfg.Ops.LogLevel
-	if *quiet {
+	if o.Quiet {
 		level = "warn"
 	}
-	log, err := daemon.NewLogger(stderr, cfg.Ops.LogFormat, level)
-	if err != nil {
-		return err
+	logw := o.Log
+	if logw == nil {
+		logw = io.Discard
 	}
-	g, err := openGame(ctx, cfg, daemon.RealClock{}, log, testHooks{})
+	log, err := daemon.NewLogger(logw, cfg.Ops.LogFormat, level)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer g.Close()
-	opsAddr, stop, err := daemon.ListenOps(cfg.Ops.Listen, g.Metrics, g.Health)
+	sb.game, err = openGame(ctx, cfg, daemon.RealClock{}, log, testHooks{})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer stop()
+	sb.OpsAddr, sb.stopOps, err = daemon.ListenOps(cfg.Ops.Listen, sb.game.Metrics, sb.game.Health)
+	if err != nil {
+		sb.stopOps = func() {}
+		return nil, err
+	}
+	return sb, nil
+}
+
+// Run runs the game's daemon until ctx ends.
+func (sb *sandboxRun) Run(ctx context.Context) error { return sb.game.Daemon.Run(ctx) }
+
+// Close stops the ops server, closes the store and the board.
+func (sb *sandboxRun) Close() {
+	sb.stopOps()
+	if sb.game != nil {
+		sb.game.Close()
+	}
+	if sb.board != nil {
+		sb.board.Close()
+	}
+}
+
+// Banner is what `forumgm sandbox` prints: the addresses, the logins, what to try.
+func (sb *sandboxRun) Banner() string {
+	url, opsAddr := sb.URL, sb.OpsAddr
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nforumgm sandbox: a Crusade game on a local MyBB-style forum\n\n")
 	fmt.Fprintf(&b, "  open        %s/showthread.php?tid=1\n", url)
@@ -137,10 +200,10 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(&b, "  %-10s password %-15s %s\n", u.Name, u.Password, u.Role)
 	}
 	fmt.Fprintf(&b, "\n  Log in as Джелу and reply:  1-й ход крестоносца к1 на K16\n")
-	fmt.Fprintf(&b, "  The game master answers within a few seconds.\n\n")
-	fmt.Fprintf(&b, "  moderator queue:  forumgm review --config %s list --by Moderator\n", cfgPath)
+	fmt.Fprintf(&b, "  The game master answers within a few seconds. (Here quoting the board is optional;\n")
+	fmt.Fprintf(&b, "  in a real game a move without the quoted, edited board costs a wound.)\n\n")
+	fmt.Fprintf(&b, "  moderator queue:  forumgm review --config %s list --by Moderator\n", sb.Config)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
-	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", *dir)
-	fmt.Fprint(stdout, b.String())
-	return g.Daemon.Run(ctx)
+	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)
+	return b.String()
 }

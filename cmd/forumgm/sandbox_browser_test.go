@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+const chromiumBin = "/usr/bin/chromium"
+
+// lockedBuffer collects the daemon's log for the failure message.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// boardCell is the token in row, column col (1-based) of the boards drawn in text: the line of the
+// row ends with "|-<row>", its cells are separated by '|' (or '<' '>' on the forest rows). It
+// returns the cell of the last such line, and whether there was one.
+func boardCell(text string, row byte, col int) (string, bool) {
+	cell, found := "", false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(strings.ReplaceAll(line, "\u00a0", " "))
+		if !strings.HasSuffix(line, "|-"+string(row)) || !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := strings.FieldsFunc(strings.TrimSuffix(line, "|-"+string(row)), func(r rune) bool { return r == '|' || r == '<' || r == '>' })
+		if len(cells) == 20 {
+			cell, found = strings.Trim(cells[col-1], "_"), true
+		}
+	}
+	return cell, found
+}
+
+// TestSandboxNewcomerInBrowser is the README's first command as a newcomer lives it: start what
+// `forumgm sandbox` starts (the same Go function), open the thread in Debian's chromium (which may
+// only reach loopback), log in as Джелу, post "1-й ход крестоносца к1 на K16" through the page's
+// reply form, and wait until the game master's reply with the new board (к1 on K16) is on the page.
+func TestSandboxNewcomerInBrowser(t *testing.T) {
+	if _, err := os.Stat(chromiumBin); err != nil {
+		t.Fatalf("install chromium (apt-get install -y chromium): %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := &lockedBuffer{}
+	sb, err := startSandbox(ctx, sandboxOptions{Addr: "127.0.0.1:0", Dir: t.TempDir(), Log: logs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if !strings.HasPrefix(sb.URL, "http://127.0.0.1:") {
+		t.Fatalf("sandbox on %s, want loopback", sb.URL)
+	}
+	banner := sb.Banner()
+	thread := sb.URL + "/showthread.php?tid=1"
+	if !strings.Contains(banner, thread) || !strings.Contains(banner, "Джелу") {
+		t.Fatalf("banner:\n%s", banner)
+	}
+	runErr := make(chan error, 1)
+	go func() { runErr <- sb.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-runErr; err != nil {
+			t.Errorf("daemon: %v", err)
+		}
+	}()
+
+	l := launcher.New().Bin(chromiumBin).NoSandbox(true).Headless(true).Leakless(false).
+		UserDataDir(t.TempDir()).
+		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
+		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
+		Set("window-size", "1200,1600").
+		Set("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1")
+	defer l.Cleanup()
+	defer l.Kill()
+	u, err := l.Launch()
+	if err != nil {
+		t.Fatalf("launch chromium: %v", err)
+	}
+	// Generous bounds: they only stop a hung test; nothing asserts how fast anything is.
+	browser := rod.New().ControlURL(u).Timeout(5 * time.Minute)
+	if err := browser.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	defer browser.Close()
+	page := browser.MustPage("")
+	page.MustSetViewport(1200, 1600, 1, false)
+	shots := t.TempDir()
+	shot := func(name string) string {
+		t.Helper()
+		b, err := page.Screenshot(true, &proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(shots, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	waitText := func(sel, text string) *rod.Element {
+		t.Helper()
+		el, err := page.Timeout(time.Minute).ElementR(sel, text)
+		if err != nil {
+			shot("failed.png")
+			t.Fatalf("waiting for %s %q: %v (url %s)", sel, text, err, page.MustInfo().URL)
+		}
+		return el
+	}
+	load := func(url string) {
+		t.Helper()
+		if err := page.Navigate(url); err != nil {
+			t.Fatalf("open %s: %v", url, err)
+		}
+		page.MustWaitLoad()
+	}
+
+	// The newcomer opens the thread the sandbox printed: the game master has opened the game.
+	load(thread)
+	waitText("div.post_body", "Крестовый поход")
+
+	// Logs in as Джелу with the printed password.
+	load(sb.URL + "/member.php?action=login")
+	form := page.MustElement(`#content form[action="member.php"]`)
+	form.MustElement(`input[name=username]`).MustInput("Джелу")
+	form.MustElement(`input[name=password]`).MustInput(sandboxUsers[0].Password)
+	wait := page.WaitNavigation(proto.PageLifecycleEventNameLoad)
+	form.MustElement(`input[type=submit]`).MustClick()
+	wait()
+	waitText("td.trow1", "You have successfully been logged in")
+
+	// Posts the move through the thread's reply form.
+	load(thread + "&action=lastpost")
+	waitText(".welcome", "Welcome back")
+	const move = "1-й ход крестоносца к1 на K16"
+	page.MustElement("#quick_reply_form textarea#message").MustInput(move)
+	wait = page.WaitNavigation(proto.PageLifecycleEventNameLoad)
+	page.MustElement("#quick_reply_submit").MustClick()
+	wait()
+	waitText("td.trow1", "Thank you, your reply has been posted.")
+
+	// Waits (reloading the thread, as a person would) until the game master's reply with the
+	// new board is on the page: row K holds к1 in column 16 (it started on K17).
+	deadline, stop := context.WithTimeout(ctx, 3*time.Minute)
+	defer stop()
+	var found *rod.Element
+	sawMove := false
+	for found == nil {
+		load(thread + "&action=lastpost")
+		posts, err := page.Elements("div.post")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range posts {
+			author, err := p.Element(".author_information a")
+			if err != nil {
+				continue
+			}
+			body, err := p.Element("div.post_body")
+			if err != nil {
+				continue
+			}
+			who, text := author.MustText(), body.MustText()
+			if who == "Джелу" && strings.Contains(text, move) {
+				sawMove = true
+			}
+			if who == "gm-bot" && sawMove {
+				if c, ok := boardCell(text, 'K', 16); ok && c == "к1" {
+					found = body
+				}
+			}
+		}
+		if found != nil {
+			break
+		}
+		select {
+		case <-deadline.Done():
+			path := shot("timeout.png")
+			t.Fatalf("no reply with к1 on K16 (player's post seen: %v; screenshot %s); daemon log:\n%s", sawMove, path, logs.String())
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	found.MustScrollIntoView()
+	text := found.MustText()
+	if c, _ := boardCell(text, 'K', 17); c != "" {
+		t.Errorf("K17 still holds %q in the reply's board", c)
+	}
+	path := shot("gm-reply.png")
+	t.Logf("the game master's reply (screenshot %s):\n%s", path, text)
+	if dst := os.Getenv("FORUMGM_SCREENSHOT"); dst != "" {
+		b, _ := os.ReadFile(path)
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if err := errors.Join(page.Close()); err != nil {
+		t.Log(err)
+	}
+}

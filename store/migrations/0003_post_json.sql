@@ -1,0 +1,11 @@
+-- 0003: the whole first-seen post. Until now only the author's own text was kept, so a moderator's
+-- decision re-judged a post without its quotes and code blocks (a move quoting the correct board
+-- looked sloppy). post_json is forum.Post as JSON (own text, quotes, code blocks, spoilers, author,
+-- time, permalink) exactly as first seen; NULL for posts recorded before this migration (their
+-- text column is all that is known of them).
+--
+-- text_hash of a row with post_json is store.ContentHash of the post: the own text plus the quotes'
+-- texts and the code blocks, what the referee reads (see ContentHash); for a post without quotes
+-- or code blocks that is the same value as before (the hash of the own text), so older rows keep
+-- comparing correctly.
+ALTER TABLE posts ADD COLUMN post_json TEXT CHECK (post_json IS NULL OR json_valid(post_json));
