@@ -1,10 +1,13 @@
 package judge
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -632,6 +635,16 @@ func (v *View) ToMove() cr.Side {
 
 // Owed is what side s owes now.
 func (v *View) Owed(s string) cr.Owed { return v.game.WoundsOwed(cr.Side(s)) }
+
+// SeedHash commits to the game's seed (which orders the question bank): sha256 of its decimal
+// form, posted at the start; the seed itself is revealed at the end (design: fair and checkable).
+func (v *View) SeedHash() string {
+	sum := sha256.Sum256([]byte(strconv.FormatInt(v.game.Settings().Seed, 10)))
+	return hex.EncodeToString(sum[:])
+}
+
+// Seed is the game's seed, for the final reveal.
+func (v *View) Seed() int64 { return v.game.Settings().Seed }
 
 // Phase is the game's phase.
 func (v *View) Phase() cr.Phase { return v.game.Phase() }

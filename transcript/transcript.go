@@ -272,13 +272,16 @@ func bodies(ms []judge.Message) []string {
 	return out
 }
 
-// JSON is the result as one JSON object.
+// JSON is the result as one JSON object (board characters such as < and > left as they are).
 func (r *Result) JSON() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	return append(b, '\n'), nil
+	return b.Bytes(), nil
 }
 
 // Text is the result as a reader would follow it: each post's verdict and every reply in order.
