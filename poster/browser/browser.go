@@ -22,6 +22,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	"forumgm/poster/generic"
 )
 
@@ -30,7 +31,7 @@ type Writer struct {
 	Bin        string
 	Hosts      []string
 	MinFormAge time.Duration
-	Sleep      generic.Sleeper
+	Sleep      form.Sleeper
 	Timeout    time.Duration
 
 	mu      sync.Mutex
@@ -42,7 +43,7 @@ type Writer struct {
 
 // New builds a Writer from a dialect Config.
 func New(cfg forum.Config) *Writer {
-	w := &Writer{Bin: "/usr/bin/chromium", MinFormAge: 2 * time.Second, Sleep: generic.RealSleep, Timeout: 60 * time.Second}
+	w := &Writer{Bin: "/usr/bin/chromium", MinFormAge: 2 * time.Second, Sleep: form.Sleep, Timeout: 60 * time.Second}
 	if b := cfg.Extra["browser_bin"]; b != "" {
 		w.Bin = b
 	}

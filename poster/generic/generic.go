@@ -1,7 +1,6 @@
 // Package generic is the configurable dialect of forum.Forum, registered as "generic": URLs,
-// selectors, form fields and error patterns come from forum.Config.Extra (keys in README.md). It
-// also holds the form helpers the built-in dialects share (ReadForm, RedirectTarget, IDFromURL,
-// SplitMessage, FloodWait).
+// selectors, form fields and error patterns come from forum.Config.Extra (keys in README.md). The
+// form helpers it shares with the built-in dialects are in poster/form.
 //
 // With Extra["browser"] = "true" the login and the reply are made by filling the forms in a real
 // headless chromium (poster/browser) instead of HTTP form posts; reading stays plain HTTP.
@@ -21,6 +20,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	sg "forumgm/scraper/generic"
 )
 
@@ -40,7 +40,7 @@ var NewBrowserWriter func(cfg forum.Config) (BrowserWriter, error)
 // Options are the injectable parts (tests).
 type Options struct {
 	Client     *forum.Client
-	Sleep      Sleeper
+	Sleep      form.Sleeper
 	MaxRetries int
 	Browser    BrowserWriter
 }
@@ -76,7 +76,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		return nil, errors.New("generic: thread_url missing (e.g. viewtopic.php?id={thread}&p={page})")
 	}
 	if opt.Sleep == nil {
-		opt.Sleep = RealSleep
+		opt.Sleep = form.Sleep
 	}
 	if opt.MaxRetries == 0 {
 		opt.MaxRetries = 3
@@ -165,7 +165,7 @@ func (f *Forum) match(k, msg string) bool { return f.pats[k] != nil && f.pats[k]
 func (f *Forum) classify(msg string) error {
 	switch {
 	case f.match("error_flood", msg):
-		return fmt.Errorf("generic: %q: %w", msg, &forum.FloodError{Wait: FloodWait(msg, f.duration("flood_wait", 60*time.Second))})
+		return fmt.Errorf("generic: %q: %w", msg, &forum.FloodError{Wait: form.FloodWait(msg, f.duration("flood_wait", 60*time.Second))})
 	case f.match("error_token", msg):
 		return fmt.Errorf("generic: %q: %w", msg, forum.ErrBadToken)
 	case f.match("error_too_long", msg):
@@ -217,20 +217,20 @@ func (f *Forum) Login(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	form, err := ReadForm(p, d, formSel)
+	fm, err := form.Read(p, d, formSel)
 	if err != nil {
 		return sg.Markup("generic", "%v", err)
 	}
 	loaded := f.now()
-	form.Values.Set(userField, f.cfg.Username)
-	form.Values.Set(passField, f.cfg.Password)
+	fm.Values.Set(userField, f.cfg.Username)
+	fm.Values.Set(passField, f.cfg.Password)
 	for k, v := range extraValues(f.x["login_extra"]) {
-		form.Values[k] = v
+		fm.Values[k] = v
 	}
 	if err := f.waitFormAge(ctx, loaded); err != nil {
 		return err
 	}
-	rp, err := f.c.PostForm(ctx, form.Action.String(), form.Values, f.charset(p))
+	rp, err := f.c.PostForm(ctx, fm.Action.String(), fm.Values, f.charset(p))
 	if rp == nil {
 		return err
 	}
@@ -331,50 +331,15 @@ func cloneWith(m map[string]string, k, v string) map[string]string {
 // Reply posts body through reply_url / reply_form / reply_field, with the same recovery as the
 // built-in dialects: wait out flood control, log in again, retry a rejected token, split long text.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	var id string
-	var merged bool
-	for _, part := range SplitMessage(body, f.max) {
-		var err error
-		if id, merged, err = f.replyPart(ctx, t, part, 0); err != nil {
-			return id, merged, err
-		}
-	}
-	return id, merged, nil
+	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken}}
+	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
+		id, err := f.replyOnce(ctx, t, part)
+		return id, false, err
+	})
 }
 
-func (f *Forum) replyPart(ctx context.Context, t forum.Thread, part string, depth int) (string, bool, error) {
-	var lastErr error
-	for attempt := 0; attempt <= f.opt.MaxRetries; attempt++ {
-		id, err := f.replyOnce(ctx, t, part)
-		if err == nil {
-			return id, false, nil
-		}
-		lastErr = err
-		var fe *forum.FloodError
-		switch {
-		case errors.Is(err, forum.ErrLoggedOut):
-			if lerr := f.Login(ctx); lerr != nil {
-				return "", false, lerr
-			}
-		case errors.As(err, &fe):
-			if serr := f.opt.Sleep(ctx, fe.Wait); serr != nil {
-				return "", false, serr
-			}
-		case errors.Is(err, forum.ErrBadToken):
-		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
-			var id string
-			for _, sub := range SplitMessage(part, len([]rune(part))/2+1) {
-				if id, _, err = f.replyPart(ctx, t, sub, depth+1); err != nil {
-					return id, false, err
-				}
-			}
-			return id, false, nil
-		default:
-			return "", false, err
-		}
-	}
-	return "", false, lastErr
-}
+// SplitMessage cuts a reply into the parts the generic dialect posts (form.Split).
+func SplitMessage(body string, max int) []string { return form.Split(body, max) }
 
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, error) {
 	if f.x["reply_url"] == "" {
@@ -404,7 +369,7 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 		if !f.loggedIn(d) {
 			return "", fmt.Errorf("generic: reply form: %w", forum.ErrLoggedOut)
 		}
-		form, err := ReadForm(p, d, formSel)
+		fm, err := form.Read(p, d, formSel)
 		if err != nil {
 			if msg := f.errorText(d); msg != "" {
 				return "", f.classify(msg)
@@ -412,26 +377,26 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 			return "", sg.Markup("generic", "%v", err)
 		}
 		loaded := f.now()
-		form.Values.Set(field, body)
+		fm.Values.Set(field, body)
 		for k, v := range extraValues(f.x["reply_extra"]) {
-			form.Values[k] = v
+			fm.Values[k] = v
 		}
 		if err := f.waitFormAge(ctx, loaded); err != nil {
 			return "", err
 		}
-		rp, err := f.c.PostForm(ctx, form.Action.String(), form.Values, f.charset(p))
+		rp, err := f.c.PostForm(ctx, fm.Action.String(), fm.Values, f.charset(p))
 		if rp == nil {
 			return "", err
 		}
 		if rd, err = rp.Doc(); err != nil {
 			return "", err
 		}
-		finalURL = RedirectTarget(rp, rd)
+		finalURL = form.RedirectTarget(rp, rd)
 	}
 	if msg := f.errorText(rd); msg != "" {
 		return "", f.classify(msg)
 	}
-	id := IDFromURL(finalURL, strings.Split(orDefault(f.x["reply_id_param"], "p,pid"), ",")...)
+	id := form.IDFromURL(finalURL, strings.Split(orDefault(f.x["reply_id_param"], "p,pid"), ",")...)
 	if id == "" {
 		return "", sg.Markup("generic", "no post id after replying (at %s)", finalURL)
 	}

@@ -26,7 +26,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"forumgm/forum"
-	pg "forumgm/poster/generic"
+	"forumgm/poster/form"
 	"forumgm/scraper/generic"
 	scr "forumgm/scraper/mybbru"
 )
@@ -34,7 +34,7 @@ import (
 // Options are the injectable parts (tests).
 type Options struct {
 	Client     *forum.Client
-	Sleep      pg.Sleeper
+	Sleep      form.Sleeper
 	FloodWait  time.Duration
 	MaxRetries int
 }
@@ -61,7 +61,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		return nil, fmt.Errorf("mybbru: bad BaseURL: %w", err)
 	}
 	if opt.Sleep == nil {
-		opt.Sleep = pg.RealSleep
+		opt.Sleep = form.Sleep
 	}
 	if opt.FloodWait == 0 {
 		opt.FloodWait = 60 * time.Second
@@ -141,7 +141,7 @@ var (
 func (f *Forum) classify(msg string) error {
 	switch {
 	case reFlood.MatchString(msg):
-		return fmt.Errorf("mybbru: %q: %w", msg, &forum.FloodError{Wait: pg.FloodWait(msg, f.opt.FloodWait)})
+		return fmt.Errorf("mybbru: %q: %w", msg, &forum.FloodError{Wait: form.FloodWait(msg, f.opt.FloodWait)})
 	case reTooLong.MatchString(msg):
 		return fmt.Errorf("mybbru: %q: %w", msg, forum.ErrTooLong)
 	case reTooFew.MatchString(msg):
@@ -161,15 +161,15 @@ func (f *Forum) Login(ctx context.Context) error {
 	if loggedIn(d) && d.Find("form#login").Length() == 0 {
 		return nil
 	}
-	form, err := pg.ReadForm(p, d, "form#login, form[action*='login.php']")
+	fm, err := form.Read(p, d, "form#login, form[action*='login.php']")
 	if err != nil {
 		return generic.Markup("mybbru", "%v", err)
 	}
-	form.Values.Set("req_username", f.cfg.Username)
-	form.Values.Set("req_password", f.cfg.Password)
-	form.Values.Set("save_pass", "1")
-	form.Values.Set("login", "Войти")
-	_, rd, err := doc(f.c.PostForm(ctx, form.Action.String(), form.Values, p.Charset))
+	fm.Values.Set("req_username", f.cfg.Username)
+	fm.Values.Set("req_password", f.cfg.Password)
+	fm.Values.Set("save_pass", "1")
+	fm.Values.Set("login", "Войти")
+	_, rd, err := doc(f.c.PostForm(ctx, fm.Action.String(), fm.Values, p.Charset))
 	if err != nil {
 		return err
 	}
@@ -260,49 +260,8 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 // onto the bot's previous one when nobody answered in between: then the old id comes back and
 // merged is true.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	var id string
-	var merged bool
-	for _, part := range pg.SplitMessage(body, f.max) {
-		var err error
-		if id, merged, err = f.replyPart(ctx, t, part, 0); err != nil {
-			return id, merged, err
-		}
-	}
-	return id, merged, nil
-}
-
-func (f *Forum) replyPart(ctx context.Context, t forum.Thread, part string, depth int) (string, bool, error) {
-	var lastErr error
-	for attempt := 0; attempt <= f.opt.MaxRetries; attempt++ {
-		id, merged, err := f.replyOnce(ctx, t, part)
-		if err == nil {
-			return id, merged, nil
-		}
-		lastErr = err
-		var fe *forum.FloodError
-		switch {
-		case errors.Is(err, forum.ErrLoggedOut):
-			if lerr := f.Login(ctx); lerr != nil {
-				return "", false, lerr
-			}
-		case errors.As(err, &fe):
-			if serr := f.opt.Sleep(ctx, fe.Wait); serr != nil {
-				return "", false, serr
-			}
-		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
-			var id string
-			var merged bool
-			for _, sub := range pg.SplitMessage(part, len([]rune(part))/2+1) {
-				if id, merged, err = f.replyPart(ctx, t, sub, depth+1); err != nil {
-					return id, merged, err
-				}
-			}
-			return id, merged, nil
-		default:
-			return "", false, err
-		}
-	}
-	return "", false, lastErr
+	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, Sleep: f.opt.Sleep, Login: f.Login}
+	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) { return f.replyOnce(ctx, t, part) })
 }
 
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
@@ -313,19 +272,19 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 	if !loggedIn(d) {
 		return "", false, fmt.Errorf("mybbru: reply form: %w", forum.ErrLoggedOut)
 	}
-	form, err := pg.ReadForm(p, d, "form#post")
+	fm, err := form.Read(p, d, "form#post")
 	if err != nil {
 		if msg := message(d); msg != "" {
 			return "", false, f.classify(msg)
 		}
 		return "", false, generic.Markup("mybbru", "%v", err)
 	}
-	form.Values.Set("req_message", body)
-	form.Values.Set("submit", "Отправить")
+	fm.Values.Set("req_message", body)
+	fm.Values.Set("submit", "Отправить")
 	f.mu.Lock()
 	last := f.lastSeen[t.ID]
 	f.mu.Unlock()
-	rp, rd, err := doc(f.c.PostForm(ctx, form.Action.String(), form.Values, p.Charset))
+	rp, rd, err := doc(f.c.PostForm(ctx, fm.Action.String(), fm.Values, p.Charset))
 	if err != nil {
 		return "", false, err
 	}
@@ -335,7 +294,7 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 	if !loggedIn(rd) && rd.Find("form#login").Length() > 0 {
 		return "", false, fmt.Errorf("mybbru: reply: %w", forum.ErrLoggedOut)
 	}
-	id := pg.IDFromURL(pg.RedirectTarget(rp, rd), "pid")
+	id := form.IDFromURL(form.RedirectTarget(rp, rd), "pid")
 	if id == "" {
 		if msg := message(rd); msg != "" {
 			return "", false, f.classify(msg)

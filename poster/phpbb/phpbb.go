@@ -24,7 +24,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"forumgm/forum"
-	pg "forumgm/poster/generic"
+	"forumgm/poster/form"
 	"forumgm/scraper/generic"
 	scr "forumgm/scraper/phpbb"
 )
@@ -32,7 +32,7 @@ import (
 // Options are the injectable parts (tests): the HTTP client, the sleep and the limits.
 type Options struct {
 	Client     *forum.Client
-	Sleep      pg.Sleeper    // default: a timer
+	Sleep      form.Sleeper  // default: a timer
 	MinFormAge time.Duration // default 2s
 	FloodWait  time.Duration // default 15s
 	MaxRetries int           // per part, default 3
@@ -61,7 +61,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		return nil, fmt.Errorf("phpbb: bad BaseURL: %w", err)
 	}
 	if opt.Sleep == nil {
-		opt.Sleep = pg.RealSleep
+		opt.Sleep = form.Sleep
 	}
 	if opt.MinFormAge == 0 {
 		opt.MinFormAge = durationExtra(cfg, "min_form_age", 2*time.Second)
@@ -129,8 +129,8 @@ func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Doc
 	return p, doc, err
 }
 
-func (f *Forum) post(ctx context.Context, form *pg.Form, charset string) (*forum.Page, *goquery.Document, error) {
-	p, err := f.c.PostForm(ctx, form.Action.String(), form.Values, charset)
+func (f *Forum) post(ctx context.Context, fm *form.Form, charset string) (*forum.Page, *goquery.Document, error) {
+	p, err := f.c.PostForm(ctx, fm.Action.String(), fm.Values, charset)
 	if p == nil {
 		return nil, nil, err
 	}
@@ -205,19 +205,19 @@ func (f *Forum) Login(ctx context.Context) error {
 	if !loginShown(doc) {
 		return nil // already logged in (phpBB shows the index instead)
 	}
-	form, err := pg.ReadForm(p, doc, "form#login")
+	fm, err := form.Read(p, doc, "form#login")
 	if err != nil {
 		return generic.Markup("phpbb", "%v", err)
 	}
 	loaded := f.now()
-	form.Values.Set("username", f.cfg.Username)
-	form.Values.Set("password", f.cfg.Password)
-	form.Values.Set("autologin", "on")
-	form.Values.Set("login", "Login")
+	fm.Values.Set("username", f.cfg.Username)
+	fm.Values.Set("password", f.cfg.Password)
+	fm.Values.Set("autologin", "on")
+	fm.Values.Set("login", "Login")
 	if err := f.waitFormAge(ctx, loaded); err != nil {
 		return err
 	}
-	_, rdoc, err := f.post(ctx, form, p.Charset)
+	_, rdoc, err := f.post(ctx, fm, p.Charset)
 	if err != nil {
 		return err
 	}
@@ -312,52 +312,8 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 // says it is too long). Flood control is waited out, a rejected token retried with a fresh form, a
 // lost session restored by logging in again. It returns the id of the last part.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	var id string
-	var merged bool
-	for _, part := range pg.SplitMessage(body, f.max) {
-		var err error
-		id, merged, err = f.replyPart(ctx, t, part, 0)
-		if err != nil {
-			return id, merged, err
-		}
-	}
-	return id, merged, nil
-}
-
-func (f *Forum) replyPart(ctx context.Context, t forum.Thread, part string, depth int) (string, bool, error) {
-	var lastErr error
-	for attempt := 0; attempt <= f.opt.MaxRetries; attempt++ {
-		id, merged, err := f.replyOnce(ctx, t, part)
-		if err == nil {
-			return id, merged, nil
-		}
-		lastErr = err
-		var fe *forum.FloodError
-		switch {
-		case errors.Is(err, forum.ErrLoggedOut):
-			if lerr := f.Login(ctx); lerr != nil {
-				return "", false, lerr
-			}
-		case errors.As(err, &fe):
-			if serr := f.opt.Sleep(ctx, fe.Wait); serr != nil {
-				return "", false, serr
-			}
-		case errors.Is(err, forum.ErrBadToken), errors.Is(err, errReview):
-			// fetch a fresh form and send again
-		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
-			var id string
-			var merged bool
-			for _, sub := range pg.SplitMessage(part, len([]rune(part))/2+1) {
-				if id, merged, err = f.replyPart(ctx, t, sub, depth+1); err != nil {
-					return id, merged, err
-				}
-			}
-			return id, merged, nil
-		default:
-			return "", false, err
-		}
-	}
-	return "", false, lastErr
+	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
+	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) { return f.replyOnce(ctx, t, part) })
 }
 
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
@@ -368,7 +324,7 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 	if loginShown(doc) {
 		return "", false, fmt.Errorf("phpbb: reply form: %w", forum.ErrLoggedOut)
 	}
-	form, err := pg.ReadForm(p, doc, "form#postform")
+	fm, err := form.Read(p, doc, "form#postform")
 	if err != nil {
 		if msg := errorText(doc); msg != "" {
 			return "", false, f.classify(msg)
@@ -376,13 +332,13 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 		return "", false, generic.Markup("phpbb", "%v", err)
 	}
 	loaded := f.now()
-	lastID := form.Values.Get("topic_cur_post_id")
-	form.Values.Set("message", body)
-	form.Values.Set("post", "Submit")
+	lastID := fm.Values.Get("topic_cur_post_id")
+	fm.Values.Set("message", body)
+	fm.Values.Set("post", "Submit")
 	if err := f.waitFormAge(ctx, loaded); err != nil {
 		return "", false, err
 	}
-	rp, rdoc, err := f.post(ctx, form, p.Charset)
+	rp, rdoc, err := f.post(ctx, fm, p.Charset)
 	if err != nil {
 		return "", false, err
 	}
@@ -392,8 +348,8 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 	if rdoc.Find("form#postform").Length() > 0 {
 		return "", false, f.classify(errorText(rdoc))
 	}
-	target := pg.RedirectTarget(rp, rdoc)
-	id := pg.IDFromURL(target, "p")
+	target := form.RedirectTarget(rp, rdoc)
+	id := form.IDFromURL(target, "p")
 	if id == "" {
 		if msg := errorText(rdoc); msg != "" {
 			return "", false, f.classify(msg)
@@ -418,7 +374,7 @@ func (f *Forum) sendPM(ctx context.Context, to, subject, body string) error {
 	if loginShown(doc) {
 		return fmt.Errorf("phpbb: compose: %w", forum.ErrLoggedOut)
 	}
-	form, err := pg.ReadForm(p, doc, "form#postform")
+	fm, err := form.Read(p, doc, "form#postform")
 	if err != nil {
 		if msg := errorText(doc); msg != "" {
 			return f.classify(msg)
@@ -426,21 +382,21 @@ func (f *Forum) sendPM(ctx context.Context, to, subject, body string) error {
 		return generic.Markup("phpbb", "%v", err)
 	}
 	loaded := f.now()
-	form.Values.Set("username_list", to)
-	form.Values.Set("add_to", "Add")
+	fm.Values.Set("username_list", to)
+	fm.Values.Set("add_to", "Add")
 	if err := f.waitFormAge(ctx, loaded); err != nil {
 		return err
 	}
-	p2, doc2, err := f.post(ctx, form, p.Charset)
+	p2, doc2, err := f.post(ctx, fm, p.Charset)
 	if err != nil {
 		return err
 	}
-	form2, err := pg.ReadForm(p2, doc2, "form#postform")
+	fm2, err := form.Read(p2, doc2, "form#postform")
 	if err != nil {
 		return generic.Markup("phpbb", "compose after adding %q: %v", to, err)
 	}
 	found := false
-	for k := range form2.Values {
+	for k := range fm2.Values {
 		if strings.HasPrefix(k, "address_list[") {
 			found = true
 		}
@@ -452,14 +408,14 @@ func (f *Forum) sendPM(ctx context.Context, to, subject, body string) error {
 		return fmt.Errorf("phpbb: recipient %q not accepted", to)
 	}
 	loaded = f.now()
-	form2.Values.Del("username_list")
-	form2.Values.Set("subject", subject)
-	form2.Values.Set("message", body)
-	form2.Values.Set("post", "Submit")
+	fm2.Values.Del("username_list")
+	fm2.Values.Set("subject", subject)
+	fm2.Values.Set("message", body)
+	fm2.Values.Set("post", "Submit")
 	if err := f.waitFormAge(ctx, loaded); err != nil {
 		return err
 	}
-	_, doc3, err := f.post(ctx, form2, p2.Charset)
+	_, doc3, err := f.post(ctx, fm2, p2.Charset)
 	if err != nil {
 		return err
 	}
@@ -498,7 +454,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 			if err != nil {
 				return
 			}
-			if id := pg.IDFromURL(u, "p"); id != "" && (after.PostID == "" || generic.IDLess(after.PostID, id)) {
+			if id := form.IDFromURL(u, "p"); id != "" && (after.PostID == "" || generic.IDLess(after.PostID, id)) {
 				ids = append(ids, id)
 			}
 		})

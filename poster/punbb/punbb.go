@@ -30,6 +30,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	"forumgm/scraper/punbb"
 )
 
@@ -93,16 +94,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent})
 	}
 	if f.sleep == nil {
-		f.sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-t.C:
-				return nil
-			}
-		}
+		f.sleep = form.Sleep
 	}
 	return f, nil
 }
@@ -141,13 +133,13 @@ func (f *Forum) opts() punbb.Options {
 
 // fetch GETs (form == nil) or POSTs a page, parses it and, when check is set, turns the error it
 // shows into a typed error.
-func (f *Forum) fetch(ctx context.Context, rawURL string, form url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
+func (f *Forum) fetch(ctx context.Context, rawURL string, vals url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
 	var p *forum.Page
 	var err error
-	if form == nil {
+	if vals == nil {
 		p, err = f.c.Get(ctx, rawURL)
 	} else {
-		p, err = f.c.PostForm(ctx, rawURL, form, charset)
+		p, err = f.c.PostForm(ctx, rawURL, vals, charset)
 	}
 	if p == nil || p.Body == nil {
 		if err == nil {
@@ -174,16 +166,16 @@ func (f *Forum) Login(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("punbb: login form: %w", err)
 		}
-		form := doc.Find("form:has(input[name='req_username'])").First()
-		action, ok := formAction(form, page)
-		if form.Length() == 0 || !ok {
+		fs := doc.Find("form:has(input[name='req_username'])").First()
+		action, ok := form.Action(fs, page)
+		if fs.Length() == 0 || !ok {
 			return fmt.Errorf("punbb: no login form at %s: %w", page.URL, forum.ErrMarkupChanged)
 		}
-		vals := formValues(form, "login")
+		vals := form.Replay{Submit: "login", TrimTextarea: true}.Values(fs)
 		vals.Set("req_username", f.cfg.Username)
 		vals.Set("req_password", f.cfg.Password)
 		vals.Set("save_pass", "1")
-		page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+		page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
 		if err != nil {
 			return fmt.Errorf("punbb: login as %q: %w", f.cfg.Username, err)
 		}
@@ -333,7 +325,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
 	var ids []string
 	merged := false
-	for i, part := range splitMessage(body, limit, byteCount) {
+	for i, part := range form.SplitLines(body, limit, byteCount) {
 		var id string
 		var m bool
 		err := f.retry(ctx, true, func() error {
@@ -368,18 +360,18 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 	if err != nil {
 		return "", false, err
 	}
-	form := doc.Find("form:has(textarea[name='req_message'])").First()
-	action, ok := formAction(form, page)
-	if form.Length() == 0 || !ok {
+	fs := doc.Find("form:has(textarea[name='req_message'])").First()
+	action, ok := form.Action(fs, page)
+	if fs.Length() == 0 || !ok {
 		return "", false, fmt.Errorf("punbb: no reply form on %s: %w", page.URL, forum.ErrMarkupChanged)
 	}
 	newest := punbb.MaxPostID(doc) // the topic review lists the newest posts
-	vals := formValues(form, "submit_button")
+	vals := form.Replay{Submit: "submit_button", TrimTextarea: true}.Values(fs)
 	vals.Set("req_message", body)
 	if vals.Get("form_user") == "" {
 		vals.Set("form_user", f.cfg.Username)
 	}
-	page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+	page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
 	if err != nil {
 		return "", false, err
 	}

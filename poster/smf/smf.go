@@ -31,6 +31,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	"forumgm/scraper/smf"
 )
 
@@ -98,16 +99,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent})
 	}
 	if f.sleep == nil {
-		f.sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-t.C:
-				return nil
-			}
-		}
+		f.sleep = form.Sleep
 	}
 	return f, nil
 }
@@ -136,13 +128,13 @@ func (f *Forum) opts() smf.Options {
 
 // fetch GETs (form == nil) or POSTs a page, parses it and, when check is set, turns the error it
 // shows into a typed error.
-func (f *Forum) fetch(ctx context.Context, rawURL string, form url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
+func (f *Forum) fetch(ctx context.Context, rawURL string, vals url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
 	var p *forum.Page
 	var err error
-	if form == nil {
+	if vals == nil {
 		p, err = f.c.Get(ctx, rawURL)
 	} else {
-		p, err = f.c.PostForm(ctx, rawURL, form, charset)
+		p, err = f.c.PostForm(ctx, rawURL, vals, charset)
 	}
 	if p == nil || p.Body == nil {
 		if err == nil {
@@ -188,21 +180,21 @@ func (f *Forum) loginOnce(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("smf: login form: %w", err)
 	}
-	form := doc.Find("form#frmLogin").First()
-	action, ok := formAction(form, page)
-	if form.Length() == 0 || !ok {
+	fs := doc.Find("form#frmLogin").First()
+	action, ok := form.Action(fs, page)
+	if fs.Length() == 0 || !ok {
 		if perr := smf.CheckError(doc, page.Status); perr != nil {
 			return perr
 		}
 		return fmt.Errorf("smf: no login form at %s: %w", page.URL, forum.ErrMarkupChanged)
 	}
-	vals := formValues(form, "")
+	vals := form.Replay{TrimTextarea: true}.Values(fs)
 	vals.Set("user", f.cfg.Username)
 	vals.Set("passwrd", f.cfg.Password)
 	if vals.Get("cookielength") == "" {
 		vals.Set("cookielength", "3153600")
 	}
-	page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+	page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
 	if err != nil {
 		if errors.Is(err, forum.ErrLoggedOut) {
 			// The login form came back without a message: the login did not take.
@@ -376,15 +368,15 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 	if err != nil {
 		return "", false, err
 	}
-	form := doc.Find("form#postmodify").First()
-	action, ok := formAction(form, page)
-	if form.Length() == 0 || !ok || form.Find("textarea[name='message']").Length() == 0 {
+	fs := doc.Find("form#postmodify").First()
+	action, ok := form.Action(fs, page)
+	if fs.Length() == 0 || !ok || fs.Find("textarea[name='message']").Length() == 0 {
 		return "", false, fmt.Errorf("smf: no post form on %s: %w", page.URL, forum.ErrMarkupChanged)
 	}
-	vals := formValues(form, "post")
+	vals := form.Replay{Submit: "post", TrimTextarea: true}.Values(fs)
 	vals.Set("message", body)
 	lastMsg := vals.Get("last_msg")
-	page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+	page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
 	if err != nil {
 		return "", false, err
 	}
@@ -446,16 +438,16 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 		if err != nil {
 			return err
 		}
-		form := doc.Find("form#postmodify").First()
-		action, ok := formAction(form, page)
-		if form.Length() == 0 || !ok || form.Find("input[name='to']").Length() == 0 {
+		fs := doc.Find("form#postmodify").First()
+		action, ok := form.Action(fs, page)
+		if fs.Length() == 0 || !ok || fs.Find("input[name='to']").Length() == 0 {
 			return fmt.Errorf("smf: no PM form on %s: %w", page.URL, forum.ErrMarkupChanged)
 		}
-		vals := formValues(form, "post")
+		vals := form.Replay{Submit: "post", TrimTextarea: true}.Values(fs)
 		vals.Set("to", to)
 		vals.Set("subject", subject)
 		vals.Set("message", body)
-		page, doc, err = f.fetch(ctx, action, vals, formCharset(form, page), true)
+		page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/scraper/htmltext"
 )
 
 // PageError is an error PunBB showed; Kind is the forum error it means (nil when none fits).
@@ -78,7 +79,7 @@ func CheckError(doc *goquery.Document, status int) error {
 	guest := doc.Find(sel.navLogin).Length() > 0
 	if items := doc.Find(sel.errorItems); items.Length() > 0 {
 		var msgs []string
-		items.Each(func(_ int, li *goquery.Selection) { msgs = append(msgs, collapse(li.Text())) })
+		items.Each(func(_ int, li *goquery.Selection) { msgs = append(msgs, htmltext.Collapse(li.Text())) })
 		msg := strings.Join(msgs, " ")
 		if m := floodRe.FindStringSubmatch(msg); m != nil {
 			n, _ := strconv.Atoi(m[1])
@@ -90,7 +91,7 @@ func CheckError(doc *goquery.Document, status int) error {
 		return &PageError{Msg: msg, Kind: kindOfText(msg)}
 	}
 	if doc.Find(sel.confirmForm).Length() > 0 {
-		msg := collapse(doc.Find("div.info-box").First().Text())
+		msg := htmltext.Collapse(doc.Find("div.info-box").First().Text())
 		if msg == "" {
 			msg = "Confirm action"
 		}
@@ -98,7 +99,7 @@ func CheckError(doc *goquery.Document, status int) error {
 	}
 	if doc.Find(sel.redirect).Length() == 0 && doc.Find(sel.topic).Length() == 0 {
 		if m := doc.Find(sel.message).First(); m.Length() > 0 {
-			msg := collapse(m.Text())
+			msg := htmltext.Collapse(m.Text())
 			kind := kindOfText(msg)
 			if kind == forum.ErrNoPermission && guest {
 				return fmt.Errorf("%w: %w", &PageError{Msg: msg, Kind: forum.ErrLoggedOut}, forum.ErrNoPermission)

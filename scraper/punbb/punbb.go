@@ -20,6 +20,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/scraper/htmltext"
 )
 
 // sel is the selector table: everything the package knows about PunBB 1.4's markup.
@@ -115,17 +116,17 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	p := &Page{}
 	base := opt.Base
 	if href, ok := doc.Find(sel.prevLink).Attr("href"); ok {
-		p.PrevURL = absURL(base, href)
+		p.PrevURL = htmltext.AbsURL(base, href)
 	}
 	if href, ok := doc.Find(sel.nextLink).Attr("href"); ok {
-		p.NextURL = absURL(base, href)
+		p.NextURL = htmltext.AbsURL(base, href)
 	}
 	if href, ok := doc.Find(sel.lastLink).Attr("href"); ok {
-		p.LastURL = absURL(base, href)
+		p.LastURL = htmltext.AbsURL(base, href)
 	}
 	p.LoggedIn = doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0
 	if p.LoggedIn {
-		p.User = collapse(doc.Find(sel.welcomeName).First().Text())
+		p.User = htmltext.Collapse(doc.Find(sel.welcomeName).First().Text())
 	}
 	p.CSRFToken = doc.Find(sel.quickPost).Find("input[name='csrf_token']").AttrOr("value", "")
 	title := doc.Find(sel.mainTitle).First()
@@ -183,24 +184,24 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 	post.ID = m[1]
 	by := head.Find(sel.byline).First()
 	if a := by.Find("a[href]").First(); a.Length() > 0 {
-		post.Author = collapse(a.Text())
+		post.Author = htmltext.Collapse(a.Text())
 		post.AuthorID = idFromHref(a.AttrOr("href", ""))
 	} else {
-		post.Author = collapse(by.Find("strong").First().Text())
+		post.Author = htmltext.Collapse(by.Find("strong").First().Text())
 	}
 	link := head.Find(sel.permalink).First()
 	body := s.Find(sel.body).First()
 	if post.Author == "" || link.Length() == 0 || body.Length() == 0 {
 		return post, fmt.Errorf("punbb: post p%s lacks author, date or body: %w", post.ID, forum.ErrMarkupChanged)
 	}
-	t, err := parseTimeIn(collapse(link.Text()), opt.Location, opt.Now)
+	t, err := ParseTime(htmltext.Collapse(link.Text()), opt.Location, opt.Now)
 	if err != nil {
 		return post, fmt.Errorf("punbb: post p%s: %v: %w", post.ID, err, forum.ErrMarkupChanged)
 	}
 	post.Time = t
-	post.Permalink = absURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
+	post.Permalink = htmltext.AbsURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
 	post.Edited = head.Find(sel.edited).Length() > 0 || s.Find("p.postedit").Length() > 0
-	post.Subject = collapse(s.Find(sel.subject).First().Text())
+	post.Subject = htmltext.Collapse(s.Find(sel.subject).First().Text())
 	b := renderBody(body)
 	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
 	if b.quotes != nil {
@@ -243,7 +244,7 @@ func LoggedIn(doc *goquery.Document) (bool, string) {
 	if !in {
 		return false, ""
 	}
-	return true, collapse(doc.Find(sel.welcomeName).First().Text())
+	return true, htmltext.Collapse(doc.Find(sel.welcomeName).First().Text())
 }
 
 // ParseBytes parses a page's UTF-8 HTML.

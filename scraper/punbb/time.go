@@ -2,142 +2,19 @@ package punbb
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
+
+	"forumgm/scraper/date"
 )
 
-var (
-	clockRe    = regexp.MustCompile(`(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?m\.?\b)?`)
-	isoDateRe  = regexp.MustCompile(`(\d{4})-(\d{1,2})-(\d{1,2})`)
-	dotDateRe  = regexp.MustCompile(`(\d{1,2})[./](\d{1,2})[./](\d{4})`)
-	yearRe     = regexp.MustCompile(`\b(\d{4})\b`)
-	dayRe      = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\b`)
-	agoRe      = regexp.MustCompile(`(\d+|an?|one|одну|один)\s+(second|sec|minute|min|hour|day|секунд|сек|минут|мин|час|день|дня|дней)\S*\s+(ago|назад)`)
-	justNowRe  = regexp.MustCompile(`^(just now|только что|сейчас)$`)
-	monthWords = []struct {
-		prefix string
-		month  time.Month
-	}{
-		{"jan", 1}, {"feb", 2}, {"mar", 3}, {"apr", 4}, {"may", 5}, {"jun", 6}, {"jul", 7}, {"aug", 8},
-		{"sep", 9}, {"oct", 10}, {"nov", 11}, {"dec", 12},
-		{"янв", 1}, {"фев", 2}, {"мар", 3}, {"апр", 4}, {"мая", 5}, {"май", 5}, {"июн", 6}, {"июл", 7},
-		{"авг", 8}, {"сен", 9}, {"окт", 10}, {"ноя", 11}, {"дек", 12},
-	}
-)
-
-// ParseTime reads a date as SMF shows it: "Today at 03:44 AM" (todayMod), "Yesterday at …",
-// "Nov 30, 2026, 03:44 AM" (the default time_format), "30 ноября 2026, 03:44", "2026-11-30 03:44:12",
-// "30.11.2026, 03:44", and relative forms ("5 minutes ago", "5 минут назад"). Times without a zone
-// are in loc; relative ones are resolved against now (in loc).
+// ParseTime reads a date as PunBB shows it: "Today 03:45:57", "Yesterday 23:59:01",
+// "2026-11-28 03:45:57", "28.11.2026 03:45", "Nov 28 2026 03:45", Russian "Сегодня 12:34", and
+// relative forms ("1 minute ago", "10 минут назад"). Times without a zone are in loc; relative
+// ones are resolved against now (in loc).
 func ParseTime(s string, loc *time.Location, now time.Time) (time.Time, error) {
-	return parseTimeIn(s, loc, now)
-}
-
-func parseTimeIn(s string, loc *time.Location, now time.Time) (time.Time, error) {
-	if loc == nil {
-		loc = time.UTC
-	}
-	now = now.In(loc)
-	low := strings.ToLower(collapse(s))
-	if low == "" {
-		return time.Time{}, fmt.Errorf("punbb: empty date")
-	}
-	if justNowRe.MatchString(low) {
-		return now.Truncate(time.Second), nil
-	}
-	if m := agoRe.FindStringSubmatch(low); m != nil {
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			n = 1
-		}
-		unit := time.Minute
-		switch {
-		case strings.HasPrefix(m[2], "sec"), strings.HasPrefix(m[2], "сек"):
-			unit = time.Second
-		case strings.HasPrefix(m[2], "hour"), strings.HasPrefix(m[2], "час"):
-			unit = time.Hour
-		case strings.HasPrefix(m[2], "day"), strings.HasPrefix(m[2], "д"):
-			unit = 24 * time.Hour
-		}
-		return now.Add(-time.Duration(n) * unit).Truncate(time.Minute), nil
-	}
-	cm := clockRe.FindStringSubmatchIndex(low)
-	if cm == nil {
-		return time.Time{}, fmt.Errorf("punbb: no time of day in %q", s)
-	}
-	hour, _ := strconv.Atoi(low[cm[2]:cm[3]])
-	minute, _ := strconv.Atoi(low[cm[4]:cm[5]])
-	sec := 0
-	if cm[6] >= 0 {
-		sec, _ = strconv.Atoi(low[cm[6]:cm[7]])
-	}
-	if cm[8] >= 0 {
-		if hour < 1 || hour > 12 {
-			return time.Time{}, fmt.Errorf("punbb: bad 12-hour time in %q", s)
-		}
-		hour %= 12
-		if low[cm[8]:cm[9]] == "p" {
-			hour += 12
-		}
-	}
-	if hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, fmt.Errorf("punbb: bad time of day in %q", s)
-	}
-	rest := low[:cm[0]] + " " + low[cm[1]:]
-	var y, d int
-	var mo time.Month
-	switch {
-	case strings.Contains(rest, "today") || strings.Contains(rest, "сегодня"):
-		y, mo, d = now.Date()
-	case strings.Contains(rest, "yesterday") || strings.Contains(rest, "вчера"):
-		y, mo, d = now.AddDate(0, 0, -1).Date()
-	default:
-		if m := isoDateRe.FindStringSubmatch(rest); m != nil {
-			y, _ = strconv.Atoi(m[1])
-			mi, _ := strconv.Atoi(m[2])
-			mo = time.Month(mi)
-			d, _ = strconv.Atoi(m[3])
-		} else if m := dotDateRe.FindStringSubmatch(rest); m != nil {
-			d, _ = strconv.Atoi(m[1])
-			mi, _ := strconv.Atoi(m[2])
-			mo = time.Month(mi)
-			y, _ = strconv.Atoi(m[3])
-		} else {
-			mo = monthIn(rest)
-			ym := yearRe.FindStringSubmatch(rest)
-			if mo == 0 || ym == nil {
-				return time.Time{}, fmt.Errorf("punbb: no date in %q", s)
-			}
-			y, _ = strconv.Atoi(ym[1])
-			noYear := strings.Replace(rest, ym[1], " ", 1)
-			dm := dayRe.FindStringSubmatch(noYear)
-			if dm == nil {
-				return time.Time{}, fmt.Errorf("punbb: no day in %q", s)
-			}
-			d, _ = strconv.Atoi(dm[1])
-		}
-	}
-	if mo < 1 || mo > 12 || d < 1 || d > 31 {
-		return time.Time{}, fmt.Errorf("punbb: bad date in %q", s)
-	}
-	t := time.Date(y, mo, d, hour, minute, sec, 0, loc)
-	if t.Day() != d {
-		return time.Time{}, fmt.Errorf("punbb: bad date in %q", s)
+	t, err := date.Parse(s, loc, now)
+	if err != nil {
+		return t, fmt.Errorf("punbb: %w", err)
 	}
 	return t, nil
-}
-
-func monthIn(s string) time.Month {
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == ',' || r == '.' || r == '-' || r == '/'
-	}) {
-		for _, mw := range monthWords {
-			if strings.HasPrefix(f, mw.prefix) {
-				return mw.month
-			}
-		}
-	}
-	return 0
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/scraper/htmltext"
 )
 
 // ErrNewReplies is SMF re-showing the post form because someone replied after the form was built
@@ -96,7 +97,7 @@ func kindOfText(msg string) error {
 func CheckError(doc *goquery.Document, status int) error {
 	if fe := doc.Find(sel.fatalInner).First(); fe.Length() > 0 {
 		id := fe.AttrOr("id", "")
-		msg := collapse(fe.Text())
+		msg := htmltext.Collapse(fe.Text())
 		e := &PageError{ID: id, Msg: msg}
 		switch {
 		case strings.HasSuffix(id, "_WaitTime_broken"):
@@ -114,12 +115,12 @@ func CheckError(doc *goquery.Document, status int) error {
 	}
 	vars := jsVars(doc)
 	if box := doc.Find(sel.errorBox).First(); box.Length() > 0 {
-		msg := collapse(box.Find("#error_list").Text())
+		msg := htmltext.Collapse(box.Find("#error_list").Text())
 		if msg == "" {
-			msg = collapse(box.Find("li").Text())
+			msg = htmltext.Collapse(box.Find("li").Text())
 		}
 		if msg == "" {
-			msg = collapse(box.Text())
+			msg = htmltext.Collapse(box.Text())
 		}
 		kind := kindOfText(msg)
 		if box.ParentsFiltered(sel.loginForm).Length() > 0 && kind == nil {
@@ -132,7 +133,7 @@ func CheckError(doc *goquery.Document, status int) error {
 		return &PageError{Msg: "a new reply was posted while typing", Kind: ErrNewReplies}
 	}
 	if doc.Find(sel.loginForm).Length() > 0 && vars["smf_member_id"] == "0" {
-		msg := collapse(doc.Find(sel.information).First().Text())
+		msg := htmltext.Collapse(doc.Find(sel.information).First().Text())
 		if msg == "" {
 			msg = "login form shown to a guest"
 		}

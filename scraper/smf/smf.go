@@ -21,6 +21,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/scraper/htmltext"
 )
 
 // sel is the selector table: everything the package knows about SMF 2.1's markup.
@@ -195,16 +196,16 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 		}
 	}
 	if href, ok := doc.Find(sel.prevLink).Attr("href"); ok {
-		p.PrevURL = absURL(base, href)
+		p.PrevURL = htmltext.AbsURL(base, href)
 	}
 	if href, ok := doc.Find(sel.nextLink).Attr("href"); ok {
-		p.NextURL = absURL(base, href)
+		p.NextURL = htmltext.AbsURL(base, href)
 	}
 	p.Current, p.Last = pageNumbers(doc)
 	p.PageLinks = map[int]string{}
 	doc.Find(sel.pageLinks).First().Find(sel.navPage).Each(func(_ int, a *goquery.Selection) {
 		if n, err := strconv.Atoi(strings.TrimSpace(a.Text())); err == nil {
-			p.PageLinks[n] = absURL(base, a.AttrOr("href", ""))
+			p.PageLinks[n] = htmltext.AbsURL(base, a.AttrOr("href", ""))
 		}
 	})
 	switch {
@@ -272,9 +273,9 @@ func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) err
 func authorOf(s *goquery.Selection) (name, id string) {
 	h := s.Find(sel.author).First()
 	if a := h.Find("a[href]").First(); a.Length() > 0 {
-		return collapse(a.Text()), memberIDFromHref(a.AttrOr("href", ""))
+		return htmltext.Collapse(a.Text()), memberIDFromHref(a.AttrOr("href", ""))
 	}
-	return collapse(h.Text()), ""
+	return htmltext.Collapse(h.Text()), ""
 }
 
 func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Options) (forum.Post, error) {
@@ -285,18 +286,18 @@ func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Option
 	if post.Author == "" || inner.Length() == 0 || when.Length() == 0 {
 		return post, fmt.Errorf("smf: post msg%s lacks author, body or date: %w", id, forum.ErrMarkupChanged)
 	}
-	t, err := parseTimeIn(collapse(when.Text()), opt.Location, opt.Now)
+	t, err := ParseTime(htmltext.Collapse(when.Text()), opt.Location, opt.Now)
 	if err != nil {
 		return post, fmt.Errorf("smf: post msg%s: %v: %w", id, err, forum.ErrMarkupChanged)
 	}
 	post.Time = t
 	if topic != "" && base != nil {
-		post.Permalink = absURL(base, "index.php?topic="+topic+".msg"+id+"#msg"+id)
+		post.Permalink = htmltext.AbsURL(base, "index.php?topic="+topic+".msg"+id+"#msg"+id)
 	} else if href, ok := when.Attr("href"); ok {
-		post.Permalink = absURL(base, href)
+		post.Permalink = htmltext.AbsURL(base, href)
 	}
-	post.Subject = collapse(s.Find(sel.subject).First().Text())
-	post.Edited = collapse(s.Find(sel.modified).First().Text()) != ""
+	post.Subject = htmltext.Collapse(s.Find(sel.subject).First().Text())
+	post.Edited = htmltext.Collapse(s.Find(sel.modified).First().Text()) != ""
 	b := renderBody(inner)
 	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
 	if b.quotes != nil {
@@ -339,11 +340,11 @@ func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error 
 		row := PMRow{ID: id, Unread: tr.HasClass("unread_pm"), Rendered: rendered[id]}
 		subj := a.Clone()
 		subj.Find("span").Remove()
-		row.Subject = collapse(subj.Text())
+		row.Subject = htmltext.Collapse(subj.Text())
 		from := tr.Find(sel.pmListFrom).First()
-		row.From = collapse(from.Text())
+		row.From = htmltext.Collapse(from.Text())
 		row.FromID = memberIDFromHref(from.AttrOr("href", ""))
-		row.Time, _ = parseTimeIn(collapse(tr.Find(sel.pmListTime).Text()), opt.Location, opt.Now)
+		row.Time, _ = ParseTime(htmltext.Collapse(tr.Find(sel.pmListTime).Text()), opt.Location, opt.Now)
 		p.PMList = append(p.PMList, row)
 	})
 	// A displayed PM takes its date from the list row when the post header's is unreadable.
@@ -370,12 +371,12 @@ func parsePM(s *goquery.Selection, id string, base *url.URL, opt Options) (forum
 	if post.Author == "" || inner.Length() == 0 {
 		return post, fmt.Errorf("smf: PM %s lacks author or body: %w", id, forum.ErrMarkupChanged)
 	}
-	post.Subject = collapse(s.Find(sel.pmSubject).First().Text())
-	info := collapse(s.Find(sel.pmInfo).First().Text())
+	post.Subject = htmltext.Collapse(s.Find(sel.pmSubject).First().Text())
+	info := htmltext.Collapse(s.Find(sel.pmInfo).First().Text())
 	// "Sent to: Джелу on: Today at 03:48 AM": the date follows the last colon-terminated label.
 	if i := strings.LastIndex(info, ":"); i >= 0 {
 		for j := i; j >= 0; j = strings.LastIndex(info[:j], ":") {
-			if t, err := parseTimeIn(info[j+1:], opt.Location, opt.Now); err == nil {
+			if t, err := ParseTime(info[j+1:], opt.Location, opt.Now); err == nil {
 				post.Time = t
 				break
 			}
@@ -384,7 +385,7 @@ func parsePM(s *goquery.Selection, id string, base *url.URL, opt Options) (forum
 			}
 		}
 	}
-	post.Permalink = absURL(base, "index.php?action=pm;f=inbox;pmsg="+id+"#msg"+id)
+	post.Permalink = htmltext.AbsURL(base, "index.php?action=pm;f=inbox;pmsg="+id+"#msg"+id)
 	b := renderBody(inner)
 	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
 	if b.quotes != nil {

@@ -1,0 +1,301 @@
+package form
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+)
+
+const page = `<form id="f" action="post.php?tid=2#x" accept-charset="unknown windows-1251">
+<input type="hidden" name="csrf" value="t1">
+<input name="subject" value="s">
+<input type="password" name="pw">
+<input type="checkbox" name="a" checked><input type="checkbox" name="b" value="1">
+<input type="radio" name="r" value="x"><input type="radio" name="r" value="y" checked>
+<select name="sel"><option value="1">one</option><option selected>two</option></select>
+<select name="first"><option value="f">F</option></select>
+<select name="none"></select>
+<textarea name="msg">
+
+text</textarea>
+<input type="file" name="up"><input type="text" name="off" value="z" disabled><input value="noname">
+<input type="submit" name="post" value="Send"><input type="submit" name="preview" value="Preview">
+</form>`
+
+func doc(t *testing.T, h string) *goquery.Document {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(strings.NewReader(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestValues(t *testing.T) {
+	f := doc(t, page).Find("#f")
+	base := url.Values{"csrf": {"t1"}, "subject": {"s"}, "pw": {""}, "a": {"on"}, "r": {"y"}, "sel": {"two"}, "first": {"f"}, "msg": {"\ntext"}}
+	with := func(k, v string) url.Values {
+		out := url.Values{}
+		for a, b := range base {
+			out[a] = b
+		}
+		out[k] = []string{v}
+		return out
+	}
+	for _, tc := range []struct {
+		r    Replay
+		want url.Values
+	}{
+		{Replay{}, base},
+		{Replay{Submit: "post"}, with("post", "Send")},
+		{Replay{Submit: "subject"}, base}, // not a button
+		{Replay{TrimTextarea: true}, with("msg", "text")},
+	} {
+		if got := tc.r.Values(f); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%+v:\ngot  %v\nwant %v", tc.r, got, tc.want)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	u, _ := url.Parse("http://h/f/viewtopic.php?id=2")
+	p := &forum.Page{URL: u}
+	for _, tc := range []struct {
+		html, sel, action string
+		err               bool
+	}{
+		{page, "#f", "http://h/f/post.php?tid=2", false},
+		{`<form id="g"><input name="a" value="1"></form>`, "#g", "http://h/f/viewtopic.php?id=2", false},
+		{`<form id="g" action=" /x.php "></form>`, "#g", "http://h/x.php", false},
+		{`<form id="g" action="http://[::1"></form>`, "#g", "", true},
+		{page, "#nope", "", true},
+	} {
+		f, err := Read(p, doc(t, tc.html), tc.sel)
+		if tc.err {
+			if err == nil {
+				t.Errorf("%s in %.30q: no error", tc.sel, tc.html)
+			}
+			continue
+		}
+		if err != nil || f.Action.String() != tc.action {
+			t.Errorf("%s in %.30q: %v, %v; want %s", tc.sel, tc.html, f, err, tc.action)
+		}
+		if _, has := f.Values["post"]; has {
+			t.Errorf("Read sent a submit button: %v", f.Values)
+		}
+	}
+}
+
+func TestActionAndCharset(t *testing.T) {
+	u, _ := url.Parse("http://h/f/index.php?action=post")
+	for _, tc := range []struct {
+		html    string
+		page    *forum.Page
+		action  string
+		ok      bool
+		charset string
+	}{
+		{page, &forum.Page{URL: u, Charset: "utf-8"}, "http://h/f/post.php?tid=2#x", true, "windows-1251"},
+		{`<form action="index.php;action=post2">`, &forum.Page{URL: u, Charset: "koi8-r"}, "http://h/f/index.php;action=post2", true, "koi8-r"},
+		{`<form action="post.php">`, nil, "post.php", true, "utf-8"},
+		{`<form accept-charset="UNKNOWN">`, &forum.Page{URL: u}, "", false, "utf-8"},
+		{`<form action="http://[::1">`, &forum.Page{URL: u}, "", false, "utf-8"},
+	} {
+		f := doc(t, tc.html).Find("form")
+		if a, ok := Action(f, tc.page); a != tc.action || ok != tc.ok {
+			t.Errorf("Action(%.30q) = %q, %v; want %q, %v", tc.html, a, ok, tc.action, tc.ok)
+		}
+		if c := Charset(f, tc.page); c != tc.charset {
+			t.Errorf("Charset(%.30q) = %q, want %q", tc.html, c, tc.charset)
+		}
+	}
+}
+
+func TestRedirectTarget(t *testing.T) {
+	u, _ := url.Parse("http://h/f/post.php?tid=2")
+	for _, tc := range []struct{ html, want string }{
+		{`<meta http-equiv="refresh" content="1;URL=viewtopic.php?pid=7#p7">`, "http://h/f/viewtopic.php?pid=7#p7"},
+		{`<meta http-equiv="Refresh" content="0; url='/t.php?p=3'">`, "http://h/t.php?p=3"},
+		{`<meta http-equiv="refresh" content="viewtopic.php?pid=7">`, "http://h/f/post.php?tid=2"},
+		{`<p>no refresh</p>`, "http://h/f/post.php?tid=2"},
+	} {
+		if got := RedirectTarget(&forum.Page{URL: u}, doc(t, tc.html)); got.String() != tc.want {
+			t.Errorf("%q: %s, want %s", tc.html, got, tc.want)
+		}
+	}
+	if got := RedirectTarget(&forum.Page{URL: u}, nil); got != u {
+		t.Errorf("nil doc: %s", got)
+	}
+}
+
+func TestIDFromURL(t *testing.T) {
+	for _, tc := range []struct {
+		u      string
+		params []string
+		want   string
+	}{
+		{"viewtopic.php?p=12#p12", []string{"p"}, "12"},
+		{"viewtopic.php?pid=12", []string{"p", "pid"}, "12"},
+		{"viewtopic.php?p=x&pid=5", []string{"p", "pid"}, "5"},
+		{"viewtopic.php?t=2#p40", []string{"p"}, "40"},
+		{"viewtopic.php?t=2#post40", []string{"p"}, ""},
+		{"viewtopic.php?t=2", nil, ""},
+	} {
+		u, _ := url.Parse(tc.u)
+		if got := IDFromURL(u, tc.params...); got != tc.want {
+			t.Errorf("IDFromURL(%s, %q) = %q, want %q", tc.u, tc.params, got, tc.want)
+		}
+	}
+	if IDFromURL(nil, "p") != "" {
+		t.Error("nil URL")
+	}
+}
+
+func TestFloodWait(t *testing.T) {
+	for msg, want := range map[string]time.Duration{
+		"At least 30 seconds have to pass between posts": 30 * time.Second,
+		"Подождите 15 секунд":                            15 * time.Second,
+		"wait 5 сек.":                                    5 * time.Second,
+		"wait 0 seconds":                                 time.Minute,
+		"too soon":                                       time.Minute,
+	} {
+		if got := FloodWait(msg, time.Minute); got != want {
+			t.Errorf("FloodWait(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		max  int
+		want []string
+	}{
+		{"short", 10, []string{"short"}},
+		{"no limit at all", 0, []string{"no limit at all"}},
+		{"aaa bbb\n\nccc ddd", 10, []string{"aaa bbb", "ccc ddd"}},
+		{"aaa\nbbb ccc", 8, []string{"aaa", "bbb ccc"}},
+		{"aaaa bbbb cccc", 10, []string{"aaaa bbbb", "cccc"}},
+		{"абвгдежзий", 4, []string{"абвг", "дежз", "ий"}},
+		{"x\n[code]\na b\nc\n[/code]", 20, []string{"x", "[code]\na b\nc\n[/code]"}},
+		{"x\n[code]\na b\nc\n[/code]", 12, []string{"x", "[code]\na b\nc", "[/code]"}}, // the block alone is too long
+	} {
+		if got := Split(tc.body, tc.max); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Split(%q, %d) = %q, want %q", tc.body, tc.max, got, tc.want)
+		}
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	bytes := func(s string) int { return len(s) }
+	for _, tc := range []struct {
+		body  string
+		limit int
+		size  func(string) int
+		want  []string
+	}{
+		{"short", 50, bytes, []string{"short"}},
+		{"a\nb\nc", 0, bytes, []string{"a\nb\nc"}},
+		{strings.Repeat("line\n", 3) + "line", 40, bytes, []string{"line\nline\nline\nline"}},
+		{"aaaaaaaaaa\nbbbbbbbbbb\ncccccccccc", 30, bytes, []string{"aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"}},
+		// A [code] block cut in two is closed and opened again.
+		{"[code]\n1111111111\n2222222222\n[/code]\nend", 35, bytes,
+			[]string{"[code]\n1111111111\n[/code]", "[code]\n2222222222\n[/code]", "end"}},
+		{"ёёёёёёёёёё\nжжжжжжжжжж\nюююююююююю", 30, utf8.RuneCountInString, []string{"ёёёёёёёёёё", "жжжжжжжжжж", "юююююююююю"}},
+	} {
+		if got := SplitLines(tc.body, tc.limit, tc.size); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("SplitLines(%q, %d) = %q, want %q", tc.body, tc.limit, got, tc.want)
+		}
+	}
+	// A line longer than the limit is cut at rune boundaries and nothing is lost.
+	long := strings.Repeat("ход ", 30)
+	parts := SplitLines(long, 50, utf8.RuneCountInString)
+	if strings.Join(parts, "") != long || len(parts) < 3 {
+		t.Errorf("long line: %q", parts)
+	}
+	for _, p := range parts {
+		if !utf8.ValidString(p) || utf8.RuneCountInString(p) > 50 {
+			t.Errorf("bad part %q", p)
+		}
+	}
+}
+
+func TestSleep(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := Sleep(ctx, 0); err != nil {
+		t.Errorf("0: %v", err)
+	}
+	if err := Sleep(ctx, time.Millisecond); err != nil {
+		t.Errorf("1ms: %v", err)
+	}
+	cancel()
+	for _, d := range []time.Duration{0, time.Hour} {
+		if err := Sleep(ctx, d); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled, %v: %v", d, err)
+		}
+	}
+}
+
+var errStale = errors.New("stale form")
+
+func TestRetryPost(t *testing.T) {
+	flood := fmt.Errorf("slow down: %w", &forum.FloodError{Wait: 7 * time.Second})
+	for _, tc := range []struct {
+		name     string
+		body     string
+		max      int
+		again    []error
+		answers  []error // what send answers, in turn (nil: posted)
+		wantID   string
+		wantErr  error
+		wantSent []string
+		logins   int
+		slept    []time.Duration
+	}{
+		{name: "posted", body: "hi", answers: []error{nil}, wantID: "1", wantSent: []string{"hi"}},
+		{name: "parts", body: "aaa\n\nbbb", max: 4, answers: []error{nil, nil}, wantID: "2", wantSent: []string{"aaa", "bbb"}},
+		{name: "flood then posted", body: "hi", answers: []error{flood, nil}, wantID: "2", wantSent: []string{"hi", "hi"}, slept: []time.Duration{7 * time.Second}},
+		{name: "logged out", body: "hi", answers: []error{forum.ErrLoggedOut, nil}, wantID: "2", wantSent: []string{"hi", "hi"}, logins: 1},
+		{name: "again", body: "hi", again: []error{errStale}, answers: []error{errStale, nil}, wantID: "2", wantSent: []string{"hi", "hi"}},
+		{name: "not again", body: "hi", answers: []error{errStale}, wantErr: errStale, wantSent: []string{"hi"}},
+		{name: "too long halves", body: "aaaa bbbb", answers: []error{forum.ErrTooLong, nil, nil}, wantID: "3", wantSent: []string{"aaaa bbbb", "aaaa", "bbbb"}},
+		{name: "retries run out", body: "hi", answers: []error{flood, flood, flood}, wantErr: flood, wantSent: []string{"hi", "hi", "hi"},
+			slept: []time.Duration{7 * time.Second, 7 * time.Second, 7 * time.Second}},
+		{name: "other error", body: "hi", answers: []error{forum.ErrNoPermission}, wantErr: forum.ErrNoPermission, wantSent: []string{"hi"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sent []string
+			var slept []time.Duration
+			logins := 0
+			r := Retry{Max: tc.max, MaxRetries: 2, Again: tc.again,
+				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
+				Login: func(context.Context) error { logins++; return nil }}
+			id, merged, err := r.Post(context.Background(), tc.body, func(_ context.Context, part string) (string, bool, error) {
+				sent = append(sent, part)
+				if err := tc.answers[len(sent)-1]; err != nil {
+					return "", false, err
+				}
+				return fmt.Sprint(len(sent)), len(sent) > 1, nil
+			})
+			if id != tc.wantID || !errors.Is(err, tc.wantErr) || (tc.wantErr == nil) != (err == nil) {
+				t.Errorf("id %q err %v; want %q, %v", id, err, tc.wantID, tc.wantErr)
+			}
+			if merged != (id != "" && id != "1") {
+				t.Errorf("merged %v for id %q", merged, id)
+			}
+			if !reflect.DeepEqual(sent, tc.wantSent) || logins != tc.logins || !reflect.DeepEqual(slept, tc.slept) {
+				t.Errorf("sent %q logins %d slept %v", sent, logins, slept)
+			}
+		})
+	}
+}

@@ -1,0 +1,112 @@
+package htmltext
+
+import (
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+
+	"forumgm/forum"
+)
+
+var (
+	punbbLike = &Dialect{
+		QuoteBoxClass:     "quotebox",
+		CodeBoxClass:      "codebox",
+		SkipClasses:       []string{"sig-content"},
+		CiteTitlesSpoiler: true,
+		ParagraphGap:      true,
+		QuoteAuthor:       func(h string) string { return strings.TrimSuffix(h, " wrote:") },
+	}
+	smfLike = &Dialect{
+		CiteInBlockquote: true,
+		CodeClass:        "bbc_code",
+		SkipClasses:      []string{"codeheader", "signature"},
+		NbspInCode:       true,
+		Smiley: func(n *html.Node) string {
+			if HasClass(n, "smiley") {
+				return Attr(n, "alt")
+			}
+			return ""
+		},
+		QuotePostID: func(href string) string {
+			if _, id, ok := strings.Cut(href, "#msg"); ok {
+				return id
+			}
+			return ""
+		},
+	}
+)
+
+func TestRender(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		d    *Dialect
+		html string
+		want Body
+	}{
+		{"white space collapses, br breaks", &Dialect{}, "  a \n  b<br>c<br><br><br>d", Body{Text: "a b\nc\n\nd"}},
+		{"blocks start on a new line", &Dialect{}, "<p>a</p><p>b</p><div>c</div>", Body{Text: "a\nb\nc"}},
+		{"paragraph gap", punbbLike, "<p>a</p><p>b</p><ul><li><p>c</p><p>d</p></li></ul>", Body{Text: "a\n\nb\nc\nd"}},
+		{"table cells are spaced", &Dialect{}, "<table><tr><td>a</td><td>b</td></tr></table>", Body{Text: "a b"}},
+		{"hidden and form elements add nothing", &Dialect{}, "a<script>x</script><textarea>y</textarea><img src=s.png alt=z>b", Body{Text: "ab"}},
+		{"bare blockquote names nobody", &Dialect{}, "<blockquote><cite>X</cite> q</blockquote>t",
+			Body{Text: "t", Quotes: []forum.Quote{{Text: "X q"}}}},
+		{"quote box", punbbLike, `<div class="quotebox"><cite>ann wrote:</cite><blockquote><p>q</p></blockquote></div><p>own</p>`,
+			Body{Text: "own", Quotes: []forum.Quote{{Author: "ann", Text: "q"}}}},
+		{"cite in blockquote with post id", smfLike, `<blockquote><cite><a href="index.php?topic=1.msg5#msg5">Quote from: bob</a></cite>q<blockquote><cite>Quote</cite>inner</blockquote></blockquote>own`,
+			Body{Text: "own", Quotes: []forum.Quote{{Author: "Quote from: bob", PostID: "5", Text: "q\nQuote\ninner"}}}},
+		{"code box", punbbLike, "<div class=\"codebox\"><pre>a\r\n  b\n</pre></div>x",
+			Body{Text: "a\n  b\nx", Code: []string{"a\n  b"}}},
+		{"code class and nbsp", smfLike, "<div class=\"codeheader\">Code:</div><code class=\"bbc_code\">a&nbsp; b<br>c</code>",
+			Body{Text: "a  b\nc", Code: []string{"a  b\nc"}}},
+		{"code element without the class is text", punbbLike, "<code>a  b</code>", Body{Text: "a b"}},
+		{"pre is verbatim, not code", &Dialect{}, "x<pre>  a&nbsp;b</pre>y", Body{Text: "x\n  a\u00a0b\ny"}},
+		{"spoilers", punbbLike, `<details><summary>S</summary>s1</details><div class="quotebox spoiler"><cite>T</cite>s2</div><div class="sp-wrap"><div class="sp-head">U</div>s3</div>`,
+			Body{Spoilers: []forum.Spoiler{{Title: "S", Text: "s1"}, {Title: "T", Text: "s2"}, {Title: "U", Text: "s3"}}}},
+		{"cite does not title a spoiler unless told", smfLike, `<details><cite>T</cite> s</details>`,
+			Body{Spoilers: []forum.Spoiler{{Text: "T s"}}}},
+		{"spoiler in a quote stays in its text", punbbLike, `<blockquote><details><summary>S</summary>s</details></blockquote>`,
+			Body{Quotes: []forum.Quote{{Text: "S\ns"}}}},
+		{"skipped classes", smfLike, `a<div class="signature">sig</div>`, Body{Text: "a"}},
+		{"smiley", smfLike, `hi <img class="smiley" alt=";)"> <img src="p.png" alt="photo">`, Body{Text: "hi ;)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := goquery.NewDocumentFromReader(strings.NewReader(`<div id="body">` + tc.html + `</div>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Render(doc.Find("#body"), tc.d); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %#v\nwant %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCollapse(t *testing.T) {
+	for in, want := range map[string]string{"": "", "  a \n\t b ": "a b", "a\u00a0\u00a0b": "a b"} {
+		if got := Collapse(in); got != want {
+			t.Errorf("Collapse(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAbsURL(t *testing.T) {
+	base, _ := url.Parse("http://h/f/viewtopic.php?id=1")
+	for _, tc := range []struct {
+		base      *url.URL
+		ref, want string
+	}{
+		{base, "viewtopic.php?pid=2#p2", "http://h/f/viewtopic.php?pid=2#p2"},
+		{base, "/index.php", "http://h/index.php"},
+		{nil, "viewtopic.php", "viewtopic.php"},
+		{base, "%zz", "%zz"},
+	} {
+		if got := AbsURL(tc.base, tc.ref); got != tc.want {
+			t.Errorf("AbsURL(%v, %q) = %q, want %q", tc.base, tc.ref, got, tc.want)
+		}
+	}
+}
