@@ -722,37 +722,23 @@ func deref(e engine.Event) engine.Event {
 	return e
 }
 
-func sideName(s cr.Side) string {
-	switch s {
-	case cr.Crusaders:
-		return "крестоносцы"
-	case cr.Saracens:
-		return "сарацины"
-	case cr.Draw:
-		return "ничья"
+// sideWords are the Russian names of the sides: nominative, genitive, dative.
+var sideWords = map[cr.Side][3]string{
+	cr.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам"},
+	cr.Saracens:  {"сарацины", "сарацин", "сарацинам"},
+	cr.Draw:      {"ничья", "ничьей", "ничьей"},
+}
+
+func sideWord(s cr.Side, form int) string {
+	if w, ok := sideWords[s]; ok {
+		return w[form]
 	}
 	return string(s)
 }
 
-func sideGenitive(s cr.Side) string {
-	switch s {
-	case cr.Crusaders:
-		return "крестоносцев"
-	case cr.Saracens:
-		return "сарацин"
-	}
-	return string(s)
-}
-
-func sideDative(s cr.Side) string {
-	switch s {
-	case cr.Crusaders:
-		return "крестоносцам"
-	case cr.Saracens:
-		return "сарацинам"
-	}
-	return string(s)
-}
+func sideName(s cr.Side) string     { return sideWord(s, 0) }
+func sideGenitive(s cr.Side) string { return sideWord(s, 1) }
+func sideDative(s cr.Side) string   { return sideWord(s, 2) }
 
 func statName(s cr.Stat) string {
 	if s == cr.StatDefence {
