@@ -249,7 +249,7 @@ func (c *Crusade) Judge(in Input) (Outcome, error) {
 	}
 	switch res.Class {
 	case pcr.Chatter:
-		if isHelp(in.Post.Text) {
+		if pcr.IsHelp(in.Post.Text) {
 			return c.reply(in, Accepted, "help", c.view(&in))
 		}
 		return c.chatter(in)
@@ -286,7 +286,7 @@ func (c *Crusade) chatter(in Input) (Outcome, error) {
 	if _, ok := c.game.PlayerSide(in.Author); !ok {
 		return Outcome{Verdict: Ignored}, nil
 	}
-	text, explicit := answerText(in.Post.Text)
+	text, explicit := pcr.Answer(in.Post.Text)
 	if text == "" {
 		return Outcome{Verdict: Ignored}, nil
 	}
@@ -301,22 +301,6 @@ func (c *Crusade) chatter(in Input) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return c.accepted(&in, evs)
-}
-
-// answerText is the answer a post gives: the text after "ответ:" when the post says so
-// (explicit), or the whole own text when it is short enough to be an answer.
-func answerText(own string) (string, bool) {
-	t := strings.TrimSpace(parser.CleanText(own))
-	f := parser.Fold(t)
-	for _, p := range []string{"ответ:", "ответ -", "ответ"} {
-		if strings.HasPrefix(f, p) {
-			return strings.TrimSpace(string([]rune(t)[len([]rune(p)):])), true
-		}
-	}
-	if len([]rune(t)) > 80 || strings.Count(t, "\n") > 1 {
-		return "", false
-	}
-	return t, false
 }
 
 func (c *Crusade) decide(in Input, body any, res pcr.Result) (Outcome, error) {
@@ -908,13 +892,4 @@ func boardError(e *cr.BoardError) string {
 		return fmt.Sprintf("%s: непонятное «%s»", where, templates.Escape(e.Token))
 	}
 	return where
-}
-
-// isHelp reports whether a post asks for the help text ("помощь", "справка", "help", "?").
-func isHelp(own string) bool {
-	switch strings.Trim(parser.Fold(strings.TrimSpace(own)), "!?.") {
-	case "помощь", "справка", "help", "как ходить":
-		return true
-	}
-	return false
 }
