@@ -252,6 +252,10 @@ func (c *Crusade) Judge(in Input) (Outcome, error) {
 		if pcr.IsHelp(in.Post.Text) {
 			return c.reply(in, Accepted, "help", c.view(&in))
 		}
+		if in.Source == PM {
+			// Nothing is dropped silently: a private message the game cannot use is answered.
+			return c.reply(in, Ignored, "pm_unknown", c.view(&in))
+		}
 		return c.chatter(in)
 	case pcr.Unreadable:
 		v := c.view(&in)
@@ -629,6 +633,9 @@ func (v *View) SeedHash() string {
 
 // Seed is the game's seed, for the final reveal.
 func (v *View) Seed() int64 { return v.game.Settings().Seed }
+
+// ForestInvisible reports whether forest moves are hidden (sent by private message).
+func (v *View) ForestInvisible() bool { return v.game.Settings().ForestInvisible }
 
 // Phase is the game's phase.
 func (v *View) Phase() cr.Phase { return v.game.Phase() }

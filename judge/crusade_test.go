@@ -330,3 +330,13 @@ func TestForumWithoutPM(t *testing.T) {
 		t.Fatalf("no PMs: the answer goes to the thread: %+v", out.Messages)
 	}
 }
+
+func TestUnknownPrivateMessageAnswered(t *testing.T) {
+	c := newRef(t)
+	in := post("snovaya", at(19, 5), "привет, когда начинаем?")
+	in.Source = PM
+	out := mustJudge(t, c, in, Ignored)
+	if len(out.Messages) != 1 || out.Messages[0].To != "snovaya" || !strings.Contains(out.Messages[0].Body, "не понял") {
+		t.Fatalf("a private message the game cannot use must be answered privately: %+v", out.Messages)
+	}
+}
