@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
-	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
 )
@@ -19,13 +17,8 @@ func init() {
 }
 
 func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("check-config", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("config", "config.yaml", "the configuration file")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	cfg, err := config.Load(*path)
+	fs, path := configFlags("check-config", stderr)
+	cfg, err := loadConfig(fs, path, args)
 	if err != nil {
 		return err
 	}

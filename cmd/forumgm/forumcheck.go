@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
-	"forumgm/config"
 	"forumgm/forum"
 )
 
@@ -19,14 +17,9 @@ func init() {
 }
 
 func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("forum-check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("config", "config.yaml", "the configuration file")
+	fs, path := configFlags("forum-check", stderr)
 	last := fs.Int("last", 5, "how many of the thread's last posts to show")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	cfg, err := config.Load(*path)
+	cfg, err := loadConfig(fs, path, args)
 	if err != nil {
 		return err
 	}

@@ -6,17 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
-
-const punbbDir = "../../../shared/fixtures/forums/punbb"
 
 // punbbExtra configures the generic dialect for PunBB 1.4 (the captured fixtures).
 func punbbExtra() map[string]string {
@@ -44,21 +41,6 @@ func punbbExtra() map[string]string {
 	}
 }
 
-type fakeClock struct {
-	mu     sync.Mutex
-	t      time.Time
-	sleeps []time.Duration
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-	c.sleeps = append(c.sleeps, d)
-	return ctx.Err()
-}
-
 // punbbBoard replays the captured PunBB responses on loopback.
 type punbbBoard struct {
 	t        *testing.T
@@ -70,10 +52,7 @@ type punbbBoard struct {
 }
 
 func (b *punbbBoard) serve(w http.ResponseWriter, name string) {
-	raw, err := os.ReadFile(filepath.Join(punbbDir, name))
-	if err != nil {
-		b.t.Fatal(err)
-	}
+	raw := fixture.Read(b.t, "punbb", name)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_, _ = w.Write([]byte(strings.ReplaceAll(string(raw), "http://127.0.0.1:8083", b.base)))
 }
@@ -121,8 +100,8 @@ func (b *punbbBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func setup(t *testing.T) (*punbbBoard, *fakeClock, *Forum) {
-	clock := &fakeClock{t: time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)}
+func setup(t *testing.T) (*punbbBoard, *fixture.Clock, *Forum) {
+	clock := fixture.NewClock(time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC))
 	b := &punbbBoard{t: t}
 	srv := httptest.NewServer(b)
 	t.Cleanup(srv.Close)
@@ -154,8 +133,9 @@ func TestGenericPunBBReplyWithRelogin(t *testing.T) {
 	if v.Get("req_message") != "4-й ход крестоносца в1 на D6" || v.Get("form_sent") != "1" || v.Get("form_user") != "gm-bot" || v.Get("csrf_token") != "510ff3026807d28fe09f3e33a2194e8c26e43bb3" || v.Get("submit_button") != "Submit reply" {
 		t.Errorf("fields %v", v)
 	}
-	if len(clock.sleeps) != 1 || clock.sleeps[0] != 10*time.Second {
-		t.Errorf("sleeps %v, want the 10 s the flood message names", clock.sleeps)
+	sleeps := clock.Sleeps()
+	if len(sleeps) != 1 || sleeps[0] != 10*time.Second {
+		t.Errorf("sleeps %v, want the 10 s the flood message names", sleeps)
 	}
 }
 

@@ -13,31 +13,8 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
-
-// fixtureDir is ../shared/fixtures/forums/mybb beside the module root.
-func fixtureDir(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "forums", "mybb")
-	if _, err := os.Stat(filepath.Join(fx, "manifest.tsv")); err != nil {
-		tb.Fatalf("MyBB fixtures not found at %s: %v", fx, err)
-	}
-	return fx
-}
 
 // fakeMyBB serves the captured pages over loopback HTTP in the order a real MyBB 1.8 would:
 // login form (sid cookie) → login result (mybbuser cookie on success); thread pages as guest or
@@ -64,7 +41,7 @@ type fakeMyBB struct {
 }
 
 func newFake(t testing.TB) *fakeMyBB {
-	f := &fakeMyBB{t: t, dir: fixtureDir(t), password: "GmBotPass1", sessions: map[string]bool{}, lastPID: "16"}
+	f := &fakeMyBB{t: t, dir: fixture.Dir(t, "mybb"), password: "GmBotPass1", sessions: map[string]bool{}, lastPID: "16"}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f

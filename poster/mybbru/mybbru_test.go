@@ -17,22 +17,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
-
-type fakeClock struct {
-	mu     sync.Mutex
-	t      time.Time
-	sleeps []time.Duration
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-	c.sleeps = append(c.sleeps, d)
-	return ctx.Err()
-}
 
 // board is a loopback MyBB.ru stand-in serving the windows-1251 test pages.
 type board struct {
@@ -143,9 +129,9 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func setup(t *testing.T) (*board, *fakeClock, *Forum) {
+func setup(t *testing.T) (*board, *fixture.Clock, *Forum) {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	clock := fixture.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	b := &board{t: t, nextID: 12}
 	srv := httptest.NewServer(b)
 	t.Cleanup(srv.Close)
@@ -215,8 +201,9 @@ func TestReplyFloodAndSplit(t *testing.T) {
 	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст"); err != nil {
 		t.Fatal(err)
 	}
-	if len(clock.sleeps) == 0 || clock.sleeps[len(clock.sleeps)-1] != 15*time.Second {
-		t.Errorf("sleeps %v, want the 15 s the message names", clock.sleeps)
+	sleeps := clock.Sleeps()
+	if len(sleeps) == 0 || sleeps[len(sleeps)-1] != 15*time.Second {
+		t.Errorf("sleeps %v, want the 15 s the message names", sleeps)
 	}
 	b.posted = nil
 	b.tooLong = 25

@@ -16,23 +16,8 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
-
-// fakeClock is the injected clock: Sleep advances it instead of waiting.
-type fakeClock struct {
-	mu     sync.Mutex
-	t      time.Time
-	sleeps []time.Duration
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-	c.sleeps = append(c.sleeps, d)
-	return ctx.Err()
-}
 
 func page(t *testing.T, name string) string {
 	t.Helper()
@@ -49,7 +34,7 @@ var creationRe = regexp.MustCompile(`name="creation_time" value="\d+"`)
 // phpBB does (check_form_key: creation_time must be at least a second old on the shared clock).
 type board struct {
 	t        *testing.T
-	clock    *fakeClock
+	clock    *fixture.Clock
 	mu       sync.Mutex
 	requests []string
 	posted   []url.Values // reply POST bodies
@@ -157,7 +142,7 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func setup(t *testing.T) (*board, *Forum) {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	clock := fixture.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	b := &board{t: t, clock: clock, nextID: 15}
 	srv := httptest.NewServer(b)
 	t.Cleanup(srv.Close)
@@ -175,8 +160,9 @@ func TestLoginWaitsAndSendsAllFields(t *testing.T) {
 	if err := f.Login(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(b.clock.sleeps) != 1 || b.clock.sleeps[0] < time.Second {
-		t.Errorf("sleeps = %v, want one wait of at least a second before sending the form", b.clock.sleeps)
+	sleeps := b.clock.Sleeps()
+	if len(sleeps) != 1 || sleeps[0] < time.Second {
+		t.Errorf("sleeps = %v, want one wait of at least a second before sending the form", sleeps)
 	}
 	f.cfg.Password = "wrong"
 	if err := f.Login(context.Background()); !errors.Is(err, forum.ErrBadLogin) {
@@ -190,7 +176,7 @@ func TestReplyFieldsAndWait(t *testing.T) {
 	if err := f.Login(ctx); err != nil {
 		t.Fatal(err)
 	}
-	b.clock.sleeps = nil
+	b.clock.ResetSleeps()
 	id, merged, err := f.Reply(ctx, forum.Thread{ID: "2"}, "Ход принят.\n[code]  A B\n1 . .[/code]")
 	if err != nil {
 		t.Fatal(err)
@@ -216,8 +202,9 @@ func TestReplyFieldsAndWait(t *testing.T) {
 	if got.Encode() != want.Encode() {
 		t.Errorf("fields sent:\n %s\nwant\n %s", got.Encode(), want.Encode())
 	}
-	if len(b.clock.sleeps) != 1 || b.clock.sleeps[0] != 2*time.Second {
-		t.Errorf("sleeps = %v, want [2s]", b.clock.sleeps)
+	sleeps := b.clock.Sleeps()
+	if len(sleeps) != 1 || sleeps[0] != 2*time.Second {
+		t.Errorf("sleeps = %v, want [2s]", sleeps)
 	}
 }
 
@@ -243,7 +230,7 @@ func TestReplyFloodRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.floods = 1
-	b.clock.sleeps = nil
+	b.clock.ResetSleeps()
 	id, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст")
 	if err != nil || id != "16" {
 		t.Fatalf("id %q err %v", id, err)
@@ -252,13 +239,14 @@ func TestReplyFloodRetry(t *testing.T) {
 		t.Errorf("%d POSTs, want 2 (flood, then success)", len(b.posted))
 	}
 	var flood bool
-	for _, d := range b.clock.sleeps {
+	sleeps := b.clock.Sleeps()
+	for _, d := range sleeps {
 		if d == 15*time.Second {
 			flood = true
 		}
 	}
 	if !flood {
-		t.Errorf("sleeps %v: no 15 s flood wait", b.clock.sleeps)
+		t.Errorf("sleeps %v: no 15 s flood wait", sleeps)
 	}
 	// Flood typed when retries are exhausted.
 	b.floods = 10

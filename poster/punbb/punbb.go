@@ -18,10 +18,8 @@ package punbbposter
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,13 +43,10 @@ const (
 
 // Forum is a PunBB 1.4 board as the bot account sees it.
 type Forum struct {
-	cfg          forum.Config
-	base         *url.URL
-	c            *forum.Client
-	sleep        func(context.Context, time.Duration) error
-	maxBytes     int
-	floodRetries int
-	maxFloodWait time.Duration
+	cfg      forum.Config
+	base     *url.URL
+	board    form.Board
+	maxBytes int
 
 	mu sync.Mutex // one write at a time
 }
@@ -60,11 +55,11 @@ type Forum struct {
 type Option func(*Forum)
 
 // WithClient uses c for every request (tests pass a fast one).
-func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
+func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
 
 // WithSleep replaces the wait before a retry after flood control (tests record it instead).
 func WithSleep(s func(context.Context, time.Duration) error) Option {
-	return func(f *Forum) { f.sleep = s }
+	return func(f *Forum) { f.board.Sleep = s }
 }
 
 // New builds the PunBB Forum for cfg. cfg.Extra may set "max_post_bytes".
@@ -76,26 +71,13 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if !strings.HasSuffix(base.Path, "/") {
 		base.Path += "/"
 	}
-	if cfg.Location == nil {
-		cfg.Location = time.UTC
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	f := &Forum{cfg: cfg, base: base, maxBytes: DefaultMaxPostBytes, floodRetries: DefaultFloodRetries,
-		maxFloodWait: DefaultMaxFloodWait}
-	if v, err := strconv.Atoi(cfg.Extra["max_post_bytes"]); err == nil && v > 0 {
-		f.maxBytes = v
-	}
+	cfg = form.ConfigDefaults(cfg)
+	f := &Forum{cfg: cfg, base: base, maxBytes: form.ExtraInt(cfg, "max_post_bytes", DefaultMaxPostBytes),
+		board: form.Board{Name: "punbb", Check: punbb.CheckError, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}}
 	for _, o := range opts {
 		o(f)
 	}
-	if f.c == nil {
-		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent})
-	}
-	if f.sleep == nil {
-		f.sleep = form.Sleep
-	}
+	f.board.Defaults(cfg)
 	return f, nil
 }
 
@@ -131,32 +113,10 @@ func (f *Forum) opts() punbb.Options {
 	return punbb.Options{Base: f.base, Location: f.cfg.Location, Now: f.cfg.Now()}
 }
 
-// fetch GETs (form == nil) or POSTs a page, parses it and, when check is set, turns the error it
+// fetch GETs (vals == nil) or POSTs a page, parses it and, when check is set, turns the error it
 // shows into a typed error.
 func (f *Forum) fetch(ctx context.Context, rawURL string, vals url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
-	var p *forum.Page
-	var err error
-	if vals == nil {
-		p, err = f.c.Get(ctx, rawURL)
-	} else {
-		p, err = f.c.PostForm(ctx, rawURL, vals, charset)
-	}
-	if p == nil || p.Body == nil {
-		if err == nil {
-			err = fmt.Errorf("punbb: %s: empty answer", rawURL)
-		}
-		return p, nil, err
-	}
-	doc, derr := p.Doc()
-	if derr != nil {
-		return p, nil, derr
-	}
-	if check {
-		if perr := punbb.CheckError(doc, p.Status); perr != nil {
-			return p, doc, perr
-		}
-	}
-	return p, doc, err
+	return f.board.Fetch(ctx, rawURL, vals, charset, check)
 }
 
 // Login logs in with the configured account ("save_pass": the cookie lasts 14 days).
@@ -189,33 +149,11 @@ func (f *Forum) Login(ctx context.Context) error {
 // retry runs attempt until it succeeds or fails for good: flood → wait PunBB's time and retry
 // (bounded), logged out → log in once (when relogin is set), bad token → a fresh form once.
 func (f *Forum) retry(ctx context.Context, relogin bool, attempt func() error) error {
-	floods := 0
-	relogged, refreshed := !relogin, false
-	for {
-		err := attempt()
-		var fe *forum.FloodError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &fe):
-			if floods >= f.floodRetries || fe.Wait > f.maxFloodWait {
-				return err
-			}
-			floods++
-			if err := f.sleep(ctx, fe.Wait+time.Second); err != nil {
-				return err
-			}
-		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
-			relogged = true
-			if lerr := f.Login(ctx); lerr != nil {
-				return fmt.Errorf("%w (log in again: %v)", err, lerr)
-			}
-		case errors.Is(err, forum.ErrBadToken) && !refreshed:
-			refreshed = true
-		default:
-			return err
-		}
+	var login func(context.Context) error
+	if relogin {
+		login = f.Login
 	}
+	return f.board.Retry(ctx, login, nil, attempt)
 }
 
 // read fetches and parses a topic page.
@@ -235,7 +173,7 @@ func (f *Forum) read(ctx context.Context, rawURL string) (*punbb.Page, error) {
 // lastPostID asks PunBB for the topic's newest post: viewtopic.php?id=T&action=last is a 302 to
 // viewtopic.php?pid=N#pN with an empty body.
 func (f *Forum) lastPostID(ctx context.Context, topic string) (string, error) {
-	p, err := f.c.GetNoRedirect(ctx, f.u("viewtopic.php", url.Values{"id": {topic}, "action": {"last"}}))
+	p, err := f.board.Client.GetNoRedirect(ctx, f.u("viewtopic.php", url.Values{"id": {topic}, "action": {"last"}}))
 	if err != nil {
 		return "", err
 	}
@@ -274,34 +212,14 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	lastPage := page.Current
-	var out []forum.Post
-	seen := map[string]bool{}
-	for n := 0; ; n++ {
-		known := false
-		for _, p := range page.Posts {
-			if after.PostID != "" && !punbb.IDLess(after.PostID, p.ID) {
-				known = true
-				continue
+	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, punbb.IDLess, maxPagesPerPoll,
+		func(rawURL string) ([]forum.Post, string, error) {
+			p, err := f.read(ctx, rawURL)
+			if err != nil {
+				return nil, "", err
 			}
-			if !seen[p.ID] {
-				seen[p.ID] = true
-				out = append(out, p)
-			}
-		}
-		if known || page.PrevURL == "" || n >= maxPagesPerPoll {
-			break
-		}
-		if page, err = f.read(ctx, page.PrevURL); err != nil {
-			return nil, after, err
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return punbb.IDLess(out[i].ID, out[j].ID) })
-	next := forum.Cursor{PostID: after.PostID, Page: lastPage}
-	if len(out) > 0 {
-		next.PostID = out[len(out)-1].ID
-	}
-	return out, next, nil
+			return p.Posts, p.PrevURL, nil
+		})
 }
 
 func byteCount(s string) int { return len(s) }
@@ -323,36 +241,14 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	var ids []string
-	merged := false
-	for i, part := range form.SplitLines(body, limit, byteCount) {
-		var id string
-		var m bool
-		err := f.retry(ctx, true, func() error {
+	return form.SendParts(ctx, "punbb", body, limit, 400, byteCount, func(ctx context.Context, part string) (id string, merged bool, err error) {
+		err = f.retry(ctx, true, func() error {
 			var e error
-			id, m, e = f.replyAttempt(ctx, t, part)
+			id, merged, e = f.replyAttempt(ctx, t, part)
 			return e
 		})
-		if errors.Is(err, forum.ErrTooLong) && len(part) > 400 {
-			sub, m2, err := f.replyParts(ctx, t, part, len(part)/2)
-			if len(ids) == 0 {
-				merged = m2
-			}
-			ids = append(ids, sub...)
-			if err != nil {
-				return ids, merged, err
-			}
-			continue
-		}
-		if err != nil {
-			return ids, merged, fmt.Errorf("punbb: reply part %d: %w", i+1, err)
-		}
-		if len(ids) == 0 {
-			merged = m
-		}
-		ids = append(ids, id)
-	}
-	return ids, merged, nil
+		return id, merged, err
+	})
 }
 
 func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (string, bool, error) {

@@ -19,31 +19,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
-
-// fixtureDir finds ../shared/fixtures/forums/punbb relative to the module root.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "forums", "punbb")
-	if _, err := os.Stat(filepath.Join(fx, "manifest.tsv")); err != nil {
-		t.Fatalf("captured PunBB pages not found at %s: %v", fx, err)
-	}
-	return fx
-}
 
 var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
 
@@ -67,7 +44,7 @@ type fakePunBB struct {
 }
 
 func newFakePunBB(t *testing.T) *fakePunBB {
-	f := &fakePunBB{t: t, dir: fixtureDir(t), nextPID: 18}
+	f := &fakePunBB{t: t, dir: fixture.Dir(t, "punbb"), nextPID: 18}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f

@@ -45,13 +45,10 @@ const (
 
 // Forum is an SMF 2.1 board as the bot account sees it.
 type Forum struct {
-	cfg          forum.Config
-	script       *url.URL // .../index.php
-	c            *forum.Client
-	sleep        func(context.Context, time.Duration) error
-	maxLen       int
-	floodRetries int
-	maxFloodWait time.Duration
+	cfg    forum.Config
+	script *url.URL // .../index.php
+	board  form.Board
+	maxLen int
 
 	mu       sync.Mutex   // one write at a time: SMF's flood control is per IP
 	memberID atomic.Int64 // the bot's member id, learnt from the pages (0 until known)
@@ -61,11 +58,11 @@ type Forum struct {
 type Option func(*Forum)
 
 // WithClient uses c for every request (tests pass a fast one).
-func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
+func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
 
 // WithSleep replaces the wait before a retry after flood control (tests record it instead).
 func WithSleep(s func(context.Context, time.Duration) error) Option {
-	return func(f *Forum) { f.sleep = s }
+	return func(f *Forum) { f.board.Sleep = s }
 }
 
 // New builds the SMF Forum for cfg. cfg.Extra may set "max_post_length" (characters).
@@ -81,26 +78,13 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if !strings.HasSuffix(base.Path, ".php") {
 		script = base.ResolveReference(&url.URL{Path: "index.php"})
 	}
-	if cfg.Location == nil {
-		cfg.Location = time.UTC
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	f := &Forum{cfg: cfg, script: script, maxLen: DefaultMaxPostLength, floodRetries: DefaultFloodRetries,
-		maxFloodWait: DefaultMaxFloodWait}
-	if v, err := strconv.Atoi(cfg.Extra["max_post_length"]); err == nil && v > 0 {
-		f.maxLen = v
-	}
+	cfg = form.ConfigDefaults(cfg)
+	f := &Forum{cfg: cfg, script: script, maxLen: form.ExtraInt(cfg, "max_post_length", DefaultMaxPostLength),
+		board: form.Board{Name: "smf", Check: smf.CheckError, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}}
 	for _, o := range opts {
 		o(f)
 	}
-	if f.c == nil {
-		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent})
-	}
-	if f.sleep == nil {
-		f.sleep = form.Sleep
-	}
+	f.board.Defaults(cfg)
 	return f, nil
 }
 
@@ -126,31 +110,10 @@ func (f *Forum) opts() smf.Options {
 	return smf.Options{Base: f.script, Location: f.cfg.Location, Now: f.cfg.Now()}
 }
 
-// fetch GETs (form == nil) or POSTs a page, parses it and, when check is set, turns the error it
-// shows into a typed error.
+// fetch GETs (vals == nil) or POSTs a page, parses it and, when check is set, turns the error it
+// shows into a typed error. A page that shows the bot's member id teaches it.
 func (f *Forum) fetch(ctx context.Context, rawURL string, vals url.Values, charset string, check bool) (*forum.Page, *goquery.Document, error) {
-	var p *forum.Page
-	var err error
-	if vals == nil {
-		p, err = f.c.Get(ctx, rawURL)
-	} else {
-		p, err = f.c.PostForm(ctx, rawURL, vals, charset)
-	}
-	if p == nil || p.Body == nil {
-		if err == nil {
-			err = fmt.Errorf("smf: %s: empty answer", rawURL)
-		}
-		return p, nil, err
-	}
-	doc, derr := p.Doc()
-	if derr != nil {
-		return p, nil, derr
-	}
-	if check {
-		if perr := smf.CheckError(doc, p.Status); perr != nil {
-			return p, doc, perr
-		}
-	}
+	p, doc, err := f.board.Fetch(ctx, rawURL, vals, charset, check)
 	if err != nil {
 		return p, doc, err
 	}
@@ -164,14 +127,13 @@ func (f *Forum) fetch(ctx context.Context, rawURL string, vals url.Values, chars
 func (f *Forum) Login(ctx context.Context) error {
 	for floods := 0; ; floods++ {
 		err := f.loginOnce(ctx)
-		var fe *forum.FloodError
-		if errors.As(err, &fe) && floods < f.floodRetries && fe.Wait <= f.maxFloodWait {
-			if err := f.sleep(ctx, fe.Wait+time.Second); err != nil {
-				return err
-			}
-			continue
+		waited, werr := f.board.WaitFlood(ctx, err, floods)
+		if werr != nil {
+			return werr
 		}
-		return err
+		if !waited {
+			return err
+		}
 	}
 }
 
@@ -245,34 +207,14 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	lastPage := page.Current
-	var out []forum.Post
-	seen := map[string]bool{}
-	for n := 0; ; n++ {
-		known := false
-		for _, p := range page.Posts {
-			if after.PostID != "" && !smf.IDLess(after.PostID, p.ID) {
-				known = true
-				continue
+	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, smf.IDLess, maxPagesPerPoll,
+		func(rawURL string) ([]forum.Post, string, error) {
+			p, err := f.read(ctx, rawURL, smf.KindThread)
+			if err != nil {
+				return nil, "", err
 			}
-			if !seen[p.ID] {
-				seen[p.ID] = true
-				out = append(out, p)
-			}
-		}
-		if known || page.PrevURL == "" || n >= maxPagesPerPoll {
-			break
-		}
-		if page, err = f.read(ctx, page.PrevURL, smf.KindThread); err != nil {
-			return nil, after, err
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return smf.IDLess(out[i].ID, out[j].ID) })
-	next := forum.Cursor{PostID: after.PostID, Page: lastPage}
-	if len(out) > 0 {
-		next.PostID = out[len(out)-1].ID
-	}
-	return out, next, nil
+			return p.Posts, p.PrevURL, nil
+		})
 }
 
 // Reply posts body to the topic and returns the new post's id, found on the page SMF redirects
@@ -292,66 +234,23 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	var ids []string
-	merged := false
-	for i, part := range splitMessage(body, limit, runeCount) {
-		id, m, err := f.replyOne(ctx, t, part)
-		if errors.Is(err, forum.ErrTooLong) && runeCount(part) > 200 {
-			// The board allows less than we thought: halve and try again.
-			sub, m2, err := f.replyParts(ctx, t, part, runeCount(part)/2)
-			if len(ids) == 0 {
-				merged = m2
-			}
-			ids = append(ids, sub...)
-			if err != nil {
-				return ids, merged, err
-			}
-			continue
-		}
-		if err != nil {
-			return ids, merged, fmt.Errorf("smf: reply part %d: %w", i+1, err)
-		}
-		if len(ids) == 0 {
-			merged = m
-		}
-		ids = append(ids, id)
-	}
-	return ids, merged, nil
+	return form.SendParts(ctx, "smf", body, limit, 200, runeCount, func(ctx context.Context, part string) (string, bool, error) {
+		return f.replyOne(ctx, t, part)
+	})
 }
 
 // retry runs attempt until it succeeds or fails for good: flood → wait SMF's time and retry
 // (bounded), logged out → log in once, bad token (session timed out, form already submitted) → a
 // fresh form once, new replies while typing → a fresh form (bounded).
 func (f *Forum) retry(ctx context.Context, attempt func() error) error {
-	floods, newReplies := 0, 0
-	relogged, refreshed := false, false
-	for {
-		err := attempt()
-		var fe *forum.FloodError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &fe):
-			if floods >= f.floodRetries || fe.Wait > f.maxFloodWait {
-				return err
-			}
-			floods++
-			if err := f.sleep(ctx, fe.Wait+time.Second); err != nil {
-				return err
-			}
-		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
-			relogged = true
-			if lerr := f.Login(ctx); lerr != nil {
-				return fmt.Errorf("%w (log in again: %v)", err, lerr)
-			}
-		case errors.Is(err, forum.ErrBadToken) && !refreshed:
-			refreshed = true
-		case errors.Is(err, smf.ErrNewReplies) && newReplies < 3:
+	newReplies := 0
+	return f.board.Retry(ctx, f.Login, func(err error) bool {
+		if errors.Is(err, smf.ErrNewReplies) && newReplies < 3 {
 			newReplies++
-		default:
-			return err
+			return true
 		}
-	}
+		return false
+	}, attempt)
 }
 
 func (f *Forum) replyOne(ctx context.Context, t forum.Thread, body string) (id string, merged bool, err error) {

@@ -2,7 +2,6 @@ package smfposter
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,31 +17,8 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
-
-// fixtureDir finds ../shared/fixtures/forums/smf relative to the module root.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "forums", "smf")
-	if _, err := os.Stat(filepath.Join(fx, "manifest.tsv")); err != nil {
-		t.Fatalf("captured SMF pages not found at %s: %v", fx, err)
-	}
-	return fx
-}
 
 var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
 
@@ -54,13 +30,7 @@ func rawBody(t *testing.T, id int) string {
 			Text string `json:"body_text"`
 		} `json:"posts"`
 	}
-	b, err := os.ReadFile(filepath.Join(fixtureDir(t), "posts-raw.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
+	fixture.Raw(t, "smf", &d)
 	for _, p := range d.Posts {
 		if p.ID == id {
 			return p.Text
@@ -92,7 +62,7 @@ type fakeSMF struct {
 }
 
 func newFakeSMF(t *testing.T) *fakeSMF {
-	f := &fakeSMF{t: t, dir: fixtureDir(t), pages: map[string]string{
+	f := &fakeSMF{t: t, dir: fixture.Dir(t, "smf"), pages: map[string]string{
 		"topic=2.msg999999":                "11-thread-p2.guest.html",
 		"topic=2.8":                        "11-thread-p2.guest.html",
 		"topic=2.0":                        "10-thread-p1.guest.html",

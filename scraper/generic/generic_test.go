@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 	"forumgm/scraper/generic"
 	"forumgm/scraper/phpbb"
 )
-
-const punbbDir = "../../../shared/fixtures/forums/punbb"
 
 // PunBBExtra configures the generic dialect for PunBB 1.4 (the captured fixtures); the same keys
 // are shown as YAML in README.md.
@@ -99,9 +98,7 @@ func TestPunBBFixturesMatchDatabase(t *testing.T) {
 	var raw struct {
 		Posts []rawPost `json:"posts"`
 	}
-	if err := json.Unmarshal(read(t, filepath.Join(punbbDir, "posts-raw.json")), &raw); err != nil {
-		t.Fatal(err)
-	}
+	fixture.Raw(t, "punbb", &raw)
 	now := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC) // capture day; pages say "Today 03:45:21"
 	cfg := forum.Config{BaseURL: "http://127.0.0.1:8083/", Location: time.UTC, Now: func() time.Time { return now }, Extra: PunBBExtra}
 	x, err := forum.ExtractorFor("generic")
@@ -110,7 +107,7 @@ func TestPunBBFixturesMatchDatabase(t *testing.T) {
 	}
 	var got []forum.Post
 	for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
-		ps, err := x(read(t, filepath.Join(punbbDir, name)), "text/html; charset=utf-8", cfg)
+		ps, err := x(fixture.Read(t, "punbb", name), "text/html; charset=utf-8", cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -244,7 +241,7 @@ func TestParseTime(t *testing.T) {
 
 func FuzzExtract(f *testing.F) {
 	for _, n := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "25b-reply-error-flood.gm-bot.html"} {
-		f.Add(firstPosts(read(f, filepath.Join(punbbDir, n)), 3))
+		f.Add(firstPosts(fixture.Read(f, "punbb", n), 3))
 	}
 	cfg := forum.Config{BaseURL: "http://127.0.0.1:8083/", Extra: PunBBExtra, Now: func() time.Time { return time.Unix(0, 0) }}
 	f.Fuzz(func(t *testing.T, page []byte) {

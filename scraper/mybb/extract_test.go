@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -48,7 +49,7 @@ type golden struct {
 
 func extractFile(t testing.TB, name string) *Page {
 	t.Helper()
-	doc, err := Parse(readFixture(t, name))
+	doc, err := Parse(fixture.Read(t, "mybb", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +128,7 @@ func loadRaw(t *testing.T) (posts map[string]rawPost, pms map[string]rawPost) {
 		Posts []rawPost `json:"posts"`
 		PMs   []rawPost `json:"private_messages"`
 	}
-	if err := json.Unmarshal(readFixture(t, "posts-raw.json"), &raw); err != nil {
-		t.Fatal(err)
-	}
+	fixture.Raw(t, "mybb", &raw)
 	posts, pms = map[string]rawPost{}, map[string]rawPost{}
 	for _, p := range raw.Posts {
 		posts[jsonInt(p.PID)] = p
@@ -395,7 +394,7 @@ func TestErrorPages(t *testing.T) {
 		{"32-pm-send-error-flood.gm-bot.html", nil, 61 * time.Second},
 	}
 	for _, c := range cases {
-		doc, err := Parse(readFixture(t, c.file))
+		doc, err := Parse(fixture.Read(t, "mybb", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -435,7 +434,7 @@ func TestSuccessPages(t *testing.T) {
 	}
 	base := testOptions().BaseURL
 	for file, want := range cases {
-		doc, _ := Parse(readFixture(t, file))
+		doc, _ := Parse(fixture.Read(t, "mybb", file))
 		u := baseURL(doc, Options{BaseURL: base})
 		got, err := Result(doc, u)
 		if err != nil || got != want {
@@ -446,7 +445,7 @@ func TestSuccessPages(t *testing.T) {
 		t.Errorf("pid %q", pid)
 	}
 	for _, file := range []string{"20-newreply-form.gm-bot.html", "10-thread-p1.guest.html"} {
-		doc, _ := Parse(readFixture(t, file))
+		doc, _ := Parse(fixture.Read(t, "mybb", file))
 		if _, err := Result(doc, nil); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s as a result page: %v", file, err)
 		}
@@ -455,7 +454,7 @@ func TestSuccessPages(t *testing.T) {
 
 // A page whose markup does not match is an error, never an empty list.
 func TestMarkupChanged(t *testing.T) {
-	page := string(readFixture(t, "11-thread-p2.guest.html"))
+	page := string(fixture.Read(t, "mybb", "11-thread-p2.guest.html"))
 	for name, broken := range map[string]string{
 		"no post container": strings.ReplaceAll(page, `id="post_`, `id="entry_`),
 		"no body":           strings.ReplaceAll(page, `class="post_body`, `class="message`),
@@ -470,13 +469,13 @@ func TestMarkupChanged(t *testing.T) {
 	}
 	for _, f := range []string{"16-forumdisplay-fid3.guest.html", "53-archive-thread-1.html", "55-printthread.guest.html"} {
 		x, _ := forum.ExtractorFor("mybb")
-		posts, err := x(readFixture(t, f), "text/html; charset=UTF-8", forum.Config{})
+		posts, err := x(fixture.Read(t, "mybb", f), "text/html; charset=UTF-8", forum.Config{})
 		if !errors.Is(err, forum.ErrMarkupChanged) || posts != nil {
 			t.Errorf("%s: %d posts, %v", f, len(posts), err)
 		}
 	}
 	// The no-permission page read as a thread page is its typed error, not a markup change.
-	doc, _ := Parse(readFixture(t, "26-newreply-noperm.guest.html"))
+	doc, _ := Parse(fixture.Read(t, "mybb", "26-newreply-noperm.guest.html"))
 	if _, err := ExtractThread(doc, testOptions()); !errors.Is(err, forum.ErrLoggedOut) {
 		t.Errorf("no-permission page: %v", err)
 	}
@@ -487,7 +486,7 @@ func TestRegisteredExtractor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	posts, err := x(readFixture(t, "13-thread-p2.gm-bot.html"), "text/html; charset=UTF-8",
+	posts, err := x(fixture.Read(t, "mybb", "13-thread-p2.gm-bot.html"), "text/html; charset=UTF-8",
 		forum.Config{BaseURL: "http://127.0.0.1:8081", Now: func() time.Time { return captureNow }})
 	if err != nil || len(posts) != 8 || posts[7].ID != "16" {
 		t.Fatalf("%d posts, %v", len(posts), err)
@@ -536,7 +535,7 @@ func TestDates(t *testing.T) {
 }
 
 func TestReadForm(t *testing.T) {
-	doc, _ := Parse(readFixture(t, "20-newreply-form.gm-bot.html"))
+	doc, _ := Parse(fixture.Read(t, "mybb", "20-newreply-form.gm-bot.html"))
 	f := ReadForm(doc.Find(Selectors.ReplyForm).Not("#quick_reply_form").First(), nil)
 	want := map[string]string{
 		"my_post_key": "f8405dfcf6435de0e756d5130990f6b8", "posthash": "269400a14267e4bf9ab5414811018eab",
@@ -556,7 +555,7 @@ func TestReadForm(t *testing.T) {
 			t.Errorf("%s sent", k)
 		}
 	}
-	doc, _ = Parse(readFixture(t, "01-login-form.guest.html"))
+	doc, _ = Parse(fixture.Read(t, "mybb", "01-login-form.guest.html"))
 	lf := ReadForm(doc.Find(Selectors.LoginForm).First(), nil)
 	if lf.Values.Get("my_post_key") != "4c7d7fde5b65eef36e067d79743ac45d" || lf.Values.Get("action") != "do_login" || lf.Values.Has("quick_login") {
 		t.Errorf("login form %v", lf.Values)
@@ -567,14 +566,14 @@ func TestReadForm(t *testing.T) {
 // box): whole 45 KB pages make the fuzzer crawl.
 func fuzzSeeds(f *testing.F) [][]byte {
 	var out [][]byte
-	page := string(readFixture(f, "11-thread-p2.guest.html"))
+	page := string(fixture.Read(f, "mybb", "11-thread-p2.guest.html"))
 	for _, blk := range strings.SplitAfter(page, "<!-- end: postbit -->") {
 		if i := strings.Index(blk, "<!-- start: postbit -->"); i >= 0 {
 			out = append(out, []byte(`<div id="posts">`+blk[i:]+`</div>`))
 		}
 	}
 	cut := func(file, from, to string) {
-		s := string(readFixture(f, file))
+		s := string(fixture.Read(f, "mybb", file))
 		i := strings.Index(s, from)
 		j := -1
 		if i >= 0 {
@@ -616,7 +615,7 @@ func FuzzExtract(f *testing.F) {
 
 // twentyPosts synthesises a 20-post thread page from the captured one by repeating post blocks.
 func twentyPosts(b *testing.B) []byte {
-	page := string(readFixture(b, "10-thread-p1.guest.html"))
+	page := string(fixture.Read(b, "mybb", "10-thread-p1.guest.html"))
 	start := strings.Index(page, "<!-- start: postbit -->")
 	end := strings.LastIndex(page, "<!-- end: postbit -->") + len("<!-- end: postbit -->")
 	blocks := strings.SplitAfter(page[start:end], "<!-- end: postbit -->")
@@ -632,7 +631,7 @@ func twentyPosts(b *testing.B) []byte {
 }
 
 func BenchmarkExtractThreadPage(b *testing.B) {
-	pages := map[string][]byte{"8posts": readFixture(b, "10-thread-p1.guest.html"), "20posts": twentyPosts(b)}
+	pages := map[string][]byte{"8posts": fixture.Read(b, "mybb", "10-thread-p1.guest.html"), "20posts": twentyPosts(b)}
 	for _, name := range []string{"8posts", "20posts"} {
 		page := pages[name]
 		b.Run(name, func(b *testing.B) {

@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/scraper/extract"
 	"forumgm/scraper/htmltext"
 )
 
@@ -41,34 +42,23 @@ var (
 )
 
 // errorTexts maps error messages (English and Russian language packs) to the forum error they mean.
-var errorTexts = []struct {
-	frag string
-	kind error
-}{
-	{"you must enter a message", forum.ErrTooShort},
-	{"вы должны ввести сообщение", forum.ErrTooShort},
-	{"cannot be longer than", forum.ErrTooLong},
-	{"too long", forum.ErrTooLong},
-	{"не может быть длиннее", forum.ErrTooLong},
-	{"incorrect username and/or password", forum.ErrBadLogin},
-	{"неверное имя пользователя", forum.ErrBadLogin},
-	{"unable to confirm security token", forum.ErrBadToken},
-	{"do not have permission", forum.ErrNoPermission},
-	{"нет прав", forum.ErrNoPermission},
-	{"bad request", forum.ErrNotFound},
-	{"link you followed is incorrect", forum.ErrNotFound},
-	{"неверный запрос", forum.ErrNotFound},
+var errorTexts = []extract.ErrorText{
+	{Frag: "you must enter a message", Kind: forum.ErrTooShort},
+	{Frag: "вы должны ввести сообщение", Kind: forum.ErrTooShort},
+	{Frag: "cannot be longer than", Kind: forum.ErrTooLong},
+	{Frag: "too long", Kind: forum.ErrTooLong},
+	{Frag: "не может быть длиннее", Kind: forum.ErrTooLong},
+	{Frag: "incorrect username and/or password", Kind: forum.ErrBadLogin},
+	{Frag: "неверное имя пользователя", Kind: forum.ErrBadLogin},
+	{Frag: "unable to confirm security token", Kind: forum.ErrBadToken},
+	{Frag: "do not have permission", Kind: forum.ErrNoPermission},
+	{Frag: "нет прав", Kind: forum.ErrNoPermission},
+	{Frag: "bad request", Kind: forum.ErrNotFound},
+	{Frag: "link you followed is incorrect", Kind: forum.ErrNotFound},
+	{Frag: "неверный запрос", Kind: forum.ErrNotFound},
 }
 
-func kindOfText(msg string) error {
-	low := strings.ToLower(msg)
-	for _, e := range errorTexts {
-		if strings.Contains(low, e.frag) {
-			return e.kind
-		}
-	}
-	return nil
-}
+func kindOfText(msg string) error { return extract.KindOf(msg, errorTexts) }
 
 // CheckError recognises the error a PunBB page shows, with the HTTP status it came with: the error
 // list over a re-shown form (flood with its wait, empty or too long message, wrong login), the

@@ -9,11 +9,12 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
 
 func checkFixture(t *testing.T, name string, status int) error {
 	t.Helper()
-	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(readFixture(t, name)))
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(fixture.Read(t, "punbb", name)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestCapturedErrors(t *testing.T) {
 		t.Errorf("26: %v", err)
 	}
 	// A member who lacks permission is not logged out.
-	page := bytes.Replace(readFixture(t, "26-reply-noperm.guest.html"), []byte(`id="navlogin"`), []byte(`id="navprofile"`), 1)
+	page := bytes.Replace(fixture.Read(t, "punbb", "26-reply-noperm.guest.html"), []byte(`id="navlogin"`), []byte(`id="navprofile"`), 1)
 	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
 	if err := CheckError(doc, 200); !errors.Is(err, forum.ErrNoPermission) || errors.Is(err, forum.ErrLoggedOut) {
 		t.Errorf("member without permission: %v", err)

@@ -1,8 +1,9 @@
 package punbb
 
 import (
-	"strings"
 	"testing"
+
+	"forumgm/internal/fixture"
 )
 
 // FuzzExtract feeds mangled PunBB pages to the extractor: it must never panic, and a nil error
@@ -11,7 +12,7 @@ func FuzzExtract(f *testing.F) {
 	// Go's fuzzer slows to a crawl on inputs of tens of kilobytes, so the seeds are the posts part
 	// of each captured page, cut to a few posts.
 	for _, name := range extractPages {
-		f.Add(postsFragment(readFixture(f, name), `<div class="main-topic`, `<div class="post `, 3))
+		f.Add(fixture.PostsFragment(fixture.Read(f, "punbb", name), `<div class="main-topic`, `<div class="post `, 3))
 	}
 	f.Add([]byte(`<div class="main-topic"><div class="post"><div id="p1" class="posthead"><span class="post-byline"><strong>x</strong></span><span class="post-link"><a>Today 01:02:03</a></span></div><div class="entry-content"><div class="quotebox"><blockquote><div class="codebox"><pre>a
  b</pre></div></blockquote></div><ul><li><p>1</p></li></ul><details><summary>s</summary>t</details></div></div></div>`))
@@ -23,28 +24,8 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
-// postsFragment is page from the posts container to just before its n+1-th post.
-func postsFragment(page []byte, container, post string, n int) []byte {
-	s := string(page)
-	i := strings.Index(s, container)
-	if i < 0 {
-		return page
-	}
-	end := len(s)
-	from := i
-	for k := 0; k <= n; k++ {
-		j := strings.Index(s[from+1:], post)
-		if j < 0 {
-			break
-		}
-		from += 1 + j
-		end = from
-	}
-	return []byte(s[i:end])
-}
-
 func BenchmarkExtractThreadPage(b *testing.B) {
-	page := readFixture(b, "13-thread-p2.gm-bot.html")
+	page := fixture.Read(b, "punbb", "13-thread-p2.gm-bot.html")
 	cfg := testConfig()
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()

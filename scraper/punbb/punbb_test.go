@@ -1,55 +1,18 @@
 package punbb
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the captured pages")
-
-// fixtureDir finds ../shared/fixtures/forums/punbb relative to the module root (the directory with
-// go.mod), where CI and the workspace keep the captured pages.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "forums", "punbb")
-	if _, err := os.Stat(filepath.Join(fx, "manifest.tsv")); err != nil {
-		t.Fatalf("captured PunBB pages not found at %s: %v", fx, err)
-	}
-	return fx
-}
-
-func readFixture(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixtureDir(t), name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // captureNow is when the pages were captured (manifest.tsv): "Today" on them is 2026-11-30.
 var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
@@ -74,35 +37,14 @@ func TestGolden(t *testing.T) {
 	}
 	for _, name := range extractPages {
 		t.Run(name, func(t *testing.T) {
-			posts, err := x(readFixture(t, name), "text/html; charset=utf-8", testConfig())
+			posts, err := x(fixture.Read(t, "punbb", name), "text/html; charset=utf-8", testConfig())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(posts) == 0 {
 				t.Fatal("no posts")
 			}
-			got, err := json.MarshalIndent(posts, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".html")+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("extraction differs from %s (run go test -update and review the diff):\n%s", golden, got)
-			}
+			fixture.Golden(t, strings.TrimSuffix(name, ".html")+".json", posts, *update)
 		})
 	}
 }
@@ -121,16 +63,14 @@ func loadRaw(t *testing.T) []rawPost {
 	var d struct {
 		Posts []rawPost `json:"posts"`
 	}
-	if err := json.Unmarshal(readFixture(t, "posts-raw.json"), &d); err != nil {
-		t.Fatal(err)
-	}
+	fixture.Raw(t, "punbb", &d)
 	return d.Posts
 }
 
 func threadPosts(t *testing.T) map[string]forum.Post {
 	out := map[string]forum.Post{}
 	for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
-		posts, err := Extract(readFixture(t, name), "text/html; charset=utf-8", testConfig())
+		posts, err := Extract(fixture.Read(t, "punbb", name), "text/html; charset=utf-8", testConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +196,7 @@ func TestPageInfo(t *testing.T) {
 		{"13-thread-p2.gm-bot.html", 2, 2, "http://127.0.0.1:8083/viewtopic.php?id=2", "gm-bot"},
 		{"15-post-permalink-pid12.guest.html", 2, 2, "http://127.0.0.1:8083/viewtopic.php?id=2", ""},
 	} {
-		p, _, err := ParseBytes(readFixture(t, c.file), Options{Now: captureNow})
+		p, _, err := ParseBytes(fixture.Read(t, "punbb", c.file), Options{Now: captureNow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,11 +209,11 @@ func TestPageInfo(t *testing.T) {
 
 func TestMarkupChanged(t *testing.T) {
 	for _, name := range []string{"16-viewforum-fid2.guest.html", "18-index.guest.html", "20-reply-form.gm-bot.html", "54-html-topic-posts.html"} {
-		if _, err := Extract(readFixture(t, name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := Extract(fixture.Read(t, "punbb", name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	page := string(readFixture(t, "11-thread-p2.guest.html"))
+	page := string(fixture.Read(t, "punbb", "11-thread-p2.guest.html"))
 	for what, broken := range map[string]string{
 		"heads renamed":   strings.ReplaceAll(page, `class="posthead"`, `class="post-head"`),
 		"body renamed":    strings.ReplaceAll(page, `class="entry-content"`, `class="content"`),

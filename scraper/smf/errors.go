@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/scraper/extract"
 	"forumgm/scraper/htmltext"
 )
 
@@ -56,39 +57,28 @@ func floodWait(msg string) time.Duration {
 
 // errorTexts maps message fragments of re-shown forms (English and Russian language packs) to the
 // forum error they mean.
-var errorTexts = []struct {
-	frag string
-	kind error
-}{
-	{"while you were typing", ErrNewReplies},
-	{"пока вы писали", ErrNewReplies},
-	{"session timed out", forum.ErrBadToken},
-	{"session verification", forum.ErrBadToken},
-	{"verify", forum.ErrBadToken},
-	{"сесси", forum.ErrBadToken},
-	{"body was left empty", forum.ErrTooShort},
-	{"was left empty", forum.ErrTooShort},
-	{"не заполнен", forum.ErrTooShort},
-	{"пустое", forum.ErrTooShort},
-	{"exceeds the maximum allowed length", forum.ErrTooLong},
-	{"превышает", forum.ErrTooLong},
-	{"password incorrect", forum.ErrBadLogin},
-	{"username does not exist", forum.ErrBadLogin},
-	{"неверный пароль", forum.ErrBadLogin},
-	{"не существует", forum.ErrBadLogin},
-	{"not allowed", forum.ErrNoPermission},
-	{"нет прав", forum.ErrNoPermission},
+var errorTexts = []extract.ErrorText{
+	{Frag: "while you were typing", Kind: ErrNewReplies},
+	{Frag: "пока вы писали", Kind: ErrNewReplies},
+	{Frag: "session timed out", Kind: forum.ErrBadToken},
+	{Frag: "session verification", Kind: forum.ErrBadToken},
+	{Frag: "verify", Kind: forum.ErrBadToken},
+	{Frag: "сесси", Kind: forum.ErrBadToken},
+	{Frag: "body was left empty", Kind: forum.ErrTooShort},
+	{Frag: "was left empty", Kind: forum.ErrTooShort},
+	{Frag: "не заполнен", Kind: forum.ErrTooShort},
+	{Frag: "пустое", Kind: forum.ErrTooShort},
+	{Frag: "exceeds the maximum allowed length", Kind: forum.ErrTooLong},
+	{Frag: "превышает", Kind: forum.ErrTooLong},
+	{Frag: "password incorrect", Kind: forum.ErrBadLogin},
+	{Frag: "username does not exist", Kind: forum.ErrBadLogin},
+	{Frag: "неверный пароль", Kind: forum.ErrBadLogin},
+	{Frag: "не существует", Kind: forum.ErrBadLogin},
+	{Frag: "not allowed", Kind: forum.ErrNoPermission},
+	{Frag: "нет прав", Kind: forum.ErrNoPermission},
 }
 
-func kindOfText(msg string) error {
-	low := strings.ToLower(msg)
-	for _, e := range errorTexts {
-		if strings.Contains(low, e.frag) {
-			return e.kind
-		}
-	}
-	return nil
-}
+func kindOfText(msg string) error { return extract.KindOf(msg, errorTexts) }
 
 // CheckError recognises the error an SMF page shows, with the HTTP status it came with: a fatal
 // error page (flood with its wait, double submit, no permission, missing topic), an error box over a

@@ -9,11 +9,12 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
 
 func checkFixture(t *testing.T, name string, status int) error {
 	t.Helper()
-	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(readFixture(t, name)))
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(fixture.Read(t, "smf", name)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package smf
 import (
 	"strings"
 	"testing"
+
+	"forumgm/internal/fixture"
 )
 
 // FuzzExtract feeds mangled SMF pages to the extractor: it must never panic, and a nil error must
@@ -12,10 +14,10 @@ func FuzzExtract(f *testing.F) {
 	// of each captured page, cut to a few posts.
 	for _, name := range extractPages {
 		if strings.Contains(name, "-pm-") {
-			f.Add(postsFragment(readFixture(f, name), `<div id="personal_messages">`, `<div class="windowbg" id="msg`, 2))
+			f.Add(fixture.PostsFragment(fixture.Read(f, "smf", name), `<div id="personal_messages">`, `<div class="windowbg" id="msg`, 2))
 			continue
 		}
-		f.Add(postsFragment(readFixture(f, name), `<div id="forumposts">`, `<div class="windowbg" id="msg`, 1))
+		f.Add(fixture.PostsFragment(fixture.Read(f, "smf", name), `<div id="forumposts">`, `<div class="windowbg" id="msg`, 1))
 	}
 	f.Add([]byte(`<div id="forumposts"><div class="windowbg" id="msg1"><div class="poster"><h4>x</h4></div><div class="postinfo"><a class="smalltext">Today at 01:00 AM</a></div><div class="post"><div class="inner"><blockquote><cite>Quote</cite><blockquote><code class="bbc_code">a<br>&nbsp;b</code></blockquote></blockquote><details><summary>s</summary>t</details></div></div></div></div>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
@@ -33,28 +35,8 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
-// postsFragment is page from the posts container to just before its n+1-th post.
-func postsFragment(page []byte, container, post string, n int) []byte {
-	s := string(page)
-	i := strings.Index(s, container)
-	if i < 0 {
-		return page
-	}
-	end := len(s)
-	from := i
-	for k := 0; k <= n; k++ {
-		j := strings.Index(s[from+1:], post)
-		if j < 0 {
-			break
-		}
-		from += 1 + j
-		end = from
-	}
-	return []byte(s[i:end])
-}
-
 func BenchmarkExtractThreadPage(b *testing.B) {
-	page := readFixture(b, "13-thread-p2.gm-bot.html")
+	page := fixture.Read(b, "smf", "13-thread-p2.gm-bot.html")
 	cfg := testConfig()
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()

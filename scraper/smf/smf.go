@@ -9,11 +9,9 @@
 package smf
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +19,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/scraper/extract"
 	"forumgm/scraper/htmltext"
 )
 
@@ -143,12 +142,9 @@ type Page struct {
 	PageLinks map[int]string
 }
 
-// Options are the context extraction needs.
-type Options struct {
-	Base     *url.URL // to resolve relative links; the page's own smf_scripturl is used otherwise
-	Location *time.Location
-	Now      time.Time
-}
+// Options are what reading a page needs besides the page: Base resolves relative links (the
+// page's own smf_scripturl is used otherwise).
+type Options = extract.Options
 
 var (
 	jsVarRe   = regexp.MustCompile(`var (smf_[a-z_]+) = ("[^"]*"|'[^']*'|\d+);`)
@@ -396,52 +392,21 @@ func parsePM(s *goquery.Selection, id string, base *url.URL, opt Options) (forum
 
 // ParseBytes parses a page's UTF-8 HTML.
 func ParseBytes(body []byte, opt Options) (*Page, *goquery.Document, error) {
-	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
-	if err != nil {
-		return nil, nil, fmt.Errorf("smf: parse: %w", err)
-	}
-	p, err := Parse(doc, opt)
-	return p, doc, err
+	return extract.ParseBytes("smf", body, opt, Parse)
 }
 
 // Extract is the registered forum.Extractor: the posts (or PMs) of one saved SMF page, in id order.
 func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
-	body, _, err := forum.Decode(page, contentType)
-	if err != nil {
-		return nil, err
-	}
-	opt := Options{Location: cfg.Location}
-	if cfg.Now != nil {
-		opt.Now = cfg.Now()
-	}
-	if cfg.BaseURL != "" {
-		opt.Base, _ = url.Parse(cfg.BaseURL)
-	}
-	p, doc, err := ParseBytes(body, opt)
-	if err != nil {
-		if doc != nil {
-			if perr := CheckError(doc, 200); perr != nil {
-				return nil, perr
-			}
+	return extract.Posts(page, contentType, cfg, CheckError, func(body []byte, opt Options) ([]forum.Post, *goquery.Document, error) {
+		p, doc, err := ParseBytes(body, opt)
+		if err != nil {
+			return nil, doc, err
 		}
-		return nil, err
-	}
-	posts := append([]forum.Post(nil), p.Posts...)
-	sort.SliceStable(posts, func(i, j int) bool { return IDLess(posts[i].ID, posts[j].ID) })
-	return posts, nil
+		return p.Posts, doc, nil
+	})
 }
 
 // IDLess compares two message ids numerically.
-func IDLess(a, b string) bool {
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA != nil || errB != nil {
-		if len(a) != len(b) {
-			return len(a) < len(b)
-		}
-		return a < b
-	}
-	return x < y
-}
+func IDLess(a, b string) bool { return extract.IDLess(a, b) }
 
 func init() { forum.RegisterExtractor("smf", Extract) }

@@ -1,55 +1,18 @@
 package smf
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden from the captured pages")
-
-// fixtureDir finds ../shared/fixtures/forums/smf relative to the module root (the directory with
-// go.mod), where CI and the workspace keep the captured pages.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "forums", "smf")
-	if _, err := os.Stat(filepath.Join(fx, "manifest.tsv")); err != nil {
-		t.Fatalf("captured SMF pages not found at %s: %v", fx, err)
-	}
-	return fx
-}
-
-func readFixture(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixtureDir(t), name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // captureNow is when the pages were captured (manifest.tsv): "Today" on them is 2026-11-30.
 var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
@@ -82,35 +45,14 @@ func TestGolden(t *testing.T) {
 	}
 	for _, name := range extractPages {
 		t.Run(name, func(t *testing.T) {
-			posts, err := x(readFixture(t, name), "text/html; charset=UTF-8", testConfig())
+			posts, err := x(fixture.Read(t, "smf", name), "text/html; charset=UTF-8", testConfig())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(posts) == 0 {
 				t.Fatal("no posts")
 			}
-			got, err := json.MarshalIndent(posts, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".html")+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("extraction differs from %s (run go test -update and review the diff):\n%s", golden, got)
-			}
+			fixture.Golden(t, strings.TrimSuffix(name, ".html")+".json", posts, *update)
 		})
 	}
 }
@@ -141,16 +83,14 @@ type rawDump struct {
 
 func loadRaw(t *testing.T) rawDump {
 	var d rawDump
-	if err := json.Unmarshal(readFixture(t, "posts-raw.json"), &d); err != nil {
-		t.Fatal(err)
-	}
+	fixture.Raw(t, "smf", &d)
 	return d
 }
 
 func threadPosts(t *testing.T) map[string]forum.Post {
 	out := map[string]forum.Post{}
 	for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
-		posts, err := Extract(readFixture(t, name), "text/html; charset=UTF-8", testConfig())
+		posts, err := Extract(fixture.Read(t, "smf", name), "text/html; charset=UTF-8", testConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +210,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestPMAgainstDatabase(t *testing.T) {
 	raw := loadRaw(t)
-	posts, err := Extract(readFixture(t, "34-pm-read.dzhelu.html"), "", testConfig())
+	posts, err := Extract(fixture.Read(t, "smf", "34-pm-read.dzhelu.html"), "", testConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +243,7 @@ func TestPageInfo(t *testing.T) {
 		{"22b-reply-redirect-target.gm-bot.html", 2, 2, "http://127.0.0.1:8082/index.php?topic=2.0", "17", "17", 2},
 		{"15-post-permalink-msg12.guest.html", 2, 2, "http://127.0.0.1:8082/index.php?topic=2.0", "12", "", 0},
 	} {
-		p, _, err := ParseBytes(readFixture(t, c.file), Options{Now: captureNow})
+		p, _, err := ParseBytes(fixture.Read(t, "smf", c.file), Options{Now: captureNow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,7 +252,7 @@ func TestPageInfo(t *testing.T) {
 			t.Errorf("%s: %+v", c.file, p)
 		}
 	}
-	p, _, err := ParseBytes(readFixture(t, "33-pm-inbox.dzhelu.html"), Options{Now: captureNow})
+	p, _, err := ParseBytes(fixture.Read(t, "smf", "33-pm-inbox.dzhelu.html"), Options{Now: captureNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,11 +266,11 @@ func TestPageInfo(t *testing.T) {
 // empty list.
 func TestMarkupChanged(t *testing.T) {
 	for _, name := range []string{"16-messageindex-board2.guest.html", "18-boardindex.guest.html", "55-printpage.guest.html"} {
-		if _, err := Extract(readFixture(t, name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := Extract(fixture.Read(t, "smf", name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	page := string(readFixture(t, "11-thread-p2.guest.html"))
+	page := string(fixture.Read(t, "smf", "11-thread-p2.guest.html"))
 	for what, broken := range map[string]string{
 		"posts renamed":   strings.ReplaceAll(page, `class="windowbg" id="msg`, `class="windowbg" id="post`),
 		"body renamed":    strings.ReplaceAll(page, `class="inner"`, `class="content"`),

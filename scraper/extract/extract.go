@@ -1,0 +1,106 @@
+// Package extract owns what the page readers of PunBB and SMF share around their own markup:
+// the options a page is read with, parsing a page's bytes, the registered forum.Extractor built
+// on a dialect's parser (decode, parse, the page's own error when it has no posts, id order), the
+// numeric order of post ids, and which forum error an error message means (by a dialect's table
+// of message fragments). What a page holds and how it is read stays in the dialect.
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+)
+
+// Options are what reading a page needs besides the page.
+type Options struct {
+	Base     *url.URL // to resolve relative links
+	Location *time.Location
+	Now      time.Time
+}
+
+// OptionsFrom are the options cfg gives: its location, its clock's time now, its base URL.
+func OptionsFrom(cfg forum.Config) Options {
+	opt := Options{Location: cfg.Location}
+	if cfg.Now != nil {
+		opt.Now = cfg.Now()
+	}
+	if cfg.BaseURL != "" {
+		opt.Base, _ = url.Parse(cfg.BaseURL)
+	}
+	return opt
+}
+
+// ParseBytes parses a page's UTF-8 HTML and reads it with parse; name (the dialect) prefixes an
+// error of the HTML parser.
+func ParseBytes[P any](name string, body []byte, opt Options, parse func(*goquery.Document, Options) (P, error)) (P, *goquery.Document, error) {
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		var zero P
+		return zero, nil, fmt.Errorf("%s: parse: %w", name, err)
+	}
+	p, err := parse(doc, opt)
+	return p, doc, err
+}
+
+// Posts is a forum.Extractor's work for a dialect: page decoded by contentType, read with read
+// (the posts, and the parsed document even when reading failed), and its posts in id order. When
+// reading fails, the error the page shows (check) is returned in place of the parser's.
+func Posts(page []byte, contentType string, cfg forum.Config, check func(doc *goquery.Document, status int) error,
+	read func(body []byte, opt Options) ([]forum.Post, *goquery.Document, error)) ([]forum.Post, error) {
+	body, _, err := forum.Decode(page, contentType)
+	if err != nil {
+		return nil, err
+	}
+	ps, doc, err := read(body, OptionsFrom(cfg))
+	if err != nil {
+		if doc != nil {
+			if perr := check(doc, 200); perr != nil {
+				return nil, perr
+			}
+		}
+		return nil, err
+	}
+	posts := append([]forum.Post(nil), ps...)
+	sort.SliceStable(posts, func(i, j int) bool { return IDLess(posts[i].ID, posts[j].ID) })
+	return posts, nil
+}
+
+// IDLess compares two post ids numerically; ids that are not numbers compare shorter first,
+// then as strings.
+func IDLess(a, b string) bool {
+	x, errA := strconv.ParseInt(a, 10, 64)
+	y, errB := strconv.ParseInt(b, 10, 64)
+	if errA != nil || errB != nil {
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return a < b
+	}
+	return x < y
+}
+
+// ErrorText is a fragment of an error message a board shows, in lower case, and the forum error
+// it means.
+type ErrorText struct {
+	Frag string
+	Kind error
+}
+
+// KindOf is the Kind of the first of texts whose fragment msg holds (in any case), else nil.
+func KindOf(msg string, texts []ErrorText) error {
+	low := strings.ToLower(msg)
+	for _, e := range texts {
+		if strings.Contains(low, e.Frag) {
+			return e.Kind
+		}
+	}
+	return nil
+}
