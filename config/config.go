@@ -28,6 +28,7 @@ type Config struct {
 	Poll       Poll     `yaml:"poll"`
 	Store      Store    `yaml:"store"`
 	Ops        Ops      `yaml:"ops"`
+	Review     Review   `yaml:"review"`
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
@@ -111,6 +112,31 @@ type Ops struct {
 	Listen    string `yaml:"listen"`
 	LogFormat string `yaml:"log_format"` // json | console
 	LogLevel  string `yaml:"log_level"`  // debug | info | warn | error
+}
+
+// Review is the moderator web UI (forumgm review serve).
+type Review struct {
+	// Listen is the web UI's default address (loopback only); --listen overrides it. Empty:
+	// 127.0.0.1:0 (a free port, printed at start).
+	Listen string `yaml:"listen"`
+	// Accounts may log in to the web UI; the name goes into the event log with every action.
+	Accounts []ReviewAccount `yaml:"accounts"`
+}
+
+// ReviewAccount is one moderator's web login.
+type ReviewAccount struct {
+	Name string `yaml:"name"`
+	// PasswordEnv names the environment variable holding the password (never the password).
+	PasswordEnv string `yaml:"password_env"`
+}
+
+// Password reads the account's password from the environment variable it names.
+func (a ReviewAccount) Password() (string, error) {
+	v, ok := os.LookupEnv(a.PasswordEnv)
+	if !ok || v == "" {
+		return "", fmt.Errorf("config: review.accounts (%s): the environment variable %s is not set", a.Name, a.PasswordEnv)
+	}
+	return v, nil
 }
 
 // Duration is a time.Duration written as a Go duration string in YAML ("30s", "10m").
@@ -327,8 +353,38 @@ func (c *Config) Validate() error {
 	}
 	// ops
 	if c.Ops.Listen != "" {
-		if err := loopback(c.Ops.Listen); err != nil {
+		if err := loopback(c.Ops.Listen, "metrics"); err != nil {
 			bad("ops.listen", "%v", err)
+		}
+	}
+	// review (the moderator web UI)
+	if c.Review.Listen != "" {
+		if err := loopback(c.Review.Listen, "the moderator web UI"); err != nil {
+			bad("review.listen", "%v", err)
+		}
+	}
+	seenAcc := map[string]bool{}
+	for i, a := range c.Review.Accounts {
+		field := fmt.Sprintf("review.accounts[%d]", i)
+		n := strings.ToLower(strings.TrimSpace(a.Name))
+		switch {
+		case n == "":
+			bad(field+".name", "missing (the moderator's name, recorded with every action)")
+		case strings.ContainsFunc(a.Name, func(r rune) bool { return r < ' ' || r == 0x7f }):
+			bad(field+".name", "%q holds control characters", a.Name)
+		case seenAcc[n]:
+			bad(field+".name", "%q is listed twice", a.Name)
+		case c.isPlayer(n):
+			bad(field+".name", "%q is a player in game.roster; a player cannot moderate their own game", a.Name)
+		}
+		seenAcc[n] = true
+		switch {
+		case a.PasswordEnv == "":
+			bad(field+".password_env", "missing (the NAME of the environment variable holding this moderator's password)")
+		case !envName(a.PasswordEnv):
+			bad(field+".password_env", "%q is not an environment variable name (letters, digits, _); put the password in the environment, never in this file", shorten(a.PasswordEnv))
+		case a.PasswordEnv == c.Bot.PasswordEnv:
+			bad(field+".password_env", "%s is the bot's password variable; give the moderators their own", a.PasswordEnv)
 		}
 	}
 	if c.Ops.LogFormat != "json" && c.Ops.LogFormat != "console" {
@@ -405,6 +461,15 @@ func (c *Config) StartTime() time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+func (c *Config) isPlayer(lowerName string) bool {
+	for _, p := range c.Game.Roster {
+		if strings.ToLower(strings.TrimSpace(p.Name)) == lowerName {
+			return true
+		}
+	}
+	return false
 }
 
 // IsModerator reports whether name is one of the moderators (case-insensitive).
@@ -527,7 +592,7 @@ func shorten(s string) string {
 	return s[:2] + "***"
 }
 
-func loopback(addr string) error {
+func loopback(addr, what string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("%q: want host:port such as 127.0.0.1:9321", addr)
@@ -537,7 +602,7 @@ func loopback(addr string) error {
 	}
 	ip := net.ParseIP(host)
 	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("%q: serve metrics on a loopback address only (127.0.0.1:PORT)", addr)
+		return fmt.Errorf("%q: serve %s on a loopback address only (127.0.0.1:PORT)", addr, what)
 	}
 	return nil
 }

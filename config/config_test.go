@@ -122,3 +122,55 @@ store: {path: state/x.db}
 		t.Errorf("password: %q %v", pw, err)
 	}
 }
+
+func TestReviewAccounts(t *testing.T) {
+	c, err := Load("../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Review.Listen != "127.0.0.1:9322" || len(c.Review.Accounts) != 1 || c.Review.Accounts[0].PasswordEnv != "FORUMGM_MOD_PASSWORD" {
+		t.Fatalf("example review section: %+v", c.Review)
+	}
+	src := `
+forum: {url: "http://127.0.0.1:1/", thread: "1"}
+bot: {username: gm-bot, password_env: BOT_PW}
+game:
+  roster: [{name: a, side: crusaders}, {name: b, side: saracens}]
+review:
+  listen: "10.0.0.1:80"
+  accounts:
+    - {name: "", password_env: MOD_PW}
+    - {name: Anna, password_env: "hunter2 secret"}
+    - {name: anna, password_env: MOD_PW}
+    - {name: Boris, password_env: BOT_PW}
+    - {name: Vera}
+    - {name: A, password_env: MOD_PW}
+`
+	c, err = Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Validate()
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	msg := err.Error()
+	for _, field := range []string{"review.listen", "review.accounts[0].name", "review.accounts[1].password_env",
+		"review.accounts[2].name", "review.accounts[3].password_env", "review.accounts[4].password_env", "review.accounts[5].name"} {
+		if !strings.Contains(msg, field+":") {
+			t.Errorf("no message for %s in:\n%s", field, msg)
+		}
+	}
+	if strings.Contains(msg, "hunter2 secret") {
+		t.Errorf("a password pasted into password_env is echoed back:\n%s", msg)
+	}
+	acc := ReviewAccount{Name: "Anna", PasswordEnv: "FORUMGM_TEST_MOD_PW"}
+	t.Setenv("FORUMGM_TEST_MOD_PW", "")
+	if _, err := acc.Password(); err == nil || !strings.Contains(err.Error(), "FORUMGM_TEST_MOD_PW") {
+		t.Errorf("missing password: %v", err)
+	}
+	t.Setenv("FORUMGM_TEST_MOD_PW", "pa55")
+	if pw, err := acc.Password(); err != nil || pw != "pa55" {
+		t.Errorf("password: %q %v", pw, err)
+	}
+}

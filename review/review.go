@@ -35,9 +35,47 @@ type Case struct {
 	HasPost bool
 }
 
+// Errors a caller may want to tell apart (the web UI words them for the moderator).
+var (
+	// ErrNoModerator: an action without the moderator's name.
+	ErrNoModerator = errors.New("review: --by NAME is required (the moderator's name goes into the event log)")
+	// ErrNoReason: reject and undo need a reason.
+	ErrNoReason = errors.New("review: --reason is required for this action")
+	// ErrOtherGame: the flag belongs to another game.
+	ErrOtherGame = errors.New("review: the flag belongs to another game")
+)
+
+// NotOpenError is an accept or reject of a flag that was already resolved.
+type NotOpenError struct {
+	ID    int64
+	State store.FlagState
+	By    string
+}
+
+func (e *NotOpenError) Error() string {
+	return fmt.Sprintf("review: flag %d is already %s (by %s)", e.ID, e.State, e.By)
+}
+
 // List returns the open flags, oldest first.
 func (r *Review) List(ctx context.Context) ([]store.Flag, error) {
 	return r.Store.OpenFlags(ctx, r.Game)
+}
+
+// Queue returns the open flags with their posts, oldest first.
+func (r *Review) Queue(ctx context.Context) ([]Case, error) {
+	flags, err := r.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Case, 0, len(flags))
+	for _, f := range flags {
+		c, err := r.caseOf(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // Show returns a flag and its post.
@@ -47,8 +85,12 @@ func (r *Review) Show(ctx context.Context, id int64) (Case, error) {
 		return Case{}, err
 	}
 	if f.Game != r.Game {
-		return Case{}, fmt.Errorf("review: flag %d belongs to game %s, not %s", id, f.Game, r.Game)
+		return Case{}, fmt.Errorf("%w: flag %d belongs to game %s, not %s", ErrOtherGame, id, f.Game, r.Game)
 	}
+	return r.caseOf(ctx, f)
+}
+
+func (r *Review) caseOf(ctx context.Context, f store.Flag) (Case, error) {
 	c := Case{Flag: f}
 	if f.PostID != "" {
 		p, ok, err := r.Store.SeenPost(ctx, r.Game, f.Source, f.PostID)
@@ -58,6 +100,23 @@ func (r *Review) Show(ctx context.Context, id int64) (Case, error) {
 		c.Post, c.HasPost = p, ok
 	}
 	return c, nil
+}
+
+// State returns the game as stored: whether it is paused, by whom and why.
+func (r *Review) State(ctx context.Context) (store.Game, error) {
+	return r.Store.Game(ctx, r.Game)
+}
+
+// Log returns the game's last n events in log order (all of them when n <= 0).
+func (r *Review) Log(ctx context.Context, n int) ([]store.EventRow, error) {
+	evs, err := r.Store.Events(ctx, r.Game)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 && len(evs) > n {
+		evs = evs[len(evs)-n:]
+	}
+	return evs, nil
 }
 
 // referee rebuilds the game's referee from the log and returns it with the log's last seq (the
@@ -115,10 +174,10 @@ func Input(p store.PostRecord) *judge.Input {
 
 func need(by, reason string, needReason bool) error {
 	if strings.TrimSpace(by) == "" {
-		return errors.New("review: --by NAME is required (the moderator's name goes into the event log)")
+		return ErrNoModerator
 	}
 	if needReason && strings.TrimSpace(reason) == "" {
-		return errors.New("review: --reason is required for this action")
+		return ErrNoReason
 	}
 	return nil
 }
@@ -149,7 +208,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 		return judge.Outcome{}, err
 	}
 	if c.Flag.State != store.FlagOpen {
-		return judge.Outcome{}, fmt.Errorf("review: flag %d is already %s (by %s)", id, c.Flag.State, c.Flag.ResolvedBy)
+		return judge.Outcome{}, &NotOpenError{ID: id, State: c.Flag.State, By: c.Flag.ResolvedBy}
 	}
 	if !c.HasPost {
 		return judge.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s", id, action)

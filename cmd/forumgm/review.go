@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,20 +18,20 @@ import (
 
 func init() {
 	commands["review"] = command{
-		summary: "moderator queue: review --config F [list|show ID|accept ID|reject ID|undo|pause|resume] --by NAME [--reason TEXT]",
+		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID|reject ID|undo|pause|resume] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] (web UI)",
 		run:     cmdReview,
 	}
 }
 
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("review", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("config", "config.yaml", "the configuration file")
+	fs, path := configFlags("review", stderr)
 	by := fs.String("by", "", "the moderator's name (goes into the event log)")
 	reason := fs.String("reason", "", "why (required for reject and undo)")
+	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]")
-		fmt.Fprintln(stderr, "actions: list, show ID, accept ID, reject ID --reason R, undo --reason R, pause, resume")
+		fmt.Fprintln(stderr, "actions: list, show ID, log [N], accept ID, reject ID --reason R, undo --reason R, pause, resume")
+		fmt.Fprintln(stderr, "   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0]   (the web UI)")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the action and its id.
@@ -92,20 +91,41 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	switch pos[0] {
 	case "list":
-		flags, err := rv.List(ctx)
+		cases, err := rv.Queue(ctx)
 		if err != nil {
 			return err
 		}
-		if len(flags) == 0 {
+		if len(cases) == 0 {
 			fmt.Fprintln(stdout, "no open flags")
 		}
-		for _, f := range flags {
-			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s\t%s\n", f.ID, f.CreatedAt.Format(time.RFC3339), f.Kind, f.Source, f.PostID, fcLine(f.Detail, 100))
+		for _, c := range cases {
+			f, author := c.Flag, "-"
+			if c.HasPost {
+				author = c.Post.Author
+			}
+			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s by %s\t%s\n", f.ID, f.CreatedAt.Format(time.RFC3339), f.Kind, f.Source, f.PostID, author, fcLine(f.Detail, 100))
 		}
-		if g, err := st.Game(ctx, cfg.Game.ID); err == nil && g.Paused {
+		if g, err := rv.State(ctx); err == nil && g.Paused {
 			fmt.Fprintf(stdout, "the game is PAUSED (by %s: %s)\n", g.PausedBy, g.PauseReason)
 		}
 		return nil
+	case "log":
+		n := 30
+		if len(pos) > 1 {
+			if n, err = strconv.Atoi(pos[1]); err != nil || n < 0 {
+				return fmt.Errorf("review log: %q is not a number of events", pos[1])
+			}
+		}
+		evs, err := rv.Log(ctx, n)
+		if err != nil {
+			return err
+		}
+		for _, e := range evs {
+			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.Format(time.RFC3339), e.Kind, e.Cause, e.Actor, fcLine(e.Reason, 100))
+		}
+		return nil
+	case "serve":
+		return serveReview(ctx, cfg, rv, *listen, stdout)
 	case "show":
 		n, err := id()
 		if err != nil {
@@ -156,4 +176,37 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs.Usage()
 	return fmt.Errorf("review: unknown action %q", pos[0])
+}
+
+// serveReview serves the moderator web UI over the same Review the CLI's actions use, until ctx
+// is done (SIGINT/SIGTERM). The passwords come from the environment variables the config names;
+// they are never printed.
+func serveReview(ctx context.Context, cfg *config.Config, rv *review.Review, listen string, stdout io.Writer) error {
+	if len(cfg.Review.Accounts) == 0 {
+		return fmt.Errorf("review serve: no moderator accounts: add review.accounts (name, password_env) to %s", cfg.Path())
+	}
+	var accounts []review.Account
+	var names []string
+	for _, a := range cfg.Review.Accounts {
+		pw, err := a.Password()
+		if err != nil {
+			return fmt.Errorf("review serve: %w (export it before starting the web UI)", err)
+		}
+		accounts = append(accounts, review.Account{Name: a.Name, Password: pw})
+		names = append(names, a.Name)
+	}
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: cfg.GameLocation()}, rv)
+	if err != nil {
+		return err
+	}
+	if listen == "" {
+		listen = cfg.Review.Listen
+	}
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	return review.Serve(ctx, listen, web, func(url string) {
+		fmt.Fprintf(stdout, "moderator web UI for game %s: %s\n", cfg.Game.ID, url)
+		fmt.Fprintf(stdout, "log in as: %s (passwords from the environment). Ctrl-C stops it.\n", strings.Join(names, ", "))
+	})
 }

@@ -1,0 +1,637 @@
+package review
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"forumgm/judge"
+	"forumgm/store"
+)
+
+// The web UI: the moderator's queue in a browser. It is a thin face over the same Review methods
+// the CLI calls (Queue, Show, Accept, Reject, Undo, Pause, Resume, Log, State); the logged-in
+// moderator's name is the "by" of every action. Login is a form against the configured accounts
+// (passwords from the environment, compared in constant time); a session cookie (HttpOnly,
+// SameSite=Strict) carries a per-session CSRF token that every POST must echo; cross-origin POSTs
+// and requests for a non-loopback Host (DNS rebinding) are refused. Player text goes through
+// html/template, so it is escaped. Nothing is logged.
+
+//go:embed web
+var webFS embed.FS
+
+// Account is a moderator who may log in to the web UI.
+type Account struct {
+	Name     string // recorded with every action
+	Password string // from the environment; never logged
+}
+
+// WebOptions configures the web UI.
+type WebOptions struct {
+	Accounts   []Account
+	Location   *time.Location   // times are shown in it; default UTC
+	Now        func() time.Time // session expiry only; default time.Now
+	SessionTTL time.Duration    // default 12h
+	LogSize    int              // events on the log page; default 50
+}
+
+// Web is the moderator web UI as an http.Handler, for one or more games.
+type Web struct {
+	opt      WebOptions
+	accounts []account
+	games    []*Review
+	byID     map[string]*Review
+	pages    map[string]*template.Template
+	handler  http.Handler
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+type account struct {
+	name   string
+	digest [sha256.Size]byte
+}
+
+type session struct {
+	name    string
+	csrf    string
+	expires time.Time
+	flash   *Flash
+}
+
+// Flash is the one-shot message shown after an action.
+type Flash struct {
+	OK   bool
+	Text string
+}
+
+const (
+	sessionCookie = "forumgm_review_session"
+	loginCookie   = "forumgm_review_login"
+	maxForm       = 64 << 10
+)
+
+// NewWeb builds the web UI for the games (their Review).
+func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
+	if len(games) == 0 {
+		return nil, errors.New("review: web: no game")
+	}
+	if len(opt.Accounts) == 0 {
+		return nil, errors.New("review: web: no moderator accounts (config: review.accounts)")
+	}
+	if opt.Location == nil {
+		opt.Location = time.UTC
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.SessionTTL <= 0 {
+		opt.SessionTTL = 12 * time.Hour
+	}
+	if opt.LogSize <= 0 {
+		opt.LogSize = 50
+	}
+	w := &Web{opt: opt, games: games, byID: map[string]*Review{}, sessions: map[string]*session{}}
+	for _, a := range opt.Accounts {
+		if strings.TrimSpace(a.Name) == "" || a.Password == "" {
+			return nil, fmt.Errorf("review: web: account %q has no name or no password", a.Name)
+		}
+		w.accounts = append(w.accounts, account{name: strings.TrimSpace(a.Name), digest: sha256.Sum256([]byte(a.Password))})
+	}
+	for _, g := range games {
+		if _, dup := w.byID[g.Game]; dup {
+			return nil, fmt.Errorf("review: web: game %s given twice", g.Game)
+		}
+		w.byID[g.Game] = g
+	}
+	if err := w.parse(); err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /login", w.loginPage)
+	mux.HandleFunc("POST /login", w.login)
+	mux.HandleFunc("GET /style.css", w.style)
+	mux.HandleFunc("POST /logout", w.auth(w.logout))
+	mux.HandleFunc("GET /{$}", w.auth(w.index))
+	mux.HandleFunc("GET /g/{game}/{$}", w.auth(w.game(w.queue)))
+	mux.HandleFunc("GET /g/{game}/log", w.auth(w.game(w.log)))
+	mux.HandleFunc("GET /g/{game}/flag/{id}", w.auth(w.game(w.flag)))
+	mux.HandleFunc("POST /g/{game}/flag/{id}/{action}", w.auth(w.game(w.decide)))
+	mux.HandleFunc("POST /g/{game}/{action}", w.auth(w.game(w.command)))
+	// Cross-origin POSTs (by Sec-Fetch-Site or Origin) are refused before the token is looked at.
+	w.handler = http.NewCrossOriginProtection().Handler(mux)
+	return w, nil
+}
+
+func (w *Web) parse() error {
+	funcs := template.FuncMap{
+		"when":  w.when,
+		"kind":  kindText,
+		"state": stateText,
+		"cause": causeText,
+		"trim":  strings.TrimSpace,
+		"inc":   func(i int) int { return i + 1 },
+	}
+	base, err := template.New("layout.html").Funcs(funcs).ParseFS(webFS, "web/layout.html")
+	if err != nil {
+		return fmt.Errorf("review: web templates: %w", err)
+	}
+	w.pages = map[string]*template.Template{}
+	for _, name := range []string{"login", "index", "queue", "flag", "log"} {
+		t, err := template.Must(base.Clone()).ParseFS(webFS, "web/"+name+".html")
+		if err != nil {
+			return fmt.Errorf("review: web templates: %w", err)
+		}
+		w.pages[name] = t
+	}
+	return nil
+}
+
+// ServeHTTP serves the UI; requests for a Host that is not loopback are refused (a page on another
+// site that rebinds its DNS name to 127.0.0.1 cannot reach it).
+func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	h := rw.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	if !loopbackHost(r.Host) {
+		http.Error(rw, "forumgm review: open it as http://127.0.0.1:PORT/", http.StatusMisdirectedRequest)
+		return
+	}
+	w.handler.ServeHTTP(rw, r)
+}
+
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ---- sessions ----
+
+func token() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b)
+}
+
+type ctxKey struct{}
+
+func current(r *http.Request) *session { s, _ := r.Context().Value(ctxKey{}).(*session); return s }
+
+func (w *Web) lookup(r *http.Request) *session {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || c.Value == "" {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.sessions[c.Value]
+	if s != nil && !w.opt.Now().Before(s.expires) {
+		delete(w.sessions, c.Value)
+		return nil
+	}
+	return s
+}
+
+// auth lets a logged-in moderator through; a POST must carry the session's CSRF token. Without a
+// session a page redirects to the login form and a POST is refused with 401.
+func (w *Web) auth(next http.HandlerFunc) http.HandlerFunc {
+	return func(rw http.ResponseWriter, r *http.Request) {
+		s := w.lookup(r)
+		if s == nil {
+			if r.Method == http.MethodGet {
+				http.Redirect(rw, r, "/login?next="+url.QueryEscape(r.URL.Path), http.StatusSeeOther)
+				return
+			}
+			http.Error(rw, "Нужно войти (/login).", http.StatusUnauthorized)
+			return
+		}
+		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(rw, r.Body, maxForm)
+			if err := r.ParseForm(); err != nil {
+				http.Error(rw, "Форма не читается.", http.StatusBadRequest)
+				return
+			}
+			if !same(r.PostForm.Get("csrf"), s.csrf) {
+				http.Error(rw, "Форма устарела или пришла не отсюда. Обновите страницу и попробуйте ещё раз.", http.StatusForbidden)
+				return
+			}
+		}
+		next(rw, r.WithContext(context.WithValue(r.Context(), ctxKey{}, s)))
+	}
+}
+
+func same(a, b string) bool {
+	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+func (w *Web) setFlash(s *session, ok bool, text string) {
+	w.mu.Lock()
+	s.flash = &Flash{OK: ok, Text: text}
+	w.mu.Unlock()
+}
+
+func (w *Web) takeFlash(s *session) *Flash {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f := s.flash
+	s.flash = nil
+	return f
+}
+
+// check returns the configured spelling of the account's name when name and password match.
+// Every account is compared, in constant time per comparison.
+func (w *Web) check(name, password string) (string, bool) {
+	d := sha256.Sum256([]byte(password))
+	found := ""
+	for _, a := range w.accounts {
+		nameOK := strings.EqualFold(strings.TrimSpace(name), a.name)
+		pwOK := subtle.ConstantTimeCompare(d[:], a.digest[:]) == 1
+		if nameOK && pwOK {
+			found = a.name
+		}
+	}
+	return found, found != ""
+}
+
+// safeNext keeps a redirect after login on this site.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/"
+	}
+	return next
+}
+
+// ---- pages ----
+
+// page is what every template gets.
+type page struct {
+	Title  string
+	User   string
+	CSRF   string
+	Flash  *Flash
+	Games  []string
+	Game   string
+	State  store.Game
+	Cases  []Case
+	Case   *Case
+	Events []store.EventRow
+	Error  string
+	Next   string
+}
+
+func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	if s := current(r); s != nil {
+		p.User, p.CSRF = s.name, s.csrf
+		if p.Flash == nil {
+			p.Flash = w.takeFlash(s)
+		}
+	}
+	for _, g := range w.games {
+		p.Games = append(p.Games, g.Game)
+	}
+	var b strings.Builder
+	if err := w.pages[name].ExecuteTemplate(&b, "layout.html", p); err != nil {
+		http.Error(rw, "Ошибка страницы: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+	rw.WriteHeader(status)
+	_, _ = rw.Write([]byte(b.String()))
+}
+
+func (w *Web) style(rw http.ResponseWriter, r *http.Request) {
+	b, err := webFS.ReadFile("web/style.css")
+	if err != nil {
+		http.NotFound(rw, r)
+		return
+	}
+	rw.Header().Set("Content-Type", "text/css; charset=utf-8")
+	_, _ = rw.Write(b)
+}
+
+func (w *Web) loginPage(rw http.ResponseWriter, r *http.Request) {
+	next := safeNext(r.URL.Query().Get("next"))
+	if w.lookup(r) != nil {
+		http.Redirect(rw, r, next, http.StatusSeeOther)
+		return
+	}
+	w.showLogin(rw, r, http.StatusOK, next, "")
+}
+
+// showLogin renders the form with a fresh login token (double submit: cookie and field).
+func (w *Web) showLogin(rw http.ResponseWriter, r *http.Request, status int, next, msg string) {
+	tok := token()
+	http.SetCookie(rw, &http.Cookie{Name: loginCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	w.render(rw, r, status, "login", page{Title: "Вход", CSRF: tok, Next: next, Error: msg})
+}
+
+func (w *Web) login(rw http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(rw, r.Body, maxForm)
+	if err := r.ParseForm(); err != nil {
+		http.Error(rw, "Форма не читается.", http.StatusBadRequest)
+		return
+	}
+	next := safeNext(r.PostForm.Get("next"))
+	c, err := r.Cookie(loginCookie)
+	if err != nil || !same(r.PostForm.Get("csrf"), c.Value) {
+		w.showLogin(rw, r, http.StatusForbidden, next, "Форма устарела — попробуйте ещё раз.")
+		return
+	}
+	name, ok := w.check(r.PostForm.Get("name"), r.PostForm.Get("password"))
+	if !ok {
+		w.showLogin(rw, r, http.StatusUnauthorized, next, "Неверное имя или пароль.")
+		return
+	}
+	id := token()
+	w.mu.Lock()
+	now := w.opt.Now()
+	for k, old := range w.sessions {
+		if !now.Before(old.expires) {
+			delete(w.sessions, k)
+		}
+	}
+	w.sessions[id] = &session{name: name, csrf: token(), expires: now.Add(w.opt.SessionTTL)}
+	w.mu.Unlock()
+	http.SetCookie(rw, &http.Cookie{Name: loginCookie, Value: "", Path: "/login", MaxAge: -1})
+	http.SetCookie(rw, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(rw, r, next, http.StatusSeeOther)
+}
+
+func (w *Web) logout(rw http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		w.mu.Lock()
+		delete(w.sessions, c.Value)
+		w.mu.Unlock()
+	}
+	http.SetCookie(rw, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1})
+	http.Redirect(rw, r, "/login", http.StatusSeeOther)
+}
+
+func (w *Web) index(rw http.ResponseWriter, r *http.Request) {
+	if len(w.games) == 1 {
+		http.Redirect(rw, r, gamePath(w.games[0].Game), http.StatusSeeOther)
+		return
+	}
+	w.render(rw, r, http.StatusOK, "index", page{Title: "Игры"})
+}
+
+func gamePath(game string) string { return "/g/" + url.PathEscape(game) + "/" }
+
+type gameHandler func(rw http.ResponseWriter, r *http.Request, g *Review)
+
+// game resolves {game} to its Review.
+func (w *Web) game(next gameHandler) http.HandlerFunc {
+	return func(rw http.ResponseWriter, r *http.Request) {
+		g := w.byID[r.PathValue("game")]
+		if g == nil {
+			http.Error(rw, "Нет такой игры.", http.StatusNotFound)
+			return
+		}
+		next(rw, r, g)
+	}
+}
+
+func (w *Web) fail(rw http.ResponseWriter, err error) {
+	http.Error(rw, "Не получилось: "+err.Error(), http.StatusInternalServerError)
+}
+
+func (w *Web) queue(rw http.ResponseWriter, r *http.Request, g *Review) {
+	cases, err := g.Queue(r.Context())
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	st, err := g.State(r.Context())
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	w.render(rw, r, http.StatusOK, "queue", page{Title: "Очередь · " + g.Game, Game: g.Game, State: st, Cases: cases})
+}
+
+func (w *Web) log(rw http.ResponseWriter, r *http.Request, g *Review) {
+	evs, err := g.Log(r.Context(), w.opt.LogSize)
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	// Newest first on the page.
+	for i, j := 0, len(evs)-1; i < j; i, j = i+1, j-1 {
+		evs[i], evs[j] = evs[j], evs[i]
+	}
+	w.render(rw, r, http.StatusOK, "log", page{Title: "Журнал · " + g.Game, Game: g.Game, Events: evs})
+}
+
+func flagID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return id, err == nil && id > 0
+}
+
+func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
+	id, ok := flagID(r)
+	if !ok {
+		http.Error(rw, "Нет такого флага.", http.StatusNotFound)
+		return
+	}
+	c, err := g.Show(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, ErrOtherGame) {
+		http.Error(rw, "Нет такого флага.", http.StatusNotFound)
+		return
+	}
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	w.render(rw, r, http.StatusOK, "flag", page{Title: fmt.Sprintf("Флаг №%d · %s", id, g.Game), Game: g.Game, Case: &c})
+}
+
+// decide is Accept or Reject of a flag: the same Review methods the CLI calls.
+func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
+	id, ok := flagID(r)
+	if !ok {
+		http.Error(rw, "Нет такого флага.", http.StatusNotFound)
+		return
+	}
+	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
+	var out judge.Outcome
+	var err error
+	var done string
+	switch r.PathValue("action") {
+	case "accept":
+		out, err = g.Accept(r.Context(), id, s.name, reason)
+		done = fmt.Sprintf("Флаг №%d: ход принят", id)
+		if out.Verdict == judge.Refused {
+			done = fmt.Sprintf("Флаг №%d закрыт, но ход не по правилам: в тему уйдёт отказ", id)
+		}
+	case "reject":
+		out, err = g.Reject(r.Context(), id, s.name, reason)
+		done = fmt.Sprintf("Флаг №%d: ход отклонён, отказ уйдёт в тему", id)
+	default:
+		http.NotFound(rw, r)
+		return
+	}
+	back := fmt.Sprintf("%sflag/%d", gamePath(g.Game), id)
+	w.after(rw, r, s, out, err, done, gamePath(g.Game), back)
+}
+
+// command is Undo, Pause or Resume: the same Review methods the CLI calls.
+func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
+	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
+	var out judge.Outcome
+	var err error
+	var done string
+	switch r.PathValue("action") {
+	case "undo":
+		out, err = g.Undo(r.Context(), s.name, reason)
+		done = "Последний ход отменён, доска уйдёт в тему заново"
+	case "pause":
+		out, err = g.Pause(r.Context(), s.name, reason)
+		done = "Игра на паузе"
+	case "resume":
+		out, err = g.Resume(r.Context(), s.name, reason)
+		done = "Игра продолжается"
+	default:
+		http.NotFound(rw, r)
+		return
+	}
+	w.after(rw, r, s, out, err, done, gamePath(g.Game), gamePath(g.Game))
+}
+
+// after reports an action's outcome as a flash and redirects (POST, redirect, GET).
+func (w *Web) after(rw http.ResponseWriter, r *http.Request, s *session, out judge.Outcome, err error, done, okTo, failTo string) {
+	if err != nil {
+		w.setFlash(s, false, errorText(err))
+		http.Redirect(rw, r, failTo, http.StatusSeeOther)
+		return
+	}
+	text := done + "."
+	if n := len(out.Messages); n > 0 {
+		text = fmt.Sprintf("%s. Сообщений в очереди на отправку: %d — их опубликует работающий ведущий.", done, n)
+	}
+	w.setFlash(s, true, text)
+	http.Redirect(rw, r, okTo, http.StatusSeeOther)
+}
+
+// errorText words an action's error for the moderator.
+func errorText(err error) string {
+	var no *NotOpenError
+	switch {
+	case errors.Is(err, ErrNoReason):
+		return "Укажите причину — без неё это действие не выполняется."
+	case errors.As(err, &no):
+		return fmt.Sprintf("Флаг №%d уже разобран (%s, %s).", no.ID, stateText(no.State), no.By)
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, ErrOtherGame):
+		return "Нет такого флага."
+	case errors.Is(err, store.ErrLogMoved):
+		return "Игра как раз менялась — попробуйте ещё раз."
+	}
+	return "Не получилось: " + err.Error()
+}
+
+// ---- template helpers ----
+
+func (w *Web) when(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.In(w.opt.Location).Format("02.01.2006 15:04")
+}
+
+func kindText(k store.FlagKind) string {
+	switch k {
+	case store.FlagUnreadable:
+		return "ход не читается"
+	case store.FlagEdited:
+		return "ход исправлен после решения"
+	case store.FlagDeleted:
+		return "ход удалён"
+	case store.FlagNotInRoster:
+		return "ход не от игрока"
+	case store.FlagDispute:
+		return "спор"
+	}
+	return "другое"
+}
+
+func stateText(s store.FlagState) string {
+	switch s {
+	case store.FlagOpen:
+		return "открыт"
+	case store.FlagAccepted:
+		return "принят"
+	case store.FlagRejected:
+		return "отклонён"
+	case store.FlagDismissed:
+		return "снят"
+	}
+	return string(s)
+}
+
+func causeText(c string) string {
+	switch {
+	case c == store.TimerCause:
+		return "часы игры"
+	case strings.HasPrefix(c, "moderator:"):
+		return "модератор " + strings.TrimPrefix(c, "moderator:")
+	case strings.HasPrefix(c, "post:"):
+		return "пост " + strings.TrimPrefix(c, "post:")
+	case strings.HasPrefix(c, "pm:"):
+		return "ЛС " + strings.TrimPrefix(c, "pm:")
+	}
+	return c
+}
+
+// Serve serves h on addr (loopback only) until ctx is done; ready gets the URL once listening.
+func Serve(ctx context.Context, addr string, h http.Handler, ready func(url string)) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("review: serve: %q: want host:port such as 127.0.0.1:9322", addr)
+	}
+	if !loopbackHost(host) {
+		return fmt.Errorf("review: serve: %q is not a loopback address (reach it from elsewhere through an SSH tunnel)", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("review: serve: %w", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready("http://" + ln.Addr().String() + "/")
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		return nil
+	}
+}
