@@ -32,6 +32,9 @@ var sandboxUsers = []struct{ Name, Password, Role string }{
 
 const sandboxPasswordEnv = "FORUMGM_SANDBOX_BOT_PASSWORD"
 
+// sandboxModEnv names the sandbox moderator's web UI password (the sandbox account's own).
+const sandboxModEnv = "FORUMGM_SANDBOX_MOD_PASSWORD"
+
 // sandboxBoard opens (or creates) the sandbox board in dir with the seeded accounts and the game
 // thread (tid 1), served by the caller.
 func sandboxBoard(ctx context.Context, dir string, loc *time.Location, now func() time.Time) (*sandbox.Server, error) {
@@ -69,6 +72,9 @@ game:
   settings: {first_side: crusaders, board_required: false}
 poll: {floor: %s, ceiling: %s}
 store: {path: forumgm.db}
+review:
+  listen: 127.0.0.1:0
+  accounts: [{name: Moderator, password_env: `+sandboxModEnv+`}]
 ops: {listen: %q, log_format: console, log_level: info}
 `, url, sandboxPasswordEnv, floor, ceiling, listen)
 }
@@ -203,6 +209,7 @@ func (sb *sandboxRun) Banner() string {
 	fmt.Fprintf(&b, "  The game master answers within a few seconds. (Here quoting the board is optional;\n")
 	fmt.Fprintf(&b, "  in a real game a move without the quoted, edited board costs a wound.)\n\n")
 	fmt.Fprintf(&b, "  moderator queue:  forumgm review --config %s list --by Moderator\n", sb.Config)
+	fmt.Fprintf(&b, "  moderator web UI: %s=moderator forumgm review --config %s serve\n", sandboxModEnv, sb.Config)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
 	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)
 	return b.String()
