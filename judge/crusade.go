@@ -269,16 +269,20 @@ func (c *Crusade) Judge(in Input) (Outcome, error) {
 		out.Flags = []Flag{{Kind: FlagNotInRoster, PostID: in.PostID, Detail: firstLine(in.Post.Text)}}
 		return out, err
 	}
-	var body any
+	return c.decide(in, intent(res), res)
+}
+
+// intent is the engine body a parsed post carries (nil for chatter and unreadable posts).
+func intent(res pcr.Result) any {
 	switch res.Class {
 	case pcr.TurnPost:
-		body = res.Turn
+		return res.Turn
 	case pcr.AllocationPost:
-		body = res.Allocation
+		return res.Allocation
 	case pcr.DeploymentPost:
-		body = res.Deployment
+		return res.Deployment
 	}
-	return c.decide(in, body, res)
+	return nil
 }
 
 // chatter checks a player's non-move post as an answer to the open question; anything else is
@@ -511,15 +515,8 @@ func (c *Crusade) Moderate(cmd ModCommand) (Outcome, error) {
 		in := *cmd.Post
 		in.At = cmd.At
 		res := pcr.Parse(in.Post)
-		var body any
-		switch res.Class {
-		case pcr.TurnPost:
-			body = res.Turn
-		case pcr.AllocationPost:
-			body = res.Allocation
-		case pcr.DeploymentPost:
-			body = res.Deployment
-		default:
+		body := intent(res)
+		if body == nil {
 			return Outcome{}, fmt.Errorf("judge: accept: post %s holds no readable move (%s)", in.PostID, res.Class)
 		}
 		out, err := c.decide(in, body, res)
