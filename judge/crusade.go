@@ -209,13 +209,13 @@ func (c *Crusade) Restore(recs []engine.Record) error {
 
 // commit folds events and returns them; on a failure the referee is unusable and must be
 // restored from the log (a bug: the engine's own events must fit its state).
-func (c *Crusade) commit(evs []engine.Event) ([]engine.Event, error) {
+func (c *Crusade) commit(evs []engine.Event) error {
 	for _, ev := range evs {
 		if err := c.apply(ev); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return evs, nil
+	return nil
 }
 
 // ---- starting ----
@@ -305,7 +305,7 @@ func (c *Crusade) chatter(in Input) (Outcome, error) {
 		}
 		return c.refusal(in, err)
 	}
-	if _, err := c.commit(evs); err != nil {
+	if err := c.commit(evs); err != nil {
 		return Outcome{}, err
 	}
 	return c.accepted(&in, evs)
@@ -320,7 +320,7 @@ func (c *Crusade) decide(in Input, body any, res pcr.Result) (Outcome, error) {
 	if err != nil {
 		return c.refusal(in, err)
 	}
-	if _, err := c.commit(evs); err != nil {
+	if err := c.commit(evs); err != nil {
 		return Outcome{}, err
 	}
 	out, err := c.accepted(&in, evs)
@@ -450,7 +450,7 @@ func (c *Crusade) Fire(at time.Time) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), err)
 	}
-	if _, err := c.commit(evs); err != nil {
+	if err := c.commit(evs); err != nil {
 		return Outcome{}, err
 	}
 	out, err := c.accepted(nil, evs)
@@ -473,7 +473,7 @@ func (c *Crusade) Moderate(cmd ModCommand) (Outcome, error) {
 		if cmd.Action == ModResume {
 			ev = &ResumedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
 		}
-		if _, err := c.commit([]engine.Event{ev}); err != nil {
+		if err := c.commit([]engine.Event{ev}); err != nil {
 			return Outcome{}, err
 		}
 		body, err := c.tmpl.Render(string(cmd.Action), v)
@@ -484,7 +484,7 @@ func (c *Crusade) Moderate(cmd ModCommand) (Outcome, error) {
 			return Outcome{}, errors.New("judge: no applied turn to undo")
 		}
 		ev := &UndoneEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason, Turn: last.Number}
-		if _, err := c.commit([]engine.Event{ev}); err != nil {
+		if err := c.commit([]engine.Event{ev}); err != nil {
 			return Outcome{}, err
 		}
 		v.Event = last
@@ -495,7 +495,7 @@ func (c *Crusade) Moderate(cmd ModCommand) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, fmt.Errorf("judge: end: %w", err)
 		}
-		if _, err := c.commit(evs); err != nil {
+		if err := c.commit(evs); err != nil {
 			return Outcome{}, err
 		}
 		return c.accepted(nil, evs)
@@ -505,7 +505,7 @@ func (c *Crusade) Moderate(cmd ModCommand) (Outcome, error) {
 		}
 		mark := &ModeratedEvent{At: cmd.At, By: cmd.By, Action: cmd.Action, PostID: cmd.Post.PostID, Reason: cmd.Reason}
 		if cmd.Action == ModReject {
-			if _, err := c.commit([]engine.Event{mark}); err != nil {
+			if err := c.commit([]engine.Event{mark}); err != nil {
 				return Outcome{}, err
 			}
 			out, err := c.reply(*cmd.Post, Refused, "mod_rejected", v)
@@ -523,7 +523,7 @@ func (c *Crusade) Moderate(cmd ModCommand) (Outcome, error) {
 		if err != nil || out.Verdict != Accepted {
 			return out, err
 		}
-		if _, err := c.commit([]engine.Event{mark}); err != nil {
+		if err := c.commit([]engine.Event{mark}); err != nil {
 			return Outcome{}, err
 		}
 		out.Events = append(out.Events, mark)
