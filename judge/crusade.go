@@ -207,7 +207,7 @@ func (c *Crusade) Restore(recs []engine.Record) error {
 	return nil
 }
 
-// commit folds events and returns them; on a failure the referee is unusable and must be
+// commit folds events into the referee; on a failure the referee is unusable and must be
 // restored from the log (a bug: the engine's own events must fit its state).
 func (c *Crusade) commit(evs []engine.Event) error {
 	for _, ev := range evs {
