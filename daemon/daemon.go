@@ -518,6 +518,9 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if strings.EqualFold(strings.TrimSpace(in.post.Author), strings.TrimSpace(d.o.Bot)) {
 			continue // our own replies
 		}
+		if beforeStart(in.post.Time, d.o.Start) {
+			continue // the thread's history before the game (sign-ups, chatter) is not for the game
+		}
 		d.m.PostsRead.WithLabelValues(d.o.Game, string(in.src)).Inc()
 		if _, err := d.fireDue(ctx, minTime(in.post.Time, now)); err != nil {
 			return n, err
@@ -540,6 +543,16 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// startSlack is how much earlier than the start a post may be stamped and still count: forums
+// often show times to the minute only.
+const startSlack = time.Minute
+
+// beforeStart reports whether a post stamped at t was made before a game starting at start
+// (zero start: unknown, nothing is before it).
+func beforeStart(t, start time.Time) bool {
+	return !start.IsZero() && !t.IsZero() && t.Before(start.Add(-startSlack))
 }
 
 func minTime(a, b time.Time) time.Time {

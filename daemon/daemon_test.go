@@ -284,3 +284,47 @@ func TestSplitAndMarkers(t *testing.T) {
 		t.Errorf("Mark: %q", got)
 	}
 }
+
+// The thread's history before the game starts (sign-ups, chatter, a move typed too early) is not
+// judged; posts from the start on are.
+func TestPostsBeforeTheStartAreNotJudged(t *testing.T) {
+	r := newRig(t, time.Date(2026, 12, 1, 18, 0, 0, 0, msk), fakeFactory)
+	early := r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")
+	r.clock.Advance(5 * time.Minute)
+	r.d = r.newDaemon(t, fakeFactory) // the game starts now, after the early post
+	r.cycle(t)
+	r.clock.Advance(time.Minute)
+	late := r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	if _, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(early)); err != nil || ok {
+		t.Fatalf("the post before the start was taken up: %v %v", ok, err)
+	}
+	rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(late))
+	if err != nil || !ok || rec.Verdict != store.VerdictAccepted {
+		t.Fatalf("the post after the start: %+v %v %v", rec, ok, err)
+	}
+	if n := strings.Count(strings.Join(r.botTexts(t), "\n"), "Ход 1 принят"); n != 1 {
+		t.Fatalf("want exactly one accepted move, got %d", n)
+	}
+}
+
+func TestBeforeStart(t *testing.T) {
+	start := time.Date(2026, 12, 1, 19, 5, 10, 0, msk)
+	for _, c := range []struct {
+		t    time.Time
+		want bool
+	}{
+		{start.Add(-2 * time.Minute), true},
+		{time.Date(2026, 12, 1, 19, 5, 0, 0, msk), false}, // shown to the minute: may be after the start
+		{start.Add(time.Hour), false},
+		{time.Time{}, false},
+	} {
+		if got := beforeStart(c.t, start); got != c.want {
+			t.Errorf("beforeStart(%s) = %v", c.t, got)
+		}
+	}
+	if beforeStart(start.Add(-time.Hour), time.Time{}) {
+		t.Error("an unknown start has nothing before it")
+	}
+}
