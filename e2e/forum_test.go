@@ -463,8 +463,7 @@ func TestSentFolder(t *testing.T) {
 	if err != nil || len(sent) != 2 {
 		t.Fatalf("%+v %v", sent, err)
 	}
-	// The marker line is searched the way the daemon does (a whole token in the text). (The sandbox
-	// leaves MyBB's numeric [size=1] unrendered, so the text shows the tag around the marker.)
+	// The marker line is searched the way the daemon does (a whole token in the text).
 	hasMarker := func(text, m string) bool {
 		i := strings.Index(text, m)
 		return i >= 0 && (i+len(m) == len(text) || !strings.ContainsAny(text[i+len(m):i+len(m)+1], "-0123456789abcdefghijklmnopqrstuvwxyz"))
