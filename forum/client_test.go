@@ -155,3 +155,11 @@ func TestDecodeEmptyBody(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigRate(t *testing.T) {
+	for v, want := range map[string]float64{"": 1, "5": 5, "0.5": 0.5, "-2": 1, "fast": 1, "0": 1} {
+		if got := (Config{Extra: map[string]string{"rate": v}}).Rate(); float64(got) != want {
+			t.Errorf("rate %q: %v, want %v", v, got, want)
+		}
+	}
+}

@@ -9,8 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Quote is a quoted part of a post: whose words, which post when the forum shows it, and the
@@ -112,6 +115,15 @@ type Config struct {
 	UserAgent string
 	// Extra holds dialect-specific settings (the generic dialect's selectors, say).
 	Extra map[string]string
+}
+
+// Rate is the request rate per host the config asks for: Extra["rate"] in requests per second
+// (a positive number), else 1, the polite default.
+func (c Config) Rate() rate.Limit {
+	if v, err := strconv.ParseFloat(c.Extra["rate"], 64); err == nil && v > 0 {
+		return rate.Limit(v)
+	}
+	return 1
 }
 
 // Opener builds a dialect's Forum.

@@ -56,7 +56,8 @@ func sandboxBoard(ctx context.Context, dir string, loc *time.Location, now func(
 // `forumgm review --config DIR/config.yaml` works on it).
 func sandboxConfig(url string, floor, ceiling time.Duration, listen string) string {
 	return fmt.Sprintf(`# forumgm sandbox game (written by forumgm sandbox)
-forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow}
+# The board is on loopback: no need for the polite 1 request/s a real forum gets.
+forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow, extra: {rate: "20"}}
 bot: {username: gm-bot, password_env: %s}
 moderators: [Moderator]
 game:

@@ -112,7 +112,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		o(f)
 	}
 	if f.c == nil {
-		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent})
+		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate()})
 	}
 	if f.sleep == nil {
 		f.sleep = func(ctx context.Context, d time.Duration) error {

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/time/rate"
 
 	"forumgm/forum"
 	"forumgm/poster/form"
@@ -73,11 +72,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		opt.MaxRetries = 3
 	}
 	if opt.Client == nil {
-		r := 1.0
-		if v, err := strconv.ParseFloat(cfg.Extra["rate"], 64); err == nil && v > 0 {
-			r = v
-		}
-		opt.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: rate.Limit(r), Sleep: opt.Sleep})
+		opt.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate(), Sleep: opt.Sleep})
 	}
 	now := cfg.Now
 	if now == nil {
