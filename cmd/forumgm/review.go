@@ -71,7 +71,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	rv := &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps}
+	rv := newReview(cfg, st, newRef, caps)
 	id := func() (int64, error) {
 		if len(pos) < 2 {
 			return 0, fmt.Errorf("review %s: which flag? (forumgm review list shows the ids)", pos[0])
@@ -178,24 +178,36 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return fmt.Errorf("review: unknown action %q", pos[0])
 }
 
-// serveReview serves the moderator web UI over the same Review the CLI's actions use, until ctx
-// is done (SIGINT/SIGTERM). The passwords come from the environment variables the config names;
-// they are never printed.
-func serveReview(ctx context.Context, cfg *config.Config, rv *review.Review, listen string, stdout io.Writer) error {
+// newReview is the moderator tools over a game's store: the CLI, the web UI and the daemon's
+// process all build them the same way.
+func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee, error), caps forum.Capabilities) *review.Review {
+	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps}
+}
+
+// reviewWeb builds the moderator web UI over rv for the accounts the config lists; their
+// passwords come from the environment variables it names and are never printed.
+func reviewWeb(cfg *config.Config, rv *review.Review) (*review.Web, []string, error) {
 	if len(cfg.Review.Accounts) == 0 {
-		return fmt.Errorf("review serve: no moderator accounts: add review.accounts (name, password_env) to %s", cfg.Path())
+		return nil, nil, fmt.Errorf("review serve: no moderator accounts: add review.accounts (name, password_env) to %s", cfg.Path())
 	}
 	var accounts []review.Account
 	var names []string
 	for _, a := range cfg.Review.Accounts {
 		pw, err := a.Password()
 		if err != nil {
-			return fmt.Errorf("review serve: %w (export it before starting the web UI)", err)
+			return nil, nil, fmt.Errorf("review serve: %w (export it before starting the web UI)", err)
 		}
 		accounts = append(accounts, review.Account{Name: a.Name, Password: pw})
 		names = append(names, a.Name)
 	}
 	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: cfg.GameLocation()}, rv)
+	return web, names, err
+}
+
+// serveReview serves the moderator web UI over the same Review the CLI's actions use, until ctx
+// is done (SIGINT/SIGTERM).
+func serveReview(ctx context.Context, cfg *config.Config, rv *review.Review, listen string, stdout io.Writer) error {
+	web, names, err := reviewWeb(cfg, rv)
 	if err != nil {
 		return err
 	}

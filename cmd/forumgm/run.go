@@ -17,6 +17,7 @@ import (
 	"forumgm/daemon"
 	"forumgm/forum"
 	mybb "forumgm/poster/mybb" // the mybb dialect (registered by its init)
+	"forumgm/review"
 	"forumgm/store"
 )
 
@@ -58,6 +59,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer stop()
 		log.Info().Str("addr", addr).Msg("serving /healthz and /metrics")
 	}
+	if cfg.Review.Listen != "" && len(cfg.Review.Accounts) > 0 {
+		// The moderator web UI beside the daemon, over the same store.
+		go func() {
+			if err := serveReview(ctx, cfg, g.Review, "", stderr); err != nil {
+				log.Error().Err(err).Msg("moderator web UI stopped")
+			}
+		}()
+	}
 	return g.Daemon.Run(ctx)
 }
 
@@ -68,6 +77,7 @@ type game struct {
 	Forum   forum.Forum
 	Metrics *daemon.Metrics
 	Health  *daemon.Health
+	Review  *review.Review // the moderator tools over the same store (web UI)
 }
 
 func (g *game) Close() error { return g.Store.Close() }
@@ -131,7 +141,8 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 		st.Close()
 		return nil, err
 	}
-	return &game{Daemon: d, Store: st, Forum: f, Metrics: m, Health: h}, nil
+	rv := newReview(cfg, st, newRef, f.Capabilities())
+	return &game{Daemon: d, Store: st, Forum: f, Metrics: m, Health: h, Review: rv}, nil
 }
 
 func pollPolicy(cfg *config.Config) (daemon.PollPolicy, error) {

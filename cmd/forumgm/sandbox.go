@@ -12,6 +12,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/review"
 	"forumgm/sandbox"
 )
 
@@ -121,9 +122,12 @@ type sandboxRun struct {
 	Dir     string
 	Config  string // DIR/config.yaml
 
-	board   *sandbox.Server
-	game    *game
-	stopOps func()
+	Review string // the moderator web UI's URL
+
+	board      *sandbox.Server
+	game       *game
+	stopOps    func()
+	stopReview context.CancelFunc
 }
 
 // startSandbox starts the board, writes the config, opens the game and the ops server.
@@ -135,7 +139,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, err
 	}
-	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}}
+	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}, stopReview: func() {}}
 	defer func() {
 		if err != nil {
 			sb.Close()
@@ -158,6 +162,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 		return nil, err
 	}
 	os.Setenv(sandboxPasswordEnv, sandboxUsers[3].Password)
+	os.Setenv(sandboxModEnv, sandboxUsers[2].Password)
 	level := cfg.Ops.LogLevel
 	if o.Quiet {
 		level = "warn"
@@ -179,7 +184,29 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 		sb.stopOps = func() {}
 		return nil, err
 	}
+	if sb.Review, err = sb.serveReview(ctx, cfg); err != nil {
+		return nil, err
+	}
 	return sb, nil
+}
+
+// serveReview starts the moderator web UI on the config's loopback address and waits until it
+// listens.
+func (sb *sandboxRun) serveReview(ctx context.Context, cfg *config.Config) (string, error) {
+	web, _, err := reviewWeb(cfg, sb.game.Review)
+	if err != nil {
+		return "", err
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	sb.stopReview = cancel
+	urls, errs := make(chan string, 1), make(chan error, 1)
+	go func() { errs <- review.Serve(rctx, cfg.Review.Listen, web, func(u string) { urls <- u }) }()
+	select {
+	case u := <-urls:
+		return u, nil
+	case err := <-errs:
+		return "", fmt.Errorf("sandbox: moderator web UI: %w", err)
+	}
 }
 
 // Run runs the game's daemon until ctx ends.
@@ -187,6 +214,7 @@ func (sb *sandboxRun) Run(ctx context.Context) error { return sb.game.Daemon.Run
 
 // Close stops the ops server, closes the store and the board.
 func (sb *sandboxRun) Close() {
+	sb.stopReview()
 	sb.stopOps()
 	if sb.game != nil {
 		sb.game.Close()
@@ -210,7 +238,7 @@ func (sb *sandboxRun) Banner() string {
 	fmt.Fprintf(&b, "  The game master answers within a few seconds. (Here quoting the board is optional;\n")
 	fmt.Fprintf(&b, "  in a real game a move without the quoted, edited board costs a wound.)\n\n")
 	fmt.Fprintf(&b, "  moderator queue:  forumgm review --config %s list --by Moderator\n", sb.Config)
-	fmt.Fprintf(&b, "  moderator web UI: %s=moderator forumgm review --config %s serve\n", sandboxModEnv, sb.Config)
+	fmt.Fprintf(&b, "  moderator web UI: %s   (log in as Moderator, password moderator)\n", sb.Review)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
 	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)
 	return b.String()
