@@ -295,13 +295,11 @@ func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reaso
 	if err := daemon.Fill(&cm, out, nil, r.Moderators, r.Caps); err != nil {
 		return judge.Outcome{}, err
 	}
+	if action == judge.ModPause || action == judge.ModResume {
+		cm.Pause = &store.PauseUpdate{Paused: action == judge.ModPause, Reason: reason, By: by}
+	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
 		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
-	}
-	if action == judge.ModPause || action == judge.ModResume {
-		if err := r.Store.SetPaused(ctx, r.Game, action == judge.ModPause, reason, by); err != nil {
-			return out, err
-		}
 	}
 	return out, nil
 }

@@ -45,6 +45,15 @@ type Commit struct {
 	// state from the log and decides again. The check and the append are in one transaction, so
 	// no event can slip in between.
 	ExpectSeq *int64
+	// Pause, if set, records the game's paused state (a moderator's pause or resume) with the
+	// events that say so.
+	Pause *PauseUpdate
+}
+
+// PauseUpdate is a game paused or resumed, by whom and why.
+type PauseUpdate struct {
+	Paused     bool
+	Reason, By string
 }
 
 // LogMovedError is Commit's refusal when the game's log is not at Commit.ExpectSeq.
@@ -194,6 +203,11 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 		}
 		if c.Cursor != nil {
 			if err := setCursor(ctx, tx, c.Game, c.Cursor.Source, c.Cursor.Cursor, now); err != nil {
+				return err
+			}
+		}
+		if c.Pause != nil {
+			if err := setPaused(ctx, tx, c.Game, *c.Pause, now); err != nil {
 				return err
 			}
 		}

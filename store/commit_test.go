@@ -437,3 +437,36 @@ func TestCommitExpectSeq(t *testing.T) {
 		t.Fatalf("negative ExpectSeq: %v", err)
 	}
 }
+
+// A moderator's pause is recorded in the same transaction as its events: a refused commit leaves
+// the game unpaused, an accepted one pauses it, a resume clears it.
+func TestCommitPause(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	pause := Commit{Game: "g", At: t0, Cause: ModeratorCause("Moderator"), Actor: "Moderator",
+		Events: []engine.Record{rec("judge.paused", `{"by":"Moderator"}`)}, ExpectSeq: Expect(7),
+		Pause: &PauseUpdate{Paused: true, Reason: "разбираемся", By: "Moderator"}}
+	if err := s.Commit(ctx, pause); !errors.Is(err, ErrLogMoved) {
+		t.Fatalf("stale pause: %v", err)
+	}
+	if g, _ := s.Game(ctx, "g"); g.Paused {
+		t.Fatal("a refused commit paused the game")
+	}
+	pause.ExpectSeq = Expect(0)
+	if err := s.Commit(ctx, pause); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Game(ctx, "g")
+	if err != nil || !g.Paused || g.PausedBy != "Moderator" || g.PauseReason != "разбираемся" {
+		t.Fatalf("after the pause: %+v %v", g, err)
+	}
+	resume := Commit{Game: "g", At: t0, Cause: ModeratorCause("Moderator"), Actor: "Moderator",
+		Events: []engine.Record{rec("judge.resumed", `{"by":"Moderator"}`)}, Pause: &PauseUpdate{By: "Moderator"}}
+	if err := s.Commit(ctx, resume); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := s.Game(ctx, "g"); g.Paused {
+		t.Fatal("the resume left the game paused")
+	}
+}
