@@ -48,6 +48,7 @@ type Forum struct {
 
 	mu       sync.Mutex
 	lastSeen map[string]string // thread -> newest post id seen
+	sent     sentCache         // the bot's sent messages already read (Sent)
 }
 
 // New builds the dialect.

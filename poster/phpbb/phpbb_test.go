@@ -44,10 +44,18 @@ type board struct {
 	expire   bool
 	nextID   int
 	pmSent   []url.Values
+	edit     func(name, page string) string // changes a page before it is served (nil: as is)
 }
+
+// sentFolders: where the bot's copies of its messages are (phpBB reads a message only with its own
+// folder in f=, or with no f=).
+var sentFolders = map[string]string{"23": "-1", "24": "-2", "25": "-1"}
 
 func (b *board) serve(w http.ResponseWriter, name string) {
 	s := page(b.t, name)
+	if b.edit != nil {
+		s = b.edit(name, s)
+	}
 	s = creationRe.ReplaceAllString(s, `name="creation_time" value="`+strconv.FormatInt(b.clock.Now().Unix(), 10)+`"`)
 	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 	_, _ = w.Write([]byte(s))
@@ -131,6 +139,17 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		b.pmSent = append(b.pmSent, r.PostForm)
 		b.serve(w, "message-pm-sent.html")
+	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm" && (q.Get("folder") == "sentbox" || q.Get("folder") == "outbox" || sentFolders[q.Get("p")] != ""):
+		switch {
+		case !b.loggedIn(r) || b.expire:
+			b.serve(w, "login-form.html") // the UCP's login_box for a guest
+		case q.Get("folder") != "":
+			b.serve(w, "ucp-pm-"+q.Get("folder")+".html")
+		case q.Get("f") != "" && q.Get("f") != sentFolders[q.Get("p")]:
+			http.NotFound(w, r) // NO_MESSAGE: not in that folder
+		default:
+			b.serve(w, "ucp-pm-view-"+q.Get("p")+".html")
+		}
 	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm" && q.Get("mode") == "view":
 		b.serve(w, "ucp-pm-view-"+q.Get("p")+".html")
 	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm":

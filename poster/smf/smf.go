@@ -52,6 +52,7 @@ type Forum struct {
 
 	mu       sync.Mutex   // one write at a time: SMF's flood control is per IP
 	memberID atomic.Int64 // the bot's member id, learnt from the pages (0 until known)
+	sent     sentCache    // the bot's sent messages already read (Sent)
 }
 
 // Option changes how New builds a Forum.

@@ -51,6 +51,7 @@ type fakeSMF struct {
 	log      []string     // "GET query" / "POST query" in order
 	posts    []url.Values // bodies of POSTs, in order
 	loggedIn bool
+	dropped  bool // the board forgot the session: its cookie no longer logs in
 	// script: what the next POSTs to post2 / send2 / login2 get (file names; "ok" = success).
 	replies []string
 	pms     []string
@@ -136,7 +137,7 @@ func (f *fakeSMF) serve(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	q := r.URL.RawQuery
 	f.log = append(f.log, r.Method+" "+q)
-	if c, err := r.Cookie("SMFCookie956"); err == nil && c.Value == "gm-bot-session" {
+	if c, err := r.Cookie("SMFCookie956"); err == nil && c.Value == "gm-bot-session" && !f.dropped {
 		f.loggedIn = true
 	}
 	if r.Method == http.MethodPost {
@@ -159,6 +160,7 @@ func (f *fakeSMF) serve(w http.ResponseWriter, r *http.Request) {
 				f.write(w, 200, next)
 				return
 			}
+			f.dropped = false
 			http.SetCookie(w, &http.Cookie{Name: "SMFCookie956", Value: "gm-bot-session", Path: "/"})
 			http.Redirect(w, r, f.srv.URL+"/index.php?action=login2;sa=check;member=2", http.StatusFound)
 		case strings.Contains(q, "action=post2"):
@@ -203,6 +205,9 @@ func (f *fakeSMF) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.write(w, 200, "20-reply-form.gm-bot.html")
+	case strings.HasPrefix(q, "action=pm") && !f.loggedIn:
+		// SMF's is_not_guest(): the login form with "Only registered members are allowed…".
+		f.write(w, 200, "26-reply-noperm.guest.html")
 	case q == "topic=2.new" || (q == "topic=2.msg999999" && len(f.newPosts) > 0):
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		io.WriteString(w, f.lastPage())
