@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"forumgm/forum"
 )
 
 // Clock is the daemon's only source of time: Now for the game clock and the post times it
@@ -21,19 +23,7 @@ type RealClock struct{}
 func (RealClock) Now() time.Time { return time.Now() }
 
 // Sleep waits on a timer.
-func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (RealClock) Sleep(ctx context.Context, d time.Duration) error { return forum.Sleep(ctx, d) }
 
 // SimClock is a simulated clock: time moves only when Set or Advance is called, or when Sleep is
 // called and AutoAdvance is on (then Sleep jumps the clock forward by d at once). Safe for

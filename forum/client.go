@@ -107,7 +107,7 @@ func NewClient(cfg ClientConfig) *Client {
 		cfg.BaseDelay = time.Second
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = Sleep
 	}
 	jar, _ := cookiejar.New(nil) // never fails without options
 	return &Client{
@@ -119,7 +119,12 @@ func NewClient(cfg ClientConfig) *Client {
 	}
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits on a timer for d, or until ctx ends (then it returns ctx's error). It is the one
+// real sleep of the forum layer and the daemon; tests inject their own.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

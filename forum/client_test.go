@@ -163,3 +163,19 @@ func TestConfigRate(t *testing.T) {
 		}
 	}
 }
+
+func TestSleep(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := Sleep(ctx, 0); err != nil {
+		t.Errorf("0: %v", err)
+	}
+	if err := Sleep(ctx, time.Millisecond); err != nil {
+		t.Errorf("1ms: %v", err)
+	}
+	cancel()
+	for _, d := range []time.Duration{0, time.Hour} {
+		if err := Sleep(ctx, d); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled, %v: %v", d, err)
+		}
+	}
+}

@@ -43,7 +43,7 @@ type Writer struct {
 
 // New builds a Writer from a dialect Config.
 func New(cfg forum.Config) *Writer {
-	w := &Writer{Bin: "/usr/bin/chromium", MinFormAge: 2 * time.Second, Sleep: form.Sleep, Timeout: 60 * time.Second}
+	w := &Writer{Bin: "/usr/bin/chromium", MinFormAge: 2 * time.Second, Sleep: forum.Sleep, Timeout: 60 * time.Second}
 	if b := cfg.Extra["browser_bin"]; b != "" {
 		w.Bin = b
 	}

@@ -152,7 +152,7 @@ func (b *Board) Defaults(cfg forum.Config) {
 		b.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate()})
 	}
 	if b.Sleep == nil {
-		b.Sleep = Sleep
+		b.Sleep = forum.Sleep
 	}
 }
 

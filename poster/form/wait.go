@@ -10,20 +10,6 @@ import (
 // Sleeper waits for d or until ctx ends; tests inject one that advances a fake clock.
 type Sleeper func(ctx context.Context, d time.Duration) error
 
-// Sleep waits on a timer for d, or until ctx ends (then it returns ctx's error).
-func Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 var secondsRe = regexp.MustCompile(`(\d+)\s*(?:секунд|сек\.?|seconds?|s\b)`)
 

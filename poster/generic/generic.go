@@ -75,7 +75,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		return nil, errors.New("generic: thread_url missing (e.g. viewtopic.php?id={thread}&p={page})")
 	}
 	if opt.Sleep == nil {
-		opt.Sleep = form.Sleep
+		opt.Sleep = forum.Sleep
 	}
 	if opt.MaxRetries == 0 {
 		opt.MaxRetries = 3

@@ -115,16 +115,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate()})
 	}
 	if f.sleep == nil {
-		f.sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-t.C:
-				return nil
-			}
-		}
+		f.sleep = forum.Sleep
 	}
 	return f, nil
 }

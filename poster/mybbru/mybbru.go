@@ -60,7 +60,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		return nil, fmt.Errorf("mybbru: bad BaseURL: %w", err)
 	}
 	if opt.Sleep == nil {
-		opt.Sleep = form.Sleep
+		opt.Sleep = forum.Sleep
 	}
 	if opt.FloodWait == 0 {
 		opt.FloodWait = 60 * time.Second

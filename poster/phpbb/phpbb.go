@@ -61,7 +61,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		return nil, fmt.Errorf("phpbb: bad BaseURL: %w", err)
 	}
 	if opt.Sleep == nil {
-		opt.Sleep = form.Sleep
+		opt.Sleep = forum.Sleep
 	}
 	if opt.MinFormAge == 0 {
 		opt.MinFormAge = durationExtra(cfg, "min_form_age", 2*time.Second)
