@@ -10,7 +10,6 @@ import (
 // Sleeper waits for d or until ctx ends; tests inject one that advances a fake clock.
 type Sleeper func(ctx context.Context, d time.Duration) error
 
-
 var secondsRe = regexp.MustCompile(`(\d+)\s*(?:секунд|сек\.?|seconds?|s\b)`)
 
 // FloodWait reads "N seconds" out of a flood message, else def.
