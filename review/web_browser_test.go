@@ -7,24 +7,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 
 	"forumgm/forum"
+	"forumgm/internal/chrome"
 	"forumgm/store"
 )
-
-const chromiumBin = "/usr/bin/chromium"
 
 // TestWebBrowserAccept is a moderator in Debian's chromium (which may only resolve and reach
 // loopback): open the UI, get sent to the login form, log in, open the flagged post from the
 // queue, press Accept, and see the flag gone from the queue. Screenshots go to
 // $REVIEW_SCREENSHOTS when set (else the test's temp dir).
 func TestWebBrowserAccept(t *testing.T) {
-	if _, err := os.Stat(chromiumBin); err != nil {
-		t.Fatalf("install chromium (apt-get install -y chromium): %v", err)
-	}
 	e := newWebEnv(t)
 	post := forum.Post{Text: move, Quotes: []forum.Quote{{Author: "gm-bot", Text: "доска до хода"}}}
 	id := e.flagPost("7", "Джелу", post, store.FlagUnreadable, "ошибка судьи")
@@ -33,24 +27,7 @@ func TestWebBrowserAccept(t *testing.T) {
 		shots = t.TempDir()
 	}
 
-	l := launcher.New().Bin(chromiumBin).NoSandbox(true).Headless(true).Leakless(false).
-		UserDataDir(t.TempDir()).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
-		Set("window-size", "1200,900").
-		Set("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1")
-	defer l.Cleanup()
-	defer l.Kill()
-	u, err := l.Launch()
-	if err != nil {
-		t.Fatalf("launch chromium: %v", err)
-	}
-	// A generous bound that only stops a hung test; nothing asserts how fast anything is.
-	browser := rod.New().ControlURL(u).Timeout(3 * time.Minute)
-	if err := browser.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	defer browser.Close()
+	browser := chrome.Start(t, 3*time.Minute)
 	page := browser.MustPage("")
 	page.MustSetViewport(1200, 900, 1, false)
 	shot := func(name string) {

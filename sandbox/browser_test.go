@@ -8,20 +8,16 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
-)
 
-const chromiumBin = "/usr/bin/chromium"
+	"forumgm/internal/chrome"
+)
 
 // TestBrowser drives Debian's chromium like a person: log in as a player, open the thread, type
 // a reply in the quick reply form, submit, see it on the page; quote a post; send and read a PM.
 // Screenshots go to $SANDBOX_SCREENSHOTS when set (else the test's temp dir). The browser may
 // only resolve and reach loopback.
 func TestBrowser(t *testing.T) {
-	if _, err := os.Stat(chromiumBin); err != nil {
-		t.Fatalf("install chromium (apt-get install -y chromium): %v", err)
-	}
 	shots := os.Getenv("SANDBOX_SCREENSHOTS")
 	if shots == "" {
 		shots = t.TempDir()
@@ -29,24 +25,8 @@ func TestBrowser(t *testing.T) {
 	clock := NewManualClock(captureTime.Add(10 * time.Minute))
 	_, base := newBoard(t, true, clock, nil)
 
-	l := launcher.New().Bin(chromiumBin).NoSandbox(true).Headless(true).Leakless(false).
-		UserDataDir(t.TempDir()).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
-		Set("window-size", "1200,1600").
-		Set("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE localhost, EXCLUDE 127.0.0.1")
-	defer l.Cleanup()
-	defer l.Kill()
 	t0 := time.Now()
-	u, err := l.Launch()
-	if err != nil {
-		t.Fatalf("launch chromium: %v", err)
-	}
-	browser := rod.New().ControlURL(u).Timeout(90 * time.Second)
-	if err := browser.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	defer browser.Close()
+	browser := chrome.Start(t, 90*time.Second)
 
 	t.Logf("browser up after %s", time.Since(t0))
 	page := browser.MustPage(base + "/member.php?action=login")

@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
-)
 
-const chromiumBin = "/usr/bin/chromium"
+	"forumgm/internal/chrome"
+)
 
 // lockedBuffer collects the daemon's log for the failure message.
 type lockedBuffer struct {
@@ -58,9 +57,6 @@ func boardCell(text string, row byte, col int) (string, bool) {
 // only reach loopback), log in as Джелу, post "1-й ход крестоносца к1 на K16" through the page's
 // reply form, and wait until the game master's reply with the new board (к1 on K16) is on the page.
 func TestSandboxNewcomerInBrowser(t *testing.T) {
-	if _, err := os.Stat(chromiumBin); err != nil {
-		t.Fatalf("install chromium (apt-get install -y chromium): %v", err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	logs := &lockedBuffer{}
@@ -86,24 +82,7 @@ func TestSandboxNewcomerInBrowser(t *testing.T) {
 		}
 	}()
 
-	l := launcher.New().Bin(chromiumBin).NoSandbox(true).Headless(true).Leakless(false).
-		UserDataDir(t.TempDir()).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
-		Set("window-size", "1200,1600").
-		Set("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1")
-	defer l.Cleanup()
-	defer l.Kill()
-	u, err := l.Launch()
-	if err != nil {
-		t.Fatalf("launch chromium: %v", err)
-	}
-	// Generous bounds: they only stop a hung test; nothing asserts how fast anything is.
-	browser := rod.New().ControlURL(u).Timeout(5 * time.Minute)
-	if err := browser.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	defer browser.Close()
+	browser := chrome.Start(t, 5*time.Minute)
 	page := browser.MustPage("")
 	page.MustSetViewport(1200, 1600, 1, false)
 	shots := t.TempDir()

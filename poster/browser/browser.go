@@ -43,7 +43,7 @@ type Writer struct {
 
 // New builds a Writer from a dialect Config.
 func New(cfg forum.Config) *Writer {
-	w := &Writer{Bin: "/usr/bin/chromium", MinFormAge: 2 * time.Second, Sleep: forum.Sleep, Timeout: 60 * time.Second}
+	w := &Writer{Bin: Bin, MinFormAge: 2 * time.Second, Sleep: forum.Sleep, Timeout: 60 * time.Second}
 	if b := cfg.Extra["browser_bin"]; b != "" {
 		w.Bin = b
 	}
@@ -75,13 +75,7 @@ func (w *Writer) browser() (*rod.Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules := "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"
-	for _, h := range w.Hosts {
-		rules += " , EXCLUDE " + h
-	}
-	l := launcher.New().Bin(w.Bin).Headless(true).NoSandbox(true).Leakless(false).UserDataDir(dir).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run").Set("host-resolver-rules", rules)
+	l := Launcher(w.Bin, dir, w.Hosts...)
 	u, err := l.Launch()
 	if err != nil {
 		l.Cleanup()
@@ -222,3 +216,20 @@ func (w *Writer) Reply(ctx context.Context, formURL, form, field, body string) (
 }
 
 var _ generic.BrowserWriter = (*Writer)(nil)
+
+// Bin is Debian's chromium, the only browser forumgm runs (never a downloaded one).
+const Bin = "/usr/bin/chromium"
+
+// Launcher is chromium set up the way forumgm always runs it: headless, without the sandbox
+// (forumgm runs as root), with the given fresh profile folder, no background traffic, and a host
+// resolver that reaches loopback and the given hosts only.
+func Launcher(bin, dataDir string, hosts ...string) *launcher.Launcher {
+	rules := "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"
+	for _, h := range hosts {
+		rules += " , EXCLUDE " + h
+	}
+	return launcher.New().Bin(bin).Headless(true).NoSandbox(true).Leakless(false).UserDataDir(dataDir).
+		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
+		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
+		Set("host-resolver-rules", rules)
+}
