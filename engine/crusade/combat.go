@@ -380,16 +380,8 @@ func (j *turnJudge) charge(a Attack) {
 		j.problem(p)
 		return
 	}
-	to := j.chargeTo(a)
+	to := j.chargeDest(a, k, &p)
 	if to == nil {
-		p.Code = CodeChargeMissingTo
-		j.problem(p)
-		return
-	}
-	p.Cell = cellPtr(*to)
-	if mi, ok := j.moveOf[k]; ok && a.To != nil && j.turn.Moves[mi].To != *a.To {
-		p.Code = CodeActsTwice
-		j.problem(p)
 		return
 	}
 	if !to.Valid() {
@@ -553,16 +545,8 @@ func (j *turnJudge) formation(a Attack) {
 		j.problem(p)
 		return
 	}
-	to := j.chargeTo(a)
+	to := j.chargeDest(a, lead, &p)
 	if to == nil {
-		p.Code = CodeChargeMissingTo
-		j.problem(p)
-		return
-	}
-	p.Cell = cellPtr(*to)
-	if mi, ok := j.moveOf[lead]; ok && a.To != nil && j.turn.Moves[mi].To != *a.To {
-		p.Code = CodeActsTwice
-		j.problem(p)
 		return
 	}
 	dir, dist, line := lineTo(from, *to)
@@ -675,4 +659,23 @@ func (j *turnJudge) formation(a Attack) {
 	res.Stop = cellPtr(j.pos.cell[lead])
 	res.Front = &dir
 	j.ev.Attacks = append(j.ev.Attacks, res)
+}
+
+// chargeDest is where a charge led by lead goes (the attack's destination, or its move line's),
+// with p's Cell set to it; nil, with the problem recorded, when none is given or the move line
+// disagrees with the attack's destination.
+func (j *turnJudge) chargeDest(a Attack, lead WarriorID, p *Problem) *Cell {
+	to := j.chargeTo(a)
+	if to == nil {
+		p.Code = CodeChargeMissingTo
+		j.problem(*p)
+		return nil
+	}
+	p.Cell = cellPtr(*to)
+	if mi, ok := j.moveOf[lead]; ok && a.To != nil && j.turn.Moves[mi].To != *a.To {
+		p.Code = CodeActsTwice
+		j.problem(*p)
+		return nil
+	}
+	return to
 }

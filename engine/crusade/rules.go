@@ -91,17 +91,27 @@ type turnJudge struct {
 
 func (j *turnJudge) problem(p Problem) { j.probs = append(j.probs, p) }
 
+// player is the roster's player for author while the game is being played; otherwise the
+// refusal that says why not (game over, still deploying, not a player).
+func (g *Game) player(author string) (Player, error) {
+	switch g.st.Phase {
+	case PhaseOver:
+		return Player{}, refuse(Problem{Code: CodeGameOver})
+	case PhaseDeploying:
+		return Player{}, refuse(Problem{Code: CodeNotStarted})
+	}
+	player, ok := g.roster.player(author)
+	if !ok {
+		return Player{}, refuse(Problem{Code: CodeNotAPlayer, Detail: author})
+	}
+	return player, nil
+}
+
 func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 	st := g.st
-	switch st.Phase {
-	case PhaseOver:
-		return nil, refuse(Problem{Code: CodeGameOver})
-	case PhaseDeploying:
-		return nil, refuse(Problem{Code: CodeNotStarted})
-	}
-	player, ok := g.roster.player(in.Author)
-	if !ok {
-		return nil, refuse(Problem{Code: CodeNotAPlayer, Detail: in.Author})
+	player, err := g.player(in.Author)
+	if err != nil {
+		return nil, err
 	}
 	if player.Side != st.ToMove {
 		return nil, refuse(Problem{Code: CodeOutOfTurn, Side: st.ToMove})

@@ -10,15 +10,9 @@ import (
 // decideAllocation judges a side's wound allocation (a post or a private message).
 func (g *Game) decideAllocation(in engine.Input, a *Allocation) ([]engine.Event, error) {
 	st := g.st
-	switch st.Phase {
-	case PhaseOver:
-		return nil, refuse(Problem{Code: CodeGameOver})
-	case PhaseDeploying:
-		return nil, refuse(Problem{Code: CodeNotStarted})
-	}
-	player, ok := g.roster.player(in.Author)
-	if !ok {
-		return nil, refuse(Problem{Code: CodeNotAPlayer, Detail: in.Author})
+	player, err := g.player(in.Author)
+	if err != nil {
+		return nil, err
 	}
 	side := player.Side
 	if len(a.Wounds) == 0 {
