@@ -3,6 +3,7 @@ package forum
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -177,5 +178,31 @@ func TestSleep(t *testing.T) {
 		if err := Sleep(ctx, d); !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled, %v: %v", d, err)
 		}
+	}
+}
+
+func TestRelogin(t *testing.T) {
+	ctx := context.Background()
+	logins, calls := 0, 0
+	login := func(context.Context) error { logins++; return nil }
+	lostOnce := func() error {
+		calls++
+		if calls == 1 {
+			return fmt.Errorf("page: %w", ErrLoggedOut)
+		}
+		return nil
+	}
+	if err := Relogin(ctx, login, lostOnce); err != nil || logins != 1 || calls != 2 {
+		t.Fatalf("lost session: err %v, %d logins, %d calls", err, logins, calls)
+	}
+	other := errors.New("flood")
+	logins, calls = 0, 0
+	if err := Relogin(ctx, login, func() error { calls++; return other }); err != other || logins != 0 || calls != 1 {
+		t.Fatalf("other error: %v, %d logins, %d calls", err, logins, calls)
+	}
+	bad := func(context.Context) error { return ErrBadLogin }
+	err := Relogin(ctx, bad, func() error { return ErrLoggedOut })
+	if !errors.Is(err, ErrLoggedOut) || !errors.Is(err, ErrBadLogin) {
+		t.Fatalf("failed re-login must report both: %v", err)
 	}
 }

@@ -126,6 +126,19 @@ func (c Config) Rate() rate.Limit {
 	return 1
 }
 
+// Relogin runs op; when op reports ErrLoggedOut (the session is gone) it logs in and runs op once
+// more. A failed login is reported together with the error that caused it.
+func Relogin(ctx context.Context, login func(context.Context) error, op func() error) error {
+	err := op()
+	if errors.Is(err, ErrLoggedOut) {
+		if lerr := login(ctx); lerr != nil {
+			return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
+		}
+		err = op()
+	}
+	return err
+}
+
 // Opener builds a dialect's Forum.
 type Opener func(cfg Config) (Forum, error)
 

@@ -228,14 +228,7 @@ func (f *Forum) ensureLogin(ctx context.Context) error {
 
 // relogin runs op; when op reports ErrLoggedOut it logs in again and runs op once more.
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
-	err := op()
-	if errors.Is(err, forum.ErrLoggedOut) {
-		if lerr := f.login(ctx); lerr != nil {
-			return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
-		}
-		err = op()
-	}
-	return err
+	return forum.Relogin(ctx, f.login, op)
 }
 
 // fetchThread reads one thread page.

@@ -178,15 +178,9 @@ func (f *Forum) Login(ctx context.Context) error {
 	return nil
 }
 
+// relogin runs op, logging in again once if the session is gone (forum.Relogin).
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
-	err := op()
-	if errors.Is(err, forum.ErrLoggedOut) {
-		if lerr := f.Login(ctx); lerr != nil {
-			return lerr
-		}
-		err = op()
-	}
-	return err
+	return forum.Relogin(ctx, f.Login, op)
 }
 
 // Posts reads viewtopic.php?id=T&action=last (the page holding the newest post) and walks back

@@ -229,14 +229,7 @@ func (f *Forum) Login(ctx context.Context) error {
 
 // relogin runs op; when the session turned out to be gone it logs in and runs op once more.
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
-	err := op()
-	if errors.Is(err, forum.ErrLoggedOut) {
-		if lerr := f.Login(ctx); lerr != nil {
-			return lerr
-		}
-		err = op()
-	}
-	return err
+	return forum.Relogin(ctx, f.Login, op)
 }
 
 // Posts reads the thread's last page (start=999999 is clamped to it) and walks back page by page
