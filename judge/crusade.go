@@ -331,7 +331,10 @@ func (c *Crusade) decide(in Input, body any, res pcr.Result) (Outcome, error) {
 		// Already counted as sloppiness by the engine (no readable board); say why.
 		var be *cr.BoardError
 		if errors.As(res.BoardErr, &be) && len(out.Messages) > 0 {
-			note, _ := c.tmpl.Render("board_unreadable", be)
+			note, err := c.tmpl.Render("board_unreadable", be)
+			if err != nil {
+				return Outcome{}, err
+			}
 			out.Messages[0].Body += "\n" + note
 		}
 	}
@@ -666,7 +669,6 @@ func (c *Crusade) funcs() map[string]any {
 		"cell":       func(p *cr.Cell) string { return cellStr(p) },
 		"strs":       warriorStrings,
 		"title":      title,
-		"boardError": boardError,
 	}
 }
 
@@ -870,30 +872,3 @@ func title(s string) string {
 	return strings.ToUpper(string(r[:1])) + string(r[1:])
 }
 
-// boardError says in Russian where a quoted board cannot be read.
-func boardError(e *cr.BoardError) string {
-	where := "поле"
-	if e.Row != "" {
-		where = "строка " + e.Row
-		if e.Col > 0 {
-			where = fmt.Sprintf("клетка %s%d", e.Row, e.Col)
-		}
-	} else if e.Line > 0 {
-		where = fmt.Sprintf("строка %d цитаты", e.Line)
-	}
-	switch e.Reason {
-	case cr.BoardCellCount:
-		return fmt.Sprintf("%s: %d %s вместо 20", where, e.Cells, templates.Plural(e.Cells, "клетка", "клетки", "клеток"))
-	case cr.BoardBadLabel:
-		return fmt.Sprintf("%s: непонятная метка строки «%s»", where, templates.Escape(e.Token))
-	case cr.BoardNoLabel:
-		return where + ": нет метки строки (-A … -U)"
-	case cr.BoardDuplicate:
-		return where + " повторяется"
-	case cr.BoardMissingRows:
-		return "нет строк " + templates.Escape(e.Token)
-	case cr.BoardBadToken:
-		return fmt.Sprintf("%s: непонятное «%s»", where, templates.Escape(e.Token))
-	}
-	return where
-}

@@ -340,3 +340,21 @@ func TestUnknownPrivateMessageAnswered(t *testing.T) {
 		t.Fatalf("a private message the game cannot use must be answered privately: %+v", out.Messages)
 	}
 }
+
+// A quoted board that cannot be read is sloppiness, and the reply says where it breaks.
+func TestUnreadableQuotedBoard(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
+	board := cr.Render(c.game.Tokens())
+	lines := strings.Split(board, "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, "-K") {
+			lines[i] = strings.Replace(l, "|к1|", "|к1|__|", 1) // 21 cells in row K
+		}
+	}
+	text := "[quote=gm-bot][code]\n" + strings.Join(lines, "\n") + "\n[/code][/quote]\n1-й ход крестоносца к1 на K16"
+	out := mustJudge(t, c, post("Джелу", at(19, 5), text), Accepted)
+	body := out.Messages[0].Body
+	if !strings.Contains(body, "Поле в цитате не читается: строка K: 21 клетка вместо 20") {
+		t.Fatalf("reply: %q", body)
+	}
+}
