@@ -654,21 +654,21 @@ func (v *View) Speed(w cr.WarriorID) int { return cr.Table[w.Kind()].Speed }
 
 func (c *Crusade) funcs() map[string]any {
 	return map[string]any{
-		"side":       sideName,
-		"sideGen":    sideGenitive,
-		"sideDat":    sideDative,
-		"cells":      cellList,
-		"stat":       statName,
-		"problem":    c.renderProblem,
-		"lineError":  c.renderLineError,
-		"sloppy":     c.renderSloppy,
-		"kindName":   kindName,
-		"wounds":     woundList,
-		"warriors":   warriorList,
-		"ev":         func(e engine.Event) engine.Event { return deref(e) },
-		"cell":       func(p *cr.Cell) string { return cellStr(p) },
-		"strs":       warriorStrings,
-		"title":      title,
+		"side":      sideName,
+		"sideGen":   sideGenitive,
+		"sideDat":   sideDative,
+		"cells":     cellList,
+		"stat":      statName,
+		"problem":   c.renderProblem,
+		"lineError": c.renderLineError,
+		"sloppy":    c.renderSloppy,
+		"kindName":  kindName,
+		"wounds":    woundList,
+		"warriors":  warriorList,
+		"ev":        func(e engine.Event) engine.Event { return deref(e) },
+		"cell":      func(p *cr.Cell) string { return cellStr(p) },
+		"strs":      warriorStrings,
+		"title":     title,
 	}
 }
 
@@ -871,4 +871,3 @@ func title(s string) string {
 	}
 	return strings.ToUpper(string(r[:1])) + string(r[1:])
 }
-
