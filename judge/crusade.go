@@ -665,8 +665,7 @@ func (c *Crusade) funcs() map[string]any {
 		"kindName":  kindName,
 		"wounds":    woundList,
 		"warriors":  warriorList,
-		"ev":        func(e engine.Event) engine.Event { return deref(e) },
-		"cell":      func(p *cr.Cell) string { return cellStr(p) },
+		"cell":      cellStr,
 		"strs":      warriorStrings,
 		"title":     title,
 	}
@@ -685,31 +684,6 @@ func (c *Crusade) renderLineError(e *pcr.LineError) (string, error) {
 
 func (c *Crusade) renderSloppy(s cr.Sloppiness) (string, error) {
 	return c.tmpl.Render("sloppy."+string(s.Code), s)
-}
-
-// deref turns a pointer event into its value, so templates can switch on one type.
-func deref(e engine.Event) engine.Event {
-	switch t := e.(type) {
-	case *cr.TurnPlayed:
-		return *t
-	case *cr.WoundsAllocated:
-		return *t
-	case *cr.DayClosed:
-		return *t
-	case *cr.QuestionAsked:
-		return *t
-	case *cr.AnswerAccepted:
-		return *t
-	case *cr.TimeLimitExceeded:
-		return *t
-	case *cr.GameStarted:
-		return *t
-	case *cr.DeploymentReceived:
-		return *t
-	case *cr.GameEnded:
-		return *t
-	}
-	return e
 }
 
 // sideWords are the Russian names of the sides: nominative, genitive, dative.
