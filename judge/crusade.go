@@ -133,19 +133,15 @@ func (c *Crusade) decode(kind string, data []byte) (engine.Event, error) {
 	return ev, nil
 }
 
-// apply folds one event (the engine's or the referee's).
+// apply folds one event (the engine's or the referee's; both are always pointers).
 func (c *Crusade) apply(ev engine.Event) error {
 	switch e := ev.(type) {
 	case *PausedEvent:
 		c.paused = true
-	case PausedEvent:
-		c.paused = true
-	case *ResumedEvent, ResumedEvent:
+	case *ResumedEvent:
 		c.paused = false
-	case *ModeratedEvent, ModeratedEvent:
+	case *ModeratedEvent:
 	case *UndoneEvent:
-		return c.undo(e.Turn, ev)
-	case UndoneEvent:
 		return c.undo(e.Turn, ev)
 	default:
 		if err := c.game.Apply(ev); err != nil {
@@ -155,6 +151,9 @@ func (c *Crusade) apply(ev engine.Event) error {
 	c.log = append(c.log, ev)
 	return nil
 }
+
+// refereeEvent reports whether e is the referee's own (moderation), not the engine's.
+func refereeEvent(e engine.Event) bool { return strings.HasPrefix(e.EventKind(), "judge.") }
 
 // undo rebuilds the game from its start, folding every event but the undone turn.
 func (c *Crusade) undo(turn int, ev engine.Event) error {
@@ -170,8 +169,7 @@ func (c *Crusade) undo(turn int, ev engine.Event) error {
 		if tp := turnPlayed(e); tp != nil && undone[tp.Number] {
 			continue
 		}
-		switch e.(type) {
-		case *PausedEvent, PausedEvent, *ResumedEvent, ResumedEvent, *ModeratedEvent, ModeratedEvent, *UndoneEvent, UndoneEvent:
+		if refereeEvent(e) {
 			continue
 		}
 		if err := g.Apply(e); err != nil {
@@ -184,13 +182,8 @@ func (c *Crusade) undo(turn int, ev engine.Event) error {
 }
 
 func turnPlayed(e engine.Event) *cr.TurnPlayed {
-	switch t := e.(type) {
-	case *cr.TurnPlayed:
-		return t
-	case cr.TurnPlayed:
-		return &t
-	}
-	return nil
+	tp, _ := e.(*cr.TurnPlayed)
+	return tp
 }
 
 // Restore folds stored events into the referee.
