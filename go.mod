@@ -7,12 +7,12 @@ require (
 	github.com/andybalholm/cascadia v1.3.4
 	github.com/go-rod/rod v0.116.2
 	github.com/mattn/go-sqlite3 v1.14.53
-	github.com/prometheus/client_golang v1.25.0
+	github.com/prometheus/client_golang v1.24.1
 	github.com/rs/zerolog v1.35.1
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.44.0
 	golang.org/x/time v0.16.0
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	cr "forumgm/engine/crusade"
 	"forumgm/parser"
