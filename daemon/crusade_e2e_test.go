@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	_ "forumgm/games/crusade"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ bot: {username: gm-bot, password_env: PW}
 moderators: [Moderator]
 game:
   id: g1
+  kind: crusade
   timezone: Europe/Moscow
   roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
 `))
@@ -29,7 +31,7 @@ game:
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, start)
+	f, err := RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, GameRecord{Start: start, Seed: "e2e", Salt: "salt"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,42 +8,40 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
-	cr "forumgm/engine/crusade"
 	"forumgm/judge"
-	"forumgm/quiz"
+	"forumgm/parser"
 )
 
-// Transcript is a game written down.
+// Transcript is a game written down: the keys every game shares, and the game's own (its
+// settings, players or teams, deployment, question bank), which the game decodes.
 type Transcript struct {
-	Game string `yaml:"game"`
-	// Settings override the game's settings by name (first_side, board_required, daily_question,
-	// timezone, working_days, and the game's own).
-	Settings map[string]any `yaml:"settings"`
-	// Questions is the path of a question bank file; empty: the game's embedded default bank.
-	Questions string    `yaml:"questions"`
-	Start     time.Time `yaml:"start"`
-	Players   []Player  `yaml:"players"`
-	// Deployment is "default", "private", or per side a map of warrior to cell.
-	Deployment yaml.Node `yaml:"deployment"`
-	Posts      []Post    `yaml:"posts"`
+	Game  string    `yaml:"game"`
+	Start time.Time `yaml:"start"`
+	Posts []Post    `yaml:"posts"`
 	// Until runs the clock to this time after the last post (daily close etc.).
 	Until time.Time `yaml:"until"`
-	// Bot is the game master's account name in the thread (default "gm-bot").
+	// Bot is the game master's account name in the thread (default "gm-bot"). Its posts in a
+	// transcript are what the game posted (forumgm verify compares them with a replay).
 	Bot string `yaml:"bot"`
+
+	// Seed is settings.seed: the seed the game's draws come from (default "1"); Salt hides it
+	// in the commitment (settings.salt, default "transcript").
+	Seed, Salt string `yaml:"-"`
+	// spec is the game's own keys.
+	spec yaml.Node
+	// dir is the transcript's folder (relative file names resolve against it).
+	dir string
 }
 
-// Player is one player of the roster.
-type Player struct {
-	Name     string   `yaml:"name"`
-	Side     string   `yaml:"side"`
-	Warriors []string `yaml:"warriors"`
-}
+// common are the keys Transcript decodes itself; the rest belongs to the game.
+var common = map[string]bool{"game": true, "start": true, "posts": true, "until": true, "bot": true}
 
 // Post is one post or private message.
 type Post struct {
@@ -59,20 +57,33 @@ func Load(path string) (*Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	return Parse(b)
+	return parse(b, filepath.Dir(path))
 }
 
-// Parse reads a transcript from YAML and checks it.
-func Parse(b []byte) (*Transcript, error) {
+// Parse reads a transcript from YAML and checks it (file names in it resolve against the working
+// folder).
+func Parse(b []byte) (*Transcript, error) { return parse(b, "") }
+
+func parse(b []byte, dir string) (*Transcript, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("transcript: want a mapping (game:, start:, posts:, ...)")
+	}
 	var t Transcript
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&t); err != nil {
+	if err := doc.Content[0].Decode(&t); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	if t.Game == "" {
-		return nil, fmt.Errorf("transcript: no game named (game: crusade)")
+		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(judge.Games(), " | "))
 	}
+	spec, seed, salt, err := split(doc.Content[0])
+	if err != nil {
+		return nil, err
+	}
+	t.spec, t.Seed, t.Salt, t.dir = spec, seed, salt, dir
 	if t.Start.IsZero() {
 		return nil, fmt.Errorf("transcript: no start time (start: 2026-12-01T18:00:00+03:00)")
 	}
@@ -92,6 +103,9 @@ func Parse(b []byte) (*Transcript, error) {
 	}
 	if t.Bot == "" {
 		t.Bot = "gm-bot"
+	}
+	if _, err := t.Setup(); err != nil {
+		return nil, err
 	}
 	return &t, nil
 }
@@ -117,96 +131,59 @@ type Result struct {
 	Timed []Timed      `json:"timed"`
 }
 
-// Referee builds the transcript's referee.
-func (t *Transcript) Referee() (judge.Referee, error) {
-	switch t.Game {
-	case "crusade":
-		return t.crusade()
+// split separates the game's own keys from the common ones, and takes the seed and the salt out
+// of the settings (they are the referee's, not the game's).
+func split(m *yaml.Node) (spec yaml.Node, seed, salt string, err error) {
+	spec = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	seed, salt = "1", "transcript"
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if common[k.Value] {
+			continue
+		}
+		if k.Value == "settings" && v.Kind == yaml.MappingNode {
+			rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				sk, sv := v.Content[j], v.Content[j+1]
+				switch sk.Value {
+				case "seed":
+					seed = sv.Value
+				case "salt":
+					salt = sv.Value
+				default:
+					rest.Content = append(rest.Content, sk, sv)
+				}
+			}
+			v = rest
+		}
+		spec.Content = append(spec.Content, k, v)
 	}
-	return nil, fmt.Errorf("transcript: unknown game %q (known: crusade)", t.Game)
+	if strings.TrimSpace(seed) == "" {
+		return spec, "", "", fmt.Errorf("transcript: settings.seed is empty")
+	}
+	return spec, seed, salt, nil
 }
 
-func (t *Transcript) crusade() (*judge.Crusade, error) {
-	s := cr.DefaultSettings()
-	if len(t.Settings) > 0 {
-		b, err := yaml.Marshal(t.Settings)
-		if err != nil {
-			return nil, fmt.Errorf("transcript: settings: %w", err)
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("transcript: settings: %w", err)
-		}
-	}
-	loc, err := time.LoadLocation(s.Timezone)
+// Setup decodes the transcript's game.
+func (t *Transcript) Setup() (*judge.Setup, error) {
+	g, err := judge.Lookup(t.Game)
 	if err != nil {
-		return nil, fmt.Errorf("transcript: timezone %q: %w", s.Timezone, err)
+		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	s.Location = loc
-	if len(s.Questions) == 0 {
-		bank, err := t.bank()
-		if err != nil {
-			return nil, err
-		}
-		for _, q := range bank.Questions {
-			s.Questions = append(s.Questions, cr.Question{Text: q.Text, Answers: q.Answers})
-		}
+	setup, err := g.Setup(judge.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
+	if err != nil {
+		return nil, fmt.Errorf("transcript: %s: %w", t.Game, err)
 	}
-	var roster cr.Roster
-	for _, p := range t.Players {
-		pl := cr.Player{Name: p.Name, Side: cr.Side(p.Side)}
-		for _, w := range p.Warriors {
-			pl.Warriors = append(pl.Warriors, cr.WarriorID(w))
-		}
-		roster.Players = append(roster.Players, pl)
-	}
-	setup, err := t.setup()
+	return setup, nil
+}
+
+// Referee builds the transcript's referee.
+func (t *Transcript) Referee() (judge.Referee, error) {
+	setup, err := t.Setup()
 	if err != nil {
 		return nil, err
 	}
-	return judge.NewCrusade(judge.CrusadeOptions{Settings: s, Roster: roster, Setup: setup, Bot: t.Bot})
-}
-
-func (t *Transcript) bank() (quiz.Bank, error) {
-	if t.Questions != "" {
-		return quiz.Load(t.Questions)
-	}
-	return quiz.Default(t.Game)
-}
-
-func (t *Transcript) setup() (cr.Setup, error) {
-	n := t.Deployment
-	switch {
-	case n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.Value == "default"):
-		return cr.Setup{Mode: cr.SetupDefault, At: t.Start}, nil
-	case n.Kind == yaml.ScalarNode && n.Value == "private":
-		return cr.Setup{Mode: cr.SetupPrivate, At: t.Start}, nil
-	case n.Kind == yaml.MappingNode:
-		var sides map[string]map[string]string
-		if err := n.Decode(&sides); err != nil {
-			return cr.Setup{}, fmt.Errorf("transcript: deployment: %w", err)
-		}
-		cells := map[cr.WarriorID]cr.Cell{}
-		for side, ws := range sides {
-			if side != string(cr.Crusaders) && side != string(cr.Saracens) {
-				return cr.Setup{}, fmt.Errorf("transcript: deployment: unknown side %q (crusaders or saracens)", side)
-			}
-			for w, c := range ws {
-				cell, err := cr.ParseCell(strings.ToUpper(c))
-				if err != nil {
-					return cr.Setup{}, fmt.Errorf("transcript: deployment: %s: %w", w, err)
-				}
-				id := cr.WarriorID(w)
-				if !id.Valid() || string(id.Side()) != side {
-					return cr.Setup{}, fmt.Errorf("transcript: deployment: %q is not a warrior of the %s", w, side)
-				}
-				cells[id] = cell
-			}
-		}
-		return cr.Setup{Mode: cr.SetupCustom, Cells: cells, At: t.Start}, nil
-	}
-	return cr.Setup{}, fmt.Errorf("transcript: deployment: want default, private, or {crusaders: {р1: J18, ...}, saracens: {...}}")
+	return judge.New(setup, judge.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
@@ -241,7 +218,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		if p.Private {
 			src = judge.PM
 		}
-		out, err := ref.Judge(judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: judge.FromText(p.Text)})
+		out, err := ref.Judge(judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
 		if err != nil {
 			return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
 		}

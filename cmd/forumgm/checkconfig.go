@@ -29,11 +29,11 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 	} else {
 		caps = f.Capabilities()
 	}
-	if _, err := daemon.RefereeFactory(cfg, caps, cfg.StartTime()); err != nil {
+	if _, err := daemon.RefereeFactory(cfg, caps, daemon.GameRecord{Start: cfg.StartTime()}); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
 	fmt.Fprintf(stdout, "%s: OK — game %s (%s, %d players) in thread %s on %s (%s), bot %s (password from $%s",
-		*path, cfg.Game.ID, cfg.Game.Kind, len(cfg.Game.Roster), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
+		*path, cfg.Game.ID, cfg.Game.Kind, len(cfg.Players()), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
 		cfg.Bot.Username, cfg.Bot.PasswordEnv)
 	if _, err := cfg.Password(); err != nil {
 		fmt.Fprint(stdout, ", NOT SET in this environment")
