@@ -9,7 +9,6 @@ import (
 	"forumgm/config"
 	"forumgm/forum"
 	"forumgm/judge"
-	"forumgm/quiz"
 	"forumgm/store"
 )
 
@@ -97,15 +96,8 @@ func TestCrusadeDayEndToEnd(t *testing.T) {
 	// 21:10: the daily question.
 	r.clock.Set(time.Date(2026, 12, 1, 21, 11, 0, 0, msk))
 	r.cycle(t)
-	bank, _ := quiz.Default("crusade")
 	texts := strings.Join(r.botTexts(t), "\n")
-	asked := -1
-	for _, q := range bank.Questions {
-		if i := strings.Index(texts, q.Text); i >= 0 {
-			asked = i
-		}
-	}
-	if asked < 0 {
+	if !strings.Contains(texts, "Вопрос дня №1") {
 		t.Errorf("no daily question in the thread after 21:10")
 	}
 	// 00:00: the daily close.

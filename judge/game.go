@@ -94,18 +94,18 @@ type Rules interface {
 
 // Names of the templates the referee itself renders; every game defines them.
 const (
-	SayStart        = "start"         // the opening post (Context.Fair has the commitment)
-	SayHelp         = "help"          // a player asked for help
-	SayUnreadable   = "unreadable"    // looks like a move but cannot be read (Context.Lines)
-	SayNotInRoster  = "not_in_roster" // a move from someone who does not play
-	SayDispute      = "dispute"       // a player disputes a decision
-	SayPaused       = "paused"        // a move while the game is paused
-	SayPMUnknown    = "pm_unknown"    // a private message the game cannot use
-	SayPause        = "pause"         // a moderator paused the game
-	SayResume       = "resume"        // a moderator resumed it
-	SayUndone       = "undone"        // a moderator undid a move (Context.Event: the move)
-	SayModRejected  = "mod_rejected"  // a moderator rejected a flagged post
-	SayReveal       = "seed_reveal"   // the seed and salt, published at the end (Context.Fair)
+	SayStart       = "start"         // the opening post (Context.Fair has the commitment)
+	SayHelp        = "help"          // a player asked for help
+	SayUnreadable  = "unreadable"    // looks like a move but cannot be read (Context.Lines)
+	SayNotInRoster = "not_in_roster" // a move from someone who does not play
+	SayDispute     = "dispute"       // a player disputes a decision
+	SayPaused      = "paused"        // a move while the game is paused
+	SayPMUnknown   = "pm_unknown"    // a private message the game cannot use
+	SayPause       = "pause"         // a moderator paused the game
+	SayResume      = "resume"        // a moderator resumed it
+	SayUndone      = "undone"        // a moderator undid a move (Context.Event: the move)
+	SayModRejected = "mod_rejected"  // a moderator rejected a flagged post
+	SayReveal      = "seed_reveal"   // the seed and salt, published at the end (Context.Fair)
 )
 
 // RefereeTemplates are the templates every game must define.
@@ -199,5 +199,40 @@ func namesLocked() []string {
 		ns = append(ns, n)
 	}
 	sort.Strings(ns)
+	return ns
+}
+
+// Sandboxed is a game that can be tried in the embedded sandbox forum (`forumgm sandbox --game`).
+type Sandboxed interface {
+	Sandbox() SandboxGame
+}
+
+// SandboxGame is what the sandbox needs to open a game: the thread, the players' throwaway logins
+// and the game's own keys for config.yaml. The moderator and the bot accounts are the sandbox's.
+type SandboxGame struct {
+	Title   string        // English, for the banner ("Crusade")
+	Subject string        // the thread's subject (Russian)
+	Intro   string        // the thread's first post (Russian BBCode)
+	Players []SandboxUser // the players' accounts
+	// Spec is the game's own keys as config.yaml lines, indented by two spaces (under game:).
+	Spec string
+	// Try is the banner's "what to try" lines (English; a player's example in Russian).
+	Try []string
+}
+
+// SandboxUser is one throwaway sandbox login.
+type SandboxUser struct {
+	Name, Password, Role string
+}
+
+// SandboxGames lists the registered games that can run in the sandbox, sorted by name.
+func SandboxGames() []string {
+	var ns []string
+	for _, n := range Games() {
+		g, _ := Lookup(n)
+		if _, ok := g.(Sandboxed); ok {
+			ns = append(ns, n)
+		}
+	}
 	return ns
 }

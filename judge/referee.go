@@ -141,6 +141,15 @@ func (r *referee) decode(kind string, data []byte) (engine.Event, error) {
 	return ev, nil
 }
 
+// DecodeAny rebuilds a stored event of r's game, the referee's own events included.
+func DecodeAny(r Referee, rec engine.Record) (engine.Event, error) {
+	rf, ok := r.(*referee)
+	if !ok {
+		return nil, errors.New("judge: not a referee of this package")
+	}
+	return rf.decode(rec.Kind, rec.Data)
+}
+
 // refereeEvent reports whether e is the referee's own (moderation), not the game's.
 func refereeEvent(e engine.Event) bool { return strings.HasPrefix(e.EventKind(), "judge.") }
 

@@ -4,6 +4,7 @@
 package crusade
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -21,6 +22,11 @@ import (
 	"forumgm/quiz"
 	"forumgm/templates"
 )
+
+// defaultQuestions is the daily-question bank a game uses unless it names its own.
+//
+//go:embed questions.yaml
+var defaultQuestions []byte
 
 // Name is the game's name in config.yaml and transcripts.
 const Name = "crusade"
@@ -166,7 +172,7 @@ func settings(sp judge.Spec, in spec) (cr.Settings, error) {
 			}
 			bank, err = quiz.Load(file)
 		} else {
-			bank, err = quiz.Default(Name)
+			bank, err = quiz.Parse(defaultQuestions, "the embedded question bank")
 		}
 		if err != nil {
 			return s, fmt.Errorf("question bank: %w", err)
@@ -716,4 +722,33 @@ func title(s string) string {
 		return s
 	}
 	return strings.ToUpper(string(r[:1])) + string(r[1:])
+}
+
+// Sandbox is Crusade in the sandbox forum: two players, the default board, the quoted board
+// optional (a try-out).
+func (Game) Sandbox() judge.SandboxGame {
+	return judge.SandboxGame{
+		Title:   "Crusade",
+		Subject: "Крестовый поход — партия 1",
+		Intro: "[b]Крестовый поход — партия в песочнице[/b]\n" +
+			"Ведущий — бот gm-bot. Крестоносцы: Джелу, сарацины: snovaya.\n" +
+			"Правила, доска и порядок ходов — ниже. Удачной игры!",
+		Players: []judge.SandboxUser{
+			{Name: "Джелу", Password: "crusader", Role: "player, crusaders (крестоносцы)"},
+			{Name: "snovaya", Password: "saracen", Role: "player, saracens (сарацины)"},
+		},
+		Spec: `  roster:
+    - {name: Джелу, side: crusaders}
+    - {name: snovaya, side: saracens}
+  deployment: default
+  # A try-out: the quoted board is optional here. In a real game (the default) a move post
+  # without the quoted, edited board is sloppy and costs the side a wound.
+  settings: {first_side: crusaders, board_required: false}
+`,
+		Try: []string{
+			"Log in as Джелу and reply:  1-й ход крестоносца к1 на K16",
+			"The game master answers within a few seconds. (Here quoting the board is optional;",
+			"in a real game a move without the quoted, edited board costs a wound.)",
+		},
+	}
 }
