@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"forumgm/engine"
 	"forumgm/judge"
 	"forumgm/parser"
 )
@@ -47,7 +48,7 @@ var common = map[string]bool{"game": true, "start": true, "posts": true, "until"
 type Post struct {
 	Author  string    `yaml:"author"`
 	At      time.Time `yaml:"at"`
-	Private bool      `yaml:"private"`
+	Private bool      `yaml:"private,omitempty"`
 	Text    string    `yaml:"text"`
 }
 
@@ -129,6 +130,8 @@ type Result struct {
 	Posts []PostResult `json:"posts"`
 	Final any          `json:"final"`
 	Timed []Timed      `json:"timed"`
+	// Events is the game's event log, in order (not in the JSON).
+	Events []engine.Event `json:"-"`
 }
 
 // split separates the game's own keys from the common ones, and takes the seed and the salt out
@@ -195,6 +198,7 @@ func (t *Transcript) Replay() (*Result, error) {
 	}
 	res := &Result{Posts: []PostResult{}, Timed: []Timed{}}
 	timed := func(at time.Time, out judge.Outcome) error {
+		res.Events = append(res.Events, out.Events...)
 		if len(out.Messages) == 0 {
 			return nil
 		}
@@ -222,6 +226,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
 		}
+		res.Events = append(res.Events, out.Events...)
 		pr := PostResult{Index: i, Author: p.Author, Verdict: string(out.Verdict), Replies: bodies(out.Messages)}
 		res.Posts = append(res.Posts, pr)
 		if p.At.After(last) {
@@ -242,12 +247,84 @@ func bodies(ms []judge.Message) []string {
 	for _, m := range ms {
 		b := m.Body
 		if m.To != "" {
-			b = "[ЛС для " + m.To + "] " + b
+			b = privatePrefix + m.To + "] " + b
 		}
 		out = append(out, b)
 	}
 	return out
 }
+
+// Thread is the thread as the forum would show it: the transcript's posts with the game's public
+// replies (its posts in the thread, by the bot) put where they appeared. Private messages are
+// left out. forumgm verify checks such a thread against the revealed seed.
+func (r *Result) Thread(t *Transcript) []Post {
+	var out []Post
+	ti := 0
+	flush := func(until time.Time, incl bool) {
+		for ti < len(r.Timed) && (r.Timed[ti].At.Before(until) || incl && r.Timed[ti].At.Equal(until)) {
+			for _, b := range r.Timed[ti].Replies {
+				if !strings.HasPrefix(b, privatePrefix) {
+					out = append(out, Post{Author: t.Bot, At: r.Timed[ti].At, Text: b})
+				}
+			}
+			ti++
+		}
+	}
+	for _, p := range r.Posts {
+		src := t.Posts[p.Index]
+		flush(src.At, true)
+		out = append(out, src)
+		for _, b := range p.Replies {
+			if !strings.HasPrefix(b, privatePrefix) && !src.Private {
+				out = append(out, Post{Author: t.Bot, At: src.At, Text: b})
+			}
+		}
+	}
+	for ; ti < len(r.Timed); ti++ {
+		for _, b := range r.Timed[ti].Replies {
+			if !strings.HasPrefix(b, privatePrefix) {
+				out = append(out, Post{Author: t.Bot, At: r.Timed[ti].At, Text: b})
+			}
+		}
+	}
+	return out
+}
+
+// Marshal writes the transcript as YAML: the common keys and the game's own as they were read
+// (the seed and the salt left out: they are what forumgm verify is given).
+func (t *Transcript) Marshal() ([]byte, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	add := func(k string, v any) error {
+		var n yaml.Node
+		if err := n.Encode(v); err != nil {
+			return fmt.Errorf("transcript: %s: %w", k, err)
+		}
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &n)
+		return nil
+	}
+	if err := add("game", t.Game); err != nil {
+		return nil, err
+	}
+	if err := add("start", t.Start); err != nil {
+		return nil, err
+	}
+	m.Content = append(m.Content, t.spec.Content...)
+	if err := add("bot", t.Bot); err != nil {
+		return nil, err
+	}
+	if err := add("posts", t.Posts); err != nil {
+		return nil, err
+	}
+	if !t.Until.IsZero() {
+		if err := add("until", t.Until); err != nil {
+			return nil, err
+		}
+	}
+	return yaml.Marshal(m)
+}
+
+// privatePrefix marks a private message in the replay's output.
+const privatePrefix = "[ЛС для "
 
 // JSON is the result as one JSON object (board characters such as < and > left as they are).
 func (r *Result) JSON() ([]byte, error) {
