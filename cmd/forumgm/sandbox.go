@@ -110,6 +110,12 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		*dir = d
+		// A throwaway folder goes with the sandbox; a --dir the user named stays.
+		defer func() {
+			if os.RemoveAll(d) == nil {
+				fmt.Fprintf(stdout, "forumgm sandbox: stopped; removed %s\n", d)
+			}
+		}()
 	}
 	sb, err := startSandbox(ctx, sandboxOptions{Addr: *addr, Dir: *dir, Game: *gameName, Quiet: *quiet, Log: stderr})
 	if err != nil {
@@ -245,6 +251,15 @@ func (sb *sandboxRun) Close() {
 	}
 }
 
+// selfCommand is how the user runs this binary: "go run ./cmd/forumgm" under go run (its binary
+// lives in a temporary build folder), else the binary's path as typed.
+func selfCommand() string {
+	if strings.Contains(os.Args[0], "go-build") {
+		return "go run ./cmd/forumgm"
+	}
+	return os.Args[0]
+}
+
 // Banner is what `forumgm sandbox` prints: the addresses, the logins, what to try.
 func (sb *sandboxRun) Banner() string {
 	url, opsAddr := sb.URL, sb.OpsAddr
@@ -260,7 +275,7 @@ func (sb *sandboxRun) Banner() string {
 		fmt.Fprintf(&b, "  %s\n", l)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "  moderator queue:  forumgm review --config %s list --by Moderator\n", sb.Config)
+	fmt.Fprintf(&b, "  moderator queue:  %s review --config %s list --by %s\n", selfCommand(), sb.Config, sandboxModerator.Name)
 	fmt.Fprintf(&b, "  moderator web UI: %s   (log in as Moderator, password moderator)\n", sb.Review)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
 	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)
