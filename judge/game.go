@@ -149,6 +149,7 @@ type Context struct {
 	Event   engine.Event // the event a template is about
 	Lines   any          // Reading.Lines
 	Fair    Fair         // the seed's commitment (and, at the end, the seed)
+	Dispute string       // the dispute keyword players write to call a moderator
 	Private bool         // the answer goes by private message
 }
 

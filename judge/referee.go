@@ -256,7 +256,7 @@ func checkDrawn(rnd *engine.Rand, evs []engine.Event) error {
 }
 
 func (r *referee) ctx(in *Input) Context {
-	c := Context{In: in, Fair: r.fair}
+	c := Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword}
 	if in != nil && in.Source == PM && !r.opt.NoPM {
 		c.Private = true
 	}
@@ -536,11 +536,17 @@ func HasWord(text, word string) bool {
 		if end := j + len(w); end < len(t) {
 			after = []rune(t[end:])[0]
 		}
-		if !wordRune(before) && !wordRune(after) {
+		if !wordRune(before) && !wordRune(after) && !negated(t[:j]) {
 			return true
 		}
 		i = j + len(w)
 	}
+}
+
+// negated reports whether the text before a word ends with "не" ("не оспариваю").
+func negated(before string) bool {
+	f := strings.Fields(before)
+	return len(f) > 0 && f[len(f)-1] == "не"
 }
 
 func lastRune(s string) rune {
