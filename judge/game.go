@@ -105,12 +105,14 @@ const (
 	SayResume      = "resume"        // a moderator resumed it
 	SayUndone      = "undone"        // a moderator undid a move (Context.Event: the move)
 	SayModRejected = "mod_rejected"  // a moderator rejected a flagged post
+	SayModAccepted = "mod_accepted"  // added to the reply to a post a moderator accepted
+	SayModKept     = "mod_kept"      // an edited post's first version, or a disputed decision, stands
 	SayReveal      = "seed_reveal"   // the seed and salt, published at the end (Context.Fair)
 )
 
 // RefereeTemplates are the templates every game must define.
 var RefereeTemplates = []string{SayStart, SayHelp, SayUnreadable, SayNotInRoster, SayDispute, SayPaused,
-	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayReveal}
+	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayReveal}
 
 // Sender as a message's To means: answer the input's author, privately when the input came
 // privately and the forum has private messages, else in the thread.

@@ -96,13 +96,15 @@ type UndoneEvent struct {
 	Label  string    `json:"label,omitempty"`
 }
 
-// ModeratedEvent records a moderator's accept or reject of a flagged post.
+// ModeratedEvent records a moderator's decision on a flagged post.
 type ModeratedEvent struct {
 	At     time.Time `json:"at"`
 	By     string    `json:"by"`
 	Action ModAction `json:"action"`
 	PostID string    `json:"post_id,omitempty"`
 	Reason string    `json:"reason,omitempty"`
+	Flag   FlagKind  `json:"flag,omitempty"`
+	Text   string    `json:"text,omitempty"` // the move as the moderator retyped it
 }
 
 // RevealedEvent is the seed published (the game's end, or a moderator's reveal).
@@ -452,7 +454,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
 	case ModEnd:
 		rnd := r.rand()
-		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: r.rules.Ender("", cmd.Reason), Rand: rnd})
+		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
 		if err != nil {
 			return Outcome{}, fmt.Errorf("judge: end: %w", err)
 		}
@@ -463,16 +465,33 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			return Outcome{}, err
 		}
 		return r.accepted(nil, evs)
-	case ModAccept, ModReject:
+	case ModAccept, ModReject, ModClose:
 		if cmd.Post == nil {
 			return Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
 		}
-		mark := &ModeratedEvent{At: cmd.At, By: cmd.By, Action: cmd.Action, PostID: cmd.Post.PostID, Reason: cmd.Reason}
+		mark := &ModeratedEvent{At: cmd.At, By: cmd.By, Action: cmd.Action, PostID: cmd.Post.PostID, Reason: cmd.Reason,
+			Flag: cmd.Flag, Text: cmd.Text}
+		c.In = cmd.Post
+		keep := cmd.Action == ModAccept && (cmd.Flag == FlagEdited || cmd.Flag == FlagDeleted || cmd.Flag == FlagDispute)
+		if cmd.Action == ModClose || keep {
+			// Nothing is judged again: the first-seen post, or the decision disputed, stands.
+			if err := r.commit([]engine.Event{mark}); err != nil {
+				return Outcome{}, err
+			}
+			out := Outcome{Verdict: Ignored, Events: []engine.Event{mark}}
+			if keep {
+				body, err := r.rules.Say(SayModKept, c)
+				if err != nil {
+					return Outcome{}, err
+				}
+				out.Messages = []Message{r.route(cmd.Post, Message{To: Sender, Body: body})}
+			}
+			return out, nil
+		}
 		if cmd.Action == ModReject {
 			if err := r.commit([]engine.Event{mark}); err != nil {
 				return Outcome{}, err
 			}
-			c.In = cmd.Post
 			body, err := r.rules.Say(SayModRejected, c)
 			if err != nil {
 				return Outcome{}, err
@@ -481,9 +500,17 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		}
 		in := *cmd.Post
 		in.At = cmd.At
+		if strings.TrimSpace(cmd.Text) != "" {
+			// The move as the player meant it, typed by the moderator, judged as if the player
+			// had written it (the post's quotes, such as a quoted board, stay).
+			in.Post.Text = cmd.Text
+		}
 		rd := r.rules.Read(in)
 		if rd.Kind != Intent {
-			return Outcome{}, fmt.Errorf("judge: accept: post %s holds no readable move", in.PostID)
+			return Outcome{}, fmt.Errorf("judge: accept: %s: no readable move in it; give the move as the player meant it (the text option)", describe(in))
+		}
+		if cmd.Flag == FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
+			return Outcome{}, fmt.Errorf("judge: accept: %s does not play in this game; add them to the roster first", in.Author)
 		}
 		out, err := r.decide(in, rd)
 		if err != nil || out.Verdict != Accepted {
@@ -493,6 +520,11 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			return Outcome{}, err
 		}
 		out.Events = append(out.Events, mark)
+		if note, err := r.rules.Say(SayModAccepted, c); err == nil && len(out.Messages) > 0 {
+			out.Messages[0].Body += "\n" + note
+		} else if err != nil {
+			return Outcome{}, err
+		}
 		return out, nil
 	}
 	return Outcome{}, fmt.Errorf("judge: unknown moderator action %q", cmd.Action)
@@ -555,6 +587,11 @@ func lastRune(s string) rune {
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '#' }
+
+// describe names a post for a moderator's error message.
+func describe(in Input) string {
+	return fmt.Sprintf("post %s by %s", in.PostID, in.Author)
+}
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
