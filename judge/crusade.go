@@ -442,7 +442,7 @@ func (c *Crusade) NextTimer(t time.Time) (time.Time, bool) {
 
 // Fire runs the timed rules due at at.
 func (c *Crusade) Fire(at time.Time) (Outcome, error) {
-	evs, err := c.game.Tick(at)
+	evs, err := c.game.Tick(at, nil)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), err)
 	}

@@ -106,8 +106,8 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 
 // Tick fires the timed rules due exactly at `at`, in this order: a time-limit violation, the
 // question, the daily close, the deployment deadline. A rule already fired (its event applied)
-// does not fire again.
-func (g *Game) Tick(at time.Time) ([]engine.Event, error) {
+// does not fire again. Crusade draws no chance: rnd is unused.
+func (g *Game) Tick(at time.Time, _ *engine.Rand) ([]engine.Event, error) {
 	st := g.st
 	var evs []engine.Event
 	switch st.Phase {

@@ -46,13 +46,13 @@ func (d *driver) advance(to time.Time) []engine.Event {
 		if !next.After(d.now) {
 			d.t.Fatalf("NextTimer(%v) = %v, not after", d.now, next)
 		}
-		evs, err := d.g.Tick(next)
+		evs, err := d.g.Tick(next, nil)
 		if err != nil {
 			d.t.Fatal(err)
 		}
 		d.apply(evs)
 		// a second tick at the same moment fires nothing
-		if again, _ := d.g.Tick(next); len(again) != 0 {
+		if again, _ := d.g.Tick(next, nil); len(again) != 0 {
 			d.t.Fatalf("tick at %v fired twice: %s", next, jsonOf(again))
 		}
 		all = append(all, evs...)

@@ -325,3 +325,10 @@ const (
 	FlameDepth  = 2
 	VolleyDepth = 3
 )
+
+// sorted is a sorted copy of cs.
+func sorted(cs []Cell) []Cell {
+	cs = slices.Clone(cs)
+	slices.Sort(cs)
+	return cs
+}

@@ -66,11 +66,6 @@ func TestNeighbours(t *testing.T) {
 	}
 }
 
-func sorted(cs []Cell) []Cell {
-	cs = slices.Clone(cs)
-	slices.Sort(cs)
-	return cs
-}
 
 func TestEdgesAndReentry(t *testing.T) {
 	n := 0
