@@ -66,7 +66,6 @@ func TestNeighbours(t *testing.T) {
 	}
 }
 
-
 func TestEdgesAndReentry(t *testing.T) {
 	n := 0
 	for c := Cell(1); c <= NumCells; c++ {

@@ -13,38 +13,38 @@ type What string
 
 // Happenings, by the step of the tact they belong to.
 const (
-	WReturned      What = "returned"       // start: Player back on Cell at Height (Detail: hospital|spat)
-	WDropped       What = "dropped"        // start: Player sent no orders and drops Ball
-	WThrowIn       What = "throw_in"       // start: the referee takes Ball from Player (Team) and throws it in at Cell
-	WDragonMoved   What = "dragon_moved"   // 1: Team's dragon, Detail the move, Cell the head, Height
-	WDragonBlocked What = "dragon_blocked" // 1: Team's dragon cannot carry out its move (Detail: why)
-	WDragonIdle    What = "dragon_idle"    // 1: Team's dragon had no orders: it stays with its mouth open
-	WFire          What = "fire"           // 1: Team's dragon breathes Fire (Detail "random" when not ordered); Cells
-	WMouth         What = "mouth"          // 1: Team's dragon's mouth, Detail open|closed
-	WPassLanded    What = "pass_landed"    // 1: Ball lands on Cell at Height
-	WBounced       What = "bounced"        // 1, 2: Ball bounces on Cell (off the dome, or a closed mouth: Detail mouth)
-	WAvoided       What = "avoided"        // 1: Ball swerves away from a dragon's reach
-	WVanished      What = "vanished"       // 1: the yellow ball vanished
-	WAppeared      What = "appeared"       // 1: the yellow ball appeared
-	WBallSwallowed What = "ball_swallowed" // 2, 3, 7: Team's dragon swallows Ball: Count points for Other (a team)
-	WCollision     What = "collision"      // 3: Players collide on Cell at Height (Names)
-	WFell          What = "fell"           // 3, 6: Player falls from Height (Detail: collision|dragon|fire|bludger); Count: the round of return
-	WStagger       What = "stagger"        // 3: Player keeps their balls but loses this tact's ball action
+	WReturned      What = "returned"         // start: Player back on Cell at Height (Detail: hospital|spat)
+	WDropped       What = "dropped"          // start: Player sent no orders and drops Ball
+	WThrowIn       What = "throw_in"         // start: the referee takes Ball from Player (Team) and throws it in at Cell
+	WDragonMoved   What = "dragon_moved"     // 1: Team's dragon, Detail the move, Cell the head, Height
+	WDragonBlocked What = "dragon_blocked"   // 1: Team's dragon cannot carry out its move (Detail: why)
+	WDragonIdle    What = "dragon_idle"      // 1: Team's dragon had no orders: it stays with its mouth open
+	WFire          What = "fire"             // 1: Team's dragon breathes Fire (Detail "random" when not ordered); Cells
+	WMouth         What = "mouth"            // 1: Team's dragon's mouth, Detail open|closed
+	WPassLanded    What = "pass_landed"      // 1: Ball lands on Cell at Height
+	WBounced       What = "bounced"          // 1, 2: Ball bounces on Cell (off the dome, or a closed mouth: Detail mouth)
+	WAvoided       What = "avoided"          // 1: Ball swerves away from a dragon's reach
+	WVanished      What = "vanished"         // 1: the yellow ball vanished
+	WAppeared      What = "appeared"         // 1: the yellow ball appeared
+	WBallSwallowed What = "ball_swallowed"   // 2, 3, 7: Team's dragon swallows Ball: Count points for Other (a team)
+	WCollision     What = "collision"        // 3: Players collide on Cell at Height (Names)
+	WFell          What = "fell"             // 3, 6: Player falls from Height (Detail: collision|dragon|fire|bludger); Count: the round of return
+	WStagger       What = "stagger"          // 3: Player keeps their balls but loses this tact's ball action
 	WPlayerEaten   What = "player_swallowed" // 3: Team's dragon swallows Player
-	WSpat          What = "spat"           // 3, 7: Team's dragon spits out Player (the red ball): back next round
-	WFreed         What = "freed"          // 3, 6: Ball falls from Player's hands on Cell at Height
-	WEffect        What = "effect"         // end of tact: Team's dragon is now under Detail (an Effect)
-	WPass          What = "pass"           // 4: Player passes Ball towards Cell at Height
-	WPassSkipped   What = "pass_skipped"   // 4: Player's pass could not be made (Detail: no_ball|which_ball|not_holding|pass_range)
-	WStolen        What = "stolen"         // 5: Player takes Ball from Other
-	WStealFailed   What = "steal_failed"   // 5: Player fails to take a ball from Other ("" when no one was in reach)
-	WCaught        What = "caught"         // 6: Player catches Ball
-	WCatchMissed   What = "catch_missed"   // 6: Player tried to catch and missed (Ball: the last one tried)
-	WDisenchanted  What = "disenchanted"   // 6: Player named the counter-spell: Ball is no longer enchanted
-	WBludger       What = "bludger"        // 6: the enchanted Ball knocks Player down
-	WWarning       What = "warning"        // after: Team keeps Ball on its half: a warning
-	WThrowInDue    What = "throw_in_due"   // after: Ball will be thrown in at Count (round), Height (tact)
-	WEnd           What = "end"            // after: the game ends; Detail the reason, Other the winner (or "draw")
+	WSpat          What = "spat"             // 3, 7: Team's dragon spits out Player (the red ball): back next round
+	WFreed         What = "freed"            // 3, 6: Ball falls from Player's hands on Cell at Height
+	WEffect        What = "effect"           // end of tact: Team's dragon is now under Detail (an Effect)
+	WPass          What = "pass"             // 4: Player passes Ball towards Cell at Height
+	WPassSkipped   What = "pass_skipped"     // 4: Player's pass could not be made (Detail: no_ball|which_ball|not_holding|pass_range)
+	WStolen        What = "stolen"           // 5: Player takes Ball from Other
+	WStealFailed   What = "steal_failed"     // 5: Player fails to take a ball from Other ("" when no one was in reach)
+	WCaught        What = "caught"           // 6: Player catches Ball
+	WCatchMissed   What = "catch_missed"     // 6: Player tried to catch and missed (Ball: the last one tried)
+	WDisenchanted  What = "disenchanted"     // 6: Player named the counter-spell: Ball is no longer enchanted
+	WBludger       What = "bludger"          // 6: the enchanted Ball knocks Player down
+	WWarning       What = "warning"          // after: Team keeps Ball on its half: a warning
+	WThrowInDue    What = "throw_in_due"     // after: Ball will be thrown in at Count (round), Height (tact)
+	WEnd           What = "end"              // after: the game ends; Detail the reason, Other the winner (or "draw")
 )
 
 // Happening is one thing that happened in a tact, for the report.

@@ -31,13 +31,13 @@ type PlayerState struct {
 
 // DragonState is one team's dragon.
 type DragonState struct {
-	Team      int     `json:"team"`
-	Head      Cell    `json:"head"`
-	Body      Cell    `json:"body"`
-	Height    int     `json:"height"`
-	Volleys   int     `json:"volleys"`
-	Flames    int     `json:"flames"`
-	Swallowed []Color `json:"swallowed"`
+	Team      int      `json:"team"`
+	Head      Cell     `json:"head"`
+	Body      Cell     `json:"body"`
+	Height    int      `json:"height"`
+	Volleys   int      `json:"volleys"`
+	Flames    int      `json:"flames"`
+	Swallowed []Color  `json:"swallowed"`
 	Effects   []Effect `json:"effects"`
 	// OpenFor is how many tacts after the last the mouth stays open after fire.
 	OpenFor int `json:"open_for,omitempty"`
@@ -112,11 +112,11 @@ type PlayerOrders struct {
 
 // Warning is a stalling warning or throw-in: the contract's `{team, round, ball}`.
 type Warning struct {
-	Team     string `json:"team"`
-	Round    int    `json:"round"`
-	Ball     Color  `json:"ball"`
-	ThrowIn  bool   `json:"throw_in,omitempty"` // a throw-in (else a warning)
-	Tact     int    `json:"tact,omitempty"`     // the throw-in's tact
+	Team    string `json:"team"`
+	Round   int    `json:"round"`
+	Ball    Color  `json:"ball"`
+	ThrowIn bool   `json:"throw_in,omitempty"` // a throw-in (else a warning)
+	Tact    int    `json:"tact,omitempty"`     // the throw-in's tact
 }
 
 // ThrowIn is a throw-in due: the ball, the round and tact.
@@ -129,16 +129,16 @@ type ThrowIn struct {
 
 // State is the whole game state; it is what RoundResolved carries.
 type State struct {
-	Started  bool           `json:"started"`
-	At       time.Time      `json:"at"`
-	Round    int            `json:"round"` // rounds resolved
-	Over     bool           `json:"over,omitempty"`
-	Winner   string         `json:"winner,omitempty"`
-	Reason   string         `json:"reason,omitempty"`
-	Score    [2]int         `json:"score"`
-	Players  []*PlayerState `json:"players"`
-	Dragons  [2]*DragonState `json:"dragons"`
-	Balls    []*BallState   `json:"balls"`
+	Started bool            `json:"started"`
+	At      time.Time       `json:"at"`
+	Round   int             `json:"round"` // rounds resolved
+	Over    bool            `json:"over,omitempty"`
+	Winner  string          `json:"winner,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
+	Score   [2]int          `json:"score"`
+	Players []*PlayerState  `json:"players"`
+	Dragons [2]*DragonState `json:"dragons"`
+	Balls   []*BallState    `json:"balls"`
 	// Enchanted counts each team's enchanted passes thrown in resolved rounds.
 	Enchanted [2]int                   `json:"enchanted"`
 	Orders    map[string]*PlayerOrders `json:"orders,omitempty"`
