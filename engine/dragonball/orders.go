@@ -183,6 +183,17 @@ func (c *orderCheck) tact(t *TactOrder) (Problem, bool) {
 		prob.Cell = t.Cell
 		return fail(CodeBadCell)
 	}
+	if t.Dir != "" && t.Cell == 0 && !returning {
+		d, ok := ParseDir(t.Dir)
+		n, on := next.cell.Step(d)
+		if !ok || !on {
+			prob.From, prob.Cells, prob.Detail = next.cell, sorted(next.cell.Neighbours()), t.Dir
+			return fail(CodeBadCell)
+		}
+		resolved := *t
+		resolved.Cell, resolved.Dir = n, ""
+		*t = resolved
+	}
 	if returning {
 		side := sideOf(p.Team)
 		if t.Cell != 0 && !IsReentry(side, t.Cell) {

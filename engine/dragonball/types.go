@@ -146,6 +146,8 @@ type TactOrder struct {
 	Line   string `json:"line,omitempty"`
 	Cell   Cell   `json:"cell,omitempty"`
 	Height int    `json:"height,omitempty"`
+	// Dir moves to the neighbour in that direction (an English code, e..sw) instead of a Cell.
+	Dir    string `json:"dir,omitempty"`
 	Action Action `json:"action,omitempty"`
 	// Pass: the ball (may be empty), the target cell and height (0: the passer's height), the
 	// spell's first half for an enchanted pass. Catch: Spell is the counter-spell.
