@@ -142,32 +142,32 @@ const (
 // TactOrder is one player's order for one tact, as the parser read it. Cell and Height 0 keep
 // the current ones.
 type TactOrder struct {
-	Tact   int    `json:"tact"`
-	Line   string `json:"line,omitempty"`
-	Cell   Cell   `json:"cell,omitempty"`
-	Height int    `json:"height,omitempty"`
+	Tact   int    `yaml:"tact" json:"tact"`
+	Line   string `yaml:"line" json:"line,omitempty"`
+	Cell   Cell   `yaml:"cell" json:"cell,omitempty"`
+	Height int    `yaml:"height" json:"height,omitempty"`
 	// Dir moves to the neighbour in that direction (an English code, e..sw) instead of a Cell.
-	Dir    string `json:"dir,omitempty"`
-	Action Action `json:"action,omitempty"`
+	Dir    string `yaml:"dir" json:"dir,omitempty"`
+	Action Action `yaml:"action" json:"action,omitempty"`
 	// Pass: the ball (may be empty), the target cell and height (0: the passer's height), the
 	// spell's first half for an enchanted pass. Catch: Spell is the counter-spell.
-	Ball     Color  `json:"ball,omitempty"`
-	To       Cell   `json:"to,omitempty"`
-	ToHeight int    `json:"to_height,omitempty"`
-	Spell    string `json:"spell,omitempty"`
+	Ball     Color  `yaml:"ball" json:"ball,omitempty"`
+	To       Cell   `yaml:"to" json:"to,omitempty"`
+	ToHeight int    `yaml:"to_height" json:"to_height,omitempty"`
+	Spell    string `yaml:"spell" json:"spell,omitempty"`
 	// Steal: the named opponent (as written; empty: any in reach).
-	Target string `json:"target,omitempty"`
+	Target string `yaml:"target" json:"target,omitempty"`
 }
 
 // DragonOrder is the handler's order for the team's dragon in one tact.
 type DragonOrder struct {
-	Tact   int        `json:"tact"`
-	Line   string     `json:"line,omitempty"`
-	Move   DragonMove `json:"move,omitempty"`
-	Height int        `json:"height,omitempty"` // absolute height asked for (0: none)
-	Climb  int        `json:"climb,omitempty"`  // +1 выше, -1 ниже
-	Mouth  Mouth      `json:"mouth,omitempty"`
-	Fire   Fire       `json:"fire,omitempty"`
+	Tact   int        `yaml:"tact" json:"tact"`
+	Line   string     `yaml:"line" json:"line,omitempty"`
+	Move   DragonMove `yaml:"move" json:"move,omitempty"`
+	Height int        `yaml:"height" json:"height,omitempty"` // absolute height asked for (0: none)
+	Climb  int        `yaml:"climb" json:"climb,omitempty"`   // +1 выше, -1 ниже
+	Mouth  Mouth      `yaml:"mouth" json:"mouth,omitempty"`
+	Fire   Fire       `yaml:"fire" json:"fire,omitempty"`
 }
 
 // Orders is one message of orders (the Input.Body the parser produces): any tacts of the
