@@ -47,6 +47,12 @@ const (
 	WEnd           What = "end"              // after: the game ends; Detail the reason, Other the winner (or "draw")
 )
 
+// AllWhats lists every happening kind, for the templates' completeness test.
+var AllWhats = []What{WReturned, WDropped, WThrowIn, WDragonMoved, WDragonBlocked, WDragonIdle, WFire,
+	WMouth, WPassLanded, WBounced, WAvoided, WVanished, WAppeared, WBallSwallowed, WCollision, WFell,
+	WStagger, WPlayerEaten, WSpat, WFreed, WEffect, WPass, WPassSkipped, WStolen, WStealFailed,
+	WCaught, WCatchMissed, WDisenchanted, WBludger, WWarning, WThrowInDue, WEnd}
+
 // Happening is one thing that happened in a tact, for the report.
 type Happening struct {
 	What   What     `json:"what"`
