@@ -106,3 +106,17 @@ func TestDragonballReplies(t *testing.T) {
 	}
 	t.Log(out)
 }
+
+func TestDragonballStartAndFinal(t *testing.T) {
+	s := loadDragonball(t)
+	teams := [2]db.Team{{Name: "Грифоны", Players: []string{"Гарри"}, Handler: "Гарри"}, {Name: "Змеи", Players: []string{"Драко"}, Handler: "Драко"}}
+	out, err := s.Render("start", map[string]any{"Teams": teams, "SeedHash": "abc", "Settings": db.DefaultSettings()})
+	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00") {
+		t.Errorf("start: %v\n%s", err, out)
+	}
+	f := db.Final{Winner: "Змеи", Score: map[string]int{"Грифоны": 1, "Змеи": 5}}
+	out, err = s.Render("final", map[string]any{"Teams": teams, "Final": f, "Seed": "s33d"})
+	if err != nil || !strings.Contains(out, "Победа команды Змеи") || !strings.Contains(out, "Грифоны 1 — Змеи 5") || !strings.Contains(out, "s33d") {
+		t.Errorf("final: %v\n%s", err, out)
+	}
+}

@@ -10,10 +10,20 @@ import (
 	"forumgm/parser"
 )
 
-// Decide judges one input: an *Orders (or Orders) message. It returns an OrdersAccepted with
-// the orders as understood (and any refused lines), or a *Refusal when nothing was accepted.
+// StartGame is the input that opens the game (the referee sends it with the game's Rand): the
+// balls' random directions and heights are drawn then.
+type StartGame struct{}
+
+// Decide judges one input: an *Orders (or Orders) message, answered with an OrdersAccepted
+// holding the orders as understood (and any refused lines), or a *Refusal when nothing was
+// accepted; or StartGame, answered with GameStarted (it needs in.Rand).
 func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 	switch b := in.Body.(type) {
+	case StartGame, *StartGame:
+		if in.Rand == nil {
+			return nil, errf("start: no source of chance")
+		}
+		return g.Start(in.At, in.Rand)
 	case *Orders:
 		if b != nil {
 			return g.decideOrders(in, b)
