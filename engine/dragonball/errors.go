@@ -82,6 +82,10 @@ type Problem struct {
 	Count  int    `json:"count,omitempty"`
 	Limit  int    `json:"limit,omitempty"`
 	Detail string `json:"detail,omitempty"`
+	// Options are the legal alternatives that are not cells: the dragon's possible moves
+	// (forward, left, right) for dragon_edge and dragon_midline, the opponents' names for
+	// unknown_player.
+	Options []string `json:"options,omitempty"`
 }
 
 func (p Problem) String() string {

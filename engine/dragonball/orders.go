@@ -255,6 +255,11 @@ func (c *orderCheck) tact(t *TactOrder) (Problem, bool) {
 			q := c.g.findPlayer(t.Target)
 			if q == nil {
 				prob.Player = t.Target
+				for _, o := range c.g.st.Players {
+					if o.Team != p.Team {
+						prob.Options = append(prob.Options, o.Name)
+					}
+				}
 				return fail(CodeUnknownPlayer)
 			}
 			if q.Team == p.Team {
@@ -462,6 +467,13 @@ func (g *Game) decideDragon(t int, lines []DragonOrder, ev *OrdersAccepted) {
 	check := func(o *DragonOrder) (dragonPos, Problem, bool) {
 		next, prob, bad := g.dragonStep(t, d, pos, o)
 		if bad {
+			if prob.Code == CodeDragonEdge || prob.Code == CodeDragonMidline {
+				for _, m := range []DragonMove{MoveForward, MoveLeft, MoveRight} {
+					if _, _, no := g.dragonStep(t, d, pos, &DragonOrder{Move: m}); !no {
+						prob.Options = append(prob.Options, string(m))
+					}
+				}
+			}
 			return pos, prob, true
 		}
 		if code, bad := g.fireProblem(d, o, flames, volleys); bad {

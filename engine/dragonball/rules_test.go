@@ -110,3 +110,18 @@ func TestDecideNeverDraws(t *testing.T) {
 		t.Errorf("Tick off the deadline: %v %v", evs, err)
 	}
 }
+
+// TestDragonRefusalOptions: a dragon order stopped by the midline names the moves that are legal.
+func TestDragonRefusalOptions(t *testing.T) {
+	dep := &Deployment{Dragons: map[string]DragonPlace{"Змеи": {Body: 107, Head: 106, Height: 2}}}
+	g, _ := newGame(t, DefaultSettings(), dep, "x")
+	_, err := send(t, g, "Драко", &Orders{Dragon: []DragonOrder{{Tact: 1, Move: MoveForward}}})
+	r, ok := AsRefusal(err)
+	if !ok || len(r.Problems) != 1 || r.Problems[0].Code != CodeDragonMidline {
+		t.Fatalf("got %v", err)
+	}
+	// facing west on the midline: a turn either way keeps the dragon on its half
+	if got := r.Problems[0].Options; !slices.Equal(got, []string{"left", "right"}) {
+		t.Errorf("options %v", got)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"forumgm/engine"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestSettingsContract: the contract's setting names and defaults, read by name.
@@ -85,6 +87,65 @@ func TestDeploymentChecked(t *testing.T) {
 			t.Errorf("deployment %d accepted", i)
 		} else if !strings.HasPrefix(err.Error(), "dragonball:") {
 			t.Errorf("deployment %d: %v", i, err)
+		}
+	}
+}
+
+// TestContractTranscript: the contract's transcript example decodes (strictly) into the teams,
+// settings and deployment, and the deployment places what it names.
+func TestContractTranscript(t *testing.T) {
+	const doc = `
+settings: {deadline: "23:00", rounds: 10}
+teams:
+  - {name: Грифоны, side: A, players: [Гарри, Рон, Джинни], handler: Гарри}
+  - {name: Змеи, side: B, players: [Драко, Крэбб, Гойл], handler: Драко}
+deployment:
+  players: {Гарри: {cell: 57, height: 2, balls: [красный]}, Драко: {cell: 60, height: 2}}
+  dragons: {Грифоны: {body: 102, head: 103, height: 2}, Змеи: {body: 110, head: 109, height: 2}}
+  balls: {чёрный: {cell: 106, height: 2, dir: e}, жёлтый: {cell: 120, height: 1, dir: sw, visible: true}}
+`
+	var tr struct {
+		Settings   yaml.Node  `yaml:"settings"`
+		Teams      []Team     `yaml:"teams"`
+		Deployment Deployment `yaml:"deployment"`
+	}
+	dec := yaml.NewDecoder(strings.NewReader(doc))
+	dec.KnownFields(true)
+	if err := dec.Decode(&tr); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := yaml.Marshal(&tr.Settings)
+	s, err := DecodeSettings(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(s, tr.Teams, &tr.Deployment)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := g.Start(t0, engine.NewRand("1", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(t, g, evs)
+	f := g.Final()
+	if p := f.Players["Гарри"]; p.Cell != 57 || p.Height != 2 || len(p.Balls) != 1 || p.Balls[0] != Red || p.Team != "Грифоны" || p.Status != OnField {
+		t.Errorf("Гарри: %+v", p)
+	}
+	if b := f.Balls["красный"]; b.Status != BallHeld || b.Holder != "Гарри" || b.Cell != 57 {
+		t.Errorf("red: %+v", b)
+	}
+	if b := f.Balls["жёлтый"]; b.Cell != 120 || b.Height != 1 || !b.Visible {
+		t.Errorf("yellow: %+v", b)
+	}
+	if p := f.Players["Рон"]; p.Cell != 2 || p.Height != 2 {
+		t.Errorf("Рон not at the default start: %+v", p)
+	}
+	js := jsonOf(f)
+	for _, key := range []string{`"round":0`, `"score":{`, `"players":{`, `"dragons":{`, `"balls":{`, `"winner":""`,
+		`"tail":101`, `"volleys":3`, `"flames":7`, `"swallowed":[]`, `"effects":[]`, `"holder":"Гарри"`, `"visible":true`, `"returns":0`, `"status":"field"`} {
+		if !strings.Contains(js, key) {
+			t.Errorf("final JSON lacks %s: %s", key, js)
 		}
 	}
 }
