@@ -1,6 +1,9 @@
 package templates
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +11,8 @@ import (
 	"forumgm/engine"
 	db "forumgm/engine/dragonball"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 func loadDragonball(t *testing.T) *Set {
 	t.Helper()
@@ -104,7 +109,28 @@ func TestDragonballReplies(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	t.Log(out)
+	golden(t, "dragonball_report.golden", out)
+}
+
+// golden compares out with the golden file (rewritten with -update).
+func golden(t *testing.T, name, out string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(out+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if string(want) != out+"\n" {
+		t.Errorf("%s differs from the golden file:\n%s", name, out)
+	}
 }
 
 func TestDragonballStartAndFinal(t *testing.T) {
