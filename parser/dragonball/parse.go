@@ -76,7 +76,6 @@ func Parse(text string) *db.Orders {
 			}
 			continue
 		}
-		inDescr = false
 		tact := 0
 		for _, g := range []int{4, 6, 8} {
 			if m[g] >= 0 {
@@ -85,6 +84,17 @@ func Parse(text string) *db.Orders {
 		}
 		body := n[m[1]:]
 		dragon := m[2] >= 0 || dragonNext
+		// A bare "N)", "N." or "N:" is a header only for tacts 1..3 and a body that reads as an
+		// order: "23:00 всем удачи" and "1. Привет" are chatter (or description).
+		if m[8] >= 0 && m[2] < 0 {
+			if _, prob := readTact(tact, line, body); tact < 1 || tact > 3 || (prob != nil && !dragon) {
+				if inDescr {
+					descr = append(descr, line)
+				}
+				continue
+			}
+		}
+		inDescr = false
 		if dragon {
 			d, prob := readDragon(tact, line, body)
 			if prob != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	db "forumgm/engine/dragonball"
+	"forumgm/forum"
 )
 
 func js(v any) string {
@@ -104,6 +105,11 @@ func TestUnreadableAndChatter(t *testing.T) {
 	if o := Parse("Привет всем! Отличная погода для драконбола."); !o.Empty() {
 		t.Errorf("chatter read as orders: %s", js(o))
 	}
+	for _, chat := range []string{"23:00 всем удачи!", "1. Привет", "2) ну и погода", "5. ловлю момент"} {
+		if o := Parse(chat); len(o.Tacts)+len(o.Dragon) != 0 || (len(o.Unreadable) != 0 && chat != "5. ловлю момент") {
+			t.Errorf("%q read as orders: %s", chat, js(o))
+		}
+	}
 	o := Parse("ловлю красный на 57")
 	if len(o.Unreadable) != 1 || o.Unreadable[0].Detail != "no_tact" {
 		t.Errorf("no tact: %s", js(o))
@@ -115,5 +121,15 @@ func TestUnreadableAndChatter(t *testing.T) {
 	o = Parse("Такт 2: пас красный")
 	if len(o.Unreadable) != 1 || o.Unreadable[0].Detail != "no_pass_target" {
 		t.Errorf("pass without target: %s", js(o))
+	}
+}
+
+// TestParsePostIgnoresQuotes: orders quoted from someone else are not the poster's.
+func TestParsePostIgnoresQuotes(t *testing.T) {
+	p := forum.Post{Text: "Такт 1: 57 в2", Quotes: []forum.Quote{{Author: "Драко", Text: "Такт 1: 60 в3 ловлю"}},
+		Code: []string{"Такт 2: 58"}}
+	o := ParsePost(p)
+	if len(o.Tacts) != 2 || o.Tacts[0].Cell != 57 || o.Tacts[1].Cell != 58 || o.Tacts[0].Action != "" {
+		t.Errorf("got %s", js(o.Tacts))
 	}
 }
