@@ -92,6 +92,12 @@ type Rules interface {
 	Defined(name string) bool
 }
 
+// Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
+// Open once, when the game starts, before it renders the opening post.
+type Opener interface {
+	Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
+}
+
 // Names of the templates the referee itself renders; every game defines them.
 const (
 	SayStart       = "start"         // the opening post (Context.Fair has the commitment)

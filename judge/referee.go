@@ -280,13 +280,28 @@ func (r *referee) revealed() bool {
 
 // ---- starting ----
 
-// Start gives the opening post (with the seed's commitment).
+// Start gives the opening post (with the seed's commitment), after the game's opening events
+// when it has any (Opener).
 func (r *referee) Start(at time.Time) (Outcome, error) {
+	var evs []engine.Event
+	if o, ok := r.rules.(Opener); ok {
+		rnd := r.rand()
+		var err error
+		if evs, err = o.Open(at, rnd); err != nil {
+			return Outcome{}, fmt.Errorf("judge: start: %w", err)
+		}
+		if err := checkDrawn(rnd, evs); err != nil {
+			return Outcome{}, err
+		}
+		if err := r.commit(evs); err != nil {
+			return Outcome{}, err
+		}
+	}
 	body, err := r.rules.Say(SayStart, r.ctx(nil))
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Verdict: Accepted, Messages: []Message{{Body: body}}}, nil
+	return Outcome{Verdict: Accepted, Events: evs, Messages: []Message{{Body: body}}}, nil
 }
 
 // ---- judging posts ----
