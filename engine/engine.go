@@ -27,6 +27,7 @@ type Input struct {
 	Author  string    // the forum user name (players) or the moderator's name
 	Private bool      // came by private message to the game
 	Body    any       // game-specific: the parsed intents
+	Rand    *Rand     // the game's source of chance; nil when the input cannot draw
 }
 
 // Game is a rules engine for one running game.
