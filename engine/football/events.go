@@ -245,7 +245,9 @@ func (e *DefenceRolled) roll() (int, int, int)  { return e.Epoch, e.Number, e.Fa
 func (e *DefenceRolled) redraw() *Dice          { return e.Redraw }
 
 // DecodeEvent rebuilds a stored event (always a pointer).
-func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) { return DecodeEvent(kind, data) }
+func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
+	return DecodeEvent(kind, data)
+}
 
 // DecodeEvent rebuilds a stored event (always a pointer).
 func DecodeEvent(kind string, data []byte) (engine.Event, error) {

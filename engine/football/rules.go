@@ -34,9 +34,9 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 	case Points:
 		ev, err = g.decidePoints(in, &b)
 	case *Answer:
-		ev, err = g.decideAnswer(in, b)
+		return g.answerAndEnd(in, b)
 	case Answer:
-		ev, err = g.decideAnswer(in, &b)
+		return g.answerAndEnd(in, &b)
 	case *EndGame:
 		ev, err = g.decideEnd(in, b)
 	case EndGame:
@@ -388,6 +388,27 @@ func (g *Game) decideAnswer(in engine.Input, b *Answer) (engine.Event, error) {
 		ev.Balance++
 	}
 	return ev, nil
+}
+
+// answerAndEnd judges an answer; when the game is ending and this was the last open question,
+// the final table follows at once.
+func (g *Game) answerAndEnd(in engine.Input, b *Answer) ([]engine.Event, error) {
+	ev, err := g.decideAnswer(in, b)
+	if err != nil {
+		return nil, err
+	}
+	if g.st.Phase != PhaseEnding || len(g.deadlines()) > 1 {
+		return []engine.Event{ev}, nil
+	}
+	w := g.clone()
+	if err := w.Apply(ev); err != nil {
+		return nil, err
+	}
+	reason := EndTurns
+	if w.st.Decided {
+		reason = EndEarly
+	}
+	return []engine.Event{ev, w.end(in.At, reason)}, nil
 }
 
 func (g *Game) decideEnd(in engine.Input, b *EndGame) (engine.Event, error) {

@@ -63,20 +63,20 @@ type TurnAttack struct {
 
 // State is the whole game state, a fold of the events over New's. It is plain data.
 type State struct {
-	Phase    Phase         `json:"phase"`
-	Turn     int           `json:"turn"` // the last turn opened
-	Open     bool          `json:"open"` // the turn's window is open
-	Teams    []TeamState   `json:"teams"`
-	Attacks  []*TurnAttack `json:"attacks,omitempty"` // this turn's, in the order accepted
-	Dice     *Dice         `json:"dice,omitempty"`    // the current mapping (secret)
-	Epochs   []Dice        `json:"epochs,omitempty"`  // every mapping drawn, for the reveal
-	Used     []int         `json:"used"`              // numbers named on the current mapping, in order
-	Asked    []int         `json:"asked,omitempty"`   // bank indexes asked, in order
-	Checked  bool          `json:"checked,omitempty"` // the early end was checked
-	Decided  bool          `json:"decided,omitempty"` // places 1-3 were decided then
-	Ended    *GameEnded    `json:"ended,omitempty"`
-	used     [Numbers + 1]bool
-	asked    map[int]bool
+	Phase   Phase         `json:"phase"`
+	Turn    int           `json:"turn"` // the last turn opened
+	Open    bool          `json:"open"` // the turn's window is open
+	Teams   []TeamState   `json:"teams"`
+	Attacks []*TurnAttack `json:"attacks,omitempty"` // this turn's, in the order accepted
+	Dice    *Dice         `json:"dice,omitempty"`    // the current mapping (secret)
+	Epochs  []Dice        `json:"epochs,omitempty"`  // every mapping drawn, for the reveal
+	Used    []int         `json:"used"`              // numbers named on the current mapping, in order
+	Asked   []int         `json:"asked,omitempty"`   // bank indexes asked, in order
+	Checked bool          `json:"checked,omitempty"` // the early end was checked
+	Decided bool          `json:"decided,omitempty"` // places 1-3 were decided then
+	Ended   *GameEnded    `json:"ended,omitempty"`
+	used    [Numbers + 1]bool
+	asked   map[int]bool
 }
 
 func (s *State) clone() *State {
