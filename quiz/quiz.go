@@ -1,5 +1,6 @@
-// Package quiz owns the question banks the games ask from (Crusade's daily 21:10 question): the
-// bank file format, loading and checking it, and the default banks embedded in the binary.
+// Package quiz owns the question banks the games ask from (Crusade's daily 21:10 question, the
+// football quiz's question cells): the bank file format, loading and checking it, and the default
+// banks embedded in the binary.
 package quiz
 
 import (
@@ -15,10 +16,14 @@ import (
 //go:embed crusade.yaml
 var crusadeBank []byte
 
+//go:embed football.yaml
+var footballBank []byte
+
 // Question is one question and the answers accepted for it.
 type Question struct {
 	Text    string   `yaml:"text" json:"text"`
 	Answers []string `yaml:"answers" json:"answers"`
+	Topic   string   `yaml:"topic,omitempty" json:"topic,omitempty"` // optional: rules, history...
 }
 
 // Bank is a list of questions.
@@ -31,6 +36,8 @@ func Default(game string) (Bank, error) {
 	switch game {
 	case "crusade":
 		return Parse(crusadeBank, "embedded crusade bank")
+	case "football":
+		return Parse(footballBank, "embedded football bank")
 	}
 	return Bank{}, fmt.Errorf("quiz: no default bank for game %q", game)
 }

@@ -55,3 +55,43 @@ func TestLoadFile(t *testing.T) {
 		t.Fatal("want an error for a missing file")
 	}
 }
+
+func TestDefaultFootballBank(t *testing.T) {
+	b, err := Default("football")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Questions) < 60 {
+		t.Fatalf("want at least 60 questions, have %d", len(b.Questions))
+	}
+	seen := map[string]bool{}
+	topics := map[string]int{}
+	for _, q := range b.Questions {
+		if seen[q.Text] {
+			t.Errorf("duplicate question %q", q.Text)
+		}
+		seen[q.Text] = true
+		if !strings.Contains(q.Text, "?") {
+			t.Errorf("not a question: %q", q.Text)
+		}
+		if q.Topic == "" {
+			t.Errorf("no topic: %q", q.Text)
+		}
+		topics[q.Topic]++
+		for _, a := range q.Answers {
+			if strings.TrimSpace(a) == "" {
+				t.Errorf("%q: an empty answer", q.Text)
+			}
+		}
+	}
+	if topics["правила"] < 20 || topics["история"] < 20 {
+		t.Errorf("topics %v: want rules and history questions", topics)
+	}
+}
+
+func TestTopicIsOptional(t *testing.T) {
+	b, err := Parse([]byte("questions:\n  - {text: \"Кто?\", answers: [я], topic: разное}\n  - {text: \"Где?\", answers: [тут]}\n"), "x")
+	if err != nil || b.Questions[0].Topic != "разное" || b.Questions[1].Topic != "" {
+		t.Fatalf("%v %+v", err, b)
+	}
+}
