@@ -111,6 +111,8 @@ type AttackDeclared struct {
 	Number  int       `json:"number"`
 	Face    int       `json:"face"`
 	Captain string    `json:"captain"` // the attacking captain, who gets the face
+	Points  int       `json:"points"`  // the attacker's balance, for the private reply
+	Close   time.Time `json:"close"`   // when the window closes (points may be added until then)
 	Redraw  *Dice     `json:"redraw,omitempty"`
 }
 
@@ -127,6 +129,8 @@ type DefenceRolled struct {
 	Number   int       `json:"number"`
 	Face     int       `json:"face"`
 	Captain  string    `json:"captain"`
+	Points   int       `json:"points"` // the defender's balance, for the private reply
+	Close    time.Time `json:"close"`
 	Redraw   *Dice     `json:"redraw,omitempty"`
 }
 
@@ -142,6 +146,7 @@ type PointsSpent struct {
 	Added   int       `json:"added"`
 	Face    int       `json:"face"` // the roll's face, for the private reply
 	Balance int       `json:"balance"`
+	Close   time.Time `json:"close"`
 }
 
 // AnswerJudged: the team's answer to its question (the first answer is final). Gained: +1 for a
@@ -216,14 +221,15 @@ const (
 
 // GameEnded: the final table, and every die mapping revealed with its salt.
 type GameEnded struct {
-	At        time.Time  `json:"at"`
-	Reason    string     `json:"reason"`
-	RankBy    RankBy     `json:"rank_by"`
-	Ranking   [][]string `json:"ranking"`
-	Standings []Standing `json:"standings"`
-	Reveal    []Dice     `json:"reveal"`
-	Author    string     `json:"author,omitempty"` // the moderator
-	Detail    string     `json:"detail,omitempty"`
+	At         time.Time  `json:"at"`
+	Reason     string     `json:"reason"`
+	RankBy     RankBy     `json:"rank_by"`
+	Ranking    [][]string `json:"ranking"`
+	Standings  []Standing `json:"standings"`
+	GoalPoints int        `json:"goal_points"` // what a goal is worth in the formula
+	Reveal     []Dice     `json:"reveal"`
+	Author     string     `json:"author,omitempty"` // the moderator
+	Detail     string     `json:"detail,omitempty"`
 }
 
 func (*GameStarted) EventKind() string     { return KindGameStarted }

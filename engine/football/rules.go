@@ -262,7 +262,7 @@ func (g *Game) decideAttack(in engine.Input, b *Attack) (engine.Event, error) {
 		return nil, &Refusal{Problems: probs}
 	}
 	ev := &AttackDeclared{At: in.At, Author: in.Author, Team: t.Name, Target: target.Name, Turn: st.Turn,
-		Number: b.Number, Captain: team.Captain}
+		Number: b.Number, Captain: team.Captain, Points: t.Points, Close: g.clk.close(st.Turn)}
 	ev.Epoch, ev.Face, ev.Redraw, err = g.faceOf(b.Number, in.Rand)
 	if err != nil {
 		return nil, err
@@ -297,7 +297,7 @@ func (g *Game) decideDefence(in engine.Input, b *Defence) (engine.Event, error) 
 		return nil, &Refusal{Problems: probs}
 	}
 	ev := &DefenceRolled{At: in.At, Author: in.Author, Team: t.Name, Attacker: a.Attacker, Turn: g.st.Turn,
-		Number: b.Number, Captain: team.Captain}
+		Number: b.Number, Captain: team.Captain, Points: t.Points, Close: g.clk.close(g.st.Turn)}
 	ev.Epoch, ev.Face, ev.Redraw, err = g.faceOf(b.Number, in.Rand)
 	if err != nil {
 		return nil, err
@@ -346,7 +346,7 @@ func (g *Game) decidePoints(in engine.Input, b *Points) (engine.Event, error) {
 	}
 	spent := min(b.Count, t.Points)
 	return &PointsSpent{At: in.At, Author: in.Author, Team: t.Name, Role: b.Role, Asked: b.Count, Spent: spent,
-		Added: added + spent, Face: face, Balance: t.Points - spent}, nil
+		Added: added + spent, Face: face, Balance: t.Points - spent, Close: g.clk.close(g.st.Turn)}, nil
 }
 
 func (g *Game) decideAnswer(in engine.Input, b *Answer) (engine.Event, error) {
@@ -432,7 +432,7 @@ func (g *Game) end(at time.Time, reason string) *GameEnded {
 	}
 	table, ranking := Rank(g.Scores(), by, g.settings.GoalPoints)
 	return &GameEnded{At: at, Reason: reason, RankBy: by, Ranking: ranking, Standings: table,
-		Reveal: append([]Dice(nil), g.st.Epochs...)}
+		GoalPoints: g.settings.GoalPoints, Reveal: append([]Dice(nil), g.st.Epochs...)}
 }
 
 // closeTurn resolves the open turn's attacks in the order accepted, and checks the end.
