@@ -12,13 +12,13 @@
 // Cyrillic ("Бpосаю" with a Latin p). A keyword is looked for among the first three words of a
 // clause, so stray words before it are allowed ("ну что, бросаю 37"):
 //
-//   - roll: a word starting "брос", "кида", "кину" (бросаю, бросаем, бросок, кидаю), or "кубик" or
-//     "ход", then exactly one number ("Бросаю кубик: 37", "кубик №37");
-//   - attack: a word starting "атак" or "напад" (атакуем, атака, нападаем), optionally "на", "в",
+//   - roll: бросаю, бросаем, бросим, бросок, кидаю, кидаем, кинем (strong) or кубик, ход (weak),
+//     then exactly one number ("Бросаю кубик: 37", "кубик №37");
+//   - attack: атакуем, атакую, атака, атаку, нападаем, нападение (strong), optionally "на", "в",
 //     "по", then the target team and the number ("Атакуем Команда 2, 58", "атака на Команда 2:
 //     58", "атакуем команду 2 — 58", "атакуем 4 58" for "Команда 4");
-//   - defence: a word starting "защищ" (защищаемся, защищаюсь) or "защит" (защита, защиту), then
-//     one number;
+//   - defence: защищаемся, защищаюсь, защищаем (strong) or защита, защиту (weak), then one
+//     number;
 //   - points: "+N" or a word starting "добав" (or "балл", "очк" with a number), with a word
 //     starting "атак" (attack) or "защит"/"защищ" (defence): "+3 к атаке", "добавляю 3 балла к
 //     атаке", "+2 защита";
@@ -318,22 +318,22 @@ const (
 
 func isWeak(k kw) bool { return k == kwRollWeak || k == kwDefenceWeak }
 
-// keyword classifies a folded word.
-func keyword(w string) kw {
-	switch {
-	case strings.HasPrefix(w, "брос"), strings.HasPrefix(w, "кида"), strings.HasPrefix(w, "кину"), strings.HasPrefix(w, "кинем"):
-		return kwRoll
-	case w == "кубик" || w == "кубика" || w == "кубиком" || w == "ход":
-		return kwRollWeak
-	case strings.HasPrefix(w, "атак"), strings.HasPrefix(w, "напад"):
-		return kwAttack
-	case strings.HasPrefix(w, "защищ"):
-		return kwDefence
-	case strings.HasPrefix(w, "защит"):
-		return kwDefenceWeak
-	}
-	return kwNone
+// The keywords, folded (ё as е). Verbs in the present or future ("бросаю", "атакуем") are strong;
+// nouns are weak. Past forms ("бросили", "атаковали") are reports, not moves.
+var keywords = map[string]kw{
+	"бросаю": kwRoll, "бросаем": kwRoll, "бросим": kwRoll, "брошу": kwRoll, "бросок": kwRoll,
+	"кидаю": kwRoll, "кидаем": kwRoll, "кинем": kwRoll, "кину": kwRoll,
+	"кубик": kwRollWeak, "кубика": kwRollWeak, "кубиком": kwRollWeak, "ход": kwRollWeak,
+	"атакуем": kwAttack, "атакую": kwAttack, "атакует": kwAttack, "атакуют": kwAttack, "атака": kwAttack,
+	"атаку": kwAttack, "нападаем": kwAttack, "нападаю": kwAttack, "нападем": kwAttack,
+	"нападение":  kwAttack,
+	"защищаемся": kwDefence, "защищаюсь": kwDefence, "защищаем": kwDefence, "защищаю": kwDefence,
+	"защитимся": kwDefence,
+	"защита":    kwDefenceWeak, "защиту": kwDefenceWeak, "защиты": kwDefenceWeak,
 }
+
+// keyword classifies a folded word.
+func keyword(w string) kw { return keywords[w] }
 
 // numbersAfter lists the numbers of toks[from:].
 func numbersAfter(toks []token, from int) []int {

@@ -88,6 +88,9 @@ func TestParseThread(t *testing.T) {
 		{"+1", Chatter, nil},
 		{"в прошлый раз кубик 37 был неудачным", Chatter, nil},
 		{"Время 3 хода", Chatter, nil},
+		{"атакующий состав 4-4-2", Chatter, nil},
+		{"мы бросили 37 и проиграли", Chatter, nil},
+		{"Атаковали 5 раз, всё мимо", Chatter, nil},
 		{"", Chatter, nil},
 		// unreadable
 		{"Атакуем Команда 2", Unreadable, nil},
