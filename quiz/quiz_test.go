@@ -3,32 +3,8 @@ package quiz
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
-
-func TestDefaultCrusadeBank(t *testing.T) {
-	b, err := Default("crusade")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Questions) < 30 {
-		t.Fatalf("want at least 30 questions, have %d", len(b.Questions))
-	}
-	seen := map[string]bool{}
-	for _, q := range b.Questions {
-		if seen[q.Text] {
-			t.Errorf("duplicate question %q", q.Text)
-		}
-		seen[q.Text] = true
-		if !strings.HasSuffix(strings.TrimSpace(q.Text), "?") && !strings.Contains(q.Text, "?") {
-			t.Errorf("not a question: %q", q.Text)
-		}
-	}
-	if _, err := Default("chess"); err == nil {
-		t.Fatal("want an error for a game with no bank")
-	}
-}
 
 func TestParseRejectsBadBanks(t *testing.T) {
 	for name, src := range map[string]string{
@@ -53,39 +29,6 @@ func TestLoadFile(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
 		t.Fatal("want an error for a missing file")
-	}
-}
-
-func TestDefaultFootballBank(t *testing.T) {
-	b, err := Default("football")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Questions) < 60 {
-		t.Fatalf("want at least 60 questions, have %d", len(b.Questions))
-	}
-	seen := map[string]bool{}
-	topics := map[string]int{}
-	for _, q := range b.Questions {
-		if seen[q.Text] {
-			t.Errorf("duplicate question %q", q.Text)
-		}
-		seen[q.Text] = true
-		if !strings.Contains(q.Text, "?") {
-			t.Errorf("not a question: %q", q.Text)
-		}
-		if q.Topic == "" {
-			t.Errorf("no topic: %q", q.Text)
-		}
-		topics[q.Topic]++
-		for _, a := range q.Answers {
-			if strings.TrimSpace(a) == "" {
-				t.Errorf("%q: an empty answer", q.Text)
-			}
-		}
-	}
-	if topics["правила"] < 20 || topics["история"] < 20 {
-		t.Errorf("topics %v: want rules and history questions", topics)
 	}
 }
 

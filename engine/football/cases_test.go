@@ -39,6 +39,7 @@ type caseStep struct {
 	Points   *Points          `yaml:"points"`
 	Answer   *string          `yaml:"answer"`
 	End      *EndGame         `yaml:"end"`
+	Moves    []caseStep       `yaml:"moves"` // several intents in one post (each one body)
 	Refused  []Code           `yaml:"refused"`
 	Problems []map[string]any `yaml:"problems"` // subsets of the refusal's problems
 	Events   []map[string]any `yaml:"events"`
@@ -69,8 +70,23 @@ func (s caseStep) body() (any, error) {
 	if s.End != nil {
 		bodies = append(bodies, s.End)
 	}
+	if s.Moves != nil {
+		m := &Moves{}
+		for _, sub := range s.Moves {
+			b, err := sub.body()
+			if err != nil {
+				return nil, err
+			}
+			in, ok := b.(Intent)
+			if !ok {
+				return nil, fmt.Errorf("moves: %T is not an intent", b)
+			}
+			m.Intents = append(m.Intents, in)
+		}
+		bodies = append(bodies, m)
+	}
 	if len(bodies) != 1 {
-		return nil, fmt.Errorf("a post step needs exactly one of roll, attack, defence, points, answer, end (has %d)", len(bodies))
+		return nil, fmt.Errorf("a post step needs exactly one of roll, attack, defence, points, answer, end, moves (has %d)", len(bodies))
 	}
 	return bodies[0], nil
 }

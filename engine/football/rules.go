@@ -37,6 +37,10 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 		return g.answerAndEnd(in, b)
 	case Answer:
 		return g.answerAndEnd(in, &b)
+	case *Moves:
+		return g.decideMoves(in, b)
+	case Moves:
+		return g.decideMoves(in, &b)
 	case *EndGame:
 		ev, err = g.decideEnd(in, b)
 	case EndGame:
@@ -388,6 +392,46 @@ func (g *Game) decideAnswer(in engine.Input, b *Answer) (engine.Event, error) {
 		ev.Balance++
 	}
 	return ev, nil
+}
+
+// decideMoves judges a post's intents in order on a copy of the game: all accepted, or a refusal
+// listing every problem (a refused intent is skipped, the later ones judged without it).
+func (g *Game) decideMoves(in engine.Input, b *Moves) ([]engine.Event, error) {
+	if len(b.Intents) == 1 {
+		in.Body = b.Intents[0]
+		return g.Decide(in)
+	}
+	w := g.clone()
+	var evs []engine.Event
+	var probs []Problem
+	for _, it := range b.Intents {
+		if it == nil {
+			return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: "nil intent in Moves"})
+		}
+		in.Body = it
+		got, err := w.Decide(in)
+		if err != nil {
+			r, ok := AsRefusal(err)
+			if !ok {
+				return nil, err
+			}
+			probs = append(probs, r.Problems...)
+			continue
+		}
+		for _, ev := range got {
+			if err := w.Apply(ev); err != nil {
+				return nil, err
+			}
+		}
+		evs = append(evs, got...)
+	}
+	if len(probs) > 0 {
+		return nil, &Refusal{Problems: probs}
+	}
+	if len(evs) == 0 {
+		return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: "no intents"})
+	}
+	return evs, nil
 }
 
 // answerAndEnd judges an answer; when the game is ending and this was the last open question,

@@ -573,3 +573,5 @@ func (g *Game) attackCells(gr int) []int {
 	}
 	return out
 }
+
+var _ engine.Game = (*Game)(nil)

@@ -54,6 +54,13 @@ type Answer struct {
 	Explicit bool   `json:"explicit,omitempty"`
 }
 
+// Moves is a post holding several intents ("Бросаю 37" and "Защищаемся 12" on two lines): they
+// are judged in order, each on the state the previous ones leave, and the post is accepted as a
+// whole or refused as a whole (every problem of every intent listed).
+type Moves struct {
+	Intents []Intent `json:"intents"`
+}
+
 // EndGame is a moderator's command to end the game now (the caller checks that the author is a
 // moderator); the ranking is by the formula.
 type EndGame struct {

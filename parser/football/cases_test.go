@@ -25,6 +25,7 @@ type caseFile struct {
 type caseStep struct {
 	Private bool       `yaml:"private"`
 	Text    *string    `yaml:"text"`
+	Moves   []caseStep `yaml:"moves"`
 	Roll    *int       `yaml:"roll"`
 	Attack  *fb.Attack `yaml:"attack"`
 	Defence *int       `yaml:"defence"`
@@ -62,35 +63,44 @@ func TestEngineCaseTexts(t *testing.T) {
 			n++
 			name := fmt.Sprintf("%s#%d", filepath.Base(f), i+1)
 			r := Parse(parser.FromBBCode(*s.Text), Options{Teams: names, Private: s.Private})
-			if len(r.Intents) != 1 || len(r.Problems) > 0 {
+			want := []caseStep{s}
+			if s.Moves != nil {
+				want = s.Moves
+			}
+			if len(r.Intents) != len(want) || len(r.Problems) > 0 {
 				t.Errorf("%s: %q: class %s, %d intents %s, problems %v", name, *s.Text, r.Class, len(r.Intents), js(r.Intents), r.Problems)
 				continue
 			}
-			got := r.Intents[0]
-			ok := false
-			switch {
-			case s.Roll != nil:
-				v, is := got.(*fb.Roll)
-				ok = is && v.Number == *s.Roll
-			case s.Attack != nil:
-				v, is := got.(*fb.Attack)
-				ok = is && v.Number == s.Attack.Number && fb.TeamKey(v.Target) == fb.TeamKey(s.Attack.Target)
-			case s.Defence != nil:
-				v, is := got.(*fb.Defence)
-				ok = is && v.Number == *s.Defence
-			case s.Points != nil:
-				v, is := got.(*fb.Points)
-				ok = is && v.Role == s.Points.Role && v.Count == s.Points.Count
-			case s.Answer != nil:
-				v, is := got.(*fb.Answer)
-				ok = is && v.Text == *s.Answer
-			}
-			if !ok {
-				t.Errorf("%s: %q read as %T %s", name, *s.Text, got, js(got))
+			for k, w := range want {
+				if !sameIntent(w, r.Intents[k]) {
+					t.Errorf("%s: %q: intent %d read as %T %s", name, *s.Text, k+1, r.Intents[k], js(r.Intents[k]))
+				}
 			}
 		}
 	}
 	if n < 10 {
 		t.Fatalf("only %d case steps with a text", n)
 	}
+}
+
+// sameIntent reports whether got is the step's body.
+func sameIntent(s caseStep, got fb.Intent) bool {
+	switch {
+	case s.Roll != nil:
+		v, ok := got.(*fb.Roll)
+		return ok && v.Number == *s.Roll
+	case s.Attack != nil:
+		v, ok := got.(*fb.Attack)
+		return ok && v.Number == s.Attack.Number && fb.TeamKey(v.Target) == fb.TeamKey(s.Attack.Target)
+	case s.Defence != nil:
+		v, ok := got.(*fb.Defence)
+		return ok && v.Number == *s.Defence
+	case s.Points != nil:
+		v, ok := got.(*fb.Points)
+		return ok && v.Role == s.Points.Role && v.Count == s.Points.Count
+	case s.Answer != nil:
+		v, ok := got.(*fb.Answer)
+		return ok && v.Text == *s.Answer
+	}
+	return false
 }

@@ -110,6 +110,18 @@ type Result struct {
 	Problems []*LineError
 }
 
+// Body is what the engine judges for the post: nil without intents, the intent itself when there
+// is one, a *football.Moves (judged as a whole) when there are several.
+func (r Result) Body() any {
+	switch len(r.Intents) {
+	case 0:
+		return nil
+	case 1:
+		return r.Intents[0]
+	}
+	return &fb.Moves{Intents: append([]fb.Intent(nil), r.Intents...)}
+}
+
 // Examples are the forms the grammar reads, for the help reply.
 var Examples = []string{
 	"Бросаю 37",

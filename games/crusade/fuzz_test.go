@@ -1,6 +1,7 @@
-package judge
+package crusade
 
 import (
+	"forumgm/judge"
 	"testing"
 )
 
@@ -30,18 +31,18 @@ func FuzzJudge(f *testing.F) {
 		author := []string{"Джелу", "snovaya", "Vasya", "gm-bot"}[who%4]
 		in := post(author, at(19, 5), text)
 		if who&4 != 0 {
-			in.Source = PM
+			in.Source = judge.PM
 		}
-		before, _ := c.game.SnapshotJSON()
+		before, _ := c.game().SnapshotJSON()
 		out, err := c.Judge(in)
 		if err != nil {
 			t.Fatalf("%q by %s: %v", text, author, err)
 		}
-		after, _ := c.game.SnapshotJSON()
-		if out.Verdict != Accepted && string(before) != string(after) {
+		after, _ := c.game().SnapshotJSON()
+		if out.Verdict != judge.Accepted && string(before) != string(after) {
 			t.Fatalf("%q by %s: verdict %s changed the state", text, author, out.Verdict)
 		}
-		if (out.Verdict != Ignored || in.Source == PM) && author != "gm-bot" && len(out.Messages) == 0 {
+		if (out.Verdict != judge.Ignored || in.Source == judge.PM) && author != "gm-bot" && len(out.Messages) == 0 {
 			t.Fatalf("%q by %s: verdict %s without a reply", text, author, out.Verdict)
 		}
 	})

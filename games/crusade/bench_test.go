@@ -1,7 +1,8 @@
-package judge
+package crusade
 
 import (
 	"fmt"
+	"forumgm/judge"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // shuffleGame plays n move posts of a long game: each side moves one warrior a cell out and back,
 // ten warriors a side, three actions each a day, the clock running through the daily closes.
 // It returns the event log (timed events included) and the referee.
-func shuffleGame(tb testing.TB, n int) ([]engine.Record, *Crusade) {
+func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
 	tb.Helper()
 	c := newRef(&testing.T{})
 	crus := []string{"к1", "к2", "к3", "к4", "к5", "л1", "л2", "л3", "а1", "а2"}
@@ -45,7 +46,7 @@ func shuffleGame(tb testing.TB, n int) ([]engine.Record, *Crusade) {
 		day, k := i/60, i%60
 		when := at(19, 0).AddDate(0, 0, day).Add(time.Duration(k) * time.Minute)
 		var err error
-		last, err = Advance(c, last, when, func(_ time.Time, o Outcome) error { keep(o.Events); return nil })
+		last, err = judge.Advance(c, last, when, func(_ time.Time, o judge.Outcome) error { keep(o.Events); return nil })
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func shuffleGame(tb testing.TB, n int) ([]engine.Record, *Crusade) {
 			to = home[w]
 		}
 		o, err := c.Judge(post(author, when, fmt.Sprintf("%d-й ход %s на %s", k/20+1, w, to)))
-		if err != nil || o.Verdict != Accepted {
+		if err != nil || o.Verdict != judge.Accepted {
 			tb.Fatalf("post %d (%s %s→%s): %v %+v", i, author, w, to, err, o.Messages)
 		}
 		out[w] = !out[w]
@@ -74,8 +75,8 @@ func TestLongGameRestores(t *testing.T) {
 	if err := c2.Restore(recs); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := c.game.SnapshotJSON()
-	b, _ := c2.game.SnapshotJSON()
+	a, _ := c.game().SnapshotJSON()
+	b, _ := c2.game().SnapshotJSON()
 	if string(a) != string(b) {
 		t.Fatal("the state rebuilt from the log differs from the live one")
 	}
@@ -85,7 +86,7 @@ func TestLongGameRestores(t *testing.T) {
 // parse, validate, apply and render.
 func BenchmarkJudgeMovePost(b *testing.B) {
 	c := newRef(&testing.T{})
-	board := cr.Render(c.game.Tokens())
+	board := cr.Render(c.game().Tokens())
 	moved := func(text string) string { return text }
 	txt := moved("[quote=gm-bot][code]\n" + board + "\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
 	in := post("Джелу", at(19, 5), txt)
@@ -100,7 +101,7 @@ func BenchmarkJudgeMovePost(b *testing.B) {
 		}
 		b.StartTimer()
 		out, err := fresh.Judge(in)
-		if err != nil || out.Verdict != Accepted {
+		if err != nil || out.Verdict != judge.Accepted {
 			b.Fatal(err, out.Verdict)
 		}
 	}

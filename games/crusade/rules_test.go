@@ -1,4 +1,4 @@
-package judge
+package crusade
 
 import (
 	"encoding/json"
@@ -9,14 +9,35 @@ import (
 
 	"forumgm/engine"
 	cr "forumgm/engine/crusade"
+	"forumgm/judge"
+	"forumgm/parser"
 	pcr "forumgm/parser/crusade"
 )
+
+// CrusadeOptions build a referee straight from the engine's values (the tests' positions).
+type CrusadeOptions struct {
+	Settings cr.Settings
+	Roster   cr.Roster
+	Setup    cr.Setup
+	Bot      string
+	NoPM     bool
+}
+
+// tref is a referee with the test's options and access to the engine.
+type tref struct {
+	judge.Referee
+	opt CrusadeOptions
+}
+
+func (c *tref) rules() *Rules           { return judge.RulesOf(c.Referee).(*Rules) }
+func (c *tref) game() *cr.Game          { return c.rules().game }
+func (c *tref) view(*judge.Input) *View { return c.rules().view(judge.Context{}) }
 
 var msk = time.FixedZone("MSK", 3*3600)
 
 func at(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, msk) }
 
-func newRef(t *testing.T, mut ...func(*CrusadeOptions)) *Crusade {
+func newRef(t *testing.T, mut ...func(*CrusadeOptions)) *tref {
 	t.Helper()
 	s := cr.DefaultSettings()
 	s.BoardRequired = false
@@ -33,18 +54,32 @@ func newRef(t *testing.T, mut ...func(*CrusadeOptions)) *Crusade {
 	for _, m := range mut {
 		m(&opt)
 	}
-	c, err := NewCrusade(opt)
+	set, err := voice()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	if opt.NoPM {
+		opt.Settings.ForestInvisible = false
+	}
+	setup := &judge.Setup{New: func() (judge.Rules, error) {
+		g, err := cr.New(opt.Settings, opt.Roster, opt.Setup)
+		if err != nil {
+			return nil, err
+		}
+		return &Rules{game: g, tmpl: set, noPM: opt.NoPM}, nil
+	}}
+	ref, err := judge.New(setup, judge.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tref{Referee: ref, opt: opt}
 }
 
-func post(author string, when time.Time, text string) Input {
-	return Input{Source: Thread, PostID: when.Format("1504"), Author: author, At: when, Post: FromText(text)}
+func post(author string, when time.Time, text string) judge.Input {
+	return judge.Input{Source: judge.Thread, PostID: when.Format("1504"), Author: author, At: when, Post: parser.FromBBCode(text)}
 }
 
-func mustJudge(t *testing.T, c *Crusade, in Input, want Verdict) Outcome {
+func mustJudge(t *testing.T, c *tref, in judge.Input, want judge.Verdict) judge.Outcome {
 	t.Helper()
 	out, err := c.Judge(in)
 	if err != nil {
@@ -64,7 +99,7 @@ func TestTemplatesCoverEveryCode(t *testing.T) {
 	for _, code := range cr.AllCodes {
 		p := cr.Problem{Code: code, Warrior: "н2", Other: "р1", Side: cr.Saracens, Cell: &cell, From: &cell,
 			Cells: []cr.Cell{cell}, Count: 2, Limit: 1, Missing: []cr.WarriorID{"р1"}, Owner: "snovaya"}
-		s, err := c.renderProblem(p, v)
+		s, err := renderProblem(p, v)
 		if err != nil {
 			t.Errorf("%s: %v", code, err)
 			continue
@@ -75,12 +110,12 @@ func TestTemplatesCoverEveryCode(t *testing.T) {
 	}
 	for _, r := range []pcr.Reason{pcr.ReasonUnknownRow, pcr.ReasonBadColumn, pcr.ReasonUnknownWarrior, pcr.ReasonNoWarrior,
 		pcr.ReasonNoDestination, pcr.ReasonNoTarget, pcr.ReasonChargeNeedsCell, pcr.ReasonManyWarriors, pcr.ReasonNoStat, pcr.ReasonBadCount} {
-		if s, err := c.renderLineError(&pcr.LineError{Reason: r, Token: "Z9", Row: "Z", Col: 21}); err != nil || !hasCyrillic(s) {
+		if s, err := renderLineError(&pcr.LineError{Reason: r, Token: "Z9", Row: "Z", Col: 21}); err != nil || !hasCyrillic(s) {
 			t.Errorf("reason %s: %q %v", r, s, err)
 		}
 	}
 	for _, sc := range cr.AllSloppyCodes {
-		if s, err := c.renderSloppy(cr.Sloppiness{Code: sc, Warrior: "н2", Stated: 1, Expected: 2}); err != nil || !hasCyrillic(s) {
+		if s, err := renderSloppy(cr.Sloppiness{Code: sc, Warrior: "н2", Stated: 1, Expected: 2}); err != nil || !hasCyrillic(s) {
 			t.Errorf("sloppy %s: %q %v", sc, s, err)
 		}
 	}
@@ -98,27 +133,27 @@ func hasCyrillic(s string) bool {
 func TestJudgeVerdicts(t *testing.T) {
 	cases := []struct {
 		name, author, text string
-		want               Verdict
+		want               judge.Verdict
 		reply              string // a fragment of the reply ("" = no reply)
-		flag               FlagKind
+		flag               judge.FlagKind
 	}{
-		{"move", "Джелу", "1-й ход крестоносца к1 на K16", Accepted, "к1: K17 → K16", ""},
-		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", Accepted, "к1: K17 → K16", ""},
-		{"too far", "Джелу", "1-й ход к1 на K14", Refused, "к1 ходит на 1 клетку; из K17 можно на", ""},
-		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", Refused, "ходят крестоносцы", ""},
-		{"chatter", "Джелу", "Всем привет, играем!", Ignored, "", ""},
-		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", Flagged, "нет строки Z", FlagUnreadable},
-		{"stranger", "Vasya", "1-й ход крестоносца к1 на K16", Flagged, "не записаны", FlagNotInRoster},
-		{"dispute", "snovaya", "#спор ход был неправильный", Flagged, "передано модератору", FlagDispute},
-		{"help", "Джелу", "помощь", Accepted, "Как писать ходы", ""},
-		{"bot itself", "gm-bot", "1-й ход крестоносца к1 на K16", Ignored, "", ""},
-		{"escaped", "Джелу", "1-й ход к1 на K14 [b]", Refused, "", ""},
+		{"move", "Джелу", "1-й ход крестоносца к1 на K16", judge.Accepted, "к1: K17 → K16", ""},
+		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", judge.Accepted, "к1: K17 → K16", ""},
+		{"too far", "Джелу", "1-й ход к1 на K14", judge.Refused, "к1 ходит на 1 клетку; из K17 можно на", ""},
+		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", judge.Refused, "ходят крестоносцы", ""},
+		{"chatter", "Джелу", "Всем привет, играем!", judge.Ignored, "", ""},
+		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", judge.Flagged, "нет строки Z", judge.FlagUnreadable},
+		{"stranger", "Vasya", "1-й ход крестоносца к1 на K16", judge.Flagged, "не записаны", judge.FlagNotInRoster},
+		{"dispute", "snovaya", "#спор ход был неправильный", judge.Flagged, "передано модератору", judge.FlagDispute},
+		{"help", "Джелу", "помощь", judge.Accepted, "Как писать ходы", ""},
+		{"bot itself", "gm-bot", "1-й ход крестоносца к1 на K16", judge.Ignored, "", ""},
+		{"escaped", "Джелу", "1-й ход к1 на K14 [b]", judge.Refused, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newRef(t)
 			out := mustJudge(t, c, post(tc.author, at(19, 5), tc.text), tc.want)
-			if tc.reply == "" && len(out.Messages) > 0 && tc.want == Ignored {
+			if tc.reply == "" && len(out.Messages) > 0 && tc.want == judge.Ignored {
 				t.Fatalf("ignored post got a reply: %+v", out.Messages)
 			}
 			if tc.reply != "" && (len(out.Messages) == 0 || !strings.Contains(out.Messages[0].Body, tc.reply)) {
@@ -127,7 +162,7 @@ func TestJudgeVerdicts(t *testing.T) {
 			if tc.flag != "" && (len(out.Flags) != 1 || out.Flags[0].Kind != tc.flag) {
 				t.Fatalf("flags %+v, want %s", out.Flags, tc.flag)
 			}
-			if tc.want != Accepted && len(out.Events) > 0 {
+			if tc.want != judge.Accepted && len(out.Events) > 0 {
 				t.Fatalf("a %s post produced events %+v", tc.want, out.Events)
 			}
 		})
@@ -139,7 +174,7 @@ func TestEscapesPlayerNames(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) {
 		o.Roster.Players[0].Name = "[url=x]Джелу"
 	})
-	out := mustJudge(t, c, post("[url=x]Джелу", at(19, 5), "1-й ход к1 на K14"), Refused)
+	out := mustJudge(t, c, post("[url=x]Джелу", at(19, 5), "1-й ход к1 на K14"), judge.Refused)
 	if strings.Contains(out.Messages[0].Body, "[url=x]") {
 		t.Fatalf("name not escaped: %q", out.Messages[0].Body)
 	}
@@ -148,15 +183,15 @@ func TestEscapesPlayerNames(t *testing.T) {
 // A private message is answered by private message; a refused post changes nothing.
 func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
 	c := newRef(t)
-	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход к1 на K16"), Accepted) // sloppy? no: board not required
-	before, _ := c.game.SnapshotJSON()
-	mustJudge(t, c, post("snovaya", at(19, 10), "1-й ход н2 на N5"), Refused)
-	after, _ := c.game.SnapshotJSON()
+	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход к1 на K16"), judge.Accepted) // sloppy? no: board not required
+	before, _ := c.game().SnapshotJSON()
+	mustJudge(t, c, post("snovaya", at(19, 10), "1-й ход н2 на N5"), judge.Refused)
+	after, _ := c.game().SnapshotJSON()
 	if string(before) != string(after) {
 		t.Fatal("a refused post changed the state")
 	}
 	in := post("Джелу", at(19, 15), "ранение: р2 защита")
-	in.Source = PM
+	in.Source = judge.PM
 	out, err := c.Judge(in)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +206,7 @@ func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
 func TestDailyQuestion(t *testing.T) {
 	c := newRef(t)
 	var asked bool
-	_, err := Advance(c, at(18, 0), at(21, 15), func(when time.Time, out Outcome) error {
+	_, err := judge.Advance(c, at(18, 0), at(21, 15), func(when time.Time, out judge.Outcome) error {
 		for _, m := range out.Messages {
 			if strings.Contains(m.Body, "Сколько воинов в армии?") {
 				asked = true
@@ -185,12 +220,12 @@ func TestDailyQuestion(t *testing.T) {
 	if err != nil || !asked {
 		t.Fatalf("question not asked: %v", err)
 	}
-	mustJudge(t, c, post("snovaya", at(21, 16), "хм, сложно"), Ignored)
-	out := mustJudge(t, c, post("snovaya", at(21, 17), "Ответ: двадцать"), Refused)
+	mustJudge(t, c, post("snovaya", at(21, 16), "хм, сложно"), judge.Ignored)
+	out := mustJudge(t, c, post("snovaya", at(21, 17), "Ответ: двадцать"), judge.Refused)
 	if !strings.Contains(out.Messages[0].Body, "неверно") {
 		t.Fatalf("wrong answer reply: %q", out.Messages[0].Body)
 	}
-	out = mustJudge(t, c, post("snovaya", at(21, 18), "Пятнадцать!"), Accepted)
+	out = mustJudge(t, c, post("snovaya", at(21, 18), "Пятнадцать!"), judge.Accepted)
 	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") {
 		t.Fatalf("right answer reply: %q", out.Messages[0].Body)
 	}
@@ -201,7 +236,7 @@ func TestDailyQuestion(t *testing.T) {
 func TestRestoreAndModeration(t *testing.T) {
 	c := newRef(t)
 	var log []engine.Event
-	keep := func(out Outcome, err error) Outcome {
+	keep := func(out judge.Outcome, err error) judge.Outcome {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -210,28 +245,28 @@ func TestRestoreAndModeration(t *testing.T) {
 		return out
 	}
 	keep(c.Judge(post("Джелу", at(19, 5), "1-й ход к1 на K16")))
-	beforeSecond, _ := c.game.SnapshotJSON()
+	beforeSecond, _ := c.game().SnapshotJSON()
 	keep(c.Judge(post("snovaya", at(19, 10), "1-й ход н2 на N3")))
-	out := keep(c.Moderate(ModCommand{Action: ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
+	out := keep(c.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
 	if !strings.Contains(out.Messages[0].Body, "отменил ход 2") {
 		t.Fatalf("undo reply: %q", out.Messages[0].Body)
 	}
-	afterUndo, _ := c.game.SnapshotJSON()
+	afterUndo, _ := c.game().SnapshotJSON()
 	if string(afterUndo) != string(beforeSecond) {
 		t.Fatalf("undo did not restore the position before the turn")
 	}
-	keep(c.Moderate(ModCommand{Action: ModPause, By: "Moderator", At: at(19, 25)}))
+	keep(c.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: at(19, 25)}))
 	if !c.Paused() {
 		t.Fatal("not paused")
 	}
 	if _, ok := c.NextTimer(at(19, 25)); ok {
 		t.Fatal("a paused game has no timers")
 	}
-	mustJudge(t, c, post("snovaya", at(19, 26), "1-й ход н2 на N3"), Refused)
-	if _, err := c.Moderate(ModCommand{Action: ModPause, By: "Moderator", At: at(19, 27)}); err == nil {
+	mustJudge(t, c, post("snovaya", at(19, 26), "1-й ход н2 на N3"), judge.Refused)
+	if _, err := c.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: at(19, 27)}); err == nil {
 		t.Fatal("pausing a paused game must fail")
 	}
-	keep(c.Moderate(ModCommand{Action: ModResume, By: "Moderator", At: at(19, 30)}))
+	keep(c.Moderate(judge.ModCommand{Action: judge.ModResume, By: "Moderator", At: at(19, 30)}))
 	keep(c.Judge(post("snovaya", at(19, 31), "1-й ход н2 на N3")))
 
 	// Rebuild from the stored form of the log.
@@ -252,7 +287,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	if string(a) != string(b) || c2.Paused() != c.Paused() {
 		t.Fatalf("restored state differs:\n%s\n%s", a, b)
 	}
-	if !reflect.DeepEqual(kinds(log), []string{cr.KindTurnPlayed, cr.KindTurnPlayed, KindUndone, KindPaused, KindResumed, cr.KindTurnPlayed}) {
+	if !reflect.DeepEqual(kinds(log), []string{cr.KindTurnPlayed, cr.KindTurnPlayed, judge.KindUndone, judge.KindPaused, judge.KindResumed, cr.KindTurnPlayed}) {
 		t.Fatalf("log kinds %v", kinds(log))
 	}
 }
@@ -291,8 +326,8 @@ func TestHiddenForestTurn(t *testing.T) {
 			"р2": {Row: 2, Col: 12}, "р1": {Row: 1, Col: 7}, "ш1": {Row: 0, Col: 5}, "ш2": {Row: 10, Col: 2}}}
 	})
 	in := post("Джелу", at(19, 5), "1-й ход р2 на B11")
-	in.Source = PM
-	out := mustJudge(t, c, in, Accepted)
+	in.Source = judge.PM
+	out := mustJudge(t, c, in, judge.Accepted)
 	if len(out.Messages) != 2 || out.Messages[0].To != "Джелу" || out.Messages[1].To != "" {
 		t.Fatalf("want a private detail and a public notice, got %+v", out.Messages)
 	}
@@ -303,8 +338,8 @@ func TestHiddenForestTurn(t *testing.T) {
 		t.Fatalf("the private reply lacks the move: %q", out.Messages[0].Body)
 	}
 	in = post("snovaya", at(19, 10), "1-й ход ш1 на A6")
-	in.Source = PM
-	out = mustJudge(t, c, in, Accepted)
+	in.Source = judge.PM
+	out = mustJudge(t, c, in, judge.Accepted)
 	if !strings.Contains(out.Messages[1].Body, "ш1 на A5, р1 на B7") {
 		t.Fatalf("a meeting in the forest must be revealed publicly: %q", out.Messages[1].Body)
 	}
@@ -325,7 +360,7 @@ func TestForumWithoutPM(t *testing.T) {
 	if err != nil || !strings.Contains(start.Messages[0].Body, "нет личных сообщений") || !strings.Contains(start.Messages[0].Body, "в тему") {
 		t.Fatalf("start: %v %+v", err, start.Messages)
 	}
-	out := mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"), Accepted)
+	out := mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"), judge.Accepted)
 	if out.Messages[0].To != "" {
 		t.Fatalf("no PMs: the answer goes to the thread: %+v", out.Messages)
 	}
@@ -334,8 +369,8 @@ func TestForumWithoutPM(t *testing.T) {
 func TestUnknownPrivateMessageAnswered(t *testing.T) {
 	c := newRef(t)
 	in := post("snovaya", at(19, 5), "привет, когда начинаем?")
-	in.Source = PM
-	out := mustJudge(t, c, in, Ignored)
+	in.Source = judge.PM
+	out := mustJudge(t, c, in, judge.Ignored)
 	if len(out.Messages) != 1 || out.Messages[0].To != "snovaya" || !strings.Contains(out.Messages[0].Body, "не понял") {
 		t.Fatalf("a private message the game cannot use must be answered privately: %+v", out.Messages)
 	}
@@ -344,7 +379,7 @@ func TestUnknownPrivateMessageAnswered(t *testing.T) {
 // A quoted board that cannot be read is sloppiness, and the reply says where it breaks.
 func TestUnreadableQuotedBoard(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
-	board := cr.Render(c.game.Tokens())
+	board := cr.Render(c.game().Tokens())
 	lines := strings.Split(board, "\n")
 	for i, l := range lines {
 		if strings.HasSuffix(l, "-K") {
@@ -352,7 +387,7 @@ func TestUnreadableQuotedBoard(t *testing.T) {
 		}
 	}
 	text := "[quote=gm-bot][code]\n" + strings.Join(lines, "\n") + "\n[/code][/quote]\n1-й ход крестоносца к1 на K16"
-	out := mustJudge(t, c, post("Джелу", at(19, 5), text), Accepted)
+	out := mustJudge(t, c, post("Джелу", at(19, 5), text), judge.Accepted)
 	body := out.Messages[0].Body
 	if !strings.Contains(body, "Поле в цитате не читается: строка K: 21 клетка вместо 20") {
 		t.Fatalf("reply: %q", body)
