@@ -24,6 +24,17 @@ type footballView struct {
 	Problems []fb.Problem
 	Lines    []*pfb.LineError
 	Examples []string
+	Mod      *modCommand
+	Fair     fair
+}
+
+// modCommand and fair have the fields of judge.ModCommand and judge.Fair the templates read.
+type modCommand struct {
+	By, Reason, Flag string
+}
+
+type fair struct {
+	Commitment, Seed, Salt string
 }
 
 // footballGame plays a short game that produces every kind of event and returns them by kind
@@ -142,7 +153,7 @@ func TestFootballTemplatesRenderEveryEvent(t *testing.T) {
 	}
 	byKind, _ := footballGame(t)
 	renders := []struct{ name, kind string }{
-		{"start", fb.KindGameStarted}, {"turn_opened", fb.KindTurnOpened}, {"rolled", fb.KindRolled}, {"rolled", "yellow"},
+		{"game_started", fb.KindGameStarted}, {"turn_opened", fb.KindTurnOpened}, {"rolled", fb.KindRolled}, {"rolled", "yellow"},
 		{"question_pm", "question"}, {"attack_declared", fb.KindAttackDeclared}, {"attack_pm", fb.KindAttackDeclared},
 		{"defence_rolled", fb.KindDefenceRolled}, {"defence_pm", fb.KindDefenceRolled}, {"points_spent", fb.KindPointsSpent},
 		{"answer_judged", fb.KindAnswerJudged}, {"question_expired", fb.KindQuestionExpired},
@@ -169,8 +180,13 @@ func TestFootballTemplatesRenderEveryEvent(t *testing.T) {
 			t.Errorf("no template renders %s", k)
 		}
 	}
-	for _, name := range []string{"help", "pm_unknown"} {
-		out, err := set.Render(name, footballView{Author: "Петя", Examples: pfb.Examples})
+	// the referee's own situations (judge.RefereeTemplates)
+	for _, name := range []string{"start", "help", "unreadable", "not_in_roster", "dispute", "paused", "pm_unknown",
+		"pause", "resume", "undone", "mod_rejected", "mod_accepted", "mod_kept", "seed_reveal"} {
+		out, err := set.Render(name, footballView{Author: "Петя", Examples: pfb.Examples, Event: byKind[fb.KindRolled],
+			Mod:   &modCommand{By: "Модератор", Reason: "проверка", Flag: "dispute"},
+			Fair:  fair{Commitment: "abc123", Seed: "32", Salt: "соль"},
+			Lines: []*pfb.LineError{{LineNo: 1, Line: "Атакуем Команда 2", Kind: "attack", Reason: pfb.ReasonNoNumber}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,9 +6,9 @@ import (
 	"forumgm/engine"
 )
 
-// NextTimer is the earliest timed rule due strictly after t: the next turn's opening (turn 1's
-// before the start, as Tick begins the game if Begin was not called), the open window's close,
-// an open question's deadline.
+// NextTimer is the earliest timed rule due strictly after t: before the start, Settings.Begin
+// (if set) or turn 1's opening (Tick begins the game if Begin was not called); then the next
+// turn's opening, the open window's close, an open question's deadline.
 func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 	st := g.st
 	var best time.Time
@@ -19,6 +19,9 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 	}
 	switch st.Phase {
 	case PhaseNew:
+		if b := g.settings.Begin; !b.IsZero() && b.Before(g.clk.open(1)) {
+			consider(b)
+		}
 		consider(g.clk.open(1))
 	case PhasePlaying:
 		if st.Open {
@@ -36,7 +39,7 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 }
 
 // Tick fires the timed rules due exactly at `at` (a time NextTimer returned), in this order: the
-// start (if Begin was not called), the open window's close (attacks resolved, the early end
+// start (if the game has not begun, whatever `at`), the open window's close (attacks resolved, the early end
 // checked), the questions whose time ran out, the next turn's opening, and the end once no turn
 // is left and no question is open. It decides on a copy: the caller applies the events returned,
 // in order. rnd is the game's Rand; only the start draws from it.
@@ -49,9 +52,6 @@ func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 	}
 	st := w.st
 	if st.Phase == PhaseNew {
-		if !at.Equal(w.clk.open(1)) {
-			return nil, nil
-		}
 		ev, err := w.Begin(at, rnd)
 		if err != nil {
 			return nil, err

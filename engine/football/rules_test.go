@@ -434,3 +434,26 @@ func TestUnsupportedBody(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestBeginByTick(t *testing.T) {
+	s := testSettings()
+	s.Begin = hm(t, "19:01")
+	g, err := New(s, DefaultBoard(), testTeams(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, ok := g.NextTimer(hm(t, "19:00"))
+	if !ok || !at.Equal(hm(t, "19:01")) {
+		t.Fatalf("first timer %v", at)
+	}
+	evs, err := g.Tick(at, engine.NewRand("b", 0))
+	if err != nil || len(evs) != 1 || evs[0].EventKind() != KindGameStarted {
+		t.Fatalf("%v %s", err, jsonOf(evs))
+	}
+	if err := g.Apply(evs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if at, _ := g.NextTimer(hm(t, "19:01")); !at.Equal(hm(t, "20:00")) {
+		t.Errorf("after the start: %v", at)
+	}
+}
