@@ -63,7 +63,8 @@ type Settings struct {
 	StartCells map[string]int    `yaml:"start_cells,omitempty" json:"start_cells,omitempty"`
 	Points     map[string]int    `yaml:"points,omitempty" json:"points,omitempty"`
 	Goals      map[string][2]int `yaml:"goals,omitempty" json:"goals,omitempty"`
-	// Seed is the game's seed; the engine does not read it (the referee builds the Rand from it).
+	// Seed is the game's seed (a contract setting). The engine does not read it: the referee
+	// builds the Rand from it (transcripts take seed and salt out of the settings themselves).
 	Seed string `yaml:"seed,omitempty" json:"seed,omitempty"`
 	// Salt, when set, is the salt of the first die mapping's commitment instead of one drawn
 	// from the Rand (forumgm addition, for tests and for games whose salt is chosen outside).

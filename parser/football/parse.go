@@ -38,7 +38,8 @@
 //
 // # Classification
 //
-// Move: one or more intents and no unreadable line. Answer: an answer. Help: "помощь", "справка",
+// Move: one or more intents and no unreadable line (Result.Body is what the engine judges: the
+// intent, or a *football.Moves judged as a whole when there are several). Answer: an answer. Help: "помощь", "справка",
 // "help", "как ходить". Unreadable: a line with a strong keyword (a verb: бросаю, атакуем,
 // защищаемся; or "+N" points) that cannot be read, e.g. "Атакуем Команда 2" without a number
 // (ReasonNoNumber), "атакуем 58" without a team (ReasonNoTarget), "Бросаю 37 или 38"
