@@ -15,6 +15,7 @@ import (
 type Question struct {
 	Text    string   `yaml:"text" json:"text"`
 	Answers []string `yaml:"answers" json:"answers"`
+	Topic   string   `yaml:"topic,omitempty" json:"topic,omitempty"` // optional: a bank may group questions
 }
 
 // Bank is a list of questions.

@@ -31,3 +31,10 @@ func TestLoadFile(t *testing.T) {
 		t.Fatal("want an error for a missing file")
 	}
 }
+
+func TestTopicIsOptional(t *testing.T) {
+	b, err := Parse([]byte("questions:\n  - {text: \"Кто?\", answers: [я], topic: разное}\n  - {text: \"Где?\", answers: [тут]}\n"), "x")
+	if err != nil || b.Questions[0].Topic != "разное" || b.Questions[1].Topic != "" {
+		t.Fatalf("%v %+v", err, b)
+	}
+}
