@@ -13,7 +13,7 @@ import (
 	pfb "forumgm/parser/football"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+var updateFootball = flag.Bool("update-football", false, "rewrite the football golden files")
 
 var moscow = time.FixedZone("MSK", 3*3600)
 
@@ -270,7 +270,7 @@ func checkRussian(t *testing.T, name, out string) {
 
 func goldenCheck(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
+	if *updateFootball {
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
