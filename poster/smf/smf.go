@@ -347,7 +347,7 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 		vals.Set("to", to)
 		vals.Set("subject", subject)
 		vals.Set("message", body)
-		page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
+		page, _, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
 		if err != nil {
 			return err
 		}

@@ -46,14 +46,6 @@ const (
 	ComposePath = "private.php?action=send"
 )
 
-// InboxPath is page n of the inbox folder.
-func InboxPath(page int) string {
-	if page <= 1 {
-		return "private.php"
-	}
-	return "private.php?fid=1&page=" + strconv.Itoa(page)
-}
-
 // PIDFromURL reads the pid of a post URL (showthread.php?tid=1&pid=16#pid16).
 func PIDFromURL(u string) string {
 	if i := strings.IndexByte(u, '#'); i >= 0 {

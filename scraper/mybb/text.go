@@ -371,20 +371,3 @@ func findClass(n *html.Node, class string) *html.Node {
 	}
 	return nil
 }
-
-// plainText is the collapsed text of a node (names, subjects, dates).
-func plainText(n *html.Node) string {
-	var b strings.Builder
-	var rec func(*html.Node)
-	rec = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.TextNode {
-				b.WriteString(c.Data)
-			} else if c.Type == html.ElementNode {
-				rec(c)
-			}
-		}
-	}
-	rec(n)
-	return strings.Join(strings.Fields(strings.ReplaceAll(b.String(), "\u00a0", " ")), " ")
-}
