@@ -146,11 +146,11 @@ func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, 
 	form.Values.Set("message", body)
 	form.Values.Set("submit", "Post Reply")
 
-	st := f.state(tid)
-	prevLast := st.knownLast
+	st := f.rd.Thread(tid)
+	prevLast := st.KnownLast
 	if prevLast == "" {
 		prevLast = f.probeLastPID(ctx, tid)
-		st.knownLast = prevLast
+		st.KnownLast = prevLast
 	}
 
 	rp, rdoc, err := f.post(ctx, form, p.Charset)
@@ -167,10 +167,10 @@ func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, 
 	}
 	// A new post always gets a pid above every existing one; MyBB's auto-merge answers with the
 	// bot's previous post instead.
-	merged := pid == st.ownLast || (prevLast != "" && scrape.CompareIDs(pid, prevLast) <= 0)
-	st.ownLast = pid
-	if scrape.CompareIDs(pid, st.knownLast) > 0 {
-		st.knownLast = pid
+	merged := pid == st.OwnLast || (prevLast != "" && scrape.CompareIDs(pid, prevLast) <= 0)
+	st.OwnLast = pid
+	if scrape.CompareIDs(pid, st.KnownLast) > 0 {
+		st.KnownLast = pid
 	}
 	return pid, merged, nil
 }
