@@ -1,8 +1,8 @@
 // Package htmltext owns turning the HTML of a forum post into what a reader sees: the author's own
 // text, with the top-level quotes, code blocks and spoilers taken out into lists of their own. The
-// walk is shared by the engines; what differs between their markup is a Dialect (the selector set
-// and the few readings, such as smileys and quote headers, each engine does its own way), which
-// every scraper keeps next to its selector table.
+// walk is shared by the engines (MyBB, PunBB, SMF); what differs between their markup is a
+// Dialect (the classes, the white-space rules and the few readings, such as smileys and quote
+// headers, each engine does its own way), which every scraper keeps next to its selector table.
 //
 // It also holds the small helpers every reader of forum HTML needs: Collapse, AbsURL, HasClass
 // and Attr.
@@ -30,6 +30,12 @@ type Dialect struct {
 	CiteInBlockquote bool
 	// CodeBoxClass marks an element whose verbatim text is a code block (PunBB's div.codebox).
 	CodeBoxClass string
+	// CodeBodyClass marks the descendant of a code box that holds the code (MyBB's div.body
+	// beside the "Code:" title). Empty: the whole box.
+	CodeBodyClass string
+	// CodeBreaksOnly: only <br> breaks a code line; raw newlines are dropped (MyBB's nl2br leaves
+	// one after each <br />). Otherwise raw newlines count too.
+	CodeBreaksOnly bool
 	// CodeClass marks a <code> element that is a code block (SMF's code.bbc_code).
 	CodeClass string
 	// SkipClasses mark elements left out altogether: signatures, edit notes, code headers.
@@ -44,6 +50,22 @@ type Dialect struct {
 	// NbspInCode: a no-break space in a code block stands for a space (SMF sends runs of spaces
 	// as "&nbsp; "). Otherwise code keeps it.
 	NbspInCode bool
+	// NbspVisible: a no-break space in text is a space that does not collapse (MyBB keeps the
+	// author's runs of spaces that way). Otherwise it collapses like any white space.
+	NbspVisible bool
+	// KeepBreaks: every <br> breaks the line, so the author's blank lines stay as typed (MyBB).
+	// Otherwise at most one blank line appears in a row.
+	KeepBreaks bool
+	// SpoilerClass marks a spoiler box exactly (MyBB's div.spoiler, whose parts spoiler_title and
+	// spoiler_content are no spoilers themselves). Empty: any <div> whose class mentions
+	// "spoiler", and div.sp-wrap.
+	SpoilerClass string
+	// NestedQuoteBare: a quote inside a quote or spoiler adds only its text (MyBB). Otherwise its
+	// header line comes first.
+	NestedQuoteBare bool
+	// HrBlankLine: an <hr> (MyBB's [hr], and its separator of auto-merged posts) is an empty
+	// line. Otherwise it only starts a new line.
+	HrBlankLine bool
 	// Smiley is the text an <img> stands for, "" for none. Nil: images add nothing.
 	Smiley func(img *html.Node) string
 	// QuoteAuthor reads the author out of a quote header's collapsed text. Nil: the header as is.
@@ -51,6 +73,10 @@ type Dialect struct {
 	// QuotePostID reads the quoted post's id out of a link's href in the quote header ("" when the
 	// link names none). Nil: quotes carry no post id.
 	QuotePostID func(href string) string
+	// QuoteCite reads the author and the quoted post's id out of the header node itself, for an
+	// engine whose header mixes them with other text (MyBB's cite holds the date too). Set, it
+	// replaces QuoteAuthor and QuotePostID.
+	QuoteCite func(cite *html.Node) (author, postID string)
 }
 
 // Body is a post body taken apart.
@@ -66,7 +92,7 @@ type Body struct {
 // lists; inside a quote or spoiler everything stays in its text.
 func Render(sel *goquery.Selection, d *Dialect) Body {
 	var res Body
-	w := &walker{d: d, top: true, out: &textBuilder{}, res: &res}
+	w := &walker{d: d, top: true, out: d.builder(), res: &res}
 	for _, n := range sel.Nodes {
 		w.children(n)
 	}
@@ -126,6 +152,9 @@ type textBuilder struct {
 	b       strings.Builder
 	pending int  // line breaks owed before the next visible text
 	space   bool // a space is owed before the next visible text
+
+	nbspVisible bool // Dialect.NbspVisible
+	keepBreaks  bool // Dialect.KeepBreaks
 }
 
 func (t *textBuilder) trailingNewlines() int {
@@ -154,9 +183,12 @@ func (t *textBuilder) flush() {
 
 func (t *textBuilder) text(s string) {
 	for _, r := range s {
-		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\u00a0' {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || (r == '\u00a0' && !t.nbspVisible) {
 			t.space = true
 			continue
+		}
+		if r == '\u00a0' {
+			r = ' '
 		}
 		if t.pending > 0 {
 			t.flush()
@@ -176,7 +208,7 @@ func (t *textBuilder) br() {
 		return
 	}
 	t.flush()
-	if t.trailingNewlines() < 2 {
+	if t.keepBreaks || t.trailingNewlines() < 2 {
 		t.b.WriteByte('\n')
 	}
 }
@@ -215,7 +247,22 @@ type walker struct {
 
 // inner is a walker for the text of a quote or spoiler.
 func (w *walker) inner() *walker {
-	return &walker{d: w.d, top: false, out: &textBuilder{}, res: w.res}
+	return &walker{d: w.d, top: false, out: w.d.builder(), res: w.res}
+}
+
+func (d *Dialect) isSpoiler(n *html.Node) bool {
+	if n.Data != "div" {
+		return false
+	}
+	if d.SpoilerClass != "" {
+		return HasClass(n, d.SpoilerClass)
+	}
+	return classContains(n, "spoiler") || HasClass(n, "sp-wrap")
+}
+
+// builder is a textBuilder with the dialect's white-space rules.
+func (d *Dialect) builder() *textBuilder {
+	return &textBuilder{nbspVisible: d.NbspVisible, keepBreaks: d.KeepBreaks}
 }
 
 func (w *walker) children(n *html.Node) {
@@ -249,6 +296,13 @@ func (w *walker) node(n *html.Node) {
 	case "br":
 		w.out.br()
 		return
+	case "hr":
+		if d.HrBlankLine {
+			w.out.block(1)
+			w.out.flush()
+			w.out.br()
+			return
+		}
 	case "img":
 		if d.Smiley != nil {
 			w.out.text(d.Smiley(n))
@@ -286,7 +340,7 @@ func (w *walker) node(n *html.Node) {
 		return
 	case w.skipped(n):
 		return
-	case (classContains(n, "spoiler") || HasClass(n, "sp-wrap")) && n.Data == "div":
+	case d.isSpoiler(n):
 		w.spoiler(n)
 		return
 	}
@@ -328,6 +382,22 @@ func firstChild(n *html.Node, tag string) *html.Node {
 	return nil
 }
 
+// findClass is the first descendant element of n with the class, nil when there is none.
+func findClass(n *html.Node, class string) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if HasClass(c, class) {
+			return c
+		}
+		if f := findClass(c, class); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
 func prevElement(n *html.Node) *html.Node {
 	for c := n.PrevSibling; c != nil; c = c.PrevSibling {
 		if c.Type == html.ElementNode {
@@ -352,7 +422,11 @@ func (w *walker) verbatimText(n *html.Node) string {
 				if w.d.NbspInCode {
 					s = strings.ReplaceAll(s, "\u00a0", " ")
 				}
-				b.WriteString(strings.ReplaceAll(s, "\r", ""))
+				s = strings.ReplaceAll(s, "\r", "")
+				if w.d.CodeBreaksOnly {
+					s = strings.ReplaceAll(s, "\n", "")
+				}
+				b.WriteString(s)
 			case html.ElementNode:
 				if c.Data == "br" {
 					b.WriteByte('\n')
@@ -367,6 +441,11 @@ func (w *walker) verbatimText(n *html.Node) string {
 }
 
 func (w *walker) code(n *html.Node) {
+	if w.d.CodeBodyClass != "" {
+		if body := findClass(n, w.d.CodeBodyClass); body != nil {
+			n = body
+		}
+	}
 	s := strings.TrimRight(w.verbatimText(n), "\n")
 	if w.top && strings.TrimSpace(s) != "" {
 		w.res.Code = append(w.res.Code, s)
@@ -377,8 +456,11 @@ func (w *walker) code(n *html.Node) {
 // quote handles a quote: cite is its header (nil when the quote names nobody), content the node
 // holding the quoted text (the header, when inside it, is left out of the text).
 func (w *walker) quote(cite, content *html.Node) {
-	header, postID := "", ""
-	if cite != nil {
+	header, postID, author := "", "", ""
+	if cite != nil && w.d.QuoteCite != nil {
+		author, postID = w.d.QuoteCite(cite)
+		header = Collapse(goquery.NewDocumentFromNode(cite).Text())
+	} else if cite != nil {
 		header = Collapse(goquery.NewDocumentFromNode(cite).Text())
 		if w.d.QuotePostID != nil {
 			goquery.NewDocumentFromNode(cite).Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
@@ -397,7 +479,7 @@ func (w *walker) quote(cite, content *html.Node) {
 	if !w.top {
 		// A quote inside a quote stays in the outer quote's text, header line first.
 		w.out.block(1)
-		if header != "" {
+		if header != "" && !w.d.NestedQuoteBare {
 			w.out.text(header)
 			w.out.block(1)
 		}
@@ -407,9 +489,11 @@ func (w *walker) quote(cite, content *html.Node) {
 	}
 	inner := w.inner()
 	render(inner)
-	author := header
-	if w.d.QuoteAuthor != nil {
-		author = w.d.QuoteAuthor(header)
+	if w.d.QuoteCite == nil {
+		author = header
+		if w.d.QuoteAuthor != nil {
+			author = w.d.QuoteAuthor(header)
+		}
 	}
 	w.res.Quotes = append(w.res.Quotes, forum.Quote{Author: author, PostID: postID, Text: inner.out.String()})
 	w.out.block(1)
@@ -420,7 +504,7 @@ func (w *walker) spoiler(n *html.Node) {
 	inner := w.inner()
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && title == "" && (c.Data == "summary" || (c.Data == "cite" && w.d.CiteTitlesSpoiler) ||
-			classContains(c, "spoiler_head") || classContains(c, "sp-head")) {
+			classContains(c, "spoiler_head") || classContains(c, "spoiler_title") || classContains(c, "sp-head")) {
 			title = Collapse(goquery.NewDocumentFromNode(c).Text())
 			continue
 		}
