@@ -145,19 +145,21 @@ func classContains(n *html.Node, part string) bool {
 	return strings.Contains(strings.ToLower(Attr(n, "class")), part)
 }
 
-// textBuilder turns rendered HTML into plain text: runs of whitespace collapse to one space (HTML
-// rendering), <br> and block boundaries become line breaks (at most one blank line in a row),
-// and verbatim blocks (code, pre) are copied byte for byte on lines of their own.
-type textBuilder struct {
+// Text lays out rendered HTML as plain text, for the walkers of this package and of scrapers that
+// find their quotes and code their own way (scraper/generic's selector tables): runs of white
+// space collapse to one space (HTML rendering), Break and block boundaries become line breaks (at
+// most one blank line in a row unless KeepBreaks), and verbatim blocks (code, pre) are copied
+// byte for byte on lines of their own. The zero Text is ready to use.
+type Text struct {
 	b       strings.Builder
 	pending int  // line breaks owed before the next visible text
 	space   bool // a space is owed before the next visible text
 
-	nbspVisible bool // Dialect.NbspVisible
-	keepBreaks  bool // Dialect.KeepBreaks
+	NbspVisible bool // a no-break space is a visible space (Dialect.NbspVisible)
+	KeepBreaks  bool // every Break breaks the line (Dialect.KeepBreaks)
 }
 
-func (t *textBuilder) trailingNewlines() int {
+func (t *Text) trailingNewlines() int {
 	s := t.b.String()
 	n := 0
 	for i := len(s) - 1; i >= 0 && s[i] == '\n'; i-- {
@@ -167,7 +169,7 @@ func (t *textBuilder) trailingNewlines() int {
 }
 
 // flush writes the owed line breaks, capped so that at most one blank line appears.
-func (t *textBuilder) flush() {
+func (t *Text) flush() {
 	if t.b.Len() == 0 {
 		t.pending = 0
 		return
@@ -181,9 +183,10 @@ func (t *textBuilder) flush() {
 	t.pending = 0
 }
 
-func (t *textBuilder) text(s string) {
+// Write adds rendered text: white space collapses, and a space at the start of a line vanishes.
+func (t *Text) Write(s string) {
 	for _, r := range s {
-		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || (r == '\u00a0' && !t.nbspVisible) {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || (r == '\u00a0' && !t.NbspVisible) {
 			t.space = true
 			continue
 		}
@@ -202,38 +205,42 @@ func (t *textBuilder) text(s string) {
 	}
 }
 
-func (t *textBuilder) br() {
+// Break is a <br>: the line ends here (a break at the very start adds nothing).
+func (t *Text) Break() {
 	t.space = false
 	if t.b.Len() == 0 {
 		return
 	}
 	t.flush()
-	if t.keepBreaks || t.trailingNewlines() < 2 {
+	if t.KeepBreaks || t.trailingNewlines() < 2 {
 		t.b.WriteByte('\n')
 	}
 }
 
-func (t *textBuilder) block(n int) {
+// Block makes what follows start on a new line (n=1) or after a blank line (n=2).
+func (t *Text) Block(n int) {
 	if n > t.pending {
 		t.pending = n
 	}
 	t.space = false
 }
 
-// verbatim writes a code or preformatted block on lines of its own.
-func (t *textBuilder) verbatim(s string) {
+// Verbatim writes a code or preformatted block as it is, on lines of its own (trailing line
+// breaks dropped; a block of white space only adds nothing).
+func (t *Text) Verbatim(s string) {
 	s = strings.TrimRight(s, "\n")
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	t.block(1)
+	t.Block(1)
 	t.flush()
 	t.b.WriteString(s)
 	t.pending = 1
 	t.space = false
 }
 
-func (t *textBuilder) String() string { return strings.TrimRight(t.b.String(), "\n") }
+// String is the text laid out so far, without trailing line breaks.
+func (t *Text) String() string { return strings.TrimRight(t.b.String(), "\n") }
 
 // walker renders a message body. At the top level quotes, code blocks and spoilers are taken out
 // into their own lists; inside a quote everything stays in the quote's text.
@@ -241,7 +248,7 @@ type walker struct {
 	d         *Dialect
 	top       bool
 	listDepth int
-	out       *textBuilder
+	out       *Text
 	res       *Body
 }
 
@@ -260,9 +267,9 @@ func (d *Dialect) isSpoiler(n *html.Node) bool {
 	return classContains(n, "spoiler") || HasClass(n, "sp-wrap")
 }
 
-// builder is a textBuilder with the dialect's white-space rules.
-func (d *Dialect) builder() *textBuilder {
-	return &textBuilder{nbspVisible: d.NbspVisible, keepBreaks: d.KeepBreaks}
+// builder is a Text with the dialect's white-space rules.
+func (d *Dialect) builder() *Text {
+	return &Text{NbspVisible: d.NbspVisible, KeepBreaks: d.KeepBreaks}
 }
 
 func (w *walker) children(n *html.Node) {
@@ -283,7 +290,7 @@ func (w *walker) skipped(n *html.Node) bool {
 func (w *walker) node(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
-		w.out.text(n.Data)
+		w.out.Write(n.Data)
 		return
 	case html.ElementNode:
 	default:
@@ -294,18 +301,18 @@ func (w *walker) node(n *html.Node) {
 	case "script", "style", "noscript", "input", "button", "textarea", "select":
 		return
 	case "br":
-		w.out.br()
+		w.out.Break()
 		return
 	case "hr":
 		if d.HrBlankLine {
-			w.out.block(1)
+			w.out.Block(1)
 			w.out.flush()
-			w.out.br()
+			w.out.Break()
 			return
 		}
 	case "img":
 		if d.Smiley != nil {
-			w.out.text(d.Smiley(n))
+			w.out.Write(d.Smiley(n))
 		}
 		return
 	case "code":
@@ -314,7 +321,7 @@ func (w *walker) node(n *html.Node) {
 			return
 		}
 	case "pre":
-		w.out.verbatim(w.verbatimText(n))
+		w.out.Verbatim(w.verbatimText(n))
 		return
 	case "details":
 		w.spoiler(n)
@@ -350,19 +357,19 @@ func (w *walker) node(n *html.Node) {
 		if prev := prevElement(n); d.ParagraphGap && prev != nil && prev.Data == "p" && w.listDepth == 0 {
 			gap = 2
 		}
-		w.out.block(gap)
+		w.out.Block(gap)
 		w.children(n)
-		w.out.block(1)
+		w.out.Block(1)
 	case "ul", "ol", "dl":
-		w.out.block(1)
+		w.out.Block(1)
 		w.listDepth++
 		w.children(n)
 		w.listDepth--
-		w.out.block(1)
+		w.out.Block(1)
 	case "div", "li", "table", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "dt", "dd", "center":
-		w.out.block(1)
+		w.out.Block(1)
 		w.children(n)
-		w.out.block(1)
+		w.out.Block(1)
 	case "td", "th":
 		w.out.space = true
 		w.children(n)
@@ -450,7 +457,7 @@ func (w *walker) code(n *html.Node) {
 	if w.top && strings.TrimSpace(s) != "" {
 		w.res.Code = append(w.res.Code, s)
 	}
-	w.out.verbatim(s)
+	w.out.Verbatim(s)
 }
 
 // quote handles a quote: cite is its header (nil when the quote names nobody), content the node
@@ -478,13 +485,13 @@ func (w *walker) quote(cite, content *html.Node) {
 	}
 	if !w.top {
 		// A quote inside a quote stays in the outer quote's text, header line first.
-		w.out.block(1)
+		w.out.Block(1)
 		if header != "" && !w.d.NestedQuoteBare {
-			w.out.text(header)
-			w.out.block(1)
+			w.out.Write(header)
+			w.out.Block(1)
 		}
 		render(w)
-		w.out.block(1)
+		w.out.Block(1)
 		return
 	}
 	inner := w.inner()
@@ -496,7 +503,7 @@ func (w *walker) quote(cite, content *html.Node) {
 		}
 	}
 	w.res.Quotes = append(w.res.Quotes, forum.Quote{Author: author, PostID: postID, Text: inner.out.String()})
-	w.out.block(1)
+	w.out.Block(1)
 }
 
 func (w *walker) spoiler(n *html.Node) {
@@ -511,13 +518,13 @@ func (w *walker) spoiler(n *html.Node) {
 		inner.node(c)
 	}
 	if !w.top {
-		w.out.block(1)
-		w.out.text(title)
-		w.out.block(1)
-		w.out.text(inner.out.String())
-		w.out.block(1)
+		w.out.Block(1)
+		w.out.Write(title)
+		w.out.Block(1)
+		w.out.Write(inner.out.String())
+		w.out.Block(1)
 		return
 	}
 	w.res.Spoilers = append(w.res.Spoilers, forum.Spoiler{Title: title, Text: inner.out.String()})
-	w.out.block(1)
+	w.out.Block(1)
 }

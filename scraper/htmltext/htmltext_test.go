@@ -134,3 +134,31 @@ func TestAbsURL(t *testing.T) {
 		}
 	}
 }
+
+// Text is the layout the walkers share (scraper/generic drives it with its own selectors).
+func TestText(t *testing.T) {
+	var w Text
+	w.Break() // nothing yet: no leading line
+	w.Write("  a \n b")
+	w.Break()
+	w.Block(1) // the break already started the line
+	w.Write("c")
+	w.Block(2)
+	w.Break()
+	w.Break() // at most one blank line
+	w.Write("d\u00a0\u00a0e")
+	w.Verbatim("  x\n y\n\n")
+	w.Write("f")
+	if got, want := w.String(), "a b\nc\n\nd e\n  x\n y\nf"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	v := Text{NbspVisible: true, KeepBreaks: true}
+	v.Write("d\u00a0\u00a0e")
+	v.Break()
+	v.Break()
+	v.Break()
+	v.Write("f")
+	if got, want := v.String(), "d  e\n\n\nf"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
