@@ -12,8 +12,9 @@ const (
 )
 
 // Split cuts body into parts no longer than limit, as size counts them (bytes, runes: Bytes,
-// Runes), for a board that takes no longer posts. limit <= 0 means no limit. Each part ends at
-// the last place that fits, in this order of preference:
+// Runes; any size must count every character as at least 1 and grow with the text), for a board
+// that takes no longer posts. limit <= 0 means no limit. Each part ends at the last place that
+// fits, in this order of preference:
 //
 //   - a paragraph break (blank line) outside a [code] block, then a line break outside one, so a
 //     code block short enough for one part is never cut;
