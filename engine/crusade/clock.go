@@ -35,10 +35,15 @@ func (g *Game) questionsOn() bool {
 	return g.settings.DailyQuestion && len(g.settings.Questions) > 0
 }
 
+// postGrain is the resolution of forum post times: a move stamped at the deadline's minute is in
+// time, so a violation is charged one grain after the deadline.
+const postGrain = time.Minute
+
 // nextViolation is the first time-limit violation after `after` for a side that got the move at
 // since: on each working day's evening window, the side has MoveLimit from the later of since and
 // the window's start; each further started MoveLimit is one violation, while the window lasts.
-// Each evening starts afresh.
+// A violation is charged one postGrain after its deadline (a move stamped exactly at the deadline
+// is in time). Each evening starts afresh.
 func (g *Game) nextViolation(since, after time.Time) (time.Time, bool) {
 	if since.IsZero() {
 		return time.Time{}, false
@@ -65,7 +70,7 @@ func (g *Game) nextViolation(since, after time.Time) (time.Time, bool) {
 			if !v.Before(we) {
 				break
 			}
-			if v.After(after) {
+			if v = v.Add(postGrain); v.After(after) {
 				return v, true
 			}
 		}
