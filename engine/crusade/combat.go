@@ -598,15 +598,15 @@ func (j *turnJudge) formation(a Attack) {
 	strength := j.g.lanceOf(lead)
 	attacked := map[Cell]bool{}
 	leadCell := from
-	hit := func(c Cell) bool { // attacks c once; false when a warrior there survives
+	// hit attacks c once, whoever stands there (own warriors may not stand in the cells the
+	// pikemen enter, checked above, but are attacked in the swept and the ahead cells); false
+	// when a warrior there survives.
+	hit := func(c Cell) bool {
 		if attacked[c] || !c.Valid() || inForest(c) {
 			return true
 		}
 		if _, flag := j.pos.flagAt(c); flag {
 			return true
-		}
-		if o := j.pos.occupant(c); o != "" && o.Side() == j.side {
-			return true // own warriors are not attacked by a formation
 		}
 		attacked[c] = true
 		h := j.strike(leadCell, j.side, c, strength, members)
