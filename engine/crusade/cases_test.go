@@ -337,6 +337,9 @@ func checkVictory(t *testing.T, g *Game, c caseFile) {
 	if c.Expect.Reason != "" && (v == nil || v.Reason != c.Expect.Reason) {
 		t.Errorf("victory: got %s, want reason %s", jsonOf(v), c.Expect.Reason)
 	}
+	if got := v != nil && v.Moderators; got != c.Expect.Moderators {
+		t.Errorf("victory: moderators told %v, want %v (%s)", got, c.Expect.Moderators, jsonOf(v))
+	}
 }
 
 func cellName(m map[WarriorID]Cell, w WarriorID) string {

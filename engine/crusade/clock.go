@@ -227,33 +227,37 @@ func (g *Game) closeDay(at time.Time) *DayClosed {
 	}
 	// deaths: every attack value and the defence at 0
 	killed := map[Side]int{}
-	var lost []Side
+	deadCommander := map[Side]Removed{}
 	for _, w := range AllWarriors() {
 		ws := st.Warriors[w]
 		if !ws.Alive || !ws.InPlay {
 			continue
 		}
 		if ws.AttackWounds+attW[w] >= maxAttack(w.Kind()) && ws.DefenceWounds+defW[w] >= Table[w.Kind()].Defence {
-			ev.Died = append(ev.Died, Removed{Warrior: w, Cell: ws.Cell})
+			r := Removed{Warrior: w, Cell: ws.Cell}
+			ev.Died = append(ev.Died, r)
 			killed[w.Side()]++
 			if w.Commander() {
-				lost = append(lost, w.Side())
+				deadCommander[w.Side()] = r
 			}
 		}
 	}
+	// victory: the enemy commander dead or 14 enemy warriors dead, whatever killed them; both
+	// sides at once is a draw the moderators are told of
+	var wins []Victory
 	for _, s := range []Side{Crusaders, Saracens} {
-		if st.Killed[s]+killed[s] >= killsToWin && !containsSide(lost, s) {
-			lost = append(lost, s)
+		if r, ok := deadCommander[s]; ok {
+			wins = append(wins, Victory{Winner: s.Other(), Reason: VictoryCommander, Warrior: r.Warrior, Cell: cellPtr(r.Cell), Wounds: true})
+		} else if st.Killed[s]+killed[s] >= killsToWin && killed[s] > 0 {
+			wins = append(wins, Victory{Winner: s.Other(), Reason: VictoryKills, Wounds: true})
 		}
 	}
-	switch len(lost) {
+	switch len(wins) {
 	case 1:
-		ev.Victory = &Victory{Winner: lost[0].Other(), Reason: VictoryCommander, Detail: "wounds"}
-		if st.Killed[lost[0]]+killed[lost[0]] >= killsToWin {
-			ev.Victory.Reason = VictoryKills
-		}
+		ev.Victory = &wins[0]
 	case 2:
-		ev.Victory = &Victory{Winner: Draw, Reason: VictoryCommander, Detail: "both sides lost at the daily close"}
+		ev.Victory = &Victory{Winner: Draw, Reason: wins[0].Reason, Wounds: true, Both: wins, Moderators: true,
+			Detail: "both sides met a victory condition at the same daily close"}
 	}
 	// the question
 	if q := st.Question; q != nil {
@@ -287,15 +291,6 @@ func (g *Game) closeDay(at time.Time) *DayClosed {
 		}
 	}
 	return ev
-}
-
-func containsSide(ss []Side, s Side) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (g *Game) hasLiveWarrior(p Player) bool {

@@ -393,3 +393,40 @@ func TestUnreadableQuotedBoard(t *testing.T) {
 		t.Fatalf("reply: %q", body)
 	}
 }
+
+// The victory line names what decided the game: a commander dead of wounds names him; a draw by
+// two victories at one close lists both and speaks to the moderators.
+func TestVictoryTemplate(t *testing.T) {
+	c := newRef(t)
+	p18, i2 := cr.Cell{Row: 15, Col: 18}, cr.Cell{Row: 8, Col: 2}
+	for _, tc := range []struct {
+		vic  cr.Victory
+		want []string
+		not  []string
+	}{
+		{cr.Victory{Winner: cr.Saracens, Reason: cr.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true},
+			[]string{"Победа: сарацины", "Командующий р1 погиб от ранений"}, []string{"Модераторам"}},
+		{cr.Victory{Winner: cr.Crusaders, Reason: cr.VictoryKills, Wounds: true},
+			[]string{"Победа: крестоносцы", "14-й воин"}, nil},
+		{cr.Victory{Winner: cr.Draw, Reason: cr.VictoryCommander, Wounds: true, Moderators: true, Both: []cr.Victory{
+			{Winner: cr.Crusaders, Reason: cr.VictoryCommander, Warrior: "ш1", Cell: &i2, Wounds: true},
+			{Winner: cr.Saracens, Reason: cr.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true}}},
+			[]string{"Ничья", "крестоносцы — командующий ш1 погиб", "сарацины — командующий р1 погиб", "Модераторам"},
+			[]string{"Победа: ничья", "командующий ."}},
+	} {
+		s, err := c.rules().tmpl.Render("victory", &tc.vic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%+v: %q lacks %q", tc.vic, s, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(s, w) {
+				t.Errorf("%+v: %q has %q", tc.vic, s, w)
+			}
+		}
+	}
+}
