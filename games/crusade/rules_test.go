@@ -430,3 +430,22 @@ func TestVictoryTemplate(t *testing.T) {
 		}
 	}
 }
+
+// A refusal names the rule that stops the move: a formation moving along its line is told so (not
+// "too far"), a guard's blocked lance is a lance (not a shot).
+func TestRefusalNamesTheRule(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) {
+		o.Setup = cr.Setup{Mode: cr.SetupCustom, At: at(18, 0), Cells: map[cr.WarriorID]cr.Cell{
+			"к1": {Row: 2, Col: 8}, "к2": {Row: 3, Col: 8}, "р1": {Row: 15, Col: 18},
+			"ш3": {Row: 5, Col: 5}, "ш2": {Row: 5, Col: 6}, "ш1": {Row: 8, Col: 2}, "л1": {Row: 5, Col: 7}}}
+	})
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "к1,к2 строем на F8"), judge.Refused)
+	if b := out.Messages[0].Body; !strings.Contains(b, "поперёк своей линии") || strings.Contains(b, "не дальше") {
+		t.Errorf("formation along its line: %s", b)
+	}
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход р1 на P17"), judge.Accepted)
+	out = mustJudge(t, c, post("snovaya", at(18, 3), "ш3 атакует копьём F7"), judge.Refused)
+	if b := out.Messages[0].Body; !strings.Contains(b, "копью ш3") || strings.Contains(b, "выстрел") {
+		t.Errorf("guard's lance blocked: %s", b)
+	}
+}
