@@ -109,7 +109,7 @@ func TestTemplatesCoverEveryCode(t *testing.T) {
 		}
 	}
 	for _, r := range []pcr.Reason{pcr.ReasonUnknownRow, pcr.ReasonBadColumn, pcr.ReasonUnknownWarrior, pcr.ReasonNoWarrior,
-		pcr.ReasonNoDestination, pcr.ReasonNoTarget, pcr.ReasonChargeNeedsCell, pcr.ReasonManyWarriors, pcr.ReasonNoStat, pcr.ReasonBadCount} {
+		pcr.ReasonNoDestination, pcr.ReasonNoTarget, pcr.ReasonChargeNeedsCell, pcr.ReasonManyWarriors, pcr.ReasonNoStat, pcr.ReasonBadCount, pcr.ReasonUnknownWord} {
 		if s, err := renderLineError(&pcr.LineError{Reason: r, Token: "Z9", Row: "Z", Col: 21}); err != nil || !hasCyrillic(s) {
 			t.Errorf("reason %s: %q %v", r, s, err)
 		}
@@ -447,5 +447,28 @@ func TestRefusalNamesTheRule(t *testing.T) {
 	out = mustJudge(t, c, post("snovaya", at(18, 3), "ш3 атакует копьём F7"), judge.Refused)
 	if b := out.Messages[0].Body; !strings.Contains(b, "копью ш3") || strings.Contains(b, "выстрел") {
 		t.Errorf("guard's lance blocked: %s", b)
+	}
+}
+
+// A misspelt side word keeps the move number (no wound for it); a word not understood before the
+// warrior is asked about, not charged.
+func TestSideWordTypos(t *testing.T) {
+	c := newRef(t)
+	for _, tc := range []struct {
+		who, text string
+	}{
+		{"Джелу", "1-й ход крестонсца к1 на K16"},
+		{"snovaya", "1-й ход сарацна н2 на N3"},
+		{"Джелу", "2-й ход крестоносца к1 на K15"},
+		{"snovaya", "2-й ход сорацина н2 на M4"},
+	} {
+		out := mustJudge(t, c, post(tc.who, at(19, len(tc.text)), tc.text), judge.Accepted)
+		if b := out.Messages[0].Body; strings.Contains(b, "Неаккуратность") || strings.Contains(b, "ранени") {
+			t.Errorf("%q: %s", tc.text, b)
+		}
+	}
+	out := mustJudge(t, c, post("Джелу", at(20, 0), "3-й ход гостя к1 на K14"), judge.Flagged)
+	if b := out.Messages[0].Body; !strings.Contains(b, "гостя") || strings.Contains(b, "ранени") {
+		t.Errorf("unknown word: %s", b)
 	}
 }

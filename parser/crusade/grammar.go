@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	cr "forumgm/engine/crusade"
+	"forumgm/parser"
 )
 
 // Word classes, by folded form (lower case, ё -> е).
@@ -40,9 +41,18 @@ var (
 	formationWords = wordSet("строем", "строй", "строю", "фалангой", "шеренгой")
 )
 
+// sideForms are the side words a move line may carry ("1-й ход сарацина н2 на G5").
+var sideForms = []string{"сарацин", "сарацина", "сарацины", "сарацинов", "сарацинам", "сарацинами",
+	"крестоносец", "крестоносца", "крестоносцы", "крестоносцев", "крестоносцам", "крестоносцами"}
+
+// isSideWord reads a side word, misspelt ones included ("сарацна", "сорацина", "крестонсца").
 func isSideWord(f string) bool {
-	return strings.HasPrefix(f, "сарацин") || strings.HasPrefix(f, "крестонос")
+	return strings.HasPrefix(f, "сарацин") || strings.HasPrefix(f, "крестонос") || parser.NearWord(f, sideForms...)
 }
+
+// fillerWords may stand between a move's ordinal and its warrior ("1-й ход воина н2 на G5").
+var fillerWords = wordSet("воин", "воина", "воином", "мой", "моего", "мои", "моим", "свой", "своего",
+	"игрока", "отряд", "отряда")
 
 func isAttackWord(t token) bool {
 	if t.kind != tWord {
@@ -226,6 +236,15 @@ func (lp *lineParser) clauseAt(p int) (clause, int, *LineError) {
 	}
 	for lp.punct(p, ":", "-", "–", "—", ",") {
 		p++
+	}
+	for lp.word(p, fillerWords) {
+		p++
+	}
+	// "1-й ход сарацна н2": a word not understood between the ordinal and the warrior. Ask rather
+	// than drop the ordinal (which would cost a wound for a part that was written).
+	if t, n := lp.at(p), lp.at(p+1); hadOrd && t != nil && t.kind == tWord && !isAttackWord(*t) &&
+		n != nil && n.kind == tCode && kindLetter(*n) {
+		return c, p, &LineError{Token: t.raw, Reason: ReasonUnknownWord}
 	}
 	var words []token
 	for t := lp.at(p); t != nil && isAttackWord(*t); t = lp.at(p) {
@@ -426,7 +445,9 @@ func (lp *lineParser) looksLikeClause(p int) bool {
 		if t.kind == tCode {
 			return true
 		}
-		return hod && t.kind == tWord && (isSideWord(t.fold) || isAttackWord(*t))
+		n := lp.at(q + 1)
+		return t.kind == tWord && (hod && (isSideWord(t.fold) || isAttackWord(*t)) ||
+			n != nil && n.kind == tCode && kindLetter(*n))
 	}
 	t := lp.at(p)
 	if t == nil || t.kind != tCode {

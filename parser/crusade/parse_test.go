@@ -101,6 +101,12 @@ func TestMoveAndAttackLines(t *testing.T) {
 		{"gl hf. 2-й ход сарацина н1 на D6", want{moves: []cr.Move{mv(t, "н1", 2, "", "D6")}}},
 		{"ну что ж: 2-й ход сарацина н1 на D6!!! жду", want{moves: []cr.Move{mv(t, "н1", 2, "", "D6")}}},
 		{"- н2 на G5.", want{moves: []cr.Move{mv(t, "н2", 0, "", "G5")}}},
+		// Misspelt side words keep the ordinal.
+		{"1-й ход сарацна н2 на G5", want{moves: []cr.Move{mv(t, "н2", 1, "", "G5")}}},
+		{"2-й ход сорацина н2 на G5", want{moves: []cr.Move{mv(t, "н2", 2, "", "G5")}}},
+		{"1-й ход крестонсца к1 на K16", want{moves: []cr.Move{mv(t, "к1", 1, "", "K16")}}},
+		{"3-й ход Крестоносцы р1 на D5", want{moves: []cr.Move{mv(t, "р1", 3, "", "D5")}}},
+		{"1-й ход воина н2 на G5", want{moves: []cr.Move{mv(t, "н2", 1, "", "G5")}}},
 		// Attacks.
 		{"р1 атакует мечом с2", want{attacks: []cr.Attack{at(t, cr.AttackSword, 0, "с2", "", "р1")}}},
 		{"р1 мечом D6", want{attacks: []cr.Attack{at(t, cr.AttackSword, 0, "D6", "", "р1")}}},
@@ -194,6 +200,9 @@ func TestUnreadable(t *testing.T) {
 		{"р2 копьём на ш2", "ш2", ReasonChargeNeedsCell, "", 0},
 		{"р2 копьём", "", ReasonNoDestination, "", 0},
 		{"1-й ход н1 и н2 на G5", "н1 и н2 на G5", ReasonManyWarriors, "", 0},
+		// A word not understood before the warrior: asked about, the ordinal is not dropped.
+		{"1-й ход гостя н2 на G5", "гостя", ReasonUnknownWord, "", 0},
+		{"2-й ход кристьян к1 на K16", "кристьян", ReasonUnknownWord, "", 0},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			r := Parse(parser.FromBBCode("привет\n" + tc.in))
