@@ -142,6 +142,12 @@ func (lp *lineParser) cellSlot(p int) (cr.Cell, int, *LineError) {
 			c, e := cellOf(joinCode(*t, *n))
 			return c, 2, e
 		}
+		// "K-16": a dash inside the cell, written without spaces.
+		if d, n := lp.at(p+1), lp.at(p+2); d != nil && n != nil && (d.raw == "-" || d.raw == "–") &&
+			d.start == t.end && n.kind == tNum && n.start == d.end {
+			c, e := cellOf(joinCode(*t, *n))
+			return c, 3, e
+		}
 	}
 	return cr.Cell{}, 0, nil
 }
@@ -310,6 +316,15 @@ func (lp *lineParser) clauseAt(p int) (clause, int, *LineError) {
 			from := to
 			m.From, to = &from, to2
 			p = q + 1 + n2
+			bare = false
+		}
+	} else if t2 := lp.at(q); t2 != nil && !(t2.kind == tCode && prefersWarrior(*t2)) {
+		// "к1 K17 K16": two cells with nothing between them are from and to (a code written as
+		// a warrior, "р1 J18 р2 R18", starts the next item instead).
+		if to2, n2, e2 := lp.cellSlot(q); n2 > 0 && e2 == nil {
+			from := to
+			m.From, to = &from, to2
+			p = q + n2
 			bare = false
 		}
 	}
