@@ -560,6 +560,7 @@ func funcs() map[string]any {
 		"cell":      cellStr,
 		"strs":      warriorStrings,
 		"title":     title,
+		"forSide":   forSide,
 	}
 }
 

@@ -472,3 +472,33 @@ func TestSideWordTypos(t *testing.T) {
 		t.Errorf("unknown word: %s", b)
 	}
 }
+
+// Every reply that gives a side wounds says how many it owes, how to allocate them (with a
+// warrior of that side) and by when; an allocation inside a longer post is read.
+func TestWoundRepliesSayHowToAllocate(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
+	out := mustJudge(t, c, post("Джелу", at(18, 10), "1-й ход к1 на K16"), judge.Accepted)
+	b := out.Messages[0].Body
+	for _, want := range []string{"Крестоносцы должны распределить 1 ранение до 00:00", "[i]ранение: р2 защита[/i]"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("sloppy turn reply lacks %q:\n%s", want, b)
+		}
+	}
+	// the time limit: the saracens got the move at 18:10; the evening hour runs from 19:00
+	_, err := judge.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o judge.Outcome) error {
+		for _, m := range o.Messages {
+			if strings.Contains(m.Body, "думают над ходом") && (!strings.Contains(m.Body, "Сарацины должны распределить 2 ранения до 00:00") ||
+				!strings.Contains(m.Body, "[i]ранение: ш2 защита[/i]")) {
+				t.Errorf("time-limit notice: %s", m.Body)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = mustJudge(t, c, post("Джелу", at(20, 5), "Привет всем! ранение: к1 защита"), judge.Accepted)
+	if w := c.game().WoundsOwed(cr.Crusaders); w.Unallocated != 0 || len(w.Allocated) != 1 || w.Allocated[0].Warrior != "к1" {
+		t.Fatalf("allocation inside a longer post: %+v %+v", w, out.Messages)
+	}
+}

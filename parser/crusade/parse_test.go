@@ -327,6 +327,8 @@ func TestAllocation(t *testing.T) {
 		{"ранения:\nв3 атака\nн1 защита х2\nш2 - атаку 2 раза", []cr.Wound{{Warrior: "в3", Stat: cr.StatAttack, Count: 1}, {Warrior: "н1", Stat: cr.StatDefence, Count: 2}, {Warrior: "ш2", Stat: cr.StatAttack, Count: 2}}},
 		{"Ранения сарацин: защита в3 и атака н1", []cr.Wound{{Warrior: "в3", Stat: cr.StatDefence, Count: 1}, {Warrior: "н1", Stat: cr.StatAttack, Count: 1}}},
 		{"ранение: H1 защиту дважды", []cr.Wound{{Warrior: "н1", Stat: cr.StatDefence, Count: 2}}},
+		{"Привет! ранение: к1 защита", []cr.Wound{{Warrior: "к1", Stat: cr.StatDefence, Count: 1}}},
+		{"Всем доброго вечера.\nНу что ж. Ранения: к1 защита, к2 атака", []cr.Wound{{Warrior: "к1", Stat: cr.StatDefence, Count: 1}, {Warrior: "к2", Stat: cr.StatAttack, Count: 1}}},
 	} {
 		r := Parse(parser.FromBBCode(tc.in))
 		if r.Class != AllocationPost || !reflect.DeepEqual(r.Allocation.Wounds, tc.want) {
