@@ -502,3 +502,25 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 		t.Fatalf("allocation inside a longer post: %+v %+v", w, out.Messages)
 	}
 }
+
+// The time-limit notice says the configured limit, not "an hour".
+func TestTimeLimitNoticeUsesSettings(t *testing.T) {
+	for _, tc := range []struct{ limit, want string }{{"1h", "дольше часа"}, {"20m", "дольше 20 минут"}, {"2h", "дольше 2 часов"}, {"1h30m", "дольше 1 ч 30 мин"}, {"21m", "дольше 21 минуты"}} {
+		c := newRef(t, func(o *CrusadeOptions) { o.Settings.MoveLimit = tc.limit })
+		seen := false
+		_, err := judge.Advance(c, at(18, 0), at(23, 59), func(_ time.Time, o judge.Outcome) error {
+			for _, m := range o.Messages {
+				if strings.Contains(m.Body, "думают над ходом") {
+					seen = true
+					if !strings.Contains(m.Body, tc.want) {
+						t.Errorf("%s: %s", tc.limit, m.Body)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil || !seen {
+			t.Fatalf("%s: no notice (%v)", tc.limit, err)
+		}
+	}
+}
