@@ -561,6 +561,7 @@ func funcs() map[string]any {
 		"strs":      warriorStrings,
 		"title":     title,
 		"forSide":   forSide,
+		"longList":  longList,
 	}
 }
 
@@ -667,6 +668,12 @@ func warriorList(ws any) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// maxListed is how many cells a reply lists; a longer list is told as the warrior's reach.
+const maxListed = 8
+
+// longList reports whether cells are too many to list in a reply.
+func longList(cells []cr.Cell) bool { return len(cells) > maxListed }
 
 // cellList writes a set of cells compactly: a full rectangle as "F3..H5", otherwise a list
 // (at most 12 cells, then how many more).

@@ -139,7 +139,7 @@ func TestJudgeVerdicts(t *testing.T) {
 	}{
 		{"move", "Джелу", "1-й ход крестоносца к1 на K16", judge.Accepted, "к1: K17 → K16", ""},
 		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", judge.Accepted, "к1: K17 → K16", ""},
-		{"too far", "Джелу", "1-й ход к1 на K14", judge.Refused, "к1 ходит на 1 клетку; из K17 можно на", ""},
+		{"too far", "Джелу", "1-й ход к1 на K14", judge.Refused, "к1 ходит не дальше чем на 1 клетку в любую сторону (и по диагонали), а K14 дальше; из K17 можно на", ""},
 		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", judge.Refused, "ходят крестоносцы", ""},
 		{"chatter", "Джелу", "Всем привет, играем!", judge.Ignored, "", ""},
 		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", judge.Flagged, "нет строки Z", judge.FlagUnreadable},
@@ -522,5 +522,19 @@ func TestTimeLimitNoticeUsesSettings(t *testing.T) {
 		if err != nil || !seen {
 			t.Fatalf("%s: no notice (%v)", tc.limit, err)
 		}
+	}
+}
+
+// Long lists of legal cells are told as the reach; short ones are listed.
+func TestLegalCellListsShort(t *testing.T) {
+	c := newRef(t)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "1-й ход р2 на R10"), judge.Refused)
+	b := out.Messages[0].Body
+	if !strings.Contains(b, "не дальше чем на 3 клетки в любую сторону") || strings.Contains(b, "и ещё") || strings.Contains(b, "можно на") {
+		t.Errorf("knight too far: %s", b)
+	}
+	out = mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 на K15"), judge.Refused)
+	if b := out.Messages[0].Body; !strings.Contains(b, "не дальше чем на 1 клетку") || !strings.Contains(b, "можно на J16, J17, J18, K16, K18, L16, L18") {
+		t.Errorf("pikeman too far: %s", b)
 	}
 }
