@@ -562,6 +562,7 @@ func funcs() map[string]any {
 		"title":     title,
 		"forSide":   forSide,
 		"longList":  longList,
+		"day":       day,
 	}
 }
 
@@ -667,6 +668,12 @@ func warriorList(ws any) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// day reads a "2006-01-02" day (DayClosed.Day) for the "date" template.
+func day(s string) time.Time {
+	t, _ := time.Parse("2006-01-02", s)
+	return t
 }
 
 // maxListed is how many cells a reply lists; a longer list is told as the warrior's reach.

@@ -538,3 +538,30 @@ func TestLegalCellListsShort(t *testing.T) {
 		t.Errorf("pikeman too far: %s", b)
 	}
 }
+
+// Out of turn, the refusal says when the player can move (not "send it again"); the daily
+// summary writes the date in Russian; "к1 K17 K16" and "K-16" are read.
+func TestOutOfTurnAndRussianDate(t *testing.T) {
+	c := newRef(t)
+	out := mustJudge(t, c, post("snovaya", at(18, 1), "1-й ход н2 на N3"), judge.Refused)
+	if b := out.Messages[0].Body; strings.Contains(b, "заново") || !strings.Contains(b, "после хода крестоносцев") {
+		t.Errorf("out of turn: %s", b)
+	}
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 K17 K16"), judge.Accepted)
+	mustJudge(t, c, post("snovaya", at(18, 3), "1-й ход н2 на N-3"), judge.Accepted)
+	seen := false
+	_, err := judge.Advance(c, at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o judge.Outcome) error {
+		for _, m := range o.Messages {
+			if strings.Contains(m.Body, "Итоги дня") {
+				seen = true
+				if !strings.Contains(m.Body, "Итоги дня 1 декабря") {
+					t.Errorf("summary: %s", m.Body)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil || !seen {
+		t.Fatalf("no summary (%v)", err)
+	}
+}
