@@ -573,9 +573,15 @@ func renderProblem(p cr.Problem, v *View) (string, error) {
 	}{p, v})
 }
 
+// renderLineError explains a line not understood, quoting at most maxToken letters of it.
 func renderLineError(e *pcr.LineError) (string, error) {
-	return voiceSet.Render("unread."+string(e.Reason), e)
+	c := *e
+	c.Token = templates.Cut(c.Token, maxToken)
+	return voiceSet.Render("unread."+string(e.Reason), &c)
 }
+
+// maxToken is how much of a token not understood a reply quotes.
+const maxToken = 40
 
 func renderSloppy(s cr.Sloppiness) (string, error) {
 	return voiceSet.Render("sloppy."+string(s.Code), s)

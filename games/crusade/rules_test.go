@@ -2,6 +2,7 @@ package crusade
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -563,5 +564,25 @@ func TestOutOfTurnAndRussianDate(t *testing.T) {
 	})
 	if err != nil || !seen {
 		t.Fatalf("no summary (%v)", err)
+	}
+}
+
+// A long unreadable post is not repeated back: a few lines, each cut, links not live.
+func TestUnreadableQuotesLittle(t *testing.T) {
+	c := newRef(t)
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "1-й ход к1 на Q%d и ещё много слов про жизнь https://spam.example/%d [url=http://x.example]тут[/url] %s\n", i%20+1, i, strings.Repeat("ля", 40))
+	}
+	out := mustJudge(t, c, post("Джелу", at(18, 1), b.String()), judge.Flagged)
+	body := out.Messages[0].Body
+	if n := strings.Count(body, "\n"); n > 8 {
+		t.Errorf("reply has %d lines", n)
+	}
+	if strings.Contains(body, "https://") || strings.Contains(body, "[url") || len([]rune(body)) > 1500 {
+		t.Errorf("reply: %s", body)
+	}
+	if !strings.Contains(body, "и ещё 297 строк") {
+		t.Errorf("no count of the lines left out: %s", body)
 	}
 }
