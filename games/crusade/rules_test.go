@@ -586,3 +586,20 @@ func TestUnreadableQuotesLittle(t *testing.T) {
 		t.Errorf("no count of the lines left out: %s", body)
 	}
 }
+
+// The dispute keyword is told in the opening post and in the help.
+func TestDisputeKeywordTold(t *testing.T) {
+	c := newRef(t)
+	start, err := c.Start(at(18, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	help := mustJudge(t, c, post("Джелу", at(18, 1), "помощь"), judge.Accepted)
+	for name, body := range map[string]string{"start": start.Messages[0].Body, "help": help.Messages[0].Body} {
+		if !strings.Contains(body, "#спор") {
+			t.Errorf("%s does not mention #спор: %s", name, body)
+		}
+	}
+	// and the keyword, written as told, is a dispute
+	mustJudge(t, c, post("Джелу", at(18, 2), "#спор: ход был верный"), judge.Flagged)
+}
