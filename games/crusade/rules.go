@@ -287,8 +287,8 @@ func (r *Rules) Read(in judge.Input) judge.Reading {
 		if r.game.CurrentQuestion() == nil || in.Source != judge.Thread {
 			return judge.Reading{Kind: judge.Chatter}
 		}
-		text, _ := pcr.Answer(in.Post.Text)
-		if text == "" {
+		text, form := pcr.ReadAnswer(in.Post.Text)
+		if form == pcr.NotAnswer {
 			return judge.Reading{Kind: judge.Chatter}
 		}
 		return judge.Reading{Kind: judge.Intent, Intent: &cr.Answer{Text: text}}
@@ -319,8 +319,9 @@ func (r *Rules) Say(name string, c judge.Context) (string, error) {
 	return r.tmpl.Render(name, r.view(c))
 }
 
-// Refusal explains the engine's refusal; a wrong answer to the question that the post did not
-// mark as an answer ("ответ: ...") is not answered.
+// Refusal explains the engine's refusal. A refused answer to the daily question is answered when
+// the post is surely an answer ("Ответ: …", or one to three words such as "Кажется, Эдесса");
+// a short post that may as well be chatter ("хм, сложно") is not.
 func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 	ref, ok := cr.AsRefusal(err)
 	if !ok {
@@ -332,7 +333,7 @@ func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 	if ref.Has(cr.CodeWrongAnswer) || ref.Has(cr.CodeAlreadyAnswered) || ref.Has(cr.CodeNoQuestion) {
 		name = "answer_refused"
 		if c.In != nil {
-			if _, explicit := pcr.Answer(c.In.Post.Text); !explicit {
+			if _, form := pcr.ReadAnswer(c.In.Post.Text); form < pcr.BareAnswer {
 				return "", true, nil
 			}
 		}

@@ -226,9 +226,37 @@ func TestDailyQuestion(t *testing.T) {
 	if !strings.Contains(out.Messages[0].Body, "неверно") {
 		t.Fatalf("wrong answer reply: %q", out.Messages[0].Body)
 	}
-	out = mustJudge(t, c, post("snovaya", at(21, 18), "Пятнадцать!"), judge.Accepted)
-	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") {
+	// a bare wrong answer gets the same "неверно"
+	out = mustJudge(t, c, post("snovaya", at(21, 17), "Двадцать"), judge.Refused)
+	if !strings.Contains(out.Messages[0].Body, "неверно") {
+		t.Fatalf("bare wrong answer reply: %q", out.Messages[0].Body)
+	}
+	// a natural answer is read and answered
+	out = mustJudge(t, c, post("snovaya", at(21, 18), "Кажется, пятнадцать!"), judge.Accepted)
+	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") || !strings.Contains(out.Messages[0].Body, "первым") {
 		t.Fatalf("right answer reply: %q", out.Messages[0].Body)
+	}
+	// the second side's answer says what it costs at midnight
+	out = mustJudge(t, c, post("Джелу", at(21, 19), "15"), judge.Accepted)
+	if b := out.Messages[0].Body; !strings.Contains(b, "вторым") || !strings.Contains(b, "в 00:00 крестоносцам — 4 ранения") {
+		t.Fatalf("second answer reply: %q", b)
+	}
+}
+
+// The question post says how to answer and what a late answer costs (the settings' value).
+func TestQuestionPostSaysHowToAnswer(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) { o.Settings.WoundsQuestion = 5 })
+	var body string
+	_, err := judge.Advance(c, at(18, 0), at(21, 10), func(_ time.Time, out judge.Outcome) error {
+		for _, m := range out.Messages {
+			if strings.Contains(m.Body, "Вопрос дня") {
+				body = m.Body
+			}
+		}
+		return nil
+	})
+	if err != nil || !strings.Contains(body, "«Ответ: …»") || !strings.Contains(body, "5 ранений") {
+		t.Fatalf("question post: %q %v", body, err)
 	}
 }
 
