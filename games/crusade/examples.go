@@ -84,15 +84,20 @@ func (v *View) tryTurn(author string, t cr.Turn) bool {
 // now is the time examples are tried at (the engine judges no clock for turns; any time works).
 func (v *View) now() time.Time { return time.Time{} }
 
-// actors are the warriors of side s the example author may act with now, in the fixed order.
+// actors are the warriors of side s the example author may act with now, in the fixed order,
+// the commander last (an example need not risk him).
 func (v *View) actors(s cr.Side, author string) []cr.WarriorView {
-	var out []cr.WarriorView
+	var out, cmd []cr.WarriorView
 	for _, w := range v.game.Warriors() {
 		if w.Side == s && w.Alive && w.InPlay && w.Cell != nil && w.ActionsToday < 3 && v.game.Controls(author, w.ID) {
-			out = append(out, w)
+			if w.ID.Commander() {
+				cmd = append(cmd, w)
+			} else {
+				out = append(out, w)
+			}
 		}
 	}
-	return out
+	return append(out, cmd...)
 }
 
 // forward orders destinations: towards the enemy first, then nearest the warrior's row.

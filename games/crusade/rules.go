@@ -496,13 +496,12 @@ type View struct {
 	Lines    []*pcr.LineError
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
-	Examples []string
 	NoPM     bool // the forum has no private messages
 	game     *cr.Game
 }
 
 func (r *Rules) view(c judge.Context) *View {
-	v := &View{Examples: pcr.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	v := &View{NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
 	if c.In != nil {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == judge.PM
@@ -550,6 +549,7 @@ func funcs() map[string]any {
 		"side":      sideName,
 		"sideGen":   sideGenitive,
 		"sideDat":   sideDative,
+		"sideOne":   sideOne,
 		"cells":     cellList,
 		"stat":      statName,
 		"problem":   renderProblem,
@@ -588,11 +588,12 @@ func renderSloppy(s cr.Sloppiness) (string, error) {
 	return voiceSet.Render("sloppy."+string(s.Code), s)
 }
 
-// sideWords are the Russian names of the sides: nominative, genitive, dative.
-var sideWords = map[cr.Side][3]string{
-	cr.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам"},
-	cr.Saracens:  {"сарацины", "сарацин", "сарацинам"},
-	cr.Draw:      {"ничья", "ничьей", "ничьей"},
+// sideWords are the Russian names of the sides: nominative, genitive, dative, and the genitive of
+// one warrior's side as a move line writes it ("1-й ход сарацина").
+var sideWords = map[cr.Side][4]string{
+	cr.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам", "крестоносца"},
+	cr.Saracens:  {"сарацины", "сарацин", "сарацинам", "сарацина"},
+	cr.Draw:      {"ничья", "ничьей", "ничьей", "ничьей"},
 }
 
 func sideWord(s cr.Side, form int) string {
@@ -604,6 +605,7 @@ func sideWord(s cr.Side, form int) string {
 
 func sideName(s cr.Side) string     { return sideWord(s, 0) }
 func sideGenitive(s cr.Side) string { return sideWord(s, 1) }
+func sideOne(s cr.Side) string      { return sideWord(s, 3) }
 func sideDative(s cr.Side) string   { return sideWord(s, 2) }
 
 func statName(s cr.Stat) string {

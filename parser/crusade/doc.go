@@ -88,7 +88,8 @@
 // Everything here is pure and deterministic: no I/O, no clock, no logging.
 package crusade
 
-// Examples are the line forms the grammar reads, for the help reply.
+// Examples are the line forms the grammar reads (its tests read them all). Replies never show
+// them: their examples are computed legal in the position shown (games/crusade examples.go).
 var Examples = []string{
 	"1-й ход сарацина н2 на G5",
 	"1 ход н2 на G5",
