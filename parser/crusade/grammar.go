@@ -109,6 +109,13 @@ func (lp *lineParser) ordinalAt(p int) (int, int) {
 		return 0, 0
 	case t.kind == tOrd:
 		return t.ord, 1
+	case t.kind == tWord && hodWords[t.fold] && lp.punct(p+1, "№", "#") && lp.at(p+2) != nil && lp.at(p+2).kind == tNum && len(lp.at(p+2).raw) <= 2:
+		// "ход №1: н2 на G5"
+		n := 0
+		for _, c := range lp.at(p + 2).raw {
+			n = n*10 + int(c-'0')
+		}
+		return n, 3
 	case t.kind == tWord && hodWords[t.fold] && lp.at(p+1) != nil && lp.at(p+1).kind == tNum && len(lp.at(p+1).raw) <= 2 && !lp.word(p+2, hodWords):
 		// "ход 1: н2 на G5"
 		n := 0

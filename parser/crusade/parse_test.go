@@ -112,6 +112,7 @@ func TestMoveAndAttackLines(t *testing.T) {
 		{"1-й ход крестонсца к1 на K16", want{moves: []cr.Move{mv(t, "к1", 1, "", "K16")}}},
 		{"3-й ход Крестоносцы р1 на D5", want{moves: []cr.Move{mv(t, "р1", 3, "", "D5")}}},
 		{"1-й ход воина н2 на G5", want{moves: []cr.Move{mv(t, "н2", 1, "", "G5")}}},
+		{"ход №2: н2 на G5", want{moves: []cr.Move{mv(t, "н2", 2, "", "G5")}}},
 		// Attacks.
 		{"р1 атакует мечом с2", want{attacks: []cr.Attack{at(t, cr.AttackSword, 0, "с2", "", "р1")}}},
 		{"р1 мечом D6", want{attacks: []cr.Attack{at(t, cr.AttackSword, 0, "D6", "", "р1")}}},
