@@ -269,3 +269,31 @@ func (v *View) ShownLines() []*pcr.LineError {
 
 // MoreLines is how many unreadable lines are not quoted.
 func (v *View) MoreLines() int { return max(0, len(v.Lines)-maxQuoted) }
+
+// DueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
+// event answered (a turn, a time-limit notice, the daily close at the new day's 00:00); nil when
+// the reply answers no timed event.
+func (v *View) DueDay() *time.Time {
+	var at time.Time
+	switch e := v.Event.(type) {
+	case *cr.TurnPlayed:
+		at = e.At
+	case *cr.TimeLimitExceeded:
+		at = e.At
+	case *cr.DayClosed:
+		at = e.At
+	case *cr.WoundsAllocated:
+		at = e.At
+	case *cr.AnswerAccepted:
+		at = e.At
+	}
+	if at.IsZero() {
+		return nil
+	}
+	l := at.In(v.game.Settings().Location)
+	d := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+	return &d
+}
+
+// Over reports whether the game has ended (nothing is owed any more).
+func (v *View) Over() bool { return v.game.Phase() == cr.PhaseOver }

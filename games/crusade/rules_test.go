@@ -508,7 +508,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
 	out := mustJudge(t, c, post("Джелу", at(18, 10), "1-й ход к1 на K16"), judge.Accepted)
 	b := out.Messages[0].Body
-	for _, want := range []string{"Крестоносцы должны распределить 1 ранение до 00:00", "[i]ранение: р2 защита[/i]"} {
+	for _, want := range []string{"Крестоносцы должны распределить 1 ранение до 00:00 (до конца 1 декабря)", "[i]ранение: р2 защита[/i]"} {
 		if !strings.Contains(b, want) {
 			t.Errorf("sloppy turn reply lacks %q:\n%s", want, b)
 		}
@@ -516,7 +516,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 	// the time limit: the saracens got the move at 18:10; the evening hour runs from 19:00
 	_, err := judge.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o judge.Outcome) error {
 		for _, m := range o.Messages {
-			if strings.Contains(m.Body, "думают над ходом") && (!strings.Contains(m.Body, "Сарацины должны распределить 2 ранения до 00:00") ||
+			if strings.Contains(m.Body, "думают над ходом") && (!strings.Contains(m.Body, "Сарацины должны распределить 2 ранения до 00:00 (до конца 1 декабря)") ||
 				!strings.Contains(m.Body, "[i]ранение: ш2 защита[/i]")) {
 				t.Errorf("time-limit notice: %s", m.Body)
 			}
