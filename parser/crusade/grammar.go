@@ -52,7 +52,7 @@ func isSideWord(f string) bool {
 
 // fillerWords may stand between a move's ordinal and its warrior ("1-й ход воина н2 на G5").
 var fillerWords = wordSet("воин", "воина", "воином", "мой", "моего", "мои", "моим", "свой", "своего",
-	"игрока", "отряд", "отряда")
+	"игрока", "отряд", "отряда", "это", "делаю", "делает", "такой", "будет")
 
 func isAttackWord(t token) bool {
 	if t.kind != tWord {
