@@ -170,3 +170,15 @@ func TestEveryExampleIsLegal(t *testing.T) {
 		t.Fatalf("only %d examples checked", x.checked+y.checked)
 	}
 }
+
+// BenchmarkHelpExamples renders the help, whose examples are tried with the engine.
+func BenchmarkHelpExamples(b *testing.B) {
+	c := newRef(b)
+	in := post("snovaya", at(18, 0), "помощь")
+	for i := 0; i < b.N; i++ {
+		body, err := c.rules().Say(judge.SayHelp, judge.Context{In: &in})
+		if err != nil || !strings.Contains(body, "[i]") {
+			b.Fatal(body, err)
+		}
+	}
+}

@@ -38,7 +38,7 @@ var msk = time.FixedZone("MSK", 3*3600)
 
 func at(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, msk) }
 
-func newRef(t *testing.T, mut ...func(*CrusadeOptions)) *tref {
+func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 	t.Helper()
 	s := cr.DefaultSettings()
 	s.BoardRequired = false
