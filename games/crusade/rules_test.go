@@ -631,3 +631,18 @@ func TestDisputeKeywordTold(t *testing.T) {
 	// and the keyword, written as told, is a dispute
 	mustJudge(t, c, post("Джелу", at(18, 2), "#спор: ход был верный"), judge.Flagged)
 }
+
+// While the armies deploy there is no position: the hints show forms, not broken examples.
+func TestHintsWhileDeploying(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) { o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(18, 0)} })
+	in := judge.Input{Source: judge.PM, PostID: "pm1", Author: "Джелу", At: at(18, 1), Post: parser.FromBBCode("привет")}
+	for _, name := range []string{judge.SayStart, judge.SayPMUnknown, judge.SayHelp} {
+		body, err := c.rules().Say(name, judge.Context{In: &in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(body, "ранение:  ") || strings.Contains(body, "[i][/i]") || strings.Contains(body, "<no value>") {
+			t.Errorf("%s: %s", name, body)
+		}
+	}
+}
