@@ -139,3 +139,64 @@ func ParseOrdinal(s string) (int, bool) {
 	}
 	return 0, false
 }
+
+// EditDistance is the number of single-letter edits (insert, delete, replace, or swap of two
+// neighbouring letters) that turn a into b, counted in runes: "сарацна" is 1 from "сарацина".
+func EditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// Typos is how many edits a word of n letters may carry and still be read as the word meant:
+// none below 5 letters, 1 up to 8, 2 from 9.
+func Typos(n int) int {
+	switch {
+	case n < 5:
+		return 0
+	case n < 9:
+		return 1
+	}
+	return 2
+}
+
+// NearWord reports whether the folded word w is one of words or within Typos of one of them.
+func NearWord(w string, words ...string) bool {
+	w = Fold(w)
+	for _, x := range words {
+		if w == x {
+			return true
+		}
+		n := len([]rune(x))
+		if d := Typos(n); d > 0 && abs(len([]rune(w))-n) <= d && EditDistance(w, x) <= d {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

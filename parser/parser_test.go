@@ -85,3 +85,20 @@ func FuzzFromBBCode(f *testing.F) {
 		}
 	})
 }
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		d    int
+	}{
+		{"", "", 0}, {"abc", "abc", 0}, {"", "abc", 3}, {"сарацна", "сарацина", 1}, {"сорацина", "сарацина", 1},
+		{"крестонсца", "крестоносца", 1}, {"каретс", "карест", 1}, {"сарацин", "крестоносца", 10},
+	} {
+		if got := EditDistance(tc.a, tc.b); got != tc.d {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
+		}
+	}
+	if !NearWord("Сарацна", "сарацина") || !NearWord("крестонсца", "крестоносца") || NearWord("ход", "хот") || NearWord("рана", "сарацина") {
+		t.Error("NearWord")
+	}
+}

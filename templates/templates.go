@@ -23,6 +23,7 @@ type Set struct {
 func Load(game string, funcs template.FuncMap) (*Set, error) {
 	fm := template.FuncMap{
 		"esc":    Escape,
+		"cut":    Cut,
 		"join":   strings.Join,
 		"plural": Plural,
 		"add":    func(a, b int) int { return a + b },
@@ -70,11 +71,24 @@ func tidy(s string) string {
 	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
-// Escape makes player text safe to echo inside a BBCode post: a zero-width space after each '['
-// stops the forum from reading tags in it, and HTML-special characters are left to the forum,
-// which escapes them itself.
+// escaper puts a zero-width space where a forum would read markup in player text: after each '['
+// (no tag, [url] included, is read) and inside the bare links forums turn into live ones
+// ("https://…", "www.…").
+var escaper = strings.NewReplacer("[", "[\u200b", "://", ":\u200b//", "www.", "www\u200b.", "WWW.", "WWW\u200b.", "Www.", "Www\u200b.")
+
+// Escape makes player text safe to echo inside a BBCode post: no tag of it is read and no link of
+// it is live; HTML-special characters are left to the forum, which escapes them itself.
 func Escape(s string) string {
-	return strings.ReplaceAll(s, "[", "[\u200b")
+	return escaper.Replace(s)
+}
+
+// Cut shortens s to at most n letters, ending a shortened text with "…".
+func Cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 1 {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 // Plural picks the Russian plural form for n: one (1, 21), few (2-4, 22-24), many (5-20, 25...).

@@ -14,12 +14,27 @@ func TestPlural(t *testing.T) {
 
 func TestEscapeStopsTags(t *testing.T) {
 	for in, want := range map[string]string{
-		"[b]Джелу[/b]": "[\u200bb]Джелу[\u200b/b]",
-		"н2 на G5":     "н2 на G5",
-		"[[":           "[\u200b[\u200b",
+		"[b]Джелу[/b]":                  "[\u200bb]Джелу[\u200b/b]",
+		"н2 на G5":                      "н2 на G5",
+		"[[":                            "[\u200b[\u200b",
+		"[url=http://x.ru]тут[/url]":    "[\u200burl=http:\u200b//x.ru]тут[\u200b/url]",
+		"смотри https://evil.example/a": "смотри https:\u200b//evil.example/a",
+		"www.example.com и WWW.X.RU":    "www\u200b.example.com и WWW\u200b.X.RU",
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{{"короткая", 20, "короткая"}, {"длинная строка текста", 8, "длинная…"}, {"абв", 3, "абв"}} {
+		if got := Cut(tc.in, tc.n); got != tc.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -18,17 +19,33 @@ type caseFile struct {
 	Before   map[WarriorID]Cell   `yaml:"before"`
 	Settings map[string]any       `yaml:"settings"`
 	Prior    casePrior            `yaml:"prior"`
+	Clock    *caseClock           `yaml:"clock"`
 	Turn     caseTurn             `yaml:"turn"`
+	Close    bool                 `yaml:"close"`
 	Text     string               `yaml:"text"`
 	Expect   caseExpect           `yaml:"expect"`
 	Extra    map[string]yaml.Node `yaml:",inline"`
 }
 
+// caseClock times a case on the case day (Monday 2 March 2026, Moscow), "HH:MM": the side to
+// move got the move at since; the timed rules due up to at fire, then the turn is judged at at.
+type caseClock struct {
+	Since string `yaml:"since"`
+	At    string `yaml:"at"`
+}
+
 type casePrior struct {
-	Actions map[WarriorID]int `yaml:"actions"`
-	Charges map[WarriorID]int `yaml:"charges"`
-	Killed  map[Side]int      `yaml:"killed"`
-	Front   map[WarriorID]Dir `yaml:"front"`
+	Wounds    map[WarriorID]caseWounds `yaml:"wounds"`    // wounds already applied
+	Allocated []Wound                  `yaml:"allocated"` // wounds allocated, applied at the next close
+	Actions   map[WarriorID]int        `yaml:"actions"`
+	Charges   map[WarriorID]int        `yaml:"charges"`
+	Killed    map[Side]int             `yaml:"killed"`
+	Front     map[WarriorID]Dir        `yaml:"front"`
+}
+
+type caseWounds struct {
+	Attack  int `yaml:"attack"`
+	Defence int `yaml:"defence"`
 }
 
 // caseTurn is a Turn in YAML (the Turn's JSON field names).
@@ -73,6 +90,12 @@ type caseExpect struct {
 	Attacks []caseHit          `yaml:"attacks"`
 	Sloppy  []SloppyCode       `yaml:"sloppy"`
 	Winner  Side               `yaml:"winner"`
+	// Violations: the time-limit violations charged before the turn (clock cases).
+	Violations int `yaml:"violations"`
+	// Victory: the victory's reason, and whether the moderators are told (draws).
+	Reason     VictoryReason `yaml:"reason"`
+	Moderators bool          `yaml:"moderators"`
+	Died       []WarriorID   `yaml:"died"` // close cases: who died of wounds
 }
 
 type caseHit struct {
@@ -153,7 +176,50 @@ func TestCases(t *testing.T) {
 			for w, d := range c.Prior.Front {
 				g.st.Warriors[w].Front = d
 			}
-			in := turnIn(c.Side, t0.Add(10*60e9), c.Turn.turn())
+			for w, n := range c.Prior.Wounds {
+				g.st.Warriors[w].AttackWounds = n.Attack
+				g.st.Warriors[w].DefenceWounds = n.Defence
+			}
+			for _, w := range c.Prior.Allocated {
+				g.st.Allocated[w.Warrior.Side()] = append(g.st.Allocated[w.Warrior.Side()], w)
+			}
+			turnAt := t0.Add(10 * time.Minute)
+			if c.Clock != nil {
+				since, at := caseTime(t, c.Clock.Since), caseTime(t, c.Clock.At)
+				g.st.ToMoveSince, g.st.LimitChargedUntil = since, since
+				n := 0
+				for now := since; ; {
+					next, ok := g.NextTimer(now)
+					if !ok || next.After(at) {
+						break
+					}
+					evs, err := g.Tick(next, testRand)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, ev := range evs {
+						if _, ok := ev.(*TimeLimitExceeded); ok {
+							n++
+						}
+						if err := g.Apply(ev); err != nil {
+							t.Fatal(err)
+						}
+					}
+					now = next
+				}
+				if n != c.Expect.Violations {
+					t.Errorf("time-limit violations before the turn: got %d, want %d", n, c.Expect.Violations)
+				}
+				turnAt = at
+			}
+			in := turnIn(c.Side, turnAt, c.Turn.turn())
+			if len(c.Turn.Moves)+len(c.Turn.Attacks) == 0 {
+				if !c.Close {
+					t.Fatal("case needs a turn or close: true")
+				}
+				checkClose(t, g, c)
+				return
+			}
 			if len(c.Expect.Refused) > 0 {
 				r := refused(t, g, in)
 				got := map[Code]bool{}
@@ -180,6 +246,10 @@ func TestCases(t *testing.T) {
 				}
 			}
 			tp := evs[0].(*TurnPlayed)
+			if c.Close {
+				checkClose(t, g, c)
+				return
+			}
 			// after: exactly the listed warriors, where listed
 			got := map[WarriorID]Cell{}
 			for _, v := range g.Warriors() {
@@ -226,10 +296,49 @@ func TestCases(t *testing.T) {
 			if jsonOf(sl) != jsonOf(c.Expect.Sloppy) {
 				t.Errorf("sloppy: got %v, want %v", sl, c.Expect.Sloppy)
 			}
-			if g.Winner() != c.Expect.Winner {
-				t.Errorf("winner: got %q, want %q", g.Winner(), c.Expect.Winner)
-			}
+			checkVictory(t, g, c)
 		})
+	}
+}
+
+// caseTime is "HH:MM" on the case day.
+func caseTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	hm, err := time.Parse("15:04", s)
+	if err != nil {
+		t.Fatalf("clock time %q: %v", s, err)
+	}
+	return time.Date(t0.Year(), t0.Month(), t0.Day(), hm.Hour(), hm.Minute(), 0, 0, t0.Location())
+}
+
+// checkClose runs the daily close at the next midnight and checks who died and who won.
+func checkClose(t *testing.T, g *Game, c caseFile) {
+	t.Helper()
+	dc := g.closeDay(g.nextMidnight(t0))
+	if err := g.Apply(dc); err != nil {
+		t.Fatal(err)
+	}
+	var died []WarriorID
+	for _, r := range dc.Died {
+		died = append(died, r.Warrior)
+	}
+	if jsonOf(died) != jsonOf(c.Expect.Died) {
+		t.Errorf("died at the close: got %v, want %v", died, c.Expect.Died)
+	}
+	checkVictory(t, g, c)
+}
+
+func checkVictory(t *testing.T, g *Game, c caseFile) {
+	t.Helper()
+	if g.Winner() != c.Expect.Winner {
+		t.Errorf("winner: got %q, want %q", g.Winner(), c.Expect.Winner)
+	}
+	v := g.st.Victory
+	if c.Expect.Reason != "" && (v == nil || v.Reason != c.Expect.Reason) {
+		t.Errorf("victory: got %s, want reason %s", jsonOf(v), c.Expect.Reason)
+	}
+	if got := v != nil && v.Moderators; got != c.Expect.Moderators {
+		t.Errorf("victory: moderators told %v, want %v (%s)", got, c.Expect.Moderators, jsonOf(v))
 	}
 }
 

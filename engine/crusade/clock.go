@@ -35,10 +35,15 @@ func (g *Game) questionsOn() bool {
 	return g.settings.DailyQuestion && len(g.settings.Questions) > 0
 }
 
+// postGrain is the resolution of forum post times: a move stamped at the deadline's minute is in
+// time, so a violation is charged one grain after the deadline.
+const postGrain = time.Minute
+
 // nextViolation is the first time-limit violation after `after` for a side that got the move at
 // since: on each working day's evening window, the side has MoveLimit from the later of since and
 // the window's start; each further started MoveLimit is one violation, while the window lasts.
-// Each evening starts afresh.
+// A violation is charged one postGrain after its deadline (a move stamped exactly at the deadline
+// is in time). Each evening starts afresh.
 func (g *Game) nextViolation(since, after time.Time) (time.Time, bool) {
 	if since.IsZero() {
 		return time.Time{}, false
@@ -65,7 +70,7 @@ func (g *Game) nextViolation(since, after time.Time) (time.Time, bool) {
 			if !v.Before(we) {
 				break
 			}
-			if v.After(after) {
+			if v = v.Add(postGrain); v.After(after) {
 				return v, true
 			}
 		}
@@ -222,33 +227,37 @@ func (g *Game) closeDay(at time.Time) *DayClosed {
 	}
 	// deaths: every attack value and the defence at 0
 	killed := map[Side]int{}
-	var lost []Side
+	deadCommander := map[Side]Removed{}
 	for _, w := range AllWarriors() {
 		ws := st.Warriors[w]
 		if !ws.Alive || !ws.InPlay {
 			continue
 		}
 		if ws.AttackWounds+attW[w] >= maxAttack(w.Kind()) && ws.DefenceWounds+defW[w] >= Table[w.Kind()].Defence {
-			ev.Died = append(ev.Died, Removed{Warrior: w, Cell: ws.Cell})
+			r := Removed{Warrior: w, Cell: ws.Cell}
+			ev.Died = append(ev.Died, r)
 			killed[w.Side()]++
 			if w.Commander() {
-				lost = append(lost, w.Side())
+				deadCommander[w.Side()] = r
 			}
 		}
 	}
+	// victory: the enemy commander dead or 14 enemy warriors dead, whatever killed them; both
+	// sides at once is a draw the moderators are told of
+	var wins []Victory
 	for _, s := range []Side{Crusaders, Saracens} {
-		if st.Killed[s]+killed[s] >= killsToWin && !containsSide(lost, s) {
-			lost = append(lost, s)
+		if r, ok := deadCommander[s]; ok {
+			wins = append(wins, Victory{Winner: s.Other(), Reason: VictoryCommander, Warrior: r.Warrior, Cell: cellPtr(r.Cell), Wounds: true})
+		} else if st.Killed[s]+killed[s] >= killsToWin && killed[s] > 0 {
+			wins = append(wins, Victory{Winner: s.Other(), Reason: VictoryKills, Wounds: true})
 		}
 	}
-	switch len(lost) {
+	switch len(wins) {
 	case 1:
-		ev.Victory = &Victory{Winner: lost[0].Other(), Reason: VictoryCommander, Detail: "wounds"}
-		if st.Killed[lost[0]]+killed[lost[0]] >= killsToWin {
-			ev.Victory.Reason = VictoryKills
-		}
+		ev.Victory = &wins[0]
 	case 2:
-		ev.Victory = &Victory{Winner: Draw, Reason: VictoryCommander, Detail: "both sides lost at the daily close"}
+		ev.Victory = &Victory{Winner: Draw, Reason: wins[0].Reason, Wounds: true, Both: wins, Moderators: true,
+			Detail: "both sides met a victory condition at the same daily close"}
 	}
 	// the question
 	if q := st.Question; q != nil {
@@ -282,15 +291,6 @@ func (g *Game) closeDay(at time.Time) *DayClosed {
 		}
 	}
 	return ev
-}
-
-func containsSide(ss []Side, s Side) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (g *Game) hasLiveWarrior(p Player) bool {

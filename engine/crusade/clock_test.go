@@ -112,7 +112,7 @@ func questionGame(t *testing.T) func() *Game {
 func TestClockQuestionCloseAndTimeLimit(t *testing.T) {
 	d := newDriver(t, questionGame(t), at(2, 14, 0))
 	// the crusaders have the move since 14:00; the evening window opens at 19:00: violations at
-	// 20:00, 21:00, 22:00, 23:00 (each 2 wounds); the question at 21:10; the close at 00:00.
+	// 20:01, 21:01, 22:01, 23:01 (each 2 wounds: a move stamped 20:00 is still in time); the question at 21:10; the close at 00:00.
 	evs := d.advance(at(3, 0, 0))
 	want := []string{KindTimeLimitExceeded, KindTimeLimitExceeded, KindQuestionAsked, KindTimeLimitExceeded, KindTimeLimitExceeded, KindDayClosed}
 	if got := kinds(evs); len(got) != len(want) {
@@ -123,7 +123,7 @@ func TestClockQuestionCloseAndTimeLimit(t *testing.T) {
 			t.Fatalf("event %d: %s, want %s (%v)", i, evs[i].EventKind(), k, kinds(evs))
 		}
 	}
-	if tl := evs[0].(*TimeLimitExceeded); !tl.At.Equal(at(2, 20, 0)) || tl.Side != Crusaders || tl.Wounds != 2 || tl.Violation != 1 {
+	if tl := evs[0].(*TimeLimitExceeded); !tl.At.Equal(at(2, 20, 1)) || tl.Side != Crusaders || tl.Wounds != 2 || tl.Violation != 1 {
 		t.Fatalf("first violation %+v", tl)
 	}
 	if tl := evs[4].(*TimeLimitExceeded); tl.Violation != 4 {
@@ -154,7 +154,7 @@ func TestClockQuestionCloseAndTimeLimit(t *testing.T) {
 	d.advance(at(3, 19, 30))
 	d.decide(turnIn(Crusaders, at(3, 19, 30), Turn{Moves: []Move{{Warrior: "р1", Ordinal: 1, To: *cellPtrS("E6")}}}))
 	evs = d.advance(at(3, 21, 0))
-	if len(evs) != 1 || !evs[0].(*TimeLimitExceeded).At.Equal(at(3, 20, 30)) || evs[0].(*TimeLimitExceeded).Side != Saracens {
+	if len(evs) != 1 || !evs[0].(*TimeLimitExceeded).At.Equal(at(3, 20, 31)) || evs[0].(*TimeLimitExceeded).Side != Saracens {
 		t.Fatalf("saracen violation %s", jsonOf(evs))
 	}
 	// the question: a wrong answer, then right answers (the saracens first)
@@ -304,7 +304,7 @@ func TestWeekendNoTimeLimit(t *testing.T) {
 		t.Fatalf("sunday close %s", jsonOf(dc))
 	}
 	evs = d.advance(at(9, 23, 59))
-	if len(evs) != 4 || !evs[0].(*TimeLimitExceeded).At.Equal(at(9, 20, 0)) {
+	if len(evs) != 4 || !evs[0].(*TimeLimitExceeded).At.Equal(at(9, 20, 1)) {
 		t.Fatalf("monday %v", kinds(evs))
 	}
 	d.replayEqual()

@@ -70,7 +70,7 @@ func (j *turnJudge) attack(a Attack, kind AttackKind) {
 			return
 		}
 		if mid := step(from, dir, 1); !j.pos.empty(mid) {
-			p.Code, p.Cells = CodeLineBlocked, []Cell{mid}
+			p.Code, p.Cells = CodeLanceBlocked, []Cell{mid}
 			j.problem(p)
 			return
 		}
@@ -163,8 +163,8 @@ func (j *turnJudge) infer(a Attack, from, tc Cell) AttackKind {
 		return AttackShot
 	case kingDist(from, tc) == 1:
 		return AttackSword
-	case w.Kind() == Guard && line && d == 2:
-		return AttackLance
+	case w.Kind() == Guard && line && d >= 2:
+		return AttackLance // the guard's only attack beyond its neighbours (exactly 2 cells)
 	case st.Shot[0] > 0 && line && d <= st.Range():
 		return AttackShot
 	}
@@ -396,8 +396,13 @@ func (j *turnJudge) charge(a Attack) {
 	}
 	dir, dist, line := lineTo(from, *to)
 	lanceSpeed := Table[Knight].LanceSpeed
-	if !line || dist > lanceSpeed {
+	switch {
+	case !line:
 		p.Code, p.Limit = CodeChargeNotStraight, lanceSpeed
+	case dist > lanceSpeed:
+		p.Code, p.Count, p.Limit = CodeChargeTooFar, dist, lanceSpeed
+	}
+	if p.Code != "" {
 		j.problem(p)
 		return
 	}
@@ -551,8 +556,15 @@ func (j *turnJudge) formation(a Attack) {
 	}
 	dir, dist, line := lineTo(from, *to)
 	maxStep := Table[Pikeman].LanceSpeed
-	if !line || dist > maxStep || dir.dot(lineDir) != 0 {
+	switch {
+	case !line:
 		p.Code, p.Limit = CodeChargeNotStraight, maxStep
+	case dir.dot(lineDir) != 0:
+		p.Code = CodeFormationNotPerpendicular
+	case dist > maxStep:
+		p.Code, p.Count, p.Limit = CodeChargeTooFar, dist, maxStep
+	}
+	if p.Code != "" {
 		j.problem(p)
 		return
 	}
@@ -598,15 +610,15 @@ func (j *turnJudge) formation(a Attack) {
 	strength := j.g.lanceOf(lead)
 	attacked := map[Cell]bool{}
 	leadCell := from
-	hit := func(c Cell) bool { // attacks c once; false when a warrior there survives
+	// hit attacks c once, whoever stands there (own warriors may not stand in the cells the
+	// pikemen enter, checked above, but are attacked in the swept and the ahead cells); false
+	// when a warrior there survives.
+	hit := func(c Cell) bool {
 		if attacked[c] || !c.Valid() || inForest(c) {
 			return true
 		}
 		if _, flag := j.pos.flagAt(c); flag {
 			return true
-		}
-		if o := j.pos.occupant(c); o != "" && o.Side() == j.side {
-			return true // own warriors are not attacked by a formation
 		}
 		attacked[c] = true
 		h := j.strike(leadCell, j.side, c, strength, members)

@@ -97,6 +97,9 @@ const (
 	// CodeNoLance: the warrior has no lance attack of the named kind (guard lance, knight charge,
 	// pikemen formation). Warrior.
 	CodeNoLance Code = "no_lance"
+	// CodeLanceBlocked: the middle cell of a guard's lance (2 cells away) is occupied. Warrior;
+	// Cell: the target; Cells: [the middle cell].
+	CodeLanceBlocked Code = "lance_blocked"
 	// CodeLanceDistance: the guard's lance hits exactly 2 cells away along a straight line.
 	// Warrior, Cell, From; Count: the distance.
 	CodeLanceDistance Code = "lance_distance"
@@ -104,10 +107,15 @@ const (
 	CodeNoChargesLeft Code = "no_charges_left"
 	// CodeChargeMissingTo: a charge names no destination (and no move line gives one). Warrior.
 	CodeChargeMissingTo Code = "charge_missing_to"
-	// CodeChargeNotStraight: a charge must go 1..4 cells (knights) or 1..2 cells (a formation)
-	// along a straight line; a formation moves perpendicular to its line. Warrior, Cell, From;
-	// Limit: the longest charge.
+	// CodeChargeNotStraight: a charge (a knight's or a formation's) must go along one of the 8
+	// straight lines from the (lead) warrior's cell. Warrior, Cell, From; Limit: the longest charge.
 	CodeChargeNotStraight Code = "charge_not_straight"
+	// CodeChargeTooFar: a straight charge farther than the charge reach: 4 cells (knights), 2 (a
+	// formation). Warrior, Cell, From; Count: the distance; Limit: the reach.
+	CodeChargeTooFar Code = "charge_too_far"
+	// CodeFormationNotPerpendicular: a formation moves only perpendicular to its line (forwards
+	// or backwards), not along it or aslant. Warrior: the lead pikeman; Cell, From.
+	CodeFormationNotPerpendicular Code = "formation_not_perpendicular"
 	// CodeChargeBlocked: the charge path leaves the board, crosses a flag, or (formation) enters
 	// a cell held by an own warrior. Warrior; Cell: the blocking cell.
 	CodeChargeBlocked Code = "charge_blocked"
@@ -162,7 +170,8 @@ var AllCodes = []Code{
 	CodeForestExit, CodeForestFull, CodeForestSwordOnly, CodeTargetMissing, CodeNoTarget,
 	CodeOwnTarget, CodeNotAdjacent, CodeCannotShoot, CodeNotInLine, CodeOutOfRange,
 	CodeLineBlocked, CodeCannotJoin, CodeNoLance, CodeLanceDistance, CodeNoChargesLeft,
-	CodeChargeMissingTo, CodeChargeNotStraight, CodeChargeBlocked, CodeNotFormation,
+	CodeChargeMissingTo, CodeChargeNotStraight, CodeChargeTooFar, CodeFormationNotPerpendicular,
+	CodeChargeBlocked, CodeNotFormation, CodeLanceBlocked,
 	CodeCannotInfer, CodeNothingOwed, CodeAllocationTooMany, CodeAllocationBad,
 	CodeStatAlreadyZero, CodeEmptyAllocation, CodeNotDeploying, CodeDeploymentPublic,
 	CodeDeployMissing, CodeDeployOutside, CodeDeployCellTaken, CodeNoQuestion, CodeWrongAnswer,

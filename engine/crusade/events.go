@@ -21,7 +21,8 @@ const (
 	KindGameEnded          = "crusade.game_ended"
 )
 
-// Draw is Victory.Winner when both sides lose their commander at the same daily close.
+// Draw is Victory.Winner when both sides meet a victory condition at the same moment (one daily
+// close): a commander dead or 14 warriors lost on each side.
 const Draw Side = "draw"
 
 // VictoryReason says how a game was won.
@@ -41,6 +42,13 @@ type Victory struct {
 	Warrior WarriorID     `json:"warrior,omitempty"` // the commander killed, or the flag's captor
 	Cell    *Cell         `json:"cell,omitempty"`
 	Detail  string        `json:"detail,omitempty"`
+	// Wounds: the deaths that decided it came from wounds at the daily close.
+	Wounds bool `json:"wounds,omitempty"`
+	// Both (a draw): the two victories met at the same moment (one daily close), each side's.
+	Both []Victory `json:"both,omitempty"`
+	// Moderators: the result needs the moderators' attention (a draw by two victories at once);
+	// the reply says so to them.
+	Moderators bool `json:"moderators,omitempty"`
 }
 
 // Outcome is the result of one attack on one cell.

@@ -361,3 +361,22 @@ func TestForestMeetingRevealed(t *testing.T) {
 		t.Fatalf("revealed %+v, want %+v", tp.Revealed, want)
 	}
 }
+
+// Try judges as if the author's side had the move and leaves the game as it was.
+func TestTry(t *testing.T) {
+	g := place(t, testSettings(), map[string]string{"р1": "E5", "ш1": "K2"})
+	before := snap(t, g)
+	in := turnIn(Saracens, t0, Turn{Moves: []Move{{Warrior: "ш1", Ordinal: 1, To: *cp(t, "K3")}}})
+	if _, err := g.Decide(in); err == nil {
+		t.Fatal("the saracens moved out of turn")
+	}
+	if _, err := g.Try(in); err != nil {
+		t.Fatalf("try: %v", err)
+	}
+	if snap(t, g) != before {
+		t.Fatal("try changed the game")
+	}
+	if !g.Controls("Sara", "ш1") || g.Controls("Sara", "р1") || g.Controls("nobody", "ш1") {
+		t.Fatal("controls")
+	}
+}

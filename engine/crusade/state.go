@@ -441,3 +441,23 @@ func (g *Game) PlayerSide(name string) (Side, bool) {
 }
 
 var _ engine.Game = (*Game)(nil)
+
+// Controls reports whether the named player may act with w (the roster gives it to them).
+func (g *Game) Controls(name string, w WarriorID) bool {
+	p, ok := g.roster.player(name)
+	if !ok {
+		return false
+	}
+	ok, _ = g.roster.controls(p, w)
+	return ok && w.Side() == p.Side
+}
+
+// Try judges in on the current position as if the author's side had the move, and changes
+// nothing: what a reply may show as an example is tried with it.
+func (g *Game) Try(in engine.Input) ([]engine.Event, error) {
+	c := &Game{settings: g.settings, clk: g.clk, roster: g.roster, setup: g.setup, st: g.st.clone()}
+	if p, ok := c.roster.player(in.Author); ok && c.st.Phase == PhasePlaying {
+		c.st.ToMove = p.Side
+	}
+	return c.Decide(in)
+}

@@ -287,8 +287,8 @@ func (r *Rules) Read(in judge.Input) judge.Reading {
 		if r.game.CurrentQuestion() == nil || in.Source != judge.Thread {
 			return judge.Reading{Kind: judge.Chatter}
 		}
-		text, _ := pcr.Answer(in.Post.Text)
-		if text == "" {
+		text, form := pcr.ReadAnswer(in.Post.Text)
+		if form == pcr.NotAnswer {
 			return judge.Reading{Kind: judge.Chatter}
 		}
 		return judge.Reading{Kind: judge.Intent, Intent: &cr.Answer{Text: text}}
@@ -319,8 +319,9 @@ func (r *Rules) Say(name string, c judge.Context) (string, error) {
 	return r.tmpl.Render(name, r.view(c))
 }
 
-// Refusal explains the engine's refusal; a wrong answer to the question that the post did not
-// mark as an answer ("ответ: ...") is not answered.
+// Refusal explains the engine's refusal. A refused answer to the daily question is answered when
+// the post is surely an answer ("Ответ: …", or one to three words such as "Кажется, Эдесса");
+// a short post that may as well be chatter ("хм, сложно") is not.
 func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 	ref, ok := cr.AsRefusal(err)
 	if !ok {
@@ -332,7 +333,7 @@ func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 	if ref.Has(cr.CodeWrongAnswer) || ref.Has(cr.CodeAlreadyAnswered) || ref.Has(cr.CodeNoQuestion) {
 		name = "answer_refused"
 		if c.In != nil {
-			if _, explicit := pcr.Answer(c.In.Post.Text); !explicit {
+			if _, form := pcr.ReadAnswer(c.In.Post.Text); form < pcr.BareAnswer {
 				return "", true, nil
 			}
 		}
@@ -495,13 +496,12 @@ type View struct {
 	Lines    []*pcr.LineError
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
-	Examples []string
 	NoPM     bool // the forum has no private messages
 	game     *cr.Game
 }
 
 func (r *Rules) view(c judge.Context) *View {
-	v := &View{Examples: pcr.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	v := &View{NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
 	if c.In != nil {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == judge.PM
@@ -549,6 +549,7 @@ func funcs() map[string]any {
 		"side":      sideName,
 		"sideGen":   sideGenitive,
 		"sideDat":   sideDative,
+		"sideOne":   sideOne,
 		"cells":     cellList,
 		"stat":      statName,
 		"problem":   renderProblem,
@@ -560,6 +561,9 @@ func funcs() map[string]any {
 		"cell":      cellStr,
 		"strs":      warriorStrings,
 		"title":     title,
+		"forSide":   forSide,
+		"longList":  longList,
+		"day":       day,
 	}
 }
 
@@ -570,19 +574,26 @@ func renderProblem(p cr.Problem, v *View) (string, error) {
 	}{p, v})
 }
 
+// renderLineError explains a line not understood, quoting at most maxToken letters of it.
 func renderLineError(e *pcr.LineError) (string, error) {
-	return voiceSet.Render("unread."+string(e.Reason), e)
+	c := *e
+	c.Token = templates.Cut(c.Token, maxToken)
+	return voiceSet.Render("unread."+string(e.Reason), &c)
 }
+
+// maxToken is how much of a token not understood a reply quotes.
+const maxToken = 40
 
 func renderSloppy(s cr.Sloppiness) (string, error) {
 	return voiceSet.Render("sloppy."+string(s.Code), s)
 }
 
-// sideWords are the Russian names of the sides: nominative, genitive, dative.
-var sideWords = map[cr.Side][3]string{
-	cr.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам"},
-	cr.Saracens:  {"сарацины", "сарацин", "сарацинам"},
-	cr.Draw:      {"ничья", "ничьей", "ничьей"},
+// sideWords are the Russian names of the sides: nominative, genitive, dative, and the genitive of
+// one warrior's side as a move line writes it ("1-й ход сарацина").
+var sideWords = map[cr.Side][4]string{
+	cr.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам", "крестоносца"},
+	cr.Saracens:  {"сарацины", "сарацин", "сарацинам", "сарацина"},
+	cr.Draw:      {"ничья", "ничьей", "ничьей", "ничьей"},
 }
 
 func sideWord(s cr.Side, form int) string {
@@ -594,6 +605,7 @@ func sideWord(s cr.Side, form int) string {
 
 func sideName(s cr.Side) string     { return sideWord(s, 0) }
 func sideGenitive(s cr.Side) string { return sideWord(s, 1) }
+func sideOne(s cr.Side) string      { return sideWord(s, 3) }
 func sideDative(s cr.Side) string   { return sideWord(s, 2) }
 
 func statName(s cr.Stat) string {
@@ -666,6 +678,18 @@ func warriorList(ws any) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// day reads a "2006-01-02" day (DayClosed.Day) for the "date" template.
+func day(s string) time.Time {
+	t, _ := time.Parse("2006-01-02", s)
+	return t
+}
+
+// maxListed is how many cells a reply lists; a longer list is told as the warrior's reach.
+const maxListed = 8
+
+// longList reports whether cells are too many to list in a reply.
+func longList(cells []cr.Cell) bool { return len(cells) > maxListed }
 
 // cellList writes a set of cells compactly: a full rectangle as "F3..H5", otherwise a list
 // (at most 12 cells, then how many more).

@@ -2,6 +2,7 @@ package crusade
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ var msk = time.FixedZone("MSK", 3*3600)
 
 func at(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, msk) }
 
-func newRef(t *testing.T, mut ...func(*CrusadeOptions)) *tref {
+func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 	t.Helper()
 	s := cr.DefaultSettings()
 	s.BoardRequired = false
@@ -109,7 +110,7 @@ func TestTemplatesCoverEveryCode(t *testing.T) {
 		}
 	}
 	for _, r := range []pcr.Reason{pcr.ReasonUnknownRow, pcr.ReasonBadColumn, pcr.ReasonUnknownWarrior, pcr.ReasonNoWarrior,
-		pcr.ReasonNoDestination, pcr.ReasonNoTarget, pcr.ReasonChargeNeedsCell, pcr.ReasonManyWarriors, pcr.ReasonNoStat, pcr.ReasonBadCount} {
+		pcr.ReasonNoDestination, pcr.ReasonNoTarget, pcr.ReasonChargeNeedsCell, pcr.ReasonManyWarriors, pcr.ReasonNoStat, pcr.ReasonBadCount, pcr.ReasonUnknownWord} {
 		if s, err := renderLineError(&pcr.LineError{Reason: r, Token: "Z9", Row: "Z", Col: 21}); err != nil || !hasCyrillic(s) {
 			t.Errorf("reason %s: %q %v", r, s, err)
 		}
@@ -139,7 +140,7 @@ func TestJudgeVerdicts(t *testing.T) {
 	}{
 		{"move", "Джелу", "1-й ход крестоносца к1 на K16", judge.Accepted, "к1: K17 → K16", ""},
 		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", judge.Accepted, "к1: K17 → K16", ""},
-		{"too far", "Джелу", "1-й ход к1 на K14", judge.Refused, "к1 ходит на 1 клетку; из K17 можно на", ""},
+		{"too far", "Джелу", "1-й ход к1 на K14", judge.Refused, "к1 ходит не дальше чем на 1 клетку в любую сторону (и по диагонали), а K14 дальше; из K17 можно на", ""},
 		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", judge.Refused, "ходят крестоносцы", ""},
 		{"chatter", "Джелу", "Всем привет, играем!", judge.Ignored, "", ""},
 		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", judge.Flagged, "нет строки Z", judge.FlagUnreadable},
@@ -225,9 +226,37 @@ func TestDailyQuestion(t *testing.T) {
 	if !strings.Contains(out.Messages[0].Body, "неверно") {
 		t.Fatalf("wrong answer reply: %q", out.Messages[0].Body)
 	}
-	out = mustJudge(t, c, post("snovaya", at(21, 18), "Пятнадцать!"), judge.Accepted)
-	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") {
+	// a bare wrong answer gets the same "неверно"
+	out = mustJudge(t, c, post("snovaya", at(21, 17), "Двадцать"), judge.Refused)
+	if !strings.Contains(out.Messages[0].Body, "неверно") {
+		t.Fatalf("bare wrong answer reply: %q", out.Messages[0].Body)
+	}
+	// a natural answer is read and answered
+	out = mustJudge(t, c, post("snovaya", at(21, 18), "Кажется, пятнадцать!"), judge.Accepted)
+	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") || !strings.Contains(out.Messages[0].Body, "первым") {
 		t.Fatalf("right answer reply: %q", out.Messages[0].Body)
+	}
+	// the second side's answer says what it costs at midnight
+	out = mustJudge(t, c, post("Джелу", at(21, 19), "15"), judge.Accepted)
+	if b := out.Messages[0].Body; !strings.Contains(b, "вторым") || !strings.Contains(b, "в 00:00 крестоносцам — 4 ранения") {
+		t.Fatalf("second answer reply: %q", b)
+	}
+}
+
+// The question post says how to answer and what a late answer costs (the settings' value).
+func TestQuestionPostSaysHowToAnswer(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) { o.Settings.WoundsQuestion = 5 })
+	var body string
+	_, err := judge.Advance(c, at(18, 0), at(21, 10), func(_ time.Time, out judge.Outcome) error {
+		for _, m := range out.Messages {
+			if strings.Contains(m.Body, "Вопрос дня") {
+				body = m.Body
+			}
+		}
+		return nil
+	})
+	if err != nil || !strings.Contains(body, "«Ответ: …»") || !strings.Contains(body, "5 ранений") {
+		t.Fatalf("question post: %q %v", body, err)
 	}
 }
 
@@ -391,5 +420,229 @@ func TestUnreadableQuotedBoard(t *testing.T) {
 	body := out.Messages[0].Body
 	if !strings.Contains(body, "Поле в цитате не читается: строка K: 21 клетка вместо 20") {
 		t.Fatalf("reply: %q", body)
+	}
+}
+
+// The victory line names what decided the game: a commander dead of wounds names him; a draw by
+// two victories at one close lists both and speaks to the moderators.
+func TestVictoryTemplate(t *testing.T) {
+	c := newRef(t)
+	p18, i2 := cr.Cell{Row: 15, Col: 18}, cr.Cell{Row: 8, Col: 2}
+	for _, tc := range []struct {
+		vic  cr.Victory
+		want []string
+		not  []string
+	}{
+		{cr.Victory{Winner: cr.Saracens, Reason: cr.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true},
+			[]string{"Победа: сарацины", "Командующий р1 погиб от ранений"}, []string{"Модераторам"}},
+		{cr.Victory{Winner: cr.Crusaders, Reason: cr.VictoryKills, Wounds: true},
+			[]string{"Победа: крестоносцы", "14-й воин"}, nil},
+		{cr.Victory{Winner: cr.Draw, Reason: cr.VictoryCommander, Wounds: true, Moderators: true, Both: []cr.Victory{
+			{Winner: cr.Crusaders, Reason: cr.VictoryCommander, Warrior: "ш1", Cell: &i2, Wounds: true},
+			{Winner: cr.Saracens, Reason: cr.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true}}},
+			[]string{"Ничья", "крестоносцы — командующий ш1 погиб", "сарацины — командующий р1 погиб", "Модераторам"},
+			[]string{"Победа: ничья", "командующий ."}},
+	} {
+		s, err := c.rules().tmpl.Render("victory", &tc.vic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%+v: %q lacks %q", tc.vic, s, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(s, w) {
+				t.Errorf("%+v: %q has %q", tc.vic, s, w)
+			}
+		}
+	}
+}
+
+// A refusal names the rule that stops the move: a formation moving along its line is told so (not
+// "too far"), a guard's blocked lance is a lance (not a shot).
+func TestRefusalNamesTheRule(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) {
+		o.Setup = cr.Setup{Mode: cr.SetupCustom, At: at(18, 0), Cells: map[cr.WarriorID]cr.Cell{
+			"к1": {Row: 2, Col: 8}, "к2": {Row: 3, Col: 8}, "р1": {Row: 15, Col: 18},
+			"ш3": {Row: 5, Col: 5}, "ш2": {Row: 5, Col: 6}, "ш1": {Row: 8, Col: 2}, "л1": {Row: 5, Col: 7}}}
+	})
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "к1,к2 строем на F8"), judge.Refused)
+	if b := out.Messages[0].Body; !strings.Contains(b, "поперёк своей линии") || strings.Contains(b, "не дальше") {
+		t.Errorf("formation along its line: %s", b)
+	}
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход р1 на P17"), judge.Accepted)
+	out = mustJudge(t, c, post("snovaya", at(18, 3), "ш3 атакует копьём F7"), judge.Refused)
+	if b := out.Messages[0].Body; !strings.Contains(b, "копью ш3") || strings.Contains(b, "выстрел") {
+		t.Errorf("guard's lance blocked: %s", b)
+	}
+}
+
+// A misspelt side word keeps the move number (no wound for it); a word not understood before the
+// warrior is asked about, not charged.
+func TestSideWordTypos(t *testing.T) {
+	c := newRef(t)
+	for _, tc := range []struct {
+		who, text string
+	}{
+		{"Джелу", "1-й ход крестонсца к1 на K16"},
+		{"snovaya", "1-й ход сарацна н2 на N3"},
+		{"Джелу", "2-й ход крестоносца к1 на K15"},
+		{"snovaya", "2-й ход сорацина н2 на M4"},
+	} {
+		out := mustJudge(t, c, post(tc.who, at(19, len(tc.text)), tc.text), judge.Accepted)
+		if b := out.Messages[0].Body; strings.Contains(b, "Неаккуратность") || strings.Contains(b, "ранени") {
+			t.Errorf("%q: %s", tc.text, b)
+		}
+	}
+	out := mustJudge(t, c, post("Джелу", at(20, 0), "3-й ход гостя к1 на K14"), judge.Flagged)
+	if b := out.Messages[0].Body; !strings.Contains(b, "гостя") || strings.Contains(b, "ранени") {
+		t.Errorf("unknown word: %s", b)
+	}
+}
+
+// Every reply that gives a side wounds says how many it owes, how to allocate them (with a
+// warrior of that side) and by when; an allocation inside a longer post is read.
+func TestWoundRepliesSayHowToAllocate(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
+	out := mustJudge(t, c, post("Джелу", at(18, 10), "1-й ход к1 на K16"), judge.Accepted)
+	b := out.Messages[0].Body
+	for _, want := range []string{"Крестоносцы должны распределить 1 ранение до 00:00 (до конца 1 декабря)", "[i]ранение: р2 защита[/i]"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("sloppy turn reply lacks %q:\n%s", want, b)
+		}
+	}
+	// the time limit: the saracens got the move at 18:10; the evening hour runs from 19:00
+	_, err := judge.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o judge.Outcome) error {
+		for _, m := range o.Messages {
+			if strings.Contains(m.Body, "думают над ходом") && (!strings.Contains(m.Body, "Сарацины должны распределить 2 ранения до 00:00 (до конца 1 декабря)") ||
+				!strings.Contains(m.Body, "[i]ранение: ш2 защита[/i]")) {
+				t.Errorf("time-limit notice: %s", m.Body)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = mustJudge(t, c, post("Джелу", at(20, 5), "Привет всем! ранение: к1 защита"), judge.Accepted)
+	if w := c.game().WoundsOwed(cr.Crusaders); w.Unallocated != 0 || len(w.Allocated) != 1 || w.Allocated[0].Warrior != "к1" {
+		t.Fatalf("allocation inside a longer post: %+v %+v", w, out.Messages)
+	}
+}
+
+// The time-limit notice says the configured limit, not "an hour".
+func TestTimeLimitNoticeUsesSettings(t *testing.T) {
+	for _, tc := range []struct{ limit, want string }{{"1h", "дольше часа"}, {"20m", "дольше 20 минут"}, {"2h", "дольше 2 часов"}, {"1h30m", "дольше 1 ч 30 мин"}, {"21m", "дольше 21 минуты"}} {
+		c := newRef(t, func(o *CrusadeOptions) { o.Settings.MoveLimit = tc.limit })
+		seen := false
+		_, err := judge.Advance(c, at(18, 0), at(23, 59), func(_ time.Time, o judge.Outcome) error {
+			for _, m := range o.Messages {
+				if strings.Contains(m.Body, "думают над ходом") {
+					seen = true
+					if !strings.Contains(m.Body, tc.want) {
+						t.Errorf("%s: %s", tc.limit, m.Body)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil || !seen {
+			t.Fatalf("%s: no notice (%v)", tc.limit, err)
+		}
+	}
+}
+
+// Long lists of legal cells are told as the reach; short ones are listed.
+func TestLegalCellListsShort(t *testing.T) {
+	c := newRef(t)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "1-й ход р2 на R10"), judge.Refused)
+	b := out.Messages[0].Body
+	if !strings.Contains(b, "не дальше чем на 3 клетки в любую сторону") || strings.Contains(b, "и ещё") || strings.Contains(b, "можно на") {
+		t.Errorf("knight too far: %s", b)
+	}
+	out = mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 на K15"), judge.Refused)
+	if b := out.Messages[0].Body; !strings.Contains(b, "не дальше чем на 1 клетку") || !strings.Contains(b, "можно на J16, J17, J18, K16, K18, L16, L18") {
+		t.Errorf("pikeman too far: %s", b)
+	}
+}
+
+// Out of turn, the refusal says when the player can move (not "send it again"); the daily
+// summary writes the date in Russian; "к1 K17 K16" and "K-16" are read.
+func TestOutOfTurnAndRussianDate(t *testing.T) {
+	c := newRef(t)
+	out := mustJudge(t, c, post("snovaya", at(18, 1), "1-й ход н2 на N3"), judge.Refused)
+	if b := out.Messages[0].Body; strings.Contains(b, "заново") || !strings.Contains(b, "после хода крестоносцев") {
+		t.Errorf("out of turn: %s", b)
+	}
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 K17 K16"), judge.Accepted)
+	mustJudge(t, c, post("snovaya", at(18, 3), "1-й ход н2 на N-3"), judge.Accepted)
+	seen := false
+	_, err := judge.Advance(c, at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o judge.Outcome) error {
+		for _, m := range o.Messages {
+			if strings.Contains(m.Body, "Итоги дня") {
+				seen = true
+				if !strings.Contains(m.Body, "Итоги дня 1 декабря") {
+					t.Errorf("summary: %s", m.Body)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil || !seen {
+		t.Fatalf("no summary (%v)", err)
+	}
+}
+
+// A long unreadable post is not repeated back: a few lines, each cut, links not live.
+func TestUnreadableQuotesLittle(t *testing.T) {
+	c := newRef(t)
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "1-й ход к1 на Q%d и ещё много слов про жизнь https://spam.example/%d [url=http://x.example]тут[/url] %s\n", i%20+1, i, strings.Repeat("ля", 40))
+	}
+	out := mustJudge(t, c, post("Джелу", at(18, 1), b.String()), judge.Flagged)
+	body := out.Messages[0].Body
+	if n := strings.Count(body, "\n"); n > 8 {
+		t.Errorf("reply has %d lines", n)
+	}
+	if strings.Contains(body, "https://") || strings.Contains(body, "[url") || len([]rune(body)) > 1500 {
+		t.Errorf("reply: %s", body)
+	}
+	if !strings.Contains(body, "и ещё 297 строк") {
+		t.Errorf("no count of the lines left out: %s", body)
+	}
+}
+
+// The dispute keyword is told in the opening post and in the help.
+func TestDisputeKeywordTold(t *testing.T) {
+	c := newRef(t)
+	start, err := c.Start(at(18, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	help := mustJudge(t, c, post("Джелу", at(18, 1), "помощь"), judge.Accepted)
+	for name, body := range map[string]string{"start": start.Messages[0].Body, "help": help.Messages[0].Body} {
+		if !strings.Contains(body, "#спор") {
+			t.Errorf("%s does not mention #спор: %s", name, body)
+		}
+	}
+	// and the keyword, written as told, is a dispute
+	mustJudge(t, c, post("Джелу", at(18, 2), "#спор: ход был верный"), judge.Flagged)
+}
+
+// While the armies deploy there is no position: the hints show forms, not broken examples.
+func TestHintsWhileDeploying(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) { o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(18, 0)} })
+	in := judge.Input{Source: judge.PM, PostID: "pm1", Author: "Джелу", At: at(18, 1), Post: parser.FromBBCode("привет")}
+	for _, name := range []string{judge.SayStart, judge.SayPMUnknown, judge.SayHelp} {
+		body, err := c.rules().Say(name, judge.Context{In: &in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(body, "ранение:  ") || strings.Contains(body, "[i][/i]") || strings.Contains(body, "<no value>") {
+			t.Errorf("%s: %s", name, body)
+		}
 	}
 }

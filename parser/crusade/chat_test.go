@@ -35,3 +35,28 @@ func TestIsHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestReadAnswer(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		text string
+		form AnswerForm
+	}{
+		{"Ответ: Эдесса", "Эдесса", ExplicitAnswer},
+		{"Эдесса", "Эдесса", BareAnswer},
+		{"Антиохия!", "Антиохия", BareAnswer},
+		{"Кажется, Эдесса", "Эдесса", BareAnswer},
+		{"Эдесса, наверное", "Эдесса", BareAnswer},
+		{"мне кажется, графство Эдесса", "графство Эдесса", BareAnswer},
+		{"хм, сложно", "хм, сложно", MaybeAnswer},
+		{"жду хода", "жду хода", MaybeAnswer},
+		{"Эдесса?", "Эдесса?", MaybeAnswer},
+		{"кто-нибудь знает, когда следующий ход будет", "кто-нибудь знает, когда следующий ход будет", MaybeAnswer},
+		{strings.Repeat("очень длинное сообщение ", 10), "", NotAnswer},
+	} {
+		text, form := ReadAnswer(c.in)
+		if text != c.text || form != c.form {
+			t.Errorf("ReadAnswer(%q) = %q, %d; want %q, %d", c.in, text, form, c.text, c.form)
+		}
+	}
+}

@@ -27,8 +27,13 @@
 //	[ordinal [ход]] [side] warrior [с|из|от] cell (->|-|на|в) cell      (start and destination)
 //
 // ordinal: "1-й", "1-ый", "1й", "2-ой", "3-ий", "первый", "второй", "третий", "четвёртый"...,
-// or a bare number followed by "ход" ("1 ход"). side: any form of "сарацин"/"крестоносец"
-// ("сарацина", "крестоносца"), optional and ignored. verb: идёт, ходит, перемещается, ...
+// a bare number followed by "ход" ("1 ход"), or "ход 1", "ход №1". side: any form of
+// "сарацин"/"крестоносец" ("сарацина", "крестоносца"), misspelt ones included (within
+// parser.Typos edits: "сарацна", "сорацина", "крестонсца"), optional and ignored. After an
+// ordinal, any other word right before the warrior (but fillers such as "воина", "мой") makes
+// the line unreadable (ReasonUnknownWord): the player is asked, and the ordinal written is never
+// read as missing. A cell may carry a dash ("K-16"); two cells with nothing between them are
+// the start and the destination ("к1 K17 K16"). verb: идёт, ходит, перемещается, ...
 // (optional). Several moves may share a line, separated by commas, semicolons or "и"
 // ("1-й ход к1 на K16, 2-й ход к2 на L16"), or stand one per line. Chatter around them is skipped
 // ("gl hf. 2-й ход сарацина н1 на D6").
@@ -61,7 +66,7 @@
 //	ранение: warrior stat [count] {(,|;|и) warrior stat [count]}
 //
 // The header is any word starting "ранен" (ранение, ранения, ...), "раны" or "рана", first on its
-// line; items may follow on it and on the lines after it. stat: атака/атаку/атк (attack) or
+// line or first after a sentence's end ("Привет! ранение: к1 защита"); items may follow on it and on the lines after it. stat: атака/атаку/атк (attack) or
 // защита/защиту/защ (defence); the stat may come before the warrior. count: "x2", "х2", "×2",
 // "*2", "2", "2 раза", "дважды"; 1 when absent. "ранения: в3 атака, н1 защита x2".
 //
@@ -88,7 +93,8 @@
 // Everything here is pure and deterministic: no I/O, no clock, no logging.
 package crusade
 
-// Examples are the line forms the grammar reads, for the help reply.
+// Examples are the line forms the grammar reads (its tests read them all). Replies never show
+// them: their examples are computed legal in the position shown (games/crusade examples.go).
 var Examples = []string{
 	"1-й ход сарацина н2 на G5",
 	"1 ход н2 на G5",

@@ -24,11 +24,13 @@ const (
 	ReasonManyWarriors    Reason = "many-warriors"     // several warriors, one destination: one move per warrior
 	ReasonNoStat          Reason = "no-stat"           // a wound without "атака" or "защита"
 	ReasonBadCount        Reason = "bad-count"         // a wound count that is not 1..99
+	ReasonUnknownWord     Reason = "unknown-word"      // "1-й ход сарацна н2": a word not understood before the warrior
 )
 
 // AllReasons lists every Reason (the conformance suite checks each has a template).
 var AllReasons = []Reason{ReasonUnknownRow, ReasonBadColumn, ReasonUnknownWarrior, ReasonNoWarrior, ReasonNoDestination,
-	ReasonNoTarget, ReasonChargeNeedsCell, ReasonManyWarriors, ReasonNoStat, ReasonBadCount}
+	ReasonNoTarget, ReasonChargeNeedsCell, ReasonManyWarriors, ReasonNoStat, ReasonBadCount,
+	ReasonUnknownWord}
 
 // LineError is one line that looks like a move (or an attack, a wound, a placement) but cannot be
 // read: the line, the token not understood ("" when something is missing), and why. For a bad
@@ -65,6 +67,8 @@ func (e *LineError) Error() string {
 		why = "a wound takes from \"атака\" or \"защита\""
 	case ReasonBadCount:
 		why = fmt.Sprintf("bad wound count %q", e.Token)
+	case ReasonUnknownWord:
+		why = fmt.Sprintf("word %q not understood before the warrior", e.Token)
 	default:
 		why = fmt.Sprintf("%s %q", e.Reason, e.Token)
 	}

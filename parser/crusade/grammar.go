@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	cr "forumgm/engine/crusade"
+	"forumgm/parser"
 )
 
 // Word classes, by folded form (lower case, ё -> е).
@@ -40,9 +41,18 @@ var (
 	formationWords = wordSet("строем", "строй", "строю", "фалангой", "шеренгой")
 )
 
+// sideForms are the side words a move line may carry ("1-й ход сарацина н2 на G5").
+var sideForms = []string{"сарацин", "сарацина", "сарацины", "сарацинов", "сарацинам", "сарацинами",
+	"крестоносец", "крестоносца", "крестоносцы", "крестоносцев", "крестоносцам", "крестоносцами"}
+
+// isSideWord reads a side word, misspelt ones included ("сарацна", "сорацина", "крестонсца").
 func isSideWord(f string) bool {
-	return strings.HasPrefix(f, "сарацин") || strings.HasPrefix(f, "крестонос")
+	return strings.HasPrefix(f, "сарацин") || strings.HasPrefix(f, "крестонос") || parser.NearWord(f, sideForms...)
 }
+
+// fillerWords may stand between a move's ordinal and its warrior ("1-й ход воина н2 на G5").
+var fillerWords = wordSet("воин", "воина", "воином", "мой", "моего", "мои", "моим", "свой", "своего",
+	"игрока", "отряд", "отряда", "это", "делаю", "делает", "такой", "будет")
 
 func isAttackWord(t token) bool {
 	if t.kind != tWord {
@@ -99,6 +109,13 @@ func (lp *lineParser) ordinalAt(p int) (int, int) {
 		return 0, 0
 	case t.kind == tOrd:
 		return t.ord, 1
+	case t.kind == tWord && hodWords[t.fold] && lp.punct(p+1, "№", "#") && lp.at(p+2) != nil && lp.at(p+2).kind == tNum && len(lp.at(p+2).raw) <= 2:
+		// "ход №1: н2 на G5"
+		n := 0
+		for _, c := range lp.at(p + 2).raw {
+			n = n*10 + int(c-'0')
+		}
+		return n, 3
 	case t.kind == tWord && hodWords[t.fold] && lp.at(p+1) != nil && lp.at(p+1).kind == tNum && len(lp.at(p+1).raw) <= 2 && !lp.word(p+2, hodWords):
 		// "ход 1: н2 на G5"
 		n := 0
@@ -131,6 +148,12 @@ func (lp *lineParser) cellSlot(p int) (cr.Cell, int, *LineError) {
 		if n := lp.at(p + 1); n != nil && n.kind == tNum && n.start-t.end <= 2 {
 			c, e := cellOf(joinCode(*t, *n))
 			return c, 2, e
+		}
+		// "K-16": a dash inside the cell, written without spaces.
+		if d, n := lp.at(p+1), lp.at(p+2); d != nil && n != nil && (d.raw == "-" || d.raw == "–") &&
+			d.start == t.end && n.kind == tNum && n.start == d.end {
+			c, e := cellOf(joinCode(*t, *n))
+			return c, 3, e
 		}
 	}
 	return cr.Cell{}, 0, nil
@@ -227,6 +250,15 @@ func (lp *lineParser) clauseAt(p int) (clause, int, *LineError) {
 	for lp.punct(p, ":", "-", "–", "—", ",") {
 		p++
 	}
+	for lp.word(p, fillerWords) {
+		p++
+	}
+	// "1-й ход сарацна н2": a word not understood between the ordinal and the warrior. Ask rather
+	// than drop the ordinal (which would cost a wound for a part that was written).
+	if t, n := lp.at(p), lp.at(p+1); hadOrd && t != nil && t.kind == tWord && !isAttackWord(*t) &&
+		n != nil && n.kind == tCode && kindLetter(*n) {
+		return c, p, &LineError{Token: t.raw, Reason: ReasonUnknownWord}
+	}
 	var words []token
 	for t := lp.at(p); t != nil && isAttackWord(*t); t = lp.at(p) {
 		words = append(words, *t)
@@ -291,6 +323,15 @@ func (lp *lineParser) clauseAt(p int) (clause, int, *LineError) {
 			from := to
 			m.From, to = &from, to2
 			p = q + 1 + n2
+			bare = false
+		}
+	} else if t2 := lp.at(q); t2 != nil && !(t2.kind == tCode && prefersWarrior(*t2)) {
+		// "к1 K17 K16": two cells with nothing between them are from and to (a code written as
+		// a warrior, "р1 J18 р2 R18", starts the next item instead).
+		if to2, n2, e2 := lp.cellSlot(q); n2 > 0 && e2 == nil {
+			from := to
+			m.From, to = &from, to2
+			p = q + n2
 			bare = false
 		}
 	}
@@ -426,7 +467,9 @@ func (lp *lineParser) looksLikeClause(p int) bool {
 		if t.kind == tCode {
 			return true
 		}
-		return hod && t.kind == tWord && (isSideWord(t.fold) || isAttackWord(*t))
+		n := lp.at(q + 1)
+		return t.kind == tWord && (hod && (isSideWord(t.fold) || isAttackWord(*t)) ||
+			n != nil && n.kind == tCode && kindLetter(*n))
 	}
 	t := lp.at(p)
 	if t == nil || t.kind != tCode {

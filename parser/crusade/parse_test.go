@@ -87,6 +87,11 @@ func TestMoveAndAttackLines(t *testing.T) {
 		{"н2 → G5", want{moves: []cr.Move{mv(t, "н2", 0, "", "G5")}}},
 		{"н2 G4-G5", want{moves: []cr.Move{mv(t, "н2", 0, "G4", "G5")}}},
 		{"н2 G4 -> G5", want{moves: []cr.Move{mv(t, "н2", 0, "G4", "G5")}}},
+		{"к1 K17 K16", want{moves: []cr.Move{mv(t, "к1", 0, "K17", "K16")}}},
+		{"1-й ход к1 K17 K16", want{moves: []cr.Move{mv(t, "к1", 1, "K17", "K16")}}},
+		{"к1 на K-16", want{moves: []cr.Move{mv(t, "к1", 0, "", "K16")}}},
+		{"к1 K-16", want{moves: []cr.Move{mv(t, "к1", 0, "", "K16")}}},
+		{"1-й ход к1 с K-17 на K-16", want{moves: []cr.Move{mv(t, "к1", 1, "K17", "K16")}}},
 		{"1-й ход н2 с G4 на G5", want{moves: []cr.Move{mv(t, "н2", 1, "G4", "G5")}}},
 		{"н2 идёт на G5", want{moves: []cr.Move{mv(t, "н2", 0, "", "G5")}}},
 		{"1-й ход к1 на K16, 2-й ход к2 на L16", want{moves: []cr.Move{mv(t, "к1", 1, "", "K16"), mv(t, "к2", 2, "", "L16")}}},
@@ -101,6 +106,13 @@ func TestMoveAndAttackLines(t *testing.T) {
 		{"gl hf. 2-й ход сарацина н1 на D6", want{moves: []cr.Move{mv(t, "н1", 2, "", "D6")}}},
 		{"ну что ж: 2-й ход сарацина н1 на D6!!! жду", want{moves: []cr.Move{mv(t, "н1", 2, "", "D6")}}},
 		{"- н2 на G5.", want{moves: []cr.Move{mv(t, "н2", 0, "", "G5")}}},
+		// Misspelt side words keep the ordinal.
+		{"1-й ход сарацна н2 на G5", want{moves: []cr.Move{mv(t, "н2", 1, "", "G5")}}},
+		{"2-й ход сорацина н2 на G5", want{moves: []cr.Move{mv(t, "н2", 2, "", "G5")}}},
+		{"1-й ход крестонсца к1 на K16", want{moves: []cr.Move{mv(t, "к1", 1, "", "K16")}}},
+		{"3-й ход Крестоносцы р1 на D5", want{moves: []cr.Move{mv(t, "р1", 3, "", "D5")}}},
+		{"1-й ход воина н2 на G5", want{moves: []cr.Move{mv(t, "н2", 1, "", "G5")}}},
+		{"ход №2: н2 на G5", want{moves: []cr.Move{mv(t, "н2", 2, "", "G5")}}},
 		// Attacks.
 		{"р1 атакует мечом с2", want{attacks: []cr.Attack{at(t, cr.AttackSword, 0, "с2", "", "р1")}}},
 		{"р1 мечом D6", want{attacks: []cr.Attack{at(t, cr.AttackSword, 0, "D6", "", "р1")}}},
@@ -194,6 +206,9 @@ func TestUnreadable(t *testing.T) {
 		{"р2 копьём на ш2", "ш2", ReasonChargeNeedsCell, "", 0},
 		{"р2 копьём", "", ReasonNoDestination, "", 0},
 		{"1-й ход н1 и н2 на G5", "н1 и н2 на G5", ReasonManyWarriors, "", 0},
+		// A word not understood before the warrior: asked about, the ordinal is not dropped.
+		{"1-й ход гостя н2 на G5", "гостя", ReasonUnknownWord, "", 0},
+		{"2-й ход кристьян к1 на K16", "кристьян", ReasonUnknownWord, "", 0},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			r := Parse(parser.FromBBCode("привет\n" + tc.in))
@@ -313,6 +328,8 @@ func TestAllocation(t *testing.T) {
 		{"ранения:\nв3 атака\nн1 защита х2\nш2 - атаку 2 раза", []cr.Wound{{Warrior: "в3", Stat: cr.StatAttack, Count: 1}, {Warrior: "н1", Stat: cr.StatDefence, Count: 2}, {Warrior: "ш2", Stat: cr.StatAttack, Count: 2}}},
 		{"Ранения сарацин: защита в3 и атака н1", []cr.Wound{{Warrior: "в3", Stat: cr.StatDefence, Count: 1}, {Warrior: "н1", Stat: cr.StatAttack, Count: 1}}},
 		{"ранение: H1 защиту дважды", []cr.Wound{{Warrior: "н1", Stat: cr.StatDefence, Count: 2}}},
+		{"Привет! ранение: к1 защита", []cr.Wound{{Warrior: "к1", Stat: cr.StatDefence, Count: 1}}},
+		{"Всем доброго вечера.\nНу что ж. Ранения: к1 защита, к2 атака", []cr.Wound{{Warrior: "к1", Stat: cr.StatDefence, Count: 1}, {Warrior: "к2", Stat: cr.StatAttack, Count: 1}}},
 	} {
 		r := Parse(parser.FromBBCode(tc.in))
 		if r.Class != AllocationPost || !reflect.DeepEqual(r.Allocation.Wounds, tc.want) {

@@ -62,13 +62,28 @@ func (lp *lineParser) countAt(p int) (count, n int, err *LineError) {
 	return 0, 0, nil
 }
 
-// isHeader reports whether the first word of a line starts with one of prefixes; it returns the
-// index after the header word and its punctuation.
+// header reports whether a line holds a header: a word starting with one of prefixes, first on
+// the line or first after a sentence's end ("Привет! ранение: к1 защита"); it returns the index
+// after the header word and its punctuation.
 func (lp *lineParser) header(prefixes ...string) (int, bool) {
 	p := 0
 	for lp.at(p) != nil && lp.at(p).kind == tPunct {
 		p++
 	}
+	if q, ok := lp.headerAt(p, prefixes); ok {
+		return q, true
+	}
+	for i := p + 1; i < len(lp.toks); i++ {
+		if lp.punct(i-1, "!", ".", "?", ";", "!!", "...") {
+			if q, ok := lp.headerAt(i, prefixes); ok {
+				return q, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func (lp *lineParser) headerAt(p int, prefixes []string) (int, bool) {
 	t := lp.at(p)
 	if t == nil || t.kind != tWord {
 		return 0, false

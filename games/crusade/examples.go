@@ -1,0 +1,299 @@
+package crusade
+
+import (
+	"time"
+
+	"forumgm/engine"
+	cr "forumgm/engine/crusade"
+	pcr "forumgm/parser/crusade"
+)
+
+// The view's examples: every example a reply shows is computed for the reader's side on the
+// current position and tried with the engine (as if that side had the move), so that a player who
+// copies it is not refused or charged a wound. Templates write them out; the test reads every
+// [i]…[/i] of every template back through the parser and the engine.
+
+// MoveExample is a move legal now: the warrior's action number today, the warrior, where to.
+type MoveExample struct {
+	Side    cr.Side
+	Ordinal int
+	Warrior cr.WarriorID
+	To      cr.Cell
+}
+
+// AttackExample is an attack legal now: a sword blow on a neighbour or a shot.
+type AttackExample struct {
+	Kind     cr.AttackKind // AttackSword or AttackShot
+	Attacker cr.WarriorID
+	Target   cr.WarriorID
+}
+
+// SideView is a view with the side a part of a reply is about (template data).
+type SideView struct {
+	V    *View
+	Side cr.Side
+}
+
+func forSide(v *View, s cr.Side) SideView { return SideView{V: v, Side: s} }
+
+// ExampleSide is the side the reply's examples are for: the author's when they play, else the
+// side to move.
+func (v *View) ExampleSide() cr.Side {
+	if s, ok := v.game.PlayerSide(v.Author); ok {
+		return s
+	}
+	if s := v.game.SideToMove(); s != "" {
+		return s
+	}
+	return v.game.Settings().FirstSide
+}
+
+// exampleAuthor is the player the examples are tried for: the author when they play on side s,
+// else the first player of side s in the roster.
+func (v *View) exampleAuthor(s cr.Side) string {
+	if ps, ok := v.game.PlayerSide(v.Author); ok && ps == s {
+		return v.Author
+	}
+	for _, p := range v.game.Roster().Players {
+		if p.Side == s {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// tryTurn reports whether the turn is accepted for author as if their side had the move, with no
+// sloppiness but a missing or mismatching quoted board (the example is only the move text).
+func (v *View) tryTurn(author string, t cr.Turn) bool {
+	evs, err := v.game.Try(engine.Input{At: v.now(), Author: author, Body: &t})
+	if err != nil || len(evs) == 0 {
+		return false
+	}
+	tp, ok := evs[0].(*cr.TurnPlayed)
+	if !ok {
+		return false
+	}
+	for _, s := range tp.Sloppy {
+		if s.Code != cr.SloppyBoardMissing && s.Code != cr.SloppyBoardMismatch {
+			return false
+		}
+	}
+	return tp.Victory == nil
+}
+
+// now is the time examples are tried at (the engine judges no clock for turns; any time works).
+func (v *View) now() time.Time { return time.Time{} }
+
+// actors are the warriors of side s the example author may act with now, in the fixed order,
+// the commander last (an example need not risk him).
+func (v *View) actors(s cr.Side, author string) []cr.WarriorView {
+	var out, cmd []cr.WarriorView
+	for _, w := range v.game.Warriors() {
+		if w.Side == s && w.Alive && w.InPlay && w.Cell != nil && w.ActionsToday < 3 && v.game.Controls(author, w.ID) {
+			if w.ID.Commander() {
+				cmd = append(cmd, w)
+			} else {
+				out = append(out, w)
+			}
+		}
+	}
+	return append(out, cmd...)
+}
+
+// forward orders destinations: towards the enemy first, then nearest the warrior's row.
+func forward(s cr.Side, from cr.Cell, cells []cr.Cell) []cr.Cell {
+	best := make([]cr.Cell, 0, len(cells))
+	for _, c := range cells {
+		if c.Row <= 1 || c.Row >= cr.Size-2 { // never an example into the forest
+			continue
+		}
+		best = append(best, c)
+	}
+	gain := func(c cr.Cell) int {
+		g := c.Col - from.Col
+		if s == cr.Crusaders {
+			g = -g
+		}
+		return g*100 - abs(c.Row-from.Row)
+	}
+	for i := 1; i < len(best); i++ {
+		for j := i; j > 0 && gain(best[j]) > gain(best[j-1]); j-- {
+			best[j], best[j-1] = best[j-1], best[j]
+		}
+	}
+	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// moveExamples finds up to n moves of n different warriors that are legal together now.
+func (v *View) moveExamples(n int) []MoveExample {
+	if v.game.Phase() != cr.PhasePlaying {
+		return nil
+	}
+	s := v.ExampleSide()
+	author := v.exampleAuthor(s)
+	var out []MoveExample
+	var turn cr.Turn
+	for _, w := range v.actors(s, author) {
+		for _, to := range forward(s, *w.Cell, v.game.LegalMoves(w.ID)) {
+			m := cr.Move{Warrior: w.ID, Ordinal: w.ActionsToday + 1, To: to}
+			try := turn
+			try.Moves = append(append([]cr.Move(nil), turn.Moves...), m)
+			if v.tryTurn(author, try) {
+				turn = try
+				out = append(out, MoveExample{Side: s, Ordinal: m.Ordinal, Warrior: w.ID, To: to})
+				break
+			}
+		}
+		if len(out) == n {
+			return out
+		}
+	}
+	return nil
+}
+
+// ExampleMove is a move the reader's side can make now (nil when it has none).
+func (v *View) ExampleMove() *MoveExample {
+	if ms := v.moveExamples(1); len(ms) == 1 {
+		return &ms[0]
+	}
+	return nil
+}
+
+// ExampleTwo are moves of two warriors the reader's side can make together now (nil: none).
+func (v *View) ExampleTwo() []MoveExample { return v.moveExamples(2) }
+
+// ExampleAttack is an attack the reader's side can make now (nil when it has none).
+func (v *View) ExampleAttack() *AttackExample {
+	if v.game.Phase() != cr.PhasePlaying {
+		return nil
+	}
+	s := v.ExampleSide()
+	author := v.exampleAuthor(s)
+	var enemies []cr.WarriorView
+	for _, w := range v.game.Warriors() {
+		if w.Side != s && w.Alive && w.InPlay && w.Cell != nil {
+			enemies = append(enemies, w)
+		}
+	}
+	for _, w := range v.actors(s, author) {
+		for _, e := range enemies {
+			dr, dc := abs(e.Cell.Row-w.Cell.Row), abs(e.Cell.Col-w.Cell.Col)
+			d := max(dr, dc)
+			kinds := []cr.AttackKind{}
+			if d == 1 {
+				kinds = append(kinds, cr.AttackSword)
+			}
+			if (dr == 0 || dc == 0 || dr == dc) && d <= cr.Table[w.ID.Kind()].Range() {
+				kinds = append(kinds, cr.AttackShot)
+			}
+			for _, k := range kinds {
+				a := cr.Attack{Kind: k, Attackers: []cr.WarriorID{w.ID}, Target: cr.Target{Warrior: e.ID}}
+				if v.tryTurn(author, cr.Turn{Attacks: []cr.Attack{a}}) {
+					return &AttackExample{Kind: k, Attacker: w.ID, Target: e.ID}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ExampleWarrior is a warrior of side s a wound can go to now (an allocation example): the living
+// one with the highest defence left, commanders last.
+func (v *View) ExampleWarrior(s cr.Side) cr.WarriorID {
+	var best cr.WarriorID
+	bestDef := -1
+	for _, cmd := range []bool{false, true} {
+		for _, w := range v.game.Warriors() {
+			if w.Side != s || !w.Alive || !w.InPlay || w.ID.Commander() != cmd {
+				continue
+			}
+			def := w.Defence
+			for _, a := range v.game.WoundsOwed(s).Allocated {
+				if a.Warrior == w.ID && a.Stat == cr.StatDefence {
+					def -= a.Count
+				}
+			}
+			if def > bestDef {
+				best, bestDef = w.ID, def
+			}
+		}
+		if bestDef > 0 {
+			return best
+		}
+	}
+	return best
+}
+
+// Settings are the game's settings (wound counts, times, for the texts).
+func (v *View) Settings() cr.Settings { return v.game.Settings() }
+
+// LimitHours and LimitMinutes split the evening move limit for the texts ("дольше 20 минут").
+func (v *View) LimitHours() int   { return int(v.moveLimit() / time.Hour) }
+func (v *View) LimitMinutes() int { return int(v.moveLimit() % time.Hour / time.Minute) }
+
+func (v *View) moveLimit() time.Duration {
+	d, err := time.ParseDuration(v.game.Settings().MoveLimit)
+	if err != nil {
+		return time.Hour
+	}
+	return d
+}
+
+// HasProblem reports whether the refusal holds a problem with the code.
+func (v *View) HasProblem(code string) bool {
+	for _, p := range v.Problems {
+		if string(p.Code) == code {
+			return true
+		}
+	}
+	return false
+}
+
+// maxQuoted is how many unreadable lines a reply quotes back.
+const maxQuoted = 3
+
+// ShownLines are the unreadable lines the reply quotes (at most maxQuoted).
+func (v *View) ShownLines() []*pcr.LineError {
+	if len(v.Lines) > maxQuoted {
+		return v.Lines[:maxQuoted]
+	}
+	return v.Lines
+}
+
+// MoreLines is how many unreadable lines are not quoted.
+func (v *View) MoreLines() int { return max(0, len(v.Lines)-maxQuoted) }
+
+// DueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
+// event answered (a turn, a time-limit notice, the daily close at the new day's 00:00); nil when
+// the reply answers no timed event.
+func (v *View) DueDay() *time.Time {
+	var at time.Time
+	switch e := v.Event.(type) {
+	case *cr.TurnPlayed:
+		at = e.At
+	case *cr.TimeLimitExceeded:
+		at = e.At
+	case *cr.DayClosed:
+		at = e.At
+	case *cr.WoundsAllocated:
+		at = e.At
+	case *cr.AnswerAccepted:
+		at = e.At
+	}
+	if at.IsZero() {
+		return nil
+	}
+	l := at.In(v.game.Settings().Location)
+	d := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+	return &d
+}
+
+// Over reports whether the game has ended (nothing is owed any more).
+func (v *View) Over() bool { return v.game.Phase() == cr.PhaseOver }
