@@ -496,12 +496,16 @@ type View struct {
 	Lines    []*pcr.LineError
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
-	NoPM     bool // the forum has no private messages
+	Dispute  string // the word players write to call a moderator
+	NoPM     bool   // the forum has no private messages
 	game     *cr.Game
 }
 
 func (r *Rules) view(c judge.Context) *View {
-	v := &View{NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	v := &View{NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute}
+	if v.Dispute == "" {
+		v.Dispute = "#спор"
+	}
 	if c.In != nil {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == judge.PM
