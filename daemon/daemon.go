@@ -723,6 +723,8 @@ func (d *Daemon) forumErr(ctx context.Context, err error) error {
 func kindOf(err error) string {
 	var fe *forum.FloodError
 	switch {
+	case errors.Is(err, forum.ErrAmbiguous):
+		return "ambiguous"
 	case errors.As(err, &fe):
 		return "flood"
 	case errors.Is(err, forum.ErrLoggedOut):

@@ -22,7 +22,7 @@ type Metrics struct {
 	RepliesPosted *prometheus.CounterVec   // by kind: reply | pm; dedup: found by marker
 	TimersFired   prometheus.Counter       // timed rules fired
 	PollLatency   *prometheus.HistogramVec // by source: one forum read (thread page walk or inbox)
-	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | forum | store | referee
+	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | ambiguous | forum | store | referee
 	OutboxPending prometheus.Gauge         // items waiting to be posted
 	FlagsRaised   prometheus.Counter       // new moderator flags
 }
@@ -49,7 +49,7 @@ func NewMetrics() *Metrics {
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"game", "source"}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "forumgm_errors_total", Help: "Errors by kind (flood, logged_out, too_long, forum, store, referee).",
+			Name: "forumgm_errors_total", Help: "Errors by kind (flood, logged_out, too_long, ambiguous: a post whose outcome was unknown, forum, store, referee).",
 		}, []string{"game", "kind"}),
 		OutboxPending: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "forumgm_outbox_pending", Help: "Replies and private messages waiting to be posted.",

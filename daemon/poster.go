@@ -27,6 +27,10 @@ var errAttempt = errors.New("sending (outcome unknown until confirmed)")
 // maxFloodWaits bounds the flood-control waits of one drain.
 const maxFloodWaits = 3
 
+// maxAmbiguous bounds the sends of one item in one drain whose outcome was unknown (a 5xx or a
+// reset after the POST went out): each is followed by a look for the marker before sending again.
+const maxAmbiguous = 2
+
 // Drain posts the pending outbox items in order and reports how many it delivered. It stops at
 // the first item it cannot deliver now (the order of replies is kept); the error says why.
 func (d *Daemon) Drain(ctx context.Context) (int, error) {
@@ -70,7 +74,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 	if limit == 0 {
 		limit = caps.MaxPostLength
 	}
-	floods := 0
+	floods, ambiguous := 0, 0
 	for {
 		parts := Split(it.Body, bodyLimit(limit))
 		markers := make([]string, len(parts))
@@ -117,6 +121,12 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				if serr := d.o.Clock.Sleep(ctx, fe.Wait+time.Second); serr != nil {
 					return serr
 				}
+				again = true
+			case errors.Is(err, forum.ErrAmbiguous) && ambiguous < maxAmbiguous:
+				// The forum may have taken the part (a proxy's 502 after the post was stored):
+				// never send it again blindly; look for its marker first.
+				ambiguous++
+				d.fail("ambiguous", err)
 				again = true
 			case errors.Is(err, forum.ErrLoggedOut) || errors.Is(err, forum.ErrBadToken):
 				d.fail(kindOf(err), err)
