@@ -14,10 +14,18 @@ import (
 	dto "github.com/prometheus/client_model/go"
 )
 
-// ambiguousProxy is a loopback reverse proxy in front of the board that passes every request on
-// and, for the first n POSTs of a new reply, replaces the board's answer with a 502 after the
-// board stored the post (a CDN's 502/504).
-func ambiguousProxy(t *testing.T, upstream string, n int32) (string, *atomic.Int32) {
+// proxyFault is what testProxy does to a request it matches.
+type proxyFault int
+
+const (
+	faultAfter  proxyFault = iota // pass it on, then answer 502 (the board took it)
+	faultBefore                   // answer 503 without passing it on
+)
+
+// testProxy is a loopback reverse proxy in front of the board that passes every request on,
+// except the first n that match (n < 0: all), which get the fault. It counts the matching
+// requests that reached the board.
+func testProxy(t *testing.T, upstream string, match func(*http.Request) bool, fault proxyFault, n int32) (string, *atomic.Int32) {
 	t.Helper()
 	target, err := url.Parse(upstream)
 	if err != nil {
@@ -28,30 +36,44 @@ func ambiguousProxy(t *testing.T, upstream string, n int32) (string, *atomic.Int
 	var taken atomic.Int32
 	rp := httputil.NewSingleHostReverseProxy(target)
 	rp.ModifyResponse = func(resp *http.Response) error {
-		r := resp.Request
-		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "newreply") {
-			taken.Add(1)
-			if left.Add(-1) >= 0 {
-				resp.Body.Close()
-				resp.StatusCode = http.StatusBadGateway
-				resp.Status = "502 Bad Gateway"
-				resp.Header = http.Header{"Content-Type": {"text/html"}}
-				resp.Body = http.NoBody
-				resp.ContentLength = 0
-			}
+		if !match(resp.Request) {
+			return nil
+		}
+		taken.Add(1)
+		if fault == faultAfter && (n < 0 || left.Add(-1) >= 0) {
+			resp.Body.Close()
+			resp.StatusCode = http.StatusBadGateway
+			resp.Status = "502 Bad Gateway"
+			resp.Header = http.Header{"Content-Type": {"text/html"}}
+			resp.Body = http.NoBody
+			resp.ContentLength = 0
 		}
 		return nil
 	}
-	srv := httptest.NewServer(rp)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fault == faultBefore && match(r) && (n < 0 || left.Add(-1) >= 0) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	return srv.URL, &taken
+}
+
+func replyPOST(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.Contains(r.URL.Path, "newreply")
+}
+
+func pmPOST(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.Contains(r.URL.Path, "private")
 }
 
 // A reply the forum stored but answered 502 is found by its marker and never posted again.
 func TestAmbiguousReplyPostedOnce(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	purl, taken := ambiguousProxy(t, r.url, 2)
+	purl, taken := testProxy(t, r.url, replyPOST, faultAfter, 2)
 	r.fo = newForum(t, purl, r.clock)
 	r.d = r.newDaemon(t, fakeFactory)
 	r.cycle(t) // the opening post: stored, answered 502, found by marker

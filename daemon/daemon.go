@@ -272,7 +272,9 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if !started {
 		return false, nil
 	}
-	if _, err := d.Drain(ctx); err != nil {
+	// A message that cannot go out now waits for its retry (the drain after judging reports it);
+	// it never keeps new posts from being read and answered.
+	if _, err := d.Drain(ctx); err != nil && ctx.Err() != nil {
 		return false, err
 	}
 	n, err := d.readAndJudge(ctx, now)

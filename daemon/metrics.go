@@ -24,6 +24,7 @@ type Metrics struct {
 	PollLatency   *prometheus.HistogramVec // by source: one forum read (thread page walk or inbox)
 	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | ambiguous | forum | store | referee
 	OutboxPending prometheus.Gauge         // items waiting to be posted
+	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
 	FlagsRaised   prometheus.Counter       // new moderator flags
 }
 
@@ -54,12 +55,15 @@ func NewMetrics() *Metrics {
 		OutboxPending: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "forumgm_outbox_pending", Help: "Replies and private messages waiting to be posted.",
 		}),
+		OutboxFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_outbox_failed_total", Help: "Replies and private messages given up on (an unknown recipient, private messages disabled, a full inbox): a person must look.",
+		}, []string{"game", "kind"}),
 		FlagsRaised: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "forumgm_flags_raised_total", Help: "Cases handed to the moderators.",
 		}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
-		m.OutboxPending, m.FlagsRaised, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

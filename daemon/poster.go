@@ -31,8 +31,13 @@ const maxFloodWaits = 3
 // reset after the POST went out): each is followed by a look for the marker before sending again.
 const maxAmbiguous = 2
 
-// Drain posts the pending outbox items in order and reports how many it delivered. It stops at
-// the first item it cannot deliver now (the order of replies is kept); the error says why.
+// Drain posts the pending outbox items and reports how many it delivered. Thread replies go in
+// the order they were queued and private messages in theirs, each queue on its own: the first
+// reply that cannot be delivered now holds back the later replies (never the private messages),
+// and the first private message that cannot be delivered now holds back the later private
+// messages (never the replies). A private message that can never be delivered (an unknown user,
+// private messages disabled, a full inbox) is given up on, reported at error level and counted,
+// and the next one goes on. The error is the first reason an item waits.
 func (d *Daemon) Drain(ctx context.Context) (int, error) {
 	items, err := d.o.Store.PendingOutbox(ctx, d.o.Game)
 	if err != nil {
@@ -40,22 +45,77 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	d.m.OutboxPending.Set(float64(len(items)))
-	n := 0
+	n, left := 0, len(items)
+	var first error
+	held := map[store.OutboxKind]bool{}
 	for _, it := range items {
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
-		if t, ok := d.retryAt[it.ID]; ok && d.o.Clock.Now().Before(t) {
-			return n, nil
+		if held[it.Kind] {
+			continue
 		}
-		if err := d.deliver(ctx, it); err != nil {
-			return n, err
+		if t, ok := d.retryAt[it.ID]; ok && d.o.Clock.Now().Before(t) {
+			held[it.Kind] = true
+			continue
+		}
+		err := d.deliver(ctx, it)
+		switch {
+		case errors.Is(err, errGivenUp):
+			left--
+		case err != nil:
+			held[it.Kind] = true
+			if first == nil {
+				first = err
+			}
+			continue
+		default:
+			n++
+			left--
 		}
 		delete(d.retryAt, it.ID)
-		n++
-		d.m.OutboxPending.Set(float64(len(items) - n))
+		d.m.OutboxPending.Set(float64(left))
 	}
-	return n, nil
+	return n, first
+}
+
+// errGivenUp is deliver's report of an item given up on for good (marked failed for a person).
+var errGivenUp = errors.New("given up")
+
+// undeliverable says whether err means a private message can never be delivered as it stands:
+// the recipient is unknown, cannot receive private messages (disabled, a full inbox), or the
+// forum has none. Retrying would only hold back the messages behind it.
+func undeliverable(err error) bool {
+	return errors.Is(err, forum.ErrNotFound) || errors.Is(err, forum.ErrNoPermission) ||
+		errors.Is(err, forum.ErrNoPM) || errors.Is(err, forum.ErrRecipient)
+}
+
+// giveUp marks an item failed for a person to look at, loudly: an error-level log line and the
+// outbox_failed counter.
+func (d *Daemon) giveUp(ctx context.Context, it store.OutboxRow, err error) error {
+	d.m.Errors.WithLabelValues(d.o.Game, "undeliverable").Inc()
+	d.m.OutboxFailed.WithLabelValues(d.o.Game, string(it.Kind)).Inc()
+	if d.o.Health != nil {
+		d.o.Health.Error(err)
+	}
+	d.log.Error().Err(err).Int64("outbox", it.ID).Str("kind", string(it.Kind)).Str("recipient", it.Recipient).
+		Str("marker", it.Marker).Msg("message cannot be delivered: given up (see forumgm review / the outbox); later messages go on")
+	cctx, cancel := durable(ctx)
+	defer cancel()
+	if merr := d.o.Store.MarkFailed(cctx, it.ID, err); merr != nil {
+		d.fail("store", merr)
+		return merr
+	}
+	return fmt.Errorf("daemon: outbox %d (%s): %w: %w", it.ID, it.Marker, errGivenUp, err)
+}
+
+// sendError handles a failed send: a private message that can never be delivered is given up on,
+// anything else is retried later.
+func (d *Daemon) sendError(ctx context.Context, it store.OutboxRow, err error) error {
+	if it.Kind == store.OutboxPM && undeliverable(err) {
+		return d.giveUp(ctx, it, err)
+	}
+	return d.sendFailed(ctx, it, err)
 }
 
 // deliver sends one item (in parts if it is too long), unless its marker shows it is already on
@@ -65,10 +125,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 	caps := d.o.Forum.Capabilities()
 	if it.Kind == store.OutboxPM && !caps.PrivateMessages {
 		err := fmt.Errorf("daemon: outbox %d: private message to %s: %w", it.ID, it.Recipient, forum.ErrNoPM)
-		d.fail("no_pm", err)
-		cctx, cancel := durable(ctx)
-		defer cancel()
-		return d.o.Store.MarkFailed(cctx, it.ID, err) // a human looks at it; later items go on
+		return d.giveUp(ctx, it, err) // a human looks at it; later items go on
 	}
 	limit := d.limit
 	if limit == 0 {
@@ -135,7 +192,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				}
 				id, err = d.send(ctx, it, Mark(part, markers[i]))
 				if err != nil {
-					return d.sendFailed(ctx, it, err)
+					return d.sendError(ctx, it, err)
 				}
 			case errors.Is(err, forum.ErrTooLong):
 				d.fail("too_long", err)
@@ -147,7 +204,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				limit = d.limit
 				again = true
 			default:
-				return d.sendFailed(ctx, it, err)
+				return d.sendError(ctx, it, err)
 			}
 			if again {
 				break
