@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"forumgm/forum"
@@ -279,7 +280,8 @@ func bodyLimit(limit int) int {
 }
 
 // findMarkers looks for markers in the bot's recent posts (replies) or sent messages (PMs) and
-// returns the forum id of the post holding each one found.
+// returns the forum id of the post holding each one found. A marker counts only in a post by the
+// bot and only on a line of its own, where Mark puts it.
 func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []string) (map[string]string, error) {
 	var posts []forum.Post
 	switch it.Kind {
@@ -301,7 +303,9 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 	}
 	found := map[string]string{}
 	for _, p := range posts {
-		if it.Kind == store.OutboxReply && !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
+		// Only the bot's own posts count: a player who posts a marker suppresses nothing. (The
+		// sent folder's messages are the bot's; their author is the bot too.)
+		if !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
 			continue
 		}
 		for _, m := range markers {
@@ -340,21 +344,20 @@ func (d *Daemon) checkFrom(ctx context.Context, it store.OutboxRow) forum.Cursor
 	return forum.Cursor{}
 }
 
-// containsMarker finds m in text as a whole token (not as the prefix of a part's marker).
+// containsMarker finds m where Mark puts it: a line of its own (the last line of a reply, or of
+// each reply a forum merged into one post), not inside other text such as a quoted or echoed line,
+// and as a whole token (not the prefix of a part's marker).
 func containsMarker(text, m string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], m)
-		if j < 0 {
-			return false
-		}
-		end := i + j + len(m)
-		if end == len(text) || !isMarkerChar(text[end]) {
+	for line := range strings.Lines(text) {
+		if strings.TrimFunc(line, markerSpace) == m {
 			return true
 		}
-		i = i + j + 1
 	}
+	return false
 }
 
-func isMarkerChar(c byte) bool {
-	return c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+// markerSpace is what may surround the marker's line: spaces and the invisible characters a
+// forum's rendering may leave around a tag.
+func markerSpace(r rune) bool {
+	return unicode.IsSpace(r) || r == '\u200b' || r == '\ufeff' || r == '\u00a0'
 }

@@ -25,6 +25,8 @@ package store
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -280,12 +282,39 @@ func checkGame(id string) error {
 	return nil
 }
 
-// Marker is the unique marker of a game's n-th outbox item. It depends only on the game id and n,
-// so a replay gives the same markers; the short hash after the number makes markers prefix-free
-// ("…-1-" never starts "…-10-"), so searching a thread for one never finds another.
-func Marker(game string, n int64) string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", game, n))
-	return fmt.Sprintf("fgm-%s-%d-%s", game, n, hex.EncodeToString(h[:3]))
+// Marker is the unique marker of a game's n-th outbox item under the game's secret key (see
+// markerKey): "fgm-GAME-N-" and 12 hex digits of HMAC-SHA256(key, game NUL n). Nobody without the
+// key can tell the next item's marker, so a player cannot post it first to make the daemon think a
+// reply already landed. The fixed-length MAC after the number keeps markers prefix-free ("…-1-"
+// never starts "…-10-"), so searching a thread for one never finds another.
+func Marker(key []byte, game string, n int64) string {
+	mac := hmac.New(sha256.New, key)
+	fmt.Fprintf(mac, "%s\x00%d", game, n)
+	return fmt.Sprintf("fgm-%s-%d-%s", game, n, hex.EncodeToString(mac.Sum(nil)[:6]))
+}
+
+// markerKeySize is the length of a game's marker key.
+const markerKeySize = 32
+
+// markerKey returns the game's marker key, making it (random, once per game) in tx when the game
+// has none yet. The key never leaves the store.
+func markerKey(ctx context.Context, tx *sql.Tx, game string) ([]byte, error) {
+	var key []byte
+	err := tx.QueryRowContext(ctx, `SELECT key FROM marker_keys WHERE game_id = ?`, game).Scan(&key)
+	if err == nil {
+		return key, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("marker key: %w", err)
+	}
+	key = make([]byte, markerKeySize)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("marker key: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO marker_keys (game_id, key) VALUES (?, ?)`, game, key); err != nil {
+		return nil, fmt.Errorf("marker key: %w", err)
+	}
+	return key, nil
 }
 
 // scanner is *sql.Row or *sql.Rows.
