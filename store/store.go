@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -68,9 +69,12 @@ const BusyTimeout = 10 * time.Second
 
 // Store is the SQLite storage of forumgm. It is safe for concurrent use.
 type Store struct {
-	w   *sql.DB // the single writer connection
-	r   *sql.DB // query-only readers
-	now func() time.Time
+	w      *sql.DB // the single writer connection
+	r      *sql.DB // query-only readers
+	now    func() time.Time
+	shared bool     // no lock (Shared)
+	lock   *os.File // the held lock file (see lock)
+	path   string   // the database's absolute path
 }
 
 // Option configures Open.
@@ -82,6 +86,9 @@ func WithClock(now func() time.Time) Option {
 }
 
 // Open opens (creating it if needed) the database at path and applies the pending migrations.
+// It takes the store's lock for the life of the Store (one daemon per database: a second Open
+// fails with a *LockedError naming the holder) unless Shared is given, checks that the folder and
+// the file are writable, and runs PRAGMA quick_check.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	ms, err := embeddedMigrations()
 	if err != nil {
@@ -98,10 +105,24 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	s := &Store{now: time.Now}
+	s := &Store{now: time.Now, path: abs}
 	for _, o := range opts {
 		o(s)
 	}
+	if err := checkPath(abs); err != nil {
+		return nil, err
+	}
+	if !s.shared {
+		if s.lock, err = lock(abs); err != nil {
+			return nil, err
+		}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = unlock(s.lock)
+		}
+	}()
 	busy := fmt.Sprint(BusyTimeout.Milliseconds())
 	s.w, err = sql.Open("sqlite3", dsn(abs, url.Values{
 		"_journal_mode": {"WAL"},
@@ -126,6 +147,10 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 		s.w.Close()
 		return nil, fmt.Errorf("store: open %s: journal mode %q, want wal (%v)", path, mode, err)
 	}
+	if err := quickCheck(ctx, s, path); err != nil {
+		s.w.Close()
+		return nil, err
+	}
 	if err := migrate(ctx, s.w, ms, s.now); err != nil {
 		s.w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -142,6 +167,7 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 	n := min(runtime.GOMAXPROCS(0), 4)
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
+	ok = true
 	return s, nil
 }
 
@@ -153,7 +179,9 @@ func dsn(abs string, q url.Values) string {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	err := errors.Join(s.r.Close(), s.w.Close())
+	l := s.lock
+	s.lock = nil
+	err := errors.Join(s.r.Close(), s.w.Close(), unlock(l))
 	if err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}

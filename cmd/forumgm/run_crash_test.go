@@ -191,7 +191,7 @@ func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter
 // finished reports whether the game has judged every post, fired the close and posted everything.
 func (w *crashWorld) finished(t *testing.T) bool {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"))
+	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
 	if err != nil {
 		return false
 	}
@@ -251,7 +251,7 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"))
+	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
 	if err != nil {
 		t.Fatal(err)
 	}
