@@ -239,6 +239,24 @@ func (d *Daemon) sync(ctx context.Context) error {
 	return nil
 }
 
+// referee returns the referee and the seq it folded, rebuilding it from the store first when a
+// refused commit dropped it (invalidate): no path meets a nil referee.
+func (d *Daemon) referee(ctx context.Context) (judge.Referee, int64, error) {
+	d.mu.Lock()
+	ref, seq := d.ref, d.seq
+	d.mu.Unlock()
+	if ref != nil {
+		return ref, seq, nil
+	}
+	if err := d.sync(ctx); err != nil {
+		d.fail("store", err)
+		return nil, 0, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ref, d.seq, nil
+}
+
 // invalidate drops the referee: its state may be ahead of the store after a failed commit.
 func (d *Daemon) invalidate() {
 	d.mu.Lock()
@@ -304,10 +322,13 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error) {
 	d.mu.Lock()
 	has := d.hasClock
-	ref, seq := d.ref, d.seq
 	d.mu.Unlock()
 	if has {
 		return true, nil
+	}
+	ref, seq, err := d.referee(ctx)
+	if err != nil {
+		return false, err
 	}
 	at := d.o.Start
 	if at.IsZero() {
@@ -465,10 +486,11 @@ type input struct {
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
 // time order, firing the timers due before each. It returns how many inputs it handled.
 func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
-	d.mu.Lock()
-	paused := d.ref.Paused()
-	d.mu.Unlock()
-	if paused {
+	ref, _, err := d.referee(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if ref.Paused() {
 		return 0, nil // posts wait (the cursor stays) until a moderator resumes the game
 	}
 	var ins []input
@@ -584,10 +606,11 @@ func (d *Daemon) judgeOne(ctx context.Context, in input) error {
 			d.fail("store", err)
 			return err
 		}
-		d.mu.Lock()
-		paused := d.ref.Paused()
-		d.mu.Unlock()
-		if paused {
+		ref, _, err := d.referee(ctx)
+		if err != nil {
+			return err
+		}
+		if ref.Paused() {
 			return errPaused
 		}
 	}
@@ -615,9 +638,10 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 			ji.Post.Text = rec.Text
 		}
 	}
-	d.mu.Lock()
-	ref, seq := d.ref, d.seq
-	d.mu.Unlock()
+	ref, seq, err := d.referee(ctx)
+	if err != nil {
+		return err
+	}
 	out, err := ref.Judge(ji)
 	if err != nil {
 		// A referee error is a bug or bad input the referee could not handle: flag it for a
