@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"forumgm/internal/loopback"
 )
 
 // Metrics are the daemon's Prometheus metrics, on their own registry (so tests can run several
@@ -150,12 +152,13 @@ func fmtT(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// OpsHandler serves /healthz and /metrics.
+// OpsHandler serves /healthz and /metrics, to requests for a loopback Host only (like the web UI:
+// a page elsewhere that rebinds its DNS name to 127.0.0.1 cannot read them).
 func OpsHandler(m *Metrics, h *Health) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/healthz", h)
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
-	return mux
+	return loopback.Guard(mux, "forumgm ops: ask for it as http://127.0.0.1:PORT/")
 }
 
 // ListenOps starts the ops server on addr (loopback) and returns the listener's address and a
