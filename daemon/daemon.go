@@ -22,6 +22,7 @@ import (
 	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/store"
+	"forumgm/templates"
 )
 
 // Options configure one game's daemon.
@@ -473,8 +474,8 @@ func ModNotice(game string, f store.NewFlag, author, permalink string) string {
 	return b.String()
 }
 
-// escape keeps player text from opening BBCode tags.
-func escape(s string) string { return strings.ReplaceAll(s, "[", "[\u200b") }
+// escape makes player text safe to echo (templates.Escape: no tags, no marker, valid UTF-8).
+func escape(s string) string { return templates.Escape(s) }
 
 // input is one new post or private message to judge.
 type input struct {

@@ -67,11 +67,28 @@ func tidy(s string) string {
 	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
-// Escape makes player text safe to echo inside a BBCode post: a zero-width space after each '['
-// stops the forum from reading tags in it, and HTML-special characters are left to the forum,
-// which escapes them itself.
+// Escape makes player text safe to echo inside a BBCode post: bytes that are not UTF-8, NUL and the
+// other control characters (but tab and line breaks) are dropped (a windows-1251 board's form
+// encoding cannot send them, which would hold the outbox up); a zero-width space after each '['
+// stops the forum from reading tags in it; "fgm-", the start of an outbox marker, gets a
+// non-breaking hyphen, so an echoed line is never taken for the bot's marker. HTML-special
+// characters are left to the forum, which escapes them itself.
 func Escape(s string) string {
-	return strings.ReplaceAll(s, "[", "[\u200b")
+	return escaper.Replace(Sanitize(s))
+}
+
+var escaper = strings.NewReplacer("[", "[\u200b", "fgm-", "fgm\u2011", "FGM-", "FGM\u2011")
+
+// Sanitize drops what must never be echoed into a post: bytes that are not UTF-8, NUL and the other
+// C0 control characters except tab, line feed and carriage return, and DEL.
+func Sanitize(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // Plural picks the Russian plural form for n: one (1, 21), few (2-4, 22-24), many (5-20, 25...).
