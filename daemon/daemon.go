@@ -71,6 +71,7 @@ type Daemon struct {
 	retryAt  map[int64]time.Time
 	lastScan time.Time
 	errBack  time.Duration
+	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
 }
 
 // New builds a daemon; call Run (or Cycle from tests).
@@ -96,7 +97,7 @@ func New(o Options) (*Daemon, error) {
 	if o.Poll.Ceiling == 0 {
 		o.Poll.Ceiling = 10 * time.Minute
 	}
-	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}}
+	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{}}
 	d.log = o.Log.With().Str("game", o.Game).Logger()
 	return d, nil
 }
@@ -810,6 +811,9 @@ func (d *Daemon) rescan(ctx context.Context) error {
 	}
 	for _, rec := range thread {
 		p, ok := byID[rec.ID]
+		if ok {
+			delete(d.missing, rec.ID)
+		}
 		switch {
 		case ok:
 			h := rec.HashOf(p) // own text, quotes and code blocks: see store.ContentHash
@@ -832,6 +836,12 @@ func (d *Daemon) rescan(ctx context.Context) error {
 			if err != nil || n > maxID {
 				continue // not provably gone
 			}
+			// One read without the post proves nothing (a page served stale or incomplete): it
+			// is gone when the next whole rescan misses it too.
+			if d.missing[rec.ID]++; d.missing[rec.ID] < vanishedAfter {
+				d.log.Info().Str("post", rec.ID).Msg("move post missing from the thread: flagged if the next rescan misses it too")
+				continue
+			}
 			if err := d.flagPost(ctx, open, rec, store.FlagDeleted, "пост с ходом исчез из темы", "vanished", forum.Post{ID: rec.ID, Author: rec.Author}, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostVanished(cctx, d.o.Game, rec.Source, rec.ID, nil)
 				return err
@@ -842,6 +852,10 @@ func (d *Daemon) rescan(ctx context.Context) error {
 	}
 	return nil
 }
+
+// vanishedAfter is how many whole rescans in a row must miss a move post before it is flagged as
+// deleted.
+const vanishedAfter = 2
 
 // flagPost raises a flag about a recorded post (unless an open flag with the same tag exists: the
 // flag was committed but the mark was not, before a crash) and then marks the post.
