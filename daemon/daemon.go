@@ -761,6 +761,8 @@ func kindOf(err error) string {
 		return "too_long"
 	case errors.Is(err, forum.ErrMarkupChanged):
 		return "markup_changed"
+	case errors.Is(err, forum.ErrTruncated):
+		return "truncated"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return "canceled"
 	}

@@ -76,6 +76,10 @@ type Options struct {
 	LoginPath string
 	// FloodPage is the forum's flood-control answer to a post, for Flood.
 	FloodPage []byte
+	// CutAfter, when set and found on a page, makes Truncate cut a few bytes (seeded) after its
+	// last occurrence (the start of the page's last post body, say): a page cut mid-post. Else the
+	// cut falls anywhere between a third and nine tenths of the page.
+	CutAfter string
 	// Transport reaches the upstream; default a fresh http.Transport.
 	Transport http.RoundTripper
 }
@@ -296,6 +300,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case Truncate:
 		if resp.StatusCode == http.StatusOK && strings.Contains(resp.Header.Get("Content-Type"), "html") && len(rbody) > 10 {
 			c := p.cut(len(rbody))
+			if i := bytes.LastIndex(rbody, []byte(p.opt.CutAfter)); p.opt.CutAfter != "" && i >= 0 {
+				c = min(i+len(p.opt.CutAfter)+18+p.pick(31), len(rbody)-1)
+			}
 			rbody = append(rbody[:c:c], fatal...)
 		}
 	}
