@@ -15,8 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine/crusade"
-	"forumgm/quiz"
+	"forumgm/judge"
 )
 
 // Config is the whole config.yaml.
@@ -53,40 +52,73 @@ type Bot struct {
 	PasswordEnv string `yaml:"password_env"`
 }
 
-// Game is the game played in the thread.
+// Game is the game played in the thread: the keys every game shares, and the game's own (its
+// settings by the game's names, roster, deployment, question bank, ...), decoded by the game.
 type Game struct {
 	// ID keys the game in the store (letters, digits, '-', '_'); default "<kind>-<thread>".
-	ID       string `yaml:"id"`
-	Kind     string `yaml:"kind"`     // "crusade"
-	Timezone string `yaml:"timezone"` // the game's clock (daily close, evening window); IANA name
-	// Calendar: the days the evening time limit applies.
+	ID   string `yaml:"id"`
+	Kind string `yaml:"kind"` // the game: one of the registered games' names
+	// Timezone is the game's clock (daily close, evening window, deadlines); IANA name.
+	Timezone string `yaml:"timezone"`
+	// Calendar: the working days (the game's and the poll's busy windows).
 	Calendar Calendar `yaml:"calendar"`
 	// Start is when the game starts (the opening post). Empty: when the daemon first runs it.
 	Start string `yaml:"start"`
-	// Roster lists the players.
-	Roster []Player `yaml:"roster"`
-	// Deployment: "default" (the seed's example board) or "private" (each side sends its
-	// deployment by private message).
-	Deployment string `yaml:"deployment"`
-	// Settings are passed through to the referee (the game's own setting names).
-	Settings map[string]any `yaml:"settings"`
-	// QuestionBank is the daily-question bank file; empty: the bank embedded in the binary.
-	QuestionBank string `yaml:"question_bank"`
-	// DisputeKeyword: a player's post containing it goes to the moderator queue.
+	// DisputeKeyword: a player's post containing it as a word goes to the moderator queue.
 	DisputeKeyword string `yaml:"dispute_keyword"`
+	// Spec holds the game's own keys.
+	Spec yaml.Node `yaml:"-"`
+}
+
+// gameCommon are the keys of Game decoded by config itself.
+var gameCommon = map[string]bool{"id": true, "kind": true, "timezone": true, "calendar": true, "start": true, "dispute_keyword": true}
+
+// UnmarshalYAML decodes the common keys and keeps the rest for the game.
+func (g *Game) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: game: want a mapping", n.Line)
+	}
+	common := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	g.Spec = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if gameCommon[n.Content[i].Value] {
+			common.Content = append(common.Content, n.Content[i], n.Content[i+1])
+		} else {
+			g.Spec.Content = append(g.Spec.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	type plain Game
+	var p plain
+	b, err := yaml.Marshal(common)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if len(common.Content) > 0 {
+		if err := dec.Decode(&p); err != nil {
+			return err
+		}
+	}
+	p.Spec = g.Spec
+	*g = Game(p)
+	return nil
+}
+
+// specKey is the value of one of the game's own keys (nil when absent).
+func (g *Game) specKey(key string) *yaml.Node {
+	for i := 0; i+1 < len(g.Spec.Content); i += 2 {
+		if g.Spec.Content[i].Value == key {
+			return g.Spec.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // Calendar is the working-day calendar.
 type Calendar struct {
 	// WorkingDays are English weekday names ("Monday" or "Mon"); default Monday..Friday.
 	WorkingDays []string `yaml:"working_days"`
-}
-
-// Player is one roster entry.
-type Player struct {
-	Name     string   `yaml:"name"`
-	Side     string   `yaml:"side"`
-	Warriors []string `yaml:"warriors"`
 }
 
 // Poll tunes how often the thread and the inbox are read.
@@ -197,9 +229,6 @@ func (c *Config) Defaults() {
 	if c.Forum.Dialect == "" {
 		c.Forum.Dialect = "mybb"
 	}
-	if c.Game.Kind == "" {
-		c.Game.Kind = "crusade"
-	}
 	if c.Game.Timezone == "" {
 		c.Game.Timezone = "Europe/Moscow"
 	}
@@ -208,9 +237,6 @@ func (c *Config) Defaults() {
 	}
 	if c.Game.ID == "" {
 		c.Game.ID = c.Game.Kind + "-" + c.Forum.Thread
-	}
-	if c.Game.Deployment == "" {
-		c.Game.Deployment = "default"
 	}
 	if len(c.Game.Calendar.WorkingDays) == 0 {
 		c.Game.Calendar.WorkingDays = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
@@ -290,9 +316,6 @@ func (c *Config) Validate() error {
 	if !validID(c.Game.ID) {
 		bad("game.id", "%q: use letters, digits, '-' and '_' only", c.Game.ID)
 	}
-	if c.Game.Kind != "crusade" {
-		bad("game.kind", "%q: the only game so far is crusade", c.Game.Kind)
-	}
 	if _, err := time.LoadLocation(c.Game.Timezone); err != nil {
 		bad("game.timezone", "%q is not a time zone name (e.g. Europe/Moscow)", c.Game.Timezone)
 	}
@@ -306,33 +329,30 @@ func (c *Config) Validate() error {
 			bad(fmt.Sprintf("game.calendar.working_days[%d]", i), "%q is not an English weekday name (Monday or Mon)", d)
 		}
 	}
-	if c.Game.Deployment != "default" && c.Game.Deployment != "private" {
-		bad("game.deployment", "%q: want default or private", c.Game.Deployment)
-	}
-	if len(c.Game.Roster) == 0 {
-		bad("game.roster", "no players")
-	}
-	for i, p := range c.Game.Roster {
-		if seenMod[strings.ToLower(strings.TrimSpace(p.Name))] {
-			bad(fmt.Sprintf("game.roster[%d].name", i), "%q is also a moderator", p.Name)
-		}
-		if strings.EqualFold(strings.TrimSpace(p.Name), strings.TrimSpace(c.Bot.Username)) && p.Name != "" {
-			bad(fmt.Sprintf("game.roster[%d].name", i), "%q is the bot's own account", p.Name)
+	if st := c.Game.specKey("settings"); st != nil {
+		for i := 0; i+1 < len(st.Content); i += 2 {
+			if k := st.Content[i].Value; k == "seed" || k == "salt" {
+				bad("game.settings."+k, "the daemon draws the game's seed and salt itself when the game is created and keeps them in the store (never in this file, which players may read)")
+			}
 		}
 	}
-	if c.Game.Kind == "crusade" && len(c.Game.Roster) > 0 {
-		if err := c.CrusadeRoster().Validate(); err != nil {
-			bad("game.roster", "%v", flatten(err))
+	if c.Game.Kind == "" {
+		bad("game.kind", "missing (the game: %s)", strings.Join(judge.Games(), ", "))
+	} else if _, err := judge.Lookup(c.Game.Kind); err != nil {
+		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(judge.Games(), ", "))
+	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
+		bad("game", "%v", flatten(err))
+	} else {
+		if len(setup.Players) == 0 {
+			bad("game.roster", "no players")
 		}
-		if s, err := c.CrusadeSettings(); err != nil {
-			bad("game.settings", "%v", flatten(err))
-		} else if err := s.Validate(); err != nil {
-			bad("game.settings", "%v", flatten(err))
-		}
-	}
-	if c.Game.QuestionBank != "" {
-		if _, err := quiz.Load(c.Resolve(c.Game.QuestionBank)); err != nil {
-			bad("game.question_bank", "%v", err)
+		for i, name := range setup.Players {
+			if seenMod[strings.ToLower(strings.TrimSpace(name))] {
+				bad(fmt.Sprintf("game.roster[%d].name", i), "%q is also a moderator", name)
+			}
+			if strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(c.Bot.Username)) && name != "" {
+				bad(fmt.Sprintf("game.roster[%d].name", i), "%q is the bot's own account", name)
+			}
 		}
 	}
 	// poll
@@ -464,8 +484,8 @@ func (c *Config) StartTime() time.Time {
 }
 
 func (c *Config) isPlayer(lowerName string) bool {
-	for _, p := range c.Game.Roster {
-		if strings.ToLower(strings.TrimSpace(p.Name)) == lowerName {
+	for _, p := range c.Players() {
+		if strings.ToLower(strings.TrimSpace(p)) == lowerName {
 			return true
 		}
 	}
@@ -483,57 +503,28 @@ func (c *Config) IsModerator(name string) bool {
 	return false
 }
 
-// CrusadeRoster is the roster in the Crusade engine's terms.
-func (c *Config) CrusadeRoster() crusade.Roster {
-	var r crusade.Roster
-	for _, p := range c.Game.Roster {
-		pl := crusade.Player{Name: p.Name, Side: crusade.Side(p.Side)}
-		for _, w := range p.Warriors {
-			pl.Warriors = append(pl.Warriors, crusade.WarriorID(w))
-		}
-		r.Players = append(r.Players, pl)
+// GameSetup decodes the game's own keys through the game's plug-in. noPM: the forum has no
+// private messages; start: the game's start (zero: now is not known yet).
+func (c *Config) GameSetup(noPM bool, start time.Time) (*judge.Setup, error) {
+	g, err := judge.Lookup(c.Game.Kind)
+	if err != nil {
+		return nil, err
 	}
-	return r
+	dir := ""
+	if c.path != "" {
+		dir = filepath.Dir(c.path)
+	}
+	return g.Setup(judge.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
+		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM})
 }
 
-// CrusadeSettings are the Crusade defaults overlaid with game.settings, the game's time zone and
-// calendar, and the question bank (the file, or the embedded default).
-func (c *Config) CrusadeSettings() (crusade.Settings, error) {
-	s := crusade.DefaultSettings()
-	if len(c.Game.Settings) > 0 {
-		b, err := yaml.Marshal(c.Game.Settings)
-		if err != nil {
-			return s, fmt.Errorf("game.settings: %w", err)
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		if err := dec.Decode(&s); err != nil {
-			return s, fmt.Errorf("game.settings: %w", err)
-		}
-		for _, k := range []string{"timezone", "working_days", "questions"} {
-			if _, ok := c.Game.Settings[k]; ok {
-				return s, fmt.Errorf("game.settings.%s: set it in game.timezone / game.calendar / game.question_bank instead", k)
-			}
-		}
-	}
-	s.Timezone = c.Game.Timezone
-	s.Location = c.GameLocation()
-	s.WorkingDays = append([]string(nil), c.Game.Calendar.WorkingDays...)
-	var bank quiz.Bank
-	var err error
-	if c.Game.QuestionBank != "" {
-		bank, err = quiz.Load(c.Resolve(c.Game.QuestionBank))
-	} else {
-		bank, err = quiz.Default(c.Game.Kind)
-	}
+// Players are the roster's names ("" errors: none).
+func (c *Config) Players() []string {
+	setup, err := c.GameSetup(false, time.Time{})
 	if err != nil {
-		return s, fmt.Errorf("game.question_bank: %w", err)
+		return nil
 	}
-	s.Questions = nil
-	for _, q := range bank.Questions {
-		s.Questions = append(s.Questions, crusade.Question{Text: q.Text, Answers: q.Answers})
-	}
-	return s, nil
+	return setup.Players
 }
 
 // ClockTime parses "HH:MM" ("24:00" allowed) into the time since midnight.

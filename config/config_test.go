@@ -1,6 +1,7 @@
 package config
 
 import (
+	_ "forumgm/games/crusade"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,12 +17,12 @@ func TestExampleConfigLoads(t *testing.T) {
 	if c.Forum.Dialect != "mybb" || c.Game.Kind != "crusade" || c.Bot.PasswordEnv != "FORUMGM_BOT_PASSWORD" {
 		t.Fatalf("unexpected values: %+v", c)
 	}
-	s, err := c.CrusadeSettings()
+	setup, err := c.GameSetup(false, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Questions) == 0 || s.Location == nil {
-		t.Fatalf("settings: questions %d, location %v", len(s.Questions), s.Location)
+	if len(setup.Players) != 2 {
+		t.Fatalf("players %v", setup.Players)
 	}
 	if c.Poll.Floor.D() != 30*time.Second || c.Poll.Ceiling.D() != 10*time.Minute {
 		t.Fatalf("poll: %v %v", c.Poll.Floor.D(), c.Poll.Ceiling.D())
@@ -52,7 +53,7 @@ ops: {listen: "0.0.0.0:9000", log_format: xml, log_level: loud}
 	}
 	msg := err.Error()
 	for _, field := range []string{"forum.url", "forum.dialect", "forum.thread", "bot.username", "bot.password_env",
-		"moderators[1]", "game.kind", "game.timezone", "game.calendar.working_days[0]", "game.deployment",
+		"moderators[1]", "game.kind", "game.timezone", "game.calendar.working_days[0]",
 		"poll.floor", "poll.ceiling", "poll.evening_start", "ops.listen", "ops.log_format", "ops.log_level"} {
 		if !strings.Contains(msg, field+":") {
 			t.Errorf("no message for %s in:\n%s", field, msg)
@@ -77,15 +78,17 @@ func TestCrusadeRosterAndSettingsChecked(t *testing.T) {
 forum: {url: "http://127.0.0.1:1/", thread: "1"}
 bot: {username: gm-bot, password_env: PW}
 game:
+  kind: crusade
   roster: [{name: a, side: crusaders, warriors: [ш1]}]
   settings: {first_side: nobody, no_such_setting: 1}
+  deployment: random
 `
 	c, err := Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = c.Validate()
-	if err == nil || !strings.Contains(err.Error(), "game.roster:") || !strings.Contains(err.Error(), "game.settings:") {
+	if err == nil || !strings.Contains(err.Error(), "roster:") || !strings.Contains(err.Error(), "settings:") || !strings.Contains(err.Error(), "deployment:") {
 		t.Fatalf("want roster and settings errors, got %v", err)
 	}
 }
@@ -97,6 +100,7 @@ func TestPasswordFromEnvAndResolve(t *testing.T) {
 forum: {url: "http://127.0.0.1:1/", thread: "7"}
 bot: {username: gm-bot, password_env: FORUMGM_TEST_PW}
 game:
+  kind: crusade
   roster: [{name: a, side: crusaders}, {name: b, side: saracens}]
 store: {path: state/x.db}
 `
@@ -135,6 +139,7 @@ func TestReviewAccounts(t *testing.T) {
 forum: {url: "http://127.0.0.1:1/", thread: "1"}
 bot: {username: gm-bot, password_env: BOT_PW}
 game:
+  kind: crusade
   roster: [{name: a, side: crusaders}, {name: b, side: saracens}]
 review:
   listen: "10.0.0.1:80"

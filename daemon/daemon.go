@@ -28,7 +28,7 @@ import (
 // Options configure one game's daemon.
 type Options struct {
 	Game       string // the store's game id
-	Kind       string // the rules engine ("crusade"), for EnsureGame
+	Kind       string // the game's name (a registered game), for EnsureGame
 	GameConfig []byte // JSON of the game's configuration, stored once (EnsureGame)
 	Thread     forum.Thread
 	Forum      forum.Forum
@@ -76,8 +76,8 @@ type Daemon struct {
 
 // New builds a daemon; call Run (or Cycle from tests).
 func New(o Options) (*Daemon, error) {
-	if o.Store == nil || o.Forum == nil || o.NewReferee == nil || o.Game == "" {
-		return nil, errors.New("daemon: Store, Forum, NewReferee and Game are required")
+	if o.Store == nil || o.Forum == nil || o.NewReferee == nil || o.Game == "" || o.Kind == "" {
+		return nil, errors.New("daemon: Store, Forum, NewReferee, Game and Kind are required")
 	}
 	if o.Clock == nil {
 		o.Clock = RealClock{}
@@ -87,9 +87,6 @@ func New(o Options) (*Daemon, error) {
 	}
 	if o.Rescan == 0 {
 		o.Rescan = 10 * time.Minute
-	}
-	if o.Kind == "" {
-		o.Kind = "crusade"
 	}
 	if o.Poll.Floor == 0 {
 		o.Poll.Floor = 30 * time.Second

@@ -27,6 +27,7 @@ type Input struct {
 	Author  string    // the forum user name (players) or the moderator's name
 	Private bool      // came by private message to the game
 	Body    any       // game-specific: the parsed intents
+	Rand    *Rand     // the game's source of chance; nil when the input cannot draw
 }
 
 // Game is a rules engine for one running game.
@@ -41,8 +42,9 @@ type Game interface {
 	Apply(ev Event) error
 	// NextTimer is the earliest timed rule due strictly after t, if any.
 	NextTimer(t time.Time) (time.Time, bool)
-	// Tick fires the timed rules due at exactly at (a value NextTimer returned).
-	Tick(at time.Time) ([]Event, error)
+	// Tick fires the timed rules due at exactly at (a value NextTimer returned); chance comes
+	// from rnd and every draw is recorded in the events returned.
+	Tick(at time.Time, rnd *Rand) ([]Event, error)
 	// DecodeEvent rebuilds a stored event from its kind and JSON.
 	DecodeEvent(kind string, data []byte) (Event, error)
 }

@@ -76,8 +76,13 @@ type Outcome struct {
 type ModAction string
 
 const (
-	ModAccept ModAction = "accept" // judge the flagged post as a move (the flag's reason overruled)
+	// ModAccept settles a flag in the post's favour: an unreadable move or a stranger's move is
+	// judged as the moderator retyped it (ModCommand.Text; the post itself when empty); for an
+	// edited or deleted post the first-seen version stands, for a dispute the decision stands:
+	// nothing is judged again.
+	ModAccept ModAction = "accept"
 	ModReject ModAction = "reject" // refuse the flagged post with the moderator's reason
+	ModClose  ModAction = "close"  // close a flag without any post (settled elsewhere)
 	ModUndo   ModAction = "undo"   // undo the last applied move (a compensating event; board re-posted)
 	ModPause  ModAction = "pause"  // stop judging and the clock's penalties until resumed
 	ModResume ModAction = "resume"
@@ -90,7 +95,10 @@ type ModCommand struct {
 	By     string
 	Reason string
 	At     time.Time
-	Post   *Input // the flagged post for accept/reject
+	Post   *Input   // the flagged post for accept/reject/close
+	Flag   FlagKind // why the post was flagged (accept settles each kind its own way)
+	Text   string   // accept: the move as the player meant it, typed by the moderator
+	Winner string   // end: the winner in the game's terms ("" : the game decides; "draw")
 }
 
 // Referee judges one game. Implementations are deterministic: the same inputs in the same order

@@ -1,10 +1,9 @@
-// Package quiz owns the question banks the games ask from (Crusade's daily 21:10 question): the
-// bank file format, loading and checking it, and the default banks embedded in the binary.
+// Package quiz owns the question banks games ask from: the bank file format, loading and checking
+// it. Each game embeds its own default bank.
 package quiz
 
 import (
 	"bytes"
-	_ "embed"
 	"fmt"
 	"os"
 	"strings"
@@ -12,27 +11,16 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-//go:embed crusade.yaml
-var crusadeBank []byte
-
 // Question is one question and the answers accepted for it.
 type Question struct {
 	Text    string   `yaml:"text" json:"text"`
 	Answers []string `yaml:"answers" json:"answers"`
+	Topic   string   `yaml:"topic,omitempty" json:"topic,omitempty"` // optional: a bank may group questions
 }
 
 // Bank is a list of questions.
 type Bank struct {
 	Questions []Question `yaml:"questions"`
-}
-
-// Default returns the embedded default bank for a game.
-func Default(game string) (Bank, error) {
-	switch game {
-	case "crusade":
-		return Parse(crusadeBank, "embedded crusade bank")
-	}
-	return Bank{}, fmt.Errorf("quiz: no default bank for game %q", game)
 }
 
 // Load reads a bank file.

@@ -3,32 +3,8 @@ package quiz
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
-
-func TestDefaultCrusadeBank(t *testing.T) {
-	b, err := Default("crusade")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Questions) < 30 {
-		t.Fatalf("want at least 30 questions, have %d", len(b.Questions))
-	}
-	seen := map[string]bool{}
-	for _, q := range b.Questions {
-		if seen[q.Text] {
-			t.Errorf("duplicate question %q", q.Text)
-		}
-		seen[q.Text] = true
-		if !strings.HasSuffix(strings.TrimSpace(q.Text), "?") && !strings.Contains(q.Text, "?") {
-			t.Errorf("not a question: %q", q.Text)
-		}
-	}
-	if _, err := Default("chess"); err == nil {
-		t.Fatal("want an error for a game with no bank")
-	}
-}
 
 func TestParseRejectsBadBanks(t *testing.T) {
 	for name, src := range map[string]string{
@@ -53,5 +29,12 @@ func TestLoadFile(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
 		t.Fatal("want an error for a missing file")
+	}
+}
+
+func TestTopicIsOptional(t *testing.T) {
+	b, err := Parse([]byte("questions:\n  - {text: \"Кто?\", answers: [я], topic: разное}\n  - {text: \"Где?\", answers: [тут]}\n"), "x")
+	if err != nil || b.Questions[0].Topic != "разное" || b.Questions[1].Topic != "" {
+		t.Fatalf("%v %+v", err, b)
 	}
 }

@@ -6,10 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"forumgm/engine"
 	cr "forumgm/engine/crusade"
 	"forumgm/forum"
+	gcr "forumgm/games/crusade"
 	"forumgm/judge"
+	"forumgm/parser"
 	"forumgm/store"
 )
 
@@ -17,19 +21,18 @@ var msk = time.FixedZone("MSK", 3*3600)
 
 func crusadeFactory(t *testing.T) func() (judge.Referee, error) {
 	t.Helper()
-	opt := judge.CrusadeOptions{
-		Settings: cr.DefaultSettings(), // board_required: a move without the quoted board is sloppy
-		Roster: cr.Roster{Players: []cr.Player{
-			{Name: "Джелу", Side: cr.Crusaders},
-			{Name: "snovaya", Side: cr.Saracens},
-		}},
-		Setup: cr.Setup{Mode: cr.SetupDefault, At: time.Date(2026, 12, 1, 18, 0, 0, 0, msk)},
-		Bot:   "gm-bot",
+	// board_required defaults to true: a move without the quoted board is sloppy.
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]"), &n); err != nil {
+		t.Fatal(err)
 	}
-	if !opt.Settings.BoardRequired {
-		t.Fatal("the default settings should require the quoted board")
+	setup, err := gcr.Game{}.Setup(judge.Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 18, 0, 0, 0, msk)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return func() (judge.Referee, error) { return judge.NewCrusade(opt) }
+	return func() (judge.Referee, error) {
+		return judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
+	}
 }
 
 // turns lists the TurnPlayed events of an outcome.
@@ -60,7 +63,7 @@ func TestAcceptJudgesTheQuotedBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare := judge.Input{Source: judge.Thread, PostID: "1", Author: "Джелу", At: when, Post: judge.FromText(move)}
+	bare := judge.Input{Source: judge.Thread, PostID: "1", Author: "Джелу", At: when, Post: parser.FromBBCode(move)}
 	out, err := scratch.Judge(bare)
 	if err != nil || out.Verdict != judge.Accepted {
 		t.Fatalf("scratch move: %v %+v", err, out)
@@ -68,12 +71,12 @@ func TestAcceptJudgesTheQuotedBoard(t *testing.T) {
 	if tp := turns(out.Events); len(tp) != 1 || len(tp[0].Sloppy) != 1 || tp[0].Sloppy[0].Code != cr.SloppyBoardMissing {
 		t.Fatalf("without the quote the move must be sloppy (board missing), got %+v", tp)
 	}
-	board := cr.Render(scratch.(*judge.Crusade).Game().Tokens())
+	board := cr.Render(judge.RulesOf(scratch).(*gcr.Rules).Game().Tokens())
 	if !strings.Contains(board, "|к1|") {
 		t.Fatalf("board lacks к1:\n%s", board)
 	}
 
-	post := judge.FromText("[quote=\"gm-bot\" pid='3' dateline='1796000000']\n" + board + "\n[/quote]\n" + move)
+	post := parser.FromBBCode("[quote=\"gm-bot\" pid='3' dateline='1796000000']\n" + board + "\n[/quote]\n" + move)
 	post.ID, post.Author, post.Time = "7", "Джелу", when
 	if len(post.Quotes) != 1 || strings.TrimSpace(post.Text) != move {
 		t.Fatalf("post as the forum gives it: %+v", post)

@@ -182,9 +182,27 @@ func need(by, reason string, needReason bool) error {
 	return nil
 }
 
-// Accept judges a flagged post as a move (the flag's reason overruled).
+// Accept settles a flag in the post's favour: an unreadable move or a stranger's move is judged;
+// an edited or deleted post's first-seen version stands; a disputed decision stands.
 func (r *Review) Accept(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	return r.decide(ctx, id, judge.ModAccept, by, reason)
+	return r.AcceptAs(ctx, id, by, reason, "")
+}
+
+// AcceptAs accepts a flagged post as the move the moderator types in text (what the player meant),
+// judged as if the player had written it.
+func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string) (judge.Outcome, error) {
+	if err := need(by, reason, false); err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, judge.ModAccept, by, reason, text) })
+}
+
+// Close closes a flag without any post (a case settled elsewhere); the reason is logged.
+func (r *Review) Close(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return r.decide(ctx, id, judge.ModClose, by, reason)
 }
 
 // Reject refuses a flagged post with the moderator's reason (a refusal is posted).
@@ -199,10 +217,10 @@ func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, b
 	if err := need(by, reason, false); err != nil {
 		return judge.Outcome{}, err
 	}
-	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, action, by, reason) })
+	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, action, by, reason, "") })
 }
 
-func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModAction, by, reason string) (judge.Outcome, error) {
+func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModAction, by, reason, text string) (judge.Outcome, error) {
 	c, err := r.Show(ctx, id)
 	if err != nil {
 		return judge.Outcome{}, err
@@ -221,14 +239,18 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 		return judge.Outcome{}, err
 	}
 	now := r.Now()
-	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in})
+	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in,
+		Flag: judge.FlagKind(c.Flag.Kind), Text: text})
 	if err != nil {
 		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
 	}
 	state := store.FlagAccepted
 	verdict := store.Verdict(out.Verdict)
-	if action == judge.ModReject {
+	switch action {
+	case judge.ModReject:
 		state, verdict = store.FlagRejected, store.VerdictRefused
+	case judge.ModClose:
+		state = store.FlagDismissed
 	}
 	if verdict == "" || verdict == store.VerdictPending {
 		verdict = store.VerdictIgnored
@@ -254,7 +276,7 @@ func (r *Review) Undo(ctx context.Context, by, reason string) (judge.Outcome, er
 	if err := need(by, reason, true); err != nil {
 		return judge.Outcome{}, err
 	}
-	return r.game(ctx, judge.ModUndo, by, reason, "")
+	return r.game(ctx, judge.ModUndo, by, reason)
 }
 
 // Pause stops judging and the clock's penalties until Resume.
@@ -262,7 +284,7 @@ func (r *Review) Pause(ctx context.Context, by, reason string) (judge.Outcome, e
 	if err := need(by, reason, false); err != nil {
 		return judge.Outcome{}, err
 	}
-	return r.game(ctx, judge.ModPause, by, reason, "Игра приостановлена модератором %s. Ходы пока не принимаются — дождитесь возобновления.")
+	return r.game(ctx, judge.ModPause, by, reason)
 }
 
 // Resume resumes a paused game.
@@ -270,26 +292,32 @@ func (r *Review) Resume(ctx context.Context, by, reason string) (judge.Outcome, 
 	if err := need(by, reason, false); err != nil {
 		return judge.Outcome{}, err
 	}
-	return r.game(ctx, judge.ModResume, by, reason, "Игра возобновлена модератором %s. Продолжаем!")
+	return r.game(ctx, judge.ModResume, by, reason)
 }
 
-// game runs a command about the whole game; notice is posted when the referee gives no message.
-func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason, notice string) (judge.Outcome, error) {
-	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, action, by, reason, notice) })
+// game runs a command about the whole game.
+func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason string) (judge.Outcome, error) {
+	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, action, by, reason, "") })
 }
 
-func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reason, notice string) (judge.Outcome, error) {
+// End ends the game by the moderators' decision: winner in the game's terms, or "draw", or ""
+// (the game decides); the reason is logged and posted.
+func (r *Review) End(ctx context.Context, by, reason, winner string) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, judge.ModEnd, by, reason, winner) })
+}
+
+func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reason, winner string) (judge.Outcome, error) {
 	ref, seq, err := r.referee(ctx)
 	if err != nil {
 		return judge.Outcome{}, err
 	}
 	now := r.Now()
-	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now})
+	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Winner: winner})
 	if err != nil {
 		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
-	}
-	if len(out.Messages) == 0 && notice != "" {
-		out.Messages = append(out.Messages, judge.Message{Body: fmt.Sprintf(notice, strings.ReplaceAll(by, "[", "[\u200b"))})
 	}
 	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason, ExpectSeq: store.Expect(seq)}
 	if err := daemon.Fill(&cm, out, nil, r.Moderators, r.Caps); err != nil {

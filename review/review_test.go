@@ -31,8 +31,11 @@ func (m *modRef) Snapshot() any                         { return nil }
 func (m *modRef) Paused() bool                          { return m.paused }
 func (m *modRef) Moderate(c judge.ModCommand) (judge.Outcome, error) {
 	out := judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{modEvent{Action: string(c.Action)}}}
-	if c.Action == judge.ModAccept {
+	switch c.Action {
+	case judge.ModAccept:
 		out.Messages = []judge.Message{{Body: "Ход принят модератором."}}
+	case judge.ModPause:
+		out.Messages = []judge.Message{{Body: "Игра на паузе."}}
 	}
 	return out, nil
 }

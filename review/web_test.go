@@ -473,7 +473,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 	c.mustLogin()
 
 	r := c.send("/g/g/undo", url.Values{"reason": {"ошибка"}})
-	if !strings.Contains(r.body, "Не получилось") || !strings.Contains(r.body, "no applied turn") {
+	if !strings.Contains(r.body, "Не получилось") || !strings.Contains(r.body, "no applied move") {
 		t.Errorf("undo with nothing to undo:\n%s", r.body)
 	}
 	c.send(fmtPath("/g/g/flag/%d/accept", id), nil)

@@ -1,5 +1,5 @@
 // Package sandbox is an embedded local forum that speaks the MyBB 1.8 dialect the way the real
-// captured pages (../shared/fixtures/forums/mybb) show it: the same URLs, page structure
+// captured pages (testdata/forums/mybb at the module root) show it: the same URLs, page structure
 // (div.post#post_N, a[name=pidN], author_information, span.post_date span[title], post_edit,
 // div.post_body#pid_N, quotes, code blocks, spoilers, pagination, the lastpid input, the PM inbox
 // and read pages), forms and tokens (my_post_key, posthash), cookies (sid, mybbuser), and rules

@@ -153,6 +153,7 @@ func TestReplyFlow(t *testing.T) {
 
 	// Bad key.
 	_, page = c.get("newreply.php?tid=1")
+	mustContain(t, "reply form", page, `name="my_post_key"`)
 	_, body = c.postForm("newreply.php?tid=1&processed=1", url.Values{"my_post_key": {strings.Repeat("0", 32)},
 		"action": {"do_newreply"}, "message": {"5-й ход крестоносца в3 на N6"}, "tid": {"1"}})
 	mustContain(t, "bad key", body, `<td class="trow1">Authorization code mismatch. Are you accessing this function correctly? Please go back and try again.</td>`)

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,9 +15,9 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-)
 
-var fixturesDir = filepath.Join("..", "..", "shared", "fixtures", "forums", "mybb")
+	"forumgm/internal/fixture"
+)
 
 // fixtureBase is the base URL of the captured board.
 const fixtureBase = "http://127.0.0.1:8081"
@@ -52,10 +51,7 @@ type rawFile struct {
 
 func loadRaw(t *testing.T) *rawFile {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixturesDir, "posts-raw.json"))
-	if err != nil {
-		t.Fatalf("fixtures: %v", err)
-	}
+	b := fixture.Read(t, "mybb", "posts-raw.json")
 	var r rawFile
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)

@@ -1,13 +1,13 @@
 package sandbox
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/internal/fixture"
 )
 
 // extracted is what a scraper written against the real pages reads from one post.
@@ -56,11 +56,7 @@ func extractPosts(t *testing.T, html, base string) []extracted {
 
 func readFixture(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixturesDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(fixture.Read(t, "mybb", name))
 }
 
 func comparePosts(t *testing.T, what string, want, got []extracted) {

@@ -195,13 +195,6 @@ func (s *Server) Now() time.Time {
 	return s.now()
 }
 
-// SetClock replaces the board's clock.
-func (s *Server) SetClock(now func() time.Time) {
-	s.cfgMu.Lock()
-	defer s.cfgMu.Unlock()
-	s.now = now
-}
-
 // SetCharset switches the pages' charset ("UTF-8" or "windows-1251").
 func (s *Server) SetCharset(cs string) {
 	s.cfgMu.Lock()
@@ -247,13 +240,6 @@ func (s *Server) Start(ctx context.Context, addr string) (string, error) {
 	return s.base, nil
 }
 
-// URL is the base URL after Start ("" before).
-func (s *Server) URL() string {
-	s.srvMu.Lock()
-	defer s.srvMu.Unlock()
-	return s.base
-}
-
 // Close stops the server and closes the database.
 func (s *Server) Close() error {
 	s.srvMu.Lock()
@@ -266,13 +252,6 @@ func (s *Server) Close() error {
 		cancel()
 	}
 	return errors.Join(err, s.db.Close())
-}
-
-// AddUser creates a user (or, when the name exists, sets its password) and returns its uid.
-func (s *Server) AddUser(ctx context.Context, name, password string) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addUserLocked(ctx, name, password)
 }
 
 func (s *Server) addUserLocked(ctx context.Context, name, password string) (int, error) {
@@ -300,14 +279,6 @@ func (s *Server) userByName(ctx context.Context, name string) (*userRow, error) 
 		return nil, fmt.Errorf("sandbox: no user %q: %w", name, forum.ErrNotFound)
 	}
 	return u, err
-}
-
-// Seed writes a thread with its posts straight into the database (no flood control, no merging)
-// and returns the thread id and the post ids.
-func (s *Server) Seed(ctx context.Context, t Thread) (tid int, pids []int, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.seedLocked(ctx, t)
 }
 
 func (s *Server) seedLocked(ctx context.Context, t Thread) (int, []int, error) {

@@ -56,6 +56,23 @@ func (s *Store) EnsureGame(ctx context.Context, id, name string, config json.Raw
 	return g, err
 }
 
+// SetGameConfig replaces a game's stored configuration (a record that gained a field).
+func (s *Store) SetGameConfig(ctx context.Context, id string, config json.RawMessage) error {
+	if !json.Valid(config) {
+		return fmt.Errorf("store: set game %s config: %w: not JSON", id, ErrInvalid)
+	}
+	return s.write(ctx, "set game config "+id, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET config = ? WHERE id = ?`, string(config), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
 // Game returns the stored game; ErrNotFound if there is none.
 func (s *Store) Game(ctx context.Context, id string) (Game, error) {
 	g, err := game(ctx, s.r, id)

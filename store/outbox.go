@@ -215,3 +215,16 @@ func scanOutbox(sc scanner) (OutboxRow, error) {
 	}
 	return o, nil
 }
+
+// FirstOutboxID is the id of a game's first queued item (its opening post); ErrNotFound if none.
+func (s *Store) FirstOutboxID(ctx context.Context, game string) (int64, error) {
+	var id int64
+	err := s.r.QueryRowContext(ctx, `SELECT id FROM outbox WHERE game_id = ? ORDER BY n LIMIT 1`, game).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("store: game %s: no outbox item: %w", game, ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: game %s: first outbox item: %w", game, err)
+	}
+	return id, nil
+}

@@ -46,6 +46,9 @@ func (s *Set) Render(name string, data any) (string, error) {
 	return tidy(b.String()), nil
 }
 
+// Defined reports whether the set has a template of that name.
+func (s *Set) Defined(name string) bool { return s.t.Lookup(name) != nil }
+
 // tidy trims trailing spaces of lines, collapses runs of blank lines into one, and trims the
 // text, so templates can be laid out readably.
 func tidy(s string) string {

@@ -8,48 +8,47 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
-	cr "forumgm/engine/crusade"
+	"forumgm/engine"
 	"forumgm/judge"
-	"forumgm/quiz"
+	"forumgm/parser"
 )
 
-// Transcript is a game written down.
+// Transcript is a game written down: the keys every game shares, and the game's own (its
+// settings, players or teams, deployment, question bank), which the game decodes.
 type Transcript struct {
-	Game string `yaml:"game"`
-	// Settings override the game's settings by name (first_side, board_required, daily_question,
-	// timezone, working_days, and the game's own).
-	Settings map[string]any `yaml:"settings"`
-	// Questions is the path of a question bank file; empty: the game's embedded default bank.
-	Questions string    `yaml:"questions"`
-	Start     time.Time `yaml:"start"`
-	Players   []Player  `yaml:"players"`
-	// Deployment is "default", "private", or per side a map of warrior to cell.
-	Deployment yaml.Node `yaml:"deployment"`
-	Posts      []Post    `yaml:"posts"`
+	Game  string    `yaml:"game"`
+	Start time.Time `yaml:"start"`
+	Posts []Post    `yaml:"posts"`
 	// Until runs the clock to this time after the last post (daily close etc.).
 	Until time.Time `yaml:"until"`
-	// Bot is the game master's account name in the thread (default "gm-bot").
+	// Bot is the game master's account name in the thread (default "gm-bot"). Its posts in a
+	// transcript are what the game posted (forumgm verify compares them with a replay).
 	Bot string `yaml:"bot"`
+
+	// Seed is settings.seed: the seed the game's draws come from (default "1"); Salt hides it
+	// in the commitment (settings.salt, default "transcript").
+	Seed, Salt string `yaml:"-"`
+	// spec is the game's own keys.
+	spec yaml.Node
+	// dir is the transcript's folder (relative file names resolve against it).
+	dir string
 }
 
-// Player is one player of the roster.
-type Player struct {
-	Name     string   `yaml:"name"`
-	Side     string   `yaml:"side"`
-	Warriors []string `yaml:"warriors"`
-}
+// common are the keys Transcript decodes itself; the rest belongs to the game.
+var common = map[string]bool{"game": true, "start": true, "posts": true, "until": true, "bot": true}
 
 // Post is one post or private message.
 type Post struct {
 	Author  string    `yaml:"author"`
 	At      time.Time `yaml:"at"`
-	Private bool      `yaml:"private"`
+	Private bool      `yaml:"private,omitempty"`
 	Text    string    `yaml:"text"`
 }
 
@@ -59,20 +58,33 @@ func Load(path string) (*Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	return Parse(b)
+	return parse(b, filepath.Dir(path))
 }
 
-// Parse reads a transcript from YAML and checks it.
-func Parse(b []byte) (*Transcript, error) {
+// Parse reads a transcript from YAML and checks it (file names in it resolve against the working
+// folder).
+func Parse(b []byte) (*Transcript, error) { return parse(b, "") }
+
+func parse(b []byte, dir string) (*Transcript, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("transcript: want a mapping (game:, start:, posts:, ...)")
+	}
 	var t Transcript
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&t); err != nil {
+	if err := doc.Content[0].Decode(&t); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	if t.Game == "" {
-		return nil, fmt.Errorf("transcript: no game named (game: crusade)")
+		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(judge.Games(), " | "))
 	}
+	spec, seed, salt, err := split(doc.Content[0])
+	if err != nil {
+		return nil, err
+	}
+	t.spec, t.Seed, t.Salt, t.dir = spec, seed, salt, dir
 	if t.Start.IsZero() {
 		return nil, fmt.Errorf("transcript: no start time (start: 2026-12-01T18:00:00+03:00)")
 	}
@@ -92,6 +104,9 @@ func Parse(b []byte) (*Transcript, error) {
 	}
 	if t.Bot == "" {
 		t.Bot = "gm-bot"
+	}
+	if _, err := t.Setup(); err != nil {
+		return nil, err
 	}
 	return &t, nil
 }
@@ -115,98 +130,63 @@ type Result struct {
 	Posts []PostResult `json:"posts"`
 	Final any          `json:"final"`
 	Timed []Timed      `json:"timed"`
+	// Events is the game's event log, in order (not in the JSON).
+	Events []engine.Event `json:"-"`
+}
+
+// split separates the game's own keys from the common ones, and takes the seed and the salt out
+// of the settings (they are the referee's, not the game's).
+func split(m *yaml.Node) (spec yaml.Node, seed, salt string, err error) {
+	spec = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	seed, salt = "1", "transcript"
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if common[k.Value] {
+			continue
+		}
+		if k.Value == "settings" && v.Kind == yaml.MappingNode {
+			rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				sk, sv := v.Content[j], v.Content[j+1]
+				switch sk.Value {
+				case "seed":
+					seed = sv.Value
+				case "salt":
+					salt = sv.Value
+				default:
+					rest.Content = append(rest.Content, sk, sv)
+				}
+			}
+			v = rest
+		}
+		spec.Content = append(spec.Content, k, v)
+	}
+	if strings.TrimSpace(seed) == "" {
+		return spec, "", "", fmt.Errorf("transcript: settings.seed is empty")
+	}
+	return spec, seed, salt, nil
+}
+
+// Setup decodes the transcript's game.
+func (t *Transcript) Setup() (*judge.Setup, error) {
+	g, err := judge.Lookup(t.Game)
+	if err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	setup, err := g.Setup(judge.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
+	if err != nil {
+		return nil, fmt.Errorf("transcript: %s: %w", t.Game, err)
+	}
+	return setup, nil
 }
 
 // Referee builds the transcript's referee.
 func (t *Transcript) Referee() (judge.Referee, error) {
-	switch t.Game {
-	case "crusade":
-		return t.crusade()
-	}
-	return nil, fmt.Errorf("transcript: unknown game %q (known: crusade)", t.Game)
-}
-
-func (t *Transcript) crusade() (*judge.Crusade, error) {
-	s := cr.DefaultSettings()
-	if len(t.Settings) > 0 {
-		b, err := yaml.Marshal(t.Settings)
-		if err != nil {
-			return nil, fmt.Errorf("transcript: settings: %w", err)
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("transcript: settings: %w", err)
-		}
-	}
-	loc, err := time.LoadLocation(s.Timezone)
-	if err != nil {
-		return nil, fmt.Errorf("transcript: timezone %q: %w", s.Timezone, err)
-	}
-	s.Location = loc
-	if len(s.Questions) == 0 {
-		bank, err := t.bank()
-		if err != nil {
-			return nil, err
-		}
-		for _, q := range bank.Questions {
-			s.Questions = append(s.Questions, cr.Question{Text: q.Text, Answers: q.Answers})
-		}
-	}
-	var roster cr.Roster
-	for _, p := range t.Players {
-		pl := cr.Player{Name: p.Name, Side: cr.Side(p.Side)}
-		for _, w := range p.Warriors {
-			pl.Warriors = append(pl.Warriors, cr.WarriorID(w))
-		}
-		roster.Players = append(roster.Players, pl)
-	}
-	setup, err := t.setup()
+	setup, err := t.Setup()
 	if err != nil {
 		return nil, err
 	}
-	return judge.NewCrusade(judge.CrusadeOptions{Settings: s, Roster: roster, Setup: setup, Bot: t.Bot})
-}
-
-func (t *Transcript) bank() (quiz.Bank, error) {
-	if t.Questions != "" {
-		return quiz.Load(t.Questions)
-	}
-	return quiz.Default(t.Game)
-}
-
-func (t *Transcript) setup() (cr.Setup, error) {
-	n := t.Deployment
-	switch {
-	case n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.Value == "default"):
-		return cr.Setup{Mode: cr.SetupDefault, At: t.Start}, nil
-	case n.Kind == yaml.ScalarNode && n.Value == "private":
-		return cr.Setup{Mode: cr.SetupPrivate, At: t.Start}, nil
-	case n.Kind == yaml.MappingNode:
-		var sides map[string]map[string]string
-		if err := n.Decode(&sides); err != nil {
-			return cr.Setup{}, fmt.Errorf("transcript: deployment: %w", err)
-		}
-		cells := map[cr.WarriorID]cr.Cell{}
-		for side, ws := range sides {
-			if side != string(cr.Crusaders) && side != string(cr.Saracens) {
-				return cr.Setup{}, fmt.Errorf("transcript: deployment: unknown side %q (crusaders or saracens)", side)
-			}
-			for w, c := range ws {
-				cell, err := cr.ParseCell(strings.ToUpper(c))
-				if err != nil {
-					return cr.Setup{}, fmt.Errorf("transcript: deployment: %s: %w", w, err)
-				}
-				id := cr.WarriorID(w)
-				if !id.Valid() || string(id.Side()) != side {
-					return cr.Setup{}, fmt.Errorf("transcript: deployment: %q is not a warrior of the %s", w, side)
-				}
-				cells[id] = cell
-			}
-		}
-		return cr.Setup{Mode: cr.SetupCustom, Cells: cells, At: t.Start}, nil
-	}
-	return cr.Setup{}, fmt.Errorf("transcript: deployment: want default, private, or {crusaders: {р1: J18, ...}, saracens: {...}}")
+	return judge.New(setup, judge.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
@@ -218,6 +198,7 @@ func (t *Transcript) Replay() (*Result, error) {
 	}
 	res := &Result{Posts: []PostResult{}, Timed: []Timed{}}
 	timed := func(at time.Time, out judge.Outcome) error {
+		res.Events = append(res.Events, out.Events...)
 		if len(out.Messages) == 0 {
 			return nil
 		}
@@ -241,10 +222,11 @@ func (t *Transcript) Replay() (*Result, error) {
 		if p.Private {
 			src = judge.PM
 		}
-		out, err := ref.Judge(judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: judge.FromText(p.Text)})
+		out, err := ref.Judge(judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
 		if err != nil {
 			return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
 		}
+		res.Events = append(res.Events, out.Events...)
 		pr := PostResult{Index: i, Author: p.Author, Verdict: string(out.Verdict), Replies: bodies(out.Messages)}
 		res.Posts = append(res.Posts, pr)
 		if p.At.After(last) {
@@ -265,12 +247,84 @@ func bodies(ms []judge.Message) []string {
 	for _, m := range ms {
 		b := m.Body
 		if m.To != "" {
-			b = "[ЛС для " + m.To + "] " + b
+			b = privatePrefix + m.To + "] " + b
 		}
 		out = append(out, b)
 	}
 	return out
 }
+
+// Thread is the thread as the forum would show it: the transcript's posts with the game's public
+// replies (its posts in the thread, by the bot) put where they appeared. Private messages are
+// left out. forumgm verify checks such a thread against the revealed seed.
+func (r *Result) Thread(t *Transcript) []Post {
+	var out []Post
+	ti := 0
+	flush := func(until time.Time, incl bool) {
+		for ti < len(r.Timed) && (r.Timed[ti].At.Before(until) || incl && r.Timed[ti].At.Equal(until)) {
+			for _, b := range r.Timed[ti].Replies {
+				if !strings.HasPrefix(b, privatePrefix) {
+					out = append(out, Post{Author: t.Bot, At: r.Timed[ti].At, Text: b})
+				}
+			}
+			ti++
+		}
+	}
+	for _, p := range r.Posts {
+		src := t.Posts[p.Index]
+		flush(src.At, true)
+		out = append(out, src)
+		for _, b := range p.Replies {
+			if !strings.HasPrefix(b, privatePrefix) && !src.Private {
+				out = append(out, Post{Author: t.Bot, At: src.At, Text: b})
+			}
+		}
+	}
+	for ; ti < len(r.Timed); ti++ {
+		for _, b := range r.Timed[ti].Replies {
+			if !strings.HasPrefix(b, privatePrefix) {
+				out = append(out, Post{Author: t.Bot, At: r.Timed[ti].At, Text: b})
+			}
+		}
+	}
+	return out
+}
+
+// Marshal writes the transcript as YAML: the common keys and the game's own as they were read
+// (the seed and the salt left out: they are what forumgm verify is given).
+func (t *Transcript) Marshal() ([]byte, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	add := func(k string, v any) error {
+		var n yaml.Node
+		if err := n.Encode(v); err != nil {
+			return fmt.Errorf("transcript: %s: %w", k, err)
+		}
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &n)
+		return nil
+	}
+	if err := add("game", t.Game); err != nil {
+		return nil, err
+	}
+	if err := add("start", t.Start); err != nil {
+		return nil, err
+	}
+	m.Content = append(m.Content, t.spec.Content...)
+	if err := add("bot", t.Bot); err != nil {
+		return nil, err
+	}
+	if err := add("posts", t.Posts); err != nil {
+		return nil, err
+	}
+	if !t.Until.IsZero() {
+		if err := add("until", t.Until); err != nil {
+			return nil, err
+		}
+	}
+	return yaml.Marshal(m)
+}
+
+// privatePrefix marks a private message in the replay's output.
+const privatePrefix = "[ЛС для "
 
 // JSON is the result as one JSON object (board characters such as < and > left as they are).
 func (r *Result) JSON() ([]byte, error) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/judge"
+	gcr "forumgm/games/crusade"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -157,8 +157,7 @@ func TestTranscriptErrors(t *testing.T) {
 	for name, src := range refCases {
 		tr, err := Parse([]byte(src))
 		if err != nil {
-			t.Errorf("%s: parse: %v", name, err)
-			continue
+			continue // the game's part is checked when the transcript is read
 		}
 		if _, err := tr.Replay(); err == nil {
 			t.Errorf("%s: want an error", name)
@@ -196,7 +195,7 @@ until: 2026-12-01T23:00:00+03:00
 	if !strings.HasPrefix(res.Posts[2].Replies[0], "[ЛС для A]") {
 		t.Errorf("a private message is answered privately: %q", res.Posts[2].Replies[0])
 	}
-	f := res.Final.(judge.CrusadeFinal)
+	f := res.Final.(gcr.Final)
 	if len(f.Warriors) != 4 {
 		t.Errorf("only the 4 deployed warriors are in play, got %d", len(f.Warriors))
 	}
@@ -250,7 +249,7 @@ posts:
 	if !strings.Contains(all, "Армии расставлены") || !strings.Contains(all, "|ш1|") {
 		t.Errorf("the board is published when both deployments are in: %q", all)
 	}
-	f := res.Final.(judge.CrusadeFinal)
+	f := res.Final.(gcr.Final)
 	if f.Warriors["ш1"].Cell != "I1" || f.Warriors["к1"].Cell != "K16" {
 		t.Errorf("final cells: ш1 %q к1 %q", f.Warriors["ш1"].Cell, f.Warriors["к1"].Cell)
 	}

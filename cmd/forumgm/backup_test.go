@@ -18,6 +18,7 @@ func TestBackupCommand(t *testing.T) {
 bot: {username: gm-bot, password_env: FORUMGM_TEST_BOT_PW}
 game:
   id: g1
+  kind: crusade
   timezone: Europe/Moscow
   start: "2026-12-01T19:00:00+03:00"
   roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"forumgm/daemon"
 	"forumgm/forum"
@@ -29,11 +30,11 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 	} else {
 		caps = f.Capabilities()
 	}
-	if _, err := daemon.RefereeFactory(cfg, caps, cfg.StartTime()); err != nil {
+	if _, err := daemon.RefereeFactory(cfg, caps, daemon.GameRecord{Start: cfg.StartTime()}); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
 	fmt.Fprintf(stdout, "%s: OK — game %s (%s, %d players) in thread %s on %s (%s), bot %s (password from $%s",
-		*path, cfg.Game.ID, cfg.Game.Kind, len(cfg.Game.Roster), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
+		*path, cfg.Game.ID, cfg.Game.Kind, len(cfg.Players()), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
 		cfg.Bot.Username, cfg.Bot.PasswordEnv)
 	if _, err := cfg.Password(); err != nil {
 		fmt.Fprint(stdout, ", NOT SET in this environment")
@@ -41,6 +42,16 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintln(stdout, ")")
 	if !caps.PrivateMessages {
 		fmt.Fprintln(stdout, "note: this forum has no private messages: deployments and answers go to the thread; moderators are not notified (use forumgm review list)")
+	}
+	// The moderator web UI cannot start without its accounts' passwords: say so now, not at run.
+	var unset []string
+	for _, a := range cfg.Review.Accounts {
+		if _, err := a.Password(); err != nil {
+			unset = append(unset, fmt.Sprintf("review.accounts %s: $%s is not set", a.Name, a.PasswordEnv))
+		}
+	}
+	if len(unset) > 0 {
+		return fmt.Errorf("%s (the moderator web UI would not start)", strings.Join(unset, "; "))
 	}
 	return nil
 }

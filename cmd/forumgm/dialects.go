@@ -1,7 +1,9 @@
 package main
 
-// The forum dialects forumgm speaks; each registers itself with package forum.
+// The forum dialects forumgm speaks; each registers itself with package forum. poster/browser
+// registers the real-browser writer the generic dialect uses with Extra["browser"] = "true".
 import (
+	_ "forumgm/poster/browser"
 	_ "forumgm/poster/generic"
 	_ "forumgm/poster/mybb"
 	_ "forumgm/poster/mybbru"

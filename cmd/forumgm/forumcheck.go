@@ -50,9 +50,9 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, p := range posts[max(0, len(posts)-*last):] {
 		fmt.Fprintf(stdout, "  #%s %s %s: %s\n", p.ID, p.Time.Format("2006-01-02 15:04"), p.Author, fcLine(p.Text, 80))
 	}
-	for _, pl := range cfg.Game.Roster {
-		if authors[pl.Name] == 0 {
-			fmt.Fprintf(stdout, "  note: player %s has no post in the thread yet (check the spelling of the name)\n", pl.Name)
+	for _, name := range cfg.Players() {
+		if authors[name] == 0 {
+			fmt.Fprintf(stdout, "  note: player %s has no post in the thread yet (check the spelling of the name)\n", name)
 		}
 	}
 	if caps.PrivateMessages {

@@ -4,11 +4,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 	_ "time/tzdata" // time zones work on minimal machines
 )
@@ -41,7 +44,11 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
 		return 0
 	}
@@ -54,7 +61,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := cmd.run(ctx, args[1:], stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "forumgm %s: %v\n", args[0], err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // the command printed its flags, as asked
+		}
+		msg := strings.TrimPrefix(err.Error(), args[0]+": ") // no "forumgm review: review: ..."
+		fmt.Fprintf(stderr, "forumgm %s: %s\n", args[0], msg)
 		return 1
 	}
 	return 0

@@ -21,8 +21,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, `print one JSON object: {"posts":[...],"final":{...},"timed":[...]}`)
+	thread := fs.Bool("thread", false, "print the whole thread as a transcript, the bot's posts included (for forumgm verify)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm replay [--json] TRANSCRIPT.yaml")
+		fmt.Fprintln(stderr, "usage: forumgm replay [--json | --thread] TRANSCRIPT.yaml")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(reorder(args)); err != nil {
@@ -38,6 +39,16 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	res, err := t.Replay()
 	if err != nil {
+		return err
+	}
+	if *thread {
+		out := *t
+		out.Posts = res.Thread(t)
+		b, err := out.Marshal()
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(b)
 		return err
 	}
 	if *asJSON {

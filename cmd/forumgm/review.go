@@ -67,7 +67,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	newRef, err := daemon.RefereeFactory(cfg, caps, rec.Start)
+	newRef, err := daemon.RefereeFactory(cfg, caps, rec)
 	if err != nil {
 		return err
 	}

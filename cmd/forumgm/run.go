@@ -116,7 +116,7 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 		st.Close()
 		return nil, err
 	}
-	newRef, err := daemon.RefereeFactory(cfg, f.Capabilities(), rec.Start)
+	newRef, err := daemon.RefereeFactory(cfg, f.Capabilities(), rec)
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -116,6 +116,7 @@ bot: {username: gm-bot, password_env: FORUMGM_TEST_BOT_PW}
 moderators: [Moderator]
 game:
   id: crash
+  kind: crusade
   timezone: Europe/Moscow
   start: %q
   roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
@@ -125,6 +126,17 @@ ops: {log_format: json, log_level: debug}
 	if err := os.WriteFile(w.cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Every world's game is registered with the same seed (a live game draws its own), so the
+	// threads of the runs can be compared byte for byte.
+	pre, err := store.Open(ctx, filepath.Join(dir, "forumgm.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := json.Marshal(daemon.GameRecord{Kind: "crusade", Forum: w.url + "/", Thread: "1", Start: start.UTC(), Seed: "crash-seed", Salt: "crash-salt"})
+	if _, err := pre.EnsureGame(ctx, "crash", "crusade", rec); err != nil {
+		t.Fatal(err)
+	}
+	pre.Close()
 	// The players post the whole evening (board times), then the clock moves past midnight.
 	day := start.Format("2006-01-02")
 	for _, p := range crashPosts {
@@ -256,7 +268,11 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	newRef, err := daemon.RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, cfg.StartTime())
+	rec, err := daemon.Register(ctx, st, cfg, cfg.StartTime()) // the child's record: its seed
+	if err != nil {
+		t.Fatal(err)
+	}
+	newRef, err := daemon.RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}

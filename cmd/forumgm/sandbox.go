@@ -12,79 +12,93 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/judge"
 	"forumgm/review"
 	"forumgm/sandbox"
 )
 
 func init() {
 	commands["sandbox"] = command{
-		summary: "play Crusade on a local sandbox forum: forumgm sandbox [--addr 127.0.0.1:0] [--dir DIR]",
+		summary: "play a game on a local sandbox forum: forumgm sandbox [--game NAME] [--addr 127.0.0.1:0] [--dir DIR]",
 		run:     cmdSandbox,
 	}
 }
 
-// The sandbox's seeded accounts: throwaway local logins, printed for the user.
-var sandboxUsers = []struct{ Name, Password, Role string }{
-	{"Джелу", "crusader", "player, crusaders (крестоносцы)"},
-	{"snovaya", "saracen", "player, saracens (сарацины)"},
-	{"Moderator", "moderator", "moderator"},
-	{"gm-bot", "gm-bot-sandbox", "the game master bot (forumgm posts as it)"},
-}
+// The sandbox's own accounts beside the game's players: throwaway local logins, printed for the
+// user.
+var (
+	sandboxModerator = judge.SandboxUser{Name: "Moderator", Password: "moderator", Role: "moderator"}
+	sandboxBot       = judge.SandboxUser{Name: "gm-bot", Password: "gm-bot-sandbox", Role: "the game master bot (forumgm posts as it)"}
+)
 
 const sandboxPasswordEnv = "FORUMGM_SANDBOX_BOT_PASSWORD"
 
 // sandboxModEnv names the sandbox moderator's web UI password (the sandbox account's own).
 const sandboxModEnv = "FORUMGM_SANDBOX_MOD_PASSWORD"
 
+// sandboxUsers are every sandbox login: the game's players, the moderator, the bot.
+func sandboxUsers(g judge.SandboxGame) []judge.SandboxUser {
+	return append(append([]judge.SandboxUser(nil), g.Players...), sandboxModerator, sandboxBot)
+}
+
+// sandboxGame is the named game's sandbox description (name "": the first such game).
+func sandboxGame(name string) (string, judge.SandboxGame, error) {
+	names := judge.SandboxGames()
+	if name == "" && len(names) > 0 {
+		name = names[0]
+	}
+	g, err := judge.Lookup(name)
+	if err != nil {
+		return "", judge.SandboxGame{}, err
+	}
+	sg, ok := g.(judge.Sandboxed)
+	if !ok {
+		return "", judge.SandboxGame{}, fmt.Errorf("game %q has no sandbox set-up (games with one: %s)", name, strings.Join(names, ", "))
+	}
+	return name, sg.Sandbox(), nil
+}
+
 // sandboxBoard opens (or creates) the sandbox board in dir with the seeded accounts and the game
 // thread (tid 1), served by the caller.
-func sandboxBoard(ctx context.Context, dir string, loc *time.Location, now func() time.Time) (*sandbox.Server, error) {
+func sandboxBoard(ctx context.Context, dir string, g judge.SandboxGame, loc *time.Location, now func() time.Time) (*sandbox.Server, error) {
 	var users []sandbox.User
-	for _, u := range sandboxUsers {
+	for _, u := range sandboxUsers(g) {
 		users = append(users, sandbox.User{Name: u.Name, Password: u.Password})
 	}
-	intro := "[b]Крестовый поход — партия в песочнице[/b]\n" +
-		"Ведущий — бот gm-bot. Крестоносцы: Джелу, сарацины: snovaya.\n" +
-		"Правила, доска и порядок ходов — ниже. Удачной игры!"
 	return sandbox.New(ctx, sandbox.Options{
 		DBPath: filepath.Join(dir, "board.db"), Now: now, Location: loc, Users: users,
-		Threads:      []sandbox.Thread{{Subject: "Крестовый поход — партия 1", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: intro}}}},
+		Threads:      []sandbox.Thread{{Subject: g.Subject, Posts: []sandbox.SeedPost{{Author: sandboxBot.Name, Message: g.Intro}}}},
 		FloodSeconds: -1, PMFloodSeconds: -1,
 	})
 }
 
 // sandboxConfig is the config.yaml of the sandbox game (written to the sandbox folder, so that
 // `forumgm review --config DIR/config.yaml` works on it).
-func sandboxConfig(url string, floor, ceiling time.Duration, listen string) string {
+func sandboxConfig(kind string, g judge.SandboxGame, url string, floor, ceiling time.Duration, listen string) string {
 	return fmt.Sprintf(`# forumgm sandbox game (written by forumgm sandbox)
 # The board is on loopback: no need for the polite 1 request/s a real forum gets.
 forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow, extra: {rate: "20"}}
-bot: {username: gm-bot, password_env: %s}
-moderators: [Moderator]
+bot: {username: %s, password_env: %s}
+moderators: [%s]
 game:
   id: sandbox
-  kind: crusade
+  kind: %s
   timezone: Europe/Moscow
-  roster:
-    - {name: Джелу, side: crusaders}
-    - {name: snovaya, side: saracens}
-  deployment: default
-  # A try-out: the quoted board is optional here. In a real game (the default) a move post
-  # without the quoted, edited board is sloppy and costs the side a wound.
-  settings: {first_side: crusaders, board_required: false}
-poll: {floor: %s, ceiling: %s}
+%spoll: {floor: %s, ceiling: %s}
 store: {path: forumgm.db}
 review:
   listen: 127.0.0.1:0
-  accounts: [{name: Moderator, password_env: `+sandboxModEnv+`}]
+  accounts: [{name: %s, password_env: %s}]
 ops: {listen: %q, log_format: console, log_level: info}
-`, url, sandboxPasswordEnv, floor, ceiling, listen)
+`, url, sandboxBot.Name, sandboxPasswordEnv, sandboxModerator.Name, kind, g.Spec, floor, ceiling,
+		sandboxModerator.Name, sandboxModEnv, listen)
 }
 
 func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "the board's loopback address")
+	gameName := fs.String("game", "", "the game to play: "+strings.Join(judge.SandboxGames(), ", ")+" (default: the first)")
 	dir := fs.String("dir", "", "folder for the board and the game state (default: a new temporary folder)")
 	quiet := fs.Bool("quiet", false, "log warnings only")
 	if err := fs.Parse(args); err != nil {
@@ -96,8 +110,14 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		*dir = d
+		// A throwaway folder goes with the sandbox; a --dir the user named stays.
+		defer func() {
+			if os.RemoveAll(d) == nil {
+				fmt.Fprintf(stdout, "forumgm sandbox: stopped; removed %s\n", d)
+			}
+		}()
 	}
-	sb, err := startSandbox(ctx, sandboxOptions{Addr: *addr, Dir: *dir, Quiet: *quiet, Log: stderr})
+	sb, err := startSandbox(ctx, sandboxOptions{Addr: *addr, Dir: *dir, Game: *gameName, Quiet: *quiet, Log: stderr})
 	if err != nil {
 		return err
 	}
@@ -109,6 +129,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // sandboxOptions configure startSandbox.
 type sandboxOptions struct {
 	Addr  string    // the board's loopback address ("127.0.0.1:0": any free port)
+	Game  string    // the game's name ("": the first game with a sandbox set-up)
 	Dir   string    // the folder for the board, the game's store and config.yaml (created if needed)
 	Quiet bool      // log warnings only
 	Log   io.Writer // the daemon's log
@@ -123,6 +144,9 @@ type sandboxRun struct {
 	Config  string // DIR/config.yaml
 
 	Review string // the moderator web UI's URL
+
+	kind string            // the game's name
+	sg   judge.SandboxGame // the game's sandbox set-up
 
 	board      *sandbox.Server
 	game       *game
@@ -145,7 +169,10 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 			sb.Close()
 		}
 	}()
-	sb.board, err = sandboxBoard(ctx, o.Dir, loc, time.Now)
+	if sb.kind, sb.sg, err = sandboxGame(o.Game); err != nil {
+		return nil, err
+	}
+	sb.board, err = sandboxBoard(ctx, o.Dir, sb.sg, loc, time.Now)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox board: %w", err)
 	}
@@ -154,15 +181,15 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 		return nil, fmt.Errorf("sandbox listen %s: %w", o.Addr, err)
 	}
 	sb.Config = filepath.Join(o.Dir, "config.yaml")
-	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
+	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
 		return nil, err
 	}
 	cfg, err := config.Load(sb.Config)
 	if err != nil {
 		return nil, err
 	}
-	os.Setenv(sandboxPasswordEnv, sandboxUsers[3].Password)
-	os.Setenv(sandboxModEnv, sandboxUsers[2].Password)
+	os.Setenv(sandboxPasswordEnv, sandboxBot.Password)
+	os.Setenv(sandboxModEnv, sandboxModerator.Password)
 	level := cfg.Ops.LogLevel
 	if o.Quiet {
 		level = "warn"
@@ -224,20 +251,31 @@ func (sb *sandboxRun) Close() {
 	}
 }
 
+// selfCommand is how the user runs this binary: "go run ./cmd/forumgm" under go run (its binary
+// lives in a temporary build folder), else the binary's path as typed.
+func selfCommand() string {
+	if strings.Contains(os.Args[0], "go-build") {
+		return "go run ./cmd/forumgm"
+	}
+	return os.Args[0]
+}
+
 // Banner is what `forumgm sandbox` prints: the addresses, the logins, what to try.
 func (sb *sandboxRun) Banner() string {
 	url, opsAddr := sb.URL, sb.OpsAddr
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nforumgm sandbox: a Crusade game on a local MyBB-style forum\n\n")
+	fmt.Fprintf(&b, "\nforumgm sandbox: a %s game on a local MyBB-style forum\n\n", sb.sg.Title)
 	fmt.Fprintf(&b, "  open        %s/showthread.php?tid=1\n", url)
 	fmt.Fprintf(&b, "  log in at   %s/member.php?action=login\n\n", url)
-	for _, u := range sandboxUsers {
+	for _, u := range sandboxUsers(sb.sg) {
 		fmt.Fprintf(&b, "  %-10s password %-15s %s\n", u.Name, u.Password, u.Role)
 	}
-	fmt.Fprintf(&b, "\n  Log in as Джелу and reply:  1-й ход крестоносца к1 на K16\n")
-	fmt.Fprintf(&b, "  The game master answers within a few seconds. (Here quoting the board is optional;\n")
-	fmt.Fprintf(&b, "  in a real game a move without the quoted, edited board costs a wound.)\n\n")
-	fmt.Fprintf(&b, "  moderator queue:  forumgm review --config %s list --by Moderator\n", sb.Config)
+	b.WriteString("\n")
+	for _, l := range sb.sg.Try {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "  moderator queue:  %s review --config %s list --by %s\n", selfCommand(), sb.Config, sandboxModerator.Name)
 	fmt.Fprintf(&b, "  moderator web UI: %s   (log in as Moderator, password moderator)\n", sb.Review)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
 	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)

@@ -123,7 +123,7 @@ func TestSandboxNewcomerInBrowser(t *testing.T) {
 	load(sb.URL + "/member.php?action=login")
 	form := page.MustElement(`#content form[action="member.php"]`)
 	form.MustElement(`input[name=username]`).MustInput("Джелу")
-	form.MustElement(`input[name=password]`).MustInput(sandboxUsers[0].Password)
+	form.MustElement(`input[name=password]`).MustInput(sb.sg.Players[0].Password)
 	wait := page.WaitNavigation(proto.PageLifecycleEventNameLoad)
 	form.MustElement(`input[type=submit]`).MustClick()
 	wait()

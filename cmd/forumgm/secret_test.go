@@ -15,12 +15,12 @@ func TestPastedPasswordNeverPrinted(t *testing.T) {
 	for _, c := range []struct{ name, cfg string }{
 		{"bot", `forum: {url: "http://127.0.0.1:1/", dialect: mybb, thread: "1", timezone: Europe/Moscow}
 bot: {username: gm-bot, password_env: "` + secret + `"}
-game: {id: g1, timezone: Europe/Moscow, start: "2026-12-01T19:00:00+03:00", roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]}
+game: {id: g1, kind: crusade, timezone: Europe/Moscow, start: "2026-12-01T19:00:00+03:00", roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]}
 store: {path: forumgm.db}
 `},
 		{"moderator", `forum: {url: "http://127.0.0.1:1/", dialect: mybb, thread: "1", timezone: Europe/Moscow}
 bot: {username: gm-bot, password_env: FORUMGM_TEST_BOT_PW}
-game: {id: g1, timezone: Europe/Moscow, start: "2026-12-01T19:00:00+03:00", roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]}
+game: {id: g1, kind: crusade, timezone: Europe/Moscow, start: "2026-12-01T19:00:00+03:00", roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]}
 store: {path: forumgm.db}
 review: {listen: "127.0.0.1:0", accounts: [{name: Moderator, password_env: "` + secret + `"}]}
 `},

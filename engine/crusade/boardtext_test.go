@@ -79,12 +79,12 @@ func TestRenderSeedBoard(t *testing.T) {
 	}
 }
 
-// TestSeedFileBoard checks seedBoard against the seed file itself (../shared beside the checkout,
-// as CI lays it out): identical but for the one typo.
+// TestSeedFileBoard checks seedBoard against the seed file itself (a copy in testdata/, see its
+// README.md): identical but for the one typo.
 func TestSeedFileBoard(t *testing.T) {
-	b, err := os.ReadFile("../../../shared/seeds/004_ee22fc15afe7efa0.txt")
+	b, err := os.ReadFile("testdata/004_ee22fc15afe7efa0.txt")
 	if err != nil {
-		t.Fatal("the seed file must be in ../shared beside the checkout:", err)
+		t.Fatal("the seed file must be in testdata/:", err)
 	}
 	lines := strings.Split(string(b), "\n")
 	start := -1

@@ -107,7 +107,7 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 // Tick fires the timed rules due exactly at `at`, in this order: a time-limit violation, the
 // question, the daily close, the deployment deadline. A rule already fired (its event applied)
 // does not fire again.
-func (g *Game) Tick(at time.Time) ([]engine.Event, error) {
+func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 	st := g.st
 	var evs []engine.Event
 	switch st.Phase {
@@ -143,14 +143,34 @@ func (g *Game) Tick(at time.Time) ([]engine.Event, error) {
 		if g.questionsOn() && g.at(g.dayStart(at), g.clk.question).Equal(at) &&
 			(st.Question == nil || at.After(st.Question.AskedAt)) {
 			n := st.QuestionsAsked + 1
-			idx := g.order[(n-1)%len(g.order)]
-			evs = append(evs, &QuestionAsked{At: at, Number: n, Index: idx, Text: g.settings.Questions[idx].Text})
+			left := g.questionsLeft()
+			idx := left[rnd.Intn(len(left))]
+			evs = append(evs, &QuestionAsked{At: at, Number: n, Index: idx, Text: g.settings.Questions[idx].Text,
+				Chance: engine.Chance{Draws: rnd.Take()}})
 		}
 		if g.dayStart(at).Equal(at) && at.After(st.LastClose) {
 			evs = append(evs, g.closeDay(at))
 		}
 	}
 	return evs, nil
+}
+
+// questionsLeft are the bank's questions not asked yet in this round of the bank (all of them
+// once every question was asked), in bank order: the day's question is drawn among them.
+func (g *Game) questionsLeft() []int {
+	asked := map[int]bool{}
+	if len(g.st.AskedCycle) < len(g.settings.Questions) {
+		for _, i := range g.st.AskedCycle {
+			asked[i] = true
+		}
+	}
+	var left []int
+	for i := range g.settings.Questions {
+		if !asked[i] {
+			left = append(left, i)
+		}
+	}
+	return left
 }
 
 // violationNumber counts the violations of the current wait up to and including at.

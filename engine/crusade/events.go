@@ -180,8 +180,9 @@ type WoundsAllocated struct {
 type QuestionAsked struct {
 	At     time.Time `json:"at"`
 	Number int       `json:"number"`
-	Index  int       `json:"index"`
+	Index  int       `json:"index"` // the question's place in the bank, drawn among those not asked yet
 	Text   string    `json:"text"`
+	engine.Chance
 }
 
 // AnswerAccepted: a side's first correct answer to today's question.
@@ -428,6 +429,10 @@ func (g *Game) applyAllocation(e *WoundsAllocated) error {
 func (g *Game) applyQuestion(e *QuestionAsked) error {
 	g.st.Question = &OpenQuestion{Number: e.Number, Index: e.Index, Text: e.Text, AskedAt: e.At, Answers: map[Side]AnswerRecord{}}
 	g.st.QuestionsAsked = e.Number
+	if len(g.st.AskedCycle) >= len(g.settings.Questions) {
+		g.st.AskedCycle = nil // every question was asked: a new round of the bank
+	}
+	g.st.AskedCycle = append(g.st.AskedCycle, e.Index)
 	return nil
 }
 

@@ -114,3 +114,6 @@ func turnIn(s Side, at time.Time, t Turn) engine.Input {
 }
 
 func hasCode(r *Refusal, c Code) bool { return r != nil && r.Has(c) }
+
+// testRand is the source of chance the tests' ticks draw from.
+var testRand = engine.NewRand("test", 0)

@@ -177,7 +177,7 @@ func BenchmarkReplay300(b *testing.B) {
 			if !ok || next.After(now) {
 				break
 			}
-			evs, _ := g.Tick(next)
+			evs, _ := g.Tick(next, testRand)
 			for _, ev := range evs {
 				rec, _ := engine.Encode(ev)
 				log = append(log, rec)

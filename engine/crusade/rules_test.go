@@ -209,7 +209,7 @@ func TestDailyActionsAcrossTurns(t *testing.T) {
 	refused(t, g, turnIn(Crusaders, at, Turn{Moves: []Move{{Warrior: "р1", Ordinal: 4, To: *cellPtrS("E9")}}}))
 	// the daily close resets the count
 	mid := time.Date(2026, 3, 3, 0, 0, 0, 0, msk)
-	evs, err := g.Tick(mid)
+	evs, err := g.Tick(mid, testRand)
 	if err != nil || len(evs) == 0 {
 		t.Fatalf("tick: %v %v", evs, err)
 	}

@@ -55,8 +55,6 @@ type Settings struct {
 	// DeploymentDeadline ends private deployment: a side that has not sent its deployment gets
 	// the default one. Nil: wait for both.
 	DeploymentDeadline *time.Time `yaml:"deployment_deadline,omitempty" json:"deployment_deadline,omitempty"`
-	// Seed drives every choice the game makes itself (the order of the question bank).
-	Seed int64 `yaml:"seed" json:"seed"`
 	// Questions is the daily-question bank (loaded from its file by the caller).
 	Questions []Question `yaml:"questions,omitempty" json:"questions,omitempty"`
 }

@@ -3,7 +3,6 @@ package crusade
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand"
 	"time"
 
 	"forumgm/engine"
@@ -63,6 +62,7 @@ type State struct {
 	HadMoveToday      map[Side]bool               `json:"had_move_today"`
 	Question          *OpenQuestion               `json:"question,omitempty"`
 	QuestionsAsked    int                         `json:"questions_asked"`
+	AskedCycle        []int                       `json:"asked_cycle,omitempty"` // bank places asked in this round of the bank
 	LastClose         time.Time                   `json:"last_close"`
 	StartedAt         time.Time                   `json:"started_at"`
 	Deployments       map[Side]map[WarriorID]Cell `json:"deployments,omitempty"`
@@ -79,6 +79,7 @@ func (s *State) clone() *State {
 	c.Killed = cloneMap(s.Killed)
 	c.MovedToday = cloneMap(s.MovedToday)
 	c.HadMoveToday = cloneMap(s.HadMoveToday)
+	c.AskedCycle = append([]int(nil), s.AskedCycle...)
 	c.Allocated = map[Side][]Wound{}
 	for k, v := range s.Allocated {
 		c.Allocated[k] = append([]Wound(nil), v...)
@@ -118,7 +119,6 @@ type Game struct {
 	clk      clockSettings
 	roster   Roster
 	setup    Setup
-	order    []int // the question bank's order, from the seed
 	st       *State
 }
 
@@ -136,9 +136,6 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 		return nil, fmt.Errorf("crusade: new game: %w", err)
 	}
 	g := &Game{settings: settings, clk: clk, roster: roster, setup: setup}
-	if n := len(settings.Questions); n > 0 {
-		g.order = rand.New(rand.NewSource(settings.Seed)).Perm(n)
-	}
 	st := &State{
 		Warriors:     map[WarriorID]*WarriorState{},
 		Owed:         map[Side]int{Crusaders: 0, Saracens: 0},

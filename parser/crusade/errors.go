@@ -26,6 +26,10 @@ const (
 	ReasonBadCount        Reason = "bad-count"         // a wound count that is not 1..99
 )
 
+// AllReasons lists every Reason (the conformance suite checks each has a template).
+var AllReasons = []Reason{ReasonUnknownRow, ReasonBadColumn, ReasonUnknownWarrior, ReasonNoWarrior, ReasonNoDestination,
+	ReasonNoTarget, ReasonChargeNeedsCell, ReasonManyWarriors, ReasonNoStat, ReasonBadCount}
+
 // LineError is one line that looks like a move (or an attack, a wound, a placement) but cannot be
 // read: the line, the token not understood ("" when something is missing), and why. For a bad
 // cell Row or Col says what is wrong with it.

@@ -172,12 +172,11 @@ func ConfigDefaults(cfg forum.Config) forum.Config {
 	return cfg
 }
 
-// SendParts posts body with send in parts of at most limit (as size counts them), cut at line
-// boundaries (SplitLines); a part the board still finds too long is cut in halves again while it
-// is over min. ids are the new posts' ids in order; merged is what send said of the first part.
+// SendParts posts body with send in parts of at most limit (as size counts them), cut where Split
+// cuts; a part the board still finds too long is cut in halves again while it is over min. ids are the new posts' ids in order; merged is what send said of the first part.
 // name (the dialect) prefixes the error of a part.
 func SendParts(ctx context.Context, name, body string, limit, min int, size func(string) int, send Send) (ids []string, merged bool, err error) {
-	for i, part := range SplitLines(body, limit, size) {
+	for i, part := range Split(body, limit, size) {
 		id, m, err := send(ctx, part)
 		if errors.Is(err, forum.ErrTooLong) && size(part) > min {
 			// The board allows less than we thought: halve and try again.

@@ -1,8 +1,8 @@
 // Package form owns replaying a forum's HTML forms the way a browser would, for the posters of
 // every dialect: reading a form's controls, action and charset (Read, Replay, Action, Charset),
 // following where the answer sends the browser (RedirectTarget, IDFromURL), cutting a message
-// too long for the board into parts (Split, SplitLines), and waiting out flood control
-// (FloodWait, Sleep).
+// too long for the board into parts (Split: the one splitter every poster uses), and waiting out
+// flood control (FloodWait, Sleep).
 package form
 
 import (

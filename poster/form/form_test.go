@@ -177,55 +177,108 @@ func TestFloodWait(t *testing.T) {
 
 func TestSplit(t *testing.T) {
 	for _, tc := range []struct {
-		body string
-		max  int
-		want []string
-	}{
-		{"short", 10, []string{"short"}},
-		{"no limit at all", 0, []string{"no limit at all"}},
-		{"aaa bbb\n\nccc ddd", 10, []string{"aaa bbb", "ccc ddd"}},
-		{"aaa\nbbb ccc", 8, []string{"aaa", "bbb ccc"}},
-		{"aaaa bbbb cccc", 10, []string{"aaaa bbbb", "cccc"}},
-		{"абвгдежзий", 4, []string{"абвг", "дежз", "ий"}},
-		{"x\n[code]\na b\nc\n[/code]", 20, []string{"x", "[code]\na b\nc\n[/code]"}},
-		{"x\n[code]\na b\nc\n[/code]", 12, []string{"x", "[code]\na b\nc", "[/code]"}}, // the block alone is too long
-	} {
-		if got := Split(tc.body, tc.max); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("Split(%q, %d) = %q, want %q", tc.body, tc.max, got, tc.want)
-		}
-	}
-}
-
-func TestSplitLines(t *testing.T) {
-	bytes := func(s string) int { return len(s) }
-	for _, tc := range []struct {
 		body  string
 		limit int
 		size  func(string) int
 		want  []string
 	}{
-		{"short", 50, bytes, []string{"short"}},
-		{"a\nb\nc", 0, bytes, []string{"a\nb\nc"}},
-		{strings.Repeat("line\n", 3) + "line", 40, bytes, []string{"line\nline\nline\nline"}},
-		{"aaaaaaaaaa\nbbbbbbbbbb\ncccccccccc", 30, bytes, []string{"aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"}},
-		// A [code] block cut in two is closed and opened again.
-		{"[code]\n1111111111\n2222222222\n[/code]\nend", 35, bytes,
-			[]string{"[code]\n1111111111\n[/code]", "[code]\n2222222222\n[/code]", "end"}},
-		{"ёёёёёёёёёё\nжжжжжжжжжж\nюююююююююю", 30, utf8.RuneCountInString, []string{"ёёёёёёёёёё", "жжжжжжжжжж", "юююююююююю"}},
+		{"short", 10, Runes, []string{"short"}},
+		{"no limit at all", 0, Runes, []string{"no limit at all"}},
+		{"a\nb\nc", 0, Bytes, []string{"a\nb\nc"}},
+		{strings.Repeat("line\n", 3) + "line", 40, Bytes, []string{"line\nline\nline\nline"}},
+		// Paragraph breaks first, then line breaks, then spaces; the break at a cut is dropped.
+		{"aaa bbb\n\nccc ddd", 10, Runes, []string{"aaa bbb", "ccc ddd"}},
+		{"aaa\nbbb ccc", 8, Runes, []string{"aaa", "bbb ccc"}},
+		{"aaaa bbbb cccc", 10, Runes, []string{"aaaa bbbb", "cccc"}},
+		{"aaaaaaaaaa\nbbbbbbbbbb\ncccccccccc", 30, Bytes, []string{"aaaaaaaaaa\nbbbbbbbbbb", "cccccccccc"}},
+		{"абвгдежзий", 4, Runes, []string{"абвг", "дежз", "ий"}},
+		{"ёёёёёёёёёё\nжжжжжжжжжж\nюююююююююю", 30, Runes, []string{"ёёёёёёёёёё\nжжжжжжжжжж", "юююююююююю"}},
+		{"ёёёёёёёёёё\nжжжжжжжжжж\nюююююююююю", 30, Bytes, []string{"ёёёёёёёёёё", "жжжжжжжжжж", "юююююююююю"}},
+		// A code block that fits a part goes whole.
+		{"x\n[code]\na b\nc\n[/code]", 20, Runes, []string{"x", "[code]\na b\nc\n[/code]"}},
+		{"абв где\n\n[code]\n1 2 3\n4 5 6\n[/code]\n\nжзи", 30, Runes, []string{"абв где", "[code]\n1 2 3\n4 5 6\n[/code]", "жзи"}},
+		// A longer one is closed at the end of one part and opened again at the start of the next.
+		{"[code]\n1111111111\n2222222222\n[/code]\nend", 35, Bytes,
+			[]string{"[code]\n1111111111\n[/code]", "[code]\n2222222222\n[/code]\nend"}},
+		{"[CODE]\n1111111111\n2222222222\n[/CODE]\n3333333333", 37, Bytes,
+			[]string{"[CODE]\n1111111111\n2222222222\n[/CODE]", "3333333333"}},
+		{"[code]\n11111111\n22222222\n[/code]", 26, Bytes,
+			[]string{"[code]\n11111111\n[/code]", "[code]\n22222222\n[/code]"}},
+		// A limit with no room for the tags cuts code like text.
+		{"x\n[code]\na b\nc\n[/code]", 12, Runes, []string{"x", "[code]\na b", "c\n[/code]"}},
 	} {
-		if got := SplitLines(tc.body, tc.limit, tc.size); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("SplitLines(%q, %d) = %q, want %q", tc.body, tc.limit, got, tc.want)
+		if got := Split(tc.body, tc.limit, tc.size); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Split(%q, %d) = %q, want %q", tc.body, tc.limit, got, tc.want)
 		}
 	}
-	// A line longer than the limit is cut at rune boundaries and nothing is lost.
-	long := strings.Repeat("ход ", 30)
-	parts := SplitLines(long, 50, utf8.RuneCountInString)
-	if strings.Join(parts, "") != long || len(parts) < 3 {
-		t.Errorf("long line: %q", parts)
+}
+
+// Split's promises on longer texts: no part over the limit, every code block balanced in every
+// part, and nothing lost.
+func TestSplitProperties(t *testing.T) {
+	// Lines cut at line breaks add up to the message.
+	var lines []string
+	for i := range 12 {
+		lines = append(lines, "строка хода номер "+string(rune('A'+i)))
 	}
+	body := strings.Join(lines, "\n")
+	parts := Split(body, 100, Runes)
+	checkParts(t, parts, 100, Runes)
+	if len(parts) < 3 || strings.Join(parts, "\n") != body {
+		t.Errorf("lines: %q", parts)
+	}
+	// A board too long for one part fills the first part and goes on in balanced code blocks,
+	// rows intact.
+	board := "Позиция:\n[code]\n" + strings.Repeat(" 9|__|__|__|__|__|\n", 10) + "[/code]\nХод сарацин."
+	parts = Split(board, 80, Runes)
+	checkParts(t, parts, 80, Runes)
+	if len(parts) < 3 {
+		t.Fatalf("board: %q", parts)
+	}
+	rows := 0
 	for _, p := range parts {
-		if !utf8.ValidString(p) || utf8.RuneCountInString(p) > 50 {
-			t.Errorf("bad part %q", p)
+		rows += strings.Count(p, " 9|__|__|__|__|__|\n")
+	}
+	if rows != 10 || !strings.HasPrefix(parts[0], "Позиция:\n[code]\n 9|") || !strings.HasSuffix(parts[len(parts)-1], "[/code]\nХод сарацин.") {
+		t.Errorf("board rows %d: %q", rows, parts)
+	}
+	// A line longer than the limit is cut at spaces, in runes or in bytes.
+	for _, size := range []func(string) int{Runes, Bytes} {
+		long := strings.Repeat("ход ", 50)
+		parts = Split(long, 60, size)
+		checkParts(t, parts, 60, size)
+		if len(parts) < 3 || strings.Join(parts, " ") != long {
+			t.Errorf("long line: %q", parts)
+		}
+	}
+	// A word longer than the limit is cut at character boundaries.
+	word := strings.Repeat("ж", 25)
+	parts = Split(word, 10, Bytes)
+	checkParts(t, parts, 10, Bytes)
+	if strings.Join(parts, "") != word {
+		t.Errorf("long word: %q", parts)
+	}
+	// One code line longer than a part: cut inside it, closed and reopened, every character kept.
+	code := "[code]\n" + strings.Repeat("ab ", 20) + "\n[/code]"
+	parts = Split(code, 30, Runes)
+	checkParts(t, parts, 30, Runes)
+	var kept strings.Builder
+	for _, p := range parts {
+		kept.WriteString(strings.TrimSuffix(strings.TrimPrefix(p, "[code]\n"), "\n[/code]"))
+	}
+	if kept.String() != strings.Repeat("ab ", 20) {
+		t.Errorf("long code line: %q", parts)
+	}
+}
+
+func checkParts(t *testing.T, parts []string, limit int, size func(string) int) {
+	t.Helper()
+	for i, p := range parts {
+		if size(p) > limit || strings.TrimSpace(p) == "" || !utf8.ValidString(p) {
+			t.Errorf("part %d (%d of %d): %q", i, size(p), limit, p)
+		}
+		if strings.Count(strings.ToLower(p), "[code]") != strings.Count(strings.ToLower(p), "[/code]") {
+			t.Errorf("part %d leaves a code block open: %q", i, p)
 		}
 	}
 }
@@ -282,4 +335,31 @@ func TestRetryPost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSplit: whatever the text, Split ends, and every part is within the limit and not blank.
+func FuzzSplit(f *testing.F) {
+	f.Add("Позиция:\n[code]\n 9|__|__|\n 8|__|__|\n[/code]\nХод.", 20, false)
+	f.Add("[code]\n\n\n[/code][code]x y z[/code]", 16, true)
+	f.Add("aaa bbb\n\nccc ddd", 5, false)
+	f.Fuzz(func(t *testing.T, body string, limit int, bytes bool) {
+		if !utf8.ValidString(body) || limit < 1 || limit > 200 {
+			return
+		}
+		size := Runes
+		if bytes {
+			size = Bytes
+			if limit < utf8.UTFMax {
+				return // a character may not fit at all
+			}
+		}
+		for i, p := range Split(body, limit, size) {
+			if size(p) > limit && size(body) > limit {
+				t.Fatalf("part %d over %d: %q", i, limit, p)
+			}
+			if strings.TrimSpace(p) == "" && strings.TrimSpace(body) != "" {
+				t.Fatalf("blank part %d", i)
+			}
+		}
+	})
 }

@@ -29,7 +29,7 @@ type Send func(ctx context.Context, part string) (id string, merged bool, err er
 func (r Retry) Post(ctx context.Context, body string, send Send) (string, bool, error) {
 	var id string
 	var merged bool
-	for _, part := range Split(body, r.Max) {
+	for _, part := range Split(body, r.Max, Runes) {
 		var err error
 		if id, merged, err = r.part(ctx, part, 0, send); err != nil {
 			return id, merged, err
@@ -70,7 +70,7 @@ func (r Retry) part(ctx context.Context, part string, depth int, send Send) (str
 		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
 			var id string
 			var merged bool
-			for _, sub := range Split(part, len([]rune(part))/2+1) {
+			for _, sub := range Split(part, len([]rune(part))/2+1, Runes) {
 				if id, merged, err = r.part(ctx, sub, depth+1, send); err != nil {
 					return id, merged, err
 				}

@@ -338,9 +338,6 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	})
 }
 
-// SplitMessage cuts a reply into the parts the generic dialect posts (form.Split).
-func SplitMessage(body string, max int) []string { return form.Split(body, max) }
-
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, error) {
 	if f.x["reply_url"] == "" {
 		return "", errors.New("generic: reply_url not configured")

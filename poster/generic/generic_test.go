@@ -164,19 +164,3 @@ func TestGenericBadLogin(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
-
-func TestSplitMessage(t *testing.T) {
-	body := "абв где\n\n[code]\n1 2 3\n4 5 6\n[/code]\n\nжзи"
-	parts := SplitMessage(body, 30)
-	for _, p := range parts {
-		if len([]rune(p)) > 30 {
-			t.Errorf("part too long: %q", p)
-		}
-		if strings.Count(p, "[code]") != strings.Count(p, "[/code]") {
-			t.Errorf("code block cut: %q", p)
-		}
-	}
-	if strings.Join(parts, "\n\n") != body {
-		t.Errorf("parts %q", parts)
-	}
-}

@@ -1,13 +1,14 @@
-// Package mybb is forumgm's MyBB 1.8 dialect: the forum.Forum registered as "mybb". It logs
-// in through member.php, reads threads from a cursor with as few requests as the engine allows
-// (one per idle poll), replies through the full newreply.php form replaying every hidden field
-// (my_post_key, posthash, subject, …), recognises MyBB's auto-merge of consecutive posts, sends
-// and reads private messages, and turns MyBB's error pages into forum's typed errors. Reply and
-// SendPM act on those errors: they wait out flood control (within a bound), log in again when
-// logged out, fetch a fresh form on a rejected token, and split a message that is too long at
-// line boundaries.
+// Package mybb is forumgm's MyBB 1.8 dialect: the forum.Forum registered as "mybb", the writing
+// side. It owns the session (logs in through member.php), replies through the full newreply.php
+// form replaying every hidden field (my_post_key, posthash, subject, …), recognises MyBB's
+// auto-merge of consecutive posts, sends private messages, and turns MyBB's error pages into
+// forum's typed errors. Reply and SendPM act on those errors: they wait out flood control (within
+// a bound), log in again when logged out, fetch a fresh form on a rejected token, and split a
+// message that is too long (form.Split).
 //
-// Page markup is read by forumgm/scraper/mybb; HTTP goes through forum.Client.
+// Reading (threads from a cursor, PM folders) and page markup belong to forumgm/scraper/mybb
+// (Reader), which Posts, Inbox and Sent call through this session; HTTP goes through
+// forum.Client.
 package mybb
 
 import (
@@ -56,24 +57,16 @@ type Forum struct {
 	cfg          forum.Config
 	base         *url.URL
 	c            *forum.Client
-	opts         scrape.Options
 	sleep        func(ctx context.Context, d time.Duration) error
 	maxFloodWait time.Duration
 	maxLen       int
 
 	mu       sync.Mutex // serialises operations (one session, one cookie jar)
 	loggedIn bool
-	threads  map[string]*threadState
+	// rd reads threads and PM folders (forumgm/scraper/mybb) through this session.
+	rd scrape.Reader
 	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes).
 	sentCache map[string]forum.Post
-}
-
-// threadState is what the Forum remembers about a thread between calls.
-type threadState struct {
-	cursorPID  string // the last cursor handed out
-	cursorPage int    // the page that cursor's post is on
-	knownLast  string // the newest pid seen in the thread
-	ownLast    string // the bot's newest post (what MyBB would merge a reply into)
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
@@ -95,12 +88,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	f := &Forum{
 		cfg:          cfg,
 		base:         base,
-		opts:         scrape.OptionsFrom(cfg),
 		maxFloodWait: DefaultMaxFloodWait,
 		maxLen:       DefaultMaxPostLength,
-		threads:      map[string]*threadState{},
 	}
-	f.opts.BaseURL = base.String()
 	if s := cfg.Extra["max_post_length"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 10 {
@@ -117,6 +107,17 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if f.sleep == nil {
 		f.sleep = forum.Sleep
 	}
+	read := scrape.OptionsFrom(cfg)
+	read.BaseURL = base.String()
+	f.rd = scrape.Reader{
+		Get: func(ctx context.Context, path string) (*goquery.Document, error) {
+			_, doc, err := f.get(ctx, path)
+			return doc, err
+		},
+		Relogin:  f.relogin,
+		Options:  read,
+		Username: cfg.Username,
+	}
 	return f, nil
 }
 
@@ -132,15 +133,6 @@ func (f *Forum) abs(path string) string {
 		return f.base.String() + path
 	}
 	return u.String()
-}
-
-func (f *Forum) state(tid string) *threadState {
-	st, ok := f.threads[tid]
-	if !ok {
-		st = &threadState{}
-		f.threads[tid] = st
-	}
-	return st
 }
 
 // get fetches a board page and parses it.
@@ -234,11 +226,44 @@ func (f *Forum) relogin(ctx context.Context, op func() error) error {
 	return forum.Relogin(ctx, f.login, op)
 }
 
-// fetchThread reads one thread page.
-func (f *Forum) fetchThread(ctx context.Context, path string) (*scrape.Page, error) {
-	_, doc, err := f.get(ctx, path)
-	if err != nil {
-		return nil, err
+// Posts lists the posts of thread t after the cursor, oldest first, and the new cursor (the
+// newest post's id and the page it is on): scrape.Reader.Posts, through this session.
+func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rd.Posts(ctx, t.ID, after)
+}
+
+// Inbox lists the private messages received after the cursor (pmid), oldest first, each read
+// in full (reading marks it read on the board): scrape.Reader.Folder of the inbox. When reading
+// one fails, the messages read so far are returned with their cursor and the error.
+func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.ensureLogin(ctx); err != nil {
+		return nil, after, err
 	}
-	return scrape.ExtractThread(doc, f.opts)
+	return f.rd.Folder(ctx, scrape.InboxFolderPath, after, nil)
+}
+
+// Sent lists the bot's sent private messages (the Sent Items folder, private.php?fid=2: the
+// copies MyBB keeps when options[savecopy] is set, which SendPM always sends) after the cursor
+// (pmid), oldest first, each read in full so that its text can be searched (the daemon looks for
+// a message's marker there after a crash). A message's Author is the sender (the bot) as the
+// message page shows it; its Subject is the message's subject. The sender's copy has a pmid of
+// its own, different from the recipient's copy.
+//
+// Sent copies never change, so each is fetched once per Forum: later calls read only the folder
+// listing and the messages not seen before. When reading one fails, the messages read so far are
+// returned with their cursor and the error.
+func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.ensureLogin(ctx); err != nil {
+		return nil, after, err
+	}
+	if f.sentCache == nil {
+		f.sentCache = map[string]forum.Post{}
+	}
+	return f.rd.Folder(ctx, scrape.SentFolderPath, after, f.sentCache)
 }

@@ -211,31 +211,6 @@ func TestReplySplitsTooLong(t *testing.T) {
 	}
 }
 
-func TestSplitMessageKeepsCodeBlocks(t *testing.T) {
-	body := "Позиция:\n[code]\n" + strings.Repeat(" 9|__|__|__|__|__|\n", 10) + "[/code]\nХод сарацин."
-	parts := SplitMessage(body, 80)
-	if len(parts) < 3 {
-		t.Fatalf("%d parts", len(parts))
-	}
-	for i, p := range parts {
-		if utf8.RuneCountInString(p) > 80 {
-			t.Errorf("part %d: %d chars", i, utf8.RuneCountInString(p))
-		}
-		if strings.Count(p, "[code]") != strings.Count(p, "[/code]") {
-			t.Errorf("part %d leaves a code block open:\n%s", i, p)
-		}
-	}
-	if got := SplitMessage("short", 80); len(got) != 1 || got[0] != "short" {
-		t.Errorf("%q", got)
-	}
-	long := strings.Repeat("слово ", 50)
-	for _, p := range SplitMessage(long, 40) {
-		if utf8.RuneCountInString(p) > 40 || p == "" {
-			t.Errorf("part %q", p)
-		}
-	}
-}
-
 func TestPostsFromScratchThenIdle(t *testing.T) {
 	fk := newFake(t)
 	fm := fk.forum(t, nil, nil)

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	scrape "forumgm/scraper/mybb"
 )
 
@@ -29,7 +29,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, tid, body string, limit, depth int) (string, bool, error) {
-	parts := SplitMessage(body, limit)
+	parts := form.Split(body, limit, form.Runes)
 	var id string
 	var merged bool
 	for i, part := range parts {
@@ -146,11 +146,11 @@ func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, 
 	form.Values.Set("message", body)
 	form.Values.Set("submit", "Post Reply")
 
-	st := f.state(tid)
-	prevLast := st.knownLast
+	st := f.rd.Thread(tid)
+	prevLast := st.KnownLast
 	if prevLast == "" {
 		prevLast = f.probeLastPID(ctx, tid)
-		st.knownLast = prevLast
+		st.KnownLast = prevLast
 	}
 
 	rp, rdoc, err := f.post(ctx, form, p.Charset)
@@ -167,10 +167,10 @@ func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, 
 	}
 	// A new post always gets a pid above every existing one; MyBB's auto-merge answers with the
 	// bot's previous post instead.
-	merged := pid == st.ownLast || (prevLast != "" && scrape.CompareIDs(pid, prevLast) <= 0)
-	st.ownLast = pid
-	if scrape.CompareIDs(pid, st.knownLast) > 0 {
-		st.knownLast = pid
+	merged := pid == st.OwnLast || (prevLast != "" && scrape.CompareIDs(pid, prevLast) <= 0)
+	st.OwnLast = pid
+	if scrape.CompareIDs(pid, st.KnownLast) > 0 {
+		st.KnownLast = pid
 	}
 	return pid, merged, nil
 }
@@ -253,115 +253,3 @@ var reNoRecipient = regexp.MustCompile(`(?i)not registered users|did not enter a
 // (pmdata_recipient_reached_quota), private messages are turned off, or the recipient ignores the
 // sender; English and the Russian pack's wording.
 var reCannotReceive = regexp.MustCompile(`(?i)messaging quota|reached (?:their|his|her|the)[^.]*quota|inbox is full|(?:disabled|turned off) private messag|do(?:es)? not wish to receive|are ignoring you|превысил[^.]*(?:квот|лимит)|ящик[^.]*переполнен|отключил[^.]*личн|не желает получать|игнорирует`)
-
-// SplitMessage cuts body into parts of at most limit characters, at line boundaries where it
-// can (a line longer than limit is cut at a space, else anywhere). A part that ends inside a
-// [code] block closes it and the next part reopens it, so boards stay boards.
-func SplitMessage(body string, limit int) []string {
-	if limit <= 0 || utf8.RuneCountInString(body) <= limit {
-		return []string{body}
-	}
-	const closeTag, openTag = "\n[/code]", "[code]\n"
-	budget := limit - len(closeTag) - len(openTag)
-	if budget < 1 {
-		budget = limit
-	}
-	var parts []string
-	var cur strings.Builder
-	curLen := 0
-	inCode := false // inside [code] at the current end of cur
-	flush := func() {
-		s := cur.String()
-		if inCode {
-			s += closeTag
-		}
-		s = strings.TrimRight(s, "\n")
-		if strings.TrimSpace(s) != "" {
-			parts = append(parts, s)
-		}
-		cur.Reset()
-		curLen = 0
-		if inCode {
-			cur.WriteString(openTag)
-			curLen = utf8.RuneCountInString(openTag)
-		}
-	}
-	for _, line := range splitLines(body) {
-		for utf8.RuneCountInString(line) > budget {
-			if curLen > 0 {
-				flush()
-			}
-			head, tail := cutLine(line, budget-curLen)
-			cur.WriteString(head)
-			curLen += utf8.RuneCountInString(head)
-			flush()
-			line = tail
-		}
-		n := utf8.RuneCountInString(line)
-		if curLen+n > budget && curLen > 0 {
-			flush()
-		}
-		cur.WriteString(line)
-		curLen += n
-		inCode = codeOpenAfter(inCode, line)
-	}
-	if curLen > 0 {
-		s := strings.TrimRight(cur.String(), "\n")
-		if strings.TrimSpace(s) != "" && s != strings.TrimRight(openTag, "\n") {
-			parts = append(parts, s)
-		}
-	}
-	return parts
-}
-
-// splitLines splits s into lines, each keeping its "\n".
-func splitLines(s string) []string {
-	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			out = append(out, s)
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
-}
-
-// cutLine cuts line after at most n characters, at the last space when there is one.
-func cutLine(line string, n int) (string, string) {
-	if n < 1 {
-		n = 1
-	}
-	i, count := 0, 0
-	for i < len(line) && count < n {
-		_, size := utf8.DecodeRuneInString(line[i:])
-		i += size
-		count++
-	}
-	if sp := strings.LastIndexByte(line[:i], ' '); sp > 0 && i < len(line) {
-		i = sp + 1
-	}
-	return line[:i], line[i:]
-}
-
-// codeOpenAfter tells whether a [code] block is open after line, given it was open before.
-func codeOpenAfter(open bool, line string) bool {
-	l := strings.ToLower(line)
-	for {
-		if open {
-			i := strings.Index(l, "[/code]")
-			if i < 0 {
-				return true
-			}
-			l, open = l[i+len("[/code]"):], false
-		} else {
-			i := strings.Index(l, "[code]")
-			if i < 0 {
-				return false
-			}
-			l, open = l[i+len("[code]"):], true
-		}
-	}
-}

@@ -3,6 +3,7 @@ package phpbb
 import (
 	"context"
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,9 @@ func TestSentEmptyOutbox(t *testing.T) {
 	sent, cur, err := f.Sent(ctx, forum.Cursor{})
 	if err != nil || strings.Join(ids(sent), ",") != "23,25" || cur.PostID != "25" {
 		t.Fatalf("sent %v, cursor %+v, %v", ids(sent), cur, err)
+	}
+	if r := b.since(m); slices.Contains(r, outboxReq) {
+		t.Errorf("an outbox the folder menu shows empty was read: %q", r)
 	}
 	m = b.mark()
 	none, cur2, err := f.Sent(ctx, cur)

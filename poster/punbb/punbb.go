@@ -225,8 +225,6 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		})
 }
 
-func byteCount(s string) int { return len(s) }
-
 // Reply posts body to the topic and returns the new post's id from PunBB's redirect. A body longer
 // than the board allows is split at line boundaries into several posts; the id returned is the
 // first one's. merged is set when the id is not newer than the topic's newest post at form time.
@@ -244,7 +242,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	return form.SendParts(ctx, "punbb", body, limit, 400, byteCount, func(ctx context.Context, part string) (id string, merged bool, err error) {
+	return form.SendParts(ctx, "punbb", body, limit, 400, form.Bytes, func(ctx context.Context, part string) (id string, merged bool, err error) {
 		err = f.retry(ctx, true, func() error {
 			var e error
 			id, merged, e = f.replyAttempt(ctx, t, part)

@@ -4,19 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"forumgm/forum"
-	"forumgm/poster/form"
 )
-
-// splitMessage cuts a reply into posts of at most limit (as counted by size) at line boundaries,
-// reopening a cut [code] block: form.SplitLines.
-func splitMessage(body string, limit int, size func(string) int) []string {
-	return form.SplitLines(body, limit, size)
-}
-
-func runeCount(s string) int { return utf8.RuneCountInString(s) }
 
 var bbTag = regexp.MustCompile(`\[/?[a-zA-Z*]+(?:[= ][^\]]*)?\]`)
 

@@ -235,7 +235,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	return form.SendParts(ctx, "smf", body, limit, 200, runeCount, func(ctx context.Context, part string) (string, bool, error) {
+	return form.SendParts(ctx, "smf", body, limit, 200, form.Runes, func(ctx context.Context, part string) (string, bool, error) {
 		return f.replyOne(ctx, t, part)
 	})
 }
@@ -347,7 +347,7 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 		vals.Set("to", to)
 		vals.Set("subject", subject)
 		vals.Set("message", body)
-		page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
+		page, _, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
 		if err != nil {
 			return err
 		}

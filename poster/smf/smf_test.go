@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
@@ -387,8 +388,8 @@ func TestReplySplitsLongPost(t *testing.T) {
 	}
 	var joined []string
 	for _, p := range srv.newPosts {
-		if runeCount(p) > 700 {
-			t.Errorf("part of %d characters", runeCount(p))
+		if utf8.RuneCountInString(p) > 700 {
+			t.Errorf("part of %d characters", utf8.RuneCountInString(p))
 		}
 		if strings.Count(p, "[code]") != strings.Count(p, "[/code]") {
 			t.Errorf("unbalanced code in part %q", p)

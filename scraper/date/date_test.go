@@ -29,10 +29,65 @@ func TestParse(t *testing.T) {
 		{"2 дня назад", time.Date(2026, 11, 28, 12, 0, 0, 0, loc)},
 		{"30 seconds ago", time.Date(2026, 11, 30, 12, 0, 0, 0, loc)},
 		{"just now", time.Date(2026, 11, 30, 12, 0, 30, 0, loc)},
+		{"Less than 1 minute ago", time.Date(2026, 11, 30, 12, 0, 0, 0, loc)},
+		{"Менее 1 минуты назад", time.Date(2026, 11, 30, 12, 0, 0, 0, loc)},
+		{"минуту назад", time.Date(2026, 11, 30, 11, 59, 0, 0, loc)},
+		{"час назад", time.Date(2026, 11, 30, 11, 0, 0, 0, loc)},
+		{"2 часа назад", time.Date(2026, 11, 30, 10, 0, 0, 0, loc)},
+		{"3 ч. назад", time.Date(2026, 11, 30, 9, 0, 0, 0, loc)},
+		{"10 мин. назад", time.Date(2026, 11, 30, 11, 50, 0, 0, loc)},
 	} {
 		got, err := Parse(tc.in, loc, now)
 		if err != nil || !got.Equal(tc.want) || got.Location() != loc {
 			t.Errorf("Parse(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// A board's own layouts come first: they settle what the common forms cannot (m-d-Y against
+// d-m-Y), read ordinals and Russian month and weekday names, and keep a zone the text carries.
+func TestParseLayouts(t *testing.T) {
+	loc := time.FixedZone("MSK", 3*3600)
+	now := time.Date(2026, 11, 30, 12, 0, 30, 0, loc)
+	for _, tc := range []struct {
+		in      string
+		layouts []string
+		want    time.Time
+	}{
+		{"11-30-2026, 03:16 AM", []string{"01-02-2006, 03:04 PM"}, time.Date(2026, 11, 30, 3, 16, 0, 0, loc)},
+		{"01-02-2026, 15:04", []string{"02-01-2006, 15:04"}, time.Date(2026, 2, 1, 15, 4, 0, 0, loc)},
+		{"December 2nd, 2026, 03:04 PM", []string{"January 2, 2006, 03:04 PM"}, time.Date(2026, 12, 2, 15, 4, 0, 0, loc)},
+		{"28 ноя 2026, 14:00", []string{"02 Jan 2006, 15:04"}, time.Date(2026, 11, 28, 14, 0, 0, 0, loc)},
+		{"Пн Ноя 30, 2026 3:45 am", []string{"Mon Jan 02, 2006 3:04 pm"}, time.Date(2026, 11, 30, 3, 45, 0, 0, loc)},
+		{"2026-11-30T03:45:00+00:00", []string{time.RFC3339}, time.Date(2026, 11, 30, 3, 45, 0, 0, time.UTC)},
+		// No layout fits: the common forms still apply.
+		{"Today, 03:16 AM", []string{"01-02-2006, 03:04 PM"}, time.Date(2026, 11, 30, 3, 16, 0, 0, loc)},
+		{"5 минут назад", []string{"01-02-2006, 03:04 PM"}, time.Date(2026, 11, 30, 11, 55, 0, 0, loc)},
+	} {
+		got, err := Parse(tc.in, loc, now, tc.layouts...)
+		if err != nil || !got.Equal(tc.want) {
+			t.Errorf("Parse(%q, %q) = %v, %v; want %v", tc.in, tc.layouts, got, err, tc.want)
+		}
+	}
+	// Without the layout, m-d-Y is no date at all.
+	if _, err := Parse("11-30-2026, 03:16 AM", loc, now); err == nil {
+		t.Error("11-30-2026 read without a layout")
+	}
+}
+
+func TestClock(t *testing.T) {
+	for in, want := range map[string][3]int{
+		"03:16 AM": {3, 16, 0}, "12:05 am": {0, 5, 0}, "12:05 PM": {12, 5, 0}, ", 11:02 PM": {23, 2, 0},
+		"15:04": {15, 4, 0}, "1:02:03 p.m.": {13, 2, 3},
+	} {
+		h, m, s, ok := Clock(in)
+		if !ok || [3]int{h, m, s} != want {
+			t.Errorf("Clock(%q) = %d %d %d %v, want %v", in, h, m, s, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "Today", "13:00 PM", "24:00", "10:60"} {
+		if _, _, _, ok := Clock(bad); ok {
+			t.Errorf("Clock(%q) ok", bad)
 		}
 	}
 }
@@ -61,4 +116,20 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q): %v, want %q", in, err, want)
 		}
 	}
+}
+
+// FuzzParse: any text either fails or gives a time in loc, never a panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"Today at 03:44 AM", "11-30-2026, 03:16 AM", "Менее 1 минуты назад", "3 ч. назад", "28 ноя 2026, 14:00", "1st Dec 2026 1:02:03 p.m."} {
+		f.Add(s)
+	}
+	loc := time.FixedZone("MSK", 3*3600)
+	now := time.Date(2026, 11, 30, 12, 0, 30, 0, loc)
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := Parse(s, loc, now, "01-02-2006, 03:04 PM", "02 Jan 2006, 15:04")
+		if err == nil && got.Location() != loc {
+			t.Errorf("Parse(%q) = %v, not in %v", s, got, loc)
+		}
+		Clock(s)
+	})
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/html"
 
 	"forumgm/forum"
+	"forumgm/scraper/htmltext"
 )
 
 // Options are what extraction needs besides the page: where the page came from (to make links
@@ -270,17 +271,17 @@ func newRenderer(body *goquery.Selection, t *Table, o Options) *renderer {
 
 // own renders the author's own text, collecting top-level quotes, code and spoilers.
 func (r *renderer) own(n *html.Node) string {
-	w := &textWriter{}
+	w := newText()
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		r.walk(w, c, true)
 	}
 	return w.String()
 }
 
-func (r *renderer) walk(w *textWriter, n *html.Node, top bool) {
+func (r *renderer) walk(w *htmltext.Text, n *html.Node, top bool) {
 	switch n.Type {
 	case html.TextNode:
-		w.text(n.Data)
+		w.Write(n.Data)
 		return
 	case html.ElementNode:
 	default:
@@ -300,38 +301,38 @@ func (r *renderer) walk(w *textWriter, n *html.Node, top bool) {
 		if top {
 			r.code = append(r.code, strings.Trim(txt, "\r\n"))
 		}
-		w.verbatim(txt)
+		verbatim(w, txt)
 		return
 	case kindQuote:
 		if top {
 			r.quotes = append(r.quotes, r.quote(n))
-			w.block(1)
+			w.Block(1)
 			return
 		}
 		// A nested quote stays inside the outer quote's text: its attribution, then its text.
-		w.block(1)
+		w.Block(1)
 		if c := r.cite(n); c != nil {
-			txt := strings.Join(strings.Fields(goquery.NewDocumentFromNode(c).Text()), " ")
+			txt := htmltext.Collapse(goquery.NewDocumentFromNode(c).Text())
 			if r.t.QuoteAuthor != nil {
 				if m := r.t.QuoteAuthor.FindString(txt); m != "" {
 					txt = m
 				}
 			}
-			w.text(txt)
-			w.block(1)
+			w.Write(txt)
+			w.Block(1)
 		}
 		r.children(w, n, false, r.cite(n))
-		w.block(1)
+		w.Block(1)
 		return
 	case kindSpoiler:
 		if top {
 			r.spoilers = append(r.spoilers, r.spoiler(n))
-			w.block(1)
+			w.Block(1)
 			return
 		}
-		w.block(1)
+		w.Block(1)
 		r.children(w, n, false, nil)
-		w.block(1)
+		w.Block(1)
 		return
 	}
 	tag := n.Data
@@ -340,28 +341,28 @@ func (r *renderer) walk(w *textWriter, n *html.Node, top bool) {
 	}
 	switch tag {
 	case "br":
-		w.br()
+		w.Break()
 		return
 	case "img":
 		if a := smileyAlt(n); a != "" {
-			w.text(a)
+			w.Write(a)
 		}
 		return
 	}
 	b := blockTags[tag]
 	if b > 0 {
-		w.block(b)
+		w.Block(b)
 	}
 	if tag == "li" {
-		w.text("• ")
+		w.Write("• ")
 	}
 	r.children(w, n, top, nil)
 	if b > 0 {
-		w.block(b)
+		w.Block(b)
 	}
 }
 
-func (r *renderer) children(w *textWriter, n *html.Node, top bool, skip *html.Node) {
+func (r *renderer) children(w *htmltext.Text, n *html.Node, top bool, skip *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c == skip {
 			continue
@@ -412,7 +413,7 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 	c := r.cite(q)
 	if c != nil {
 		cs := goquery.NewDocumentFromNode(c)
-		txt := strings.Join(strings.Fields(cs.Text()), " ")
+		txt := htmltext.Collapse(cs.Text())
 		if r.t.QuoteAuthor != nil {
 			if m := r.t.QuoteAuthor.FindStringSubmatch(txt); m != nil {
 				txt = m[len(m)-1]
@@ -433,7 +434,7 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 		f.Sel = ""
 		out.PostID, _ = f.Get(qs)
 	}
-	w := &textWriter{}
+	w := newText()
 	r.children(w, q, false, c)
 	out.Text = w.String()
 	return out
@@ -454,9 +455,9 @@ func (r *renderer) spoiler(n *html.Node) forum.Spoiler {
 		})
 	}
 	if title != nil {
-		sp.Title = strings.Join(strings.Fields(goquery.NewDocumentFromNode(title).Text()), " ")
+		sp.Title = htmltext.Collapse(goquery.NewDocumentFromNode(title).Text())
 	}
-	w := &textWriter{}
+	w := newText()
 	if r.t.SpoilerBody != "" {
 		if b := find(s.Selection, r.t.SpoilerBody); b.Length() > 0 {
 			r.children(w, b.Nodes[0], false, nil)

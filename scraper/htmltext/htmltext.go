@@ -1,8 +1,8 @@
 // Package htmltext owns turning the HTML of a forum post into what a reader sees: the author's own
 // text, with the top-level quotes, code blocks and spoilers taken out into lists of their own. The
-// walk is shared by the engines; what differs between their markup is a Dialect (the selector set
-// and the few readings, such as smileys and quote headers, each engine does its own way), which
-// every scraper keeps next to its selector table.
+// walk is shared by the engines (MyBB, PunBB, SMF); what differs between their markup is a
+// Dialect (the classes, the white-space rules and the few readings, such as smileys and quote
+// headers, each engine does its own way), which every scraper keeps next to its selector table.
 //
 // It also holds the small helpers every reader of forum HTML needs: Collapse, AbsURL, HasClass
 // and Attr.
@@ -30,6 +30,12 @@ type Dialect struct {
 	CiteInBlockquote bool
 	// CodeBoxClass marks an element whose verbatim text is a code block (PunBB's div.codebox).
 	CodeBoxClass string
+	// CodeBodyClass marks the descendant of a code box that holds the code (MyBB's div.body
+	// beside the "Code:" title). Empty: the whole box.
+	CodeBodyClass string
+	// CodeBreaksOnly: only <br> breaks a code line; raw newlines are dropped (MyBB's nl2br leaves
+	// one after each <br />). Otherwise raw newlines count too.
+	CodeBreaksOnly bool
 	// CodeClass marks a <code> element that is a code block (SMF's code.bbc_code).
 	CodeClass string
 	// SkipClasses mark elements left out altogether: signatures, edit notes, code headers.
@@ -44,6 +50,22 @@ type Dialect struct {
 	// NbspInCode: a no-break space in a code block stands for a space (SMF sends runs of spaces
 	// as "&nbsp; "). Otherwise code keeps it.
 	NbspInCode bool
+	// NbspVisible: a no-break space in text is a space that does not collapse (MyBB keeps the
+	// author's runs of spaces that way). Otherwise it collapses like any white space.
+	NbspVisible bool
+	// KeepBreaks: every <br> breaks the line, so the author's blank lines stay as typed (MyBB).
+	// Otherwise at most one blank line appears in a row.
+	KeepBreaks bool
+	// SpoilerClass marks a spoiler box exactly (MyBB's div.spoiler, whose parts spoiler_title and
+	// spoiler_content are no spoilers themselves). Empty: any <div> whose class mentions
+	// "spoiler", and div.sp-wrap.
+	SpoilerClass string
+	// NestedQuoteBare: a quote inside a quote or spoiler adds only its text (MyBB). Otherwise its
+	// header line comes first.
+	NestedQuoteBare bool
+	// HrBlankLine: an <hr> (MyBB's [hr], and its separator of auto-merged posts) is an empty
+	// line. Otherwise it only starts a new line.
+	HrBlankLine bool
 	// Smiley is the text an <img> stands for, "" for none. Nil: images add nothing.
 	Smiley func(img *html.Node) string
 	// QuoteAuthor reads the author out of a quote header's collapsed text. Nil: the header as is.
@@ -51,6 +73,10 @@ type Dialect struct {
 	// QuotePostID reads the quoted post's id out of a link's href in the quote header ("" when the
 	// link names none). Nil: quotes carry no post id.
 	QuotePostID func(href string) string
+	// QuoteCite reads the author and the quoted post's id out of the header node itself, for an
+	// engine whose header mixes them with other text (MyBB's cite holds the date too). Set, it
+	// replaces QuoteAuthor and QuotePostID.
+	QuoteCite func(cite *html.Node) (author, postID string)
 }
 
 // Body is a post body taken apart.
@@ -66,7 +92,7 @@ type Body struct {
 // lists; inside a quote or spoiler everything stays in its text.
 func Render(sel *goquery.Selection, d *Dialect) Body {
 	var res Body
-	w := &walker{d: d, top: true, out: &textBuilder{}, res: &res}
+	w := &walker{d: d, top: true, out: d.builder(), res: &res}
 	for _, n := range sel.Nodes {
 		w.children(n)
 	}
@@ -119,16 +145,21 @@ func classContains(n *html.Node, part string) bool {
 	return strings.Contains(strings.ToLower(Attr(n, "class")), part)
 }
 
-// textBuilder turns rendered HTML into plain text: runs of whitespace collapse to one space (HTML
-// rendering), <br> and block boundaries become line breaks (at most one blank line in a row),
-// and verbatim blocks (code, pre) are copied byte for byte on lines of their own.
-type textBuilder struct {
+// Text lays out rendered HTML as plain text, for the walkers of this package and of scrapers that
+// find their quotes and code their own way (scraper/generic's selector tables): runs of white
+// space collapse to one space (HTML rendering), Break and block boundaries become line breaks (at
+// most one blank line in a row unless KeepBreaks), and verbatim blocks (code, pre) are copied
+// byte for byte on lines of their own. The zero Text is ready to use.
+type Text struct {
 	b       strings.Builder
 	pending int  // line breaks owed before the next visible text
 	space   bool // a space is owed before the next visible text
+
+	NbspVisible bool // a no-break space is a visible space (Dialect.NbspVisible)
+	KeepBreaks  bool // every Break breaks the line (Dialect.KeepBreaks)
 }
 
-func (t *textBuilder) trailingNewlines() int {
+func (t *Text) trailingNewlines() int {
 	s := t.b.String()
 	n := 0
 	for i := len(s) - 1; i >= 0 && s[i] == '\n'; i-- {
@@ -138,7 +169,7 @@ func (t *textBuilder) trailingNewlines() int {
 }
 
 // flush writes the owed line breaks, capped so that at most one blank line appears.
-func (t *textBuilder) flush() {
+func (t *Text) flush() {
 	if t.b.Len() == 0 {
 		t.pending = 0
 		return
@@ -152,11 +183,15 @@ func (t *textBuilder) flush() {
 	t.pending = 0
 }
 
-func (t *textBuilder) text(s string) {
+// Write adds rendered text: white space collapses, and a space at the start of a line vanishes.
+func (t *Text) Write(s string) {
 	for _, r := range s {
-		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\u00a0' {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || (r == '\u00a0' && !t.NbspVisible) {
 			t.space = true
 			continue
+		}
+		if r == '\u00a0' {
+			r = ' '
 		}
 		if t.pending > 0 {
 			t.flush()
@@ -170,38 +205,42 @@ func (t *textBuilder) text(s string) {
 	}
 }
 
-func (t *textBuilder) br() {
+// Break is a <br>: the line ends here (a break at the very start adds nothing).
+func (t *Text) Break() {
 	t.space = false
 	if t.b.Len() == 0 {
 		return
 	}
 	t.flush()
-	if t.trailingNewlines() < 2 {
+	if t.KeepBreaks || t.trailingNewlines() < 2 {
 		t.b.WriteByte('\n')
 	}
 }
 
-func (t *textBuilder) block(n int) {
+// Block makes what follows start on a new line (n=1) or after a blank line (n=2).
+func (t *Text) Block(n int) {
 	if n > t.pending {
 		t.pending = n
 	}
 	t.space = false
 }
 
-// verbatim writes a code or preformatted block on lines of its own.
-func (t *textBuilder) verbatim(s string) {
+// Verbatim writes a code or preformatted block as it is, on lines of its own (trailing line
+// breaks dropped; a block of white space only adds nothing).
+func (t *Text) Verbatim(s string) {
 	s = strings.TrimRight(s, "\n")
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	t.block(1)
+	t.Block(1)
 	t.flush()
 	t.b.WriteString(s)
 	t.pending = 1
 	t.space = false
 }
 
-func (t *textBuilder) String() string { return strings.TrimRight(t.b.String(), "\n") }
+// String is the text laid out so far, without trailing line breaks.
+func (t *Text) String() string { return strings.TrimRight(t.b.String(), "\n") }
 
 // walker renders a message body. At the top level quotes, code blocks and spoilers are taken out
 // into their own lists; inside a quote everything stays in the quote's text.
@@ -209,13 +248,28 @@ type walker struct {
 	d         *Dialect
 	top       bool
 	listDepth int
-	out       *textBuilder
+	out       *Text
 	res       *Body
 }
 
 // inner is a walker for the text of a quote or spoiler.
 func (w *walker) inner() *walker {
-	return &walker{d: w.d, top: false, out: &textBuilder{}, res: w.res}
+	return &walker{d: w.d, top: false, out: w.d.builder(), res: w.res}
+}
+
+func (d *Dialect) isSpoiler(n *html.Node) bool {
+	if n.Data != "div" {
+		return false
+	}
+	if d.SpoilerClass != "" {
+		return HasClass(n, d.SpoilerClass)
+	}
+	return classContains(n, "spoiler") || HasClass(n, "sp-wrap")
+}
+
+// builder is a Text with the dialect's white-space rules.
+func (d *Dialect) builder() *Text {
+	return &Text{NbspVisible: d.NbspVisible, KeepBreaks: d.KeepBreaks}
 }
 
 func (w *walker) children(n *html.Node) {
@@ -236,7 +290,7 @@ func (w *walker) skipped(n *html.Node) bool {
 func (w *walker) node(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
-		w.out.text(n.Data)
+		w.out.Write(n.Data)
 		return
 	case html.ElementNode:
 	default:
@@ -247,11 +301,18 @@ func (w *walker) node(n *html.Node) {
 	case "script", "style", "noscript", "input", "button", "textarea", "select":
 		return
 	case "br":
-		w.out.br()
+		w.out.Break()
 		return
+	case "hr":
+		if d.HrBlankLine {
+			w.out.Block(1)
+			w.out.flush()
+			w.out.Break()
+			return
+		}
 	case "img":
 		if d.Smiley != nil {
-			w.out.text(d.Smiley(n))
+			w.out.Write(d.Smiley(n))
 		}
 		return
 	case "code":
@@ -260,7 +321,7 @@ func (w *walker) node(n *html.Node) {
 			return
 		}
 	case "pre":
-		w.out.verbatim(w.verbatimText(n))
+		w.out.Verbatim(w.verbatimText(n))
 		return
 	case "details":
 		w.spoiler(n)
@@ -286,7 +347,7 @@ func (w *walker) node(n *html.Node) {
 		return
 	case w.skipped(n):
 		return
-	case (classContains(n, "spoiler") || HasClass(n, "sp-wrap")) && n.Data == "div":
+	case d.isSpoiler(n):
 		w.spoiler(n)
 		return
 	}
@@ -296,19 +357,19 @@ func (w *walker) node(n *html.Node) {
 		if prev := prevElement(n); d.ParagraphGap && prev != nil && prev.Data == "p" && w.listDepth == 0 {
 			gap = 2
 		}
-		w.out.block(gap)
+		w.out.Block(gap)
 		w.children(n)
-		w.out.block(1)
+		w.out.Block(1)
 	case "ul", "ol", "dl":
-		w.out.block(1)
+		w.out.Block(1)
 		w.listDepth++
 		w.children(n)
 		w.listDepth--
-		w.out.block(1)
+		w.out.Block(1)
 	case "div", "li", "table", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "dt", "dd", "center":
-		w.out.block(1)
+		w.out.Block(1)
 		w.children(n)
-		w.out.block(1)
+		w.out.Block(1)
 	case "td", "th":
 		w.out.space = true
 		w.children(n)
@@ -323,6 +384,22 @@ func firstChild(n *html.Node, tag string) *html.Node {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && c.Data == tag {
 			return c
+		}
+	}
+	return nil
+}
+
+// findClass is the first descendant element of n with the class, nil when there is none.
+func findClass(n *html.Node, class string) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if HasClass(c, class) {
+			return c
+		}
+		if f := findClass(c, class); f != nil {
+			return f
 		}
 	}
 	return nil
@@ -352,7 +429,11 @@ func (w *walker) verbatimText(n *html.Node) string {
 				if w.d.NbspInCode {
 					s = strings.ReplaceAll(s, "\u00a0", " ")
 				}
-				b.WriteString(strings.ReplaceAll(s, "\r", ""))
+				s = strings.ReplaceAll(s, "\r", "")
+				if w.d.CodeBreaksOnly {
+					s = strings.ReplaceAll(s, "\n", "")
+				}
+				b.WriteString(s)
 			case html.ElementNode:
 				if c.Data == "br" {
 					b.WriteByte('\n')
@@ -367,18 +448,26 @@ func (w *walker) verbatimText(n *html.Node) string {
 }
 
 func (w *walker) code(n *html.Node) {
+	if w.d.CodeBodyClass != "" {
+		if body := findClass(n, w.d.CodeBodyClass); body != nil {
+			n = body
+		}
+	}
 	s := strings.TrimRight(w.verbatimText(n), "\n")
 	if w.top && strings.TrimSpace(s) != "" {
 		w.res.Code = append(w.res.Code, s)
 	}
-	w.out.verbatim(s)
+	w.out.Verbatim(s)
 }
 
 // quote handles a quote: cite is its header (nil when the quote names nobody), content the node
 // holding the quoted text (the header, when inside it, is left out of the text).
 func (w *walker) quote(cite, content *html.Node) {
-	header, postID := "", ""
-	if cite != nil {
+	header, postID, author := "", "", ""
+	if cite != nil && w.d.QuoteCite != nil {
+		author, postID = w.d.QuoteCite(cite)
+		header = Collapse(goquery.NewDocumentFromNode(cite).Text())
+	} else if cite != nil {
 		header = Collapse(goquery.NewDocumentFromNode(cite).Text())
 		if w.d.QuotePostID != nil {
 			goquery.NewDocumentFromNode(cite).Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
@@ -396,23 +485,25 @@ func (w *walker) quote(cite, content *html.Node) {
 	}
 	if !w.top {
 		// A quote inside a quote stays in the outer quote's text, header line first.
-		w.out.block(1)
-		if header != "" {
-			w.out.text(header)
-			w.out.block(1)
+		w.out.Block(1)
+		if header != "" && !w.d.NestedQuoteBare {
+			w.out.Write(header)
+			w.out.Block(1)
 		}
 		render(w)
-		w.out.block(1)
+		w.out.Block(1)
 		return
 	}
 	inner := w.inner()
 	render(inner)
-	author := header
-	if w.d.QuoteAuthor != nil {
-		author = w.d.QuoteAuthor(header)
+	if w.d.QuoteCite == nil {
+		author = header
+		if w.d.QuoteAuthor != nil {
+			author = w.d.QuoteAuthor(header)
+		}
 	}
 	w.res.Quotes = append(w.res.Quotes, forum.Quote{Author: author, PostID: postID, Text: inner.out.String()})
-	w.out.block(1)
+	w.out.Block(1)
 }
 
 func (w *walker) spoiler(n *html.Node) {
@@ -420,20 +511,20 @@ func (w *walker) spoiler(n *html.Node) {
 	inner := w.inner()
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && title == "" && (c.Data == "summary" || (c.Data == "cite" && w.d.CiteTitlesSpoiler) ||
-			classContains(c, "spoiler_head") || classContains(c, "sp-head")) {
+			classContains(c, "spoiler_head") || classContains(c, "spoiler_title") || classContains(c, "sp-head")) {
 			title = Collapse(goquery.NewDocumentFromNode(c).Text())
 			continue
 		}
 		inner.node(c)
 	}
 	if !w.top {
-		w.out.block(1)
-		w.out.text(title)
-		w.out.block(1)
-		w.out.text(inner.out.String())
-		w.out.block(1)
+		w.out.Block(1)
+		w.out.Write(title)
+		w.out.Block(1)
+		w.out.Write(inner.out.String())
+		w.out.Block(1)
 		return
 	}
 	w.res.Spoilers = append(w.res.Spoilers, forum.Spoiler{Title: title, Text: inner.out.String()})
-	w.out.block(1)
+	w.out.Block(1)
 }

@@ -39,6 +39,21 @@ var (
 			return ""
 		},
 	}
+	mybbLike = &Dialect{
+		CiteInBlockquote: true,
+		CodeBoxClass:     "codeblock",
+		CodeBodyClass:    "body",
+		CodeBreaksOnly:   true,
+		NbspInCode:       true,
+		NbspVisible:      true,
+		KeepBreaks:       true,
+		HrBlankLine:      true,
+		SpoilerClass:     "spoiler",
+		NestedQuoteBare:  true,
+		QuoteCite: func(cite *html.Node) (string, string) {
+			return strings.TrimSuffix(Collapse(goquery.NewDocumentFromNode(cite).Find("b").Text()), ":"), Attr(cite, "data-pid")
+		},
+	}
 )
 
 func TestRender(t *testing.T) {
@@ -72,6 +87,15 @@ func TestRender(t *testing.T) {
 		{"spoiler in a quote stays in its text", punbbLike, `<blockquote><details><summary>S</summary>s</details></blockquote>`,
 			Body{Quotes: []forum.Quote{{Text: "S\ns"}}}},
 		{"skipped classes", smfLike, `a<div class="signature">sig</div>`, Body{Text: "a"}},
+		{"kept breaks and visible no-break spaces", mybbLike, "a<br>\n<br>\n<br>\nb&nbsp;&nbsp;c", Body{Text: "a\n\n\nb  c"}},
+		{"hr is an empty line", mybbLike, "a<hr>b", Body{Text: "a\n\nb"}},
+		{"code body, breaks only", mybbLike, `<div class="codeblock"><div class="title">Code:</div><div class="body"><code>a&nbsp;&nbsp;b<br />` + "\n" + `c</code></div></div>`,
+			Body{Text: "a  b\nc", Code: []string{"a  b\nc"}}},
+		{"quote header read from the node; nested quote bare", mybbLike,
+			`<blockquote><cite data-pid="7">(date) <b>ann:</b></cite>q<blockquote><cite>(d) <b>bob:</b></cite>inner</blockquote></blockquote>own`,
+			Body{Text: "own", Quotes: []forum.Quote{{Author: "ann", PostID: "7", Text: "q\ninner"}}}},
+		{"exact spoiler class", mybbLike, `<div class="spoiler"><div class="spoiler_title">T</div><div class="spoiler_content">a<br />b</div></div>`,
+			Body{Spoilers: []forum.Spoiler{{Title: "T", Text: "a\nb"}}}},
 		{"smiley", smfLike, `hi <img class="smiley" alt=";)"> <img src="p.png" alt="photo">`, Body{Text: "hi ;)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,5 +132,33 @@ func TestAbsURL(t *testing.T) {
 		if got := AbsURL(tc.base, tc.ref); got != tc.want {
 			t.Errorf("AbsURL(%v, %q) = %q, want %q", tc.base, tc.ref, got, tc.want)
 		}
+	}
+}
+
+// Text is the layout the walkers share (scraper/generic drives it with its own selectors).
+func TestText(t *testing.T) {
+	var w Text
+	w.Break() // nothing yet: no leading line
+	w.Write("  a \n b")
+	w.Break()
+	w.Block(1) // the break already started the line
+	w.Write("c")
+	w.Block(2)
+	w.Break()
+	w.Break() // at most one blank line
+	w.Write("d\u00a0\u00a0e")
+	w.Verbatim("  x\n y\n\n")
+	w.Write("f")
+	if got, want := w.String(), "a b\nc\n\nd e\n  x\n y\nf"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	v := Text{NbspVisible: true, KeepBreaks: true}
+	v.Write("d\u00a0\u00a0e")
+	v.Break()
+	v.Break()
+	v.Break()
+	v.Write("f")
+	if got, want := v.String(), "d  e\n\n\nf"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

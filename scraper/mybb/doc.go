@@ -8,6 +8,9 @@
 // fixed in one place. A page whose markup is not recognised yields an error wrapping
 // forum.ErrMarkupChanged, never an empty list.
 //
-// The extractor is registered as "mybb" (forum.RegisterExtractor); the writing side (login,
-// replies, private messages) is forumgm/poster/mybb.
+// Reader reads a board through a session it is given: a thread's posts from a cursor with as few
+// requests as the engine allows (one per idle poll), and the messages of a PM folder.
+//
+// The extractor is registered as "mybb" (forum.RegisterExtractor); the writing side (the session
+// and login, replies, sending private messages) is forumgm/poster/mybb.
 package mybb

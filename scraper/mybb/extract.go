@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/scraper/htmltext"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -299,7 +300,7 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	if name.Length() == 0 {
 		return post, markup("post %s: no author (%s)", post.ID, Selectors.AuthorName)
 	}
-	post.Author = normalizeSpace(name.Text())
+	post.Author = htmltext.Collapse(name.Text())
 	if href, ok := name.Find(Selectors.AuthorLink).First().Attr("href"); ok {
 		post.AuthorID = firstMatch(reUID, queryOf(href))
 	}
@@ -316,7 +317,7 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	}
 	t, ok := postTime(date, o)
 	if !ok {
-		return post, markup("post %s: date %q not understood", post.ID, normalizeSpace(date.Text()))
+		return post, markup("post %s: date %q not understood", post.ID, htmltext.Collapse(date.Text()))
 	}
 	post.Time = t
 	post.Edited = date.Find(Selectors.EditNotice).Length() > 0 ||
@@ -345,8 +346,8 @@ func postTime(date *goquery.Selection, o *Options) (time.Time, bool) {
 	titled := c.Find(Selectors.DateTitled).First()
 	if titled.Length() > 0 {
 		title, _ := titled.Attr("title")
-		text := normalizeSpace(titled.Text())
-		whole := normalizeSpace(c.Text())
+		text := htmltext.Collapse(titled.Text())
+		whole := htmltext.Collapse(c.Text())
 		rest := strings.TrimSpace(strings.Replace(whole, text, "", 1))
 		return o.parseDateTitle(title, text, rest)
 	}
@@ -446,11 +447,11 @@ func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
 		pmid := firstMatch(rePMID, queryOf(href))
 		var post forum.Post
 		post.ID = pmid
-		post.Subject = normalizeSpace(link.Text())
+		post.Subject = htmltext.Collapse(link.Text())
 		post.Permalink = absolute(base, href)
 		post.Quotes = []forum.Quote{}
 		if who := tr.Find("a[href*='member.php'][href*='uid=']").First(); who.Length() > 0 {
-			post.Author = normalizeSpace(who.Text())
+			post.Author = htmltext.Collapse(who.Text())
 			h, _ := who.Attr("href")
 			post.AuthorID = firstMatch(reUID, queryOf(h))
 		}
@@ -461,7 +462,7 @@ func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
 		}
 		t, ok := postTime(dateCell, &o)
 		if !ok {
-			err = markup("PM %s: date %q not understood", pmid, normalizeSpace(dateCell.Text()))
+			err = markup("PM %s: date %q not understood", pmid, htmltext.Collapse(dateCell.Text()))
 			return false
 		}
 		post.Time = t

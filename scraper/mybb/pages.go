@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/scraper/htmltext"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -45,14 +46,6 @@ const (
 	LoginPost   = "member.php"
 	ComposePath = "private.php?action=send"
 )
-
-// InboxPath is page n of the inbox folder.
-func InboxPath(page int) string {
-	if page <= 1 {
-		return "private.php"
-	}
-	return "private.php?fid=1&page=" + strconv.Itoa(page)
-}
 
 // PIDFromURL reads the pid of a post URL (showthread.php?tid=1&pid=16#pid16).
 func PIDFromURL(u string) string {
@@ -99,7 +92,7 @@ func Redirect(doc *goquery.Document, base *url.URL) string {
 func InlineErrors(doc *goquery.Document) []string {
 	var out []string
 	doc.Find(Selectors.ErrorBox).Find(Selectors.ErrorItems).Each(func(_ int, li *goquery.Selection) {
-		if s := normalizeSpace(li.Text()); s != "" {
+		if s := htmltext.Collapse(li.Text()); s != "" {
 			out = append(out, s)
 		}
 	})
@@ -120,7 +113,7 @@ func genericError(doc *goquery.Document) string {
 		if td.Length() == 0 {
 			return true
 		}
-		txt := normalizeSpace(td.Text())
+		txt := htmltext.Collapse(td.Text())
 		if ClassifyMessage(txt, true) != nil {
 			msg = txt
 			return false

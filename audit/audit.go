@@ -1,0 +1,221 @@
+// Package audit owns checking that a game was fair: that the seed revealed at its end is the one
+// committed at its start, and that every draw of chance the game made, and every post it made,
+// follows from that seed and the players' posts (forumgm verify).
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"forumgm/engine"
+	"forumgm/judge"
+	"forumgm/store"
+	"forumgm/transcript"
+)
+
+// Line is one check and its outcome.
+type Line struct {
+	OK   bool
+	Text string
+}
+
+// Report is the outcome of an audit, check by check.
+type Report struct {
+	Lines []Line
+}
+
+// OK reports whether every check passed (and there was at least one).
+func (r *Report) OK() bool {
+	if len(r.Lines) == 0 {
+		return false
+	}
+	for _, l := range r.Lines {
+		if !l.OK {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Report) add(ok bool, format string, a ...any) {
+	r.Lines = append(r.Lines, Line{OK: ok, Text: fmt.Sprintf(format, a...)})
+}
+
+// String is the report as printed: one line a check, "ok" or "FAIL".
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, l := range r.Lines {
+		mark := "ok  "
+		if !l.OK {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(&b, "%s %s\n", mark, l.Text)
+	}
+	if r.OK() {
+		b.WriteString("verified: the game follows from its committed seed\n")
+	} else {
+		b.WriteString("NOT VERIFIED\n")
+	}
+	return b.String()
+}
+
+var hexHash = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+
+// commitment is the first 64-digit hex hash in the game's first post.
+func commitment(first string) string { return hexHash.FindString(first) }
+
+// Thread checks a thread as the forum showed it (tr's posts, the bot's among them) against the
+// revealed seed and salt: the commitment in the bot's first post, every draw the game makes when
+// the players' posts are replayed with that seed, and every post of the bot.
+func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
+	rep := &Report{}
+	var bot, players []transcript.Post
+	for _, p := range tr.Posts {
+		if strings.EqualFold(p.Author, tr.Bot) {
+			bot = append(bot, p)
+		} else {
+			players = append(players, p)
+		}
+	}
+	if len(bot) == 0 {
+		return nil, fmt.Errorf("audit: the thread has no post by the bot %q", tr.Bot)
+	}
+	want := engine.Commitment(seed, salt)
+	got := commitment(bot[0].Text)
+	rep.add(got == want, "commitment in the opening post %s; sha256(salt:seed) of the revealed seed = %s", orNone(got), want)
+
+	game := *tr
+	game.Posts, game.Seed, game.Salt = players, seed, salt
+	res, err := game.Replay()
+	if err != nil {
+		return nil, fmt.Errorf("audit: replay with the revealed seed: %w", err)
+	}
+	for _, ev := range res.Events {
+		d, ok := ev.(engine.Drawer)
+		if !ok {
+			continue
+		}
+		for _, dr := range d.Drawn() {
+			v := engine.Derive(seed, dr.N, dr.Bound)
+			rep.add(v == dr.Value, "draw %d (%s): %d of 0..%d derived from the seed", dr.N, ev.EventKind(), v, dr.Bound-1)
+		}
+	}
+	var expected []transcript.Post
+	for _, p := range res.Thread(&game) {
+		if strings.EqualFold(p.Author, tr.Bot) {
+			expected = append(expected, p)
+		}
+	}
+	for i := 0; i < max(len(bot), len(expected)); i++ {
+		switch {
+		case i >= len(expected):
+			rep.add(false, "bot post %d (%s): the game would not have posted it", i+1, bot[i].At.Format("2006-01-02 15:04"))
+		case i >= len(bot):
+			rep.add(false, "bot post %d: missing from the thread (the game would have posted: %s)", i+1, excerpt(expected[i].Text))
+		default:
+			same := normal(bot[i].Text) == normal(expected[i].Text)
+			if same {
+				rep.add(true, "bot post %d (%s): as the seed and the players' posts give it", i+1, bot[i].At.Format("2006-01-02 15:04"))
+			} else {
+				rep.add(false, "bot post %d (%s) differs: the thread has %q, the seed gives %q", i+1,
+					bot[i].At.Format("2006-01-02 15:04"), excerpt(firstDiff(bot[i].Text, expected[i].Text)), excerpt(firstDiff(expected[i].Text, bot[i].Text)))
+			}
+		}
+	}
+	return rep, nil
+}
+
+// Store checks a game kept in the store: its seed against the commitment in its opening post and
+// against a revealed seed (if the game revealed it), and every draw recorded in its event log.
+// newRef builds the game's referee (to decode its events).
+func Store(ctx context.Context, st *store.Store, game string, newRef func() (judge.Referee, error)) (*Report, error) {
+	g, err := st.Game(ctx, game)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	var rec struct{ Seed, Salt string }
+	if err := json.Unmarshal(g.Config, &rec); err != nil || rec.Seed == "" {
+		return nil, fmt.Errorf("audit: game %s has no seed in the store", game)
+	}
+	rep := &Report{}
+	want := engine.Commitment(rec.Seed, rec.Salt)
+	if first, err := st.Outbox(ctx, firstOutboxID(ctx, st, game)); err == nil {
+		got := commitment(first.Body)
+		rep.add(got == want, "commitment in the opening post %s; sha256(salt:seed) of the stored seed = %s", orNone(got), want)
+	} else {
+		rep.add(false, "the opening post is not in the store: %v", err)
+	}
+	recs, err := st.Records(ctx, game)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	ref, err := newRef()
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range recs {
+		ev, err := judge.DecodeAny(ref, r)
+		if err != nil {
+			return nil, fmt.Errorf("audit: event %d: %w", i+1, err)
+		}
+		if rv, ok := ev.(*judge.RevealedEvent); ok {
+			rep.add(rv.Seed == rec.Seed && rv.Salt == rec.Salt, "event %d: the revealed seed is the stored one", i+1)
+		}
+		if d, ok := ev.(engine.Drawer); ok {
+			for _, dr := range d.Drawn() {
+				v := engine.Derive(rec.Seed, dr.N, dr.Bound)
+				rep.add(v == dr.Value, "event %d (%s): draw %d = %d of 0..%d derived from the seed", i+1, r.Kind, dr.N, dr.Value, dr.Bound-1)
+			}
+		}
+	}
+	if err := ref.Restore(recs); err != nil {
+		rep.add(false, "the event log does not fold: %v", err)
+	} else {
+		rep.add(true, "the event log folds (%d events)", len(recs))
+	}
+	return rep, nil
+}
+
+// firstOutboxID is the id of the game's first queued item (its opening post).
+func firstOutboxID(ctx context.Context, st *store.Store, game string) int64 {
+	id, _ := st.FirstOutboxID(ctx, game)
+	return id
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none found)"
+	}
+	return s
+}
+
+// normal folds what a forum may change in a post: line ends, surrounding space, the marker line.
+func normal(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, strings.TrimRight(l, " \t"))
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// firstDiff is a from the first rune where it differs from b.
+func firstDiff(a, b string) string {
+	ra, rb := []rune(a), []rune(b)
+	i := 0
+	for i < len(ra) && i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	return string(ra[max(0, i-20):])
+}
+
+func excerpt(s string) string {
+	r := []rune(s)
+	if len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The command line's exit codes: help is not an error, a missing or unknown command is.
+func TestExitCodes(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		out  string // in stdout
+		err  string // in stderr
+	}{
+		{nil, 2, "", "usage: forumgm COMMAND"},
+		{[]string{"--help"}, 0, "usage: forumgm COMMAND", ""},
+		{[]string{"nosuch"}, 2, "", `unknown command "nosuch"`},
+		{[]string{"replay", "--help"}, 0, "", "usage: forumgm replay"},
+		{[]string{"verify", "-h"}, 0, "", "usage: forumgm verify"},
+		{[]string{"check-config", "--help"}, 0, "", "-config"},
+		{[]string{"replay"}, 1, "", "want one transcript file"},
+	}
+	for _, tc := range cases {
+		var out, errb bytes.Buffer
+		code := run(tc.args, &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.out) || !strings.Contains(errb.String(), tc.err) {
+			t.Errorf("forumgm %v: exit %d (want %d)\nstdout %q\nstderr %q", tc.args, code, tc.code, out.String(), errb.String())
+		}
+	}
+}
+
+// An error from a command is said once, prefixed by the command's name only once.
+func TestNoStutter(t *testing.T) {
+	var out, errb bytes.Buffer
+	run([]string{"verify", "--config", "/nonexistent/config.yaml"}, &out, &errb)
+	if strings.Contains(errb.String(), "verify: verify:") || !strings.HasPrefix(errb.String(), "forumgm verify: ") {
+		t.Errorf("stderr %q", errb.String())
+	}
+}
+
+// check-config fails when a moderator's web UI password variable is not set.
+func TestCheckConfigModeratorPassword(t *testing.T) {
+	dir := t.TempDir()
+	cfg := dir + "/config.yaml"
+	src := `forum: {url: "http://127.0.0.1:1/", thread: "1"}
+bot: {username: gm-bot, password_env: FORUMGM_TEST_CC_BOT}
+game:
+  kind: crusade
+  roster: [{name: a, side: crusaders}, {name: b, side: saracens}]
+review:
+  accounts: [{name: Moderator, password_env: FORUMGM_TEST_CC_MOD}]
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FORUMGM_TEST_CC_BOT", "x")
+	var out, errb bytes.Buffer
+	if code := run([]string{"check-config", "--config", cfg}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "FORUMGM_TEST_CC_MOD is not set") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	t.Setenv("FORUMGM_TEST_CC_MOD", "y")
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"check-config", "--config", cfg}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+}

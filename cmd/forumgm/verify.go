@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"forumgm/audit"
+	"forumgm/config"
+	"forumgm/daemon"
+	"forumgm/forum"
+	"forumgm/store"
+	"forumgm/transcript"
+)
+
+func init() {
+	commands["verify"] = command{
+		summary: "check a game's fairness: forumgm verify --seed S --salt T THREAD.yaml, or --config config.yaml (the game in the store)",
+		run:     runVerify,
+	}
+}
+
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.String("seed", "", "the seed the game revealed at its end")
+	salt := fs.String("salt", "", "the salt the game revealed with it")
+	cfgPath := fs.String("config", "", "check the game of this config in its store instead of a thread file")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: forumgm verify --seed SEED --salt SALT THREAD.yaml\n       forumgm verify --config config.yaml\n"+
+			"THREAD.yaml is a transcript of the whole thread, the bot's posts included (forumgm replay --thread writes one).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var rep *audit.Report
+	switch {
+	case *cfgPath != "":
+		cfg, err := config.Load(*cfgPath)
+		if err != nil {
+			return err
+		}
+		st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.Shared()) // beside the running daemon
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		caps := forum.Capabilities{PrivateMessages: true}
+		if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
+			caps = f.Capabilities()
+		}
+		rec, err := daemon.Register(ctx, st, cfg, cfg.StartTime())
+		if err != nil {
+			return err
+		}
+		newRef, err := daemon.RefereeFactory(cfg, caps, rec)
+		if err != nil {
+			return err
+		}
+		if rep, err = audit.Store(ctx, st, cfg.Game.ID, newRef); err != nil {
+			return err
+		}
+	case fs.NArg() == 1:
+		if *seed == "" {
+			fs.Usage()
+			return errors.New("--seed is required with a thread file (the game reveals it in its last post)")
+		}
+		tr, err := transcript.Load(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		if rep, err = audit.Thread(tr, *seed, *salt); err != nil {
+			return err
+		}
+	default:
+		fs.Usage()
+		return errors.New("want a thread file or --config")
+	}
+	fmt.Fprint(stdout, rep.String())
+	if !rep.OK() {
+		return errors.New("the game does not follow from the revealed seed (see the FAIL lines)")
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package crusade
+
+import (
+	"fmt"
+	"forumgm/judge"
+	"testing"
+	"time"
+
+	"forumgm/engine"
+	cr "forumgm/engine/crusade"
+)
+
+// shuffleGame plays n move posts of a long game: each side moves one warrior a cell out and back,
+// ten warriors a side, three actions each a day, the clock running through the daily closes.
+// It returns the event log (timed events included) and the referee.
+func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
+	tb.Helper()
+	c := newRef(&testing.T{})
+	crus := []string{"к1", "к2", "к3", "к4", "к5", "л1", "л2", "л3", "а1", "а2"}
+	sara := []string{"в1", "в2", "в3", "в4", "в5", "в6", "в7", "в8", "н1", "н3"}
+	home := map[string]cr.Cell{}
+	away := map[string]cr.Cell{}
+	for w, cell := range cr.DefaultDeployment() {
+		home[string(w)] = cell
+		d := 1
+		if w.Side() == cr.Crusaders {
+			d = -1
+		}
+		away[string(w)] = cr.Cell{Row: cell.Row, Col: cell.Col + d}
+	}
+	away["н1"] = cr.Cell{Row: home["н1"].Row - 1, Col: 1}
+	away["н3"] = cr.Cell{Row: home["н3"].Row + 1, Col: 1}
+	out := map[string]bool{}
+	var recs []engine.Record
+	keep := func(evs []engine.Event) {
+		for _, ev := range evs {
+			r, err := engine.Encode(ev)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+	}
+	last := at(18, 0)
+	for i := 0; i < n; i++ {
+		day, k := i/60, i%60
+		when := at(19, 0).AddDate(0, 0, day).Add(time.Duration(k) * time.Minute)
+		var err error
+		last, err = judge.Advance(c, last, when, func(_ time.Time, o judge.Outcome) error { keep(o.Events); return nil })
+		if err != nil {
+			tb.Fatal(err)
+		}
+		side, author := crus, "Джелу"
+		if k%2 == 1 {
+			side, author = sara, "snovaya"
+		}
+		w := side[(k/2)%10]
+		to := away[w]
+		if out[w] {
+			to = home[w]
+		}
+		o, err := c.Judge(post(author, when, fmt.Sprintf("%d-й ход %s на %s", k/20+1, w, to)))
+		if err != nil || o.Verdict != judge.Accepted {
+			tb.Fatalf("post %d (%s %s→%s): %v %+v", i, author, w, to, err, o.Messages)
+		}
+		out[w] = !out[w]
+		keep(o.Events)
+	}
+	return recs, c
+}
+
+func TestLongGameRestores(t *testing.T) {
+	recs, c := shuffleGame(t, 300)
+	c2 := newRef(t)
+	if err := c2.Restore(recs); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.game().SnapshotJSON()
+	b, _ := c2.game().SnapshotJSON()
+	if string(a) != string(b) {
+		t.Fatal("the state rebuilt from the log differs from the live one")
+	}
+}
+
+// BenchmarkJudgeMovePost: one realistic move post (chatter, the quoted board, a move line) through
+// parse, validate, apply and render.
+func BenchmarkJudgeMovePost(b *testing.B) {
+	c := newRef(&testing.T{})
+	board := cr.Render(c.game().Tokens())
+	moved := func(text string) string { return text }
+	txt := moved("[quote=gm-bot][code]\n" + board + "\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
+	in := post("Джелу", at(19, 5), txt)
+	recs := []engine.Record{}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		fresh := newRef(&testing.T{})
+		if err := fresh.Restore(recs); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		out, err := fresh.Judge(in)
+		if err != nil || out.Verdict != judge.Accepted {
+			b.Fatal(err, out.Verdict)
+		}
+	}
+}
+
+// BenchmarkReplay300: rebuild a 300-post game's state from its event log.
+func BenchmarkReplay300(b *testing.B) {
+	recs, _ := shuffleGame(b, 300)
+	b.ReportMetric(float64(len(recs)), "events")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		c := newRef(&testing.T{})
+		b.StartTimer()
+		if err := c.Restore(recs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,754 @@
+// Package crusade is Crusade ("Крестовый поход") as a forumgm game: it registers the game, decodes
+// its settings, roster, deployment and question bank, and gives the referee the game's rules
+// (engine/crusade), grammar (parser/crusade) and voice (templates/crusade) over one state.
+package crusade
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"forumgm/engine"
+	cr "forumgm/engine/crusade"
+	"forumgm/judge"
+	pcr "forumgm/parser/crusade"
+	"forumgm/quiz"
+	"forumgm/templates"
+)
+
+// defaultQuestions is the daily-question bank a game uses unless it names its own.
+//
+//go:embed questions.yaml
+var defaultQuestions []byte
+
+// Name is the game's name in config.yaml and transcripts.
+const Name = "crusade"
+
+func init() { judge.Register(Game{}) }
+
+// Game is Crusade's plug-in value.
+type Game struct{}
+
+// Name is "crusade".
+func (Game) Name() string { return Name }
+
+// spec is the game's own part of config.yaml's game section or a transcript.
+type spec struct {
+	// Settings override the defaults by the settings' names (engine/crusade.Settings).
+	Settings yaml.Node `yaml:"settings"`
+	// Players (transcripts) or Roster (config.yaml): who plays which side.
+	Players []player `yaml:"players"`
+	Roster  []player `yaml:"roster"`
+	// Deployment: default, private, or per side a map of warrior to cell (a test position).
+	Deployment yaml.Node `yaml:"deployment"`
+	// Questions (transcripts) or QuestionBank (config.yaml): a question bank file.
+	Questions    string `yaml:"questions"`
+	QuestionBank string `yaml:"question_bank"`
+}
+
+type player struct {
+	Name     string   `yaml:"name"`
+	Side     string   `yaml:"side"`
+	Warriors []string `yaml:"warriors"`
+}
+
+// Setup decodes and checks a configured Crusade game.
+func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
+	var in spec
+	if sp.Node.Kind != 0 {
+		if err := decodeStrict(&sp.Node, &in); err != nil {
+			return nil, err
+		}
+	}
+	var errs []error
+	s, err := settings(sp, in)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	players := in.Players
+	if len(players) == 0 {
+		players = in.Roster
+	}
+	var roster cr.Roster
+	var names []string
+	for _, p := range players {
+		pl := cr.Player{Name: p.Name, Side: cr.Side(p.Side)}
+		for _, w := range p.Warriors {
+			pl.Warriors = append(pl.Warriors, cr.WarriorID(w))
+		}
+		roster.Players = append(roster.Players, pl)
+		names = append(names, p.Name)
+	}
+	if len(players) == 0 {
+		errs = append(errs, errors.New("roster: no players"))
+	} else if err := roster.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("roster: %w", err))
+	}
+	setup, err := deployment(&in.Deployment, sp.Start)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if sp.NoPM {
+		// Without private messages nothing can be hidden: no invisible forests.
+		s.ForestInvisible = false
+	}
+	set, err := voice()
+	if err != nil {
+		return nil, err
+	}
+	newRules := func() (judge.Rules, error) {
+		g, err := cr.New(s, roster, setup)
+		if err != nil {
+			return nil, err
+		}
+		return &Rules{game: g, tmpl: set, noPM: sp.NoPM}, nil
+	}
+	if _, err := newRules(); err != nil {
+		return nil, err
+	}
+	return &judge.Setup{New: newRules, Players: names}, nil
+}
+
+func decodeStrict(n *yaml.Node, v any) error {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	return nil
+}
+
+// settings are the defaults overlaid with the spec's settings, calendar and question bank.
+func settings(sp judge.Spec, in spec) (cr.Settings, error) {
+	s := cr.DefaultSettings()
+	if in.Settings.Kind != 0 {
+		if sp.Timezone != "" {
+			var keys map[string]any
+			_ = in.Settings.Decode(&keys)
+			for _, k := range []string{"timezone", "working_days", "questions"} {
+				if _, ok := keys[k]; ok {
+					return s, fmt.Errorf("settings.%s: set it in game.timezone / game.calendar / game.question_bank instead", k)
+				}
+			}
+		}
+		if err := decodeStrict(&in.Settings, &s); err != nil {
+			return s, fmt.Errorf("settings: %w", err)
+		}
+	}
+	if sp.Timezone != "" {
+		s.Timezone = sp.Timezone
+	}
+	if len(sp.WorkingDays) > 0 {
+		s.WorkingDays = append([]string(nil), sp.WorkingDays...)
+	}
+	loc, err := time.LoadLocation(s.Timezone)
+	if err != nil {
+		return s, fmt.Errorf("settings: timezone %q: %w", s.Timezone, err)
+	}
+	s.Location = loc
+	if len(s.Questions) == 0 {
+		file := in.Questions
+		if file == "" {
+			file = in.QuestionBank
+		}
+		var bank quiz.Bank
+		if file != "" {
+			if !filepath.IsAbs(file) && sp.Dir != "" {
+				file = filepath.Join(sp.Dir, file)
+			}
+			bank, err = quiz.Load(file)
+		} else {
+			bank, err = quiz.Parse(defaultQuestions, "the embedded question bank")
+		}
+		if err != nil {
+			return s, fmt.Errorf("question bank: %w", err)
+		}
+		for _, q := range bank.Questions {
+			s.Questions = append(s.Questions, cr.Question{Text: q.Text, Answers: q.Answers})
+		}
+	}
+	if err := s.Validate(); err != nil {
+		return s, fmt.Errorf("settings: %w", err)
+	}
+	return s, nil
+}
+
+// deployment reads the starting position: default, private, or a test position.
+func deployment(n *yaml.Node, start time.Time) (cr.Setup, error) {
+	switch {
+	case n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.Value == "default"):
+		return cr.Setup{Mode: cr.SetupDefault, At: start}, nil
+	case n.Kind == yaml.ScalarNode && n.Value == "private":
+		return cr.Setup{Mode: cr.SetupPrivate, At: start}, nil
+	case n.Kind == yaml.MappingNode:
+		var sides map[string]map[string]string
+		if err := n.Decode(&sides); err != nil {
+			return cr.Setup{}, fmt.Errorf("deployment: %w", err)
+		}
+		cells := map[cr.WarriorID]cr.Cell{}
+		for side, ws := range sides {
+			if side != string(cr.Crusaders) && side != string(cr.Saracens) {
+				return cr.Setup{}, fmt.Errorf("deployment: unknown side %q (crusaders or saracens)", side)
+			}
+			for w, c := range ws {
+				cell, err := cr.ParseCell(strings.ToUpper(c))
+				if err != nil {
+					return cr.Setup{}, fmt.Errorf("deployment: %s: %w", w, err)
+				}
+				id := cr.WarriorID(w)
+				if !id.Valid() || string(id.Side()) != side {
+					return cr.Setup{}, fmt.Errorf("deployment: %q is not a warrior of the %s", w, side)
+				}
+				cells[id] = cell
+			}
+		}
+		return cr.Setup{Mode: cr.SetupCustom, Cells: cells, At: start}, nil
+	}
+	return cr.Setup{}, fmt.Errorf("deployment: want default, private, or {crusaders: {р1: J18, ...}, saracens: {...}}")
+}
+
+// The templates are parsed once per process.
+var (
+	voiceOnce sync.Once
+	voiceSet  *templates.Set
+	voiceErr  error
+)
+
+func voice() (*templates.Set, error) {
+	voiceOnce.Do(func() { voiceSet, voiceErr = templates.Load(Name, funcs()) })
+	return voiceSet, voiceErr
+}
+
+// Rules is one running Crusade game: the engine's state with the grammar and the voice.
+type Rules struct {
+	game *cr.Game
+	tmpl *templates.Set
+	noPM bool
+}
+
+// Game is the engine, for queries.
+func (r *Rules) Game() *cr.Game { return r.game }
+
+// Decide judges an intent (a deployment on a forum without private messages counts as private:
+// there is no other way to send it).
+func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+	if _, ok := in.Body.(*cr.Deployment); ok && r.noPM {
+		in.Private = true
+	}
+	return r.game.Decide(in)
+}
+
+func (r *Rules) Apply(ev engine.Event) error { return r.game.Apply(ev) }
+func (r *Rules) NextTimer(t time.Time) (time.Time, bool) {
+	return r.game.NextTimer(t)
+}
+func (r *Rules) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+	return r.game.Tick(at, rnd)
+}
+func (r *Rules) DecodeEvent(kind string, data []byte) (engine.Event, error) {
+	return r.game.DecodeEvent(kind, data)
+}
+
+// Title is the game's Russian name.
+func (r *Rules) Title() string { return "Крестовый поход" }
+
+// IsPlayer reports whether name plays.
+func (r *Rules) IsPlayer(name string) bool {
+	_, ok := r.game.PlayerSide(name)
+	return ok
+}
+
+// Over reports whether the game has ended.
+func (r *Rules) Over() bool { return r.game.Phase() == cr.PhaseOver }
+
+// Read is the grammar: a move, an allocation, a deployment, an answer to today's question, a
+// request for help, or chatter.
+func (r *Rules) Read(in judge.Input) judge.Reading {
+	res := pcr.Parse(in.Post)
+	switch res.Class {
+	case pcr.Chatter:
+		if pcr.IsHelp(in.Post.Text) {
+			return judge.Reading{Kind: judge.Help}
+		}
+		if r.game.CurrentQuestion() == nil || in.Source != judge.Thread {
+			return judge.Reading{Kind: judge.Chatter}
+		}
+		text, _ := pcr.Answer(in.Post.Text)
+		if text == "" {
+			return judge.Reading{Kind: judge.Chatter}
+		}
+		return judge.Reading{Kind: judge.Intent, Intent: &cr.Answer{Text: text}}
+	case pcr.Unreadable:
+		return judge.Reading{Kind: judge.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
+	}
+	rd := judge.Reading{Kind: judge.Intent, Move: true}
+	switch res.Class {
+	case pcr.TurnPost:
+		rd.Intent = res.Turn
+	case pcr.AllocationPost:
+		rd.Intent = res.Allocation
+	case pcr.DeploymentPost:
+		rd.Intent = res.Deployment
+	}
+	var be *cr.BoardError
+	if res.BoardErr != nil && errors.As(res.BoardErr, &be) {
+		// Already counted as sloppiness by the engine (no readable board); say why.
+		if note, err := r.tmpl.Render("board_unreadable", be); err == nil {
+			rd.Note = note
+		}
+	}
+	return rd
+}
+
+// Say renders a template for a situation the referee reaches.
+func (r *Rules) Say(name string, c judge.Context) (string, error) {
+	return r.tmpl.Render(name, r.view(c))
+}
+
+// Refusal explains the engine's refusal; a wrong answer to the question that the post did not
+// mark as an answer ("ответ: ...") is not answered.
+func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
+	ref, ok := cr.AsRefusal(err)
+	if !ok {
+		return "", false, err
+	}
+	v := r.view(c)
+	v.Problems = ref.Problems
+	name := "refused"
+	if ref.Has(cr.CodeWrongAnswer) || ref.Has(cr.CodeAlreadyAnswered) || ref.Has(cr.CodeNoQuestion) {
+		name = "answer_refused"
+		if c.In != nil {
+			if _, explicit := pcr.Answer(c.In.Post.Text); !explicit {
+				return "", true, nil
+			}
+		}
+	}
+	body, e := r.tmpl.Render(name, v)
+	return body, false, e
+}
+
+// Ender is the intent ending the game by a moderator's decision.
+func (r *Rules) Ender(winner, reason string) any {
+	return &cr.EndGame{Winner: cr.Side(winner), Reason: reason}
+}
+
+// Undoable: a played turn may be undone.
+func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+	if tp, ok := ev.(*cr.TurnPlayed); ok {
+		return fmt.Sprintf("ход %d (%s)", tp.Number, tp.Author), true
+	}
+	return "", false
+}
+
+// Defined reports whether a template exists.
+func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
+
+// Required lists every template the game may render.
+func (r *Rules) Required() []string {
+	names := append([]string(nil), judge.RefereeTemplates...)
+	names = append(names, "refused", "answer_refused", "board_unreadable", "turn_hidden")
+	names = append(names, eventTemplates...)
+	for _, c := range cr.AllCodes {
+		names = append(names, "problem."+string(c))
+	}
+	for _, c := range pcr.AllReasons {
+		names = append(names, "unread."+string(c))
+	}
+	for _, c := range cr.AllSloppyCodes {
+		names = append(names, "sloppy."+string(c))
+	}
+	return names
+}
+
+// eventTemplates are the templates of the engine's events, by the event type they answer.
+var eventTemplates = []string{"turn", "allocated", "deployment_received", "game_started", "question",
+	"answer_accepted", "time_limit", "day_closed", "game_ended"}
+
+// Messages renders what the events cause.
+func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
+	var out []judge.Message
+	for _, ev := range evs {
+		msgs, err := r.messagesFor(c, ev)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, msgs...)
+	}
+	return out, nil
+}
+
+func (r *Rules) messagesFor(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+	c.Event = ev
+	v := r.view(c)
+	var name string
+	public := false
+	switch e := ev.(type) {
+	case *cr.TurnPlayed:
+		if c.In != nil && c.In.Source == judge.PM {
+			// A hidden forest turn: the details to the player, a notice with the public board
+			// (forest warriors not drawn) and any meeting in the forest to the thread.
+			private, err := r.tmpl.Render("turn", v)
+			if err != nil {
+				return nil, err
+			}
+			notice, err := r.tmpl.Render("turn_hidden", v)
+			if err != nil {
+				return nil, err
+			}
+			return []judge.Message{{To: judge.Sender, Body: private}, {Body: notice}}, nil
+		}
+		name, public = "turn", true
+	case *cr.WoundsAllocated:
+		name = "allocated"
+		public = !e.Private
+	case *cr.DeploymentReceived:
+		name = "deployment_received"
+	case *cr.GameStarted:
+		name, public = "game_started", true
+	case *cr.QuestionAsked:
+		name, public = "question", true
+	case *cr.AnswerAccepted:
+		name, public = "answer_accepted", true
+	case *cr.TimeLimitExceeded:
+		name, public = "time_limit", true
+	case *cr.DayClosed:
+		name, public = "day_closed", true
+	case *cr.GameEnded:
+		name, public = "game_ended", true
+	default:
+		return nil, nil
+	}
+	body, err := r.tmpl.Render(name, v)
+	if err != nil {
+		return nil, err
+	}
+	if public {
+		return []judge.Message{{Body: body}}, nil
+	}
+	return []judge.Message{{To: judge.Sender, Body: body}}, nil
+}
+
+// ---- the replay's final state ----
+
+// WarriorFinal is one warrior in the replay's final state.
+type WarriorFinal struct {
+	Cell    string         `json:"cell"`
+	Attack  map[string]int `json:"attack"`
+	Defence int            `json:"defence"`
+	Alive   bool           `json:"alive"`
+}
+
+// Final is the replay's "final" object.
+type Final struct {
+	Board    string                  `json:"board"`
+	Warriors map[string]WarriorFinal `json:"warriors"`
+	Wounds   map[string]int          `json:"wounds"`
+	Winner   string                  `json:"winner"`
+}
+
+// Snapshot is the state in the replay's "final" shape. Warriors not in play are left out.
+func (r *Rules) Snapshot() any {
+	f := Final{
+		Board:    cr.Render(r.game.Tokens()),
+		Warriors: map[string]WarriorFinal{},
+		Wounds: map[string]int{
+			string(cr.Crusaders): r.game.WoundsOwed(cr.Crusaders).Total,
+			string(cr.Saracens):  r.game.WoundsOwed(cr.Saracens).Total,
+		},
+		Winner: string(r.game.Winner()),
+	}
+	for _, w := range r.game.Warriors() {
+		if !w.InPlay {
+			continue
+		}
+		wf := WarriorFinal{Attack: w.Attack, Defence: w.Defence, Alive: w.Alive}
+		if w.Cell != nil {
+			wf.Cell = w.Cell.String()
+		}
+		f.Warriors[string(w.ID)] = wf
+	}
+	return f
+}
+
+// ---- template data ----
+
+// View is what every Crusade template gets.
+type View struct {
+	Author   string
+	Private  bool
+	Event    engine.Event
+	Problems []cr.Problem
+	Lines    []*pcr.LineError
+	Mod      *judge.ModCommand
+	Fair     judge.Fair
+	Examples []string
+	NoPM     bool // the forum has no private messages
+	game     *cr.Game
+}
+
+func (r *Rules) view(c judge.Context) *View {
+	v := &View{Examples: pcr.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	if c.In != nil {
+		v.Author = c.In.Author
+		v.Private = c.In.Source == judge.PM
+	}
+	if ls, ok := c.Lines.([]*pcr.LineError); ok {
+		v.Lines = ls
+	}
+	return v
+}
+
+// Board is the current board text.
+func (v *View) Board() string { return cr.Render(v.game.Tokens()) }
+
+// ToMove is the side to move now ("" when the game is over or not started).
+func (v *View) ToMove() cr.Side {
+	if v.game.Phase() != cr.PhasePlaying {
+		return ""
+	}
+	return v.game.SideToMove()
+}
+
+// Owed is what side s owes now.
+func (v *View) Owed(s string) cr.Owed { return v.game.WoundsOwed(cr.Side(s)) }
+
+// ForestInvisible reports whether forest moves are hidden (sent by private message).
+func (v *View) ForestInvisible() bool { return v.game.Settings().ForestInvisible }
+
+// Phase is the game's phase.
+func (v *View) Phase() cr.Phase { return v.game.Phase() }
+
+// Warrior is a warrior's current view.
+func (v *View) Warrior(w cr.WarriorID) cr.WarriorView {
+	wv, _ := v.game.Warrior(w)
+	return wv
+}
+
+// LegalMoves are where w can move now.
+func (v *View) LegalMoves(w cr.WarriorID) []cr.Cell { return v.game.LegalMoves(w) }
+
+// Speed is w's speed from the table.
+func (v *View) Speed(w cr.WarriorID) int { return cr.Table[w.Kind()].Speed }
+
+func funcs() map[string]any {
+	return map[string]any{
+		"side":      sideName,
+		"sideGen":   sideGenitive,
+		"sideDat":   sideDative,
+		"cells":     cellList,
+		"stat":      statName,
+		"problem":   renderProblem,
+		"lineError": renderLineError,
+		"sloppy":    renderSloppy,
+		"kindName":  kindName,
+		"wounds":    woundList,
+		"warriors":  warriorList,
+		"cell":      cellStr,
+		"strs":      warriorStrings,
+		"title":     title,
+	}
+}
+
+func renderProblem(p cr.Problem, v *View) (string, error) {
+	return voiceSet.Render("problem."+string(p.Code), struct {
+		P cr.Problem
+		V *View
+	}{p, v})
+}
+
+func renderLineError(e *pcr.LineError) (string, error) {
+	return voiceSet.Render("unread."+string(e.Reason), e)
+}
+
+func renderSloppy(s cr.Sloppiness) (string, error) {
+	return voiceSet.Render("sloppy."+string(s.Code), s)
+}
+
+// sideWords are the Russian names of the sides: nominative, genitive, dative.
+var sideWords = map[cr.Side][3]string{
+	cr.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам"},
+	cr.Saracens:  {"сарацины", "сарацин", "сарацинам"},
+	cr.Draw:      {"ничья", "ничьей", "ничьей"},
+}
+
+func sideWord(s cr.Side, form int) string {
+	if w, ok := sideWords[s]; ok {
+		return w[form]
+	}
+	return string(s)
+}
+
+func sideName(s cr.Side) string     { return sideWord(s, 0) }
+func sideGenitive(s cr.Side) string { return sideWord(s, 1) }
+func sideDative(s cr.Side) string   { return sideWord(s, 2) }
+
+func statName(s cr.Stat) string {
+	if s == cr.StatDefence {
+		return "защита"
+	}
+	return "атака"
+}
+
+func kindName(k cr.AttackKind) string {
+	switch k {
+	case cr.AttackSword:
+		return "мечом"
+	case cr.AttackShot:
+		return "выстрелом"
+	case cr.AttackCharge:
+		return "копьём с разгона"
+	case cr.AttackLance:
+		return "копьём"
+	case cr.AttackFormation:
+		return "строем"
+	}
+	return "атакой"
+}
+
+func cellStr(p *cr.Cell) string {
+	if p == nil {
+		return "?"
+	}
+	return p.String()
+}
+
+// woundList writes wounds grouped by warrior and stat, in the order first named: "р2 защита ×3".
+func woundList(ws []cr.Wound) string {
+	type key struct {
+		w cr.WarriorID
+		s cr.Stat
+	}
+	var order []key
+	count := map[key]int{}
+	for _, w := range ws {
+		k := key{w.Warrior, w.Stat}
+		if _, ok := count[k]; !ok {
+			order = append(order, k)
+		}
+		count[k] += max(w.Count, 1)
+	}
+	var parts []string
+	for _, k := range order {
+		s := fmt.Sprintf("%s %s", k.w, statName(k.s))
+		if n := count[k]; n > 1 {
+			s += fmt.Sprintf(" ×%d", n)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func warriorList(ws any) string {
+	var parts []string
+	switch t := ws.(type) {
+	case []cr.WarriorID:
+		for _, w := range t {
+			parts = append(parts, string(w))
+		}
+	case []cr.Removed:
+		for _, r := range t {
+			parts = append(parts, fmt.Sprintf("%s (%s)", r.Warrior, r.Cell))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cellList writes a set of cells compactly: a full rectangle as "F3..H5", otherwise a list
+// (at most 12 cells, then how many more).
+func cellList(cells []cr.Cell) string {
+	if len(cells) == 0 {
+		return "никуда"
+	}
+	cs := append([]cr.Cell(nil), cells...)
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].Row != cs[j].Row {
+			return cs[i].Row < cs[j].Row
+		}
+		return cs[i].Col < cs[j].Col
+	})
+	minR, maxR, minC, maxC := cs[0].Row, cs[0].Row, cs[0].Col, cs[0].Col
+	for _, c := range cs {
+		minR, maxR = min(minR, c.Row), max(maxR, c.Row)
+		minC, maxC = min(minC, c.Col), max(maxC, c.Col)
+	}
+	if len(cs) > 2 && (maxR-minR+1)*(maxC-minC+1) == len(cs) && maxR > minR && maxC > minC {
+		return fmt.Sprintf("%s..%s", cr.Cell{Row: minR, Col: minC}, cr.Cell{Row: maxR, Col: maxC})
+	}
+	var parts []string
+	for i, c := range cs {
+		if i == 12 {
+			parts = append(parts, fmt.Sprintf("и ещё %d", len(cs)-12))
+			break
+		}
+		parts = append(parts, c.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+func lineErrors(es []*pcr.LineError) string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, e.Error())
+	}
+	return strings.Join(parts, "; ")
+}
+
+func warriorStrings(ws []cr.WarriorID) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = string(w)
+	}
+	return out
+}
+
+// title capitalises the first letter.
+func title(s string) string {
+	r := []rune(s)
+	if len(r) == 0 {
+		return s
+	}
+	return strings.ToUpper(string(r[:1])) + string(r[1:])
+}
+
+// Sandbox is Crusade in the sandbox forum: two players, the default board, the quoted board
+// optional (a try-out).
+func (Game) Sandbox() judge.SandboxGame {
+	return judge.SandboxGame{
+		Title:   "Crusade",
+		Subject: "Крестовый поход — партия 1",
+		Intro: "[b]Крестовый поход — партия в песочнице[/b]\n" +
+			"Ведущий — бот gm-bot. Крестоносцы: Джелу, сарацины: snovaya.\n" +
+			"Правила, доска и порядок ходов — ниже. Удачной игры!",
+		Players: []judge.SandboxUser{
+			{Name: "Джелу", Password: "crusader", Role: "player, crusaders (крестоносцы)"},
+			{Name: "snovaya", Password: "saracen", Role: "player, saracens (сарацины)"},
+		},
+		Spec: `  roster:
+    - {name: Джелу, side: crusaders}
+    - {name: snovaya, side: saracens}
+  deployment: default
+  # A try-out: the quoted board is optional here. In a real game (the default) a move post
+  # without the quoted, edited board is sloppy and costs the side a wound.
+  settings: {first_side: crusaders, board_required: false}
+`,
+		Try: []string{
+			"Log in as Джелу and reply:  1-й ход крестоносца к1 на K16",
+			"The game master answers within a few seconds. (Here quoting the board is optional;",
+			"in a real game a move without the quoted, edited board costs a wound.)",
+		},
+	}
+}

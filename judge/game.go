@@ -1,0 +1,247 @@
+package judge
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"forumgm/engine"
+)
+
+// Game is a game plug-in: one value registered under its name (cmd/forumgm links the games by
+// blank imports, as it links the forum dialects). It decodes a configured game into Rules; the
+// referee does the rest. Nothing outside a game's own packages names a game.
+type Game interface {
+	// Name is the game's identifier in config.yaml (game.kind) and transcripts (game:).
+	Name() string
+	// Setup decodes a game as written in config.yaml's game section or in a transcript (both
+	// give a Spec) and checks it, reporting every problem with the field it is in.
+	Setup(spec Spec) (*Setup, error)
+}
+
+// Spec is a configured game: the game's own keys as YAML (its settings by the game's own names,
+// roster or teams, deployment, question bank, ...) and what the shared layer knows.
+type Spec struct {
+	// Node is a mapping of the game's own keys (possibly empty).
+	Node yaml.Node
+	// Start is when the game starts (its opening post).
+	Start time.Time
+	// Timezone and WorkingDays are the game's calendar when config.yaml sets them (game.timezone,
+	// game.calendar); empty in transcripts, which set them in the settings.
+	Timezone    string
+	WorkingDays []string
+	// Dir is the folder relative file names (a question bank) resolve against.
+	Dir string
+	// NoPM is set when the forum has no private messages: what the game would send privately
+	// goes to the thread, and secrets that need private messages are off.
+	NoPM bool
+}
+
+// Setup is a configured game, ready to build fresh instances of its rules (the start, and again
+// whenever the log is re-folded: restore, undo).
+type Setup struct {
+	// New builds the rules at the game's start.
+	New func() (Rules, error)
+	// Players are the roster's forum names (config checks them against moderators and the bot).
+	Players []string
+}
+
+// Rules is one running game: the pure engine's state with the game's grammar (post → intent),
+// voice (templates) and views over it. It is deterministic and does no I/O.
+type Rules interface {
+	// The engine (see engine.Game): Tick gets the game's source of chance; Decide gets it in
+	// Input.Rand. Every draw is recorded in the events decided.
+	Decide(in engine.Input) ([]engine.Event, error)
+	Apply(ev engine.Event) error
+	NextTimer(t time.Time) (time.Time, bool)
+	Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
+	DecodeEvent(kind string, data []byte) (engine.Event, error)
+
+	// Title is the game's Russian name (private messages' subjects).
+	Title() string
+	// IsPlayer reports whether a forum user plays in this game.
+	IsPlayer(name string) bool
+	// Read is the grammar: what a post holds for the game, on the current state.
+	Read(in Input) Reading
+	// Say renders one of the game's templates for a situation the referee reaches itself (see
+	// the Say* names) or the game's own.
+	Say(name string, c Context) (string, error)
+	// Messages renders what accepted events cause. A message To Sender answers the input's
+	// author (privately when the input came privately).
+	Messages(c Context, evs []engine.Event) ([]Message, error)
+	// Refusal renders the answer to an input the engine refused with err (a typed refusal);
+	// quiet: nothing is said (an implicit answer that was wrong). An error that is not a
+	// refusal is returned as is.
+	Refusal(c Context, err error) (body string, quiet bool, e error)
+	// Over reports whether the game has ended (the referee then reveals the seed).
+	Over() bool
+	// Ender is the intent that ends the game by a moderator's decision.
+	Ender(winner, reason string) any
+	// Undoable reports whether moderators may undo ev (a move), with a label naming it.
+	Undoable(ev engine.Event) (label string, ok bool)
+	// Snapshot is the state as `replay --json` shows it ("final").
+	Snapshot() any
+	// Required lists every template name the rules may render (events, refusal codes, parser
+	// reasons); the conformance suite checks each exists.
+	Required() []string
+	// Defined reports whether a template exists.
+	Defined(name string) bool
+}
+
+// Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
+// Open once, when the game starts, before it renders the opening post.
+type Opener interface {
+	Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
+}
+
+// Names of the templates the referee itself renders; every game defines them.
+const (
+	SayStart       = "start"         // the opening post (Context.Fair has the commitment)
+	SayHelp        = "help"          // a player asked for help
+	SayUnreadable  = "unreadable"    // looks like a move but cannot be read (Context.Lines)
+	SayNotInRoster = "not_in_roster" // a move from someone who does not play
+	SayDispute     = "dispute"       // a player disputes a decision
+	SayPaused      = "paused"        // a move while the game is paused
+	SayPMUnknown   = "pm_unknown"    // a private message the game cannot use
+	SayPause       = "pause"         // a moderator paused the game
+	SayResume      = "resume"        // a moderator resumed it
+	SayUndone      = "undone"        // a moderator undid a move (Context.Event: the move)
+	SayModRejected = "mod_rejected"  // a moderator rejected a flagged post
+	SayModAccepted = "mod_accepted"  // added to the reply to a post a moderator accepted
+	SayModKept     = "mod_kept"      // an edited post's first version, or a disputed decision, stands
+	SayReveal      = "seed_reveal"   // the seed and salt, published at the end (Context.Fair)
+)
+
+// RefereeTemplates are the templates every game must define.
+var RefereeTemplates = []string{SayStart, SayHelp, SayUnreadable, SayNotInRoster, SayDispute, SayPaused,
+	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayReveal}
+
+// Sender as a message's To means: answer the input's author, privately when the input came
+// privately and the forum has private messages, else in the thread.
+const Sender = "\x00sender"
+
+// ReadKind is what a post holds for the game.
+type ReadKind int
+
+const (
+	Chatter    ReadKind = iota // nothing for the game
+	Help                       // a request for help
+	Intent                     // something to judge (Reading.Intent)
+	Unreadable                 // looks like a move but cannot be read (Reading.Lines, Detail)
+)
+
+// Reading is the grammar's verdict on a post.
+type Reading struct {
+	Kind ReadKind
+	// Intent is the engine body (Kind Intent).
+	Intent any
+	// Move: the intent is a move (a stranger's move is flagged; chatter-like intents such as an
+	// answer to a question are not).
+	Move bool
+	// Lines are the unreadable parts, for the template (Kind Unreadable).
+	Lines any
+	// Detail is a short English description for the moderator's flag.
+	Detail string
+	// Note is appended to the first reply when the intent is accepted (a remark on the post).
+	Note string
+}
+
+// Context is what templates get from the referee.
+type Context struct {
+	In      *Input       // the input answered (nil: the clock, a moderator)
+	Mod     *ModCommand  // the moderator command answered
+	Event   engine.Event // the event a template is about
+	Lines   any          // Reading.Lines
+	Fair    Fair         // the seed's commitment (and, at the end, the seed)
+	Dispute string       // the dispute keyword players write to call a moderator
+	Private bool         // the answer goes by private message
+}
+
+// Fair is the game's commit-reveal of its seed.
+type Fair struct {
+	Commitment string // hex sha256 of salt:seed, posted at the start
+	Seed, Salt string // revealed at the end
+}
+
+// ---- the registry ----
+
+var (
+	regMu sync.RWMutex
+	games = map[string]Game{}
+)
+
+// Register makes a game known by its name; a second registration of a name panics (a
+// programming error at init).
+func Register(g Game) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := games[g.Name()]; dup {
+		panic("judge: game registered twice: " + g.Name())
+	}
+	games[g.Name()] = g
+}
+
+// Lookup finds a registered game.
+func Lookup(name string) (Game, error) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	if g, ok := games[name]; ok {
+		return g, nil
+	}
+	return nil, fmt.Errorf("judge: unknown game %q (known: %s)", name, strings.Join(namesLocked(), ", "))
+}
+
+// Games lists the registered games' names, sorted.
+func Games() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	var ns []string
+	for n := range games {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Sandboxed is a game that can be tried in the embedded sandbox forum (`forumgm sandbox --game`).
+type Sandboxed interface {
+	Sandbox() SandboxGame
+}
+
+// SandboxGame is what the sandbox needs to open a game: the thread, the players' throwaway logins
+// and the game's own keys for config.yaml. The moderator and the bot accounts are the sandbox's.
+type SandboxGame struct {
+	Title   string        // English, for the banner ("Crusade")
+	Subject string        // the thread's subject (Russian)
+	Intro   string        // the thread's first post (Russian BBCode)
+	Players []SandboxUser // the players' accounts
+	// Spec is the game's own keys as config.yaml lines, indented by two spaces (under game:).
+	Spec string
+	// Try is the banner's "what to try" lines (English; a player's example in Russian).
+	Try []string
+}
+
+// SandboxUser is one throwaway sandbox login.
+type SandboxUser struct {
+	Name, Password, Role string
+}
+
+// SandboxGames lists the registered games that can run in the sandbox, sorted by name.
+func SandboxGames() []string {
+	var ns []string
+	for _, n := range Games() {
+		g, _ := Lookup(n)
+		if _, ok := g.(Sandboxed); ok {
+			ns = append(ns, n)
+		}
+	}
+	return ns
+}

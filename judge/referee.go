@@ -1,0 +1,620 @@
+package judge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"forumgm/engine"
+	"forumgm/parser"
+)
+
+// Options configure a referee beyond the game's own setup.
+type Options struct {
+	// Bot is the game master's forum account (its own posts are never judged).
+	Bot string
+	// DisputeKeyword marks a player's post disputing a decision (default "#спор"); such a post
+	// is flagged for a moderator. It is matched as a whole word.
+	DisputeKeyword string
+	// NoPM is set when the forum has no private messages: answers to a player go to the thread.
+	NoPM bool
+	// Seed is the game's secret seed: every draw of chance derives from it. Salt hides it in
+	// the commitment posted at the start; both are revealed at the end.
+	Seed, Salt string
+}
+
+// referee is the one referee every game runs under: roster and bot checks, disputes, moderation,
+// restore from the log, timers and the seeded source of chance, over the game's Rules.
+type referee struct {
+	opt    Options
+	setup  *Setup
+	rules  Rules
+	fair   Fair
+	log    []engine.Event // every event folded so far, referee events included
+	undone map[int]bool   // log positions of events undone by a moderator
+	paused bool
+	draws  uint64 // draws made so far (the next draw's number)
+}
+
+// New builds the referee of a configured game.
+func New(setup *Setup, opt Options) (Referee, error) {
+	if setup == nil || setup.New == nil {
+		return nil, errors.New("judge: no game setup")
+	}
+	if opt.DisputeKeyword == "" {
+		opt.DisputeKeyword = "#спор"
+	}
+	rules, err := setup.New()
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	r := &referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
+	r.fair = Fair{Commitment: engine.Commitment(opt.Seed, opt.Salt)}
+	return r, nil
+}
+
+// Rules is the running game's rules, for queries (tests, the sandbox).
+func RulesOf(r Referee) Rules {
+	if rf, ok := r.(*referee); ok {
+		return rf.rules
+	}
+	return nil
+}
+
+func (r *referee) Paused() bool { return r.paused }
+
+// ---- referee events (moderation), stored in the same log as the engine's ----
+
+// Event kinds of the referee itself.
+const (
+	KindPaused    = "judge.paused"
+	KindResumed   = "judge.resumed"
+	KindUndone    = "judge.undone"
+	KindModerated = "judge.moderated"
+	KindRevealed  = "judge.revealed"
+)
+
+// PausedEvent is a moderator pausing the game.
+type PausedEvent struct {
+	At     time.Time `json:"at"`
+	By     string    `json:"by"`
+	Reason string    `json:"reason,omitempty"`
+}
+
+// ResumedEvent is a moderator resuming the game.
+type ResumedEvent PausedEvent
+
+// UndoneEvent is a moderator undoing an applied move (a compensating event).
+type UndoneEvent struct {
+	At     time.Time `json:"at"`
+	By     string    `json:"by"`
+	Reason string    `json:"reason,omitempty"`
+	Event  int       `json:"event"` // the undone event's position in the log (from 0)
+	Label  string    `json:"label,omitempty"`
+}
+
+// ModeratedEvent records a moderator's decision on a flagged post.
+type ModeratedEvent struct {
+	At     time.Time `json:"at"`
+	By     string    `json:"by"`
+	Action ModAction `json:"action"`
+	PostID string    `json:"post_id,omitempty"`
+	Reason string    `json:"reason,omitempty"`
+	Flag   FlagKind  `json:"flag,omitempty"`
+	Text   string    `json:"text,omitempty"` // the move as the moderator retyped it
+}
+
+// RevealedEvent is the seed published (the game's end, or a moderator's reveal).
+type RevealedEvent struct {
+	At   time.Time `json:"at"`
+	By   string    `json:"by,omitempty"`
+	Seed string    `json:"seed"`
+	Salt string    `json:"salt"`
+}
+
+func (*PausedEvent) EventKind() string    { return KindPaused }
+func (*ResumedEvent) EventKind() string   { return KindResumed }
+func (*UndoneEvent) EventKind() string    { return KindUndone }
+func (*ModeratedEvent) EventKind() string { return KindModerated }
+func (*RevealedEvent) EventKind() string  { return KindRevealed }
+
+func (r *referee) decode(kind string, data []byte) (engine.Event, error) {
+	var ev engine.Event
+	switch kind {
+	case KindPaused:
+		ev = &PausedEvent{}
+	case KindResumed:
+		ev = &ResumedEvent{}
+	case KindUndone:
+		ev = &UndoneEvent{}
+	case KindModerated:
+		ev = &ModeratedEvent{}
+	case KindRevealed:
+		ev = &RevealedEvent{}
+	default:
+		return r.rules.DecodeEvent(kind, data)
+	}
+	if err := json.Unmarshal(data, ev); err != nil {
+		return nil, fmt.Errorf("judge: decode %s: %w", kind, err)
+	}
+	return ev, nil
+}
+
+// DecodeAny rebuilds a stored event of r's game, the referee's own events included.
+func DecodeAny(r Referee, rec engine.Record) (engine.Event, error) {
+	rf, ok := r.(*referee)
+	if !ok {
+		return nil, errors.New("judge: not a referee of this package")
+	}
+	return rf.decode(rec.Kind, rec.Data)
+}
+
+// refereeEvent reports whether e is the referee's own (moderation), not the game's.
+func refereeEvent(e engine.Event) bool { return strings.HasPrefix(e.EventKind(), "judge.") }
+
+// apply folds one event (the game's or the referee's).
+func (r *referee) apply(ev engine.Event) error {
+	switch e := ev.(type) {
+	case *PausedEvent:
+		r.paused = true
+	case *ResumedEvent:
+		r.paused = false
+	case *ModeratedEvent, *RevealedEvent:
+	case *UndoneEvent:
+		if err := r.undo(e.Event); err != nil {
+			return err
+		}
+	default:
+		if err := r.rules.Apply(ev); err != nil {
+			return fmt.Errorf("judge: %w", err)
+		}
+	}
+	if d, ok := ev.(engine.Drawer); ok {
+		for _, dr := range d.Drawn() {
+			r.draws = max(r.draws, dr.N+1)
+		}
+	}
+	r.log = append(r.log, ev)
+	return nil
+}
+
+// undo rebuilds the rules from the start, folding every game event but the undone ones.
+func (r *referee) undo(pos int) error {
+	if pos < 0 || pos >= len(r.log) {
+		return fmt.Errorf("judge: undo: no event at %d", pos)
+	}
+	rules, err := r.setup.New()
+	if err != nil {
+		return fmt.Errorf("judge: undo: %w", err)
+	}
+	undone := map[int]bool{pos: true}
+	for n := range r.undone {
+		undone[n] = true
+	}
+	for i, e := range r.log {
+		if undone[i] || refereeEvent(e) {
+			continue
+		}
+		if err := rules.Apply(e); err != nil {
+			return fmt.Errorf("judge: undo event %d: the later events no longer fit: %w", pos, err)
+		}
+	}
+	r.rules, r.undone = rules, undone
+	return nil
+}
+
+// Restore folds stored events into the referee.
+func (r *referee) Restore(recs []engine.Record) error {
+	for i, rec := range recs {
+		ev, err := r.decode(rec.Kind, rec.Data)
+		if err != nil {
+			return fmt.Errorf("judge: restore record %d: %w", i, err)
+		}
+		if err := r.apply(ev); err != nil {
+			return fmt.Errorf("judge: restore record %d (%s): %w", i, rec.Kind, err)
+		}
+	}
+	return nil
+}
+
+// commit folds events into the referee; on a failure the referee is unusable and must be
+// restored from the log (a bug: the game's own events must fit its state).
+func (r *referee) commit(evs []engine.Event) error {
+	for _, ev := range evs {
+		if err := r.apply(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commitAt commits events and, when they end the game, the seed's reveal after them.
+func (r *referee) commitAt(at time.Time, evs []engine.Event) ([]engine.Event, error) {
+	if err := r.commit(evs); err != nil {
+		return nil, err
+	}
+	if r.rules.Over() && !r.revealed() {
+		rev := &RevealedEvent{At: at, Seed: r.opt.Seed, Salt: r.opt.Salt}
+		if err := r.commit([]engine.Event{rev}); err != nil {
+			return nil, err
+		}
+		evs = append(evs, rev)
+	}
+	return evs, nil
+}
+
+// rand is the game's source of chance, positioned after every draw recorded so far.
+func (r *referee) rand() *engine.Rand { return engine.NewRand(r.opt.Seed, r.draws) }
+
+// checkDrawn fails when the rules drew from rnd without recording every draw in an event.
+func checkDrawn(rnd *engine.Rand, evs []engine.Event) error {
+	if n := rnd.Pending(); n > 0 {
+		return fmt.Errorf("judge: the rules drew %d numbers they did not record in an event", n)
+	}
+	return nil
+}
+
+func (r *referee) ctx(in *Input) Context {
+	c := Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword}
+	if in != nil && in.Source == PM && !r.opt.NoPM {
+		c.Private = true
+	}
+	if r.revealed() {
+		c.Fair.Seed, c.Fair.Salt = r.opt.Seed, r.opt.Salt
+	}
+	return c
+}
+
+// revealed reports whether the seed is public (a RevealedEvent is in the log).
+func (r *referee) revealed() bool {
+	for i := len(r.log) - 1; i >= 0; i-- {
+		if _, ok := r.log[i].(*RevealedEvent); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- starting ----
+
+// Start gives the opening post (with the seed's commitment), after the game's opening events
+// when it has any (Opener).
+func (r *referee) Start(at time.Time) (Outcome, error) {
+	var evs []engine.Event
+	if o, ok := r.rules.(Opener); ok {
+		rnd := r.rand()
+		var err error
+		if evs, err = o.Open(at, rnd); err != nil {
+			return Outcome{}, fmt.Errorf("judge: start: %w", err)
+		}
+		if err := checkDrawn(rnd, evs); err != nil {
+			return Outcome{}, err
+		}
+		if err := r.commit(evs); err != nil {
+			return Outcome{}, err
+		}
+	}
+	body, err := r.rules.Say(SayStart, r.ctx(nil))
+	if err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Verdict: Accepted, Events: evs, Messages: []Message{{Body: body}}}, nil
+}
+
+// ---- judging posts ----
+
+// Judge decides one post or private message.
+func (r *referee) Judge(in Input) (Outcome, error) {
+	if r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(in.Author), strings.TrimSpace(r.opt.Bot)) {
+		return Outcome{Verdict: Ignored}, nil
+	}
+	rd := r.rules.Read(in)
+	isPlayer := r.rules.IsPlayer(in.Author)
+	if r.paused && (rd.Kind == Unreadable || rd.Kind == Intent && rd.Move) {
+		return r.say(in, Refused, SayPaused, nil)
+	}
+	if isPlayer && in.Source == Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword) {
+		out, err := r.say(in, Flagged, SayDispute, nil)
+		out.Flags = []Flag{{Kind: FlagDispute, PostID: in.PostID, Detail: firstLine(in.Post.Text)}}
+		return out, err
+	}
+	switch rd.Kind {
+	case Chatter:
+		if in.Source == PM {
+			// Nothing is dropped silently: a private message the game cannot use is answered.
+			return r.say(in, Ignored, SayPMUnknown, nil)
+		}
+		return Outcome{Verdict: Ignored}, nil
+	case Help:
+		return r.say(in, Accepted, SayHelp, nil)
+	case Unreadable:
+		out, err := r.say(in, Flagged, SayUnreadable, rd.Lines)
+		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: rd.Detail}}
+		return out, err
+	}
+	if !isPlayer {
+		if !rd.Move {
+			return Outcome{Verdict: Ignored}, nil
+		}
+		out, err := r.say(in, Flagged, SayNotInRoster, nil)
+		out.Flags = []Flag{{Kind: FlagNotInRoster, PostID: in.PostID, Detail: firstLine(in.Post.Text)}}
+		return out, err
+	}
+	return r.decide(in, rd)
+}
+
+// decide judges an intent and commits what it causes.
+func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
+	rnd := r.rand()
+	evs, err := r.rules.Decide(engine.Input{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
+	if err != nil {
+		body, quiet, e := r.rules.Refusal(r.ctx(&in), err)
+		if e != nil {
+			return Outcome{}, fmt.Errorf("judge: post %s: %w", in.PostID, e)
+		}
+		if quiet {
+			return Outcome{Verdict: Ignored}, nil
+		}
+		return Outcome{Verdict: Refused, Messages: []Message{r.route(&in, Message{To: Sender, Body: body})}}, nil
+	}
+	if err := checkDrawn(rnd, evs); err != nil {
+		return Outcome{}, err
+	}
+	if evs, err = r.commitAt(in.At, evs); err != nil {
+		return Outcome{}, err
+	}
+	out, err := r.accepted(&in, evs)
+	if err == nil && rd.Note != "" && len(out.Messages) > 0 {
+		out.Messages[0].Body += "\n" + rd.Note
+	}
+	return out, err
+}
+
+// accepted renders the replies to committed events.
+func (r *referee) accepted(in *Input, evs []engine.Event) (Outcome, error) {
+	out := Outcome{Verdict: Accepted, Events: evs}
+	msgs, err := r.rules.Messages(r.ctx(in), evs)
+	if err != nil {
+		return Outcome{}, err
+	}
+	for _, m := range msgs {
+		out.Messages = append(out.Messages, r.route(in, m))
+	}
+	return out, nil
+}
+
+// say renders one of the game's templates as the answer to in.
+func (r *referee) say(in Input, v Verdict, name string, lines any) (Outcome, error) {
+	c := r.ctx(&in)
+	c.Lines = lines
+	body, err := r.rules.Say(name, c)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Verdict: v, Messages: []Message{r.route(&in, Message{To: Sender, Body: body})}}, nil
+}
+
+// route resolves a message addressed to the Sender.
+func (r *referee) route(in *Input, m Message) Message {
+	if m.To != Sender {
+		return m
+	}
+	if in != nil && in.Source == PM && !r.opt.NoPM {
+		return Message{To: in.Author, Subject: r.rules.Title(), Body: m.Body}
+	}
+	return Message{Body: m.Body}
+}
+
+// ---- the clock ----
+
+// NextTimer is the game's next timed rule after t; none while paused.
+func (r *referee) NextTimer(t time.Time) (time.Time, bool) {
+	if r.paused {
+		return time.Time{}, false
+	}
+	return r.rules.NextTimer(t)
+}
+
+// Fire runs the timed rules due at at.
+func (r *referee) Fire(at time.Time) (Outcome, error) {
+	rnd := r.rand()
+	evs, err := r.rules.Tick(at, rnd)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), err)
+	}
+	if err := checkDrawn(rnd, evs); err != nil {
+		return Outcome{}, err
+	}
+	if evs, err = r.commitAt(at, evs); err != nil {
+		return Outcome{}, err
+	}
+	return r.accepted(nil, evs)
+}
+
+// ---- moderation ----
+
+// Moderate carries out a moderator command.
+func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
+	c := r.ctx(nil)
+	c.Mod = &cmd
+	switch cmd.Action {
+	case ModPause, ModResume:
+		if (cmd.Action == ModPause) == r.paused {
+			return Outcome{}, fmt.Errorf("judge: the game is already %s", map[bool]string{true: "paused", false: "running"}[r.paused])
+		}
+		var ev engine.Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
+		name := SayPause
+		if cmd.Action == ModResume {
+			ev, name = &ResumedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}, SayResume
+		}
+		if err := r.commit([]engine.Event{ev}); err != nil {
+			return Outcome{}, err
+		}
+		body, err := r.rules.Say(name, c)
+		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
+	case ModUndo:
+		pos, label := r.lastUndoable()
+		if pos < 0 {
+			return Outcome{}, errors.New("judge: no applied move to undo")
+		}
+		c.Event = r.log[pos]
+		ev := &UndoneEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason, Event: pos, Label: label}
+		if err := r.commit([]engine.Event{ev}); err != nil {
+			return Outcome{}, err
+		}
+		body, err := r.rules.Say(SayUndone, c)
+		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
+	case ModEnd:
+		rnd := r.rand()
+		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judge: end: %w", err)
+		}
+		if err := checkDrawn(rnd, evs); err != nil {
+			return Outcome{}, err
+		}
+		if evs, err = r.commitAt(cmd.At, evs); err != nil {
+			return Outcome{}, err
+		}
+		return r.accepted(nil, evs)
+	case ModAccept, ModReject, ModClose:
+		if cmd.Post == nil {
+			return Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
+		}
+		mark := &ModeratedEvent{At: cmd.At, By: cmd.By, Action: cmd.Action, PostID: cmd.Post.PostID, Reason: cmd.Reason,
+			Flag: cmd.Flag, Text: cmd.Text}
+		c.In = cmd.Post
+		keep := cmd.Action == ModAccept && (cmd.Flag == FlagEdited || cmd.Flag == FlagDeleted || cmd.Flag == FlagDispute)
+		if cmd.Action == ModClose || keep {
+			// Nothing is judged again: the first-seen post, or the decision disputed, stands.
+			if err := r.commit([]engine.Event{mark}); err != nil {
+				return Outcome{}, err
+			}
+			out := Outcome{Verdict: Ignored, Events: []engine.Event{mark}}
+			if keep {
+				body, err := r.rules.Say(SayModKept, c)
+				if err != nil {
+					return Outcome{}, err
+				}
+				out.Messages = []Message{r.route(cmd.Post, Message{To: Sender, Body: body})}
+			}
+			return out, nil
+		}
+		if cmd.Action == ModReject {
+			if err := r.commit([]engine.Event{mark}); err != nil {
+				return Outcome{}, err
+			}
+			body, err := r.rules.Say(SayModRejected, c)
+			if err != nil {
+				return Outcome{}, err
+			}
+			return Outcome{Verdict: Refused, Events: []engine.Event{mark}, Messages: []Message{r.route(cmd.Post, Message{To: Sender, Body: body})}}, nil
+		}
+		in := *cmd.Post
+		in.At = cmd.At
+		if strings.TrimSpace(cmd.Text) != "" {
+			// The move as the player meant it, typed by the moderator, judged as if the player
+			// had written it (the post's quotes, such as a quoted board, stay).
+			in.Post.Text = cmd.Text
+		}
+		rd := r.rules.Read(in)
+		if rd.Kind != Intent {
+			return Outcome{}, fmt.Errorf("judge: accept: %s: no readable move in it; give the move as the player meant it (the text option)", describe(in))
+		}
+		if cmd.Flag == FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
+			return Outcome{}, fmt.Errorf("judge: accept: %s does not play in this game; add them to the roster first", in.Author)
+		}
+		out, err := r.decide(in, rd)
+		if err != nil || out.Verdict != Accepted {
+			return out, err
+		}
+		if err := r.commit([]engine.Event{mark}); err != nil {
+			return Outcome{}, err
+		}
+		out.Events = append(out.Events, mark)
+		if note, err := r.rules.Say(SayModAccepted, c); err == nil && len(out.Messages) > 0 {
+			out.Messages[0].Body += "\n" + note
+		} else if err != nil {
+			return Outcome{}, err
+		}
+		return out, nil
+	}
+	return Outcome{}, fmt.Errorf("judge: unknown moderator action %q", cmd.Action)
+}
+
+// lastUndoable is the log position of the last move not undone yet (-1: none).
+func (r *referee) lastUndoable() (int, string) {
+	for i := len(r.log) - 1; i >= 0; i-- {
+		if r.undone[i] || refereeEvent(r.log[i]) {
+			continue
+		}
+		if label, ok := r.rules.Undoable(r.log[i]); ok {
+			return i, label
+		}
+	}
+	return -1, ""
+}
+
+// Snapshot is the state in the replay's "final" shape.
+func (r *referee) Snapshot() any { return r.rules.Snapshot() }
+
+// ---- helpers ----
+
+// HasWord reports whether text holds word as a whole word (case and look-alike letters folded):
+// "#спор" is found in "#спор: ход был верный", not in "не оспариваю".
+func HasWord(text, word string) bool {
+	t, w := parser.Fold(text), parser.Fold(word)
+	if w == "" {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(t[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, after := rune(' '), rune(' ')
+		if j > 0 {
+			before = lastRune(t[:j])
+		}
+		if end := j + len(w); end < len(t) {
+			after = []rune(t[end:])[0]
+		}
+		if !wordRune(before) && !wordRune(after) && !negated(t[:j]) {
+			return true
+		}
+		i = j + len(w)
+	}
+}
+
+// negated reports whether the text before a word ends with "не" ("не оспариваю").
+func negated(before string) bool {
+	f := strings.Fields(before)
+	return len(f) > 0 && f[len(f)-1] == "не"
+}
+
+func lastRune(s string) rune {
+	r := []rune(s)
+	return r[len(r)-1]
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '#' }
+
+// describe names a post for a moderator's error message.
+func describe(in Input) string {
+	return fmt.Sprintf("post %s by %s", in.PostID, in.Author)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:120]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,268 @@
+package transcript
+
+// The conformance suite every registered game runs: a game joins it by being linked here (one
+// blank import) and by having at least one example transcript in ../examples.
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"forumgm/engine"
+	_ "forumgm/games/crusade"
+	"forumgm/judge"
+	"forumgm/parser"
+)
+
+// examples are the example transcripts by game.
+func examples(t testing.TB) map[string][]*Transcript {
+	t.Helper()
+	files, err := filepath.Glob("../examples/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example transcripts: %v", err)
+	}
+	sort.Strings(files)
+	out := map[string][]*Transcript{}
+	for _, f := range files {
+		tr, err := Load(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[tr.Game] = append(out[tr.Game], tr)
+	}
+	return out
+}
+
+func snapshot(t testing.TB, r judge.Referee) string {
+	t.Helper()
+	b, err := json.Marshal(r.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// step is one judged post of a replay: the log before it and the state before and after.
+type step struct {
+	index         int
+	before        []engine.Record
+	stateBefore   string
+	stateAfter    string
+	out           judge.Outcome
+	input         judge.Input
+	undoableEvent bool
+}
+
+// play replays a transcript step by step, keeping the whole event log.
+func play(t testing.TB, tr *Transcript) (judge.Referee, []engine.Record, []step) {
+	t.Helper()
+	ref, err := tr.Referee()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log []engine.Record
+	keep := func(evs []engine.Event) {
+		for _, ev := range evs {
+			rec, err := engine.Encode(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log = append(log, rec)
+		}
+	}
+	emit := func(_ time.Time, o judge.Outcome) error { keep(o.Events); return nil }
+	start, err := ref.Start(tr.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(start.Events)
+	last := tr.Start
+	var steps []step
+	for i, p := range tr.Posts {
+		if last, err = judge.Advance(ref, last, p.At, emit); err != nil {
+			t.Fatal(err)
+		}
+		src := judge.Thread
+		if p.Private {
+			src = judge.PM
+		}
+		in := judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
+		st := step{index: i, before: append([]engine.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
+		out, err := ref.Judge(in)
+		if err != nil {
+			t.Fatalf("post %d: %v", i, err)
+		}
+		keep(out.Events)
+		st.out, st.stateAfter = out, snapshot(t, ref)
+		rules := judge.RulesOf(ref)
+		for _, ev := range out.Events {
+			if _, ok := rules.Undoable(ev); ok {
+				st.undoableEvent = true
+			}
+		}
+		steps = append(steps, st)
+		if p.At.After(last) {
+			last = p.At
+		}
+	}
+	if !tr.Until.IsZero() {
+		if _, err := judge.Advance(ref, last, tr.Until, emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ref, log, steps
+}
+
+func TestConformance(t *testing.T) {
+	byGame := examples(t)
+	for _, name := range judge.Games() {
+		t.Run(name, func(t *testing.T) {
+			trs := byGame[name]
+			if len(trs) == 0 {
+				t.Fatalf("game %s has no example transcript in examples/", name)
+			}
+			for i, tr := range trs {
+				t.Run(strconv.Itoa(i), func(t *testing.T) { conform(t, tr) })
+			}
+		})
+	}
+}
+
+func conform(t *testing.T, tr *Transcript) {
+	// The same transcript twice gives the same bytes.
+	a, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := tr.Replay()
+	ja, _ := a.JSON()
+	jb, _ := b.JSON()
+	if string(ja) != string(jb) {
+		t.Fatal("two replays of one transcript differ")
+	}
+
+	ref, log, steps := play(t, tr)
+	rules := judge.RulesOf(ref)
+
+	// Every template the game may render exists (events, refusal codes, parser reasons) and
+	// every template the referee renders.
+	for _, n := range append(rules.Required(), judge.RefereeTemplates...) {
+		if !rules.Defined(n) {
+			t.Errorf("no template %q", n)
+		}
+	}
+
+	// A post that is not accepted changes no state.
+	for _, s := range steps {
+		if s.out.Verdict != judge.Accepted && s.stateBefore != s.stateAfter {
+			t.Errorf("post %d (%s) changed the state", s.index, s.out.Verdict)
+		}
+		if s.out.Verdict != judge.Accepted && len(s.out.Events) > 0 {
+			t.Errorf("post %d (%s) produced events", s.index, s.out.Verdict)
+		}
+	}
+
+	// Re-folding the log gives the live state.
+	fresh, err := tr.Referee()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.Restore(log); err != nil {
+		t.Fatal(err)
+	}
+	if snapshot(t, fresh) != snapshot(t, ref) {
+		t.Error("the state re-folded from the log differs from the live one")
+	}
+
+	// Every draw recorded in the log derives from the seed.
+	for i, rec := range log {
+		ev, err := judge.DecodeAny(fresh, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := ev.(engine.Drawer); ok {
+			for _, dr := range d.Drawn() {
+				if engine.Derive(tr.Seed, dr.N, dr.Bound) != dr.Value {
+					t.Errorf("event %d (%s): draw %d does not derive from the seed", i, rec.Kind, dr.N)
+				}
+			}
+		}
+	}
+
+	// Undoing a move gives the state before it (the last move of the transcript).
+	for k := len(steps) - 1; k >= 0; k-- {
+		s := steps[k]
+		if !s.undoableEvent {
+			continue
+		}
+		r, err := tr.Referee()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Restore(s.before); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, r)
+		if _, err := r.Judge(s.input); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "test", At: s.input.At}); err != nil {
+			t.Fatal(err)
+		}
+		if got := snapshot(t, r); got != before {
+			t.Errorf("undo of post %d: the state is not the state before it", s.index)
+		}
+		break
+	}
+}
+
+// FuzzReferee: any post, by a player, a stranger or the bot, in the thread or privately, at any
+// point of any game's example, gets a verdict without a panic, and a post that is not accepted
+// changes nothing.
+func FuzzReferee(f *testing.F) {
+	byGame := examples(f)
+	var trs []*Transcript
+	var played [][]step
+	for _, name := range judge.Games() {
+		for _, tr := range byGame[name] {
+			_, _, steps := play(f, tr)
+			if len(steps) == 0 {
+				continue
+			}
+			trs, played = append(trs, tr), append(played, steps)
+			for _, p := range tr.Posts {
+				f.Add(p.Text, uint8(len(trs)-1), uint16(3))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string, who uint8, at uint16) {
+		k := int(who) % len(trs)
+		tr, steps := trs[k], played[k]
+		s := steps[int(at)%len(steps)]
+		r, err := tr.Referee()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Restore(s.before); err != nil {
+			t.Fatal(err)
+		}
+		authors := []string{tr.Posts[0].Author, tr.Posts[len(tr.Posts)-1].Author, "Незнакомец", tr.Bot}
+		in := s.input
+		in.Author = authors[int(who>>4)%len(authors)]
+		in.Post = parser.FromBBCode(text)
+		if who&8 != 0 {
+			in.Source = judge.PM
+		}
+		before := snapshot(t, r)
+		out, err := r.Judge(in)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if out.Verdict != judge.Accepted && snapshot(t, r) != before {
+			t.Fatalf("%q: verdict %s changed the state", text, out.Verdict)
+		}
+	})
+}
