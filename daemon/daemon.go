@@ -22,6 +22,7 @@ import (
 	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/store"
+	"forumgm/templates"
 )
 
 // Options configure one game's daemon.
@@ -70,6 +71,7 @@ type Daemon struct {
 	retryAt  map[int64]time.Time
 	lastScan time.Time
 	errBack  time.Duration
+	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
 }
 
 // New builds a daemon; call Run (or Cycle from tests).
@@ -92,7 +94,7 @@ func New(o Options) (*Daemon, error) {
 	if o.Poll.Ceiling == 0 {
 		o.Poll.Ceiling = 10 * time.Minute
 	}
-	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}}
+	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{}}
 	d.log = o.Log.With().Str("game", o.Game).Logger()
 	return d, nil
 }
@@ -236,6 +238,24 @@ func (d *Daemon) sync(ctx context.Context) error {
 	return nil
 }
 
+// referee returns the referee and the seq it folded, rebuilding it from the store first when a
+// refused commit dropped it (invalidate): no path meets a nil referee.
+func (d *Daemon) referee(ctx context.Context) (judge.Referee, int64, error) {
+	d.mu.Lock()
+	ref, seq := d.ref, d.seq
+	d.mu.Unlock()
+	if ref != nil {
+		return ref, seq, nil
+	}
+	if err := d.sync(ctx); err != nil {
+		d.fail("store", err)
+		return nil, 0, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ref, d.seq, nil
+}
+
 // invalidate drops the referee: its state may be ahead of the store after a failed commit.
 func (d *Daemon) invalidate() {
 	d.mu.Lock()
@@ -269,7 +289,9 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if !started {
 		return false, nil
 	}
-	if _, err := d.Drain(ctx); err != nil {
+	// A message that cannot go out now waits for its retry (the drain after judging reports it);
+	// it never keeps new posts from being read and answered.
+	if _, err := d.Drain(ctx); err != nil && ctx.Err() != nil {
 		return false, err
 	}
 	n, err := d.readAndJudge(ctx, now)
@@ -299,10 +321,13 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error) {
 	d.mu.Lock()
 	has := d.hasClock
-	ref, seq := d.ref, d.seq
 	d.mu.Unlock()
 	if has {
 		return true, nil
+	}
+	ref, seq, err := d.referee(ctx)
+	if err != nil {
+		return false, err
 	}
 	at := d.o.Start
 	if at.IsZero() {
@@ -447,8 +472,8 @@ func ModNotice(game string, f store.NewFlag, author, permalink string) string {
 	return b.String()
 }
 
-// escape keeps player text from opening BBCode tags.
-func escape(s string) string { return strings.ReplaceAll(s, "[", "[\u200b") }
+// escape makes player text safe to echo (templates.Escape: no tags, no marker, valid UTF-8).
+func escape(s string) string { return templates.Escape(s) }
 
 // input is one new post or private message to judge.
 type input struct {
@@ -460,10 +485,11 @@ type input struct {
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
 // time order, firing the timers due before each. It returns how many inputs it handled.
 func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
-	d.mu.Lock()
-	paused := d.ref.Paused()
-	d.mu.Unlock()
-	if paused {
+	ref, _, err := d.referee(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if ref.Paused() {
 		return 0, nil // posts wait (the cursor stays) until a moderator resumes the game
 	}
 	var ins []input
@@ -579,10 +605,11 @@ func (d *Daemon) judgeOne(ctx context.Context, in input) error {
 			d.fail("store", err)
 			return err
 		}
-		d.mu.Lock()
-		paused := d.ref.Paused()
-		d.mu.Unlock()
-		if paused {
+		ref, _, err := d.referee(ctx)
+		if err != nil {
+			return err
+		}
+		if ref.Paused() {
 			return errPaused
 		}
 	}
@@ -610,9 +637,10 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 			ji.Post.Text = rec.Text
 		}
 	}
-	d.mu.Lock()
-	ref, seq := d.ref, d.seq
-	d.mu.Unlock()
+	ref, seq, err := d.referee(ctx)
+	if err != nil {
+		return err
+	}
 	out, err := ref.Judge(ji)
 	if err != nil {
 		// A referee error is a bug or bad input the referee could not handle: flag it for a
@@ -720,6 +748,8 @@ func (d *Daemon) forumErr(ctx context.Context, err error) error {
 func kindOf(err error) string {
 	var fe *forum.FloodError
 	switch {
+	case errors.Is(err, forum.ErrAmbiguous):
+		return "ambiguous"
 	case errors.As(err, &fe):
 		return "flood"
 	case errors.Is(err, forum.ErrLoggedOut):
@@ -728,6 +758,8 @@ func kindOf(err error) string {
 		return "too_long"
 	case errors.Is(err, forum.ErrMarkupChanged):
 		return "markup_changed"
+	case errors.Is(err, forum.ErrTruncated):
+		return "truncated"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return "canceled"
 	}
@@ -778,6 +810,9 @@ func (d *Daemon) rescan(ctx context.Context) error {
 	}
 	for _, rec := range thread {
 		p, ok := byID[rec.ID]
+		if ok {
+			delete(d.missing, rec.ID)
+		}
 		switch {
 		case ok:
 			h := rec.HashOf(p) // own text, quotes and code blocks: see store.ContentHash
@@ -800,6 +835,12 @@ func (d *Daemon) rescan(ctx context.Context) error {
 			if err != nil || n > maxID {
 				continue // not provably gone
 			}
+			// One read without the post proves nothing (a page served stale or incomplete): it
+			// is gone when the next whole rescan misses it too.
+			if d.missing[rec.ID]++; d.missing[rec.ID] < vanishedAfter {
+				d.log.Info().Str("post", rec.ID).Msg("move post missing from the thread: flagged if the next rescan misses it too")
+				continue
+			}
 			if err := d.flagPost(ctx, open, rec, store.FlagDeleted, "пост с ходом исчез из темы", "vanished", forum.Post{ID: rec.ID, Author: rec.Author}, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostVanished(cctx, d.o.Game, rec.Source, rec.ID, nil)
 				return err
@@ -810,6 +851,10 @@ func (d *Daemon) rescan(ctx context.Context) error {
 	}
 	return nil
 }
+
+// vanishedAfter is how many whole rescans in a row must miss a move post before it is flagged as
+// deleted.
+const vanishedAfter = 2
 
 // flagPost raises a flag about a recorded post (unless an open flag with the same tag exists: the
 // flag was committed but the mark was not, before a crash) and then marks the post.

@@ -11,7 +11,7 @@ import (
 	"forumgm/store"
 )
 
-var markerRe = regexp.MustCompile(`fgm-[A-Za-z0-9_-]+?-\d+-[0-9a-f]{6}(-p\d+)?`)
+var markerRe = regexp.MustCompile(`fgm-[A-Za-z0-9_-]+?-\d+-[0-9a-f]{12}(-p\d+)?`)
 
 // markers lists the markers in the bot's posts in thread order, with their counts.
 func markersIn(texts []string) ([]string, map[string]int) {
@@ -277,8 +277,20 @@ func TestSplitAndMarkers(t *testing.T) {
 			t.Errorf("a code block was cut:\n%s", p)
 		}
 	}
-	if !containsMarker("x fgm-g-1-abcdef\n", "fgm-g-1-abcdef") || containsMarker("fgm-g-1-abcdef-p1", "fgm-g-1-abcdef") {
-		t.Error("containsMarker must match whole markers only")
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"текст\nfgm-g-1-abcdef", true},
+		{"текст\n fgm-g-1-abcdef \n", true},
+		{"один\nfgm-g-1-abcdef\nдва\nfgm-g-1-123456", true}, // merged by the forum
+		{"x fgm-g-1-abcdef\n", false},                       // inside other text: an echo
+		{"Не понял строку «fgm-g-1-abcdef»", false},
+		{"fgm-g-1-abcdef-p1", false}, // a part's marker
+	} {
+		if got := containsMarker(c.text, "fgm-g-1-abcdef"); got != c.want {
+			t.Errorf("containsMarker(%q) = %v, want %v", c.text, got, c.want)
+		}
 	}
 	if got := Mark("текст\n", "fgm-g-1-abcdef"); !strings.HasSuffix(got, "fgm-g-1-abcdef[/color][/size]") {
 		t.Errorf("Mark: %q", got)

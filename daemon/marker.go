@@ -3,12 +3,16 @@ package daemon
 import (
 	"strings"
 	"unicode/utf8"
+
+	"forumgm/templates"
 )
 
 // Mark appends the outbox marker to a body: a small grey line that the forum renders as text, so a
-// reader (and the scraper, which keeps the text of [size]/[color] tags) finds it in the post.
+// reader (and the scraper, which keeps the text of [size]/[color] tags) finds it in the post. What
+// no post may hold (bytes that are not UTF-8, NUL: a board's form encoding would fail on them) is
+// dropped from the body (templates.Sanitize).
 func Mark(body, marker string) string {
-	return strings.TrimRight(body, "\n") + "\n[size=1][color=#b0b0b0]" + marker + "[/color][/size]"
+	return strings.TrimRight(templates.Sanitize(body), "\n") + "\n[size=1][color=#b0b0b0]" + marker + "[/color][/size]"
 }
 
 // PartMarker is the marker of part i (1-based) of a message split in n parts.

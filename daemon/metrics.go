@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"forumgm/internal/loopback"
 )
 
 // Metrics are the daemon's Prometheus metrics, on their own registry (so tests can run several
@@ -22,8 +24,9 @@ type Metrics struct {
 	RepliesPosted *prometheus.CounterVec   // by kind: reply | pm; dedup: found by marker
 	TimersFired   prometheus.Counter       // timed rules fired
 	PollLatency   *prometheus.HistogramVec // by source: one forum read (thread page walk or inbox)
-	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | forum | store | referee
+	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | ambiguous | forum | store | referee
 	OutboxPending prometheus.Gauge         // items waiting to be posted
+	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
 	FlagsRaised   prometheus.Counter       // new moderator flags
 }
 
@@ -49,17 +52,20 @@ func NewMetrics() *Metrics {
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"game", "source"}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "forumgm_errors_total", Help: "Errors by kind (flood, logged_out, too_long, forum, store, referee).",
+			Name: "forumgm_errors_total", Help: "Errors by kind (flood, logged_out, too_long, ambiguous: a post whose outcome was unknown, forum, store, referee).",
 		}, []string{"game", "kind"}),
 		OutboxPending: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "forumgm_outbox_pending", Help: "Replies and private messages waiting to be posted.",
 		}),
+		OutboxFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_outbox_failed_total", Help: "Replies and private messages given up on (an unknown recipient, private messages disabled, a full inbox): a person must look.",
+		}, []string{"game", "kind"}),
 		FlagsRaised: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "forumgm_flags_raised_total", Help: "Cases handed to the moderators.",
 		}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
-		m.OutboxPending, m.FlagsRaised, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -146,12 +152,13 @@ func fmtT(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// OpsHandler serves /healthz and /metrics.
+// OpsHandler serves /healthz and /metrics, to requests for a loopback Host only (like the web UI:
+// a page elsewhere that rebinds its DNS name to 127.0.0.1 cannot read them).
 func OpsHandler(m *Metrics, h *Health) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/healthz", h)
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
-	return mux
+	return loopback.Guard(mux, "forumgm ops: ask for it as http://127.0.0.1:PORT/")
 }
 
 // ListenOps starts the ops server on addr (loopback) and returns the listener's address and a

@@ -249,3 +249,32 @@ func grep(body, prefix string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// /metrics and /healthz answer only requests for a loopback Host (DNS rebinding), like the web UI.
+func TestOpsRefusesForeignHost(t *testing.T) {
+	m := NewMetrics()
+	h := NewHealth(time.Now, time.Hour)
+	addr, stop, err := ListenOps("127.0.0.1:0", m, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	for _, path := range []string{"/metrics", "/healthz"} {
+		for host, want := range map[string]int{addr: http.StatusOK, "localhost": http.StatusOK, "rebound.example:80": http.StatusMisdirectedRequest} {
+			req, _ := http.NewRequest(http.MethodGet, "http://"+addr+path, nil)
+			req.Host = host
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("%s with Host %s: %d, want %d", path, host, resp.StatusCode, want)
+			}
+			if want != http.StatusOK && strings.Contains(string(b), "forumgm_") {
+				t.Errorf("%s with Host %s leaked the metrics", path, host)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"forumgm/forum"
@@ -27,8 +28,17 @@ var errAttempt = errors.New("sending (outcome unknown until confirmed)")
 // maxFloodWaits bounds the flood-control waits of one drain.
 const maxFloodWaits = 3
 
-// Drain posts the pending outbox items in order and reports how many it delivered. It stops at
-// the first item it cannot deliver now (the order of replies is kept); the error says why.
+// maxAmbiguous bounds the sends of one item in one drain whose outcome was unknown (a 5xx or a
+// reset after the POST went out): each is followed by a look for the marker before sending again.
+const maxAmbiguous = 2
+
+// Drain posts the pending outbox items and reports how many it delivered. Thread replies go in
+// the order they were queued and private messages in theirs, each queue on its own: the first
+// reply that cannot be delivered now holds back the later replies (never the private messages),
+// and the first private message that cannot be delivered now holds back the later private
+// messages (never the replies). A private message that can never be delivered (an unknown user,
+// private messages disabled, a full inbox) is given up on, reported at error level and counted,
+// and the next one goes on. The error is the first reason an item waits.
 func (d *Daemon) Drain(ctx context.Context) (int, error) {
 	items, err := d.o.Store.PendingOutbox(ctx, d.o.Game)
 	if err != nil {
@@ -36,22 +46,77 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	d.m.OutboxPending.Set(float64(len(items)))
-	n := 0
+	n, left := 0, len(items)
+	var first error
+	held := map[store.OutboxKind]bool{}
 	for _, it := range items {
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
-		if t, ok := d.retryAt[it.ID]; ok && d.o.Clock.Now().Before(t) {
-			return n, nil
+		if held[it.Kind] {
+			continue
 		}
-		if err := d.deliver(ctx, it); err != nil {
-			return n, err
+		if t, ok := d.retryAt[it.ID]; ok && d.o.Clock.Now().Before(t) {
+			held[it.Kind] = true
+			continue
+		}
+		err := d.deliver(ctx, it)
+		switch {
+		case errors.Is(err, errGivenUp):
+			left--
+		case err != nil:
+			held[it.Kind] = true
+			if first == nil {
+				first = err
+			}
+			continue
+		default:
+			n++
+			left--
 		}
 		delete(d.retryAt, it.ID)
-		n++
-		d.m.OutboxPending.Set(float64(len(items) - n))
+		d.m.OutboxPending.Set(float64(left))
 	}
-	return n, nil
+	return n, first
+}
+
+// errGivenUp is deliver's report of an item given up on for good (marked failed for a person).
+var errGivenUp = errors.New("given up")
+
+// undeliverable says whether err means a private message can never be delivered as it stands:
+// the recipient is unknown, cannot receive private messages (disabled, a full inbox), or the
+// forum has none. Retrying would only hold back the messages behind it.
+func undeliverable(err error) bool {
+	return errors.Is(err, forum.ErrNotFound) || errors.Is(err, forum.ErrNoPermission) ||
+		errors.Is(err, forum.ErrNoPM) || errors.Is(err, forum.ErrRecipient)
+}
+
+// giveUp marks an item failed for a person to look at, loudly: an error-level log line and the
+// outbox_failed counter.
+func (d *Daemon) giveUp(ctx context.Context, it store.OutboxRow, err error) error {
+	d.m.Errors.WithLabelValues(d.o.Game, "undeliverable").Inc()
+	d.m.OutboxFailed.WithLabelValues(d.o.Game, string(it.Kind)).Inc()
+	if d.o.Health != nil {
+		d.o.Health.Error(err)
+	}
+	d.log.Error().Err(err).Int64("outbox", it.ID).Str("kind", string(it.Kind)).Str("recipient", it.Recipient).
+		Str("marker", it.Marker).Msg("message cannot be delivered: given up (see forumgm review / the outbox); later messages go on")
+	cctx, cancel := durable(ctx)
+	defer cancel()
+	if merr := d.o.Store.MarkFailed(cctx, it.ID, err); merr != nil {
+		d.fail("store", merr)
+		return merr
+	}
+	return fmt.Errorf("daemon: outbox %d (%s): %w: %w", it.ID, it.Marker, errGivenUp, err)
+}
+
+// sendError handles a failed send: a private message that can never be delivered is given up on,
+// anything else is retried later.
+func (d *Daemon) sendError(ctx context.Context, it store.OutboxRow, err error) error {
+	if it.Kind == store.OutboxPM && undeliverable(err) {
+		return d.giveUp(ctx, it, err)
+	}
+	return d.sendFailed(ctx, it, err)
 }
 
 // deliver sends one item (in parts if it is too long), unless its marker shows it is already on
@@ -61,16 +126,13 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 	caps := d.o.Forum.Capabilities()
 	if it.Kind == store.OutboxPM && !caps.PrivateMessages {
 		err := fmt.Errorf("daemon: outbox %d: private message to %s: %w", it.ID, it.Recipient, forum.ErrNoPM)
-		d.fail("no_pm", err)
-		cctx, cancel := durable(ctx)
-		defer cancel()
-		return d.o.Store.MarkFailed(cctx, it.ID, err) // a human looks at it; later items go on
+		return d.giveUp(ctx, it, err) // a human looks at it; later items go on
 	}
 	limit := d.limit
 	if limit == 0 {
 		limit = caps.MaxPostLength
 	}
-	floods := 0
+	floods, ambiguous := 0, 0
 	for {
 		parts := Split(it.Body, bodyLimit(limit))
 		markers := make([]string, len(parts))
@@ -118,6 +180,12 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 					return serr
 				}
 				again = true
+			case errors.Is(err, forum.ErrAmbiguous) && ambiguous < maxAmbiguous:
+				// The forum may have taken the part (a proxy's 502 after the post was stored):
+				// never send it again blindly; look for its marker first.
+				ambiguous++
+				d.fail("ambiguous", err)
+				again = true
 			case errors.Is(err, forum.ErrLoggedOut) || errors.Is(err, forum.ErrBadToken):
 				d.fail(kindOf(err), err)
 				if lerr := d.o.Forum.Login(ctx); lerr != nil {
@@ -125,7 +193,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				}
 				id, err = d.send(ctx, it, Mark(part, markers[i]))
 				if err != nil {
-					return d.sendFailed(ctx, it, err)
+					return d.sendError(ctx, it, err)
 				}
 			case errors.Is(err, forum.ErrTooLong):
 				d.fail("too_long", err)
@@ -137,7 +205,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				limit = d.limit
 				again = true
 			default:
-				return d.sendFailed(ctx, it, err)
+				return d.sendError(ctx, it, err)
 			}
 			if again {
 				break
@@ -212,7 +280,8 @@ func bodyLimit(limit int) int {
 }
 
 // findMarkers looks for markers in the bot's recent posts (replies) or sent messages (PMs) and
-// returns the forum id of the post holding each one found.
+// returns the forum id of the post holding each one found. A marker counts only in a post by the
+// bot and only on a line of its own, where Mark puts it.
 func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []string) (map[string]string, error) {
 	var posts []forum.Post
 	switch it.Kind {
@@ -234,7 +303,9 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 	}
 	found := map[string]string{}
 	for _, p := range posts {
-		if it.Kind == store.OutboxReply && !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
+		// Only the bot's own posts count: a player who posts a marker suppresses nothing. (The
+		// sent folder's messages are the bot's; their author is the bot too.)
+		if !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
 			continue
 		}
 		for _, m := range markers {
@@ -273,21 +344,20 @@ func (d *Daemon) checkFrom(ctx context.Context, it store.OutboxRow) forum.Cursor
 	return forum.Cursor{}
 }
 
-// containsMarker finds m in text as a whole token (not as the prefix of a part's marker).
+// containsMarker finds m where Mark puts it: a line of its own (the last line of a reply, or of
+// each reply a forum merged into one post), not inside other text such as a quoted or echoed line,
+// and as a whole token (not the prefix of a part's marker).
 func containsMarker(text, m string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], m)
-		if j < 0 {
-			return false
-		}
-		end := i + j + len(m)
-		if end == len(text) || !isMarkerChar(text[end]) {
+	for line := range strings.Lines(text) {
+		if strings.TrimFunc(line, markerSpace) == m {
 			return true
 		}
-		i = i + j + 1
 	}
+	return false
 }
 
-func isMarkerChar(c byte) bool {
-	return c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+// markerSpace is what may surround the marker's line: spaces and the invisible characters a
+// forum's rendering may leave around a tag.
+func markerSpace(r rune) bool {
+	return unicode.IsSpace(r) || r == '\u200b' || r == '\ufeff' || r == '\u00a0'
 }

@@ -31,7 +31,7 @@ type ClientConfig struct {
 	Timeout    time.Duration // per request, 30s
 	Rate       rate.Limit    // requests per second per host, 1
 	Burst      int           // 2
-	MaxRetries int           // retries on network errors, 5xx and 429; 3
+	MaxRetries int           // retries of an idempotent request (GET) on network errors, 5xx and 429; 3
 	BaseDelay  time.Duration // first backoff, 1s; doubled each retry, with jitter
 	// Sleep waits for d or until ctx ends (tests inject a fast one). Default: a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -158,8 +158,10 @@ func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error
 }
 
 // PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
-// the charset cannot hold become &#NNNN;). It is not retried on errors after the request was
-// sent, so a post is never made twice by the client itself.
+// the charset cannot hold become &#NNNN;). A POST is never repeated by the client: when the answer
+// leaves it unknown whether the forum took it (429, 5xx, a timeout, a reset connection) the error
+// is an *AmbiguousError (errors.Is(err, ErrAmbiguous)), and the caller must look for what it
+// posted before it posts again.
 func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, boardCharset string) (*Page, error) {
 	enc, err := EncodeForm(form, boardCharset)
 	if err != nil {
@@ -203,6 +205,35 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("forum: %s %s: HTTP %d", e.Method, e.URL, e.Status)
 }
 
+// ErrAmbiguous is the class of *AmbiguousError: a request that is not idempotent (a POST) may or
+// may not have been carried out.
+var ErrAmbiguous = errors.New("forum: outcome unknown")
+
+// AmbiguousError is the answer to a non-idempotent request (a POST) that leaves its outcome
+// unknown: a 429 or 5xx status (a proxy or CDN may answer 502/504 after the forum stored the post),
+// a timeout, or a connection reset. The client never repeats such a request; the caller looks for
+// the effect (the daemon: the outbox marker) before sending again. Err is the *StatusError or the
+// transport error.
+type AmbiguousError struct {
+	Method, URL string
+	Err         error
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("forum: %s %s: outcome unknown (the forum may have taken it): %v", e.Method, e.URL, e.Err)
+}
+
+// Unwrap gives the status or transport error.
+func (e *AmbiguousError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrAmbiguous) true.
+func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+
+// idempotent says whether a request may be repeated blindly.
+func idempotent(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead
+}
+
 func retryAfter(p *Page) time.Duration {
 	if p == nil {
 		return 0
@@ -243,13 +274,19 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		// A POST that may have reached the server is not retried.
-		return nil, method == http.MethodGet, fmt.Errorf("forum: %s %s: %w", method, u, err)
+		// A POST that may have reached the server is never retried: its outcome is unknown.
+		if !idempotent(method) {
+			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: err}
+		}
+		return nil, true, fmt.Errorf("forum: %s %s: %w", method, u, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return nil, method == http.MethodGet, fmt.Errorf("forum: %s %s: read body: %w", method, u, err)
+		if !idempotent(method) {
+			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: fmt.Errorf("read body: %w", err)}
+		}
+		return nil, true, fmt.Errorf("forum: %s %s: read body: %w", method, u, err)
 	}
 	page := &Page{URL: resp.Request.URL, Status: resp.StatusCode, Header: resp.Header, Raw: raw}
 	if resp.StatusCode == http.StatusNotModified && havePrev {
@@ -259,7 +296,11 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 		return &cp, false, nil
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-		return page, true, &StatusError{Method: method, URL: u.String(), Status: resp.StatusCode}
+		se := &StatusError{Method: method, URL: u.String(), Status: resp.StatusCode}
+		if !idempotent(method) {
+			return page, false, &AmbiguousError{Method: method, URL: u.String(), Err: se}
+		}
+		return page, true, se
 	}
 	page.Body, page.Charset, err = Decode(raw, resp.Header.Get("Content-Type"))
 	if err != nil {

@@ -206,3 +206,56 @@ func TestRelogin(t *testing.T) {
 		t.Fatalf("failed re-login must report both: %v", err)
 	}
 }
+
+// A POST answered 5xx or 429 (a CDN's 502/504 after the forum stored the post) or cut off by a
+// reset is sent once and reported as ambiguous, never repeated; a GET still is.
+func TestClientPostAmbiguousNeverRepeated(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		status int // 0: reset the connection
+	}{{"502", http.StatusBadGateway}, {"504", http.StatusGatewayTimeout}, {"500", 500}, {"429", http.StatusTooManyRequests}, {"reset", 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			var posts atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost {
+					posts.Add(1)
+				}
+				if c.status == 0 {
+					hj, _ := w.(http.Hijacker)
+					conn, _, err := hj.Hijack()
+					if err == nil {
+						conn.Close()
+					}
+					return
+				}
+				w.WriteHeader(c.status)
+			}))
+			defer srv.Close()
+			_, err := fastClient().PostForm(context.Background(), srv.URL, url.Values{"message": {"ход"}}, "utf-8")
+			var ae *AmbiguousError
+			if !errors.Is(err, ErrAmbiguous) || !errors.As(err, &ae) || ae.Method != http.MethodPost {
+				t.Fatalf("want an ambiguous error, got %v", err)
+			}
+			var se *StatusError
+			if c.status != 0 && (!errors.As(err, &se) || se.Status != c.status) {
+				t.Fatalf("the status is not kept: %v", err)
+			}
+			if n := posts.Load(); n != 1 {
+				t.Fatalf("the POST was sent %d times", n)
+			}
+		})
+	}
+}
+
+// A POST answered 4xx other than 429 is a definite refusal, not an ambiguous one.
+func TestClientPostRefusalNotAmbiguous(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer srv.Close()
+	_, err := fastClient().PostForm(context.Background(), srv.URL, url.Values{"a": {"b"}}, "utf-8")
+	var se *StatusError
+	if err == nil || errors.Is(err, ErrAmbiguous) || !errors.As(err, &se) || se.Status != 403 {
+		t.Fatalf("want a plain 403, got %v", err)
+	}
+}

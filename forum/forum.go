@@ -93,6 +93,9 @@ var (
 	ErrNoPM          = errors.New("forum: private messages not available")
 	ErrMarkupChanged = errors.New("forum: page markup not recognised (forum upgraded or theme changed?)")
 	ErrNotFound      = errors.New("forum: not found")
+	// ErrRecipient: the recipient of a private message cannot receive it (private messages
+	// disabled, a full inbox); an unknown recipient is ErrNotFound.
+	ErrRecipient = errors.New("forum: the recipient cannot receive private messages")
 )
 
 // FloodError is the forum's flood control: try again after Wait.

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"forumgm/internal/loopback"
 	"forumgm/judge"
 	"forumgm/store"
 )
@@ -59,6 +60,7 @@ type Web struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	throttle *loginThrottle
 }
 
 type account struct {
@@ -105,7 +107,7 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	if opt.LogSize <= 0 {
 		opt.LogSize = 50
 	}
-	w := &Web{opt: opt, games: games, byID: map[string]*Review{}, sessions: map[string]*session{}}
+	w := &Web{opt: opt, games: games, byID: map[string]*Review{}, sessions: map[string]*session{}, throttle: newLoginThrottle()}
 	for _, a := range opt.Accounts {
 		if strings.TrimSpace(a.Name) == "" || a.Password == "" {
 			return nil, fmt.Errorf("review: web: account %q has no name or no password", a.Name)
@@ -170,24 +172,11 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
-	if !loopbackHost(r.Host) {
+	if !loopback.Host(r.Host) {
 		http.Error(rw, "forumgm review: open it as http://127.0.0.1:PORT/", http.StatusMisdirectedRequest)
 		return
 	}
 	w.handler.ServeHTTP(rw, r)
-}
-
-func loopbackHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // ---- sessions ----
@@ -362,14 +351,22 @@ func (w *Web) login(rw http.ResponseWriter, r *http.Request) {
 		w.showLogin(rw, r, http.StatusForbidden, next, "Форма устарела — попробуйте ещё раз.")
 		return
 	}
+	now := w.opt.Now()
+	if wait := w.throttle.wait(now, r.RemoteAddr, r.PostForm.Get("name")); wait > 0 {
+		secs := int(wait.Round(time.Second) / time.Second)
+		rw.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+		w.showLogin(rw, r, http.StatusTooManyRequests, next,
+			fmt.Sprintf("Слишком много неудачных попыток входа. Подождите %d с и попробуйте снова.", max(secs, 1)))
+		return
+	}
 	name, ok := w.check(r.PostForm.Get("name"), r.PostForm.Get("password"))
 	if !ok {
+		w.throttle.failed(now, r.RemoteAddr, r.PostForm.Get("name"))
 		w.showLogin(rw, r, http.StatusUnauthorized, next, "Неверное имя или пароль.")
 		return
 	}
 	id := token()
 	w.mu.Lock()
-	now := w.opt.Now()
 	for k, old := range w.sessions {
 		if !now.Before(old.expires) {
 			delete(w.sessions, k)
@@ -612,7 +609,7 @@ func Serve(ctx context.Context, addr string, h http.Handler, ready func(url stri
 	if err != nil {
 		return fmt.Errorf("review: serve: %q: want host:port such as 127.0.0.1:9322", addr)
 	}
-	if !loopbackHost(host) {
+	if !loopback.Host(host) {
 		return fmt.Errorf("review: serve: %q is not a loopback address (reach it from elsewhere through an SSH tunnel)", addr)
 	}
 	ln, err := net.Listen("tcp", addr)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/url"
@@ -445,5 +446,19 @@ func TestConcurrentPosting(t *testing.T) {
 	posts, _ := s.Posts(t.Context(), 1)
 	if len(posts) != 16+25 {
 		t.Errorf("%d posts", len(posts))
+	}
+}
+
+// The board serves loopback only: its accounts' passwords are printed for anyone to read.
+func TestStartRefusesNonLoopback(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0"} {
+		s, err := New(context.Background(), Options{DBPath: t.TempDir() + "/b.db"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Start(context.Background(), addr); err == nil || !strings.Contains(err.Error(), "not a loopback address") {
+			t.Errorf("Start(%q): %v", addr, err)
+		}
+		s.Close()
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"forumgm/forum"
+	"forumgm/internal/loopback"
 )
 
 // User is a board account to create.
@@ -208,10 +209,14 @@ func (s *Server) cp1251() bool {
 }
 
 // Start serves the board on addr ("127.0.0.1:0" for a free loopback port) until Close or ctx
-// ends, and returns the base URL ("http://127.0.0.1:PORT").
+// ends, and returns the base URL ("http://127.0.0.1:PORT"). Only a loopback address is accepted:
+// the board's accounts have throwaway passwords printed for anyone to read.
 func (s *Server) Start(ctx context.Context, addr string) (string, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
+	}
+	if h, _, err := net.SplitHostPort(addr); err != nil || !loopback.Host(h) {
+		return "", fmt.Errorf("sandbox: %q is not a loopback address: the sandbox serves this machine only (127.0.0.1:PORT)", addr)
 	}
 	s.srvMu.Lock()
 	defer s.srvMu.Unlock()

@@ -31,7 +31,7 @@ func TestCommitAtomic(t *testing.T) {
 				// Another game's row already holds the marker g's next item will get.
 				ensureGame(t, s, "other")
 				if _, err := s.w.ExecContext(ctx, `INSERT INTO outbox (game_id, n, kind, body, marker, event_seq, created_at)
-					VALUES ('other', 1, 'reply', 'x', ?, 0, '2025-01-01T00:00:00.000000000Z')`, Marker("g", 2)); err != nil {
+					VALUES ('other', 1, 'reply', 'x', ?, 0, '2025-01-01T00:00:00.000000000Z')`, Marker(gameKey(t, s, "g"), "g", 2)); err != nil {
 					t.Fatal(err)
 				}
 			},

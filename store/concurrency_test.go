@@ -77,7 +77,7 @@ func TestReadersDuringWriter(t *testing.T) {
 func TestTwoStoresWrite(t *testing.T) {
 	ctx := context.Background()
 	a, path := openTest(t)
-	b, err := Open(ctx, path)
+	b, err := Open(ctx, path, Shared())
 	if err != nil {
 		t.Fatal(err)
 	}

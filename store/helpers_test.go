@@ -146,3 +146,23 @@ func rawDB(t testing.TB, path string) *sql.DB {
 	}
 	return db
 }
+
+// gameKey is the game's marker key, made now when the game has none yet (as its first queued item
+// would).
+func gameKey(t *testing.T, s *Store, game string) []byte {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	key, err := markerKey(ctx, tx, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return key
+}

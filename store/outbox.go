@@ -32,7 +32,7 @@ type OutboxItem struct {
 	Kind      OutboxKind
 	Recipient string // the forum user name, for a PM; empty for a reply
 	Subject   string
-	Body      string // forum markup; the poster adds Marker to what it sends
+	Body      string // forum markup; the poster adds the item's marker to what it sends
 }
 
 // OutboxRow is a queued item as stored.
@@ -44,7 +44,7 @@ type OutboxRow struct {
 	Recipient   string
 	Subject     string
 	Body        string
-	Marker      string // Marker(Game, N)
+	Marker      string // Marker(the game's key, Game, N)
 	EventSeq    int64  // the game's last event seq when the item was queued
 	CreatedAt   time.Time
 	State       OutboxState
@@ -167,6 +167,10 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(n), 0) FROM outbox WHERE game_id = ?`, game).Scan(&n); err != nil {
 		return err
 	}
+	key, err := markerKey(ctx, tx, game)
+	if err != nil {
+		return err
+	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (game_id, n, kind, recipient, subject, body, marker, event_seq, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
@@ -176,7 +180,7 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 	created := fmtTime(now)
 	for _, it := range items {
 		n++
-		if _, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(game, n), lastSeq, created); err != nil {
+		if _, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(key, game, n), lastSeq, created); err != nil {
 			return fmt.Errorf("outbox item %d: %w", n, err)
 		}
 	}

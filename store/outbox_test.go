@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func TestOutboxLifecycle(t *testing.T) {
 		t.Fatalf("%d pending, want 3", len(pending))
 	}
 	for i, o := range pending {
-		if o.N != int64(i+1) || o.Marker != Marker("g", o.N) || o.State != OutboxPending || o.Body != c.Outbox[i].Body ||
+		if o.N != int64(i+1) || o.Marker != Marker(gameKey(t, s, "g"), "g", o.N) || o.State != OutboxPending || o.Body != c.Outbox[i].Body ||
 			o.Kind != c.Outbox[i].Kind || o.Recipient != c.Outbox[i].Recipient || o.Subject != c.Outbox[i].Subject {
 			t.Errorf("item %d = %+v", i, o)
 		}
@@ -106,11 +107,12 @@ func TestOutboxInvalidItems(t *testing.T) {
 	}
 }
 
-// TestMarkersDeterministic: the same game's commits give the same markers in another database,
-// whatever other games did there; markers never repeat and none is a substring of another.
-func TestMarkersDeterministic(t *testing.T) {
+// TestMarkersKeyed: markers are keyed with a secret of the game's, made once: the same game's
+// commits give other markers in another database, every marker is the HMAC under the stored key,
+// markers never repeat and none is a substring of another.
+func TestMarkersKeyed(t *testing.T) {
 	ctx := context.Background()
-	markers := func(noise bool) []string {
+	markers := func(noise bool) ([]string, *Store) {
 		s, _ := openTest(t)
 		ensureGame(t, s, "g")
 		ensureGame(t, s, "g-1")
@@ -132,21 +134,30 @@ func TestMarkersDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, o := range pending {
+			for i, o := range pending {
+				if want := Marker(gameKey(t, s, game), game, int64(i+1)); o.Marker != want {
+					t.Errorf("%s item %d: marker %s, want %s", game, i+1, o.Marker, want)
+				}
 				out = append(out, o.Marker)
 			}
 		}
-		return out
+		return out, s
 	}
-	quiet, noisy := markers(false), markers(true)
+	quiet, s1 := markers(false)
+	noisy, s2 := markers(true)
 	if len(quiet) != 50 || len(noisy) != 75 {
 		t.Fatalf("%d and %d markers", len(quiet), len(noisy))
 	}
-	if fmt.Sprint(quiet) != fmt.Sprint(noisy[:50]) {
-		t.Errorf("markers differ between databases:\n%v\n%v", quiet, noisy[:50])
+	for i := range quiet {
+		if quiet[i] == noisy[i] {
+			t.Errorf("marker %s is the same in two databases (the key is not random)", quiet[i])
+		}
 	}
-	if quiet[0] != Marker("g", 1) || quiet[49] != Marker("g", 50) {
-		t.Errorf("markers %s..%s", quiet[0], quiet[49])
+	for _, s := range []*Store{s1, s2} {
+		var keys int
+		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM marker_keys WHERE game_id = 'g'`).Scan(&keys); err != nil || keys != 1 {
+			t.Errorf("game g has %d keys (%v), want 1", keys, err)
+		}
 	}
 	for i, a := range noisy {
 		for j, b := range noisy {
@@ -155,7 +166,7 @@ func TestMarkersDeterministic(t *testing.T) {
 			}
 		}
 	}
-	if got := Marker("g", 1); got != "fgm-g-1-"+TextHash("g\x001")[:6] {
-		t.Errorf("Marker changed format: %s", got)
+	if got := Marker([]byte("k"), "g", 1); !regexp.MustCompile(`^fgm-g-1-[0-9a-f]{12}$`).MatchString(got) || got == Marker([]byte("k2"), "g", 1) {
+		t.Errorf("Marker changed format or ignores the key: %s", got)
 	}
 }

@@ -25,12 +25,15 @@ package store
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -66,9 +69,12 @@ const BusyTimeout = 10 * time.Second
 
 // Store is the SQLite storage of forumgm. It is safe for concurrent use.
 type Store struct {
-	w   *sql.DB // the single writer connection
-	r   *sql.DB // query-only readers
-	now func() time.Time
+	w      *sql.DB // the single writer connection
+	r      *sql.DB // query-only readers
+	now    func() time.Time
+	shared bool     // no lock (Shared)
+	lock   *os.File // the held lock file (see lock)
+	path   string   // the database's absolute path
 }
 
 // Option configures Open.
@@ -80,6 +86,9 @@ func WithClock(now func() time.Time) Option {
 }
 
 // Open opens (creating it if needed) the database at path and applies the pending migrations.
+// It takes the store's lock for the life of the Store (one daemon per database: a second Open
+// fails with a *LockedError naming the holder) unless Shared is given, checks that the folder and
+// the file are writable, and runs PRAGMA quick_check.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	ms, err := embeddedMigrations()
 	if err != nil {
@@ -96,10 +105,24 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	s := &Store{now: time.Now}
+	s := &Store{now: time.Now, path: abs}
 	for _, o := range opts {
 		o(s)
 	}
+	if err := checkPath(abs); err != nil {
+		return nil, err
+	}
+	if !s.shared {
+		if s.lock, err = lock(abs); err != nil {
+			return nil, err
+		}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = unlock(s.lock)
+		}
+	}()
 	busy := fmt.Sprint(BusyTimeout.Milliseconds())
 	s.w, err = sql.Open("sqlite3", dsn(abs, url.Values{
 		"_journal_mode": {"WAL"},
@@ -124,6 +147,10 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 		s.w.Close()
 		return nil, fmt.Errorf("store: open %s: journal mode %q, want wal (%v)", path, mode, err)
 	}
+	if err := quickCheck(ctx, s, path); err != nil {
+		s.w.Close()
+		return nil, err
+	}
 	if err := migrate(ctx, s.w, ms, s.now); err != nil {
 		s.w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -140,6 +167,7 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 	n := min(runtime.GOMAXPROCS(0), 4)
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
+	ok = true
 	return s, nil
 }
 
@@ -151,7 +179,9 @@ func dsn(abs string, q url.Values) string {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	err := errors.Join(s.r.Close(), s.w.Close())
+	l := s.lock
+	s.lock = nil
+	err := errors.Join(s.r.Close(), s.w.Close(), unlock(l))
 	if err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}
@@ -280,12 +310,39 @@ func checkGame(id string) error {
 	return nil
 }
 
-// Marker is the unique marker of a game's n-th outbox item. It depends only on the game id and n,
-// so a replay gives the same markers; the short hash after the number makes markers prefix-free
-// ("…-1-" never starts "…-10-"), so searching a thread for one never finds another.
-func Marker(game string, n int64) string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", game, n))
-	return fmt.Sprintf("fgm-%s-%d-%s", game, n, hex.EncodeToString(h[:3]))
+// Marker is the unique marker of a game's n-th outbox item under the game's secret key (see
+// markerKey): "fgm-GAME-N-" and 12 hex digits of HMAC-SHA256(key, game NUL n). Nobody without the
+// key can tell the next item's marker, so a player cannot post it first to make the daemon think a
+// reply already landed. The fixed-length MAC after the number keeps markers prefix-free ("…-1-"
+// never starts "…-10-"), so searching a thread for one never finds another.
+func Marker(key []byte, game string, n int64) string {
+	mac := hmac.New(sha256.New, key)
+	fmt.Fprintf(mac, "%s\x00%d", game, n)
+	return fmt.Sprintf("fgm-%s-%d-%s", game, n, hex.EncodeToString(mac.Sum(nil)[:6]))
+}
+
+// markerKeySize is the length of a game's marker key.
+const markerKeySize = 32
+
+// markerKey returns the game's marker key, making it (random, once per game) in tx when the game
+// has none yet. The key never leaves the store.
+func markerKey(ctx context.Context, tx *sql.Tx, game string) ([]byte, error) {
+	var key []byte
+	err := tx.QueryRowContext(ctx, `SELECT key FROM marker_keys WHERE game_id = ?`, game).Scan(&key)
+	if err == nil {
+		return key, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("marker key: %w", err)
+	}
+	key = make([]byte, markerKeySize)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("marker key: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO marker_keys (game_id, key) VALUES (?, ?)`, game, key); err != nil {
+		return nil, fmt.Errorf("marker key: %w", err)
+	}
+	return key, nil
 }
 
 // scanner is *sql.Row or *sql.Rows.

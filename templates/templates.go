@@ -71,15 +71,30 @@ func tidy(s string) string {
 	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
-// escaper puts a zero-width space where a forum would read markup in player text: after each '['
-// (no tag, [url] included, is read) and inside the bare links forums turn into live ones
-// ("https://…", "www.…").
-var escaper = strings.NewReplacer("[", "[\u200b", "://", ":\u200b//", "www.", "www\u200b.", "WWW.", "WWW\u200b.", "Www.", "Www\u200b.")
-
-// Escape makes player text safe to echo inside a BBCode post: no tag of it is read and no link of
-// it is live; HTML-special characters are left to the forum, which escapes them itself.
+// Escape makes player text safe to echo inside a BBCode post: bytes that are not UTF-8, NUL and the
+// other control characters (but tab and line breaks) are dropped (a windows-1251 board's form
+// encoding cannot send them, which would hold the outbox up); a zero-width space goes where a
+// forum would read markup: after each '[' (no tag, [url] included, is read) and inside the bare
+// links forums turn into live ones ("https://…", "www.…"); "fgm-", the start of an outbox marker,
+// gets a non-breaking hyphen, so an echoed line is never taken for the bot's marker.
+// HTML-special characters are left to the forum, which escapes them itself.
 func Escape(s string) string {
-	return escaper.Replace(s)
+	return escaper.Replace(Sanitize(s))
+}
+
+var escaper = strings.NewReplacer("[", "[\u200b", "://", ":\u200b//", "www.", "www\u200b.", "WWW.", "WWW\u200b.",
+	"Www.", "Www\u200b.", "fgm-", "fgm\u2011", "FGM-", "FGM\u2011")
+
+// Sanitize drops what must never be echoed into a post: bytes that are not UTF-8, NUL and the other
+// C0 control characters except tab, line feed and carriage return, and DEL.
+func Sanitize(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // Cut shortens s to at most n letters, ending a shortened text with "…".

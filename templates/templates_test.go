@@ -1,6 +1,10 @@
 package templates
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestPlural(t *testing.T) {
 	cases := map[int]string{0: "ранений", 1: "ранение", 2: "ранения", 4: "ранения", 5: "ранений", 11: "ранений",
@@ -20,6 +24,11 @@ func TestEscapeStopsTags(t *testing.T) {
 		"[url=http://x.ru]тут[/url]":    "[\u200burl=http:\u200b//x.ru]тут[\u200b/url]",
 		"смотри https://evil.example/a": "смотри https:\u200b//evil.example/a",
 		"www.example.com и WWW.X.RU":    "www\u200b.example.com и WWW\u200b.X.RU",
+		// Not UTF-8, NUL and control characters are dropped; tab and line breaks stay.
+		"ход\xff\xfe к1\x00 на\tK16\r\n\x07конец\x7f": "ход к1 на\tK16\r\nконец",
+		"\xd0": "",
+		// An echoed marker is no longer a marker.
+		"fgm-g1-7-0123456789ab": "fgm\u2011g1-7-0123456789ab",
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
@@ -37,6 +46,21 @@ func TestCut(t *testing.T) {
 			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
 		}
 	}
+}
+
+// FuzzEscape: whatever a player writes, the echo is valid UTF-8 without NUL, opens no tag and
+// holds no marker.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"[b]x[/b]", "\xff\x00fgm-g-1-abc", "ход к1 на K16", "[[fgm-fgm--"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Escape(s)
+		if !utf8.ValidString(got) || strings.ContainsRune(got, 0) || strings.Contains(got, "fgm-") ||
+			strings.Contains(strings.ReplaceAll(got, "[\u200b", ""), "[") {
+			t.Errorf("Escape(%q) = %q", s, got)
+		}
+	})
 }
 
 func TestTidy(t *testing.T) {

@@ -58,7 +58,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
 		caps = f.Capabilities()
 	}
-	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path))
+	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.Shared()) // beside the running daemon
 	if err != nil {
 		return err
 	}

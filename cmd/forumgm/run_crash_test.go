@@ -203,7 +203,7 @@ func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter
 // finished reports whether the game has judged every post, fired the close and posted everything.
 func (w *crashWorld) finished(t *testing.T) bool {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"))
+	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
 	if err != nil {
 		return false
 	}
@@ -227,7 +227,11 @@ func (w *crashWorld) finished(t *testing.T) bool {
 	return true
 }
 
-var crashMarker = regexp.MustCompile(`fgm-crash-\d+-[0-9a-f]{6}(-p\d+)?`)
+var crashMarker = regexp.MustCompile(`fgm-crash-\d+-[0-9a-f]{12}(-p\d+)?`)
+
+// crashKey is the keyed part of a marker (each database has its own key): the runs compare
+// threads with it masked.
+var crashKey = regexp.MustCompile(`(fgm-crash-\d+-)[0-9a-f]{12}`)
 
 type crashResult struct {
 	thread   []string // the bot's posts, in thread order
@@ -244,7 +248,7 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 	count := map[string]int{}
 	for _, p := range posts {
 		if p.Author == "gm-bot" && p.PID != 1 {
-			r.thread = append(r.thread, p.Message)
+			r.thread = append(r.thread, crashKey.ReplaceAllString(p.Message, "${1}KEY"))
 			for _, m := range crashMarker.FindAllString(p.Message, -1) {
 				count[m]++
 			}
@@ -259,7 +263,7 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"))
+	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,11 @@ func (b *Board) Fetch(ctx context.Context, rawURL string, vals url.Values, chars
 		}
 		return p, nil, err
 	}
+	if vals == nil && err == nil {
+		if werr := forum.CheckWhole(p); werr != nil { // a page cut short is never read
+			return p, nil, fmt.Errorf("%s: %w", b.Name, werr)
+		}
+	}
 	doc, derr := p.Doc()
 	if derr != nil {
 		return p, nil, derr

@@ -190,6 +190,11 @@ func (f *Forum) getDoc(ctx context.Context, u string) (*forum.Page, *goquery.Doc
 	if p == nil {
 		return nil, nil, err
 	}
+	if err == nil {
+		if werr := forum.CheckWhole(p); werr != nil { // a page cut short is never read
+			return nil, nil, fmt.Errorf("generic: %w", werr)
+		}
+	}
 	d, derr := p.Doc()
 	if derr != nil {
 		return nil, nil, derr

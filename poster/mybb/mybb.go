@@ -141,6 +141,9 @@ func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Doc
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := forum.CheckWhole(p); err != nil { // a page cut short is never read
+		return nil, nil, fmt.Errorf("mybb: %w", err)
+	}
 	doc, err := p.Doc()
 	if err != nil {
 		return nil, nil, err

@@ -101,3 +101,21 @@ func TestNoRecipientMessages(t *testing.T) {
 		t.Error("flood taken for a missing recipient")
 	}
 }
+
+// A recipient who cannot receive a PM (full quota, PMs turned off) is forum.ErrRecipient for
+// SendPM: the daemon gives that message up and goes on.
+func TestCannotReceiveMessages(t *testing.T) {
+	for _, msg := range []string{
+		"You cannot send a private message to Джелу because he/she has reached their private messaging quota. They cannot be sent any messages until their messages have been cleared out.",
+		"The user Джелу has disabled private messages. You cannot send private messages to this user.",
+		"Джелу превысил квоту личных сообщений.",
+	} {
+		if !reCannotReceive.MatchString(msg) || reNoRecipient.MatchString(msg) {
+			t.Errorf("%q not recognised as a recipient who cannot receive", msg)
+		}
+	}
+	if reCannotReceive.MatchString("You are trying to send a message too quickly after sending a previous message. Please wait 61 more seconds.") ||
+		reCannotReceive.MatchString("One or more of the recipients you entered are not registered users: никто") {
+		t.Error("another refusal taken for a recipient who cannot receive")
+	}
+}

@@ -234,6 +234,9 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 		if errors.Is(err, scrape.ErrFormRejected) && reNoRecipient.MatchString(err.Error()) {
 			return fmt.Errorf("mybb: PM to %q: %w: %w", to, err, forum.ErrNotFound)
 		}
+		if errors.Is(err, scrape.ErrFormRejected) && reCannotReceive.MatchString(err.Error()) {
+			return fmt.Errorf("mybb: PM to %q: %w: %w", to, err, forum.ErrRecipient)
+		}
 		return fmt.Errorf("mybb: PM to %q: %w", to, err)
 	}
 	return nil
@@ -245,3 +248,8 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 // Russian pack's wording. The dialect's generic classifier leaves them as a rejected form;
 // for a PM they mean the recipient was not found.
 var reNoRecipient = regexp.MustCompile(`(?i)not registered users|did not enter any recipients|не (?:являются )?зарегистрирован|не указали (?:ни одного )?получател`)
+
+// reCannotReceive is MyBB's refusal of a PM whose recipient cannot receive one: the quota is full
+// (pmdata_recipient_reached_quota), private messages are turned off, or the recipient ignores the
+// sender; English and the Russian pack's wording.
+var reCannotReceive = regexp.MustCompile(`(?i)messaging quota|reached (?:their|his|her|the)[^.]*quota|inbox is full|(?:disabled|turned off) private messag|do(?:es)? not wish to receive|are ignoring you|превысил[^.]*(?:квот|лимит)|ящик[^.]*переполнен|отключил[^.]*личн|не желает получать|игнорирует`)

@@ -95,6 +95,16 @@ func (f *Forum) url(path string) string {
 	return u.String()
 }
 
+// getDoc is doc for a page read with GET: a page cut short is never read.
+func getDoc(p *forum.Page, err error) (*forum.Page, *goquery.Document, error) {
+	if err == nil {
+		if werr := forum.CheckWhole(p); werr != nil {
+			return nil, nil, fmt.Errorf("mybbru: %w", werr)
+		}
+	}
+	return doc(p, err)
+}
+
 func doc(p *forum.Page, err error) (*forum.Page, *goquery.Document, error) {
 	if p == nil {
 		return nil, nil, err
@@ -149,7 +159,7 @@ func (f *Forum) classify(msg string) error {
 
 // Login logs in through the PunBB login form.
 func (f *Forum) Login(ctx context.Context) error {
-	p, d, err := doc(f.c.Get(ctx, f.url("login.php")))
+	p, d, err := getDoc(f.c.Get(ctx, f.url("login.php")))
 	if err != nil {
 		return err
 	}
@@ -206,7 +216,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	var out []forum.Post
 	cur := after
 	for pages := 0; next != "" && pages < 10000; pages++ {
-		p, d, err := doc(f.c.Get(ctx, next))
+		p, d, err := getDoc(f.c.Get(ctx, next))
 		if err != nil {
 			return nil, after, err
 		}
@@ -254,7 +264,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	p, d, err := doc(f.c.Get(ctx, f.url("post.php?tid="+url.QueryEscape(t.ID))))
+	p, d, err := getDoc(f.c.Get(ctx, f.url("post.php?tid="+url.QueryEscape(t.ID))))
 	if err != nil {
 		return "", false, err
 	}

@@ -117,6 +117,8 @@ func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Doc
 		if p == nil {
 			return nil, nil, err
 		}
+	} else if werr := forum.CheckWhole(p); werr != nil { // a page cut short is never read
+		return nil, nil, fmt.Errorf("phpbb: %w", werr)
 	}
 	doc, derr := p.Doc()
 	if derr != nil {
@@ -256,6 +258,9 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	cur := after
 	for pages := 0; next != "" && pages < 10000; pages++ {
 		p, err := f.c.Get(ctx, next)
+		if err == nil {
+			err = forum.CheckWhole(p) // a page cut short is never read
+		}
 		if err != nil {
 			return nil, after, err
 		}
@@ -449,6 +454,9 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 		})
 		for _, id := range ids {
 			mp, err := f.c.Get(ctx, f.url("ucp.php?i=pm&mode=view&p="+id))
+			if err == nil {
+				err = forum.CheckWhole(mp) // a page cut short is never read
+			}
 			if err != nil {
 				return err
 			}

@@ -178,6 +178,9 @@ func (f *Forum) lastPostID(ctx context.Context, topic string) (string, error) {
 		return "", err
 	}
 	if p.Status/100 != 3 {
+		if werr := forum.CheckWhole(p); werr != nil { // a page cut short is never read
+			return "", fmt.Errorf("punbb: %w", werr)
+		}
 		if doc, derr := p.Doc(); derr == nil {
 			if perr := punbb.CheckError(doc, p.Status); perr != nil {
 				return "", perr
