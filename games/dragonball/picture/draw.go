@@ -18,7 +18,7 @@ const Width = 900
 const (
 	cellW  = 50.0
 	halfW  = cellW / 2
-	radius = cellW / 1.7320508075688772// centre to corner
+	radius = cellW / 1.7320508075688772 // centre to corner
 	rowH   = radius * 1.5
 	fieldX = (Width - 17*cellW) / 2 // left end of the widest row
 	titleH = 40.0

@@ -161,4 +161,3 @@ func fit(face font.Face, s string, w float64) string {
 	}
 	return "…"
 }
-
