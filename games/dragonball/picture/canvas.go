@@ -30,6 +30,8 @@ type canvas struct {
 	img  *image.RGBA
 	z    vector.Rasterizer
 	mask image.Alpha
+	// dropped counts the shapes not drawn for reaching out of the picture: a layout bug.
+	dropped int
 }
 
 func newCanvas(w, h int, bg color.Color) *canvas {
@@ -53,8 +55,12 @@ func (cv *canvas) fill(c color.Color, paths ...[]pt) {
 		}
 	}
 	r := image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY)))
-	if r.Empty() || !r.In(cv.img.Rect) {
-		return // every shape is laid out inside the picture; an empty one draws nothing
+	if r.Empty() {
+		return
+	}
+	if !r.In(cv.img.Rect) {
+		cv.dropped++
+		return
 	}
 	o := pt{float64(r.Min.X), float64(r.Min.Y)}
 	cv.z.Reset(r.Dx(), r.Dy())

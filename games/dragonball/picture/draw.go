@@ -61,6 +61,14 @@ func PNG(f Field) ([]byte, error) {
 
 // Draw draws f.
 func Draw(f Field) (*image.RGBA, error) {
+	d, err := render(f)
+	if err != nil {
+		return nil, err
+	}
+	return d.img, nil
+}
+
+func render(f Field) (*drawing, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
@@ -80,7 +88,7 @@ func Draw(f Field) (*image.RGBA, error) {
 	d.pieces()
 	d.title()
 	d.legend()
-	return d.img, nil
+	return d, nil
 }
 
 type drawing struct {
@@ -179,7 +187,7 @@ func (d *drawing) numbers() {
 }
 
 func (d *drawing) title() {
-	d.text(d.fc.title, fieldX, 27, ink, d.f.Title)
+	d.text(d.fc.title, fieldX, 27, ink, fit(d.fc.title, d.f.Title, Width-2*fieldX))
 }
 
 // pieces draws the free balls and the players, cell by cell.

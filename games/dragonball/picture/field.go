@@ -17,7 +17,8 @@ type Field struct {
 	Dragons []Dragon `yaml:"dragons" json:"dragons"`
 }
 
-// Team is a team's name and its colour, an index into Palette (taken modulo its length).
+// Team is a team's name and its colour, an index into Palette (taken modulo its length); when
+// both teams ask for the same colour, team B takes the next one.
 type Team struct {
 	Name   string `yaml:"name" json:"name"`
 	Colour int    `yaml:"colour" json:"colour"`

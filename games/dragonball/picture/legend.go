@@ -152,10 +152,19 @@ func fit(face font.Face, s string, w float64) string {
 	if width(face, s) <= w {
 		return s
 	}
+	// the longest start that leaves room for the ellipsis, by the letters' advances
+	room := w - width(face, "…")
 	r := []rune(s)
-	for n := len(r) - 1; n > 0; n-- {
-		t := strings.TrimSpace(string(r[:n])) + "…"
-		if width(face, t) <= w {
+	n, used := 0, 0.0
+	for ; n < len(r); n++ {
+		adv, _ := face.GlyphAdvance(r[n])
+		if used+float64(adv)/64 > room {
+			break
+		}
+		used += float64(adv) / 64
+	}
+	for ; n > 0; n-- { // kerning may make it a little wider
+		if t := strings.TrimSpace(string(r[:n])) + "…"; width(face, t) <= w {
 			return t
 		}
 	}

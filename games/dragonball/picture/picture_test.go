@@ -224,3 +224,88 @@ func TestEveryOrientation(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamColours: the teams get their palette colours, and different ones when they ask for
+// the same.
+func TestTeamColours(t *testing.T) {
+	cases := []struct{ a, b, wantA, wantB int }{
+		{0, 1, 0, 1}, {3, 4, 3, 4}, {2, 2, 2, 3}, {5, 5, 5, 0}, {7, 1, 1, 2}, {6, 7, 0, 1},
+	}
+	for _, c := range cases {
+		f := &Field{Teams: [2]Team{{Colour: c.a}, {Colour: c.b}}}
+		if a, b := teamColour(f, 0), teamColour(f, 1); a != Palette[c.wantA] || b != Palette[c.wantB] {
+			t.Errorf("colours %d, %d: got %v, %v, want palette %d, %d", c.a, c.b, a, b, c.wantA, c.wantB)
+		}
+	}
+}
+
+// TestInsidePicture: every shape of every case, and of a field crowded at every cell, lies
+// inside the picture (a shape reaching out is not drawn, and counted).
+func TestInsidePicture(t *testing.T) {
+	fields := map[string]Field{}
+	for _, path := range cases(t) {
+		fields[path] = loadCase(t, path)
+	}
+	// three players with two balls each, and a free ball, on every cell; dragons by the
+	// corners of their halves facing out; fire on every cell
+	crowd := Field{Title: strings.Repeat("Очень длинный заголовок ", 10),
+		Teams: [2]Team{{Name: strings.Repeat("Команда ", 20)}, {Name: "Б", Colour: 1}}}
+	colours := []string{"чёрный", "зелёный", "голубой", "красный", "жёлтый"}
+	var fire []int
+	for c := 1; c <= dragonball.NumCells; c++ {
+		fire = append(fire, c)
+		for h := 1; h <= 3; h++ {
+			crowd.Players = append(crowd.Players, Player{Name: strings.Repeat("Щ", h+20) + " " + strings.Repeat("Ж", c), Team: h % 2, Cell: c, Height: h})
+		}
+	}
+	for i, col := range colours {
+		crowd.Players[i].Balls = []string{col}
+		crowd.Balls = append(crowd.Balls, Ball{Colour: col, Held: true})
+	}
+	crowd.Dragons = []Dragon{
+		{Team: 0, Head: 17, Body: 34, Tail: 51, Height: 1, MouthOpen: true, Fire: fire, Swallowed: colours},
+		{Team: 1, Head: 195, Body: 178, Tail: 161, Height: 3, Fire: fire, Swallowed: colours},
+	}
+	fields["crowd"] = crowd
+	free := Field{}
+	for c := 1; c <= dragonball.NumCells; c++ {
+		for _, col := range colours {
+			free.Balls = append(free.Balls, Ball{Colour: col, Cell: c, Height: 3})
+		}
+		free.Players = append(free.Players, Player{Name: "Ян", Cell: c, Height: 1, Balls: nil})
+	}
+	fields["free balls"] = free
+	for name, f := range fields {
+		d, err := render(f)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if d.dropped != 0 {
+			t.Errorf("%s: %d shapes reach out of the picture", name, d.dropped)
+		}
+	}
+}
+
+func TestFit(t *testing.T) {
+	fc, err := newFaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Гарри Поттер", "Вольдемар Константинович Многоименный-Длиннофамильный", "Ю", ""} {
+		for _, w := range []float64{5, 30, 100, 1000} {
+			got := fit(fc.legend, s, w)
+			switch {
+			case width(fc.legend, s) <= w:
+				if got != s {
+					t.Errorf("fit(%q, %v) = %q, want it whole", s, w, got)
+				}
+			case got != "…" && width(fc.legend, got) > w:
+				t.Errorf("fit(%q, %v) = %q, %v wide", s, w, got, width(fc.legend, got))
+			case !strings.HasSuffix(got, "…") || !strings.HasPrefix(s, strings.TrimSuffix(got, "…")):
+				t.Errorf("fit(%q, %v) = %q, not a start of it with an ellipsis", s, w, got)
+			case got != "…" && width(fc.legend, strings.TrimSuffix(got, "…")+string([]rune(s)[len([]rune(got))-1])+"…") <= w:
+				t.Errorf("fit(%q, %v) = %q, one more letter would fit", s, w, got)
+			}
+		}
+	}
+}

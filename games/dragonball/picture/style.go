@@ -23,6 +23,9 @@ var Palette = []color.NRGBA{
 
 func teamColour(f *Field, team int) color.NRGBA {
 	i := f.Teams[team].Colour % len(Palette)
+	if team == 1 && i == f.Teams[0].Colour%len(Palette) {
+		i = (i + 1) % len(Palette)
+	}
 	return Palette[i]
 }
 
