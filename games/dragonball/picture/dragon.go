@@ -3,6 +3,7 @@ package picture
 import (
 	"image/color"
 	"math"
+	"strconv"
 )
 
 // dragon draws a dragon over its three cells: a tail tapering to a point, a wide back with
@@ -14,11 +15,19 @@ func (d *drawing) dragon(dr *Dragon) {
 	b, t, u := centre(dr.Body), centre(dr.Tail), centre(dr.Head).sub(centre(dr.Body)).unit()
 	// the height on the back, at the upper left clear of the cell's number and of a player
 	// standing on the cell; the swallowed balls in the belly behind
-	d.badge(b.add(pt{-16, -8}), dark, dr.Height)
+	d.diamond(b.add(pt{-16, -8}), dark, dr.Height)
 	for k, s := range dr.Swallowed {
 		off := float64(k) - float64(len(dr.Swallowed)-1)/2
 		d.ball(lerp(b, t, 0.66).add(u.perp().mul(9*off)), 4, ballIndex(s), 0)
 	}
+}
+
+// diamond is a dragon's height in a white diamond ringed in col (a player's is round).
+func (d *drawing) diamond(c pt, col color.NRGBA, height int) {
+	shape := func(r float64) []pt { return []pt{c.add(pt{0, -r}), c.add(pt{r, 0}), c.add(pt{0, r}), c.add(pt{-r, 0})} }
+	d.fill(col, shape(8.5))
+	d.fill(white, shape(6.8))
+	d.centred(d.fc.digit, c, ink, strconv.Itoa(height))
 }
 
 // dragonAt draws a dragon's shape with its head at h, body at b, tail at t, its sizes scaled

@@ -60,7 +60,7 @@ func (d *drawing) symbols() {
 
 	d.disc(pt{x + 4, row(2)}, 10, a)
 	d.ball(pt{x - 6, row(2) + 5}, 5, 1, 0)
-	say(2, tx, "мяч в руках — слева у игрока")
+	say(2, tx, "мяч в руках — рядом с игроком")
 
 	bx := x - 8
 	for i, b := range ballColours {
@@ -73,7 +73,8 @@ func (d *drawing) symbols() {
 	d.text(d.fc.legend, bx, row(3)+4.5, ink, "— очки за мяч")
 
 	d.dragonAt(pt{x + 34, row(4)}, pt{x + 12, row(4)}, pt{x - 10, row(4)}, 0.5, a, false)
-	say(4, x+54, "дракон: хвост, спина, голова")
+	d.diamond(pt{x + 64, row(4)}, mix(a, ink, 0.35), 2)
+	say(4, x+80, "дракон, в ромбе — высота")
 
 	dark := mix(a, ink, 0.35)
 	d.head(pt{x + 2, row(5)}, pt{1, 0}, 0.7, dark, true)
