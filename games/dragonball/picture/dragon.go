@@ -7,8 +7,8 @@ import (
 )
 
 // dragon draws a dragon over its three cells: a tail tapering to a point, a wide back with
-// ridges, a round head with horns and eyes, and the mouth open (a red gap facing forward) or
-// closed (a line). The height is in a white disc on the back, swallowed balls behind it.
+// wings, a round head with horns and eyes, and the mouth open (a red gap facing forward) or
+// closed (a line). The height is in a white diamond by the back, swallowed balls in the belly.
 func (d *drawing) dragon(dr *Dragon) {
 	d.dragonAt(centre(dr.Head), centre(dr.Body), centre(dr.Tail), 1, teamColour(d.f, dr.Team), dr.MouthOpen)
 	dark := mix(teamColour(d.f, dr.Team), ink, 0.35)

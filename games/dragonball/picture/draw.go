@@ -193,7 +193,7 @@ func (d *drawing) title() {
 // pieces draws the free balls and the players, cell by cell.
 func (d *drawing) pieces() {
 	players := map[int][]int{}
-	balls := map[int][]int{}
+	balls := map[int][]Ball{} // the free ones
 	for i, p := range d.f.Players {
 		if p.Cell != 0 {
 			players[p.Cell] = append(players[p.Cell], i)
@@ -201,20 +201,14 @@ func (d *drawing) pieces() {
 	}
 	for _, b := range d.f.Balls {
 		if !b.Held && b.Cell != 0 {
-			balls[b.Cell] = append(balls[b.Cell], ballIndex(b.Colour))
-		}
-	}
-	heights := map[int][]int{}
-	for _, b := range d.f.Balls {
-		if !b.Held && b.Cell != 0 {
-			heights[b.Cell] = append(heights[b.Cell], b.Height)
+			balls[b.Cell] = append(balls[b.Cell], b)
 		}
 	}
 	for c := 1; c <= dragonball.NumCells; c++ {
 		p := centre(c)
 		ps, bs := players[c], balls[c]
 		for k, at := range ballSlots(len(bs), len(ps) > 0) {
-			d.ball(p.add(at), 7, bs[k], heights[c][k])
+			d.ball(p.add(at), 7, ballIndex(bs[k].Colour), bs[k].Height)
 		}
 		r := 12.0
 		switch {
