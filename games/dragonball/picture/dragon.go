@@ -24,7 +24,9 @@ func (d *drawing) dragon(dr *Dragon) {
 
 // diamond is a dragon's height in a white diamond ringed in col (a player's is round).
 func (d *drawing) diamond(c pt, col color.NRGBA, height int) {
-	shape := func(r float64) []pt { return []pt{c.add(pt{0, -r}), c.add(pt{r, 0}), c.add(pt{0, r}), c.add(pt{-r, 0})} }
+	shape := func(r float64) []pt {
+		return []pt{c.add(pt{0, -r}), c.add(pt{r, 0}), c.add(pt{0, r}), c.add(pt{-r, 0})}
+	}
 	d.fill(col, shape(8.5))
 	d.fill(white, shape(6.8))
 	d.centred(d.fc.digit, c, ink, strconv.Itoa(height))
