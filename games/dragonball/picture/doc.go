@@ -13,6 +13,8 @@
 // picture does not depend on the engine's state; only the field's geometry (cell positions,
 // edges, re-entry cells, the midline) comes from engine/dragonball, which owns it.
 //
+// The legend's words live in templates/picture/dragonball.tmpl, as every text players read.
+//
 // Drawing uses golang.org/x/image: it is maintained by the Go team, pure Go (no cgo, no system
 // libraries), and embeds the Go fonts (font/gofont), whose glyphs cover Cyrillic, so the
 // picture is the same on every machine. Shapes are filled with its anti-aliasing rasterizer

@@ -78,8 +78,12 @@ func render(f Field) (*drawing, error) {
 	if err != nil {
 		return nil, err
 	}
+	w, err := loadWords()
+	if err != nil {
+		return nil, err
+	}
 	size := Size(f)
-	d := &drawing{canvas: newCanvas(size.X, size.Y, paper), f: &f, fc: fc, labels: labels(f.Players)}
+	d := &drawing{canvas: newCanvas(size.X, size.Y, paper), f: &f, fc: fc, words: w, labels: labels(f.Players)}
 	d.grid()
 	d.fire()
 	d.midline()
@@ -89,7 +93,9 @@ func render(f Field) (*drawing, error) {
 	d.numbers()
 	d.pieces()
 	d.title()
-	d.legend()
+	if err := d.legend(); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -97,6 +103,7 @@ type drawing struct {
 	*canvas
 	f      *Field
 	fc     *faces
+	words  *words
 	labels []string
 }
 

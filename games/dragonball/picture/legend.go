@@ -34,15 +34,19 @@ func legendHeight(f *Field) float64 {
 	return max(symbolRows*symbolRowH, float64(n+1)*rosterRowH) + bottomPad
 }
 
-func (d *drawing) legend() {
+func (d *drawing) legend() error {
 	d.symbols()
 	for t := range 2 {
-		d.roster(t, rosterX+float64(t)*rosterW)
+		if err := d.roster(t, rosterX+float64(t)*rosterW); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // symbols explains what the field shows, one symbol a row.
 func (d *drawing) symbols() {
+	w := d.words
 	x := symbolsX + 14
 	tx := symbolsX + 46.0
 	row := func(i int) float64 { return legendTop + symbolRowH*(float64(i)+0.5) }
@@ -51,16 +55,16 @@ func (d *drawing) symbols() {
 
 	d.disc(pt{x, row(0)}, 11.5, white)
 	d.disc(pt{x, row(0)}, 10, a)
-	d.centred(d.fc.initials, pt{x - 0.5, row(0)}, white, "ИИ")
+	d.centred(d.fc.initials, pt{x - 0.5, row(0)}, white, w.sample)
 	d.badge(pt{x + 9, row(0) + 7}, a, 2)
-	say(0, tx, "игрок: инициалы, в кружке — высота")
+	say(0, tx, w.player)
 
 	d.ball(pt{x, row(1)}, 7, 3, 2)
-	say(1, tx, "свободный мяч, на нём — высота")
+	say(1, tx, w.freeBall)
 
 	d.disc(pt{x + 4, row(2)}, 10, a)
 	d.ball(pt{x - 6, row(2) + 5}, 5, 1, 0)
-	say(2, tx, "мяч в руках — рядом с игроком")
+	say(2, tx, w.heldBall)
 
 	bx := x - 8
 	for i, b := range ballColours {
@@ -70,39 +74,39 @@ func (d *drawing) symbols() {
 		d.text(d.fc.legend, c.X+9, row(3)+4.5, ink, s)
 		bx += 19 + width(d.fc.legend, s)
 	}
-	d.text(d.fc.legend, bx, row(3)+4.5, ink, "— очки за мяч")
+	d.text(d.fc.legend, bx, row(3)+4.5, ink, w.points)
 
 	d.dragonAt(pt{x + 34, row(4)}, pt{x + 12, row(4)}, pt{x - 10, row(4)}, 0.5, a, false)
 	d.diamond(pt{x + 64, row(4)}, mix(a, ink, 0.35), 2)
-	say(4, x+80, "дракон, в ромбе — высота")
+	say(4, x+80, w.dragon)
 
 	dark := mix(a, ink, 0.35)
 	d.head(pt{x + 2, row(5)}, pt{1, 0}, 0.7, dark, true)
-	say(5, tx, "пасть открыта;")
-	px := tx + width(d.fc.legend, "пасть открыта; ") + 14
+	say(5, tx, w.open)
+	px := tx + width(d.fc.legend, w.open+" ") + 14
 	d.head(pt{px, row(5)}, pt{1, 0}, 0.7, dark, false)
-	say(5, px+16, "закрыта")
+	say(5, px+16, w.closed)
 
 	d.hexIcon(pt{x, row(6)}, func(c pt, r float64) {
 		d.fill(fireFill, hexagon(c, r))
 		d.fill(fireEdge, hexagon(c, r), reversed(hexagon(c, r-1.5)))
 	})
-	say(6, tx, "огонь дракона в этом такте")
+	say(6, tx, w.fire)
 
 	d.hexIcon(pt{x, row(7)}, func(c pt, r float64) { d.fill(mix(paper, a, 0.2), hexagon(c, r)) })
-	say(7, tx, "край поля;")
-	px = tx + width(d.fc.legend, "край поля; ") + 14
+	say(7, tx, w.edge)
+	px = tx + width(d.fc.legend, w.edge+" ") + 14
 	d.hexIcon(pt{px, row(7)}, func(c pt, r float64) {
 		d.fill(mix(paper, a, 0.2), hexagon(c, r))
 		d.fill(alpha(a, 0xa0), hexagon(c, r-2), reversed(hexagon(c, r-3.5)))
 	})
-	say(7, px+18, "клетка возвращения")
+	say(7, px+18, w.reentry)
 
 	for k := range 3 {
 		yy := row(8) - 10 + 8*float64(k)
 		d.line(pt{x, yy}, pt{x, yy + 5}, 1.6, midLine)
 	}
-	say(8, tx, "средняя линия")
+	say(8, tx, w.midline)
 }
 
 // hexIcon is a small cell drawn by paint inside a grid-coloured outline.
@@ -114,14 +118,14 @@ func (d *drawing) hexIcon(c pt, paint func(c pt, r float64)) {
 }
 
 // roster lists a team's players: initials, name, where they are, the balls they hold.
-func (d *drawing) roster(team int, x0 float64) {
+func (d *drawing) roster(team int, x0 float64) error {
 	col := teamColour(d.f, team)
 	y := legendTop + rosterRowH*0.5
 	d.fill(col, []pt{{x0, y - 7}, {x0 + 14, y - 7}, {x0 + 14, y + 7}, {x0, y + 7}})
-	half := [2]string{"левая половина", "правая половина"}[team]
+	half := d.words.half[team]
 	name := d.f.Teams[team].Name
 	if name == "" {
-		name = [2]string{"Команда A", "Команда B"}[team]
+		name = d.words.team[team]
 	}
 	d.text(d.fc.legendBold, x0+20, y+4.5, ink, fit(d.fc.legendBold, name, rosterW-30-width(d.fc.small, half)))
 	d.text(d.fc.small, x0+24+width(d.fc.legendBold, fit(d.fc.legendBold, name, rosterW-30-width(d.fc.small, half))), y+4.5, numberInk, half)
@@ -133,9 +137,9 @@ func (d *drawing) roster(team int, x0 float64) {
 		c := pt{x0 + 8, y}
 		d.disc(c, 8.5, col)
 		d.centred(d.fc.digit, c, white, d.labels[i])
-		where := "вне поля"
-		if p.Cell != 0 {
-			where = fmt.Sprintf("%d, в%d", p.Cell, p.Height)
+		where, err := d.words.where(p.Cell, p.Height)
+		if err != nil {
+			return err
 		}
 		ww := width(d.fc.small, where)
 		bw := 12 * float64(len(p.Balls))
@@ -146,6 +150,7 @@ func (d *drawing) roster(team int, x0 float64) {
 			d.ball(pt{right - bw + 6 + 12*float64(k) + 3, y}, 5, ballIndex(b), 0)
 		}
 	}
+	return nil
 }
 
 // fit cuts s with an ellipsis to at most w pixels.
