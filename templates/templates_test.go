@@ -50,7 +50,12 @@ func TestLoadPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for data, want := range map[struct{ Cell, Height int }]string{{57, 2}: "57, в2", {0, 0}: "вне поля"} {
+	type where struct {
+		Cell, Height int
+		Off          string
+	}
+	for data, want := range map[where]string{{57, 2, ""}: "57, в2", {0, 0, ""}: "вне поля",
+		{0, 0, "hospital"}: "в больнице", {0, 0, "swallowed"}: "в драконе"} {
 		if got, err := s.Render("dragonball_where", data); err != nil || got != want {
 			t.Errorf("dragonball_where %v = %q, %v; want %q", data, got, err, want)
 		}

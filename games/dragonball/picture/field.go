@@ -24,14 +24,17 @@ type Team struct {
 	Colour int    `yaml:"colour" json:"colour"`
 }
 
-// Player is one player. Cell 0 is off the field (in hospital, swallowed): the player is only
-// listed in the legend. Balls are the colour names of the balls in the player's hands.
+// Player is one player. Cell 0 is off the field: the player is only listed in the legend,
+// with Off saying why. Balls are the colour names of the balls in the player's hands.
 type Player struct {
 	Name   string   `yaml:"name" json:"name"`
 	Team   int      `yaml:"team" json:"team"` // 0: team A, 1: team B
 	Cell   int      `yaml:"cell" json:"cell"`
 	Height int      `yaml:"height" json:"height"` // 1..3 on the field
 	Balls  []string `yaml:"balls" json:"balls"`
+	// Off is why a player is off the field, as the engine's status says: "hospital" (after a
+	// fall), "swallowed" (in a dragon), "" (not said).
+	Off string `yaml:"off" json:"off"`
 }
 
 // Ball is one ball. A held ball is drawn next to the player whose Balls name it; a ball that
@@ -97,6 +100,9 @@ func (f *Field) check() error {
 		}
 		if p.Cell != 0 && (!validCell(p.Cell) || p.Height < 1 || p.Height > 3) {
 			add("player %s: cell %d height %d", p.Name, p.Cell, p.Height)
+		}
+		if p.Off != "" && (p.Cell != 0 || (p.Off != "hospital" && p.Off != "swallowed")) {
+			add("player %s: off %q on cell %d", p.Name, p.Off, p.Cell)
 		}
 		if len(p.Balls) > 2 {
 			add("player %s holds %d balls", p.Name, len(p.Balls))

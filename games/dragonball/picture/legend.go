@@ -137,7 +137,7 @@ func (d *drawing) roster(team int, x0 float64) error {
 		c := pt{x0 + 8, y}
 		d.disc(c, 8.5, col)
 		d.centred(d.fc.digit, c, white, d.labels[i])
-		where, err := d.words.where(p.Cell, p.Height)
+		where, err := d.words.where(p)
 		if err != nil {
 			return err
 		}

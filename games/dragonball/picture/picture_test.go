@@ -29,11 +29,17 @@ func TestCheck(t *testing.T) {
 		want string // a problem's text; "" for none
 	}{
 		{"valid", func(f *Field) {}, ""},
-		{"off the field", func(f *Field) { f.Players = append(f.Players, Player{Name: "Рон", Team: 1}) }, ""},
+		{"off the field", func(f *Field) {
+			f.Players = append(f.Players, Player{Name: "Рон", Team: 1}, Player{Name: "Дин", Off: "swallowed"})
+		}, ""},
 		{"no name", func(f *Field) { f.Players[0].Name = " " }, "without a name"},
 		{"team", func(f *Field) { f.Players[0].Team = 2 }, "team 2"},
 		{"cell", func(f *Field) { f.Players[0].Cell = 212 }, "cell 212"},
 		{"height", func(f *Field) { f.Players[0].Height = 4 }, "height 4"},
+		{"off on the field", func(f *Field) { f.Players[0].Off = "hospital" }, `off "hospital" on cell 57`},
+		{"off why", func(f *Field) {
+			f.Players = append(f.Players, Player{Name: "Рон", Team: 1, Off: "дома"})
+		}, `off "дома"`},
 		{"three balls", func(f *Field) { f.Players[0].Balls = []string{"чёрный", "зелёный", "голубой"} }, "holds 3 balls"},
 		{"unknown ball", func(f *Field) { f.Players[0].Balls = []string{"фиолетовый"} }, `unknown ball "фиолетовый"`},
 		{"held twice", func(f *Field) {

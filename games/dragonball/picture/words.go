@@ -57,6 +57,9 @@ var loadWords = sync.OnceValues(func() (*words, error) {
 })
 
 // where is where a player is, for the roster.
-func (w *words) where(cell, height int) (string, error) {
-	return w.set.Render("dragonball_where", struct{ Cell, Height int }{cell, height})
+func (w *words) where(p Player) (string, error) {
+	return w.set.Render("dragonball_where", struct {
+		Cell, Height int
+		Off          string
+	}{p.Cell, p.Height, p.Off})
 }
