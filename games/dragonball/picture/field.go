@@ -140,8 +140,10 @@ func (f *Field) check() error {
 		}
 		if !validCell(d.Head) || !validCell(d.Body) || !validCell(d.Tail) {
 			add("dragon %d: cells %d, %d, %d", d.Team, d.Tail, d.Body, d.Head)
-		} else if _, ok := dragonball.Cell(d.Body).DirTo(dragonball.Cell(d.Head)); !ok {
+		} else if f, ok := dragonball.Cell(d.Body).DirTo(dragonball.Cell(d.Head)); !ok {
 			add("dragon %d: head %d is not next to body %d", d.Team, d.Head, d.Body)
+		} else if t, _ := dragonball.Cell(d.Body).Step(f.Opposite()); int(t) != d.Tail {
+			add("dragon %d: tail %d is not behind body %d", d.Team, d.Tail, d.Body)
 		}
 		if d.Height < 1 || d.Height > 3 {
 			add("dragon %d: height %d", d.Team, d.Height)

@@ -50,6 +50,7 @@ func TestCheck(t *testing.T) {
 		{"held and free", func(f *Field) { f.Balls[0] = Ball{Colour: "красный", Cell: 5, Height: 1} }, "on cell 5 and held"},
 		{"ball cell", func(f *Field) { f.Balls[1].Cell = -1 }, "cell -1"},
 		{"dragon apart", func(f *Field) { f.Dragons[0].Head = 105 }, "not next to body"},
+		{"dragon bent", func(f *Field) { f.Dragons[0].Tail = 85 }, "tail 85 is not behind body 102"},
 		{"dragon height", func(f *Field) { f.Dragons[0].Height = 0 }, "height 0"},
 		{"fire off the field", func(f *Field) { f.Dragons[0].Fire = []int{0} }, "fire on cell 0"},
 		{"swallowed", func(f *Field) { f.Dragons[0].Swallowed = []string{"x"} }, `unknown ball "x"`},
