@@ -6,8 +6,8 @@
 // tacts side by side at forum width (800-1000 px) would leave each field about 290 px wide:
 // 17 px per cell, too small for cell numbers, initials and heights. So a picture is one field
 // 900 px wide (50 px per cell), which a forum shows without scaling; the caller draws one per
-// tact it wants to show. It is 847 px tall with up to nine players a team (each more adds a
-// roster line of 20 px), an 8-bit PNG of 60-80 KB.
+// tact it wants to show. It is 847 px tall with up to nine players a team (larger teams make
+// the rosters, and the picture, taller), an 8-bit PNG of 60-80 KB.
 //
 // The input is this package's own Field, a plain description of what is on the field (the
 // caller leaves out what players must not see, such as the invisible yellow ball), so the
