@@ -43,6 +43,16 @@ type Message struct {
 	To      string `json:"to,omitempty"`
 	Subject string `json:"subject,omitempty"`
 	Body    string `json:"body"`
+	// Attachments are files posted with the message (a picture of the field); the body must
+	// read well without them (forums and readers without images).
+	Attachments []Attachment `json:"attachments,omitempty"`
+}
+
+// Attachment is a file attached to a message.
+type Attachment struct {
+	Name        string `json:"name"`         // file name, e.g. "round-2.png"
+	ContentType string `json:"content_type"` // e.g. "image/png"
+	Data        []byte `json:"data"`
 }
 
 // FlagKind is why a post goes to the moderator queue.
