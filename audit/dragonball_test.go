@@ -72,7 +72,7 @@ func TestDragonballChangedSeedFails(t *testing.T) {
 	changed := false
 	for i, p := range tr.Posts {
 		if p.Author == tr.Bot && strings.Contains(p.Text, "глотает чёрный мяч") {
-			tr.Posts[i].Text = strings.Replace(p.Text, "Змеи глотает", "Грифоны глотает", 1)
+			tr.Posts[i].Text = strings.Replace(p.Text, "«Змеи» глотает", "«Грифоны» глотает", 1)
 			changed = true
 		}
 	}

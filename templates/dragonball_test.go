@@ -148,7 +148,7 @@ func TestDragonballStartAndFinal(t *testing.T) {
 	}
 	data["Final"] = db.Final{Round: 3, Winner: "Змеи", Score: map[string]int{"Грифоны": 1, "Змеи": 5}}
 	out, err = s.Render("final", data)
-	if err != nil || !strings.Contains(out, "Победа команды Змеи") || !strings.Contains(out, "Грифоны 1 — Змеи 5") || !strings.Contains(out, "s33d") {
+	if err != nil || !strings.Contains(out, "Победа команды «Змеи»") || !strings.Contains(out, "Грифоны 1 — Змеи 5") || !strings.Contains(out, "s33d") {
 		t.Errorf("final: %v\n%s", err, out)
 	}
 }

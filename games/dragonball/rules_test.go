@@ -394,7 +394,7 @@ func TestModeratorEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Messages) != 1 || !strings.Contains(out.Messages[0].Body, "завершена модератором[/b]: Грифоны сдались. Победа команды Змеи") ||
+	if len(out.Messages) != 1 || !strings.Contains(out.Messages[0].Body, "завершена модератором[/b]: Грифоны сдались. Победа команды «Змеи»") ||
 		!strings.Contains(out.Messages[0].Body, "Зерно партии: 1") {
 		t.Errorf("%+v", out.Messages)
 	}
