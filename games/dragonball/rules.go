@@ -268,8 +268,9 @@ type Rules struct {
 }
 
 var (
-	_ judge.Rules  = (*Rules)(nil)
-	_ judge.Opener = (*Rules)(nil)
+	_ judge.Rules     = (*Rules)(nil)
+	_ judge.Opener    = (*Rules)(nil)
+	_ judge.Sandboxed = Game{}
 )
 
 // Game is the engine, for queries.

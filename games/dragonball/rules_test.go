@@ -478,3 +478,12 @@ func TestSandboxDeadline(t *testing.T) {
 		}
 	}
 }
+
+// What the sandbox's banner suggests trying is accepted as it stands.
+func TestSandboxTry(t *testing.T) {
+	r := newRef(t, sandboxAt(at(1, 12, 0)).Spec, func(sp *judge.Spec, _ *judge.Options) { sp.Timezone = "Europe/Moscow" })
+	out := r.send("Гарри", true, at(1, 12, 1), "Такт 1: 17 в2\nДракон такт 1: вперёд")
+	if out.Verdict != judge.Accepted || strings.Contains(out.Messages[0].Body, "Не принято") {
+		t.Errorf("%s:\n%s", out.Verdict, out.Messages[0].Body)
+	}
+}
