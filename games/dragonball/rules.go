@@ -118,16 +118,12 @@ func settings(sp judge.Spec, n *yaml.Node) (db.Settings, []error) {
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("settings."+format, a...)) }
 	if n.Kind != 0 {
 		if sp.Timezone != "" {
-			// config.yaml: the zone is the game's (game.timezone); the seed is drawn live.
+			// config.yaml: the zone is the game's (game.timezone). (config itself refuses
+			// settings.seed and salt: a live game draws them.)
 			var keys map[string]any
 			_ = n.Decode(&keys)
 			if _, ok := keys["timezone"]; ok {
 				bad("timezone: set it in game.timezone instead")
-			}
-			for _, k := range []string{"seed", "salt"} {
-				if _, ok := keys[k]; ok {
-					bad("%s: a live game draws its seed when it is created and commits to it; remove it", k)
-				}
 			}
 		}
 		if err := decodeStrict(n, &s); err != nil {

@@ -128,8 +128,7 @@ teams:
 	}
 }
 
-// config.yaml's game section: the zone is game.timezone (a deadline in that zone), and a live
-// game's seed is never configured.
+// config.yaml's game section: the zone is game.timezone (a deadline in that zone), not a setting.
 func TestSetupFromConfig(t *testing.T) {
 	cfg := func(sp *judge.Spec, _ *judge.Options) {
 		sp.Timezone, sp.WorkingDays = "Asia/Yekaterinburg", []string{"Monday"}
@@ -142,7 +141,7 @@ func TestSetupFromConfig(t *testing.T) {
 	if want := time.Date(2026, 12, 1, 16, 0, 0, 0, time.UTC); !ok || !next.Equal(want) {
 		t.Errorf("the first deadline is 21:00 in Yekaterinburg (16:00 UTC): %v", next)
 	}
-	for _, src := range []string{"settings: {timezone: Europe/Moscow}\n", "settings: {seed: \"42\"}\n"} {
+	for _, src := range []string{"settings: {timezone: Europe/Moscow}\n"} {
 		sp := specOf(t, src+teamsYAML)
 		cfg(&sp, nil)
 		if _, err := (Game{}).Setup(sp); err == nil || !strings.Contains(err.Error(), "settings.") {
