@@ -89,7 +89,7 @@ func TestDragonballExamples(t *testing.T) {
 		verdicts string // a=accepted r=refused i=ignored f=flagged, per post
 		check    func(t *testing.T, o dbOutput)
 	}{
-		{"dragonball-score.yaml", "Грифоны", map[string]int{"Грифоны": 1, "Змеи": 0}, 2, "araaraiaafaa", func(t *testing.T, o dbOutput) {
+		{"dragonball-score.yaml", "Грифоны", map[string]int{"Грифоны": 1, "Змеи": 0}, 2, "araaraiaafaraa", func(t *testing.T, o dbOutput) {
 			if !strings.HasPrefix(o.Posts[0].Replies[0], "[ЛС для Гарри] [b]Приказы приняты[/b]") {
 				t.Errorf("orders are confirmed privately: %q", o.Posts[0].Replies[0])
 			}
@@ -107,6 +107,15 @@ func TestDragonballExamples(t *testing.T) {
 			}
 			if len(o.Final.Warnings) != 1 || o.Final.Warnings[0].Team != "Грифоны" || o.Final.Warnings[0].Ball != "зелёный" {
 				t.Errorf("warnings: %+v", o.Final.Warnings)
+			}
+			if p := o.Final.Players["Крэбб"]; p.Status != "hospital" || p.Returns != 4 || p.Cell != 0 || p.Height != 0 {
+				t.Errorf("Крэбб burnt at height 2 in round 2 is in the hospital until round 4: %+v", p)
+			}
+			if r := o.Posts[11].Replies[0]; !strings.Contains(r, "плюётся огнём сам, наугад") {
+				t.Errorf("a confused dragon's ordered fire is refused: %q", r)
+			}
+			if d := o.Final.Dragons["Грифоны"]; d.Flames != 6 {
+				t.Errorf("the Griffins' dragon breathed one flame: %+v", d)
 			}
 			if d := o.Final.Dragons["Змеи"]; len(d.Swallowed) != 1 || d.Swallowed[0] != "чёрный" || len(d.Effects) != 1 || d.Effects[0] != "confused" {
 				t.Errorf("the Snakes' dragon: %+v", d)
