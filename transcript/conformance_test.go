@@ -13,6 +13,7 @@ import (
 
 	"forumgm/engine"
 	_ "forumgm/games/crusade"
+	_ "forumgm/games/football"
 	"forumgm/judge"
 	"forumgm/parser"
 )
