@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"forumgm/engine"
-	"forumgm/judge"
 	fb "forumgm/engine/football"
+	"forumgm/judge"
 	pfb "forumgm/parser/football"
 )
 
