@@ -98,12 +98,33 @@ func (r *Rules) Read(in judge.Input) judge.Reading {
 	case pfb.Move:
 		return judge.Reading{Kind: judge.Intent, Intent: res.Body(), Move: true}
 	case pfb.AnswerPost:
+		if a, ok := res.Intents[0].(*fb.Answer); !ok || !a.Explicit && !r.awaitsAnswer(in) {
+			return judge.Reading{Kind: judge.Chatter}
+		}
 		if !r.IsPlayer(in.Author) {
 			return judge.Reading{Kind: judge.Chatter}
 		}
 		return judge.Reading{Kind: judge.Intent, Intent: res.Body()}
 	}
 	return judge.Reading{Kind: judge.Chatter}
+}
+
+// awaitsAnswer reports whether a bare private message from in's author may be an answer: the
+// author is a team's captain and the team has a question open, or one that closed less than
+// question_time ago (a late answer is told so). Otherwise it is a message the game cannot use.
+func (r *Rules) awaitsAnswer(in judge.Input) bool {
+	team, ok := r.game.TeamOf(in.Author)
+	if !ok || !strings.EqualFold(strings.TrimSpace(team.Captain), strings.TrimSpace(in.Author)) {
+		return false
+	}
+	ts, ok := r.game.TeamState(team.Name)
+	if !ok {
+		return false
+	}
+	if len(ts.Questions) > 0 {
+		return true
+	}
+	return !ts.LastDeadline.IsZero() && in.At.Before(ts.LastDeadline.Add(duration(r.game.Settings().QuestionTime)))
 }
 
 // Say renders a template for a situation the referee reaches; the opening post shows the groups
@@ -116,23 +137,14 @@ func (r *Rules) Say(name string, c judge.Context) (string, error) {
 	return r.tmpl.Render(name, v)
 }
 
-// Refusal explains the engine's refusal. None is quiet (every post is answered), but a bare
-// private message read as an answer while the team has no question, or from a member who is not
-// the captain, is answered as a message the game cannot use: it was most likely not an answer.
+// Refusal explains the engine's refusal. None is quiet: every post is answered (a bare private
+// message that cannot be an answer never reaches the engine: Read calls it chatter).
 func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 	ref, ok := fb.AsRefusal(err)
 	if !ok {
 		return "", false, err
 	}
 	v := r.view(c)
-	if c.In != nil && c.In.Source == judge.PM && (ref.Has(fb.CodeNoQuestion) || ref.Has(fb.CodeNotCaptain)) {
-		if res := pfb.Parse(c.In.Post, pfb.Options{Teams: r.teams, Private: true}); res.Class == pfb.AnswerPost {
-			if a, ok := res.Intents[0].(*fb.Answer); ok && !a.Explicit {
-				body, e := r.tmpl.Render(judge.SayPMUnknown, v)
-				return body, false, e
-			}
-		}
-	}
 	v.Problems = ref.Problems
 	body, e := r.tmpl.Render("refused", v)
 	return body, false, e
