@@ -129,3 +129,15 @@ func BenchmarkJudgeQuestionRoll(b *testing.B) { benchJudge(b, "Катя", "Бр�
 func BenchmarkJudgeAttackPost(b *testing.B) {
 	benchJudge(b, "Петя", "Атакуем Команда 2, 58")
 }
+
+// BenchmarkSetup: decoding a configured game (every replay, restore and undo starts with it).
+func BenchmarkSetup(b *testing.B) {
+	src := teamsYAML + "settings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n"
+	sp := specOf(b, src)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := (Game{}).Setup(sp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -151,7 +152,7 @@ func settings(sp judge.Spec, in spec) (fb.Settings, error) {
 	if sp.Timezone != "" {
 		s.Timezone = sp.Timezone
 	}
-	loc, err := time.LoadLocation(s.Timezone)
+	loc, err := location(s.Timezone)
 	if err != nil {
 		return s, fmt.Errorf("settings: timezone %q: %w", s.Timezone, err)
 	}
@@ -164,17 +165,63 @@ func settings(sp judge.Spec, in spec) (fb.Settings, error) {
 		var bank quiz.Bank
 		if file != "" {
 			bank, err = quiz.Load(resolve(sp, file))
-		} else {
-			bank, err = quiz.Parse(defaultQuestions, "the embedded question bank")
-		}
-		if err != nil {
+			if err != nil {
+				return s, fmt.Errorf("question bank: %w", err)
+			}
+			for _, q := range bank.Questions {
+				s.Questions = append(s.Questions, fb.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
+			}
+		} else if s.Questions, err = embeddedQuestions(); err != nil {
 			return s, fmt.Errorf("question bank: %w", err)
-		}
-		for _, q := range bank.Questions {
-			s.Questions = append(s.Questions, fb.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
 		}
 	}
 	return s, nil
+}
+
+// The embedded question bank and the default board are parsed once per process, and time zones
+// loaded once each: a game's setup runs again at every restore, undo and replay. The engine only
+// reads them.
+var (
+	bankOnce  sync.Once
+	bankQs    []fb.Question
+	bankErr   error
+	boardOnce sync.Once
+	boardDef  *fb.Board
+	zonesMu   sync.Mutex
+	zones     = map[string]*time.Location{}
+)
+
+func embeddedQuestions() ([]fb.Question, error) {
+	bankOnce.Do(func() {
+		bank, err := quiz.Parse(defaultQuestions, "the embedded question bank")
+		if err != nil {
+			bankErr = err
+			return
+		}
+		for _, q := range bank.Questions {
+			bankQs = append(bankQs, fb.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
+		}
+	})
+	return bankQs, bankErr
+}
+
+func defaultBoard() *fb.Board {
+	boardOnce.Do(func() { boardDef = fb.DefaultBoard() })
+	return boardDef
+}
+
+func location(name string) (*time.Location, error) {
+	zonesMu.Lock()
+	defer zonesMu.Unlock()
+	if l, ok := zones[name]; ok {
+		return l, nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones[name] = l
+	return l, nil
 }
 
 // firstTurnAfter takes the forumgm addition settings.first_turn_after (a duration: turn 1 opens
@@ -204,7 +251,7 @@ func firstTurnAfter(n *yaml.Node) (*yaml.Node, time.Duration, error) {
 // loadBoard reads the board: the default one, or a board file.
 func loadBoard(sp judge.Spec, name string) (*fb.Board, error) {
 	if name == "" || name == "default" {
-		return fb.DefaultBoard(), nil
+		return defaultBoard(), nil
 	}
 	path := resolve(sp, name)
 	b, err := os.ReadFile(path)
