@@ -5,33 +5,9 @@ import (
 	"testing"
 
 	_ "forumgm/games/dragonball"
-	"forumgm/transcript"
 )
 
 // threadOf replays an example and gives the thread as a forum shows it, as a transcript.
-func threadOf(t *testing.T, path string) *transcript.Transcript {
-	t.Helper()
-	tr, err := transcript.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := tr.Replay()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := *tr
-	out.Posts = res.Thread(tr)
-	b, err := out.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := transcript.Parse(b)
-	if err != nil {
-		t.Fatalf("the thread transcript does not read back: %v", err)
-	}
-	return back
-}
-
 // A Dragonball thread (orders sent privately, reports in the thread) verifies with its seed
 // (settings.seed 7 in the example): the balls' start and the rounds' draws are re-derived.
 func TestDragonballThreadVerifies(t *testing.T) {

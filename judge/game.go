@@ -98,6 +98,14 @@ type Opener interface {
 	Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
 }
 
+// Verifier is Rules with fairness checks of their own beyond the seed's draws (forumgm verify):
+// a game that commits to secrets of its own (a die table) re-checks its log against what it
+// revealed. Verify gets the game's events in order (the referee's included) and returns the first
+// mismatch; a log of a game that has not ended is checked as far as it can be.
+type Verifier interface {
+	Verify(evs []engine.Event) error
+}
+
 // Names of the templates the referee itself renders; every game defines them.
 const (
 	SayStart       = "start"         // the opening post (Context.Fair has the commitment)

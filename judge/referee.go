@@ -37,6 +37,7 @@ type referee struct {
 	undone map[int]bool   // log positions of events undone by a moderator
 	paused bool
 	draws  uint64 // draws made so far (the next draw's number)
+	shown  bool   // the seed was revealed (a RevealedEvent is in the log)
 }
 
 // New builds the referee of a configured game.
@@ -162,7 +163,9 @@ func (r *referee) apply(ev engine.Event) error {
 		r.paused = true
 	case *ResumedEvent:
 		r.paused = false
-	case *ModeratedEvent, *RevealedEvent:
+	case *ModeratedEvent:
+	case *RevealedEvent:
+		r.shown = true
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
@@ -269,14 +272,7 @@ func (r *referee) ctx(in *Input) Context {
 }
 
 // revealed reports whether the seed is public (a RevealedEvent is in the log).
-func (r *referee) revealed() bool {
-	for i := len(r.log) - 1; i >= 0; i-- {
-		if _, ok := r.log[i].(*RevealedEvent); ok {
-			return true
-		}
-	}
-	return false
-}
+func (r *referee) revealed() bool { return r.shown }
 
 // ---- starting ----
 

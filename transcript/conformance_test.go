@@ -14,6 +14,7 @@ import (
 	"forumgm/engine"
 	_ "forumgm/games/crusade"
 	_ "forumgm/games/dragonball"
+	_ "forumgm/games/football"
 	"forumgm/judge"
 	"forumgm/parser"
 )

@@ -4,4 +4,5 @@ package main
 import (
 	_ "forumgm/games/crusade"
 	_ "forumgm/games/dragonball"
+	_ "forumgm/games/football"
 )
