@@ -415,7 +415,7 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 		}
 	}
 	for _, f := range out.Flags {
-		nf := store.NewFlag{Kind: store.FlagKind(f.Kind), Detail: f.Detail}
+		nf := store.NewFlag{Kind: f.Kind, Detail: f.Detail}
 		pid := f.PostID
 		if pid == "" && in != nil {
 			pid = in.PostID
@@ -624,11 +624,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if seen && rec.Judged() {
 		return nil // judged before a crash; the cursor lagged
 	}
-	src := judge.Thread
-	if in.src == store.SourcePM {
-		src = judge.PM
-	}
-	ji := judge.Input{Source: src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
+	ji := judge.Input{Source: in.src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
 	if seen {
 		// The first-seen post stands: the whole of it when it was stored whole, else its text.
 		if rec.Whole {
@@ -651,7 +647,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 			Detail: "ошибка судьи: " + err.Error()}}}
 	}
 	d.hook("decided")
-	v := store.Verdict(out.Verdict)
+	v := out.Verdict
 	if v == "" {
 		v = store.VerdictIgnored
 	}
@@ -867,7 +863,7 @@ func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.Post
 	}
 	if !dup {
 		in := &judge.Input{Source: judge.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
-		out := judge.Outcome{Flags: []judge.Flag{{Kind: judge.FlagKind(kind), PostID: rec.ID, Detail: detail + " " + tag}}}
+		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " " + tag}}}
 		c := store.Commit{Game: d.o.Game}
 		if err := d.commit(ctx, &c, out, in); err != nil {
 			return err
