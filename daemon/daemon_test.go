@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"errors"
+	"forumgm/poster/form"
 	"regexp"
 	"strings"
 	"testing"
@@ -268,7 +269,7 @@ func TestPollPolicy(t *testing.T) {
 
 func TestSplitAndMarkers(t *testing.T) {
 	body := strings.Repeat("строка текста\n", 50) + "[code]\n" + strings.Repeat("|__|__|\n", 20) + "[/code]\nконец"
-	parts := Split(body, 300)
+	parts := form.Split(body, 300, form.Runes)
 	if len(parts) < 3 {
 		t.Fatalf("parts: %d", len(parts))
 	}

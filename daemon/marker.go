@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"forumgm/templates"
 )
@@ -33,66 +32,3 @@ func itoa(i int) string {
 
 // markOverhead is the room the marker line takes.
 const markOverhead = 80
-
-// Split cuts body into parts of at most limit characters (runes), at paragraph breaks where it
-// can, then at line breaks, and never inside a [code] block unless one block alone is too long.
-// limit <= 0 means no limit.
-func Split(body string, limit int) []string {
-	if limit <= 0 || utf8.RuneCountInString(body) <= limit {
-		return []string{body}
-	}
-	// Units: lines, with [code]...[/code] blocks kept together.
-	lines := strings.Split(body, "\n")
-	var units []string
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if strings.Contains(strings.ToLower(l), "[code]") && !strings.Contains(strings.ToLower(l), "[/code]") {
-			j := i + 1
-			for j < len(lines) && !strings.Contains(strings.ToLower(lines[j]), "[/code]") {
-				j++
-			}
-			if j >= len(lines) {
-				j = len(lines) - 1
-			}
-			units = append(units, strings.Join(lines[i:j+1], "\n"))
-			i = j
-			continue
-		}
-		units = append(units, l)
-	}
-	var parts []string
-	var cur []string
-	size := 0
-	flush := func() {
-		if len(cur) > 0 {
-			parts = append(parts, strings.Trim(strings.Join(cur, "\n"), "\n"))
-		}
-		cur, size = nil, 0
-	}
-	for _, u := range units {
-		n := utf8.RuneCountInString(u) + 1
-		if n > limit { // one unit alone is too long: cut it by runes
-			flush()
-			r := []rune(u)
-			for len(r) > 0 {
-				k := min(limit, len(r))
-				parts = append(parts, string(r[:k]))
-				r = r[k:]
-			}
-			continue
-		}
-		if size+n > limit {
-			flush()
-		}
-		cur = append(cur, u)
-		size += n
-	}
-	flush()
-	var out []string
-	for _, p := range parts {
-		if strings.TrimSpace(p) != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}

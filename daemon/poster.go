@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	"forumgm/store"
 )
 
@@ -134,7 +135,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 	}
 	floods, ambiguous := 0, 0
 	for {
-		parts := Split(it.Body, bodyLimit(limit))
+		parts := form.Split(it.Body, bodyLimit(limit), form.Runes)
 		markers := make([]string, len(parts))
 		for i := range parts {
 			markers[i] = PartMarker(it.Marker, i+1, len(parts))
