@@ -480,6 +480,9 @@ type input struct {
 	src  store.Source
 	post forum.Post
 	seq  int // order read within its source
+	// An appended part of a post the forum merged a new post into (see merged.go): the cursor
+	// stays at the post itself, and once judged the post as it is now (hash) is known.
+	cursorID, hash string
 }
 
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
@@ -499,6 +502,11 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if err != nil {
 			return err
 		}
+		if src == store.SourceThread {
+			if cur, err = d.includeCursor(ctx, cur); err != nil {
+				return err
+			}
+		}
 		t0 := time.Now()
 		posts, next, err := list(ctx, cur)
 		d.m.PollLatency.WithLabelValues(d.o.Game, string(src)).Observe(time.Since(t0).Seconds())
@@ -506,8 +514,21 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			return d.forumErr(ctx, err)
 		}
 		for i, p := range posts {
+			if cur.Include && p.ID == cur.PostID {
+				// The last post read again: did the forum merge a new post into it?
+				part, ok, err := d.grown(ctx, p, now)
+				if err != nil {
+					return err
+				}
+				if ok {
+					part.seq = i
+					ins = append(ins, part)
+				}
+				continue
+			}
 			ins = append(ins, input{src: src, post: p, seq: i})
 		}
+		next.Include = false
 		if next != cur {
 			cursors = append(cursors, store.CursorUpdate{Source: src, Cursor: next})
 		}
@@ -653,7 +674,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	}
 	c := store.Commit{Game: d.o.Game, At: in.post.Time, Actor: in.post.Author,
 		Post:      &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
-		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: in.post.ID}},
+		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: cursorOf(in)}},
 		ExpectSeq: store.Expect(seq)}
 	if c.At.IsZero() {
 		c.At = d.o.Clock.Now()
@@ -664,11 +685,29 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		}
 		return err
 	}
+	if in.hash != "" {
+		// The merged post as it is now is known: not an edit for the rescan.
+		cctx, cancel := durable(ctx)
+		_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, in.src, in.cursorID, in.hash, nil)
+		cancel()
+		if err != nil {
+			d.fail("store", err)
+			return err
+		}
+	}
 	d.m.MovesJudged.WithLabelValues(d.o.Game, string(v)).Inc()
 	d.log.Info().Str("source", string(in.src)).Str("post", in.post.ID).Str("author", in.post.Author).
 		Str("verdict", string(v)).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Int("flags", len(c.Flags)).Msg("judged")
 	d.hook("judged")
 	return nil
+}
+
+// cursorOf is the post id the thread's cursor moves to once in is judged.
+func cursorOf(in input) string {
+	if in.cursorID != "" {
+		return in.cursorID
+	}
+	return in.post.ID
 }
 
 func firstLine(s string) string {

@@ -108,8 +108,9 @@ func (f *fakeRef) Restore(recs []engine.Record) error {
 	return nil
 }
 
-func (f *fakeRef) Snapshot() any { return map[string]int{"moves": f.moves, "closes": f.closes} }
-func (f *fakeRef) Paused() bool  { return f.paused }
+func (f *fakeRef) Snapshot() any            { return map[string]int{"moves": f.moves, "closes": f.closes} }
+func (f *fakeRef) Paused() bool             { return f.paused }
+func (f *fakeRef) ForGame(judge.Input) bool { return false }
 
 var msk = time.FixedZone("MSK", 3*3600)
 

@@ -133,6 +133,8 @@ type Referee interface {
 	Snapshot() any
 	// Paused reports whether a moderator paused the game.
 	Paused() bool
+	// ForGame reports whether a post holds something for the game (not chatter); nothing changes.
+	ForGame(in Input) bool
 }
 
 // Advance fires, in order, every timed rule of r due after last and at or before to, handing each

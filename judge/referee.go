@@ -554,6 +554,9 @@ func (r *referee) lastUndoable() (int, string) {
 	return -1, ""
 }
 
+// ForGame reports whether a post holds something for the game.
+func (r *referee) ForGame(in Input) bool { return r.rules.Read(in).Kind != Chatter }
+
 // Snapshot is the state in the replay's "final" shape.
 func (r *referee) Snapshot() any { return r.rules.Snapshot() }
 
