@@ -182,6 +182,12 @@ func (d *Daemon) interval(busy bool) time.Duration {
 		}
 	}
 	d.mu.Unlock()
+	// A message held by flood control is sent as soon as the board allows.
+	for _, t := range d.retryAt {
+		if t.After(now) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
 	return d.o.Poll.Interval(now, d.idle, expecting, next)
 }
 

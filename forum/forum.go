@@ -130,6 +130,9 @@ type Config struct {
 	UserAgent string
 	// Extra holds dialect-specific settings (the generic dialect's selectors, say).
 	Extra map[string]string
+	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
+	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
+	ReturnFlood bool
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second

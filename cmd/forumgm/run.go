@@ -96,6 +96,8 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 		Now:       clock.Now,
 		UserAgent: cfg.Forum.UserAgent,
 		Extra:     cfg.Forum.Extra,
+		// Flood control is waited out by the daemon, which reads and judges meanwhile.
+		ReturnFlood: true,
 	}
 	var f forum.Forum
 	if hooks.fastHTTP && cfg.Forum.Dialect == "mybb" {

@@ -161,6 +161,9 @@ func (b *Board) Defaults(cfg forum.Config) {
 	if b.Sleep == nil {
 		b.Sleep = forum.Sleep
 	}
+	if cfg.ReturnFlood {
+		b.FloodRetries = 0 // the caller waits
+	}
 }
 
 // ConfigDefaults is cfg with UTC for an unset Location and time.Now for an unset Now.
