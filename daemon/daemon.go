@@ -69,6 +69,10 @@ type Daemon struct {
 	idle     int
 	limit    int // learned max post length (0: the forum's capability, or none)
 	retryAt  map[int64]time.Time
+	// fail's rate limit of log lines, per error kind.
+	logMu    sync.Mutex
+	logged   map[string]time.Time
+	unlogged map[string]int
 	lastScan time.Time
 	errBack  time.Duration
 	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
@@ -94,7 +98,8 @@ func New(o Options) (*Daemon, error) {
 	if o.Poll.Ceiling == 0 {
 		o.Poll.Ceiling = 10 * time.Minute
 	}
-	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{}}
+	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{},
+		logged: map[string]time.Time{}, unlogged: map[string]int{}}
 	d.log = o.Log.With().Str("game", o.Game).Logger()
 	return d, nil
 }
@@ -125,10 +130,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if errors.Is(err, forum.ErrBadLogin) {
-			return fmt.Errorf("daemon: login as %s: %w", d.o.Bot, err)
-		}
-		d.fail("login", err)
+		// A refused login (a wrong password, or a login page served by a proxy in trouble) is
+		// retried with back-off like any start-up fault, while /healthz says why.
+		d.fail("login", fmt.Errorf("daemon: login as %s: %w", d.o.Bot, err))
 		if d.o.Health != nil {
 			d.o.Health.Failed()
 		}
@@ -203,13 +207,41 @@ func durable(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 }
 
+// personKinds are the error kinds a person must look at (logged at error level): the forum
+// refuses the bot's login, its pages no longer read (a theme or engine change), the referee
+// failed on a post, the store failed. The others are the forum's weather (flood control, a
+// lost session, a 5xx, a cut page), handled by retrying, and logged as warnings.
+var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true}
+
+// logEvery is how often one kind of error is logged at most; the rest are counted (always) and
+// the next line says how many were not logged.
+const logEvery = time.Minute
+
 // fail logs and counts an error by kind.
 func (d *Daemon) fail(kind string, err error) {
 	d.m.Errors.WithLabelValues(d.o.Game, kind).Inc()
 	if d.o.Health != nil {
 		d.o.Health.Error(err)
 	}
-	d.log.Warn().Err(err).Str("kind", kind).Msg("error")
+	now := d.o.Clock.Now()
+	d.logMu.Lock()
+	if last, ok := d.logged[kind]; ok && now.Sub(last) < logEvery {
+		d.unlogged[kind]++
+		d.logMu.Unlock()
+		return
+	}
+	d.logged[kind] = now
+	n := d.unlogged[kind]
+	d.unlogged[kind] = 0
+	d.logMu.Unlock()
+	ev := d.log.Warn()
+	if personKinds[kind] {
+		ev = d.log.Error()
+	}
+	if n > 0 {
+		ev = ev.Int("not_logged_since", n)
+	}
+	ev.Err(err).Str("kind", kind).Msg("error")
 }
 
 // sync makes sure the referee has folded exactly the stored event log: at start-up, after a

@@ -48,6 +48,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	g, err := openGame(ctx, cfg, clock, log, hooks)
 	if err != nil {
+		// The log stays JSON (or console) like every other line: a supervisor reads it there.
+		log.Error().Err(err).Str("kind", "start").Msg("cannot start the game")
 		return err
 	}
 	defer g.Close()
