@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 
 	"forumgm/templates"
@@ -19,16 +21,15 @@ func PartMarker(marker string, i, n int) string {
 	if n <= 1 {
 		return marker
 	}
-	return marker + "-p" + itoa(i)
+	return marker + "-p" + strconv.Itoa(i)
 }
 
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
-	}
-	return itoa(i/10) + digits[i%10:i%10+1]
-}
+// markerLine is a line holding only an outbox marker.
+var markerLine = regexp.MustCompile(`(?m)^[ \t]*fgm-[A-Za-z0-9_-]+-[0-9]+-[0-9a-f]+(?:-p[0-9]+)?[ \t]*$`)
+
+// MarkerCount is how many marker lines a post holds: more than one in a post of the bot's means
+// the forum merged the bot's consecutive messages into one post.
+func MarkerCount(text string) int { return len(markerLine.FindAllStringIndex(text, -1)) }
 
 // markOverhead is the room the marker line takes.
 const markOverhead = 80

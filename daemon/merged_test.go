@@ -84,3 +84,15 @@ func TestEditedPostsFlaggedOnlyWhenForTheGame(t *testing.T) {
 	}
 }
 
+// MarkerCount tells a merged bot post (two messages, two marker lines) from a single one; an
+// echoed marker inside a line is not counted.
+func TestMarkerCount(t *testing.T) {
+	// As the dialect reads a post: the marker's [size]/[color] tags rendered away.
+	one := "Ход принят.\nfgm-g1-3-0123456789ab"
+	two := one + "\n\nИтоги дня.\n fgm-g1-4-0123456789ab-p2 "
+	for text, want := range map[string]int{one: 1, two: 2, "Вы писали: fgm-g1-5-0123456789ab": 0, "": 0} {
+		if got := MarkerCount(text); got != want {
+			t.Errorf("MarkerCount(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
