@@ -399,9 +399,9 @@ func (r *referee) route(in *Input, m Message) Message {
 		return m
 	}
 	if in != nil && in.Source == PM && !r.opt.NoPM {
-		return Message{To: in.Author, Subject: r.rules.Title(), Body: m.Body}
+		return Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments}
 	}
-	return Message{Body: m.Body}
+	return Message{Body: m.Body, Attachments: m.Attachments}
 }
 
 // ---- the clock ----
@@ -601,6 +601,19 @@ func lastRune(s string) rune {
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '#' }
+
+// replySubject answers a private message under its own subject ("RE: " once), or under the
+// game's title when it had none.
+func replySubject(subject, title string) string {
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return title
+	}
+	if len(subject) >= 3 && strings.EqualFold(subject[:3], "re:") {
+		return subject
+	}
+	return "RE: " + subject
+}
 
 // describe names a post for a moderator's error message.
 func describe(in Input) string {
