@@ -328,7 +328,7 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 		return r.say(in, Accepted, SayHelp, nil)
 	case Unreadable:
 		out, err := r.say(in, Flagged, SayUnreadable, rd.Lines)
-		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: rd.Detail}}
+		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
 		return out, err
 	}
 	if !isPlayer {
@@ -613,6 +613,17 @@ func replySubject(subject, title string) string {
 		return subject
 	}
 	return "RE: " + subject
+}
+
+// maxDetail bounds a flag's detail (a hostile post is not copied into moderators' messages).
+const maxDetail = 300
+
+// cut shortens s to at most n characters, marking the cut with "…".
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // describe names a post for a moderator's error message.
