@@ -133,6 +133,10 @@ type Config struct {
 	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
 	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
 	ReturnFlood bool
+	// ReturnTooLong: a message the board finds too long returns the error instead of being split
+	// by the dialect, so the caller (the daemon) splits it, each part with its own marker, and a
+	// retry sends only the parts not on the forum yet.
+	ReturnTooLong bool
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second

@@ -100,6 +100,8 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 		Extra:     cfg.Forum.Extra,
 		// Flood control is waited out by the daemon, which reads and judges meanwhile.
 		ReturnFlood: true,
+		// ... and splits a message the board finds too long, every part with its own marker.
+		ReturnTooLong: true,
 	}
 	var f forum.Forum
 	if hooks.fastHTTP && cfg.Forum.Dialect == "mybb" {
