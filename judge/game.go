@@ -92,6 +92,13 @@ type Rules interface {
 	Defined(name string) bool
 }
 
+// Adjuster is Rules whose moderators may add a player to the roster and change a side's or a
+// team's count (Crusade: wounds owed): each returns the intent for the game's engine.
+type Adjuster interface {
+	AddPlayer(name, role string) (any, error)                     // role: a side or a team, in the game's terms
+	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
+}
+
 // Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
 // Open once, when the game starts, before it renders the opening post.
 type Opener interface {

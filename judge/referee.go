@@ -476,6 +476,35 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			return Outcome{}, err
 		}
 		return r.accepted(nil, evs)
+	case ModAddPlayer, ModAdjust:
+		adj, ok := r.rules.(Adjuster)
+		if !ok {
+			return Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
+		}
+		var intent any
+		var err error
+		if cmd.Action == ModAddPlayer {
+			intent, err = adj.AddPlayer(cmd.Player, cmd.Role)
+		} else {
+			intent, err = adj.Adjust(cmd.Target, cmd.Amount, cmd.Reason)
+		}
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
+		}
+		rnd := r.rand()
+		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
+		}
+		if err := checkDrawn(rnd, evs); err != nil {
+			return Outcome{}, err
+		}
+		if evs, err = r.commitAt(cmd.At, evs); err != nil {
+			return Outcome{}, err
+		}
+		out, err := r.accepted(nil, evs)
+		out.Verdict = Accepted
+		return out, err
 	case ModAccept, ModReject, ModClose:
 		if cmd.Post == nil {
 			return Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)

@@ -305,13 +305,41 @@ func (r *Review) End(ctx context.Context, by, reason, winner string) (judge.Outc
 	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, judge.ModEnd, by, reason, winner) })
 }
 
+// AddPlayer adds a forum user to the game's roster as role (a side or a team, in the game's
+// terms); the reason is logged.
+func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) {
+		return r.command(ctx, judge.ModCommand{Action: judge.ModAddPlayer, By: by, Reason: reason, Player: name, Role: role})
+	})
+}
+
+// Adjust changes a side's or team's count by amount (Crusade: wounds owed; negative takes back).
+func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) {
+		return r.command(ctx, judge.ModCommand{Action: judge.ModAdjust, By: by, Reason: reason, Target: target, Amount: amount})
+	})
+}
+
 func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reason, winner string) (judge.Outcome, error) {
+	return r.command(ctx, judge.ModCommand{Action: action, By: by, Reason: reason, Winner: winner})
+}
+
+// command carries out a moderator's command about the whole game and commits its outcome.
+func (r *Review) command(ctx context.Context, cmd judge.ModCommand) (judge.Outcome, error) {
+	action, by, reason := cmd.Action, cmd.By, cmd.Reason
 	ref, seq, err := r.referee(ctx)
 	if err != nil {
 		return judge.Outcome{}, err
 	}
 	now := r.Now()
-	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Winner: winner})
+	cmd.At = now
+	out, err := ref.Moderate(cmd)
 	if err != nil {
 		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
 	}
