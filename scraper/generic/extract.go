@@ -203,8 +203,16 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 		return p, nil
 	}
 	r := newRenderer(body, t, o)
-	p.Text = r.own(body.Nodes[0])
+	p.Text = Clean(r.own(body.Nodes[0]))
 	p.Quotes, p.Code, p.Spoilers = r.quotes, r.code, r.spoilers
+	for i := range p.Quotes {
+		p.Quotes[i].Text = Clean(p.Quotes[i].Text)
+		p.Quotes[i].Author = Clean(p.Quotes[i].Author)
+	}
+	for i := range p.Spoilers {
+		p.Spoilers[i].Text = Clean(p.Spoilers[i].Text)
+	}
+	p.Author = Clean(p.Author)
 	if p.Quotes == nil {
 		p.Quotes = []forum.Quote{}
 	}
