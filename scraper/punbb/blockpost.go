@@ -17,7 +17,7 @@ import (
 // (styles Oxygen, Air, Earth, …; viewtopic.php renders each post as div.blockpost#pN).
 var blk = struct {
 	root, post, permalink, author, authorLink, subject, body, edited, pageLink string
-	postID                                                                  *regexp.Regexp
+	postID                                                                     *regexp.Regexp
 }{
 	root:       "#punviewtopic, div.pun",
 	post:       "div.blockpost[id^='p']",
