@@ -58,10 +58,16 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 		Required:        get("required"),
 	}
 	t.Remove = append(t.Remove, list("edited_notice")...)
+	// time_re applies to every alternative of time; a "||" list of as many regexps gives each
+	// alternative its own (an empty one: none).
+	res := strings.Split(get("time_re"), "||")
 	for i, spec := range list("time") {
-		re := ""
-		if i == 0 {
-			re = get("time_re")
+		re := strings.TrimSpace(res[0])
+		if len(res) > 1 {
+			re = ""
+			if i < len(res) {
+				re = strings.TrimSpace(res[i])
+			}
 		}
 		f, err := ParseField(spec, re)
 		if err != nil {
