@@ -22,13 +22,16 @@ type Finding struct {
 	// Extra proposing its selectors; "" when nothing is known.
 	Dialect string            `json:"dialect,omitempty"`
 	Extra   map[string]string `json:"extra,omitempty"`
+	// Reader is a built-in page reader for the engine that has no full dialect (login and reply)
+	// yet: `forumgm posts --dialect <Reader>` reads its pages.
+	Reader string `json:"reader,omitempty"`
 	// Evidence lists what the finding rests on, for the person reading it.
 	Evidence []string `json:"evidence"`
 }
 
 // rule recognises one engine.
 type rule struct {
-	engine, dialect string
+	engine, dialect, reader string
 	// match reports whether the page is this engine's, with the evidence.
 	match func(p *page) []string
 	// version reads the version (and theme) once the engine is known.
@@ -61,7 +64,7 @@ func Identify(html []byte) Finding {
 		if len(ev) == 0 {
 			continue
 		}
-		f := Finding{Engine: r.engine, Dialect: r.dialect, Evidence: ev}
+		f := Finding{Engine: r.engine, Dialect: r.dialect, Reader: r.reader, Evidence: ev}
 		if r.version != nil {
 			f.Version, f.Theme = r.version(p)
 		}

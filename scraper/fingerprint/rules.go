@@ -114,7 +114,7 @@ var rules = []rule{
 		},
 	},
 	{
-		engine: "XenForo", dialect: "generic",
+		engine: "XenForo", dialect: "generic", reader: "xenforo",
 		match: func(p *page) []string {
 			return evidence(when(p.has("html#XF"), "markup: html#XF (XenForo 2)"),
 				when(p.has("html#XenForo"), "markup: html#XenForo (XenForo 1)"), footerHas(p, "XenForo"))
