@@ -98,6 +98,29 @@ func TestRealBoards(t *testing.T) {
 	}
 }
 
+// The guess reads the vBulletin 3 page (no preset) whole: every post with its author, date and
+// body.
+func TestGuessVBulletin3(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "vbulletin3811-guessed.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _, _ := forum.Decode(raw, "")
+	g := fingerprint.Guess(body)
+	posts, err := generic.ExtractPage(raw, "", forum.Config{Location: time.UTC, Now: time.Now, Extra: g})
+	if err != nil || len(posts) != 20 {
+		t.Fatalf("%d posts, %v (guess %v)", len(posts), err, g)
+	}
+	for _, p := range posts {
+		if p.Author == "" || p.Time.IsZero() || p.Text == "" || len(p.Problems) > 0 {
+			t.Errorf("post %s: %q %v %q", p.ID, p.Author, p.Time, p.Problems)
+		}
+	}
+	if posts[0].ID != "5768670" || posts[0].Author != "Shirohige" || !posts[0].Time.Equal(time.Date(2016, 2, 1, 2, 21, 0, 0, time.UTC)) {
+		t.Errorf("first post %+v", posts[0])
+	}
+}
+
 // The presets read their engine's real pages right: goldens checked against the pages.
 func TestPresets(t *testing.T) {
 	for name, preset := range map[string][2]string{
@@ -143,7 +166,7 @@ func TestUnknown(t *testing.T) {
 		t.Errorf("guess %v", g)
 	}
 	g := fingerprint.Guess([]byte(`<div id="post_7" class="entry"><a href="/user/ann">ann</a><span class="date">2026-11-30 10:00</span><div class="message">move E2-E4</div></div>`))
-	if g["post"] != "div[id^='post_']" || g["author"] != "a[href*='user']" || g["time"] != "[class*='date']" || g["body"] != "div.message" {
+	if g["post"] != "div[id^='post_']" || g["author"] != "a[href*='user']" || g["time"] != "span.date" || g["body"] != "div.message" {
 		t.Errorf("guess %v", g)
 	}
 }

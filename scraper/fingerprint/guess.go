@@ -7,7 +7,11 @@ import (
 	"sort"
 	"strings"
 
+	"time"
+
 	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/scraper/date"
 )
 
 // postIDRe are the id attributes boards give a post's element.
@@ -74,25 +78,18 @@ func Guess(html []byte) map[string]string {
 			break
 		}
 	}
-	switch {
-	case p.Find("time[datetime]").Length() > 0:
+	if p.Find("time[datetime]").Length() > 0 {
 		extra["time"] = "time@datetime"
-	default:
-		for _, sel := range []string{"[class*='date']", "[class*='time']", "a[href*='#p']", "h2 a", "h3 a"} {
-			if strings.TrimSpace(p.Find(sel).First().Text()) != "" {
-				extra["time"] = sel
-				break
-			}
-		}
+	} else if sel := dateElement(p); sel != "" {
+		extra["time"] = sel
 	}
 	bestLen := 0
-	for _, sel := range []string{"[class*='message']", "[class*='content']", "[class*='body']", "[class*='text']", "[class*='postmsg']", "[class*='entry']", "blockquote"} {
+	for _, sel := range []string{"[id^='post_message_']", "[id^='message']", "[class*='message']", "[class*='content']", "[class*='body']", "[class*='text']", "[class*='postmsg']", "[class*='entry']", "blockquote"} {
 		p.Find(sel).Each(func(_ int, s *goquery.Selection) {
 			if n := len(strings.TrimSpace(s.Text())); n > bestLen {
-				cls := strings.Fields(s.AttrOr("class", ""))
-				if len(cls) > 0 {
+				if name := selectorOf(s); name != "" {
 					bestLen = n
-					extra["body"] = goquery.NodeName(s) + "." + cls[0]
+					extra["body"] = name
 				}
 			}
 		})
@@ -105,4 +102,41 @@ func Guess(html []byte) map[string]string {
 		return false
 	})
 	return extra
+}
+
+var idPrefixRe = regexp.MustCompile(`^([A-Za-z_-]+?)[_-]?\d+$`)
+
+// selectorOf names an element the way a post's other elements of its kind are named too: by tag
+// and first class, or by tag and the prefix of a numbered id; "" when it has neither.
+func selectorOf(s *goquery.Selection) string {
+	tag := goquery.NodeName(s)
+	if cls := strings.Fields(s.AttrOr("class", "")); len(cls) > 0 {
+		return tag + "." + cls[0]
+	}
+	if m := idPrefixRe.FindStringSubmatch(s.AttrOr("id", "")); m != nil {
+		return fmt.Sprintf("%s[id^='%s']", tag, strings.TrimRight(s.AttrOr("id", ""), "0123456789"))
+	}
+	return ""
+}
+
+// dateElement is a selector of the first element of the post whose own short text reads as a
+// date with a year, or a relative one ("Today 12:34").
+func dateElement(p *goquery.Selection) string {
+	found := ""
+	now := time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC)
+	p.Find("*").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		txt := strings.Join(strings.Fields(s.Text()), " ")
+		if txt == "" || len(txt) > 60 {
+			return true
+		}
+		if _, err := date.Parse(txt, time.UTC, now); err != nil {
+			return true
+		}
+		if sel := selectorOf(s); sel != "" {
+			found = sel
+			return false
+		}
+		return true
+	})
+	return found
 }
