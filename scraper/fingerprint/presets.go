@@ -12,8 +12,12 @@ import (
 var presets = map[string]map[string]string{
 	"XenForo 2": xenforo.XF2,
 	"XenForo 1": xenforo.XF1,
-	// Invision Community 4 (default theme): article.ipsComment#elComment_N, <time datetime>. From
-	// the theme's documented markup; no real page was found to try it on.
+	// Invision Community 4 (default theme): article.ipsComment#elComment_N, <time datetime>. The
+	// quote markup (blockquote.ipsQuote with data-ipsquote-username and -contentcommentid; the
+	// citation line is added by JavaScript) is as the post HTML of processwire.com/talk shows in
+	// github.com/TUVIMEN/forumscraper examples/invision/3553 (JSON, commit
+	// 00e35f785e72ccd9726fb142ed3be9f13f94004f); the post markup around it is from the theme's
+	// templates: no real Invision thread page was found to try the whole preset on.
 	"Invision Community 4": {
 		"post":            "article.ipsComment[id^='elComment_']",
 		"post_id":         "@id",
@@ -26,6 +30,7 @@ var presets = map[string]map[string]string{
 		"edited":          ".ipsComment_meta strong:contains('Edited')",
 		"quote":           "blockquote.ipsQuote",
 		"quote_cite":      ".ipsQuote_citation",
+		"quote_author":    "@data-ipsquote-username",
 		"quote_author_re": `^(.+?)\s+(?:said|сказал\(а\)|написал\(а\)):`,
 		"quote_post_id":   "@data-ipsquote-contentcommentid",
 		"code":            "pre.ipsCode",

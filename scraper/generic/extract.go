@@ -466,6 +466,9 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 		f.Sel = ""
 		out.PostID, _ = f.Get(qs)
 	}
+	if out.Author == "" && !r.t.QuoteAuthorField.IsZero() {
+		out.Author, _ = r.t.QuoteAuthorField.Get(goquery.NewDocumentFromNode(q).Selection)
+	}
 	w := newText()
 	r.children(w, q, false, c)
 	out.Text = w.String()

@@ -76,3 +76,21 @@ func TestCleanTexts(t *testing.T) {
 		}
 	}
 }
+
+// quote_author reads the author off a quote without a cite (Invision 4 as the server sends it).
+func TestQuoteAuthorAttribute(t *testing.T) {
+	page := `<article class="ipsComment" id="elComment_34997"><a class="u" href="/profile/894-kongondo/">kongondo</a><time datetime="2013-05-15T14:36:40Z">May 15</time>` +
+		`<div data-role="commentContent"><blockquote data-ipsquote="" class="ipsQuote" data-ipsquote-contentcommentid="34996" data-ipsquote-username="diogo"><div><p>Shoes&gt;Men</p></div></blockquote><p>From the Docs</p></div></article>`
+	extra := map[string]string{
+		"post": "article.ipsComment", "post_id": "@id", "post_id_re": `elComment_(\d+)`, "author": "a.u", "time": "time@datetime",
+		"body": "[data-role='commentContent']", "quote": "blockquote.ipsQuote", "quote_author": "@data-ipsquote-username",
+		"quote_post_id": "@data-ipsquote-contentcommentid",
+	}
+	posts, err := generic.ExtractPage([]byte(page), "", forum.Config{Extra: extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := posts[0].Quotes; len(q) != 1 || q[0] != (forum.Quote{Author: "diogo", PostID: "34996", Text: "Shoes>Men"}) || posts[0].Text != "From the Docs" {
+		t.Errorf("got %+v", posts[0])
+	}
+}
