@@ -45,6 +45,10 @@ type Post struct {
 	Code     []string  `json:"code,omitempty"`     // code blocks of the author's own text, whitespace intact
 	Spoilers []Spoiler `json:"spoilers,omitempty"` // spoilers of the author's own text
 	Edited   bool      `json:"edited"`
+	// Problems lists the fields of this post the dialect could not read ("time: no date",
+	// "author: not found"); the rest of the post is still right. A page that is not a thread at
+	// all is an error, never a list of posts with problems.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Cursor marks how far a reader has read: the last post id seen (ids compare numerically where the
