@@ -696,7 +696,18 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if err != nil {
 		return err
 	}
-	out, err := ref.Judge(ji)
+	if ji.At.IsZero() {
+		ji.At = d.o.Clock.Now() // the forum's date could not be read: when it was read
+	}
+	var out judge.Outcome
+	if missing := missingParts(in.post); missing != "" {
+		// The page did not show who wrote the post or what it says: a person must look, the
+		// game judges nothing it cannot attribute or read.
+		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
+			Detail: "страница форума не показала " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
+	} else {
+		out, err = ref.Judge(ji)
+	}
 	if err != nil {
 		// A referee error is a bug or bad input the referee could not handle: flag it for a
 		// moderator rather than stall the game.
@@ -738,6 +749,21 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		Str("verdict", string(v)).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Int("flags", len(c.Flags)).Msg("judged")
 	d.hook("judged")
 	return nil
+}
+
+// missingParts names what a post read from the forum lacks for judging: its author or its text
+// ("" when neither is missing; a missing date is replaced by the time it was read).
+func missingParts(p forum.Post) string {
+	var parts []string
+	for _, pr := range p.Problems {
+		switch {
+		case strings.HasPrefix(pr, "author"):
+			parts = append(parts, "автора")
+		case strings.HasPrefix(pr, "body"), strings.HasPrefix(pr, "text"):
+			parts = append(parts, "текст")
+		}
+	}
+	return strings.Join(parts, " и ")
 }
 
 // cursorOf is the post id the thread's cursor moves to once in is judged.
