@@ -408,10 +408,14 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 		if strings.TrimSpace(m.Body) == "" {
 			continue
 		}
+		var atts []forum.Attachment
+		for _, a := range m.Attachments {
+			atts = append(atts, forum.Attachment{Name: a.Name, ContentType: a.ContentType, Data: a.Data})
+		}
 		if m.To == "" {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts})
 		} else {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts})
 		}
 	}
 	for _, f := range out.Flags {

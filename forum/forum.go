@@ -203,3 +203,10 @@ func ExtractorFor(name string) (Extractor, error) {
 	}
 	return x, nil
 }
+
+// Attachment is a file posted with a reply (a picture of the field).
+type Attachment struct {
+	Name        string `json:"name"`         // file name, e.g. "round-2.png"
+	ContentType string `json:"content_type"` // e.g. "image/png"
+	Data        []byte `json:"data"`
+}
