@@ -60,7 +60,7 @@ type OutboxRow struct {
 	Body        string
 	Attachments []forum.Attachment // in the order they were queued
 	Marker      string             // Marker(the game's key, Game, N)
-	EventSeq    int64  // the game's last event seq when the item was queued
+	EventSeq    int64              // the game's last event seq when the item was queued
 	CreatedAt   time.Time
 	State       OutboxState
 	ForumPostID string // the forum's id of the posted reply ("" for a PM)
