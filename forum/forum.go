@@ -132,6 +132,10 @@ var (
 	// ErrRecipient: the recipient of a private message cannot receive it (private messages
 	// disabled, a full inbox); an unknown recipient is ErrNotFound.
 	ErrRecipient = errors.New("forum: the recipient cannot receive private messages")
+	// ErrAttachmentRefused: the forum did not take a file (attachments off for the bot or the
+	// board, a type or size it refuses, its quota full); nothing was posted. The file can be
+	// linked instead.
+	ErrAttachmentRefused = errors.New("forum: attachment refused")
 )
 
 // FloodError is the forum's flood control: try again after Wait.

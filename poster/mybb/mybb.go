@@ -60,6 +60,8 @@ type Forum struct {
 	sleep        func(ctx context.Context, d time.Duration) error
 	maxFloodWait time.Duration
 	maxLen       int
+	attach       bool  // the board takes attachments from the bot (Extra["attachments"])
+	maxAttach    int64 // bytes (Extra["max_attachment_size"])
 
 	mu       sync.Mutex // serialises operations (one session, one cookie jar)
 	loggedIn bool
@@ -98,6 +100,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		}
 		f.maxLen = n
 	}
+	if f.attach, f.maxAttach, err = attachCaps(cfg.Extra); err != nil {
+		return nil, err
+	}
 	for _, o := range opts {
 		o(f)
 	}
@@ -122,9 +127,14 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 }
 
 // Capabilities: private messages, and MyBB's default maximum message length unless configured
-// (Extra["max_post_length"]).
+// (Extra["max_post_length"]); attachments of MyBB's default image types up to its default size
+// unless configured (Extra["attachments"]: off, Extra["max_attachment_size"]: bytes).
 func (f *Forum) Capabilities() forum.Capabilities {
-	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+	c := forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+	if f.attach {
+		c.Attachments, c.MaxAttachmentSize, c.AttachmentTypes = true, f.maxAttach, attachmentTypes
+	}
+	return c
 }
 
 func (f *Forum) abs(path string) string {

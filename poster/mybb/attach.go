@@ -1,0 +1,151 @@
+package mybb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"forumgm/forum"
+	scrape "forumgm/scraper/mybb"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// DefaultMaxAttachmentSize is MyBB's default limit for PNG, JPEG and GIF files (500 KB, the
+// attachtypes table of a fresh install); Extra["max_attachment_size"] (bytes) overrides it.
+const DefaultMaxAttachmentSize = 500 * 1024
+
+// attachmentTypes are the image types a fresh MyBB 1.8 takes (attachtypes with the image icon).
+var attachmentTypes = []string{"gif", "jpeg", "jpg", "png"}
+
+// attachCaps reads the attachment settings of cfg.Extra: "attachments: off" for a board (or a
+// bot group) without attachments, "max_attachment_size" in bytes.
+func attachCaps(extra map[string]string) (on bool, max int64, err error) {
+	switch strings.ToLower(strings.TrimSpace(extra["attachments"])) {
+	case "", "on", "yes", "true":
+		on = true
+	case "off", "no", "false":
+	default:
+		return false, 0, fmt.Errorf("mybb: bad attachments %q (on or off)", extra["attachments"])
+	}
+	max = DefaultMaxAttachmentSize
+	if s := extra["max_attachment_size"]; s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 1 {
+			return false, 0, fmt.Errorf("mybb: bad max_attachment_size %q (bytes)", s)
+		}
+		max = n
+	}
+	return on, max, nil
+}
+
+// ReplyWithAttachments posts body to thread t with files attached, the way a person does on
+// newreply.php: the full reply form is posted once as multipart/form-data with the files in its
+// "attachments[]" field and the "Add Attachment" button (newattachment), which stores them under
+// the form's posthash and shows the form again listing each with its aid
+// (<tr id="attachment_AID">… <span class="attachment_filename">NAME</span>); then that form is
+// posted with "Post Reply", the body's placeholders replaced by [attachment=AID] (files without
+// one go on top), and MyBB binds the posthash's attachments to the new post.
+//
+// Errors are acted on as Reply does (flood, logged out, bad token), each retry starting from a
+// fresh form: a new posthash, a new upload. An upload whose post never went through stays
+// unattached under its posthash (MyBB's daily clean-up deletes such attachments); it never shows
+// in a post. A file MyBB refuses (attachments off, a type or size it does not take, a full
+// quota) is forum.ErrAttachmentRefused, before anything is posted. The body is not split: the
+// caller splits long messages (a message too long is forum.ErrTooLong).
+func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(files) == 0 {
+		return f.replyParts(ctx, t.ID, body, f.maxLen, 0)
+	}
+	var id string
+	var merged bool
+	err := f.retryPolicy(ctx, func() error {
+		var err error
+		id, merged, err = f.replyAttachOnce(ctx, t.ID, body, files)
+		return err
+	})
+	return id, merged, err
+}
+
+func (f *Forum) replyAttachOnce(ctx context.Context, tid, body string, files []forum.Attachment) (string, bool, error) {
+	form, charset, sel, err := f.replyForm(ctx, tid)
+	if err != nil {
+		return "", false, err
+	}
+	if sel.Find(`input[type="file"][name="attachments[]"]`).Length() == 0 {
+		return "", false, fmt.Errorf("mybb: the reply form has no attachment field (attachments off for the bot here?): %w", forum.ErrAttachmentRefused)
+	}
+	posthash := form.Values.Get("posthash")
+	if posthash == "" {
+		return "", false, fmt.Errorf("mybb: the reply form has no posthash: %w", forum.ErrMarkupChanged)
+	}
+	form.Values.Set("message", body)
+	form.Values.Set("newattachment", "Add Attachment")
+	var ff []forum.FormFile
+	for _, a := range files {
+		ff = append(ff, forum.FormFile{Field: "attachments[]", Name: a.Name, ContentType: a.ContentType, Data: a.Data})
+	}
+	up, err := f.c.PostMultipart(ctx, form.Action, form.Values, ff, charset)
+	if err != nil {
+		return "", false, err
+	}
+	doc, err := up.Doc()
+	if err != nil {
+		return "", false, err
+	}
+	if perr := scrape.PageError(doc); perr != nil {
+		if errors.Is(perr, scrape.ErrFormRejected) { // the upload's own error ("file type not allowed", …)
+			return "", false, fmt.Errorf("mybb: upload: %w: %w", perr, forum.ErrAttachmentRefused)
+		}
+		return "", false, perr
+	}
+	sel, err = replyFormOf(doc)
+	if err != nil {
+		return "", false, err
+	}
+	aids := uploaded(sel)
+	next := scrape.ReadForm(sel, up.URL)
+	if next.Values.Get("posthash") != posthash {
+		return "", false, fmt.Errorf("mybb: the form came back with another posthash (%q, sent %q): %w", next.Values.Get("posthash"), posthash, forum.ErrMarkupChanged)
+	}
+	if next.Values.Get("my_post_key") == "" {
+		next.Values.Set("my_post_key", scrape.MyPostKey(doc))
+	}
+	if next.Values.Get("tid") == "" {
+		next.Values.Set("tid", tid)
+	}
+	for _, a := range files {
+		if aids[a.Name] == "" {
+			return "", false, fmt.Errorf("mybb: %q is not listed after the upload: %w", a.Name, forum.ErrAttachmentRefused)
+		}
+	}
+	next.Values.Set("action", "do_newreply")
+	next.Values.Set("message", forum.PlaceAttachments(body, files, func(_ int, a forum.Attachment) string {
+		return "[attachment=" + aids[a.Name] + "]"
+	}))
+	return f.submitReply(ctx, tid, next, charset)
+}
+
+// uploaded lists the attachments a reply form shows (post_attachments_attachment rows), by file
+// name: the aid of each. A name listed twice keeps the newest (highest) aid.
+func uploaded(form *goquery.Selection) map[string]string {
+	out := map[string]string{}
+	form.Find(`tr[id^="attachment_"]`).Each(func(_ int, tr *goquery.Selection) {
+		aid := strings.TrimPrefix(tr.AttrOr("id", ""), "attachment_")
+		if _, err := strconv.Atoi(aid); err != nil {
+			return
+		}
+		name := strings.TrimSpace(tr.Find(".attachment_filename").First().Text())
+		if name == "" {
+			name = strings.TrimSpace(tr.Find("a").First().Text())
+		}
+		if name != "" && scrape.CompareIDs(aid, out[name]) > 0 {
+			out[name] = aid
+		}
+	})
+	return out
+}

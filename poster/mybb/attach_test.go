@@ -1,0 +1,102 @@
+package mybb
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"forumgm/forum"
+)
+
+var picture = forum.Attachment{Name: "round-2.png", ContentType: "image/png", Data: []byte("\x89PNG\r\n\x1a\n\x00\x01field")}
+
+// ReplyWithAttachments uploads the file with "Add Attachment" on the full reply form, then posts
+// the form that came back (same posthash) with [attachment=AID] where the body's placeholder was.
+func TestReplyWithAttachmentsUploadsThenPosts(t *testing.T) {
+	fk := newFake(t)
+	fk.lastPID = "15"
+	fk.replies = []string{"22-reply-success.gm-bot.html"}
+	fm := fk.forum(t, nil, nil)
+	body := "Отчёт раунда 2\n" + forum.Placeholder(picture.Name) + "\nПозиции: …"
+	id, merged, err := fm.ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, body, []forum.Attachment{picture})
+	if err != nil || id != "16" || merged {
+		t.Fatalf("reply: %q merged=%v %v", id, merged, err)
+	}
+	if len(fk.uploads) != 1 || fk.uploads[0].name != picture.Name || fk.uploads[0].ctype != "image/png" || string(fk.uploads[0].data) != string(picture.Data) {
+		t.Fatalf("uploads %+v", fk.uploads)
+	}
+	if len(fk.posts) != 2 {
+		t.Fatalf("%d POSTs, want 2 (upload, post)", len(fk.posts))
+	}
+	up, post := fk.posts[0], fk.posts[1]
+	if up.Get("newattachment") == "" || up.Has("submit") || up.Get("my_post_key") != "f8405dfcf6435de0e756d5130990f6b8" {
+		t.Errorf("upload POST pressed the wrong button or lacks the key: %v", up)
+	}
+	if post.Get("posthash") != up.Get("posthash") || post.Get("posthash") != "269400a14267e4bf9ab5414811018eab" {
+		t.Errorf("posthash: upload %q, post %q", up.Get("posthash"), post.Get("posthash"))
+	}
+	if post.Get("submit") != "Post Reply" || post.Has("newattachment") || post.Get("action") != "do_newreply" {
+		t.Errorf("post POST: %v", post)
+	}
+	if want := "Отчёт раунда 2\n[attachment=100]\nПозиции: …"; post.Get("message") != want {
+		t.Errorf("message %q, want %q", post.Get("message"), want)
+	}
+	if !fm.Capabilities().Takes(picture) {
+		t.Error("the default capabilities do not take a small PNG")
+	}
+}
+
+// Without a placeholder the picture goes on top; two files get their own aids.
+func TestReplyWithAttachmentsOnTop(t *testing.T) {
+	fk := newFake(t)
+	fk.replies = []string{"22-reply-success.gm-bot.html"}
+	legend := forum.Attachment{Name: "legend.png", ContentType: "image/png", Data: []byte("\x89PNGlegend")}
+	_, _, err := fk.forum(t, nil, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture, legend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fk.posts[len(fk.posts)-1].Get("message"); got != "[attachment=100]\n[attachment=101]\nтекст" {
+		t.Errorf("message %q", got)
+	}
+}
+
+// A refused upload is forum.ErrAttachmentRefused and nothing is posted; flood control on the post
+// starts again from a fresh form (a new upload, never the old one attached twice).
+func TestReplyWithAttachmentsRefusedAndFlood(t *testing.T) {
+	fk := newFake(t)
+	fk.refuseUpload = true
+	_, _, err := fk.forum(t, nil, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture})
+	if !errors.Is(err, forum.ErrAttachmentRefused) || len(fk.posts) != 1 {
+		t.Fatalf("refused upload: %v after %d POSTs", err, len(fk.posts))
+	}
+
+	fk = newFake(t)
+	fk.replies = []string{"28-reply-error-flood.snovaya.html", "22-reply-success.gm-bot.html"}
+	sl := &sleeps{}
+	id, _, err := fk.forum(t, sl, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture})
+	if err != nil || id != "16" || len(sl.d) != 1 {
+		t.Fatalf("flood then success: %q %v waits %v", id, err, sl.d)
+	}
+	if len(fk.uploads) != 2 || len(fk.posts) != 4 {
+		t.Fatalf("%d uploads, %d POSTs; want 2 and 4 (upload, flood, upload, post)", len(fk.uploads), len(fk.posts))
+	}
+	if got := fk.posts[3].Get("message"); got != "[attachment=101]\nтекст" {
+		t.Errorf("the retry attached %q, want only its own upload", got)
+	}
+}
+
+// Configured off, the capabilities say no attachments; a file above MyBB's default size is not
+// taken; a bad size setting is refused.
+func TestReplyWithAttachmentsOff(t *testing.T) {
+	fm := newFake(t).forum(t, nil, map[string]string{"attachments": "off"})
+	if c := fm.Capabilities(); c.Attachments || c.Takes(picture) {
+		t.Errorf("attachments off: %+v", c)
+	}
+	big := forum.Attachment{Name: "big.png", Data: make([]byte, DefaultMaxAttachmentSize+1)}
+	if newFake(t).forum(t, nil, nil).Capabilities().Takes(big) {
+		t.Error("a file above MyBB's default 500 KB is taken")
+	}
+	if _, err := New(forum.Config{BaseURL: "http://x/", Extra: map[string]string{"max_attachment_size": "lots"}}); err == nil || !strings.Contains(err.Error(), "max_attachment_size") {
+		t.Errorf("bad max_attachment_size: %v", err)
+	}
+}
