@@ -29,21 +29,21 @@ type fakeMyBB struct {
 	srv *httptest.Server
 	dir string
 
-	mu        sync.Mutex
-	requests  []string     // "GET /showthread.php?tid=1&page=2"
-	posts     []url.Values // bodies of POSTs to newreply.php / private.php
-	logins    []url.Values
-	password  string
-	sessions  map[string]bool // valid mybbuser cookie values
-	replies   []string        // pages answering newreply POSTs, in order
-	pms       []string        // pages answering private.php POSTs
-	lastPID   string          // what action=lastpost points at
+	mu       sync.Mutex
+	requests []string     // "GET /showthread.php?tid=1&page=2"
+	posts    []url.Values // bodies of POSTs to newreply.php / private.php
+	logins   []url.Values
+	password string
+	sessions map[string]bool // valid mybbuser cookie values
+	replies  []string        // pages answering newreply POSTs, in order
+	pms      []string        // pages answering private.php POSTs
+	lastPID  string          // what action=lastpost points at
 	// uploads are the files of "Add Attachment" POSTs (newattachment), in order; each is listed
 	// in the form shown back with aid 100+its index. refuseUpload answers an upload with
 	// MyBB's error_attachtype instead.
 	uploads      []upload
 	refuseUpload bool
-	nextLogin int
+	nextLogin    int
 	// sentPage builds the read page of gm-bot's Sent Items copy (pmid 2) from the recipient's
 	// captured read page (pmid 1); the capture has no page of the sender's copy. nil: 404.
 	sentPage func(recipientPage []byte) []byte
