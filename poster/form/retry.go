@@ -19,6 +19,9 @@ type Retry struct {
 	Sleep      Sleeper
 	Login      func(context.Context) error
 	Again      []error
+	// NoSplit: a part the board finds too long is not split but returned (forum.ErrTooLong), for
+	// a caller that splits itself (a reply with attachments must stay one post).
+	NoSplit bool
 }
 
 // Send is one attempt at posting part: the new post's id, and whether the board merged it into
@@ -67,7 +70,7 @@ func (r Retry) part(ctx context.Context, part string, depth int, send Send) (str
 			}
 		case r.again(err):
 			// fetch a fresh form and send again
-		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
+		case errors.Is(err, forum.ErrTooLong) && !r.NoSplit && depth < 8 && len([]rune(part)) > 1:
 			var id string
 			var merged bool
 			for _, sub := range Split(part, len([]rune(part))/2+1, Runes) {
