@@ -221,8 +221,8 @@ func TestReportPictureServedWhenNoAttachments(t *testing.T) {
 		t.Errorf("%d files in the folder, want 1", len(entries))
 	}
 	page := httpGet(t, r.url+"/showthread.php?tid=1&pid="+itoa(pid))
-	if !strings.Contains(page, url) {
-		t.Error("the thread page does not link the picture")
+	if !strings.Contains(page, `<img src="`+url+`" loading="lazy"`) {
+		t.Error("the thread page does not show the picture")
 	}
 }
 
