@@ -150,3 +150,18 @@ func trimLines(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// BenchmarkReplyWithPicture: one reply with a 200 KB picture through the MyBB dialect and the
+// sandbox over loopback: the form, the upload, the post (no flood control, no merging).
+func BenchmarkReplyWithPicture(b *testing.B) {
+	bd := newBoard(b, noFloodNoMerge)
+	tid, _ := bd.thread("Драконбол — замер", post{p1Name, "Старт."})
+	bot := bd.dial(botName, botPass)
+	th := forum.Thread{ID: itoa(tid)}
+	pic := forum.Attachment{Name: "round.png", ContentType: "image/png", Data: bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 50<<10)}
+	for b.Loop() {
+		if _, _, err := bot.ReplyWithAttachments(bd.ctx, th, "Отчёт раунда.", []forum.Attachment{pic}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
