@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -76,39 +77,52 @@ func (f *Forum) replyAttachOnce(ctx context.Context, tid, body string, files []f
 	if err != nil {
 		return "", false, err
 	}
+	// MyBB 1.8.37 (the capture) has "attachments[]" (several files at once); MyBB before 1.8.22
+	// had a single "attachment" field: one file per upload.
+	field, batch := "attachments[]", len(files)
 	if sel.Find(`input[type="file"][name="attachments[]"]`).Length() == 0 {
-		return "", false, fmt.Errorf("mybb: the reply form has no attachment field (attachments off for the bot here?): %w", forum.ErrAttachmentRefused)
+		if sel.Find(`input[type="file"][name="attachment"]`).Length() == 0 {
+			return "", false, fmt.Errorf("mybb: the reply form has no attachment field (attachments off for the bot here?): %w", forum.ErrAttachmentRefused)
+		}
+		field, batch = "attachment", 1
 	}
 	posthash := form.Values.Get("posthash")
 	if posthash == "" {
 		return "", false, fmt.Errorf("mybb: the reply form has no posthash: %w", forum.ErrMarkupChanged)
 	}
-	form.Values.Set("message", body)
-	form.Values.Set("newattachment", "Add Attachment")
-	var ff []forum.FormFile
-	for _, a := range files {
-		ff = append(ff, forum.FormFile{Field: "attachments[]", Name: a.Name, ContentType: a.ContentType, Data: a.Data})
-	}
-	up, err := f.c.PostMultipart(ctx, form.Action, form.Values, ff, charset)
-	if err != nil {
-		return "", false, err
-	}
-	doc, err := up.Doc()
-	if err != nil {
-		return "", false, err
-	}
-	if perr := scrape.PageError(doc); perr != nil {
-		if errors.Is(perr, scrape.ErrFormRejected) { // the upload's own error ("file type not allowed", …)
-			return "", false, fmt.Errorf("mybb: upload: %w: %w", perr, forum.ErrAttachmentRefused)
+	var doc *goquery.Document
+	var pageURL *url.URL
+	for i := 0; i < len(files); i += batch {
+		form.Values.Set("message", body)
+		form.Values.Set("newattachment", "Add Attachment")
+		var ff []forum.FormFile
+		for _, a := range files[i:min(i+batch, len(files))] {
+			ff = append(ff, forum.FormFile{Field: field, Name: a.Name, ContentType: a.ContentType, Data: a.Data})
 		}
-		return "", false, perr
-	}
-	sel, err = replyFormOf(doc)
-	if err != nil {
-		return "", false, err
+		up, err := f.c.PostMultipart(ctx, form.Action, form.Values, ff, charset)
+		if err != nil {
+			return "", false, err
+		}
+		if doc, err = up.Doc(); err != nil {
+			return "", false, err
+		}
+		if perr := scrape.PageError(doc); perr != nil {
+			if errors.Is(perr, scrape.ErrFormRejected) { // the upload's own error ("file type not allowed", …)
+				return "", false, fmt.Errorf("mybb: upload: %w: %w", perr, forum.ErrAttachmentRefused)
+			}
+			return "", false, perr
+		}
+		if sel, err = replyFormOf(doc); err != nil {
+			return "", false, err
+		}
+		pageURL = up.URL
+		form = scrape.ReadForm(sel, up.URL)
+		if form.Values.Get("my_post_key") == "" {
+			form.Values.Set("my_post_key", scrape.MyPostKey(doc))
+		}
 	}
 	aids := uploaded(sel)
-	next := scrape.ReadForm(sel, up.URL)
+	next := scrape.ReadForm(sel, pageURL)
 	if next.Values.Get("posthash") != posthash {
 		return "", false, fmt.Errorf("mybb: the form came back with another posthash (%q, sent %q): %w", next.Values.Get("posthash"), posthash, forum.ErrMarkupChanged)
 	}

@@ -100,3 +100,24 @@ func TestReplyWithAttachmentsOff(t *testing.T) {
 		t.Errorf("bad max_attachment_size: %v", err)
 	}
 }
+
+// MyBB's older single "attachment" field: one upload per file, each keeping the posthash; both
+// placed.
+func TestReplyWithAttachmentsOldField(t *testing.T) {
+	fk := newFake(t)
+	fk.oldField = true
+	fk.replies = []string{"22-reply-success.gm-bot.html"}
+	legend := forum.Attachment{Name: "legend.png", ContentType: "image/png", Data: []byte("\x89PNGlegend")}
+	if _, _, err := fk.forum(t, nil, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture, legend}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fk.posts) != 3 || len(fk.uploads) != 2 {
+		t.Fatalf("%d POSTs, %d uploads; want 3 (two uploads, the post) and 2", len(fk.posts), len(fk.uploads))
+	}
+	if fk.posts[1].Get("posthash") != fk.posts[0].Get("posthash") || fk.posts[2].Get("posthash") != fk.posts[0].Get("posthash") {
+		t.Error("the posthash changed between the uploads and the post")
+	}
+	if got := fk.posts[2].Get("message"); got != "[attachment=100]\n[attachment=101]\nтекст" {
+		t.Errorf("message %q", got)
+	}
+}

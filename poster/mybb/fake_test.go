@@ -43,7 +43,9 @@ type fakeMyBB struct {
 	// MyBB's error_attachtype instead.
 	uploads      []upload
 	refuseUpload bool
-	nextLogin    int
+	// oldField serves the reply form with MyBB's old single "attachment" file field.
+	oldField  bool
+	nextLogin int
 	// sentPage builds the read page of gm-bot's Sent Items copy (pmid 2) from the recipient's
 	// captured read page (pmid 1); the capture has no page of the sender's copy. nil: 404.
 	sentPage func(recipientPage []byte) []byte
@@ -141,6 +143,10 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/newreply.php" && r.Method == http.MethodGet:
 		if !member {
 			send("26-newreply-noperm.guest.html")
+			return
+		}
+		if f.oldField {
+			w.Write(oldAttachField(f.page("20-newreply-form.gm-bot.html")))
 			return
 		}
 		send("20-newreply-form.gm-bot.html")
@@ -260,7 +266,7 @@ func (f *fakeMyBB) afterUpload(r *http.Request) []byte {
 		return []byte(strings.Replace(page, "<form action=\"newreply.php", box+"<form action=\"newreply.php", 1))
 	}
 	hash := r.PostForm.Get("posthash")
-	for _, fh := range r.MultipartForm.File["attachments[]"] {
+	for _, fh := range append(r.MultipartForm.File["attachments[]"], r.MultipartForm.File["attachment"]...) {
 		file, _ := fh.Open()
 		data, _ := io.ReadAll(file)
 		file.Close()
@@ -281,5 +287,14 @@ func (f *fakeMyBB) afterUpload(r *http.Request) []byte {
 	}
 	page = strings.Replace(page, "<!-- end: post_attachments_new -->", "<!-- end: post_attachments_new -->\n"+rows.String(), 1)
 	// The same posthash comes back (the capture's, or the one posted).
-	return []byte(strings.ReplaceAll(page, "269400a14267e4bf9ab5414811018eab", hash))
+	out := []byte(strings.ReplaceAll(page, "269400a14267e4bf9ab5414811018eab", hash))
+	if f.oldField {
+		out = oldAttachField(out)
+	}
+	return out
+}
+
+// oldAttachField is the reply form of MyBB before 1.8.22: one file per upload, field "attachment".
+func oldAttachField(page []byte) []byte {
+	return []byte(strings.Replace(string(page), `name="attachments[]" size="30" class="fileupload" multiple="multiple"`, `name="attachment" size="30" class="fileupload"`, 1))
 }
