@@ -77,7 +77,7 @@ func (f *Forum) replyAttachOnce(ctx context.Context, tid, body string, files []f
 	if err != nil {
 		return "", false, err
 	}
-	// MyBB 1.8.37 (the capture) has "attachments[]" (several files at once); MyBB before 1.8.22
+	// MyBB 1.8.37 (the capture) has "attachments[]" (several files at once, since 1.8.18); earlier MyBB
 	// had a single "attachment" field: one file per upload.
 	field, batch := "attachments[]", len(files)
 	if sel.Find(`input[type="file"][name="attachments[]"]`).Length() == 0 {

@@ -294,7 +294,7 @@ func (f *fakeMyBB) afterUpload(r *http.Request) []byte {
 	return out
 }
 
-// oldAttachField is the reply form of MyBB before 1.8.22: one file per upload, field "attachment".
+// oldAttachField is the reply form of MyBB before 1.8.18: one file per upload, field "attachment".
 func oldAttachField(page []byte) []byte {
 	return []byte(strings.Replace(string(page), `name="attachments[]" size="30" class="fileupload" multiple="multiple"`, `name="attachment" size="30" class="fileupload"`, 1))
 }
