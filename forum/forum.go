@@ -113,7 +113,8 @@ func (c Capabilities) Takes(a Attachment) bool {
 // with the reply and shown where the body holds its Placeholder, or at the top of the post when
 // the body holds none (PlaceAttachments). The caller checks each file with Capabilities.Takes.
 // A reply whose upload went through but whose post failed leaves at most an unattached upload on
-// the forum (the forums discard those); a new attempt uploads afresh and attaches only its own.
+// the forum, shown nowhere (an administrator may delete it); a new attempt uploads afresh and
+// attaches only its own.
 type Attacher interface {
 	ReplyWithAttachments(ctx context.Context, t Thread, body string, files []Attachment) (id string, merged bool, err error)
 }

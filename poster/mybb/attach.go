@@ -52,8 +52,8 @@ func attachCaps(extra map[string]string) (on bool, max int64, err error) {
 //
 // Errors are acted on as Reply does (flood, logged out, bad token), each retry starting from a
 // fresh form: a new posthash, a new upload. An upload whose post never went through stays
-// unattached under its posthash (MyBB's daily clean-up deletes such attachments); it never shows
-// in a post. A file MyBB refuses (attachments off, a type or size it does not take, a full
+// unattached under its posthash (pid 0); it never shows in a post, and MyBB's ACP lists it under
+// Attachments → Find Orphans for an administrator to delete. A file MyBB refuses (attachments off, a type or size it does not take, a full
 // quota) is forum.ErrAttachmentRefused, before anything is posted. The body is not split: the
 // caller splits long messages (a message too long is forum.ErrTooLong).
 func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {

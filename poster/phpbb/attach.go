@@ -55,8 +55,8 @@ func attachSettings(extra map[string]string) (bool, int64, error) {
 //
 // Each attempt starts from a fresh form; errors are acted on as Reply does (flood, stale form,
 // login), but a body the board finds too long is returned as forum.ErrTooLong, never split here.
-// An upload whose post never went through stays an orphan of the bot's (never shown; phpBB's
-// cron prunes orphans, an admin can in the ACP's "Orphaned attachments"). A file refused by the
+// An upload whose post never went through stays an orphan of the bot's (never shown; the ACP's
+// "Orphaned attachments" lists it for an administrator to delete). A file refused by the
 // board (the extension, the size, attachments off for the bot) is forum.ErrAttachmentRefused
 // before anything is posted. No captured phpBB pages exist: the flow follows the templates and
 // posting.php of phpBB 3.3 (see README.md).
