@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +90,7 @@ func TestReportPictureAttachedThroughMyBB(t *testing.T) {
 		t.Fatalf("post %d attachments: %+v %v", pid, atts, err)
 	}
 	// As a reader sees it: the thread page, the picture, its bytes.
-	page := httpGet(t, r.url+"/showthread.php?tid=1&pid="+itoa(pid))
+	page := httpGet(t, r.url+"/showthread.php?tid=1&pid="+strconv.Itoa(pid))
 	src := `<img src="attachment.php?aid=` + m[1] + `" class="attachment"`
 	if !strings.Contains(page, `<a href="attachment.php?aid=`+m[1]+`" target="_blank">`+src) {
 		t.Fatalf("the thread page does not show the picture (%s)", src)
@@ -220,7 +221,7 @@ func TestReportPictureServedWhenNoAttachments(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d files in the folder, want 1", len(entries))
 	}
-	page := httpGet(t, r.url+"/showthread.php?tid=1&pid="+itoa(pid))
+	page := httpGet(t, r.url+"/showthread.php?tid=1&pid="+strconv.Itoa(pid))
 	if !strings.Contains(page, `<img src="`+url+`" loading="lazy"`) {
 		t.Error("the thread page does not show the picture")
 	}
