@@ -165,3 +165,32 @@ func BenchmarkReplyWithPicture(b *testing.B) {
 		}
 	}
 }
+
+// Flood control after the upload (the board's 60 s between a user's posts, merging off): the
+// dialect waits, then posts the same filled form again; one upload, none left unattached.
+func TestPictureAfterFloodControl(t *testing.T) {
+	b := newBoard(t, func(o *sandbox.Options) { o.MergeMinutes = -1 })
+	tid, _ := b.thread("Драконбол — матч 4", post{p1Name, "Ждём."})
+	bot := b.dial(botName, botPass)
+	th := forum.Thread{ID: itoa(tid)}
+	b.clock.Advance(2 * time.Minute)
+	if _, _, err := bot.Reply(b.ctx, th, "Раунд закрыт."); err != nil {
+		t.Fatal(err)
+	}
+	b.clock.Advance(10 * time.Second)
+	id, _, err := bot.ReplyWithAttachments(b.ctx, th, "Отчёт раунда.", []forum.Attachment{fieldPNG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := bot.slept(); len(w) != 1 {
+		t.Errorf("flood waits %v, want one", w)
+	}
+	posted, pending, err := b.sb.AllAttachments(b.ctx)
+	if err != nil || posted != 1 || pending != 0 {
+		t.Fatalf("%d posted, %d unattached uploads (%v); want 1, 0", posted, pending, err)
+	}
+	page, _ := get(t, b.base+"/showthread.php?tid="+itoa(tid)+"&pid="+id)
+	if strings.Count(page, `class="attachment"`) != 1 {
+		t.Error("the picture is not shown once")
+	}
+}

@@ -2,8 +2,11 @@ package mybb
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"strconv"
 	"strings"
@@ -50,11 +53,14 @@ func attachCaps(extra map[string]string) (on bool, max int64, err error) {
 // posted with "Post Reply", the body's placeholders replaced by [attachment=AID] (files without
 // one go on top), and MyBB binds the posthash's attachments to the new post.
 //
-// Errors are acted on as Reply does (flood, logged out, bad token), each retry starting from a
-// fresh form: a new posthash, a new upload. An upload whose post never went through stays
-// unattached under its posthash (pid 0); it never shows in a post, and MyBB's ACP lists it under
-// Attachments → Find Orphans for an administrator to delete. A file MyBB refuses (attachments off, a type or size it does not take, a full
-// quota) is forum.ErrAttachmentRefused, before anything is posted. The body is not split: the
+// Errors are acted on as Reply does (flood, logged out, bad token). A post refused for flood
+// control keeps its upload: the same filled form (posthash, aids) is posted again after the wait,
+// within this call or the next call with the same thread, text and files (the daemon's next try
+// when it waits itself); any other failure starts the next try from a fresh form: a new posthash,
+// a new upload. An upload whose post never went through stays unattached under its posthash
+// (pid 0); it never shows in a post, and MyBB's ACP lists it under Attachments → Find Orphans for
+// an administrator to delete. A file MyBB refuses (attachments off, a type or size it does not
+// take, a full quota) is forum.ErrAttachmentRefused, before anything is posted. The body is not split: the
 // caller splits long messages (a message too long is forum.ErrTooLong).
 func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {
 	f.mu.Lock()
@@ -64,15 +70,48 @@ func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body s
 	}
 	var id string
 	var merged bool
+	key := stageKey(t.ID, body, files)
 	err := f.retryPolicy(ctx, func() error {
 		var err error
-		id, merged, err = f.replyAttachOnce(ctx, t.ID, body, files)
+		id, merged, err = f.replyAttachOnce(ctx, t.ID, key, body, files)
 		return err
 	})
 	return id, merged, err
 }
 
-func (f *Forum) replyAttachOnce(ctx context.Context, tid, body string, files []forum.Attachment) (string, bool, error) {
+// staged is a reply whose files are uploaded and whose post was refused for flood control: the
+// filled form (its posthash holds the files) is posted again as it is, so a wait costs no second
+// upload. One at a time: the daemon sends one reply at a time.
+type staged struct {
+	key     string
+	form    scrape.Form
+	charset string
+}
+
+// stageKey names a reply by its thread, text and files.
+func stageKey(tid, body string, files []forum.Attachment) string {
+	h := sha256.New()
+	for _, s := range []string{tid, body} {
+		fmt.Fprintf(h, "%d:%s", len(s), s)
+	}
+	for _, a := range files {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(a.Name), a.Name, len(a.ContentType), a.ContentType)
+		sum := sha256.Sum256(a.Data)
+		h.Write(sum[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (f *Forum) replyAttachOnce(ctx context.Context, tid, key, body string, files []forum.Attachment) (string, bool, error) {
+	if st := f.staged; st != nil && st.key == key {
+		f.staged = nil
+		id, merged, err := f.submitReply(ctx, tid, cloneForm(st.form), st.charset)
+		var flood *forum.FloodError
+		if errors.As(err, &flood) {
+			f.staged = st // still waiting: keep the upload for the next try
+		}
+		return id, merged, err
+	}
 	form, charset, sel, err := f.replyForm(ctx, tid)
 	if err != nil {
 		return "", false, err
@@ -141,7 +180,17 @@ func (f *Forum) replyAttachOnce(ctx context.Context, tid, body string, files []f
 	next.Values.Set("message", forum.PlaceAttachments(body, files, func(_ int, a forum.Attachment) string {
 		return "[attachment=" + aids[a.Name] + "]"
 	}))
-	return f.submitReply(ctx, tid, next, charset)
+	ready := cloneForm(next)
+	id, merged, err := f.submitReply(ctx, tid, next, charset)
+	var flood *forum.FloodError
+	if errors.As(err, &flood) {
+		f.staged = &staged{key: key, form: ready, charset: charset}
+	}
+	return id, merged, err
+}
+
+func cloneForm(f scrape.Form) scrape.Form {
+	return scrape.Form{Action: f.Action, Values: url.Values(maps.Clone(map[string][]string(f.Values)))}
 }
 
 // uploaded lists the attachments a reply form shows (post_attachments_attachment rows), by file

@@ -61,7 +61,7 @@ func TestReplyWithAttachmentsOnTop(t *testing.T) {
 }
 
 // A refused upload is forum.ErrAttachmentRefused and nothing is posted; flood control on the post
-// starts again from a fresh form (a new upload, never the old one attached twice).
+// is waited out and the same filled form posted again (one upload, its aid placed once).
 func TestReplyWithAttachmentsRefusedAndFlood(t *testing.T) {
 	fk := newFake(t)
 	fk.refuseUpload = true
@@ -77,11 +77,47 @@ func TestReplyWithAttachmentsRefusedAndFlood(t *testing.T) {
 	if err != nil || id != "16" || len(sl.d) != 1 {
 		t.Fatalf("flood then success: %q %v waits %v", id, err, sl.d)
 	}
-	if len(fk.uploads) != 2 || len(fk.posts) != 4 {
-		t.Fatalf("%d uploads, %d POSTs; want 2 and 4 (upload, flood, upload, post)", len(fk.uploads), len(fk.posts))
+	if len(fk.uploads) != 1 || len(fk.posts) != 3 {
+		t.Fatalf("%d uploads, %d POSTs; want 1 and 3 (upload, flood, post)", len(fk.uploads), len(fk.posts))
 	}
-	if got := fk.posts[3].Get("message"); got != "[attachment=101]\nтекст" {
-		t.Errorf("the retry attached %q, want only its own upload", got)
+	if got := fk.posts[2].Get("message"); got != "[attachment=100]\nтекст" || fk.posts[2].Get("posthash") != fk.posts[0].Get("posthash") {
+		t.Errorf("the retry posted %q under %q", got, fk.posts[2].Get("posthash"))
+	}
+}
+
+// When the caller waits out flood control itself (no wait here), the next call with the same
+// reply posts the staged form without uploading again; a call with another reply uploads afresh
+// and leaves the staged one for its own next try.
+func TestReplyWithAttachmentsStagedAcrossCalls(t *testing.T) {
+	fk := newFake(t)
+	fk.replies = []string{"28-reply-error-flood.snovaya.html", "22-reply-success.gm-bot.html"}
+	fm := fk.forum(t, nil, nil, WithMaxFloodWait(0))
+	th := forum.Thread{ID: "1"}
+	var fe *forum.FloodError
+	if _, _, err := fm.ReplyWithAttachments(ctx, th, "текст", []forum.Attachment{picture}); !errors.As(err, &fe) {
+		t.Fatalf("first call: %v, want the flood error", err)
+	}
+	id, _, err := fm.ReplyWithAttachments(ctx, th, "текст", []forum.Attachment{picture})
+	if err != nil || id != "16" || len(fk.uploads) != 1 || len(fk.posts) != 3 {
+		t.Fatalf("second call: %q %v; %d uploads, %d POSTs (want 1, 3)", id, err, len(fk.uploads), len(fk.posts))
+	}
+	if fm.staged != nil {
+		t.Error("the staged reply outlives its post")
+	}
+
+	fk.replies = []string{"28-reply-error-flood.snovaya.html", "24-reply-error-empty.gm-bot.html", "22-reply-success.gm-bot.html"}
+	_, _, _ = fm.ReplyWithAttachments(ctx, th, "другой текст", []forum.Attachment{picture})
+	if _, _, err := fm.ReplyWithAttachments(ctx, th, "ещё другой", []forum.Attachment{picture}); !errors.Is(err, forum.ErrTooShort) {
+		t.Fatalf("another reply: %v", err)
+	}
+	if len(fk.uploads) != 3 {
+		t.Errorf("%d uploads, want 3 (another reply is uploaded afresh)", len(fk.uploads))
+	}
+	if fm.staged == nil || fm.staged.key != stageKey("1", "другой текст", []forum.Attachment{picture}) {
+		t.Fatal("a reply refused otherwise than by flood control replaced the staged one")
+	}
+	if _, _, err := fm.ReplyWithAttachments(ctx, th, "другой текст", []forum.Attachment{picture}); err != nil || len(fk.uploads) != 3 || fm.staged != nil {
+		t.Errorf("the staged reply: %v, %d uploads, staged %v", err, len(fk.uploads), fm.staged != nil)
 	}
 }
 

@@ -69,6 +69,8 @@ type Forum struct {
 	rd scrape.Reader
 	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes).
 	sentCache map[string]forum.Post
+	// staged is a reply with its files uploaded, refused for flood control (attach.go).
+	staged *staged
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
