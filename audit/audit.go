@@ -103,6 +103,9 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 			rep.add(v == dr.Value, "draw %d (%s): %d of 0..%d derived from the seed", dr.N, ev.EventKind(), v, dr.Bound-1)
 		}
 	}
+	if ref, err := game.Referee(); err == nil {
+		verifyOwn(rep, judge.RulesOf(ref), res.Events)
+	}
 	var expected []transcript.Post
 	for _, p := range res.Thread(&game) {
 		if strings.EqualFold(p.Author, tr.Bot) {
@@ -156,11 +159,13 @@ func Store(ctx context.Context, st *store.Store, game string, newRef func() (jud
 	if err != nil {
 		return nil, err
 	}
+	var evs []engine.Event
 	for i, r := range recs {
 		ev, err := judge.DecodeAny(ref, r)
 		if err != nil {
 			return nil, fmt.Errorf("audit: event %d: %w", i+1, err)
 		}
+		evs = append(evs, ev)
 		if rv, ok := ev.(*judge.RevealedEvent); ok {
 			rep.add(rv.Seed == rec.Seed && rv.Salt == rec.Salt, "event %d: the revealed seed is the stored one", i+1)
 		}
@@ -171,12 +176,27 @@ func Store(ctx context.Context, st *store.Store, game string, newRef func() (jud
 			}
 		}
 	}
+	verifyOwn(rep, judge.RulesOf(ref), evs)
 	if err := ref.Restore(recs); err != nil {
 		rep.add(false, "the event log does not fold: %v", err)
 	} else {
 		rep.add(true, "the event log folds (%d events)", len(recs))
 	}
 	return rep, nil
+}
+
+// verifyOwn runs the game's own fairness checks (judge.Verifier: commitments of its own, such as
+// a die table) over its events, when it has any.
+func verifyOwn(rep *Report, rules judge.Rules, evs []engine.Event) {
+	v, ok := rules.(judge.Verifier)
+	if !ok {
+		return
+	}
+	if err := v.Verify(evs); err != nil {
+		rep.add(false, "the game's own commitments: %v", err)
+		return
+	}
+	rep.add(true, "the game's own commitments (%d events): every one matches what was revealed", len(evs))
 }
 
 // firstOutboxID is the id of the game's first queued item (its opening post).

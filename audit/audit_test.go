@@ -11,7 +11,13 @@ import (
 // thread replays an example and gives the whole thread as a forum shows it, as a transcript.
 func thread(t *testing.T) *transcript.Transcript {
 	t.Helper()
-	tr, err := transcript.Load("../examples/crusade-flag.yaml")
+	return threadOf(t, "../examples/crusade-flag.yaml")
+}
+
+// threadOf replays an example file and gives its whole thread as a transcript.
+func threadOf(t *testing.T, path string) *transcript.Transcript {
+	t.Helper()
+	tr, err := transcript.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -108,8 +109,9 @@ func (f *fakeRef) Restore(recs []engine.Record) error {
 	return nil
 }
 
-func (f *fakeRef) Snapshot() any { return map[string]int{"moves": f.moves, "closes": f.closes} }
-func (f *fakeRef) Paused() bool  { return f.paused }
+func (f *fakeRef) Snapshot() any            { return map[string]int{"moves": f.moves, "closes": f.closes} }
+func (f *fakeRef) Paused() bool             { return f.paused }
+func (f *fakeRef) ForGame(judge.Input) bool { return false }
 
 var msk = time.FixedZone("MSK", 3*3600)
 
@@ -141,6 +143,20 @@ func (w syncWriter) Write(p []byte) (int, error) {
 
 func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error)) *rig {
 	t.Helper()
+	return newRigWith(t, start, newRef, rigOptions{})
+}
+
+// rigOptions change a rig's board and dialect from the defaults (no flood control).
+type rigOptions struct {
+	floodSeconds int  // the board's flood control for posts (0: off)
+	returnFlood  bool // the dialect returns flood errors to the daemon (as forumgm run sets it)
+	maxMessage   int  // the board's longest message (0: MyBB's 65535)
+	callerSplits bool // the dialect returns too-long errors to the daemon (as forumgm run sets it)
+	noMerge      bool // the board does not merge a user's consecutive posts (the bot exempted)
+}
+
+func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, error), ro rigOptions) *rig {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dir := t.TempDir()
@@ -148,7 +164,8 @@ func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error))
 	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: clock.Now, Location: msk,
 		Users:        []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "botpw"}},
 		Threads:      []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры: ходы ниже."}}}},
-		FloodSeconds: -1, PMFloodSeconds: -1, PostsPerPage: 8})
+		FloodSeconds: cmp.Or(ro.floodSeconds, -1), PMFloodSeconds: -1, PostsPerPage: 8, MaxMessageLength: ro.maxMessage,
+		MergeMinutes: map[bool]int{true: -1}[ro.noMerge]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,13 +183,18 @@ func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error))
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.st.Close() })
-	r.fo = newForum(t, url, clock)
+	r.fo = newForumWith(t, url, clock, ro)
 	r.d = r.newDaemon(t, newRef)
 	return r
 }
 
 func newForum(t testing.TB, url string, clock Clock) forum.Forum {
-	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now},
+	return newForumWith(t, url, clock, rigOptions{})
+}
+
+func newForumWith(t testing.TB, url string, clock Clock, ro rigOptions) forum.Forum {
+	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now,
+		ReturnFlood: ro.returnFlood, ReturnTooLong: ro.callerSplits},
 		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})),
 		mybb.WithSleep(clock.Sleep))
 	if err != nil {

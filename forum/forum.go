@@ -48,6 +48,10 @@ type Post struct {
 	Code     []string  `json:"code,omitempty"`     // code blocks of the author's own text, whitespace intact
 	Spoilers []Spoiler `json:"spoilers,omitempty"` // spoilers of the author's own text
 	Edited   bool      `json:"edited"`
+	// Problems lists the fields of this post the dialect could not read ("time: no date",
+	// "author: not found"); the rest of the post is still right. A page that is not a thread at
+	// all is an error, never a list of posts with problems.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Cursor marks how far a reader has read: the last post id seen (ids compare numerically where the
@@ -55,6 +59,18 @@ type Post struct {
 type Cursor struct {
 	PostID string `json:"post_id,omitempty"`
 	Page   int    `json:"page,omitempty"`
+	// Include asks for the cursor's own post too (not stored): forums merge a user's consecutive
+	// posts into the last one, so the reader checks whether that post grew.
+	Include bool `json:"-"`
+}
+
+// Listed reports whether a post with id belongs in a read after the cursor: newer than it, or
+// the cursor's own post when Include asks for it. newer orders ids (a before b).
+func (c Cursor) Listed(id string, newer func(a, b string) bool) bool {
+	if c.PostID == "" {
+		return true
+	}
+	return newer(c.PostID, id) || c.Include && id == c.PostID
 }
 
 // Thread names a thread on a forum in the dialect's own terms (a topic id, usually).
@@ -159,6 +175,13 @@ type Config struct {
 	UserAgent string
 	// Extra holds dialect-specific settings (the generic dialect's selectors, say).
 	Extra map[string]string
+	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
+	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
+	ReturnFlood bool
+	// ReturnTooLong: a message the board finds too long returns the error instead of being split
+	// by the dialect, so the caller (the daemon) splits it, each part with its own marker, and a
+	// retry sends only the parts not on the forum yet.
+	ReturnTooLong bool
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second

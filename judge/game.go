@@ -92,10 +92,25 @@ type Rules interface {
 	Defined(name string) bool
 }
 
+// Adjuster is Rules whose moderators may add a player to the roster and change a side's or a
+// team's count (Crusade: wounds owed): each returns the intent for the game's engine.
+type Adjuster interface {
+	AddPlayer(name, role string) (any, error)                     // role: a side or a team, in the game's terms
+	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
+}
+
 // Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
 // Open once, when the game starts, before it renders the opening post.
 type Opener interface {
 	Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
+}
+
+// Verifier is Rules with fairness checks of their own beyond the seed's draws (forumgm verify):
+// a game that commits to secrets of its own (a die table) re-checks its log against what it
+// revealed. Verify gets the game's events in order (the referee's included) and returns the first
+// mismatch; a log of a game that has not ended is checked as far as it can be.
+type Verifier interface {
+	Verify(evs []engine.Event) error
 }
 
 // Names of the templates the referee itself renders; every game defines them.

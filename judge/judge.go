@@ -36,6 +36,7 @@ const (
 	Refused  Verdict = "refused"  // judged and refused; nothing changed
 	Ignored  Verdict = "ignored"  // chatter, or nothing for the game
 	Flagged  Verdict = "flagged"  // handed to a moderator
+	Pending  Verdict = "pending"  // seen but not judged yet (the store's state of a post)
 )
 
 // Message is a text to post: a reply in the thread (To empty) or a private message.
@@ -64,6 +65,7 @@ const (
 	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
 	FlagNotInRoster FlagKind = "not_in_roster" // a move-like post from someone not playing
 	FlagDispute     FlagKind = "dispute"       // a player disputes a decision
+	FlagOther       FlagKind = "other"         // anything else a moderator must decide
 )
 
 // Flag is a case for a moderator.
@@ -93,10 +95,14 @@ const (
 	ModAccept ModAction = "accept"
 	ModReject ModAction = "reject" // refuse the flagged post with the moderator's reason
 	ModClose  ModAction = "close"  // close a flag without any post (settled elsewhere)
-	ModUndo   ModAction = "undo"   // undo the last applied move (a compensating event; board re-posted)
-	ModPause  ModAction = "pause"  // stop judging and the clock's penalties until resumed
-	ModResume ModAction = "resume"
-	ModEnd    ModAction = "end" // end the game (the game master's decision), Reason says why
+	// ModAddPlayer adds a player (ModCommand.Player, .Role) to the roster; ModAdjust changes a
+	// side's or team's count (ModCommand.Target, .Amount): games that implement Adjuster.
+	ModAddPlayer ModAction = "add_player"
+	ModAdjust    ModAction = "adjust"
+	ModUndo      ModAction = "undo"  // undo the last applied move (a compensating event; board re-posted)
+	ModPause     ModAction = "pause" // stop judging and the clock's penalties until resumed
+	ModResume    ModAction = "resume"
+	ModEnd       ModAction = "end" // end the game (the game master's decision), Reason says why
 )
 
 // ModCommand is one moderator action, logged with who and why.
@@ -109,6 +115,10 @@ type ModCommand struct {
 	Flag   FlagKind // why the post was flagged (accept settles each kind its own way)
 	Text   string   // accept: the move as the player meant it, typed by the moderator
 	Winner string   // end: the winner in the game's terms ("" : the game decides; "draw")
+	Player string   // add_player: the forum user
+	Role   string   // add_player: the side or team
+	Target string   // adjust: the side or team
+	Amount int      // adjust: how much (negative: taken back)
 }
 
 // Referee judges one game. Implementations are deterministic: the same inputs in the same order
@@ -131,6 +141,8 @@ type Referee interface {
 	Snapshot() any
 	// Paused reports whether a moderator paused the game.
 	Paused() bool
+	// ForGame reports whether a post holds something for the game (not chatter); nothing changes.
+	ForGame(in Input) bool
 }
 
 // Advance fires, in order, every timed rule of r due after last and at or before to, handing each

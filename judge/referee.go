@@ -37,6 +37,7 @@ type referee struct {
 	undone map[int]bool   // log positions of events undone by a moderator
 	paused bool
 	draws  uint64 // draws made so far (the next draw's number)
+	shown  bool   // the seed was revealed (a RevealedEvent is in the log)
 }
 
 // New builds the referee of a configured game.
@@ -162,7 +163,9 @@ func (r *referee) apply(ev engine.Event) error {
 		r.paused = true
 	case *ResumedEvent:
 		r.paused = false
-	case *ModeratedEvent, *RevealedEvent:
+	case *ModeratedEvent:
+	case *RevealedEvent:
+		r.shown = true
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
@@ -269,14 +272,7 @@ func (r *referee) ctx(in *Input) Context {
 }
 
 // revealed reports whether the seed is public (a RevealedEvent is in the log).
-func (r *referee) revealed() bool {
-	for i := len(r.log) - 1; i >= 0; i-- {
-		if _, ok := r.log[i].(*RevealedEvent); ok {
-			return true
-		}
-	}
-	return false
-}
+func (r *referee) revealed() bool { return r.shown }
 
 // ---- starting ----
 
@@ -332,7 +328,7 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 		return r.say(in, Accepted, SayHelp, nil)
 	case Unreadable:
 		out, err := r.say(in, Flagged, SayUnreadable, rd.Lines)
-		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: rd.Detail}}
+		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
 		return out, err
 	}
 	if !isPlayer {
@@ -403,9 +399,9 @@ func (r *referee) route(in *Input, m Message) Message {
 		return m
 	}
 	if in != nil && in.Source == PM && !r.opt.NoPM {
-		return Message{To: in.Author, Subject: r.rules.Title(), Body: m.Body}
+		return Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments}
 	}
-	return Message{Body: m.Body}
+	return Message{Body: m.Body, Attachments: m.Attachments}
 }
 
 // ---- the clock ----
@@ -480,6 +476,35 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			return Outcome{}, err
 		}
 		return r.accepted(nil, evs)
+	case ModAddPlayer, ModAdjust:
+		adj, ok := r.rules.(Adjuster)
+		if !ok {
+			return Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
+		}
+		var intent any
+		var err error
+		if cmd.Action == ModAddPlayer {
+			intent, err = adj.AddPlayer(cmd.Player, cmd.Role)
+		} else {
+			intent, err = adj.Adjust(cmd.Target, cmd.Amount, cmd.Reason)
+		}
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
+		}
+		rnd := r.rand()
+		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
+		}
+		if err := checkDrawn(rnd, evs); err != nil {
+			return Outcome{}, err
+		}
+		if evs, err = r.commitAt(cmd.At, evs); err != nil {
+			return Outcome{}, err
+		}
+		out, err := r.accepted(nil, evs)
+		out.Verdict = Accepted
+		return out, err
 	case ModAccept, ModReject, ModClose:
 		if cmd.Post == nil {
 			return Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
@@ -558,6 +583,9 @@ func (r *referee) lastUndoable() (int, string) {
 	return -1, ""
 }
 
+// ForGame reports whether a post holds something for the game.
+func (r *referee) ForGame(in Input) bool { return r.rules.Read(in).Kind != Chatter }
+
 // Snapshot is the state in the replay's "final" shape.
 func (r *referee) Snapshot() any { return r.rules.Snapshot() }
 
@@ -602,6 +630,30 @@ func lastRune(s string) rune {
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '#' }
+
+// replySubject answers a private message under its own subject ("RE: " once), or under the
+// game's title when it had none.
+func replySubject(subject, title string) string {
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return title
+	}
+	if len(subject) >= 3 && strings.EqualFold(subject[:3], "re:") {
+		return subject
+	}
+	return "RE: " + subject
+}
+
+// maxDetail bounds a flag's detail (a hostile post is not copied into moderators' messages).
+const maxDetail = 300
+
+// cut shortens s to at most n characters, marking the cut with "…".
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
 
 // describe names a post for a moderator's error message.
 func describe(in Input) string {

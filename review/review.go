@@ -155,10 +155,6 @@ func retry(fn func() (judge.Outcome, error)) (judge.Outcome, error) {
 // quotes with the quoted board, code blocks), so a moderator's decision judges exactly what the
 // daemon judged; for a post recorded before the store kept whole posts, its own text.
 func Input(p store.PostRecord) *judge.Input {
-	src := judge.Thread
-	if p.Source == store.SourcePM {
-		src = judge.PM
-	}
 	post := p.Post
 	if post.ID == "" {
 		post.ID = p.ID
@@ -169,7 +165,7 @@ func Input(p store.PostRecord) *judge.Input {
 	if post.Time.IsZero() {
 		post.Time = p.PostedAt
 	}
-	return &judge.Input{Source: src, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
+	return &judge.Input{Source: p.Source, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
 }
 
 func need(by, reason string, needReason bool) error {
@@ -240,12 +236,12 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 	}
 	now := r.Now()
 	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in,
-		Flag: judge.FlagKind(c.Flag.Kind), Text: text})
+		Flag: c.Flag.Kind, Text: text})
 	if err != nil {
 		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
 	}
 	state := store.FlagAccepted
-	verdict := store.Verdict(out.Verdict)
+	verdict := out.Verdict
 	switch action {
 	case judge.ModReject:
 		state, verdict = store.FlagRejected, store.VerdictRefused
@@ -309,13 +305,41 @@ func (r *Review) End(ctx context.Context, by, reason, winner string) (judge.Outc
 	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, judge.ModEnd, by, reason, winner) })
 }
 
+// AddPlayer adds a forum user to the game's roster as role (a side or a team, in the game's
+// terms); the reason is logged.
+func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) {
+		return r.command(ctx, judge.ModCommand{Action: judge.ModAddPlayer, By: by, Reason: reason, Player: name, Role: role})
+	})
+}
+
+// Adjust changes a side's or team's count by amount (Crusade: wounds owed; negative takes back).
+func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (judge.Outcome, error) {
+	if err := need(by, reason, true); err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) {
+		return r.command(ctx, judge.ModCommand{Action: judge.ModAdjust, By: by, Reason: reason, Target: target, Amount: amount})
+	})
+}
+
 func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reason, winner string) (judge.Outcome, error) {
+	return r.command(ctx, judge.ModCommand{Action: action, By: by, Reason: reason, Winner: winner})
+}
+
+// command carries out a moderator's command about the whole game and commits its outcome.
+func (r *Review) command(ctx context.Context, cmd judge.ModCommand) (judge.Outcome, error) {
+	action, by, reason := cmd.Action, cmd.By, cmd.Reason
 	ref, seq, err := r.referee(ctx)
 	if err != nil {
 		return judge.Outcome{}, err
 	}
 	now := r.Now()
-	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Winner: winner})
+	cmd.At = now
+	out, err := ref.Moderate(cmd)
 	if err != nil {
 		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
 	}

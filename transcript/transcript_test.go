@@ -130,6 +130,142 @@ func TestExampleGames(t *testing.T) {
 	}
 }
 
+// footballOutput mirrors the replay's JSON for the football quiz as the contract gives it
+// (docs/rules/football-contract.md).
+type footballOutput struct {
+	Posts []PostResult `json:"posts"`
+	Final struct {
+		Turn  int `json:"turn"`
+		Teams map[string]struct {
+			Group        int `json:"group"`
+			Cell         int `json:"cell"`
+			Lap          int `json:"lap"`
+			Points       int `json:"points"`
+			GoalsFor     int `json:"goals_for"`
+			GoalsAgainst int `json:"goals_against"`
+			Result       int `json:"result"`
+		} `json:"teams"`
+		Used     []int      `json:"used"`
+		Ranking  [][]string `json:"ranking"`
+		Finished bool       `json:"finished"`
+	} `json:"final"`
+	Timed []Timed `json:"timed"`
+}
+
+// The football examples replay to their expected ends, byte for byte the same as the golden
+// files, in the contract's shape.
+func TestFootballExamples(t *testing.T) {
+	cases := []struct {
+		file     string
+		turn     int
+		ranking  string
+		verdicts string
+		check    func(t *testing.T, o footballOutput)
+	}{
+		{"football-early.yaml", 6, "Команда 1 | Команда 3 | Команда 2 | Команда 4", "raaaaaaafraaaaaaaaafaaarafr", func(t *testing.T, o footballOutput) {
+			if !strings.Contains(o.Posts[0].Replies[0], "1-й ход начнётся в 20:00") {
+				t.Errorf("a roll before the window names the next: %q", o.Posts[0].Replies[0])
+			}
+			if got := o.Posts[1].Replies; len(got) != 2 || !strings.HasPrefix(got[1], "[ЛС для Вася] Атака на «Команда 2»: на кубике 4") {
+				t.Errorf("the attack's face goes to the captain privately: %q", got)
+			}
+			if !strings.Contains(strings.Join(o.Posts[6].Replies, "\n"), "[ЛС для Дима] [b]Вопрос для команды «Команда 4»") {
+				t.Errorf("the question goes to the captain with the roll's replies: %q", o.Posts[6].Replies)
+			}
+			if !strings.Contains(o.Posts[9].Replies[0], "число 58 уже называли") {
+				t.Errorf("a used number: %q", o.Posts[9].Replies[0])
+			}
+			if o.Final.Teams["Команда 1"].Result != 13 || o.Final.Teams["Команда 4"].Result != -12 {
+				t.Errorf("results: %+v", o.Final.Teams)
+			}
+			if len(o.Final.Used) != 17 || o.Final.Used[0] != 58 {
+				t.Errorf("used: %v", o.Final.Used)
+			}
+			last := o.Timed[len(o.Timed)-1]
+			all := strings.Join(last.Replies, "\n")
+			if !strings.Contains(all, "Места — по забитым голам") || !strings.Contains(all, "Зерно партии: 1") || !strings.Contains(all, "Таблица кубика №1") {
+				t.Errorf("the end ranks by goals and reveals the table and the seed: %q", all)
+			}
+		}},
+		{"football-twelve.yaml", 12, "Команда 1, Команда 3 | Команда 2, Команда 4", "araaaaairaararrra", func(t *testing.T, o footballOutput) {
+			if !strings.Contains(o.Posts[14].Replies[0], "время вышло") {
+				t.Errorf("a late answer: %q", o.Posts[14].Replies[0])
+			}
+			if !strings.HasPrefix(o.Posts[7].Replies[0], "[ЛС для Гость]") {
+				t.Errorf("a stranger's private message is answered privately: %q", o.Posts[7].Replies)
+			}
+			opened := 0
+			for _, tm := range o.Timed {
+				for _, r := range tm.Replies {
+					if strings.HasPrefix(r, "[b]Время ") {
+						opened++
+					}
+				}
+			}
+			if opened != 12 {
+				t.Errorf("%d turns opened, want 12", opened)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join("..", "examples", c.file)
+			tr, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := tr.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := res.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var o footballOutput
+			if err := json.Unmarshal(b, &o); err != nil {
+				t.Fatal(err)
+			}
+			if !o.Final.Finished || o.Final.Turn != c.turn {
+				t.Errorf("finished %v at turn %d, want finished at %d", o.Final.Finished, o.Final.Turn, c.turn)
+			}
+			var places []string
+			for _, p := range o.Final.Ranking {
+				places = append(places, strings.Join(p, ", "))
+			}
+			if got := strings.Join(places, " | "); got != c.ranking {
+				t.Errorf("ranking %s, want %s", got, c.ranking)
+			}
+			var v []string
+			for _, p := range o.Posts {
+				v = append(v, p.Verdict[:1])
+			}
+			if got := strings.Join(v, ""); got != c.verdicts {
+				t.Errorf("verdicts %s, want %s", got, c.verdicts)
+			}
+			for _, p := range o.Posts {
+				if len(p.Replies) == 0 {
+					t.Errorf("post %d (%s) got no reply: every post is answered", p.Index, p.Author)
+				}
+			}
+			c.check(t, o)
+			golden := filepath.Join("testdata", strings.TrimSuffix(c.file, ".yaml")+".golden.json")
+			if *update {
+				if err := os.WriteFile(golden, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(b, want) {
+				t.Errorf("output differs from %s (run with -update after checking the change)", golden)
+			}
+		})
+	}
+}
+
 func TestTranscriptErrors(t *testing.T) {
 	base := "game: crusade\nstart: 2026-12-01T18:00:00+03:00\nplayers: [{name: A, side: crusaders}, {name: B, side: saracens}]\n"
 	cases := map[string]string{

@@ -54,6 +54,7 @@ const (
 	CodeFireUsedUp      Code = "fire_used_up"     // Tact; Detail: flame|volley; Limit: the allowance
 	CodeMouthForced     Code = "mouth_forced"     // note, Tact: the mouth is open after (or with) fire
 	CodeTactDropped     Code = "tact_dropped"     // note, Tact: a later tact no longer holds; Detail: its reason code
+	CodeUnknownTeam     Code = "unknown_team"     // a moderator's end names no team; Detail: the name, Options: the teams
 )
 
 // AllCodes lists every code, for the templates' completeness test.
@@ -64,7 +65,7 @@ var AllCodes = []Code{
 	CodeWhichBall, CodeNotHolding, CodePassRange, CodeBadSpell, CodeEnchantLimit, CodeHandsFull,
 	CodeUnknownPlayer, CodeOwnPlayer, CodeNotHandler, CodeDragonEdge, CodeDragonMidline,
 	CodeDragonStill, CodeDragonHeight, CodeNoFire, CodeRandomFireOnly, CodeFireUsedUp,
-	CodeMouthForced, CodeTactDropped,
+	CodeMouthForced, CodeTactDropped, CodeUnknownTeam,
 }
 
 // Problem is one refused line (or a note on an accepted one) with what an explanation needs.

@@ -77,6 +77,8 @@ func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
 		ev = &OrdersAccepted{}
 	case KindRoundResolved:
 		ev = &RoundResolved{}
+	case KindGameEnded:
+		ev = &GameEnded{}
 	default:
 		return nil, errf("%w: %q", ErrUnknownEvent, kind)
 	}
@@ -116,6 +118,8 @@ func (g *Game) Apply(ev engine.Event) error {
 			return errf("round resolved without a state")
 		}
 		g.st = e.State.clone()
+	case *GameEnded:
+		g.applyEnded(e)
 	default:
 		return errf("apply: unknown event %T", ev)
 	}

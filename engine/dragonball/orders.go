@@ -30,6 +30,12 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 		}
 	case Orders:
 		return g.decideOrders(in, &b)
+	case *EndGame:
+		if b != nil {
+			return g.decideEnd(in, b)
+		}
+	case EndGame:
+		return g.decideEnd(in, &b)
 	}
 	return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: fmt.Sprintf("%T", in.Body)})
 }

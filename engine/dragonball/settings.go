@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -109,8 +110,14 @@ func (s *Settings) percents() map[string]*int {
 
 // Validate checks the settings' ranges.
 func (s Settings) Validate() error {
-	for name, p := range s.percents() {
-		if *p < 0 || *p > 100 {
+	ps := s.percents()
+	names := make([]string, 0, len(ps))
+	for name := range ps {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the same error for the same settings
+	for _, name := range names {
+		if p := ps[name]; *p < 0 || *p > 100 {
 			return errf("setting %s: %d is not a percent", name, *p)
 		}
 	}

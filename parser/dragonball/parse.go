@@ -401,3 +401,13 @@ func readDragon(tact int, line, body string) (db.DragonOrder, *db.Problem) {
 	}
 	return d, nil
 }
+
+// IsHelp reports whether a message asks for the help text ("помощь", "справка", "help", "как
+// писать приказы?").
+func IsHelp(text string) bool {
+	switch strings.Trim(parser.Fold(strings.TrimSpace(text)), "!?.… ") {
+	case "помощь", "справка", "help", "как ходить", "как писать приказы", "как играть", "правила":
+		return true
+	}
+	return false
+}

@@ -133,3 +133,12 @@ func TestParsePostIgnoresQuotes(t *testing.T) {
 		t.Errorf("got %s", js(o.Tacts))
 	}
 }
+
+func TestIsHelp(t *testing.T) {
+	for in, want := range map[string]bool{"помощь": true, " Справка? ": true, "HELP!": true, "как писать приказы?": true,
+		"помощь нужна Рону": false, "Такт 1: стою": false, "": false} {
+		if got := IsHelp(in); got != want {
+			t.Errorf("IsHelp(%q) = %v", in, got)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"sort"
 	"strconv"
@@ -120,7 +121,9 @@ func PostsAfter(after forum.Cursor, lastPage int, posts []forum.Post, prev strin
 		for _, p := range posts {
 			if after.PostID != "" && !less(after.PostID, p.ID) {
 				known = true
-				continue
+				if !after.Listed(p.ID, less) {
+					continue
+				}
 			}
 			if !seen[p.ID] {
 				seen[p.ID] = true
@@ -137,7 +140,7 @@ func PostsAfter(after forum.Cursor, lastPage int, posts []forum.Post, prev strin
 	}
 	sort.SliceStable(out, func(i, j int) bool { return less(out[i].ID, out[j].ID) })
 	next := forum.Cursor{PostID: after.PostID, Page: lastPage}
-	if len(out) > 0 {
+	if len(out) > 0 && less(next.PostID, out[len(out)-1].ID) || next.PostID == "" && len(out) > 0 {
 		next.PostID = out[len(out)-1].ID
 	}
 	return out, next, nil
@@ -159,6 +162,9 @@ func (b *Board) Defaults(cfg forum.Config) {
 	if b.Sleep == nil {
 		b.Sleep = forum.Sleep
 	}
+	if cfg.ReturnFlood {
+		b.FloodRetries = 0 // the caller waits
+	}
 }
 
 // ConfigDefaults is cfg with UTC for an unset Location and time.Now for an unset Now.
@@ -170,6 +176,15 @@ func ConfigDefaults(cfg forum.Config) forum.Config {
 		cfg.Now = time.Now
 	}
 	return cfg
+}
+
+// SplitFloor is the size under which SendParts stops halving a part the board finds too long:
+// min, or no halving at all when the caller splits itself (forum.Config.ReturnTooLong).
+func SplitFloor(cfg forum.Config, min int) int {
+	if cfg.ReturnTooLong {
+		return math.MaxInt
+	}
+	return min
 }
 
 // SendParts posts body with send in parts of at most limit (as size counts them), cut where Split

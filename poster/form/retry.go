@@ -16,12 +16,13 @@ import (
 type Retry struct {
 	Max        int // runes a part; <= 0: no limit
 	MaxRetries int
+	// ReturnFlood returns a flood error at once (forum.Config.ReturnFlood).
+	ReturnFlood bool
+	// ReturnTooLong returns a too-long error instead of splitting (forum.Config.ReturnTooLong).
+	ReturnTooLong bool
 	Sleep      Sleeper
 	Login      func(context.Context) error
 	Again      []error
-	// NoSplit: a part the board finds too long is not split but returned (forum.ErrTooLong), for
-	// a caller that splits itself (a reply with attachments must stay one post).
-	NoSplit bool
 }
 
 // Send is one attempt at posting part: the new post's id, and whether the board merged it into
@@ -65,12 +66,15 @@ func (r Retry) part(ctx context.Context, part string, depth int, send Send) (str
 				return "", false, lerr
 			}
 		case errors.As(err, &fe):
+			if r.ReturnFlood {
+				return "", false, err
+			}
 			if serr := r.Sleep(ctx, fe.Wait); serr != nil {
 				return "", false, serr
 			}
 		case r.again(err):
 			// fetch a fresh form and send again
-		case errors.Is(err, forum.ErrTooLong) && !r.NoSplit && depth < 8 && len([]rune(part)) > 1:
+		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1 && !r.ReturnTooLong:
 			var id string
 			var merged bool
 			for _, sub := range Split(part, len([]rune(part))/2+1, Runes) {

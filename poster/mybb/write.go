@@ -37,7 +37,7 @@ func (f *Forum) replyParts(ctx context.Context, tid, body string, limit, depth i
 	for i, part := range parts {
 		pid, m, err := f.replyRetry(ctx, tid, part)
 		var tl *scrape.TooLongError
-		if errors.As(err, &tl) && depth < 3 {
+		if errors.As(err, &tl) && depth < 3 && !f.cfg.ReturnTooLong {
 			next := tl.Limit
 			if next <= 0 || next >= utf8.RuneCountInString(part) {
 				next = utf8.RuneCountInString(part) / 2

@@ -64,7 +64,8 @@ func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body s
 	if len(files) == 0 {
 		return f.Reply(ctx, t, body)
 	}
-	r := form.Retry{MaxRetries: f.opt.MaxRetries, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}, NoSplit: true}
+	// Never split here: a reply with attachments stays one post (the caller splits).
+	r := form.Retry{MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: true, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
 	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
 		return f.replyAttachOnce(ctx, t, part, files)
 	})

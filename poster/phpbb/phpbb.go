@@ -321,7 +321,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 // says it is too long). Flood control is waited out, a rejected token retried with a fresh form, a
 // lost session restored by logging in again. It returns the id of the last part.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
+	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
 	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) { return f.replyOnce(ctx, t, part) })
 }
 

@@ -247,7 +247,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	return form.SendParts(ctx, "smf", body, limit, 200, form.Runes, func(ctx context.Context, part string) (string, bool, error) {
+	return form.SendParts(ctx, "smf", body, limit, form.SplitFloor(f.cfg, 200), form.Runes, func(ctx context.Context, part string) (string, bool, error) {
 		return f.replyOne(ctx, t, part)
 	})
 }

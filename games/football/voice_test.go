@@ -1,4 +1,4 @@
-package templates
+package football
 
 import (
 	"flag"
@@ -10,36 +10,22 @@ import (
 
 	"forumgm/engine"
 	fb "forumgm/engine/football"
+	"forumgm/judge"
 	pfb "forumgm/parser/football"
 )
 
-var updateFootball = flag.Bool("update-football", false, "rewrite the football golden files")
+var update = flag.Bool("update", false, "rewrite the golden files")
 
 var moscow = time.FixedZone("MSK", 3*3600)
 
-// footballView is the data the football templates expect (the referee's view has these fields).
-type footballView struct {
-	Author   string
-	Event    engine.Event
-	Problems []fb.Problem
-	Lines    []*pfb.LineError
-	Examples []string
-	Mod      *modCommand
-	Fair     fair
-}
-
-// modCommand and fair have the fields of judge.ModCommand and judge.Fair the templates read.
-type modCommand struct {
-	By, Reason, Flag string
-}
-
-type fair struct {
-	Commitment, Seed, Salt string
+// view is the data the templates get from the plug-in, over game g.
+func view(g *fb.Game, author string, ev engine.Event) *View {
+	return &View{Author: author, Event: ev, Examples: pfb.Examples, game: g}
 }
 
 // footballGame plays a short game that produces every kind of event and returns them by kind
 // (the first of each kind; "question" and "yellow" are rolls onto such cells) and in order.
-func footballGame(t *testing.T) (map[string]engine.Event, []engine.Event) {
+func footballGame(t *testing.T) (*fb.Game, map[string]engine.Event, []engine.Event) {
 	t.Helper()
 	s := fb.DefaultSettings()
 	s.Location = moscow
@@ -143,15 +129,15 @@ func footballGame(t *testing.T) (map[string]engine.Event, []engine.Event) {
 		}
 	}
 	byKind[fb.KindQuestionExpired] = byKind[fb.KindQuestionExpired+"/2"]
-	return byKind, all
+	return g, byKind, all
 }
 
-func TestFootballTemplatesRenderEveryEvent(t *testing.T) {
-	set, err := LoadFootball(moscow)
+func TestTemplatesRenderEveryEvent(t *testing.T) {
+	set, err := Load(moscow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byKind, _ := footballGame(t)
+	g, byKind, _ := footballGame(t)
 	renders := []struct{ name, kind string }{
 		{"game_started", fb.KindGameStarted}, {"turn_opened", fb.KindTurnOpened}, {"rolled", fb.KindRolled}, {"rolled", "yellow"},
 		{"question_pm", "question"}, {"attack_declared", fb.KindAttackDeclared}, {"attack_pm", fb.KindAttackDeclared},
@@ -167,7 +153,7 @@ func TestFootballTemplatesRenderEveryEvent(t *testing.T) {
 			t.Fatalf("the game produced no %s", r.kind)
 		}
 		kinds[r.kind] = true
-		out, err := set.Render(r.name, footballView{Author: "Петя", Event: ev, Examples: pfb.Examples})
+		out, err := set.Render(r.name, view(g, "Петя", ev))
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
@@ -183,10 +169,14 @@ func TestFootballTemplatesRenderEveryEvent(t *testing.T) {
 	// the referee's own situations (judge.RefereeTemplates)
 	for _, name := range []string{"start", "help", "unreadable", "not_in_roster", "dispute", "paused", "pm_unknown",
 		"pause", "resume", "undone", "mod_rejected", "mod_accepted", "mod_kept", "seed_reveal"} {
-		out, err := set.Render(name, footballView{Author: "Петя", Examples: pfb.Examples, Event: byKind[fb.KindRolled],
-			Mod:   &modCommand{By: "Модератор", Reason: "проверка", Flag: "dispute"},
-			Fair:  fair{Commitment: "abc123", Seed: "32", Salt: "соль"},
-			Lines: []*pfb.LineError{{LineNo: 1, Line: "Атакуем Команда 2", Kind: "attack", Reason: pfb.ReasonNoNumber}}})
+		v := view(g, "Петя", byKind[fb.KindRolled])
+		if name == "start" {
+			v.Event = byKind[fb.KindGameStarted]
+		}
+		v.Mod = &judge.ModCommand{By: "Модератор", Reason: "проверка", Flag: judge.FlagDispute}
+		v.Fair = judge.Fair{Commitment: "abc123", Seed: "32", Salt: "соль"}
+		v.Lines = []*pfb.LineError{{LineNo: 1, Line: "Атакуем Команда 2", Kind: "attack", Reason: pfb.ReasonNoNumber}}
+		out, err := set.Render(name, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,20 +184,20 @@ func TestFootballTemplatesRenderEveryEvent(t *testing.T) {
 		golden.WriteString("=== " + name + "\n" + out + "\n")
 	}
 	// spot checks of what the rules need said
-	text, _ := set.Render("turn_closed", footballView{Event: byKind[fb.KindTurnClosed]})
+	text, _ := set.Render("turn_closed", view(g, "", byKind[fb.KindTurnClosed]))
 	if !strings.Contains(text, "атака 3 + 5 = 8, защита 4 = 4") || !strings.Contains(text, "ГОЛ") {
 		t.Errorf("turn_closed does not give both totals:\n%s", text)
 	}
-	end, _ := set.Render("game_ended", footballView{Event: byKind[fb.KindGameEnded]})
+	end, _ := set.Render("game_ended", view(g, "", byKind[fb.KindGameEnded]))
 	e := byKind[fb.KindGameEnded].(*fb.GameEnded)
 	if !strings.Contains(end, e.Reveal[0].Salt) || !strings.Contains(end, e.Reveal[0].Commitment) || !strings.Contains(end, " 37:3") {
 		t.Errorf("game_ended does not reveal the mapping and salt:\n%s", end)
 	}
-	goldenCheck(t, "testdata/football/events.golden", golden.String())
+	goldenCheck(t, "testdata/events.golden", golden.String())
 }
 
-func TestFootballEveryProblemAndReason(t *testing.T) {
-	set, err := LoadFootball(moscow)
+func TestEveryProblemAndReason(t *testing.T) {
+	set, err := Load(moscow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +207,9 @@ func TestFootballEveryProblemAndReason(t *testing.T) {
 	for _, c := range fb.AllCodes {
 		p := fb.Problem{Code: c, Team: "Команда 1", Target: "Команда 2", Other: "Вася", Number: 37, Count: 63,
 			Group: 1, Cell: 5, Cells: []int{6, 12, 15}, Teams: []string{"Команда 2"}, Turn: 2, Next: &next, Detail: "advance"}
-		out, err := set.Render("refused", footballView{Author: "Петя", Problems: []fb.Problem{p}})
+		v := view(nil, "Петя", nil)
+		v.Problems = []fb.Problem{p}
+		out, err := set.Render("refused", v)
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
@@ -230,13 +222,17 @@ func TestFootballEveryProblemAndReason(t *testing.T) {
 	}
 	// the window refusal names the next window's time
 	p := fb.Problem{Code: fb.CodeWindowClosed, Next: &next, Turn: 2}
-	if out, _ := set.Render("refused", footballView{Author: "Петя", Problems: []fb.Problem{p}}); !strings.Contains(out, "20:30") {
+	v := view(nil, "Петя", nil)
+	v.Problems = []fb.Problem{p}
+	if out, _ := set.Render("refused", v); !strings.Contains(out, "20:30") {
 		t.Errorf("window_closed: %s", out)
 	}
 	for _, r := range pfb.AllReasons {
 		for _, kind := range []string{"roll", "attack", "defence", "points"} {
 			le := &pfb.LineError{LineNo: 1, Line: "Атакуем [b]Команда 2[/b]", Kind: kind, Reason: r}
-			out, err := set.Render("unreadable", footballView{Author: "Петя", Lines: []*pfb.LineError{le}})
+			v := view(nil, "Петя", nil)
+			v.Lines = []*pfb.LineError{le}
+			out, err := set.Render("unreadable", v)
 			if err != nil {
 				t.Fatalf("%s: %v", r, err)
 			}
@@ -249,7 +245,7 @@ func TestFootballEveryProblemAndReason(t *testing.T) {
 			}
 		}
 	}
-	goldenCheck(t, "testdata/football/problems.golden", golden.String())
+	goldenCheck(t, "testdata/problems.golden", golden.String())
 }
 
 func checkRussian(t *testing.T, name, out string) {
@@ -270,7 +266,7 @@ func checkRussian(t *testing.T, name, out string) {
 
 func goldenCheck(t *testing.T, path, got string) {
 	t.Helper()
-	if *updateFootball {
+	if *update {
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -286,8 +282,8 @@ func goldenCheck(t *testing.T, path, got string) {
 	}
 }
 
-func TestLoadFootballNeedsAZone(t *testing.T) {
-	if _, err := LoadFootball(nil); err == nil {
+func TestLoadNeedsAZone(t *testing.T) {
+	if _, err := Load(nil); err == nil {
 		t.Fatal("no zone accepted")
 	}
 }

@@ -1,0 +1,45 @@
+package dragonball
+
+import (
+	"testing"
+	"time"
+
+	"forumgm/judge"
+	"forumgm/parser"
+)
+
+// BenchmarkJudgeOrders: an orders message read, checked, applied and answered.
+func BenchmarkJudgeOrders(b *testing.B) {
+	r := newRef(b, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n")
+	in := judge.Input{Source: judge.PM, PostID: "1", Author: "Гарри", At: at(1, 11, 0),
+		Post: parser.FromBBCode("Такт 1: 58 в3\nТакт 2: пас 61 в2\nТакт 3: 58 в3 отбираю у Драко\nДракон такт 1: вперёд, пасть закрыта\nОписание: вперёд!")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if out, err := r.Judge(in); err != nil || out.Verdict != judge.Accepted {
+			b.Fatal(out.Verdict, err)
+		}
+	}
+}
+
+// BenchmarkRound: a round of six players' orders resolved at the deadline and its report
+// rendered (a fresh game each time).
+func BenchmarkRound(b *testing.B) {
+	orders := map[string]string{
+		"Гарри": "Такт 1: 17 в2\nДракон такт 1: вперёд", "Рон": "Такт 1: 18 в3", "Джинни": "Такт 1: ловлю",
+		"Драко": "Такт 1: 27 в2", "Крэбб": "Такт 1: 28 в1", "Гойл": "Такт 1: отбираю",
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r := newRef(b, teamsYAML)
+		for _, name := range []string{"Гарри", "Рон", "Джинни", "Драко", "Крэбб", "Гойл"} {
+			r.send(name, true, at(1, 11, 0), orders[name])
+		}
+		n := 0
+		if _, err := judge.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+			n += len(o.Messages)
+			return nil
+		}); err != nil || n == 0 {
+			b.Fatal(n, err)
+		}
+	}
+}

@@ -1,0 +1,464 @@
+// Package dragonball is Dragonball ("Драконбол") as a forumgm game: it registers the game,
+// decodes its settings, teams and deployment, and gives the referee the game's rules
+// (engine/dragonball), grammar (parser/dragonball) and voice (templates/dragonball) over one
+// state.
+//
+// Orders come by private message and are answered privately at once, as understood; the round
+// report and the end go to the thread. On a forum without private messages orders are posted in
+// the thread (orders_public), spells included.
+//
+// Undo: a moderator may undo a player's orders message while its round is still open (the
+// player's earlier orders stand again). A resolved round is final: its resolution drew chance
+// from the committed seed, and undoing it would let the game be re-rolled; a wrong resolution is
+// settled by the moderators' other tools (pause, end).
+package dragonball
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"forumgm/engine"
+	db "forumgm/engine/dragonball"
+	"forumgm/judge"
+	pdb "forumgm/parser/dragonball"
+	"forumgm/templates"
+)
+
+// Name is the game's name in config.yaml and transcripts.
+const Name = "dragonball"
+
+func init() { judge.Register(Game{}) }
+
+// Game is Dragonball's plug-in value.
+type Game struct{}
+
+// Name is "dragonball".
+func (Game) Name() string { return Name }
+
+// spec is the game's own part of config.yaml's game section or of a transcript.
+type spec struct {
+	// Settings override the defaults by the contract's names (engine/dragonball.Settings).
+	Settings yaml.Node `yaml:"settings"`
+	// Teams are the two teams: name, side (A or B), players, the dragon's handler.
+	Teams []db.Team `yaml:"teams"`
+	// Deployment is a test position (absent: the rulings' default start).
+	Deployment yaml.Node `yaml:"deployment"`
+}
+
+// Setup decodes and checks a configured Dragonball game, reporting every problem it finds.
+func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
+	var in spec
+	if sp.Node.Kind != 0 {
+		if err := decodeStrict(&sp.Node, &in); err != nil {
+			return nil, err
+		}
+	}
+	var errs []error
+	s, serrs := settings(sp, &in.Settings)
+	errs = append(errs, serrs...)
+	errs = append(errs, checkTeams(in.Teams, s.TeamSize)...)
+	var dep *db.Deployment
+	if in.Deployment.Kind != 0 && !(in.Deployment.Kind == yaml.ScalarNode && (in.Deployment.Value == "default" || in.Deployment.Value == "")) {
+		dep = &db.Deployment{}
+		if err := decodeStrict(&in.Deployment, dep); err != nil {
+			errs = append(errs, fmt.Errorf("deployment: %w", err))
+			dep = nil
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if sp.NoPM {
+		// Without private messages the thread is the only way to send orders.
+		s.OrdersPublic = true
+	}
+	set, err := voice()
+	if err != nil {
+		return nil, err
+	}
+	teams := in.Teams
+	newRules := func() (judge.Rules, error) {
+		g, err := db.New(s, teams, dep)
+		if err != nil {
+			return nil, err
+		}
+		return &Rules{game: g, tmpl: set, noPM: sp.NoPM}, nil
+	}
+	if _, err := newRules(); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, t := range teams {
+		names = append(names, t.Players...)
+	}
+	return &judge.Setup{New: newRules, Players: names}, nil
+}
+
+func decodeStrict(n *yaml.Node, v any) error {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	return dec.Decode(v)
+}
+
+// settings are the defaults overlaid with the spec's settings and calendar; every problem is
+// reported, in the settings' order.
+func settings(sp judge.Spec, n *yaml.Node) (db.Settings, []error) {
+	s := db.DefaultSettings()
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("settings."+format, a...)) }
+	if n.Kind != 0 {
+		if sp.Timezone != "" {
+			// config.yaml: the zone is the game's (game.timezone). (config itself refuses
+			// settings.seed and salt: a live game draws them.)
+			var keys map[string]any
+			_ = n.Decode(&keys)
+			if _, ok := keys["timezone"]; ok {
+				bad("timezone: set it in game.timezone instead")
+			}
+		}
+		if err := decodeStrict(n, &s); err != nil {
+			errs = append(errs, fmt.Errorf("settings: %w", err))
+			return s, errs
+		}
+	}
+	if sp.Timezone != "" {
+		s.Timezone = sp.Timezone
+	}
+	v := reflect.ValueOf(&s).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		name := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		if f.Type.Kind() != reflect.Int {
+			continue
+		}
+		x := int(v.Field(i).Int())
+		switch name {
+		case "team_size":
+			if x < 1 || x > 21 {
+				bad("team_size: %d, want 1..21", x)
+			}
+		case "rounds":
+			if x < 1 {
+				bad("rounds: %d, want at least 1", x)
+			}
+		case "enchanted_passes", "volleys", "flames":
+			if x < 0 {
+				bad("%s: %d is negative", name, x)
+			}
+		default:
+			if x < 0 || x > 100 {
+				bad("%s: %d is not a percent (0..100)", name, x)
+			}
+		}
+	}
+	if _, err := time.Parse("15:04", strings.TrimSpace(s.Deadline)); err != nil {
+		if _, err := time.Parse("3:04", strings.TrimSpace(s.Deadline)); err != nil {
+			bad("deadline: %q, want a time of day HH:MM (23:00)", s.Deadline)
+		}
+	}
+	loc, err := time.LoadLocation(s.Timezone)
+	if err != nil {
+		bad("timezone: %q is not a time zone name (Europe/Moscow)", s.Timezone)
+	} else {
+		s.Location = loc
+	}
+	if len(errs) == 0 {
+		if err := s.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return s, errs
+}
+
+// checkTeams checks the two teams, naming the field of every problem.
+func checkTeams(ts []db.Team, size int) []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if len(ts) != 2 {
+		bad("teams: %d teams, want 2 ({name, side: A|B, players: [...], handler})", len(ts))
+	}
+	seen := map[string]string{}
+	sides := map[db.Side]bool{}
+	for i, t := range ts {
+		at := fmt.Sprintf("teams[%d]", i)
+		if strings.TrimSpace(t.Name) == "" {
+			bad("%s.name: empty", at)
+		} else if prev, dup := seen["team "+t.Name]; dup {
+			bad("%s.name: %q is also %s", at, t.Name, prev)
+		} else {
+			seen["team "+t.Name] = at
+		}
+		switch t.Side {
+		case db.SideA, db.SideB:
+			if sides[t.Side] {
+				bad("%s.side: both teams on side %s", at, t.Side)
+			}
+			sides[t.Side] = true
+		case "":
+			if len(ts) == 2 && ts[1-i].Side != "" {
+				bad("%s.side: missing (the other team has one): A or B", at)
+			}
+		default:
+			bad("%s.side: %q, want A (the left half) or B (the right half)", at, t.Side)
+		}
+		if len(t.Players) == 0 {
+			bad("%s.players: none", at)
+		}
+		if len(t.Players) > size {
+			bad("%s.players: %d players, team_size is %d", at, len(t.Players), size)
+		}
+		for j, p := range t.Players {
+			pat := fmt.Sprintf("%s.players[%d]", at, j)
+			if strings.TrimSpace(p) == "" {
+				bad("%s: empty name", pat)
+				continue
+			}
+			if prev, dup := seen[p]; dup {
+				bad("%s: %q is also %s", pat, p, prev)
+			}
+			seen[p] = pat
+		}
+		if t.Handler != "" && !contains(t.Players, t.Handler) {
+			bad("%s.handler: %q does not play in the team", at, t.Handler)
+		}
+	}
+	return errs
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// The templates are parsed once per process.
+var (
+	voiceOnce sync.Once
+	voiceSet  *templates.Set
+	voiceErr  error
+)
+
+func voice() (*templates.Set, error) {
+	voiceOnce.Do(func() { voiceSet, voiceErr = templates.Load(Name, nil) })
+	return voiceSet, voiceErr
+}
+
+// Rules is one running Dragonball game: the engine's state with the grammar and the voice.
+type Rules struct {
+	game *db.Game
+	tmpl *templates.Set
+	noPM bool
+}
+
+var (
+	_ judge.Rules     = (*Rules)(nil)
+	_ judge.Opener    = (*Rules)(nil)
+	_ judge.Sandboxed = Game{}
+)
+
+// Game is the engine, for queries.
+func (r *Rules) Game() *db.Game { return r.game }
+
+// Open starts the game: the starting position, with the balls' directions and heights drawn.
+func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+	return r.game.Start(at, rnd)
+}
+
+// Decide judges an intent. On a forum without private messages orders in the thread count as
+// sent privately: there is no other way to send them.
+func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+	if _, ok := in.Body.(*db.Orders); ok && r.noPM {
+		in.Private = true
+	}
+	return r.game.Decide(in)
+}
+
+func (r *Rules) Apply(ev engine.Event) error { return r.game.Apply(ev) }
+func (r *Rules) NextTimer(t time.Time) (time.Time, bool) {
+	return r.game.NextTimer(t)
+}
+func (r *Rules) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+	return r.game.Tick(at, rnd)
+}
+func (r *Rules) DecodeEvent(kind string, data []byte) (engine.Event, error) {
+	return r.game.DecodeEvent(kind, data)
+}
+
+// Title is the game's Russian name.
+func (r *Rules) Title() string { return "Драконбол" }
+
+// IsPlayer reports whether name plays in one of the teams.
+func (r *Rules) IsPlayer(name string) bool {
+	for _, t := range r.game.Teams() {
+		if contains(t.Players, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Over reports whether the game has ended.
+func (r *Rules) Over() bool { return r.game.Over() }
+
+// ordersPublic reports whether orders are written in the thread.
+func (r *Rules) ordersPublic() bool { return r.game.Settings().OrdersPublic }
+
+// Read is the grammar: orders (a move), a request for help, lines that look like orders but
+// cannot be read, or chatter. Where orders go by private message, unreadable order-like lines in
+// the thread are chatter (the thread is for talk); readable orders there are judged and refused
+// with the reason (send them privately).
+func (r *Rules) Read(in judge.Input) judge.Reading {
+	o := pdb.ParsePost(in.Post)
+	if o.Empty() {
+		if pdb.IsHelp(in.Post.Text) {
+			return judge.Reading{Kind: judge.Help}
+		}
+		return judge.Reading{Kind: judge.Chatter}
+	}
+	if len(o.Tacts) == 0 && len(o.Dragon) == 0 && !o.HasDescription {
+		if in.Source == judge.Thread && !r.ordersPublic() {
+			return judge.Reading{Kind: judge.Chatter}
+		}
+		return judge.Reading{Kind: judge.Unreadable, Lines: o.Unreadable, Detail: detail(o.Unreadable)}
+	}
+	return judge.Reading{Kind: judge.Intent, Intent: o, Move: true}
+}
+
+// detail is a short English description of unreadable lines for the moderator's flag.
+func detail(ps []db.Problem) string {
+	var parts []string
+	for _, p := range ps {
+		line := p.Line
+		if r := []rune(line); len(r) > 60 {
+			line = string(r[:60]) + "…"
+		}
+		parts = append(parts, fmt.Sprintf("%q: %s", line, p.Detail))
+	}
+	return "unreadable orders: " + strings.Join(parts, "; ")
+}
+
+// Say renders a template for a situation the referee reaches.
+func (r *Rules) Say(name string, c judge.Context) (string, error) {
+	return r.tmpl.Render(name, r.view(c))
+}
+
+// Refusal explains the engine's refusal, line by line.
+func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
+	ref, ok := db.AsRefusal(err)
+	if !ok {
+		return "", false, err
+	}
+	v := r.view(c)
+	v.Problems = ref.Problems
+	body, e := r.tmpl.Render("refused", v)
+	return body, false, e
+}
+
+// Ender is the intent ending the game by a moderator's decision.
+func (r *Rules) Ender(winner, reason string) any {
+	return &db.EndGame{Winner: winner, Reason: reason}
+}
+
+// Undoable: a player's orders message while its round is open (see the package comment).
+func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+	if oa, ok := ev.(*db.OrdersAccepted); ok && !r.game.Over() && oa.Round > r.game.Round() {
+		return fmt.Sprintf("приказы %s (раунд %d)", oa.Author, oa.Round), true
+	}
+	return "", false
+}
+
+// Defined reports whether a template exists.
+func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
+
+// Required lists every template the game may render: the referee's, the replies to events, and
+// the parts they are made of (refusal codes and happenings are branches of "problem" and
+// "happening", checked code by code in templates/dragonball_test.go).
+func (r *Rules) Required() []string {
+	names := append([]string(nil), judge.RefereeTemplates...)
+	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
+		"field", "score", "tact_order", "dragon_order", "cells", "ball", "Ball", "effect", "moves",
+		"deadline", "where_orders", "example")
+}
+
+// Messages renders what the events cause: orders are confirmed to their author (privately when
+// they came privately); the round report, the end and the seed go to the thread.
+func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
+	var out []judge.Message
+	for _, ev := range evs {
+		c.Event = ev
+		v := r.view(c)
+		var name string
+		to := ""
+		switch e := ev.(type) {
+		case *db.OrdersAccepted:
+			name, to = "orders", judge.Sender
+		case *db.RoundResolved:
+			body, err := r.tmpl.Render("report", v)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, judge.Message{Body: body})
+			if e.State == nil || !e.State.Over {
+				continue
+			}
+			name = "final"
+		case *db.GameEnded:
+			name = "game_ended"
+		default:
+			continue
+		}
+		body, err := r.tmpl.Render(name, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, judge.Message{To: to, Body: body})
+	}
+	return out, nil
+}
+
+// Snapshot is the contract's `final` object of `forumgm replay --json`.
+func (r *Rules) Snapshot() any { return r.game.Final() }
+
+// ---- template data ----
+
+// View is what every Dragonball template gets.
+type View struct {
+	Author       string
+	Private      bool
+	Event        engine.Event
+	Problems     []db.Problem
+	Lines        []db.Problem
+	Mod          *judge.ModCommand
+	Fair         judge.Fair
+	Dispute      string
+	OrdersPublic bool
+	Teams        [2]db.Team
+	Final        db.Final
+	Settings     db.Settings
+}
+
+func (r *Rules) view(c judge.Context) *View {
+	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
+		Teams: r.game.Teams(), Final: r.game.Final(), Settings: r.game.Settings()}
+	if c.In != nil {
+		v.Author = c.In.Author
+		v.Private = c.In.Source == judge.PM
+	}
+	if ls, ok := c.Lines.([]db.Problem); ok {
+		v.Lines = ls
+	}
+	return v
+}

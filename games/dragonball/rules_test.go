@@ -1,0 +1,488 @@
+package dragonball
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"forumgm/engine"
+	db "forumgm/engine/dragonball"
+	"forumgm/judge"
+	"forumgm/parser"
+)
+
+var msk = time.FixedZone("MSK", 3*3600)
+
+func at(day, h, m int) time.Time { return time.Date(2026, 12, day, h, m, 0, 0, msk) }
+
+const teamsYAML = `teams:
+  - {name: Грифоны, side: A, players: [Гарри, Рон, Джинни], handler: Гарри}
+  - {name: Змеи, side: B, players: [Драко, Крэбб, Гойл], handler: Драко}
+`
+
+// spec is a game section (YAML) as a Spec starting at 10:00 on 1 December.
+func specOf(t testing.TB, src string) judge.Spec {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	sp := judge.Spec{Start: at(1, 10, 0)}
+	if len(doc.Content) > 0 {
+		sp.Node = *doc.Content[0]
+	}
+	return sp
+}
+
+// ref is a started referee of the game src describes.
+type ref struct {
+	judge.Referee
+	t testing.TB
+}
+
+func (r *ref) rules() *Rules { return judge.RulesOf(r.Referee).(*Rules) }
+
+func newRef(t testing.TB, src string, mut ...func(*judge.Spec, *judge.Options)) *ref {
+	t.Helper()
+	sp := specOf(t, src)
+	opt := judge.Options{Bot: "gm-bot", Seed: "1", Salt: "s"}
+	for _, m := range mut {
+		m(&sp, &opt)
+	}
+	opt.NoPM = sp.NoPM
+	setup, err := Game{}.Setup(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := judge.New(setup, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Start(sp.Start); err != nil {
+		t.Fatal(err)
+	}
+	return &ref{Referee: r, t: t}
+}
+
+func (r *ref) send(author string, private bool, when time.Time, text string) judge.Outcome {
+	r.t.Helper()
+	src := judge.Thread
+	if private {
+		src = judge.PM
+	}
+	out, err := r.Judge(judge.Input{Source: src, PostID: when.Format("0215:04"), Author: author, At: when, Post: parser.FromBBCode(text)})
+	if err != nil {
+		r.t.Fatalf("%q by %s: %v", text, author, err)
+	}
+	return out
+}
+
+func finalJSON(t testing.TB, r judge.Referee) string {
+	t.Helper()
+	b, err := json.Marshal(r.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Setup reports every problem at once, each with the field it is in.
+func TestSetupErrorsNameFields(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"many problems", `settings: {catch_same: 120, rounds: 0, deadline: "25:00", timezone: Mars/Olympus}
+teams:
+  - {name: Грифоны, side: A, players: [Гарри, Рон], handler: Драко}
+  - {name: Грифоны, side: C, players: [Гарри]}
+`, []string{"settings.catch_same: 120", "settings.rounds: 0", "settings.deadline: \"25:00\"", "settings.timezone: \"Mars/Olympus\"",
+			"teams[0].handler: \"Драко\"", "teams[1].name: \"Грифоны\" is also teams[0]", "teams[1].side: \"C\"", "teams[1].players[0]: \"Гарри\" is also teams[0].players[0]"}},
+		{"unknown keys", "colour: red\n" + teamsYAML, []string{"colour"}},
+		{"unknown setting", "settings: {speed_of_light: 3, catch_sam: 5}\n" + teamsYAML, []string{"speed_of_light", "catch_sam"}},
+		{"no teams", "settings: {rounds: 3}\n", []string{"teams: 0 teams, want 2"}},
+		{"too many players", "settings: {team_size: 2}\n" + teamsYAML, []string{"teams[0].players: 3 players, team_size is 2", "teams[1].players: 3 players"}},
+		{"deployment field", teamsYAML + "deployment: {players: {Гарри: {cell: 57, hieght: 2}}}\n", []string{"deployment", "hieght"}},
+		{"deployment position", teamsYAML + "deployment: {players: {Гарри: {cell: 300, height: 2}}}\n", []string{"deployment: player Гарри: cell 300"}},
+		{"deployment stranger", teamsYAML + "deployment: {players: {Невилл: {cell: 57, height: 2}}}\n", []string{"\"Невилл\" is not a player"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Game{}.Setup(specOf(t, c.src))
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error does not name %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+// config.yaml's game section: the zone is game.timezone (a deadline in that zone), not a setting.
+func TestSetupFromConfig(t *testing.T) {
+	cfg := func(sp *judge.Spec, _ *judge.Options) {
+		sp.Timezone, sp.WorkingDays = "Asia/Yekaterinburg", []string{"Monday"}
+	}
+	r := newRef(t, "settings: {deadline: \"21:00\"}\n"+teamsYAML, cfg)
+	if s := r.rules().game.Settings(); s.Timezone != "Asia/Yekaterinburg" || s.Location.String() != "Asia/Yekaterinburg" {
+		t.Errorf("timezone: %q %v", s.Timezone, s.Location)
+	}
+	next, ok := r.NextTimer(at(1, 10, 0))
+	if want := time.Date(2026, 12, 1, 16, 0, 0, 0, time.UTC); !ok || !next.Equal(want) {
+		t.Errorf("the first deadline is 21:00 in Yekaterinburg (16:00 UTC): %v", next)
+	}
+	for _, src := range []string{"settings: {timezone: Europe/Moscow}\n"} {
+		sp := specOf(t, src+teamsYAML)
+		cfg(&sp, nil)
+		if _, err := (Game{}).Setup(sp); err == nil || !strings.Contains(err.Error(), "settings.") {
+			t.Errorf("%s: want a settings error, got %v", strings.TrimSpace(src), err)
+		}
+	}
+	setup, err := Game{}.Setup(specOf(t, teamsYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Гарри", "Рон", "Джинни", "Драко", "Крэбб", "Гойл"}; !slices.Equal(setup.Players, want) {
+		t.Errorf("players %v", setup.Players)
+	}
+}
+
+// Orders by private message are answered privately, tact by tact, as understood; the state keeps
+// them for the round.
+func TestOrdersAnsweredPrivately(t *testing.T) {
+	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n")
+	out := r.send("Гарри", true, at(1, 11, 0), "Такт 1: 58 в3\nТакт 2: пас 61 в2\nТакт 3: 58 в3 отбираю у Драко\nДракон такт 1: вперёд, пасть закрыта\nОписание: Гарри летит [к победе].")
+	if out.Verdict != judge.Accepted || len(out.Messages) != 1 {
+		t.Fatalf("%s: %+v", out.Verdict, out.Messages)
+	}
+	m := out.Messages[0]
+	if m.To != "Гарри" || m.Subject != "Драконбол" {
+		t.Errorf("the answer goes privately to Гарри: to %q subject %q", m.To, m.Subject)
+	}
+	for _, want := range []string{"Приказы приняты", "(раунд 1)", "Такт 1: 58 в3", "Такт 2: на месте, пас на 61 в2", "Такт 3: 58 в3, отбираю у Драко",
+		"Дракон: такт 1 — вперёд, пасть закрыта", "летит [\u200bк победе]"} {
+		if !strings.Contains(m.Body, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, m.Body)
+		}
+	}
+	o := r.rules().game.State().Orders["Гарри"]
+	if o == nil || o.Tacts[0] == nil || o.Tacts[0].Cell != 58 || o.Tacts[1].Action != db.Pass {
+		t.Errorf("standing orders: %+v", o)
+	}
+}
+
+// A refused line is named with its reason; the rest is accepted. A message with nothing
+// acceptable is refused and changes nothing.
+func TestRefusedLines(t *testing.T) {
+	r := newRef(t, teamsYAML+"deployment: {players: {Рон: {cell: 57, height: 2}}}\n")
+	out := r.send("Рон", true, at(1, 11, 0), "Такт 1: 58 в2\nТакт 2: 61\nДракон такт 1: вперёд")
+	if out.Verdict != judge.Accepted || len(out.Messages) != 1 {
+		t.Fatalf("%s: %+v", out.Verdict, out.Messages)
+	}
+	body := out.Messages[0].Body
+	for _, want := range []string{"Такт 1: 58 в2", "[b]Не принято[/b]", "«Такт 2: 61»: 58 → 61: это не соседняя клетка; из 58 можно на",
+		"«Дракон такт 1: вперёд»: дракону приказывает Гарри"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, body)
+		}
+	}
+	before := finalJSON(t, r)
+	orders := r.rules().game.State().Orders["Рон"]
+	out = r.send("Рон", true, at(1, 12, 0), "Такт 1: 100 в2\nТакт 3: 58 в5")
+	if out.Verdict != judge.Refused || out.Messages[0].To != "Рон" || !strings.Contains(out.Messages[0].Body, "Приказы не приняты") ||
+		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: не понял «5»") ||
+		!strings.Contains(out.Messages[0].Body, "57 → 100: это не соседняя клетка") {
+		t.Errorf("%s: %+v", out.Verdict, out.Messages)
+	}
+	if finalJSON(t, r) != before || !reflect.DeepEqual(r.rules().game.State().Orders["Рон"], orders) {
+		t.Error("a refused message changed the state")
+	}
+	// Orders in the thread where they go privately: refused in the thread with the reason.
+	out = r.send("Рон", false, at(1, 13, 0), "Такт 1: 58 в2")
+	if out.Verdict != judge.Refused || out.Messages[0].To != "" || !strings.Contains(out.Messages[0].Body, "личным сообщением") {
+		t.Errorf("orders in the thread: %s %+v", out.Verdict, out.Messages)
+	}
+}
+
+// What is not orders: help, chatter, unreadable lines, a stranger's orders, a private message the
+// game cannot use.
+func TestReadings(t *testing.T) {
+	r := newRef(t, teamsYAML)
+	cases := []struct {
+		author  string
+		private bool
+		text    string
+		verdict judge.Verdict
+		reply   string // a part of the reply ("" : no reply)
+	}{
+		{"Гойл", false, "помощь", judge.Accepted, "Как писать приказы"},
+		{"Гойл", true, "справка", judge.Accepted, "Как писать приказы"},
+		{"Джинни", false, "Удачи всем! Ловлю момент.", judge.Ignored, ""},
+		{"Джинни", true, "ловлю мяч на 57", judge.Flagged, "я не понял приказ"},
+		{"Невилл", true, "Такт 1: 57 в2 ловлю", judge.Flagged, "не записаны"},
+		{"Гойл", true, "привет, когда срок?", judge.Ignored, "до 23:00 по Москве"},
+		{"Гарри", false, "#спор дракон не мог меня проглотить", judge.Flagged, "передано модератору"},
+	}
+	for _, c := range cases {
+		before := finalJSON(t, r)
+		out := r.send(c.author, c.private, at(1, 12, 0), c.text)
+		if out.Verdict != c.verdict {
+			t.Errorf("%q: verdict %s, want %s", c.text, out.Verdict, c.verdict)
+		}
+		if c.reply == "" && len(out.Messages) != 0 || c.reply != "" && (len(out.Messages) != 1 || !strings.Contains(out.Messages[0].Body, c.reply)) {
+			t.Errorf("%q: replies %+v, want one with %q", c.text, out.Messages, c.reply)
+		}
+		if c.private && len(out.Messages) > 0 && out.Messages[0].To != c.author {
+			t.Errorf("%q: a private message is answered privately: %+v", c.text, out.Messages[0])
+		}
+		if finalJSON(t, r) != before {
+			t.Errorf("%q changed the state", c.text)
+		}
+	}
+}
+
+// Without private messages orders go in the thread (spells too) and are answered there.
+func TestNoPM(t *testing.T) {
+	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n",
+		func(sp *judge.Spec, _ *judge.Options) { sp.NoPM = true })
+	if !r.rules().game.Settings().OrdersPublic {
+		t.Fatal("no private messages: orders_public")
+	}
+	out := r.send("Гарри", false, at(1, 11, 0), "Такт 1: 58 в2 пас 60 в2 Гуллис-дуллис")
+	if out.Verdict != judge.Accepted || out.Messages[0].To != "" || !strings.Contains(out.Messages[0].Body, "(Гуллис-дуллис)") {
+		t.Errorf("%s %+v", out.Verdict, out.Messages)
+	}
+	body, err := r.rules().Say(judge.SayStart, judge.Context{})
+	if err != nil || !strings.Contains(body, "здесь, в теме") || !strings.Contains(body, "заклинания заговорённых пасов видны всем") {
+		t.Errorf("start: %v\n%s", err, body)
+	}
+}
+
+// The round report goes to the thread at the deadline; the game's end brings the final post
+// with the seed.
+func TestRoundsAndEnd(t *testing.T) {
+	r := newRef(t, "settings: {rounds: 1}\n"+teamsYAML)
+	r.send("Гарри", true, at(1, 11, 0), "Такт 1: 2 в2\nОписание: разминка")
+	var outs []judge.Outcome
+	if _, err := judge.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+		outs = append(outs, o)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 1 || len(outs[0].Messages) != 2 {
+		t.Fatalf("want one deadline with the report and the end: %+v", outs)
+	}
+	rep, end := outs[0].Messages[0], outs[0].Messages[1]
+	if rep.To != "" || !strings.Contains(rep.Body, "[b]Раунд 1[/b]") || !strings.Contains(rep.Body, "«разминка»") || !strings.Contains(rep.Body, "раунды кончились") {
+		t.Errorf("report:\n%s", rep.Body)
+	}
+	if end.To != "" || !strings.Contains(end.Body, "Ничья") || !strings.Contains(end.Body, "Зерно партии: 1, соль: s") {
+		t.Errorf("end:\n%s", end.Body)
+	}
+	if !r.rules().Over() {
+		t.Error("the game is not over")
+	}
+	if _, ok := r.NextTimer(at(2, 0, 0)); ok {
+		t.Error("the clock runs on after the end")
+	}
+}
+
+// The snapshot is the contract's `final` object: exactly its field names.
+func TestSnapshotFields(t *testing.T) {
+	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n")
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(finalJSON(t, r)), &f); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(raw json.RawMessage) []string {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return ks
+	}
+	member := func(raw json.RawMessage, name string) json.RawMessage {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m[name]
+	}
+	checks := []struct {
+		what string
+		raw  json.RawMessage
+		want []string
+	}{
+		{"final", mustRaw(t, f), []string{"balls", "dragons", "players", "round", "score", "warnings", "winner"}},
+		{"player", member(f["players"], "Гарри"), []string{"balls", "cell", "height", "returns", "status", "team"}},
+		{"dragon", member(f["dragons"], "Грифоны"), []string{"body", "effects", "flames", "head", "height", "swallowed", "tail", "volleys"}},
+		{"ball", member(f["balls"], "красный"), []string{"cell", "height", "holder", "status", "visible"}},
+		{"score", f["score"], []string{"Грифоны", "Змеи"}},
+		{"balls", f["balls"], []string{"голубой", "жёлтый", "зелёный", "красный", "чёрный"}},
+	}
+	for _, c := range checks {
+		if got := keys(c.raw); !slices.Equal(got, c.want) {
+			t.Errorf("%s keys %v, want %v", c.what, got, c.want)
+		}
+	}
+	var red struct {
+		Status, Holder string
+		Cell, Height   int
+	}
+	_ = json.Unmarshal(member(f["balls"], "красный"), &red)
+	if red.Status != "held" || red.Holder != "Гарри" || red.Cell != 57 || red.Height != 2 {
+		t.Errorf("a held ball has its holder's cell and height: %+v", red)
+	}
+}
+
+func mustRaw(t testing.TB, m map[string]json.RawMessage) json.RawMessage {
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A moderator may undo orders while their round is open (the earlier orders stand again), not a
+// resolved round.
+func TestUndo(t *testing.T) {
+	r := newRef(t, teamsYAML)
+	r.send("Рон", true, at(1, 11, 0), "Такт 1: 18 в2")
+	r.send("Рон", true, at(1, 12, 0), "Такт 1: 17 в3")
+	out, err := r.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "по просьбе игрока", At: at(1, 13, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := out.Messages[0].Body; !strings.Contains(body, "отменил последние приказы Рон (раунд 1): по просьбе игрока") {
+		t.Errorf("undone:\n%s", body)
+	}
+	if o := r.rules().game.State().Orders["Рон"]; o == nil || o.Tacts[0].Cell != 18 {
+		t.Errorf("the earlier orders stand again: %+v", o)
+	}
+	if _, err := judge.Advance(r, at(1, 13, 0), at(2, 0, 0), func(time.Time, judge.Outcome) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", At: at(2, 9, 0)}); err == nil {
+		t.Error("a resolved round was undone")
+	}
+}
+
+// A moderator ends the game: the winner named or by the score; the seed is revealed.
+func TestModeratorEnd(t *testing.T) {
+	r := newRef(t, teamsYAML)
+	if _, err := r.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Moderator", Winner: "Вороны", At: at(1, 12, 0)}); err == nil {
+		t.Error("an unknown winner accepted")
+	}
+	out, err := r.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Moderator", Winner: "Змеи", Reason: "Грифоны сдались", At: at(1, 12, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Messages) != 1 || !strings.Contains(out.Messages[0].Body, "завершена модератором[/b]: Грифоны сдались. Победа команды «Змеи»") ||
+		!strings.Contains(out.Messages[0].Body, "Зерно партии: 1") {
+		t.Errorf("%+v", out.Messages)
+	}
+	if f := r.rules().game.Final(); f.Winner != "Змеи" {
+		t.Errorf("winner %q", f.Winner)
+	}
+}
+
+// Every template the referee and the game render exists and renders without a missing value,
+// for a typical context.
+func TestTemplatesRender(t *testing.T) {
+	r := newRef(t, teamsYAML)
+	rules := r.rules()
+	for _, n := range append(rules.Required(), judge.RefereeTemplates...) {
+		if !rules.Defined(n) {
+			t.Errorf("no template %q", n)
+		}
+	}
+	in := &judge.Input{Source: judge.PM, Author: "Гойл", At: at(1, 12, 0)}
+	mod := &judge.ModCommand{By: "Moderator", Reason: "перерыв", Flag: judge.FlagDispute}
+	for _, n := range judge.RefereeTemplates {
+		c := judge.Context{In: in, Mod: mod, Dispute: "#спор", Fair: judge.Fair{Commitment: "abc", Seed: "1", Salt: "s"},
+			Lines: []db.Problem{{Code: db.CodeUnreadable, Line: "ловлю", Detail: "no_tact"}}}
+		body, err := rules.Say(n, c)
+		if err != nil || body == "" || strings.Contains(body, "<no value>") {
+			t.Errorf("%s: %v\n%s", n, err, body)
+		}
+	}
+}
+
+// The sandbox's game section sets up, with a deadline a few minutes ahead.
+func TestSandbox(t *testing.T) {
+	sg := Game{}.Sandbox()
+	if len(sg.Players) != 6 || sg.Spec == "" || len(sg.Try) == 0 {
+		t.Fatalf("%+v", sg)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(sg.Spec), &doc); err != nil {
+		t.Fatalf("spec: %v\n%s", err, sg.Spec)
+	}
+	sp := judge.Spec{Node: *doc.Content[0], Start: time.Now(), Timezone: "Europe/Moscow"}
+	setup, err := Game{}.Setup(sp)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, sg.Spec)
+	}
+	for _, u := range sg.Players {
+		if !slices.Contains(setup.Players, u.Name) || u.Password == "" {
+			t.Errorf("sandbox login %+v does not play", u)
+		}
+	}
+}
+
+// The sandbox's first round resolves ten minutes after it opens, whatever the time of day.
+func TestSandboxDeadline(t *testing.T) {
+	for _, now := range []time.Time{at(1, 12, 0), time.Date(2026, 12, 1, 20, 55, 30, 0, time.UTC)} {
+		sg := sandboxAt(now)
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(sg.Spec), &doc); err != nil {
+			t.Fatal(err)
+		}
+		setup, err := Game{}.Setup(judge.Spec{Node: *doc.Content[0], Start: now, Timezone: "Europe/Moscow"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules, err := setup.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, err := rules.(judge.Opener).Open(now, engine.NewRand("1", 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range evs {
+			if err := rules.Apply(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		next, ok := rules.NextTimer(now)
+		if lead := next.Sub(now); !ok || lead < sandboxLead || lead > sandboxLead+time.Minute {
+			t.Errorf("opened at %v: the first round resolves at %v", now, next)
+		}
+	}
+}
+
+// What the sandbox's banner suggests trying is accepted as it stands.
+func TestSandboxTry(t *testing.T) {
+	r := newRef(t, sandboxAt(at(1, 12, 0)).Spec, func(sp *judge.Spec, _ *judge.Options) { sp.Timezone = "Europe/Moscow" })
+	out := r.send("Гарри", true, at(1, 12, 1), "Такт 1: 17 в2\nДракон такт 1: вперёд")
+	if out.Verdict != judge.Accepted || strings.Contains(out.Messages[0].Body, "Не принято") {
+		t.Errorf("%s:\n%s", out.Verdict, out.Messages[0].Body)
+	}
+}

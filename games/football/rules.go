@@ -1,0 +1,335 @@
+package football
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"forumgm/engine"
+	fb "forumgm/engine/football"
+	"forumgm/judge"
+	pfb "forumgm/parser/football"
+	"forumgm/templates"
+)
+
+// Rules is one running football game: the engine's state with the grammar and the voice.
+type Rules struct {
+	game    *fb.Game
+	tmpl    *templates.Set
+	noPM    bool
+	teams   []string        // the teams' names, for the grammar's attack targets
+	started *fb.GameStarted // the groups and the first die table (the opening post shows them)
+}
+
+var (
+	_ judge.Rules    = (*Rules)(nil)
+	_ judge.Opener   = (*Rules)(nil)
+	_ judge.Verifier = (*Rules)(nil)
+)
+
+// Game is the engine, for queries.
+func (r *Rules) Game() *fb.Game { return r.game }
+
+// Open begins the game in the opening post: the teams are split into groups and the first die
+// table is drawn and committed, so both are public before turn 1.
+func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+	ev, err := r.game.Begin(at, rnd)
+	if err != nil {
+		return nil, err
+	}
+	return []engine.Event{ev}, nil
+}
+
+// Decide judges an intent. On a forum without private messages the captain's points and answers
+// come in the thread and count as sent privately (there is no other way to send them).
+func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+	if r.noPM {
+		switch in.Body.(type) {
+		case *fb.Points, *fb.Answer:
+			in.Private = true
+		}
+	}
+	return r.game.Decide(in)
+}
+
+// Apply folds an event (and keeps the start for the opening post).
+func (r *Rules) Apply(ev engine.Event) error {
+	if err := r.game.Apply(ev); err != nil {
+		return err
+	}
+	if s, ok := ev.(*fb.GameStarted); ok {
+		r.started = s
+	}
+	return nil
+}
+
+func (r *Rules) NextTimer(t time.Time) (time.Time, bool) { return r.game.NextTimer(t) }
+
+func (r *Rules) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+	return r.game.Tick(at, rnd)
+}
+
+func (r *Rules) DecodeEvent(kind string, data []byte) (engine.Event, error) {
+	return r.game.DecodeEvent(kind, data)
+}
+
+// Title is the game's Russian name.
+func (r *Rules) Title() string { return "Футбольная игра с кубиком" }
+
+// IsPlayer reports whether name is a captain or a member of a team.
+func (r *Rules) IsPlayer(name string) bool {
+	_, ok := r.game.TeamOf(name)
+	return ok
+}
+
+// Over reports whether the game has ended.
+func (r *Rules) Over() bool { return r.game.Phase() == fb.PhaseOver }
+
+// Read is the grammar: rolls, attacks, defences and points (moves), an answer to the team's
+// question, a request for help, or chatter. A private message from someone on no team is never
+// an answer (it is answered as a message the game cannot use).
+func (r *Rules) Read(in judge.Input) judge.Reading {
+	res := pfb.Parse(in.Post, pfb.Options{Teams: r.teams, Private: in.Source == judge.PM})
+	switch res.Class {
+	case pfb.Help:
+		return judge.Reading{Kind: judge.Help}
+	case pfb.Unreadable:
+		return judge.Reading{Kind: judge.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
+	case pfb.Move:
+		return judge.Reading{Kind: judge.Intent, Intent: res.Body(), Move: true}
+	case pfb.AnswerPost:
+		if a, ok := res.Intents[0].(*fb.Answer); !ok || !a.Explicit && !r.awaitsAnswer(in) {
+			return judge.Reading{Kind: judge.Chatter}
+		}
+		if !r.IsPlayer(in.Author) {
+			return judge.Reading{Kind: judge.Chatter}
+		}
+		return judge.Reading{Kind: judge.Intent, Intent: res.Body()}
+	}
+	return judge.Reading{Kind: judge.Chatter}
+}
+
+// awaitsAnswer reports whether a bare private message from in's author may be an answer: the
+// author is a team's captain and the team has a question open, or one that closed less than
+// question_time ago (a late answer is told so). Otherwise it is a message the game cannot use.
+func (r *Rules) awaitsAnswer(in judge.Input) bool {
+	team, ok := r.game.TeamOf(in.Author)
+	if !ok || !strings.EqualFold(strings.TrimSpace(team.Captain), strings.TrimSpace(in.Author)) {
+		return false
+	}
+	ts, ok := r.game.TeamState(team.Name)
+	if !ok {
+		return false
+	}
+	if len(ts.Questions) > 0 {
+		return true
+	}
+	return !ts.LastDeadline.IsZero() && in.At.Before(ts.LastDeadline.Add(duration(r.game.Settings().QuestionTime)))
+}
+
+// Say renders a template for a situation the referee reaches; the opening post shows the groups
+// and the die table's commitment.
+func (r *Rules) Say(name string, c judge.Context) (string, error) {
+	v := r.view(c)
+	if name == judge.SayStart && v.Event == nil && r.started != nil {
+		v.Event = r.started
+	}
+	return r.tmpl.Render(name, v)
+}
+
+// Refusal explains the engine's refusal. None is quiet: every post is answered (a bare private
+// message that cannot be an answer never reaches the engine: Read calls it chatter).
+func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
+	ref, ok := fb.AsRefusal(err)
+	if !ok {
+		return "", false, err
+	}
+	v := r.view(c)
+	v.Problems = ref.Problems
+	body, e := r.tmpl.Render("refused", v)
+	return body, false, e
+}
+
+// Ender is the intent ending the game by a moderator's decision (ranked by the formula).
+func (r *Rules) Ender(_, reason string) any { return &fb.EndGame{Reason: reason} }
+
+// Undoable: a roll, an attack, a defence or points spent may be undone.
+func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+	switch e := ev.(type) {
+	case *fb.Rolled:
+		return fmt.Sprintf("ход %d: бросок «%s», число %d (%s)", e.Turn, e.Team, e.Number, e.Author), true
+	case *fb.AttackDeclared:
+		return fmt.Sprintf("ход %d: атака «%s» на «%s», число %d (%s)", e.Turn, e.Team, e.Target, e.Number, e.Author), true
+	case *fb.DefenceRolled:
+		return fmt.Sprintf("ход %d: защита «%s», число %d (%s)", e.Turn, e.Team, e.Number, e.Author), true
+	case *fb.PointsSpent:
+		return fmt.Sprintf("баллы «%s»: +%d (%s)", e.Team, e.Spent, e.Author), true
+	}
+	return "", false
+}
+
+// Snapshot is the contract's `replay --json` "final".
+func (r *Rules) Snapshot() any { return r.game.Final() }
+
+// Defined reports whether a template exists.
+func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
+
+// eventTemplates are the templates of the engine's events (the *_pm ones go to a captain).
+var eventTemplates = []string{"game_started", "turn_opened", "rolled", "question_pm", "attack_declared",
+	"attack_pm", "defence_rolled", "defence_pm", "points_spent", "answer_judged", "question_expired",
+	"turn_closed", "game_ended"}
+
+// Required lists every template the game may render.
+func (r *Rules) Required() []string {
+	names := append([]string(nil), judge.RefereeTemplates...)
+	names = append(names, "refused", "cell", "redraw", "table", "reveal")
+	names = append(names, eventTemplates...)
+	for _, c := range fb.AllCodes {
+		names = append(names, "problem."+string(c))
+	}
+	for _, c := range pfb.AllReasons {
+		names = append(names, "unread."+string(c))
+	}
+	return names
+}
+
+// Messages renders what the events cause: replies in the thread, and the faces and questions by
+// private message to the team's captain.
+func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
+	var out []judge.Message
+	for _, ev := range evs {
+		msgs, err := r.messagesFor(c, ev)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, msgs...)
+	}
+	return out, nil
+}
+
+// part is one message an event causes: a template and whom it goes to ("" the thread,
+// judge.Sender the input's author, else a captain).
+type part struct{ name, to string }
+
+func (r *Rules) messagesFor(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+	c.Event = ev
+	v := r.view(c)
+	var parts []part
+	switch e := ev.(type) {
+	case *fb.GameStarted:
+		parts = []part{{"game_started", ""}}
+	case *fb.TurnOpened:
+		parts = []part{{"turn_opened", ""}}
+	case *fb.Rolled:
+		parts = []part{{"rolled", ""}}
+		if e.Question != nil {
+			parts = append(parts, part{"question_pm", e.Question.Captain})
+		}
+	case *fb.AttackDeclared:
+		parts = []part{{"attack_declared", ""}, {"attack_pm", e.Captain}}
+	case *fb.DefenceRolled:
+		parts = []part{{"defence_rolled", ""}, {"defence_pm", e.Captain}}
+	case *fb.PointsSpent:
+		parts = []part{{"points_spent", judge.Sender}}
+	case *fb.AnswerJudged:
+		parts = []part{{"answer_judged", judge.Sender}}
+	case *fb.QuestionExpired:
+		parts = []part{{"question_expired", e.Captain}}
+	case *fb.TurnClosed:
+		parts = []part{{"turn_closed", ""}}
+	case *fb.GameEnded:
+		parts = []part{{"game_ended", ""}}
+	default:
+		return nil, nil
+	}
+	var out []judge.Message
+	for _, p := range parts {
+		body, err := r.tmpl.Render(p.name, v)
+		if err != nil {
+			return nil, err
+		}
+		m := judge.Message{To: p.to, Body: body}
+		if p.to != "" && p.to != judge.Sender {
+			if r.noPM {
+				m.To = "" // no private messages: the thread
+			} else {
+				m.Subject = r.Title()
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// ---- template data ----
+
+// View is what every football template gets.
+type View struct {
+	Author   string
+	Private  bool
+	Event    engine.Event
+	Problems []fb.Problem
+	Lines    []*pfb.LineError // at most echoLines of them, each cut
+	More     int              // how many more unreadable lines were not echoed
+	Examples []string
+	Mod      *judge.ModCommand
+	Fair     judge.Fair
+	NoPM     bool // the forum has no private messages
+	game     *fb.Game
+}
+
+func (r *Rules) view(c judge.Context) *View {
+	v := &View{Examples: pfb.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	if c.In != nil {
+		v.Author = c.In.Author
+		v.Private = c.In.Source == judge.PM
+	}
+	if ls, ok := c.Lines.([]*pfb.LineError); ok {
+		v.Lines, v.More = echoed(ls)
+	}
+	return v
+}
+
+// echoLines is how many unreadable lines a reply quotes back; echoWidth how long each may be.
+const echoLines, echoWidth = 3, 80
+
+// echoed is what a reply quotes of the unreadable lines: the first few, each cut (a hostile
+// post is not echoed at length), and how many more there were.
+func echoed(ls []*pfb.LineError) ([]*pfb.LineError, int) {
+	var out []*pfb.LineError
+	for i, l := range ls {
+		if i == echoLines {
+			return out, len(ls) - echoLines
+		}
+		c := *l
+		c.Line = templates.Cut(c.Line, echoWidth)
+		out = append(out, &c)
+	}
+	return out, 0
+}
+
+// Window is how long a turn's window is open.
+func (v *View) Window() time.Duration { return duration(v.game.Settings().Window) }
+
+// QuestionTime is how long a captain has to answer a question.
+func (v *View) QuestionTime() time.Duration { return duration(v.game.Settings().QuestionTime) }
+
+// FirstTurn is when turn 1 opens.
+func (v *View) FirstTurn() time.Time {
+	open, _, _ := v.game.Opens(1)
+	return open
+}
+
+// duration is a checked setting's duration (Validate refused a bad one).
+func duration(s string) time.Duration {
+	d, _ := time.ParseDuration(s)
+	return d
+}
+
+func lineErrors(es []*pfb.LineError) string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, e.Error())
+	}
+	return strings.Join(parts, "; ")
+}

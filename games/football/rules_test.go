@@ -1,0 +1,439 @@
+package football
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"forumgm/engine"
+	fb "forumgm/engine/football"
+	"forumgm/judge"
+	"forumgm/parser"
+)
+
+var msk = time.FixedZone("MSK", 3*3600)
+
+func at(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, msk) }
+
+const teamsYAML = `teams:
+  - {name: Команда 1, captain: Вася, members: [Петя]}
+  - {name: Команда 2, captain: Гоша, members: [Саша]}
+  - {name: Команда 3, captain: Катя}
+  - {name: Команда 4, captain: Дима}
+`
+
+// specOf is a game's own keys as YAML.
+func specOf(t testing.TB, src string) judge.Spec {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return judge.Spec{Node: *doc.Content[0], Start: at(19, 0)}
+}
+
+// game is a started referee of a game with the teams above, turn 1 at 20:00, Команда 1 on an
+// attack cell and the faces of some numbers fixed.
+type game struct {
+	t    testing.TB
+	ref  judge.Referee
+	last time.Time
+	log  []engine.Event
+}
+
+func newGame(t testing.TB, extra string, noPM bool) *game {
+	t.Helper()
+	src := teamsYAML + `settings:
+  first_turn: "2026-12-01T20:00:00+03:00"
+  start_cells: {Команда 1: 6}
+  points: {Команда 1: 3}
+  dice: {58: 4, 12: 3, 37: 3, 40: 2}
+` + extra
+	sp := specOf(t, src)
+	sp.NoPM = noPM
+	setup, err := Game{}.Setup(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "7", Salt: "s", NoPM: noPM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{t: t, ref: ref, last: at(19, 0)}
+	out, err := ref.Start(at(19, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.log = append(g.log, out.Events...)
+	return g
+}
+
+// post judges a post (advancing the clock to it first).
+func (g *game) post(when time.Time, author string, private bool, text string) judge.Outcome {
+	g.t.Helper()
+	g.advance(when)
+	src := judge.Thread
+	if private {
+		src = judge.PM
+	}
+	out, err := g.ref.Judge(judge.Input{Source: src, PostID: "p", Author: author, At: when, Post: parser.FromBBCode(text)})
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	g.log = append(g.log, out.Events...)
+	return out
+}
+
+// moderate carries out a moderator command, keeping its events.
+func (g *game) moderate(cmd judge.ModCommand) (judge.Outcome, error) {
+	out, err := g.ref.Moderate(cmd)
+	g.log = append(g.log, out.Events...)
+	return out, err
+}
+
+func (g *game) advance(to time.Time) {
+	g.t.Helper()
+	var err error
+	g.last, err = judge.Advance(g.ref, g.last, to, func(_ time.Time, o judge.Outcome) error {
+		g.log = append(g.log, o.Events...)
+		return nil
+	})
+	if err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+func (g *game) final() fb.Final { return g.ref.Snapshot().(fb.Final) }
+
+func TestSetupReportsEveryProblem(t *testing.T) {
+	cases := map[string]struct{ src, want string }{
+		"no teams":          {"board: default\n", "teams: no teams"},
+		"unknown key":       {teamsYAML + "colour: red\n", "colour"},
+		"unknown setting":   {teamsYAML + "settings: {speed: 3}\n", "speed"},
+		"bad zone":          {teamsYAML + "settings: {first_turn: \"2026-12-01T20:00:00+03:00\", timezone: Mars/Olympus}\n", "Mars/Olympus"},
+		"no first turn":     {teamsYAML, "first_turn is not set"},
+		"board file":        {teamsYAML + "board: nowhere.yaml\nsettings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n", "board:"},
+		"question file":     {teamsYAML + "questions: nowhere.yaml\nsettings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n", "question bank"},
+		"both first turns":  {teamsYAML + "settings: {first_turn: \"2026-12-01T20:00:00+03:00\", first_turn_after: 2m}\n", "not both"},
+		"bad first after":   {teamsYAML + "settings: {first_turn_after: soon}\n", "first_turn_after"},
+		"team twice":        {"teams: [{name: А, captain: Вася}, {name: Б, captain: Вася}]\nsettings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n", "in both"},
+		"unknown dice team": {teamsYAML + "settings: {first_turn: \"2026-12-01T20:00:00+03:00\", points: {Команда 9: 1}}\n", "no team"},
+	}
+	for name, c := range cases {
+		_, err := Game{}.Setup(specOf(t, c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one naming %q", name, err, c.want)
+		}
+	}
+	// several problems at once are all reported
+	_, err := Game{}.Setup(specOf(t, "board: nowhere.yaml\nsettings: {timezone: Mars/Olympus}\n"))
+	for _, want := range []string{"teams", "board", "Mars/Olympus"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not report %s", err, want)
+		}
+	}
+	// config.yaml gives the zone in game.timezone: the settings must not repeat it
+	sp := specOf(t, teamsYAML+"settings: {first_turn: \"2026-12-01T20:00:00+03:00\", timezone: Europe/Moscow}\n")
+	sp.Timezone = "Europe/Moscow"
+	if _, err := (Game{}).Setup(sp); err == nil || !strings.Contains(err.Error(), "game.timezone") {
+		t.Errorf("timezone in both places: %v", err)
+	}
+}
+
+// Files named in the spec resolve against its folder; the players are every captain and member.
+func TestSetupFiles(t *testing.T) {
+	dir := t.TempDir()
+	board := "cells: 12\nstarts: {1: 1, 2: 7}\nkinds: {3: question, 4: {attack: 1}, 10: {attack: 2}}\n"
+	bank := "questions: [{text: \"Сколько игроков в команде?\", answers: [\"11\", \"одиннадцать\"]}]\n"
+	if err := os.WriteFile(filepath.Join(dir, "board.yaml"), []byte(board), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bank.yaml"), []byte(bank), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp := specOf(t, teamsYAML+"board: board.yaml\nquestions: bank.yaml\nsettings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n")
+	sp.Dir = dir
+	setup, err := Game{}.Setup(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(setup.Players, ","); got != "Вася,Петя,Гоша,Саша,Катя,Дима" {
+		t.Errorf("players %s", got)
+	}
+	rules, err := setup.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rules.(*Rules).Game()
+	if g.Board().Size != 12 || len(g.Settings().Questions) != 1 {
+		t.Errorf("board of %d cells, %d questions: the files were not read", g.Board().Size, len(g.Settings().Questions))
+	}
+}
+
+// The sandbox's keys set up a game whose first turn is two minutes after its start, on a minute.
+func TestSandboxSpec(t *testing.T) {
+	sb := Game{}.Sandbox()
+	sp := specOf(t, sb.Spec)
+	sp.Start = time.Date(2026, 12, 1, 19, 0, 30, 0, msk)
+	sp.Timezone = "Europe/Moscow"
+	setup, err := Game{}.Setup(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logins := map[string]bool{}
+	for _, u := range sb.Players {
+		logins[u.Name] = true
+	}
+	for _, p := range setup.Players {
+		if !logins[p] {
+			t.Errorf("%s plays but has no sandbox login", p)
+		}
+	}
+	if len(setup.Players) != 8 || len(sb.Players) != 8 {
+		t.Errorf("want four teams of two with logins: %v", setup.Players)
+	}
+	rules, _ := setup.New()
+	open, close, _ := rules.(*Rules).Game().Opens(1)
+	if want := time.Date(2026, 12, 1, 19, 3, 0, 0, msk); !open.Equal(want) || close.Sub(open) != 3*time.Minute {
+		t.Errorf("turn 1 %s..%s, want %s for 3 minutes", open, close, want)
+	}
+}
+
+// The opening post carries the seed's commitment first (forumgm verify reads the first hash),
+// then the groups and the die table's own commitment.
+func TestStartPost(t *testing.T) {
+	sp := specOf(t, teamsYAML+"settings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n")
+	setup, err := Game{}.Setup(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := judge.New(setup, judge.Options{Seed: "7", Salt: "s"})
+	out, err := ref.Start(at(19, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Events) != 1 || len(out.Messages) != 1 {
+		t.Fatalf("start: %d events, %d messages", len(out.Events), len(out.Messages))
+	}
+	started := out.Events[0].(*fb.GameStarted)
+	body := out.Messages[0].Body
+	seed := strings.Index(body, engine.Commitment("7", "s"))
+	dice := strings.Index(body, started.Dice.Commitment)
+	if seed < 0 || dice < 0 || seed > dice {
+		t.Errorf("the seed's commitment (at %d) must come before the die table's (at %d):\n%s", seed, dice, body)
+	}
+	if !strings.Contains(body, "«Команда 3» — группа 2") || !strings.Contains(body, "первый ход — в 20:00") {
+		t.Errorf("the groups and the first turn are in the opening post:\n%s", body)
+	}
+	if strings.Contains(body, fb.MappingText(started.Dice.Faces)) {
+		t.Error("the opening post gives the die table away")
+	}
+	// the clock does not begin the game again
+	if next, ok := ref.NextTimer(at(19, 0)); !ok || !next.Equal(at(20, 0)) {
+		t.Errorf("next timer %s, want turn 1 at 20:00", next)
+	}
+}
+
+func TestReadAndAnswer(t *testing.T) {
+	g := newGame(t, "", false)
+	cases := []struct {
+		when         time.Time
+		author       string
+		private      bool
+		text         string
+		verdict      judge.Verdict
+		to, contains string
+		moreReplies  int
+	}{
+		{at(20, 1), "Петя", false, "Атакуем команду 2 — 58", judge.Accepted, "", "атакует ворота команды «Команда 2»", 1},
+		{at(20, 2), "Петя", true, "+2 к атаке", judge.Refused, "Петя", "капитан", 0},
+		{at(20, 2), "Вася", false, "+2 к атаке", judge.Refused, "", "личным сообщением", 0},
+		{at(20, 3), "Вася", true, "добавляю 5 баллов к атаке", judge.Accepted, "Вася", "просили 5, но на счету было только 3", 0},
+		{at(20, 4), "Саша", false, "Защищаемся 12", judge.Accepted, "", "защищается", 1},
+		{at(20, 5), "Гоша", true, "+1 к защите", judge.Refused, "Гоша", "нет игровых баллов", 0},
+		{at(20, 6), "Гоша", true, "как дела?", judge.Ignored, "Гоша", "не понял это сообщение", 0},
+		{at(20, 6), "Гоша", true, "Ответ: Пеле", judge.Refused, "Гоша", "нет открытого вопроса", 0},
+		{at(20, 7), "Незнакомец", true, "Пеле", judge.Ignored, "Незнакомец", "не понял это сообщение", 0},
+		{at(20, 7), "Незнакомец", false, "Бросаю 40", judge.Flagged, "", "не записаны", 0},
+		{at(20, 8), "Катя", false, "бросаю 37 или 38", judge.Flagged, "", "назовите одно", 0},
+		{at(20, 8), "Катя", false, "справка", judge.Accepted, "", "Как ходить", 0},
+		{at(20, 8), "Катя", false, "Ход принят, ждём", judge.Ignored, "", "", 0},
+		{at(20, 9), "Катя", true, "Бросаю 37", judge.Refused, "Катя", "в теме игры", 0},
+	}
+	for i, c := range cases {
+		out := g.post(c.when, c.author, c.private, c.text)
+		if out.Verdict != c.verdict {
+			t.Errorf("%d %q: verdict %s, want %s (%+v)", i, c.text, out.Verdict, c.verdict, out.Messages)
+			continue
+		}
+		if c.contains == "" {
+			if len(out.Messages) != 0 {
+				t.Errorf("%d %q: chatter answered: %+v", i, c.text, out.Messages)
+			}
+			continue
+		}
+		if len(out.Messages) != 1+c.moreReplies {
+			t.Errorf("%d %q: %d messages, want %d", i, c.text, len(out.Messages), 1+c.moreReplies)
+			continue
+		}
+		m := out.Messages[0]
+		if m.To != c.to || !strings.Contains(m.Body, c.contains) {
+			t.Errorf("%d %q: to %q %q, want to %q with %q", i, c.text, m.To, m.Body, c.to, c.contains)
+		}
+	}
+	// the attack's and the defence's faces went to the captains
+	if f := g.final(); f.Teams["Команда 1"].Points != 0 {
+		t.Errorf("points after spending all: %d", f.Teams["Команда 1"].Points)
+	}
+	g.advance(at(20, 10))
+	f := g.final()
+	if f.Teams["Команда 1"].GoalsFor != 1 { // 4 + 3 against 3
+		t.Errorf("attack 7 against defence 3 must score: %+v", f.Teams)
+	}
+}
+
+// Private faces and questions go to the captain by private message, or to the thread on a forum
+// without private messages (where the captain's points come in the thread).
+func TestPrivateMessages(t *testing.T) {
+	g := newGame(t, "", false)
+	out := g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
+	if len(out.Messages) != 2 || out.Messages[1].To != "Вася" || out.Messages[1].Subject == "" || !strings.Contains(out.Messages[1].Body, "на кубике 4") {
+		t.Errorf("the face goes to the captain privately: %+v", out.Messages)
+	}
+	if strings.Contains(out.Messages[0].Body, "на кубике") {
+		t.Errorf("the thread learns the attack's face: %q", out.Messages[0].Body)
+	}
+
+	g = newGame(t, "", true)
+	out = g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
+	if len(out.Messages) != 2 || out.Messages[1].To != "" {
+		t.Errorf("without private messages the face goes to the thread: %+v", out.Messages)
+	}
+	out = g.post(at(20, 2), "Вася", false, "+1 к атаке")
+	if out.Verdict != judge.Accepted || out.Messages[0].To != "" {
+		t.Errorf("without private messages points come in the thread: %s %+v", out.Verdict, out.Messages)
+	}
+}
+
+// A moderator may undo an attack: the number is free again and the team may move.
+func TestUndoAttack(t *testing.T) {
+	g := newGame(t, "", false)
+	before := g.final()
+	g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
+	out, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Мод", Reason: "ошибка", At: at(20, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Messages[0].Body, "Модератор отменил ход команды «Команда 1»: ошибка") {
+		t.Errorf("undo reply: %q", out.Messages[0].Body)
+	}
+	if after := g.final(); len(after.Used) != len(before.Used) {
+		t.Errorf("used after the undo %v, before %v", after.Used, before.Used)
+	}
+	if out := g.post(at(20, 3), "Петя", false, "Бросаю 58"); out.Verdict != judge.Accepted {
+		t.Errorf("after the undo the team moves again with the same number: %s %+v", out.Verdict, out.Messages)
+	}
+}
+
+// A moderator's end ranks by the formula and reveals the table and the seed.
+func TestModeratorEnd(t *testing.T) {
+	g := newGame(t, "", false)
+	g.advance(at(20, 0))
+	out, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Мод", Reason: "все ушли", At: at(20, 5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := out.Messages[0].Body
+	for _, want := range []string{"окончена модератором: все ушли", "Таблица кубика №1", "Зерно партии: 7, соль: s"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("end post lacks %q:\n%s", want, body)
+		}
+	}
+	if !g.final().Finished {
+		t.Error("not finished")
+	}
+}
+
+func TestVerify(t *testing.T) {
+	g := newGame(t, "", false)
+	g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
+	g.post(at(20, 2), "Катя", false, "Бросаю 37")
+	if err := Verify(g.log); err != nil {
+		t.Fatalf("a running game's log: %v", err)
+	}
+	g.advance(at(23, 0))
+	if _, err := g.moderate(judge.ModCommand{Action: judge.ModEnd, By: "Мод", At: at(23, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(g.log); err != nil {
+		t.Fatalf("an honest log: %v", err)
+	}
+
+	tamper := func(name string, change func(evs []engine.Event) []engine.Event, want string) {
+		t.Helper()
+		evs := change(clone(t, g.log))
+		if err := Verify(evs); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error with %q", name, err, want)
+		}
+	}
+	tamper("a roll's face", func(evs []engine.Event) []engine.Event {
+		for _, ev := range evs {
+			if r, ok := ev.(*fb.Rolled); ok {
+				r.Face = r.Face%6 + 1
+			}
+		}
+		return evs
+	}, "gave")
+	tamper("the table drawn", func(evs []engine.Event) []engine.Event {
+		for _, ev := range evs {
+			if s, ok := ev.(*fb.GameStarted); ok {
+				s.Dice.Faces[36] = s.Dice.Faces[36]%6 + 1
+			}
+		}
+		return evs
+	}, "commitment")
+	tamper("the revealed table", func(evs []engine.Event) []engine.Event {
+		for _, ev := range evs {
+			if e, ok := ev.(*fb.GameEnded); ok {
+				e.Reveal[0].Salt = "другая"
+			}
+		}
+		return evs
+	}, "do not match")
+	tamper("no start", func(evs []engine.Event) []engine.Event { return evs[1:] }, "never")
+}
+
+// clone deep-copies events through their JSON.
+func clone(t *testing.T, evs []engine.Event) []engine.Event {
+	t.Helper()
+	var out []engine.Event
+	for _, ev := range evs {
+		rec, err := engine.Encode(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(rec.Kind, "judge.") {
+			continue
+		}
+		back, err := fb.DecodeEvent(rec.Kind, rec.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, back)
+	}
+	return out
+}
+
+func TestRequiredTemplates(t *testing.T) {
+	g := newGame(t, "", false)
+	rules := judge.RulesOf(g.ref)
+	for _, n := range rules.Required() {
+		if !rules.Defined(n) {
+			t.Errorf("no template %q", n)
+		}
+	}
+}
