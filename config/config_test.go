@@ -179,3 +179,44 @@ review:
 		t.Errorf("password: %q %v", pw, err)
 	}
 }
+
+func TestValidateAttachments(t *testing.T) {
+	base, err := os.ReadFile("../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.Index(string(base), "\nattachments:"); i >= 0 {
+		base = base[:i] // the example's section (all commented out) is replaced below
+	}
+	for _, c := range []struct {
+		name, yaml string
+		bad        []string
+	}{
+		{"none", "", nil},
+		{"https", "attachments: {dir: pics, public_url: https://example.org/pics/}", nil},
+		{"loopback http and listen", "attachments: {dir: pics, public_url: http://127.0.0.1:8090/, listen: 127.0.0.1:8090}", nil},
+		{"no dir", "attachments: {public_url: https://example.org/pics/}", []string{"attachments.dir"}},
+		{"no url", "attachments: {dir: pics}", []string{"attachments.public_url"}},
+		{"plain http elsewhere", "attachments: {dir: pics, public_url: http://example.org/pics/}", []string{"attachments.public_url"}},
+		{"query", "attachments: {dir: pics, public_url: \"https://example.org/p?x=1\"}", []string{"attachments.public_url"}},
+		{"not a url", "attachments: {dir: pics, public_url: pics}", []string{"attachments.public_url"}},
+		{"public listen", "attachments: {dir: pics, public_url: https://example.org/, listen: 0.0.0.0:80}", []string{"attachments.listen"}},
+	} {
+		cfg, err := Parse(append(append([]byte{}, base...), "\n"+c.yaml+"\n"...))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		err = cfg.Validate()
+		if len(c.bad) == 0 {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		for _, f := range c.bad {
+			if err == nil || !strings.Contains(err.Error(), f+":") {
+				t.Errorf("%s: no message for %s in %v", c.name, f, err)
+			}
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"forumgm/engine"
 	"forumgm/forum"
 	"forumgm/judge"
+	"forumgm/media"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -36,6 +37,9 @@ type Options struct {
 	// NewReferee builds a fresh referee (start-up, and again whenever the event log changed
 	// behind the daemon's back: a moderator's command from another process).
 	NewReferee func() (judge.Referee, error)
+	// Files is where pictures the forum cannot take as attachments are served from (linked with
+	// [img]); nil: such pictures are dropped and the message's text stands alone.
+	Files      *media.Folder
 	Bot        string   // the bot's forum user name (its own posts are not judged)
 	Moderators []string // notified of new flags by private message
 	// Start is when the game starts; zero: the first cycle's time.
@@ -76,6 +80,7 @@ type Daemon struct {
 	lastScan time.Time
 	errBack  time.Duration
 	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
+	dropped  bool           // a picture was dropped (no attachments, no Files): logged once
 }
 
 // New builds a daemon; call Run (or Cycle from tests).
@@ -446,10 +451,14 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 		if strings.TrimSpace(m.Body) == "" {
 			continue
 		}
+		var atts []forum.Attachment
+		for _, a := range m.Attachments {
+			atts = append(atts, forum.Attachment{Name: a.Name, ContentType: a.ContentType, Data: a.Data})
+		}
 		if m.To == "" {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts})
 		} else {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts})
 		}
 	}
 	for _, f := range out.Flags {

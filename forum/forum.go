@@ -8,8 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -96,6 +99,40 @@ type Forum interface {
 type Capabilities struct {
 	PrivateMessages bool `json:"private_messages"`
 	MaxPostLength   int  `json:"max_post_length,omitempty"` // characters; 0 = unknown
+	// Attachments: the dialect posts files with a thread reply (it implements Attacher).
+	Attachments bool `json:"attachments,omitempty"`
+	// MaxAttachmentSize is the largest file the forum takes, in bytes; 0 = unknown (no check).
+	MaxAttachmentSize int64 `json:"max_attachment_size,omitempty"`
+	// AttachmentTypes are the file extensions the forum takes (lower case, no dot: "png");
+	// empty = any.
+	AttachmentTypes []string `json:"attachment_types,omitempty"`
+}
+
+// Takes says whether the forum takes file a as an attachment of a thread reply: the dialect
+// posts attachments, and a's size and extension are within the forum's limits.
+func (c Capabilities) Takes(a Attachment) bool {
+	if !c.Attachments || len(a.Data) == 0 {
+		return false
+	}
+	if c.MaxAttachmentSize > 0 && int64(len(a.Data)) > c.MaxAttachmentSize {
+		return false
+	}
+	if len(c.AttachmentTypes) == 0 {
+		return true
+	}
+	ext := strings.ToLower(strings.TrimPrefix(path.Ext(a.Name), "."))
+	return slices.Contains(c.AttachmentTypes, ext)
+}
+
+// Attacher is implemented by dialects whose forum takes files with a reply
+// (Capabilities.Attachments). ReplyWithAttachments is Reply with files: each file is uploaded
+// with the reply and shown where the body holds its Placeholder, or at the top of the post when
+// the body holds none (PlaceAttachments). The caller checks each file with Capabilities.Takes.
+// A reply whose upload went through but whose post failed leaves at most an unattached upload on
+// the forum, shown nowhere (an administrator may delete it); a new attempt uploads afresh and
+// attaches only its own.
+type Attacher interface {
+	ReplyWithAttachments(ctx context.Context, t Thread, body string, files []Attachment) (id string, merged bool, err error)
 }
 
 // Errors every dialect reports, wrapped with the details (errors.Is works on them).
@@ -112,6 +149,10 @@ var (
 	// ErrRecipient: the recipient of a private message cannot receive it (private messages
 	// disabled, a full inbox); an unknown recipient is ErrNotFound.
 	ErrRecipient = errors.New("forum: the recipient cannot receive private messages")
+	// ErrAttachmentRefused: the forum did not take a file (attachments off for the bot or the
+	// board, a type or size it refuses, its quota full); nothing was posted. The file can be
+	// linked instead.
+	ErrAttachmentRefused = errors.New("forum: attachment refused")
 )
 
 // FloodError is the forum's flood control: try again after Wait.
@@ -225,4 +266,36 @@ func ExtractorFor(name string) (Extractor, error) {
 		return nil, fmt.Errorf("forum: no extractor for dialect %q", name)
 	}
 	return x, nil
+}
+
+// Attachment is a file posted with a reply (a picture of the field). The body says where it goes
+// with its Placeholder, "[attachment=NAME]"; without one it goes at the top of the post.
+type Attachment struct {
+	Name        string `json:"name"`         // file name, e.g. "round-2.png"
+	ContentType string `json:"content_type"` // e.g. "image/png"
+	Data        []byte `json:"data"`
+}
+
+// Placeholder is the text a message's body holds where attachment name is to be shown:
+// "[attachment=NAME]". Dialects and the daemon replace it before posting (PlaceAttachments).
+func Placeholder(name string) string { return "[attachment=" + name + "]" }
+
+// PlaceAttachments puts markup(i, files[i]) where the body holds files[i]'s Placeholder (every
+// occurrence), and the markup of each file whose placeholder the body lacks at the top of the
+// body, one line each, in order. A markup of "" removes the placeholder (and puts nothing on top).
+func PlaceAttachments(body string, files []Attachment, markup func(i int, a Attachment) string) string {
+	var top []string
+	for i, a := range files {
+		m := markup(i, a)
+		ph := Placeholder(a.Name)
+		if strings.Contains(body, ph) {
+			body = strings.ReplaceAll(body, ph, m)
+		} else if m != "" {
+			top = append(top, m)
+		}
+	}
+	if len(top) == 0 {
+		return body
+	}
+	return strings.Join(top, "\n") + "\n" + body
 }
