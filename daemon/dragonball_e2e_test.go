@@ -87,18 +87,15 @@ func playDragonball(t *testing.T, crashAt string) *table {
 		b.set(day, "23:00")
 		b.clock.Advance(30 * time.Second)
 		if day == 1 && crashAt != "" {
-			g.restart(t, crashAt)
-			if !g.cycle(t) {
-				t.Fatalf("the daemon did not reach %q at the deadline", crashAt)
-			}
-			// The round is committed; its report is in the thread only if the forum took it.
-			if k := g.kinds(t); k["dragonball.round_resolved"] != 1 {
-				t.Fatalf("crashed at %s: the round is not committed: %v", crashAt, k)
-			}
-			if posted := withText(g.botPosts(t), "[b]Раунд 1[/b]") != ""; posted != (crashAt == "sent") {
-				t.Fatalf("crashed at %s: report in the thread: %v", crashAt, posted)
-			}
-			g.restart(t, "")
+			g.crashAndRecover(t, crashAt, func() {
+				// The round is committed; its report is in the thread only if the forum took it.
+				if k := g.kinds(t); k["dragonball.round_resolved"] != 1 {
+					t.Fatalf("crashed at %s: the round is not committed: %v", crashAt, k)
+				}
+				if posted := withText(g.botPosts(t), "[b]Раунд 1[/b]") != ""; posted != (crashAt == "sent") {
+					t.Fatalf("crashed at %s: report in the thread: %v", crashAt, posted)
+				}
+			})
 		}
 		g.settle(t)
 	}

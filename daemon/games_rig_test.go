@@ -343,3 +343,26 @@ func (g *table) newRefOver(t testing.TB) bool {
 	}
 	return judge.RulesOf(ref).Over()
 }
+
+// crashAndRecover crashes a new daemon at step crashAt during its next cycle, then lets another
+// new daemon finish. A crash after the forum took a message ("sent") leaves it unrecorded: the
+// next daemon must find it by its marker instead of posting it again; before that, nothing of
+// it is on the forum to find.
+// between, if set, looks at the world while no daemon runs.
+func (g *table) crashAndRecover(t *testing.T, crashAt string, between func()) {
+	t.Helper()
+	g.restart(t, crashAt)
+	if !g.cycle(t) {
+		t.Fatalf("the daemon did not reach %q", crashAt)
+	}
+	if between != nil {
+		between()
+	}
+	g.restart(t, "")
+	g.settle(t)
+	found := counterValue(t, g.d.m.RepliesPosted.WithLabelValues(g.id, "reply", "found")) +
+		counterValue(t, g.d.m.RepliesPosted.WithLabelValues(g.id, "pm", "found"))
+	if (crashAt == "sent") != (found > 0) {
+		t.Errorf("crashed at %s: %v messages found on the forum by their marker after the restart", crashAt, found)
+	}
+}
