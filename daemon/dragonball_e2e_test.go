@@ -170,3 +170,35 @@ func TestDragonballCrashAtTheDeadline(t *testing.T) {
 		})
 	}
 }
+
+// checkDragonball checks what a whole game of dbOrders (and Джинни's orders in the thread) must
+// have led to.
+func checkDragonball(t *testing.T, g *table) {
+	t.Helper()
+	posts := g.botPosts(t)
+	for _, want := range [][]string{
+		{"Драконбол начинается"},
+		{"Приказы не приняты", "Джинни", "личным сообщением"},
+		{"[b]Раунд 1[/b]", "Рон летит за мячом", "[b]Счёт:[/b] Грифоны"},
+		{"[b]Раунд 2[/b]", "[b]Игра окончена[/b]"},
+		{"Зерно партии"},
+	} {
+		if withText(posts, want...) == "" {
+			t.Errorf("dragonball: no post with %q", want)
+		}
+	}
+	for _, o := range dbOrders {
+		got := g.received(t, o.who)
+		if withText(got, "Приказы приняты") == "" || withText(got, "Не принято") != "" {
+			t.Errorf("dragonball: %s's orders are not answered as accepted: %q", o.who, got)
+		}
+	}
+	if !g.newRefOver(t) {
+		t.Errorf("dragonball: the game is not over after its last round")
+	}
+	k := g.kinds(t)
+	if k["dragonball.round_resolved"] != 2 || k["dragonball.orders_accepted"] != len(dbOrders) {
+		t.Errorf("dragonball: events %v", k)
+	}
+	g.exactlyOnce(t)
+}

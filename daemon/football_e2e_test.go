@@ -75,8 +75,18 @@ func playFootball(t *testing.T, crashStep int, crashAt string) *table {
 	g := b.game(t, "fb", "gm-bot", 1, strings.Replace(fbGame, "QBANK", bank, 1))
 	g.settle(t)
 	pids := map[int]int{}
+	// The windows open and close on the clock: not one cycle earlier.
+	notYet := map[string]string{"20:00": "[b]Время 1 хода[/b]", "20:10": "[b]Итоги 1 хода[/b]", "20:30": "[b]Время 2 хода[/b]", "20:40": "[b]Итоги 2 хода[/b]"}
 	for i, s := range fbSteps {
 		b.set(1, s.at)
+		if w, ok := notYet[s.at]; ok {
+			b.clock.Set(b.clock.Now().Add(-30 * time.Second))
+			g.settle(t)
+			if withText(g.botPosts(t), w) != "" {
+				t.Errorf("%q posted before %s", w, s.at)
+			}
+			b.set(1, s.at)
+		}
 		switch {
 		case s.txt == "":
 		case s.pm:

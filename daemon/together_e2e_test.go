@@ -13,10 +13,13 @@ import (
 	"forumgm/store"
 )
 
-// Two games of different kinds in one process: a Crusade daemon and a football daemon run side by
-// side against one sandbox board (two threads), each with its own store and its own bot account,
-// their cycles running concurrently. Each game's thread and private messages must be exactly
-// what the same game posts when it runs alone.
+// Games of different kinds in one process: a Crusade, a football and a Dragonball daemon run side
+// by side against one sandbox board (a thread each), each with its own store and its own bot
+// account, their cycles running concurrently. Each game's thread and private messages must be
+// exactly what the same game posts when it runs alone.
+//
+// Each game has its own bot account: games sharing one would share its inbox, and each daemon
+// would answer the other games' private messages as messages its game cannot use.
 
 const crGame = `  kind: crusade
   timezone: Europe/Moscow
@@ -50,12 +53,13 @@ type step struct {
 	pm   bool
 }
 
-// playTogether plays the games named (cr, fb) on one board along one timeline and returns them
+// playTogether plays the games named (cr, fb, db) on one board along one timeline and returns them
 // with the ids of their thread posts by step.
 func playTogether(t *testing.T, games ...string) (map[string]*table, map[string]map[int]int) {
-	users := []string{"Moderator", "gm-crusade", "gm-football", "Джелу", "snovaya"}
+	users := []string{"Moderator", "gm-crusade", "gm-football", "gm-dragon", "Джелу", "snovaya"}
 	users = append(users, fbUsers[1:len(fbUsers)-1]...)
-	b := newBoard(t, time.Date(2026, 12, 1, 18, 0, 0, 0, msk), users, "Крестовый поход", "Футбол")
+	users = append(users, dbUsers[1:len(dbUsers)-1]...)
+	b := newBoard(t, time.Date(2026, 12, 1, 10, 0, 0, 0, msk), users, "Крестовый поход", "Футбол", "Драконбол")
 	bank := filepath.Join(b.dir, "questions.yaml")
 	if err := os.WriteFile(bank, []byte(fbBank), 0o644); err != nil {
 		t.Fatal(err)
@@ -78,12 +82,21 @@ func playTogether(t *testing.T, games ...string) (map[string]*table, map[string]
 				at := time.Date(2026, 12, 1, hm.Hour(), hm.Minute(), 0, 0, msk)
 				steps = append(steps, step{at: at, game: name, i: i, who: s.who, txt: s.txt, pm: s.pm})
 			}
+		case "db":
+			tables[name] = b.game(t, "db", "gm-dragon", 3, dbGame)
+			for i, s := range dbOrders {
+				hm, _ := time.ParseInLocation("15:04", s.at, msk)
+				at := time.Date(2026, 12, s.day, hm.Hour(), hm.Minute(), 0, 0, msk)
+				steps = append(steps, step{at: at, game: name, i: i, who: s.who, txt: s.txt, pm: true})
+			}
+			steps = append(steps, step{at: time.Date(2026, 12, 1, 15, 0, 0, 0, msk), game: name, i: -1, who: "Джинни", txt: "Такт 1: 19 в2"})
 		}
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return steps[i].at.Before(steps[j].at) })
-	// Every game sees every moment of the timeline, whether or not something happens in it.
-	steps = append(steps, step{at: time.Date(2026, 12, 2, 0, 5, 0, 0, msk)})
-	pids := map[string]map[int]int{"cr": {}, "fb": {}}
+	// Every game sees every moment of the timeline, whether or not something happens in it, up to
+	// Crusade's first close and Dragonball's end.
+	steps = append(steps, step{at: time.Date(2026, 12, 2, 0, 5, 0, 0, msk)}, step{at: time.Date(2026, 12, 2, 23, 30, 0, 0, msk)})
+	pids := map[string]map[int]int{"cr": {}, "fb": {}, "db": {}}
 	settleAll(t, tables)
 	for _, s := range steps {
 		b.clock.Set(s.at)
@@ -152,7 +165,7 @@ func checkCrusade(t *testing.T, g *table, pids map[int]int) {
 		t.Errorf("crusade: no daily question")
 	}
 	k := g.kinds(t)
-	if k["crusade.day_closed"] != 1 || k["crusade.turn_played"] != 2 || k["crusade.question_asked"] != 1 {
+	if k["crusade.day_closed"] != 1 || k["crusade.turn_played"] != 2 || k["crusade.question_asked"] < 1 {
 		t.Errorf("crusade: events %v", k)
 	}
 	g.exactlyOnce(t)
@@ -168,33 +181,33 @@ func everything(t *testing.T, g *table, users []string) string {
 	return b.String()
 }
 
-func TestTwoGamesInOneProcess(t *testing.T) {
+func TestGamesInOneProcess(t *testing.T) {
+	players := map[string][]string{"cr": {"Джелу", "snovaya", "Moderator"}, "fb": fbUsers[1:], "db": dbUsers[1:]}
+	names := []string{"cr", "fb", "db"}
 	alone := map[string]string{}
-	crUsers, fbPlayers := []string{"Джелу", "snovaya", "Moderator"}, fbUsers[1:]
-	tables, _ := playTogether(t, "cr")
-	alone["cr"] = everything(t, tables["cr"], crUsers)
-	tables, _ = playTogether(t, "fb")
-	alone["fb"] = everything(t, tables["fb"], fbPlayers)
-
-	tables, pids := playTogether(t, "cr", "fb")
+	for _, name := range names {
+		tables, _ := playTogether(t, name)
+		alone[name] = everything(t, tables[name], players[name])
+	}
+	tables, pids := playTogether(t, names...)
 	checkCrusade(t, tables["cr"], pids["cr"])
 	checkFootball(t, tables["fb"], pids["fb"])
-	if got := everything(t, tables["cr"], crUsers); got != alone["cr"] {
-		t.Errorf("Crusade played next to football differs from Crusade alone:\n--- alone\n%s\n--- together\n%s", alone["cr"], got)
-	}
-	if got := everything(t, tables["fb"], fbPlayers); got != alone["fb"] {
-		t.Errorf("football played next to Crusade differs from football alone:\n--- alone\n%s\n--- together\n%s", alone["fb"], got)
-	}
-	// Neither bot wrote to the other's players or thread.
-	for _, u := range crUsers[:2] {
-		if n := len(tables["fb"].received(t, u)); n > 0 {
-			t.Errorf("the football bot wrote to %s", u)
+	checkDragonball(t, tables["db"])
+	for _, name := range names {
+		if got := everything(t, tables[name], players[name]); got != alone[name] {
+			t.Errorf("%s played next to the others differs from %s alone:\n--- alone\n%s\n--- together\n%s", name, name, alone[name], got)
 		}
-	}
-	for _, u := range fbPlayers {
-		if n := len(tables["cr"].received(t, u)); n > 0 {
-			t.Errorf("the Crusade bot wrote to %s", u)
+		// No bot wrote to another game's players.
+		for _, other := range names {
+			if other == name {
+				continue
+			}
+			for _, u := range players[other] {
+				if u != "Moderator" && len(tables[name].received(t, u)) > 0 {
+					t.Errorf("the %s bot wrote to %s, who plays %s", name, u, other)
+				}
+			}
 		}
+		t.Logf("%s: %d posts in its thread", name, len(tables[name].botPosts(t)))
 	}
-	t.Logf("Crusade: %d posts; football: %d posts", len(tables["cr"].botPosts(t)), len(tables["fb"].botPosts(t)))
 }
