@@ -2,11 +2,13 @@ package dragonball
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"slices"
 	"testing"
 	"time"
 
+	"forumgm/engine"
 	db "forumgm/engine/dragonball"
 	"forumgm/games/dragonball/picture"
 	"forumgm/judge"
@@ -170,5 +172,128 @@ func TestFieldAfterRound(t *testing.T) {
 	}
 	if _, err := picture.PNG(f); err != nil {
 		t.Fatalf("the field does not draw: %v", err)
+	}
+}
+
+// Whatever happens in a game, the picture of every round draws: random orders (moves, heights,
+// catches, steals, passes, enchanted passes; dragons moving, climbing, breathing fire) over
+// whole games, every round's field checked by drawing it. A field the picture refuses would
+// leave the report without its picture.
+func TestRandomRoundsDraw(t *testing.T) {
+	games, drawn := 4, 0
+	seen := map[string]int{} // what the fields drawn showed
+	if testing.Short() {
+		games = 1
+	}
+	teams := [2]db.Team{{Name: "Грифоны", Side: db.SideA, Players: []string{"Гарри", "Рон", "Джинни"}},
+		{Name: "Змеи", Side: db.SideB, Players: []string{"Драко", "Крэбб", "Гойл"}}}
+	for gi := 0; gi < games; gi++ {
+		src := engine.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0)
+		rnd := engine.NewRand(fmt.Sprintf("picture-game-%d", gi), 0)
+		g, err := db.New(db.DefaultSettings(), teams[:], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		apply := func(evs []engine.Event, err error) []engine.Event {
+			t.Helper()
+			if err != nil {
+				if _, ok := db.AsRefusal(err); ok {
+					return nil
+				}
+				t.Fatal(err)
+			}
+			for _, ev := range evs {
+				if err := g.Apply(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return evs
+		}
+		apply(g.Decide(engine.Input{At: at(1, 10, 0), Body: db.StartGame{}, Rand: rnd}))
+		for !g.Over() {
+			st := g.State()
+			for _, p := range st.Players {
+				if p.Status != db.OnField {
+					continue
+				}
+				o := &db.Orders{}
+				cell, h := p.Cell, p.Height
+				for tact := 1; tact <= 3; tact++ {
+					to := db.TactOrder{Tact: tact}
+					if n := cell.Neighbours(); src.Intn(3) > 0 {
+						cell = n[src.Intn(len(n))]
+						to.Cell = cell
+					}
+					if nh := h + src.Intn(3) - 1; nh >= 1 && nh <= 3 {
+						h, to.Height = nh, nh
+					}
+					switch src.Intn(4) {
+					case 0:
+						to.Action = db.Catch
+					case 1:
+						to.Action = db.Steal
+					case 2:
+						to.Action, to.To, to.ToHeight = db.Pass, db.Cell(src.Intn(db.NumCells)+1), src.Intn(3)+1
+						if src.Intn(4) == 0 {
+							to.Spell = db.Spells[src.Intn(3)][0]
+						}
+					}
+					o.Tacts = append(o.Tacts, to)
+				}
+				if p.Name == g.Teams()[p.Team].Players[0] {
+					for tact := 1; tact <= 3; tact++ {
+						o.Dragon = append(o.Dragon, db.DragonOrder{Tact: tact,
+							Move:  []db.DragonMove{db.MoveForward, db.MoveLeft, db.MoveRight, db.MoveStay}[src.Intn(4)],
+							Climb: src.Intn(3) - 1, Mouth: []db.Mouth{db.MouthAny, db.MouthOpen, db.MouthClosed}[src.Intn(3)],
+							Fire: []db.Fire{db.FireNone, db.FireNone, db.FireFlame, db.FireVolley}[src.Intn(4)]})
+					}
+				}
+				apply(g.Decide(engine.Input{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
+			}
+			next, ok := g.NextTimer(st.At)
+			if !ok {
+				t.Fatal("no deadline while the game goes on")
+			}
+			for _, ev := range apply(g.Tick(next, rnd)) {
+				rr, ok := ev.(*db.RoundResolved)
+				if !ok {
+					continue
+				}
+				f := fieldAfter(rr, g.Teams(), fmt.Sprintf("Раунд %d", rr.Round))
+				if _, err := picture.Draw(f); err != nil {
+					t.Fatalf("game %d round %d: %v\n%+v", gi, rr.Round, err, f)
+				}
+				drawn++
+				for _, p := range f.Players {
+					if p.Off != "" {
+						seen["off: "+p.Off]++
+					}
+				}
+				for _, b := range f.Balls {
+					if b.Held {
+						seen["held"]++
+					}
+				}
+				if len(f.Balls) < len(db.Colors) {
+					seen["ball not shown"]++
+				}
+				for _, d := range f.Dragons {
+					if d.Fire != nil {
+						seen["fire"]++
+					}
+					if len(d.Swallowed) > 0 {
+						seen["swallowed ball"]++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d rounds drawn: %v", drawn, seen)
+	if !testing.Short() {
+		for _, k := range []string{"off: hospital", "off: swallowed", "held", "ball not shown", "fire", "swallowed ball"} {
+			if seen[k] == 0 {
+				t.Errorf("no field drawn with %q", k)
+			}
+		}
 	}
 }
