@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func playDragonball(t *testing.T, crashAt string) *table {
 			pid := g.post(t, "Джинни", "Такт 1: 19 в2")
 			b.clock.Advance(30 * time.Second)
 			g.settle(t)
-			if v := g.verdict(t, store.SourceThread, itoa(pid)); v != store.VerdictRefused {
+			if v := g.verdict(t, store.SourceThread, strconv.Itoa(pid)); v != store.VerdictRefused {
 				t.Errorf("orders in the thread: %s, want refused", v)
 			}
 		}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +113,7 @@ func checkFootball(t *testing.T, g *table, pids map[int]int) {
 		t.Errorf("no opening post:\n%s", posts[0])
 	}
 	for _, i := range []int{0, 10} {
-		if v := g.verdict(t, store.SourceThread, itoa(pids[i])); v != store.VerdictRefused {
+		if v := g.verdict(t, store.SourceThread, strconv.Itoa(pids[i])); v != store.VerdictRefused {
 			t.Errorf("%q at %s with the window closed: %s, want refused", fbSteps[i].txt, fbSteps[i].at, v)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -153,7 +154,7 @@ func checkCrusade(t *testing.T, g *table, pids map[int]int) {
 	t.Helper()
 	want := map[int]store.Verdict{0: store.VerdictAccepted, 1: store.VerdictAccepted, 2: store.VerdictRefused}
 	for i, v := range want {
-		if got := g.verdict(t, store.SourceThread, itoa(pids[i])); got != v {
+		if got := g.verdict(t, store.SourceThread, strconv.Itoa(pids[i])); got != v {
 			t.Errorf("crusade: %q: %s, want %s", crSteps[i].txt, got, v)
 		}
 	}
