@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -110,7 +109,14 @@ func (b *board) game(t testing.TB, id, bot string, thread int, gameYAML string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { g.st.Close() })
+	t.Cleanup(func() {
+		g.st.Close()
+		if t.Failed() {
+			g.logMu.Lock()
+			t.Logf("%s: the daemons' log:\n%s", id, g.log.String())
+			g.logMu.Unlock()
+		}
+	})
 	g.fo = g.session(t)
 	start := cfg.StartTime()
 	if start.IsZero() {
@@ -315,14 +321,12 @@ next:
 	return ""
 }
 
-var errNoUser = errors.New("no such user")
-
 // password is a board user's password (newBoard numbers them).
 func (b *board) password(t testing.TB, user string) string {
 	t.Helper()
 	pw, ok := b.pw[user]
 	if !ok {
-		t.Fatalf("%s: %v", user, errNoUser)
+		t.Fatalf("no board user %s", user)
 	}
 	return pw
 }
