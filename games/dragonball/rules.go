@@ -390,11 +390,12 @@ func (r *Rules) Required() []string {
 	names := append([]string(nil), judge.RefereeTemplates...)
 	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
 		"field", "score", "tact_order", "dragon_order", "cells", "ball", "Ball", "effect", "moves",
-		"deadline", "where_orders", "example")
+		"deadline", "where_orders", "example", "picture_title")
 }
 
 // Messages renders what the events cause: orders are confirmed to their author (privately when
-// they came privately); the round report, the end and the seed go to the thread.
+// they came privately); the round report (with a picture of the field after its last tact
+// attached), the end and the seed go to the thread.
 func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
 	var out []judge.Message
 	for _, ev := range evs {
@@ -410,7 +411,15 @@ func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, judge.Message{Body: body})
+			m := judge.Message{Body: body}
+			if e.State != nil {
+				// The picture is an extra: the text says it all, so a picture that cannot be
+				// drawn leaves the report without it rather than holding the report back.
+				if a, err := r.pictureOf(e, v); err == nil {
+					m.Attachments = []judge.Attachment{a}
+				}
+			}
+			out = append(out, m)
 			if e.State == nil || !e.State.Over {
 				continue
 			}
