@@ -554,6 +554,40 @@ func (r *referee) lastUndoable() (int, string) {
 	return -1, ""
 }
 
+// LastUndoable names the move a moderator's undo would undo now (the game's label for it).
+func LastUndoable(r Referee) (label string, ok bool) {
+	rf, isRef := r.(*referee)
+	if !isRef {
+		return "", false
+	}
+	pos, label := rf.lastUndoable()
+	return label, pos >= 0
+}
+
+// Describe puts a stored event of r's game into words through the game's Describer; "" for the
+// referee's own events, a game without words for it, or an event that does not decode.
+func Describe(r Referee, rec engine.Record) string {
+	rf, isRef := r.(*referee)
+	if !isRef || strings.HasPrefix(rec.Kind, "judge.") {
+		return ""
+	}
+	d, ok := rf.rules.(Describer)
+	if !ok {
+		return ""
+	}
+	ev, err := rf.decode(rec.Kind, rec.Data)
+	if err != nil {
+		return ""
+	}
+	return d.Describe(ev)
+}
+
+// DescriberOf is the running game's Describer, or nil when the game has none.
+func DescriberOf(r Referee) Describer {
+	d, _ := RulesOf(r).(Describer)
+	return d
+}
+
 // Snapshot is the state in the replay's "final" shape.
 func (r *referee) Snapshot() any { return r.rules.Snapshot() }
 
