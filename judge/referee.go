@@ -518,7 +518,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		}
 		rd := r.rules.Read(in)
 		if rd.Kind != Intent {
-			return Outcome{}, fmt.Errorf("judge: accept: %s: no readable move in it; give the move as the player meant it (the text option)", describe(in))
+			return Outcome{}, fmt.Errorf("judge: accept: %s: no readable move in it; give the move as the player meant it (review accept --text, or the text box in the web UI)", describe(in))
 		}
 		if cmd.Flag == FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
 			return Outcome{}, fmt.Errorf("judge: accept: %s does not play in this game; add them to the roster first", in.Author)

@@ -26,6 +26,9 @@ type Review struct {
 	Now        func() time.Time
 	Moderators []string
 	Caps       forum.Capabilities
+	// Allowed are the names that may act ("by"): the configured moderators and the web UI's
+	// accounts. Empty: any name (tests, tools).
+	Allowed []string
 }
 
 // Case is a flag with the post it is about.
@@ -39,8 +42,10 @@ type Case struct {
 var (
 	// ErrNoModerator: an action without the moderator's name.
 	ErrNoModerator = errors.New("review: --by NAME is required (the moderator's name goes into the event log)")
-	// ErrNoReason: reject and undo need a reason.
+	// ErrNoReason: reject, close, undo and end need a reason.
 	ErrNoReason = errors.New("review: --reason is required for this action")
+	// ErrNotModerator: "by" is not one of the configured moderators.
+	ErrNotModerator = errors.New("review: not a moderator of this game")
 	// ErrOtherGame: the flag belongs to another game.
 	ErrOtherGame = errors.New("review: the flag belongs to another game")
 )
@@ -131,7 +136,7 @@ func (r *Review) referee(ctx context.Context) (judge.Referee, int64, error) {
 		return nil, 0, err
 	}
 	if err := ref.Restore(recs); err != nil {
-		return nil, 0, fmt.Errorf("review: restore: %w", err)
+		return nil, 0, cause(err, "review: restore")
 	}
 	return ref, int64(len(recs)), nil
 }
@@ -172,15 +177,56 @@ func Input(p store.PostRecord) *judge.Input {
 	return &judge.Input{Source: src, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
 }
 
-func need(by, reason string, needReason bool) error {
-	if strings.TrimSpace(by) == "" {
-		return ErrNoModerator
+// NotModeratorError is an action by a name that is not a configured moderator.
+type NotModeratorError struct {
+	By      string
+	Allowed []string
+}
+
+func (e *NotModeratorError) Error() string {
+	return fmt.Sprintf("review: %q is not a moderator of this game (config: moderators, review.accounts): use one of %s",
+		e.By, strings.Join(e.Allowed, ", "))
+}
+
+func (e *NotModeratorError) Unwrap() error { return ErrNotModerator }
+
+// need checks an action's moderator and reason and returns the moderator's name as configured.
+func (r *Review) need(by, reason string, needReason bool) (string, error) {
+	by = strings.TrimSpace(by)
+	if by == "" {
+		return "", ErrNoModerator
 	}
 	if needReason && strings.TrimSpace(reason) == "" {
-		return ErrNoReason
+		return "", ErrNoReason
 	}
-	return nil
+	if len(r.Allowed) == 0 {
+		return by, nil
+	}
+	for _, a := range r.Allowed {
+		if strings.EqualFold(strings.TrimSpace(a), by) {
+			return strings.TrimSpace(a), nil
+		}
+	}
+	return "", &NotModeratorError{By: by, Allowed: r.Allowed}
 }
+
+// cause wraps an error from the referee or the store under a short context, without the other
+// package's own prefix ("review: accept flag 3: no readable move", not "…: judge: accept: …").
+func cause(err error, format string, args ...any) error {
+	msg := err.Error()
+	for _, p := range []string{"judge: ", "store: ", "accept: ", "reject: ", "close: ", "end: ", "undo: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return &wrapped{msg: fmt.Sprintf(format, args...) + ": " + msg, err: err}
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
 
 // Accept settles a flag in the post's favour: an unreadable move or a stranger's move is judged;
 // an edited or deleted post's first-seen version stands; a disputed decision stands.
@@ -191,7 +237,8 @@ func (r *Review) Accept(ctx context.Context, id int64, by, reason string) (judge
 // AcceptAs accepts a flagged post as the move the moderator types in text (what the player meant),
 // judged as if the player had written it.
 func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
+	by, err := r.need(by, reason, false)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, judge.ModAccept, by, reason, text) })
@@ -199,22 +246,18 @@ func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string
 
 // Close closes a flag without any post (a case settled elsewhere); the reason is logged.
 func (r *Review) Close(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
-		return judge.Outcome{}, err
-	}
 	return r.decide(ctx, id, judge.ModClose, by, reason)
 }
 
 // Reject refuses a flagged post with the moderator's reason (a refusal is posted).
 func (r *Review) Reject(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
-		return judge.Outcome{}, err
-	}
 	return r.decide(ctx, id, judge.ModReject, by, reason)
 }
 
+// decide runs a command about a flag (reject and close need a reason).
 func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
+	by, err := r.need(by, reason, true)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, action, by, reason, "") })
@@ -242,7 +285,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in,
 		Flag: judge.FlagKind(c.Flag.Kind), Text: text})
 	if err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
+		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	state := store.FlagAccepted
 	verdict := store.Verdict(out.Verdict)
@@ -266,44 +309,40 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 		return judge.Outcome{}, err
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
+		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	return out, nil
 }
 
 // Undo undoes the last applied move (a compensating event; the board is posted again).
 func (r *Review) Undo(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
-		return judge.Outcome{}, err
-	}
-	return r.game(ctx, judge.ModUndo, by, reason)
+	return r.game(ctx, judge.ModUndo, by, reason, true)
 }
 
 // Pause stops judging and the clock's penalties until Resume.
 func (r *Review) Pause(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
-		return judge.Outcome{}, err
-	}
-	return r.game(ctx, judge.ModPause, by, reason)
+	return r.game(ctx, judge.ModPause, by, reason, false)
 }
 
 // Resume resumes a paused game.
 func (r *Review) Resume(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
-		return judge.Outcome{}, err
-	}
-	return r.game(ctx, judge.ModResume, by, reason)
+	return r.game(ctx, judge.ModResume, by, reason, false)
 }
 
 // game runs a command about the whole game.
-func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason string) (judge.Outcome, error) {
+func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason string, needReason bool) (judge.Outcome, error) {
+	by, err := r.need(by, reason, needReason)
+	if err != nil {
+		return judge.Outcome{}, err
+	}
 	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, action, by, reason, "") })
 }
 
 // End ends the game by the moderators' decision: winner in the game's terms, or "draw", or ""
 // (the game decides); the reason is logged and posted.
 func (r *Review) End(ctx context.Context, by, reason, winner string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
+	by, err := r.need(by, reason, true)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, judge.ModEnd, by, reason, winner) })
@@ -317,7 +356,7 @@ func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reaso
 	now := r.Now()
 	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Winner: winner})
 	if err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
+		return judge.Outcome{}, cause(err, "review: %s", action)
 	}
 	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason, ExpectSeq: store.Expect(seq)}
 	if err := daemon.Fill(&cm, out, nil, r.Moderators, r.Caps); err != nil {
@@ -327,7 +366,7 @@ func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reaso
 		cm.Pause = &store.PauseUpdate{Paused: action == judge.ModPause, Reason: reason, By: by}
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
+		return judge.Outcome{}, cause(err, "review: %s", action)
 	}
 	return out, nil
 }
