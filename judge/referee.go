@@ -26,6 +26,14 @@ type Options struct {
 	Seed, Salt string
 }
 
+// Moderator command refusals a caller may want to word itself (errors.Is).
+var (
+	ErrNothingToUndo = errors.New("no applied move to undo")
+	ErrPauseState    = errors.New("nothing to do")
+	ErrNoReadable    = errors.New("no readable move in it")
+	ErrNotPlaying    = errors.New("does not play in this game")
+)
+
 // referee is the one referee every game runs under: roster and bot checks, disputes, moderation,
 // restore from the log, timers and the seeded source of chance, over the game's Rules.
 type referee struct {
@@ -439,7 +447,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 	switch cmd.Action {
 	case ModPause, ModResume:
 		if (cmd.Action == ModPause) == r.paused {
-			return Outcome{}, fmt.Errorf("judge: the game is already %s", map[bool]string{true: "paused", false: "running"}[r.paused])
+			return Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
 		}
 		var ev engine.Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
 		name := SayPause
@@ -454,7 +462,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 	case ModUndo:
 		pos, label := r.lastUndoable()
 		if pos < 0 {
-			return Outcome{}, errors.New("judge: no applied move to undo")
+			return Outcome{}, fmt.Errorf("judge: %w", ErrNothingToUndo)
 		}
 		c.Event = r.log[pos]
 		ev := &UndoneEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason, Event: pos, Label: label}
@@ -518,10 +526,10 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		}
 		rd := r.rules.Read(in)
 		if rd.Kind != Intent {
-			return Outcome{}, fmt.Errorf("judge: accept: %s: no readable move in it; give the move as the player meant it (review accept --text, or the text box in the web UI)", describe(in))
+			return Outcome{}, fmt.Errorf("judge: accept: %s: %w; give the move as the player meant it (review accept --text, or the text box in the web UI)", describe(in), ErrNoReadable)
 		}
 		if cmd.Flag == FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
-			return Outcome{}, fmt.Errorf("judge: accept: %s does not play in this game; add them to the roster first", in.Author)
+			return Outcome{}, fmt.Errorf("judge: accept: %s %w; add them to the roster first", in.Author, ErrNotPlaying)
 		}
 		out, err := r.decide(in, rd)
 		if err != nil || out.Verdict != Accepted {

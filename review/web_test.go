@@ -368,7 +368,7 @@ func TestWebQueueAndAccept(t *testing.T) {
 	}
 	// The log page shows who and why.
 	lg := c.get("/g/g/log")
-	for _, want := range []string{"модератор " + modName, "ход читается", "judge.moderated"} {
+	for _, want := range []string{"модератор " + modName, "ход читается", "решение модератора по флагу", "ход 1: крестоносцы (Джелу)"} {
 		if !strings.Contains(lg.body, want) {
 			t.Errorf("log lacks %q:\n%s", want, lg.body)
 		}
@@ -472,19 +472,38 @@ func TestWebUndoPauseResume(t *testing.T) {
 	c := e.client()
 	c.mustLogin()
 
+	if q := c.get("/g/g/"); strings.Contains(q.body, `id="undo"`) || !strings.Contains(q.body, "Отменять пока нечего") {
+		t.Errorf("queue offers an undo with nothing to undo:\n%s", q.body)
+	}
+	if u := c.get("/g/g/undo"); !strings.Contains(u.body, `id="undo-none"`) {
+		t.Errorf("undo page with nothing to undo:\n%s", u.body)
+	}
 	r := c.send("/g/g/undo", url.Values{"reason": {"ошибка"}})
-	if !strings.Contains(r.body, "Не получилось") || !strings.Contains(r.body, "no applied move") {
+	if !strings.Contains(r.body, "Отменять нечего") || strings.Contains(r.body, "no applied move") {
 		t.Errorf("undo with nothing to undo:\n%s", r.body)
 	}
 	c.send(fmtPath("/g/g/flag/%d/accept", id), nil)
 	n := len(e.events())
 
-	r = c.send("/g/g/undo", url.Values{"reason": {""}})
+	// The queue names the move an undo undoes; the confirmation page names it again.
+	if q := c.get("/g/g/"); !strings.Contains(q.body, "Отменить последний ход: ход 1 (Джелу)") {
+		t.Errorf("queue does not name the move to undo:\n%s", q.body)
+	}
+	if u := c.get("/g/g/undo"); !strings.Contains(u.body, "Будет отменён последний принятый ход: <b>ход 1 (Джелу)</b>") {
+		t.Fatalf("undo page:\n%s", u.body)
+	}
+	label := "ход 1 (Джелу)"
+	r = c.send("/g/g/undo", url.Values{"reason": {""}, "label": {label}})
 	if !strings.Contains(r.body, "Укажите причину") || len(e.events()) != n {
 		t.Fatalf("undo without a reason:\n%s", r.body)
 	}
-	r = c.send("/g/g/undo", url.Values{"reason": {"ошибка ведущего"}})
-	if !strings.Contains(r.body, "Последний ход отменён") {
+	// A confirmation of another move (the log moved since the page was shown) undoes nothing.
+	r = c.send("/g/g/undo", url.Values{"reason": {"ошибка ведущего"}, "label": {"ход 7 (snovaya)"}})
+	if !strings.Contains(r.body, "Последний ход уже другой: ход 1 (Джелу)") || len(e.events()) != n {
+		t.Fatalf("undo of a stale confirmation:\n%s", r.body)
+	}
+	r = c.send("/g/g/undo", url.Values{"reason": {"ошибка ведущего"}, "label": {label}})
+	if !strings.Contains(r.body, "Отменён ход 1 (Джелу)") {
 		t.Fatalf("undo:\n%s", r.body)
 	}
 	last := e.events()[len(e.events())-1]
@@ -504,7 +523,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 		t.Fatalf("last event after pause: %+v", last)
 	}
 	r = c.send("/g/g/pause", nil)
-	if !strings.Contains(r.body, "already paused") {
+	if !strings.Contains(r.body, "Игра уже в этом состоянии") || strings.Contains(r.body, "already paused") {
 		t.Errorf("pause twice:\n%s", r.body)
 	}
 	r = c.send("/g/g/resume", nil)
@@ -518,7 +537,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 		t.Fatalf("last event after resume: %+v", last)
 	}
 	lg := c.get("/g/g/log")
-	for _, want := range []string{judge.KindUndone, judge.KindPaused, judge.KindResumed, "ошибка ведущего", "разбираемся"} {
+	for _, want := range []string{"ход отменён", "пауза", "игра продолжается", "ошибка ведущего", "разбираемся"} {
 		if !strings.Contains(lg.body, want) {
 			t.Errorf("log lacks %q", want)
 		}
