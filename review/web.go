@@ -22,6 +22,7 @@ import (
 	"forumgm/internal/loopback"
 	"forumgm/judge"
 	"forumgm/store"
+	"forumgm/templates"
 )
 
 // The web UI: the moderator's queue in a browser. It is a thin face over the same Review methods
@@ -174,6 +175,7 @@ func (w *Web) parse() error {
 		"inc":     func(i int) int { return i + 1 },
 		"excerpt": excerpt,
 		"retype":  retype,
+		"short":   func(s string) string { return templates.Cut(s, 200) },
 		"dict": func(p store.PostRecord, game string, id int64) postRow {
 			return postRow{Post: p, Game: game, ID: id}
 		},
