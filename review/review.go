@@ -28,7 +28,8 @@ type Review struct {
 	Caps       forum.Capabilities
 	// Allowed are the names that may act ("by"): the configured moderators and the web UI's
 	// accounts. Empty: any name (tests, tools).
-	Allowed []string
+	Allowed   []string // PublicURL is the web UI's public address (review.public_url), for moderators' notices.
+	PublicURL string
 }
 
 // Case is a flag with the post it is about.
@@ -305,13 +306,18 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 	if c.Post.Judged() && c.Post.Verdict != store.VerdictFlagged {
 		cm.Post = nil // an edited or deleted move post keeps its verdict; the flag is resolved
 	}
-	if err := daemon.Fill(&cm, out, in, r.Moderators, r.Caps); err != nil {
+	if err := daemon.FillWith(&cm, out, in, r.notify()); err != nil {
 		return judge.Outcome{}, err
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
 		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	return out, nil
+}
+
+// notify is who hears of flags a command raises.
+func (r *Review) notify() daemon.Notify {
+	return daemon.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
 }
 
 // Undo undoes the last applied move (a compensating event; the board is posted again).
@@ -359,7 +365,7 @@ func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reaso
 		return judge.Outcome{}, cause(err, "review: %s", action)
 	}
 	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason, ExpectSeq: store.Expect(seq)}
-	if err := daemon.Fill(&cm, out, nil, r.Moderators, r.Caps); err != nil {
+	if err := daemon.FillWith(&cm, out, nil, r.notify()); err != nil {
 		return judge.Outcome{}, err
 	}
 	if action == judge.ModPause || action == judge.ModResume {

@@ -253,7 +253,7 @@ func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee
 		allowed = append(allowed, a.Name)
 	}
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
-		Allowed: allowed}
+		Allowed: allowed, PublicURL: cfg.Review.PublicURL}
 }
 
 // reviewWeb builds the moderator web UI over rv for the accounts the config lists; their
@@ -272,7 +272,7 @@ func reviewWeb(cfg *config.Config, rv *review.Review) (*review.Web, []string, er
 		accounts = append(accounts, review.Account{Name: a.Name, Password: pw})
 		names = append(names, a.Name)
 	}
-	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: cfg.GameLocation()}, rv)
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: cfg.GameLocation(), PublicURL: cfg.Review.PublicURL}, rv)
 	return web, names, err
 }
 
