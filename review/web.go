@@ -168,9 +168,9 @@ func (w *Web) parse() error {
 	w.msgs = msgs
 	funcs := template.FuncMap{
 		"when":    w.when,
-		"kind":    kindText,
-		"state":   stateText,
-		"cause":   causeText,
+		"kind":    w.kindText,
+		"state":   w.stateText,
+		"cause":   w.causeText,
 		"trim":    strings.TrimSpace,
 		"inc":     func(i int) int { return i + 1 },
 		"excerpt": excerpt,
@@ -206,6 +206,7 @@ func (w *Web) msg(name string, data any) string {
 
 // msgData is what messages get.
 type msgData struct {
+	Game  string
 	N     int64
 	Label string
 	Count int
@@ -388,7 +389,7 @@ func (w *Web) loginPage(rw http.ResponseWriter, r *http.Request) {
 func (w *Web) showLogin(rw http.ResponseWriter, r *http.Request, status int, next, msg string) {
 	tok := token()
 	http.SetCookie(rw, &http.Cookie{Name: loginCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	w.render(rw, r, status, "login", page{Title: "Вход", CSRF: tok, Next: next, Error: msg})
+	w.render(rw, r, status, "login", page{Title: w.msg("title.login", nil), CSRF: tok, Next: next, Error: msg})
 }
 
 func (w *Web) login(rw http.ResponseWriter, r *http.Request) {
@@ -445,7 +446,7 @@ func (w *Web) index(rw http.ResponseWriter, r *http.Request) {
 		http.Redirect(rw, r, gamePath(w.games[0].Game), http.StatusSeeOther)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "index", page{Title: "Игры"})
+	w.render(rw, r, http.StatusOK, "index", page{Title: w.msg("title.index", nil)})
 }
 
 func gamePath(game string) string { return "/g/" + url.PathEscape(game) + "/" }
@@ -484,7 +485,7 @@ func (w *Web) queue(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "queue", page{Title: "Игра · " + g.Game, Game: g.Game, State: st, Standing: &now, Cases: cases})
+	w.render(rw, r, http.StatusOK, "queue", page{Title: w.msg("title.game", msgData{Game: g.Game}), Game: g.Game, State: st, Standing: &now, Cases: cases})
 }
 
 // undoPage asks to confirm an undo, naming the move it undoes.
@@ -494,7 +495,7 @@ func (w *Web) undoPage(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "undo", page{Title: "Отмена хода · " + g.Game, Game: g.Game, Standing: &now})
+	w.render(rw, r, http.StatusOK, "undo", page{Title: w.msg("title.undo", msgData{Game: g.Game}), Game: g.Game, Standing: &now})
 }
 
 // endPage is the form that ends the game: the winner or a draw, the reason, a confirmation.
@@ -509,7 +510,7 @@ func (w *Web) endPage(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "end", page{Title: "Завершение игры · " + g.Game, Game: g.Game, State: st, Standing: &now})
+	w.render(rw, r, http.StatusOK, "end", page{Title: w.msg("title.end", msgData{Game: g.Game}), Game: g.Game, State: st, Standing: &now})
 }
 
 func (w *Web) log(rw http.ResponseWriter, r *http.Request, g *Review) {
@@ -522,7 +523,7 @@ func (w *Web) log(rw http.ResponseWriter, r *http.Request, g *Review) {
 	for i, j := 0, len(evs)-1; i < j; i, j = i+1, j-1 {
 		evs[i], evs[j] = evs[j], evs[i]
 	}
-	w.render(rw, r, http.StatusOK, "log", page{Title: "Журнал · " + g.Game, Game: g.Game, Events: evs})
+	w.render(rw, r, http.StatusOK, "log", page{Title: w.msg("title.log", msgData{Game: g.Game}), Game: g.Game, Events: evs})
 }
 
 func flagID(r *http.Request) (int64, bool) {
@@ -545,7 +546,7 @@ func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "flag", page{Title: fmt.Sprintf("Флаг №%d · %s", id, g.Game), Game: g.Game, Case: &c})
+	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", msgData{N: id, Game: g.Game}), Game: g.Game, Case: &c})
 }
 
 // decide is Accept, Reject or Close of a flag: the same Review methods the CLI calls.
@@ -656,7 +657,7 @@ func (w *Web) errorText(err error) string {
 	case errors.Is(err, ErrNoReason):
 		return w.msg("err.no_reason", nil)
 	case errors.As(err, &no):
-		return w.msg("err.not_open", msgData{N: no.ID, State: stateText(no.State), By: no.By})
+		return w.msg("err.not_open", msgData{N: no.ID, State: w.stateText(no.State), By: no.By})
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, ErrOtherGame):
 		return w.msg("err.no_flag", nil)
 	case errors.Is(err, store.ErrLogMoved):
@@ -725,46 +726,33 @@ func (w *Web) when(t time.Time) string {
 	return t.In(w.opt.Location).Format("02.01.2006 15:04")
 }
 
-func kindText(k store.FlagKind) string {
-	switch k {
-	case store.FlagUnreadable:
-		return "ход не читается"
-	case store.FlagEdited:
-		return "ход исправлен после решения"
-	case store.FlagDeleted:
-		return "ход удалён"
-	case store.FlagNotInRoster:
-		return "ход не от игрока"
-	case store.FlagDispute:
-		return "спор"
+// kindText words a flag's kind ("kind.KIND" in the messages).
+func (w *Web) kindText(k store.FlagKind) string {
+	if w.msgs.Lookup("kind."+string(k)) == nil {
+		k = store.FlagOther
 	}
-	return "другое"
+	return w.msg("kind."+string(k), nil)
 }
 
-func stateText(s store.FlagState) string {
-	switch s {
-	case store.FlagOpen:
-		return "открыт"
-	case store.FlagAccepted:
-		return "принят"
-	case store.FlagRejected:
-		return "отклонён"
-	case store.FlagDismissed:
-		return "снят"
+// stateText words a flag's state ("state.STATE"; an unknown state as is).
+func (w *Web) stateText(s store.FlagState) string {
+	if w.msgs.Lookup("state."+string(s)) == nil {
+		return string(s)
 	}
-	return string(s)
+	return w.msg("state."+string(s), nil)
 }
 
-func causeText(c string) string {
+// causeText words an event's cause: the clock, a moderator, a post, a private message.
+func (w *Web) causeText(c string) string {
 	switch {
 	case c == store.TimerCause:
-		return "часы игры"
+		return w.msg("cause.timer", nil)
 	case strings.HasPrefix(c, "moderator:"):
-		return "модератор " + strings.TrimPrefix(c, "moderator:")
+		return w.msg("cause.moderator", msgData{By: strings.TrimPrefix(c, "moderator:")})
 	case strings.HasPrefix(c, "post:"):
-		return "пост " + strings.TrimPrefix(c, "post:")
+		return w.msg("cause.post", msgData{Label: strings.TrimPrefix(c, "post:")})
 	case strings.HasPrefix(c, "pm:"):
-		return "ЛС " + strings.TrimPrefix(c, "pm:")
+		return w.msg("cause.pm", msgData{Label: strings.TrimPrefix(c, "pm:")})
 	}
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -601,5 +602,65 @@ func TestServe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve after cancel: %v", err)
+	}
+}
+
+// With review.public_url (a reverse proxy with TLS), the UI answers for that host name too, and
+// only for it; a stranger's host name gets a Russian explanation.
+func TestWebPublicURL(t *testing.T) {
+	e := newWebEnv(t)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "https://mod.example.org/"}, e.rv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		host string
+		want int
+	}{{"mod.example.org", http.StatusOK}, {"127.0.0.1:9322", http.StatusOK}, {"evil.example", http.StatusMisdirectedRequest}} {
+		req := httptest.NewRequest(http.MethodGet, "/login", nil)
+		req.Host = tc.host
+		rec := httptest.NewRecorder()
+		web.ServeHTTP(rec, req)
+		if rec.Code != tc.want {
+			t.Errorf("Host %s: %d, want %d", tc.host, rec.Code, tc.want)
+		}
+		if tc.want != http.StatusOK && !strings.Contains(rec.Body.String(), "SSH-туннель") {
+			t.Errorf("Host %s: %q", tc.host, rec.Body.String())
+		}
+	}
+	if _, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "mod.example.org"}, e.rv); err == nil {
+		t.Error("a public URL without a scheme is accepted")
+	}
+}
+
+// Every message the UI words in Go code exists in web/messages.tmpl (a typo would show the key).
+func TestWebMessagesDefined(t *testing.T) {
+	e := newWebEnv(t)
+	src, err := os.ReadFile("web.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := regexp.MustCompile(`w\.msg\("([a-z_.]+)",`).FindAllStringSubmatch(string(src), -1)
+	if len(names) < 20 {
+		t.Fatalf("only %d messages found in web.go", len(names))
+	}
+	for _, m := range names {
+		if e.web.msgs.Lookup(m[1]) == nil {
+			t.Errorf("message %q is not in web/messages.tmpl", m[1])
+		}
+	}
+	for _, k := range []store.FlagKind{store.FlagUnreadable, store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute, store.FlagOther} {
+		if e.web.msgs.Lookup("kind."+string(k)) == nil {
+			t.Errorf("no words for flag kind %s", k)
+		}
+	}
+	for _, st := range []store.FlagState{store.FlagOpen, store.FlagAccepted, store.FlagRejected, store.FlagDismissed} {
+		if e.web.msgs.Lookup("state."+string(st)) == nil {
+			t.Errorf("no words for flag state %s", st)
+		}
+	}
+	// No Russian text is left in the Go code (it lives in the templates).
+	if ru := regexp.MustCompile(`"[^"\n]*\p{Cyrillic}[^"\n]*"`).FindAllString(string(src), -1); len(ru) > 0 {
+		t.Errorf("Russian strings in web.go: %q", ru)
 	}
 }
