@@ -590,6 +590,24 @@ func Describe(r Referee, rec engine.Record) string {
 	return d.Describe(ev)
 }
 
+// UnreadableReply is what the game answers a post it cannot read (its "unreadable" template, naming
+// the parts it could not read), on r's current state, without judging anything; ok is false when
+// the post reads (or is chatter) now.
+func UnreadableReply(r Referee, in Input) (body string, ok bool) {
+	rf, isRef := r.(*referee)
+	if !isRef {
+		return "", false
+	}
+	rd := rf.rules.Read(in)
+	if rd.Kind != Unreadable {
+		return "", false
+	}
+	c := rf.ctx(&in)
+	c.Lines = rd.Lines
+	body, err := rf.rules.Say(SayUnreadable, c)
+	return body, err == nil && strings.TrimSpace(body) != ""
+}
+
 // DescriberOf is the running game's Describer, or nil when the game has none.
 func DescriberOf(r Referee) Describer {
 	d, _ := RulesOf(r).(Describer)

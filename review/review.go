@@ -37,6 +37,9 @@ type Case struct {
 	Flag    store.Flag
 	Post    store.PostRecord
 	HasPost bool
+	// Said is, for an unreadable move, what the game answers it (Russian, the game's own words;
+	// the flag's Detail is the parser's English); filled by Explain.
+	Said string
 }
 
 // Errors a caller may want to tell apart (the web UI words them for the moderator).
@@ -82,6 +85,25 @@ func (r *Review) Queue(ctx context.Context) ([]Case, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// Explain fills in what the game answers each unreadable move among cases (Case.Said), read
+// again on the game's current state.
+func (r *Review) Explain(ctx context.Context, cases []Case) error {
+	var ref judge.Referee
+	for i, c := range cases {
+		if !c.HasPost || c.Flag.Kind != store.FlagUnreadable {
+			continue
+		}
+		if ref == nil {
+			var err error
+			if ref, _, err = r.referee(ctx); err != nil {
+				return err
+			}
+		}
+		cases[i].Said, _ = judge.UnreadableReply(ref, *Input(c.Post))
+	}
+	return nil
 }
 
 // Show returns a flag and its post.

@@ -475,6 +475,10 @@ func (w *Web) queue(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
+	if err := g.Explain(r.Context(), cases); err != nil {
+		w.fail(rw, err)
+		return
+	}
 	st, err := g.State(r.Context())
 	if err != nil {
 		w.fail(rw, err)
@@ -546,6 +550,12 @@ func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
+	cs := []Case{c}
+	if err := g.Explain(r.Context(), cs); err != nil {
+		w.fail(rw, err)
+		return
+	}
+	c = cs[0]
 	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", msgData{N: id, Game: g.Game}), Game: g.Game, Case: &c})
 }
 
@@ -566,6 +576,8 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 		c, serr := g.Show(r.Context(), id)
 		out, err = g.AcceptAs(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("text")))
 		switch {
+		case serr == nil && c.Flag.Kind == store.FlagDispute:
+			done = w.msg("done.kept_dispute", n)
 		case serr == nil && !retype(c.Flag.Kind):
 			done = w.msg("done.kept", n)
 		case out.Verdict == judge.Refused:

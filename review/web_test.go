@@ -664,3 +664,28 @@ func TestWebMessagesDefined(t *testing.T) {
 		t.Errorf("Russian strings in web.go: %q", ru)
 	}
 }
+
+// An unreadable move is shown with what the game answered the player (Russian, the game's own
+// words), not the parser's English detail; accepting a dispute says the decision stands.
+func TestWebUnreadableInWordsAndDisputeKept(t *testing.T) {
+	e := newWebEnv(t)
+	id := e.flagPost("7", "Джелу", forum.Post{Text: "1-й ход крестоносца к1 на К-шестнадцать"}, store.FlagUnreadable, `line 1: no cell to move to`)
+	c := e.client()
+	c.mustLogin()
+	q := c.get("/g/g/")
+	if !strings.Contains(q.body, "Ведущий ответил:") || strings.Contains(q.body, "no cell to move to") {
+		t.Errorf("queue row of an unreadable move:\n%s", q.body)
+	}
+	f := c.get(fmtPath("/g/g/flag/%d", id))
+	if !strings.Contains(f.body, `id="said"`) || !strings.Contains(f.body, `id="accept-text"`) {
+		t.Errorf("flag page of an unreadable move:\n%s", f.body)
+	}
+	d := e.flagPost("8", "snovaya", forum.Post{Text: "#спор ход был неверный"}, store.FlagDispute, "#спор")
+	if f := c.get(fmtPath("/g/g/flag/%d", d)); strings.Contains(f.body, `id="accept-text"`) || !strings.Contains(f.body, "Решение остаётся в силе") {
+		t.Errorf("flag page of a dispute:\n%s", f.body)
+	}
+	r := c.send(fmtPath("/g/g/flag/%d/accept", d), nil)
+	if !strings.Contains(r.body, "решение остаётся в силе") {
+		t.Errorf("accepting a dispute:\n%s", r.body)
+	}
+}
