@@ -109,11 +109,14 @@ func (r *Review) Explain(ctx context.Context, cases []Case) error {
 // Show returns a flag and its post.
 func (r *Review) Show(ctx context.Context, id int64) (Case, error) {
 	f, err := r.Store.Flag(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Case{}, &wrapped{msg: fmt.Sprintf("review: there is no flag %d (forumgm review list shows the open ones)", id), err: err}
+	}
 	if err != nil {
 		return Case{}, err
 	}
 	if f.Game != r.Game {
-		return Case{}, fmt.Errorf("%w: flag %d belongs to game %s, not %s", ErrOtherGame, id, f.Game, r.Game)
+		return Case{}, &wrapped{msg: fmt.Sprintf("review: flag %d belongs to game %s, not %s", id, f.Game, r.Game), err: ErrOtherGame}
 	}
 	return r.caseOf(ctx, f)
 }

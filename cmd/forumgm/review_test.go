@@ -206,7 +206,20 @@ func TestReviewCLIActions(t *testing.T) {
 		}
 	})
 
-	// An unknown action and a bad number: English, no stutter.
+	// A flag that does not exist, an unknown action and a bad number: English, no stutter.
+	code, _, stderr = c.run("show", "99")
+	if code != 1 || !strings.Contains(stderr, "there is no flag 99") {
+		t.Fatalf("show 99: %d %q", code, stderr)
+	}
+	cleanError(t, stderr)
+	code, _, stderr = c.run("frobnicate")
+	if code != 1 || !strings.Contains(stderr, "usage: forumgm review") {
+		t.Fatalf("unknown action: %d %q", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if last := lines[len(lines)-1]; last != `forumgm review: unknown action "frobnicate"` {
+		t.Errorf("unknown action: %q", last)
+	}
 	code, _, stderr = c.run("show", "x")
 	if code != 1 || !strings.Contains(stderr, `"x" is not a flag number`) {
 		t.Fatalf("show x: %d %q", code, stderr)
