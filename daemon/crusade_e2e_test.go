@@ -2,6 +2,7 @@ package daemon
 
 import (
 	_ "forumgm/games/crusade"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,16 +62,16 @@ func TestCrusadeDayEndToEnd(t *testing.T) {
 	pSar := step("19:20", "snovaya", "1-й ход сарацина в1 на E6")
 	pBad := step("19:40", "Джелу", "2-й ход крестоносца к2 на L13") // too far: refused
 	for _, pid := range []int{pMove, pSar, pBad} {
-		rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pid))
+		rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pid))
 		if err != nil || !ok || !rec.Judged() {
 			t.Fatalf("post %d not judged: %+v %v", pid, rec, err)
 		}
 		t.Logf("post %d (%s): %s", pid, rec.Text, rec.Verdict)
 	}
-	if rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pBad)); rec.Verdict != store.VerdictRefused {
+	if rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pBad)); rec.Verdict != store.VerdictRefused {
 		t.Errorf("a pikeman moving 4 cells must be refused, got %s", rec.Verdict)
 	}
-	if rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pMove)); rec.Verdict != store.VerdictAccepted {
+	if rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pMove)); rec.Verdict != store.VerdictAccepted {
 		t.Errorf("the sloppy move is still judged and accepted, got %s", rec.Verdict)
 	}
 	if replies() < n0+3 {

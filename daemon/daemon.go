@@ -71,6 +71,10 @@ type Daemon struct {
 	idle     int
 	limit    int // learned max post length (0: the forum's capability, or none)
 	retryAt  map[int64]time.Time
+	// fail's rate limit of log lines, per error kind.
+	logMu    sync.Mutex
+	logged   map[string]time.Time
+	unlogged map[string]int
 	lastScan time.Time
 	errBack  time.Duration
 	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
@@ -96,7 +100,8 @@ func New(o Options) (*Daemon, error) {
 	if o.Poll.Ceiling == 0 {
 		o.Poll.Ceiling = 10 * time.Minute
 	}
-	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{}}
+	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{},
+		logged: map[string]time.Time{}, unlogged: map[string]int{}}
 	d.log = o.Log.With().Str("game", o.Game).Logger()
 	return d, nil
 }
@@ -127,10 +132,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if errors.Is(err, forum.ErrBadLogin) {
-			return fmt.Errorf("daemon: login as %s: %w", d.o.Bot, err)
-		}
-		d.fail("login", err)
+		// A refused login (a wrong password, or a login page served by a proxy in trouble) is
+		// retried with back-off like any start-up fault, while /healthz says why.
+		d.fail("login", fmt.Errorf("daemon: login as %s: %w", d.o.Bot, err))
 		if d.o.Health != nil {
 			d.o.Health.Failed()
 		}
@@ -184,6 +188,12 @@ func (d *Daemon) interval(busy bool) time.Duration {
 		}
 	}
 	d.mu.Unlock()
+	// A message held by flood control is sent as soon as the board allows.
+	for _, t := range d.retryAt {
+		if t.After(now) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
 	return d.o.Poll.Interval(now, d.idle, expecting, next)
 }
 
@@ -199,13 +209,41 @@ func durable(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 }
 
+// personKinds are the error kinds a person must look at (logged at error level): the forum
+// refuses the bot's login, its pages no longer read (a theme or engine change), the referee
+// failed on a post, the store failed. The others are the forum's weather (flood control, a
+// lost session, a 5xx, a cut page), handled by retrying, and logged as warnings.
+var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true}
+
+// logEvery is how often one kind of error is logged at most; the rest are counted (always) and
+// the next line says how many were not logged.
+const logEvery = time.Minute
+
 // fail logs and counts an error by kind.
 func (d *Daemon) fail(kind string, err error) {
 	d.m.Errors.WithLabelValues(d.o.Game, kind).Inc()
 	if d.o.Health != nil {
 		d.o.Health.Error(err)
 	}
-	d.log.Warn().Err(err).Str("kind", kind).Msg("error")
+	now := d.o.Clock.Now()
+	d.logMu.Lock()
+	if last, ok := d.logged[kind]; ok && now.Sub(last) < logEvery {
+		d.unlogged[kind]++
+		d.logMu.Unlock()
+		return
+	}
+	d.logged[kind] = now
+	n := d.unlogged[kind]
+	d.unlogged[kind] = 0
+	d.logMu.Unlock()
+	ev := d.log.Warn()
+	if personKinds[kind] {
+		ev = d.log.Error()
+	}
+	if n > 0 {
+		ev = ev.Int("not_logged_since", n)
+	}
+	ev.Err(err).Str("kind", kind).Msg("error")
 }
 
 // sync makes sure the referee has folded exactly the stored event log: at start-up, after a
@@ -425,7 +463,7 @@ func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) err
 	}
 	first := len(c.Flags)
 	for _, f := range out.Flags {
-		nf := store.NewFlag{Kind: store.FlagKind(f.Kind), Detail: f.Detail}
+		nf := store.NewFlag{Kind: f.Kind, Detail: f.Detail}
 		pid := f.PostID
 		if pid == "" && in != nil {
 			pid = in.PostID
@@ -453,6 +491,9 @@ type input struct {
 	src  store.Source
 	post forum.Post
 	seq  int // order read within its source
+	// An appended part of a post the forum merged a new post into (see merged.go): the cursor
+	// stays at the post itself, and once judged the post as it is now (hash) is known.
+	cursorID, hash string
 }
 
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
@@ -472,6 +513,11 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if err != nil {
 			return err
 		}
+		if src == store.SourceThread {
+			if cur, err = d.includeCursor(ctx, cur); err != nil {
+				return err
+			}
+		}
 		t0 := time.Now()
 		posts, next, err := list(ctx, cur)
 		d.m.PollLatency.WithLabelValues(d.o.Game, string(src)).Observe(time.Since(t0).Seconds())
@@ -479,8 +525,21 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			return d.forumErr(ctx, err)
 		}
 		for i, p := range posts {
+			if cur.Include && p.ID == cur.PostID {
+				// The last post read again: did the forum merge a new post into it?
+				part, ok, err := d.grown(ctx, p, now)
+				if err != nil {
+					return err
+				}
+				if ok {
+					part.seq = i
+					ins = append(ins, part)
+				}
+				continue
+			}
 			ins = append(ins, input{src: src, post: p, seq: i})
 		}
+		next.Include = false
 		if next != cur {
 			cursors = append(cursors, store.CursorUpdate{Source: src, Cursor: next})
 		}
@@ -597,11 +656,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if seen && rec.Judged() {
 		return nil // judged before a crash; the cursor lagged
 	}
-	src := judge.Thread
-	if in.src == store.SourcePM {
-		src = judge.PM
-	}
-	ji := judge.Input{Source: src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
+	ji := judge.Input{Source: in.src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
 	if seen {
 		// The first-seen post stands: the whole of it when it was stored whole, else its text.
 		if rec.Whole {
@@ -624,13 +679,13 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 			Detail: "ошибка судьи: " + err.Error()}}}
 	}
 	d.hook("decided")
-	v := store.Verdict(out.Verdict)
+	v := out.Verdict
 	if v == "" {
 		v = store.VerdictIgnored
 	}
 	c := store.Commit{Game: d.o.Game, At: in.post.Time, Actor: in.post.Author,
 		Post:      &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
-		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: in.post.ID}},
+		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: cursorOf(in)}},
 		ExpectSeq: store.Expect(seq)}
 	if c.At.IsZero() {
 		c.At = d.o.Clock.Now()
@@ -641,11 +696,29 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		}
 		return err
 	}
+	if in.hash != "" {
+		// The merged post as it is now is known: not an edit for the rescan.
+		cctx, cancel := durable(ctx)
+		_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, in.src, in.cursorID, in.hash, nil)
+		cancel()
+		if err != nil {
+			d.fail("store", err)
+			return err
+		}
+	}
 	d.m.MovesJudged.WithLabelValues(d.o.Game, string(v)).Inc()
 	d.log.Info().Str("source", string(in.src)).Str("post", in.post.ID).Str("author", in.post.Author).
 		Str("verdict", string(v)).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Int("flags", len(c.Flags)).Msg("judged")
 	d.hook("judged")
 	return nil
+}
+
+// cursorOf is the post id the thread's cursor moves to once in is judged.
+func cursorOf(in input) string {
+	if in.cursorID != "" {
+		return in.cursorID
+	}
+	return in.post.ID
 }
 
 func firstLine(s string) string {
@@ -845,7 +918,7 @@ func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.Post
 		if rec.Whole {
 			was = rec.Post.Text
 		}
-		out := judge.Outcome{Flags: []judge.Flag{{Kind: judge.FlagKind(kind), PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
+		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
 		c := store.Commit{Game: d.o.Game}
 		if err := d.commit(ctx, &c, out, in); err != nil {
 			return err

@@ -3,7 +3,9 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"forumgm/poster/form"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +78,7 @@ func TestLoopJudgesPostsAndRepliesInOrder(t *testing.T) {
 		t.Errorf("markers in thread: %v", order)
 	}
 	for id, want := range map[int]store.Verdict{p1: store.VerdictAccepted, p2: store.VerdictRefused, p4: store.VerdictFlagged} {
-		rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(id))
+		rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(id))
 		if err != nil || !ok || rec.Verdict != want {
 			t.Errorf("post %d: %v %v %v, want %s", id, rec.Verdict, ok, err, want)
 		}
@@ -165,10 +167,10 @@ func TestEditedAndVanishedMovePostsAreFlaggedOnce(t *testing.T) {
 	r.clock.Advance(2 * time.Minute)
 	r.cycle(t) // a second rescan raises nothing new
 	flags, _ := r.st.OpenFlags(r.ctx, "g1")
-	if len(flags) != 1 || flags[0].Kind != store.FlagEdited || flags[0].PostID != itoa(pid) {
+	if len(flags) != 1 || flags[0].Kind != store.FlagEdited || flags[0].PostID != strconv.Itoa(pid) {
 		t.Fatalf("flags: %+v", flags)
 	}
-	rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pid))
+	rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pid))
 	if !strings.Contains(rec.Text, "K16") || rec.EditedHash == "" {
 		t.Fatalf("the first-seen text must stand: %+v", rec)
 	}
@@ -240,7 +242,7 @@ func TestPauseStopsJudging(t *testing.T) {
 	pid := r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")
 	r.clock.Advance(time.Minute)
 	r.cycle(t)
-	if _, ok, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pid)); ok {
+	if _, ok, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pid)); ok {
 		t.Fatal("a post was judged while the game was paused")
 	}
 }
@@ -273,7 +275,7 @@ func TestPollPolicy(t *testing.T) {
 
 func TestSplitAndMarkers(t *testing.T) {
 	body := strings.Repeat("строка текста\n", 50) + "[code]\n" + strings.Repeat("|__|__|\n", 20) + "[/code]\nконец"
-	parts := Split(body, 300)
+	parts := form.Split(body, 300, form.Runes)
 	if len(parts) < 3 {
 		t.Fatalf("parts: %d", len(parts))
 	}
@@ -314,10 +316,10 @@ func TestPostsBeforeTheStartAreNotJudged(t *testing.T) {
 	late := r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")
 	r.clock.Advance(time.Minute)
 	r.cycle(t)
-	if _, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(early)); err != nil || ok {
+	if _, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(early)); err != nil || ok {
 		t.Fatalf("the post before the start was taken up: %v %v", ok, err)
 	}
-	rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(late))
+	rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(late))
 	if err != nil || !ok || rec.Verdict != store.VerdictAccepted {
 		t.Fatalf("the post after the start: %+v %v %v", rec, ok, err)
 	}

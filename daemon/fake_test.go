@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -108,8 +109,9 @@ func (f *fakeRef) Restore(recs []engine.Record) error {
 	return nil
 }
 
-func (f *fakeRef) Snapshot() any { return map[string]int{"moves": f.moves, "closes": f.closes} }
-func (f *fakeRef) Paused() bool  { return f.paused }
+func (f *fakeRef) Snapshot() any            { return map[string]int{"moves": f.moves, "closes": f.closes} }
+func (f *fakeRef) Paused() bool             { return f.paused }
+func (f *fakeRef) ForGame(judge.Input) bool { return false }
 
 var msk = time.FixedZone("MSK", 3*3600)
 
@@ -141,6 +143,17 @@ func (w syncWriter) Write(p []byte) (int, error) {
 
 func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error)) *rig {
 	t.Helper()
+	return newRigWith(t, start, newRef, rigOptions{})
+}
+
+// rigOptions change a rig's board and dialect from the defaults (no flood control).
+type rigOptions struct {
+	floodSeconds int  // the board's flood control for posts (0: off)
+	returnFlood  bool // the dialect returns flood errors to the daemon (as forumgm run sets it)
+}
+
+func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, error), ro rigOptions) *rig {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dir := t.TempDir()
@@ -148,7 +161,7 @@ func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error))
 	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: clock.Now, Location: msk,
 		Users:        []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "botpw"}},
 		Threads:      []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры: ходы ниже."}}}},
-		FloodSeconds: -1, PMFloodSeconds: -1, PostsPerPage: 8})
+		FloodSeconds: cmp.Or(ro.floodSeconds, -1), PMFloodSeconds: -1, PostsPerPage: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,13 +179,17 @@ func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error))
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.st.Close() })
-	r.fo = newForum(t, url, clock)
+	r.fo = newForumWith(t, url, clock, ro.returnFlood)
 	r.d = r.newDaemon(t, newRef)
 	return r
 }
 
 func newForum(t testing.TB, url string, clock Clock) forum.Forum {
-	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now},
+	return newForumWith(t, url, clock, false)
+}
+
+func newForumWith(t testing.TB, url string, clock Clock, returnFlood bool) forum.Forum {
+	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now, ReturnFlood: returnFlood},
 		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})),
 		mybb.WithSleep(clock.Sleep))
 	if err != nil {

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func TestPlayerPostedMarkerDoesNotSuppressReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range posts {
-		if itoa(p.PID) == it.ForumPostID && (p.Author != "gm-bot" || !strings.Contains(p.Message, next)) {
+		if strconv.Itoa(p.PID) == it.ForumPostID && (p.Author != "gm-bot" || !strings.Contains(p.Message, next)) {
 			t.Errorf("the reply was recorded as post %s by %s: %q", it.ForumPostID, p.Author, p.Message)
 		}
 	}

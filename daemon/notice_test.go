@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +33,7 @@ func TestModeratorNotice(t *testing.T) {
 	var flag store.Flag
 	flags, _ := r.st.OpenFlags(r.ctx, "g1")
 	for _, f := range flags {
-		if f.PostID == itoa(pid) {
+		if f.PostID == strconv.Itoa(pid) {
 			flag = f
 		}
 	}
@@ -50,10 +51,10 @@ func TestModeratorNotice(t *testing.T) {
 	}
 	for _, want := range []string{
 		"флаг №" + n + ": непонятный ход",
-		"Пост " + itoa(pid) + " (автор: Джелу): " + r.url,
-		"pid=" + itoa(pid),
+		"Пост " + strconv.Itoa(pid) + " (автор: Джелу): " + r.url,
+		"pid=" + strconv.Itoa(pid),
 		"[quote]?? к1 на К-шестнадцать\nвторая строка\n[/quote]",
-		"Ведущий ответил игроку:\n[quote]Не понял ход " + itoa(pid) + "[/quote]",
+		"Ведущий ответил игроку:\n[quote]Не понял ход " + strconv.Itoa(pid) + "[/quote]",
 		"— в браузере: https://mod.example.org/g/g1/flag/" + n,
 		"forumgm review show " + n,
 	} {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	"forumgm/store"
 )
 
@@ -24,9 +25,6 @@ type SentFolder interface {
 // errAttempt is recorded before a send: if the process dies during it, the attempt count says the
 // message may be on the forum, and the marker is looked up before any new attempt.
 var errAttempt = errors.New("sending (outcome unknown until confirmed)")
-
-// maxFloodWaits bounds the flood-control waits of one drain.
-const maxFloodWaits = 3
 
 // maxAmbiguous bounds the sends of one item in one drain whose outcome was unknown (a 5xx or a
 // reset after the POST went out): each is followed by a look for the marker before sending again.
@@ -64,6 +62,9 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 		switch {
 		case errors.Is(err, errGivenUp):
 			left--
+		case errors.Is(err, errHeld):
+			held[it.Kind] = true // the board asked to wait: not a failure, the game goes on
+			continue
 		case err != nil:
 			held[it.Kind] = true
 			if first == nil {
@@ -79,6 +80,10 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 	}
 	return n, first
 }
+
+// errHeld is deliver's report of an item the board asked to wait with (flood control): it goes
+// out at its retry time, and nothing failed.
+var errHeld = errors.New("held by the board's flood control")
 
 // errGivenUp is deliver's report of an item given up on for good (marked failed for a person).
 var errGivenUp = errors.New("given up")
@@ -132,9 +137,9 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 	if limit == 0 {
 		limit = caps.MaxPostLength
 	}
-	floods, ambiguous := 0, 0
+	ambiguous := 0
 	for {
-		parts := Split(it.Body, bodyLimit(limit))
+		parts := form.Split(it.Body, bodyLimit(limit), form.Runes)
 		markers := make([]string, len(parts))
 		for i := range parts {
 			markers[i] = PartMarker(it.Marker, i+1, len(parts))
@@ -173,13 +178,14 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 			var fe *forum.FloodError
 			switch {
 			case err == nil:
-			case errors.As(err, &fe) && floods < maxFloodWaits:
-				floods++
-				d.fail("flood", err)
-				if serr := d.o.Clock.Sleep(ctx, fe.Wait+time.Second); serr != nil {
-					return serr
-				}
-				again = true
+			case errors.As(err, &fe):
+				// Flood control: the item waits for the board's time while the game goes on
+				// (posts are read and judged meanwhile); the drain sends it when allowed.
+				wait := max(fe.Wait, time.Second) + time.Second
+				d.retryAt[it.ID] = d.o.Clock.Now().Add(wait)
+				d.m.Errors.WithLabelValues(d.o.Game, "flood").Inc()
+				d.log.Info().Dur("wait", wait).Int("part", i+1).Msg("flood control: the message waits; reading and judging go on")
+				return fmt.Errorf("daemon: outbox %d: %w: %w", it.ID, errHeld, err)
 			case errors.Is(err, forum.ErrAmbiguous) && ambiguous < maxAmbiguous:
 				// The forum may have taken the part (a proxy's 502 after the post was stored):
 				// never send it again blindly; look for its marker first.

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func TestQuotedBoardStoredAndItsEditFlagged(t *testing.T) {
 	pid := r.post(t, "Джелу", quote+"1-й ход крестоносца к1 на K16")
 	r.clock.Advance(time.Minute)
 	r.cycle(t)
-	rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pid))
+	rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pid))
 	if err != nil || !ok || !rec.Whole || rec.Verdict != store.VerdictAccepted {
 		t.Fatalf("stored: %+v %v %v", rec, ok, err)
 	}
@@ -50,10 +51,10 @@ func TestQuotedBoardStoredAndItsEditFlagged(t *testing.T) {
 	r.clock.Advance(2 * time.Minute)
 	r.cycle(t)
 	flags, _ := r.st.OpenFlags(r.ctx, "g1")
-	if len(flags) != 1 || flags[0].Kind != store.FlagEdited || flags[0].PostID != itoa(pid) {
+	if len(flags) != 1 || flags[0].Kind != store.FlagEdited || flags[0].PostID != strconv.Itoa(pid) {
 		t.Fatalf("flags after the quote edit: %+v", flags)
 	}
-	after, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pid))
+	after, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pid))
 	if after.Post.Quotes[0].Text != rec.Post.Quotes[0].Text || after.EditedHash == "" {
 		t.Fatalf("the first-seen quote must stand: %+v", after.Post.Quotes)
 	}

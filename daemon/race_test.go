@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +48,7 @@ func TestModeratorCommitDuringJudgement(t *testing.T) {
 	r := newRig(t, start, fakeFactory)
 	r.cycle(t) // the opening post (log: start)
 	r.clock.Advance(time.Minute)
-	flagged := itoa(r.post(t, "snovaya", "?? ход не разобрать"))
+	flagged := strconv.Itoa(r.post(t, "snovaya", "?? ход не разобрать"))
 	r.clock.Advance(time.Minute)
 	r.cycle(t)
 	flags, err := r.st.OpenFlags(r.ctx, "g1")
@@ -58,7 +59,7 @@ func TestModeratorCommitDuringJudgement(t *testing.T) {
 	// A player's move; while the daemon judges it the moderator accepts the flagged move (the
 	// fake referee counts it as a move, so the player's move becomes the second, not the first).
 	r.clock.Advance(time.Minute)
-	pid := itoa(r.post(t, "Джелу", "1-й ход крестоносца к1 на K16"))
+	pid := strconv.Itoa(r.post(t, "Джелу", "1-й ход крестоносца к1 на K16"))
 	r.clock.Advance(time.Minute)
 	decided := 0
 	r.d.o.Hook = func(step string) {
@@ -114,7 +115,7 @@ func TestPauseDuringJudgement(t *testing.T) {
 	r := newRig(t, start, fakeFactory)
 	r.cycle(t)
 	r.clock.Advance(time.Minute)
-	pid := itoa(r.post(t, "Джелу", "1-й ход крестоносца к1 на K16"))
+	pid := strconv.Itoa(r.post(t, "Джелу", "1-й ход крестоносца к1 на K16"))
 	r.clock.Advance(time.Minute)
 	cur, _, _ := r.st.Cursor(r.ctx, "g1", store.SourceThread)
 	paused := false

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"database/sql"
+	"strconv"
 	"testing"
 	"time"
 
@@ -39,7 +40,7 @@ func TestVanishedPostFlaggedOnlyWhenASecondReadConfirms(t *testing.T) {
 		}
 		n := 0
 		for _, f := range flags {
-			if f.Kind == store.FlagDeleted && f.PostID == itoa(pid) {
+			if f.Kind == store.FlagDeleted && f.PostID == strconv.Itoa(pid) {
 				n++
 			}
 		}
@@ -66,7 +67,7 @@ func TestVanishedPostFlaggedOnlyWhenASecondReadConfirms(t *testing.T) {
 	if n := deleted(); n != 1 {
 		t.Fatalf("after two rescans in a row without the post: %d flags, want 1", n)
 	}
-	if rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, itoa(pid)); rec.VanishedAt.IsZero() {
+	if rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pid)); rec.VanishedAt.IsZero() {
 		t.Error("the post is not marked vanished")
 	}
 }

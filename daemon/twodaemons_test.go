@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func TestSecondDaemonLosingTheRaceKeepsItsReferee(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, p := range posts {
-					if p.ID == itoa(p1) {
+					if p.ID == strconv.Itoa(p1) {
 						c := store.Commit{Game: "g1", At: p.Time, Post: &store.Judgement{Source: store.SourceThread, Post: p, Verdict: store.VerdictIgnored},
 							Cursor: &store.CursorUpdate{Source: store.SourceThread, Cursor: forum.Cursor{PostID: p.ID}}}
 						if err := r.st.Commit(r.ctx, c); err != nil {

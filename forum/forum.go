@@ -52,6 +52,18 @@ type Post struct {
 type Cursor struct {
 	PostID string `json:"post_id,omitempty"`
 	Page   int    `json:"page,omitempty"`
+	// Include asks for the cursor's own post too (not stored): forums merge a user's consecutive
+	// posts into the last one, so the reader checks whether that post grew.
+	Include bool `json:"-"`
+}
+
+// Listed reports whether a post with id belongs in a read after the cursor: newer than it, or
+// the cursor's own post when Include asks for it. newer orders ids (a before b).
+func (c Cursor) Listed(id string, newer func(a, b string) bool) bool {
+	if c.PostID == "" {
+		return true
+	}
+	return newer(c.PostID, id) || c.Include && id == c.PostID
 }
 
 // Thread names a thread on a forum in the dialect's own terms (a topic id, usually).
@@ -118,6 +130,9 @@ type Config struct {
 	UserAgent string
 	// Extra holds dialect-specific settings (the generic dialect's selectors, say).
 	Extra map[string]string
+	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
+	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
+	ReturnFlood bool
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second

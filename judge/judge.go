@@ -36,6 +36,7 @@ const (
 	Refused  Verdict = "refused"  // judged and refused; nothing changed
 	Ignored  Verdict = "ignored"  // chatter, or nothing for the game
 	Flagged  Verdict = "flagged"  // handed to a moderator
+	Pending  Verdict = "pending"  // seen but not judged yet (the store's state of a post)
 )
 
 // Message is a text to post: a reply in the thread (To empty) or a private message.
@@ -64,6 +65,7 @@ const (
 	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
 	FlagNotInRoster FlagKind = "not_in_roster" // a move-like post from someone not playing
 	FlagDispute     FlagKind = "dispute"       // a player disputes a decision
+	FlagOther       FlagKind = "other"         // anything else a moderator must decide
 )
 
 // Flag is a case for a moderator.
@@ -133,6 +135,8 @@ type Referee interface {
 	Snapshot() any
 	// Paused reports whether a moderator paused the game.
 	Paused() bool
+	// ForGame reports whether a post holds something for the game (not chatter); nothing changes.
+	ForGame(in Input) bool
 }
 
 // Advance fires, in order, every timed rule of r due after last and at or before to, handing each

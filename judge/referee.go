@@ -336,7 +336,7 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 		return r.say(in, Accepted, SayHelp, nil)
 	case Unreadable:
 		out, err := r.say(in, Flagged, SayUnreadable, rd.Lines)
-		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: rd.Detail}}
+		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
 		return out, err
 	}
 	if !isPlayer {
@@ -407,9 +407,9 @@ func (r *referee) route(in *Input, m Message) Message {
 		return m
 	}
 	if in != nil && in.Source == PM && !r.opt.NoPM {
-		return Message{To: in.Author, Subject: r.rules.Title(), Body: m.Body}
+		return Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments}
 	}
-	return Message{Body: m.Body}
+	return Message{Body: m.Body, Attachments: m.Attachments}
 }
 
 // ---- the clock ----
@@ -614,6 +614,9 @@ func DescriberOf(r Referee) Describer {
 	return d
 }
 
+// ForGame reports whether a post holds something for the game.
+func (r *referee) ForGame(in Input) bool { return r.rules.Read(in).Kind != Chatter }
+
 // Snapshot is the state in the replay's "final" shape.
 func (r *referee) Snapshot() any { return r.rules.Snapshot() }
 
@@ -658,6 +661,30 @@ func lastRune(s string) rune {
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '#' }
+
+// replySubject answers a private message under its own subject ("RE: " once), or under the
+// game's title when it had none.
+func replySubject(subject, title string) string {
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return title
+	}
+	if len(subject) >= 3 && strings.EqualFold(subject[:3], "re:") {
+		return subject
+	}
+	return "RE: " + subject
+}
+
+// maxDetail bounds a flag's detail (a hostile post is not copied into moderators' messages).
+const maxDetail = 300
+
+// cut shortens s to at most n characters, marking the cut with "…".
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
 
 // describe names a post for a moderator's error message.
 func describe(in Input) string {

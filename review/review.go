@@ -186,10 +186,6 @@ func retry(fn func() (judge.Outcome, error)) (judge.Outcome, error) {
 // quotes with the quoted board, code blocks), so a moderator's decision judges exactly what the
 // daemon judged; for a post recorded before the store kept whole posts, its own text.
 func Input(p store.PostRecord) *judge.Input {
-	src := judge.Thread
-	if p.Source == store.SourcePM {
-		src = judge.PM
-	}
 	post := p.Post
 	if post.ID == "" {
 		post.ID = p.ID
@@ -200,7 +196,7 @@ func Input(p store.PostRecord) *judge.Input {
 	if post.Time.IsZero() {
 		post.Time = p.PostedAt
 	}
-	return &judge.Input{Source: src, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
+	return &judge.Input{Source: p.Source, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
 }
 
 // NotModeratorError is an action by a name that is not a configured moderator.
@@ -309,12 +305,12 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 	}
 	now := r.Now()
 	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in,
-		Flag: judge.FlagKind(c.Flag.Kind), Text: text})
+		Flag: c.Flag.Kind, Text: text})
 	if err != nil {
 		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	state := store.FlagAccepted
-	verdict := store.Verdict(out.Verdict)
+	verdict := out.Verdict
 	switch action {
 	case judge.ModReject:
 		state, verdict = store.FlagRejected, store.VerdictRefused

@@ -29,6 +29,7 @@ func (m *modRef) Fire(time.Time) (judge.Outcome, error) { return judge.Outcome{}
 func (m *modRef) Restore(recs []engine.Record) error    { return nil }
 func (m *modRef) Snapshot() any                         { return nil }
 func (m *modRef) Paused() bool                          { return m.paused }
+func (m *modRef) ForGame(judge.Input) bool              { return false }
 func (m *modRef) Moderate(c judge.ModCommand) (judge.Outcome, error) {
 	out := judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{modEvent{Action: string(c.Action)}}}
 	switch c.Action {

@@ -100,7 +100,7 @@ func (c *Commit) check() error {
 		if err := checkPost(c.Post.Source, c.Post.Post); err != nil {
 			return err
 		}
-		if !c.Post.Verdict.valid() || c.Post.Verdict == VerdictPending {
+		if !validVerdict(c.Post.Verdict) || c.Post.Verdict == VerdictPending {
 			return fmt.Errorf("%w: verdict %q", ErrInvalid, c.Post.Verdict)
 		}
 	}
@@ -135,7 +135,7 @@ func (c *Commit) check() error {
 			return fmt.Errorf("flag %d: %w", i, err)
 		}
 	}
-	if c.Cursor != nil && !c.Cursor.Source.valid() {
+	if c.Cursor != nil && !validSource(c.Cursor.Source) {
 		return fmt.Errorf("%w: cursor source %q", ErrInvalid, c.Cursor.Source)
 	}
 	if c.ExpectSeq != nil && *c.ExpectSeq < 0 {
@@ -184,7 +184,7 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 			}
 		}
 		if c.Post != nil {
-			if err := judge(ctx, tx, c.Game, *c.Post, resolved, now); err != nil {
+			if err := recordVerdict(ctx, tx, c.Game, *c.Post, resolved, now); err != nil {
 				return err
 			}
 		}
@@ -233,8 +233,8 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 	})
 }
 
-// judge records the verdict of a post, inserting the post if it is new.
-func judge(ctx context.Context, tx *sql.Tx, game string, j Judgement, resolved Flag, now time.Time) error {
+// recordVerdict records the verdict of a post, inserting the post if it is new.
+func recordVerdict(ctx context.Context, tx *sql.Tx, game string, j Judgement, resolved Flag, now time.Time) error {
 	inserted, err := insertPost(ctx, tx, game, j.Source, j.Post, j.Verdict, now, now)
 	if err != nil || inserted {
 		return err

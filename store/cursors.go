@@ -32,7 +32,7 @@ func (s *Store) Cursor(ctx context.Context, game string, source Source) (forum.C
 // judged post belongs in that post's Commit instead.
 func (s *Store) SetCursor(ctx context.Context, game string, source Source, c forum.Cursor) error {
 	what := fmt.Sprintf("set cursor %s/%s", game, source)
-	if !source.valid() {
+	if !validSource(source) {
 		return fmt.Errorf("store: %s: %w: source %q", what, ErrInvalid, source)
 	}
 	return s.write(ctx, what, func(tx *sql.Tx) error {

@@ -5,23 +5,24 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"forumgm/judge"
 	"time"
 )
 
-// FlagKind says why a case needs a moderator.
-type FlagKind string
+// FlagKind says why a case needs a moderator (the referee's vocabulary).
+type FlagKind = judge.FlagKind
 
 // Flag kinds.
 const (
-	FlagUnreadable  FlagKind = "unreadable"    // looks like a move but cannot be read
-	FlagEdited      FlagKind = "edited"        // a judged move post was edited
-	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
-	FlagNotInRoster FlagKind = "not_in_roster" // a move by someone not playing
-	FlagDispute     FlagKind = "dispute"       // a player disputes a ruling
-	FlagOther       FlagKind = "other"
+	FlagUnreadable  = judge.FlagUnreadable
+	FlagEdited      = judge.FlagEdited
+	FlagDeleted     = judge.FlagDeleted
+	FlagNotInRoster = judge.FlagNotInRoster
+	FlagDispute     = judge.FlagDispute
+	FlagOther       = judge.FlagOther
 )
 
-func (k FlagKind) valid() bool {
+func validFlagKind(k FlagKind) bool {
 	switch k {
 	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagOther:
 		return true
@@ -137,10 +138,10 @@ func (f NewFlag) check(game string) error {
 	if f.Game != "" && f.Game != game {
 		return fmt.Errorf("%w: flag of game %q in a commit of %q", ErrInvalid, f.Game, game)
 	}
-	if !f.Kind.valid() {
+	if !validFlagKind(f.Kind) {
 		return fmt.Errorf("%w: flag kind %q", ErrInvalid, f.Kind)
 	}
-	if (f.Source == "") != (f.PostID == "") || (f.Source != "" && !f.Source.valid()) {
+	if (f.Source == "") != (f.PostID == "") || (f.Source != "" && !validSource(f.Source)) {
 		return fmt.Errorf("%w: flag post %q/%q", ErrInvalid, f.Source, f.PostID)
 	}
 	return nil

@@ -9,32 +9,35 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/judge"
 )
 
-// Source says where a post was read.
-type Source string
+// The store records posts in the referee's vocabulary (judge): where a post was read (Source),
+// what became of it (Verdict, plus Pending: seen but not yet judged) and why a case needs a
+// moderator (FlagKind). The names below are the same types, not copies.
+type (
+	Source  = judge.Source
+	Verdict = judge.Verdict
+)
 
 // Sources.
 const (
-	SourceThread Source = "thread"
-	SourcePM     Source = "pm"
+	SourceThread = judge.Thread
+	SourcePM     = judge.PM
 )
 
-func (s Source) valid() bool { return s == SourceThread || s == SourcePM }
-
-// Verdict is what became of a post.
-type Verdict string
+func validSource(s Source) bool { return s == SourceThread || s == SourcePM }
 
 // Verdicts. Pending means seen but not yet judged.
 const (
-	VerdictPending  Verdict = "pending"
-	VerdictAccepted Verdict = "accepted"
-	VerdictRefused  Verdict = "refused"
-	VerdictIgnored  Verdict = "ignored"
-	VerdictFlagged  Verdict = "flagged"
+	VerdictPending  = judge.Pending
+	VerdictAccepted = judge.Accepted
+	VerdictRefused  = judge.Refused
+	VerdictIgnored  = judge.Ignored
+	VerdictFlagged  = judge.Flagged
 )
 
-func (v Verdict) valid() bool {
+func validVerdict(v Verdict) bool {
 	switch v {
 	case VerdictPending, VerdictAccepted, VerdictRefused, VerdictIgnored, VerdictFlagged:
 		return true
@@ -203,7 +206,7 @@ func (s *Store) MovePosts(ctx context.Context, game string) ([]PostRecord, error
 }
 
 func checkPost(source Source, p forum.Post) error {
-	if !source.valid() {
+	if !validSource(source) {
 		return fmt.Errorf("%w: source %q", ErrInvalid, source)
 	}
 	if p.ID == "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"forumgm/daemon"
 	"io"
 	"strings"
 
@@ -49,6 +50,15 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "thread %s: %d posts, last id %s (page %d), %d authors\n", cfg.Forum.Thread, len(posts), cur.PostID, cur.Page, len(authors))
 	for _, p := range posts[max(0, len(posts)-*last):] {
 		fmt.Fprintf(stdout, "  #%s %s %s: %s\n", p.ID, p.Time.Format("2006-01-02 15:04"), p.Author, fcLine(p.Text, 80))
+	}
+	merged := 0
+	for _, p := range posts {
+		if strings.EqualFold(p.Author, cfg.Bot.Username) && daemon.MarkerCount(p.Text) > 1 {
+			merged++
+		}
+	}
+	if merged > 0 {
+		fmt.Fprintf(stdout, "  warning: the forum merged the bot's consecutive messages into one post (%d posts): announcements land inside older posts; exempt the bot's group from auto-merge (MyBB: postmergeuignore) — docs/operations.md\n", merged)
 	}
 	for _, name := range cfg.Players() {
 		if authors[name] == 0 {

@@ -48,6 +48,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	g, err := openGame(ctx, cfg, clock, log, hooks)
 	if err != nil {
+		// The log stays JSON (or console) like every other line: a supervisor reads it there.
+		log.Error().Err(err).Str("kind", "start").Msg("cannot start the game")
 		return err
 	}
 	defer g.Close()
@@ -96,6 +98,8 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 		Now:       clock.Now,
 		UserAgent: cfg.Forum.UserAgent,
 		Extra:     cfg.Forum.Extra,
+		// Flood control is waited out by the daemon, which reads and judges meanwhile.
+		ReturnFlood: true,
 	}
 	var f forum.Forum
 	if hooks.fastHTTP && cfg.Forum.Dialect == "mybb" {

@@ -304,7 +304,8 @@ type View struct {
 	Private  bool
 	Event    engine.Event
 	Problems []fb.Problem
-	Lines    []*pfb.LineError
+	Lines    []*pfb.LineError // at most echoLines of them, each cut
+	More     int              // how many more unreadable lines were not echoed
 	Examples []string
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
@@ -319,9 +320,27 @@ func (r *Rules) view(c judge.Context) *View {
 		v.Private = c.In.Source == judge.PM
 	}
 	if ls, ok := c.Lines.([]*pfb.LineError); ok {
-		v.Lines = ls
+		v.Lines, v.More = echoed(ls)
 	}
 	return v
+}
+
+// echoLines is how many unreadable lines a reply quotes back; echoWidth how long each may be.
+const echoLines, echoWidth = 3, 80
+
+// echoed is what a reply quotes of the unreadable lines: the first few, each cut (a hostile
+// post is not echoed at length), and how many more there were.
+func echoed(ls []*pfb.LineError) ([]*pfb.LineError, int) {
+	var out []*pfb.LineError
+	for i, l := range ls {
+		if i == echoLines {
+			return out, len(ls) - echoLines
+		}
+		c := *l
+		c.Line = templates.Cut(c.Line, echoWidth)
+		out = append(out, &c)
+	}
+	return out, 0
 }
 
 // Window is how long a turn's window is open.

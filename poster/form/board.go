@@ -120,7 +120,9 @@ func PostsAfter(after forum.Cursor, lastPage int, posts []forum.Post, prev strin
 		for _, p := range posts {
 			if after.PostID != "" && !less(after.PostID, p.ID) {
 				known = true
-				continue
+				if !after.Listed(p.ID, less) {
+					continue
+				}
 			}
 			if !seen[p.ID] {
 				seen[p.ID] = true
@@ -137,7 +139,7 @@ func PostsAfter(after forum.Cursor, lastPage int, posts []forum.Post, prev strin
 	}
 	sort.SliceStable(out, func(i, j int) bool { return less(out[i].ID, out[j].ID) })
 	next := forum.Cursor{PostID: after.PostID, Page: lastPage}
-	if len(out) > 0 {
+	if len(out) > 0 && less(next.PostID, out[len(out)-1].ID) || next.PostID == "" && len(out) > 0 {
 		next.PostID = out[len(out)-1].ID
 	}
 	return out, next, nil
@@ -158,6 +160,9 @@ func (b *Board) Defaults(cfg forum.Config) {
 	}
 	if b.Sleep == nil {
 		b.Sleep = forum.Sleep
+	}
+	if cfg.ReturnFlood {
+		b.FloodRetries = 0 // the caller waits
 	}
 }
 

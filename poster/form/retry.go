@@ -16,6 +16,8 @@ import (
 type Retry struct {
 	Max        int // runes a part; <= 0: no limit
 	MaxRetries int
+	// ReturnFlood returns a flood error at once (forum.Config.ReturnFlood).
+	ReturnFlood bool
 	Sleep      Sleeper
 	Login      func(context.Context) error
 	Again      []error
@@ -62,6 +64,9 @@ func (r Retry) part(ctx context.Context, part string, depth int, send Send) (str
 				return "", false, lerr
 			}
 		case errors.As(err, &fe):
+			if r.ReturnFlood {
+				return "", false, err
+			}
 			if serr := r.Sleep(ctx, fe.Wait); serr != nil {
 				return "", false, serr
 			}

@@ -91,6 +91,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		maxFloodWait: DefaultMaxFloodWait,
 		maxLen:       DefaultMaxPostLength,
 	}
+	if cfg.ReturnFlood {
+		f.maxFloodWait = 0 // the caller waits
+	}
 	if s := cfg.Extra["max_post_length"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 10 {

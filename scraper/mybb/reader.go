@@ -156,7 +156,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	// Collect, oldest first, without duplicates (a post can shift across a page boundary).
 	seen := map[string]bool{}
 	var out []forum.Post
-	cur := after
+	cur := forum.Cursor{PostID: after.PostID, Page: after.Page}
 	curPage := 0
 	for p := lo.Page; p <= last; p++ {
 		pg := pages[p]
@@ -167,7 +167,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 			if post.ID == after.PostID {
 				curPage = p
 			}
-			if seen[post.ID] || CompareIDs(post.ID, after.PostID) <= 0 {
+			if seen[post.ID] || !after.Listed(post.ID, func(a, b string) bool { return CompareIDs(a, b) < 0 }) {
 				continue
 			}
 			seen[post.ID] = true

@@ -1,0 +1,153 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/judge"
+	"forumgm/store"
+)
+
+// Forums merge a user's consecutive posts: MyBB (postmergemins, 60 minutes by default) appends
+// a new post to the user's previous one when that is the thread's last post, with "[hr]" between
+// the parts, and no new post id. A move sent that way would never be read as a new post. So the
+// daemon reads the thread's last post again whenever it is a player's (forum.Cursor.Include), and
+// a post that grew by an appended part has the new part judged as an input of its own, with its
+// own reply: the part's id is the post's id with "~2", "~3", ... appended.
+
+// partSep separates a post's id from the number of an appended part.
+const partSep = "~"
+
+// partID is the id of the k-th part (k >= 2) of post id.
+func partID(id string, k int) string { return id + partSep + strconv.Itoa(k) }
+
+// basePostID is the id of the post a part belongs to (id itself for a whole post).
+func basePostID(id string) string {
+	if i := strings.Index(id, partSep); i >= 0 {
+		return id[:i]
+	}
+	return id
+}
+
+// includeCursor asks the read to return the cursor's post again when it is a player's post the
+// daemon recorded (only a thread's last post can grow by a merge).
+func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cursor, error) {
+	if cur.PostID == "" {
+		return cur, nil
+	}
+	rec, ok, err := d.o.Store.SeenPost(ctx, d.o.Game, store.SourceThread, cur.PostID)
+	if err != nil {
+		return cur, err
+	}
+	cur.Include = ok && rec.Judged() && !strings.EqualFold(strings.TrimSpace(rec.Author), strings.TrimSpace(d.o.Bot))
+	return cur, nil
+}
+
+// grown checks the recorded post p was read again: an appended part is returned as a new input
+// to judge (ok true); a post changed in another way is flagged as edited, once, when it was a
+// move or now holds something for the game (the first-seen post stands).
+func (d *Daemon) grown(ctx context.Context, p forum.Post, now time.Time) (in input, ok bool, err error) {
+	rec, seen, err := d.o.Store.SeenPost(ctx, d.o.Game, store.SourceThread, p.ID)
+	if err != nil || !seen || !rec.Judged() {
+		return input{}, false, err
+	}
+	h := rec.HashOf(p)
+	last := rec.TextHash
+	if rec.EditedHash != "" {
+		last = rec.EditedHash
+	}
+	if h == last {
+		return input{}, false, nil
+	}
+	first := rec.Post
+	if !rec.Whole {
+		first.Text = rec.Text
+	}
+	// The parts judged so far, in order.
+	var parts []store.PostRecord
+	for k := 2; ; k++ {
+		pr, ok, err := d.o.Store.SeenPost(ctx, d.o.Game, store.SourceThread, partID(p.ID, k))
+		if err != nil {
+			return input{}, false, err
+		}
+		if !ok {
+			break
+		}
+		parts = append(parts, pr)
+	}
+	rest, appended := strings.CutPrefix(trimEnd(p.Text), trimEnd(first.Text))
+	if appended {
+		for _, pr := range parts {
+			if rest, appended = strings.CutPrefix(strings.TrimLeft(rest, " \t\r\n"), trimEnd(pr.Post.Text)); !appended {
+				break
+			}
+		}
+	}
+	rest = strings.TrimSpace(rest)
+	if !appended {
+		return input{}, false, d.flagEdited(ctx, rec, p, h)
+	}
+	if rest == "" && len(p.Quotes) == len(first.Quotes) {
+		// Nothing new to read (a part judged before a crash): the post as it is now is known.
+		_, err := d.o.Store.MarkPostEdited(ctx, d.o.Game, store.SourceThread, p.ID, h, nil)
+		return input{}, false, err
+	}
+	part := forum.Post{ID: partID(p.ID, len(parts)+2), Permalink: p.Permalink, Author: p.Author, AuthorID: p.AuthorID,
+		Time: now, Text: rest, Quotes: newQuotes(p.Quotes, first.Quotes, parts)}
+	d.log.Info().Str("post", p.ID).Str("part", part.ID).Msg("a post grew by an appended part (the forum merged a new post into it): judged as a new input")
+	return input{src: store.SourceThread, post: part, cursorID: p.ID, hash: h}, true, nil
+}
+
+// newQuotes are the quotes of the post now that neither its first version nor an earlier part had.
+func newQuotes(now, first []forum.Quote, parts []store.PostRecord) []forum.Quote {
+	known := map[string]int{}
+	for _, q := range first {
+		known[q.Text]++
+	}
+	for _, pr := range parts {
+		for _, q := range pr.Post.Quotes {
+			known[q.Text]++
+		}
+	}
+	var out []forum.Quote
+	for _, q := range now {
+		if known[q.Text] > 0 {
+			known[q.Text]--
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// flagEdited flags a post changed other than by an appended part (once: MarkPostEdited reports a
+// change only the first time a hash is seen), when it was a move or now holds something for the
+// game; an ignored chatter post edited into other chatter is not a moderator's business.
+func (d *Daemon) flagEdited(ctx context.Context, rec store.PostRecord, p forum.Post, h string) error {
+	move := rec.Verdict == store.VerdictAccepted || rec.Verdict == store.VerdictRefused || rec.Verdict == store.VerdictFlagged
+	if !move {
+		ref, _, err := d.referee(ctx)
+		if err != nil {
+			return err
+		}
+		if !ref.ForGame(judge.Input{Source: judge.Thread, PostID: p.ID, Author: p.Author, At: p.Time, Post: p}) {
+			_, err := d.o.Store.MarkPostEdited(ctx, d.o.Game, store.SourceThread, p.ID, h, nil)
+			return err
+		}
+	}
+	open, err := d.o.Store.OpenFlags(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант", firstLine(p.Text))
+	return d.flagPost(ctx, open, rec, store.FlagEdited, detail, h[:12], p, func(cctx context.Context) error {
+		_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, rec.Source, rec.ID, h, nil)
+		return err
+	})
+}
+
+func trimEnd(s string) string { return strings.TrimRight(s, " \t\r\n") }

@@ -1,0 +1,98 @@
+package daemon
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/store"
+)
+
+// A player's chatter, then a move within the hour: the forum (MyBB's auto-merge, as the sandbox
+// does it) appends the move to the chatter post, which keeps its id. The move is judged as a new
+// input with its own reply, once; the post is not flagged as edited.
+func TestMergedMoveIsJudged(t *testing.T) {
+	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
+	r := newRig(t, start, crusadeFactory(t, start))
+	r.cycle(t) // the opening post
+	r.clock.Set(start.Add(65 * time.Minute))
+	pid := r.post(t, "Джелу", "Всем привет, начинаем!")
+	r.cycle(t)
+	before := len(r.botTexts(t))
+	r.clock.Set(start.Add(70 * time.Minute))
+	pid2, merged, err := r.board.Reply(r.ctx, "Джелу", 1, "1-й ход крестоносца к1 на K16")
+	if err != nil || !merged || pid2 != pid {
+		t.Fatalf("the sandbox must merge the move into the chatter post: pid %d/%d merged %v %v", pid2, pid, merged, err)
+	}
+	r.cycle(t)
+	texts := r.botTexts(t)
+	if len(texts) != before+1 || !strings.Contains(texts[len(texts)-1], "Ход 1 принят") || !strings.Contains(texts[len(texts)-1], "K16") {
+		t.Fatalf("the appended move got no reply of its own: %q", texts[before:])
+	}
+	// Read again: nothing new, no second reply, no flag.
+	r.clock.Set(start.Add(75 * time.Minute))
+	r.cycle(t)
+	r.clock.Set(start.Add(90 * time.Minute))
+	r.cycle(t) // a rescan too
+	if got := len(r.botTexts(t)); got != before+1 {
+		t.Fatalf("replies after re-reading: %d, want %d", got, before+1)
+	}
+	flags, _ := r.st.OpenFlags(context.Background(), "g1")
+	if len(flags) != 0 {
+		t.Fatalf("a merged post is not an edit: %+v", flags)
+	}
+	rec, ok, err := r.st.SeenPost(context.Background(), "g1", store.SourceThread, partID(strconv.Itoa(pid), 2))
+	if err != nil || !ok || rec.Verdict != store.VerdictAccepted {
+		t.Fatalf("the part is recorded as accepted: %+v %v %v", rec, ok, err)
+	}
+}
+
+// A judged move post edited in another way (not an appended part) is flagged once, and the
+// first-seen move stands; an ignored chatter post edited into other chatter is not flagged.
+func TestEditedPostsFlaggedOnlyWhenForTheGame(t *testing.T) {
+	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
+	r := newRig(t, start, crusadeFactory(t, start))
+	r.cycle(t)
+	r.clock.Set(start.Add(65 * time.Minute))
+	chat := r.post(t, "snovaya", "Удачи всем!")
+	r.cycle(t)
+	if err := r.board.EditPost(r.ctx, "snovaya", chat, "Удачи всем! И хорошего вечера.", ""); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Set(start.Add(66 * time.Minute))
+	r.cycle(t)
+	if flags, _ := r.st.OpenFlags(context.Background(), "g1"); len(flags) != 0 {
+		t.Fatalf("chatter edited into chatter was flagged: %+v", flags)
+	}
+	if err := r.board.EditPost(r.ctx, "snovaya", chat, "1-й ход сарацина н2 на N3", ""); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Set(start.Add(67 * time.Minute))
+	r.cycle(t)
+	r.clock.Set(start.Add(68 * time.Minute))
+	r.cycle(t)
+	flags, _ := r.st.OpenFlags(context.Background(), "g1")
+	if len(flags) != 1 || flags[0].Kind != store.FlagEdited {
+		t.Fatalf("chatter edited into a move must be flagged once: %+v", flags)
+	}
+	for _, b := range r.botTexts(t) {
+		if strings.Contains(b, "н2: O2") {
+			t.Fatalf("an edited post is not judged as a move: %s", b)
+		}
+	}
+}
+
+// MarkerCount tells a merged bot post (two messages, two marker lines) from a single one; an
+// echoed marker inside a line is not counted.
+func TestMarkerCount(t *testing.T) {
+	// As the dialect reads a post: the marker's [size]/[color] tags rendered away.
+	one := "Ход принят.\nfgm-g1-3-0123456789ab"
+	two := one + "\n\nИтоги дня.\n fgm-g1-4-0123456789ab-p2 "
+	for text, want := range map[string]int{one: 1, two: 2, "Вы писали: fgm-g1-5-0123456789ab": 0, "": 0} {
+		if got := MarkerCount(text); got != want {
+			t.Errorf("MarkerCount(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
