@@ -1,6 +1,7 @@
-// Package review owns the moderator's side of a game: the queue of flagged cases and the
-// moderator's commands (accept a flagged post as a move, reject it, undo the last applied move,
-// pause and resume the game). Each command goes through the game's referee, and its outcome is
+// Package review owns the moderator's side of a game: the queue of flagged cases, the game as it
+// stands (Standing, the log in the game's words), and the moderator's commands (accept a flagged
+// post, as posted or as the moderator retyped the move; reject it; close it without a post; undo
+// the last applied move; pause, resume and end the game). Each command goes through the game's referee, and its outcome is
 // committed like any other: events (with the moderator's name and reason in the event log),
 // replies queued in the outbox for the daemon's poster, the flag resolved, in one transaction.
 package review

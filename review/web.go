@@ -26,11 +26,14 @@ import (
 )
 
 // The web UI: the moderator's queue in a browser. It is a thin face over the same Review methods
-// the CLI calls (Queue, Show, Accept, Reject, Undo, Pause, Resume, Log, State); the logged-in
-// moderator's name is the "by" of every action. Login is a form against the configured accounts
+// the CLI calls (Queue, Show, AcceptAs, Reject, Close, Undo, Pause, Resume, End, Standing,
+// Described); the logged-in moderator's name is the "by" of every action. Every Russian text lives
+// in the templates under web/ (pages, the event words in words.html, and messages.tmpl for errors,
+// flashes and titles). An undo and the end of the game are confirmed on a page of their own. Login is a form against the configured accounts
 // (passwords from the environment, compared in constant time); a session cookie (HttpOnly,
 // SameSite=Strict) carries a per-session CSRF token that every POST must echo; cross-origin POSTs
-// and requests for a non-loopback Host (DNS rebinding) are refused. Player text goes through
+// and requests for a Host other than loopback or WebOptions.PublicURL's (DNS rebinding) are
+// refused. Player text goes through
 // html/template, so it is escaped. Nothing is logged.
 
 //go:embed web
