@@ -155,6 +155,10 @@ type Review struct {
 	Listen string `yaml:"listen"`
 	// Accounts may log in to the web UI; the name goes into the event log with every action.
 	Accounts []ReviewAccount `yaml:"accounts"`
+	// PublicURL is where moderators reach the web UI from elsewhere: a reverse proxy with TLS in
+	// front of the loopback listener (docs/operations.md). Moderators' notices link to it. Empty:
+	// the UI is reached through an SSH tunnel only, and notices name the CLI.
+	PublicURL string `yaml:"public_url"` // https://host[:port]/, the UI at the host's root
 }
 
 // Attachments is the folder of pictures forumgm serves itself, for a forum whose dialect takes no
@@ -396,6 +400,17 @@ func (c *Config) Validate() error {
 	if c.Review.Listen != "" {
 		if err := loopback(c.Review.Listen, "the moderator web UI"); err != nil {
 			bad("review.listen", "%v", err)
+		}
+	}
+	if u := c.Review.PublicURL; u != "" {
+		pu, err := url.Parse(u)
+		switch {
+		case err != nil || pu.Host == "" || (pu.Scheme != "https" && pu.Scheme != "http"):
+			bad("review.public_url", "%q: want https://host[:port]/path/ (the reverse proxy's address)", u)
+		case pu.Scheme == "http" && !isLoopbackHost(pu.Hostname()):
+			bad("review.public_url", "%q: use https (passwords and the session cookie cross the network)", u)
+		case pu.Path != "" && pu.Path != "/":
+			bad("review.public_url", "%q: serve the web UI at the root of a host name (https://mod.example.org/), not under a path", u)
 		}
 	}
 	seenAcc := map[string]bool{}
@@ -650,4 +665,13 @@ func publicURL(raw string) error {
 
 func flatten(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+// isLoopbackHost reports whether a URL's host name is this machine (localhost, 127.0.0.1, ::1).
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -42,6 +42,7 @@ game:
   deployment: random
 poll: {floor: 10ms, ceiling: 5ms, evening_start: "25:00"}
 ops: {listen: "0.0.0.0:9000", log_format: xml, log_level: loud}
+review: {public_url: "http://mod.example.org/"}
 `
 	c, err := Parse([]byte(src))
 	if err != nil {
@@ -54,7 +55,7 @@ ops: {listen: "0.0.0.0:9000", log_format: xml, log_level: loud}
 	msg := err.Error()
 	for _, field := range []string{"forum.url", "forum.dialect", "forum.thread", "bot.username", "bot.password_env",
 		"moderators[1]", "game.kind", "game.timezone", "game.calendar.working_days[0]",
-		"poll.floor", "poll.ceiling", "poll.evening_start", "ops.listen", "ops.log_format", "ops.log_level"} {
+		"poll.floor", "poll.ceiling", "poll.evening_start", "ops.listen", "ops.log_format", "ops.log_level", "review.public_url"} {
 		if !strings.Contains(msg, field+":") {
 			t.Errorf("no message for %s in:\n%s", field, msg)
 		}

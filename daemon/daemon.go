@@ -42,6 +42,8 @@ type Options struct {
 	Files      *media.Folder
 	Bot        string   // the bot's forum user name (its own posts are not judged)
 	Moderators []string // notified of new flags by private message
+	// PublicURL is the moderator web UI's address for the notices (review.public_url); "": none.
+	PublicURL string
 	// Start is when the game starts; zero: the first cycle's time.
 	Start time.Time
 	Clock Clock
@@ -409,7 +411,8 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 // store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
 // the caller's cue to rebuild and decide again.
 func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome, in *judge.Input) error {
-	if err := Fill(c, out, in, d.o.Moderators, d.o.Forum.Capabilities()); err != nil {
+	n := Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
+	if err := FillWith(c, out, in, n); err != nil {
 		d.invalidate()
 		d.fail("referee", err)
 		return err
@@ -440,6 +443,12 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 // private message to each moderator (when the forum has private messages). in names the post the
 // outcome is about (flags default to it).
 func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []string, caps forum.Capabilities) error {
+	return FillWith(c, out, in, Notify{Moderators: moderators, PM: caps.PrivateMessages})
+}
+
+// FillWith is Fill with the moderators' notices configured by n. The notices are made after the
+// store numbers the flags (store.Commit.Notices), so each names its flag's own number.
+func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) error {
 	for _, ev := range out.Events {
 		r, err := engine.Encode(ev)
 		if err != nil {
@@ -461,6 +470,7 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts})
 		}
 	}
+	first := len(c.Flags)
 	for _, f := range out.Flags {
 		nf := store.NewFlag{Kind: f.Kind, Detail: f.Detail}
 		pid := f.PostID
@@ -475,48 +485,11 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 			}
 		}
 		c.Flags = append(c.Flags, nf)
-		if caps.PrivateMessages {
-			var permalink, author string
-			if in != nil {
-				permalink, author = in.Post.Permalink, in.Author
-			}
-			for _, mod := range moderators {
-				c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: mod,
-					Subject: "forumgm: нужен модератор", Body: ModNotice(c.Game, nf, author, permalink)})
-			}
-		}
+	}
+	if n.PM && len(n.Moderators) > 0 && len(out.Flags) > 0 && first == 0 {
+		c.Notices = notices(c.Game, out, in, c.Flags, n)
 	}
 	return nil
-}
-
-var flagRu = map[store.FlagKind]string{
-	store.FlagUnreadable:  "непонятный ход",
-	store.FlagEdited:      "ход отредактирован после решения",
-	store.FlagDeleted:     "пост с ходом удалён",
-	store.FlagNotInRoster: "ход от участника не из состава игры",
-	store.FlagDispute:     "игрок оспаривает решение",
-	store.FlagOther:       "нужно решение модератора",
-}
-
-// ModNotice is the private message telling a moderator about a new flag.
-func ModNotice(game string, f store.NewFlag, author, permalink string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Здравствуйте! В игре %s нужен модератор: %s.\n", game, flagRu[f.Kind])
-	if f.PostID != "" {
-		fmt.Fprintf(&b, "Пост: %s", f.PostID)
-		if author != "" {
-			fmt.Fprintf(&b, " (автор: %s)", escape(author))
-		}
-		if permalink != "" {
-			fmt.Fprintf(&b, " — %s", permalink)
-		}
-		b.WriteString("\n")
-	}
-	if f.Detail != "" {
-		fmt.Fprintf(&b, "Подробности: %s\n", escape(f.Detail))
-	}
-	b.WriteString("Очередь: forumgm review list; решение: forumgm review accept|reject ID --by ИМЯ.")
-	return b.String()
 }
 
 // escape makes player text safe to echo (templates.Escape: no tags, no marker, valid UTF-8).
@@ -931,7 +904,7 @@ func (d *Daemon) rescan(ctx context.Context) error {
 			if h == last {
 				continue
 			}
-			detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант [%s]", firstLine(p.Text), h[:12])
+			detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант", firstLine(p.Text))
 			if err := d.flagPost(ctx, open, rec, store.FlagEdited, detail, h[:12], p, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, rec.Source, rec.ID, h, nil)
 				return err
@@ -975,7 +948,12 @@ func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.Post
 	}
 	if !dup {
 		in := &judge.Input{Source: judge.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
-		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " " + tag}}}
+		// The notice shows an edit as what changed from the first-seen text.
+		was := rec.Text
+		if rec.Whole {
+			was = rec.Post.Text
+		}
+		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
 		c := store.Commit{Game: d.o.Game}
 		if err := d.commit(ctx, &c, out, in); err != nil {
 			return err

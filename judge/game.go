@@ -113,6 +113,25 @@ type Verifier interface {
 	Verify(evs []engine.Event) error
 }
 
+// Describer is Rules that put their state and events into words for the moderators (the web
+// UI's game page and event log), in Russian, from the game's own templates.
+type Describer interface {
+	// Describe is one of the game's events in words ("ход 3 (Джелу)"); "" when the game has no
+	// words for it (the web UI then shows its kind).
+	Describe(ev engine.Event) string
+	// Status is the state in words: whose turn it is, what a side owes ("" when nothing to say).
+	Status() string
+	// Winners are the names a moderator may give when ending the game (Ender's winner), with
+	// their Russian labels; none when the game decides its winner itself.
+	Winners() []Winner
+}
+
+// Winner is a winner a moderator may name when ending the game.
+type Winner struct {
+	Name  string // as Ender takes it ("crusaders", "draw")
+	Label string // Russian, for the moderator ("крестоносцы", "ничья")
+}
+
 // Names of the templates the referee itself renders; every game defines them.
 const (
 	SayStart       = "start"         // the opening post (Context.Fair has the commitment)

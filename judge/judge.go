@@ -73,6 +73,8 @@ type Flag struct {
 	Kind   FlagKind `json:"kind"`
 	PostID string   `json:"post_id,omitempty"`
 	Detail string   `json:"detail"`
+	// Was is an edited post's first-seen text (the moderators' notice shows what changed).
+	Was string `json:"was,omitempty"`
 }
 
 // Outcome is the result of one input or one timer: the events to append to the log (already

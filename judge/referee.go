@@ -26,6 +26,14 @@ type Options struct {
 	Seed, Salt string
 }
 
+// Moderator command refusals a caller may want to word itself (errors.Is).
+var (
+	ErrNothingToUndo = errors.New("no applied move to undo")
+	ErrPauseState    = errors.New("nothing to do")
+	ErrNoReadable    = errors.New("no readable move in it")
+	ErrNotPlaying    = errors.New("does not play in this game")
+)
+
 // referee is the one referee every game runs under: roster and bot checks, disputes, moderation,
 // restore from the log, timers and the seeded source of chance, over the game's Rules.
 type referee struct {
@@ -439,7 +447,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 	switch cmd.Action {
 	case ModPause, ModResume:
 		if (cmd.Action == ModPause) == r.paused {
-			return Outcome{}, fmt.Errorf("judge: the game is already %s", map[bool]string{true: "paused", false: "running"}[r.paused])
+			return Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
 		}
 		var ev engine.Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
 		name := SayPause
@@ -454,7 +462,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 	case ModUndo:
 		pos, label := r.lastUndoable()
 		if pos < 0 {
-			return Outcome{}, errors.New("judge: no applied move to undo")
+			return Outcome{}, fmt.Errorf("judge: %w", ErrNothingToUndo)
 		}
 		c.Event = r.log[pos]
 		ev := &UndoneEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason, Event: pos, Label: label}
@@ -547,10 +555,10 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		}
 		rd := r.rules.Read(in)
 		if rd.Kind != Intent {
-			return Outcome{}, fmt.Errorf("judge: accept: %s: no readable move in it; give the move as the player meant it (the text option)", describe(in))
+			return Outcome{}, fmt.Errorf("judge: accept: %s: %w; give the move as the player meant it (review accept --text, or the text box in the web UI)", describe(in), ErrNoReadable)
 		}
 		if cmd.Flag == FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
-			return Outcome{}, fmt.Errorf("judge: accept: %s does not play in this game; add them to the roster first", in.Author)
+			return Outcome{}, fmt.Errorf("judge: accept: %s %w; add them to the roster first", in.Author, ErrNotPlaying)
 		}
 		out, err := r.decide(in, rd)
 		if err != nil || out.Verdict != Accepted {
@@ -581,6 +589,58 @@ func (r *referee) lastUndoable() (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// LastUndoable names the move a moderator's undo would undo now (the game's label for it).
+func LastUndoable(r Referee) (label string, ok bool) {
+	rf, isRef := r.(*referee)
+	if !isRef {
+		return "", false
+	}
+	pos, label := rf.lastUndoable()
+	return label, pos >= 0
+}
+
+// Describe puts a stored event of r's game into words through the game's Describer; "" for the
+// referee's own events, a game without words for it, or an event that does not decode.
+func Describe(r Referee, rec engine.Record) string {
+	rf, isRef := r.(*referee)
+	if !isRef || strings.HasPrefix(rec.Kind, "judge.") {
+		return ""
+	}
+	d, ok := rf.rules.(Describer)
+	if !ok {
+		return ""
+	}
+	ev, err := rf.decode(rec.Kind, rec.Data)
+	if err != nil {
+		return ""
+	}
+	return d.Describe(ev)
+}
+
+// UnreadableReply is what the game answers a post it cannot read (its "unreadable" template, naming
+// the parts it could not read), on r's current state, without judging anything; ok is false when
+// the post reads (or is chatter) now.
+func UnreadableReply(r Referee, in Input) (body string, ok bool) {
+	rf, isRef := r.(*referee)
+	if !isRef {
+		return "", false
+	}
+	rd := rf.rules.Read(in)
+	if rd.Kind != Unreadable {
+		return "", false
+	}
+	c := rf.ctx(&in)
+	c.Lines = rd.Lines
+	body, err := rf.rules.Say(SayUnreadable, c)
+	return body, err == nil && strings.TrimSpace(body) != ""
+}
+
+// DescriberOf is the running game's Describer, or nil when the game has none.
+func DescriberOf(r Referee) Describer {
+	d, _ := RulesOf(r).(Describer)
+	return d
 }
 
 // ForGame reports whether a post holds something for the game.

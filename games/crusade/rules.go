@@ -529,6 +529,61 @@ func (r *Rules) Snapshot() any {
 	return f
 }
 
+// ---- the moderators' words (judge.Describer) ----
+
+// Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
+// templates have no words for it.
+func (r *Rules) Describe(ev engine.Event) string {
+	name := "event " + ev.EventKind()
+	if !r.tmpl.Defined(name) {
+		return ""
+	}
+	s, err := r.tmpl.Render(name, ev)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// StatusView is what the "status" template gets.
+type StatusView struct {
+	Phase  cr.Phase
+	ToMove cr.Side
+	Winner cr.Side
+	Owed   []SideOwed
+}
+
+// SideOwed is a side's wounds not allocated yet.
+type SideOwed struct {
+	Side cr.Side
+	N    int
+}
+
+// Status is the state in words: the phase, whose turn it is, the wounds each side still has to
+// allocate.
+func (r *Rules) Status() string {
+	v := StatusView{Phase: r.game.Phase(), ToMove: r.game.SideToMove(), Winner: r.game.Winner()}
+	for _, s := range []cr.Side{cr.Crusaders, cr.Saracens} {
+		if n := r.game.WoundsOwed(s).Unallocated; n > 0 {
+			v.Owed = append(v.Owed, SideOwed{Side: s, N: n})
+		}
+	}
+	s, err := r.tmpl.Render("status", v)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// Winners are the sides and a draw, as EndGame takes them.
+func (r *Rules) Winners() []judge.Winner {
+	var out []judge.Winner
+	for _, s := range []cr.Side{cr.Crusaders, cr.Saracens, cr.Draw} {
+		out = append(out, judge.Winner{Name: string(s), Label: sideName(s)})
+	}
+	return out
+}
+
 // ---- template data ----
 
 // View is what every Crusade template gets.

@@ -441,6 +441,47 @@ func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, 
 // Snapshot is the contract's `final` object of `forumgm replay --json`.
 func (r *Rules) Snapshot() any { return r.game.Final() }
 
+// ---- the moderators' words (judge.Describer) ----
+
+// Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
+// templates have no words for it.
+func (r *Rules) Describe(ev engine.Event) string {
+	name := "event " + ev.EventKind()
+	if !r.tmpl.Defined(name) {
+		return ""
+	}
+	s, err := r.tmpl.Render(name, ev)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// StatusView is what the "status" template gets.
+type StatusView struct {
+	Round  int // the round being played
+	Over   bool
+	Winner string
+}
+
+// Status is the state in words: the round being played, or the end.
+func (r *Rules) Status() string {
+	s, err := r.tmpl.Render("status", StatusView{Round: r.game.Round() + 1, Over: r.game.Over(), Winner: r.game.Winner()})
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// Winners are the teams and a draw, as EndGame takes them.
+func (r *Rules) Winners() []judge.Winner {
+	var out []judge.Winner
+	for _, t := range r.game.Teams() {
+		out = append(out, judge.Winner{Name: t.Name, Label: t.Name})
+	}
+	return append(out, judge.Winner{Name: "draw", Label: "ничья"})
+}
+
 // ---- template data ----
 
 // View is what every Dragonball template gets.

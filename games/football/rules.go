@@ -261,6 +261,41 @@ func (r *Rules) messagesFor(c judge.Context, ev engine.Event) ([]judge.Message, 
 	return out, nil
 }
 
+// ---- the moderators' words (judge.Describer) ----
+
+// Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
+// templates have no words for it.
+func (r *Rules) Describe(ev engine.Event) string {
+	name := "event " + ev.EventKind()
+	if !r.tmpl.Defined(name) {
+		return ""
+	}
+	s, err := r.tmpl.Render(name, ev)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// StatusView is what the "status" template gets.
+type StatusView struct {
+	Phase fb.Phase
+	Turn  int
+	Open  bool // the turn's window is open
+}
+
+// Status is the state in words: the turn and whether its window is open.
+func (r *Rules) Status() string {
+	s, err := r.tmpl.Render("status", StatusView{Phase: r.game.Phase(), Turn: r.game.Turn(), Open: r.game.WindowOpen()})
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// Winners: none, the final table decides.
+func (r *Rules) Winners() []judge.Winner { return nil }
+
 // ---- template data ----
 
 // View is what every football template gets.

@@ -20,9 +20,9 @@ type Retry struct {
 	ReturnFlood bool
 	// ReturnTooLong returns a too-long error instead of splitting (forum.Config.ReturnTooLong).
 	ReturnTooLong bool
-	Sleep      Sleeper
-	Login      func(context.Context) error
-	Again      []error
+	Sleep         Sleeper
+	Login         func(context.Context) error
+	Again         []error
 }
 
 // Send is one attempt at posting part: the new post's id, and whether the board merged it into
