@@ -379,7 +379,8 @@ func (r *Review) End(ctx context.Context, by, reason, winner string) (judge.Outc
 // AddPlayer adds a forum user to the game's roster as role (a side or a team, in the game's
 // terms); the reason is logged.
 func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
+	by, err := r.need(by, reason, true)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) {
@@ -389,7 +390,8 @@ func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (
 
 // Adjust changes a side's or team's count by amount (Crusade: wounds owed; negative takes back).
 func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
+	by, err := r.need(by, reason, true)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) {

@@ -38,6 +38,11 @@ actions:
   pause, resume             stop or restart judging and the clock
   end --reason R [--winner W]
                             end the game: W is a side or team, or "draw"; none: the game decides
+  add-player NAME --role SIDE --reason R
+                            add a forum user to the roster (a side or a team, in the game's terms)
+  adjust TARGET N --reason R
+                            change a side's or team's count by N (Crusade: wounds owed; N < 0
+                            takes wounds back)
 --by NAME must be one of the configured moderators (moderators, review.accounts).
    or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0]   (the web UI)`
 
@@ -47,15 +52,22 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	reason := fs.String("reason", "", "why (required for reject, close, undo and end)")
 	text := fs.String("text", "", "accept: the move as the player meant it, judged as if the player had written it")
 	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
+	role := fs.String("role", "", "add-player: the side or team the player joins")
 	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, reviewUsage)
 		fs.PrintDefaults()
 	}
-	// Flags may come before or after the action and its id.
+	// Flags may come before or after the action and its id; a negative number ("adjust saracens
+	// -2") is an argument, not a flag.
 	var pos []string
 	rest := args
 	for {
+		if len(rest) > 0 && negativeNumber(rest[0]) {
+			pos = append(pos, rest[0])
+			rest = rest[1:]
+			continue
+		}
 		if err := fs.Parse(rest); err != nil {
 			return err
 		}
@@ -69,7 +81,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		pos = []string{"list"}
 	}
 	switch pos[0] {
-	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end":
+	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
 	default:
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
@@ -97,7 +109,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	rv := newReview(cfg, st, newRef, caps)
 	switch pos[0] {
-	case "accept", "reject", "close", "undo", "pause", "resume", "end":
+	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
 		if len(rv.Allowed) == 0 {
 			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
 		}
@@ -227,6 +239,22 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case "resume":
 		out, err := rv.Resume(ctx, *by, *reason)
 		return report("game resumed", out, err)
+	case "add-player":
+		if len(pos) < 2 || *role == "" {
+			return errors.New("add-player: give the forum user and --role (a side or a team)")
+		}
+		out, err := rv.AddPlayer(ctx, *by, *reason, pos[1], *role)
+		return report(fmt.Sprintf("%s added (%s)", pos[1], *role), out, err)
+	case "adjust":
+		if len(pos) < 3 {
+			return errors.New("adjust: give the side or team and the change, e.g. adjust saracens 2")
+		}
+		n, err := strconv.Atoi(pos[2])
+		if err != nil || n == 0 {
+			return fmt.Errorf("adjust: %q is not a change (a whole number, not 0)", pos[2])
+		}
+		out, err := rv.Adjust(ctx, *by, *reason, pos[1], n)
+		return report(fmt.Sprintf("%s adjusted by %+d", pos[1], n), out, err)
 	}
 	// end
 	out, err := rv.End(ctx, *by, *reason, *winner)
@@ -235,6 +263,12 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		what = fmt.Sprintf("game ended (winner: %s)", *winner)
 	}
 	return report(what, out, err)
+}
+
+// negativeNumber reports whether s is a negative whole number ("-2").
+func negativeNumber(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n < 0
 }
 
 // count is "1 event", "2 events".

@@ -188,6 +188,21 @@ func TestReviewCLIActions(t *testing.T) {
 		t.Fatalf("undo: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
 
+	// A player added to the roster, a side's wounds adjusted.
+	code, stdout, stderr = c.run("add-player", "Вася", "--role", "saracens", "--by", "Moderator", "--reason", "signed up late")
+	if code != 0 || !strings.HasPrefix(stdout, "Вася added (saracens): 1 event logged, 1 message queued") {
+		t.Fatalf("add-player: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = c.run("adjust", "saracens", "2", "--by", "Moderator", "--reason", "rudeness")
+	if code != 0 || !strings.HasPrefix(stdout, "saracens adjusted by +2: 1 event logged") {
+		t.Fatalf("adjust: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = c.run("adjust", "saracens", "-9", "--by", "Moderator", "--reason", "oops")
+	if code != 1 || !strings.Contains(stderr, "cannot be taken back") {
+		t.Fatalf("adjust below none: exit %d %q", code, stderr)
+	}
+	cleanError(t, stderr)
+
 	// The game ends in a draw.
 	code, stdout, stderr = c.run("end", "--by", "Moderator", "--reason", "players agreed", "--winner", "draw")
 	if code != 0 || !strings.HasPrefix(stdout, "game ended (winner: draw): ") {
