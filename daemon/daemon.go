@@ -686,7 +686,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		// The page did not show who wrote the post or what it says: a person must look, the
 		// game judges nothing it cannot attribute or read.
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
-			Detail: "страница форума не показала " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
+			Detail: "the forum's page did not show the post's " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
 	} else {
 		out, err = ref.Judge(ji)
 	}
@@ -696,7 +696,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		d.invalidate()
 		d.fail("referee", err)
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, PostID: in.post.ID,
-			Detail: "ошибка судьи: " + err.Error()}}}
+			Detail: "the referee failed on this post: " + err.Error()}}}
 	}
 	d.hook("decided")
 	v := out.Verdict
@@ -740,12 +740,12 @@ func missingParts(p forum.Post) string {
 	for _, pr := range p.Problems {
 		switch {
 		case strings.HasPrefix(pr, "author"):
-			parts = append(parts, "автора")
+			parts = append(parts, "author")
 		case strings.HasPrefix(pr, "body"), strings.HasPrefix(pr, "text"):
-			parts = append(parts, "текст")
+			parts = append(parts, "text")
 		}
 	}
-	return strings.Join(parts, " и ")
+	return strings.Join(parts, " and ")
 }
 
 // cursorOf is the post id the thread's cursor moves to once in is judged.
@@ -904,7 +904,7 @@ func (d *Daemon) rescan(ctx context.Context) error {
 			if h == last {
 				continue
 			}
-			detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант", firstLine(p.Text))
+			detail := fmt.Sprintf("the post was edited after the decision (%s); the first version stands", firstLine(p.Text))
 			if err := d.flagPost(ctx, open, rec, store.FlagEdited, detail, h[:12], p, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, rec.Source, rec.ID, h, nil)
 				return err
@@ -922,7 +922,7 @@ func (d *Daemon) rescan(ctx context.Context) error {
 				d.log.Info().Str("post", rec.ID).Msg("move post missing from the thread: flagged if the next rescan misses it too")
 				continue
 			}
-			if err := d.flagPost(ctx, open, rec, store.FlagDeleted, "пост с ходом исчез из темы", "vanished", forum.Post{ID: rec.ID, Author: rec.Author}, func(cctx context.Context) error {
+			if err := d.flagPost(ctx, open, rec, store.FlagDeleted, "the move post vanished from the thread", "vanished", forum.Post{ID: rec.ID, Author: rec.Author}, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostVanished(cctx, d.o.Game, rec.Source, rec.ID, nil)
 				return err
 			}); err != nil {

@@ -107,8 +107,8 @@ func TestMissingParts(t *testing.T) {
 	}{
 		{nil, ""},
 		{[]string{"time: no date"}, ""},
-		{[]string{"author: not found (.author)"}, "автора"},
-		{[]string{"author: not found (x)", "body: not found (y)"}, "автора и текст"},
+		{[]string{"author: not found (.author)"}, "author"},
+		{[]string{"author: not found (x)", "body: not found (y)"}, "author and text"},
 	} {
 		if got := missingParts(forum.Post{Problems: tc.problems}); got != tc.want {
 			t.Errorf("missingParts(%v) = %q, want %q", tc.problems, got, tc.want)

@@ -2,7 +2,6 @@ package crusade
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -258,6 +257,3 @@ var ErrUnknownEvent = errors.New("crusade: unknown event kind")
 
 func cellPtr(c Cell) *Cell { return &c }
 
-func wrapf(err error, format string, args ...any) error {
-	return fmt.Errorf("crusade: "+format+": %w", append(args, err)...)
-}
