@@ -256,4 +256,3 @@ func refuse(ps ...Problem) error { return &Refusal{Problems: ps} }
 var ErrUnknownEvent = errors.New("crusade: unknown event kind")
 
 func cellPtr(c Cell) *Cell { return &c }
-

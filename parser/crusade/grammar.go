@@ -496,7 +496,6 @@ func (lp *lineParser) looksLikeClause(p int) bool {
 	return false
 }
 
-
 func readTokens(line string, toks []token) ([]clause, *LineError) {
 	lp := &lineParser{line: line, toks: toks}
 	var out []clause
