@@ -91,14 +91,8 @@ func (g *Game) UnmarshalYAML(n *yaml.Node) error {
 	}
 	type plain Game
 	var p plain
-	b, err := yaml.Marshal(common)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	if len(common.Content) > 0 {
-		if err := dec.Decode(&p); err != nil {
+		if err := judge.DecodeStrict(common, &p); err != nil {
 			return err
 		}
 	}
