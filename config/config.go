@@ -52,6 +52,10 @@ type Bot struct {
 	Username string `yaml:"username"`
 	// PasswordEnv names the environment variable holding the password (never the password).
 	PasswordEnv string `yaml:"password_env"`
+	// Shared: other games run from this account too (one bot for a community). Its inbox is
+	// then shared: a private message from someone who neither plays this game nor moderates it
+	// is left to the other games instead of being answered as one this game cannot use.
+	Shared bool `yaml:"shared"`
 }
 
 // Game is the game played in the thread: the keys every game shares, and the game's own (its

@@ -42,6 +42,9 @@ type Options struct {
 	Files      *media.Folder
 	Bot        string   // the bot's forum user name (its own posts are not judged)
 	Moderators []string // notified of new flags by private message
+	// SharedInbox: the bot account serves other games too; a private message from someone
+	// who neither plays this game nor moderates it is theirs, not this game's.
+	SharedInbox bool
 	// PublicURL is the moderator web UI's address for the notices (review.public_url); "": none.
 	PublicURL string
 	// Start is when the game starts; zero: the first cycle's time.
@@ -585,6 +588,9 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if beforeStart(in.post.Time, d.o.Start) {
 			continue // the thread's history before the game (sign-ups, chatter) is not for the game
 		}
+		if in.src == store.SourcePM && d.o.SharedInbox && !ref.Plays(in.post.Author) && !d.moderator(in.post.Author) {
+			continue // another game's player writing to the shared bot account
+		}
 		d.m.PostsRead.WithLabelValues(d.o.Game, string(in.src)).Inc()
 		if _, err := d.fireDue(ctx, minTime(in.post.Time, now)); err != nil {
 			return n, err
@@ -607,6 +613,16 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// moderator reports whether name is one of the game's moderators.
+func (d *Daemon) moderator(name string) bool {
+	for _, m := range d.o.Moderators {
+		if strings.EqualFold(strings.TrimSpace(m), strings.TrimSpace(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // startSlack is how much earlier than the start a post may be stamped and still count: forums

@@ -643,6 +643,9 @@ func DescriberOf(r Referee) Describer {
 	return d
 }
 
+// Plays reports whether a forum user plays in the game.
+func (r *referee) Plays(name string) bool { return r.rules.IsPlayer(name) }
+
 // ForGame reports whether a post holds something for the game.
 func (r *referee) ForGame(in Input) bool { return r.rules.Read(in).Kind != Chatter }
 
