@@ -257,6 +257,21 @@ func (r *referee) commitAt(at time.Time, evs []engine.Event) ([]engine.Event, er
 	return evs, nil
 }
 
+// chance lets the rules decide with the game's source of chance, then commits what they
+// decided (and the seed's reveal when it ends the game). The decision's own error (a refusal)
+// comes back as decided; nothing is committed then.
+func (r *referee) chance(at time.Time, decide func(rnd *engine.Rand) ([]engine.Event, error)) (evs []engine.Event, decided, err error) {
+	rnd := r.rand()
+	if evs, decided = decide(rnd); decided != nil {
+		return nil, decided, nil
+	}
+	if err := checkDrawn(rnd); err != nil {
+		return nil, nil, err
+	}
+	evs, err = r.commitAt(at, evs)
+	return evs, nil, err
+}
+
 // rand is the game's source of chance, positioned after every draw recorded so far.
 func (r *referee) rand() *engine.Rand { return engine.NewRand(r.opt.Seed, r.draws) }
 
@@ -352,10 +367,14 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 
 // decide judges an intent and commits what it causes.
 func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
-	rnd := r.rand()
-	evs, err := r.rules.Decide(engine.Input{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
+	evs, refused, err := r.chance(in.At, func(rnd *engine.Rand) ([]engine.Event, error) {
+		return r.rules.Decide(engine.Input{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
+	})
 	if err != nil {
-		body, quiet, e := r.rules.Refusal(r.ctx(&in), err)
+		return Outcome{}, err
+	}
+	if refused != nil {
+		body, quiet, e := r.rules.Refusal(r.ctx(&in), refused)
 		if e != nil {
 			return Outcome{}, fmt.Errorf("judge: post %s: %w", in.PostID, e)
 		}
@@ -363,12 +382,6 @@ func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
 			return Outcome{Verdict: Ignored}, nil
 		}
 		return Outcome{Verdict: Refused, Messages: []Message{r.route(&in, Message{To: Sender, Body: body})}}, nil
-	}
-	if err := checkDrawn(rnd); err != nil {
-		return Outcome{}, err
-	}
-	if evs, err = r.commitAt(in.At, evs); err != nil {
-		return Outcome{}, err
 	}
 	out, err := r.accepted(&in, evs)
 	if err == nil && rd.Note != "" && len(out.Messages) > 0 {
@@ -424,15 +437,11 @@ func (r *referee) NextTimer(t time.Time) (time.Time, bool) {
 
 // Fire runs the timed rules due at at.
 func (r *referee) Fire(at time.Time) (Outcome, error) {
-	rnd := r.rand()
-	evs, err := r.rules.Tick(at, rnd)
+	evs, failed, err := r.chance(at, func(rnd *engine.Rand) ([]engine.Event, error) { return r.rules.Tick(at, rnd) })
+	if failed != nil {
+		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
+	}
 	if err != nil {
-		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), err)
-	}
-	if err := checkDrawn(rnd); err != nil {
-		return Outcome{}, err
-	}
-	if evs, err = r.commitAt(at, evs); err != nil {
 		return Outcome{}, err
 	}
 	return r.accepted(nil, evs)
@@ -472,15 +481,13 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		body, err := r.rules.Say(SayUndone, c)
 		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
 	case ModEnd:
-		rnd := r.rand()
-		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+		evs, refused, err := r.chance(cmd.At, func(rnd *engine.Rand) ([]engine.Event, error) {
+			return r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+		})
+		if refused != nil {
+			return Outcome{}, fmt.Errorf("judge: end: %w", refused)
+		}
 		if err != nil {
-			return Outcome{}, fmt.Errorf("judge: end: %w", err)
-		}
-		if err := checkDrawn(rnd); err != nil {
-			return Outcome{}, err
-		}
-		if evs, err = r.commitAt(cmd.At, evs); err != nil {
 			return Outcome{}, err
 		}
 		return r.accepted(nil, evs)
@@ -499,15 +506,13 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
-		rnd := r.rand()
-		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+		evs, refused, err := r.chance(cmd.At, func(rnd *engine.Rand) ([]engine.Event, error) {
+			return r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+		})
+		if refused != nil {
+			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)
+		}
 		if err != nil {
-			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
-		}
-		if err := checkDrawn(rnd); err != nil {
-			return Outcome{}, err
-		}
-		if evs, err = r.commitAt(cmd.At, evs); err != nil {
 			return Outcome{}, err
 		}
 		out, err := r.accepted(nil, evs)
