@@ -94,7 +94,7 @@ func drawToken(tok string, col int) string {
 	if tok == "" {
 		return "__"
 	}
-	if !Drawable(tok) {
+	if !canonical(tok) && !Drawable(tok) {
 		return "??"
 	}
 	if utf8.RuneCountInString(tok) == 2 {
@@ -104,6 +104,20 @@ func drawToken(tok string, col int) string {
 		return tok + "_"
 	}
 	return "_" + tok
+}
+
+// canonical is a quick Drawable for the tokens the engine draws: a warrior code (a kind letter of
+// the table and a digit) or the flag. False means "ask Drawable".
+func canonical(tok string) bool {
+	if tok == FlagToken {
+		return true
+	}
+	k, size := utf8.DecodeRuneInString(tok)
+	if len(tok) != size+1 || tok[size] < '0' || tok[size] > '9' {
+		return false
+	}
+	_, ok := Table[Kind(k)]
+	return ok
 }
 
 // ErrNoBoard is ParseBoard's answer when the text holds no board at all.

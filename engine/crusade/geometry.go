@@ -212,3 +212,13 @@ func (p *position) destinations(w WarriorID, from Cell) []Cell {
 	sortCells(out)
 	return out
 }
+
+// clone is a copy a judge may change.
+func (p *position) clone() *position {
+	c := *p
+	c.cell = make(map[WarriorID]Cell, len(p.cell))
+	for w, at := range p.cell {
+		c.cell[w] = at
+	}
+	return &c
+}

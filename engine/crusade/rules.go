@@ -119,7 +119,7 @@ func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 	if len(t.Moves)+len(t.Attacks) == 0 {
 		return nil, refuse(Problem{Code: CodeEmptyTurn})
 	}
-	j := &turnJudge{g: g, in: in, turn: t, side: player.Side, pos: g.position(),
+	j := &turnJudge{g: g, in: in, turn: t, side: player.Side, pos: g.position().clone(),
 		actorOK: map[WarriorID]bool{}, moveOf: map[WarriorID]int{}, consumed: map[int]bool{},
 		removed: map[WarriorID]Cell{}, killed: map[Side]int{}}
 	j.ev = &TurnPlayed{At: in.At, Author: in.Author, Side: j.side, Number: st.Turns + 1}

@@ -238,6 +238,8 @@ type Rules struct {
 	game *cr.Game
 	tmpl *templates.Set
 	noPM bool
+	// examples holds the replies' examples found on the current state (Apply clears it).
+	examples map[exampleKey]any
 }
 
 // Game is the engine, for queries.
@@ -252,7 +254,10 @@ func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
 	return r.game.Decide(in)
 }
 
-func (r *Rules) Apply(ev engine.Event) error { return r.game.Apply(ev) }
+func (r *Rules) Apply(ev engine.Event) error {
+	r.examples = nil
+	return r.game.Apply(ev)
+}
 func (r *Rules) NextTimer(t time.Time) (time.Time, bool) {
 	return r.game.NextTimer(t)
 }
@@ -278,7 +283,7 @@ func (r *Rules) Over() bool { return r.game.Phase() == cr.PhaseOver }
 // Read is the grammar: a move, an allocation, a deployment, an answer to today's question, a
 // request for help, or chatter.
 func (r *Rules) Read(in judge.Input) judge.Reading {
-	res := pcr.Parse(in.Post)
+	res := pcr.ParseKnown(in.Post, pcr.Known{Text: r.game.Board(), Cells: r.game.Tokens()})
 	switch res.Class {
 	case pcr.Chatter:
 		if pcr.IsHelp(in.Post.Text) {
@@ -464,7 +469,7 @@ type Final struct {
 // Snapshot is the state in the replay's "final" shape. Warriors not in play are left out.
 func (r *Rules) Snapshot() any {
 	f := Final{
-		Board:    cr.Render(r.game.Tokens()),
+		Board:    r.game.Board(),
 		Warriors: map[string]WarriorFinal{},
 		Wounds: map[string]int{
 			string(cr.Crusaders): r.game.WoundsOwed(cr.Crusaders).Total,
@@ -499,10 +504,11 @@ type View struct {
 	Dispute  string // the word players write to call a moderator
 	NoPM     bool   // the forum has no private messages
 	game     *cr.Game
+	rules    *Rules
 }
 
 func (r *Rules) view(c judge.Context) *View {
-	v := &View{NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute}
+	v := &View{NoPM: r.noPM, game: r.game, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute}
 	if v.Dispute == "" {
 		v.Dispute = "#спор"
 	}
@@ -517,7 +523,7 @@ func (r *Rules) view(c judge.Context) *View {
 }
 
 // Board is the current board text.
-func (v *View) Board() string { return cr.Render(v.game.Tokens()) }
+func (v *View) Board() string { return v.game.Board() }
 
 // ToMove is the side to move now ("" when the game is over or not started).
 func (v *View) ToMove() cr.Side {
