@@ -277,6 +277,20 @@ func (r *Rules) IsPlayer(name string) bool {
 	return ok
 }
 
+// ExpectsPrivate reports whether a private message can be for the game now: a private deployment
+// still missing, wounds a side has to allocate, or forest moves while forests are invisible.
+func (r *Rules) ExpectsPrivate(time.Time) bool {
+	g := r.game
+	switch g.Phase() {
+	case cr.PhaseDeploying:
+		return true
+	case cr.PhasePlaying:
+		return g.Settings().ForestInvisible ||
+			g.WoundsOwed(cr.Crusaders).Unallocated > 0 || g.WoundsOwed(cr.Saracens).Unallocated > 0
+	}
+	return false
+}
+
 // Over reports whether the game has ended.
 func (r *Rules) Over() bool { return r.game.Phase() == cr.PhaseOver }
 
