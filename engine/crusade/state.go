@@ -242,7 +242,7 @@ func (g *Game) position() *position {
 
 // buildPosition builds the judging position from the state.
 func (g *Game) buildPosition() *position {
-	p := &position{cell: map[WarriorID]Cell{}, saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
+	p := &position{cell: make(map[WarriorID]Cell, len(allWarriors)), saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
 	for _, w := range allWarriors {
 		ws := g.st.Warriors[w]
 		if ws.InPlay && ws.Alive && ws.Cell.Valid() {
@@ -356,7 +356,7 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 				b.WriteByte(sep)
 			}
 			cell := Cell{Row: r, Col: c}
-			tok := string(p.at[r][c])
+			tok := string(occupantOf(p.at[r][c]))
 			if tok != "" && hideForest && inForest(cell) {
 				tok = ""
 			}
@@ -413,6 +413,16 @@ func (g *Game) Warrior(w WarriorID) (WarriorView, bool) {
 		v.ChargesLeft = g.ChargesLeft(w)
 	}
 	return v, true
+}
+
+// Standing reports whether w is alive and in play, with its defence after the wounds applied
+// (Warrior without building the whole view).
+func (g *Game) Standing(w WarriorID) (defence int, ok bool) {
+	ws, found := g.st.Warriors[w]
+	if !found || !ws.Alive || !ws.InPlay {
+		return 0, false
+	}
+	return g.defenceOf(w), true
 }
 
 // Warriors lists every warrior's view in the fixed order.

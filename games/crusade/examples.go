@@ -252,27 +252,23 @@ func (v *View) ExampleWarrior(s cr.Side) cr.WarriorID {
 func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	var best cr.WarriorID
 	bestDef := -1
-	var warriors []cr.WarriorView
-	for _, id := range cr.AllWarriors() {
-		if id.Side() == s {
-			w, _ := v.game.Warrior(id)
-			warriors = append(warriors, w)
-		}
-	}
 	allocated := v.game.WoundsOwed(s).Allocated
 	for _, cmd := range []bool{false, true} {
-		for _, w := range warriors {
-			if w.Side != s || !w.Alive || !w.InPlay || w.ID.Commander() != cmd {
+		for _, id := range cr.AllWarriors() {
+			if id.Side() != s || id.Commander() != cmd {
 				continue
 			}
-			def := w.Defence
+			def, ok := v.game.Standing(id)
+			if !ok {
+				continue
+			}
 			for _, a := range allocated {
-				if a.Warrior == w.ID && a.Stat == cr.StatDefence {
+				if a.Warrior == id && a.Stat == cr.StatDefence {
 					def -= a.Count
 				}
 			}
 			if def > bestDef {
-				best, bestDef = w.ID, def
+				best, bestDef = id, def
 			}
 		}
 		if bestDef > 0 {
