@@ -588,7 +588,25 @@ func funcs() map[string]any {
 		"forSide":   forSide,
 		"longList":  longList,
 		"day":       day,
+		"month":     month,
 	}
+}
+
+// months are the template "months" read once: the month names as dates write them.
+var months = sync.OnceValue(func() []string {
+	s, err := voiceSet.Render("months", nil)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(s)
+})
+
+// month names month m as the template "months" writes it (a date: «1 декабря»).
+func month(m time.Month) string {
+	if ms := months(); int(m) >= 1 && int(m) <= len(ms) {
+		return ms[m-1]
+	}
+	return ""
 }
 
 func renderProblem(p cr.Problem, v *View) (string, error) {

@@ -672,3 +672,18 @@ func TestExpectsPrivate(t *testing.T) {
 		t.Fatal("a private deployment pending: no private message expected")
 	}
 }
+
+// TestDateMonths: a date names each month in the genitive («1 декабря»), from the template's list.
+func TestDateMonths(t *testing.T) {
+	want := []string{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"}
+	if _, err := voice(); err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range want {
+		d := time.Date(2026, time.Month(i+1), 7, 0, 0, 0, 0, time.UTC)
+		got, err := voiceSet.Render("date", d)
+		if err != nil || got != "7 "+w {
+			t.Errorf("%s: %q %v, want %q", d.Month(), got, err, "7 "+w)
+		}
+	}
+}
