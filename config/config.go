@@ -28,6 +28,8 @@ type Config struct {
 	Store      Store    `yaml:"store"`
 	Ops        Ops      `yaml:"ops"`
 	Review     Review   `yaml:"review"`
+	// Attachments is where forumgm serves the pictures a forum cannot take as attachments.
+	Attachments Attachments `yaml:"attachments"`
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
@@ -153,6 +155,23 @@ type Review struct {
 	Listen string `yaml:"listen"`
 	// Accounts may log in to the web UI; the name goes into the event log with every action.
 	Accounts []ReviewAccount `yaml:"accounts"`
+	// PublicURL is where moderators reach the web UI from elsewhere: a reverse proxy with TLS in
+	// front of the loopback listener (docs/operations.md). Moderators' notices link to it. Empty:
+	// the UI is reached through an SSH tunnel only, and notices name the CLI.
+	PublicURL string `yaml:"public_url"` // https://host[:port]/, the UI at the host's root
+}
+
+// Attachments is the folder of pictures forumgm serves itself, for a forum whose dialect takes no
+// attachments (or that refuses one): each picture is written there once, named by its content
+// hash, and linked in the post with [img] at PublicURL + name. A web server (or forumgm itself on
+// Listen, behind a reverse proxy) serves the folder at PublicURL. Without PublicURL such pictures
+// are left out and the text stands.
+type Attachments struct {
+	Dir       string `yaml:"dir"`        // the folder; relative paths resolve against this file's folder
+	PublicURL string `yaml:"public_url"` // e.g. https://forumgm.example.org/pictures/
+	// Listen, if set, has forumgm serve the folder itself on this loopback address (put a reverse
+	// proxy in front of it for PublicURL).
+	Listen string `yaml:"listen"`
 }
 
 // ReviewAccount is one moderator's web login.
@@ -383,6 +402,17 @@ func (c *Config) Validate() error {
 			bad("review.listen", "%v", err)
 		}
 	}
+	if u := c.Review.PublicURL; u != "" {
+		pu, err := url.Parse(u)
+		switch {
+		case err != nil || pu.Host == "" || (pu.Scheme != "https" && pu.Scheme != "http"):
+			bad("review.public_url", "%q: want https://host[:port]/path/ (the reverse proxy's address)", u)
+		case pu.Scheme == "http" && !isLoopbackHost(pu.Hostname()):
+			bad("review.public_url", "%q: use https (passwords and the session cookie cross the network)", u)
+		case pu.Path != "" && pu.Path != "/":
+			bad("review.public_url", "%q: serve the web UI at the root of a host name (https://mod.example.org/), not under a path", u)
+		}
+	}
 	seenAcc := map[string]bool{}
 	for i, a := range c.Review.Accounts {
 		field := fmt.Sprintf("review.accounts[%d]", i)
@@ -405,6 +435,22 @@ func (c *Config) Validate() error {
 			bad(field+".password_env", "%q is not an environment variable name (letters, digits, _); put the password in the environment, never in this file", shorten(a.PasswordEnv))
 		case a.PasswordEnv == c.Bot.PasswordEnv:
 			bad(field+".password_env", "%s is the bot's password variable; give the moderators their own", a.PasswordEnv)
+		}
+	}
+	// attachments (pictures forumgm serves itself)
+	if a := c.Attachments; a.Dir != "" || a.PublicURL != "" || a.Listen != "" {
+		if strings.TrimSpace(a.Dir) == "" {
+			bad("attachments.dir", "missing (the folder the pictures are written to)")
+		}
+		if a.PublicURL == "" {
+			bad("attachments.public_url", "missing (the https:// URL the folder is served at)")
+		} else if err := publicURL(a.PublicURL); err != nil {
+			bad("attachments.public_url", "%v", err)
+		}
+		if a.Listen != "" {
+			if err := loopback(a.Listen, "the pictures"); err != nil {
+				bad("attachments.listen", "%v", err)
+			}
 		}
 	}
 	if c.Ops.LogFormat != "json" && c.Ops.LogFormat != "console" {
@@ -598,6 +644,34 @@ func loopback(addr, what string) error {
 	return nil
 }
 
+// publicURL checks the URL pictures are linked at: https (plain http only for a loopback host,
+// as in tests), a host, no query or fragment (a file name is appended to it).
+func publicURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return fmt.Errorf("%q: want an https:// URL such as https://forumgm.example.org/pictures/", raw)
+	}
+	if u.Scheme == "http" {
+		h := u.Hostname()
+		if ip := net.ParseIP(h); h != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return fmt.Errorf("%q: use https (forums show pictures from http:// hosts as insecure or not at all)", raw)
+		}
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("%q: no query, fragment or user name (the picture's file name is appended)", raw)
+	}
+	return nil
+}
+
 func flatten(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+// isLoopbackHost reports whether a URL's host name is this machine (localhost, 127.0.0.1, ::1).
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

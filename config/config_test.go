@@ -42,6 +42,7 @@ game:
   deployment: random
 poll: {floor: 10ms, ceiling: 5ms, evening_start: "25:00"}
 ops: {listen: "0.0.0.0:9000", log_format: xml, log_level: loud}
+review: {public_url: "http://mod.example.org/"}
 `
 	c, err := Parse([]byte(src))
 	if err != nil {
@@ -54,7 +55,7 @@ ops: {listen: "0.0.0.0:9000", log_format: xml, log_level: loud}
 	msg := err.Error()
 	for _, field := range []string{"forum.url", "forum.dialect", "forum.thread", "bot.username", "bot.password_env",
 		"moderators[1]", "game.kind", "game.timezone", "game.calendar.working_days[0]",
-		"poll.floor", "poll.ceiling", "poll.evening_start", "ops.listen", "ops.log_format", "ops.log_level"} {
+		"poll.floor", "poll.ceiling", "poll.evening_start", "ops.listen", "ops.log_format", "ops.log_level", "review.public_url"} {
 		if !strings.Contains(msg, field+":") {
 			t.Errorf("no message for %s in:\n%s", field, msg)
 		}
@@ -177,5 +178,46 @@ review:
 	t.Setenv("FORUMGM_TEST_MOD_PW", "pa55")
 	if pw, err := acc.Password(); err != nil || pw != "pa55" {
 		t.Errorf("password: %q %v", pw, err)
+	}
+}
+
+func TestValidateAttachments(t *testing.T) {
+	base, err := os.ReadFile("../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.Index(string(base), "\nattachments:"); i >= 0 {
+		base = base[:i] // the example's section (all commented out) is replaced below
+	}
+	for _, c := range []struct {
+		name, yaml string
+		bad        []string
+	}{
+		{"none", "", nil},
+		{"https", "attachments: {dir: pics, public_url: https://example.org/pics/}", nil},
+		{"loopback http and listen", "attachments: {dir: pics, public_url: http://127.0.0.1:8090/, listen: 127.0.0.1:8090}", nil},
+		{"no dir", "attachments: {public_url: https://example.org/pics/}", []string{"attachments.dir"}},
+		{"no url", "attachments: {dir: pics}", []string{"attachments.public_url"}},
+		{"plain http elsewhere", "attachments: {dir: pics, public_url: http://example.org/pics/}", []string{"attachments.public_url"}},
+		{"query", "attachments: {dir: pics, public_url: \"https://example.org/p?x=1\"}", []string{"attachments.public_url"}},
+		{"not a url", "attachments: {dir: pics, public_url: pics}", []string{"attachments.public_url"}},
+		{"public listen", "attachments: {dir: pics, public_url: https://example.org/, listen: 0.0.0.0:80}", []string{"attachments.listen"}},
+	} {
+		cfg, err := Parse(append(append([]byte{}, base...), "\n"+c.yaml+"\n"...))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		err = cfg.Validate()
+		if len(c.bad) == 0 {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		for _, f := range c.bad {
+			if err == nil || !strings.Contains(err.Error(), f+":") {
+				t.Errorf("%s: no message for %s in %v", c.name, f, err)
+			}
+		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"forumgm/engine"
 	"forumgm/forum"
 	"forumgm/judge"
+	"forumgm/media"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -36,8 +37,13 @@ type Options struct {
 	// NewReferee builds a fresh referee (start-up, and again whenever the event log changed
 	// behind the daemon's back: a moderator's command from another process).
 	NewReferee func() (judge.Referee, error)
+	// Files is where pictures the forum cannot take as attachments are served from (linked with
+	// [img]); nil: such pictures are dropped and the message's text stands alone.
+	Files      *media.Folder
 	Bot        string   // the bot's forum user name (its own posts are not judged)
 	Moderators []string // notified of new flags by private message
+	// PublicURL is the moderator web UI's address for the notices (review.public_url); "": none.
+	PublicURL string
 	// Start is when the game starts; zero: the first cycle's time.
 	Start time.Time
 	Clock Clock
@@ -77,6 +83,7 @@ type Daemon struct {
 	errBack  time.Duration
 	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
 	inboxAt  time.Time      // when the inbox was last read
+	dropped  bool           // a picture was dropped (no attachments, no Files): logged once
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -422,7 +429,8 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 // store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
 // the caller's cue to rebuild and decide again.
 func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome, in *judge.Input) error {
-	if err := Fill(c, out, in, d.o.Moderators, d.o.Forum.Capabilities()); err != nil {
+	n := Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
+	if err := FillWith(c, out, in, n); err != nil {
 		d.invalidate()
 		d.fail("referee", err)
 		return err
@@ -453,6 +461,12 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 // private message to each moderator (when the forum has private messages). in names the post the
 // outcome is about (flags default to it).
 func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []string, caps forum.Capabilities) error {
+	return FillWith(c, out, in, Notify{Moderators: moderators, PM: caps.PrivateMessages})
+}
+
+// FillWith is Fill with the moderators' notices configured by n. The notices are made after the
+// store numbers the flags (store.Commit.Notices), so each names its flag's own number.
+func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) error {
 	for _, ev := range out.Events {
 		r, err := engine.Encode(ev)
 		if err != nil {
@@ -464,12 +478,17 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 		if strings.TrimSpace(m.Body) == "" {
 			continue
 		}
+		var atts []forum.Attachment
+		for _, a := range m.Attachments {
+			atts = append(atts, forum.Attachment{Name: a.Name, ContentType: a.ContentType, Data: a.Data})
+		}
 		if m.To == "" {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts})
 		} else {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts})
 		}
 	}
+	first := len(c.Flags)
 	for _, f := range out.Flags {
 		nf := store.NewFlag{Kind: f.Kind, Detail: f.Detail}
 		pid := f.PostID
@@ -484,48 +503,11 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 			}
 		}
 		c.Flags = append(c.Flags, nf)
-		if caps.PrivateMessages {
-			var permalink, author string
-			if in != nil {
-				permalink, author = in.Post.Permalink, in.Author
-			}
-			for _, mod := range moderators {
-				c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: mod,
-					Subject: "forumgm: нужен модератор", Body: ModNotice(c.Game, nf, author, permalink)})
-			}
-		}
+	}
+	if n.PM && len(n.Moderators) > 0 && len(out.Flags) > 0 && first == 0 {
+		c.Notices = notices(c.Game, out, in, c.Flags, n)
 	}
 	return nil
-}
-
-var flagRu = map[store.FlagKind]string{
-	store.FlagUnreadable:  "непонятный ход",
-	store.FlagEdited:      "ход отредактирован после решения",
-	store.FlagDeleted:     "пост с ходом удалён",
-	store.FlagNotInRoster: "ход от участника не из состава игры",
-	store.FlagDispute:     "игрок оспаривает решение",
-	store.FlagOther:       "нужно решение модератора",
-}
-
-// ModNotice is the private message telling a moderator about a new flag.
-func ModNotice(game string, f store.NewFlag, author, permalink string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Здравствуйте! В игре %s нужен модератор: %s.\n", game, flagRu[f.Kind])
-	if f.PostID != "" {
-		fmt.Fprintf(&b, "Пост: %s", f.PostID)
-		if author != "" {
-			fmt.Fprintf(&b, " (автор: %s)", escape(author))
-		}
-		if permalink != "" {
-			fmt.Fprintf(&b, " — %s", permalink)
-		}
-		b.WriteString("\n")
-	}
-	if f.Detail != "" {
-		fmt.Fprintf(&b, "Подробности: %s\n", escape(f.Detail))
-	}
-	b.WriteString("Очередь: forumgm review list; решение: forumgm review accept|reject ID --by ИМЯ.")
-	return b.String()
 }
 
 // escape makes player text safe to echo (templates.Escape: no tags, no marker, valid UTF-8).
@@ -715,7 +697,18 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if err != nil {
 		return err
 	}
-	out, err := ref.Judge(ji)
+	if ji.At.IsZero() {
+		ji.At = d.o.Clock.Now() // the forum's date could not be read: when it was read
+	}
+	var out judge.Outcome
+	if missing := missingParts(in.post); missing != "" {
+		// The page did not show who wrote the post or what it says: a person must look, the
+		// game judges nothing it cannot attribute or read.
+		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
+			Detail: "страница форума не показала " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
+	} else {
+		out, err = ref.Judge(ji)
+	}
 	if err != nil {
 		// A referee error is a bug or bad input the referee could not handle: flag it for a
 		// moderator rather than stall the game.
@@ -757,6 +750,21 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		Str("verdict", string(v)).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Int("flags", len(c.Flags)).Msg("judged")
 	d.hook("judged")
 	return nil
+}
+
+// missingParts names what a post read from the forum lacks for judging: its author or its text
+// ("" when neither is missing; a missing date is replaced by the time it was read).
+func missingParts(p forum.Post) string {
+	var parts []string
+	for _, pr := range p.Problems {
+		switch {
+		case strings.HasPrefix(pr, "author"):
+			parts = append(parts, "автора")
+		case strings.HasPrefix(pr, "body"), strings.HasPrefix(pr, "text"):
+			parts = append(parts, "текст")
+		}
+	}
+	return strings.Join(parts, " и ")
 }
 
 // cursorOf is the post id the thread's cursor moves to once in is judged.
@@ -915,7 +923,7 @@ func (d *Daemon) rescan(ctx context.Context) error {
 			if h == last {
 				continue
 			}
-			detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант [%s]", firstLine(p.Text), h[:12])
+			detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант", firstLine(p.Text))
 			if err := d.flagPost(ctx, open, rec, store.FlagEdited, detail, h[:12], p, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, rec.Source, rec.ID, h, nil)
 				return err
@@ -959,7 +967,12 @@ func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.Post
 	}
 	if !dup {
 		in := &judge.Input{Source: judge.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
-		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " " + tag}}}
+		// The notice shows an edit as what changed from the first-seen text.
+		was := rec.Text
+		if rec.Whole {
+			was = rec.Post.Text
+		}
+		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
 		c := store.Commit{Game: d.o.Game}
 		if err := d.commit(ctx, &c, out, in); err != nil {
 			return err

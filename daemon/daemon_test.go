@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"errors"
+	"fmt"
 	"forumgm/poster/form"
 	"regexp"
 	"strconv"
@@ -175,8 +176,12 @@ func TestEditedAndVanishedMovePostsAreFlaggedOnce(t *testing.T) {
 	}
 	pms, _ := r.board.PMs(r.ctx, "Moderator")
 	n := 0
+	number := fmt.Sprintf("флаг №%d", flags[0].ID)
 	for _, pm := range pms {
-		if pm.Folder == 1 && strings.Contains(pm.Message, "отредактирован") {
+		// The flag's own number, and what changed instead of the content hash.
+		if pm.Folder == 1 && strings.Contains(pm.Message, "изменён после решения") && strings.Contains(pm.Subject, number) &&
+			strings.Contains(pm.Message, "− 1-й ход крестоносца к1 на K16\n+ 1-й ход крестоносца к1 на K15") &&
+			!strings.Contains(pm.Message, rec.EditedHash[:12]) {
 			n++
 		}
 	}

@@ -150,6 +150,9 @@ func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error))
 type rigOptions struct {
 	floodSeconds int  // the board's flood control for posts (0: off)
 	returnFlood  bool // the dialect returns flood errors to the daemon (as forumgm run sets it)
+	maxMessage   int  // the board's longest message (0: MyBB's 65535)
+	callerSplits bool // the dialect returns too-long errors to the daemon (as forumgm run sets it)
+	noMerge      bool // the board does not merge a user's consecutive posts (the bot exempted)
 }
 
 func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, error), ro rigOptions) *rig {
@@ -161,7 +164,8 @@ func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, err
 	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: clock.Now, Location: msk,
 		Users:        []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "botpw"}},
 		Threads:      []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры: ходы ниже."}}}},
-		FloodSeconds: cmp.Or(ro.floodSeconds, -1), PMFloodSeconds: -1, PostsPerPage: 8})
+		FloodSeconds: cmp.Or(ro.floodSeconds, -1), PMFloodSeconds: -1, PostsPerPage: 8, MaxMessageLength: ro.maxMessage,
+		MergeMinutes: map[bool]int{true: -1}[ro.noMerge]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,17 +183,18 @@ func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, err
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.st.Close() })
-	r.fo = newForumWith(t, url, clock, ro.returnFlood)
+	r.fo = newForumWith(t, url, clock, ro)
 	r.d = r.newDaemon(t, newRef)
 	return r
 }
 
 func newForum(t testing.TB, url string, clock Clock) forum.Forum {
-	return newForumWith(t, url, clock, false)
+	return newForumWith(t, url, clock, rigOptions{})
 }
 
-func newForumWith(t testing.TB, url string, clock Clock, returnFlood bool) forum.Forum {
-	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now, ReturnFlood: returnFlood},
+func newForumWith(t testing.TB, url string, clock Clock, ro rigOptions) forum.Forum {
+	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now,
+		ReturnFlood: ro.returnFlood, ReturnTooLong: ro.callerSplits},
 		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})),
 		mybb.WithSleep(clock.Sleep))
 	if err != nil {

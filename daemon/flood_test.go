@@ -71,3 +71,29 @@ func lastPostID(t *testing.T, r *rig) string {
 	}
 	return strconv.Itoa(posts[len(posts)-1].PID)
 }
+
+// A board that allows shorter messages than the daemon thought: the dialect does not split on
+// its own (forumgm run sets ReturnTooLong); the daemon splits, every part carries its own marker,
+// and reading the thread again posts nothing twice.
+func TestBoardLimitPartsCarryMarkers(t *testing.T) {
+	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
+	r := newRigWith(t, start, crusadeFactory(t, start), rigOptions{maxMessage: 700, callerSplits: true, noMerge: true})
+	r.cycle(t) // the opening post (the board and the rules: about 3,000 characters)
+	texts := r.botTexts(t)
+	if len(texts) < 3 {
+		t.Fatalf("the opening post was not split: %d bot posts", len(texts))
+	}
+	for i, b := range texts[1:] { // the thread's own first post is the board's seed post
+		if n := strings.Count(b, "fgm-g1-"); n != 1 || len([]rune(b)) > 700 {
+			t.Fatalf("part %d: %d markers, %d characters:\n%s", i+1, n, len([]rune(b)), b)
+		}
+	}
+	if !strings.Contains(r.logText(), "too_long") {
+		t.Fatalf("the board's refusal is not logged:\n%s", r.logText())
+	}
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	if got := len(r.botTexts(t)); got != len(texts) {
+		t.Fatalf("posts after another cycle: %d, want %d", got, len(texts))
+	}
+}

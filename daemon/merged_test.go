@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"forumgm/forum"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,6 +94,24 @@ func TestMarkerCount(t *testing.T) {
 	for text, want := range map[string]int{one: 1, two: 2, "Вы писали: fgm-g1-5-0123456789ab": 0, "": 0} {
 		if got := MarkerCount(text); got != want {
 			t.Errorf("MarkerCount(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+// A post the page showed without its author or its text is for a person, not the referee; a
+// missing date alone is not.
+func TestMissingParts(t *testing.T) {
+	for _, tc := range []struct {
+		problems []string
+		want     string
+	}{
+		{nil, ""},
+		{[]string{"time: no date"}, ""},
+		{[]string{"author: not found (.author)"}, "автора"},
+		{[]string{"author: not found (x)", "body: not found (y)"}, "автора и текст"},
+	} {
+		if got := missingParts(forum.Post{Problems: tc.problems}); got != tc.want {
+			t.Errorf("missingParts(%v) = %q, want %q", tc.problems, got, tc.want)
 		}
 	}
 }

@@ -138,8 +138,14 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 		limit = caps.MaxPostLength
 	}
 	ambiguous := 0
+	refused := false // the forum refused an attachment: every file is linked instead
 	for {
-		parts := form.Split(it.Body, bodyLimit(limit), form.Runes)
+		body, native, err := d.attachments(it, caps, refused)
+		if err != nil {
+			return d.sendFailed(ctx, it, err)
+		}
+		parts := form.Split(body, bodyLimit(limit), form.Runes)
+		files := partFiles(parts, native)
 		markers := make([]string, len(parts))
 		for i := range parts {
 			markers[i] = PartMarker(it.Marker, i+1, len(parts))
@@ -174,7 +180,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				it.Attempts = 1
 			}
 			d.hook("attempt")
-			id, err := d.send(ctx, it, Mark(part, markers[i]))
+			id, err := d.send(ctx, it, Mark(part, markers[i]), files[i])
 			var fe *forum.FloodError
 			switch {
 			case err == nil:
@@ -197,10 +203,16 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				if lerr := d.o.Forum.Login(ctx); lerr != nil {
 					return d.sendFailed(ctx, it, lerr)
 				}
-				id, err = d.send(ctx, it, Mark(part, markers[i]))
+				id, err = d.send(ctx, it, Mark(part, markers[i]), files[i])
 				if err != nil {
 					return d.sendError(ctx, it, err)
 				}
+			case errors.Is(err, forum.ErrAttachmentRefused) && !refused:
+				// Nothing was posted: link the files instead and post again.
+				d.fail("attachment", err)
+				log.Warn().Err(err).Msg("the forum refused an attachment: the picture is linked instead")
+				refused = true
+				again = true
 			case errors.Is(err, forum.ErrTooLong):
 				d.fail("too_long", err)
 				n := utf8.RuneCountInString(part)
@@ -230,7 +242,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 			continue
 		}
 		cctx, cancel := durable(ctx)
-		err := d.o.Store.MarkPosted(cctx, it.ID, firstID, d.o.Clock.Now())
+		err = d.o.Store.MarkPosted(cctx, it.ID, firstID, d.o.Clock.Now())
 		cancel()
 		if err != nil {
 			d.fail("store", err)
@@ -241,8 +253,63 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 	}
 }
 
-// send posts one marked part. A private message has no forum id: the marker stands for it.
-func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string) (string, error) {
+// attachments decides where an item's files go: those the forum takes with a thread reply are
+// returned to be attached (native); the others are linked in the body ([img] at Files' public
+// URL, in place of their placeholder or on top) or, without Files, dropped (their placeholders
+// removed; logged once). With refused, no file is attached. The body is the same for the same
+// item and forum on every attempt, so the parts and their markers are too.
+func (d *Daemon) attachments(it store.OutboxRow, caps forum.Capabilities, refused bool) (string, []forum.Attachment, error) {
+	if len(it.Attachments) == 0 {
+		return it.Body, nil, nil
+	}
+	_, attacher := d.o.Forum.(forum.Attacher)
+	var native, linked []forum.Attachment
+	for _, a := range it.Attachments {
+		if it.Kind == store.OutboxReply && attacher && !refused && caps.Takes(a) {
+			native = append(native, a)
+		} else {
+			linked = append(linked, a)
+		}
+	}
+	if len(linked) == 0 {
+		return it.Body, native, nil
+	}
+	if d.o.Files == nil {
+		if !d.dropped {
+			d.dropped = true
+			d.log.Warn().Int64("outbox", it.ID).Str("file", linked[0].Name).
+				Msg("a picture cannot be attached here and no attachments.public_url is configured: pictures are left out, the text stands (logged once)")
+		}
+		return forum.PlaceAttachments(it.Body, linked, func(int, forum.Attachment) string { return "" }), native, nil
+	}
+	for _, a := range linked {
+		if _, err := d.o.Files.Put(a); err != nil {
+			return "", nil, fmt.Errorf("daemon: outbox %d: serve %s: %w", it.ID, a.Name, err)
+		}
+	}
+	return forum.PlaceAttachments(it.Body, linked, func(_ int, a forum.Attachment) string { return d.o.Files.Img(a) }), native, nil
+}
+
+// partFiles gives each part the files to attach to it: a file goes with the first part that
+// holds its placeholder, else with the first part.
+func partFiles(parts []string, files []forum.Attachment) [][]forum.Attachment {
+	out := make([][]forum.Attachment, len(parts))
+	for _, a := range files {
+		k := 0
+		for i, p := range parts {
+			if strings.Contains(p, forum.Placeholder(a.Name)) {
+				k = i
+				break
+			}
+		}
+		out[k] = append(out[k], a)
+	}
+	return out
+}
+
+// send posts one marked part, with files (a thread reply through the dialect's Attacher). A
+// private message has no forum id: the marker stands for it.
+func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, files []forum.Attachment) (string, error) {
 	if it.Kind == store.OutboxPM {
 		subject := it.Subject
 		if subject == "" {
@@ -253,7 +320,14 @@ func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string) (str
 		}
 		return "", nil
 	}
-	id, merged, err := d.o.Forum.Reply(ctx, d.o.Thread, body)
+	var id string
+	var merged bool
+	var err error
+	if at, ok := d.o.Forum.(forum.Attacher); ok && len(files) > 0 {
+		id, merged, err = at.ReplyWithAttachments(ctx, d.o.Thread, body, files)
+	} else {
+		id, merged, err = d.o.Forum.Reply(ctx, d.o.Thread, body)
+	}
 	if err != nil {
 		return "", err
 	}

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
+	"net/textproto"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,6 +172,78 @@ func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, b
 	}
 	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", true)
 }
+
+// FormFile is a file field of a multipart form.
+type FormFile struct {
+	Field       string // the form field's name, e.g. "attachments[]"
+	Name        string // the file name sent
+	ContentType string
+	Data        []byte
+}
+
+// PostMultipart posts form and files as multipart/form-data (an upload form), the values encoded
+// in the board's charset as EncodeForm does. Like PostForm it is never repeated by the client: an
+// unknown outcome is an *AmbiguousError.
+func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Values, files []FormFile, boardCharset string) (*Page, error) {
+	enc, err := encodingFor(boardCharset)
+	if err != nil {
+		return nil, err
+	}
+	conv := func(s string) (string, error) {
+		if enc == nil {
+			return s, nil
+		}
+		return EncodeString(enc, s)
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	keys := make([]string, 0, len(form))
+	for k := range form {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ks, err := conv(k)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range form[k] {
+			vs, err := conv(v)
+			if err != nil {
+				return nil, err
+			}
+			if err := w.WriteField(ks, vs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, f := range files {
+		name, err := conv(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"; filename="%s"`, quoteEscaper.Replace(f.Field), quoteEscaper.Replace(name)))
+		ct := f.ContentType
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		h.Set("Content-Type", ct)
+		pw, err := w.CreatePart(h)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := pw.Write(f.Data); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return c.do(ctx, http.MethodPost, rawURL, buf.Bytes(), w.FormDataContentType(), true)
+}
+
+var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
 
 func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, follow bool) (*Page, error) {
 	u, err := url.Parse(rawURL)

@@ -8,8 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,6 +48,10 @@ type Post struct {
 	Code     []string  `json:"code,omitempty"`     // code blocks of the author's own text, whitespace intact
 	Spoilers []Spoiler `json:"spoilers,omitempty"` // spoilers of the author's own text
 	Edited   bool      `json:"edited"`
+	// Problems lists the fields of this post the dialect could not read ("time: no date",
+	// "author: not found"); the rest of the post is still right. A page that is not a thread at
+	// all is an error, never a list of posts with problems.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Cursor marks how far a reader has read: the last post id seen (ids compare numerically where the
@@ -100,6 +107,40 @@ type PMNotifier interface {
 type Capabilities struct {
 	PrivateMessages bool `json:"private_messages"`
 	MaxPostLength   int  `json:"max_post_length,omitempty"` // characters; 0 = unknown
+	// Attachments: the dialect posts files with a thread reply (it implements Attacher).
+	Attachments bool `json:"attachments,omitempty"`
+	// MaxAttachmentSize is the largest file the forum takes, in bytes; 0 = unknown (no check).
+	MaxAttachmentSize int64 `json:"max_attachment_size,omitempty"`
+	// AttachmentTypes are the file extensions the forum takes (lower case, no dot: "png");
+	// empty = any.
+	AttachmentTypes []string `json:"attachment_types,omitempty"`
+}
+
+// Takes says whether the forum takes file a as an attachment of a thread reply: the dialect
+// posts attachments, and a's size and extension are within the forum's limits.
+func (c Capabilities) Takes(a Attachment) bool {
+	if !c.Attachments || len(a.Data) == 0 {
+		return false
+	}
+	if c.MaxAttachmentSize > 0 && int64(len(a.Data)) > c.MaxAttachmentSize {
+		return false
+	}
+	if len(c.AttachmentTypes) == 0 {
+		return true
+	}
+	ext := strings.ToLower(strings.TrimPrefix(path.Ext(a.Name), "."))
+	return slices.Contains(c.AttachmentTypes, ext)
+}
+
+// Attacher is implemented by dialects whose forum takes files with a reply
+// (Capabilities.Attachments). ReplyWithAttachments is Reply with files: each file is uploaded
+// with the reply and shown where the body holds its Placeholder, or at the top of the post when
+// the body holds none (PlaceAttachments). The caller checks each file with Capabilities.Takes.
+// A reply whose upload went through but whose post failed leaves at most an unattached upload on
+// the forum, shown nowhere (an administrator may delete it); a new attempt uploads afresh and
+// attaches only its own.
+type Attacher interface {
+	ReplyWithAttachments(ctx context.Context, t Thread, body string, files []Attachment) (id string, merged bool, err error)
 }
 
 // Errors every dialect reports, wrapped with the details (errors.Is works on them).
@@ -116,6 +157,10 @@ var (
 	// ErrRecipient: the recipient of a private message cannot receive it (private messages
 	// disabled, a full inbox); an unknown recipient is ErrNotFound.
 	ErrRecipient = errors.New("forum: the recipient cannot receive private messages")
+	// ErrAttachmentRefused: the forum did not take a file (attachments off for the bot or the
+	// board, a type or size it refuses, its quota full); nothing was posted. The file can be
+	// linked instead.
+	ErrAttachmentRefused = errors.New("forum: attachment refused")
 )
 
 // FloodError is the forum's flood control: try again after Wait.
@@ -141,6 +186,10 @@ type Config struct {
 	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
 	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
 	ReturnFlood bool
+	// ReturnTooLong: a message the board finds too long returns the error instead of being split
+	// by the dialect, so the caller (the daemon) splits it, each part with its own marker, and a
+	// retry sends only the parts not on the forum yet.
+	ReturnTooLong bool
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second
@@ -225,4 +274,36 @@ func ExtractorFor(name string) (Extractor, error) {
 		return nil, fmt.Errorf("forum: no extractor for dialect %q", name)
 	}
 	return x, nil
+}
+
+// Attachment is a file posted with a reply (a picture of the field). The body says where it goes
+// with its Placeholder, "[attachment=NAME]"; without one it goes at the top of the post.
+type Attachment struct {
+	Name        string `json:"name"`         // file name, e.g. "round-2.png"
+	ContentType string `json:"content_type"` // e.g. "image/png"
+	Data        []byte `json:"data"`
+}
+
+// Placeholder is the text a message's body holds where attachment name is to be shown:
+// "[attachment=NAME]". Dialects and the daemon replace it before posting (PlaceAttachments).
+func Placeholder(name string) string { return "[attachment=" + name + "]" }
+
+// PlaceAttachments puts markup(i, files[i]) where the body holds files[i]'s Placeholder (every
+// occurrence), and the markup of each file whose placeholder the body lacks at the top of the
+// body, one line each, in order. A markup of "" removes the placeholder (and puts nothing on top).
+func PlaceAttachments(body string, files []Attachment, markup func(i int, a Attachment) string) string {
+	var top []string
+	for i, a := range files {
+		m := markup(i, a)
+		ph := Placeholder(a.Name)
+		if strings.Contains(body, ph) {
+			body = strings.ReplaceAll(body, ph, m)
+		} else if m != "" {
+			top = append(top, m)
+		}
+	}
+	if len(top) == 0 {
+		return body
+	}
+	return strings.Join(top, "\n") + "\n" + body
 }

@@ -92,6 +92,13 @@ type Rules interface {
 	Defined(name string) bool
 }
 
+// Adjuster is Rules whose moderators may add a player to the roster and change a side's or a
+// team's count (Crusade: wounds owed): each returns the intent for the game's engine.
+type Adjuster interface {
+	AddPlayer(name, role string) (any, error)                     // role: a side or a team, in the game's terms
+	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
+}
+
 // Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
 // Open once, when the game starts, before it renders the opening post.
 type Opener interface {
@@ -113,6 +120,25 @@ type PrivateExpecter interface {
 // mismatch; a log of a game that has not ended is checked as far as it can be.
 type Verifier interface {
 	Verify(evs []engine.Event) error
+}
+
+// Describer is Rules that put their state and events into words for the moderators (the web
+// UI's game page and event log), in Russian, from the game's own templates.
+type Describer interface {
+	// Describe is one of the game's events in words ("ход 3 (Джелу)"); "" when the game has no
+	// words for it (the web UI then shows its kind).
+	Describe(ev engine.Event) string
+	// Status is the state in words: whose turn it is, what a side owes ("" when nothing to say).
+	Status() string
+	// Winners are the names a moderator may give when ending the game (Ender's winner), with
+	// their Russian labels; none when the game decides its winner itself.
+	Winners() []Winner
+}
+
+// Winner is a winner a moderator may name when ending the game.
+type Winner struct {
+	Name  string // as Ender takes it ("crusaders", "draw")
+	Label string // Russian, for the moderator ("крестоносцы", "ничья")
 }
 
 // Names of the templates the referee itself renders; every game defines them.

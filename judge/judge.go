@@ -73,6 +73,8 @@ type Flag struct {
 	Kind   FlagKind `json:"kind"`
 	PostID string   `json:"post_id,omitempty"`
 	Detail string   `json:"detail"`
+	// Was is an edited post's first-seen text (the moderators' notice shows what changed).
+	Was string `json:"was,omitempty"`
 }
 
 // Outcome is the result of one input or one timer: the events to append to the log (already
@@ -95,10 +97,14 @@ const (
 	ModAccept ModAction = "accept"
 	ModReject ModAction = "reject" // refuse the flagged post with the moderator's reason
 	ModClose  ModAction = "close"  // close a flag without any post (settled elsewhere)
-	ModUndo   ModAction = "undo"   // undo the last applied move (a compensating event; board re-posted)
-	ModPause  ModAction = "pause"  // stop judging and the clock's penalties until resumed
-	ModResume ModAction = "resume"
-	ModEnd    ModAction = "end" // end the game (the game master's decision), Reason says why
+	// ModAddPlayer adds a player (ModCommand.Player, .Role) to the roster; ModAdjust changes a
+	// side's or team's count (ModCommand.Target, .Amount): games that implement Adjuster.
+	ModAddPlayer ModAction = "add_player"
+	ModAdjust    ModAction = "adjust"
+	ModUndo      ModAction = "undo"  // undo the last applied move (a compensating event; board re-posted)
+	ModPause     ModAction = "pause" // stop judging and the clock's penalties until resumed
+	ModResume    ModAction = "resume"
+	ModEnd       ModAction = "end" // end the game (the game master's decision), Reason says why
 )
 
 // ModCommand is one moderator action, logged with who and why.
@@ -111,6 +117,10 @@ type ModCommand struct {
 	Flag   FlagKind // why the post was flagged (accept settles each kind its own way)
 	Text   string   // accept: the move as the player meant it, typed by the moderator
 	Winner string   // end: the winner in the game's terms ("" : the game decides; "draw")
+	Player string   // add_player: the forum user
+	Role   string   // add_player: the side or team
+	Target string   // adjust: the side or team
+	Amount int      // adjust: how much (negative: taken back)
 }
 
 // Referee judges one game. Implementations are deterministic: the same inputs in the same order

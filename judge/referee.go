@@ -26,6 +26,14 @@ type Options struct {
 	Seed, Salt string
 }
 
+// Moderator command refusals a caller may want to word itself (errors.Is).
+var (
+	ErrNothingToUndo = errors.New("no applied move to undo")
+	ErrPauseState    = errors.New("nothing to do")
+	ErrNoReadable    = errors.New("no readable move in it")
+	ErrNotPlaying    = errors.New("does not play in this game")
+)
+
 // referee is the one referee every game runs under: roster and bot checks, disputes, moderation,
 // restore from the log, timers and the seeded source of chance, over the game's Rules.
 type referee struct {
@@ -337,7 +345,7 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 		return r.say(in, Accepted, SayHelp, nil)
 	case Unreadable:
 		out, err := r.say(in, Flagged, SayUnreadable, rd.Lines)
-		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: rd.Detail}}
+		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
 		return out, err
 	}
 	if !isPlayer {
@@ -408,9 +416,9 @@ func (r *referee) route(in *Input, m Message) Message {
 		return m
 	}
 	if in != nil && in.Source == PM && !r.opt.NoPM {
-		return Message{To: in.Author, Subject: r.rules.Title(), Body: m.Body}
+		return Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments}
 	}
-	return Message{Body: m.Body}
+	return Message{Body: m.Body, Attachments: m.Attachments}
 }
 
 // ---- the clock ----
@@ -448,7 +456,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 	switch cmd.Action {
 	case ModPause, ModResume:
 		if (cmd.Action == ModPause) == r.paused {
-			return Outcome{}, fmt.Errorf("judge: the game is already %s", map[bool]string{true: "paused", false: "running"}[r.paused])
+			return Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
 		}
 		var ev engine.Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
 		name := SayPause
@@ -463,7 +471,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 	case ModUndo:
 		pos, label := r.lastUndoable()
 		if pos < 0 {
-			return Outcome{}, errors.New("judge: no applied move to undo")
+			return Outcome{}, fmt.Errorf("judge: %w", ErrNothingToUndo)
 		}
 		c.Event = r.log[pos]
 		ev := &UndoneEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason, Event: pos, Label: label}
@@ -485,6 +493,35 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			return Outcome{}, err
 		}
 		return r.accepted(nil, evs)
+	case ModAddPlayer, ModAdjust:
+		adj, ok := r.rules.(Adjuster)
+		if !ok {
+			return Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
+		}
+		var intent any
+		var err error
+		if cmd.Action == ModAddPlayer {
+			intent, err = adj.AddPlayer(cmd.Player, cmd.Role)
+		} else {
+			intent, err = adj.Adjust(cmd.Target, cmd.Amount, cmd.Reason)
+		}
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
+		}
+		rnd := r.rand()
+		evs, err := r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
+		}
+		if err := checkDrawn(rnd, evs); err != nil {
+			return Outcome{}, err
+		}
+		if evs, err = r.commitAt(cmd.At, evs); err != nil {
+			return Outcome{}, err
+		}
+		out, err := r.accepted(nil, evs)
+		out.Verdict = Accepted
+		return out, err
 	case ModAccept, ModReject, ModClose:
 		if cmd.Post == nil {
 			return Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
@@ -527,10 +564,10 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		}
 		rd := r.rules.Read(in)
 		if rd.Kind != Intent {
-			return Outcome{}, fmt.Errorf("judge: accept: %s: no readable move in it; give the move as the player meant it (the text option)", describe(in))
+			return Outcome{}, fmt.Errorf("judge: accept: %s: %w; give the move as the player meant it (review accept --text, or the text box in the web UI)", describe(in), ErrNoReadable)
 		}
 		if cmd.Flag == FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
-			return Outcome{}, fmt.Errorf("judge: accept: %s does not play in this game; add them to the roster first", in.Author)
+			return Outcome{}, fmt.Errorf("judge: accept: %s %w; add them to the roster first", in.Author, ErrNotPlaying)
 		}
 		out, err := r.decide(in, rd)
 		if err != nil || out.Verdict != Accepted {
@@ -561,6 +598,58 @@ func (r *referee) lastUndoable() (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// LastUndoable names the move a moderator's undo would undo now (the game's label for it).
+func LastUndoable(r Referee) (label string, ok bool) {
+	rf, isRef := r.(*referee)
+	if !isRef {
+		return "", false
+	}
+	pos, label := rf.lastUndoable()
+	return label, pos >= 0
+}
+
+// Describe puts a stored event of r's game into words through the game's Describer; "" for the
+// referee's own events, a game without words for it, or an event that does not decode.
+func Describe(r Referee, rec engine.Record) string {
+	rf, isRef := r.(*referee)
+	if !isRef || strings.HasPrefix(rec.Kind, "judge.") {
+		return ""
+	}
+	d, ok := rf.rules.(Describer)
+	if !ok {
+		return ""
+	}
+	ev, err := rf.decode(rec.Kind, rec.Data)
+	if err != nil {
+		return ""
+	}
+	return d.Describe(ev)
+}
+
+// UnreadableReply is what the game answers a post it cannot read (its "unreadable" template, naming
+// the parts it could not read), on r's current state, without judging anything; ok is false when
+// the post reads (or is chatter) now.
+func UnreadableReply(r Referee, in Input) (body string, ok bool) {
+	rf, isRef := r.(*referee)
+	if !isRef {
+		return "", false
+	}
+	rd := rf.rules.Read(in)
+	if rd.Kind != Unreadable {
+		return "", false
+	}
+	c := rf.ctx(&in)
+	c.Lines = rd.Lines
+	body, err := rf.rules.Say(SayUnreadable, c)
+	return body, err == nil && strings.TrimSpace(body) != ""
+}
+
+// DescriberOf is the running game's Describer, or nil when the game has none.
+func DescriberOf(r Referee) Describer {
+	d, _ := RulesOf(r).(Describer)
+	return d
 }
 
 // ForGame reports whether a post holds something for the game.
@@ -610,6 +699,30 @@ func lastRune(s string) rune {
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '#' }
+
+// replySubject answers a private message under its own subject ("RE: " once), or under the
+// game's title when it had none.
+func replySubject(subject, title string) string {
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return title
+	}
+	if len(subject) >= 3 && strings.EqualFold(subject[:3], "re:") {
+		return subject
+	}
+	return "RE: " + subject
+}
+
+// maxDetail bounds a flag's detail (a hostile post is not copied into moderators' messages).
+const maxDetail = 300
+
+// cut shortens s to at most n characters, marking the cut with "…".
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
 
 // describe names a post for a moderator's error message.
 func describe(in Input) string {

@@ -25,3 +25,17 @@ func TestHasWord(t *testing.T) {
 		}
 	}
 }
+
+func TestReplySubject(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "Крестовый поход"},
+		{"раны", "RE: раны"},
+		{"RE: раны", "RE: раны"},
+		{"Re: раны", "Re: раны"},
+		{"  приказы  ", "RE: приказы"},
+	} {
+		if got := replySubject(tc.in, "Крестовый поход"); got != tc.want {
+			t.Errorf("replySubject(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

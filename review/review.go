@@ -1,6 +1,7 @@
-// Package review owns the moderator's side of a game: the queue of flagged cases and the
-// moderator's commands (accept a flagged post as a move, reject it, undo the last applied move,
-// pause and resume the game). Each command goes through the game's referee, and its outcome is
+// Package review owns the moderator's side of a game: the queue of flagged cases, the game as it
+// stands (Standing, the log in the game's words), and the moderator's commands (accept a flagged
+// post, as posted or as the moderator retyped the move; reject it; close it without a post; undo
+// the last applied move; pause, resume and end the game). Each command goes through the game's referee, and its outcome is
 // committed like any other: events (with the moderator's name and reason in the event log),
 // replies queued in the outbox for the daemon's poster, the flag resolved, in one transaction.
 package review
@@ -26,6 +27,10 @@ type Review struct {
 	Now        func() time.Time
 	Moderators []string
 	Caps       forum.Capabilities
+	// Allowed are the names that may act ("by"): the configured moderators and the web UI's
+	// accounts. Empty: any name (tests, tools).
+	Allowed   []string // PublicURL is the web UI's public address (review.public_url), for moderators' notices.
+	PublicURL string
 }
 
 // Case is a flag with the post it is about.
@@ -33,14 +38,19 @@ type Case struct {
 	Flag    store.Flag
 	Post    store.PostRecord
 	HasPost bool
+	// Said is, for an unreadable move, what the game answers it (Russian, the game's own words;
+	// the flag's Detail is the parser's English); filled by Explain.
+	Said string
 }
 
 // Errors a caller may want to tell apart (the web UI words them for the moderator).
 var (
 	// ErrNoModerator: an action without the moderator's name.
 	ErrNoModerator = errors.New("review: --by NAME is required (the moderator's name goes into the event log)")
-	// ErrNoReason: reject and undo need a reason.
+	// ErrNoReason: reject, close, undo and end need a reason.
 	ErrNoReason = errors.New("review: --reason is required for this action")
+	// ErrNotModerator: "by" is not one of the configured moderators.
+	ErrNotModerator = errors.New("review: not a moderator of this game")
 	// ErrOtherGame: the flag belongs to another game.
 	ErrOtherGame = errors.New("review: the flag belongs to another game")
 )
@@ -78,14 +88,36 @@ func (r *Review) Queue(ctx context.Context) ([]Case, error) {
 	return out, nil
 }
 
+// Explain fills in what the game answers each unreadable move among cases (Case.Said), read
+// again on the game's current state.
+func (r *Review) Explain(ctx context.Context, cases []Case) error {
+	var ref judge.Referee
+	for i, c := range cases {
+		if !c.HasPost || c.Flag.Kind != store.FlagUnreadable {
+			continue
+		}
+		if ref == nil {
+			var err error
+			if ref, _, err = r.referee(ctx); err != nil {
+				return err
+			}
+		}
+		cases[i].Said, _ = judge.UnreadableReply(ref, *Input(c.Post))
+	}
+	return nil
+}
+
 // Show returns a flag and its post.
 func (r *Review) Show(ctx context.Context, id int64) (Case, error) {
 	f, err := r.Store.Flag(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Case{}, &wrapped{msg: fmt.Sprintf("review: there is no flag %d (forumgm review list shows the open ones)", id), err: err}
+	}
 	if err != nil {
 		return Case{}, err
 	}
 	if f.Game != r.Game {
-		return Case{}, fmt.Errorf("%w: flag %d belongs to game %s, not %s", ErrOtherGame, id, f.Game, r.Game)
+		return Case{}, &wrapped{msg: fmt.Sprintf("review: flag %d belongs to game %s, not %s", id, f.Game, r.Game), err: ErrOtherGame}
 	}
 	return r.caseOf(ctx, f)
 }
@@ -131,7 +163,7 @@ func (r *Review) referee(ctx context.Context) (judge.Referee, int64, error) {
 		return nil, 0, err
 	}
 	if err := ref.Restore(recs); err != nil {
-		return nil, 0, fmt.Errorf("review: restore: %w", err)
+		return nil, 0, cause(err, "review: restore")
 	}
 	return ref, int64(len(recs)), nil
 }
@@ -168,15 +200,56 @@ func Input(p store.PostRecord) *judge.Input {
 	return &judge.Input{Source: p.Source, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
 }
 
-func need(by, reason string, needReason bool) error {
-	if strings.TrimSpace(by) == "" {
-		return ErrNoModerator
+// NotModeratorError is an action by a name that is not a configured moderator.
+type NotModeratorError struct {
+	By      string
+	Allowed []string
+}
+
+func (e *NotModeratorError) Error() string {
+	return fmt.Sprintf("review: %q is not a moderator of this game (config: moderators, review.accounts): use one of %s",
+		e.By, strings.Join(e.Allowed, ", "))
+}
+
+func (e *NotModeratorError) Unwrap() error { return ErrNotModerator }
+
+// need checks an action's moderator and reason and returns the moderator's name as configured.
+func (r *Review) need(by, reason string, needReason bool) (string, error) {
+	by = strings.TrimSpace(by)
+	if by == "" {
+		return "", ErrNoModerator
 	}
 	if needReason && strings.TrimSpace(reason) == "" {
-		return ErrNoReason
+		return "", ErrNoReason
 	}
-	return nil
+	if len(r.Allowed) == 0 {
+		return by, nil
+	}
+	for _, a := range r.Allowed {
+		if strings.EqualFold(strings.TrimSpace(a), by) {
+			return strings.TrimSpace(a), nil
+		}
+	}
+	return "", &NotModeratorError{By: by, Allowed: r.Allowed}
 }
+
+// cause wraps an error from the referee or the store under a short context, without the other
+// package's own prefix ("review: accept flag 3: no readable move", not "…: judge: accept: …").
+func cause(err error, format string, args ...any) error {
+	msg := err.Error()
+	for _, p := range []string{"judge: ", "store: ", "accept: ", "reject: ", "close: ", "end: ", "undo: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return &wrapped{msg: fmt.Sprintf(format, args...) + ": " + msg, err: err}
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
 
 // Accept settles a flag in the post's favour: an unreadable move or a stranger's move is judged;
 // an edited or deleted post's first-seen version stands; a disputed decision stands.
@@ -187,7 +260,8 @@ func (r *Review) Accept(ctx context.Context, id int64, by, reason string) (judge
 // AcceptAs accepts a flagged post as the move the moderator types in text (what the player meant),
 // judged as if the player had written it.
 func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
+	by, err := r.need(by, reason, false)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, judge.ModAccept, by, reason, text) })
@@ -195,22 +269,18 @@ func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string
 
 // Close closes a flag without any post (a case settled elsewhere); the reason is logged.
 func (r *Review) Close(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
-		return judge.Outcome{}, err
-	}
 	return r.decide(ctx, id, judge.ModClose, by, reason)
 }
 
 // Reject refuses a flagged post with the moderator's reason (a refusal is posted).
 func (r *Review) Reject(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
-		return judge.Outcome{}, err
-	}
 	return r.decide(ctx, id, judge.ModReject, by, reason)
 }
 
+// decide runs a command about a flag (reject and close need a reason).
 func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
+	by, err := r.need(by, reason, true)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, action, by, reason, "") })
@@ -238,7 +308,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in,
 		Flag: c.Flag.Kind, Text: text})
 	if err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
+		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	state := store.FlagAccepted
 	verdict := out.Verdict
@@ -258,72 +328,103 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 	if c.Post.Judged() && c.Post.Verdict != store.VerdictFlagged {
 		cm.Post = nil // an edited or deleted move post keeps its verdict; the flag is resolved
 	}
-	if err := daemon.Fill(&cm, out, in, r.Moderators, r.Caps); err != nil {
+	if err := daemon.FillWith(&cm, out, in, r.notify()); err != nil {
 		return judge.Outcome{}, err
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, id, err)
+		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	return out, nil
 }
 
+// notify is who hears of flags a command raises.
+func (r *Review) notify() daemon.Notify {
+	return daemon.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
+}
+
 // Undo undoes the last applied move (a compensating event; the board is posted again).
 func (r *Review) Undo(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
-		return judge.Outcome{}, err
-	}
-	return r.game(ctx, judge.ModUndo, by, reason)
+	return r.game(ctx, judge.ModUndo, by, reason, true)
 }
 
 // Pause stops judging and the clock's penalties until Resume.
 func (r *Review) Pause(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
-		return judge.Outcome{}, err
-	}
-	return r.game(ctx, judge.ModPause, by, reason)
+	return r.game(ctx, judge.ModPause, by, reason, false)
 }
 
 // Resume resumes a paused game.
 func (r *Review) Resume(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	if err := need(by, reason, false); err != nil {
-		return judge.Outcome{}, err
-	}
-	return r.game(ctx, judge.ModResume, by, reason)
+	return r.game(ctx, judge.ModResume, by, reason, false)
 }
 
 // game runs a command about the whole game.
-func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason string) (judge.Outcome, error) {
+func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason string, needReason bool) (judge.Outcome, error) {
+	by, err := r.need(by, reason, needReason)
+	if err != nil {
+		return judge.Outcome{}, err
+	}
 	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, action, by, reason, "") })
 }
 
 // End ends the game by the moderators' decision: winner in the game's terms, or "draw", or ""
 // (the game decides); the reason is logged and posted.
 func (r *Review) End(ctx context.Context, by, reason, winner string) (judge.Outcome, error) {
-	if err := need(by, reason, true); err != nil {
+	by, err := r.need(by, reason, true)
+	if err != nil {
 		return judge.Outcome{}, err
 	}
 	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, judge.ModEnd, by, reason, winner) })
 }
 
+// AddPlayer adds a forum user to the game's roster as role (a side or a team, in the game's
+// terms); the reason is logged.
+func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (judge.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) {
+		return r.command(ctx, judge.ModCommand{Action: judge.ModAddPlayer, By: by, Reason: reason, Player: name, Role: role})
+	})
+}
+
+// Adjust changes a side's or team's count by amount (Crusade: wounds owed; negative takes back).
+func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (judge.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return judge.Outcome{}, err
+	}
+	return retry(func() (judge.Outcome, error) {
+		return r.command(ctx, judge.ModCommand{Action: judge.ModAdjust, By: by, Reason: reason, Target: target, Amount: amount})
+	})
+}
+
 func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reason, winner string) (judge.Outcome, error) {
+	return r.command(ctx, judge.ModCommand{Action: action, By: by, Reason: reason, Winner: winner})
+}
+
+// command carries out a moderator's command about the whole game and commits its outcome.
+func (r *Review) command(ctx context.Context, cmd judge.ModCommand) (judge.Outcome, error) {
+	action, by, reason := cmd.Action, cmd.By, cmd.Reason
 	ref, seq, err := r.referee(ctx)
 	if err != nil {
 		return judge.Outcome{}, err
 	}
 	now := r.Now()
-	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Winner: winner})
+	cmd.At = now
+	out, err := ref.Moderate(cmd)
 	if err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
+		return judge.Outcome{}, cause(err, "review: %s", action)
 	}
 	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason, ExpectSeq: store.Expect(seq)}
-	if err := daemon.Fill(&cm, out, nil, r.Moderators, r.Caps); err != nil {
+	if err := daemon.FillWith(&cm, out, nil, r.notify()); err != nil {
 		return judge.Outcome{}, err
 	}
 	if action == judge.ModPause || action == judge.ModResume {
 		cm.Pause = &store.PauseUpdate{Paused: action == judge.ModPause, Reason: reason, By: by}
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
-		return judge.Outcome{}, fmt.Errorf("review: %s: %w", action, err)
+		return judge.Outcome{}, cause(err, "review: %s", action)
 	}
 	return out, nil
 }

@@ -174,3 +174,46 @@ func TestEndWithWinner(t *testing.T) {
 		t.Fatalf("log %v", k)
 	}
 }
+
+// A stranger who should play is added to the roster; their move flagged "not in roster" is then
+// accepted and judged. A side is given wounds and some are taken back, never below none.
+func TestAddPlayerAndAdjustWounds(t *testing.T) {
+	r := newSettleRig(t, store.FlagNotInRoster, store.VerdictFlagged, "Вася", "1-й ход крестоносца к1 на K16")
+	ctx := context.Background()
+	if _, err := r.rv.Accept(ctx, r.flag, "Moderator", ""); err == nil || !strings.Contains(err.Error(), "roster") {
+		t.Fatalf("a stranger's move accepted before they play: %v", err)
+	}
+	if _, err := r.rv.AddPlayer(ctx, "Moderator", "", "Вася", "крестоносцы"); err == nil {
+		t.Fatal("adding a player without a reason must fail")
+	}
+	if _, err := r.rv.AddPlayer(ctx, "Moderator", "записался в теме набора", "Вася", "марсиане"); err == nil {
+		t.Fatal("an unknown side must fail")
+	}
+	out, err := r.rv.AddPlayer(ctx, "Moderator", "записался в теме набора", "Вася", "крестоносцы")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Messages) != 1 || !strings.Contains(out.Messages[0].Body, "записал в игру Вася") {
+		t.Fatalf("announcement %+v", out.Messages)
+	}
+	out, err = r.rv.Accept(ctx, r.flag, "Moderator", "теперь играет")
+	if err != nil || out.Verdict != judge.Accepted || !strings.Contains(out.Messages[0].Body, "к1: K17 → K16") {
+		t.Fatalf("the flagged move after the player was added: %v %+v", err, out)
+	}
+
+	out, err = r.rv.Adjust(ctx, "Moderator", "оскорбление в теме", "сарацины", 2)
+	if err != nil || !strings.Contains(out.Messages[0].Body, "+2 ранения сарацинам") {
+		t.Fatalf("wounds given: %v %+v", err, out.Messages)
+	}
+	if _, err := r.rv.Adjust(ctx, "Moderator", "ошибка", "сарацины", -3); err == nil {
+		t.Fatal("more wounds taken back than owed")
+	}
+	out, err = r.rv.Adjust(ctx, "Moderator", "ошибка", "сарацины", -1)
+	if err != nil || !strings.Contains(out.Messages[0].Body, "снято 1 ранение") || !strings.Contains(out.Messages[0].Body, "сарацин: 1") {
+		t.Fatalf("wounds taken back: %v %+v", err, out.Messages)
+	}
+	k := r.kinds(t)
+	if !strings.Contains(strings.Join(k, " "), "crusade.player_added") || !strings.Contains(strings.Join(k, " "), "crusade.wounds_adjusted") {
+		t.Fatalf("log %v", k)
+	}
+}

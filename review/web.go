@@ -16,19 +16,24 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	ttemplate "text/template"
 	"time"
 
 	"forumgm/internal/loopback"
 	"forumgm/judge"
 	"forumgm/store"
+	"forumgm/templates"
 )
 
 // The web UI: the moderator's queue in a browser. It is a thin face over the same Review methods
-// the CLI calls (Queue, Show, Accept, Reject, Undo, Pause, Resume, Log, State); the logged-in
-// moderator's name is the "by" of every action. Login is a form against the configured accounts
+// the CLI calls (Queue, Show, AcceptAs, Reject, Close, Undo, Pause, Resume, End, Standing,
+// Described); the logged-in moderator's name is the "by" of every action. Every Russian text lives
+// in the templates under web/ (pages, the event words in words.html, and messages.tmpl for errors,
+// flashes and titles). An undo and the end of the game are confirmed on a page of their own. Login is a form against the configured accounts
 // (passwords from the environment, compared in constant time); a session cookie (HttpOnly,
 // SameSite=Strict) carries a per-session CSRF token that every POST must echo; cross-origin POSTs
-// and requests for a non-loopback Host (DNS rebinding) are refused. Player text goes through
+// and requests for a Host other than loopback or WebOptions.PublicURL's (DNS rebinding) are
+// refused. Player text goes through
 // html/template, so it is escaped. Nothing is logged.
 
 //go:embed web
@@ -47,6 +52,10 @@ type WebOptions struct {
 	Now        func() time.Time // session expiry only; default time.Now
 	SessionTTL time.Duration    // default 12h
 	LogSize    int              // events on the log page; default 50
+	// PublicURL is where moderators reach the UI through a reverse proxy with TLS
+	// (review.public_url); its host is accepted besides loopback and its origin is trusted for
+	// POSTs. Empty: loopback only (an SSH tunnel).
+	PublicURL string
 }
 
 // Web is the moderator web UI as an http.Handler, for one or more games.
@@ -56,6 +65,8 @@ type Web struct {
 	games    []*Review
 	byID     map[string]*Review
 	pages    map[string]*template.Template
+	msgs     *ttemplate.Template
+	public   string // PublicURL's host ("" when none)
 	handler  http.Handler
 
 	mu       sync.Mutex
@@ -123,6 +134,17 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	if err := w.parse(); err != nil {
 		return nil, err
 	}
+	cop := http.NewCrossOriginProtection()
+	if opt.PublicURL != "" {
+		u, err := url.Parse(opt.PublicURL)
+		if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+			return nil, fmt.Errorf("review: web: public URL %q: want https://host[:port]/", opt.PublicURL)
+		}
+		w.public = strings.ToLower(u.Host)
+		if err := cop.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
+			return nil, fmt.Errorf("review: web: public URL %q: %w", opt.PublicURL, err)
+		}
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /login", w.loginPage)
 	mux.HandleFunc("POST /login", w.login)
@@ -131,29 +153,42 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	mux.HandleFunc("GET /{$}", w.auth(w.index))
 	mux.HandleFunc("GET /g/{game}/{$}", w.auth(w.game(w.queue)))
 	mux.HandleFunc("GET /g/{game}/log", w.auth(w.game(w.log)))
+	mux.HandleFunc("GET /g/{game}/undo", w.auth(w.game(w.undoPage)))
+	mux.HandleFunc("GET /g/{game}/end", w.auth(w.game(w.endPage)))
 	mux.HandleFunc("GET /g/{game}/flag/{id}", w.auth(w.game(w.flag)))
 	mux.HandleFunc("POST /g/{game}/flag/{id}/{action}", w.auth(w.game(w.decide)))
 	mux.HandleFunc("POST /g/{game}/{action}", w.auth(w.game(w.command)))
 	// Cross-origin POSTs (by Sec-Fetch-Site or Origin) are refused before the token is looked at.
-	w.handler = http.NewCrossOriginProtection().Handler(mux)
+	w.handler = cop.Handler(mux)
 	return w, nil
 }
 
 func (w *Web) parse() error {
-	funcs := template.FuncMap{
-		"when":  w.when,
-		"kind":  kindText,
-		"state": stateText,
-		"cause": causeText,
-		"trim":  strings.TrimSpace,
-		"inc":   func(i int) int { return i + 1 },
+	msgs, err := ttemplate.New("messages").Option("missingkey=error").ParseFS(webFS, "web/messages.tmpl")
+	if err != nil {
+		return fmt.Errorf("review: web messages: %w", err)
 	}
-	base, err := template.New("layout.html").Funcs(funcs).ParseFS(webFS, "web/layout.html")
+	w.msgs = msgs
+	funcs := template.FuncMap{
+		"when":    w.when,
+		"kind":    w.kindText,
+		"state":   w.stateText,
+		"cause":   w.causeText,
+		"trim":    strings.TrimSpace,
+		"inc":     func(i int) int { return i + 1 },
+		"excerpt": excerpt,
+		"retype":  retype,
+		"short":   func(s string) string { return templates.Cut(s, 200) },
+		"dict": func(p store.PostRecord, game string, id int64) postRow {
+			return postRow{Post: p, Game: game, ID: id}
+		},
+	}
+	base, err := template.New("layout.html").Funcs(funcs).ParseFS(webFS, "web/layout.html", "web/words.html")
 	if err != nil {
 		return fmt.Errorf("review: web templates: %w", err)
 	}
 	w.pages = map[string]*template.Template{}
-	for _, name := range []string{"login", "index", "queue", "flag", "log"} {
+	for _, name := range []string{"login", "index", "queue", "flag", "log", "undo", "end"} {
 		t, err := template.Must(base.Clone()).ParseFS(webFS, "web/"+name+".html")
 		if err != nil {
 			return fmt.Errorf("review: web templates: %w", err)
@@ -161,6 +196,26 @@ func (w *Web) parse() error {
 		w.pages[name] = t
 	}
 	return nil
+}
+
+// msg renders one of the web UI's messages (web/messages.tmpl).
+func (w *Web) msg(name string, data any) string {
+	var b strings.Builder
+	if err := w.msgs.ExecuteTemplate(&b, name, data); err != nil {
+		return name // a missing message is a bug the tests catch; never a blank page
+	}
+	return b.String()
+}
+
+// msgData is what messages get.
+type msgData struct {
+	Game  string
+	N     int64
+	Label string
+	Count int
+	Err   string
+	State string
+	By    string
 }
 
 // ServeHTTP serves the UI; requests for a Host that is not loopback are refused (a page on another
@@ -172,8 +227,8 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
-	if !loopback.Host(r.Host) {
-		http.Error(rw, "forumgm review: open it as http://127.0.0.1:PORT/", http.StatusMisdirectedRequest)
+	if !loopback.Host(r.Host) && (w.public == "" || !strings.EqualFold(r.Host, w.public)) {
+		http.Error(rw, w.msg("http.not_loopback", nil), http.StatusMisdirectedRequest)
 		return
 	}
 	w.handler.ServeHTTP(rw, r)
@@ -216,17 +271,17 @@ func (w *Web) auth(next http.HandlerFunc) http.HandlerFunc {
 				http.Redirect(rw, r, "/login?next="+url.QueryEscape(r.URL.Path), http.StatusSeeOther)
 				return
 			}
-			http.Error(rw, "Нужно войти (/login).", http.StatusUnauthorized)
+			http.Error(rw, w.msg("http.login_needed", nil), http.StatusUnauthorized)
 			return
 		}
 		if r.Method == http.MethodPost {
 			r.Body = http.MaxBytesReader(rw, r.Body, maxForm)
 			if err := r.ParseForm(); err != nil {
-				http.Error(rw, "Форма не читается.", http.StatusBadRequest)
+				http.Error(rw, w.msg("http.form_unreadable", nil), http.StatusBadRequest)
 				return
 			}
 			if !same(r.PostForm.Get("csrf"), s.csrf) {
-				http.Error(rw, "Форма устарела или пришла не отсюда. Обновите страницу и попробуйте ещё раз.", http.StatusForbidden)
+				http.Error(rw, w.msg("http.form_stale", nil), http.StatusForbidden)
 				return
 			}
 		}
@@ -279,18 +334,19 @@ func safeNext(next string) string {
 
 // page is what every template gets.
 type page struct {
-	Title  string
-	User   string
-	CSRF   string
-	Flash  *Flash
-	Games  []string
-	Game   string
-	State  store.Game
-	Cases  []Case
-	Case   *Case
-	Events []store.EventRow
-	Error  string
-	Next   string
+	Title    string
+	User     string
+	CSRF     string
+	Flash    *Flash
+	Games    []string
+	Game     string
+	State    store.Game
+	Standing *Standing
+	Cases    []Case
+	Case     *Case
+	Events   []Entry
+	Error    string
+	Next     string
 }
 
 func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name string, p page) {
@@ -305,7 +361,7 @@ func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name s
 	}
 	var b strings.Builder
 	if err := w.pages[name].ExecuteTemplate(&b, "layout.html", p); err != nil {
-		http.Error(rw, "Ошибка страницы: "+err.Error(), http.StatusInternalServerError)
+		http.Error(rw, w.msg("http.page_error", msgData{Err: err.Error()}), http.StatusInternalServerError)
 		return
 	}
 	rw.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -336,33 +392,32 @@ func (w *Web) loginPage(rw http.ResponseWriter, r *http.Request) {
 func (w *Web) showLogin(rw http.ResponseWriter, r *http.Request, status int, next, msg string) {
 	tok := token()
 	http.SetCookie(rw, &http.Cookie{Name: loginCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	w.render(rw, r, status, "login", page{Title: "Вход", CSRF: tok, Next: next, Error: msg})
+	w.render(rw, r, status, "login", page{Title: w.msg("title.login", nil), CSRF: tok, Next: next, Error: msg})
 }
 
 func (w *Web) login(rw http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(rw, r.Body, maxForm)
 	if err := r.ParseForm(); err != nil {
-		http.Error(rw, "Форма не читается.", http.StatusBadRequest)
+		http.Error(rw, w.msg("http.form_unreadable", nil), http.StatusBadRequest)
 		return
 	}
 	next := safeNext(r.PostForm.Get("next"))
 	c, err := r.Cookie(loginCookie)
 	if err != nil || !same(r.PostForm.Get("csrf"), c.Value) {
-		w.showLogin(rw, r, http.StatusForbidden, next, "Форма устарела — попробуйте ещё раз.")
+		w.showLogin(rw, r, http.StatusForbidden, next, w.msg("login.stale", nil))
 		return
 	}
 	now := w.opt.Now()
 	if wait := w.throttle.wait(now, r.RemoteAddr, r.PostForm.Get("name")); wait > 0 {
 		secs := int(wait.Round(time.Second) / time.Second)
 		rw.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-		w.showLogin(rw, r, http.StatusTooManyRequests, next,
-			fmt.Sprintf("Слишком много неудачных попыток входа. Подождите %d с и попробуйте снова.", max(secs, 1)))
+		w.showLogin(rw, r, http.StatusTooManyRequests, next, w.msg("login.throttled", msgData{N: int64(max(secs, 1))}))
 		return
 	}
 	name, ok := w.check(r.PostForm.Get("name"), r.PostForm.Get("password"))
 	if !ok {
 		w.throttle.failed(now, r.RemoteAddr, r.PostForm.Get("name"))
-		w.showLogin(rw, r, http.StatusUnauthorized, next, "Неверное имя или пароль.")
+		w.showLogin(rw, r, http.StatusUnauthorized, next, w.msg("login.wrong", nil))
 		return
 	}
 	id := token()
@@ -394,7 +449,7 @@ func (w *Web) index(rw http.ResponseWriter, r *http.Request) {
 		http.Redirect(rw, r, gamePath(w.games[0].Game), http.StatusSeeOther)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "index", page{Title: "Игры"})
+	w.render(rw, r, http.StatusOK, "index", page{Title: w.msg("title.index", nil)})
 }
 
 func gamePath(game string) string { return "/g/" + url.PathEscape(game) + "/" }
@@ -406,7 +461,7 @@ func (w *Web) game(next gameHandler) http.HandlerFunc {
 	return func(rw http.ResponseWriter, r *http.Request) {
 		g := w.byID[r.PathValue("game")]
 		if g == nil {
-			http.Error(rw, "Нет такой игры.", http.StatusNotFound)
+			http.Error(rw, w.msg("http.no_game", nil), http.StatusNotFound)
 			return
 		}
 		next(rw, r, g)
@@ -414,11 +469,45 @@ func (w *Web) game(next gameHandler) http.HandlerFunc {
 }
 
 func (w *Web) fail(rw http.ResponseWriter, err error) {
-	http.Error(rw, "Не получилось: "+err.Error(), http.StatusInternalServerError)
+	http.Error(rw, w.msg("http.failed", msgData{Err: err.Error()}), http.StatusInternalServerError)
 }
 
 func (w *Web) queue(rw http.ResponseWriter, r *http.Request, g *Review) {
 	cases, err := g.Queue(r.Context())
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	if err := g.Explain(r.Context(), cases); err != nil {
+		w.fail(rw, err)
+		return
+	}
+	st, err := g.State(r.Context())
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	now, err := g.Standing(r.Context())
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	w.render(rw, r, http.StatusOK, "queue", page{Title: w.msg("title.game", msgData{Game: g.Game}), Game: g.Game, State: st, Standing: &now, Cases: cases})
+}
+
+// undoPage asks to confirm an undo, naming the move it undoes.
+func (w *Web) undoPage(rw http.ResponseWriter, r *http.Request, g *Review) {
+	now, err := g.Standing(r.Context())
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
+	w.render(rw, r, http.StatusOK, "undo", page{Title: w.msg("title.undo", msgData{Game: g.Game}), Game: g.Game, Standing: &now})
+}
+
+// endPage is the form that ends the game: the winner or a draw, the reason, a confirmation.
+func (w *Web) endPage(rw http.ResponseWriter, r *http.Request, g *Review) {
+	now, err := g.Standing(r.Context())
 	if err != nil {
 		w.fail(rw, err)
 		return
@@ -428,11 +517,11 @@ func (w *Web) queue(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "queue", page{Title: "Очередь · " + g.Game, Game: g.Game, State: st, Cases: cases})
+	w.render(rw, r, http.StatusOK, "end", page{Title: w.msg("title.end", msgData{Game: g.Game}), Game: g.Game, State: st, Standing: &now})
 }
 
 func (w *Web) log(rw http.ResponseWriter, r *http.Request, g *Review) {
-	evs, err := g.Log(r.Context(), w.opt.LogSize)
+	evs, err := g.Described(r.Context(), w.opt.LogSize)
 	if err != nil {
 		w.fail(rw, err)
 		return
@@ -441,7 +530,7 @@ func (w *Web) log(rw http.ResponseWriter, r *http.Request, g *Review) {
 	for i, j := 0, len(evs)-1; i < j; i, j = i+1, j-1 {
 		evs[i], evs[j] = evs[j], evs[i]
 	}
-	w.render(rw, r, http.StatusOK, "log", page{Title: "Журнал · " + g.Game, Game: g.Game, Events: evs})
+	w.render(rw, r, http.StatusOK, "log", page{Title: w.msg("title.log", msgData{Game: g.Game}), Game: g.Game, Events: evs})
 }
 
 func flagID(r *http.Request) (int64, bool) {
@@ -452,42 +541,59 @@ func flagID(r *http.Request) (int64, bool) {
 func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
 	id, ok := flagID(r)
 	if !ok {
-		http.Error(rw, "Нет такого флага.", http.StatusNotFound)
+		http.Error(rw, w.msg("http.no_flag", nil), http.StatusNotFound)
 		return
 	}
 	c, err := g.Show(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) || errors.Is(err, ErrOtherGame) {
-		http.Error(rw, "Нет такого флага.", http.StatusNotFound)
+		http.Error(rw, w.msg("http.no_flag", nil), http.StatusNotFound)
 		return
 	}
 	if err != nil {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "flag", page{Title: fmt.Sprintf("Флаг №%d · %s", id, g.Game), Game: g.Game, Case: &c})
+	cs := []Case{c}
+	if err := g.Explain(r.Context(), cs); err != nil {
+		w.fail(rw, err)
+		return
+	}
+	c = cs[0]
+	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", msgData{N: id, Game: g.Game}), Game: g.Game, Case: &c})
 }
 
-// decide is Accept or Reject of a flag: the same Review methods the CLI calls.
+// decide is Accept, Reject or Close of a flag: the same Review methods the CLI calls.
 func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	id, ok := flagID(r)
 	if !ok {
-		http.Error(rw, "Нет такого флага.", http.StatusNotFound)
+		http.Error(rw, w.msg("http.no_flag", nil), http.StatusNotFound)
 		return
 	}
 	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
 	var out judge.Outcome
 	var err error
 	var done string
+	n := msgData{N: id}
 	switch r.PathValue("action") {
 	case "accept":
-		out, err = g.Accept(r.Context(), id, s.name, reason)
-		done = fmt.Sprintf("Флаг №%d: ход принят", id)
-		if out.Verdict == judge.Refused {
-			done = fmt.Sprintf("Флаг №%d закрыт, но ход не по правилам: в тему уйдёт отказ", id)
+		c, serr := g.Show(r.Context(), id)
+		out, err = g.AcceptAs(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("text")))
+		switch {
+		case serr == nil && c.Flag.Kind == store.FlagDispute:
+			done = w.msg("done.kept_dispute", n)
+		case serr == nil && !retype(c.Flag.Kind):
+			done = w.msg("done.kept", n)
+		case out.Verdict == judge.Refused:
+			done = w.msg("done.accepted_refused", n)
+		default:
+			done = w.msg("done.accepted", n)
 		}
 	case "reject":
 		out, err = g.Reject(r.Context(), id, s.name, reason)
-		done = fmt.Sprintf("Флаг №%d: ход отклонён, отказ уйдёт в тему", id)
+		done = w.msg("done.rejected", n)
+	case "close":
+		out, err = g.Close(r.Context(), id, s.name, reason)
+		done = w.msg("done.closed", n)
 	default:
 		http.NotFound(rw, r)
 		return
@@ -496,61 +602,137 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	w.after(rw, r, s, out, err, done, gamePath(g.Game), back)
 }
 
-// command is Undo, Pause or Resume: the same Review methods the CLI calls.
+// command is Undo, Pause, Resume or End: the same Review methods the CLI calls.
 func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
 	var out judge.Outcome
 	var err error
 	var done string
+	back := gamePath(g.Game)
 	switch r.PathValue("action") {
 	case "undo":
-		out, err = g.Undo(r.Context(), s.name, reason)
-		done = "Последний ход отменён, доска уйдёт в тему заново"
+		// The move confirmed must still be the last one: the daemon may have applied another
+		// since the confirmation page was shown.
+		back = gamePath(g.Game) + "undo"
+		label, ok, lerr := g.LastMove(r.Context())
+		switch {
+		case lerr != nil:
+			err = lerr
+		case !ok:
+			err = judge.ErrNothingToUndo
+		case label != r.PostForm.Get("label"):
+			w.setFlash(s, false, w.msg("err.undo_moved", msgData{Label: label}))
+			http.Redirect(rw, r, back, http.StatusSeeOther)
+			return
+		default:
+			out, err = g.Undo(r.Context(), s.name, reason)
+			done = w.msg("done.undone", msgData{Label: label})
+		}
 	case "pause":
 		out, err = g.Pause(r.Context(), s.name, reason)
-		done = "Игра на паузе"
+		done = w.msg("done.paused", nil)
 	case "resume":
 		out, err = g.Resume(r.Context(), s.name, reason)
-		done = "Игра продолжается"
+		done = w.msg("done.resumed", nil)
+	case "end":
+		back = gamePath(g.Game) + "end"
+		if r.PostForm.Get("confirm") != "yes" {
+			w.setFlash(s, false, w.msg("err.not_confirmed", nil))
+			http.Redirect(rw, r, back, http.StatusSeeOther)
+			return
+		}
+		out, err = g.End(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("winner")))
+		done = w.msg("done.ended", nil)
 	default:
 		http.NotFound(rw, r)
 		return
 	}
-	w.after(rw, r, s, out, err, done, gamePath(g.Game), gamePath(g.Game))
+	w.after(rw, r, s, out, err, done, gamePath(g.Game), back)
 }
 
 // after reports an action's outcome as a flash and redirects (POST, redirect, GET).
 func (w *Web) after(rw http.ResponseWriter, r *http.Request, s *session, out judge.Outcome, err error, done, okTo, failTo string) {
 	if err != nil {
-		w.setFlash(s, false, errorText(err))
+		w.setFlash(s, false, w.errorText(err))
 		http.Redirect(rw, r, failTo, http.StatusSeeOther)
 		return
 	}
 	text := done + "."
 	if n := len(out.Messages); n > 0 {
-		text = fmt.Sprintf("%s. Сообщений в очереди на отправку: %d — их опубликует работающий ведущий.", done, n)
+		text = done + w.msg("done.queued", msgData{Count: n})
 	}
 	w.setFlash(s, true, text)
 	http.Redirect(rw, r, okTo, http.StatusSeeOther)
 }
 
 // errorText words an action's error for the moderator.
-func errorText(err error) string {
+func (w *Web) errorText(err error) string {
 	var no *NotOpenError
 	switch {
 	case errors.Is(err, ErrNoReason):
-		return "Укажите причину — без неё это действие не выполняется."
+		return w.msg("err.no_reason", nil)
 	case errors.As(err, &no):
-		return fmt.Sprintf("Флаг №%d уже разобран (%s, %s).", no.ID, stateText(no.State), no.By)
+		return w.msg("err.not_open", msgData{N: no.ID, State: w.stateText(no.State), By: no.By})
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, ErrOtherGame):
-		return "Нет такого флага."
+		return w.msg("err.no_flag", nil)
 	case errors.Is(err, store.ErrLogMoved):
-		return "Игра как раз менялась — попробуйте ещё раз."
+		return w.msg("err.log_moved", nil)
+	case errors.Is(err, judge.ErrNothingToUndo):
+		return w.msg("err.nothing_to_undo", nil)
+	case errors.Is(err, judge.ErrPauseState):
+		return w.msg("err.pause_state", nil)
+	case errors.Is(err, judge.ErrNoReadable):
+		return w.msg("err.no_readable", nil)
+	case errors.Is(err, judge.ErrNotPlaying):
+		return w.msg("err.not_playing", nil)
+	case errors.Is(err, ErrNotModerator):
+		return w.msg("err.not_moderator", nil)
 	}
-	return "Не получилось: " + err.Error()
+	return w.msg("err.other", msgData{Err: err.Error()})
 }
 
 // ---- template helpers ----
+
+// retype reports whether accepting a flag of this kind judges the post (so the moderator may
+// retype the move as the player meant it): an unreadable move, a stranger's move.
+func retype(k store.FlagKind) bool { return k == store.FlagUnreadable || k == store.FlagNotInRoster }
+
+// postRow is what the queue's "post" template gets.
+type postRow struct {
+	Post store.PostRecord
+	Game string
+	ID   int64
+}
+
+// Excerpt is the start of a long post for the queue.
+type Excerpt struct {
+	Text string
+	More int // lines left out (0: the whole text)
+	Cut  bool
+}
+
+// Excerpt limits: the queue shows at most this many lines and letters of a post.
+const (
+	excerptLines   = 8
+	excerptLetters = 600
+)
+
+// excerpt is the start of a post's text: at most excerptLines lines and excerptLetters letters.
+func excerpt(text string) Excerpt {
+	text = strings.TrimSpace(text)
+	lines := strings.Split(text, "\n")
+	e := Excerpt{Text: text}
+	if len(lines) > excerptLines {
+		e.Text, e.More, e.Cut = strings.Join(lines[:excerptLines], "\n"), len(lines)-excerptLines, true
+	}
+	if r := []rune(e.Text); len(r) > excerptLetters {
+		e.Text, e.Cut = string(r[:excerptLetters])+"…", true
+		if e.More == 0 {
+			e.More = len(lines) - len(strings.Split(e.Text, "\n"))
+		}
+	}
+	return e
+}
 
 func (w *Web) when(t time.Time) string {
 	if t.IsZero() {
@@ -559,46 +741,33 @@ func (w *Web) when(t time.Time) string {
 	return t.In(w.opt.Location).Format("02.01.2006 15:04")
 }
 
-func kindText(k store.FlagKind) string {
-	switch k {
-	case store.FlagUnreadable:
-		return "ход не читается"
-	case store.FlagEdited:
-		return "ход исправлен после решения"
-	case store.FlagDeleted:
-		return "ход удалён"
-	case store.FlagNotInRoster:
-		return "ход не от игрока"
-	case store.FlagDispute:
-		return "спор"
+// kindText words a flag's kind ("kind.KIND" in the messages).
+func (w *Web) kindText(k store.FlagKind) string {
+	if w.msgs.Lookup("kind."+string(k)) == nil {
+		k = store.FlagOther
 	}
-	return "другое"
+	return w.msg("kind."+string(k), nil)
 }
 
-func stateText(s store.FlagState) string {
-	switch s {
-	case store.FlagOpen:
-		return "открыт"
-	case store.FlagAccepted:
-		return "принят"
-	case store.FlagRejected:
-		return "отклонён"
-	case store.FlagDismissed:
-		return "снят"
+// stateText words a flag's state ("state.STATE"; an unknown state as is).
+func (w *Web) stateText(s store.FlagState) string {
+	if w.msgs.Lookup("state."+string(s)) == nil {
+		return string(s)
 	}
-	return string(s)
+	return w.msg("state."+string(s), nil)
 }
 
-func causeText(c string) string {
+// causeText words an event's cause: the clock, a moderator, a post, a private message.
+func (w *Web) causeText(c string) string {
 	switch {
 	case c == store.TimerCause:
-		return "часы игры"
+		return w.msg("cause.timer", nil)
 	case strings.HasPrefix(c, "moderator:"):
-		return "модератор " + strings.TrimPrefix(c, "moderator:")
+		return w.msg("cause.moderator", msgData{By: strings.TrimPrefix(c, "moderator:")})
 	case strings.HasPrefix(c, "post:"):
-		return "пост " + strings.TrimPrefix(c, "post:")
+		return w.msg("cause.post", msgData{Label: strings.TrimPrefix(c, "post:")})
 	case strings.HasPrefix(c, "pm:"):
-		return "ЛС " + strings.TrimPrefix(c, "pm:")
+		return w.msg("cause.pm", msgData{Label: strings.TrimPrefix(c, "pm:")})
 	}
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -368,7 +369,7 @@ func TestWebQueueAndAccept(t *testing.T) {
 	}
 	// The log page shows who and why.
 	lg := c.get("/g/g/log")
-	for _, want := range []string{"модератор " + modName, "ход читается", "judge.moderated"} {
+	for _, want := range []string{"модератор " + modName, "ход читается", "решение модератора по флагу", "ход 1: крестоносцы (Джелу)"} {
 		if !strings.Contains(lg.body, want) {
 			t.Errorf("log lacks %q:\n%s", want, lg.body)
 		}
@@ -472,19 +473,38 @@ func TestWebUndoPauseResume(t *testing.T) {
 	c := e.client()
 	c.mustLogin()
 
+	if q := c.get("/g/g/"); strings.Contains(q.body, `id="undo"`) || !strings.Contains(q.body, "Отменять пока нечего") {
+		t.Errorf("queue offers an undo with nothing to undo:\n%s", q.body)
+	}
+	if u := c.get("/g/g/undo"); !strings.Contains(u.body, `id="undo-none"`) {
+		t.Errorf("undo page with nothing to undo:\n%s", u.body)
+	}
 	r := c.send("/g/g/undo", url.Values{"reason": {"ошибка"}})
-	if !strings.Contains(r.body, "Не получилось") || !strings.Contains(r.body, "no applied move") {
+	if !strings.Contains(r.body, "Отменять нечего") || strings.Contains(r.body, "no applied move") {
 		t.Errorf("undo with nothing to undo:\n%s", r.body)
 	}
 	c.send(fmtPath("/g/g/flag/%d/accept", id), nil)
 	n := len(e.events())
 
-	r = c.send("/g/g/undo", url.Values{"reason": {""}})
+	// The queue names the move an undo undoes; the confirmation page names it again.
+	if q := c.get("/g/g/"); !strings.Contains(q.body, "Отменить последний ход: ход 1 (Джелу)") {
+		t.Errorf("queue does not name the move to undo:\n%s", q.body)
+	}
+	if u := c.get("/g/g/undo"); !strings.Contains(u.body, "Будет отменён последний принятый ход: <b>ход 1 (Джелу)</b>") {
+		t.Fatalf("undo page:\n%s", u.body)
+	}
+	label := "ход 1 (Джелу)"
+	r = c.send("/g/g/undo", url.Values{"reason": {""}, "label": {label}})
 	if !strings.Contains(r.body, "Укажите причину") || len(e.events()) != n {
 		t.Fatalf("undo without a reason:\n%s", r.body)
 	}
-	r = c.send("/g/g/undo", url.Values{"reason": {"ошибка ведущего"}})
-	if !strings.Contains(r.body, "Последний ход отменён") {
+	// A confirmation of another move (the log moved since the page was shown) undoes nothing.
+	r = c.send("/g/g/undo", url.Values{"reason": {"ошибка ведущего"}, "label": {"ход 7 (snovaya)"}})
+	if !strings.Contains(r.body, "Последний ход уже другой: ход 1 (Джелу)") || len(e.events()) != n {
+		t.Fatalf("undo of a stale confirmation:\n%s", r.body)
+	}
+	r = c.send("/g/g/undo", url.Values{"reason": {"ошибка ведущего"}, "label": {label}})
+	if !strings.Contains(r.body, "Отменён ход 1 (Джелу)") {
 		t.Fatalf("undo:\n%s", r.body)
 	}
 	last := e.events()[len(e.events())-1]
@@ -504,7 +524,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 		t.Fatalf("last event after pause: %+v", last)
 	}
 	r = c.send("/g/g/pause", nil)
-	if !strings.Contains(r.body, "already paused") {
+	if !strings.Contains(r.body, "Игра уже в этом состоянии") || strings.Contains(r.body, "already paused") {
 		t.Errorf("pause twice:\n%s", r.body)
 	}
 	r = c.send("/g/g/resume", nil)
@@ -518,7 +538,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 		t.Fatalf("last event after resume: %+v", last)
 	}
 	lg := c.get("/g/g/log")
-	for _, want := range []string{judge.KindUndone, judge.KindPaused, judge.KindResumed, "ошибка ведущего", "разбираемся"} {
+	for _, want := range []string{"ход отменён", "пауза", "игра продолжается", "ошибка ведущего", "разбираемся"} {
 		if !strings.Contains(lg.body, want) {
 			t.Errorf("log lacks %q", want)
 		}
@@ -582,5 +602,90 @@ func TestServe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve after cancel: %v", err)
+	}
+}
+
+// With review.public_url (a reverse proxy with TLS), the UI answers for that host name too, and
+// only for it; a stranger's host name gets a Russian explanation.
+func TestWebPublicURL(t *testing.T) {
+	e := newWebEnv(t)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "https://mod.example.org/"}, e.rv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		host string
+		want int
+	}{{"mod.example.org", http.StatusOK}, {"127.0.0.1:9322", http.StatusOK}, {"evil.example", http.StatusMisdirectedRequest}} {
+		req := httptest.NewRequest(http.MethodGet, "/login", nil)
+		req.Host = tc.host
+		rec := httptest.NewRecorder()
+		web.ServeHTTP(rec, req)
+		if rec.Code != tc.want {
+			t.Errorf("Host %s: %d, want %d", tc.host, rec.Code, tc.want)
+		}
+		if tc.want != http.StatusOK && !strings.Contains(rec.Body.String(), "SSH-туннель") {
+			t.Errorf("Host %s: %q", tc.host, rec.Body.String())
+		}
+	}
+	if _, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "mod.example.org"}, e.rv); err == nil {
+		t.Error("a public URL without a scheme is accepted")
+	}
+}
+
+// Every message the UI words in Go code exists in web/messages.tmpl (a typo would show the key).
+func TestWebMessagesDefined(t *testing.T) {
+	e := newWebEnv(t)
+	src, err := os.ReadFile("web.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := regexp.MustCompile(`w\.msg\("([a-z_.]+)",`).FindAllStringSubmatch(string(src), -1)
+	if len(names) < 20 {
+		t.Fatalf("only %d messages found in web.go", len(names))
+	}
+	for _, m := range names {
+		if e.web.msgs.Lookup(m[1]) == nil {
+			t.Errorf("message %q is not in web/messages.tmpl", m[1])
+		}
+	}
+	for _, k := range []store.FlagKind{store.FlagUnreadable, store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute, store.FlagOther} {
+		if e.web.msgs.Lookup("kind."+string(k)) == nil {
+			t.Errorf("no words for flag kind %s", k)
+		}
+	}
+	for _, st := range []store.FlagState{store.FlagOpen, store.FlagAccepted, store.FlagRejected, store.FlagDismissed} {
+		if e.web.msgs.Lookup("state."+string(st)) == nil {
+			t.Errorf("no words for flag state %s", st)
+		}
+	}
+	// No Russian text is left in the Go code (it lives in the templates).
+	if ru := regexp.MustCompile(`"[^"\n]*\p{Cyrillic}[^"\n]*"`).FindAllString(string(src), -1); len(ru) > 0 {
+		t.Errorf("Russian strings in web.go: %q", ru)
+	}
+}
+
+// An unreadable move is shown with what the game answered the player (Russian, the game's own
+// words), not the parser's English detail; accepting a dispute says the decision stands.
+func TestWebUnreadableInWordsAndDisputeKept(t *testing.T) {
+	e := newWebEnv(t)
+	id := e.flagPost("7", "Джелу", forum.Post{Text: "1-й ход крестоносца к1 на К-шестнадцать"}, store.FlagUnreadable, `line 1: no cell to move to`)
+	c := e.client()
+	c.mustLogin()
+	q := c.get("/g/g/")
+	if !strings.Contains(q.body, "Ведущий ответил:") || strings.Contains(q.body, "no cell to move to") {
+		t.Errorf("queue row of an unreadable move:\n%s", q.body)
+	}
+	f := c.get(fmtPath("/g/g/flag/%d", id))
+	if !strings.Contains(f.body, `id="said"`) || !strings.Contains(f.body, `id="accept-text"`) {
+		t.Errorf("flag page of an unreadable move:\n%s", f.body)
+	}
+	d := e.flagPost("8", "snovaya", forum.Post{Text: "#спор ход был неверный"}, store.FlagDispute, "#спор")
+	if f := c.get(fmtPath("/g/g/flag/%d", d)); strings.Contains(f.body, `id="accept-text"`) || !strings.Contains(f.body, "Решение остаётся в силе") {
+		t.Errorf("flag page of a dispute:\n%s", f.body)
+	}
+	r := c.send(fmtPath("/g/g/flag/%d/accept", d), nil)
+	if !strings.Contains(r.body, "решение остаётся в силе") {
+		t.Errorf("accepting a dispute:\n%s", r.body)
 	}
 }

@@ -28,6 +28,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/newthread.php", s.wrap((*req).newthread))
 	mux.HandleFunc("/editpost.php", s.wrap((*req).editpost))
 	mux.HandleFunc("/private.php", s.wrap((*req).private))
+	mux.HandleFunc("/attachment.php", s.wrap((*req).attachment))
 	mux.HandleFunc("/images/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/gif")
 		_, _ = w.Write(blankGIF)
@@ -433,6 +434,7 @@ type postbit struct {
 	ToUID                  int
 	ToName                 string
 	Body                   template.HTML
+	Attachments            template.HTML // the files the body does not place
 	PMLink, EditLink       bool
 	QuoteLink, PMReplyLink string
 }
@@ -465,9 +467,10 @@ func (q *req) postbit(p *postRow, num int, r *renderer) postbit {
 	b := postbit{BB: q.bb, PID: p.PID, UID: p.UID, Num: num, Author: p.Author, Subject: p.Subject,
 		Permalink: fmt.Sprintf("showthread.php?tid=%d&pid=%d#pid%d", p.TID, p.PID, p.PID),
 		Date:      q.date(p.Dateline),
-		Body:      template.HTML(r.Render(p.Message, true)),
 		QuoteLink: fmt.Sprintf("newreply.php?tid=%d&replyto=%d", p.TID, p.PID),
 	}
+	body, rest := q.placeAttachments(p.PID, r.Render(p.Message, true))
+	b.Body, b.Attachments = template.HTML(body), rest
 	if p.EditUID > 0 && p.EditTime > 0 {
 		b.Edited, b.EditUID, b.Editor, b.EditReason, b.EditDate = true, p.EditUID, p.Editor, p.EditReason, q.date(p.EditTime)
 	}
@@ -569,7 +572,22 @@ func (q *req) newreply() {
 			return
 		}
 		message := q.in("message")
-		pid, _, err := q.s.reply(q.ctx, q.user, t.TID, q.in("subject"), message, q.inInt("replyto"))
+		posthash := q.in("posthash")
+		var upErrs []string
+		if files := q.uploads(); len(files) > 0 && posthash != "" && (q.in("newattachment") != "" || q.in("submit") != "") {
+			upErrs = q.s.addAttachments(q.ctx, q.user.UID, posthash, files)
+		}
+		var pid int
+		var err error
+		if q.in("newattachment") != "" && q.in("submit") == "" || len(upErrs) > 0 {
+			// An upload without "Post Reply" (or a refused one) shows the form again.
+			err = &RuleError{Messages: upErrs}
+		} else {
+			pid, _, err = q.s.reply(q.ctx, q.user, t.TID, q.in("subject"), message, q.inInt("replyto"))
+			if err == nil {
+				err = q.s.bindAttachments(q.ctx, q.user.UID, posthash, pid)
+			}
+		}
 		var re *RuleError
 		switch {
 		case errors.As(err, &re):
@@ -596,6 +614,12 @@ func (q *req) newreply() {
 			data["QuotedIDs"] = strconv.Itoa(p.PID)
 		}
 	}
+	atts, err := q.s.pendingAttachments(q.ctx, q.user.UID, fmt.Sprint(data["PostHash"]))
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	data["Attachments"] = atts
 	ps, err := q.s.threadPosts(q.ctx, t.TID, max(0, t.Posts-10), 10)
 	if err != nil {
 		q.fail(err)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -56,6 +57,7 @@ var nestableCodes = []struct {
 }
 
 var (
+	reImg        = regexp.MustCompile(`(?is)\[img\](\r\n?|\n?)(https?://([^<>"']+?))\[/img\]`)
 	reURLSimple  = regexp.MustCompile(`(?is)\[url\]((?:https?|ftp)://[^\r\n"<]+?)\[/url\]`)
 	reURLSimple2 = regexp.MustCompile(`(?i)\[url\]((?:www|ftp)\.[^\r\n"<]+?)\[/url\]`)
 	reURLComplex = regexp.MustCompile(`(?is)\[url=((?:https?|ftp)://[^\r\n"<\]]+?)\](.+?)\[/url\]`)
@@ -114,6 +116,15 @@ func (p *renderer) Render(msg string, allowSmilies bool) string {
 		msg = p.parseSmilies(msg)
 	}
 	msg = p.parseQuotes(msg)
+	// [img]URL[/img] (MyBB's mycode_parse_img, template mycode_img), before URLs are linked.
+	msg = reImg.ReplaceAllStringFunc(msg, func(m string) string {
+		u := strings.ReplaceAll(strings.TrimSpace(reImg.FindStringSubmatch(m)[2]), "\n", "")
+		alt := path.Base(u)
+		if n := []rune(alt); len(n) > 55 {
+			alt = string(n[:40]) + "..." + string(n[len(n)-10:])
+		}
+		return `<img src="` + u + `" loading="lazy"  alt="[Image: ` + alt + `]" class="mycode_img" />`
+	})
 	msg = autoURL(msg)
 	msg = strings.ReplaceAll(msg, "$", "&#36;")
 	for _, c := range simpleCodes {

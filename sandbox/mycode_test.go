@@ -28,6 +28,8 @@ func TestRenderMyCode(t *testing.T) {
 		{"[quote=\"Джелу\"]\nтекст\n[/quote]", `<blockquote class="mycode_quote"><cite>Джелу Wrote:</cite>текст</blockquote>`},
 		{"[quote=\"Джелу\" pid='10' dateline='1796008717']\nход\n[/quote]\nответ",
 			`<blockquote class="mycode_quote"><cite><span> (<span title="11-30-2026, 03:18 AM">3 minutes ago</span>)</span>Джелу Wrote:  <a href="http://board/showthread.php?pid=10#pid10" class="quick_jump"></a></cite>ход</blockquote>ответ`},
+		{"[img]https://example.org/pics/3f2a.png[/img]\nтекст", `<img src="https://example.org/pics/3f2a.png" loading="lazy"  alt="[Image: 3f2a.png]" class="mycode_img" /><br />` + "\nтекст"},
+		{"[img]javascript:alert(1)[/img]", "[img]javascript:alert(1)[/img]"},
 		{"[spoiler]тайна[/spoiler]", `<div class="spoiler"><div class="spoiler_title">Spoiler</div><div class="spoiler_content">тайна</div></div>`},
 		{"[spoiler=План]a\nb[/spoiler]\nc", `<div class="spoiler"><div class="spoiler_title">План</div><div class="spoiler_content">a<br />` + "\nb</div></div>\nc"},
 		{"[url]http://example.org/a?b=1&c=2[/url]", `<a href="http://example.org/a?b=1&amp;c=2" target="_blank" rel="noopener" class="mycode_url">http://example.org/a?b=1&amp;c=2</a>`},

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -73,6 +74,8 @@ type Options struct {
 	MergeMinutes int
 	// MinMessageLength; default 5.
 	MinMessageLength int
+	// MaxMessageLength is MyBB's maxmessagelength; default 65535.
+	MaxMessageLength int
 	// Charset of the pages: "" or "UTF-8", or "windows-1251" (pages encoded in cp1251, characters
 	// outside it as &#NNNN;, form posts decoded from cp1251). SetCharset changes it at run time.
 	Charset string
@@ -384,8 +387,8 @@ func (s *Server) checkMessage(re *RuleError, message string) {
 		re.add("The message is missing. Please enter a message.", fmt.Errorf("%w: message is missing", forum.ErrTooShort))
 	case n < s.opts.MinMessageLength:
 		re.add(fmt.Sprintf("The message is too short. Please enter a message longer than %d characters.", s.opts.MinMessageLength), forum.ErrTooShort)
-	case utf8.RuneCountInString(message) > 65535:
-		re.add(fmt.Sprintf("The message is too long. Please enter a message shorter than 65535 characters (currently %d).", utf8.RuneCountInString(message)), forum.ErrTooLong)
+	case utf8.RuneCountInString(message) > cmp.Or(s.opts.MaxMessageLength, 65535):
+		re.add(fmt.Sprintf("The message is too long. Please enter a message shorter than %d characters (currently %d).", cmp.Or(s.opts.MaxMessageLength, 65535), utf8.RuneCountInString(message)), forum.ErrTooLong)
 	}
 }
 

@@ -87,7 +87,7 @@ func openDB(path string) (*sql.DB, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(8)
-	if _, err := db.Exec(schema); err != nil {
+	if _, err := db.Exec(schema + attachSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sandbox: schema: %w", err)
 	}

@@ -278,6 +278,7 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 	<div class="post_body scaleimages" id="pid_{{.PID}}">
 		{{.Body}}
 	</div>
+	{{.Attachments}}
 	<div class="post_meta" id="post_meta_{{.PID}}">
 		<div class="float_right">
 		</div>
@@ -408,6 +409,25 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 </span></td>
 </tr>
 </table>
+<br />
+<table border="0" cellspacing="0" cellpadding="5" class="tborder">
+<tr>
+	<td class="thead" colspan="3"><strong>Attachments</strong></td>
+</tr>
+<tr>
+	<td class="tcat smalltext" colspan="3">Your allocated attachment usage quota is Unlimited.  </td>
+</tr>
+<tr>
+<td class="trow1" width="1"><img src="images/paperclip.png" alt="" /></td>
+<td class="trow1" style="white-space: nowrap"><strong>New Attachment:</strong> <input type="file" name="attachments[]" size="30" class="fileupload" multiple="multiple" /></td>
+<td class="trow1" style="white-space: nowrap" align="center"><input type="submit" class="button" name="newattachment" value="Add Attachment" tabindex="13" /></td>
+</tr>
+{{range .Attachments}}<tr id="attachment_{{.AID}}">
+<td class="trow2" width="1" align="center"><img src="images/attachtypes/image.png" title="Image" border="0" alt=".png" /></td>
+<td class="trow2" width="60%" style="white-space: nowrap"><span class="attachment_filename">{{.Filename}}</span> ({{.Size}})</td>
+<td class="trow2" style="white-space: nowrap; text-align: center;"> <input type="submit" class="button" name="rem_{{.AID}}" value="Remove" /> <input type="button" class="button" name="insert" value="Insert Into Post" data-insert="[attachment={{.AID}}]" /></td>
+</tr>
+{{end}}</table>
 <br />
 <div align="center"><input type="submit" class="button" name="submit" value="Post Reply" tabindex="3" accesskey="s" /></div>
 <input type="hidden" name="action" value="do_newreply" />

@@ -31,6 +31,10 @@ type Commit struct {
 	Outbox []OutboxItem
 	// Flags are added to the moderator's queue (Game may be left empty).
 	Flags []NewFlag
+	// Notices, if set, gives the outbox items that tell moderators about Flags once the store
+	// has numbered them: it gets the flags' ids in the order of Flags, and its items are queued
+	// after Outbox in the same transaction (a notice can name the flag's number).
+	Notices func(flagIDs []int64) ([]OutboxItem, error)
 	// Cursor, if set, moves a reader's cursor.
 	Cursor *CursorUpdate
 	// TimerAt, if set, is the timed rule this commit fires: the game clock moves to it, and if the
@@ -193,13 +197,27 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 		if err != nil {
 			return err
 		}
-		if err := insertOutbox(ctx, tx, c.Game, c.Outbox, seq, now); err != nil {
-			return err
-		}
+		ids := make([]int64, len(c.Flags))
 		for i, f := range c.Flags {
-			if _, err := insertFlag(ctx, tx, c.Game, f, now); err != nil {
+			if ids[i], err = insertFlag(ctx, tx, c.Game, f, now); err != nil {
 				return fmt.Errorf("flag %d: %w", i, err)
 			}
+		}
+		outbox := c.Outbox
+		if c.Notices != nil && len(ids) > 0 {
+			notices, err := c.Notices(ids)
+			if err != nil {
+				return fmt.Errorf("notices: %w", err)
+			}
+			for i, it := range notices {
+				if err := it.check(); err != nil {
+					return fmt.Errorf("notice %d: %w", i, err)
+				}
+			}
+			outbox = append(outbox[:len(outbox):len(outbox)], notices...)
+		}
+		if err := insertOutbox(ctx, tx, c.Game, outbox, seq, now); err != nil {
+			return err
 		}
 		if c.Cursor != nil {
 			if err := setCursor(ctx, tx, c.Game, c.Cursor.Source, c.Cursor.Cursor, now); err != nil {

@@ -2,10 +2,15 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+
+	"forumgm/forum"
 )
 
 // OutboxKind is what the poster sends.
@@ -33,7 +38,16 @@ type OutboxItem struct {
 	Recipient string // the forum user name, for a PM; empty for a reply
 	Subject   string
 	Body      string // forum markup; the poster adds the item's marker to what it sends
+	// Attachments are files posted with the item (at most MaxAttachments, each at most
+	// MaxAttachmentSize bytes); their bytes are stored once however many items carry them.
+	Attachments []forum.Attachment
 }
+
+// Limits on an outbox item's attachments (the schema enforces them too).
+const (
+	MaxAttachments    = 8
+	MaxAttachmentSize = 2 << 20 // bytes
+)
 
 // OutboxRow is a queued item as stored.
 type OutboxRow struct {
@@ -44,8 +58,9 @@ type OutboxRow struct {
 	Recipient   string
 	Subject     string
 	Body        string
-	Marker      string // Marker(the game's key, Game, N)
-	EventSeq    int64  // the game's last event seq when the item was queued
+	Attachments []forum.Attachment // in the order they were queued
+	Marker      string             // Marker(the game's key, Game, N)
+	EventSeq    int64              // the game's last event seq when the item was queued
 	CreatedAt   time.Time
 	State       OutboxState
 	ForumPostID string // the forum's id of the posted reply ("" for a PM)
@@ -70,6 +85,21 @@ func (it OutboxItem) check() error {
 	if it.Body == "" {
 		return fmt.Errorf("%w: empty outbox body", ErrInvalid)
 	}
+	if len(it.Attachments) > MaxAttachments {
+		return fmt.Errorf("%w: %d attachments (at most %d)", ErrInvalid, len(it.Attachments), MaxAttachments)
+	}
+	for i, a := range it.Attachments {
+		switch {
+		case a.Name == "" || strings.ContainsAny(a.Name, "/\\\x00") || a.Name == "." || a.Name == "..":
+			return fmt.Errorf("%w: attachment %d: bad file name %q", ErrInvalid, i+1, a.Name)
+		case a.ContentType == "":
+			return fmt.Errorf("%w: attachment %q: no content type", ErrInvalid, a.Name)
+		case len(a.Data) == 0:
+			return fmt.Errorf("%w: attachment %q: empty", ErrInvalid, a.Name)
+		case len(a.Data) > MaxAttachmentSize:
+			return fmt.Errorf("%w: attachment %q: %d bytes (at most %d)", ErrInvalid, a.Name, len(a.Data), MaxAttachmentSize)
+		}
+	}
 	return nil
 }
 
@@ -91,6 +121,12 @@ func (s *Store) PendingOutbox(ctx context.Context, game string) ([]OutboxRow, er
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: pending outbox %s: %w", game, err)
+	}
+	rows.Close()
+	for i := range out {
+		if out[i].Attachments, err = outboxAttachments(ctx, s.r, out[i].ID); err != nil {
+			return nil, fmt.Errorf("store: pending outbox %s: %w", game, err)
+		}
 	}
 	return out, nil
 }
@@ -180,8 +216,18 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 	created := fmtTime(now)
 	for _, it := range items {
 		n++
-		if _, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(key, game, n), lastSeq, created); err != nil {
+		res, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(key, game, n), lastSeq, created)
+		if err != nil {
 			return fmt.Errorf("outbox item %d: %w", n, err)
+		}
+		if len(it.Attachments) > 0 {
+			id, err := res.LastInsertId()
+			if err != nil {
+				return fmt.Errorf("outbox item %d: %w", n, err)
+			}
+			if err := insertAttachments(ctx, tx, id, it.Attachments); err != nil {
+				return fmt.Errorf("outbox item %d: %w", n, err)
+			}
 		}
 	}
 	return nil
@@ -195,7 +241,51 @@ func outboxItem(ctx context.Context, q queryer, id int64) (OutboxRow, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return OutboxRow{}, fmt.Errorf("outbox item %d: %w", id, ErrNotFound)
 	}
-	return o, err
+	if err != nil {
+		return OutboxRow{}, err
+	}
+	if o.Attachments, err = outboxAttachments(ctx, q, id); err != nil {
+		return OutboxRow{}, err
+	}
+	return o, nil
+}
+
+// outboxAttachments reads an item's files in order (nil when it has none).
+func outboxAttachments(ctx context.Context, q queryer, id int64) ([]forum.Attachment, error) {
+	rows, err := q.QueryContext(ctx, `SELECT a.name, a.content_type, b.data FROM outbox_attachments a
+		JOIN blobs b ON b.sha256 = a.sha256 WHERE a.outbox_id = ? ORDER BY a.pos`, id)
+	if err != nil {
+		return nil, fmt.Errorf("outbox item %d: attachments: %w", id, err)
+	}
+	defer rows.Close()
+	var out []forum.Attachment
+	for rows.Next() {
+		var a forum.Attachment
+		if err := rows.Scan(&a.Name, &a.ContentType, &a.Data); err != nil {
+			return nil, fmt.Errorf("outbox item %d: attachments: %w", id, err)
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox item %d: attachments: %w", id, err)
+	}
+	return out, nil
+}
+
+// insertAttachments stores an item's files: each file's bytes once (by sha256), and the item's list.
+func insertAttachments(ctx context.Context, tx *sql.Tx, outboxID int64, atts []forum.Attachment) error {
+	for i, a := range atts {
+		sum := sha256.Sum256(a.Data)
+		h := hex.EncodeToString(sum[:])
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING`, h, a.Data); err != nil {
+			return fmt.Errorf("attachment %q: %w", a.Name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox_attachments (outbox_id, pos, name, content_type, sha256) VALUES (?, ?, ?, ?, ?)`,
+			outboxID, i, a.Name, a.ContentType, h); err != nil {
+			return fmt.Errorf("attachment %q: %w", a.Name, err)
+		}
+	}
+	return nil
 }
 
 func scanOutbox(sc scanner) (OutboxRow, error) {

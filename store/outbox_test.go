@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"forumgm/forum"
 )
 
 func TestOutboxLifecycle(t *testing.T) {
@@ -98,6 +100,12 @@ func TestOutboxInvalidItems(t *testing.T) {
 		{Kind: OutboxReply, Recipient: "x", Body: "reply with recipient"},
 		{Kind: "tweet", Body: "x"},
 		{Kind: OutboxReply},
+		{Kind: OutboxReply, Body: "x", Attachments: []forum.Attachment{{Name: "", ContentType: "image/png", Data: []byte{1}}}},
+		{Kind: OutboxReply, Body: "x", Attachments: []forum.Attachment{{Name: "../a.png", ContentType: "image/png", Data: []byte{1}}}},
+		{Kind: OutboxReply, Body: "x", Attachments: []forum.Attachment{{Name: "a.png", Data: []byte{1}}}},
+		{Kind: OutboxReply, Body: "x", Attachments: []forum.Attachment{{Name: "a.png", ContentType: "image/png"}}},
+		{Kind: OutboxReply, Body: "x", Attachments: []forum.Attachment{{Name: "a.png", ContentType: "image/png", Data: make([]byte, MaxAttachmentSize+1)}}},
+		{Kind: OutboxReply, Body: "x", Attachments: make([]forum.Attachment, MaxAttachments+1)},
 	} {
 		c := moveCommit("g", "1")
 		c.Outbox = []OutboxItem{it}
@@ -168,5 +176,55 @@ func TestMarkersKeyed(t *testing.T) {
 	}
 	if got := Marker([]byte("k"), "g", 1); !regexp.MustCompile(`^fgm-g-1-[0-9a-f]{12}$`).MatchString(got) || got == Marker([]byte("k2"), "g", 1) {
 		t.Errorf("Marker changed format or ignores the key: %s", got)
+	}
+}
+
+// TestOutboxAttachments: an item's files come back with it, in order, from PendingOutbox and
+// Outbox; identical bytes are stored once however many items carry them; an item without files
+// has none; the largest allowed file is taken.
+func TestOutboxAttachments(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	png := forum.Attachment{Name: "round-1.png", ContentType: "image/png", Data: []byte("\x89PNG\r\n\x1a\nfield")}
+	legend := forum.Attachment{Name: "legend.png", ContentType: "image/png", Data: []byte("\x89PNG\r\n\x1a\nlegend")}
+	big := forum.Attachment{Name: "big.bin", ContentType: "application/octet-stream", Data: make([]byte, MaxAttachmentSize)}
+	c := moveCommit("g", "1")
+	c.Outbox = []OutboxItem{
+		{Kind: OutboxReply, Body: "report", Attachments: []forum.Attachment{png, legend}},
+		{Kind: OutboxReply, Body: "plain"},
+		{Kind: OutboxPM, Recipient: "Вася", Body: "your copy", Attachments: []forum.Attachment{png}},
+		{Kind: OutboxReply, Body: "big", Attachments: []forum.Attachment{big}},
+	}
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := s.PendingOutbox(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != 4 {
+		t.Fatalf("%d pending, want 4", len(pending))
+	}
+	for i, o := range pending {
+		want := c.Outbox[i].Attachments
+		if len(o.Attachments) != len(want) {
+			t.Fatalf("item %d: %d attachments, want %d", i+1, len(o.Attachments), len(want))
+		}
+		for j, a := range o.Attachments {
+			if a.Name != want[j].Name || a.ContentType != want[j].ContentType || string(a.Data) != string(want[j].Data) {
+				t.Errorf("item %d attachment %d = %s %s %d bytes, want %s", i+1, j, a.Name, a.ContentType, len(a.Data), want[j].Name)
+			}
+		}
+		one, err := s.Outbox(ctx, o.ID)
+		if err != nil || fmt.Sprint(one.Attachments) != fmt.Sprint(o.Attachments) {
+			t.Errorf("Outbox(%d) attachments differ from PendingOutbox's (%v)", o.ID, err)
+		}
+	}
+	if n := count(t, s, `SELECT count(*) FROM blobs`); n != 3 {
+		t.Errorf("%d blobs stored, want 3 (the field picture once for two items)", n)
+	}
+	if n := count(t, s, `SELECT count(*) FROM outbox_attachments`); n != 4 {
+		t.Errorf("%d attachment rows, want 4", n)
 	}
 }

@@ -5,9 +5,11 @@ package transcript
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -218,6 +220,58 @@ func conform(t *testing.T, tr *Transcript) {
 			t.Errorf("undo of post %d: the state is not the state before it", s.index)
 		}
 		break
+	}
+}
+
+// A hostile post (65 KB of 4,700 move-like junk lines) is answered with one short reply and at
+// most one flag: nothing of it is echoed at length, whatever the game.
+func TestNoReplyAmplification(t *testing.T) {
+	byGame := examples(t)
+	var b strings.Builder
+	for i := 0; b.Len() < 65000; i++ {
+		fmt.Fprintf(&b, "%d-й ход к%d на Z%d атакует http://evil.example/%d [b]x[/b]\n", i%3+1, i%9, i, i)
+	}
+	junk := b.String()
+	for _, name := range judge.Games() {
+		t.Run(name, func(t *testing.T) {
+			tr := byGame[name][0]
+			_, _, steps := play(t, tr)
+			for _, s := range steps[:min(len(steps), 3)] {
+				r, err := tr.Referee()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := r.Restore(s.before); err != nil {
+					t.Fatal(err)
+				}
+				for _, private := range []bool{false, true} {
+					in := s.input
+					in.Post = parser.FromBBCode(junk)
+					if private {
+						in.Source = judge.PM
+					}
+					out, err := r.Judge(in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					size := 0
+					for _, m := range out.Messages {
+						size += len([]rune(m.Body))
+						if strings.Contains(m.Body, "http://evil") {
+							t.Errorf("a live link echoed: %.200s", m.Body)
+						}
+					}
+					for _, f := range out.Flags {
+						if len([]rune(f.Detail)) > 300 {
+							t.Errorf("a flag's detail of %d characters", len([]rune(f.Detail)))
+						}
+					}
+					if len(out.Messages) > 2 || size > 6000 || len(out.Flags) > 1 {
+						t.Errorf("post %d (private %v): %d messages, %d characters, %d flags for one junk post", s.index, private, len(out.Messages), size, len(out.Flags))
+					}
+				}
+			}
+		})
 	}
 }
 

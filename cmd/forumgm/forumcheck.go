@@ -35,6 +35,14 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	caps := f.Capabilities()
 	fmt.Fprintf(stdout, "forum %s (%s): private messages %v, max post length %d\n", cfg.Forum.URL, cfg.Forum.Dialect, caps.PrivateMessages, caps.MaxPostLength)
+	switch a := cfg.Attachments; {
+	case caps.Attachments:
+		fmt.Fprintf(stdout, "pictures: attached to posts (%s, up to %d bytes)\n", strings.Join(caps.AttachmentTypes, ", "), caps.MaxAttachmentSize)
+	case a.PublicURL != "":
+		fmt.Fprintf(stdout, "pictures: linked from %s (folder %s)\n", a.PublicURL, cfg.Resolve(a.Dir))
+	default:
+		fmt.Fprintln(stdout, "pictures: left out (the dialect takes no attachments and attachments.public_url is not set)")
+	}
 	if err := f.Login(ctx); err != nil {
 		return fmt.Errorf("login as %s: %w", cfg.Bot.Username, err)
 	}

@@ -9,8 +9,11 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"forumgm/forum"
 )
@@ -25,17 +28,36 @@ func init() {
 func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("posts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(forum.Dialects(), ", "))
+	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(forum.Dialects(), ", ")+" (default: the config's)")
 	file := fs.String("file", "", "a saved page (HTML)")
 	url := fs.String("url", "", "a page to fetch (thread page, inbox or private message)")
 	asJSON := fs.Bool("json", false, "print one JSON array")
-	tz := fs.String("timezone", "UTC", "the forum's time zone, for times shown without one")
+	tz := fs.String("timezone", "", "the forum's time zone, for times shown without one (default: the config's, else UTC)")
+	cfgPath := fs.String("config", "", "a file with a forum: block (dialect, url, timezone, extra) to read the page with")
+	extra := extraFlag{}
+	fs.Var(extra, "extra", "key=value added to the forum's extra settings (the generic dialect's selectors); repeatable")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	fb := forumBlock{}
+	if *cfgPath != "" {
+		var err error
+		if fb, err = readForumBlock(*cfgPath); err != nil {
+			return err
+		}
+	}
+	if *dialect == "" {
+		*dialect = fb.Dialect
+	}
+	if *tz == "" {
+		*tz = fb.Timezone
+	}
+	if *tz == "" {
+		*tz = "UTC"
+	}
 	if *dialect == "" || (*file == "") == (*url == "") {
 		fs.Usage()
-		return errors.New("want --dialect and exactly one of --file or --url")
+		return errors.New("want --dialect (or --config) and exactly one of --file or --url")
 	}
 	x, err := forum.ExtractorFor(*dialect)
 	if err != nil {
@@ -45,7 +67,18 @@ func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("timezone: %w", err)
 	}
-	cfg := forum.Config{Location: loc, Now: time.Now, BaseURL: *url}
+	settings := map[string]string{}
+	for k, v := range fb.Extra {
+		settings[k] = v
+	}
+	for k, v := range extra {
+		settings[k] = v
+	}
+	base := *url
+	if base == "" {
+		base = fb.URL
+	}
+	cfg := forum.Config{Location: loc, Now: time.Now, BaseURL: base, Extra: settings}
 	var page []byte
 	ctype := "text/html"
 	if *file != "" {
@@ -82,6 +115,9 @@ func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	for _, p := range posts {
 		fmt.Fprintf(stdout, "#%s %s (%s) %s%s\n", p.ID, p.Author, p.AuthorID, p.Time.Format(time.RFC3339), map[bool]string{true: " [edited]"}[p.Edited])
+		for _, pr := range p.Problems {
+			fmt.Fprintf(stdout, "  ! %s\n", pr)
+		}
 		for _, q := range p.Quotes {
 			fmt.Fprintf(stdout, "  > %s%s: %s\n", q.Author, map[bool]string{true: " #" + q.PostID}[q.PostID != ""], oneLine(q.Text))
 		}
@@ -96,4 +132,48 @@ func oneLine(s string) string {
 		s = string(r[:100]) + "…"
 	}
 	return s
+}
+
+// extraFlag collects repeated --extra key=value flags.
+type extraFlag map[string]string
+
+func (e extraFlag) String() string {
+	var out []string
+	for k, v := range e {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+func (e extraFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("want key=value, got %q", s)
+	}
+	e[strings.TrimSpace(k)] = v
+	return nil
+}
+
+// forumBlock is the forum: block of a configuration file, read on its own (a newcomer trying
+// selectors has no game or bot yet).
+type forumBlock struct {
+	URL      string            `yaml:"url"`
+	Dialect  string            `yaml:"dialect"`
+	Timezone string            `yaml:"timezone"`
+	Extra    map[string]string `yaml:"extra"`
+}
+
+func readForumBlock(path string) (forumBlock, error) {
+	var doc struct {
+		Forum forumBlock `yaml:"forum"`
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return doc.Forum, err
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return doc.Forum, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc.Forum, nil
 }

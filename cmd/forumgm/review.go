@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -18,26 +19,55 @@ import (
 
 func init() {
 	commands["review"] = command{
-		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID|reject ID|undo|pause|resume] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] (web UI)",
+		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] (web UI)",
 		run:     cmdReview,
 	}
 }
 
+// reviewUsage is the review command's help (English, like every CLI message for moderators).
+const reviewUsage = `usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]
+actions:
+  list                      open flags, oldest first
+  show ID                   one flag and its post as first seen
+  log [N]                   the last N events (default 30)
+  accept ID [--text MOVE]   settle a flag in the post's favour; --text is the move as the player
+                            meant it (for an unreadable move or a stranger's move)
+  reject ID --reason R      refuse the flagged post (the reason is posted)
+  close ID --reason R       close a flag without any post (settled elsewhere)
+  undo --reason R           undo the last applied move (the board is posted again)
+  pause, resume             stop or restart judging and the clock
+  end --reason R [--winner W]
+                            end the game: W is a side or team, or "draw"; none: the game decides
+  add-player NAME --role SIDE --reason R
+                            add a forum user to the roster (a side or a team, in the game's terms)
+  adjust TARGET N --reason R
+                            change a side's or team's count by N (Crusade: wounds owed; N < 0
+                            takes wounds back)
+--by NAME must be one of the configured moderators (moderators, review.accounts).
+   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0]   (the web UI)`
+
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
 	by := fs.String("by", "", "the moderator's name (goes into the event log)")
-	reason := fs.String("reason", "", "why (required for reject and undo)")
+	reason := fs.String("reason", "", "why (required for reject, close, undo and end)")
+	text := fs.String("text", "", "accept: the move as the player meant it, judged as if the player had written it")
+	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
+	role := fs.String("role", "", "add-player: the side or team the player joins")
 	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]")
-		fmt.Fprintln(stderr, "actions: list, show ID, log [N], accept ID, reject ID --reason R, undo --reason R, pause, resume")
-		fmt.Fprintln(stderr, "   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0]   (the web UI)")
+		fmt.Fprintln(stderr, reviewUsage)
 		fs.PrintDefaults()
 	}
-	// Flags may come before or after the action and its id.
+	// Flags may come before or after the action and its id; a negative number ("adjust saracens
+	// -2") is an argument, not a flag.
 	var pos []string
 	rest := args
 	for {
+		if len(rest) > 0 && negativeNumber(rest[0]) {
+			pos = append(pos, rest[0])
+			rest = rest[1:]
+			continue
+		}
 		if err := fs.Parse(rest); err != nil {
 			return err
 		}
@@ -49,6 +79,12 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if len(pos) == 0 {
 		pos = []string{"list"}
+	}
+	switch pos[0] {
+	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+	default:
+		fs.Usage()
+		return fmt.Errorf("unknown action %q", pos[0])
 	}
 	cfg, err := config.Load(*path)
 	if err != nil {
@@ -72,21 +108,31 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	rv := newReview(cfg, st, newRef, caps)
+	switch pos[0] {
+	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+		if len(rv.Allowed) == 0 {
+			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
+		}
+	}
 	id := func() (int64, error) {
 		if len(pos) < 2 {
-			return 0, fmt.Errorf("review %s: which flag? (forumgm review list shows the ids)", pos[0])
+			return 0, fmt.Errorf("%s: which flag? (forumgm review list shows the numbers)", pos[0])
 		}
 		n, err := strconv.ParseInt(pos[1], 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("review %s: %q is not a flag id", pos[0], pos[1])
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("%s: %q is not a flag number (forumgm review list shows them)", pos[0], pos[1])
 		}
 		return n, nil
 	}
-	report := func(out judge.Outcome, err error) error {
+	report := func(what string, out judge.Outcome, err error) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "done: verdict %s, %d events, %d messages queued (the running daemon posts them)\n", out.Verdict, len(out.Events), len(out.Messages))
+		fmt.Fprintf(stdout, "%s: %s logged, %s queued", what, count(len(out.Events), "event"), count(len(out.Messages), "message"))
+		if len(out.Messages) > 0 {
+			fmt.Fprint(stdout, " (the running daemon posts them)")
+		}
+		fmt.Fprintln(stdout)
 		return nil
 	}
 	switch pos[0] {
@@ -113,7 +159,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		n := 30
 		if len(pos) > 1 {
 			if n, err = strconv.Atoi(pos[1]); err != nil || n < 0 {
-				return fmt.Errorf("review log: %q is not a number of events", pos[1])
+				return fmt.Errorf("log: %q is not a number of events", pos[1])
 			}
 		}
 		evs, err := rv.Log(ctx, n)
@@ -158,30 +204,90 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 		return nil
-	case "accept", "reject":
+	case "accept", "reject", "close":
 		n, err := id()
 		if err != nil {
 			return err
 		}
-		if pos[0] == "accept" {
-			return report(rv.Accept(ctx, n, *by, *reason))
+		switch pos[0] {
+		case "accept":
+			out, err := rv.AcceptAs(ctx, n, *by, *reason, *text)
+			what := fmt.Sprintf("flag %d accepted", n)
+			if err == nil && out.Verdict == judge.Refused {
+				what = fmt.Sprintf("flag %d closed, but the move breaks the rules: a refusal is posted", n)
+			}
+			return report(what, out, err)
+		case "reject":
+			out, err := rv.Reject(ctx, n, *by, *reason)
+			return report(fmt.Sprintf("flag %d rejected", n), out, err)
 		}
-		return report(rv.Reject(ctx, n, *by, *reason))
+		out, err := rv.Close(ctx, n, *by, *reason)
+		return report(fmt.Sprintf("flag %d closed without a post", n), out, err)
 	case "undo":
-		return report(rv.Undo(ctx, *by, *reason))
+		label, ok, err := rv.LastMove(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errors.New("undo: no applied move to undo")
+		}
+		out, err := rv.Undo(ctx, *by, *reason)
+		return report(fmt.Sprintf("undone: %s", label), out, err)
 	case "pause":
-		return report(rv.Pause(ctx, *by, *reason))
+		out, err := rv.Pause(ctx, *by, *reason)
+		return report("game paused", out, err)
 	case "resume":
-		return report(rv.Resume(ctx, *by, *reason))
+		out, err := rv.Resume(ctx, *by, *reason)
+		return report("game resumed", out, err)
+	case "add-player":
+		if len(pos) < 2 || *role == "" {
+			return errors.New("add-player: give the forum user and --role (a side or a team)")
+		}
+		out, err := rv.AddPlayer(ctx, *by, *reason, pos[1], *role)
+		return report(fmt.Sprintf("%s added (%s)", pos[1], *role), out, err)
+	case "adjust":
+		if len(pos) < 3 {
+			return errors.New("adjust: give the side or team and the change, e.g. adjust saracens 2")
+		}
+		n, err := strconv.Atoi(pos[2])
+		if err != nil || n == 0 {
+			return fmt.Errorf("adjust: %q is not a change (a whole number, not 0)", pos[2])
+		}
+		out, err := rv.Adjust(ctx, *by, *reason, pos[1], n)
+		return report(fmt.Sprintf("%s adjusted by %+d", pos[1], n), out, err)
 	}
-	fs.Usage()
-	return fmt.Errorf("review: unknown action %q", pos[0])
+	// end
+	out, err := rv.End(ctx, *by, *reason, *winner)
+	what := "game ended"
+	if *winner != "" {
+		what = fmt.Sprintf("game ended (winner: %s)", *winner)
+	}
+	return report(what, out, err)
+}
+
+// negativeNumber reports whether s is a negative whole number ("-2").
+func negativeNumber(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n < 0
+}
+
+// count is "1 event", "2 events".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // newReview is the moderator tools over a game's store: the CLI, the web UI and the daemon's
 // process all build them the same way.
 func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee, error), caps forum.Capabilities) *review.Review {
-	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps}
+	allowed := append([]string(nil), cfg.Moderators...)
+	for _, a := range cfg.Review.Accounts {
+		allowed = append(allowed, a.Name)
+	}
+	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
+		Allowed: allowed, PublicURL: cfg.Review.PublicURL}
 }
 
 // reviewWeb builds the moderator web UI over rv for the accounts the config lists; their
@@ -200,7 +306,7 @@ func reviewWeb(cfg *config.Config, rv *review.Review) (*review.Web, []string, er
 		accounts = append(accounts, review.Account{Name: a.Name, Password: pw})
 		names = append(names, a.Name)
 	}
-	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: cfg.GameLocation()}, rv)
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: cfg.GameLocation(), PublicURL: cfg.Review.PublicURL}, rv)
 	return web, names, err
 }
 

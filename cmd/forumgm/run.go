@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
+	"forumgm/media"
 	mybb "forumgm/poster/mybb" // the mybb dialect (registered by its init)
 	"forumgm/review"
 	"forumgm/store"
@@ -61,6 +64,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer stop()
 		log.Info().Str("addr", addr).Msg("serving /healthz and /metrics")
 	}
+	if a := cfg.Attachments; a.Listen != "" {
+		addr, stop, err := listenMedia(a.Listen, cfg.Resolve(a.Dir))
+		if err != nil {
+			return fmt.Errorf("attachments listen %s: %w", a.Listen, err)
+		}
+		defer stop()
+		log.Info().Str("addr", addr).Str("public_url", a.PublicURL).Msg("serving the pictures folder (put a reverse proxy in front of it for public_url)")
+	}
 	if cfg.Review.Listen != "" && len(cfg.Review.Accounts) > 0 {
 		// The moderator web UI beside the daemon, over the same store.
 		go func() {
@@ -100,6 +111,8 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 		Extra:     cfg.Forum.Extra,
 		// Flood control is waited out by the daemon, which reads and judges meanwhile.
 		ReturnFlood: true,
+		// ... and splits a message the board finds too long, every part with its own marker.
+		ReturnTooLong: true,
 	}
 	var f forum.Forum
 	if hooks.fastHTTP && cfg.Forum.Dialect == "mybb" {
@@ -134,12 +147,20 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 	if hooks.poll > 0 {
 		poll.Floor, poll.Ceiling = hooks.poll, hooks.poll
 	}
+	var files *media.Folder
+	if a := cfg.Attachments; a.PublicURL != "" {
+		if files, err = media.New(cfg.Resolve(a.Dir), a.PublicURL); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
 	h := daemon.NewHealth(clock.Now, 2*poll.Ceiling+time.Minute)
 	d, err := daemon.New(daemon.Options{
 		Game: cfg.Game.ID, Kind: cfg.Game.Kind, Thread: forum.Thread{ID: cfg.Forum.Thread},
 		Forum: f, Store: st, NewReferee: newRef, Bot: cfg.Bot.Username, Moderators: cfg.Moderators,
-		Start: rec.Start, Clock: clock, Poll: poll, Log: log, Metrics: m, Health: h, Hook: hooks.hook,
-		Rescan: hooks.rescan,
+		PublicURL: cfg.Review.PublicURL,
+		Start:     rec.Start, Clock: clock, Poll: poll, Log: log, Metrics: m, Health: h, Hook: hooks.hook,
+		Rescan: hooks.rescan, Files: files,
 	})
 	if err != nil {
 		st.Close()
@@ -251,4 +272,15 @@ func (c fileClock) Now() time.Time {
 
 func (c fileClock) Sleep(ctx context.Context, d time.Duration) error {
 	return daemon.RealClock{}.Sleep(ctx, min(d, c.maxSleep))
+}
+
+// listenMedia serves the pictures folder (media.Handler) on a loopback address until stop.
+func listenMedia(addr, dir string) (string, func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: media.Handler(dir), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return ln.Addr().String(), func() { _ = srv.Close() }, nil
 }

@@ -56,6 +56,40 @@ type crashWorld struct {
 	url                     string
 	now                     time.Time
 	mu                      sync.Mutex
+	game                    *crashGame
+	pids                    []int // the players' thread posts
+}
+
+// crashGame is what a crash world plays: a game of any kind, the players' posts and private
+// messages (all made before the daemon runs, at their times), and the clock the daemon runs at.
+type crashGame struct {
+	kind, subject string
+	start         string   // RFC 3339
+	players       []string // board users besides Moderator and the bot
+	section       string   // the config's game section after id, kind and start (indented two spaces)
+	posts         []crashPost
+	until         time.Time         // the clock while the daemon runs
+	clockAt       time.Time         // finished: the game clock has reached this
+	files         map[string]string // written next to config.yaml (a question bank)
+}
+
+// crashPost is a thread post or a private message to the bot; at is "15:04" on the start day or
+// "2006-01-02 15:04".
+type crashPost struct {
+	at, author, text string
+	pm               bool
+}
+
+func (p crashPost) time(start time.Time) time.Time {
+	layout, v := "2006-01-02 15:04", p.at
+	if !strings.Contains(v, " ") {
+		v = start.In(mskZone).Format("2006-01-02") + " " + v
+	}
+	at, err := time.ParseInLocation(layout, v, mskZone)
+	if err != nil {
+		panic(err)
+	}
+	return at
 }
 
 func (w *crashWorld) Now() time.Time {
@@ -79,30 +113,40 @@ func (w *crashWorld) set(t *testing.T, at time.Time) {
 
 const crashStart = "2026-12-01T18:00:00+03:00" // a Tuesday
 
-// crashPosts is the day the crash test plays: moves, a refusal, chatter, a private message.
-var crashPosts = []struct {
-	at, author, text string
-	pm               bool
-}{
-	{"19:05", "Джелу", "1-й ход крестоносца к1 на K16", false},
-	{"19:20", "snovaya", "1-й ход сарацина в1 на E6", false},
-	{"19:40", "Джелу", "2-й ход крестоносца к2 на Z99", false},
-	{"19:45", "Джелу", "всем привет, хорошей игры", false},
-	{"20:10", "Джелу", "2-й ход крестоносца к2 на L16", false},
-	{"20:30", "snovaya", "раны: в1", true},
-	{"21:30", "snovaya", "2-й ход сарацина в2 на F6", false},
-	{"22:00", "Джелу", "3-й ход крестоносца к3 на M16", false},
+// crusadeCrash is the evening the Crusade crash test plays: moves, a refusal, chatter, a private
+// message, the 21:10 question, the 00:00 close.
+var crusadeCrash = crashGame{
+	kind: "crusade", subject: "Крестовый поход", start: crashStart, players: []string{"Джелу", "snovaya"},
+	section: "  timezone: Europe/Moscow\n  roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]\n",
+	posts: []crashPost{
+		{"19:05", "Джелу", "1-й ход крестоносца к1 на K16", false},
+		{"19:20", "snovaya", "1-й ход сарацина в1 на E6", false},
+		{"19:40", "Джелу", "2-й ход крестоносца к2 на Z99", false},
+		{"19:45", "Джелу", "всем привет, хорошей игры", false},
+		{"20:10", "Джелу", "2-й ход крестоносца к2 на L16", false},
+		{"20:30", "snovaya", "раны: в1", true},
+		{"21:30", "snovaya", "2-й ход сарацина в2 на F6", false},
+		{"22:00", "Джелу", "3-й ход крестоносца к3 на M16", false},
+	},
+	until:   time.Date(2026, 12, 2, 0, 40, 0, 0, mskZone),
+	clockAt: time.Date(2026, 12, 2, 0, 0, 0, 0, mskZone),
 }
 
-func newCrashWorld(t *testing.T, ctx context.Context) *crashWorld {
+func newCrashWorld(t *testing.T, ctx context.Context, game *crashGame) *crashWorld {
 	dir := t.TempDir()
-	w := &crashWorld{dir: dir, cfgPath: filepath.Join(dir, "config.yaml"), clockPath: filepath.Join(dir, "clock")}
-	start, _ := time.Parse(time.RFC3339, crashStart)
+	w := &crashWorld{dir: dir, cfgPath: filepath.Join(dir, "config.yaml"), clockPath: filepath.Join(dir, "clock"), game: game}
+	start, err := time.Parse(time.RFC3339, game.start)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w.set(t, start)
-	var err error
+	users := []sandbox.User{{Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "bot-secret-pw-1"}}
+	for i, p := range game.players {
+		users = append(users, sandbox.User{Name: p, Password: fmt.Sprintf("p-%d", i)})
+	}
 	w.board, err = sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Now: w.Now, Location: mskZone,
-		Users:        []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "bot-secret-pw-1"}},
-		Threads:      []sandbox.Thread{{Subject: "Крестовый поход", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Партия начинается."}}}},
+		Users:        users,
+		Threads:      []sandbox.Thread{{Subject: game.subject, Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Партия начинается."}}}},
 		FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -116,15 +160,18 @@ bot: {username: gm-bot, password_env: FORUMGM_TEST_BOT_PW}
 moderators: [Moderator]
 game:
   id: crash
-  kind: crusade
-  timezone: Europe/Moscow
+  kind: %s
   start: %q
-  roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
-store: {path: forumgm.db}
+%sstore: {path: forumgm.db}
 ops: {log_format: json, log_level: debug}
-`, w.url+"/", crashStart)
+`, w.url+"/", game.kind, game.start, game.section)
 	if err := os.WriteFile(w.cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	for name, text := range game.files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Every world's game is registered with the same seed (a live game draws its own), so the
 	// threads of the runs can be compared byte for byte.
@@ -132,27 +179,27 @@ ops: {log_format: json, log_level: debug}
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, _ := json.Marshal(daemon.GameRecord{Kind: "crusade", Forum: w.url + "/", Thread: "1", Start: start.UTC(), Seed: "crash-seed", Salt: "crash-salt"})
-	if _, err := pre.EnsureGame(ctx, "crash", "crusade", rec); err != nil {
+	rec, _ := json.Marshal(daemon.GameRecord{Kind: game.kind, Forum: w.url + "/", Thread: "1", Start: start.UTC(), Seed: "crash-seed", Salt: "crash-salt"})
+	if _, err := pre.EnsureGame(ctx, "crash", game.kind, rec); err != nil {
 		t.Fatal(err)
 	}
 	pre.Close()
-	// The players post the whole evening (board times), then the clock moves past midnight.
-	day := start.Format("2006-01-02")
-	for _, p := range crashPosts {
-		at, _ := time.ParseInLocation("2006-01-02 15:04", day+" "+p.at, mskZone)
-		w.set(t, at)
+	// The players post the whole game (board times), then the clock moves past its end.
+	for _, p := range game.posts {
+		w.set(t, p.time(start))
 		if p.pm {
-			if err := w.board.SendPM(ctx, p.author, "gm-bot", "раны", p.text); err != nil {
+			if err := w.board.SendPM(ctx, p.author, "gm-bot", "ход", p.text); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
-		if _, _, err := w.board.Reply(ctx, p.author, 1, p.text); err != nil {
+		pid, _, err := w.board.Reply(ctx, p.author, 1, p.text)
+		if err != nil {
 			t.Fatal(err)
 		}
+		w.pids = append(w.pids, pid)
 	}
-	w.set(t, start.Add(6*time.Hour+40*time.Minute)) // 00:40 the next day
+	w.set(t, game.until)
 	return w
 }
 
@@ -212,15 +259,27 @@ func (w *crashWorld) finished(t *testing.T) bool {
 	if err != nil || !ok {
 		return false
 	}
-	if clk.Before(time.Date(2026, 12, 2, 0, 0, 0, 0, mskZone)) {
+	if clk.Before(w.game.clockAt) {
 		return false
 	}
 	pend, err := st.PendingOutbox(ctx, "crash")
 	if err != nil || len(pend) > 0 {
 		return false
 	}
-	for i := 2; i <= 1+len(crashPosts)-1; i++ {
-		if rec, ok, err := st.SeenPost(ctx, "crash", store.SourceThread, fmt.Sprint(i)); err != nil || !ok || !rec.Judged() {
+	for _, pid := range w.pids {
+		if rec, ok, err := st.SeenPost(ctx, "crash", store.SourceThread, fmt.Sprint(pid)); err != nil || !ok || !rec.Judged() {
+			return false
+		}
+	}
+	pms, err := w.board.PMs(ctx, "gm-bot")
+	if err != nil {
+		return false
+	}
+	for _, pm := range pms {
+		if pm.Folder != 1 {
+			continue
+		}
+		if rec, ok, err := st.SeenPost(ctx, "crash", store.SourcePM, fmt.Sprint(pm.PMID)); err != nil || !ok || !rec.Judged() {
 			return false
 		}
 	}
@@ -235,6 +294,7 @@ var crashKey = regexp.MustCompile(`(fgm-crash-\d+-)[0-9a-f]{12}`)
 
 type crashResult struct {
 	thread   []string // the bot's posts, in thread order
+	pms      []string // the bot's private messages, player by player, in the order received
 	snapshot string
 }
 
@@ -257,6 +317,26 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 	for m, n := range count {
 		if n != 1 {
 			t.Errorf("reply %s is in the thread %d times", m, n)
+		}
+	}
+	count = map[string]int{}
+	for _, u := range w.game.players {
+		pms, err := w.board.PMs(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pm := range pms {
+			if pm.From == "gm-bot" && pm.Folder == 1 {
+				r.pms = append(r.pms, u+": "+crashKey.ReplaceAllString(pm.Message, "${1}KEY"))
+				for _, m := range crashMarker.FindAllString(pm.Message, -1) {
+					count[m]++
+				}
+			}
+		}
+	}
+	for m, n := range count {
+		if n != 1 {
+			t.Errorf("private message %s arrived %d times", m, n)
 		}
 	}
 	cfg, err := config.Load(w.cfgPath)
@@ -290,11 +370,18 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 }
 
 func TestCrashAnywhereExactlyOnce(t *testing.T) {
+	crashAnywhere(t, &crusadeCrash, []string{"started:1", "judged:1", "attempt:2", "sent:1", "posted:1", "fired:1", "judged:2", "sent:2", "posted:2", "attempt:3"})
+}
+
+// crashAnywhere plays game once uninterrupted, then again with the daemon killed at the hook
+// points in kinds (in turn, each run resuming the last) and at random moments, and compares the
+// threads, the private messages and the final states.
+func crashAnywhere(t *testing.T, game *crashGame, kinds []string) {
 	bin := buildBinary(t)
 	ctx := context.Background()
 
 	// The uninterrupted run.
-	base := newCrashWorld(t, ctx)
+	base := newCrashWorld(t, ctx, game)
 	out, err := base.child(t, bin, "", 0, func() bool { return base.finished(t) })
 	if err != nil && !strings.Contains(err.Error(), "exit status") {
 		t.Fatalf("baseline run: %v\n%s", err, out)
@@ -303,24 +390,25 @@ func TestCrashAnywhereExactlyOnce(t *testing.T) {
 		t.Fatalf("the bot's password is in the log")
 	}
 	want := base.result(t)
-	if len(want.thread) < len(crashPosts) {
+	if len(want.thread)+len(want.pms) < len(game.posts) {
 		t.Fatalf("baseline: only %d bot replies:\n%s", len(want.thread), strings.Join(want.thread, "\n---\n"))
 	}
 
 	// The same evening with the daemon killed at many points of the pipeline.
-	w := newCrashWorld(t, ctx)
-	kinds := []string{"started:1", "judged:1", "attempt:2", "sent:1", "posted:1", "fired:1", "judged:2", "sent:2", "posted:2", "attempt:3"}
+	w := newCrashWorld(t, ctx, game)
 	kills, hookKills, runs := 0, 0, 0
+	var exits []string
 	for i := 0; i < 60 && !w.finished(t); i++ {
 		runs++
 		out, err := w.child(t, bin, kinds[i%len(kinds)], 0, w.finishedFn(t))
 		if err != nil && strings.Contains(out, "test hook: exiting") {
 			kills++
 			hookKills++
+			exits = append(exits, kinds[i%len(kinds)])
 		}
 	}
 	// And a few SIGKILLs at random moments (fixed seed) on a fresh evening.
-	w2 := newCrashWorld(t, ctx)
+	w2 := newCrashWorld(t, ctx, game)
 	rng := rand.New(rand.NewPCG(4, 2))
 	for i := 0; i < 8 && !w2.finished(t); i++ {
 		runs++
@@ -332,7 +420,8 @@ func TestCrashAnywhereExactlyOnce(t *testing.T) {
 		t.Fatalf("random-kill world did not finish: %v", err)
 	}
 	got2 := w2.result(t)
-	if strings.Join(got2.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") || got2.snapshot != want.snapshot {
+	if strings.Join(got2.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") || got2.snapshot != want.snapshot ||
+		strings.Join(got2.pms, "\n===\n") != strings.Join(want.pms, "\n===\n") {
 		t.Errorf("random SIGKILLs: the thread or the final state differs from the uninterrupted run's")
 	}
 	out, err = w.child(t, bin, "", 0, w.finishedFn(t))
@@ -340,7 +429,8 @@ func TestCrashAnywhereExactlyOnce(t *testing.T) {
 		t.Fatalf("the game did not finish after the crashes (%v):\n%s", err, out)
 	}
 	got := w.result(t)
-	t.Logf("%d runs, %d crashes (%d hook exits, the rest SIGKILLs); %d bot replies", runs, kills, hookKills, len(got.thread))
+	t.Logf("%d runs, %d crashes (%d hook exits: %s; the rest SIGKILLs); %d bot replies, %d private messages", runs, kills, hookKills,
+		strings.Join(exits, " "), len(got.thread), len(got.pms))
 	// The hook exits are what the pipeline reached, not a matter of timing; the random SIGKILLs
 	// may land after the game finished and are not counted on.
 	if hookKills < 5 {
@@ -349,6 +439,10 @@ func TestCrashAnywhereExactlyOnce(t *testing.T) {
 	if strings.Join(got.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") {
 		t.Errorf("the thread differs from the uninterrupted run's:\n--- want\n%s\n--- got\n%s",
 			strings.Join(want.thread, "\n===\n"), strings.Join(got.thread, "\n===\n"))
+	}
+	if strings.Join(got.pms, "\n===\n") != strings.Join(want.pms, "\n===\n") {
+		t.Errorf("the private messages differ from the uninterrupted run's:\n--- want\n%s\n--- got\n%s",
+			strings.Join(want.pms, "\n===\n"), strings.Join(got.pms, "\n===\n"))
 	}
 	if got.snapshot != want.snapshot {
 		t.Errorf("final state differs:\nwant %s\ngot  %s", want.snapshot, got.snapshot)

@@ -278,6 +278,10 @@ func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
 		ev = &DayClosed{}
 	case KindGameEnded:
 		ev = &GameEnded{}
+	case KindPlayerAdded:
+		ev = &PlayerAdded{}
+	case KindWoundsAdjusted:
+		ev = &WoundsAdjusted{}
 	default:
 		return nil, fmt.Errorf("crusade: decode %q: %w", kind, ErrUnknownEvent)
 	}
@@ -324,6 +328,10 @@ func (g *Game) Apply(ev engine.Event) error {
 		return g.applyDayClosed(e)
 	case DayClosed:
 		return g.applyDayClosed(&e)
+	case *PlayerAdded:
+		return g.applyPlayerAdded(e)
+	case *WoundsAdjusted:
+		return g.applyWoundsAdjusted(e)
 	case *GameEnded:
 		return g.applyEnded(e)
 	case GameEnded:

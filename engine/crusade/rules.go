@@ -52,6 +52,14 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 		if b != nil {
 			return g.decideAnswer(in, b)
 		}
+	case *AddPlayer:
+		if b != nil {
+			return g.decideAddPlayer(in, b)
+		}
+	case *AdjustWounds:
+		if b != nil {
+			return g.decideAdjustWounds(in, b)
+		}
 	case EndGame:
 		return g.decideEnd(in, &b)
 	case *EndGame:

@@ -366,6 +366,46 @@ func (r *Rules) Ender(winner, reason string) any {
 	return &cr.EndGame{Winner: cr.Side(winner), Reason: reason}
 }
 
+// AddPlayer is the intent adding a player: role is a side (crusaders, saracens, or Russian).
+func (r *Rules) AddPlayer(name, role string) (any, error) {
+	side, ok := parseSide(role)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a side (crusaders or saracens)", role)
+	}
+	if strings.TrimSpace(name) == "" {
+		return nil, errors.New("no player name")
+	}
+	return &cr.AddPlayer{Player: cr.Player{Name: strings.TrimSpace(name), Side: side}}, nil
+}
+
+// Adjust gives a side wounds (amount > 0) or takes owed wounds back (amount < 0).
+func (r *Rules) Adjust(target string, amount int, reason string) (any, error) {
+	side, ok := parseSide(target)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a side (crusaders or saracens)", target)
+	}
+	return &cr.AdjustWounds{Side: side, Delta: amount, Reason: reason}, nil
+}
+
+// parseSide reads a side by its English or Russian name, any case.
+func parseSide(s string) (cr.Side, bool) {
+	f := strings.ToLower(strings.TrimSpace(s))
+	for side, words := range sideWords {
+		if side == cr.Draw {
+			continue
+		}
+		if f == string(side) {
+			return side, true
+		}
+		for _, w := range words {
+			if f == w {
+				return side, true
+			}
+		}
+	}
+	return "", false
+}
+
 // Undoable: a played turn may be undone.
 func (r *Rules) Undoable(ev engine.Event) (string, bool) {
 	if tp, ok := ev.(*cr.TurnPlayed); ok {
@@ -396,7 +436,7 @@ func (r *Rules) Required() []string {
 
 // eventTemplates are the templates of the engine's events, by the event type they answer.
 var eventTemplates = []string{"turn", "allocated", "deployment_received", "game_started", "question",
-	"answer_accepted", "time_limit", "day_closed", "game_ended"}
+	"answer_accepted", "time_limit", "day_closed", "game_ended", "player_added", "wounds_adjusted"}
 
 // Messages renders what the events cause.
 func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
@@ -449,6 +489,10 @@ func (r *Rules) messagesFor(c judge.Context, ev engine.Event) ([]judge.Message, 
 		name, public = "day_closed", true
 	case *cr.GameEnded:
 		name, public = "game_ended", true
+	case *cr.PlayerAdded:
+		name, public = "player_added", true
+	case *cr.WoundsAdjusted:
+		name, public = "wounds_adjusted", true
 	default:
 		return nil, nil
 	}
@@ -502,6 +546,61 @@ func (r *Rules) Snapshot() any {
 		f.Warriors[string(w.ID)] = wf
 	}
 	return f
+}
+
+// ---- the moderators' words (judge.Describer) ----
+
+// Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
+// templates have no words for it.
+func (r *Rules) Describe(ev engine.Event) string {
+	name := "event " + ev.EventKind()
+	if !r.tmpl.Defined(name) {
+		return ""
+	}
+	s, err := r.tmpl.Render(name, ev)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// StatusView is what the "status" template gets.
+type StatusView struct {
+	Phase  cr.Phase
+	ToMove cr.Side
+	Winner cr.Side
+	Owed   []SideOwed
+}
+
+// SideOwed is a side's wounds not allocated yet.
+type SideOwed struct {
+	Side cr.Side
+	N    int
+}
+
+// Status is the state in words: the phase, whose turn it is, the wounds each side still has to
+// allocate.
+func (r *Rules) Status() string {
+	v := StatusView{Phase: r.game.Phase(), ToMove: r.game.SideToMove(), Winner: r.game.Winner()}
+	for _, s := range []cr.Side{cr.Crusaders, cr.Saracens} {
+		if n := r.game.WoundsOwed(s).Unallocated; n > 0 {
+			v.Owed = append(v.Owed, SideOwed{Side: s, N: n})
+		}
+	}
+	s, err := r.tmpl.Render("status", v)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// Winners are the sides and a draw, as EndGame takes them.
+func (r *Rules) Winners() []judge.Winner {
+	var out []judge.Winner
+	for _, s := range []cr.Side{cr.Crusaders, cr.Saracens, cr.Draw} {
+		out = append(out, judge.Winner{Name: string(s), Label: sideName(s)})
+	}
+	return out
 }
 
 // ---- template data ----
@@ -585,6 +684,7 @@ func funcs() map[string]any {
 		"cell":      cellStr,
 		"strs":      warriorStrings,
 		"title":     title,
+		"neg":       func(n int) int { return -n },
 		"forSide":   forSide,
 		"longList":  longList,
 		"day":       day,

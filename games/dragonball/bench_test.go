@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	db "forumgm/engine/dragonball"
+	"forumgm/games/dragonball/picture"
 	"forumgm/judge"
 	"forumgm/parser"
 )
@@ -22,7 +24,7 @@ func BenchmarkJudgeOrders(b *testing.B) {
 }
 
 // BenchmarkRound: a round of six players' orders resolved at the deadline and its report
-// rendered (a fresh game each time).
+// rendered (a fresh game each time; the report's picture is drawn once, then cached).
 func BenchmarkRound(b *testing.B) {
 	orders := map[string]string{
 		"Гарри": "Такт 1: 17 в2\nДракон такт 1: вперёд", "Рон": "Такт 1: 18 в3", "Джинни": "Такт 1: ловлю",
@@ -42,4 +44,30 @@ func BenchmarkRound(b *testing.B) {
 			b.Fatal(n, err)
 		}
 	}
+}
+
+// BenchmarkReportPicture: the picture of a resolved round drawn from its event (uncached: what a
+// live game pays once per round; BenchmarkRound's pictures come from the cache after the first).
+func BenchmarkReportPicture(b *testing.B) {
+	r := newRef(b, teamsYAML)
+	r.send("Драко", true, at(1, 11, 0), "Дракон такт 3: пламя")
+	var ev *db.RoundResolved
+	if _, err := judge.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+		ev = o.Events[0].(*db.RoundResolved)
+		return nil
+	}); err != nil || ev == nil {
+		b.Fatal(err)
+	}
+	rules := r.rules()
+	f := fieldAfter(ev, rules.game.Teams(), "Раунд 1, после 3-го такта")
+	b.ReportAllocs()
+	var size int
+	for b.Loop() {
+		data, err := picture.PNG(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(data)
+	}
+	b.ReportMetric(float64(size), "png-bytes")
 }

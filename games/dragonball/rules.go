@@ -395,11 +395,12 @@ func (r *Rules) Required() []string {
 	names := append([]string(nil), judge.RefereeTemplates...)
 	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
 		"field", "score", "tact_order", "dragon_order", "cells", "ball", "Ball", "effect", "moves",
-		"deadline", "where_orders", "example")
+		"deadline", "where_orders", "example", "picture_title")
 }
 
 // Messages renders what the events cause: orders are confirmed to their author (privately when
-// they came privately); the round report, the end and the seed go to the thread.
+// they came privately); the round report (with a picture of the field after its last tact
+// attached), the end and the seed go to the thread.
 func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
 	var out []judge.Message
 	for _, ev := range evs {
@@ -415,7 +416,15 @@ func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, judge.Message{Body: body})
+			m := judge.Message{Body: body}
+			if e.State != nil {
+				// The picture is an extra: the text says it all, so a picture that cannot be
+				// drawn leaves the report without it rather than holding the report back.
+				if a, err := r.pictureOf(e, v); err == nil {
+					m.Attachments = []judge.Attachment{a}
+				}
+			}
+			out = append(out, m)
 			if e.State == nil || !e.State.Over {
 				continue
 			}
@@ -436,6 +445,47 @@ func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, 
 
 // Snapshot is the contract's `final` object of `forumgm replay --json`.
 func (r *Rules) Snapshot() any { return r.game.Final() }
+
+// ---- the moderators' words (judge.Describer) ----
+
+// Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
+// templates have no words for it.
+func (r *Rules) Describe(ev engine.Event) string {
+	name := "event " + ev.EventKind()
+	if !r.tmpl.Defined(name) {
+		return ""
+	}
+	s, err := r.tmpl.Render(name, ev)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// StatusView is what the "status" template gets.
+type StatusView struct {
+	Round  int // the round being played
+	Over   bool
+	Winner string
+}
+
+// Status is the state in words: the round being played, or the end.
+func (r *Rules) Status() string {
+	s, err := r.tmpl.Render("status", StatusView{Round: r.game.Round() + 1, Over: r.game.Over(), Winner: r.game.Winner()})
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// Winners are the teams and a draw, as EndGame takes them.
+func (r *Rules) Winners() []judge.Winner {
+	var out []judge.Winner
+	for _, t := range r.game.Teams() {
+		out = append(out, judge.Winner{Name: t.Name, Label: t.Name})
+	}
+	return append(out, judge.Winner{Name: "draw", Label: "ничья"})
+}
 
 // ---- template data ----
 

@@ -286,6 +286,41 @@ func (r *Rules) messagesFor(c judge.Context, ev engine.Event) ([]judge.Message, 
 	return out, nil
 }
 
+// ---- the moderators' words (judge.Describer) ----
+
+// Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
+// templates have no words for it.
+func (r *Rules) Describe(ev engine.Event) string {
+	name := "event " + ev.EventKind()
+	if !r.tmpl.Defined(name) {
+		return ""
+	}
+	s, err := r.tmpl.Render(name, ev)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// StatusView is what the "status" template gets.
+type StatusView struct {
+	Phase fb.Phase
+	Turn  int
+	Open  bool // the turn's window is open
+}
+
+// Status is the state in words: the turn and whether its window is open.
+func (r *Rules) Status() string {
+	s, err := r.tmpl.Render("status", StatusView{Phase: r.game.Phase(), Turn: r.game.Turn(), Open: r.game.WindowOpen()})
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// Winners: none, the final table decides.
+func (r *Rules) Winners() []judge.Winner { return nil }
+
 // ---- template data ----
 
 // View is what every football template gets.
@@ -294,7 +329,8 @@ type View struct {
 	Private  bool
 	Event    engine.Event
 	Problems []fb.Problem
-	Lines    []*pfb.LineError
+	Lines    []*pfb.LineError // at most echoLines of them, each cut
+	More     int              // how many more unreadable lines were not echoed
 	Examples []string
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
@@ -309,9 +345,27 @@ func (r *Rules) view(c judge.Context) *View {
 		v.Private = c.In.Source == judge.PM
 	}
 	if ls, ok := c.Lines.([]*pfb.LineError); ok {
-		v.Lines = ls
+		v.Lines, v.More = echoed(ls)
 	}
 	return v
+}
+
+// echoLines is how many unreadable lines a reply quotes back; echoWidth how long each may be.
+const echoLines, echoWidth = 3, 80
+
+// echoed is what a reply quotes of the unreadable lines: the first few, each cut (a hostile
+// post is not echoed at length), and how many more there were.
+func echoed(ls []*pfb.LineError) ([]*pfb.LineError, int) {
+	var out []*pfb.LineError
+	for i, l := range ls {
+		if i == echoLines {
+			return out, len(ls) - echoLines
+		}
+		c := *l
+		c.Line = templates.Cut(c.Line, echoWidth)
+		out = append(out, &c)
+	}
+	return out, 0
 }
 
 // Window is how long a turn's window is open.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"sort"
 	"strconv"
@@ -175,6 +176,15 @@ func ConfigDefaults(cfg forum.Config) forum.Config {
 		cfg.Now = time.Now
 	}
 	return cfg
+}
+
+// SplitFloor is the size under which SendParts stops halving a part the board finds too long:
+// min, or no halving at all when the caller splits itself (forum.Config.ReturnTooLong).
+func SplitFloor(cfg forum.Config, min int) int {
+	if cfg.ReturnTooLong {
+		return math.MaxInt
+	}
+	return min
 }
 
 // SendParts posts body with send in parts of at most limit (as size counts them), cut where Split

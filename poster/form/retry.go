@@ -18,9 +18,11 @@ type Retry struct {
 	MaxRetries int
 	// ReturnFlood returns a flood error at once (forum.Config.ReturnFlood).
 	ReturnFlood bool
-	Sleep      Sleeper
-	Login      func(context.Context) error
-	Again      []error
+	// ReturnTooLong returns a too-long error instead of splitting (forum.Config.ReturnTooLong).
+	ReturnTooLong bool
+	Sleep         Sleeper
+	Login         func(context.Context) error
+	Again         []error
 }
 
 // Send is one attempt at posting part: the new post's id, and whether the board merged it into
@@ -72,7 +74,7 @@ func (r Retry) part(ctx context.Context, part string, depth int, send Send) (str
 			}
 		case r.again(err):
 			// fetch a fresh form and send again
-		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1:
+		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1 && !r.ReturnTooLong:
 			var id string
 			var merged bool
 			for _, sub := range Split(part, len([]rune(part))/2+1, Runes) {

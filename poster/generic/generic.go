@@ -331,7 +331,7 @@ func cloneWith(m map[string]string, k, v string) map[string]string {
 // Reply posts body through reply_url / reply_form / reply_field, with the same recovery as the
 // built-in dialects: wait out flood control, log in again, retry a rejected token, split long text.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken}}
+	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken}}
 	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
 		id, err := f.replyOnce(ctx, t, part)
 		return id, false, err

@@ -2,11 +2,15 @@ package mybb
 
 import (
 	"context"
+	"fmt"
+	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,15 +29,22 @@ type fakeMyBB struct {
 	srv *httptest.Server
 	dir string
 
-	mu        sync.Mutex
-	requests  []string     // "GET /showthread.php?tid=1&page=2"
-	posts     []url.Values // bodies of POSTs to newreply.php / private.php
-	logins    []url.Values
-	password  string
-	sessions  map[string]bool // valid mybbuser cookie values
-	replies   []string        // pages answering newreply POSTs, in order
-	pms       []string        // pages answering private.php POSTs
-	lastPID   string          // what action=lastpost points at
+	mu       sync.Mutex
+	requests []string     // "GET /showthread.php?tid=1&page=2"
+	posts    []url.Values // bodies of POSTs to newreply.php / private.php
+	logins   []url.Values
+	password string
+	sessions map[string]bool // valid mybbuser cookie values
+	replies  []string        // pages answering newreply POSTs, in order
+	pms      []string        // pages answering private.php POSTs
+	lastPID  string          // what action=lastpost points at
+	// uploads are the files of "Add Attachment" POSTs (newattachment), in order; each is listed
+	// in the form shown back with aid 100+its index. refuseUpload answers an upload with
+	// MyBB's error_attachtype instead.
+	uploads      []upload
+	refuseUpload bool
+	// oldField serves the reply form with MyBB's old single "attachment" file field.
+	oldField  bool
 	nextLogin int
 	// sentPage builds the read page of gm-bot's Sent Items copy (pmid 2) from the recipient's
 	// captured read page (pmid 1); the capture has no page of the sender's copy. nil: 404.
@@ -134,13 +145,27 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 			send("26-newreply-noperm.guest.html")
 			return
 		}
+		if f.oldField {
+			w.Write(oldAttachField(f.page("20-newreply-form.gm-bot.html")))
+			return
+		}
 		send("20-newreply-form.gm-bot.html")
 	case r.URL.Path == "/newreply.php" && r.Method == http.MethodPost:
 		if !member {
 			send("26-newreply-noperm.guest.html")
 			return
 		}
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+			if err := r.ParseMultipartForm(8 << 20); err != nil {
+				http.Error(w, err.Error(), 400)
+				return
+			}
+		}
 		f.posts = append(f.posts, r.PostForm)
+		if r.PostForm.Get("newattachment") != "" {
+			w.Write(f.afterUpload(r))
+			return
+		}
 		if len(f.replies) == 0 {
 			f.t.Errorf("unexpected reply POST")
 			send("27-reply-error-badkey.gm-bot.html")
@@ -220,4 +245,56 @@ func (f *fakeMyBB) forum(tb testing.TB, s *sleeps, extra map[string]string, opts
 		tb.Fatal(err)
 	}
 	return fm
+}
+
+// upload is one file of an "Add Attachment" POST.
+type upload struct {
+	aid, posthash, name, ctype string
+	data                       []byte
+}
+
+// afterUpload answers an "Add Attachment" POST the way MyBB 1.8's newreply.php does: the reply
+// form again (the capture 20-newreply-form, same posthash), listing every file uploaded under the
+// posthash in a post_attachments_attachment row (the template of MyBB 1.8.37's
+// install/resources/mybb_theme.xml: <tr id="attachment_AID"> … <span
+// class="attachment_filename">NAME</span> (SIZE) … [attachment=AID] insert button), or with the
+// inline error MyBB shows for a refused type. The capture has no page with an attachment listed.
+func (f *fakeMyBB) afterUpload(r *http.Request) []byte {
+	page := string(f.page("20-newreply-form.gm-bot.html"))
+	if f.refuseUpload {
+		box := "<div class=\"error\">\n\t<p><em>Please correct the following errors before continuing:</em></p>\n\t<ul>\n<li>The type of file that you attached is not allowed. Please remove the attachment or choose a different type.</li>\n\t</ul>\n</div>\n"
+		return []byte(strings.Replace(page, "<form action=\"newreply.php", box+"<form action=\"newreply.php", 1))
+	}
+	hash := r.PostForm.Get("posthash")
+	for _, fh := range append(r.MultipartForm.File["attachments[]"], r.MultipartForm.File["attachment"]...) {
+		file, _ := fh.Open()
+		data, _ := io.ReadAll(file)
+		file.Close()
+		f.uploads = append(f.uploads, upload{aid: strconv.Itoa(100 + len(f.uploads)), posthash: hash, name: fh.Filename,
+			ctype: fh.Header.Get("Content-Type"), data: data})
+	}
+	var rows strings.Builder
+	for _, u := range f.uploads {
+		if u.posthash != hash {
+			continue
+		}
+		fmt.Fprintf(&rows, `<tr id="attachment_%s">
+<td class="trow2" width="1" align="center"><img src="images/attachtypes/image.png" alt="" /></td>
+<td class="trow2" width="60%%" style="white-space: nowrap"><span class="attachment_filename">%s</span> (%d bytes)</td>
+<td class="trow2" style="white-space: nowrap; text-align: center;"> <input type="submit" class="button" name="rem_%s" value="Remove" onclick="return Post.removeAttachment(%s);" /> <input type="button" class="button" name="insert" value="Insert Into Post" onclick="$('#message').sceditor('instance').insertText('[attachment=%s]'); return false;" /></td>
+</tr>
+`, u.aid, html.EscapeString(u.name), len(u.data), u.aid, u.aid, u.aid)
+	}
+	page = strings.Replace(page, "<!-- end: post_attachments_new -->", "<!-- end: post_attachments_new -->\n"+rows.String(), 1)
+	// The same posthash comes back (the capture's, or the one posted).
+	out := []byte(strings.ReplaceAll(page, "269400a14267e4bf9ab5414811018eab", hash))
+	if f.oldField {
+		out = oldAttachField(out)
+	}
+	return out
+}
+
+// oldAttachField is the reply form of MyBB before 1.8.18: one file per upload, field "attachment".
+func oldAttachField(page []byte) []byte {
+	return []byte(strings.Replace(string(page), `name="attachments[]" size="30" class="fileupload" multiple="multiple"`, `name="attachment" size="30" class="fileupload"`, 1))
 }

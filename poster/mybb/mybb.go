@@ -60,6 +60,8 @@ type Forum struct {
 	sleep        func(ctx context.Context, d time.Duration) error
 	maxFloodWait time.Duration
 	maxLen       int
+	attach       bool  // the board takes attachments from the bot (Extra["attachments"])
+	maxAttach    int64 // bytes (Extra["max_attachment_size"])
 
 	mu       sync.Mutex // serialises operations (one session, one cookie jar)
 	loggedIn bool
@@ -67,6 +69,8 @@ type Forum struct {
 	rd scrape.Reader
 	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes).
 	sentCache map[string]forum.Post
+	// staged is a reply with its files uploaded, refused for flood control (attach.go).
+	staged *staged
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
@@ -100,6 +104,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 			return nil, fmt.Errorf("mybb: bad max_post_length %q", s)
 		}
 		f.maxLen = n
+	}
+	if f.attach, f.maxAttach, err = attachCaps(cfg.Extra); err != nil {
+		return nil, err
 	}
 	for _, o := range opts {
 		o(f)
@@ -136,9 +143,14 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 }
 
 // Capabilities: private messages, and MyBB's default maximum message length unless configured
-// (Extra["max_post_length"]).
+// (Extra["max_post_length"]); attachments of MyBB's default image types up to its default size
+// unless configured (Extra["attachments"]: off, Extra["max_attachment_size"]: bytes).
 func (f *Forum) Capabilities() forum.Capabilities {
-	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+	c := forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+	if f.attach {
+		c.Attachments, c.MaxAttachmentSize, c.AttachmentTypes = true, f.maxAttach, attachmentTypes
+	}
+	return c
 }
 
 func (f *Forum) abs(path string) string {

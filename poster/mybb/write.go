@@ -11,6 +11,8 @@ import (
 	"forumgm/forum"
 	"forumgm/poster/form"
 	scrape "forumgm/scraper/mybb"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // Reply posts body to thread t and returns the new post's id. When MyBB auto-merged the text into
@@ -35,7 +37,7 @@ func (f *Forum) replyParts(ctx context.Context, tid, body string, limit, depth i
 	for i, part := range parts {
 		pid, m, err := f.replyRetry(ctx, tid, part)
 		var tl *scrape.TooLongError
-		if errors.As(err, &tl) && depth < 3 {
+		if errors.As(err, &tl) && depth < 3 && !f.cfg.ReturnTooLong {
 			next := tl.Limit
 			if next <= 0 || next >= utf8.RuneCountInString(part) {
 				next = utf8.RuneCountInString(part) / 2
@@ -115,25 +117,31 @@ func (f *Forum) ReplyOnce(ctx context.Context, t forum.Thread, body string) (str
 }
 
 func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, error) {
-	if tid == "" {
-		return "", false, errors.New("mybb: empty thread id")
-	}
-	if err := f.ensureLogin(ctx); err != nil {
-		return "", false, err
-	}
-	p, doc, err := f.get(ctx, scrape.NewReplyPath(tid))
+	form, charset, _, err := f.replyForm(ctx, tid)
 	if err != nil {
 		return "", false, err
 	}
-	sel := doc.Find(scrape.Selectors.ReplyForm).Not("#quick_reply_form").First()
-	if sel.Length() == 0 {
-		if perr := scrape.PageError(doc); perr != nil {
-			return "", false, perr
-		}
-		if !scrape.LoggedIn(doc) {
-			return "", false, fmt.Errorf("mybb: reply form shown to a guest: %w", forum.ErrLoggedOut)
-		}
-		return "", false, fmt.Errorf("mybb: no reply form (%s): %w", scrape.Selectors.ReplyForm, forum.ErrMarkupChanged)
+	form.Values.Set("message", body)
+	return f.submitReply(ctx, tid, form, charset)
+}
+
+// replyForm fetches the full reply form of thread tid (logging in first if needed) and returns
+// it ready to post (every field replayed, action do_newreply), with the page's charset and the
+// form's selection.
+func (f *Forum) replyForm(ctx context.Context, tid string) (scrape.Form, string, *goquery.Selection, error) {
+	if tid == "" {
+		return scrape.Form{}, "", nil, errors.New("mybb: empty thread id")
+	}
+	if err := f.ensureLogin(ctx); err != nil {
+		return scrape.Form{}, "", nil, err
+	}
+	p, doc, err := f.get(ctx, scrape.NewReplyPath(tid))
+	if err != nil {
+		return scrape.Form{}, "", nil, err
+	}
+	sel, err := replyFormOf(doc)
+	if err != nil {
+		return scrape.Form{}, "", nil, err
 	}
 	form := scrape.ReadForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {
@@ -143,7 +151,28 @@ func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, 
 		form.Values.Set("tid", tid)
 	}
 	form.Values.Set("action", "do_newreply")
-	form.Values.Set("message", body)
+	return form, p.Charset, sel, nil
+}
+
+// replyFormOf finds the full reply form of a page, or the page's error.
+func replyFormOf(doc *goquery.Document) (*goquery.Selection, error) {
+	sel := doc.Find(scrape.Selectors.ReplyForm).Not("#quick_reply_form").First()
+	if sel.Length() == 0 {
+		if perr := scrape.PageError(doc); perr != nil {
+			return nil, perr
+		}
+		if !scrape.LoggedIn(doc) {
+			return nil, fmt.Errorf("mybb: reply form shown to a guest: %w", forum.ErrLoggedOut)
+		}
+		return nil, fmt.Errorf("mybb: no reply form (%s): %w", scrape.Selectors.ReplyForm, forum.ErrMarkupChanged)
+	}
+	return sel, nil
+}
+
+// submitReply posts a filled reply form ("Post Reply") and reads the result page: the new post's
+// id, and whether MyBB merged the text into the bot's previous post.
+func (f *Forum) submitReply(ctx context.Context, tid string, form scrape.Form, charset string) (string, bool, error) {
+	form.Values.Del("newattachment")
 	form.Values.Set("submit", "Post Reply")
 
 	st := f.rd.Thread(tid)
@@ -153,7 +182,7 @@ func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, 
 		st.KnownLast = prevLast
 	}
 
-	rp, rdoc, err := f.post(ctx, form, p.Charset)
+	rp, rdoc, err := f.post(ctx, form, charset)
 	if err != nil {
 		return "", false, err
 	}

@@ -45,6 +45,9 @@ type Forum struct {
 	opt  Options
 	now  func() time.Time
 	max  int
+	// attach: the board takes attachments from the bot; maxAttach: bytes (Extra).
+	attach    bool
+	maxAttach int64
 
 	mu       sync.Mutex
 	lastSeen map[string]string // thread -> newest post id seen
@@ -83,6 +86,9 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	if n, err := strconv.Atoi(cfg.Extra["max_post_chars"]); err == nil && n > 0 {
 		f.max = n
 	}
+	if f.attach, f.maxAttach, err = attachSettings(cfg.Extra); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -97,9 +103,15 @@ func init() {
 	forum.Register("phpbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
 }
 
-// Capabilities: phpBB has private messages; posts up to max_post_chars.
+// Capabilities: phpBB has private messages; posts up to max_post_chars; attachments of phpBB's
+// default image extensions up to its default max_filesize unless configured
+// (Extra["attachments"]: off, Extra["max_attachment_size"]: bytes).
 func (f *Forum) Capabilities() forum.Capabilities {
-	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.max}
+	c := forum.Capabilities{PrivateMessages: true, MaxPostLength: f.max}
+	if f.attach {
+		c.Attachments, c.MaxAttachmentSize, c.AttachmentTypes = true, f.maxAttach, attachmentTypes
+	}
+	return c
 }
 
 func (f *Forum) url(path string) string {
@@ -191,8 +203,11 @@ func (f *Forum) classify(msg string) error {
 	case reNoPerm.MatchString(msg):
 		return fmt.Errorf("phpbb: %q: %w", msg, forum.ErrNoPermission)
 	}
-	return fmt.Errorf("phpbb: form rejected: %q", msg)
+	return fmt.Errorf("%w: %q", errRejected, msg)
 }
+
+// errRejected is a form error classify knows no type for.
+var errRejected = errors.New("phpbb: form rejected")
 
 // Login logs in through ucp.php?mode=login.
 func (f *Forum) Login(ctx context.Context) error {
@@ -306,7 +321,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 // says it is too long). Flood control is waited out, a rejected token retried with a fresh form, a
 // lost session restored by logging in again. It returns the id of the last part.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
+	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
 	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) { return f.replyOnce(ctx, t, part) })
 }
 
@@ -325,14 +340,19 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 		}
 		return "", false, generic.Markup("phpbb", "%v", err)
 	}
-	loaded := f.now()
-	lastID := fm.Values.Get("topic_cur_post_id")
 	fm.Values.Set("message", body)
+	return f.submitReply(ctx, fm, p.Charset, f.now())
+}
+
+// submitReply posts a filled reply form (loaded at loaded) with "Submit" and reads the answer:
+// the new post's id and whether it is not newer than the thread's last post (merged).
+func (f *Forum) submitReply(ctx context.Context, fm *form.Form, charset string, loaded time.Time) (string, bool, error) {
+	lastID := fm.Values.Get("topic_cur_post_id")
 	fm.Values.Set("post", "Submit")
 	if err := f.waitFormAge(ctx, loaded); err != nil {
 		return "", false, err
 	}
-	rp, rdoc, err := f.post(ctx, fm, p.Charset)
+	rp, rdoc, err := f.post(ctx, fm, charset)
 	if err != nil {
 		return "", false, err
 	}

@@ -45,6 +45,7 @@ type board struct {
 	nextID   int
 	pmSent   []url.Values
 	edit     func(name, page string) string // changes a page before it is served (nil: as is)
+	attach   *attachBoard                   // the attachment panel (nil: attachments off)
 }
 
 // sentFolders: where the bot's copies of its messages are (phpBB reads a message only with its own
@@ -55,6 +56,9 @@ func (b *board) serve(w http.ResponseWriter, name string) {
 	s := page(b.t, name)
 	if b.edit != nil {
 		s = b.edit(name, s)
+	}
+	if b.attach != nil && name == "posting-reply-form.html" {
+		s = b.attach.panel(s, "", "")
 	}
 	s = creationRe.ReplaceAllString(s, `name="creation_time" value="`+strconv.FormatInt(b.clock.Now().Unix(), 10)+`"`)
 	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
@@ -108,6 +112,7 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		b.serve(w, "posting-reply-form.html")
+	case r.URL.Path == "/posting.php" && b.attach != nil && b.attach.upload(b, w, r):
 	case r.URL.Path == "/posting.php":
 		b.posted = append(b.posted, r.PostForm)
 		switch {

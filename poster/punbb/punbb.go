@@ -242,7 +242,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	return form.SendParts(ctx, "punbb", body, limit, 400, form.Bytes, func(ctx context.Context, part string) (id string, merged bool, err error) {
+	return form.SendParts(ctx, "punbb", body, limit, form.SplitFloor(f.cfg, 400), form.Bytes, func(ctx context.Context, part string) (id string, merged bool, err error) {
 		err = f.retry(ctx, true, func() error {
 			var e error
 			id, merged, e = f.replyAttempt(ctx, t, part)

@@ -49,6 +49,9 @@ type Forum struct {
 	script *url.URL // .../index.php
 	board  form.Board
 	maxLen int
+	// attach: the board takes attachments from the bot; maxAttach: bytes (Extra).
+	attach    bool
+	maxAttach int64
 
 	mu       sync.Mutex   // one write at a time: SMF's flood control is per IP
 	memberID atomic.Int64 // the bot's member id, learnt from the pages (0 until known)
@@ -82,6 +85,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	cfg = form.ConfigDefaults(cfg)
 	f := &Forum{cfg: cfg, script: script, maxLen: form.ExtraInt(cfg, "max_post_length", DefaultMaxPostLength),
 		board: form.Board{Name: "smf", Check: smf.CheckError, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}}
+	if f.attach, f.maxAttach, err = attachSettings(cfg.Extra); err != nil {
+		return nil, err
+	}
 	for _, o := range opts {
 		o(f)
 	}
@@ -95,9 +101,15 @@ func init() {
 
 var _ forum.Forum = (*Forum)(nil)
 
-// Capabilities: SMF has private messages; posts are limited to max_messageLength characters.
+// Capabilities: SMF has private messages; posts are limited to max_messageLength characters;
+// attachments of SMF's default image extensions up to its default size unless configured
+// (Extra["attachments"]: off, Extra["max_attachment_size"]: bytes).
 func (f *Forum) Capabilities() forum.Capabilities {
-	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+	c := forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+	if f.attach {
+		c.Attachments, c.MaxAttachmentSize, c.AttachmentTypes = true, f.maxAttach, attachmentTypes
+	}
+	return c
 }
 
 // u builds an index.php URL with SMF's own query syntax ("action=post;topic=2.0").
@@ -235,7 +247,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	return form.SendParts(ctx, "smf", body, limit, 200, form.Runes, func(ctx context.Context, part string) (string, bool, error) {
+	return form.SendParts(ctx, "smf", body, limit, form.SplitFloor(f.cfg, 200), form.Runes, func(ctx context.Context, part string) (string, bool, error) {
 		return f.replyOne(ctx, t, part)
 	})
 }

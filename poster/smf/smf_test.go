@@ -61,6 +61,8 @@ type fakeSMF struct {
 	newPosts []string
 	pages    map[string]string // query → file, for GETs
 	bodies   map[string]string // query → page text, for GETs, before pages
+	// uploads are the files of multipart post2 POSTs ("attachment[]"), one list per POST.
+	uploads [][]smfFile
 }
 
 func newFakeSMF(t *testing.T) *fakeSMF {
@@ -142,13 +144,19 @@ func (f *fakeSMF) serve(w http.ResponseWriter, r *http.Request) {
 		f.loggedIn = true
 	}
 	if r.Method == http.MethodPost {
-		b, _ := io.ReadAll(r.Body)
-		vals, err := url.ParseQuery(string(b))
-		if err != nil {
-			f.t.Errorf("POST body: %v", err)
-		}
-		if ct := r.Header.Get("Content-Type"); ct != "application/x-www-form-urlencoded" {
-			f.t.Errorf("POST content type %q", ct)
+		var vals url.Values
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+			vals = f.multipart(r)
+		} else {
+			b, _ := io.ReadAll(r.Body)
+			var err error
+			vals, err = url.ParseQuery(string(b))
+			if err != nil {
+				f.t.Errorf("POST body: %v", err)
+			}
+			if ct := r.Header.Get("Content-Type"); ct != "application/x-www-form-urlencoded" {
+				f.t.Errorf("POST content type %q", ct)
+			}
 		}
 		f.posts = append(f.posts, vals)
 		switch {
@@ -168,6 +176,11 @@ func (f *fakeSMF) serve(w http.ResponseWriter, r *http.Request) {
 			next := "ok"
 			if len(f.replies) > 0 {
 				next, f.replies = f.replies[0], f.replies[1:]
+			}
+			if body, ok := f.bodies[next]; ok {
+				w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+				io.WriteString(w, body)
+				return
 			}
 			if next != "ok" {
 				status := 200
@@ -203,6 +216,11 @@ func (f *fakeSMF) serve(w http.ResponseWriter, r *http.Request) {
 	case q == "action=post;topic=2.0":
 		if !f.loggedIn {
 			f.write(w, 200, "26-reply-noperm.guest.html")
+			return
+		}
+		if body, ok := f.bodies[q]; ok {
+			w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+			io.WriteString(w, body)
 			return
 		}
 		f.write(w, 200, "20-reply-form.gm-bot.html")

@@ -30,38 +30,45 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 		return out
 	}
 	t := &Table{
-		Name:            "generic",
-		Post:            get("post"),
-		ID:              field("post_id"),
-		Permalink:       field("permalink"),
-		PermalinkFormat: strings.ReplaceAll(get("permalink_format"), "{id}", "%[1]s"),
-		Subject:         field("subject"),
-		Author:          field("author"),
-		AuthorID:        field("author_id"),
-		TimeUnix:        field("time_unix"),
-		TimeLayouts:     list("time_layout"),
-		Body:            get("body"),
-		Remove:          append(list("remove"), list("signature")...),
-		Edited:          get("edited"),
-		Quote:           get("quote"),
-		QuoteCite:       get("quote_cite"),
-		QuotePostID:     field("quote_post_id"),
-		Code:            get("code"),
-		CodeText:        get("code_text"),
-		Spoiler:         get("spoiler"),
-		SpoilerTitle:    get("spoiler_title"),
-		SpoilerBody:     get("spoiler_body"),
-		PageCurrent:     field("page_current"),
-		PageNumbers:     get("page_numbers"),
-		PrevPage:        field("prev_page"),
-		NextPage:        field("next_page"),
-		Required:        get("required"),
+		Name:             "generic",
+		Post:             get("post"),
+		ID:               field("post_id"),
+		Permalink:        field("permalink"),
+		PermalinkFormat:  strings.ReplaceAll(get("permalink_format"), "{id}", "%[1]s"),
+		Subject:          field("subject"),
+		Author:           field("author"),
+		AuthorID:         field("author_id"),
+		TimeUnix:         field("time_unix"),
+		TimeLayouts:      list("time_layout"),
+		Body:             get("body"),
+		Remove:           append(list("remove"), list("signature")...),
+		Edited:           get("edited"),
+		Quote:            get("quote"),
+		QuoteCite:        get("quote_cite"),
+		QuotePostID:      field("quote_post_id"),
+		QuoteAuthorField: field("quote_author"),
+		Code:             get("code"),
+		CodeText:         get("code_text"),
+		Spoiler:          get("spoiler"),
+		SpoilerTitle:     get("spoiler_title"),
+		SpoilerBody:      get("spoiler_body"),
+		PageCurrent:      field("page_current"),
+		PageNumbers:      get("page_numbers"),
+		PrevPage:         field("prev_page"),
+		NextPage:         field("next_page"),
+		Required:         get("required"),
 	}
 	t.Remove = append(t.Remove, list("edited_notice")...)
+	// time_re applies to every alternative of time; a "||" list of as many regexps gives each
+	// alternative its own (an empty one: none).
+	res := strings.Split(get("time_re"), "||")
 	for i, spec := range list("time") {
-		re := ""
-		if i == 0 {
-			re = get("time_re")
+		re := strings.TrimSpace(res[0])
+		if len(res) > 1 {
+			re = ""
+			if i < len(res) {
+				re = strings.TrimSpace(res[i])
+			}
 		}
 		f, err := ParseField(spec, re)
 		if err != nil {

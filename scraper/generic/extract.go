@@ -103,6 +103,13 @@ func Extract(doc *goquery.Document, t *Table, o Options) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	ok := false
+	for _, post := range p.Posts {
+		ok = ok || readable(post)
+	}
+	if !ok {
+		return nil, Markup(t.Name, "no post has an author or a body (%q, %q)", t.Author.Sel, t.Body)
+	}
 	p.Current, p.Last = pageNumbers(doc, t)
 	if v, ok := t.PrevPage.Get(doc.Selection); ok && !t.PrevPage.IsZero() {
 		p.Prev = resolve(o.Base, v)
@@ -168,36 +175,61 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	if !t.Subject.IsZero() {
 		p.Subject, _ = t.Subject.Get(s)
 	}
-	author, ok := t.Author.Get(s)
-	if !ok {
-		return p, Markup(t.Name, "post %s without an author", id)
+	// From here on a field that cannot be read costs that field (a problem of the post), not
+	// the page.
+	if author, ok := t.Author.Get(s); ok {
+		p.Author = author
+	} else {
+		p.Problems = append(p.Problems, fmt.Sprintf("author: not found (%s)", t.Author.Sel))
 	}
-	p.Author = author
 	if !t.AuthorID.IsZero() {
 		p.AuthorID, _ = t.AuthorID.Get(s)
 	}
-	tm, err := postTime(s, t, o)
-	if err != nil {
-		return p, Markup(t.Name, "post %s: %v", id, err)
+	if tm, err := postTime(s, t, o); err == nil {
+		p.Time = tm
+	} else {
+		p.Problems = append(p.Problems, "time: "+oneLineErr(err))
 	}
-	p.Time = tm
 	body := s
 	if t.Body != "" {
 		body = find(s, t.Body).First()
-		if body.Length() == 0 {
-			return p, Markup(t.Name, "post %s without a body (%q)", id, t.Body)
-		}
 	}
 	if t.Edited != "" && find(s, t.Edited).Length() > 0 {
 		p.Edited = true
 	}
+	p.Quotes = []forum.Quote{}
+	if body.Length() == 0 {
+		p.Problems = append(p.Problems, fmt.Sprintf("body: not found (%s)", t.Body))
+		return p, nil
+	}
 	r := newRenderer(body, t, o)
-	p.Text = r.own(body.Nodes[0])
+	p.Text = Clean(r.own(body.Nodes[0]))
 	p.Quotes, p.Code, p.Spoilers = r.quotes, r.code, r.spoilers
+	for i := range p.Quotes {
+		p.Quotes[i].Text = Clean(p.Quotes[i].Text)
+		p.Quotes[i].Author = Clean(p.Quotes[i].Author)
+	}
+	for i := range p.Spoilers {
+		p.Spoilers[i].Text = Clean(p.Spoilers[i].Text)
+	}
+	p.Author = Clean(p.Author)
 	if p.Quotes == nil {
 		p.Quotes = []forum.Quote{}
 	}
 	return p, nil
+}
+
+func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+// readable says whether a post was read at all: an author or a body. A page none of whose posts
+// is readable is not the page the table describes.
+func readable(p forum.Post) bool {
+	var author, body bool
+	for _, pr := range p.Problems {
+		author = author || strings.HasPrefix(pr, "author:")
+		body = body || strings.HasPrefix(pr, "body:")
+	}
+	return !author || !body
 }
 
 func postTime(s *goquery.Selection, t *Table, o Options) (time.Time, error) {
@@ -433,6 +465,9 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 		f := r.t.QuotePostID
 		f.Sel = ""
 		out.PostID, _ = f.Get(qs)
+	}
+	if out.Author == "" && !r.t.QuoteAuthorField.IsZero() {
+		out.Author, _ = r.t.QuoteAuthorField.Get(goquery.NewDocumentFromNode(q).Selection)
 	}
 	w := newText()
 	r.children(w, q, false, c)

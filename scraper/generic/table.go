@@ -27,6 +27,10 @@ func (f Field) Get(s *goquery.Selection) (string, bool) {
 		for _, alt := range strings.Split(f.Sel, "||") {
 			g := f
 			g.Sel = strings.TrimSpace(alt)
+			// An alternative may name its own attribute ("time@datetime || time").
+			if i := strings.LastIndex(g.Sel, "@"); i >= 0 && isAttrName(g.Sel[i+1:]) {
+				g.Sel, g.Attr = strings.TrimSpace(g.Sel[:i]), g.Sel[i+1:]
+			}
 			if v, ok := g.Get(s); ok {
 				return v, true
 			}
@@ -69,11 +73,14 @@ func (f Field) Get(s *goquery.Selection) (string, bool) {
 }
 
 // ParseField reads "selector@attr" (either part optional; "@attr" = the node's own attribute) plus
-// an optional regexp. An empty spec gives the zero Field.
+// an optional regexp. Alternatives "a@x || b" keep their own attributes. An empty spec gives the
+// zero Field.
 func ParseField(spec, re string) (Field, error) {
 	var f Field
 	spec = strings.TrimSpace(spec)
-	if i := strings.LastIndex(spec, "@"); i >= 0 && isAttrName(spec[i+1:]) {
+	if strings.Contains(spec, "||") {
+		f.Sel = spec
+	} else if i := strings.LastIndex(spec, "@"); i >= 0 && isAttrName(spec[i+1:]) {
 		f.Sel, f.Attr = strings.TrimSpace(spec[:i]), spec[i+1:]
 	} else {
 		f.Sel = spec
@@ -130,6 +137,9 @@ type Table struct {
 	QuoteCite   string         // inside a quote: its attribution
 	QuoteAuthor *regexp.Regexp // from the cite text: first group = author (else the whole text)
 	QuotePostID Field          // inside the cite (or the quote): the quoted post's id
+	// QuoteAuthorField reads the quoted author off the quote itself when it has no cite (or the
+	// cite names nobody): Invision's blockquote[data-ipsquote-username], XenForo's data-quote.
+	QuoteAuthorField Field
 
 	Code     string // inside Body: a code block
 	CodeText string // inside a code block: the element holding the verbatim text ("" = the block)

@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -46,7 +47,8 @@ func rawText(n *html.Node) string {
 	walk = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
-			b.WriteString(n.Data)
+			// Old boards indent code with no-break spaces (&nbsp;); code is copied as spaces.
+			b.WriteString(strings.ReplaceAll(n.Data, "\u00a0", " "))
 		case html.ElementNode:
 			if n.Data == "br" {
 				b.WriteByte('\n')
@@ -62,4 +64,20 @@ func rawText(n *html.Node) string {
 	}
 	walk(n)
 	return b.String()
+}
+
+// zeroWidth are the invisible characters boards put into text (XenForo after quotes and
+// mentions, editors around smileys): removed from every text but code.
+var zeroWidth = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "")
+
+// expandLine is a line of an engine's own chrome inside a quote or spoiler ("Click to
+// expand...", "Нажмите для раскрытия..."): not the author's words.
+var expandLine = regexp.MustCompile(`(?im)^[ \t]*(?:click to expand|нажмите для раскрытия|нажмите, чтобы раскрыть|развернуть|expand)(?:\.\.\.|…)?[ \t]*$\n?`)
+
+// Clean removes zero-width characters and "click to expand" lines from a text read off a page,
+// and the blank edges that leaves.
+func Clean(s string) string {
+	s = zeroWidth.Replace(s)
+	s = expandLine.ReplaceAllString(s, "")
+	return strings.Trim(s, "\n")
 }

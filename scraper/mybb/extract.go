@@ -287,7 +287,12 @@ func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	for _, post := range p.Posts {
+		if post.Author != "" || post.Text != "" || len(post.Quotes) > 0 {
+			return p, nil
+		}
+	}
+	return nil, markup("no post has an author or a body (%s, %s)", Selectors.AuthorName, Selectors.Body)
 }
 
 // UnreadPM reports whether a member's page shows an unread private message: MyBB's new-PM notice
@@ -313,14 +318,14 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	}
 	post.ID = m[1]
 
-	name := s.Find(Selectors.AuthorName).First()
+	// From here on a part that cannot be read costs that part (a problem of the post), not the
+	// page.
+	name := firstOf(s, Selectors.AuthorName)
 	if name.Length() == 0 {
-		return post, markup("post %s: no author (%s)", post.ID, Selectors.AuthorName)
+		post.Problems = append(post.Problems, "author: not found ("+Selectors.AuthorName+")")
 	}
 	post.Author = htmltext.Collapse(name.Text())
-	if href, ok := name.Find(Selectors.AuthorLink).First().Attr("href"); ok {
-		post.AuthorID = firstMatch(reUID, queryOf(href))
-	}
+	post.AuthorID = authorID(s, name)
 
 	if a := s.Find(Selectors.Permalink).First(); a.Length() > 0 {
 		href, _ := a.Attr("href")
@@ -328,21 +333,21 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 		post.Subject, _ = a.Attr("title")
 	}
 
-	date := s.Find(Selectors.PostDate).First()
+	date := firstOf(s, Selectors.PostDate)
 	if date.Length() == 0 {
-		return post, markup("post %s: no date (%s)", post.ID, Selectors.PostDate)
+		post.Problems = append(post.Problems, "time: not found ("+Selectors.PostDate+")")
+	} else if t, ok := postTime(date, o); ok {
+		post.Time = t
+	} else {
+		post.Problems = append(post.Problems, fmt.Sprintf("time: %q not understood", htmltext.Collapse(date.Text())))
 	}
-	t, ok := postTime(date, o)
-	if !ok {
-		return post, markup("post %s: date %q not understood", post.ID, htmltext.Collapse(date.Text()))
-	}
-	post.Time = t
-	post.Edited = date.Find(Selectors.EditNotice).Length() > 0 ||
-		s.Find(Selectors.EditSpan).Find(Selectors.EditNotice).Length() > 0
+	post.Edited = edited(s)
 
+	post.Quotes = []forum.Quote{}
 	body := s.Find(Selectors.Body).First()
 	if body.Length() == 0 {
-		return post, markup("post %s: no body (%s)", post.ID, Selectors.Body)
+		post.Problems = append(post.Problems, "body: not found ("+Selectors.Body+")")
+		return post, nil
 	}
 	parts := renderBody(body.Nodes[0])
 	post.Text = parts.text
@@ -353,6 +358,57 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	}
 	post.Spoilers = parts.spoilers
 	return post, nil
+}
+
+// firstOf is the first element with text matching the first alternative of sels ("||") that
+// has one.
+func firstOf(s *goquery.Selection, sels string) *goquery.Selection {
+	for _, alt := range strings.Split(sels, "||") {
+		found := s.Find(strings.TrimSpace(alt)).FilterFunction(func(_ int, e *goquery.Selection) bool {
+			return htmltext.Collapse(e.Text()) != ""
+		})
+		if found.Length() > 0 {
+			return found.First()
+		}
+	}
+	return s.Find("#none-of-these").First()
+}
+
+// authorID is the author's uid: from the name's profile link (member.php?action=profile&uid=N,
+// or the SEO form user-N.html), else from the post's other links that carry the uid (the PM,
+// find-posts, reputation and e-mail buttons, the avatar) when the name links a User-Name.html
+// URL that has none. Links inside the message are never read: they name other people.
+func authorID(s, name *goquery.Selection) string {
+	if href, ok := name.Find("a[href]").AddSelection(name.Filter("a[href]")).First().Attr("href"); ok {
+		if id := uidOf(href); id != "" {
+			return id
+		}
+	}
+	var id string
+	s.Find(Selectors.AuthorIDLinks).EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		if a.Closest(Selectors.Body).Length() > 0 {
+			return true
+		}
+		id = uidOf(a.AttrOr("href", ""))
+		return id == ""
+	})
+	return id
+}
+
+func uidOf(href string) string {
+	if id := firstMatch(reUID, queryOf(href)); id != "" {
+		return id
+	}
+	return firstMatch(reUIDSEO, href)
+}
+
+// edited: the edit notice (span.edited_post) in the date line or the edit holder, or a holder
+// (span or div.post_edit, as themes write it) that has text of its own.
+func edited(s *goquery.Selection) bool {
+	if s.Find(Selectors.EditNotice).Length() > 0 {
+		return true
+	}
+	return htmltext.Collapse(s.Find(Selectors.EditSpan).Text()) != ""
 }
 
 // postTime reads span.post_date: the first span[title] outside the edit notice is the date.

@@ -452,14 +452,85 @@ func TestSuccessPages(t *testing.T) {
 	}
 }
 
+// A part of a post that cannot be read costs that part of each post (a problem it reports), not
+// the page.
+func TestFieldCostsField(t *testing.T) {
+	page := string(fixture.Read(t, "mybb", "11-thread-p2.guest.html"))
+	for name, c := range map[string]struct{ broken, problem string }{
+		"no body":   {strings.ReplaceAll(page, `class="post_body`, `class="message`), "body:"},
+		"no author": {strings.ReplaceAll(strings.ReplaceAll(page, `class="author_information"`, `class="who"`), `class="post_author`, `class="who2`), "author:"},
+		"no date":   {strings.ReplaceAll(page, `class="post_date"`, `class="when"`), "time:"},
+	} {
+		doc, _ := Parse([]byte(c.broken))
+		p, err := ExtractThread(doc, testOptions())
+		if err != nil || len(p.Posts) == 0 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, post := range p.Posts {
+			if post.ID == "" || len(post.Problems) != 1 || !strings.HasPrefix(post.Problems[0], c.problem) {
+				t.Errorf("%s: post %s problems %q", name, post.ID, post.Problems)
+			}
+		}
+	}
+}
+
+// Themes: the largetext name renamed (the profile link is still read), profile links in the
+// User-Name.html form (the uid comes from the post's other buttons), edit marks in a div.
+func TestThemeFallbacks(t *testing.T) {
+	page := string(fixture.Read(t, "mybb", "11-thread-p2.guest.html"))
+	want := map[string]forum.Post{}
+	doc, _ := Parse([]byte(page))
+	orig, err := ExtractThread(doc, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range orig.Posts {
+		want[p.ID] = p
+	}
+	seo := regexp.MustCompile(`<span class="largetext"><a href="[^"]*member\.php\?action=profile&amp;uid=\d+">([^<]+)</a>`)
+	for name, broken := range map[string]string{
+		"largetext renamed": strings.ReplaceAll(page, `class="largetext"`, `class="name"`),
+		"User-Name.html":    seo.ReplaceAllString(page, `<span class="largetext"><a href="http://127.0.0.1:8081/User-$1.html">$1</a>`),
+	} {
+		doc, _ := Parse([]byte(broken))
+		p, err := ExtractThread(doc, testOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, post := range p.Posts {
+			w := want[post.ID]
+			if post.Author != w.Author || post.AuthorID != w.AuthorID || post.AuthorID == "" || len(post.Problems) > 0 {
+				t.Errorf("%s: post %s author %q (%s), want %q (%s); problems %q", name, post.ID, post.Author, post.AuthorID, w.Author, w.AuthorID, post.Problems)
+			}
+		}
+	}
+	// div.post_edit holding the notice as plain text (themes that drop span.edited_post).
+	edited := regexp.MustCompile(`<span class="post_edit" id="edited_by_(\d+)"></span>`).ReplaceAllString(page,
+		`<div class="post_edit" id="edited_by_$1">(This post was last modified: 11-30-2026, 03:20 AM by gm-bot.)</div>`)
+	doc, _ = Parse([]byte(edited))
+	p, err := ExtractThread(doc, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, post := range p.Posts {
+		if !post.Edited {
+			t.Errorf("div.post_edit: post %s not edited", post.ID)
+		}
+	}
+	for _, post := range orig.Posts {
+		if post.Edited != (post.ID == "16") { // the page's one edited post
+			t.Errorf("post %s edited %v on the page", post.ID, post.Edited)
+		}
+	}
+}
+
 // A page whose markup does not match is an error, never an empty list.
 func TestMarkupChanged(t *testing.T) {
 	page := string(fixture.Read(t, "mybb", "11-thread-p2.guest.html"))
 	for name, broken := range map[string]string{
 		"no post container": strings.ReplaceAll(page, `id="post_`, `id="entry_`),
-		"no body":           strings.ReplaceAll(page, `class="post_body`, `class="message`),
-		"no author":         strings.ReplaceAll(page, `class="largetext"`, `class="name"`),
-		"no date":           strings.ReplaceAll(page, `class="post_date"`, `class="when"`),
+		"no author, no body": strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(page, `class="post_body`, `class="message`),
+			`class="author_information"`, `class="who"`), `class="post_author`, `class="who2`),
 	} {
 		doc, _ := Parse([]byte(broken))
 		p, err := ExtractThread(doc, testOptions())

@@ -6,24 +6,27 @@ import "regexp"
 // readers use, in one place. Values are for MyBB 1.8 with the default theme's postbit templates.
 var Selectors = struct {
 	// Thread and PM pages.
-	Posts       string // the container of the posts
-	Post        string // one post (id="post_{pid}")
-	AuthorName  string // the author's name (a link to the profile for members)
-	AuthorLink  string // the profile link (…member.php?action=profile&uid=N)
-	PostDate    string // the date line (holds the date and the edit notice)
-	DateTitled  string // a date wrapped in span[title] (relative text, absolute title)
-	EditNotice  string // "(This post was last modified: … by …)"
-	EditSpan    string // the edit notice's holder, present (empty) on every post
-	Permalink   string // "#N" link: showthread.php?tid=T&pid=P#pidP
-	Body        string // the post's text (id="pid_{pid}")
-	Signature   string // the author's signature (never part of the text)
-	Pagination  string // the first pagination block
-	PageCurrent string
-	PagesLabel  string // "Pages (N):"
-	PageLink    string
-	LastPID     string // hidden input of the quick-reply form (members only)
-	QuickTID    string // hidden tid input of the quick-reply form
-	NewReply    string // the "New Reply" button (newreply.php?tid=T)
+	Posts      string // the container of the posts
+	Post       string // one post (id="post_{pid}")
+	AuthorName string // the author's name (a link to the profile for members); "||" alternatives
+	// AuthorIDLinks are the links of a post that carry its author's uid beside the name (themes
+	// whose profile links use the User-Name.html form carry none there).
+	AuthorIDLinks string
+	AuthorLink    string // the profile link (…member.php?action=profile&uid=N)
+	PostDate      string // the date line (holds the date and the edit notice)
+	DateTitled    string // a date wrapped in span[title] (relative text, absolute title)
+	EditNotice    string // "(This post was last modified: … by …)"
+	EditSpan      string // the edit notice's holder, present (empty) on every post
+	Permalink     string // "#N" link: showthread.php?tid=T&pid=P#pidP
+	Body          string // the post's text (id="pid_{pid}")
+	Signature     string // the author's signature (never part of the text)
+	Pagination    string // the first pagination block
+	PageCurrent   string
+	PagesLabel    string // "Pages (N):"
+	PageLink      string
+	LastPID       string // hidden input of the quick-reply form (members only)
+	QuickTID      string // hidden tid input of the quick-reply form
+	NewReply      string // the "New Reply" button (newreply.php?tid=T)
 
 	// MyCode rendered in a post body.
 	Quote        string // blockquote.mycode_quote > cite + text
@@ -58,24 +61,26 @@ var Selectors = struct {
 	ReplyForm    string
 	PMSendForm   string
 }{
-	Posts:       "#posts",
-	Post:        "div.post[id^='post_']",
-	AuthorName:  ".author_information .largetext",
-	AuthorLink:  "a[href*='uid=']",
-	PostDate:    ".post_head span.post_date",
-	DateTitled:  "span[title]",
-	EditNotice:  "span.edited_post",
-	EditSpan:    "span.post_edit",
-	Permalink:   ".post_head a[href*='pid=']",
-	Body:        "div.post_body",
-	Signature:   "div.signature",
-	Pagination:  "div.pagination",
-	PageCurrent: ".pagination_current",
-	PagesLabel:  "span.pages",
-	PageLink:    "a[href*='page=']",
-	LastPID:     "input#lastpid, input[name='lastpid']",
-	QuickTID:    "form#quick_reply_form input[name='tid']",
-	NewReply:    "a.new_reply_button[href*='tid=']",
+	Posts: "#posts",
+	Post:  "div.post[id^='post_']",
+	AuthorName: ".author_information .largetext || .author_information strong a[href*='member.php'], .author_information strong a[href$='.html']" +
+		" || .post_author a, .post_author strong, .postbit_author a || .author_information strong",
+	AuthorIDLinks: "a[href*='uid=']",
+	AuthorLink:    "a[href*='uid=']",
+	PostDate:      "span.post_date",
+	DateTitled:    "span[title]",
+	EditNotice:    "span.edited_post, div.edited_post",
+	EditSpan:      "span.post_edit, div.post_edit",
+	Permalink:     ".post_head a[href*='pid=']",
+	Body:          "div.post_body",
+	Signature:     "div.signature",
+	Pagination:    "div.pagination",
+	PageCurrent:   ".pagination_current",
+	PagesLabel:    "span.pages",
+	PageLink:      "a[href*='page=']",
+	LastPID:       "input#lastpid, input[name='lastpid']",
+	QuickTID:      "form#quick_reply_form input[name='tid']",
+	NewReply:      "a.new_reply_button[href*='tid=']",
 
 	Quote:        "blockquote.mycode_quote",
 	QuoteCite:    "cite",
@@ -113,6 +118,7 @@ var (
 	rePID      = regexp.MustCompile(`(?:^|[?&;])pid=(\d+)`)
 	reTID      = regexp.MustCompile(`(?:^|[?&;])tid=(\d+)`)
 	reUID      = regexp.MustCompile(`(?:^|[?&;])uid=(\d+)`)
+	reUIDSEO   = regexp.MustCompile(`(?i)/user-(\d+)(?:\.html)?(?:$|[?#])`)
 	rePMID     = regexp.MustCompile(`(?:^|[?&;])pmid=(\d+)`)
 	rePage     = regexp.MustCompile(`(?:^|[?&;])page=(\d+)`)
 	rePostID   = regexp.MustCompile(`^post_(\d+)$`)

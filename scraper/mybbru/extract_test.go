@@ -195,10 +195,16 @@ func TestNotAThreadPage(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrMarkupChanged", name, err)
 		}
 	}
-	// A theme change that renames the post body.
+	// A theme change that renames the post body costs the bodies (each post says so).
 	raw := bytes.ReplaceAll(readPage(t, "viewtopic-id2-p1.html"), []byte(`class="post-content"`), []byte(`class="message"`))
-	if _, err := Extract(raw, "", testConfig(t)); !errors.Is(err, forum.ErrMarkupChanged) {
-		t.Errorf("renamed body: err = %v", err)
+	posts, err := Extract(raw, "", testConfig(t))
+	if err != nil || len(posts) == 0 {
+		t.Fatalf("renamed body: %d posts, err = %v", len(posts), err)
+	}
+	for _, p := range posts {
+		if p.Author == "" || len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], "body:") {
+			t.Errorf("renamed body: post %s author %q problems %q", p.ID, p.Author, p.Problems)
+		}
 	}
 }
 

@@ -156,9 +156,22 @@ func TestNotAThreadPage(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrMarkupChanged", name, err)
 		}
 	}
+	// A theme that renames the profile costs the authors (each post says so), not the page.
 	raw := bytes.ReplaceAll(readPage(t, "viewtopic-t2-page1.html"), []byte(`class="postprofile"`), []byte(`class="profile"`))
+	raw = bytes.ReplaceAll(raw, []byte(`class="author"`), []byte(`class="byline"`))
+	posts, err := Extract(raw, "", testConfig())
+	if err != nil || len(posts) == 0 {
+		t.Fatalf("renamed profile: %d posts, err = %v", len(posts), err)
+	}
+	for _, p := range posts {
+		if p.Author != "" || len(p.Problems) == 0 || !strings.HasPrefix(p.Problems[0], "author:") || p.Text == "" || p.ID == "" {
+			t.Errorf("renamed profile: post %s author %q problems %q", p.ID, p.Author, p.Problems)
+		}
+	}
+	// Without authors and bodies the page is not a thread page this dialect knows.
+	raw = bytes.ReplaceAll(raw, []byte(`class="content"`), []byte(`class="text"`))
 	if _, err := Extract(raw, "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
-		t.Errorf("renamed profile: err = %v", err)
+		t.Errorf("renamed profile and body: err = %v", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-// Package phpbb reads phpBB 3.3 (prosilver) pages: thread pages, the private-message inbox and a
+// Package phpbb reads phpBB 3.0-3.3 pages (prosilver and styles derived from it): thread pages, the private-message inbox and a
 // private message. Markup from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
 // ucp_pm_viewfolder,ucp_pm_viewmessage}.html (branch 3.3.x); see README.md.
 //
@@ -29,19 +29,30 @@ import (
 // "Name писал(а):").
 var QuoteAuthor = regexp.MustCompile(`^(.+?)\s+(?:wrote|писал\(а\)|написал\(а\)|пишет)\s*:`)
 
-// Thread is the selector table of a viewtopic.php page.
+// Thread is the selector table of a viewtopic.php page. Every role lists its alternatives in
+// order ("||"): phpBB 3.3 prosilver first, then 3.1/3.2 and prosilver-derived styles that show no
+// <time> (the date is the text after "»" in p.author), then phpBB 3.0 prosilver (profile links
+// without a class, codeboxes as dl.codebox) and 3.0 styles built on it that write the byline as
+// div.author and leave the profile empty.
 var Thread = &generic.Table{
-	Name:            "phpbb",
-	Post:            "#page-body div.post.has-profile[id^=p]",
-	ID:              generic.Field{Attr: "id", Re: regexp.MustCompile(`^p(\d+)$`)},
-	Permalink:       generic.Field{Sel: ".postbody h3 a[href*='p=']", Attr: "href"},
+	Name:      "phpbb",
+	Post:      "div.post[id^=p]:has(div.postbody)",
+	ID:        generic.Field{Attr: "id", Re: regexp.MustCompile(`^p(\d+)$`)},
+	Permalink: generic.Field{Sel: ".postbody h3 a[href*='p='] || .postbody .author a[href*='p=']", Attr: "href"},
+	// PermalinkFormat serves styles whose posts link nowhere.
 	PermalinkFormat: "viewtopic.php?p=%[1]s#p%[1]s",
-	Subject:         generic.Field{Sel: ".postbody h3 a"},
-	Author:          generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured || dl.postprofile dt span.username, dl.postprofile dt span.username-coloured || dl.postprofile dt strong"},
-	AuthorID:        generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
+	Subject:         generic.Field{Sel: ".postbody h3 a || .postbody h3"},
+	Author: generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured" +
+		" || dl.postprofile dt span.username, dl.postprofile dt span.username-coloured" +
+		" || dl.postprofile dt a[href*='mode=viewprofile']" +
+		" || .postbody .author strong a || .postbody .author strong || dl.postprofile dt strong"},
+	AuthorID: generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured" +
+		" || dl.postprofile dt a[href*='mode=viewprofile'] || .postbody .author a[href*='mode=viewprofile']",
+		Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
 	Time: []generic.Field{
 		{Sel: "p.author time", Attr: "datetime"},
 		{Sel: "p.author time"},
+		{Sel: ".postbody p.author, .postbody div.author", Re: regexp.MustCompile(`(?s)»\s*(.+?)\s*$`)},
 	},
 	Body:         "div.content",
 	Remove:       []string{"div.signature", "div.notice", "div.inline-attachment"},
@@ -50,15 +61,14 @@ var Thread = &generic.Table{
 	QuoteCite:    "cite",
 	QuoteAuthor:  QuoteAuthor,
 	QuotePostID:  generic.Field{Sel: "a[data-post-id]", Attr: "data-post-id"},
-	Code:         "div.codebox",
-	CodeText:     "pre code",
+	Code:         "div.codebox, dl.codebox",
+	CodeText:     "pre code, dd > code",
 	Spoiler:      "div.spoiler, details", // board-defined custom BBCode; not in core
 	SpoilerTitle: "summary, div.spoiler-title",
-	PageCurrent:  generic.Field{Sel: "div.pagination li.active span, div.pagination > strong"},
-	PageNumbers:  "div.pagination li a.button, div.pagination li.active span, div.pagination strong",
+	PageCurrent:  generic.Field{Sel: "div.pagination li.active span, div.pagination > strong, div.pagination span > strong"},
+	PageNumbers:  "div.pagination li a.button, div.pagination li.active span, div.pagination strong, div.pagination span a",
 	PrevPage:     generic.Field{Sel: "div.pagination li.previous a[rel=prev]", Attr: "href"},
 	NextPage:     generic.Field{Sel: "div.pagination li.next a[rel=next]", Attr: "href"},
-	Required:     "#page-body",
 }
 
 // PM is the selector table of a private message (ucp.php?i=pm&mode=view&p=ID): no <time>, only

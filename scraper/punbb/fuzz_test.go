@@ -16,6 +16,8 @@ func FuzzExtract(f *testing.F) {
 	}
 	f.Add([]byte(`<div class="main-topic"><div class="post"><div id="p1" class="posthead"><span class="post-byline"><strong>x</strong></span><span class="post-link"><a>Today 01:02:03</a></span></div><div class="entry-content"><div class="quotebox"><blockquote><div class="codebox"><pre>a
  b</pre></div></blockquote></div><ul><li><p>1</p></li></ul><details><summary>s</summary>t</details></div></div></div>`))
+	// The blockpost markup of PunBB 1.2 (quotes in div.incqbox) and FluxBB.
+	f.Add([]byte(`<div id="punviewtopic" class="pun"><p class="pagelink conl">Pages: <strong>1</strong></p><div id="p9" class="blockpost"><h2><span><a href="viewtopic.php?pid=9#p9">Today 04:14:08</a></span></h2><div class="postleft"><dl><dt><strong><a href="profile.php?id=2">x</a></strong></dt></dl></div><div class="postright"><div class="postmsg"><blockquote><div class="incqbox"><h4>y wrote:</h4><p>q</p></div></blockquote><div class="codebox"><div class="incqbox"><h4>Code:</h4><pre> c</pre></div></div><p class="postedit"><em>Last edited</em></p></div><div class="postsignature postmsg">s</div></div></div></div>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
 		posts, err := Extract(page, "text/html; charset=utf-8", testConfig())
 		if err == nil && len(posts) == 0 {

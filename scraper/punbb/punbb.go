@@ -1,4 +1,5 @@
-// Package punbb reads PunBB 1.4 pages (default "Oxygen" style): the posts of a topic page into
+// Package punbb reads PunBB 1.4 pages (default "Oxygen" style), and the "blockpost" topic pages
+// of PunBB 1.2/1.3 and FluxBB 1.4/1.5 (blockpost.go): the posts of a topic page into
 // forum.Post values, plus what a poller and a poster need from a page (page numbers, the
 // previous page, the topic id, who is logged in, the quick-post form's token) and the typed
 // errors of PunBB's error pages. PunBB 1.4 core has no private messages and no spoilers.
@@ -145,6 +146,9 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	}
 	topic := doc.Find(sel.topic)
 	if topic.Length() == 0 {
+		if doc.Find(blk.root).Find(blk.post).Length() > 0 {
+			return p, parseBlockposts(doc, p, base, opt)
+		}
 		return p, fmt.Errorf("punbb: not a topic page: %w", forum.ErrMarkupChanged)
 	}
 	var err error

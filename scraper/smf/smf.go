@@ -34,6 +34,10 @@ var sel = struct {
 	subject      string
 	modified     string // the edit mark, empty when not edited
 	inner        string // message body, data-msgid
+	inner20      string // 2.0: the message body div.inner#msg_N (the post has no id of its own)
+	inner20ID    *regexp.Regexp
+	postTime20   string // 2.0: "« Reply #1 on: September 19, 2007, 02:16:51 PM »"
+	modified20   string // 2.0: div#modified_N, "« Last Edit: … »" when edited, else empty
 	pageLinks    string
 	currentPage  string
 	navPage      string
@@ -70,6 +74,10 @@ var sel = struct {
 	subject:      "div.keyinfo div[id^='subject_'] a, div.keyinfo h5",
 	modified:     "span.modified",
 	inner:        "div.post div.inner, div.inner[id^='msg_']",
+	inner20:      "div.inner[id^='msg_']",
+	inner20ID:    regexp.MustCompile(`^msg_(\d+)$`),
+	postTime20:   "div.keyinfo div.smalltext",
+	modified20:   "div[id^='modified_']",
 	pageLinks:    "div.pagelinks",
 	currentPage:  "span.current_page",
 	navPage:      "a.nav_page",
@@ -148,7 +156,7 @@ type Options = extract.Options
 
 var (
 	jsVarRe   = regexp.MustCompile(`var (smf_[a-z_]+) = ("[^"]*"|'[^']*'|\d+);`)
-	topicIDRe = regexp.MustCompile(`[?;&]topic=(\d+)`)
+	topicIDRe = regexp.MustCompile(`[?;&]topic=(\d+)|/topic,(\d+)\.`)
 )
 
 func jsVars(doc *goquery.Document) map[string]string {
@@ -233,7 +241,7 @@ func pageNumbers(doc *goquery.Document) (cur, last int) {
 func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
 	if href, ok := doc.Find(sel.canonical).Attr("href"); ok {
 		if m := topicIDRe.FindStringSubmatch(href); m != nil {
-			p.TopicID = m[1]
+			p.TopicID = m[1] + m[2]
 		}
 	}
 	if p.TopicID == "" {
@@ -261,9 +269,48 @@ func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) err
 		return err
 	}
 	if len(p.Posts) == 0 {
+		// SMF 2.0 (Curve, core and the themes built on them): no div#msgN; the body is
+		// div.inner#msg_N and the post is the nearest block around it that holds the poster.
+		doc.Find(sel.forumPosts).Find(sel.inner20).EachWithBreak(func(_ int, inner *goquery.Selection) bool {
+			m := sel.inner20ID.FindStringSubmatch(inner.AttrOr("id", ""))
+			if m == nil {
+				return true
+			}
+			s := postAround(inner)
+			var post forum.Post
+			post, err = parsePost(s, m[1], p.TopicID, base, opt)
+			if err != nil {
+				return false
+			}
+			if s.Find(sel.newAnchor).Length() > 0 {
+				p.NewID = post.ID
+			}
+			p.Posts = append(p.Posts, post)
+			return true
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(p.Posts) == 0 {
 		return fmt.Errorf("smf: topic page without posts: %w", forum.ErrMarkupChanged)
 	}
-	return nil
+	for _, post := range p.Posts {
+		if post.Author != "" || post.Text != "" || len(post.Quotes) > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("smf: no post has an author or a body: %w", forum.ErrMarkupChanged)
+}
+
+// postAround is the nearest ancestor of a 2.0 message body that also holds the poster.
+func postAround(inner *goquery.Selection) *goquery.Selection {
+	for s := inner.Parent(); s.Length() > 0 && !s.Is("body"); s = s.Parent() {
+		if s.Find(sel.author).Length() > 0 {
+			return s
+		}
+	}
+	return inner.Parent()
 }
 
 func authorOf(s *goquery.Selection) (name, id string) {
@@ -274,32 +321,60 @@ func authorOf(s *goquery.Selection) (name, id string) {
 	return htmltext.Collapse(h.Text()), ""
 }
 
+// parsePost reads one topic post. A part that cannot be read costs that part (a problem of the
+// post), not the page.
 func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Options) (forum.Post, error) {
 	post := forum.Post{ID: id, Quotes: []forum.Quote{}}
 	post.Author, post.AuthorID = authorOf(s)
-	inner := s.Find(sel.inner).First()
+	if post.Author == "" {
+		post.Problems = append(post.Problems, "author: not found ("+sel.author+")")
+	}
 	when := s.Find(sel.postTime).First()
-	if post.Author == "" || inner.Length() == 0 || when.Length() == 0 {
-		return post, fmt.Errorf("smf: post msg%s lacks author, body or date: %w", id, forum.ErrMarkupChanged)
+	if when.Length() == 0 {
+		when = s.Find(sel.postTime20).First()
 	}
-	t, err := ParseTime(htmltext.Collapse(when.Text()), opt.Location, opt.Now)
-	if err != nil {
-		return post, fmt.Errorf("smf: post msg%s: %v: %w", id, err, forum.ErrMarkupChanged)
+	if when.Length() == 0 {
+		post.Problems = append(post.Problems, "time: not found ("+sel.postTime+" || "+sel.postTime20+")")
+	} else if t, err := ParseTime(dateText(when.Text()), opt.Location, opt.Now); err != nil {
+		post.Problems = append(post.Problems, "time: "+err.Error())
+	} else {
+		post.Time = t
 	}
-	post.Time = t
-	if topic != "" && base != nil {
+	subject := s.Find(sel.subject).First()
+	switch {
+	case topic != "" && base != nil:
 		post.Permalink = htmltext.AbsURL(base, "index.php?topic="+topic+".msg"+id+"#msg"+id)
-	} else if href, ok := when.Attr("href"); ok {
-		post.Permalink = htmltext.AbsURL(base, href)
+	case when.Is("a[href]"):
+		post.Permalink = htmltext.AbsURL(base, when.AttrOr("href", ""))
+	case subject.Is("a[href]"):
+		post.Permalink = htmltext.AbsURL(base, subject.AttrOr("href", ""))
 	}
-	post.Subject = htmltext.Collapse(s.Find(sel.subject).First().Text())
-	post.Edited = htmltext.Collapse(s.Find(sel.modified).First().Text()) != ""
+	post.Subject = htmltext.Collapse(subject.Text())
+	post.Edited = htmltext.Collapse(s.Find(sel.modified).First().Text()) != "" ||
+		htmltext.Collapse(s.Find(sel.modified20).First().Text()) != ""
+	inner := s.Find(sel.inner).First()
+	if inner.Length() == 0 {
+		post.Problems = append(post.Problems, "body: not found ("+sel.inner+")")
+		return post, nil
+	}
 	b := renderBody(inner)
 	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
 	if b.quotes != nil {
 		post.Quotes = b.quotes
 	}
 	return post, nil
+}
+
+// dateRe takes the date out of a post header: 2.0 writes "« Reply #1 on: September 19, 2007,
+// 02:16:51 PM »", 2.1 just the date.
+var dateRe = regexp.MustCompile(`(?s)(?:\bon|\bот)\s*:\s*(.+?)\s*»?\s*$`)
+
+func dateText(s string) string {
+	s = htmltext.Collapse(s)
+	if m := dateRe.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return strings.TrimSpace(strings.Trim(s, "«» "))
 }
 
 func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {

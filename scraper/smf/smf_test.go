@@ -272,14 +272,44 @@ func TestMarkupChanged(t *testing.T) {
 	}
 	page := string(fixture.Read(t, "smf", "11-thread-p2.guest.html"))
 	for what, broken := range map[string]string{
-		"posts renamed":   strings.ReplaceAll(page, `class="windowbg" id="msg`, `class="windowbg" id="post`),
-		"body renamed":    strings.ReplaceAll(page, `class="inner"`, `class="content"`),
-		"poster renamed":  strings.ReplaceAll(page, `class="poster"`, `class="author"`),
-		"date unreadable": strings.ReplaceAll(page, `<strong>Today</strong> at 03:4`, `someday`),
+		"posts renamed":           strings.ReplaceAll(page, `id="msg`, `id="post`), // the 2.0 body ids too
+		"body and poster renamed": strings.ReplaceAll(strings.ReplaceAll(page, `class="inner"`, `class="content"`), `class="poster"`, `class="author"`),
 	} {
 		if _, err := Extract([]byte(broken), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", what, err)
 		}
+	}
+	// A body or a poster that cannot be found costs that field of every post, not the page.
+	for what, c := range map[string]struct{ from, to, problem string }{
+		"body renamed":   {`class="inner"`, `class="content"`, "body:"},
+		"poster renamed": {`class="poster"`, `class="author"`, "author:"},
+	} {
+		posts, err := Extract([]byte(strings.ReplaceAll(page, c.from, c.to)), "", testConfig())
+		if err != nil || len(posts) == 0 {
+			t.Fatalf("%s: %d posts, %v", what, len(posts), err)
+		}
+		for _, p := range posts {
+			if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], c.problem) || p.Time.IsZero() {
+				t.Errorf("%s: post %s problems %q", what, p.ID, p.Problems)
+			}
+		}
+	}
+	// A date that cannot be read costs the date of that post (a problem it reports), not the page.
+	posts, err := Extract([]byte(strings.ReplaceAll(page, `<strong>Today</strong> at 03:4`, `someday`)), "", testConfig())
+	if err != nil || len(posts) == 0 {
+		t.Fatalf("date unreadable: %d posts, %v", len(posts), err)
+	}
+	lacking := 0
+	for _, p := range posts {
+		if len(p.Problems) > 0 {
+			lacking++
+			if !p.Time.IsZero() || p.Author == "" || !strings.HasPrefix(p.Problems[0], "time:") {
+				t.Errorf("date unreadable: post %s time %v problems %q", p.ID, p.Time, p.Problems)
+			}
+		}
+	}
+	if lacking == 0 {
+		t.Error("date unreadable: no post reports it")
 	}
 }
 

@@ -32,6 +32,7 @@ type body struct {
 }
 
 func renderBody(s *goquery.Selection) body {
+	s = quotes20(s)
 	b := htmltext.Render(s, &bodyMarkup)
 	return body{text: b.Text, quotes: b.Quotes, code: b.Code, spoilers: b.Spoilers}
 }
@@ -99,4 +100,25 @@ func memberIDFromHref(href string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// quotes20 rewrites SMF 2.0's quotes into 2.1's shape on a copy of the body: 2.0 writes the
+// header beside the quote (div.quoteheader "Quote from: X on …", then blockquote, then
+// div.quotefooter); 2.1 puts it inside as the blockquote's <cite>.
+func quotes20(s *goquery.Selection) *goquery.Selection {
+	if s.Find("div.quoteheader").Length() == 0 {
+		return s
+	}
+	c := s.Clone()
+	c.Find("div.quoteheader").Each(func(_ int, h *goquery.Selection) {
+		q := h.NextAllFiltered("blockquote").First()
+		if q.Length() == 0 || q.Prev().Get(0) != h.Get(0) {
+			return
+		}
+		inner, _ := goquery.OuterHtml(h.Children().First())
+		q.PrependHtml("<cite>" + inner + "</cite>")
+		h.Remove()
+	})
+	c.Find("div.quotefooter").Remove()
+	return c
 }

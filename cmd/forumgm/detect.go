@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/scraper/fingerprint"
+)
+
+func init() {
+	commands["detect"] = command{
+		summary: "recognise the forum engine of a thread page (URL or --file), name its dialect, print a forum: block",
+		run:     runDetect,
+	}
+}
+
+// threadParam is the query parameter that names the thread in each dialect's thread URLs.
+var threadParam = map[string]*regexp.Regexp{
+	"phpbb":  regexp.MustCompile(`[?&]t=(\d+)`),
+	"smf":    regexp.MustCompile(`[?&;]topic=(\d+)|/topic,(\d+)`),
+	"mybb":   regexp.MustCompile(`[?&]tid=(\d+)|-(\d+)\.html`),
+	"punbb":  regexp.MustCompile(`[?&]id=(\d+)`),
+	"mybbru": regexp.MustCompile(`[?&]id=(\d+)`),
+}
+
+func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "a saved thread page (HTML)")
+	asJSON := fs.Bool("json", false, "print the finding as JSON")
+	tz := fs.String("timezone", "UTC", "the forum's time zone, for times shown without one")
+	// Flags may follow the URL: parse what comes after it too.
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	var pageURL string
+	if len(rest) > 0 {
+		pageURL, rest = rest[0], rest[1:]
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+	}
+	if (pageURL == "") == (*file == "") {
+		fs.Usage()
+		return errors.New("want a URL or --file PAGE")
+	}
+	loc, err := time.LoadLocation(*tz)
+	if err != nil {
+		return fmt.Errorf("timezone: %w", err)
+	}
+	var raw []byte
+	ctype := "text/html"
+	if *file != "" {
+		if raw, err = os.ReadFile(*file); err != nil {
+			return err
+		}
+	} else {
+		p, err := forum.NewClient(forum.ClientConfig{}).Get(ctx, pageURL)
+		if err != nil {
+			return err
+		}
+		raw, ctype = p.Raw, p.Header.Get("Content-Type")
+	}
+	body, _, err := forum.Decode(raw, ctype)
+	if err != nil {
+		return err
+	}
+	f := fingerprint.Identify(body)
+	guessed := false
+	if f.Dialect == "" || (f.Dialect == "generic" && f.Extra == nil) {
+		if g := fingerprint.Guess(body); g != nil {
+			f.Dialect, f.Extra, guessed = "generic", g, true
+		}
+	}
+	cfg := forum.Config{Location: loc, Now: time.Now, BaseURL: pageURL, Extra: f.Extra}
+	var posts []forum.Post
+	var readErr error
+	if f.Dialect != "" {
+		if x, err := forum.ExtractorFor(f.Dialect); err == nil {
+			posts, readErr = x(raw, ctype, cfg)
+		}
+	}
+	if *asJSON {
+		out := struct {
+			fingerprint.Finding
+			Guessed bool         `json:"guessed,omitempty"`
+			Posts   []forum.Post `json:"posts"`
+			Error   string       `json:"error,omitempty"`
+		}{Finding: f, Guessed: guessed, Posts: posts}
+		if readErr != nil {
+			out.Error = readErr.Error()
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	name := f.Engine
+	if name == "" {
+		name = "unknown"
+	}
+	if f.Version != "" {
+		name += " " + f.Version
+	}
+	if f.Theme != "" {
+		name += " (style " + f.Theme + ")"
+	}
+	fmt.Fprintf(stdout, "engine:   %s\n", name)
+	for _, e := range f.Evidence {
+		fmt.Fprintf(stdout, "          - %s\n", e)
+	}
+	switch {
+	case f.Dialect == "":
+		fmt.Fprintln(stdout, "dialect:  none: forumgm cannot read this page yet")
+	case guessed:
+		fmt.Fprintln(stdout, "dialect:  generic, with selectors GUESSED from the page: check the posts below")
+	case f.Dialect == "generic":
+		fmt.Fprintf(stdout, "dialect:  generic, with the selectors known for %s %s\n", f.Engine, f.Version)
+		if f.Reader != "" {
+			fmt.Fprintf(stdout, "          (pages alone: forumgm posts --dialect %s reads them)\n", f.Reader)
+		}
+	default:
+		fmt.Fprintf(stdout, "dialect:  %s\n", f.Dialect)
+	}
+	if f.Dialect != "" {
+		if readErr != nil {
+			fmt.Fprintf(stdout, "reading:  failed: %v\n", readErr)
+		} else {
+			problems := 0
+			for _, p := range posts {
+				if len(p.Problems) > 0 {
+					problems++
+				}
+			}
+			fmt.Fprintf(stdout, "reading:  %d posts, %d with problems\n", len(posts), problems)
+			for i, p := range posts {
+				if i == 3 {
+					fmt.Fprintf(stdout, "          … %d more (forumgm posts --json shows all)\n", len(posts)-3)
+					break
+				}
+				fmt.Fprintf(stdout, "          #%s %s %s: %s\n", p.ID, p.Author, p.Time.Format(time.RFC3339), oneLine(p.Text))
+				for _, pr := range p.Problems {
+					fmt.Fprintf(stdout, "            ! %s\n", pr)
+				}
+			}
+		}
+		fmt.Fprintln(stdout)
+		fmt.Fprint(stdout, forumBlockYAML(f, pageURL, *tz))
+	}
+	return nil
+}
+
+// forumBlockYAML is a ready forum: block for the finding.
+func forumBlockYAML(f fingerprint.Finding, pageURL, tz string) string {
+	var b strings.Builder
+	base, thread := "https://forum.example.org/", "\"1\""
+	if u, err := url.Parse(pageURL); err == nil && u.Host != "" {
+		u.RawQuery, u.Fragment = "", ""
+		if i := strings.LastIndex(u.Path, "/"); i >= 0 {
+			u.Path = u.Path[:i+1]
+		}
+		base = u.String()
+	}
+	if re := threadParam[f.Dialect]; re != nil {
+		if m := re.FindStringSubmatch(pageURL); m != nil {
+			thread = fmt.Sprintf("%q", strings.Join(m[1:], ""))
+		}
+	}
+	fmt.Fprintf(&b, "forum:\n  url: %s\n  dialect: %s\n  thread: %s  # the game thread's id\n  timezone: %s\n", base, f.Dialect, thread, tz)
+	if len(f.Extra) == 0 {
+		b.WriteString("  extra: {}\n")
+		return b.String()
+	}
+	b.WriteString("  extra:\n")
+	keys := make([]string, 0, len(f.Extra))
+	for k := range f.Extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, _ := json.Marshal(f.Extra[k]) // a JSON string is a YAML double-quoted string
+		fmt.Fprintf(&b, "    %s: %s\n", k, v)
+	}
+	if f.Dialect == "generic" {
+		b.WriteString("    # reading only: add thread_url, login_* and reply_* to post (scraper/generic/README.md)\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"forumgm/forum"
+	"forumgm/internal/fixture"
+)
+
+// TestDetectReal: `forumgm detect --file` names the engine of every real page in
+// testdata/realboards, and the dialect it names reads the page; the forum: block it prints is
+// YAML that `forumgm posts --config` reads the page with.
+func TestDetectReal(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join(fixture.RealDir(t), "*", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatal("no real pages", err)
+	}
+	for _, path := range pages {
+		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run([]string{"detect", "--json", "--file", path}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			var got struct {
+				Engine, Dialect, Error string
+				Posts                  []forum.Post
+			}
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Engine == "" || got.Dialect == "" || got.Error != "" || len(got.Posts) == 0 {
+				t.Fatalf("engine %q dialect %q: %d posts, %s", got.Engine, got.Dialect, len(got.Posts), got.Error)
+			}
+			out.Reset()
+			if code := run([]string{"detect", "--file", path}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			text := out.String()
+			i := strings.Index(text, "\nforum:\n")
+			if !strings.Contains(text, "engine:   "+got.Engine) || i < 0 {
+				t.Fatalf("no engine line or forum: block:\n%s", text)
+			}
+			cfg := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(cfg, []byte(text[i+1:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var block map[string]any
+			if err := yaml.Unmarshal([]byte(text[i+1:]), &block); err != nil {
+				t.Fatalf("forum: block is not YAML: %v\n%s", err, text[i+1:])
+			}
+			out.Reset()
+			if code := run([]string{"posts", "--json", "--config", cfg, "--file", path}, &out, &errb); code != 0 {
+				t.Fatalf("posts --config: exit %d: %s", code, errb.String())
+			}
+			var posts []forum.Post
+			if err := json.Unmarshal(out.Bytes(), &posts); err != nil || len(posts) != len(got.Posts) {
+				t.Fatalf("posts --config: %d posts (detect read %d), %v", len(posts), len(got.Posts), err)
+			}
+		})
+	}
+}
+
+// `forumgm posts --extra` overrides the config's selectors, one key at a time.
+func TestPostsExtra(t *testing.T) {
+	path := filepath.Join(fixture.RealDir(t), "generic", "xenforo2-default-xenforo-community.html")
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(cfg, []byte("forum:\n  dialect: generic\n  extra:\n    post: article.message--post\n    post_id: \"@data-content\"\n    post_id_re: 'post-(\\d+)'\n    time: time.u-dt@datetime\n    body: .bbWrapper\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([]string{"posts", "--config", cfg, "--file", path}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "author: missing") {
+		t.Fatalf("without author: exit %d, %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"posts", "--json", "--config", cfg, "--extra", "author=@data-author", "--file", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var posts []forum.Post
+	if err := json.Unmarshal(out.Bytes(), &posts); err != nil || len(posts) != 8 || posts[0].Author != "dieketzer" {
+		t.Fatalf("%d posts, %v: %s", len(posts), err, out.String())
+	}
+}

@@ -1,0 +1,36 @@
+package daemon
+
+import (
+	"testing"
+
+	"forumgm/forum"
+	"forumgm/judge"
+	"forumgm/store"
+)
+
+// TestFillAttachments: a message's attachments are queued with its outbox item, a reply's and a
+// private message's alike; a message without any queues none.
+func TestFillAttachments(t *testing.T) {
+	pic := judge.Attachment{Name: "round-1.png", ContentType: "image/png", Data: []byte("\x89PNG")}
+	out := judge.Outcome{Messages: []judge.Message{
+		{Body: "report", Attachments: []judge.Attachment{pic}},
+		{To: "Вася", Subject: "s", Body: "copy", Attachments: []judge.Attachment{pic}},
+		{Body: "plain"},
+	}}
+	var c store.Commit
+	if err := Fill(&c, out, nil, nil, forum.Capabilities{PrivateMessages: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Outbox) != 3 {
+		t.Fatalf("%d items, want 3", len(c.Outbox))
+	}
+	for i, want := range []int{1, 1, 0} {
+		got := c.Outbox[i].Attachments
+		if len(got) != want {
+			t.Fatalf("item %d: %d attachments, want %d", i, len(got), want)
+		}
+		if want == 1 && (got[0].Name != pic.Name || got[0].ContentType != pic.ContentType || string(got[0].Data) != string(pic.Data)) {
+			t.Errorf("item %d: attachment %+v", i, got[0])
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package dragonball
+
+import (
+	"strings"
+	"testing"
+
+	"forumgm/engine"
+	db "forumgm/engine/dragonball"
+	"forumgm/judge"
+)
+
+// Every event the engine logs has words for the moderators' web UI.
+func TestDescribe(t *testing.T) {
+	r := newRef(t, teamsYAML)
+	d, ok := judge.Rules(r.rules()).(judge.Describer)
+	if !ok {
+		t.Fatal("dragonball rules are not a judge.Describer")
+	}
+	cases := []struct {
+		ev   engine.Event
+		want string
+	}{
+		{&db.GameStarted{}, "игра началась"},
+		{&db.OrdersAccepted{Author: "Гарри", Round: 2}, "приказы Гарри на раунд 2"},
+		{&db.RoundResolved{Round: 1}, "раунд 1 разыгран"},
+		{&db.GameEnded{Winner: "Змеи", By: "Moderator"}, "игра окончена: победа — «Змеи» (Moderator)"},
+		{&db.GameEnded{Winner: "draw"}, "игра окончена: ничья"},
+	}
+	for _, tc := range cases {
+		if got := d.Describe(tc.ev); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q in it", tc.ev.EventKind(), got, tc.want)
+		}
+	}
+	if st := d.Status(); !strings.Contains(st, "раунд 1") {
+		t.Errorf("status %q", st)
+	}
+	var names []string
+	for _, w := range d.Winners() {
+		names = append(names, w.Name)
+	}
+	if got := strings.Join(names, ","); got != "Грифоны,Змеи,draw" {
+		t.Errorf("winners %s", got)
+	}
+}

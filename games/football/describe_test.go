@@ -1,0 +1,45 @@
+package football
+
+import (
+	"strings"
+	"testing"
+
+	"forumgm/engine"
+	fb "forumgm/engine/football"
+	"forumgm/judge"
+)
+
+// Every event the engine logs has words for the moderators' web UI.
+func TestDescribe(t *testing.T) {
+	g := newGame(t, "", false)
+	d, ok := judge.RulesOf(g.ref).(judge.Describer)
+	if !ok {
+		t.Fatal("football rules are not a judge.Describer")
+	}
+	cases := []struct {
+		ev   engine.Event
+		want string
+	}{
+		{&fb.GameStarted{}, "игра началась"},
+		{&fb.TurnOpened{Turn: 2}, "ход 2 открыт"},
+		{&fb.Rolled{Turn: 2, Team: "Команда 1", Number: 58, Author: "a"}, "ход 2: бросок «Команда 1», число 58 (a)"},
+		{&fb.AttackDeclared{Turn: 2, Team: "A", Target: "B", Author: "a"}, "атака «A» на «B»"},
+		{&fb.DefenceRolled{Turn: 2, Team: "B", Attacker: "A", Author: "b"}, "защита «B» от «A»"},
+		{&fb.PointsSpent{Team: "A", Added: 2, Author: "a"}, "баллы «A»: +2"},
+		{&fb.AnswerJudged{Team: "A", Correct: true, Author: "a"}, "ответ «A» верный"},
+		{&fb.QuestionExpired{Team: "A"}, "без ответа"},
+		{&fb.TurnClosed{Turn: 2}, "ход 2 закрыт"},
+		{&fb.GameEnded{Author: "Moderator"}, "игра окончена (Moderator)"},
+	}
+	for _, tc := range cases {
+		if got := d.Describe(tc.ev); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q in it", tc.ev.EventKind(), got, tc.want)
+		}
+	}
+	if st := d.Status(); st == "" {
+		t.Error("no status")
+	}
+	if w := d.Winners(); len(w) != 0 {
+		t.Errorf("winners %v: the final table decides", w)
+	}
+}

@@ -1,0 +1,104 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"forumgm/judge"
+	"forumgm/store"
+)
+
+// Standing is the game as it stands, for a moderator: the state rebuilt from the log by the
+// game's own referee.
+type Standing struct {
+	// Board is the state as text: the snapshot's "board" when it has one (Crusade's board),
+	// else the whole snapshot as indented JSON.
+	Board string
+	// Status is the state in the game's words (whose turn it is, what a side owes); "" when the
+	// game has none.
+	Status string
+	// LastMove names the move an undo would undo; CanUndo is false when there is none.
+	LastMove string
+	CanUndo  bool
+	// Winners are the names a moderator may give when ending the game (none: the game decides).
+	Winners []judge.Winner
+}
+
+// Standing rebuilds the referee from the log and describes the game as it stands.
+func (r *Review) Standing(ctx context.Context) (Standing, error) {
+	ref, _, err := r.referee(ctx)
+	if err != nil {
+		return Standing{}, err
+	}
+	var s Standing
+	s.Board, err = boardText(ref.Snapshot())
+	if err != nil {
+		return Standing{}, err
+	}
+	s.LastMove, s.CanUndo = judge.LastUndoable(ref)
+	if d := judge.DescriberOf(ref); d != nil {
+		s.Status, s.Winners = d.Status(), d.Winners()
+	}
+	return s, nil
+}
+
+// LastMove names the move an undo would undo now; ok is false when there is none.
+func (r *Review) LastMove(ctx context.Context) (label string, ok bool, err error) {
+	ref, _, err := r.referee(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	label, ok = judge.LastUndoable(ref)
+	return label, ok, nil
+}
+
+// boardText is a snapshot as text: its "board" field when it has a text one, else indented JSON.
+func boardText(snap any) (string, error) {
+	if snap == nil {
+		return "", nil
+	}
+	b, err := json.Marshal(snap)
+	if err != nil {
+		return "", fmt.Errorf("review: snapshot: %w", err)
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) == nil {
+		var board string
+		if raw, ok := fields["board"]; ok && json.Unmarshal(raw, &board) == nil && board != "" {
+			return board, nil
+		}
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return "", fmt.Errorf("review: snapshot: %w", err)
+	}
+	return out.String(), nil
+}
+
+// Entry is a logged event with the game's words for it.
+type Entry struct {
+	store.EventRow
+	// Words is the game's description of the event; "" for the referee's own events (the web
+	// UI words those) and for events the game has no words for.
+	Words string
+}
+
+// Described returns the game's last n events (all when n <= 0) in log order, each with the
+// game's words for it.
+func (r *Review) Described(ctx context.Context, n int) ([]Entry, error) {
+	evs, err := r.Log(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := r.NewReferee()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(evs))
+	for i, e := range evs {
+		out[i] = Entry{EventRow: e, Words: judge.Describe(ref, e.Record())}
+	}
+	return out, nil
+}

@@ -1,0 +1,172 @@
+package fingerprint_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/internal/fixture"
+	"forumgm/scraper/fingerprint"
+	"forumgm/scraper/generic"
+
+	// The dialects whose extractors the findings name.
+	_ "forumgm/scraper/mybb"
+	_ "forumgm/scraper/mybbru"
+	_ "forumgm/scraper/phpbb"
+	_ "forumgm/scraper/punbb"
+	_ "forumgm/scraper/smf"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden")
+
+// want is what every real page (testdata/realboards) and every captured thread page
+// (testdata/forums) is: engine, version, dialect.
+var want = map[string][3]string{
+	"phpbb/phpbb30-prosilver-ilovephilosophy.html":      {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb30-raspite-raspberrypi.html":            {"phpBB", "3.0", "phpbb"},
+	"smf/smf20rc3-core-contribs.html":                   {"SMF", "2.0 RC3", "smf"},
+	"punbb/fluxbb-air-bittorrent-t28.html":              {"FluxBB", "1.4-1.5", "punbb"},
+	"punbb/fluxbb-air-bittorrent-t6.html":               {"FluxBB", "1.4-1.5", "punbb"},
+	"punbb/fluxbb-air-bittorrent-t134.html":             {"FluxBB", "1.4-1.5", "punbb"},
+	"punbb/punbb12-oxygen-textdrive-excerpt.html":       {"PunBB", "1.2-1.3", "punbb"},
+	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "generic"},
+	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
+	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
+	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
+	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
+	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
+	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
+}
+
+// Every real page in testdata/realboards is named (engine and version) and read by the dialect
+// named, without an error.
+func TestRealBoards(t *testing.T) {
+	root := fixture.Root(t)
+	pages, err := filepath.Glob(filepath.Join(root, "testdata", "realboards", "*", "*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatal("no real pages", err)
+	}
+	for _, n := range []string{"mybb", "punbb", "smf"} {
+		pages = append(pages, filepath.Join(root, "testdata", "forums", n, "10-thread-p1.guest.html"))
+	}
+	seen := 0
+	for _, path := range pages {
+		rel, _ := filepath.Rel(filepath.Join(root, "testdata", "realboards"), path)
+		if strings.HasPrefix(rel, "..") {
+			rel, _ = filepath.Rel(filepath.Join(root, "testdata"), path)
+		}
+		rel = filepath.ToSlash(rel)
+		t.Run(rel, func(t *testing.T) {
+			w, ok := want[rel]
+			if !ok {
+				t.Fatalf("%s is not in the table of this test: add what it is", rel)
+			}
+			seen++
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _, err := forum.Decode(raw, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := fingerprint.Identify(body)
+			if f.Engine != w[0] || f.Version != w[1] || f.Dialect != w[2] || len(f.Evidence) == 0 {
+				t.Fatalf("got %q %q dialect %q (%q), want %q", f.Engine, f.Version, f.Dialect, f.Evidence, w)
+			}
+			extra := f.Extra
+			if f.Dialect == "generic" && extra == nil {
+				extra = fingerprint.Guess(body)
+			}
+			x, err := forum.ExtractorFor(f.Dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }, Extra: extra}
+			posts, err := x(raw, "", cfg)
+			if err != nil || len(posts) == 0 {
+				t.Fatalf("%d posts, %v", len(posts), err)
+			}
+		})
+	}
+	if seen != len(want) {
+		t.Errorf("%d pages checked, the table has %d", seen, len(want))
+	}
+}
+
+// The guess reads the vBulletin 3 page (no preset) whole: every post with its author, date and
+// body.
+func TestGuessVBulletin3(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "vbulletin3811-guessed.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _, _ := forum.Decode(raw, "")
+	g := fingerprint.Guess(body)
+	posts, err := generic.ExtractPage(raw, "", forum.Config{Location: time.UTC, Now: time.Now, Extra: g})
+	if err != nil || len(posts) != 20 {
+		t.Fatalf("%d posts, %v (guess %v)", len(posts), err, g)
+	}
+	for _, p := range posts {
+		if p.Author == "" || p.Time.IsZero() || p.Text == "" || len(p.Problems) > 0 {
+			t.Errorf("post %s: %q %v %q", p.ID, p.Author, p.Time, p.Problems)
+		}
+	}
+	if posts[0].ID != "5768670" || posts[0].Author != "Shirohige" || !posts[0].Time.Equal(time.Date(2016, 2, 1, 2, 21, 0, 0, time.UTC)) {
+		t.Errorf("first post %+v", posts[0])
+	}
+}
+
+// The presets read their engine's real pages right: goldens checked against the pages.
+func TestPresets(t *testing.T) {
+	for name, preset := range map[string][2]string{
+		"xenforo2-default-xenforo-community.html":   {"XenForo", "2"},
+		"xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1"},
+		"vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			extra := fingerprint.Preset(preset[0], preset[1])
+			if extra == nil {
+				t.Fatal("no preset")
+			}
+			posts, err := generic.ExtractPage(raw, "", forum.Config{Location: time.UTC, Now: time.Now, Extra: extra})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range posts {
+				if p.ID == "" || p.Author == "" || p.Time.IsZero() || p.Text == "" && len(p.Quotes) == 0 || len(p.Problems) > 0 {
+					t.Errorf("post %q: %q %v problems %q", p.ID, p.Author, p.Time, p.Problems)
+				}
+				for _, q := range p.Quotes {
+					if strings.Contains(q.Text, "Click to expand") || strings.ContainsRune(q.Text, '\u200b') {
+						t.Errorf("post %s: quote keeps chrome: %q", p.ID, q.Text)
+					}
+				}
+			}
+			fixture.Golden(t, strings.TrimSuffix(name, ".html")+".json", posts, *update)
+		})
+	}
+}
+
+// A page of no forum is no engine, and a page without numbered posts gives no guess.
+func TestUnknown(t *testing.T) {
+	page := []byte(`<html><head><title>x</title></head><body><p>Hello</p></body></html>`)
+	if f := fingerprint.Identify(page); f.Engine != "" || f.Dialect != "" {
+		t.Errorf("got %+v", f)
+	}
+	if g := fingerprint.Guess(page); g != nil {
+		t.Errorf("guess %v", g)
+	}
+	g := fingerprint.Guess([]byte(`<div id="post_7" class="entry"><a href="/user/ann">ann</a><span class="date">2026-11-30 10:00</span><div class="message">move E2-E4</div></div>`))
+	if g["post"] != "div[id^='post_']" || g["author"] != "a[href*='user']" || g["time"] != "span.date" || g["body"] != "div.message" {
+		t.Errorf("guess %v", g)
+	}
+}

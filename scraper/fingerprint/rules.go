@@ -1,0 +1,165 @@
+package fingerprint
+
+import "strings"
+
+// rules are tried in order; the first that matches names the engine. Hosted families built on
+// an engine (MyBB.ru on PunBB) come before the engine.
+var rules = []rule{
+	{
+		engine: "MyBB.ru", dialect: "mybbru",
+		match: func(p *page) []string {
+			if !p.has("body#pun-viewtopic, #pun-main") {
+				return nil
+			}
+			return evidence("markup: #pun-main / body#pun-viewtopic (MyBB.ru, rusff, forum24 hosting)",
+				footerHas(p, "mybb.ru"), footerHas(p, "rusff"))
+		},
+	},
+	{
+		engine: "phpBB", dialect: "phpbb",
+		match: func(p *page) []string {
+			ev := evidence(generatorHas(p, "phpbb"), footerHas(p, "phpbb"))
+			if p.has("div.post[id^=p] div.postbody") && (p.contains("memberlist.php?mode=viewprofile") || p.contains("viewtopic.php?")) {
+				ev = append(ev, "markup: div.post#pN > div.postbody, memberlist.php profile links")
+			}
+			if len(ev) == 0 && p.contains("phpBB") && p.contains("viewtopic.php") {
+				ev = append(ev, "page text: phpBB, viewtopic.php links")
+			}
+			return ev
+		},
+		version: func(p *page) (string, string) {
+			theme := mostCommon(phpbbStyleRe, p.raw)
+			switch {
+			case p.has("p.author time[datetime], div.author time[datetime]"):
+				return "3.3", theme
+			case p.contains("phpBB Limited") && p.contains("fa-fw"):
+				return "3.2", theme
+			case p.contains("phpBB Limited"):
+				return "3.1", theme
+			case p.contains("phpBB Group") || p.contains("/imageset/") || p.has("dl.codebox"):
+				return "3.0", theme
+			}
+			return "3", theme
+		},
+	},
+	{
+		engine: "SMF", dialect: "smf",
+		match: func(p *page) []string {
+			return evidence(
+				when(p.contains("var smf_scripturl") || p.contains("var smf_theme_url"), "script: smf_scripturl / smf_theme_url"),
+				footerHas(p, "SMF"), generatorHas(p, "SMF"))
+		},
+		version: func(p *page) (string, string) {
+			theme := mostCommon(smfThemeRe, p.raw)
+			if m := smfVersionRe.FindStringSubmatch(p.footer + " " + p.generator); m != nil {
+				return m[1], theme
+			}
+			if p.has("div.windowbg[id^=msg]") {
+				return "2.1", theme
+			}
+			if p.has("div.inner[id^=msg_]") {
+				return "2.0", theme
+			}
+			return "2", theme
+		},
+	},
+	{
+		engine: "MyBB", dialect: "mybb",
+		match: func(p *page) []string {
+			return evidence(footerHas(p, "MyBB"), generatorHas(p, "mybb"),
+				when(p.contains("var my_post_key") || p.contains("MyBB.init"), "script: my_post_key / MyBB.init"),
+				when(p.has("div.post[id^=post_] div.post_body[id^=pid_]"), "markup: div.post#post_N > div.post_body#pid_N"))
+		},
+		version: func(p *page) (string, string) {
+			if m := mybbVerRe.FindStringSubmatch(p.raw); m != nil {
+				return m[1] + "." + m[2] + "." + strings.TrimLeft(m[3], "0"), ""
+			}
+			if p.has("div.post_body.scaleimages") {
+				return "1.8", ""
+			}
+			if p.has("table[id^=post_] td.post_content, td[id^=pid_]") {
+				return "1.6", ""
+			}
+			return "1", ""
+		},
+	},
+	{
+		engine: "FluxBB", dialect: "punbb",
+		match: func(p *page) []string {
+			return evidence(footerHas(p, "FluxBB"), generatorHas(p, "FluxBB"))
+		},
+		version: func(p *page) (string, string) {
+			theme := mostCommon(fluxStyleRe, p.raw)
+			if m := pfVersionRe.FindStringSubmatch(p.footer); m != nil {
+				return m[1], theme
+			}
+			return "1.4-1.5", theme
+		},
+	},
+	{
+		engine: "PunBB", dialect: "punbb",
+		match: func(p *page) []string {
+			return evidence(footerHas(p, "PunBB"), generatorHas(p, "PunBB"),
+				when(p.has("#brd-wrap div.main-topic, #punviewtopic div.blockpost"), "markup: PunBB topic (div.main-topic / div.blockpost)"))
+		},
+		version: func(p *page) (string, string) {
+			theme := mostCommon(fluxStyleRe, p.raw)
+			if m := pfVersionRe.FindStringSubmatch(p.footer); m != nil {
+				return m[1], theme
+			}
+			if p.has("div.main-topic") {
+				return "1.4", theme
+			}
+			return "1.2-1.3", theme
+		},
+	},
+	{
+		engine: "XenForo", dialect: "generic", reader: "xenforo",
+		match: func(p *page) []string {
+			return evidence(when(p.has("html#XF"), "markup: html#XF (XenForo 2)"),
+				when(p.has("html#XenForo"), "markup: html#XenForo (XenForo 1)"), footerHas(p, "XenForo"))
+		},
+		version: func(p *page) (string, string) {
+			if p.has("html#XF") || p.has("article.message--post") {
+				return "2", ""
+			}
+			return "1", ""
+		},
+	},
+	{
+		engine: "Invision Community", dialect: "generic",
+		match: func(p *page) []string {
+			return evidence(when(p.has("article.ipsComment, [data-role='commentContent']"), "markup: article.ipsComment"),
+				footerHas(p, "Invision"), generatorHas(p, "Invision"))
+		},
+		version: func(p *page) (string, string) { return "4", "" },
+	},
+	{
+		engine: "vBulletin", dialect: "generic",
+		match: func(p *page) []string {
+			return evidence(generatorHas(p, "vBulletin"), footerHas(p, "vBulletin"))
+		},
+		version: func(p *page) (string, string) {
+			if m := genVersionRe.FindStringSubmatch(p.generator); m != nil {
+				return m[1], ""
+			}
+			return "", ""
+		},
+	},
+	{
+		engine: "NodeBB", dialect: "",
+		match: func(p *page) []string {
+			return evidence(generatorHas(p, "NodeBB"), when(p.contains("nodebb") && p.has("[component='post']"), "markup: [component=post] (NodeBB)"))
+		},
+	},
+	{
+		engine: "Discourse", dialect: "",
+		match: func(p *page) []string { return evidence(generatorHas(p, "Discourse")) },
+		version: func(p *page) (string, string) {
+			if m := genVersionRe.FindStringSubmatch(p.generator); m != nil {
+				return m[1], ""
+			}
+			return "", ""
+		},
+	},
+}

@@ -1,0 +1,128 @@
+package punbb
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+	"forumgm/scraper/htmltext"
+)
+
+// blk is the selector table of the "blockpost" markup: PunBB 1.2 and 1.3 and FluxBB 1.4 and 1.5
+// (styles Oxygen, Air, Earth, …; viewtopic.php renders each post as div.blockpost#pN).
+var blk = struct {
+	root, post, permalink, author, authorLink, subject, body, edited, pageLink string
+	postID                                                                     *regexp.Regexp
+}{
+	root:       "#punviewtopic, div.pun",
+	post:       "div.blockpost[id^='p']",
+	postID:     regexp.MustCompile(`^p(\d+)$`),
+	permalink:  "h2 a[href*='pid=']", // its text is the date
+	author:     "div.postleft dt strong, div.postleft dt",
+	authorLink: "div.postleft dt a[href*='profile.php']",
+	subject:    "div.postright h3",
+	body:       "div.postright div.postmsg:not(.postsignature)",
+	edited:     "p.postedit",
+	pageLink:   "p.pagelink",
+}
+
+// parseBlockposts reads a blockpost topic page into p.
+func parseBlockposts(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
+	posts := doc.Find(blk.post).FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return blk.postID.MatchString(s.AttrOr("id", ""))
+	})
+	if posts.Length() == 0 {
+		return fmt.Errorf("punbb: topic page without posts: %w", forum.ErrMarkupChanged)
+	}
+	if pl := doc.Find(blk.pageLink).First(); pl.Length() > 0 {
+		p.Current, _ = strconv.Atoi(strings.TrimSpace(pl.Find("strong").First().Text()))
+		p.Last = p.Current
+		pl.Find("a").Each(func(_ int, a *goquery.Selection) {
+			if n, err := strconv.Atoi(strings.TrimSpace(a.Text())); err == nil && n > p.Last {
+				p.Last = n
+			}
+		})
+	}
+	readable := false
+	posts.Each(func(_ int, s *goquery.Selection) {
+		post := blockpost(s, base, opt)
+		readable = readable || post.Author != "" || post.Text != "" || len(post.Quotes) > 0
+		if p.TopicID == "" {
+			p.TopicID = idFromHref(doc.Find("a[href*='post.php?tid=']").AttrOr("href", ""))
+		}
+		p.Posts = append(p.Posts, post)
+	})
+	if !readable {
+		return fmt.Errorf("punbb: no post has an author or a body: %w", forum.ErrMarkupChanged)
+	}
+	if p.Current == 0 {
+		p.Current, p.Last = 1, 1
+	}
+	return nil
+}
+
+// blockpost reads one post; a part that cannot be read costs that part (a problem of the post).
+func blockpost(s *goquery.Selection, base *url.URL, opt Options) forum.Post {
+	post := forum.Post{Quotes: []forum.Quote{}}
+	post.ID = blk.postID.FindStringSubmatch(s.AttrOr("id", ""))[1]
+	if a := s.Find(blk.authorLink).First(); a.Length() > 0 {
+		post.Author = htmltext.Collapse(a.Text())
+		post.AuthorID = idFromHref(a.AttrOr("href", ""))
+	} else {
+		post.Author = htmltext.Collapse(s.Find(blk.author).First().Text())
+	}
+	if post.Author == "" {
+		post.Problems = append(post.Problems, "author: not found ("+blk.author+")")
+	}
+	link := s.Find(blk.permalink).First()
+	post.Permalink = htmltext.AbsURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
+	if link.Length() == 0 {
+		post.Problems = append(post.Problems, "time: not found ("+blk.permalink+")")
+	} else if t, err := ParseTime(htmltext.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
+		post.Problems = append(post.Problems, "time: "+err.Error())
+	} else {
+		post.Time = t
+	}
+	post.Subject = htmltext.Collapse(s.Find(blk.subject).First().Text())
+	post.Edited = s.Find(blk.edited).Length() > 0
+	body := s.Find(blk.body).First()
+	if body.Length() == 0 {
+		post.Problems = append(post.Problems, "body: not found ("+blk.body+")")
+		return post
+	}
+	b := renderBody(oldBoxes(body))
+	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
+	if b.quotes != nil {
+		post.Quotes = b.quotes
+	}
+	return post
+}
+
+// oldBoxes rewrites PunBB 1.2's boxes into the 1.3+ shape on a copy of the body: a quote is
+// blockquote > div.incqbox > h4 "Name wrote:" + text (1.3+: div.quotebox > cite + blockquote), a
+// code block div.codebox > div.incqbox > h4 "Code:" + div.scrollbox > pre.
+func oldBoxes(body *goquery.Selection) *goquery.Selection {
+	if body.Find("div.incqbox").Length() == 0 {
+		return body
+	}
+	c := body.Clone()
+	c.Find("div.codebox div.incqbox > h4").Remove()
+	c.Find("blockquote > div.incqbox").Each(func(_ int, box *goquery.Selection) {
+		q := box.Parent()
+		cite := ""
+		if h := box.ChildrenFiltered("h4").First(); h.Length() > 0 {
+			cite = "<cite>" + htmlEscape(htmltext.Collapse(h.Text())) + "</cite>"
+			h.Remove()
+		}
+		inner, _ := box.Html()
+		q.ReplaceWithHtml(`<div class="` + sel.quoteBoxClass + `">` + cite + "<blockquote>" + inner + "</blockquote></div>")
+	})
+	return c
+}
+
+var htmlEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace

@@ -1,0 +1,102 @@
+// Package xenforo reads XenForo 2 and XenForo 1 thread pages (default styles and those built on
+// them) through the generic engine: the selector tables below, which `forumgm detect` also
+// proposes for the generic dialect. Reading only: logging in, replying and private messages go
+// through the generic dialect's form keys (see scraper/generic/README.md), since XenForo's forms
+// post through JavaScript with an _xfToken and answer in JSON, which no built-in poster speaks.
+package xenforo
+
+import (
+	"fmt"
+	"maps"
+
+	"forumgm/forum"
+	"forumgm/scraper/generic"
+)
+
+// XenForo 2 (default style): article.message--post, <time data-time> Unix seconds, quotes
+// blockquote.bbCodeBlock--quote with data-source="post: N", "… said:" / "… сказал(а):".
+var XF2 = map[string]string{
+	"post":             "article.message--post[data-content^='post-']",
+	"post_id":          "@data-content",
+	"post_id_re":       `post-(\d+)`,
+	"permalink":        ".message-attribution-main a[href*='post']@href || .message-attribution-opposite a[href*='post']@href",
+	"author":           "@data-author",
+	"author_id":        ".message-name .username@data-user-id",
+	"time_unix":        ".message-attribution-main time@data-time || time.u-dt@data-time",
+	"time":             ".message-attribution-main time@datetime || time.u-dt@datetime",
+	"body":             ".message-userContent .bbWrapper",
+	"edited":           ".message-lastEdit",
+	"remove":           ".bbCodeBlock-expandLink || .js-selectToQuoteEnd",
+	"signature":        ".message-signature",
+	"quote":            "blockquote.bbCodeBlock--quote",
+	"quote_cite":       ".bbCodeBlock-title",
+	"quote_author_re":  `^(.+?)\s+(?:said|сказал\(а\)|написал\(а\)):`,
+	"quote_post_id":    "@data-source",
+	"quote_post_id_re": `(\d+)`,
+	"code":             "div.bbCodeBlock--code",
+	"code_text":        "code",
+	"spoiler":          "div.bbCodeSpoiler",
+	"spoiler_title":    ".bbCodeSpoiler-button-title",
+	"spoiler_body":     ".bbCodeSpoiler-content",
+}
+
+// XenForo 1 (default style): li.message#post-N, span/abbr.DateTime (title or data-time).
+var XF1 = map[string]string{
+	"post":             "li.message[id^='post-']",
+	"post_id":          "@id",
+	"post_id_re":       `post-(\d+)`,
+	"permalink":        "a.datePermalink@href",
+	"author":           "@data-author",
+	"author_id":        ".messageUserInfo a.username@href",
+	"author_id_re":     `\.(\d+)/`,
+	"time_unix":        ".messageMeta abbr.DateTime@data-time",
+	"time":             ".messageMeta span.DateTime@title || .messageMeta .DateTime",
+	"body":             "blockquote.messageText",
+	"edited":           ".editDate",
+	"remove":           ".quoteExpand || .messageTextEndMarker",
+	"signature":        ".signature",
+	"quote":            "div.bbCodeQuote",
+	"quote_cite":       ".attribution",
+	"quote_author_re":  `^(.+?)\s+(?:said|сказал\(а\)):`,
+	"quote_post_id":    ".attribution a@href",
+	"quote_post_id_re": `(?:posts/|id=)(\d+)`,
+	"code":             "div.bbCodeCode",
+	"code_text":        "pre",
+}
+
+// Extract reads a saved XenForo thread page: XenForo 2 markup (html#XF, article.message--post)
+// or XenForo 1 (li.message#post-N). cfg.Extra overrides single keys of the table (a theme that
+// moved the date, say). A page of neither is forum.ErrMarkupChanged.
+func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+	doc, err := generic.Parse(page, contentType)
+	if err != nil {
+		return nil, err
+	}
+	var base map[string]string
+	switch {
+	case doc.Find("article.message--post").Length() > 0:
+		base = XF2
+	case doc.Find("li.message[id^='post-']").Length() > 0:
+		base = XF1
+	default:
+		return nil, fmt.Errorf("xenforo: no XenForo 2 (article.message--post) or 1 (li.message#post-N) posts: %w", forum.ErrMarkupChanged)
+	}
+	extra := maps.Clone(base)
+	maps.Copy(extra, cfg.Extra)
+	t, err := generic.TableFromExtra(extra)
+	if err != nil {
+		return nil, err
+	}
+	t.Name = "xenforo"
+	o, err := generic.OptionsFromConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p, err := generic.Extract(doc, t, o)
+	if err != nil {
+		return nil, err
+	}
+	return p.Posts, nil
+}
+
+func init() { forum.RegisterExtractor("xenforo", Extract) }
