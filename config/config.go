@@ -52,6 +52,10 @@ type Bot struct {
 	Username string `yaml:"username"`
 	// PasswordEnv names the environment variable holding the password (never the password).
 	PasswordEnv string `yaml:"password_env"`
+	// Shared: other games run from this account too (one bot for a community). Its inbox is
+	// then shared: a private message from someone who neither plays this game nor moderates it
+	// is left to the other games instead of being answered as one this game cannot use.
+	Shared bool `yaml:"shared"`
 }
 
 // Game is the game played in the thread: the keys every game shares, and the game's own (its
@@ -91,14 +95,8 @@ func (g *Game) UnmarshalYAML(n *yaml.Node) error {
 	}
 	type plain Game
 	var p plain
-	b, err := yaml.Marshal(common)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	if len(common.Content) > 0 {
-		if err := dec.Decode(&p); err != nil {
+		if err := judge.DecodeStrict(common, &p); err != nil {
 			return err
 		}
 	}

@@ -42,6 +42,9 @@ type Options struct {
 	Files      *media.Folder
 	Bot        string   // the bot's forum user name (its own posts are not judged)
 	Moderators []string // notified of new flags by private message
+	// SharedInbox: the bot account serves other games too; a private message from someone
+	// who neither plays this game nor moderates it is theirs, not this game's.
+	SharedInbox bool
 	// PublicURL is the moderator web UI's address for the notices (review.public_url); "": none.
 	PublicURL string
 	// Start is when the game starts; zero: the first cycle's time.
@@ -604,6 +607,9 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if beforeStart(in.post.Time, d.o.Start) {
 			continue // the thread's history before the game (sign-ups, chatter) is not for the game
 		}
+		if in.src == store.SourcePM && d.o.SharedInbox && !ref.Plays(in.post.Author) && !d.moderator(in.post.Author) {
+			continue // another game's player writing to the shared bot account
+		}
 		d.m.PostsRead.WithLabelValues(d.o.Game, string(in.src)).Inc()
 		if _, err := d.fireDue(ctx, minTime(in.post.Time, now)); err != nil {
 			return n, err
@@ -626,6 +632,16 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// moderator reports whether name is one of the game's moderators.
+func (d *Daemon) moderator(name string) bool {
+	for _, m := range d.o.Moderators {
+		if strings.EqualFold(strings.TrimSpace(m), strings.TrimSpace(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // startSlack is how much earlier than the start a post may be stamped and still count: forums
@@ -705,7 +721,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		// The page did not show who wrote the post or what it says: a person must look, the
 		// game judges nothing it cannot attribute or read.
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
-			Detail: "страница форума не показала " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
+			Detail: "the forum's page did not show the post's " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
 	} else {
 		out, err = ref.Judge(ji)
 	}
@@ -715,7 +731,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		d.invalidate()
 		d.fail("referee", err)
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, PostID: in.post.ID,
-			Detail: "ошибка судьи: " + err.Error()}}}
+			Detail: "the referee failed on this post: " + err.Error()}}}
 	}
 	d.hook("decided")
 	v := out.Verdict
@@ -759,12 +775,12 @@ func missingParts(p forum.Post) string {
 	for _, pr := range p.Problems {
 		switch {
 		case strings.HasPrefix(pr, "author"):
-			parts = append(parts, "автора")
+			parts = append(parts, "author")
 		case strings.HasPrefix(pr, "body"), strings.HasPrefix(pr, "text"):
-			parts = append(parts, "текст")
+			parts = append(parts, "text")
 		}
 	}
-	return strings.Join(parts, " и ")
+	return strings.Join(parts, " and ")
 }
 
 // cursorOf is the post id the thread's cursor moves to once in is judged.
@@ -923,7 +939,7 @@ func (d *Daemon) rescan(ctx context.Context) error {
 			if h == last {
 				continue
 			}
-			detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант", firstLine(p.Text))
+			detail := fmt.Sprintf("the post was edited after the decision (%s); the first version stands", firstLine(p.Text))
 			if err := d.flagPost(ctx, open, rec, store.FlagEdited, detail, h[:12], p, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, rec.Source, rec.ID, h, nil)
 				return err
@@ -941,7 +957,7 @@ func (d *Daemon) rescan(ctx context.Context) error {
 				d.log.Info().Str("post", rec.ID).Msg("move post missing from the thread: flagged if the next rescan misses it too")
 				continue
 			}
-			if err := d.flagPost(ctx, open, rec, store.FlagDeleted, "пост с ходом исчез из темы", "vanished", forum.Post{ID: rec.ID, Author: rec.Author}, func(cctx context.Context) error {
+			if err := d.flagPost(ctx, open, rec, store.FlagDeleted, "the move post vanished from the thread", "vanished", forum.Post{ID: rec.ID, Author: rec.Author}, func(cctx context.Context) error {
 				_, err := d.o.Store.MarkPostVanished(cctx, d.o.Game, rec.Source, rec.ID, nil)
 				return err
 			}); err != nil {

@@ -112,6 +112,7 @@ func (f *fakeRef) Restore(recs []engine.Record) error {
 func (f *fakeRef) Snapshot() any            { return map[string]int{"moves": f.moves, "closes": f.closes} }
 func (f *fakeRef) Paused() bool             { return f.paused }
 func (f *fakeRef) ForGame(judge.Input) bool { return false }
+func (f *fakeRef) Plays(string) bool        { return true }
 
 var msk = time.FixedZone("MSK", 3*3600)
 
@@ -162,7 +163,8 @@ func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, err
 	dir := t.TempDir()
 	clock := NewSimClock(start, true)
 	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: clock.Now, Location: msk,
-		Users:        []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "botpw"}},
+		Users: []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"},
+			{Name: "gm-bot", Password: "botpw"}, {Name: "Вася", Password: "p4"}},
 		Threads:      []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры: ходы ниже."}}}},
 		FloodSeconds: cmp.Or(ro.floodSeconds, -1), PMFloodSeconds: -1, PostsPerPage: 8, MaxMessageLength: ro.maxMessage,
 		MergeMinutes: map[bool]int{true: -1}[ro.noMerge]})

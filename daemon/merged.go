@@ -25,14 +25,6 @@ const partSep = "~"
 // partID is the id of the k-th part (k >= 2) of post id.
 func partID(id string, k int) string { return id + partSep + strconv.Itoa(k) }
 
-// basePostID is the id of the post a part belongs to (id itself for a whole post).
-func basePostID(id string) string {
-	if i := strings.Index(id, partSep); i >= 0 {
-		return id[:i]
-	}
-	return id
-}
-
 // includeCursor asks the read to return the cursor's post again when it is a player's post the
 // daemon recorded (only a thread's last post can grow by a merge).
 func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cursor, error) {
@@ -143,7 +135,7 @@ func (d *Daemon) flagEdited(ctx context.Context, rec store.PostRecord, p forum.P
 	if err != nil {
 		return err
 	}
-	detail := fmt.Sprintf("текст поста изменён после решения (%s); в силе первый вариант", firstLine(p.Text))
+	detail := fmt.Sprintf("the post was edited after the decision (%s); the first version stands", firstLine(p.Text))
 	return d.flagPost(ctx, open, rec, store.FlagEdited, detail, h[:12], p, func(cctx context.Context) error {
 		_, err := d.o.Store.MarkPostEdited(cctx, d.o.Game, rec.Source, rec.ID, h, nil)
 		return err

@@ -107,11 +107,49 @@ func TestMissingParts(t *testing.T) {
 	}{
 		{nil, ""},
 		{[]string{"time: no date"}, ""},
-		{[]string{"author: not found (.author)"}, "автора"},
-		{[]string{"author: not found (x)", "body: not found (y)"}, "автора и текст"},
+		{[]string{"author: not found (.author)"}, "author"},
+		{[]string{"author: not found (x)", "body: not found (y)"}, "author and text"},
 	} {
 		if got := missingParts(forum.Post{Problems: tc.problems}); got != tc.want {
 			t.Errorf("missingParts(%v) = %q, want %q", tc.problems, got, tc.want)
+		}
+	}
+}
+
+// A bot account shared by several games: a private message from someone who neither plays this
+// game nor moderates it is left to the other games (not answered as one this game cannot use);
+// this game's players are still answered. Without sharing, the stranger is answered.
+func TestSharedInbox(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
+		r := newRig(t, start, crusadeFactory(t, start))
+		r.d = r.newDaemon(t, crusadeFactory(t, start), func(o *Options) { o.SharedInbox = shared })
+		r.cycle(t)
+		r.clock.Set(start.Add(65 * time.Minute))
+		if err := r.board.SendPM(r.ctx, "Вася", "gm-bot", "приказы", "Такт 1: 57 в2 ловлю"); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.board.SendPM(r.ctx, "Джелу", "gm-bot", "вопрос", "Привет! Как дела?"); err != nil {
+			t.Fatal(err)
+		}
+		r.cycle(t)
+		to := map[string]int{}
+		for _, name := range []string{"Вася", "Джелу"} {
+			pms, err := r.board.PMs(r.ctx, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pm := range pms {
+				if pm.From == "gm-bot" && pm.Folder == 1 {
+					to[name]++
+				}
+			}
+		}
+		if to["Джелу"] != 1 {
+			t.Errorf("shared %v: the game's own player got %d answers", shared, to["Джелу"])
+		}
+		if want := map[bool]int{false: 1, true: 0}[shared]; to["Вася"] != want {
+			t.Errorf("shared %v: another game's player got %d answers, want %d", shared, to["Вася"], want)
 		}
 	}
 }

@@ -54,6 +54,13 @@ type Post struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
+// UserFinder is a forum that can tell whether a user name exists (forum-check checks the players
+// and moderators of a game with it: a misspelt name would make the game's private messages
+// undeliverable).
+type UserFinder interface {
+	UserExists(ctx context.Context, name string) (bool, error)
+}
+
 // Cursor marks how far a reader has read: the last post id seen (ids compare numerically where the
 // engine's ids are numbers) and, where it helps, the page it was on.
 type Cursor struct {

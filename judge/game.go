@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -48,6 +49,22 @@ type Setup struct {
 	New func() (Rules, error)
 	// Players are the roster's forum names (config checks them against moderators and the bot).
 	Players []string
+}
+
+// Engine is a game's pure engine as Rules embed it (its Apply, NextTimer, Tick and DecodeEvent
+// serve as the Rules' own; Decide is usually wrapped).
+type Engine = engine.Game
+
+// DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt
+// setting is an error naming it, never silently ignored).
+func DecodeStrict(n *yaml.Node, v any) error {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	return dec.Decode(v)
 }
 
 // Rules is one running game: the pure engine's state with the game's grammar (post → intent),

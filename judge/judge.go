@@ -145,6 +145,8 @@ type Referee interface {
 	Paused() bool
 	// ForGame reports whether a post holds something for the game (not chatter); nothing changes.
 	ForGame(in Input) bool
+	// Plays reports whether a forum user plays in the game.
+	Plays(name string) bool
 }
 
 // ExpectsPrivate reports whether referee r expects a private message at now: its game's Rules say

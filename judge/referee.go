@@ -65,7 +65,7 @@ func New(setup *Setup, opt Options) (Referee, error) {
 	return r, nil
 }
 
-// Rules is the running game's rules, for queries (tests, the sandbox).
+// RulesOf is the running game's rules, for queries (tests, the sandbox, the web UI).
 func RulesOf(r Referee) Rules {
 	if rf, ok := r.(*referee); ok {
 		return rf.rules
@@ -270,7 +270,7 @@ func (r *referee) commitAt(at time.Time, evs []engine.Event) ([]engine.Event, er
 func (r *referee) rand() *engine.Rand { return engine.NewRand(r.opt.Seed, r.draws) }
 
 // checkDrawn fails when the rules drew from rnd without recording every draw in an event.
-func checkDrawn(rnd *engine.Rand, evs []engine.Event) error {
+func checkDrawn(rnd *engine.Rand) error {
 	if n := rnd.Pending(); n > 0 {
 		return fmt.Errorf("judge: the rules drew %d numbers they did not record in an event", n)
 	}
@@ -303,7 +303,7 @@ func (r *referee) Start(at time.Time) (Outcome, error) {
 		if evs, err = o.Open(at, rnd); err != nil {
 			return Outcome{}, fmt.Errorf("judge: start: %w", err)
 		}
-		if err := checkDrawn(rnd, evs); err != nil {
+		if err := checkDrawn(rnd); err != nil {
 			return Outcome{}, err
 		}
 		if err := r.commit(evs); err != nil {
@@ -373,7 +373,7 @@ func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
 		}
 		return Outcome{Verdict: Refused, Messages: []Message{r.route(&in, Message{To: Sender, Body: body})}}, nil
 	}
-	if err := checkDrawn(rnd, evs); err != nil {
+	if err := checkDrawn(rnd); err != nil {
 		return Outcome{}, err
 	}
 	if evs, err = r.commitAt(in.At, evs); err != nil {
@@ -438,7 +438,7 @@ func (r *referee) Fire(at time.Time) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), err)
 	}
-	if err := checkDrawn(rnd, evs); err != nil {
+	if err := checkDrawn(rnd); err != nil {
 		return Outcome{}, err
 	}
 	if evs, err = r.commitAt(at, evs); err != nil {
@@ -486,7 +486,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, fmt.Errorf("judge: end: %w", err)
 		}
-		if err := checkDrawn(rnd, evs); err != nil {
+		if err := checkDrawn(rnd); err != nil {
 			return Outcome{}, err
 		}
 		if evs, err = r.commitAt(cmd.At, evs); err != nil {
@@ -513,7 +513,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
-		if err := checkDrawn(rnd, evs); err != nil {
+		if err := checkDrawn(rnd); err != nil {
 			return Outcome{}, err
 		}
 		if evs, err = r.commitAt(cmd.At, evs); err != nil {
@@ -651,6 +651,9 @@ func DescriberOf(r Referee) Describer {
 	d, _ := RulesOf(r).(Describer)
 	return d
 }
+
+// Plays reports whether a forum user plays in the game.
+func (r *referee) Plays(name string) bool { return r.rules.IsPlayer(name) }
 
 // ForGame reports whether a post holds something for the game.
 func (r *referee) ForGame(in Input) bool { return r.rules.Read(in).Kind != Chatter }

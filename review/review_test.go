@@ -30,6 +30,7 @@ func (m *modRef) Restore(recs []engine.Record) error    { return nil }
 func (m *modRef) Snapshot() any                         { return nil }
 func (m *modRef) Paused() bool                          { return m.paused }
 func (m *modRef) ForGame(judge.Input) bool              { return false }
+func (m *modRef) Plays(string) bool                     { return true }
 func (m *modRef) Moderate(c judge.ModCommand) (judge.Outcome, error) {
 	out := judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{modEvent{Action: string(c.Action)}}}
 	switch c.Action {

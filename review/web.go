@@ -643,6 +643,18 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 		}
 		out, err = g.End(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("winner")))
 		done = w.msg("done.ended", nil)
+	case "add-player":
+		out, err = g.AddPlayer(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")), strings.TrimSpace(r.PostForm.Get("role")))
+		done = w.msg("done.player_added", nil)
+	case "adjust":
+		n, aerr := strconv.Atoi(strings.TrimSpace(strings.ReplaceAll(r.PostForm.Get("amount"), "−", "-")))
+		if aerr != nil || n == 0 {
+			w.setFlash(s, false, w.msg("err.bad_amount", nil))
+			http.Redirect(rw, r, back, http.StatusSeeOther)
+			return
+		}
+		out, err = g.Adjust(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("target")), n)
+		done = w.msg("done.adjusted", nil)
 	default:
 		http.NotFound(rw, r)
 		return

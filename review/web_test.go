@@ -689,3 +689,37 @@ func TestWebUnreadableInWordsAndDisputeKept(t *testing.T) {
 		t.Errorf("accepting a dispute:\n%s", r.body)
 	}
 }
+
+// The game page adds a player to the roster and adjusts a side's wounds, each with a reason,
+// logged with the moderator's name; a bad number is refused in words.
+func TestWebAddPlayerAndAdjust(t *testing.T) {
+	e := newWebEnv(t)
+	c := e.client()
+	c.mustLogin()
+	if q := c.get("/g/g/"); !strings.Contains(q.body, `id="add-player"`) || !strings.Contains(q.body, `id="adjust"`) {
+		t.Fatalf("the game page has no roster and penalty forms:\n%s", q.body)
+	}
+	n := len(e.events())
+	r := c.send("/g/g/add-player", url.Values{"player": {"Вася"}, "role": {"сарацины"}, "reason": {""}})
+	if !strings.Contains(r.body, "Укажите причину") || len(e.events()) != n {
+		t.Fatalf("add a player without a reason:\n%s", r.body)
+	}
+	r = c.send("/g/g/add-player", url.Values{"player": {"Вася"}, "role": {"сарацины"}, "reason": {"записался поздно"}})
+	if !strings.Contains(r.body, "Игрок записан в игру") {
+		t.Fatalf("add a player:\n%s", r.body)
+	}
+	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.player_added" || last.Actor != modName {
+		t.Fatalf("last event: %+v", last)
+	}
+	r = c.send("/g/g/adjust", url.Values{"target": {"сарацины"}, "amount": {"ноль"}, "reason": {"x"}})
+	if !strings.Contains(r.body, "Нужно целое число") {
+		t.Fatalf("a bad number:\n%s", r.body)
+	}
+	r = c.send("/g/g/adjust", url.Values{"target": {"сарацины"}, "amount": {"2"}, "reason": {"грубость"}})
+	if !strings.Contains(r.body, "Изменение записано") {
+		t.Fatalf("adjust:\n%s", r.body)
+	}
+	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.wounds_adjusted" || last.Reason != "грубость" {
+		t.Fatalf("last event: %+v", last)
+	}
+}

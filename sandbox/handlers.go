@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"database/sql"
 	"encoding/base64"
@@ -29,6 +30,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/editpost.php", s.wrap((*req).editpost))
 	mux.HandleFunc("/private.php", s.wrap((*req).private))
 	mux.HandleFunc("/attachment.php", s.wrap((*req).attachment))
+	mux.HandleFunc("/xmlhttp.php", s.wrap((*req).xmlhttp))
 	mux.HandleFunc("/images/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/gif")
 		_, _ = w.Write(blankGIF)
@@ -727,6 +729,42 @@ func (q *req) editpost() {
 }
 
 // ---- login ----
+
+// xmlhttp answers MyBB's xmlhttp.php?action=get_users (the private-message form's name
+// autocompletion): a JSON list of at most 15 users whose names start with the query, as
+// {"uid", "id", "text"}, for queries of at least 2 characters.
+func (q *req) xmlhttp() {
+	if q.in("action") != "get_users" {
+		http.Error(q.w, "unknown action", http.StatusBadRequest)
+		return
+	}
+	type user struct {
+		UID  string `json:"uid"`
+		ID   string `json:"id"`
+		Text string `json:"text"`
+	}
+	out := []user{}
+	if query := lowerName(q.in("query")); len([]rune(query)) >= 2 {
+		rows, err := q.s.db.QueryContext(q.ctx, `SELECT uid, username FROM users WHERE lname >= ? AND lname < ? ORDER BY lname LIMIT 15`,
+			query, query+"\U0010FFFF")
+		if err != nil {
+			q.fail(err)
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var uid int
+			var name string
+			if err := rows.Scan(&uid, &name); err != nil {
+				q.fail(err)
+				return
+			}
+			out = append(out, user{UID: strconv.Itoa(uid), ID: name, Text: name})
+		}
+	}
+	q.w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	_ = json.NewEncoder(q.w).Encode(out)
+}
 
 func (q *req) member() {
 	switch q.in("action") {

@@ -24,12 +24,11 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	// The referee must accept the game's settings and roster.
-	caps := forum.Capabilities{PrivateMessages: true}
-	if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err != nil {
+	f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()})
+	if err != nil {
 		return fmt.Errorf("forum.dialect: %w", err)
-	} else {
-		caps = f.Capabilities()
 	}
+	caps := f.Capabilities()
 	if _, err := daemon.RefereeFactory(cfg, caps, daemon.GameRecord{Start: cfg.StartTime()}); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}

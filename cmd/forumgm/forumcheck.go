@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"forumgm/daemon"
 	"io"
 	"strings"
 
+	"forumgm/daemon"
 	"forumgm/forum"
 )
 
@@ -83,8 +83,44 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stdout, "  pm %s from %s: %s\n", p.ID, p.Author, fcLine(p.Subject+" — "+p.Text, 80))
 		}
 	}
+	missing, err := checkNames(ctx, f, cfg.Players(), cfg.Moderators, stdout)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintln(stdout, "nothing was posted")
+	if len(missing) > 0 {
+		return fmt.Errorf("no such user on the forum: %s (the game's private messages to them would be undeliverable: check the spelling in the config)", strings.Join(missing, ", "))
+	}
 	return nil
+}
+
+// checkNames asks the forum whether every player and moderator exists, where the dialect can
+// tell (forum.UserFinder); it returns the names not found.
+func checkNames(ctx context.Context, f forum.Forum, players, moderators []string, stdout io.Writer) ([]string, error) {
+	uf, ok := f.(forum.UserFinder)
+	if !ok {
+		fmt.Fprintln(stdout, "names: this dialect cannot look users up; check the players' and moderators' names by hand")
+		return nil, nil
+	}
+	var missing []string
+	for _, group := range []struct {
+		what  string
+		names []string
+	}{{"player", players}, {"moderator", moderators}} {
+		for _, name := range group.names {
+			ok, err := uf.UserExists(ctx, name)
+			if err != nil {
+				return nil, fmt.Errorf("look up %s %s: %w", group.what, name, err)
+			}
+			if ok {
+				fmt.Fprintf(stdout, "  %s %s: exists\n", group.what, name)
+			} else {
+				fmt.Fprintf(stdout, "  %s %s: NOT FOUND on the forum\n", group.what, name)
+				missing = append(missing, name)
+			}
+		}
+	}
+	return missing, nil
 }
 
 func fcLine(s string, n int) string {

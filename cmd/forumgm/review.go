@@ -41,7 +41,7 @@ actions:
   add-player NAME --role SIDE --reason R
                             add a forum user to the roster (a side or a team, in the game's terms)
   adjust TARGET N --reason R
-                            change a side's or team's count by N (Crusade: wounds owed; N < 0
+                            change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
 --by NAME must be one of the configured moderators (moderators, review.accounts).
    or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0]   (the web UI)`

@@ -158,8 +158,8 @@ func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log z
 	d, err := daemon.New(daemon.Options{
 		Game: cfg.Game.ID, Kind: cfg.Game.Kind, Thread: forum.Thread{ID: cfg.Forum.Thread},
 		Forum: f, Store: st, NewReferee: newRef, Bot: cfg.Bot.Username, Moderators: cfg.Moderators,
-		PublicURL: cfg.Review.PublicURL,
-		Start:     rec.Start, Clock: clock, Poll: poll, Log: log, Metrics: m, Health: h, Hook: hooks.hook,
+		PublicURL: cfg.Review.PublicURL, SharedInbox: cfg.Bot.Shared,
+		Start: rec.Start, Clock: clock, Poll: poll, Log: log, Metrics: m, Health: h, Hook: hooks.hook,
 		Rescan: hooks.rescan, Files: files,
 	})
 	if err != nil {

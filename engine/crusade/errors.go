@@ -2,7 +2,6 @@ package crusade
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -257,7 +256,3 @@ func refuse(ps ...Problem) error { return &Refusal{Problems: ps} }
 var ErrUnknownEvent = errors.New("crusade: unknown event kind")
 
 func cellPtr(c Cell) *Cell { return &c }
-
-func wrapf(err error, format string, args ...any) error {
-	return fmt.Errorf("crusade: "+format+": %w", append(args, err)...)
-}

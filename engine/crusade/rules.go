@@ -226,9 +226,7 @@ func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 	}
 
 	j.sloppiness(dupMove)
-	for _, w := range actors {
-		j.ev.Actors = append(j.ev.Actors, w)
-	}
+	j.ev.Actors = append(j.ev.Actors, actors...)
 	if len(j.ev.Sloppy) > 0 {
 		j.ev.Wounds = g.settings.WoundsSloppy
 	}

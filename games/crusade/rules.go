@@ -63,7 +63,7 @@ type player struct {
 func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	var in spec
 	if sp.Node.Kind != 0 {
-		if err := decodeStrict(&sp.Node, &in); err != nil {
+		if err := judge.DecodeStrict(&sp.Node, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -111,25 +111,12 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{game: g, tmpl: set, noPM: sp.NoPM}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err
 	}
 	return &judge.Setup{New: newRules, Players: names}, nil
-}
-
-func decodeStrict(n *yaml.Node, v any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	return nil
 }
 
 // settings are the defaults overlaid with the spec's settings, calendar and question bank.
@@ -145,7 +132,7 @@ func settings(sp judge.Spec, in spec) (cr.Settings, error) {
 				}
 			}
 		}
-		if err := decodeStrict(&in.Settings, &s); err != nil {
+		if err := judge.DecodeStrict(&in.Settings, &s); err != nil {
 			return s, fmt.Errorf("settings: %w", err)
 		}
 	}
@@ -235,9 +222,10 @@ func voice() (*templates.Set, error) {
 
 // Rules is one running Crusade game: the engine's state with the grammar and the voice.
 type Rules struct {
-	game *cr.Game
-	tmpl *templates.Set
-	noPM bool
+	judge.Engine // NextTimer, Tick, DecodeEvent (Apply below)
+	game         *cr.Game
+	tmpl         *templates.Set
+	noPM         bool
 	// examples holds the replies' examples found on the current state (Apply clears it).
 	examples map[exampleKey]any
 }
@@ -254,18 +242,10 @@ func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
 	return r.game.Decide(in)
 }
 
+// Apply folds an event into the state; the examples found on the old state are dropped.
 func (r *Rules) Apply(ev engine.Event) error {
 	r.examples = nil
 	return r.game.Apply(ev)
-}
-func (r *Rules) NextTimer(t time.Time) (time.Time, bool) {
-	return r.game.NextTimer(t)
-}
-func (r *Rules) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
-	return r.game.Tick(at, rnd)
-}
-func (r *Rules) DecodeEvent(kind string, data []byte) (engine.Event, error) {
-	return r.game.DecodeEvent(kind, data)
 }
 
 // Title is the game's Russian name.

@@ -67,7 +67,7 @@ func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{game: g, tmpl: set, noPM: opt.NoPM}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: opt.NoPM}, nil
 	}}
 	ref, err := judge.New(setup, judge.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
 	if err != nil {

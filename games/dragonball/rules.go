@@ -55,7 +55,7 @@ type spec struct {
 func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	var in spec
 	if sp.Node.Kind != 0 {
-		if err := decodeStrict(&sp.Node, &in); err != nil {
+		if err := judge.DecodeStrict(&sp.Node, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -66,7 +66,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	var dep *db.Deployment
 	if in.Deployment.Kind != 0 && !(in.Deployment.Kind == yaml.ScalarNode && (in.Deployment.Value == "default" || in.Deployment.Value == "")) {
 		dep = &db.Deployment{}
-		if err := decodeStrict(&in.Deployment, dep); err != nil {
+		if err := judge.DecodeStrict(&in.Deployment, dep); err != nil {
 			errs = append(errs, fmt.Errorf("deployment: %w", err))
 			dep = nil
 		}
@@ -88,7 +88,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{game: g, tmpl: set, noPM: sp.NoPM}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err
@@ -98,16 +98,6 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		names = append(names, t.Players...)
 	}
 	return &judge.Setup{New: newRules, Players: names}, nil
-}
-
-func decodeStrict(n *yaml.Node, v any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	return dec.Decode(v)
 }
 
 // settings are the defaults overlaid with the spec's settings and calendar; every problem is
@@ -126,7 +116,7 @@ func settings(sp judge.Spec, n *yaml.Node) (db.Settings, []error) {
 				bad("timezone: set it in game.timezone instead")
 			}
 		}
-		if err := decodeStrict(n, &s); err != nil {
+		if err := judge.DecodeStrict(n, &s); err != nil {
 			errs = append(errs, fmt.Errorf("settings: %w", err))
 			return s, errs
 		}
@@ -258,9 +248,10 @@ func voice() (*templates.Set, error) {
 
 // Rules is one running Dragonball game: the engine's state with the grammar and the voice.
 type Rules struct {
-	game *db.Game
-	tmpl *templates.Set
-	noPM bool
+	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
+	game         *db.Game
+	tmpl         *templates.Set
+	noPM         bool
 }
 
 var (
@@ -284,17 +275,6 @@ func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
 		in.Private = true
 	}
 	return r.game.Decide(in)
-}
-
-func (r *Rules) Apply(ev engine.Event) error { return r.game.Apply(ev) }
-func (r *Rules) NextTimer(t time.Time) (time.Time, bool) {
-	return r.game.NextTimer(t)
-}
-func (r *Rules) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
-	return r.game.Tick(at, rnd)
-}
-func (r *Rules) DecodeEvent(kind string, data []byte) (engine.Event, error) {
-	return r.game.DecodeEvent(kind, data)
 }
 
 // Title is the game's Russian name.

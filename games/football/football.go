@@ -55,7 +55,7 @@ type spec struct {
 func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	var in spec
 	if sp.Node.Kind != 0 {
-		if err := decodeStrict(&sp.Node, &in); err != nil {
+		if err := judge.DecodeStrict(&sp.Node, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -101,22 +101,12 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{game: g, tmpl: set, noPM: sp.NoPM, teams: names}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM, teams: names}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err
 	}
 	return &judge.Setup{New: newRules, Players: players}, nil
-}
-
-func decodeStrict(n *yaml.Node, v any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	return dec.Decode(v)
 }
 
 // settings are the defaults overlaid with the spec's settings, time zone and question bank.
@@ -136,7 +126,7 @@ func settings(sp judge.Spec, in spec) (fb.Settings, error) {
 		if err != nil {
 			return s, err
 		}
-		if err := decodeStrict(rest, &s); err != nil {
+		if err := judge.DecodeStrict(rest, &s); err != nil {
 			return s, fmt.Errorf("settings: %w", err)
 		}
 		if after > 0 {

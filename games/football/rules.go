@@ -14,11 +14,12 @@ import (
 
 // Rules is one running football game: the engine's state with the grammar and the voice.
 type Rules struct {
-	game    *fb.Game
-	tmpl    *templates.Set
-	noPM    bool
-	teams   []string        // the teams' names, for the grammar's attack targets
-	started *fb.GameStarted // the groups and the first die table (the opening post shows them)
+	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
+	game         *fb.Game
+	tmpl         *templates.Set
+	noPM         bool
+	teams        []string        // the teams' names, for the grammar's attack targets
+	started      *fb.GameStarted // the groups and the first die table (the opening post shows them)
 }
 
 var (
@@ -61,16 +62,6 @@ func (r *Rules) Apply(ev engine.Event) error {
 		r.started = s
 	}
 	return nil
-}
-
-func (r *Rules) NextTimer(t time.Time) (time.Time, bool) { return r.game.NextTimer(t) }
-
-func (r *Rules) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
-	return r.game.Tick(at, rnd)
-}
-
-func (r *Rules) DecodeEvent(kind string, data []byte) (engine.Event, error) {
-	return r.game.DecodeEvent(kind, data)
 }
 
 // Title is the game's Russian name.

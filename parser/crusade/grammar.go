@@ -496,10 +496,6 @@ func (lp *lineParser) looksLikeClause(p int) bool {
 	return false
 }
 
-// readLine reads every clause of one line. Tokens that start no clause are chatter and skipped.
-// The first clause that cannot be read but looks like one ends the line with its error.
-func readLine(line string) ([]clause, *LineError) { return readTokens(line, tokenize(line)) }
-
 func readTokens(line string, toks []token) ([]clause, *LineError) {
 	lp := &lineParser{line: line, toks: toks}
 	var out []clause
