@@ -356,11 +356,12 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 				b.WriteByte(sep)
 			}
 			cell := Cell{Row: r, Col: c}
-			tok := string(occupantOf(p.at[r][c]))
-			if tok != "" && hideForest && inForest(cell) {
-				tok = ""
+			if n := p.at[r][c]; n != 0 && (!hideForest || !inForest(cell)) {
+				b.WriteString(drawnWarrior[n]) // a warrior code is drawn as it is
+				continue
 			}
-			if tok == "" && (cell == g.settings.SaracenFlag || cell == g.settings.CrusaderFlag) {
+			tok := ""
+			if cell == g.settings.SaracenFlag || cell == g.settings.CrusaderFlag {
 				tok = flagMark
 			}
 			b.WriteString(drawToken(tok, c))
@@ -372,6 +373,16 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 	b.WriteString(BoardFooter)
 	return b.String()
 }
+
+// drawnWarrior is how Render draws each warrior (by its number in position.at): its code, which
+// is two letters wide.
+var drawnWarrior = func() []string {
+	out := make([]string, len(allWarriors)+1)
+	for i, w := range allWarriors {
+		out[i+1] = drawToken(string(w), 1)
+	}
+	return out
+}()
 
 // flagMark is the flag's board token.
 const flagMark = "Ф"
