@@ -85,7 +85,25 @@ type Daemon struct {
 	lastScan time.Time
 	errBack  time.Duration
 	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
+	inboxAt  time.Time      // when the inbox was last read
 	dropped  bool           // a picture was dropped (no attachments, no Files): logged once
+}
+
+// inboxEvery is how often the inbox is read when the game expects no private message and no page
+// showed an unread one: a safety net for a forum whose pages do not tell.
+const inboxEvery = 30 * time.Minute
+
+// inboxDue reports whether this poll reads the inbox: the game expects a private message now
+// (judge.ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
+// the inbox was not read for inboxEvery (or ever).
+func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
+	if judge.ExpectsPrivate(ref, now) {
+		return true
+	}
+	if n, ok := d.o.Forum.(forum.PMNotifier); ok && n.UnreadPM() {
+		return true
+	}
+	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery
 }
 
 // New builds a daemon; call Run (or Cycle from tests).
@@ -562,10 +580,11 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	}); err != nil {
 		return 0, err
 	}
-	if d.o.Forum.Capabilities().PrivateMessages {
+	if d.o.Forum.Capabilities().PrivateMessages && d.inboxDue(ref, now) {
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
+		d.inboxAt = now
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		a, b := ins[i], ins[j]

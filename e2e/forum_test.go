@@ -166,14 +166,14 @@ func TestReadTwoPageThread(t *testing.T) {
 		t.Errorf("cursor %+v, want post %d on page 2", cur, pids[9])
 	}
 
-	// Idle: one request, nothing new, the same cursor.
+	// Idle: one request (the lastpost redirect, not followed), nothing new, the same cursor.
 	m := bot.rec.mark()
 	idle, cur2, err := bot.Posts(b.ctx, th, cur)
 	if err != nil || len(idle) != 0 || cur2 != cur {
 		t.Fatalf("idle poll: %d posts %+v %v", len(idle), cur2, err)
 	}
-	if reqs := bot.rec.since(m); len(reqs) != 1 {
-		t.Errorf("idle poll made %d requests %q, want 1", len(reqs), reqs)
+	if reqs := bot.rec.since(m); len(reqs) != 1 || !strings.Contains(reqs[0], "action=lastpost") {
+		t.Errorf("idle poll made %d requests %q, want the lastpost redirect only", len(reqs), reqs)
 	}
 
 	// A new post arrives on the last page.
@@ -187,11 +187,12 @@ func TestReadTwoPageThread(t *testing.T) {
 	if err != nil || len(fresh) != 1 || fresh[0].ID != itoa(pid) || fresh[0].Text != "2-й ход: в1 D6-E7" || fresh[0].Author != p1Name {
 		t.Fatalf("after a new post: %+v %v", fresh, err)
 	}
-	if cur3.PostID != itoa(pid) || cur3.Page != 2 || len(bot.rec.since(m)) != 1 {
+	// The redirect names a newer post, then the cursor's page is read.
+	if cur3.PostID != itoa(pid) || cur3.Page != 2 || len(bot.rec.since(m)) != 2 {
 		t.Errorf("cursor %+v after %q", cur3, bot.rec.since(m))
 	}
 
-	// Six more: page 2 fills up and page 3 opens; both are read, nothing else.
+	// Six more: page 2 fills up and page 3 opens; after the redirect both are read, nothing else.
 	var more []string
 	for i := range 6 {
 		b.clock.Advance(time.Minute)
@@ -213,8 +214,8 @@ func TestReadTwoPageThread(t *testing.T) {
 	if !slices.Equal(ids, more) || cur4.PostID != more[5] || cur4.Page != 3 {
 		t.Errorf("posts %v cursor %+v, want %v on page 3", ids, cur4, more)
 	}
-	if reqs := bot.rec.since(m); len(reqs) != 2 {
-		t.Errorf("requests %q, want page 2 and page 3", reqs)
+	if reqs := bot.rec.since(m); len(reqs) != 3 {
+		t.Errorf("requests %q, want the lastpost redirect, page 2 and page 3", reqs)
 	}
 }
 

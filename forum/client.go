@@ -326,6 +326,8 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	}
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+	// No Accept-Encoding here: Go's transport then asks for gzip itself and decodes the answer
+	// transparently (a header set here would leave the body compressed).
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
 	}

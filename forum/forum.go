@@ -102,6 +102,14 @@ type Forum interface {
 	Capabilities() Capabilities
 }
 
+// PMNotifier is a Forum whose pages tell the bot it has an unread private message (MyBB's
+// new-PM notice and header counter): the daemon reads the inbox when a page said so, not on
+// every poll.
+type PMNotifier interface {
+	// UnreadPM reports whether the last page read showed an unread private message.
+	UnreadPM() bool
+}
+
 // Capabilities are the features a dialect and its forum support.
 type Capabilities struct {
 	PrivateMessages bool `json:"private_messages"`

@@ -122,6 +122,15 @@ type Opener interface {
 	Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
 }
 
+// PrivateExpecter is Rules that know when a private message can matter to the game (a private
+// deployment pending, wounds to allocate, orders due, a question open): the daemon reads the
+// bot's inbox only then (or when a page shows an unread message). Rules without it expect private
+// messages always.
+type PrivateExpecter interface {
+	// ExpectsPrivate reports whether a private message to the bot can be for the game at now.
+	ExpectsPrivate(now time.Time) bool
+}
+
 // Verifier is Rules with fairness checks of their own beyond the seed's draws (forumgm verify):
 // a game that commits to secrets of its own (a die table) re-checks its log against what it
 // revealed. Verify gets the game's events in order (the referee's included) and returns the first

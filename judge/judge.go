@@ -149,6 +149,16 @@ type Referee interface {
 	Plays(name string) bool
 }
 
+// ExpectsPrivate reports whether referee r expects a private message at now: its game's Rules say
+// so (PrivateExpecter), and a referee or game that cannot tell expects one always. The daemon reads
+// the inbox only when it does (or when a forum page shows an unread message).
+func ExpectsPrivate(r Referee, now time.Time) bool {
+	if e, ok := r.(interface{ ExpectsPrivate(time.Time) bool }); ok {
+		return e.ExpectsPrivate(now)
+	}
+	return true
+}
+
 // Advance fires, in order, every timed rule of r due after last and at or before to, handing each
 // outcome to emit (which commits it). It returns the time of the last timer fired (or last).
 func Advance(r Referee, last, to time.Time, emit func(at time.Time, out Outcome) error) (time.Time, error) {

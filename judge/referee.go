@@ -75,6 +75,15 @@ func RulesOf(r Referee) Rules {
 
 func (r *referee) Paused() bool { return r.paused }
 
+// ExpectsPrivate asks the game's Rules whether a private message can be for the game at now
+// (PrivateExpecter); a game that cannot tell expects one always.
+func (r *referee) ExpectsPrivate(now time.Time) bool {
+	if e, ok := r.rules.(PrivateExpecter); ok {
+		return e.ExpectsPrivate(now)
+	}
+	return true
+}
+
 // ---- referee events (moderation), stored in the same log as the engine's ----
 
 // Event kinds of the referee itself.

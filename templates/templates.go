@@ -53,10 +53,16 @@ func (s *Set) Defined(name string) bool { return s.t.Lookup(name) != nil }
 // tidy trims trailing spaces of lines, collapses runs of blank lines into one, and trims the
 // text, so templates can be laid out readably.
 func tidy(s string) string {
-	lines := strings.Split(s, "\n")
-	var out []string
+	var b strings.Builder
+	b.Grow(len(s))
 	blank := true
-	for _, l := range lines {
+	for len(s) > 0 {
+		l := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			l, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
 		l = strings.TrimRight(l, " \t\r")
 		if l == "" {
 			if blank {
@@ -66,9 +72,12 @@ func tidy(s string) string {
 		} else {
 			blank = false
 		}
-		out = append(out, l)
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
 	}
-	return strings.TrimSpace(strings.Join(out, "\n"))
+	return strings.TrimSpace(b.String())
 }
 
 // Escape makes player text safe to echo inside a BBCode post: bytes that are not UTF-8, NUL and the

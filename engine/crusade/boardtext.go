@@ -94,7 +94,7 @@ func drawToken(tok string, col int) string {
 	if tok == "" {
 		return "__"
 	}
-	if !Drawable(tok) {
+	if !canonical(tok) && !Drawable(tok) {
 		return "??"
 	}
 	if utf8.RuneCountInString(tok) == 2 {
@@ -104,6 +104,20 @@ func drawToken(tok string, col int) string {
 		return tok + "_"
 	}
 	return "_" + tok
+}
+
+// canonical is a quick Drawable for the tokens the engine draws: a warrior code (a kind letter of
+// the table and a digit) or the flag. False means "ask Drawable".
+func canonical(tok string) bool {
+	if tok == FlagToken {
+		return true
+	}
+	k, size := utf8.DecodeRuneInString(tok)
+	if len(tok) != size+1 || tok[size] < '0' || tok[size] > '9' {
+		return false
+	}
+	_, ok := Table[Kind(k)]
+	return ok
 }
 
 // ErrNoBoard is ParseBoard's answer when the text holds no board at all.
@@ -177,6 +191,19 @@ var boardReplacer = strings.NewReplacer(
 	"\u00a0", " ", "\u2007", " ", "\u202f", " ", "\u200b", "", "\u200c", "", "\u200d", "", "\ufeff", "",
 	"\t", " ",
 )
+
+// mayReplace reports whether boardReplacer may change text: it holds '\r', '&', a tab, or the
+// first byte of a no-break or zero-width space's UTF-8 (0xC2: U+00A0; 0xE2: U+2007, U+200B-D,
+// U+202F; 0xEF: U+FEFF). Most posts hold none, and the replacer is not run.
+func mayReplace(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\r', '&', '\t', 0xc2, 0xe2, 0xef:
+			return true
+		}
+	}
+	return false
+}
 
 // boardLine is one line of the text classified.
 type boardLine struct {
@@ -317,40 +344,39 @@ var kindLookalikes = map[rune]rune{
 // "" for an empty cell and ok=false when the cell holds something that is neither a warrior code
 // (a kind letter and one digit), the flag, nor a one- or two-digit number.
 func ReadBoardToken(s string) (tok string, ok bool) {
-	s = strings.Map(func(r rune) rune {
-		if r == '_' || unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
-	if s == "" {
+	// Most cells are "__", "в1", "_Ф": trimmed, they need nothing removed inside.
+	t := strings.Trim(s, "_ ")
+	if !utf8.ValidString(t) || strings.IndexFunc(t, func(r rune) bool { return r == '_' || unicode.IsSpace(r) }) >= 0 {
+		t = strings.Map(func(r rune) rune {
+			if r == '_' || unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	n := utf8.RuneCountInString(t)
+	if n == 0 {
 		return "", true
 	}
-	rs := []rune(s)
+	r0, size := utf8.DecodeRuneInString(t)
 	switch {
-	case len(rs) == 1 && (rs[0] == 'Ф' || rs[0] == 'ф' || rs[0] == 'Φ' || rs[0] == 'φ'):
+	case n == 1 && (r0 == 'Ф' || r0 == 'ф' || r0 == 'Φ' || r0 == 'φ'):
 		return FlagToken, true
-	case len(rs) <= 2 && allDigits(rs):
-		return s, true
-	case len(rs) == 2 && rs[1] >= '0' && rs[1] <= '9':
-		k := rs[0]
+	case n <= 2 && digitsOnly(t):
+		return t, true
+	case n == 2 && t[size] >= '0' && t[size] <= '9':
+		k := r0
 		if m, ok := kindLookalikes[k]; ok {
 			k = m
 		}
 		if _, ok := Table[Kind(k)]; ok {
-			return string([]rune{k, rs[1]}), true
+			if k == r0 {
+				return t, true
+			}
+			return string(k) + t[size:], true
 		}
 	}
-	return s, false
-}
-
-func allDigits(rs []rune) bool {
-	for _, r := range rs {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return len(rs) > 0
+	return t, false
 }
 
 // ParseBoard finds a board in the seed's format anywhere in text (a quote's text, a code block, a
@@ -364,7 +390,9 @@ func allDigits(rs []rune) bool {
 // several boards the last one is read. The error is ErrNoBoard when there is none, and a
 // *BoardError naming the row, cell and token when the board is there but cannot be read.
 func ParseBoard(text string) (*BoardText, error) {
-	text = boardReplacer.Replace(text)
+	if mayReplace(text) {
+		text = boardReplacer.Replace(text)
+	}
 	lines := strings.Split(text, "\n")
 	var groups [][]boardLine
 	var cur []boardLine

@@ -228,7 +228,7 @@ func (g *Game) closeDay(at time.Time) *DayClosed {
 	// deaths: every attack value and the defence at 0
 	killed := map[Side]int{}
 	deadCommander := map[Side]Removed{}
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		ws := st.Warriors[w]
 		if !ws.Alive || !ws.InPlay {
 			continue
@@ -294,7 +294,7 @@ func (g *Game) closeDay(at time.Time) *DayClosed {
 }
 
 func (g *Game) hasLiveWarrior(p Player) bool {
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		ws := g.st.Warriors[w]
 		if ok, _ := g.roster.controls(p, w); ok && ws.Alive && ws.InPlay {
 			return true

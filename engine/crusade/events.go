@@ -294,6 +294,7 @@ func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
 // Apply folds one event into the state. Events are facts: Apply re-judges nothing, it only
 // checks that the event fits the state.
 func (g *Game) Apply(ev engine.Event) error {
+	g.memo = memo{}
 	switch e := ev.(type) {
 	case *GameStarted:
 		return g.applyStarted(e)
@@ -502,7 +503,7 @@ func (g *Game) applyDayClosed(e *DayClosed) error {
 		st.Owed[s] = e.Penalties[s]
 	}
 	st.Allocated = map[Side][]Wound{}
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		st.Warriors[w].Actions = 0
 	}
 	st.MovedToday = map[string]bool{}

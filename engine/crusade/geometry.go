@@ -72,7 +72,7 @@ func sortCells(cs []Cell) {
 // position is the board during judging: who stands where. It is a value copy of the state's
 // position, so judging never touches the state.
 type position struct {
-	at           [Size][Size + 1]WarriorID
+	at           [Size][Size + 1]uint8 // 1 + the warrior's index in allWarriors; 0 empty
 	cell         map[WarriorID]Cell
 	saracenFlag  Cell
 	crusaderFlag Cell
@@ -82,7 +82,23 @@ func (p *position) occupant(c Cell) WarriorID {
 	if !c.Valid() {
 		return ""
 	}
-	return p.at[c.Row][c.Col]
+	return occupantOf(p.at[c.Row][c.Col])
+}
+
+// warriorNo numbers the warriors for position.at: 1 + the index in allWarriors.
+var warriorNo = func() map[WarriorID]uint8 {
+	m := make(map[WarriorID]uint8, len(allWarriors))
+	for i, w := range allWarriors {
+		m[w] = uint8(i + 1)
+	}
+	return m
+}()
+
+func occupantOf(n uint8) WarriorID {
+	if n == 0 {
+		return ""
+	}
+	return allWarriors[n-1]
 }
 
 // flagAt reports whose flag stands on c.
@@ -113,16 +129,17 @@ func (p *position) empty(c Cell) bool {
 }
 
 func (p *position) place(w WarriorID, c Cell) {
-	if old, ok := p.cell[w]; ok && old.Valid() && p.at[old.Row][old.Col] == w {
-		p.at[old.Row][old.Col] = ""
+	n := warriorNo[w]
+	if old, ok := p.cell[w]; ok && old.Valid() && p.at[old.Row][old.Col] == n {
+		p.at[old.Row][old.Col] = 0
 	}
 	p.cell[w] = c
-	p.at[c.Row][c.Col] = w
+	p.at[c.Row][c.Col] = n
 }
 
 func (p *position) remove(w WarriorID) {
-	if c, ok := p.cell[w]; ok && p.at[c.Row][c.Col] == w {
-		p.at[c.Row][c.Col] = ""
+	if c, ok := p.cell[w]; ok && p.at[c.Row][c.Col] == warriorNo[w] {
+		p.at[c.Row][c.Col] = 0
 	}
 	delete(p.cell, w)
 }
@@ -211,4 +228,14 @@ func (p *position) destinations(w WarriorID, from Cell) []Cell {
 	}
 	sortCells(out)
 	return out
+}
+
+// clone is a copy a judge may change.
+func (p *position) clone() *position {
+	c := *p
+	c.cell = make(map[WarriorID]Cell, len(p.cell))
+	for w, at := range p.cell {
+		c.cell[w] = at
+	}
+	return &c
 }

@@ -2,6 +2,7 @@ package crusade
 
 import (
 	"math/rand"
+	"reflect"
 	"testing"
 	"time"
 
@@ -70,6 +71,7 @@ func TestRandomTurnsProperty(t *testing.T) {
 		mk := func() *Game {
 			s := testSettings()
 			s.BoardRequired = seed%2 == 0
+			s.ForestInvisible = seed%3 == 0
 			s.Questions = []Question{{Text: "q", Answers: []string{"a"}}}
 			g, err := New(s, testRoster(), Setup{Mode: SetupDefault, At: at(2, 9, 0)})
 			if err != nil {
@@ -101,11 +103,30 @@ func TestRandomTurnsProperty(t *testing.T) {
 			}
 			accepted++
 			d.apply(evs)
+			checkMemo(t, d.g)
 		}
 		if accepted == 0 {
 			t.Errorf("seed %d: no turn accepted", seed)
 		}
 		d.replayEqual()
+	}
+}
+
+// checkMemo: what is kept per state equals what the state gives afresh: the position, the board
+// text (Render of the tokens), and the board text reads back as the tokens (a quote of it is read
+// without parsing: parser/crusade.Known).
+func checkMemo(t *testing.T, g *Game) {
+	t.Helper()
+	if !reflect.DeepEqual(g.position(), g.buildPosition()) {
+		t.Fatal("the kept position differs from the state's")
+	}
+	tokens := g.Tokens()
+	if got, want := g.Board(), Render(tokens); got != want {
+		t.Fatalf("board text:\n%s\nwant:\n%s", got, want)
+	}
+	bt, err := ParseBoard(g.Board())
+	if err != nil || !reflect.DeepEqual(bt.Cells, tokens) {
+		t.Fatalf("the board text does not read back as the tokens: %v", err)
 	}
 }
 
@@ -139,7 +160,7 @@ func BenchmarkDecideApplyTurn(b *testing.B) {
 	snapshot := g.st.clone()
 	b.ReportAllocs()
 	for b.Loop() {
-		g.st = snapshot.clone()
+		g.st, g.memo = snapshot.clone(), memo{}
 		evs, err := g.Decide(turnIn(Crusaders, t0, turn))
 		if err != nil {
 			b.Fatal(err)

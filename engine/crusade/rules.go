@@ -127,7 +127,7 @@ func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 	if len(t.Moves)+len(t.Attacks) == 0 {
 		return nil, refuse(Problem{Code: CodeEmptyTurn})
 	}
-	j := &turnJudge{g: g, in: in, turn: t, side: player.Side, pos: g.position(),
+	j := &turnJudge{g: g, in: in, turn: t, side: player.Side, pos: g.position().clone(),
 		actorOK: map[WarriorID]bool{}, moveOf: map[WarriorID]int{}, consumed: map[int]bool{},
 		removed: map[WarriorID]Cell{}, killed: map[Side]int{}}
 	j.ev = &TurnPlayed{At: in.At, Author: in.Author, Side: j.side, Number: st.Turns + 1}
@@ -412,11 +412,66 @@ func (j *turnJudge) sloppiness(dupMove map[int]bool) {
 // difference: a number on an empty cell (an attack mark, as in the seed's diagrams) and a warrior
 // killed this turn still drawn on the cell where it died.
 func (j *turnJudge) boardDiff(b *BoardText) []CellDiff {
-	actual := j.g.tokensOf(j.pos, j.g.settings.ForestInvisible)
+	hide := j.g.settings.ForestInvisible
+	// The cells either board has something on, marked on a grid and read in row-major order
+	// (sortCells' order); a warrior off the board (never, after a legal turn) takes boardDiffMaps.
+	var marked [Size][Size + 1]bool
+	for _, c := range j.pos.cell {
+		if !c.Valid() {
+			return j.boardDiffMaps(b)
+		}
+		if !hide || !inForest(c) {
+			marked[c.Row][c.Col] = true
+		}
+	}
+	for _, c := range []Cell{j.g.settings.SaracenFlag, j.g.settings.CrusaderFlag} {
+		if !c.Valid() {
+			return j.boardDiffMaps(b)
+		}
+		marked[c.Row][c.Col] = true
+	}
+	for c := range b.Cells {
+		if c.Valid() {
+			marked[c.Row][c.Col] = true
+		}
+	}
+	diedAt := j.diedAt()
+	var out []CellDiff
+	for r := 0; r < Size; r++ {
+		for col := 1; col <= Size; col++ {
+			if !marked[r][col] {
+				continue
+			}
+			c := Cell{Row: r, Col: col}
+			q := strings.Trim(strings.TrimSpace(b.Cells[c]), "_")
+			a := ""
+			if w := j.pos.occupant(c); w != "" && (!hide || !inForest(c)) {
+				a = string(w)
+			} else if c == j.g.settings.SaracenFlag || c == j.g.settings.CrusaderFlag {
+				a = flagMark
+			}
+			if q == a || (a == "" && (digitsOnly(q) || q == diedAt[c])) {
+				continue
+			}
+			out = append(out, CellDiff{Cell: c, Quoted: q, Actual: a})
+		}
+	}
+	return out
+}
+
+// diedAt maps the cells of the warriors killed this turn to them.
+func (j *turnJudge) diedAt() map[Cell]string {
 	diedAt := map[Cell]string{}
 	for w, c := range j.removed {
 		diedAt[c] = string(w)
 	}
+	return diedAt
+}
+
+// boardDiffMaps is boardDiff through the position's tokens.
+func (j *turnJudge) boardDiffMaps(b *BoardText) []CellDiff {
+	actual := j.g.tokensOf(j.pos, j.g.settings.ForestInvisible)
+	diedAt := j.diedAt()
 	cells := map[Cell]bool{}
 	for c := range actual {
 		cells[c] = true

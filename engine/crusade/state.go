@@ -3,6 +3,7 @@ package crusade
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"forumgm/engine"
@@ -120,6 +121,15 @@ type Game struct {
 	roster   Roster
 	setup    Setup
 	st       *State
+	// memo holds what is derived from st and asked for often (the position, the board text);
+	// Apply clears it. It is never part of the state.
+	memo memo
+}
+
+// memo is derived from the state once per state.
+type memo struct {
+	pos   *position // read-only: a judge that moves warriors works on a clone
+	board string    // the public board's text (Render of Tokens)
 }
 
 // New starts a game: the settings, the roster and the starting position. With SetupPrivate the
@@ -145,7 +155,7 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 		HadMoveToday: map[Side]bool{},
 		ToMove:       settings.FirstSide,
 	}
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		st.Warriors[w] = &WarriorState{}
 	}
 	g.st = st
@@ -168,7 +178,7 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 
 func (g *Game) checkPlacement(cells map[WarriorID]Cell) error {
 	taken := map[Cell]WarriorID{}
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		c, ok := cells[w]
 		if !ok {
 			continue
@@ -195,7 +205,7 @@ func (g *Game) checkPlacement(cells map[WarriorID]Cell) error {
 // startWith places the armies and opens play (used by New and by Apply(GameStarted)).
 func (g *Game) startWith(cells map[WarriorID]Cell, at time.Time) {
 	st := g.st
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		ws := st.Warriors[w]
 		if c, ok := cells[w]; ok {
 			ws.Cell, ws.InPlay, ws.Alive = c, true, true
@@ -221,10 +231,19 @@ func (g *Game) Settings() Settings { return g.settings }
 // Roster returns the game's roster.
 func (g *Game) Roster() Roster { return g.roster }
 
-// position builds the judging position from the state.
+// position is the judging position of the state, built once per state. It is shared: callers
+// that change it take a clone.
 func (g *Game) position() *position {
-	p := &position{cell: map[WarriorID]Cell{}, saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
-	for _, w := range AllWarriors() {
+	if g.memo.pos == nil {
+		g.memo.pos = g.buildPosition()
+	}
+	return g.memo.pos
+}
+
+// buildPosition builds the judging position from the state.
+func (g *Game) buildPosition() *position {
+	p := &position{cell: make(map[WarriorID]Cell, len(allWarriors)), saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
+	for _, w := range allWarriors {
 		ws := g.st.Warriors[w]
 		if ws.InPlay && ws.Alive && ws.Cell.Valid() {
 			p.place(w, ws.Cell)
@@ -304,6 +323,14 @@ func (g *Game) Tokens() map[Cell]string {
 	return g.tokensOf(g.position(), g.settings.ForestInvisible)
 }
 
+// Board is the public board's text, Render(Tokens()), built once per state.
+func (g *Game) Board() string {
+	if g.memo.board == "" {
+		g.memo.board = g.renderPosition(g.position(), g.settings.ForestInvisible)
+	}
+	return g.memo.board
+}
+
 func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
 	out := map[Cell]string{g.settings.SaracenFlag: flagMark, g.settings.CrusaderFlag: flagMark}
 	for w, c := range p.cell {
@@ -314,6 +341,48 @@ func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
 	}
 	return out
 }
+
+// renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position.
+func (g *Game) renderPosition(p *position, hideForest bool) string {
+	var b strings.Builder
+	b.Grow(2048)
+	b.WriteString(BoardTopLine)
+	for r := 0; r < Size; r++ {
+		b.WriteByte('\n')
+		sep := rowSeparator(r)
+		b.WriteByte('|')
+		for c := 1; c <= Size; c++ {
+			if c > 1 {
+				b.WriteByte(sep)
+			}
+			cell := Cell{Row: r, Col: c}
+			if n := p.at[r][c]; n != 0 && (!hideForest || !inForest(cell)) {
+				b.WriteString(drawnWarrior[n]) // a warrior code is drawn as it is
+				continue
+			}
+			tok := ""
+			if cell == g.settings.SaracenFlag || cell == g.settings.CrusaderFlag {
+				tok = flagMark
+			}
+			b.WriteString(drawToken(tok, c))
+		}
+		b.WriteString("|-")
+		b.WriteByte(Rows[r])
+	}
+	b.WriteByte('\n')
+	b.WriteString(BoardFooter)
+	return b.String()
+}
+
+// drawnWarrior is how Render draws each warrior (by its number in position.at): its code, which
+// is two letters wide.
+var drawnWarrior = func() []string {
+	out := make([]string, len(allWarriors)+1)
+	for i, w := range allWarriors {
+		out[i+1] = drawToken(string(w), 1)
+	}
+	return out
+}()
 
 // flagMark is the flag's board token.
 const flagMark = "Ф"
@@ -357,10 +426,20 @@ func (g *Game) Warrior(w WarriorID) (WarriorView, bool) {
 	return v, true
 }
 
+// Standing reports whether w is alive and in play, with its defence after the wounds applied
+// (Warrior without building the whole view).
+func (g *Game) Standing(w WarriorID) (defence int, ok bool) {
+	ws, found := g.st.Warriors[w]
+	if !found || !ws.Alive || !ws.InPlay {
+		return 0, false
+	}
+	return g.defenceOf(w), true
+}
+
 // Warriors lists every warrior's view in the fixed order.
 func (g *Game) Warriors() []WarriorView {
 	var out []WarriorView
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		v, _ := g.Warrior(w)
 		out = append(out, v)
 	}

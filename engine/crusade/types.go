@@ -174,6 +174,11 @@ func (w WarriorID) Commander() bool { return w == "р1" || w == "ш1" }
 
 // AllWarriors lists the 30 warriors in a fixed order (crusaders then saracens, by kind, by number).
 func AllWarriors() []WarriorID {
+	return append([]WarriorID(nil), allWarriors...)
+}
+
+// allWarriors is AllWarriors, built once.
+var allWarriors = func() []WarriorID {
 	var out []WarriorID
 	for _, k := range KindOrder {
 		for i := 1; i <= Table[k].Count; i++ {
@@ -181,7 +186,7 @@ func AllWarriors() []WarriorID {
 		}
 	}
 	return out
-}
+}()
 
 // ---- Intents: what the parser reads out of a post, and what the engine judges. ----
 

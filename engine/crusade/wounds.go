@@ -167,7 +167,7 @@ func (g *Game) decideDeployment(in engine.Input, d *Deployment) ([]engine.Event,
 		}
 	}
 	var missing []WarriorID
-	for _, w := range AllWarriors() {
+	for _, w := range allWarriors {
 		if _, ok := d.Cells[w]; !ok && w.Side() == side {
 			missing = append(missing, w)
 		}
@@ -207,7 +207,7 @@ func (g *Game) autoAllocate(s Side, n int, projAtt, projDef map[WarriorID]int) [
 		bestVal, stat := 0, StatDefence
 		for _, pass := range []Stat{StatDefence, StatAttack} {
 			for _, cmd := range []bool{false, true} {
-				for _, w := range AllWarriors() {
+				for _, w := range allWarriors {
 					ws := g.st.Warriors[w]
 					if w.Side() != s || !ws.InPlay || !ws.Alive || w.Commander() != cmd {
 						continue

@@ -3,6 +3,7 @@ package crusade
 import (
 	"fmt"
 	"forumgm/judge"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +104,34 @@ func BenchmarkJudgeMovePost(b *testing.B) {
 		out, err := fresh.Judge(in)
 		if err != nil || out.Verdict != judge.Accepted {
 			b.Fatal(err, out.Verdict)
+		}
+	}
+}
+
+// BenchmarkJudgeEditedBoardPost: a move post as the rules want it — the quoted board edited to
+// show the move — so the quote is not the bot's board and is parsed in full.
+func BenchmarkJudgeEditedBoardPost(b *testing.B) {
+	c := newRef(&testing.T{})
+	tokens := c.game().Tokens()
+	from, to := cr.Cell{Row: 10, Col: 17}, cr.Cell{Row: 10, Col: 16} // к1: K17 -> K16
+	if tokens[from] != "к1" {
+		b.Fatalf("к1 is not on K17: %q", tokens[from])
+	}
+	delete(tokens, from)
+	tokens[to] = "к1"
+	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+cr.Render(tokens)+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		fresh := newRef(&testing.T{})
+		b.StartTimer()
+		out, err := fresh.Judge(in)
+		if err != nil || out.Verdict != judge.Accepted {
+			b.Fatal(err, out.Verdict)
+		}
+		if i == 0 && strings.Contains(out.Messages[0].Body, "Неаккуратность") {
+			b.Fatalf("the edited board is taken for sloppy:\n%s", out.Messages[0].Body)
 		}
 	}
 }

@@ -131,6 +131,30 @@ func abs(n int) int {
 	return n
 }
 
+// exampleKey names an example found on a state: what kind, for which side and player.
+type exampleKey struct {
+	kind   string
+	side   cr.Side
+	author string
+}
+
+// memo gives the example of key k found on the current state, finding it with find once per
+// state (a reply may show an example several times, and several replies answer one state).
+func (v *View) memo(k exampleKey, find func() any) any {
+	if v.rules == nil {
+		return find()
+	}
+	if got, ok := v.rules.examples[k]; ok {
+		return got
+	}
+	got := find()
+	if v.rules.examples == nil {
+		v.rules.examples = map[exampleKey]any{}
+	}
+	v.rules.examples[k] = got
+	return got
+}
+
 // moveExamples finds up to n moves of n different warriors that are legal together now.
 func (v *View) moveExamples(n int) []MoveExample {
 	if v.game.Phase() != cr.PhasePlaying {
@@ -138,6 +162,13 @@ func (v *View) moveExamples(n int) []MoveExample {
 	}
 	s := v.ExampleSide()
 	author := v.exampleAuthor(s)
+	ms, _ := v.memo(exampleKey{kind: "move" + string(rune('0'+n)), side: s, author: author}, func() any {
+		return v.findMoves(s, author, n)
+	}).([]MoveExample)
+	return ms
+}
+
+func (v *View) findMoves(s cr.Side, author string, n int) []MoveExample {
 	var out []MoveExample
 	var turn cr.Turn
 	for _, w := range v.actors(s, author) {
@@ -176,6 +207,13 @@ func (v *View) ExampleAttack() *AttackExample {
 	}
 	s := v.ExampleSide()
 	author := v.exampleAuthor(s)
+	a, _ := v.memo(exampleKey{kind: "attack", side: s, author: author}, func() any {
+		return v.findAttack(s, author)
+	}).(*AttackExample)
+	return a
+}
+
+func (v *View) findAttack(s cr.Side, author string) *AttackExample {
 	var enemies []cr.WarriorView
 	for _, w := range v.game.Warriors() {
 		if w.Side != s && w.Alive && w.InPlay && w.Cell != nil {
@@ -207,21 +245,30 @@ func (v *View) ExampleAttack() *AttackExample {
 // ExampleWarrior is a warrior of side s a wound can go to now (an allocation example): the living
 // one with the highest defence left, commanders last.
 func (v *View) ExampleWarrior(s cr.Side) cr.WarriorID {
+	w, _ := v.memo(exampleKey{kind: "wound", side: s}, func() any { return v.findWounded(s) }).(cr.WarriorID)
+	return w
+}
+
+func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	var best cr.WarriorID
 	bestDef := -1
+	allocated := v.game.WoundsOwed(s).Allocated
 	for _, cmd := range []bool{false, true} {
-		for _, w := range v.game.Warriors() {
-			if w.Side != s || !w.Alive || !w.InPlay || w.ID.Commander() != cmd {
+		for _, id := range cr.AllWarriors() {
+			if id.Side() != s || id.Commander() != cmd {
 				continue
 			}
-			def := w.Defence
-			for _, a := range v.game.WoundsOwed(s).Allocated {
-				if a.Warrior == w.ID && a.Stat == cr.StatDefence {
+			def, ok := v.game.Standing(id)
+			if !ok {
+				continue
+			}
+			for _, a := range allocated {
+				if a.Warrior == id && a.Stat == cr.StatDefence {
 					def -= a.Count
 				}
 			}
 			if def > bestDef {
-				best, bestDef = w.ID, def
+				best, bestDef = id, def
 			}
 		}
 		if bestDef > 0 {

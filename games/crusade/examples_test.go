@@ -1,6 +1,7 @@
 package crusade
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -180,5 +181,28 @@ func BenchmarkHelpExamples(b *testing.B) {
 		if err != nil || !strings.Contains(body, "[i]") {
 			b.Fatal(body, err)
 		}
+	}
+}
+
+// TestExamplesFollowTheState: the examples kept per state are dropped when an event is applied:
+// after a move the reply's example is the one found afresh on the new position.
+func TestExamplesFollowTheState(t *testing.T) {
+	c := newRef(t)
+	in := post("Джелу", at(19, 5), "помощь")
+	v := c.rules().view(judge.Context{In: &in})
+	first := v.ExampleMove()
+	if first == nil {
+		t.Fatal("no example move at the start")
+	}
+	mustJudge(t, c, post("Джелу", at(19, 6), fmt.Sprintf("%d-й ход крестоносца %s на %s", first.Ordinal, first.Warrior, first.To)), judge.Accepted)
+	v = c.rules().view(judge.Context{In: &in})
+	s := v.ExampleSide()
+	fresh := v.findMoves(s, v.exampleAuthor(s), 1)
+	got := v.ExampleMove()
+	if len(fresh) != 1 || got == nil || *got != fresh[0] {
+		t.Fatalf("after the move the example is %+v, found afresh %+v", got, fresh)
+	}
+	if *got == *first {
+		t.Fatalf("the example %+v did not change with the position", got)
 	}
 }

@@ -222,10 +222,12 @@ func voice() (*templates.Set, error) {
 
 // Rules is one running Crusade game: the engine's state with the grammar and the voice.
 type Rules struct {
-	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
+	judge.Engine // NextTimer, Tick, DecodeEvent (Apply below)
 	game         *cr.Game
 	tmpl         *templates.Set
 	noPM         bool
+	// examples holds the replies' examples found on the current state (Apply clears it).
+	examples map[exampleKey]any
 }
 
 // Game is the engine, for queries.
@@ -240,6 +242,12 @@ func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
 	return r.game.Decide(in)
 }
 
+// Apply folds an event into the state; the examples found on the old state are dropped.
+func (r *Rules) Apply(ev engine.Event) error {
+	r.examples = nil
+	return r.game.Apply(ev)
+}
+
 // Title is the game's Russian name.
 func (r *Rules) Title() string { return "Крестовый поход" }
 
@@ -249,13 +257,27 @@ func (r *Rules) IsPlayer(name string) bool {
 	return ok
 }
 
+// ExpectsPrivate reports whether a private message can be for the game now: a private deployment
+// still missing, wounds a side has to allocate, or forest moves while forests are invisible.
+func (r *Rules) ExpectsPrivate(time.Time) bool {
+	g := r.game
+	switch g.Phase() {
+	case cr.PhaseDeploying:
+		return true
+	case cr.PhasePlaying:
+		return g.Settings().ForestInvisible ||
+			g.WoundsOwed(cr.Crusaders).Unallocated > 0 || g.WoundsOwed(cr.Saracens).Unallocated > 0
+	}
+	return false
+}
+
 // Over reports whether the game has ended.
 func (r *Rules) Over() bool { return r.game.Phase() == cr.PhaseOver }
 
 // Read is the grammar: a move, an allocation, a deployment, an answer to today's question, a
 // request for help, or chatter.
 func (r *Rules) Read(in judge.Input) judge.Reading {
-	res := pcr.Parse(in.Post)
+	res := pcr.ParseKnown(in.Post, pcr.Known{Text: r.game.Board(), Cells: r.game.Tokens()})
 	switch res.Class {
 	case pcr.Chatter:
 		if pcr.IsHelp(in.Post.Text) {
@@ -485,7 +507,7 @@ type Final struct {
 // Snapshot is the state in the replay's "final" shape. Warriors not in play are left out.
 func (r *Rules) Snapshot() any {
 	f := Final{
-		Board:    cr.Render(r.game.Tokens()),
+		Board:    r.game.Board(),
 		Warriors: map[string]WarriorFinal{},
 		Wounds: map[string]int{
 			string(cr.Crusaders): r.game.WoundsOwed(cr.Crusaders).Total,
@@ -575,10 +597,11 @@ type View struct {
 	Dispute  string // the word players write to call a moderator
 	NoPM     bool   // the forum has no private messages
 	game     *cr.Game
+	rules    *Rules
 }
 
 func (r *Rules) view(c judge.Context) *View {
-	v := &View{NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute}
+	v := &View{NoPM: r.noPM, game: r.game, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute}
 	if v.Dispute == "" {
 		v.Dispute = "#спор"
 	}
@@ -593,7 +616,7 @@ func (r *Rules) view(c judge.Context) *View {
 }
 
 // Board is the current board text.
-func (v *View) Board() string { return cr.Render(v.game.Tokens()) }
+func (v *View) Board() string { return v.game.Board() }
 
 // ToMove is the side to move now ("" when the game is over or not started).
 func (v *View) ToMove() cr.Side {
@@ -645,7 +668,25 @@ func funcs() map[string]any {
 		"forSide":   forSide,
 		"longList":  longList,
 		"day":       day,
+		"month":     month,
 	}
+}
+
+// months are the template "months" read once: the month names as dates write them.
+var months = sync.OnceValue(func() []string {
+	s, err := voiceSet.Render("months", nil)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(s)
+})
+
+// month names month m as the template "months" writes it (a date: «1 декабря»).
+func month(m time.Month) string {
+	if ms := months(); int(m) >= 1 && int(m) <= len(ms) {
+		return ms[m-1]
+	}
+	return ""
 }
 
 func renderProblem(p cr.Problem, v *View) (string, error) {

@@ -646,3 +646,44 @@ func TestHintsWhileDeploying(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectsPrivate: the inbox matters while a private deployment is due, while a side owes
+// wounds to allocate, and all game long with invisible forests; not otherwise.
+func TestExpectsPrivate(t *testing.T) {
+	c := newRef(t)
+	if judge.ExpectsPrivate(c.Referee, at(19, 0)) {
+		t.Fatal("a running game with nothing owed and visible forests expects a private message")
+	}
+	// A move without the quoted board when it is required: sloppy, a wound to allocate.
+	c = newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
+	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на K16"), judge.Accepted)
+	if c.game().WoundsOwed(cr.Crusaders).Unallocated == 0 {
+		t.Fatal("test setup: no wound owed")
+	}
+	if !judge.ExpectsPrivate(c.Referee, at(19, 6)) {
+		t.Fatal("wounds to allocate: no private message expected")
+	}
+	forest := newRef(t, func(o *CrusadeOptions) { o.Settings.ForestInvisible = true })
+	if !judge.ExpectsPrivate(forest.Referee, at(19, 0)) {
+		t.Fatal("invisible forests: no private message expected")
+	}
+	private := newRef(t, func(o *CrusadeOptions) { o.Setup.Mode = cr.SetupPrivate })
+	if !judge.ExpectsPrivate(private.Referee, at(18, 30)) {
+		t.Fatal("a private deployment pending: no private message expected")
+	}
+}
+
+// TestDateMonths: a date names each month in the genitive («1 декабря»), from the template's list.
+func TestDateMonths(t *testing.T) {
+	want := []string{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"}
+	if _, err := voice(); err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range want {
+		d := time.Date(2026, time.Month(i+1), 7, 0, 0, 0, 0, time.UTC)
+		got, err := voiceSet.Render("date", d)
+		if err != nil || got != "7 "+w {
+			t.Errorf("%s: %q %v, want %q", d.Month(), got, err, "7 "+w)
+		}
+	}
+}

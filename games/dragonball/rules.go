@@ -293,6 +293,11 @@ func (r *Rules) IsPlayer(name string) bool {
 // Over reports whether the game has ended.
 func (r *Rules) Over() bool { return r.game.Over() }
 
+// ExpectsPrivate reports whether a private message can be for the game now: orders go by private
+// message before every round's deadline, so always while the game runs (unless orders are
+// written in the thread).
+func (r *Rules) ExpectsPrivate(time.Time) bool { return !r.game.Over() && !r.ordersPublic() }
+
 // ordersPublic reports whether orders are written in the thread.
 func (r *Rules) ordersPublic() bool { return r.game.Settings().OrdersPublic }
 

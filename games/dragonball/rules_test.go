@@ -486,3 +486,13 @@ func TestSandboxTry(t *testing.T) {
 		t.Errorf("%s:\n%s", out.Verdict, out.Messages[0].Body)
 	}
 }
+
+// TestExpectsPrivate: orders go by private message all game long; written in the thread, none.
+func TestExpectsPrivate(t *testing.T) {
+	if r := newRef(t, teamsYAML); !judge.ExpectsPrivate(r.Referee, at(1, 11, 0)) {
+		t.Error("orders by private message: none expected")
+	}
+	if r := newRef(t, teamsYAML, func(sp *judge.Spec, _ *judge.Options) { sp.NoPM = true }); judge.ExpectsPrivate(r.Referee, at(1, 11, 0)) {
+		t.Error("orders in the thread: a private message expected")
+	}
+}

@@ -76,6 +76,31 @@ func (r *Rules) IsPlayer(name string) bool {
 // Over reports whether the game has ended.
 func (r *Rules) Over() bool { return r.game.Phase() == fb.PhaseOver }
 
+// ExpectsPrivate reports whether a private message can be for the game at now: a team's question
+// is open (or closed less than question_time ago: a late answer is answered), or a turn is open
+// and a team has points its captain may add to a roll.
+func (r *Rules) ExpectsPrivate(now time.Time) bool {
+	switch r.game.Phase() {
+	case fb.PhasePlaying, fb.PhaseEnding:
+	default:
+		return false
+	}
+	late := duration(r.game.Settings().QuestionTime)
+	for _, t := range r.game.Teams() {
+		ts, ok := r.game.TeamState(t.Name)
+		if !ok {
+			continue
+		}
+		if len(ts.Questions) > 0 || !ts.LastDeadline.IsZero() && now.Before(ts.LastDeadline.Add(late)) {
+			return true
+		}
+		if r.game.WindowOpen() && ts.Points > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Read is the grammar: rolls, attacks, defences and points (moves), an answer to the team's
 // question, a request for help, or chatter. A private message from someone on no team is never
 // an answer (it is answered as a message the game cannot use).

@@ -437,3 +437,16 @@ func TestRequiredTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectsPrivate: before the first turn nothing private is due; with a turn open and points
+// to spend (Команда 1 has 3), the captain's points may come privately.
+func TestExpectsPrivate(t *testing.T) {
+	g := newGame(t, "", false)
+	if judge.ExpectsPrivate(g.ref, at(19, 30)) {
+		t.Error("before the first turn: a private message expected")
+	}
+	g.advance(at(20, 1))
+	if !judge.ExpectsPrivate(g.ref, at(20, 1)) {
+		t.Error("a turn open, points to spend: none expected")
+	}
+}

@@ -164,3 +164,35 @@ func BenchmarkParseChatter(b *testing.B) {
 		Parse(p)
 	}
 }
+
+// FuzzParseKnown: a post read with the known board (the one the bot posted) gives Parse's result,
+// whatever surrounds the board, precedes it or follows it.
+func FuzzParseKnown(f *testing.F) {
+	known, err := cr.ParseBoard(gameBoard)
+	if err != nil {
+		f.Fatal(err)
+	}
+	text := cr.Render(known.Cells)
+	edited := strings.Replace(text, "|н1|н2|", "|н1|__|", 1)
+	for _, s := range [][2]string{
+		{"[quote=gm-bot][code]\n", "\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16"},
+		{"[quote=gm-bot][code]", "[/code][/quote]1-й ход н2 на G5"},
+		{"[quote=gm-bot]Ход 3 принят.\n[code]\n", "\n[/code]\nСледующий ход: сарацины.[/quote]\nн2 на G5\n[code]" + edited + "[/code]"},
+		{"[quote]", "\n|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|-A\n[/quote]н2 на G5"},
+		{"[quote]x", "[/quote]н2 на G5"},
+		{"[quote]\r\n", "\r\n[/quote]н2 на G5"},
+		{"[code]" + edited + "\n", "[/code]н2 на G5"},
+		{"", "\n|н1|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|__|-Z\n"},
+		{"расстановка\n", ""},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, before, after string) {
+		post := parser.FromBBCode(before + text + after)
+		got := ParseKnown(post, Known{Text: text, Cells: known.Cells})
+		want := Parse(post)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("with the known board:\n%+v\nparsed:\n%+v", got, want)
+		}
+	})
+}

@@ -77,11 +77,41 @@ func boardish(l string) bool {
 	return strings.Count(t, "|") >= 3 || (len(t) >= 10 && strings.Trim(t, "_") == "")
 }
 
+// Known is a board whose reading is known without parsing it: the last board the bot posted, as
+// Render drew it (Text), and what stands in its cells (Cells, every token drawable, so that
+// ParseBoard(Text) reads Cells back). A text holding Text on lines of its own, with no other board
+// after it, is read as Cells at once; anything else is parsed. The zero Known knows nothing.
+type Known struct {
+	Text  string
+	Cells map[cr.Cell]string
+}
+
+// read reads text's last board as cr.ParseBoard does, cheaply when it is the known board.
+func (k Known) read(text string) (*cr.BoardText, error) {
+	if k.Text != "" {
+		if i := strings.LastIndex(text, k.Text); i >= 0 && (i == 0 || text[i-1] == '\n') {
+			rest := text[i+len(k.Text):]
+			if rest == "" || rest[0] == '\n' || rest[0] == '\r' {
+				// The board's top line ends any board before it and its footer ends it: the last
+				// board is this one unless the rest holds another.
+				if _, err := cr.ParseBoard(rest); errors.Is(err, cr.ErrNoBoard) {
+					cells := make(map[cr.Cell]string, len(k.Cells))
+					for c, t := range k.Cells {
+						cells[c] = t
+					}
+					return &cr.BoardText{Cells: cells}, nil
+				}
+			}
+		}
+	}
+	return cr.ParseBoard(text)
+}
+
 // findBoard reads the last board of the post: the quotes' texts in order, then the own code
 // blocks, then the own text (a board the player drew himself comes after the one he quoted).
-func findBoard(p forum.Post) (board *cr.BoardText, own bool, err error) {
+func findBoard(p forum.Post, k Known) (board *cr.BoardText, own bool, err error) {
 	try := func(text string, isOwn bool) {
-		b, e := cr.ParseBoard(text)
+		b, e := k.read(text)
 		if errors.Is(e, cr.ErrNoBoard) {
 			return
 		}
@@ -102,9 +132,14 @@ func findBoard(p forum.Post) (board *cr.BoardText, own bool, err error) {
 // Parse reads a post (its own text, quotes and code blocks as forum.Post separates them) and
 // classifies it; see the package documentation for the grammar. Lines inside quotes are never
 // read as the poster's moves; the last board found anywhere in the post is Turn.Board.
-func Parse(p forum.Post) Result {
+func Parse(p forum.Post) Result { return ParseKnown(p, Known{}) }
+
+// ParseKnown is Parse with a board known without parsing (the last one the bot posted): a post
+// quoting it unchanged, as most move posts do, is read without the tolerant board parser. The
+// result is Parse's, whatever the post.
+func ParseKnown(p forum.Post, k Known) Result {
 	var res Result
-	res.Board, _, res.BoardErr = findBoard(p)
+	res.Board, _, res.BoardErr = findBoard(p, k)
 	lines := ownLines(p)
 
 	if alloc, probs, ok := readAllocation(lines); ok {
@@ -190,7 +225,7 @@ func boardDeployment(p forum.Post) *cr.Deployment {
 	if len(p.Quotes) > 0 {
 		return nil
 	}
-	b, own, err := findBoard(p)
+	b, own, err := findBoard(p, Known{})
 	if err != nil || b == nil || !own {
 		return nil
 	}

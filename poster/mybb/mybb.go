@@ -124,7 +124,18 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 			_, doc, err := f.get(ctx, path)
 			return doc, err
 		},
-		Relogin:  f.relogin,
+		Relogin: f.relogin,
+		Probe: func(ctx context.Context, path string) (string, error) {
+			p, err := f.c.GetNoRedirect(ctx, f.abs(path))
+			if err != nil || p.Status < 300 || p.Status > 399 {
+				return "", err
+			}
+			loc, err := p.Location()
+			if err != nil {
+				return "", err
+			}
+			return loc.String(), nil
+		},
 		Options:  read,
 		Username: cfg.Username,
 	}
@@ -247,6 +258,14 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.rd.Posts(ctx, t.ID, after)
+}
+
+// UnreadPM reports whether the last thread page read showed the bot an unread private message
+// (forum.PMNotifier): the daemon then reads the inbox even when the game expects none.
+func (f *Forum) UnreadPM() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rd.UnreadPM()
 }
 
 // Inbox lists the private messages received after the cursor (pmid), oldest first, each read

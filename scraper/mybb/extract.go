@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,7 +88,10 @@ type Page struct {
 	LastPID   string
 	MyPostKey string
 	LoggedIn  bool
-	Posts     []forum.Post // in page order (thread and PM: oldest first; PM folder: as listed)
+	// UnreadPM: the page shows the bot has an unread private message (the new-PM notice, or
+	// the header's counter "(Unread N, …)" with N > 0).
+	UnreadPM bool
+	Posts    []forum.Post // in page order (thread and PM: oldest first; PM folder: as listed)
 }
 
 // MaxPID is the highest post id on the page ("" when none).
@@ -258,7 +262,7 @@ func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
 		return nil, markup("no post container (%s) on the thread page", Selectors.Post)
 	}
 	base := baseURL(doc, o)
-	p := &Page{Kind: KindThread, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc)}
+	p := &Page{Kind: KindThread, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc), UnreadPM: UnreadPM(doc)}
 	p.Page, p.LastPage = pagination(doc)
 	p.LastPID, _ = doc.Find(Selectors.LastPID).First().Attr("value")
 	if v, ok := doc.Find(Selectors.QuickTID).First().Attr("value"); ok {
@@ -290,6 +294,19 @@ func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
 	}
 	return nil, markup("no post has an author or a body (%s, %s)", Selectors.AuthorName, Selectors.Body)
 }
+
+// UnreadPM reports whether a member's page shows an unread private message: MyBB's new-PM notice
+// (#pm_notice), or the header's counter "Private Messages (Unread N, Total M)" with N > 0 (the
+// first number in its brackets, whatever the language pack's words).
+func UnreadPM(doc *goquery.Document) bool {
+	if doc.Find(Selectors.PMNotice).Length() > 0 {
+		return true
+	}
+	m := rePMCounter.FindStringSubmatch(doc.Find(Selectors.PMCounter).First().Text())
+	return m != nil && strings.TrimLeft(m[1], "0") != ""
+}
+
+var rePMCounter = regexp.MustCompile(`\(\D*?(\d+)`)
 
 // extractPost reads one div.post.
 func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, error) {

@@ -725,3 +725,37 @@ func BenchmarkExtractThreadPage(b *testing.B) {
 		})
 	}
 }
+
+// TestUnreadPM: the new-PM notice and the header's counter tell an unread private message; a
+// member's page without either and a guest's page tell none.
+func TestUnreadPM(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want bool
+	}{
+		{"17-index-with-pm-notice.dzhelu.html", true},
+		{"12-thread-p1.gm-bot.html", false},
+		{"10-thread-p1.guest.html", false},
+	} {
+		doc, err := Parse(fixture.Read(t, "mybb", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UnreadPM(doc); got != c.want {
+			t.Errorf("%s: UnreadPM %v, want %v", c.file, got, c.want)
+		}
+	}
+	// The counter alone (a dismissed notice), in another language pack's words.
+	for page, want := range map[string]bool{
+		`<ul><li><a href="http://x/private.php">Личные сообщения</a> (Новых: 2, Всего: 5)</li></ul>`: true,
+		`<ul><li><a href="http://x/private.php">Private Messages</a> (Unread 0, Total 5)</li></ul>`:  false,
+	} {
+		doc, err := Parse([]byte(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UnreadPM(doc); got != want {
+			t.Errorf("%s: UnreadPM %v, want %v", page, got, want)
+		}
+	}
+}

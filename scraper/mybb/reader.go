@@ -28,12 +28,23 @@ type Reader struct {
 	Get func(ctx context.Context, path string) (*goquery.Document, error)
 	// Relogin runs op, logging in again and running it once more when it reports
 	// forum.ErrLoggedOut. Nil: op runs once.
-	Relogin  func(ctx context.Context, op func() error) error
+	Relogin func(ctx context.Context, op func() error) error
+	// Probe fetches path without following a redirect and gives the Location it redirects to
+	// ("" when it does not redirect): the idle check, showthread.php?tid=T&action=lastpost,
+	// whose 302 names the thread's newest post and has no body. Nil: no probe, pages are read.
+	Probe    func(ctx context.Context, path string) (location string, err error)
 	Options  Options
 	Username string // the bot's account: its newest post per thread is ThreadState.OwnLast
 
 	threads map[string]*ThreadState
+	// unreadPM: the last thread page read showed an unread private message.
+	unreadPM bool
 }
+
+// UnreadPM reports whether the last thread page read showed the bot an unread private message
+// (MyBB's new-PM notice or the header's counter). An idle check that read no page keeps the
+// answer of the last page read.
+func (r *Reader) UnreadPM() bool { return r.unreadPM }
 
 // ThreadState is what a Reader remembers about a thread between calls; the writer keeps KnownLast
 // and OwnLast up to date with its own posts, to tell MyBB's auto-merge from a new post.
@@ -69,7 +80,11 @@ func (r *Reader) page(ctx context.Context, path string) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ExtractThread(doc, r.Options)
+	p, err := ExtractThread(doc, r.Options)
+	if err == nil && p.LoggedIn {
+		r.unreadPM = p.UnreadPM
+	}
+	return p, err
 }
 
 // Posts lists the posts of thread tid after the cursor, oldest first, and the new cursor (the
@@ -81,6 +96,12 @@ func (r *Reader) page(ctx context.Context, path string) (*Page, error) {
 // read back only until the cursor's post is reached. A cursor without a page is located with its
 // permalink (showthread.php?tid=T&pid=P, the page holding the post). An empty cursor reads the
 // thread from page 1.
+//
+// The idle check: when the cursor is the one the last call handed out and does not ask for its
+// own post again (forum.Cursor.Include), the thread's lastpost redirect is asked first (Probe: one
+// request, a 302 without a body, about half a kilobyte both ways) and no page is read when it
+// names the cursor's post. With Include the cursor's page is read (one page): MyBB merges a
+// post into the previous one without a new id, and the redirect cannot tell a post that grew.
 func (r *Reader) Posts(ctx context.Context, tid string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	var (
 		posts []forum.Post
@@ -102,6 +123,13 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		return nil, after, errors.New("mybb: empty thread id")
 	}
 	st := r.Thread(tid)
+	if r.Probe != nil && after.PostID != "" && !after.Include && after.PostID == st.CursorPID {
+		loc, err := r.Probe(ctx, LastPostPath(tid))
+		if err == nil && loc != "" && PIDFromURL(loc) == after.PostID {
+			return nil, forum.Cursor{PostID: after.PostID, Page: cmpPage(after.Page, st.CursorPage)}, nil
+		}
+		// Anything else (a newer post, a redirect elsewhere, an error): read the pages.
+	}
 	var first *Page
 	var err error
 	switch {
@@ -204,6 +232,14 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	return out, cur, nil
 }
 
+// cmpPage is the cursor's page: its own, else the one the reader remembers.
+func cmpPage(own, kept int) int {
+	if own > 0 {
+		return own
+	}
+	return kept
+}
+
 // Folder lists the PM folder at path (InboxFolderPath, SentFolderPath) after the cursor (pmid),
 // oldest first, each message read in full (reading an inbox message marks it read on the board);
 // cache, when not nil, holds messages already read by pmid and gets the new ones. When reading
@@ -219,6 +255,9 @@ func (r *Reader) Folder(ctx context.Context, path string, after forum.Cursor, ca
 		return nil, after, err
 	}
 	SortByID(list)
+	if path == InboxFolderPath {
+		r.unreadPM = false // every message listed is read below
+	}
 	cur := after
 	var out []forum.Post
 	for _, item := range list {

@@ -54,6 +54,8 @@ var Selectors = struct {
 	RedirectMeta string // <meta http-equiv="refresh" content="2;URL=…">
 	GenericError string // the error template's message cell (bad key, no permission)
 	LogoutLink   string // present only when logged in
+	PMNotice     string // the new-PM notice above the page (members with an unread message)
+	PMCounter    string // the header's "Private Messages (Unread N, Total M)" line
 	PostKeyInput string
 	LoginForm    string
 	ReplyForm    string
@@ -103,6 +105,8 @@ var Selectors = struct {
 	RedirectMeta: "meta[http-equiv='refresh'], meta[http-equiv='Refresh']",
 	GenericError: "table.tborder td.trow1",
 	LogoutLink:   "a[href*='action=logout']",
+	PMNotice:     "#pm_notice",
+	PMCounter:    "li:has(a[href$='private.php'])",
 	PostKeyInput: "input[name='my_post_key']",
 	LoginForm:    "form:has(input[name='action'][value='do_login']):has(input[name='username'])",
 	ReplyForm:    "form:has(input[name='action'][value='do_newreply'])",
