@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"forumgm/config"
 	"io"
 	"strings"
+	"time"
 
 	"forumgm/daemon"
 	"forumgm/forum"
@@ -51,6 +53,40 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if len(unset) > 0 {
 		return fmt.Errorf("%s (the moderator web UI would not start)", strings.Join(unset, "; "))
+	}
+	return checkNamesOnline(ctx, cfg, stdout)
+}
+
+// checkNamesOnline looks the players and moderators up on the forum when the bot can log in
+// (its password is set and the forum answers); otherwise it says the names were not checked.
+func checkNamesOnline(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
+	password, err := cfg.Password()
+	if err != nil {
+		fmt.Fprintln(stdout, "names: not checked on the forum (the bot's password is not set here; forumgm forum-check does it)")
+		return nil
+	}
+	f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username,
+		Password: password, Location: cfg.ForumLocation(), UserAgent: cfg.Forum.UserAgent, Extra: cfg.Forum.Extra})
+	if err != nil {
+		return err
+	}
+	if _, ok := f.(forum.UserFinder); !ok {
+		fmt.Fprintln(stdout, "names: this dialect cannot look users up; check the players' and moderators' names by hand")
+		return nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := f.Login(lctx); err != nil {
+		fmt.Fprintf(stdout, "names: not checked on the forum (cannot log in as %s: %v)\n", cfg.Bot.Username, err)
+		return nil
+	}
+	missing, err := checkNames(lctx, f, cfg.Players(), cfg.Moderators, stdout)
+	if err != nil {
+		fmt.Fprintf(stdout, "names: not checked on the forum (%v)\n", err)
+		return nil
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("no such user on the forum: %s (the game's private messages to them would be undeliverable: check the spelling)", strings.Join(missing, ", "))
 	}
 	return nil
 }

@@ -58,4 +58,16 @@ game:
 		!strings.Contains(out.String(), "moderator Moderatr: NOT FOUND") || !strings.Contains(errb.String(), "no such user on the forum: Moderatr") {
 		t.Fatalf("a misspelt moderator: exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
+	// check-config does the same when the bot can log in.
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"check-config", "--config", write("Moderatr")}, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "no such user on the forum: Moderatr") {
+		t.Fatalf("check-config with a misspelt moderator: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"check-config", "--config", write("Moderator")}, &out, &errb); code != 0 {
+		t.Fatalf("check-config: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
 }
