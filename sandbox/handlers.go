@@ -2,10 +2,10 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/json"
 	"context"
 	"database/sql"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
