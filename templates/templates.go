@@ -47,6 +47,19 @@ func (s *Set) Render(name string, data any) (string, error) {
 	return tidy(b.String()), nil
 }
 
+// Optional renders the named template when the set has it: "" when it has none or it fails
+// (words that are nice to have, such as an event described for the moderators).
+func (s *Set) Optional(name string, data any) string {
+	if !s.Defined(name) {
+		return ""
+	}
+	out, err := s.Render(name, data)
+	if err != nil {
+		return ""
+	}
+	return out
+}
+
 // Defined reports whether the set has a template of that name.
 func (s *Set) Defined(name string) bool { return s.t.Lookup(name) != nil }
 

@@ -533,15 +533,7 @@ func (r *Rules) Snapshot() any {
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
 func (r *Rules) Describe(ev engine.Event) string {
-	name := "event " + ev.EventKind()
-	if !r.tmpl.Defined(name) {
-		return ""
-	}
-	s, err := r.tmpl.Render(name, ev)
-	if err != nil {
-		return ""
-	}
-	return s
+	return r.tmpl.Optional("event "+ev.EventKind(), ev)
 }
 
 // StatusView is what the "status" template gets.
