@@ -687,3 +687,17 @@ func TestDateMonths(t *testing.T) {
 		}
 	}
 }
+
+// A giant column number is told as no such column, never as "вертикали -1".
+func TestGiantColumn(t *testing.T) {
+	c := newRef(t)
+	out := mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на C99999999999999999999999"), judge.Flagged)
+	body := out.Messages[0].Body
+	if strings.Contains(body, "-1") || !strings.Contains(body, "такой вертикали на поле нет") {
+		t.Fatalf("reply: %s", body)
+	}
+	out = mustJudge(t, c, post("Джелу", at(19, 6), "1-й ход крестоносца к1 на C21"), judge.Flagged)
+	if !strings.Contains(out.Messages[0].Body, "нет вертикали 21") {
+		t.Fatalf("reply: %s", out.Messages[0].Body)
+	}
+}

@@ -41,7 +41,7 @@ type LineError struct {
 	Token  string // the token not understood, as written; "" when something is missing
 	Reason Reason
 	Row    string // ReasonUnknownRow: the letter as written ("Z")
-	Col    int    // ReasonBadColumn: the column as written (21)
+	Col    int    // ReasonBadColumn: the column as written (21); -1 for a number too long to be one
 }
 
 func (e *LineError) Error() string {
@@ -50,7 +50,11 @@ func (e *LineError) Error() string {
 	case ReasonUnknownRow:
 		why = fmt.Sprintf("cell %q: no row %q on the board (rows are A-U without Q)", e.Token, e.Row)
 	case ReasonBadColumn:
-		why = fmt.Sprintf("cell %q: no column %d on the board (columns are 1-20)", e.Token, e.Col)
+		if e.Col < 0 {
+			why = fmt.Sprintf("cell %.20q: no such column on the board (columns are 1-20)", e.Token)
+		} else {
+			why = fmt.Sprintf("cell %q: no column %d on the board (columns are 1-20)", e.Token, e.Col)
+		}
 	case ReasonUnknownWarrior:
 		why = fmt.Sprintf("%q is not a warrior code", e.Token)
 	case ReasonNoWarrior:
