@@ -2,6 +2,7 @@ package crusade
 
 import (
 	"errors"
+	"forumgm/engine"
 	"strings"
 )
 
@@ -210,38 +211,12 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// Refusal is Decide's error when a post is refused: every problem found. Nothing of the post is
+// Refusal is Decide's error when an input is refused: every problem found; nothing of it is
 // applied.
-type Refusal struct {
-	Problems []Problem `json:"problems"`
-}
+type Refusal = engine.Refusal[Code, Problem]
 
-func (r *Refusal) Error() string {
-	parts := make([]string, len(r.Problems))
-	for i, p := range r.Problems {
-		parts[i] = p.String()
-	}
-	return "crusade: refused: " + strings.Join(parts, "; ")
-}
-
-// Codes lists the refusal's codes in order.
-func (r *Refusal) Codes() []Code {
-	out := make([]Code, len(r.Problems))
-	for i, p := range r.Problems {
-		out[i] = p.Code
-	}
-	return out
-}
-
-// Has reports whether the refusal carries code c.
-func (r *Refusal) Has(c Code) bool {
-	for _, p := range r.Problems {
-		if p.Code == c {
-			return true
-		}
-	}
-	return false
-}
+// ProblemCode is the problem's code (engine.Problem).
+func (p Problem) ProblemCode() Code { return p.Code }
 
 // AsRefusal unwraps err to a *Refusal.
 func AsRefusal(err error) (*Refusal, bool) {
@@ -250,7 +225,7 @@ func AsRefusal(err error) (*Refusal, bool) {
 	return r, ok
 }
 
-func refuse(ps ...Problem) error { return &Refusal{Problems: ps} }
+func refuse(ps ...Problem) error { return &Refusal{Game: "crusade", Problems: ps} }
 
 // ErrUnknownEvent is DecodeEvent's error for a kind this game does not know.
 var ErrUnknownEvent = errors.New("crusade: unknown event kind")

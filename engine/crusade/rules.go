@@ -222,7 +222,7 @@ func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 		j.attack(a, kinds[i])
 	}
 	if len(j.probs) > 0 {
-		return nil, &Refusal{Problems: j.probs}
+		return nil, refuse(j.probs...)
 	}
 
 	j.sloppiness(dupMove)

@@ -75,7 +75,7 @@ func (g *Game) decideAllocation(in engine.Input, a *Allocation) ([]engine.Event,
 		probs = append(probs, Problem{Code: CodeAllocationTooMany, Count: total, Limit: owed})
 	}
 	if len(probs) > 0 {
-		return nil, &Refusal{Problems: probs}
+		return nil, refuse(probs...)
 	}
 	return []engine.Event{&WoundsAllocated{At: in.At, Side: side, Author: in.Author, Private: in.Private,
 		Wounds: out, Remaining: owed - total}}, nil
@@ -179,7 +179,7 @@ func (g *Game) decideDeployment(in engine.Input, d *Deployment) ([]engine.Event,
 		probs = append(probs, Problem{Code: CodeForestFull, Count: forest, Limit: maxForest})
 	}
 	if len(probs) > 0 {
-		return nil, &Refusal{Problems: probs}
+		return nil, refuse(probs...)
 	}
 	cells := map[WarriorID]Cell{}
 	for w, c := range d.Cells {

@@ -3,6 +3,7 @@ package dragonball
 import (
 	"errors"
 	"fmt"
+	"forumgm/engine"
 	"strings"
 )
 
@@ -104,27 +105,12 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// Refusal is Decide's error when nothing of a message is accepted.
-type Refusal struct {
-	Problems []Problem `json:"problems"`
-}
+// Refusal is Decide's error when an input is refused: every problem found; nothing of it is
+// applied.
+type Refusal = engine.Refusal[Code, Problem]
 
-func (r *Refusal) Error() string {
-	parts := make([]string, len(r.Problems))
-	for i, p := range r.Problems {
-		parts[i] = p.String()
-	}
-	return "dragonball: refused: " + strings.Join(parts, "; ")
-}
-
-// Codes lists the refusal's codes in order.
-func (r *Refusal) Codes() []Code {
-	out := make([]Code, len(r.Problems))
-	for i, p := range r.Problems {
-		out[i] = p.Code
-	}
-	return out
-}
+// ProblemCode is the problem's code (engine.Problem).
+func (p Problem) ProblemCode() Code { return p.Code }
 
 // AsRefusal unwraps err to a *Refusal.
 func AsRefusal(err error) (*Refusal, bool) {
@@ -133,4 +119,4 @@ func AsRefusal(err error) (*Refusal, bool) {
 	return r, ok
 }
 
-func refuse(ps ...Problem) error { return &Refusal{Problems: ps} }
+func refuse(ps ...Problem) error { return &Refusal{Game: "dragonball", Problems: ps} }

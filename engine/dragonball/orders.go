@@ -135,7 +135,7 @@ func (g *Game) decideOrders(in engine.Input, o *Orders) ([]engine.Event, error) 
 		}
 	}
 	if len(ev.Accepted) == 0 && len(ev.AcceptedDragon) == 0 && !ev.Description {
-		return nil, &Refusal{Problems: ev.Refused}
+		return nil, refuse(ev.Refused...)
 	}
 	return []engine.Event{ev}, nil
 }

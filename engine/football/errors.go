@@ -3,6 +3,7 @@ package football
 import (
 	"errors"
 	"fmt"
+	"forumgm/engine"
 	"strings"
 	"time"
 )
@@ -117,38 +118,12 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// Refusal is Decide's error when an input is refused: nothing changes, no number is used, the
-// team's move is not spent.
-type Refusal struct {
-	Problems []Problem `json:"problems"`
-}
+// Refusal is Decide's error when an input is refused: every problem found; nothing of it is
+// applied.
+type Refusal = engine.Refusal[Code, Problem]
 
-func (r *Refusal) Error() string {
-	parts := make([]string, len(r.Problems))
-	for i, p := range r.Problems {
-		parts[i] = p.String()
-	}
-	return "football: refused: " + strings.Join(parts, "; ")
-}
-
-// Codes lists the refusal's codes in order.
-func (r *Refusal) Codes() []Code {
-	out := make([]Code, len(r.Problems))
-	for i, p := range r.Problems {
-		out[i] = p.Code
-	}
-	return out
-}
-
-// Has reports whether the refusal carries code c.
-func (r *Refusal) Has(c Code) bool {
-	for _, p := range r.Problems {
-		if p.Code == c {
-			return true
-		}
-	}
-	return false
-}
+// ProblemCode is the problem's code (engine.Problem).
+func (p Problem) ProblemCode() Code { return p.Code }
 
 // AsRefusal unwraps err to a *Refusal.
 func AsRefusal(err error) (*Refusal, bool) {
@@ -157,7 +132,7 @@ func AsRefusal(err error) (*Refusal, bool) {
 	return r, ok
 }
 
-func refuse(p Problem) error { return &Refusal{Problems: []Problem{p}} }
+func refuse(ps ...Problem) error { return &Refusal{Game: "football", Problems: ps} }
 
 // ErrUnknownEvent is DecodeEvent's and Apply's error for an event this game does not know.
 var ErrUnknownEvent = errors.New("football: unknown event kind")

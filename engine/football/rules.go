@@ -147,7 +147,7 @@ func (g *Game) decideRoll(in engine.Input, b *Roll) (engine.Event, error) {
 	}
 	probs = append(probs, g.numberProblems(b.Number, b.Line)...)
 	if len(probs) > 0 {
-		return nil, &Refusal{Problems: probs}
+		return nil, refuse(probs...)
 	}
 	st := g.st
 	ev := &Rolled{At: in.At, Author: in.Author, Team: t.Name, Turn: st.Turn, Number: b.Number, From: t.Cell}
@@ -263,7 +263,7 @@ func (g *Game) decideAttack(in engine.Input, b *Attack) (engine.Event, error) {
 	}
 	probs = append(probs, g.numberProblems(b.Number, b.Line)...)
 	if len(probs) > 0 {
-		return nil, &Refusal{Problems: probs}
+		return nil, refuse(probs...)
 	}
 	ev := &AttackDeclared{At: in.At, Author: in.Author, Team: t.Name, Target: target.Name, Turn: st.Turn,
 		Number: b.Number, Captain: team.Captain, Points: t.Points, Close: g.clk.close(st.Turn)}
@@ -298,7 +298,7 @@ func (g *Game) decideDefence(in engine.Input, b *Defence) (engine.Event, error) 
 	}
 	probs = append(probs, g.numberProblems(b.Number, b.Line)...)
 	if len(probs) > 0 {
-		return nil, &Refusal{Problems: probs}
+		return nil, refuse(probs...)
 	}
 	ev := &DefenceRolled{At: in.At, Author: in.Author, Team: t.Name, Attacker: a.Attacker, Turn: g.st.Turn,
 		Number: b.Number, Captain: team.Captain, Points: t.Points, Close: g.clk.close(g.st.Turn)}
@@ -426,7 +426,7 @@ func (g *Game) decideMoves(in engine.Input, b *Moves) ([]engine.Event, error) {
 		evs = append(evs, got...)
 	}
 	if len(probs) > 0 {
-		return nil, &Refusal{Problems: probs}
+		return nil, refuse(probs...)
 	}
 	if len(evs) == 0 {
 		return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: "no intents"})
