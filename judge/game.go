@@ -87,9 +87,9 @@ type Rules interface {
 	// Say renders one of the game's templates for a situation the referee reaches itself (see
 	// the Say* names) or the game's own.
 	Say(name string, c Context) (string, error)
-	// Messages renders what accepted events cause. A message To Sender answers the input's
-	// author (privately when the input came privately).
-	Messages(c Context, evs []engine.Event) ([]Message, error)
+	// Messages renders what one accepted event causes (Context.Event is nil: the event is ev).
+	// A message To Sender answers the input's author (privately when the input came privately).
+	Messages(c Context, ev engine.Event) ([]Message, error)
 	// Refusal renders the answer to an input the engine refused with err (a typed refusal);
 	// quiet: nothing is said (an implicit answer that was wrong). An error that is not a
 	// refusal is returned as is.

@@ -402,12 +402,15 @@ func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
 // accepted renders the replies to committed events.
 func (r *referee) accepted(in *Input, evs []engine.Event) (Outcome, error) {
 	out := Outcome{Verdict: Accepted, Events: evs}
-	msgs, err := r.rules.Messages(r.ctx(in), evs)
-	if err != nil {
-		return Outcome{}, err
-	}
-	for _, m := range msgs {
-		out.Messages = append(out.Messages, r.route(in, m))
+	c := r.ctx(in)
+	for _, ev := range evs {
+		msgs, err := r.rules.Messages(c, ev)
+		if err != nil {
+			return Outcome{}, err
+		}
+		for _, m := range msgs {
+			out.Messages = append(out.Messages, r.route(in, m))
+		}
 	}
 	return out, nil
 }

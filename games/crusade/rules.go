@@ -418,20 +418,8 @@ func (r *Rules) Required() []string {
 var eventTemplates = []string{"turn", "allocated", "deployment_received", "game_started", "question",
 	"answer_accepted", "time_limit", "day_closed", "game_ended", "player_added", "wounds_adjusted"}
 
-// Messages renders what the events cause.
-func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
-	var out []judge.Message
-	for _, ev := range evs {
-		msgs, err := r.messagesFor(c, ev)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, msgs...)
-	}
-	return out, nil
-}
-
-func (r *Rules) messagesFor(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+// Messages renders what an event causes.
+func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var name string

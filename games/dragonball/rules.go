@@ -378,49 +378,46 @@ func (r *Rules) Required() []string {
 		"deadline", "where_orders", "example", "picture_title")
 }
 
-// Messages renders what the events cause: orders are confirmed to their author (privately when
+// Messages renders what an event causes: orders are confirmed to their author (privately when
 // they came privately); the round report (with a picture of the field after its last tact
 // attached), the end and the seed go to the thread.
-func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+	c.Event = ev
+	v := r.view(c)
 	var out []judge.Message
-	for _, ev := range evs {
-		c.Event = ev
-		v := r.view(c)
-		var name string
-		to := ""
-		switch e := ev.(type) {
-		case *db.OrdersAccepted:
-			name, to = "orders", judge.Sender
-		case *db.RoundResolved:
-			body, err := r.tmpl.Render("report", v)
-			if err != nil {
-				return nil, err
-			}
-			m := judge.Message{Body: body}
-			if e.State != nil {
-				// The picture is an extra: the text says it all, so a picture that cannot be
-				// drawn leaves the report without it rather than holding the report back.
-				if a, err := r.pictureOf(e, v); err == nil {
-					m.Attachments = []judge.Attachment{a}
-				}
-			}
-			out = append(out, m)
-			if e.State == nil || !e.State.Over {
-				continue
-			}
-			name = "final"
-		case *db.GameEnded:
-			name = "game_ended"
-		default:
-			continue
-		}
-		body, err := r.tmpl.Render(name, v)
+	var name string
+	to := ""
+	switch e := ev.(type) {
+	case *db.OrdersAccepted:
+		name, to = "orders", judge.Sender
+	case *db.RoundResolved:
+		body, err := r.tmpl.Render("report", v)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, judge.Message{To: to, Body: body})
+		m := judge.Message{Body: body}
+		if e.State != nil {
+			// The picture is an extra: the text says it all, so a picture that cannot be drawn
+			// leaves the report without it rather than holding the report back.
+			if a, err := r.pictureOf(e, v); err == nil {
+				m.Attachments = []judge.Attachment{a}
+			}
+		}
+		out = append(out, m)
+		if e.State == nil || !e.State.Over {
+			return out, nil
+		}
+		name = "final"
+	case *db.GameEnded:
+		name = "game_ended"
+	default:
+		return nil, nil
 	}
-	return out, nil
+	body, err := r.tmpl.Render(name, v)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, judge.Message{To: to, Body: body}), nil
 }
 
 // Snapshot is the contract's `final` object of `forumgm replay --json`.

@@ -209,25 +209,13 @@ func (r *Rules) Required() []string {
 	return names
 }
 
-// Messages renders what the events cause: replies in the thread, and the faces and questions by
-// private message to the team's captain.
-func (r *Rules) Messages(c judge.Context, evs []engine.Event) ([]judge.Message, error) {
-	var out []judge.Message
-	for _, ev := range evs {
-		msgs, err := r.messagesFor(c, ev)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, msgs...)
-	}
-	return out, nil
-}
-
 // part is one message an event causes: a template and whom it goes to ("" the thread,
 // judge.Sender the input's author, else a captain).
 type part struct{ name, to string }
 
-func (r *Rules) messagesFor(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+// Messages renders what an event causes: replies in the thread, and the faces and questions by
+// private message to the team's captain.
+func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var parts []part
