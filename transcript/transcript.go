@@ -260,19 +260,19 @@ func bodies(ms []judge.Message) []string {
 func (r *Result) Thread(t *Transcript) []Post {
 	var out []Post
 	ti := 0
-	flush := func(until time.Time, incl bool) {
-		for ti < len(r.Timed) && (r.Timed[ti].At.Before(until) || incl && r.Timed[ti].At.Equal(until)) {
+	// timed adds what the game posted on its own up to and including until (zero: all of it).
+	timed := func(until time.Time) {
+		for ; ti < len(r.Timed) && (until.IsZero() || !r.Timed[ti].At.After(until)); ti++ {
 			for _, b := range r.Timed[ti].Replies {
 				if !strings.HasPrefix(b, privatePrefix) {
 					out = append(out, Post{Author: t.Bot, At: r.Timed[ti].At, Text: b})
 				}
 			}
-			ti++
 		}
 	}
 	for _, p := range r.Posts {
 		src := t.Posts[p.Index]
-		flush(src.At, true)
+		timed(src.At)
 		out = append(out, src)
 		for _, b := range p.Replies {
 			if !strings.HasPrefix(b, privatePrefix) && !src.Private {
@@ -280,13 +280,7 @@ func (r *Result) Thread(t *Transcript) []Post {
 			}
 		}
 	}
-	for ; ti < len(r.Timed); ti++ {
-		for _, b := range r.Timed[ti].Replies {
-			if !strings.HasPrefix(b, privatePrefix) {
-				out = append(out, Post{Author: t.Bot, At: r.Timed[ti].At, Text: b})
-			}
-		}
-	}
+	timed(time.Time{})
 	return out
 }
 
