@@ -314,3 +314,61 @@ func PlaceAttachments(body string, files []Attachment, markup func(i int, a Atta
 	}
 	return strings.Join(top, "\n") + "\n" + body
 }
+
+// ThreadHead is one thread as a section's thread list (MyBB's forumdisplay.php, phpBB's and
+// PunBB's viewforum.php, SMF's board index) shows it: enough to tell whether the thread changed
+// since the last look without opening it. A field the list does not show is left zero
+// (Replies -1); two heads of one thread are compared field by field (Same).
+type ThreadHead struct {
+	ID         string    `json:"id"`
+	Title      string    `json:"title,omitempty"`
+	LastPostID string    `json:"last_post_id,omitempty"` // "" when the list does not show it
+	Replies    int       `json:"replies"`                // -1 when the list does not show it
+	LastAt     time.Time `json:"last_at,omitzero"`       // the last post's time (zero: not shown)
+	LastPoster string    `json:"last_poster,omitempty"`
+	Sticky     bool      `json:"sticky,omitempty"` // pinned: its place says nothing of its age
+}
+
+// Same reports whether h and o describe the same state of one thread: every field both show is
+// equal, and they show at least one field that changes with a new post.
+func (h ThreadHead) Same(o ThreadHead) bool {
+	if h.ID != o.ID {
+		return false
+	}
+	shown := false
+	if h.LastPostID != "" && o.LastPostID != "" {
+		if h.LastPostID != o.LastPostID {
+			return false
+		}
+		shown = true
+	}
+	if h.Replies >= 0 && o.Replies >= 0 {
+		if h.Replies != o.Replies {
+			return false
+		}
+		shown = true
+	}
+	if !h.LastAt.IsZero() && !o.LastAt.IsZero() {
+		if !h.LastAt.Equal(o.LastAt) {
+			return false
+		}
+		shown = true
+	}
+	if h.LastPoster != "" && o.LastPoster != "" && h.LastPoster != o.LastPoster {
+		return false
+	}
+	return shown
+}
+
+// SectionReader is a forum that lists a section's threads in one request: when several games sit
+// in one section, one look at its first page stands for all of them (a thread with a new post
+// moves to the top of the list, so a thread missing from the first page, sticky ones aside, has
+// none since it was last seen there).
+type SectionReader interface {
+	// Section lists the threads on the first page of section (the dialect's forum/board id),
+	// in the order the forum shows them (sticky threads first, then by last post, newest first).
+	Section(ctx context.Context, section string) ([]ThreadHead, error)
+	// SectionOf names the section thread t is in ("" when its pages do not tell), learnt from a
+	// thread page already read (the breadcrumb), with no request of its own.
+	SectionOf(t Thread) string
+}
