@@ -454,7 +454,7 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 	d.seq += int64(len(c.Events))
 	d.mu.Unlock()
 	if n := len(c.Flags); n > 0 {
-		d.m.FlagsRaised.Add(float64(n))
+		d.m.FlagsRaised.WithLabelValues(d.o.Game).Add(float64(n))
 	}
 	return nil
 }
@@ -842,7 +842,7 @@ func (d *Daemon) fireDue(ctx context.Context, until time.Time) (int, error) {
 		d.mu.Lock()
 		d.clock = at
 		d.mu.Unlock()
-		d.m.TimersFired.Inc()
+		d.m.TimersFired.WithLabelValues(d.o.Game).Inc()
 		d.log.Info().Time("at", at).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Msg("timer fired")
 		d.hook("fired")
 		n++

@@ -43,7 +43,7 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 		d.fail("store", err)
 		return 0, err
 	}
-	d.m.OutboxPending.Set(float64(len(items)))
+	d.m.OutboxPending.WithLabelValues(d.o.Game).Set(float64(len(items)))
 	n, left := 0, len(items)
 	var first error
 	held := map[store.OutboxKind]bool{}
@@ -76,7 +76,7 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 			left--
 		}
 		delete(d.retryAt, it.ID)
-		d.m.OutboxPending.Set(float64(left))
+		d.m.OutboxPending.WithLabelValues(d.o.Game).Set(float64(left))
 	}
 	return n, first
 }
