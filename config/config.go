@@ -97,7 +97,7 @@ type Game struct {
 	Thread     string   `yaml:"thread"`     // the game thread's id on that forum
 	Moderators []string `yaml:"moderators"` // this game's moderators (default: the top-level list)
 	// Spec holds the game's own keys.
-	Spec yaml.Node `yaml:"-"`
+	Spec yaml.Node `yaml:"-" json:"-"`
 }
 
 // gameCommon are the keys of Game decoded by config itself.

@@ -100,7 +100,7 @@ func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
 	if judge.ExpectsPrivate(ref, now) {
 		return true
 	}
-	if n, ok := d.o.Forum.(forum.PMNotifier); ok && n.UnreadPM() {
+	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
 		return true
 	}
 	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery

@@ -372,3 +372,26 @@ type SectionReader interface {
 	// thread page already read (the breadcrumb), with no request of its own.
 	SectionOf(t Thread) string
 }
+
+// Wrapper is a Forum built around another (a shared session, a section watch) that adds or
+// changes some methods; the optional interfaces (Attacher, PMNotifier, ...) are the inner
+// forum's, found with As.
+type Wrapper interface {
+	Unwrap() Forum
+}
+
+// As finds the first forum in f's chain of wrappers (f itself first) that implements T.
+func As[T any](f Forum) (T, bool) {
+	for f != nil {
+		if t, ok := f.(T); ok {
+			return t, true
+		}
+		w, ok := f.(Wrapper)
+		if !ok {
+			break
+		}
+		f = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}

@@ -1,0 +1,166 @@
+package fleet
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"forumgm/forum"
+)
+
+// session is one forum account shared by every game on it: one login, one cookie jar, one
+// request rate (the dialect's client), and the sections its games sit in.
+type session struct {
+	forum.Forum
+	key string
+
+	loginMu  sync.Mutex // one login at a time; the games starting together wait for it
+	loggedIn bool
+
+	mu       sync.Mutex
+	sections map[string]*section
+}
+
+// Login logs in once for every game of the session; a game starting later finds the session
+// logged in. A session lost later is the dialect's business (it logs in again on ErrLoggedOut).
+func (s *session) Login(ctx context.Context) error {
+	s.loginMu.Lock()
+	defer s.loginMu.Unlock()
+	if s.loggedIn {
+		return nil
+	}
+	if err := s.Forum.Login(ctx); err != nil {
+		return err
+	}
+	s.loggedIn = true
+	return nil
+}
+
+// Unwrap is the dialect's forum (its optional interfaces: attachments, the sent folder, ...).
+func (s *session) Unwrap() forum.Forum { return s.Forum }
+
+// section is the session's look at one section's thread list, shared by the games in it.
+func (s *session) section(id string, every time.Duration, now func() time.Time) *section {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sec, ok := s.sections[id]
+	if !ok {
+		sec = &section{id: id, every: every, now: now}
+		s.sections[id] = sec
+	}
+	if every < sec.every {
+		sec.every = every // the most eager game sets the pace
+	}
+	return sec
+}
+
+// section caches one section's first page of threads for `every`: the first game to poll after
+// that reads it (one request), the others use it.
+type section struct {
+	id    string
+	every time.Duration
+	now   func() time.Time
+
+	mu    sync.Mutex
+	at    time.Time
+	heads map[string]forum.ThreadHead
+	err   error
+	reads int // lists read (tests and the benchmark count them)
+}
+
+// look returns the section's threads, read again when the last read is older than every.
+func (s *section) look(ctx context.Context, r forum.SectionReader) (map[string]forum.ThreadHead, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	if s.heads != nil && now.Sub(s.at) < s.every && !now.Before(s.at) {
+		return s.heads, nil
+	}
+	list, err := r.Section(ctx, s.id)
+	s.reads++
+	if err != nil {
+		return nil, err
+	}
+	heads := make(map[string]forum.ThreadHead, len(list))
+	for _, h := range list {
+		heads[h.ID] = h
+	}
+	s.at, s.heads = now, heads
+	return heads, nil
+}
+
+// gameForum is one game's view of its session: reads of its thread are skipped while the
+// section's thread list shows the thread unchanged since the game's last read.
+type gameForum struct {
+	*session
+	thread    string
+	sectionID string // from the config; "" learnt from the dialect after the first read
+	every     time.Duration
+	verify    time.Duration // a read of the thread itself at least this often
+	now       func() time.Time
+
+	mu       sync.Mutex
+	sec      *section
+	known    bool             // last is the list's state at the game's last read
+	listed   bool             // the thread was on the list's first page then
+	last     forum.ThreadHead // its head then
+	readAt   time.Time        // the game's last read of the thread itself
+	skipped  int              // reads the list made unnecessary
+	sectionR forum.SectionReader
+}
+
+// Posts reads the thread, unless the section's list shows it unchanged since the last read (then
+// no request of its own, and nothing new).
+func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sec := g.sectionFor(t)
+	if sec == nil {
+		return g.session.Posts(ctx, t, after)
+	}
+	heads, err := sec.look(ctx, g.sectionR)
+	if err != nil {
+		// The list failed (a theme change, a hiccup): the thread is read as if there were none.
+		g.known = false
+		return g.session.Posts(ctx, t, after)
+	}
+	h, listed := heads[t.ID]
+	now := g.now()
+	fresh := after.PostID != "" && !after.Include && g.known && now.Sub(g.readAt) < g.verify && !now.Before(g.readAt)
+	if fresh && listed == g.listed && (!listed || g.last.Same(h)) {
+		g.skipped++
+		return nil, after, nil
+	}
+	posts, cur, err := g.session.Posts(ctx, t, after)
+	if err != nil {
+		g.known = false
+		return posts, cur, err
+	}
+	g.known, g.listed, g.last, g.readAt = true, listed, h, now
+	return posts, cur, nil
+}
+
+// Unwrap is the shared session.
+func (g *gameForum) Unwrap() forum.Forum { return g.session }
+
+// sectionFor is the game's section watch, nil when its forum lists no sections or the section is
+// not known (yet).
+func (g *gameForum) sectionFor(t forum.Thread) *section {
+	if g.sec != nil {
+		return g.sec
+	}
+	r, ok := forum.As[forum.SectionReader](g.session.Forum)
+	if !ok {
+		return nil
+	}
+	id := g.sectionID
+	if id == "" {
+		id = r.SectionOf(t)
+	}
+	if id == "" {
+		return nil
+	}
+	g.sectionR = r
+	g.sec = g.session.section(id, g.every, g.now)
+	return g.sec
+}
