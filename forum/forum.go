@@ -193,10 +193,19 @@ type Config struct {
 	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
 	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
 	ReturnFlood bool
+	// Limits are the per-host request limits shared by every session of the process (nil: the
+	// dialect's client keeps its own).
+	Limits *HostLimits
 	// ReturnTooLong: a message the board finds too long returns the error instead of being split
 	// by the dialect, so the caller (the daemon) splits it, each part with its own marker, and a
 	// retry sends only the parts not on the forum yet.
 	ReturnTooLong bool
+}
+
+// ClientConfig is the polite client a dialect builds for this config: its User-Agent, rate and
+// shared limits.
+func (c Config) ClientConfig() ClientConfig {
+	return ClientConfig{UserAgent: c.UserAgent, Rate: c.Rate(), Limits: c.Limits}
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second
