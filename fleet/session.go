@@ -89,8 +89,9 @@ func (s *section) look(ctx context.Context, r forum.SectionReader) (map[string]f
 	return heads, nil
 }
 
-// gameForum is one game's view of its session: reads of its thread are skipped while the
-// section's thread list shows the thread unchanged since the game's last read.
+// gameForum is one game's view of its session: a read of its thread is skipped while the
+// section's thread list shows the thread as it was when the cursor was taken (the cursor carries
+// that head, so this holds across restarts too).
 type gameForum struct {
 	*session
 	thread    string
@@ -101,16 +102,13 @@ type gameForum struct {
 
 	mu       sync.Mutex
 	sec      *section
-	known    bool             // last is the list's state at the game's last read
-	listed   bool             // the thread was on the list's first page then
-	last     forum.ThreadHead // its head then
-	readAt   time.Time        // the game's last read of the thread itself
-	skipped  int              // reads the list made unnecessary
 	sectionR forum.SectionReader
+	readAt   time.Time // the game's last read of the thread itself (zero: none yet)
+	skipped  int       // reads the list made unnecessary
 }
 
-// Posts reads the thread, unless the section's list shows it unchanged since the last read (then
-// no request of its own, and nothing new).
+// Posts reads the thread, unless the section's list shows it unchanged since the cursor was
+// taken (then no request of its own, and nothing new).
 func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -121,23 +119,46 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	heads, err := sec.look(ctx, g.sectionR)
 	if err != nil {
 		// The list failed (a theme change, a hiccup): the thread is read as if there were none.
-		g.known = false
 		return g.session.Posts(ctx, t, after)
 	}
 	h, listed := heads[t.ID]
+	if !listed {
+		h = forum.ThreadHead{ID: t.ID, Replies: -1, Unlisted: true}
+	}
 	now := g.now()
-	fresh := after.PostID != "" && !after.Include && g.known && now.Sub(g.readAt) < g.verify && !now.Before(g.readAt)
-	if fresh && listed == g.listed && (!listed || g.last.Same(h)) {
+	if g.readAt.IsZero() {
+		// Started with a cursor: its first verifying read comes within verify, spread over it
+		// so that a restart does not read every thread at once.
+		g.readAt = now.Add(-spread(t.ID, g.verify))
+	}
+	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
+	if after.PostID != "" && !after.Include && after.Head != nil && after.Head.Same(h) && !due {
 		g.skipped++
 		return nil, after, nil
 	}
 	posts, cur, err := g.session.Posts(ctx, t, after)
 	if err != nil {
-		g.known = false
 		return posts, cur, err
 	}
-	g.known, g.listed, g.last, g.readAt = true, listed, h, now
+	g.readAt = now
+	if after.Head != nil && after.Head.Same(h) && len(posts) == 0 {
+		cur.Head = after.Head // nothing new: the cursor as it was (no write)
+	} else {
+		cur.Head = &h
+	}
 	return posts, cur, nil
+}
+
+// spread is a fixed share of d for a thread (its hash), so games verify at different moments.
+func spread(id string, d time.Duration) time.Duration {
+	var h uint32 = 2166136261
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint32(id[i])) * 16777619
+	}
+	if d <= 0 {
+		return 0
+	}
+	return time.Duration(uint64(h) % uint64(d))
 }
 
 // Unwrap is the shared session.

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -234,5 +235,60 @@ func TestSessionLogsInOnce(t *testing.T) {
 	var _ forum.Forum = &gameForum{session: s}
 	if _, ok := forum.As[forum.SectionReader](&gameForum{session: s}); !ok {
 		t.Fatal("the dialect's section reader is not found through the wrappers")
+	}
+}
+
+// After a restart the cursors carry the heads: the first polls read no thread whose list entry
+// is unchanged.
+func TestSectionWatchSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	open := func() []*gameForum {
+		s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+		var gs []*gameForum
+		for _, th := range []string{"1", "2", "3"} {
+			gs = append(gs, &gameForum{session: s, thread: th, every: 15 * time.Second, verify: 10 * time.Minute, now: clock.Now})
+		}
+		return gs
+	}
+	curs := map[string]forum.Cursor{}
+	for i, g := range open() {
+		th := fmt.Sprint(i + 1)
+		_, cur, err := g.Posts(ctx, forum.Thread{ID: th}, forum.Cursor{})
+		if err != nil || cur.Head == nil {
+			t.Fatalf("cursor without head: %+v %v", cur, err)
+		}
+		curs[th] = cur
+	}
+	// The daemon stores the cursor as JSON; the restarted process loads it.
+	for th, c := range curs {
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back forum.Cursor
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		curs[th] = back
+	}
+	lf.add("2", "b")
+	clock.Advance(time.Minute)
+	for i, g := range open() {
+		th := fmt.Sprint(i + 1)
+		ps, _, err := g.Posts(ctx, forum.Thread{ID: th}, curs[th])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if th == "2" && len(ps) != 1 {
+			t.Errorf("thread 2's new post not read after the restart")
+		}
+	}
+	if lf.reads["1"] != 1 || lf.reads["3"] != 1 || lf.reads["2"] != 2 {
+		t.Fatalf("reads after a restart: %v (want only thread 2 read again)", lf.reads)
 	}
 }
