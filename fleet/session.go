@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"forumgm/daemon"
 	"forumgm/forum"
 )
 
@@ -129,7 +130,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	if g.readAt.IsZero() {
 		// Started with a cursor: its first verifying read comes within verify, spread over it
 		// so that a restart does not read every thread at once.
-		g.readAt = now.Add(-spread(t.ID, g.verify))
+		g.readAt = now.Add(-daemon.Spread(t.ID, g.verify))
 	}
 	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
 	if after.PostID != "" && !after.Include && after.Head != nil && after.Head.Same(h) && !due {
@@ -147,18 +148,6 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		cur.Head = &h
 	}
 	return posts, cur, nil
-}
-
-// spread is a fixed share of d for a thread (its hash), so games verify at different moments.
-func spread(id string, d time.Duration) time.Duration {
-	var h uint32 = 2166136261
-	for i := 0; i < len(id); i++ {
-		h = (h ^ uint32(id[i])) * 16777619
-	}
-	if d <= 0 {
-		return 0
-	}
-	return time.Duration(uint64(h) % uint64(d))
 }
 
 // Unwrap is the shared session.
