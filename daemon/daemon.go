@@ -58,9 +58,9 @@ type Options struct {
 	Rescan    time.Duration
 	Recent    time.Duration // 0: a day
 	RescanAll time.Duration
-	Log     zerolog.Logger
-	Metrics *Metrics // nil: a private set
-	Health  *Health  // nil: none
+	Log       zerolog.Logger
+	Metrics   *Metrics // nil: a private set
+	Health    *Health  // nil: none
 	// Hook, if set, is called after each step of the pipeline with the step's name ("started",
 	// "decided": a post judged by the referee, not yet committed; "judged": committed; "fired",
 	// "attempt", "sent", "posted", "cycle"); the crash tests exit from it, the race test commits a
