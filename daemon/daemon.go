@@ -52,7 +52,7 @@ type Options struct {
 	Clock Clock
 	Poll  PollPolicy
 	// Rescan is how often (game clock) the thread is read again from its oldest recent move post
-	// (first seen within Recent) to find edited or vanished move posts; 0: every 10 minutes.
+	// (posted within Recent) to find edited or vanished move posts; 0: every 10 minutes.
 	// Older move posts are read again every RescanAll (0: a day; the first such read comes at a
 	// moment of the interval fixed by the game's id, so that games do not all read at once).
 	Rescan    time.Duration
@@ -907,7 +907,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	all := now.Sub(d.lastAll) >= d.o.RescanAll || now.Before(d.lastAll)
 	var thread []store.PostRecord
 	for _, p := range moves {
-		if p.Source == store.SourceThread && (all || now.Sub(p.FirstSeenAt) < d.o.Recent) {
+		if p.Source == store.SourceThread && (all || now.Sub(p.PostedAt) < d.o.Recent) {
 			thread = append(thread, p)
 		}
 	}
