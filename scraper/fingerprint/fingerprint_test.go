@@ -28,6 +28,9 @@ var update = flag.Bool("update", false, "rewrite testdata/golden")
 var want = map[string][3]string{
 	"phpbb/phpbb30-prosilver-ilovephilosophy.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb30-raspite-raspberrypi.html":            {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb30-subsilver2-dildano-quotes.html":      {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb30-subsilver2-dildano-edited.html":      {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb32-allanstyle-subsilver-dostips.html":   {"phpBB", "3.2", "phpbb"},
 	"smf/smf20rc3-core-contribs.html":                   {"SMF", "2.0 RC3", "smf"},
 	"punbb/fluxbb-air-bittorrent-t28.html":              {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/fluxbb-air-bittorrent-t6.html":               {"FluxBB", "1.4-1.5", "punbb"},
@@ -36,6 +39,7 @@ var want = map[string][3]string{
 	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "generic"},
 	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
+	"generic/vbulletin552-fandompost.html":              {"vBulletin", "5.5.2", "generic"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},

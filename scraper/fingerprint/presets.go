@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"maps"
 
+	"forumgm/scraper/vbulletin5"
 	"forumgm/scraper/xenforo"
 )
 
@@ -38,6 +39,8 @@ var presets = map[string]map[string]string{
 		"spoiler_title":   ".ipsSpoiler_header",
 		"spoiler_body":    ".ipsSpoiler_contents",
 	},
+	// vBulletin 5 (default style): the table of scraper/vbulletin5, tried on the real 5.5.2 page.
+	"vBulletin 5": vbulletin5.VB5,
 	// vBulletin 4 (default style): li.postbitlegacy#post_N, span.date "06-15-2016, 03:03 PM".
 	"vBulletin 4": {
 		"post":             "li[id^='post_'].postcontainer",
