@@ -174,3 +174,23 @@ func TestUnknown(t *testing.T) {
 		t.Errorf("guess %v", g)
 	}
 }
+
+// vBulletin 4 and 5 write a code block inside a quote as a bbcode_container inside the quote's
+// container: the outer one is the quote (not code), the inner one stays in the quote's text.
+func TestVBulletinQuoteHoldingCode(t *testing.T) {
+	page := `<html><body><ol id="posts"><li class="postbitlegacy postcontainer" id="post_9">
+<div class="username_container"><a class="username" href="member.php?u=3"><strong>ann</strong></a></div>
+<span class="postdate"><span class="date">06-15-2016, 03:03 PM</span></span>
+<blockquote class="postcontent restore"><div class="bbcode_container"><div class="bbcode_quote"><div class="quote_container">
+<div class="bbcode_postedby"><img src="quote_icon.png" alt="Quote" /> Originally Posted by <strong>bob</strong> <a href="showthread.php?p=8#post8" rel="nofollow"><img class="inlineimg" src="viewpost-right.png" alt="View Post" /></a></div>
+<div class="message">move<div class="bbcode_container"><div class="bbcode_description">Code:</div><pre class="bbcode_code">E2-E4</pre></div></div>
+</div></div></div>ok</blockquote></li></ol></body></html>`
+	posts, err := generic.ExtractPage([]byte(page), "", forum.Config{Location: time.UTC, Now: time.Now, Extra: fingerprint.Preset("vBulletin", "4.2.3")})
+	if err != nil || len(posts) != 1 {
+		t.Fatalf("%d posts, %v", len(posts), err)
+	}
+	p := posts[0]
+	if p.Text != "ok" || len(p.Code) != 0 || len(p.Quotes) != 1 || p.Quotes[0].Author != "bob" || p.Quotes[0].PostID != "8" || p.Quotes[0].Text != "move\nE2-E4" {
+		t.Errorf("got %+v", p)
+	}
+}

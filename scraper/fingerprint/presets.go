@@ -59,7 +59,7 @@ var presets = map[string]map[string]string{
 		"quote_author_re":  `(?:Originally Posted by|Сообщение от)\s+(.+?)\s*$`,
 		"quote_post_id":    "a[href*='p=']@href",
 		"quote_post_id_re": `p=(\d+)`,
-		"code":             "div.bbcode_container:has(pre.bbcode_code)",
+		"code":             "div.bbcode_container:has(pre.bbcode_code):not(:has(div.bbcode_quote))",
 		"code_text":        "pre.bbcode_code",
 	},
 }
