@@ -101,7 +101,19 @@ var Subsilver2 = &generic.Table{
 	QuoteAuthor:     QuoteAuthor,
 	Code:            "div.codecontent",
 	PageCurrent:     generic.Field{Sel: "td.nav strong"},
-	PageNumbers:     "td.nav strong",
+	PageNumbers:     "td.nav strong, td.gensmall b a, td.gensmall b strong",
+	PrevPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Previous'), td.gensmall b a:containsOwn('Пред')", Attr: "href"},
+	NextPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Next'), td.gensmall b a:containsOwn('След')", Attr: "href"},
+}
+
+// ThreadTable is the table that reads doc, a viewtopic.php page: Subsilver2 for a subsilver2
+// page (whose quote titles it moves into their quotes first), else Thread.
+func ThreadTable(doc *goquery.Document) *generic.Table {
+	if doc.Find("div.post[id^=p] div.postbody").Length() == 0 && doc.Find("table.tablebg b.postauthor").Length() > 0 {
+		subsilver2Quotes(doc)
+		return Subsilver2
+	}
+	return Thread
 }
 
 // subsilver2Quotes moves each subsilver2 quote title ("Name wrote:") into the quote content that
@@ -151,13 +163,9 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	if err != nil {
 		return nil, err
 	}
-	t := Thread
-	switch {
-	case doc.Find("#page-body div.post.pm").Length() > 0:
-		t = PM
-	case doc.Find("div.post[id^=p] div.postbody").Length() == 0 && doc.Find("table.tablebg b.postauthor").Length() > 0:
-		t = Subsilver2
-		subsilver2Quotes(doc)
+	t := PM
+	if doc.Find("#page-body div.post.pm").Length() == 0 {
+		t = ThreadTable(doc)
 	}
 	p, err := generic.Extract(doc, t, o)
 	if err != nil {

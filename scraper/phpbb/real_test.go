@@ -1,10 +1,13 @@
 package phpbb
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"forumgm/internal/fixture"
+	"forumgm/scraper/generic"
 )
 
 // TestRealPages reads the thread pages saved from real boards (testdata/realboards/phpbb at the
@@ -57,5 +60,28 @@ func TestSubsilver2CodeAndRussian(t *testing.T) {
 		len(p.Quotes) != 1 || p.Quotes[0].Author != "Петя" || p.Quotes[0].Text != "Маша писал(а):\nстарт\nход Е2-Е4" ||
 		!p.Time.Equal(time.Date(2026, 12, 1, 10, 15, 0, 0, time.UTC)) || len(p.Problems) != 0 {
 		t.Errorf("got %+v", p)
+	}
+}
+
+// The poster reads a thread page's position through ThreadTable: on the real subsilver2 page (page
+// 2 of 4) the current and last page and the previous and next pages' links, not those of the
+// previous and next topics.
+func TestSubsilver2Pages(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "phpbb", "phpbb30-subsilver2-dildano-quotes.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := generic.Parse(raw, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := generic.OptionsFromConfig(testConfig())
+	pg, err := generic.Extract(doc, ThreadTable(doc), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pg.Posts) != 10 || pg.Current != 2 || pg.Last != 4 ||
+		pg.Prev != "http://127.0.0.1:8081/viewtopic-33187.php" || pg.Next != "http://127.0.0.1:8081/viewtopic-29336.php" {
+		t.Errorf("%d posts, page %d of %d, prev %q next %q", len(pg.Posts), pg.Current, pg.Last, pg.Prev, pg.Next)
 	}
 }
