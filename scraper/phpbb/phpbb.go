@@ -22,7 +22,8 @@
 // table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body
 // div.postbody (the signature is a span.postbody after it), edit span.gensmall "Last edited by",
 // quotes div.quotetitle "Name wrote:" + div.quotecontent and code div.codetitle + div.codecontent
-// as siblings (the title is moved into its quote before reading).
+// as siblings (the title is moved into its quote before reading); pages "Page N of M" in td.nav,
+// the "Previous"/"Next" page links in td.gensmall b. ThreadTable picks the table of a page.
 package phpbb
 
 import (
