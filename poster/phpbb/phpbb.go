@@ -283,11 +283,12 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		if err != nil {
 			return nil, after, err
 		}
-		if doc.Find(scr.Thread.Post).Length() == 0 && loginShown(doc) {
+		table := scr.ThreadTable(doc)
+		if doc.Find(table.Post).Length() == 0 && loginShown(doc) {
 			return nil, after, fmt.Errorf("phpbb: thread %s: %w", t.ID, forum.ErrLoggedOut)
 		}
 		o.Base = p.URL
-		pg0, err := generic.Extract(doc, scr.Thread, o)
+		pg0, err := generic.Extract(doc, table, o)
 		if err != nil {
 			return nil, after, err
 		}
