@@ -307,6 +307,7 @@ func (d *Daemon) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("daemon: new referee: %w", err)
 	}
+	judge.Lean(ref) // the current state only: undo is the moderators' tools' business
 	if err := ref.Restore(recs); err != nil {
 		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
 	}
