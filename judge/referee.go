@@ -48,9 +48,9 @@ type referee struct {
 	lean      bool
 	restoring bool
 	dropped   int // events folded and dropped (lean)
-	paused bool
-	draws  uint64 // draws made so far (the next draw's number)
-	shown  bool   // the seed was revealed (a RevealedEvent is in the log)
+	paused    bool
+	draws     uint64 // draws made so far (the next draw's number)
+	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
 }
 
 // New builds the referee of a configured game.

@@ -4,8 +4,8 @@ package transcript
 // blank import) and by having at least one example transcript in ../examples.
 
 import (
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
