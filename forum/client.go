@@ -152,12 +152,20 @@ func (c *Client) limiter(host string) *rate.Limiter {
 // Get fetches a page, following redirects. It sends the validators of the last answer for the
 // same URL; a 304 gives back the cached page with NotModified set.
 func (c *Client) Get(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", true)
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", true, nil)
+}
+
+// Send makes a request with headers of its own on top of the client's (a JSON API's key, a CSRF
+// token, Accept: application/json), following redirects. A GET or HEAD is retried as Get is; any
+// other method never is: like PostForm, an answer that leaves its outcome unknown is an
+// *AmbiguousError. Conditional GETs work as for Get.
+func (c *Client) Send(ctx context.Context, method, rawURL string, body []byte, contentType string, header http.Header) (*Page, error) {
+	return c.do(ctx, method, rawURL, body, contentType, true, header)
 }
 
 // GetNoRedirect fetches a page without following a redirect (to read a Location header).
 func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", false)
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", false, nil)
 }
 
 // PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
@@ -170,7 +178,7 @@ func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, b
 	if err != nil {
 		return nil, err
 	}
-	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", true)
+	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", true, nil)
 }
 
 // FormFile is a file field of a multipart form.
@@ -240,12 +248,12 @@ func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Valu
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	return c.do(ctx, http.MethodPost, rawURL, buf.Bytes(), w.FormDataContentType(), true)
+	return c.do(ctx, http.MethodPost, rawURL, buf.Bytes(), w.FormDataContentType(), true, nil)
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
 
-func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, follow bool) (*Page, error) {
+func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, follow bool, header http.Header) (*Page, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("forum: bad URL %q: %w", rawURL, err)
@@ -255,7 +263,7 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 		if err := c.limiter(u.Host).Wait(ctx); err != nil {
 			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
 		}
-		page, retry, err := c.once(ctx, method, u, body, ctype, follow)
+		page, retry, err := c.once(ctx, method, u, body, ctype, follow, header)
 		if err == nil || !retry || attempt >= c.cfg.MaxRetries || ctx.Err() != nil {
 			return page, err
 		}
@@ -319,7 +327,7 @@ func retryAfter(p *Page) time.Duration {
 	return 0
 }
 
-func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, follow bool) (*Page, bool, error) {
+func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, follow bool, header http.Header) (*Page, bool, error) {
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, false, fmt.Errorf("forum: %s %s: %w", method, u, err)
@@ -330,6 +338,12 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	// transparently (a header set here would leave the body compressed).
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
+	}
+	for k, vs := range header {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
 	}
 	key := u.String()
 	c.mu.Lock()
