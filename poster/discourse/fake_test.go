@@ -1,7 +1,6 @@
 package discourse
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,21 +30,21 @@ type fakeDiscourse struct {
 	t   testing.TB
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	log      []hit // every request, in order
-	password string
-	apiKey   string
-	sessions map[string]string // _forum_session cookie -> CSRF token
-	users    map[string]string // _t cookie -> user name
-	topics   map[int]*fakeTopic
-	nextPost int
+	mu        sync.Mutex
+	log       []hit // every request, in order
+	password  string
+	apiKey    string
+	sessions  map[string]string // _forum_session cookie -> CSRF token
+	users     map[string]string // _t cookie -> user name
+	topics    map[int]*fakeTopic
+	nextPost  int
 	nextTopic int
 	// rateLimit refuses the next n posts with a rate limit of wait seconds.
 	rateLimit, wait int
-	maxLen         int
-	known          []string // users that exist
-	csrfPosts      []string // the X-CSRF-Token of each POST /posts.json
-	apiPosts       []http.Header
+	maxLen          int
+	known           []string // users that exist
+	csrfPosts       []string // the X-CSRF-Token of each POST /posts.json
+	apiPosts        []http.Header
 
 	template map[string]any // a post (testdata/topic_posts.json)
 	topicTop map[string]any // a topic's top level (testdata/topic.json)
@@ -53,8 +52,8 @@ type fakeDiscourse struct {
 
 type hit struct {
 	method, uri string
-	status     int
-	bytes      int
+	status      int
+	bytes       int
 }
 
 type fakeTopic struct {
@@ -500,5 +499,3 @@ func bytesOf(hs []hit) int {
 	}
 	return n
 }
-
-var _ = context.Background
