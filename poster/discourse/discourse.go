@@ -41,11 +41,18 @@ func init() {
 // DefaultMaxPostLength is Discourse's default max_post_length (characters).
 const DefaultMaxPostLength = 32000
 
+// DefaultMaxFloodWait is the longest rate limit Reply and SendPM wait out themselves (unless
+// Config.ReturnFlood); a longer one (a new account's posts per day, say) is returned at once.
+const DefaultMaxFloodWait = 3 * time.Minute
+
 // Option tunes a Forum.
 type Option func(*Forum)
 
 // WithClient uses c for HTTP (tests pass a fast one).
 func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
+
+// WithMaxFloodWait bounds the rate limit waited out per attempt (DefaultMaxFloodWait).
+func WithMaxFloodWait(d time.Duration) Option { return func(f *Forum) { f.maxFloodWait = d } }
 
 // WithSleep replaces the wait used for rate limits (tests inject a fake one).
 func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
@@ -60,6 +67,8 @@ type Forum struct {
 	c     *forum.Client
 	sleep func(ctx context.Context, d time.Duration) error
 	max   int
+	// maxFloodWait: a longer rate limit is returned rather than waited out.
+	maxFloodWait time.Duration
 	// apiHeader is sent with every request when the forum is reached with an API key.
 	apiHeader http.Header
 
@@ -78,7 +87,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if err != nil {
 		return nil, fmt.Errorf("discourse: base URL %q: %w", cfg.BaseURL, err)
 	}
-	f := &Forum{cfg: cfg, base: base, max: DefaultMaxPostLength}
+	f := &Forum{cfg: cfg, base: base, max: DefaultMaxPostLength, maxFloodWait: DefaultMaxFloodWait}
 	if s := cfg.Extra["max_post_length"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 10 {
@@ -421,11 +430,17 @@ type created struct {
 }
 
 // retry is how a message gets onto the forum: split into parts of at most max_post_length
-// characters (smaller again when the forum says too long), rate limits waited out unless
-// ReturnFlood, a lost session logged in again, a refused CSRF token fetched again.
+// characters (smaller again when the forum says too long), rate limits up to maxFloodWait waited
+// out unless ReturnFlood, a lost session logged in again, a refused CSRF token fetched again.
 func (f *Forum) retry() form.Retry {
+	sleep := func(ctx context.Context, d time.Duration) error {
+		if d > f.maxFloodWait {
+			return fmt.Errorf("discourse: a rate limit of %s, longer than the %s waited out: %w", d, f.maxFloodWait, &forum.FloodError{Wait: d})
+		}
+		return f.sleep(ctx, d)
+	}
 	return form.Retry{Max: f.max, MaxRetries: 3, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong,
-		Sleep: f.sleep, Login: f.login, Again: []error{errBadCSRF}}
+		Sleep: sleep, Login: f.login, Again: []error{errBadCSRF}}
 }
 
 // Reply posts body to topic t (POST /posts.json {topic_id, raw}) and returns the new post's id;

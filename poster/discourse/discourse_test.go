@@ -234,6 +234,14 @@ func TestFlood(t *testing.T) {
 	if got := clock.Sleeps(); !slices.Contains(got, 7*time.Second) {
 		t.Errorf("waits %v", got)
 	}
+
+	// A day's limit is not waited out.
+	f.rateLimit, f.wait = 1, 86400
+	d3, clock := f.open(t, nil, nil)
+	_, _, err = d3.Reply(ctx, th, "Ответ ведущего, лимит на день.")
+	if !errors.As(err, &fe) || fe.Wait != 24*time.Hour || len(clock.Sleeps()) != 0 {
+		t.Fatalf("a day's limit: %v, waits %v", err, clock.Sleeps())
+	}
 }
 
 func TestTooShortAndTooLong(t *testing.T) {

@@ -17,7 +17,7 @@ func init() { forum.RegisterExtractor("discourse", Extract) }
 func Extract(page []byte, _ string, cfg forum.Config) ([]forum.Post, error) {
 	var t Topic
 	if err := json.Unmarshal(page, &t); err != nil {
-		return nil, fmt.Errorf("discourse: not a topic JSON (%v): %w", err, forum.ErrMarkupChanged)
+		return nil, fmt.Errorf("discourse: not a topic JSON (%v; save /t/<id>.json, not the HTML page): %w", err, forum.ErrMarkupChanged)
 	}
 	raw := t.PostStream.Posts
 	if len(raw) == 0 {
