@@ -386,6 +386,24 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 	return posts, cur, err
 }
 
+// Sent lists the private messages the bot sent after the cursor, oldest first (the daemon looks
+// for an outbox marker there before it sends a message again): scr.Reader.Sent.
+func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.ensureLogin(ctx); err != nil {
+		return nil, after, err
+	}
+	var posts []forum.Post
+	cur := after
+	err := f.relogin(ctx, func() error {
+		var err error
+		posts, cur, err = f.rd.Sent(ctx, after)
+		return err
+	})
+	return posts, cur, err
+}
+
 // Section lists a category's topics (forum.SectionReader): section is the category's id, or its
 // slug path and id ("games/5").
 func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
@@ -443,8 +461,8 @@ func (f *Forum) retry() form.Retry {
 		Sleep: sleep, Login: f.login, Again: []error{errBadCSRF}}
 }
 
-// Reply posts body to topic t (POST /posts.json {topic_id, raw}) and returns the new post's id;
-// Discourse never merges posts.
+// Reply posts body (forumgm's BBCode, through Markup) to topic t (POST /posts.json {topic_id,
+// raw}) and returns the new post's id; Discourse never merges posts.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -452,7 +470,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	if err != nil {
 		return "", false, fmt.Errorf("discourse: topic id %q is not a number", t.ID)
 	}
-	return f.retry().Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
+	return f.retry().Post(ctx, Markup(body), func(ctx context.Context, part string) (string, bool, error) {
 		c, err := f.create(ctx, map[string]any{"topic_id": topic, "raw": part})
 		if err != nil {
 			return "", false, err
@@ -467,7 +485,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	_, _, err := f.retry().Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
+	_, _, err := f.retry().Post(ctx, Markup(body), func(ctx context.Context, part string) (string, bool, error) {
 		c, err := f.create(ctx, map[string]any{"title": subject, "raw": part, "target_recipients": to, "archetype": "private_message"})
 		if errors.Is(err, ErrRejected) {
 			switch msg := err.Error(); {

@@ -389,3 +389,35 @@ func TestReadErrors(t *testing.T) {
 		t.Errorf("someone else's message: %v", err)
 	}
 }
+
+// Sent finds the outbox marker of a message the bot sent (the daemon's check before sending a
+// message again), reading each sent topic once.
+func TestSent(t *testing.T) {
+	f := newFake(t)
+	d, _ := f.open(t, nil, nil)
+	var _ interface {
+		Sent(context.Context, forum.Cursor) ([]forum.Post, forum.Cursor, error)
+	} = d
+	body := "Вы — шериф. Ночью проверяете одного игрока.\n[size=1][color=#b0b0b0]fgm-mafia-7-0a1b[/color][/size]"
+	if err := d.SendPM(ctx, "alice", "Ваша роль", body); err != nil {
+		t.Fatal(err)
+	}
+	f.addPost(f.nextTopic, "alice", "<p>Спасибо, понял.</p>", 1)
+	posts, cur, err := d.Sent(ctx, forum.Cursor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(posts) != 1 || posts[0].Author != "gm-bot" || posts[0].Subject != "Ваша роль" || cur.PostID != posts[0].ID {
+		t.Fatalf("sent %+v, cursor %+v", posts, cur)
+	}
+	if lines := strings.Split(posts[0].Text, "\n"); lines[len(lines)-1] != "fgm-mafia-7-0a1b" {
+		t.Errorf("the marker is not a line of its own: %q", posts[0].Text)
+	}
+	m := f.mark()
+	if posts, _, err := d.Sent(ctx, forum.Cursor{}); err != nil || len(posts) != 1 {
+		t.Fatalf("again: %+v %v", posts, err)
+	}
+	if got := uris(f.requests(m)); !slices.Equal(got, []string{"GET /topics/private-messages-sent/gm-bot.json"}) {
+		t.Errorf("second look %q", got)
+	}
+}

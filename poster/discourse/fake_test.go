@@ -214,7 +214,7 @@ var (
 	reTopicPosts = regexp.MustCompile(`^/t/(\d+)/posts\.json$`)
 	rePost       = regexp.MustCompile(`^/posts/(\d+)\.json$`)
 	reCategory   = regexp.MustCompile(`^/c/(?:([a-z-]+)/)?(\d+)\.json$`)
-	rePMs        = regexp.MustCompile(`^/topics/private-messages/([^/]+)\.json$`)
+	rePMs        = regexp.MustCompile(`^/topics/private-messages(-sent)?/([^/]+)\.json$`)
 	reUser       = regexp.MustCompile(`^/u/([^/]+)\.json$`)
 )
 
@@ -365,7 +365,8 @@ func (f *fakeDiscourse) route(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Write(f.file("category_topics.json"))
 	case r.Method == http.MethodGet && rePMs.MatchString(p):
-		who := rePMs.FindStringSubmatch(p)[1]
+		m := rePMs.FindStringSubmatch(p)
+		sent, who := m[1] != "", m[2]
 		if user == "" {
 			jsonError(w, 403, "not_logged_in", "You need to be logged in to do that.")
 			return
@@ -381,7 +382,7 @@ func (f *fakeDiscourse) route(w http.ResponseWriter, r *http.Request) {
 		var topics []any
 		for id := f.nextTopic; id > 0; id-- {
 			tp := f.topics[id]
-			if tp == nil || !tp.pm || !slices.Contains(tp.users, user) {
+			if tp == nil || !tp.pm || !slices.Contains(tp.users, user) || sent && tp.posts[0]["username"] != user {
 				continue
 			}
 			lt := map[string]any{}

@@ -114,3 +114,21 @@ func FuzzCooked(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCooked takes apart a topic's worth of posts (twenty, each a quote, two paragraphs and
+// a code block), what one chunk of a topic costs to read.
+func BenchmarkCooked(b *testing.B) {
+	post := `<aside class="quote no-group" data-username="alice" data-post="3" data-topic="501"><div class="title"><div class="quote-controls"></div> alice:</div><blockquote><p>ход 3: e2-e4</p></blockquote></aside>
+<p>Протестую: <strong>e4</strong> занято. <span class="mention">@gm-bot</span>, посмотрите.</p>
+<p>Моя доска:</p>
+<pre><code class="lang-auto">8 ♜♞♝♛♚♝♞♜
+7 ♟♟♟♟♟♟♟♟
+</code></pre>`
+	quoteID := func(topic, n string) string { return "1" + n }
+	b.ReportAllocs()
+	for b.Loop() {
+		for range 20 {
+			Cooked(post, quoteID)
+		}
+	}
+}

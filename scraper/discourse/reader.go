@@ -32,8 +32,9 @@ type Reader struct {
 	Chunk    int    // posts per request; DefaultChunk when 0
 
 	topics     map[string]*topicState
-	categories map[string]string // section as asked -> the path that answered ("c/games/5.json")
-	pms        map[int]int       // private-message topic -> highest post number read
+	categories map[string]string    // section as asked -> the path that answered ("c/games/5.json")
+	pms        map[int]int          // private-message topic -> highest post number read
+	sent       map[int][]forum.Post // private-message topic the bot started -> the bot's posts
 }
 
 type topicState struct {
@@ -422,6 +423,56 @@ func (r *Reader) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, f
 		}
 	}
 	generic.SortPosts(out)
+	if len(out) > 0 {
+		cur.PostID = out[len(out)-1].ID
+	}
+	return out, cur, ferr
+}
+
+// SentPath is the private-message topics the bot started, newest activity first.
+func SentPath(user string) string {
+	return "topics/private-messages-sent/" + url.PathEscape(user) + ".json"
+}
+
+// Sent lists the private messages the bot sent after the cursor (post ids), oldest first: the
+// bot's posts in the topics of its sent list, each Subject its topic's title. A topic is read
+// once per Reader (the bot's messages there do not change: each message it sends starts a topic
+// of its own), so a later call costs the list alone and the topics new to it.
+func (r *Reader) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	if r.sent == nil {
+		r.sent = map[int][]forum.Post{}
+	}
+	var list TopicList
+	if err := r.getJSON(ctx, SentPath(r.Username), &list); err != nil {
+		return nil, after, err
+	}
+	less := func(a, b string) bool { return generic.IDLess(a, b) }
+	var out []forum.Post
+	var ferr error
+	for _, lt := range list.TopicList.Topics {
+		mine, ok := r.sent[lt.ID]
+		if !ok {
+			posts, _, err := r.readAll(ctx, ID(lt.ID), forum.Cursor{})
+			if err != nil {
+				ferr = fmt.Errorf("discourse: sent message topic %d: %w", lt.ID, err)
+				break
+			}
+			for _, p := range posts {
+				if strings.EqualFold(p.Author, r.Username) {
+					p.Subject = lt.Title
+					mine = append(mine, p)
+				}
+			}
+			r.sent[lt.ID] = mine
+		}
+		for _, p := range mine {
+			if after.Listed(p.ID, less) {
+				out = append(out, p)
+			}
+		}
+	}
+	generic.SortPosts(out)
+	cur := forum.Cursor{PostID: after.PostID}
 	if len(out) > 0 {
 		cur.PostID = out[len(out)-1].ID
 	}
