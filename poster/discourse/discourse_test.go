@@ -421,3 +421,22 @@ func TestSent(t *testing.T) {
 		t.Errorf("second look %q", got)
 	}
 }
+
+// A forum whose posts.json takes no post_number: the topic is read through its stream instead,
+// the posts after the cursor fetched by id.
+func TestOldPostsEndpoint(t *testing.T) {
+	f := newFake(t)
+	f.oldPosts = true
+	topic := f.addTopic(30, cookedMove)
+	d, _ := f.open(t, nil, nil)
+	th := forum.Thread{ID: fmt.Sprint(topic)}
+	m := f.mark()
+	posts, cur, err := d.Posts(ctx, th, forum.Cursor{PostID: f.postID(topic, 25), Page: 25})
+	if err != nil || len(posts) != 5 || posts[0].Text != "ход 26: e2-e4" || cur.Page != 30 {
+		t.Fatalf("%d posts, cursor %+v, %v", len(posts), cur, err)
+	}
+	got := uris(f.requests(m))
+	if len(got) != 3 || !strings.Contains(got[0], "post_number=25") || got[1] != "GET /t/"+th.ID+".json" || strings.Count(got[2], "post_ids[]=") != 5 {
+		t.Errorf("requests %q", got)
+	}
+}

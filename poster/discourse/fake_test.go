@@ -43,8 +43,11 @@ type fakeDiscourse struct {
 	rateLimit, wait int
 	maxLen          int
 	known           []string // users that exist
-	csrfPosts       []string // the X-CSRF-Token of each POST /posts.json
-	apiPosts        []http.Header
+	// oldPosts: /t/<id>/posts.json takes post_ids only (a Discourse before the post_number
+	// filter): 400 for anything else.
+	oldPosts  bool
+	csrfPosts []string // the X-CSRF-Token of each POST /posts.json
+	apiPosts  []http.Header
 
 	template map[string]any // a post (testdata/topic_posts.json)
 	topicTop map[string]any // a topic's top level (testdata/topic.json)
@@ -327,7 +330,7 @@ func (f *fakeDiscourse) route(w http.ResponseWriter, r *http.Request) {
 					posts = append(posts, q)
 				}
 			}
-		case q.Get("post_number") != "" && q.Get("asc") == "true":
+		case q.Get("post_number") != "" && q.Get("asc") == "true" && !f.oldPosts:
 			n := atoi(q.Get("post_number"))
 			for _, q := range tp.posts {
 				if q["post_number"].(int) > n && len(posts) < 20 {
