@@ -11,8 +11,10 @@
 // Reading (topics from a cursor, a category's topic list, the private-message inbox) belongs to
 // forumgm/scraper/discourse (Reader), which this session feeds; HTTP goes through forum.Client.
 //
-// Config.Extra keys: "api_key" and "api_username" (default: the configured user name),
-// "user_api_key" (and "user_api_client_id"), "max_post_length" (default 32000, Discourse's
+// Config.Extra keys: "auth" ("session", the default; "api_key": the configured password is an
+// admin API key, sent for "api_username", default the configured user name; "user_api_key": the
+// password is a user API key), or the key itself in "api_key" / "user_api_key" (and
+// "user_api_client_id"), "max_post_length" (default 32000, Discourse's
 // max_post_length), "chunk" (posts a request, default 20: Discourse's posts_chunksize), "rate".
 package discourse
 
@@ -95,21 +97,35 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		}
 		f.max = n
 	}
+	// The key: Extra "auth" says the configured password is one (so it stays in the environment,
+	// like any password), or Extra "api_key" / "user_api_key" holds it.
+	apiKey, userKey := cfg.Extra["api_key"], cfg.Extra["user_api_key"]
+	switch auth := cfg.Extra["auth"]; auth {
+	case "", "session":
+	case "api_key":
+		apiKey = cfg.Password
+	case "user_api_key":
+		userKey = cfg.Password
+	default:
+		return nil, fmt.Errorf("discourse: extra auth %q: want session, api_key or user_api_key", auth)
+	}
 	switch {
-	case cfg.Extra["api_key"] != "":
+	case apiKey != "":
 		user := cfg.Extra["api_username"]
 		if user == "" {
 			user = cfg.Username
 		}
 		if user == "" {
-			return nil, errors.New("discourse: api_key needs api_username (or the user name)")
+			return nil, errors.New("discourse: an API key needs api_username (or the user name)")
 		}
-		f.apiHeader = http.Header{"Api-Key": {cfg.Extra["api_key"]}, "Api-Username": {user}}
-	case cfg.Extra["user_api_key"] != "":
-		f.apiHeader = http.Header{"User-Api-Key": {cfg.Extra["user_api_key"]}}
+		f.apiHeader = http.Header{"Api-Key": {apiKey}, "Api-Username": {user}}
+	case userKey != "":
+		f.apiHeader = http.Header{"User-Api-Key": {userKey}}
 		if id := cfg.Extra["user_api_client_id"]; id != "" {
 			f.apiHeader.Set("User-Api-Client-Id", id)
 		}
+	case cfg.Extra["auth"] != "" && cfg.Extra["auth"] != "session":
+		return nil, fmt.Errorf("discourse: extra auth %q and no key (the password is the key)", cfg.Extra["auth"])
 	}
 	for _, o := range opts {
 		o(f)

@@ -362,6 +362,18 @@ func TestAPIKey(t *testing.T) {
 	if err := bad.Login(ctx); !errors.Is(err, forum.ErrBadLogin) {
 		t.Errorf("bad key: %v", err)
 	}
+	// The key as the bot's password (from its environment variable), auth: api_key.
+	env, _ := f.open(t, map[string]string{"auth": "api_key"}, func(c *forum.Config) { c.Password = "k3y" })
+	m = f.mark()
+	if err := env.Login(ctx); err != nil {
+		t.Fatalf("auth api_key: %v", err)
+	}
+	if got := uris(f.requests(m)); !slices.Equal(got, []string{"GET /session/current.json"}) {
+		t.Errorf("auth api_key requests %q", got)
+	}
+	if _, err := New(forum.Config{BaseURL: f.srv.URL, Username: "gm-bot", Extra: map[string]string{"auth": "token"}}); err == nil {
+		t.Error("an unknown auth was taken")
+	}
 }
 
 func TestUserExists(t *testing.T) {
