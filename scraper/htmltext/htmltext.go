@@ -79,7 +79,8 @@ type Dialect struct {
 	QuoteCite func(cite *html.Node) (author, postID string)
 	// QuoteAttrs reads a quote that names its author and post in attributes of the quote element
 	// itself (Discourse's aside.quote with data-username and data-post): ok when n is such a
-	// quote, content the node holding the quoted text (a header outside it is left out). Inside
+	// quote, content the node holding the quoted text (a header outside it is left out; nil: n
+	// itself). Inside
 	// a quote or spoiler the author's name and a colon head its text. Nil: no such quotes.
 	QuoteAttrs func(n *html.Node) (author, postID string, content *html.Node, ok bool)
 	// PreIsCode: a <pre> is a code block, listed in Code like a code box (Discourse's fenced and
@@ -307,6 +308,9 @@ func (w *walker) node(n *html.Node) {
 	d := w.d
 	if d.QuoteAttrs != nil {
 		if author, postID, content, ok := d.QuoteAttrs(n); ok {
+			if content == nil {
+				content = n
+			}
 			header := ""
 			if author != "" {
 				header = author + ":"
