@@ -370,18 +370,29 @@ func (f *Forum) relogin(ctx context.Context, op func() error) error {
 
 // Posts lists the posts of topic t after the cursor, oldest first, and the new cursor (the
 // newest post's id, and its post number as Page): scr.Reader.Posts through this session. Public
-// topics are read without logging in.
+// topics are read without logging in; a topic a guest may not see (Discourse answers 404 or 403
+// for a private category) is read again once logged in.
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var posts []forum.Post
 	cur := after
-	err := f.relogin(ctx, func() error {
+	read := func() error {
 		var err error
 		posts, cur, err = f.rd.Posts(ctx, t.ID, after)
 		return err
-	})
-	return posts, cur, err
+	}
+	err := f.relogin(ctx, read)
+	if !f.loggedIn && (errors.Is(err, forum.ErrNotFound) || errors.Is(err, forum.ErrNoPermission)) {
+		if lerr := f.login(ctx); lerr != nil {
+			return nil, after, fmt.Errorf("%w (logging in to read it failed: %w)", err, lerr)
+		}
+		err = read()
+	}
+	if err != nil {
+		return nil, after, err
+	}
+	return posts, cur, nil
 }
 
 // Inbox lists the private messages received after the cursor (a post id), oldest first:

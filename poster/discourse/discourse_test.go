@@ -396,6 +396,15 @@ func TestReadErrors(t *testing.T) {
 	if err := d.SendPM(ctx, "alice", "Тайна", "Только для alice, никому не говорите."); err != nil {
 		t.Fatal(err)
 	}
+	// The bot reads its own message topic (a guest may not): it logs in for it.
+	fresh, _ := f.open(t, nil, nil)
+	m := f.mark()
+	if posts, _, err := fresh.Posts(ctx, forum.Thread{ID: fmt.Sprint(f.nextTopic)}, forum.Cursor{}); err != nil || len(posts) != 1 {
+		t.Errorf("own message topic: %+v %v", posts, err)
+	}
+	if got := uris(f.requests(m)); len(got) != 4 || got[1] != "GET /session/csrf" || got[2] != "POST /session" {
+		t.Errorf("requests %q", got)
+	}
 	other, _ := f.open(t, map[string]string{"api_key": "k3y", "api_username": "bob"}, nil)
 	if _, _, err := other.Posts(ctx, forum.Thread{ID: fmt.Sprint(f.nextTopic)}, forum.Cursor{}); !errors.Is(err, forum.ErrNoPermission) {
 		t.Errorf("someone else's message: %v", err)
