@@ -193,9 +193,24 @@ type FormFile struct {
 // in the board's charset as EncodeForm does. Like PostForm it is never repeated by the client: an
 // unknown outcome is an *AmbiguousError.
 func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Values, files []FormFile, boardCharset string) (*Page, error) {
-	enc, err := encodingFor(boardCharset)
+	return c.SendMultipart(ctx, rawURL, form, files, boardCharset, nil)
+}
+
+// SendMultipart is PostMultipart with headers of its own on top of the client's (a JSON API's key
+// or CSRF token), as Send is to Get.
+func (c *Client) SendMultipart(ctx context.Context, rawURL string, form url.Values, files []FormFile, boardCharset string, header http.Header) (*Page, error) {
+	body, ctype, err := multipartBody(form, files, boardCharset)
 	if err != nil {
 		return nil, err
+	}
+	return c.do(ctx, http.MethodPost, rawURL, body, ctype, true, header)
+}
+
+// multipartBody encodes form and files as multipart/form-data, the values in the board's charset.
+func multipartBody(form url.Values, files []FormFile, boardCharset string) ([]byte, string, error) {
+	enc, err := encodingFor(boardCharset)
+	if err != nil {
+		return nil, "", err
 	}
 	conv := func(s string) (string, error) {
 		if enc == nil {
@@ -213,22 +228,22 @@ func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Valu
 	for _, k := range keys {
 		ks, err := conv(k)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		for _, v := range form[k] {
 			vs, err := conv(v)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			if err := w.WriteField(ks, vs); err != nil {
-				return nil, err
+				return nil, "", err
 			}
 		}
 	}
 	for _, f := range files {
 		name, err := conv(f.Name)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		h := textproto.MIMEHeader{}
 		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"; filename="%s"`, quoteEscaper.Replace(f.Field), quoteEscaper.Replace(name)))
@@ -239,16 +254,16 @@ func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Valu
 		h.Set("Content-Type", ct)
 		pw, err := w.CreatePart(h)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if _, err := pw.Write(f.Data); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	if err := w.Close(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return c.do(ctx, http.MethodPost, rawURL, buf.Bytes(), w.FormDataContentType(), true, nil)
+	return buf.Bytes(), w.FormDataContentType(), nil
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")

@@ -1,21 +1,22 @@
 // Package discourse is forumgm's Discourse dialect, the forum.Forum registered as "discourse":
 // JSON all the way. It owns the session and the writing: logging in (GET /session/csrf for the
 // X-CSRF-Token, then POST /session with the login and password, the session living in the
-// cookies) or an API key sent with every request instead (Extra "api_key" with "api_username",
-// an admin's key, or "user_api_key", a user's own), replies and private messages through
-// POST /posts.json, and the reading of Discourse's JSON errors into forum's typed errors: a rate
-// limit ({"error_type":"rate_limit","extras":{"wait_seconds":N}}, HTTP 429) is a
+// cookies) or an API key sent with every request instead (Api-Key with Api-Username, an admin's
+// key, or User-Api-Key, a user's own), replies and private messages through POST /posts.json,
+// files through POST /uploads.json, and the reading of Discourse's JSON errors into forum's typed
+// errors: a rate limit ({"error_type":"rate_limit","extras":{"wait_seconds":N}}, HTTP 429) is a
 // *forum.FloodError, a body too short or too long ErrTooShort or ErrTooLong, ["BAD CSRF"] a token
 // to fetch again, not_logged_in a session to open again.
 //
-// Reading (topics from a cursor, a category's topic list, the private-message inbox) belongs to
+// Reading (topics from a cursor, a category's topic list, the private messages) belongs to
 // forumgm/scraper/discourse (Reader), which this session feeds; HTTP goes through forum.Client.
 //
 // Config.Extra keys: "auth" ("session", the default; "api_key": the configured password is an
 // admin API key, sent for "api_username", default the configured user name; "user_api_key": the
 // password is a user API key), or the key itself in "api_key" / "user_api_key" (and
-// "user_api_client_id"), "max_post_length" (default 32000, Discourse's
-// max_post_length), "chunk" (posts a request, default 20: Discourse's posts_chunksize), "rate".
+// "user_api_client_id"); "max_post_length" (default 32000, Discourse's max_post_length);
+// "attachments" (on or off) and "max_attachment_size" (bytes, default 4 MB); "chunk" (posts a
+// request, default 20: Discourse's posts_chunksize); "rate".
 package discourse
 
 import (
@@ -71,6 +72,9 @@ type Forum struct {
 	max   int
 	// maxFloodWait: a longer rate limit is returned rather than waited out.
 	maxFloodWait time.Duration
+	// attach: the forum takes uploads from the bot (Extra "attachments"); maxAttach: bytes.
+	attach    bool
+	maxAttach int64
 	// apiHeader is sent with every request when the forum is reached with an API key.
 	apiHeader http.Header
 
@@ -96,6 +100,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 			return nil, fmt.Errorf("discourse: bad max_post_length %q", s)
 		}
 		f.max = n
+	}
+	if f.attach, f.maxAttach, err = attachCaps(cfg.Extra); err != nil {
+		return nil, err
 	}
 	// The key: Extra "auth" says the configured password is one (so it stays in the environment,
 	// like any password), or Extra "api_key" / "user_api_key" holds it.
@@ -149,10 +156,15 @@ func (f *Forum) user() string {
 	return f.cfg.Username
 }
 
-// Capabilities: private messages; Discourse's default max_post_length unless configured. Files
-// are not posted (uploads are left to do).
+// Capabilities: private messages; Discourse's default max_post_length unless configured;
+// attachments (uploads) of Discourse's default authorized extensions up to its default
+// max_image_size_kb unless configured (Extra "attachments": off, "max_attachment_size": bytes).
 func (f *Forum) Capabilities() forum.Capabilities {
-	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.max}
+	c := forum.Capabilities{PrivateMessages: true, MaxPostLength: f.max}
+	if f.attach {
+		c.Attachments, c.MaxAttachmentSize, c.AttachmentTypes = true, f.maxAttach, attachmentTypes
+	}
+	return c
 }
 
 func (f *Forum) abs(path string) string {
@@ -258,24 +270,16 @@ func retryAfter(p *forum.Page) time.Duration {
 // fetching the token first when the session has none. A refused token clears it (errBadCSRF: the
 // caller sends again).
 func (f *Forum) send(ctx context.Context, path string, payload any) (*forum.Page, error) {
-	var extra http.Header
-	if f.apiHeader == nil {
-		if f.csrf == "" {
-			if err := f.fetchCSRF(ctx); err != nil {
-				return nil, err
-			}
-		}
-		extra = http.Header{"X-Csrf-Token": {f.csrf}}
+	extra, err := f.writeHeader(ctx)
+	if err != nil {
+		return nil, err
 	}
 	var body []byte
 	ctype := "application/json"
 	if v, ok := payload.(url.Values); ok {
 		body, ctype = []byte(v.Encode()), "application/x-www-form-urlencoded; charset=UTF-8"
-	} else {
-		var err error
-		if body, err = json.Marshal(payload); err != nil {
-			return nil, err
-		}
+	} else if body, err = json.Marshal(payload); err != nil {
+		return nil, err
 	}
 	p, err := f.c.Send(ctx, http.MethodPost, f.abs(path), body, ctype, f.header(extra))
 	if err != nil {
@@ -286,6 +290,26 @@ func (f *Forum) send(ctx context.Context, path string, payload any) (*forum.Page
 		return p, err
 	}
 	return p, nil
+}
+
+// writeHeader is what a write sends besides header: a cookie session's CSRF token, fetched
+// first when the session has none; nothing with an API key.
+func (f *Forum) writeHeader(ctx context.Context) (http.Header, error) {
+	if f.apiHeader != nil {
+		return nil, nil
+	}
+	if f.csrf == "" {
+		if err := f.fetchCSRF(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return http.Header{"X-Csrf-Token": {f.csrf}}, nil
+}
+
+// parseErr is the message of a JSON error answer.
+func parseErr(body []byte) (string, bool) {
+	e, ok := scr.ParseError(body)
+	return e.Message(), ok
 }
 
 // fetchCSRF asks the session's CSRF token (GET /session/csrf: {"csrf": "..."}).

@@ -22,7 +22,7 @@ func TestOpenRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := d.Capabilities(); !c.PrivateMessages || c.MaxPostLength != DefaultMaxPostLength || c.Attachments {
+	if c := d.Capabilities(); !c.PrivateMessages || c.MaxPostLength != DefaultMaxPostLength || !c.Attachments || c.MaxAttachmentSize != DefaultMaxAttachmentSize {
 		t.Errorf("capabilities %+v", c)
 	}
 	if _, ok := d.(forum.SectionReader); !ok {
@@ -459,5 +459,38 @@ func TestOldPostsEndpoint(t *testing.T) {
 	got := uris(f.requests(m))
 	if len(got) != 3 || !strings.Contains(got[0], "post_number=25") || got[1] != "GET /t/"+th.ID+".json" || strings.Count(got[2], "post_ids[]=") != 5 {
 		t.Errorf("requests %q", got)
+	}
+}
+
+func TestReplyWithAttachments(t *testing.T) {
+	f := newFake(t)
+	topic := f.addTopic(1, cookedMove)
+	th := forum.Thread{ID: fmt.Sprint(topic)}
+	d, _ := f.open(t, nil, nil)
+	var _ forum.Attacher = d
+	png := forum.Attachment{Name: "round-3.png", ContentType: "image/png", Data: []byte("\x89PNG fake")}
+	if !d.Capabilities().Takes(png) || d.Capabilities().Takes(forum.Attachment{Name: "x.exe", Data: []byte{1}}) {
+		t.Error("Takes")
+	}
+	id, _, err := d.ReplyWithAttachments(ctx, th, "Поле после хода 3:\n[attachment=round-3.png]\nХодит bob.", []forum.Attachment{png})
+	if err != nil || id != f.postID(topic, 2) {
+		t.Fatalf("reply: %q %v", id, err)
+	}
+	raw := f.raws[len(f.raws)-1]
+	if !strings.Contains(raw, "Поле после хода 3:\n![round-3.png|360x360](upload://") || strings.Contains(raw, "[attachment=") {
+		t.Errorf("raw %q", raw)
+	}
+	// A type the forum refuses: nothing posted.
+	n := len(f.raws)
+	_, _, err = d.ReplyWithAttachments(ctx, th, "Протокол партии во вложении.", []forum.Attachment{{Name: "log.exe", Data: []byte("MZ")}})
+	if !errors.Is(err, forum.ErrAttachmentRefused) || len(f.raws) != n {
+		t.Fatalf("refused type: %v, %d posts", err, len(f.raws)-n)
+	}
+	off, _ := f.open(t, map[string]string{"attachments": "off"}, nil)
+	if off.Capabilities().Attachments {
+		t.Error("attachments off still announced")
+	}
+	if _, _, err := off.ReplyWithAttachments(ctx, th, "Поле во вложении, смотрите.", []forum.Attachment{png}); !errors.Is(err, forum.ErrAttachmentRefused) {
+		t.Errorf("attachments off: %v", err)
 	}
 }

@@ -47,6 +47,8 @@ type fakeDiscourse struct {
 	// filter): 400 for anything else.
 	oldPosts  bool
 	csrfPosts []string // the X-CSRF-Token of each POST /posts.json
+	uploads   []string // the file names uploaded, in order
+	raws      []string // the raw of each post created, in order
 	apiPosts  []http.Header
 
 	template map[string]any // a post (testdata/topic_posts.json)
@@ -355,6 +357,8 @@ func (f *fakeDiscourse) route(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, 404, "not_found", "The requested URL or resource could not be found.")
 	case r.Method == http.MethodPost && p == "/posts.json":
 		f.create(w, r, user)
+	case r.Method == http.MethodPost && p == "/uploads.json":
+		f.upload(w, r, user)
 	case r.Method == http.MethodGet && reCategory.MatchString(p):
 		m := reCategory.FindStringSubmatch(p)
 		if m[2] != "2" {
@@ -462,6 +466,7 @@ func (f *fakeDiscourse) create(w http.ResponseWriter, r *http.Request, user stri
 		writeJSON(w, 422, map[string]any{"action": "create_post", "errors": []string{fmt.Sprintf("Body is limited to %d characters; you entered %d.", f.maxLen, n)}})
 		return
 	}
+	f.raws = append(f.raws, req.Raw)
 	cooked := "<p>" + strings.ReplaceAll(req.Raw, "\n", "<br>\n") + "</p>"
 	var tp *fakeTopic
 	switch {
@@ -482,6 +487,37 @@ func (f *fakeDiscourse) create(w http.ResponseWriter, r *http.Request, user stri
 	}
 	f.addPostLocked(tp, user, cooked, 1)
 	writeJSON(w, 200, tp.posts[len(tp.posts)-1])
+}
+
+// upload is UploadsController#create for the composer: the file stored, answered as
+// testdata/upload_file.json shows (id, url, original_filename, width, height) plus short_url.
+func (f *fakeDiscourse) upload(w http.ResponseWriter, r *http.Request, user string) {
+	if user == "" {
+		jsonError(w, 403, "not_logged_in", "You need to be logged in to do that.")
+		return
+	}
+	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		jsonError(w, 400, "invalid_parameters", err.Error())
+		return
+	}
+	file, hdr, err := r.FormFile("file")
+	if err != nil || r.FormValue("upload_type") != "composer" || r.FormValue("synchronous") != "true" {
+		jsonError(w, 400, "invalid_parameters", "param is missing or the value is empty: file/upload_type")
+		return
+	}
+	data, _ := io.ReadAll(file)
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(hdr.Filename), "."))
+	if !slices.Contains([]string{"jpg", "jpeg", "png", "gif", "heic", "heif", "webp", "avif", "svg"}, ext) {
+		writeJSON(w, 422, map[string]any{"errors": []string{"Sorry, the file you are trying to upload is not authorized (authorized extensions: jpg, jpeg, png, gif, heic, heif, webp, avif, svg)."}})
+		return
+	}
+	var u map[string]any
+	json.Unmarshal(f.file("upload_file.json"), &u)
+	f.uploads = append(f.uploads, hdr.Filename)
+	sha := fmt.Sprintf("%040x", len(f.uploads))
+	u["id"], u["original_filename"], u["filesize"] = 10+len(f.uploads), hdr.Filename, len(data)
+	u["url"], u["short_url"], u["human_filesize"] = "/uploads/default/original/1X/"+sha+"."+ext, "upload://"+sha[:27]+"."+ext, fmt.Sprintf("%d Bytes", len(data))
+	writeJSON(w, 200, u)
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
