@@ -186,12 +186,20 @@ func (c *Client) limiter(host string) *rate.Limiter {
 // Get fetches a page, following redirects. It sends the validators of the last answer for the
 // same URL; a 304 gives back the cached page with NotModified set.
 func (c *Client) Get(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", true)
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", true, nil)
+}
+
+// Send makes a request with headers of its own on top of the client's (a JSON API's key, a CSRF
+// token, Accept: application/json), following redirects. A GET or HEAD is retried as Get is; any
+// other method never is: like PostForm, an answer that leaves its outcome unknown is an
+// *AmbiguousError. Conditional GETs work as for Get.
+func (c *Client) Send(ctx context.Context, method, rawURL string, body []byte, contentType string, header http.Header) (*Page, error) {
+	return c.do(ctx, method, rawURL, body, contentType, true, header)
 }
 
 // GetNoRedirect fetches a page without following a redirect (to read a Location header).
 func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", false)
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", false, nil)
 }
 
 // PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
@@ -204,7 +212,7 @@ func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, b
 	if err != nil {
 		return nil, err
 	}
-	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", true)
+	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", true, nil)
 }
 
 // FormFile is a file field of a multipart form.
@@ -219,9 +227,24 @@ type FormFile struct {
 // in the board's charset as EncodeForm does. Like PostForm it is never repeated by the client: an
 // unknown outcome is an *AmbiguousError.
 func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Values, files []FormFile, boardCharset string) (*Page, error) {
-	enc, err := encodingFor(boardCharset)
+	return c.SendMultipart(ctx, rawURL, form, files, boardCharset, nil)
+}
+
+// SendMultipart is PostMultipart with headers of its own on top of the client's (a JSON API's key
+// or CSRF token), as Send is to Get.
+func (c *Client) SendMultipart(ctx context.Context, rawURL string, form url.Values, files []FormFile, boardCharset string, header http.Header) (*Page, error) {
+	body, ctype, err := multipartBody(form, files, boardCharset)
 	if err != nil {
 		return nil, err
+	}
+	return c.do(ctx, http.MethodPost, rawURL, body, ctype, true, header)
+}
+
+// multipartBody encodes form and files as multipart/form-data, the values in the board's charset.
+func multipartBody(form url.Values, files []FormFile, boardCharset string) ([]byte, string, error) {
+	enc, err := encodingFor(boardCharset)
+	if err != nil {
+		return nil, "", err
 	}
 	conv := func(s string) (string, error) {
 		if enc == nil {
@@ -239,22 +262,22 @@ func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Valu
 	for _, k := range keys {
 		ks, err := conv(k)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		for _, v := range form[k] {
 			vs, err := conv(v)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			if err := w.WriteField(ks, vs); err != nil {
-				return nil, err
+				return nil, "", err
 			}
 		}
 	}
 	for _, f := range files {
 		name, err := conv(f.Name)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		h := textproto.MIMEHeader{}
 		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"; filename="%s"`, quoteEscaper.Replace(f.Field), quoteEscaper.Replace(name)))
@@ -265,21 +288,21 @@ func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Valu
 		h.Set("Content-Type", ct)
 		pw, err := w.CreatePart(h)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if _, err := pw.Write(f.Data); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	if err := w.Close(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return c.do(ctx, http.MethodPost, rawURL, buf.Bytes(), w.FormDataContentType(), true)
+	return buf.Bytes(), w.FormDataContentType(), nil
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
 
-func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, follow bool) (*Page, error) {
+func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, follow bool, header http.Header) (*Page, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("forum: bad URL %q: %w", rawURL, err)
@@ -289,7 +312,7 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 		if err := c.limiter(u.Host).Wait(ctx); err != nil {
 			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
 		}
-		page, retry, err := c.once(ctx, method, u, body, ctype, follow)
+		page, retry, err := c.once(ctx, method, u, body, ctype, follow, header)
 		if err == nil || !retry || attempt >= c.cfg.MaxRetries || ctx.Err() != nil {
 			return page, err
 		}
@@ -353,7 +376,7 @@ func retryAfter(p *Page) time.Duration {
 	return 0
 }
 
-func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, follow bool) (*Page, bool, error) {
+func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, follow bool, header http.Header) (*Page, bool, error) {
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, false, fmt.Errorf("forum: %s %s: %w", method, u, err)
@@ -364,6 +387,12 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	// transparently (a header set here would leave the body compressed).
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
+	}
+	for k, vs := range header {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
 	}
 	key := u.String()
 	c.mu.Lock()

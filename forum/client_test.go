@@ -259,3 +259,37 @@ func TestClientPostRefusalNotAmbiguous(t *testing.T) {
 		t.Fatalf("want a plain 403, got %v", err)
 	}
 }
+
+// Send carries headers of its own over the client's (Accept among them), a GET is retried like
+// Get, and a POST that meets a 429 is never repeated.
+func TestClientSendHeaders(t *testing.T) {
+	var gets, posts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Api-Key") != "k" || r.Header.Get("Accept") != "application/json" || r.Header.Get("User-Agent") == "" {
+			http.Error(w, "headers "+fmt.Sprint(r.Header), http.StatusBadRequest)
+			return
+		}
+		if r.Method == http.MethodPost {
+			posts.Add(1)
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		if gets.Add(1) == 1 {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"ok":true}`))
+	}))
+	defer srv.Close()
+	h := http.Header{"Api-Key": {"k"}, "Accept": {"application/json"}}
+	c := fastClient()
+	p, err := c.Send(context.Background(), http.MethodGet, srv.URL, nil, "", h)
+	if err != nil || string(p.Body) != `{"ok":true}` || gets.Load() != 2 {
+		t.Fatalf("GET: %v %q after %d tries", err, p.Body, gets.Load())
+	}
+	p, err = c.Send(context.Background(), http.MethodPost, srv.URL, []byte(`{}`), "application/json", h)
+	if !errors.Is(err, ErrAmbiguous) || p == nil || p.Status != http.StatusTooManyRequests || posts.Load() != 1 {
+		t.Fatalf("POST: %v, page %v, %d tries", err, p, posts.Load())
+	}
+}

@@ -32,6 +32,8 @@ var threadParam = map[string]*regexp.Regexp{
 	"mybb":   regexp.MustCompile(`[?&]tid=(\d+)|-(\d+)\.html`),
 	"punbb":  regexp.MustCompile(`[?&]id=(\d+)`),
 	"mybbru": regexp.MustCompile(`[?&]id=(\d+)`),
+	// Discourse: /t/<slug>/<id>[/<post number>] (or /t/<id>).
+	"discourse": regexp.MustCompile(`/t/(?:[^/?#]*[^/?#\d][^/?#]*/)?(\d+)`),
 }
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -168,7 +170,9 @@ func forumBlockYAML(f fingerprint.Finding, pageURL, tz string) string {
 	base, thread := "https://forum.example.org/", "\"1\""
 	if u, err := url.Parse(pageURL); err == nil && u.Host != "" {
 		u.RawQuery, u.Fragment = "", ""
-		if i := strings.LastIndex(u.Path, "/"); i >= 0 {
+		if i := strings.Index(u.Path, "/t/"); f.Dialect == "discourse" && i >= 0 {
+			u.Path = u.Path[:i+1] // the forum root, not the topic's folder
+		} else if i := strings.LastIndex(u.Path, "/"); i >= 0 {
 			u.Path = u.Path[:i+1]
 		}
 		base = u.String()

@@ -12,6 +12,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
+	"forumgm/scraper/fingerprint"
 )
 
 // TestDetectReal: `forumgm detect --file` names the engine of every real page in
@@ -84,5 +85,19 @@ func TestPostsExtra(t *testing.T) {
 	var posts []forum.Post
 	if err := json.Unmarshal(out.Bytes(), &posts); err != nil || len(posts) != 8 || posts[0].Author != "dieketzer" {
 		t.Fatalf("%d posts, %v: %s", len(posts), err, out.String())
+	}
+}
+
+// A Discourse topic URL gives the forum root and the topic id, whatever the slug holds.
+func TestForumBlockDiscourse(t *testing.T) {
+	for url, want := range map[string]string{
+		"https://forum.example/t/partiya-2-mafiya/1234/17": "  url: https://forum.example/\n  dialect: discourse\n  thread: \"1234\"",
+		"https://example.org/community/t/1234":             "  url: https://example.org/community/\n  dialect: discourse\n  thread: \"1234\"",
+		"https://forum.example/t/2026-games/77":            "  url: https://forum.example/\n  dialect: discourse\n  thread: \"77\"",
+	} {
+		got := forumBlockYAML(fingerprint.Finding{Engine: "Discourse", Dialect: "discourse"}, url, "UTC")
+		if !strings.Contains(got, want) {
+			t.Errorf("%s:\n%s\nwant it to hold\n%s", url, got, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ package main
 // registers the real-browser writer the generic dialect uses with Extra["browser"] = "true".
 import (
 	_ "forumgm/poster/browser"
+	_ "forumgm/poster/discourse"
 	_ "forumgm/poster/generic"
 	_ "forumgm/poster/mybb"
 	_ "forumgm/poster/mybbru"

@@ -153,7 +153,7 @@ var rules = []rule{
 		},
 	},
 	{
-		engine: "Discourse", dialect: "",
+		engine: "Discourse", dialect: "discourse",
 		match: func(p *page) []string { return evidence(generatorHas(p, "Discourse")) },
 		version: func(p *page) (string, string) {
 			if m := genVersionRe.FindStringSubmatch(p.generator); m != nil {

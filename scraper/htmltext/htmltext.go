@@ -77,6 +77,15 @@ type Dialect struct {
 	// engine whose header mixes them with other text (MyBB's cite holds the date too). Set, it
 	// replaces QuoteAuthor and QuotePostID.
 	QuoteCite func(cite *html.Node) (author, postID string)
+	// QuoteAttrs reads a quote that names its author and post in attributes of the quote element
+	// itself (Discourse's aside.quote with data-username and data-post): ok when n is such a
+	// quote, content the node holding the quoted text (a header outside it is left out; nil: n
+	// itself). Inside
+	// a quote or spoiler the author's name and a colon head its text. Nil: no such quotes.
+	QuoteAttrs func(n *html.Node) (author, postID string, content *html.Node, ok bool)
+	// PreIsCode: a <pre> is a code block, listed in Code like a code box (Discourse's fenced and
+	// indented code). Otherwise a <pre> is verbatim text of the author's own.
+	PreIsCode bool
 }
 
 // Body is a post body taken apart.
@@ -297,6 +306,19 @@ func (w *walker) node(n *html.Node) {
 		return
 	}
 	d := w.d
+	if d.QuoteAttrs != nil {
+		if author, postID, content, ok := d.QuoteAttrs(n); ok {
+			if content == nil {
+				content = n
+			}
+			header := ""
+			if author != "" {
+				header = author + ":"
+			}
+			w.quoteBody(header, author, postID, content, nil)
+			return
+		}
+	}
 	switch n.Data {
 	case "script", "style", "noscript", "input", "button", "textarea", "select":
 		return
@@ -321,6 +343,10 @@ func (w *walker) node(n *html.Node) {
 			return
 		}
 	case "pre":
+		if d.PreIsCode {
+			w.code(n)
+			return
+		}
 		w.out.Verbatim(w.verbatimText(n))
 		return
 	case "details":
@@ -476,9 +502,21 @@ func (w *walker) quote(cite, content *html.Node) {
 			})
 		}
 	}
+	if w.d.QuoteCite == nil {
+		author = header
+		if w.d.QuoteAuthor != nil {
+			author = w.d.QuoteAuthor(header)
+		}
+	}
+	w.quoteBody(header, author, postID, content, cite)
+}
+
+// quoteBody renders a quote whose header line, author and post are known: content holds the
+// quoted text, skip (when not nil) is a child of content left out (the header inside it).
+func (w *walker) quoteBody(header, author, postID string, content, skip *html.Node) {
 	render := func(into *walker) {
 		for c := content.FirstChild; c != nil; c = c.NextSibling {
-			if c != cite {
+			if c != skip {
 				into.node(c)
 			}
 		}
@@ -496,12 +534,6 @@ func (w *walker) quote(cite, content *html.Node) {
 	}
 	inner := w.inner()
 	render(inner)
-	if w.d.QuoteCite == nil {
-		author = header
-		if w.d.QuoteAuthor != nil {
-			author = w.d.QuoteAuthor(header)
-		}
-	}
 	w.res.Quotes = append(w.res.Quotes, forum.Quote{Author: author, PostID: postID, Text: inner.out.String()})
 	w.out.Block(1)
 }

@@ -56,6 +56,17 @@ var (
 	}
 )
 
+// attrsLike reads Discourse-like markup: quotes named by attributes, <pre> as code.
+var attrsLike = &Dialect{
+	PreIsCode: true,
+	QuoteAttrs: func(n *html.Node) (string, string, *html.Node, bool) {
+		if n.Data != "aside" {
+			return "", "", nil, false
+		}
+		return Attr(n, "data-username"), Attr(n, "data-post"), firstChild(n, "blockquote"), true
+	},
+}
+
 func TestRender(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -97,6 +108,12 @@ func TestRender(t *testing.T) {
 		{"exact spoiler class", mybbLike, `<div class="spoiler"><div class="spoiler_title">T</div><div class="spoiler_content">a<br />b</div></div>`,
 			Body{Spoilers: []forum.Spoiler{{Title: "T", Text: "a\nb"}}}},
 		{"smiley", smfLike, `hi <img class="smiley" alt=";)"> <img src="p.png" alt="photo">`, Body{Text: "hi ;)"}},
+		{"quote named by attributes, header outside its text", attrsLike,
+			`<aside class="quote" data-username="ann" data-post="3"><div class="title">ann:</div><blockquote><p>q</p><aside class="quote" data-username="bob"><blockquote>r</blockquote></aside></blockquote></aside><p>own</p>`,
+			Body{Text: "own", Quotes: []forum.Quote{{Author: "ann", PostID: "3", Text: "q\nbob:\nr"}}}},
+		{"quote named by attributes without a content node", attrsLike, `<aside data-username="cy">t</aside>`,
+			Body{Quotes: []forum.Quote{{Author: "cy", Text: "t"}}}},
+		{"pre is code when told", attrsLike, "x<pre><code>  a\nb\n</code></pre>", Body{Text: "x\n  a\nb", Code: []string{"  a\nb"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := goquery.NewDocumentFromReader(strings.NewReader(`<div id="body">` + tc.html + `</div>`))

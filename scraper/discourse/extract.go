@@ -1,0 +1,58 @@
+package discourse
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"forumgm/forum"
+)
+
+func init() { forum.RegisterExtractor("discourse", Extract) }
+
+// Extract reads the posts out of one saved answer: a topic JSON (/t/<id>.json), a posts JSON
+// (/t/<id>/posts.json) or a single post (/posts/<id>.json). Quotes of the same topic get the
+// quoted post's id when the answer holds that post. Small actions, whispers and deleted posts are
+// left out, as Reader leaves them out.
+func Extract(page []byte, _ string, cfg forum.Config) ([]forum.Post, error) {
+	var t Topic
+	if err := json.Unmarshal(page, &t); err != nil {
+		return nil, fmt.Errorf("discourse: not a topic JSON (%v; save /t/<id>.json, not the HTML page): %w", err, forum.ErrMarkupChanged)
+	}
+	raw := t.PostStream.Posts
+	if len(raw) == 0 {
+		var p Post
+		if json.Unmarshal(page, &p) == nil && p.ID != 0 && p.PostNumber > 0 {
+			raw = []Post{p}
+		}
+	}
+	if len(raw) == 0 && t.ID == 0 {
+		return nil, fmt.Errorf("discourse: no post_stream, no post: %w", forum.ErrMarkupChanged)
+	}
+	numbers := map[int]string{}
+	for _, p := range raw {
+		numbers[p.PostNumber] = ID(p.ID)
+	}
+	topic := ID(t.ID)
+	if t.ID == 0 && len(raw) > 0 {
+		topic = ID(raw[0].TopicID)
+	}
+	quoteID := func(qt, num string) string {
+		if qt != "" && qt != topic {
+			return ""
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil {
+			return ""
+		}
+		return numbers[n]
+	}
+	r := &Reader{BaseURL: cfg.BaseURL}
+	var out []forum.Post
+	for _, p := range raw {
+		if Shown(p) {
+			out = append(out, r.Convert(p, quoteID))
+		}
+	}
+	return out, nil
+}
