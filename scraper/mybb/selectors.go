@@ -27,6 +27,17 @@ var Selectors = struct {
 	LastPID       string // hidden input of the quick-reply form (members only)
 	QuickTID      string // hidden tid input of the quick-reply form
 	NewReply      string // the "New Reply" button (newreply.php?tid=T)
+	Breadcrumb    string // links of the breadcrumb (div.navigation); the last forum link is the thread's forum
+	ModOptions    string // a reply form's moderator options (shown to moderators of the forum only)
+
+	// Forum pages (forumdisplay.php): the thread list.
+	SectionRow      string // one thread row
+	SectionSubject  string // the thread's title link (showthread.php?tid=T)
+	SectionSticky   string // a cell of a sticky thread's row
+	SectionReplies  string // the replies count (a "who posted" link)
+	SectionLastPost string // the last-post cell: date, <br>, "Last Post:" link and poster
+	SectionEmpty    string // the thread list's sort controls (a forum page even with no thread)
+	NewThread       string // the "Post Thread" button (newthread.php?fid=F)
 
 	// MyCode rendered in a post body.
 	Quote        string // blockquote.mycode_quote > cite + text
@@ -81,6 +92,16 @@ var Selectors = struct {
 	LastPID:       "input#lastpid, input[name='lastpid']",
 	QuickTID:      "form#quick_reply_form input[name='tid']",
 	NewReply:      "a.new_reply_button[href*='tid=']",
+	Breadcrumb:    "div.navigation a",
+	ModOptions:    "input[name^='modoptions[']",
+
+	SectionRow:      "tr.inline_row",
+	SectionSubject:  "span[id^='tid_'] > a",
+	SectionSticky:   "td.forumdisplay_sticky",
+	SectionReplies:  "a[href*='action=whoposted']",
+	SectionLastPost: "span.lastpost",
+	SectionEmpty:    "select[name='sortby'], a[href*='sortby=']",
+	NewThread:       "a.new_thread_button[href*='fid=']",
 
 	Quote:        "blockquote.mycode_quote",
 	QuoteCite:    "cite",
