@@ -44,7 +44,10 @@ type fakeMyBB struct {
 	uploads      []upload
 	refuseUpload bool
 	// oldField serves the reply form with MyBB's old single "attachment" file field.
-	oldField  bool
+	oldField bool
+	// moderator serves the reply form the bot sees once it moderates the forum (the capture of
+	// the second board, testdata/forums/mybb/section).
+	moderator bool
 	nextLogin int
 	// sentPage builds the read page of gm-bot's Sent Items copy (pmid 2) from the recipient's
 	// captured read page (pmid 1); the capture has no page of the sender's copy. nil: 404.
@@ -64,7 +67,7 @@ func (f *fakeMyBB) page(name string) []byte {
 		f.t.Fatal(err)
 	}
 	// The pages carry the capture board's absolute URLs; point them at this server.
-	return []byte(strings.ReplaceAll(string(b), "http://127.0.0.1:8081", f.srv.URL))
+	return []byte(strings.NewReplacer("http://127.0.0.1:8081", f.srv.URL, "http://127.0.0.1:18437", f.srv.URL).Replace(string(b)))
 }
 
 func (f *fakeMyBB) member(r *http.Request) bool {
@@ -140,6 +143,8 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 		default: // page 1, and MyBB's answer to an out-of-range page
 			send("10-thread-p1.guest.html")
 		}
+	case r.URL.Path == "/forumdisplay.php" && q.Get("fid") == "3":
+		send("16-forumdisplay-fid3.guest.html")
 	case r.URL.Path == "/newreply.php" && r.Method == http.MethodGet:
 		if !member {
 			send("26-newreply-noperm.guest.html")
@@ -147,6 +152,10 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		if f.oldField {
 			w.Write(oldAttachField(f.page("20-newreply-form.gm-bot.html")))
+			return
+		}
+		if f.moderator {
+			send("section/20-newreply-tid2.gm-bot.moderator.html")
 			return
 		}
 		send("20-newreply-form.gm-bot.html")
