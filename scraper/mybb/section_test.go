@@ -194,6 +194,11 @@ func TestThreadForumAndModerator(t *testing.T) {
 		if p.ForumID != c.fid || p.Moderator != c.moderator {
 			t.Errorf("%s: forum %q moderator %v, want %q %v", c.file, p.ForumID, p.Moderator, c.fid, c.moderator)
 		}
+		if strings.HasPrefix(c.file, "section/") && (p.Page != 1 || p.LastPage != 1) {
+			// A one-page thread in a forum of two pages: the breadcrumb's popup of the
+			// forum's pages is not the thread's pagination.
+			t.Errorf("%s: page %d of %d, want 1 of 1", c.file, p.Page, p.LastPage)
+		}
 	}
 	for _, c := range []struct {
 		file      string

@@ -20,7 +20,7 @@ var Selectors = struct {
 	Permalink     string // "#N" link: showthread.php?tid=T&pid=P#pidP
 	Body          string // the post's text (id="pid_{pid}")
 	Signature     string // the author's signature (never part of the text)
-	Pagination    string // the first pagination block
+	Pagination    string // the first pagination block (not the breadcrumb popup listing the forum's pages)
 	PageCurrent   string
 	PagesLabel    string // "Pages (N):"
 	PageLink      string
@@ -85,7 +85,7 @@ var Selectors = struct {
 	Permalink:     ".post_head a[href*='pid=']",
 	Body:          "div.post_body",
 	Signature:     "div.signature",
-	Pagination:    "div.pagination",
+	Pagination:    "div.pagination:not(.pagination_breadcrumb)",
 	PageCurrent:   ".pagination_current",
 	PagesLabel:    "span.pages",
 	PageLink:      "a[href*='page=']",
