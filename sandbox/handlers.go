@@ -670,6 +670,15 @@ func (q *req) newreply() {
 			// An upload without "Post Reply" (or a refused one) shows the form again.
 			err = &RuleError{Messages: upErrs}
 		} else {
+			dup, derr := q.s.duplicateReply(q.ctx, q.user.UID, t, q.in("subject"), message)
+			if derr != nil {
+				q.fail(derr)
+				return
+			}
+			if dup {
+				q.errorPage("You have already posted this reply to the specified thread. Please visit the thread to see your reply.")
+				return
+			}
 			pid, _, err = q.s.reply(q.ctx, q.user, t.TID, q.in("subject"), message, q.inInt("replyto"))
 			if err == nil {
 				err = q.s.bindAttachments(q.ctx, q.user.UID, posthash, pid)

@@ -474,6 +474,20 @@ func (s *Server) Reply(ctx context.Context, user string, tid int, message string
 	return s.reply(ctx, u, tid, "", message, 0)
 }
 
+// duplicateReply is newreply.php's duplicate check: a reply whose subject and message equal a
+// visible post of the same user in the same thread from the last ten minutes is refused (the
+// generic error page "You have already posted this reply…"), before flood control and merging.
+func (s *Server) duplicateReply(ctx context.Context, uid int, t *threadRow, subject, message string) (bool, error) {
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		subject = "RE: " + t.Subject
+	}
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM posts WHERE uid = ? AND tid = ? AND subject = ? AND message = ? AND dateline > ?`,
+		uid, t.TID, subject, message, s.Now().Unix()-600).Scan(&n)
+	return n > 0, err
+}
+
 func (s *Server) reply(ctx context.Context, u *userRow, tid int, subject, message string, replyto int) (int, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -158,5 +158,6 @@ var (
 	reNoPerm       = regexp.MustCompile(`(?i)not logged in or do not have permission|do not have permission|нет прав|не имеете прав|не авторизованы`)
 	reBadLogin     = regexp.MustCompile(`(?i)invalid username|invalid (?:email|user)|неверн\S* (?:имя|логин|пароль)`)
 	reLockout      = regexp.MustCompile(`(?i)failed to login within the required number of attempts|исчерпали|попыток входа`)
+	reDuplicate    = regexp.MustCompile(`(?i)already posted this reply`)
 	reNotFound     = regexp.MustCompile(`(?i)specified (?:thread|post|forum|message) does not exist|invalid recipient|does not exist|не существует`)
 )
