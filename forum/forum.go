@@ -375,8 +375,8 @@ type SectionReader interface {
 
 // FloodExempter is a forum that can tell from a page of the bot's own whether the board's flood
 // control (the least time between two posts of one user) applies to the bot in a thread: MyBB
-// skips it for a moderator of the thread's forum, and shows such a moderator the moderator
-// options in the reply form.
+// skips it for a moderator of the thread's forum, and shows such a moderator the moderation
+// tools on the thread's pages.
 type FloodExempter interface {
 	// FloodExempt reports whether the bot posts in t without flood control, and what the page
 	// showed for it (for the operator).

@@ -383,7 +383,18 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 		</tbody>
 	</table>
 </form>
-{{end}}
+{{end}}{{if .ModOptions}}
+<form action="moderation.php" method="post" style="margin-top: 0; margin-bottom: 0;" id="inlinemoderation_options">
+<input type="hidden" name="my_post_key" value="{{.Key}}" />
+<input type="hidden" name="tid" value="{{.TID}}" />
+<span class="smalltext"><strong>Inline Post Moderation:</strong></span>
+<select name="action" id="inlinemoderation_options_selector">
+<option value="multideleteposts">Delete Posts</option>
+<option value="multimergeposts">Merge Posts</option>
+<option value="multisplitposts">Split Posts</option>
+</select>
+<input type="submit" class="button" name="go" value="Go (0)" id="inline_go" />
+</form>{{end}}
 {{end}}
 
 {{define "newreply"}}

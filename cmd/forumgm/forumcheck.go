@@ -102,7 +102,7 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // checkFlood reports whether the forum's flood control applies to the bot in the game's thread,
 // where the dialect can tell (forum.FloodExempter: MyBB shows a moderator of the forum the
-// moderator options in the reply form, and skips its flood check for them).
+// moderation tools on the thread page, and skips its flood check for them).
 func checkFlood(ctx context.Context, f forum.Forum, t forum.Thread, stdout io.Writer) error {
 	fe, ok := f.(forum.FloodExempter)
 	if !ok {

@@ -14,8 +14,9 @@ import (
 )
 
 // capturedBoard serves the pages captured from a real MyBB 1.8.37 as the bot saw them
-// (testdata/forums/mybb/section): before and after the bot was made a moderator of the forum.
-func capturedBoard(t *testing.T, moderator bool) *httptest.Server {
+// (testdata/forums/mybb/section): before the bot was made a moderator of the forum ("member"),
+// after ("moderator"), and after its close and stick rights were taken ("moderator-noclose").
+func capturedBoard(t *testing.T, as string) *httptest.Server {
 	t.Helper()
 	dir := filepath.Join(fixture.Dir(t, "mybb"), "section")
 	var srv *httptest.Server
@@ -35,7 +36,7 @@ func capturedBoard(t *testing.T, moderator bool) *httptest.Server {
 			w.Write(bytes.ReplaceAll(b, []byte("http://127.0.0.1:18437"), []byte(srv.URL)))
 		}
 		pick := func(member, mod string) string {
-			if moderator {
+			if as != "member" {
 				return mod
 			}
 			return member
@@ -53,9 +54,11 @@ func capturedBoard(t *testing.T, moderator bool) *httptest.Server {
 			t.Errorf("%s before the login", r.URL)
 			http.NotFound(w, r)
 		case r.URL.Path == "/showthread.php" && q.Get("tid") == "2" && q.Get("page") == "":
+			if as == "moderator-noclose" {
+				send("37-showthread-tid2.gm-bot.moderator-noclose-nostick.html")
+				return
+			}
 			send(pick("05-showthread-tid2.gm-bot.html", "21-showthread-tid2.gm-bot.moderator.html"))
-		case r.URL.Path == "/newreply.php" && r.Method == http.MethodGet && q.Get("tid") == "2":
-			send(pick("06-newreply-tid2.gm-bot.member.html", "20-newreply-tid2.gm-bot.moderator.html"))
 		case r.URL.Path == "/forumdisplay.php" && q.Get("fid") == "2":
 			send(pick("03-forumdisplay-fid2.gm-bot.html", "22-forumdisplay-fid2.gm-bot.moderator.html"))
 		case r.URL.Path == "/private.php" && q.Get("action") == "":
@@ -78,27 +81,30 @@ func capturedBoard(t *testing.T, moderator bool) *httptest.Server {
 	return srv
 }
 
-// forum-check on a real MyBB's pages: whether the flood check applies to the bot (the reply
-// form's moderator options, shown to the forum's moderators only), the merging note, and the
+// forum-check on a real MyBB's pages: whether the flood check applies to the bot (the thread
+// page's moderation tools, shown to the forum's moderators only), the merging note, and the
 // thread's section with its thread list.
 func TestForumCheckFloodOnCapturedPages(t *testing.T) {
 	t.Setenv("FORUMGM_TEST_FC_PW", "GmBotPass1")
 	for _, c := range []struct {
-		moderator bool
-		want      []string
+		as   string
+		want []string
 	}{
-		{false, []string{
-			"flood control: applies to the bot (the reply form shows no moderator options",
+		{"member", []string{
+			"flood control: applies to the bot (the thread page shows the bot no moderation tools",
 			"make the bot a moderator of the game's forum",
 			"section 2: 4 threads on its first page; the game's thread listed, 3 replies, last post by snovaya at 2026-12-01 07:33",
 		}},
-		{true, []string{
-			"flood control: the bot is exempt (the reply form shows the moderator options",
+		{"moderator", []string{
+			"flood control: the bot is exempt (the thread page shows the bot the moderation tools",
 			"section 2: 4 threads on its first page; the game's thread listed, 4 replies, last post by gm-bot at 2026-12-01 07:35",
 		}},
+		{"moderator-noclose", []string{
+			"flood control: the bot is exempt (the thread page shows the bot the moderation tools",
+		}},
 	} {
-		t.Run(fmt.Sprintf("moderator=%v", c.moderator), func(t *testing.T) {
-			srv := capturedBoard(t, c.moderator)
+		t.Run(c.as, func(t *testing.T) {
+			srv := capturedBoard(t, c.as)
 			p := filepath.Join(t.TempDir(), "game.yaml")
 			src := fmt.Sprintf(`forum: {url: %q, dialect: mybb, thread: "2", extra: {rate: "50"}}
 bot: {username: gm-bot, password_env: FORUMGM_TEST_FC_PW}

@@ -45,7 +45,7 @@ type fakeMyBB struct {
 	refuseUpload bool
 	// oldField serves the reply form with MyBB's old single "attachment" file field.
 	oldField bool
-	// moderator serves the reply form the bot sees once it moderates the forum (the capture of
+	// moderator serves the thread page the bot sees once it moderates the forum (the capture of
 	// the second board, testdata/forums/mybb/section).
 	moderator bool
 	nextLogin int
@@ -134,6 +134,8 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		switch {
+		case f.moderator && member:
+			send("section/21-showthread-tid2.gm-bot.moderator.html")
 		case page == "2" && member:
 			send("13-thread-p2.gm-bot.html")
 		case page == "2":
@@ -152,10 +154,6 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		if f.oldField {
 			w.Write(oldAttachField(f.page("20-newreply-form.gm-bot.html")))
-			return
-		}
-		if f.moderator {
-			send("section/20-newreply-tid2.gm-bot.moderator.html")
 			return
 		}
 		send("20-newreply-form.gm-bot.html")

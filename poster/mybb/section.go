@@ -30,11 +30,10 @@ func (f *Forum) SectionOf(t forum.Thread) string {
 	return f.rd.SectionOf(t.ID)
 }
 
-// FloodExempt reads the bot's reply form of thread t (newreply.php?tid=T, one request, nothing
-// posted) and reports whether it shows the moderator options: MyBB shows them to a moderator of
-// the thread's forum (and to super moderators and administrators), whom its flood check skips
-// (forum.FloodExempter). A moderator whose close and stick permissions were both removed sees
-// no options and is reported as not exempt.
+// FloodExempt reads the first page of thread t as the bot (showthread.php?tid=T, one request,
+// nothing posted) and reports whether it shows the bot the moderation tools of the thread's
+// forum (scrape.Moderates: the inline moderation MyBB draws for a moderator of the forum, a super
+// moderator or an administrator, whom its flood check skips), forum.FloodExempter.
 func (f *Forum) FloodExempt(ctx context.Context, t forum.Thread) (bool, string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -43,24 +42,25 @@ func (f *Forum) FloodExempt(ctx context.Context, t forum.Thread) (bool, string, 
 	}
 	var exempt bool
 	err := f.relogin(ctx, func() error {
-		_, doc, err := f.get(ctx, scrape.NewReplyPath(t.ID))
+		_, doc, err := f.get(ctx, scrape.ThreadPath(t.ID, 1))
 		if err != nil {
 			return err
 		}
-		if doc.Find(scrape.Selectors.ReplyForm).Length() == 0 {
-			if err := scrape.PageError(doc); err != nil {
-				return err
-			}
-			return fmt.Errorf("mybb: no reply form (%s) on %s: %w", scrape.Selectors.ReplyForm, scrape.NewReplyPath(t.ID), forum.ErrMarkupChanged)
+		p, err := scrape.ExtractThread(doc, f.rd.Options)
+		if err != nil {
+			return err
 		}
-		exempt = scrape.ModeratorOptions(doc)
+		if !p.LoggedIn {
+			return fmt.Errorf("mybb: the thread page was drawn for a guest: %w", forum.ErrLoggedOut)
+		}
+		exempt = p.Moderator
 		return nil
 	})
 	if err != nil {
-		return false, "", fmt.Errorf("mybb: reply form of thread %s: %w", t.ID, err)
+		return false, "", fmt.Errorf("mybb: thread %s: %w", t.ID, err)
 	}
 	if exempt {
-		return true, "the reply form shows the moderator options: the bot moderates this forum, and MyBB's flood check skips moderators", nil
+		return true, "the thread page shows the bot the moderation tools: it moderates this forum, and MyBB's flood check skips moderators", nil
 	}
-	return false, "the reply form shows no moderator options: the bot is not a moderator of this forum, so MyBB's flood check (postfloodsecs, 60 s by default) applies", nil
+	return false, "the thread page shows the bot no moderation tools: it is not a moderator of this forum, so MyBB's flood check (postfloodsecs, 60 s by default) applies", nil
 }

@@ -51,7 +51,7 @@ func TestSection(t *testing.T) {
 	}
 }
 
-// The bot's reply form tells whether MyBB's flood check applies to it: the moderator options
+// The bot's thread page tells whether MyBB's flood check applies to it: the moderation tools
 // show only to a moderator of the forum, whom the check skips.
 func TestFloodExempt(t *testing.T) {
 	for _, moderator := range []bool{false, true} {

@@ -81,7 +81,7 @@ type Page struct {
 	Kind     Kind
 	ThreadID string // thread pages
 	ForumID  string // thread pages: the forum the thread is in (the breadcrumb's last forum link)
-	// Moderator: the page's reply form shows the moderator options (ModeratorOptions).
+	// Moderator: the page shows the bot moderation tools of the thread's forum (Moderates).
 	Moderator bool
 	Subject   string // the thread's or the PM's title
 	Page      int    // current page (1-based); 1 when there is no pagination
@@ -266,7 +266,7 @@ func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
 	}
 	base := baseURL(doc, o)
 	p := &Page{Kind: KindThread, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc), UnreadPM: UnreadPM(doc),
-		ForumID: BreadcrumbFID(doc), Moderator: ModeratorOptions(doc)}
+		ForumID: BreadcrumbFID(doc), Moderator: Moderates(doc)}
 	p.Page, p.LastPage = pagination(doc)
 	p.LastPID, _ = doc.Find(Selectors.LastPID).First().Attr("value")
 	if v, ok := doc.Find(Selectors.QuickTID).First().Attr("value"); ok {

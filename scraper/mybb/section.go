@@ -187,13 +187,14 @@ func BreadcrumbFID(doc *goquery.Document) string {
 	return fid
 }
 
-// ModeratorOptions reports whether a page shows the account moderator options in a reply form
-// (newreply.php's "Moderator Options", the quick-reply form's close/stick boxes): MyBB shows them
-// only to a moderator of the thread's forum (or a super moderator or administrator), the same
-// test (is_moderator) that exempts a poster from flood control. A moderator whose close and
-// stick permissions were both taken away sees none, so their absence is not proof.
-func ModeratorOptions(doc *goquery.Document) bool {
-	return doc.Find(Selectors.ModOptions).Length() > 0
+// Moderates reports whether a page shows the account the moderation tools of the thread's forum:
+// showthread.php's inline moderation (a checkbox per post and the "moderation.php" form), which
+// MyBB draws exactly when is_moderator(fid) holds — the test that also exempts a poster from
+// flood control — or a reply form's moderator options (close, stick), drawn for a moderator with
+// those rights. A reply form alone is not proof either way: a moderator without the close and
+// stick rights sees no options there (testdata/forums/mybb/section 36, 37), so read a thread page.
+func Moderates(doc *goquery.Document) bool {
+	return doc.Find(Selectors.InlineMod+", "+Selectors.ModOptions).Length() > 0
 }
 
 // Section reads the first page of forum fid's thread list.

@@ -177,8 +177,8 @@ func TestSectionMergeInvisible(t *testing.T) {
 	}
 }
 
-// The thread's forum comes from the breadcrumb of a thread page; the reply form's moderator
-// options show only to a moderator of that forum.
+// The thread's forum comes from the breadcrumb of a thread page; the moderation tools show only
+// to a moderator of that forum.
 func TestThreadForumAndModerator(t *testing.T) {
 	for _, c := range []struct {
 		file      string
@@ -189,6 +189,9 @@ func TestThreadForumAndModerator(t *testing.T) {
 		{"12-thread-p1.gm-bot.html", "3", false},
 		{"section/05-showthread-tid2.gm-bot.html", "2", false},
 		{"section/21-showthread-tid2.gm-bot.moderator.html", "2", true},
+		// A moderator without the close and stick rights: no options in the quick reply, but
+		// the inline moderation is there.
+		{"section/37-showthread-tid2.gm-bot.moderator-noclose-nostick.html", "2", true},
 	} {
 		p := extractFile(t, c.file)
 		if p.ForumID != c.fid || p.Moderator != c.moderator {
@@ -207,12 +210,15 @@ func TestThreadForumAndModerator(t *testing.T) {
 		{"20-newreply-form.gm-bot.html", false},
 		{"section/06-newreply-tid2.gm-bot.member.html", false},
 		{"section/20-newreply-tid2.gm-bot.moderator.html", true},
+		// The limit of the reply form: that moderator sees no options there (and still skips
+		// the flood check: captures 38, 39).
+		{"section/36-newreply-tid2.gm-bot.moderator-noclose-nostick.html", false},
 	} {
 		doc, err := Parse(fixture.Read(t, "mybb", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := ModeratorOptions(doc); got != c.moderator {
+		if got := Moderates(doc); got != c.moderator {
 			t.Errorf("%s: moderator options %v, want %v", c.file, got, c.moderator)
 		}
 	}

@@ -28,7 +28,8 @@ var Selectors = struct {
 	QuickTID      string // hidden tid input of the quick-reply form
 	NewReply      string // the "New Reply" button (newreply.php?tid=T)
 	Breadcrumb    string // links of the breadcrumb (div.navigation); the last forum link is the thread's forum
-	ModOptions    string // a reply form's moderator options (shown to moderators of the forum only)
+	ModOptions    string // a reply form's moderator options (close, stick: moderators of the forum with those rights)
+	InlineMod     string // showthread's inline moderation (every moderator of the forum)
 
 	// Forum pages (forumdisplay.php): the thread list.
 	SectionRow      string // one thread row
@@ -94,6 +95,7 @@ var Selectors = struct {
 	NewReply:      "a.new_reply_button[href*='tid=']",
 	Breadcrumb:    "div.navigation a",
 	ModOptions:    "input[name^='modoptions[']",
+	InlineMod:     "input[name^='inlinemod_'], form[action*='moderation.php'] select[name='action']",
 
 	SectionRow:      "tr.inline_row",
 	SectionSubject:  "span[id^='tid_'] > a",
