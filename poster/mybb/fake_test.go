@@ -145,7 +145,8 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 		default: // page 1, and MyBB's answer to an out-of-range page
 			send("10-thread-p1.guest.html")
 		}
-	case r.URL.Path == "/forumdisplay.php" && q.Get("fid") == "3":
+	case r.URL.Path == "/forumdisplay.php" && (q.Get("fid") == "3" || q.Get("fid") == "4"):
+		// fid 4 stands for a link forum: the board answers another forum's list.
 		send("16-forumdisplay-fid3.guest.html")
 	case r.URL.Path == "/newreply.php" && r.Method == http.MethodGet:
 		if !member {

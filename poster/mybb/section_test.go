@@ -1,6 +1,7 @@
 package mybb
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -48,6 +49,9 @@ func TestSection(t *testing.T) {
 	}
 	if _, err := fm.Section(ctx, ""); err == nil {
 		t.Error("an empty forum id was read")
+	}
+	if hs, err := fm.Section(ctx, "4"); !errors.Is(err, forum.ErrMarkupChanged) {
+		t.Errorf("another forum's list taken for forum 4: %v %+v", err, hs)
 	}
 }
 

@@ -20,14 +20,14 @@ func SectionPath(fid string) string { return "forumdisplay.php?fid=" + url.Query
 
 // Section is what a forumdisplay.php page yields.
 type Section struct {
-	ForumID  string // from the page's own links (pagination, breadcrumb, new-thread button)
-	Page     int    // current page of the thread list (1-based)
-	LastPage int
-	LoggedIn bool
-	UnreadPM bool // as Page.UnreadPM
+	ForumID  string `json:"forum_id"` // from the page's own links (new-thread button, sort links, pagination)
+	Page     int    `json:"page"`     // current page of the thread list (1-based)
+	LastPage int    `json:"last_page"`
+	LoggedIn bool   `json:"logged_in"`
+	UnreadPM bool   `json:"unread_pm,omitempty"` // as Page.UnreadPM
 	// Threads in the order the page lists them: sticky ones first ("Important Threads"), then
 	// the others by last post, newest first (MyBB's default sort).
-	Threads []forum.ThreadHead
+	Threads []forum.ThreadHead `json:"threads"`
 }
 
 // ExtractSection reads the thread list of a forumdisplay.php page: per thread its id, title,
@@ -209,6 +209,10 @@ func (r *Reader) Section(ctx context.Context, fid string) (*Section, error) {
 			return err
 		}
 		s, err = ExtractSection(doc, r.Options)
+		if err == nil && s.ForumID != "" && s.ForumID != fid {
+			// A link forum, or the board answered another page: its list is not this section's.
+			err = markup("forumdisplay.php?fid=%s answered the list of forum %s", fid, s.ForumID)
+		}
 		return err
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -222,6 +223,87 @@ func TestThreadForumAndModerator(t *testing.T) {
 			t.Errorf("%s: moderator options %v, want %v", c.file, got, c.moderator)
 		}
 	}
+}
+
+// Theme and URL variants of the real list: SEO URLs (thread-T.html, forum-F-page-N.html), a
+// guest's last post (a plain name, no profile link), counts with thousands separators, a theme
+// without the <br> in the last-post cell.
+func TestSectionVariants(t *testing.T) {
+	page := string(fixture.Read(t, "mybb", "section/01-forumdisplay-fid2.guest.html"))
+	base := sectionFile(t, "section/01-forumdisplay-fid2.guest.html")
+	read := func(name, html string) *Section {
+		doc, err := Parse([]byte(html))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ExtractSection(doc, Options{Location: time.UTC, Now: func() time.Time { return at("2026-12-01 07:34") }})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return s
+	}
+	seo := regexp.MustCompile(`showthread\.php\?tid=(\d+)"`).ReplaceAllString(page, `thread-$1.html"`)
+	seo = strings.ReplaceAll(seo, "forumdisplay.php?fid=2&amp;page=2", "forum-2-page-2.html")
+	seo = strings.ReplaceAll(seo, "forumdisplay.php?fid=2&amp;", "forum-2.html?")
+	seo = strings.ReplaceAll(seo, `href="newthread.php?fid=2"`, `href="newthread.php"`)
+	seo = strings.ReplaceAll(seo, "misc.php?action=markread&amp;fid=2", "misc.php?action=markread")
+	s := read("SEO URLs", seo)
+	if s.ForumID != "2" || s.LastPage != 2 || len(s.Threads) != len(base.Threads) {
+		t.Fatalf("SEO URLs: %+v", s)
+	}
+	for i, h := range s.Threads {
+		if h != base.Threads[i] {
+			t.Errorf("SEO URLs: row %d %+v, want %+v", i, h, base.Threads[i])
+		}
+	}
+
+	guest := strings.Replace(page, `Last Post</a>: <a href="http://127.0.0.1:18437/member.php?action=profile&amp;uid=4">snovaya</a>`, `Last Post</a>: Гость Вася`, 1)
+	thousands := strings.Replace(guest, `onclick="MyBB.whoPosted(6); return false;">17</a>`, `onclick="MyBB.whoPosted(6); return false;">1,017</a>`, 1)
+	nobr := regexp.MustCompile(`(<span class="lastpost smalltext">.*?)<br />`).ReplaceAllString(thousands, `$1 `)
+	s = read("guest, thousands, no <br>", nobr)
+	h5, _ := headOf(s.Threads, "5")
+	h6, _ := headOf(s.Threads, "6")
+	if h5.LastPoster != "Гость Вася" || !h5.LastAt.Equal(at("2026-12-01 07:33")) {
+		t.Errorf("a guest's last post: %+v", h5)
+	}
+	if h6.Replies != 1017 || !h6.LastAt.Equal(at("2026-12-01 07:33")) || h6.LastPoster != "snovaya" {
+		t.Errorf("thousands separator, no <br>: %+v", h6)
+	}
+}
+
+func headOf(hs []forum.ThreadHead, id string) (forum.ThreadHead, bool) {
+	for _, h := range hs {
+		if h.ID == id {
+			return h, true
+		}
+	}
+	return forum.ThreadHead{}, false
+}
+
+// FuzzExtractSection: no input makes the list reader panic, and a list it returns has threads
+// with ids.
+func FuzzExtractSection(f *testing.F) {
+	for _, name := range []string{"16-forumdisplay-fid3.guest.html", "section/02-forumdisplay-fid2-page2.guest.html"} {
+		f.Add(fixture.Read(f, "mybb", name))
+	}
+	f.Add([]byte(`<table><tr class="inline_row"><td class="forumdisplay_sticky"><span id="tid_1"><a href="showthread.php?tid=1">x</a></span></td><td><a href="misc.php?action=whoposted&tid=1">1,2</a></td><td><span class="lastpost"><span title="">Yesterday</span>, 25:99 PM</span></td></tr></table>`))
+	f.Fuzz(func(t *testing.T, page []byte) {
+		doc, err := Parse(page)
+		if err != nil {
+			return
+		}
+		s, err := ExtractSection(doc, testOptions())
+		if err != nil {
+			return
+		}
+		for _, h := range s.Threads {
+			if h.ID == "" {
+				t.Fatalf("a head without an id: %+v", s.Threads)
+			}
+		}
+		_ = BreadcrumbFID(doc)
+		_ = Moderates(doc)
+	})
 }
 
 // A page that is not a thread list is an error (its own, or ErrMarkupChanged), never an empty
