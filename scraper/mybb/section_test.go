@@ -325,3 +325,19 @@ func TestSectionNotAList(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkExtractSection reads the captured thread list as the bot sees it (parse and extract).
+func BenchmarkExtractSection(b *testing.B) {
+	page := fixture.Read(b, "mybb", "section/03-forumdisplay-fid2.gm-bot.html")
+	o := testOptions()
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		doc, err := Parse(page)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ExtractSection(doc, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
