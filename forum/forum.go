@@ -413,3 +413,13 @@ func As[T any](f Forum) (T, bool) {
 	var zero T
 	return zero, false
 }
+
+// FloodExempter is a forum that can tell from a page of the bot's own whether the board's flood
+// control (the least time between two posts of one user) applies to the bot in a thread: MyBB
+// skips it for a moderator of the thread's forum, and shows such a moderator the moderation
+// tools on the thread's pages.
+type FloodExempter interface {
+	// FloodExempt reports whether the bot posts in t without flood control, and what the page
+	// showed for it (for the operator).
+	FloodExempt(ctx context.Context, t Thread) (exempt bool, evidence string, err error)
+}

@@ -12,6 +12,7 @@ import (
 	"log"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -162,7 +163,10 @@ func (q *req) inInt(name string) int {
 	return n
 }
 
-type navItem struct{ URL, Name string }
+type navItem struct {
+	URL, Name string
+	Pages     *pagination // a forum's thread list pages (the breadcrumb popup)
+}
 
 // pageData is what the layout templates need.
 type pageData struct {
@@ -282,6 +286,15 @@ func (q *req) badKey() {
 
 func (q *req) keyOK() bool { return q.in("my_post_key") == q.key }
 
+// moderates tells whether the logged-in user moderates forum fid (the reply forms then show the
+// moderator options, as MyBB's do).
+func (q *req) moderates(fid int) (bool, error) {
+	if q.user == nil {
+		return false, nil
+	}
+	return q.s.isModerator(q.ctx, q.user.UID, fid)
+}
+
 func (q *req) renderer() *renderer {
 	loc := q.s.opts.Location
 	return &renderer{bburl: q.bb, now: q.now, date: func(t time.Time) string { return relDate(t, q.now, loc) }}
@@ -335,6 +348,8 @@ func (q *req) index() {
 type threadView struct {
 	T         *threadRow
 	Row       string
+	Kind      string // forumdisplay_sticky or forumdisplay_regular (the cells' class)
+	Sep       string // a separator row before this one ("Important Threads", "Normal Threads")
 	Replies   int
 	Started   template.HTML
 	LastDate  template.HTML
@@ -359,10 +374,27 @@ func (q *req) forumdisplay() {
 		q.fail(err)
 		return
 	}
+	// MyBB lists sticky threads first ("Important Threads"), then the others ("Normal
+	// Threads"), each by last post, newest first; a page holds threadsperpage of them.
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Sticky && !ts[j].Sticky })
+	tpp := q.s.opts.ThreadsPerPage
+	pages := max(1, (len(ts)+tpp-1)/tpp)
+	page := min(max(q.inInt("page"), 1), pages)
+	ts = ts[(page-1)*tpp : min(len(ts), page*tpp)]
 	var views []threadView
 	for i, t := range ts {
 		v := threadView{T: t, Row: []string{"trow1", "trow2"}[i%2], Replies: t.Posts - 1,
-			Started: q.date(t.Dateline), LastDate: q.date(t.LastPost)}
+			Started: q.date(t.Dateline), LastDate: q.date(t.LastPost), Kind: "forumdisplay_regular"}
+		if t.Sticky {
+			v.Kind = "forumdisplay_sticky"
+			if i == 0 {
+				v.Sep = "Important Threads"
+			}
+		} else if i == 0 || ts[i-1].Sticky {
+			if i > 0 {
+				v.Sep = "Normal Threads"
+			}
+		}
 		if pages := (t.Posts + q.s.opts.PostsPerPage - 1) / q.s.opts.PostsPerPage; pages > 1 {
 			for n := 1; n <= pages; n++ {
 				v.PageLinks = append(v.PageLinks, pageLink{N: n, URL: threadPageURL(t.TID, n)})
@@ -370,8 +402,50 @@ func (q *req) forumdisplay() {
 		}
 		views = append(views, v)
 	}
-	q.page(f.Name, []navItem{{"forumdisplay.php?fid=1", "My Category"}}, f.Name, "forumdisplay",
-		map[string]any{"BB": q.bb, "FID": f.FID, "Name": f.Name, "Threads": views, "CanPost": q.user != nil})
+	q.page(f.Name, []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}}, f.Name, "forumdisplay",
+		map[string]any{"BB": q.bb, "FID": f.FID, "Name": f.Name, "Threads": views, "CanPost": q.user != nil,
+			"Pagination": forumPagination(f.FID, page, pages)})
+}
+
+// forumURL is page n of forum fid's thread list.
+func forumURL(fid, page int) string {
+	if page <= 1 {
+		return fmt.Sprintf("forumdisplay.php?fid=%d", fid)
+	}
+	return fmt.Sprintf("forumdisplay.php?fid=%d&page=%d", fid, page)
+}
+
+// forumPagination is the pagination of a forum's thread list (MyBB's multipage).
+func forumPagination(fid, page, pages int) pagination {
+	p := pagination{Pages: pages}
+	if pages <= 1 {
+		return p
+	}
+	if page > 1 {
+		p.Prev = forumURL(fid, page-1)
+	}
+	if page < pages {
+		p.Next = forumURL(fid, page+1)
+	}
+	for n := 1; n <= pages; n++ {
+		p.Links = append(p.Links, pageLink{N: n, URL: forumURL(fid, n), Current: n == page})
+	}
+	return p
+}
+
+// forumNav is the breadcrumb item of forum f on a thread's pages: when the forum's thread list
+// has several pages, MyBB adds a (hidden) popup listing them, a second div.pagination on the page.
+func (q *req) forumNav(f *forumRow) (navItem, error) {
+	ts, err := q.s.forumThreads(q.ctx, f.FID)
+	if err != nil {
+		return navItem{}, err
+	}
+	it := navItem{URL: fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), Name: f.Name}
+	if pages := (len(ts) + q.s.opts.ThreadsPerPage - 1) / q.s.opts.ThreadsPerPage; pages > 1 {
+		pg := forumPagination(f.FID, 1, pages)
+		it.Pages = &pg
+	}
+	return it, nil
 }
 
 func threadPageURL(tid, page int) string {
@@ -536,13 +610,24 @@ func (q *req) showthread() {
 	var lastPID int
 	_ = q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&lastPID)
 	f, _ := q.s.forum(q.ctx, t.FID)
-	nav := []navItem{{"forumdisplay.php?fid=1", "My Category"}}
+	nav := []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}}
 	if f != nil {
-		nav = append(nav, navItem{fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), f.Name})
+		it, err := q.forumNav(f)
+		if err != nil {
+			q.fail(err)
+			return
+		}
+		nav = append(nav, it)
+	}
+	mod, err := q.moderates(t.FID)
+	if err != nil {
+		q.fail(err)
+		return
 	}
 	q.page(t.Subject, nav, t.Subject, "showthread", map[string]any{
 		"TID": tid, "Subject": t.Subject, "Posts": bits, "Pagination": makePagination(tid, page, pages),
 		"CanReply": q.user != nil, "Key": q.key, "PostHash": randHex(16), "LastPID": lastPID, "Page": page,
+		"ModOptions": mod,
 	})
 }
 
@@ -585,6 +670,15 @@ func (q *req) newreply() {
 			// An upload without "Post Reply" (or a refused one) shows the form again.
 			err = &RuleError{Messages: upErrs}
 		} else {
+			dup, derr := q.s.duplicateReply(q.ctx, q.user.UID, t, q.in("subject"), message)
+			if derr != nil {
+				q.fail(derr)
+				return
+			}
+			if dup {
+				q.errorPage("You have already posted this reply to the specified thread. Please visit the thread to see your reply.")
+				return
+			}
 			pid, _, err = q.s.reply(q.ctx, q.user, t.TID, q.in("subject"), message, q.inInt("replyto"))
 			if err == nil {
 				err = q.s.bindAttachments(q.ctx, q.user.UID, posthash, pid)
@@ -634,12 +728,23 @@ func (q *req) newreply() {
 			Body: template.HTML(r.Render(ps[i].Message, true)), Even: len(review)%2 == 1})
 	}
 	data["Review"] = review
-	f, _ := q.s.forum(q.ctx, t.FID)
-	nav := []navItem{{"forumdisplay.php?fid=1", "My Category"}}
-	if f != nil {
-		nav = append(nav, navItem{fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), f.Name})
+	mod, err := q.moderates(t.FID)
+	if err != nil {
+		q.fail(err)
+		return
 	}
-	nav = append(nav, navItem{fmt.Sprintf("showthread.php?tid=%d", t.TID), t.Subject})
+	data["ModOptions"] = mod
+	f, _ := q.s.forum(q.ctx, t.FID)
+	nav := []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}}
+	if f != nil {
+		it, err := q.forumNav(f)
+		if err != nil {
+			q.fail(err)
+			return
+		}
+		nav = append(nav, it)
+	}
+	nav = append(nav, navItem{URL: fmt.Sprintf("showthread.php?tid=%d", t.TID), Name: t.Subject})
 	q.page(t.Subject+" - Post Reply", nav, "Post Reply", "newreply", data)
 }
 
@@ -683,7 +788,7 @@ func (q *req) newthread() {
 			return
 		}
 	}
-	q.page(f.Name+" - Post a New Thread", []navItem{{"forumdisplay.php?fid=1", "My Category"}, {fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), f.Name}},
+	q.page(f.Name+" - Post a New Thread", []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}, {URL: fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), Name: f.Name}},
 		"Post New Thread", "newthread", data)
 }
 
@@ -850,7 +955,7 @@ func (q *req) private() {
 		q.noPermission()
 		return
 	}
-	nav := []navItem{{"usercp.php", "User Control Panel"}}
+	nav := []navItem{{URL: "usercp.php", Name: "User Control Panel"}}
 	switch q.in("action") {
 	case "do_send":
 		if q.r.Method != http.MethodPost {

@@ -170,6 +170,27 @@ func TestForumDisplayAndIndex(t *testing.T) {
 	if strings.Join(subjects, "|") != strings.Join(want, "|") {
 		t.Errorf("threads %q, want %q", subjects, want)
 	}
+	// Each row's cells as a reader of the real list takes them: the row's class, the replies
+	// link, the last-post cell's date (title and text) and poster.
+	rows := func(d *goquery.Document) []string {
+		var out []string
+		d.Find("tr.inline_row").Each(func(_ int, r *goquery.Selection) {
+			lp := r.Find("span.lastpost").First()
+			date := lp.Find("span[title]").First()
+			out = append(out, strings.Join([]string{
+				r.Find(`span[id^="tid_"]`).AttrOr("id", ""),
+				strings.Fields(r.Find("td").Last().AttrOr("class", "x"))[1],
+				r.Find("a[href*='action=whoposted']").Text(),
+				date.AttrOr("title", ""), date.Text(),
+				lp.Find("a[href*='action=lastpost']").AttrOr("href", ""),
+				lp.Find("a[href*='uid=']").Text(),
+			}, "|"))
+		})
+		return out
+	}
+	if g, w := rows(d), rows(fx); strings.Join(g, "\n") != strings.Join(w, "\n") {
+		t.Errorf("thread rows:\n%s\nwant:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
+	}
 	_, page = c.get("index.php")
 	if !strings.Contains(page, `<a href="forumdisplay.php?fid=3">Игры по переписке</a>`) {
 		t.Errorf("index lacks the forum")
@@ -213,5 +234,48 @@ func TestPMReadMatchesFixture(t *testing.T) {
 	_, sent := bot.get("private.php?fid=2")
 	if w, g := row(readFixture(t, "35-pm-sent-folder.gm-bot.html")), row(sent); w != g {
 		t.Errorf("sent row %q, want %q", g, w)
+	}
+}
+
+// The list of a forum with a sticky thread and two pages is laid out as on the second captured
+// board (testdata/forums/mybb/section/01: threadsperpage 4): "Important Threads", the sticky
+// row's cells forumdisplay_sticky, "Normal Threads", the others by last post, and the same
+// pagination; a thread page of that forum carries the breadcrumb popup of the forum's pages.
+func TestForumDisplayStickyAndPages(t *testing.T) {
+	clock := NewManualClock(captureTime)
+	_, base := newBoard(t, false, clock, func(o *Options) {
+		o.ThreadsPerPage = 4
+		for i, subject := range []string{"Правила", "Партия 1", "Партия 2", "Партия 3", "Партия 4", "Партия 5"} {
+			o.Threads = append(o.Threads, Thread{Subject: subject, Sticky: i == 0,
+				Posts: []SeedPost{{Author: "gm-bot", Message: subject + ".", Time: captureTime.Add(time.Duration(i-10) * time.Minute)}}})
+		}
+	})
+	layout := func(d *goquery.Document) string {
+		var out []string
+		d.Find("td.trow_sep, tr.inline_row").Each(func(_ int, s *goquery.Selection) {
+			if s.Is("td") {
+				out = append(out, s.Text())
+				return
+			}
+			out = append(out, strings.Fields(s.Find("td").First().AttrOr("class", "x"))[1])
+		})
+		return strings.Join(out, ",") + " / " + squash(d.Find("div.pagination").First().Text())
+	}
+	_, page := newClient(t, base).get("forumdisplay.php?fid=3")
+	fx := doc(t, readFixture(t, "section/01-forumdisplay-fid2.guest.html"))
+	if g, w := layout(doc(t, page)), layout(fx); g != w {
+		t.Errorf("layout %q, want %q", g, w)
+	}
+	var ids []string
+	doc(t, page).Find(`span[id^="tid_"]`).Each(func(_ int, s *goquery.Selection) { ids = append(ids, s.AttrOr("id", "")) })
+	if strings.Join(ids, ",") != "tid_1,tid_6,tid_5,tid_4" {
+		t.Errorf("page 1 lists %v", ids)
+	}
+	_, page = newClient(t, base).get("showthread.php?tid=2")
+	popup := func(d *goquery.Document) string {
+		return squash(d.Find("div.navigation div.pagination_breadcrumb").Text())
+	}
+	if g, w := popup(doc(t, page)), popup(doc(t, readFixture(t, "section/05-showthread-tid2.gm-bot.html"))); g != w || g == "" {
+		t.Errorf("breadcrumb popup %q, want %q", g, w)
 	}
 }

@@ -46,6 +46,13 @@ type Thread struct {
 	FID     int // 0: DefaultFID
 	Subject string
 	Posts   []SeedPost
+	Sticky  bool // listed first, under "Important Threads"
+}
+
+// Moderator makes a user a moderator of a forum (MyBB's Admin CP "Add Moderator").
+type Moderator struct {
+	Name string
+	FID  int // 0: DefaultFID
 }
 
 // Options configure a sandbox board.
@@ -64,8 +71,13 @@ type Options struct {
 	Users []User
 	// Threads are seeded when the board has no threads yet (a fresh database).
 	Threads []Thread
+	// Moderators are made when missing: a moderator of a forum is not held by flood control there
+	// (nor for private messages), and sees the moderator options in the reply forms.
+	Moderators []Moderator
 	// PostsPerPage on showthread.php; default 8 like the captured board.
 	PostsPerPage int
+	// ThreadsPerPage on forumdisplay.php; default 20 (MyBB's threadsperpage).
+	ThreadsPerPage int
 	// FloodSeconds (posts) and PMFloodSeconds; default 60; negative disables.
 	FloodSeconds   int
 	PMFloodSeconds int
@@ -115,6 +127,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if opts.PostsPerPage <= 0 {
 		opts.PostsPerPage = 8
+	}
+	if opts.ThreadsPerPage <= 0 {
+		opts.ThreadsPerPage = 20
 	}
 	if opts.FloodSeconds == 0 {
 		opts.FloodSeconds = 60
@@ -178,6 +193,11 @@ func (s *Server) init(ctx context.Context) error {
 			return err
 		}
 	}
+	for _, m := range s.opts.Moderators {
+		if err := s.addModeratorLocked(ctx, m); err != nil {
+			return err
+		}
+	}
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM threads`).Scan(&n); err != nil {
 		return err
 	}
@@ -189,6 +209,37 @@ func (s *Server) init(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// AddModerator makes user a moderator of forum fid (0: DefaultFID), as MyBB's Admin CP does.
+func (s *Server) AddModerator(ctx context.Context, m Moderator) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addModeratorLocked(ctx, m)
+}
+
+func (s *Server) addModeratorLocked(ctx context.Context, m Moderator) error {
+	if m.FID == 0 {
+		m.FID = DefaultFID
+	}
+	u, err := getUser(ctx, s.db, "lname = ?", lowerName(m.Name))
+	if err != nil {
+		return fmt.Errorf("sandbox: moderator %q: %w", m.Name, err)
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT OR IGNORE INTO moderators(fid, uid) VALUES(?, ?)`, m.FID, u.UID)
+	return err
+}
+
+// SetSticky sticks thread tid to the top of its forum's list, or unsticks it.
+func (s *Server) SetSticky(ctx context.Context, tid int, sticky bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := `DELETE FROM sticky WHERE tid = ?`
+	if sticky {
+		q = `INSERT OR IGNORE INTO sticky(tid) VALUES(?)`
+	}
+	_, err := s.db.ExecContext(ctx, q, tid)
+	return err
 }
 
 // Now is the board's current time.
@@ -351,6 +402,11 @@ func (s *Server) seedLocked(ctx context.Context, t Thread) (int, []int, error) {
 		pids[0], tid, tid, tid); err != nil {
 		return 0, nil, err
 	}
+	if t.Sticky {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO sticky(tid) VALUES(?)`, tid); err != nil {
+			return 0, nil, err
+		}
+	}
 	return tid, pids, tx.Commit()
 }
 
@@ -418,6 +474,20 @@ func (s *Server) Reply(ctx context.Context, user string, tid int, message string
 	return s.reply(ctx, u, tid, "", message, 0)
 }
 
+// duplicateReply is newreply.php's duplicate check: a reply whose subject and message equal a
+// visible post of the same user in the same thread from the last ten minutes is refused (the
+// generic error page "You have already posted this reply…"), before flood control and merging.
+func (s *Server) duplicateReply(ctx context.Context, uid int, t *threadRow, subject, message string) (bool, error) {
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		subject = "RE: " + t.Subject
+	}
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM posts WHERE uid = ? AND tid = ? AND subject = ? AND message = ? AND dateline > ?`,
+		uid, t.TID, subject, message, s.Now().Unix()-600).Scan(&n)
+	return n > 0, err
+}
+
 func (s *Server) reply(ctx context.Context, u *userRow, tid int, subject, message string, replyto int) (int, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -432,7 +502,11 @@ func (s *Server) reply(ctx context.Context, u *userRow, tid int, subject, messag
 	now := s.Now().Unix()
 	re := &RuleError{}
 	merge := s.opts.MergeMinutes > 0 && t.LastPosterUID == u.UID && now-t.LastPost <= int64(s.opts.MergeMinutes)*60
-	if !merge {
+	mod, err := s.isModerator(ctx, u.UID, t.FID)
+	if err != nil {
+		return 0, false, err
+	}
+	if !merge && !mod {
 		s.floodCheck(re, u, now)
 	}
 	subject = strings.TrimSpace(subject)
@@ -505,7 +579,13 @@ func (s *Server) newThread(ctx context.Context, u *userRow, fid int, subject, me
 	}
 	now := s.Now()
 	re := &RuleError{}
-	s.floodCheck(re, u, now.Unix())
+	mod, err := s.isModerator(ctx, u.UID, fid)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !mod {
+		s.floodCheck(re, u, now.Unix())
+	}
 	subject = strings.TrimSpace(subject)
 	if subject == "" {
 		re.add("The subject is missing. Please enter a subject.", fmt.Errorf("%w: subject is missing", forum.ErrTooShort))
@@ -571,7 +651,11 @@ func (s *Server) sendPM(ctx context.Context, u *userRow, to, subject, message st
 	defer s.mu.Unlock()
 	now := s.Now().Unix()
 	re := &RuleError{}
-	if s.opts.PMFloodSeconds > 0 {
+	mod, err := s.isModerator(ctx, u.UID, 0)
+	if err != nil {
+		return err
+	}
+	if s.opts.PMFloodSeconds > 0 && !mod {
 		var last sql.NullInt64
 		if err := s.db.QueryRowContext(ctx, `SELECT MAX(dateline) FROM pms WHERE fromid = ?`, u.UID).Scan(&last); err != nil {
 			return err

@@ -61,6 +61,8 @@ CREATE TABLE IF NOT EXISTS posts(
 	editreason TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS posts_tid ON posts(tid, dateline, pid);
+CREATE TABLE IF NOT EXISTS sticky(tid INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS moderators(fid INTEGER NOT NULL, uid INTEGER NOT NULL, PRIMARY KEY(fid, uid));
 CREATE TABLE IF NOT EXISTS pms(
 	pmid INTEGER PRIMARY KEY,
 	uid INTEGER NOT NULL,
@@ -152,16 +154,18 @@ type threadRow struct {
 	LastPoster    string
 	Views         int
 	Posts         int
+	Sticky        bool
 	firstPID      int
 }
 
 const threadSelect = `SELECT t.tid, t.fid, t.subject, t.uid, COALESCE(u.username,''), t.dateline, t.lastpost, t.lastposteruid,
-	COALESCE(l.username,''), t.views, (SELECT COUNT(*) FROM posts p WHERE p.tid = t.tid), t.firstpost
+	COALESCE(l.username,''), t.views, (SELECT COUNT(*) FROM posts p WHERE p.tid = t.tid), t.firstpost,
+	EXISTS(SELECT 1 FROM sticky s WHERE s.tid = t.tid)
 	FROM threads t LEFT JOIN users u ON u.uid = t.uid LEFT JOIN users l ON l.uid = t.lastposteruid `
 
 func scanThread(sc interface{ Scan(...any) error }) (*threadRow, error) {
 	t := &threadRow{}
-	err := sc.Scan(&t.TID, &t.FID, &t.Subject, &t.UID, &t.Author, &t.Dateline, &t.LastPost, &t.LastPosterUID, &t.LastPoster, &t.Views, &t.Posts, &t.firstPID)
+	err := sc.Scan(&t.TID, &t.FID, &t.Subject, &t.UID, &t.Author, &t.Dateline, &t.LastPost, &t.LastPosterUID, &t.LastPoster, &t.Views, &t.Posts, &t.firstPID, &t.Sticky)
 	return t, err
 }
 
@@ -217,6 +221,16 @@ func (s *Server) thread(ctx context.Context, tid int) (*threadRow, error) {
 	return t, err
 }
 
+// isModerator tells whether user uid moderates forum fid (fid 0: any forum), MyBB's
+// is_moderator: it skips flood control (posts: in that forum; private messages: anywhere) and
+// sees the moderator options of the reply forms.
+func (s *Server) isModerator(ctx context.Context, uid, fid int) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM moderators WHERE uid = ? AND (fid = ? OR ? = 0)`, uid, fid, fid).Scan(&n)
+	return n > 0, err
+}
+
+// forumThreads lists forum fid's threads by last post, newest first (sticky ones among them).
 func (s *Server) forumThreads(ctx context.Context, fid int) ([]*threadRow, error) {
 	rows, err := s.db.QueryContext(ctx, threadSelect+`WHERE t.fid = ? ORDER BY t.lastpost DESC, t.tid DESC`, fid)
 	if err != nil {

@@ -119,7 +119,13 @@ blockquote.mycode_quote cite > span { float: right; font-weight: normal; font-si
 <div class="navigation">
 <a href="{{.BB}}/index.php">{{.Board}}</a>{{range .Nav}}
 &rsaquo;
-<a href="{{.URL}}">{{.Name}}</a>{{end}}{{if .NavActive}}
+<a href="{{.URL}}">{{.Name}}</a>{{with .Pages}}
+ <img src="{{$.BB}}/images/arrow_down.png" alt="v" title="" class="pagination_breadcrumb_link" id="breadcrumb_multipage" />
+<div id="breadcrumb_multipage_popup" class="pagination pagination_breadcrumb" style="display: none;">
+{{range .Links}}{{if .Current}} <a href="{{.URL}}" class="pagination_current">{{.N}}</a>
+{{else}}<a href="{{.URL}}" class="pagination_page">{{.N}}</a>
+{{end}}{{end}}{{if .Next}}<a href="{{.Next}}" class="pagination_next">Next &raquo;</a>
+{{end}}</div>{{end}}{{end}}{{if .NavActive}}
 <br /><img src="{{.BB}}/images/nav_bit.png" alt="" />
 <span class="active">{{.NavActive}}</span>{{end}}
 </div>
@@ -360,7 +366,10 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 				<td class="trow1" valign="top" width="22%">
 					<strong>Message</strong><br />
 					<span class="smalltext">Type your reply to this message here.<br /><br />
-					<label><input type="checkbox" class="checkbox" name="postoptions[disablesmilies]" value="1" />&nbsp;<strong>Disable Smilies</strong></label></span>
+					<label><input type="checkbox" class="checkbox" name="postoptions[disablesmilies]" value="1" />&nbsp;<strong>Disable Smilies</strong></label>{{if .ModOptions}}
+<br /><label><input type="checkbox" class="checkbox" name="modoptions[closethread]" value="1" />&nbsp;<strong>Close Thread</strong></label>
+<br /><label><input type="checkbox" class="checkbox" name="modoptions[stickthread]" value="1" />&nbsp;<strong>Stick Thread</strong></label>
+{{end}}</span>
 				</td>
 				<td class="trow1">
 					<div style="width: 95%">
@@ -374,7 +383,18 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 		</tbody>
 	</table>
 </form>
-{{end}}
+{{end}}{{if .ModOptions}}
+<form action="moderation.php" method="post" style="margin-top: 0; margin-bottom: 0;" id="inlinemoderation_options">
+<input type="hidden" name="my_post_key" value="{{.Key}}" />
+<input type="hidden" name="tid" value="{{.TID}}" />
+<span class="smalltext"><strong>Inline Post Moderation:</strong></span>
+<select name="action" id="inlinemoderation_options_selector">
+<option value="multideleteposts">Delete Posts</option>
+<option value="multimergeposts">Merge Posts</option>
+<option value="multisplitposts">Split Posts</option>
+</select>
+<input type="submit" class="button" name="go" value="Go (0)" id="inline_go" />
+</form>{{end}}
 {{end}}
 
 {{define "newreply"}}
@@ -407,7 +427,14 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 <td class="trow1"><span class="smalltext">
 <label><input type="checkbox" class="checkbox" name="postoptions[disablesmilies]" value="1" tabindex="9" /> <strong>Disable Smilies:</strong> disable smilies from showing in this post.</label>
 </span></td>
-</tr>
+</tr>{{if .ModOptions}}
+<tr>
+	<td class="trow2" valign="top"><strong>Moderator Options:</strong></td>
+	<td class="trow2"><span class="smalltext">
+		<label><input type="checkbox" class="checkbox" name="modoptions[closethread]" value="1" />&nbsp;<strong>Close Thread</strong>: prevent further posting in this thread.</label><br />
+		<label><input type="checkbox" class="checkbox" name="modoptions[stickthread]" value="1" />&nbsp;<strong>Stick Thread:</strong> stick this thread to the top of the forum.</label>
+	</span></td>
+</tr>{{end}}
 </table>
 <br />
 <table border="0" cellspacing="0" cellpadding="5" class="tborder">
@@ -559,27 +586,35 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 {{end}}
 
 {{define "forumdisplay"}}
+<div class="float_left">
+{{template "pagination" .Pagination}}</div>
 {{if .CanPost}}<div class="float_right">
 	<a href="newthread.php?fid={{.FID}}" class="button new_thread_button"><span>Post Thread</span></a>
 </div>
 {{end}}<table border="0" cellspacing="0" cellpadding="5" class="tborder clear">
 	<tr>
 		<td class="thead" colspan="6">
+			<div class="float_right">
+				<span class="smalltext"><strong><a href="misc.php?action=markread&amp;fid={{.FID}}">Mark this forum read</a></strong></span>
+			</div>
 			<div>
 				<strong>{{.Name}}</strong>
 			</div>
 		</td>
 	</tr>
 	<tr>
-		<td class="tcat" colspan="3" width="66%"><span class="smalltext"><strong>Thread / Author</strong></span></td>
-		<td class="tcat" align="center" width="7%"><span class="smalltext"><strong>Replies</strong></span></td>
-		<td class="tcat" align="center" width="7%"><span class="smalltext"><strong>Views</strong></span></td>
-		<td class="tcat" align="right" width="20%"><span class="smalltext"><strong>Last Post</strong></span></td>
+		<td class="tcat" colspan="3" width="66%"><span class="smalltext"><strong><a href="forumdisplay.php?fid={{.FID}}&amp;datecut=9999&amp;prefix=0&amp;sortby=subject&amp;order=asc">Thread</a>  / <a href="forumdisplay.php?fid={{.FID}}&amp;datecut=9999&amp;prefix=0&amp;sortby=starter&amp;order=asc">Author</a> </strong></span></td>
+		<td class="tcat" align="center" width="7%"><span class="smalltext"><strong><a href="forumdisplay.php?fid={{.FID}}&amp;datecut=9999&amp;prefix=0&amp;sortby=replies&amp;order=desc">Replies</a> </strong></span></td>
+		<td class="tcat" align="center" width="7%"><span class="smalltext"><strong><a href="forumdisplay.php?fid={{.FID}}&amp;datecut=9999&amp;prefix=0&amp;sortby=views&amp;order=desc">Views</a> </strong></span></td>
+		<td class="tcat" align="right" width="20%"><span class="smalltext"><strong><a href="forumdisplay.php?fid={{.FID}}&amp;datecut=9999&amp;prefix=0&amp;sortby=lastpost&amp;order=desc">Last Post</a> </strong></span></td>
 	</tr>
-{{range .Threads}}<tr class="inline_row">
-	<td align="center" class="{{.Row}} forumdisplay_regular" width="2%"><span class="thread_status folder" title="No new posts.">&nbsp;</span></td>
-	<td align="center" class="{{.Row}} forumdisplay_regular" width="2%">&nbsp;</td>
-	<td class="{{.Row}} forumdisplay_regular">
+{{range .Threads}}{{if .Sep}}<tr>
+<td class="trow_sep" colspan="6">{{.Sep}}</td>
+</tr>
+{{end}}<tr class="inline_row">
+	<td align="center" class="{{.Row}} {{.Kind}}" width="2%"><span class="thread_status folder" title="No new posts.">&nbsp;</span></td>
+	<td align="center" class="{{.Row}} {{.Kind}}" width="2%">&nbsp;</td>
+	<td class="{{.Row}} {{.Kind}}">
 		<div>
           <span> <span class=" subject_old" id="tid_{{.T.TID}}"><a href="showthread.php?tid={{.T.TID}}">{{.T.Subject}}</a></span>{{if .PageLinks}}
  <span class="smalltext">(Pages: {{range .PageLinks}}
@@ -588,9 +623,9 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 			<div><span class="author smalltext"><a href="{{$.BB}}/member.php?action=profile&amp;uid={{.T.UID}}">{{.T.Author}}</a>, </span><span class="thread_start_datetime smalltext">{{.Started}}</span></div>
 		</div>
 	</td>
-	<td align="center" class="{{.Row}} forumdisplay_regular"><a href="{{$.BB}}/misc.php?action=whoposted&amp;tid={{.T.TID}}">{{.Replies}}</a></td>
-	<td align="center" class="{{.Row}} forumdisplay_regular">{{.T.Views}}</td>
-	<td class="{{.Row}} forumdisplay_regular" style="white-space: nowrap; text-align: right;">
+	<td align="center" class="{{.Row}} {{.Kind}}"><a href="{{$.BB}}/misc.php?action=whoposted&tid={{.T.TID}}" onclick="MyBB.whoPosted({{.T.TID}}); return false;">{{.Replies}}</a></td>
+	<td align="center" class="{{.Row}} {{.Kind}}">{{.T.Views}}</td>
+	<td class="{{.Row}} {{.Kind}}" style="white-space: nowrap; text-align: right;">
 		<span class="lastpost smalltext">{{.LastDate}}<br />
 		<a href="showthread.php?tid={{.T.TID}}&amp;action=lastpost">Last Post</a>: <a href="{{$.BB}}/member.php?action=profile&amp;uid={{.T.LastPosterUID}}">{{.T.LastPoster}}</a></span>
 	</td>
@@ -599,6 +634,8 @@ To: <a href="{{.BB}}/member.php?action=profile&amp;uid={{.ToUID}}">{{.ToName}}</
 <td colspan="6" class="trow1">Sorry, but there are currently no threads in this forum with the specified date and time limiting options.</td>
 </tr>
 {{end}}</table>
+<div class="float_left">
+{{template "pagination" .Pagination}}</div>
 {{end}}
 
 {{define "pmnav"}}<td width="180" valign="top">

@@ -67,7 +67,13 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if merged > 0 {
 		fmt.Fprintf(stdout, "  warning: the forum merged the bot's consecutive messages into one post (%d posts): announcements land inside older posts; exempt the bot's group from auto-merge (MyBB: postmergeuignore) — docs/operations.md\n", merged)
+	} else {
+		fmt.Fprintln(stdout, "  merging: no merged post of the bot in the thread (members cannot see the forum's auto-merge setting: exempt the bot's group from it, MyBB: postmergeuignore — docs/operations.md)")
 	}
+	if err := checkFlood(ctx, f, forum.Thread{ID: cfg.Forum.Thread}, stdout); err != nil {
+		return err
+	}
+	checkSection(ctx, f, forum.Thread{ID: cfg.Forum.Thread}, stdout)
 	for _, name := range cfg.Players() {
 		if authors[name] == 0 {
 			fmt.Fprintf(stdout, "  note: player %s has no post in the thread yet (check the spelling of the name)\n", name)
@@ -92,6 +98,53 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("no such user on the forum: %s (the game's private messages to them would be undeliverable: check the spelling in the config)", strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// checkFlood reports whether the forum's flood control applies to the bot in the game's thread,
+// where the dialect can tell (forum.FloodExempter: MyBB shows a moderator of the forum the
+// moderation tools on the thread page, and skips its flood check for them).
+func checkFlood(ctx context.Context, f forum.Forum, t forum.Thread, stdout io.Writer) error {
+	fe, ok := f.(forum.FloodExempter)
+	if !ok {
+		fmt.Fprintln(stdout, "flood control: this dialect cannot tell whether it applies to the bot")
+		return nil
+	}
+	exempt, why, err := fe.FloodExempt(ctx, t)
+	if err != nil {
+		return fmt.Errorf("flood control: %w", err)
+	}
+	if exempt {
+		fmt.Fprintf(stdout, "flood control: the bot is exempt (%s)\n", why)
+		return nil
+	}
+	fmt.Fprintf(stdout, "flood control: applies to the bot (%s); replies in a row wait it out — make the bot a moderator of the game's forum (docs/operations.md)\n", why)
+	return nil
+}
+
+// checkSection reports the game thread's section and its first page of threads, where the
+// dialect lists sections (forum.SectionReader): one look at it stands for every game thread in it.
+func checkSection(ctx context.Context, f forum.Forum, t forum.Thread, stdout io.Writer) {
+	sr, ok := f.(forum.SectionReader)
+	if !ok {
+		return
+	}
+	sec := sr.SectionOf(t)
+	if sec == "" {
+		fmt.Fprintln(stdout, "section: the thread page does not name its section")
+		return
+	}
+	heads, err := sr.Section(ctx, sec)
+	if err != nil {
+		fmt.Fprintf(stdout, "section %s: cannot be read (%v)\n", sec, err)
+		return
+	}
+	listed := "not on its first page"
+	for _, h := range heads {
+		if h.ID == t.ID {
+			listed = fmt.Sprintf("listed, %d replies, last post by %s at %s", h.Replies, h.LastPoster, h.LastAt.Format("2006-01-02 15:04"))
+		}
+	}
+	fmt.Fprintf(stdout, "section %s: %d threads on its first page; the game's thread %s\n", sec, len(heads), listed)
 }
 
 // checkNames asks the forum whether every player and moderator exists, where the dialect can

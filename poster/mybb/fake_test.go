@@ -44,7 +44,10 @@ type fakeMyBB struct {
 	uploads      []upload
 	refuseUpload bool
 	// oldField serves the reply form with MyBB's old single "attachment" file field.
-	oldField  bool
+	oldField bool
+	// moderator serves the thread page the bot sees once it moderates the forum (the capture of
+	// the second board, testdata/forums/mybb/section).
+	moderator bool
 	nextLogin int
 	// sentPage builds the read page of gm-bot's Sent Items copy (pmid 2) from the recipient's
 	// captured read page (pmid 1); the capture has no page of the sender's copy. nil: 404.
@@ -64,7 +67,7 @@ func (f *fakeMyBB) page(name string) []byte {
 		f.t.Fatal(err)
 	}
 	// The pages carry the capture board's absolute URLs; point them at this server.
-	return []byte(strings.ReplaceAll(string(b), "http://127.0.0.1:8081", f.srv.URL))
+	return []byte(strings.NewReplacer("http://127.0.0.1:8081", f.srv.URL, "http://127.0.0.1:18437", f.srv.URL).Replace(string(b)))
 }
 
 func (f *fakeMyBB) member(r *http.Request) bool {
@@ -131,6 +134,8 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		switch {
+		case f.moderator && member:
+			send("section/21-showthread-tid2.gm-bot.moderator.html")
 		case page == "2" && member:
 			send("13-thread-p2.gm-bot.html")
 		case page == "2":
@@ -140,6 +145,9 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 		default: // page 1, and MyBB's answer to an out-of-range page
 			send("10-thread-p1.guest.html")
 		}
+	case r.URL.Path == "/forumdisplay.php" && (q.Get("fid") == "3" || q.Get("fid") == "4"):
+		// fid 4 stands for a link forum: the board answers another forum's list.
+		send("16-forumdisplay-fid3.guest.html")
 	case r.URL.Path == "/newreply.php" && r.Method == http.MethodGet:
 		if !member {
 			send("26-newreply-noperm.guest.html")

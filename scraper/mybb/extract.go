@@ -80,9 +80,12 @@ func (k Kind) String() string {
 type Page struct {
 	Kind     Kind
 	ThreadID string // thread pages
-	Subject  string // the thread's or the PM's title
-	Page     int    // current page (1-based); 1 when there is no pagination
-	LastPage int    // the last page; equals Page when there is no pagination
+	ForumID  string // thread pages: the forum the thread is in (the breadcrumb's last forum link)
+	// Moderator: the page shows the bot moderation tools of the thread's forum (Moderates).
+	Moderator bool
+	Subject   string // the thread's or the PM's title
+	Page      int    // current page (1-based); 1 when there is no pagination
+	LastPage  int    // the last page; equals Page when there is no pagination
 	// LastPID is the thread's newest post id as the quick-reply form states it (members only);
 	// empty when the page does not say.
 	LastPID   string
@@ -262,7 +265,8 @@ func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
 		return nil, markup("no post container (%s) on the thread page", Selectors.Post)
 	}
 	base := baseURL(doc, o)
-	p := &Page{Kind: KindThread, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc), UnreadPM: UnreadPM(doc)}
+	p := &Page{Kind: KindThread, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc), UnreadPM: UnreadPM(doc),
+		ForumID: BreadcrumbFID(doc), Moderator: Moderates(doc)}
 	p.Page, p.LastPage = pagination(doc)
 	p.LastPID, _ = doc.Find(Selectors.LastPID).First().Attr("value")
 	if v, ok := doc.Find(Selectors.QuickTID).First().Attr("value"); ok {

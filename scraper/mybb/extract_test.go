@@ -392,6 +392,10 @@ func TestErrorPages(t *testing.T) {
 		{"27-reply-error-badkey.gm-bot.html", forum.ErrBadToken, 0},
 		{"28-reply-error-flood.snovaya.html", nil, 60 * time.Second},
 		{"32-pm-send-error-flood.gm-bot.html", nil, 61 * time.Second},
+		{"section/07-reply-error-flood-tid2.gm-bot.member.html", nil, 6 * time.Second},
+		// The same reply twice within ten minutes: it is on the board; look for it.
+		{"section/35-reply-error-duplicate.gm-bot.moderator.html", ErrAlreadyPosted, 0},
+		{"section/35-reply-error-duplicate.gm-bot.moderator.html", forum.ErrAmbiguous, 0},
 	}
 	for _, c := range cases {
 		doc, err := Parse(fixture.Read(t, "mybb", c.file))
@@ -399,6 +403,9 @@ func TestErrorPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = Result(doc, nil)
+		if err == nil {
+			t.Errorf("%s: no error", c.file)
+		}
 		if c.want != nil && !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.file, err, c.want)
 		}

@@ -148,11 +148,20 @@ func ClassifyMessage(msg string, loggedIn bool) error {
 			return fmt.Errorf("mybb: %q: %w", msg, forum.ErrNoPermission)
 		}
 		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrLoggedOut)
+	case reDuplicate.MatchString(msg):
+		return fmt.Errorf("mybb: %q: %w", msg, ErrAlreadyPosted)
 	case reNotFound.MatchString(msg):
 		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrNotFound)
 	}
 	return nil
 }
+
+// ErrAlreadyPosted is MyBB's refusal of a reply equal (subject and message) to one the same user
+// posted in the same thread within the last ten minutes: "You have already posted this reply to
+// the specified thread." The reply is on the board already (a retry of a post whose answer was
+// lost). It wraps forum.ErrAmbiguous, so the caller looks for it (its marker) instead of posting
+// it again.
+var ErrAlreadyPosted = fmt.Errorf("mybb: the board already has this reply: %w", forum.ErrAmbiguous)
 
 // TooLongError is "The message is too long. Please enter a message shorter than N characters"
 // with the board's limit when the message states it. errors.Is(err, forum.ErrTooLong) holds.

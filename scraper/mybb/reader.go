@@ -53,6 +53,7 @@ type ThreadState struct {
 	CursorPage int    // the page that cursor's post is on
 	KnownLast  string // the newest pid seen in the thread
 	OwnLast    string // the bot's newest post (what MyBB would merge a reply into)
+	Section    string // the forum the thread is in (the breadcrumb of its last page read)
 }
 
 // Thread is the state of thread tid (created empty on first use).
@@ -83,6 +84,9 @@ func (r *Reader) page(ctx context.Context, path string) (*Page, error) {
 	p, err := ExtractThread(doc, r.Options)
 	if err == nil && p.LoggedIn {
 		r.unreadPM = p.UnreadPM
+	}
+	if err == nil && p.ThreadID != "" && p.ForumID != "" {
+		r.Thread(p.ThreadID).Section = p.ForumID
 	}
 	return p, err
 }

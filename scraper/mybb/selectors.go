@@ -20,13 +20,25 @@ var Selectors = struct {
 	Permalink     string // "#N" link: showthread.php?tid=T&pid=P#pidP
 	Body          string // the post's text (id="pid_{pid}")
 	Signature     string // the author's signature (never part of the text)
-	Pagination    string // the first pagination block
+	Pagination    string // the first pagination block (not the breadcrumb popup listing the forum's pages)
 	PageCurrent   string
 	PagesLabel    string // "Pages (N):"
 	PageLink      string
 	LastPID       string // hidden input of the quick-reply form (members only)
 	QuickTID      string // hidden tid input of the quick-reply form
 	NewReply      string // the "New Reply" button (newreply.php?tid=T)
+	Breadcrumb    string // links of the breadcrumb (div.navigation); the last forum link is the thread's forum
+	ModOptions    string // a reply form's moderator options (close, stick: moderators of the forum with those rights)
+	InlineMod     string // showthread's inline moderation (every moderator of the forum)
+
+	// Forum pages (forumdisplay.php): the thread list.
+	SectionRow      string // one thread row
+	SectionSubject  string // the thread's title link (showthread.php?tid=T)
+	SectionSticky   string // a cell of a sticky thread's row
+	SectionReplies  string // the replies count (a "who posted" link)
+	SectionLastPost string // the last-post cell: date, <br>, "Last Post:" link and poster
+	SectionEmpty    string // the thread list's sort controls (a forum page even with no thread)
+	NewThread       string // the "Post Thread" button (newthread.php?fid=F)
 
 	// MyCode rendered in a post body.
 	Quote        string // blockquote.mycode_quote > cite + text
@@ -74,13 +86,24 @@ var Selectors = struct {
 	Permalink:     ".post_head a[href*='pid=']",
 	Body:          "div.post_body",
 	Signature:     "div.signature",
-	Pagination:    "div.pagination",
+	Pagination:    "div.pagination:not(.pagination_breadcrumb)",
 	PageCurrent:   ".pagination_current",
 	PagesLabel:    "span.pages",
 	PageLink:      "a[href*='page=']",
 	LastPID:       "input#lastpid, input[name='lastpid']",
 	QuickTID:      "form#quick_reply_form input[name='tid']",
 	NewReply:      "a.new_reply_button[href*='tid=']",
+	Breadcrumb:    "div.navigation a",
+	ModOptions:    "input[name^='modoptions[']",
+	InlineMod:     "input[name^='inlinemod_'], form[action*='moderation.php'] select[name='action']",
+
+	SectionRow:      "tr.inline_row",
+	SectionSubject:  "span[id^='tid_'] > a",
+	SectionSticky:   "td.forumdisplay_sticky",
+	SectionReplies:  "a[href*='action=whoposted']",
+	SectionLastPost: "span.lastpost",
+	SectionEmpty:    "select[name='sortby'], a[href*='sortby=']",
+	NewThread:       "a.new_thread_button[href*='fid=']",
 
 	Quote:        "blockquote.mycode_quote",
 	QuoteCite:    "cite",
@@ -137,5 +160,6 @@ var (
 	reNoPerm       = regexp.MustCompile(`(?i)not logged in or do not have permission|do not have permission|нет прав|не имеете прав|не авторизованы`)
 	reBadLogin     = regexp.MustCompile(`(?i)invalid username|invalid (?:email|user)|неверн\S* (?:имя|логин|пароль)`)
 	reLockout      = regexp.MustCompile(`(?i)failed to login within the required number of attempts|исчерпали|попыток входа`)
+	reDuplicate    = regexp.MustCompile(`(?i)already posted this reply`)
 	reNotFound     = regexp.MustCompile(`(?i)specified (?:thread|post|forum|message) does not exist|invalid recipient|does not exist|не существует`)
 )
