@@ -6,6 +6,7 @@ package fleet
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -291,7 +292,8 @@ func fingerprint(v *config.Config) string {
 		Review     config.Review
 		Attach     config.Attachments
 	}{v.Forum, v.Bot, v.Moderators, v.Game, string(spec), v.Poll, v.Review, v.Attachments})
-	return string(b)
+	sum := sha256.Sum256(b)
+	return string(sum[:])
 }
 
 // PollPolicy is the poll policy of a game's view.

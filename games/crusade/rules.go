@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -152,26 +153,41 @@ func settings(sp judge.Spec, in spec) (cr.Settings, error) {
 		if file == "" {
 			file = in.QuestionBank
 		}
-		var bank quiz.Bank
 		if file != "" {
 			if !filepath.IsAbs(file) && sp.Dir != "" {
 				file = filepath.Join(sp.Dir, file)
 			}
-			bank, err = quiz.Load(file)
-		} else {
-			bank, err = quiz.Parse(defaultQuestions, "the embedded question bank")
-		}
-		if err != nil {
+			bank, err := quiz.Load(file)
+			if err != nil {
+				return s, fmt.Errorf("question bank: %w", err)
+			}
+			s.Questions = questions(bank)
+		} else if s.Questions, err = embeddedQuestions(); err != nil {
 			return s, fmt.Errorf("question bank: %w", err)
-		}
-		for _, q := range bank.Questions {
-			s.Questions = append(s.Questions, cr.Question{Text: q.Text, Answers: q.Answers})
 		}
 	}
 	if err := s.Validate(); err != nil {
 		return s, fmt.Errorf("settings: %w", err)
 	}
 	return s, nil
+}
+
+// embeddedQuestions is the embedded bank, parsed once per process and shared (read-only) by
+// every game that uses it.
+var embeddedQuestions = sync.OnceValues(func() ([]cr.Question, error) {
+	bank, err := quiz.Parse(defaultQuestions, "the embedded question bank")
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clip(questions(bank)), nil
+})
+
+func questions(bank quiz.Bank) []cr.Question {
+	out := make([]cr.Question, 0, len(bank.Questions))
+	for _, q := range bank.Questions {
+		out = append(out, cr.Question{Text: q.Text, Answers: q.Answers})
+	}
+	return out
 }
 
 // deployment reads the starting position: default, private, or a test position.
