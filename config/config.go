@@ -41,6 +41,8 @@ type Config struct {
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
+	// ofGames: this is one game's view of a several-game config (GameConfigs).
+	ofGames bool
 }
 
 // Forum is where the game is played.
@@ -357,6 +359,7 @@ func (c *Config) view(g Game, shared bool) *Config {
 	}
 	v.Game = g
 	v.Game.Thread, v.Game.Moderators = "", nil // moved to forum.thread and moderators
+	v.ofGames = true
 	v.gameDefaults()
 	return &v
 }
@@ -724,6 +727,23 @@ func (c *Config) isPlayer(lowerName string) bool {
 		}
 	}
 	return false
+}
+
+// Moderating is who may act on the game (a single-game config or one game's view) as a
+// moderator: its moderators and, in a single-game config, every web UI account too. In a
+// several-game config a web account moderates only the games whose moderators (their own list,
+// else the top-level one) name it.
+func (c *Config) Moderating() []string {
+	out := append([]string(nil), c.Moderators...)
+	if c.ofGames {
+		return out
+	}
+	for _, a := range c.Review.Accounts {
+		if !c.IsModerator(a.Name) {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }
 
 // IsModerator reports whether name is one of the moderators (case-insensitive).
