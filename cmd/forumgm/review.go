@@ -285,13 +285,10 @@ func count(n int, noun string) string {
 
 // newReview is the moderator tools over a game's store: the CLI, the web UI and the daemon's
 // process all build them the same way.
+// cfg is the game's single-game view: who may act on the game is cfg.Moderating().
 func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee, error), caps forum.Capabilities) *review.Review {
-	allowed := append([]string(nil), cfg.Moderators...)
-	for _, a := range cfg.Review.Accounts {
-		allowed = append(allowed, a.Name)
-	}
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
-		Allowed: allowed, PublicURL: cfg.Review.PublicURL}
+		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
 }
 
 // reviewOf builds the moderator tools of one game's view over st (registering the game in the
@@ -325,8 +322,9 @@ func reviewsOf(ctx context.Context, cfg *config.Config, st *store.Store) (map[st
 	return out, nil
 }
 
-// reviewWeb builds the moderator web UI over the games' reviews for the accounts the config
-// lists; their passwords come from the environment variables it names and are never printed.
+// reviewWeb builds the moderator web UI over the games' reviews (every game under its own path,
+// in the order of their ids) for the accounts the config lists; their passwords come from the
+// environment variables it names and are never printed.
 func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.Web, []string, error) {
 	if len(cfg.Review.Accounts) == 0 {
 		return nil, nil, fmt.Errorf("review serve: no moderator accounts: add review.accounts (name, password_env) to %s", cfg.Path())
@@ -341,18 +339,21 @@ func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.W
 		accounts = append(accounts, review.Account{Name: a.Name, Password: pw})
 		names = append(names, a.Name)
 	}
-	if len(reviews) != 1 {
-		return nil, nil, fmt.Errorf("review serve: the web UI serves one game at a time: name it with --game")
+	if len(reviews) == 0 {
+		return nil, nil, errors.New("review serve: no game to serve")
 	}
-	var rv *review.Review
-	for _, r := range reviews {
-		rv = r
+	ids := make([]string, 0, len(reviews))
+	for id := range reviews {
+		ids = append(ids, id)
 	}
-	loc := cfg.GameLocation()
-	if v, err := cfg.Select(rv.Game); err == nil {
-		loc = v.GameLocation()
+	sort.Strings(ids)
+	games := make([]*review.Review, 0, len(ids))
+	for _, id := range ids {
+		games = append(games, reviews[id])
 	}
-	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, rv)
+	// Each game shows its times in its own zone; the list of games in the first game's.
+	loc := games[0].Location
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, games...)
 	return web, names, err
 }
 
