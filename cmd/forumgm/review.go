@@ -20,7 +20,7 @@ import (
 
 func init() {
 	commands["review"] = command{
-		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] (web UI)",
+		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] [--game ID] (web UI, every game)",
 		run:     cmdReview,
 	}
 }
@@ -44,8 +44,10 @@ actions:
   adjust TARGET N --reason R
                             change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
---by NAME must be one of the configured moderators (moderators, review.accounts).
-   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0]   (the web UI)`
+--by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).
+--game ID names the game when the config lists several.
+   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0] [--game ID]
+       (the web UI: every game of the config, each under /g/ID/, unless --game names one)`
 
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
