@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	ttemplate "text/template"
 	"time"
 
@@ -67,9 +68,8 @@ type WebOptions struct {
 type Web struct {
 	opt      WebOptions
 	accounts []account
-	games    []*Review
-	byID     map[string]*Review
-	pages    map[string]map[string]*template.Template // by game id ("": pages of no game), by page
+	set      atomic.Pointer[gameSet]       // the games served (SetGames swaps them)
+	plain    map[string]*template.Template // the pages of no game (login, the list), by page
 	msgs     *ttemplate.Template
 	public   string // PublicURL's host ("" when none)
 	handler  http.Handler
@@ -78,6 +78,13 @@ type Web struct {
 	sessions map[string]*session
 	throttle *loginThrottle
 	kinds    map[string]string // game id -> its engine, as stored (it never changes)
+}
+
+// gameSet is the games the UI serves, with each game's pages (its times in its own zone).
+type gameSet struct {
+	list  []*Review
+	byID  map[string]*Review
+	pages map[string]map[string]*template.Template // by game id, by page
 }
 
 type account struct {
@@ -106,9 +113,6 @@ const (
 
 // NewWeb builds the web UI for the games (their Review, each with its own id), in the order given.
 func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
-	if len(games) == 0 {
-		return nil, errors.New("review: web: no game")
-	}
 	if len(opt.Accounts) == 0 {
 		return nil, errors.New("review: web: no moderator accounts (config: review.accounts)")
 	}
@@ -124,24 +128,17 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	if opt.LogSize <= 0 {
 		opt.LogSize = 50
 	}
-	w := &Web{opt: opt, games: games, byID: map[string]*Review{}, sessions: map[string]*session{}, throttle: newLoginThrottle(),
-		kinds: map[string]string{}}
+	w := &Web{opt: opt, sessions: map[string]*session{}, throttle: newLoginThrottle(), kinds: map[string]string{}}
 	for _, a := range opt.Accounts {
 		if strings.TrimSpace(a.Name) == "" || a.Password == "" {
 			return nil, fmt.Errorf("review: web: account %q has no name or no password", a.Name)
 		}
 		w.accounts = append(w.accounts, account{name: strings.TrimSpace(a.Name), digest: sha256.Sum256([]byte(a.Password))})
 	}
-	for _, g := range games {
-		if g == nil || g.Game == "" {
-			return nil, errors.New("review: web: a game without an id")
-		}
-		if _, dup := w.byID[g.Game]; dup {
-			return nil, fmt.Errorf("review: web: game %s given twice", g.Game)
-		}
-		w.byID[g.Game] = g
-	}
 	if err := w.parse(); err != nil {
+		return nil, err
+	}
+	if err := w.SetGames(games...); err != nil {
 		return nil, err
 	}
 	cop := http.NewCrossOriginProtection()
@@ -173,23 +170,39 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	return w, nil
 }
 
-// parse reads the messages and the pages: once for the pages of no game (login, the list of
-// games) and once per game, whose times are shown in the game's own zone.
+// parse reads the messages and the pages of no game (login, the list of games).
 func (w *Web) parse() error {
 	msgs, err := ttemplate.New("messages").Option("missingkey=error").ParseFS(webFS, "web/messages.tmpl")
 	if err != nil {
 		return fmt.Errorf("review: web messages: %w", err)
 	}
 	w.msgs = msgs
-	w.pages = map[string]map[string]*template.Template{}
-	if w.pages[""], err = w.parsePages(w.opt.Location); err != nil {
-		return err
+	w.plain, err = w.parsePages(w.opt.Location)
+	return err
+}
+
+// SetGames makes the games the UI serves (each with its own id, in the order given): a running
+// daemon calls it when a config reload adds, changes or removes games. Sessions stay; a page of a
+// game no longer served answers 404.
+func (w *Web) SetGames(games ...*Review) error {
+	if len(games) == 0 {
+		return errors.New("review: web: no game")
 	}
-	for _, g := range w.games {
-		if w.pages[g.Game], err = w.parsePages(w.location(g)); err != nil {
+	gs := &gameSet{list: games, byID: map[string]*Review{}, pages: map[string]map[string]*template.Template{}}
+	for _, g := range games {
+		if g == nil || g.Game == "" {
+			return errors.New("review: web: a game without an id")
+		}
+		if _, dup := gs.byID[g.Game]; dup {
+			return fmt.Errorf("review: web: game %s given twice", g.Game)
+		}
+		pages, err := w.parsePages(w.location(g))
+		if err != nil {
 			return err
 		}
+		gs.byID[g.Game], gs.pages[g.Game] = g, pages
 	}
+	w.set.Store(gs)
 	return nil
 }
 
@@ -398,10 +411,11 @@ func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name s
 			p.Flash = w.takeFlash(s)
 		}
 	}
-	p.Many = len(w.games) > 1
-	set := w.pages[p.Game]
+	gs := w.set.Load()
+	p.Many = len(gs.list) > 1
+	set := gs.pages[p.Game]
 	if set == nil {
-		set = w.pages[""]
+		set = w.plain
 	}
 	var b strings.Builder
 	if err := set[name].ExecuteTemplate(&b, "layout.html", p); err != nil {
@@ -499,19 +513,20 @@ type gameRow struct {
 
 // index lists the games; with one game it leads to it.
 func (w *Web) index(rw http.ResponseWriter, r *http.Request) {
-	if len(w.games) == 1 {
-		http.Redirect(rw, r, gamePath(w.games[0].Game), http.StatusSeeOther)
+	gs := w.set.Load()
+	if len(gs.list) == 1 {
+		http.Redirect(rw, r, gamePath(gs.list[0].Game), http.StatusSeeOther)
 		return
 	}
 	name := current(r).name
 	var rows []gameRow
-	for _, g := range w.games {
+	for _, g := range gs.list {
 		sum, err := g.Summary(r.Context())
 		if err != nil {
 			w.fail(rw, fmt.Errorf("game %s: %w", g.Game, err))
 			return
 		}
-		_, yours := g.Moderator(name)
+		yours := mayOpen(g, name)
 		rows = append(rows, gameRow{Summary: sum, Path: gamePath(g.Game), Kind: w.gameKindText(sum.Kind),
 			Last: when(sum.LastEvent, w.location(g)), Yours: yours})
 	}
@@ -526,12 +541,12 @@ type gameHandler func(rw http.ResponseWriter, r *http.Request, g *Review)
 // account is refused (403) on every page and action of the game.
 func (w *Web) game(next gameHandler) http.HandlerFunc {
 	return func(rw http.ResponseWriter, r *http.Request) {
-		g := w.byID[r.PathValue("game")]
+		g := w.set.Load().byID[r.PathValue("game")]
 		if g == nil {
 			http.Error(rw, w.msg("http.no_game", nil), http.StatusNotFound)
 			return
 		}
-		if _, ok := g.Moderator(current(r).name); !ok {
+		if !mayOpen(g, current(r).name) {
 			kind := w.kind(r.Context(), g)
 			w.render(rw, r, http.StatusForbidden, "refused", page{Title: w.msg("title.refused", msgData{Game: g.Game, Kind: kind}),
 				Game: g.Game, Kind: kind, Refused: true, Allowed: g.Allowed})
@@ -539,6 +554,17 @@ func (w *Web) game(next gameHandler) http.HandlerFunc {
 		}
 		next(rw, r, g)
 	}
+}
+
+// mayOpen reports whether the account may open and act on the game: it is one of the game's
+// moderators. A game with no moderators configured opens to nobody in the web UI (an empty
+// Review.Allowed lets any name through for the tools and tests only).
+func mayOpen(g *Review, account string) bool {
+	if len(g.Allowed) == 0 {
+		return false
+	}
+	_, ok := g.Moderator(account)
+	return ok
 }
 
 // kind is a game's kind in words ("" when the store does not know the game).

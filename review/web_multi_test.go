@@ -333,3 +333,61 @@ func TestWebGamesGiven(t *testing.T) {
 		t.Error("a game without an id accepted")
 	}
 }
+
+// A game with no moderators configured opens to no account in the web UI.
+func TestWebGameWithoutModerators(t *testing.T) {
+	e := newWebEnv(t)
+	id := e.flagPost("7", "Джелу", forum.Post{Text: move}, store.FlagUnreadable, "ошибка судьи")
+	e.rv.Allowed = nil
+	c := e.client()
+	if r := c.login(modName, modPass); r.status != http.StatusSeeOther {
+		t.Fatalf("login: %d", r.status)
+	}
+	r := c.get("/g/g/")
+	if r.status != http.StatusForbidden || !strings.Contains(r.body, "нет модераторов") {
+		t.Errorf("queue of a game without moderators: %d\n%s", r.status, r.body)
+	}
+	if r := c.post(fmtPath("/g/g/flag/%d/close", id), url.Values{"csrf": {c.csrf}, "reason": {"x"}}); r.status != http.StatusForbidden {
+		t.Errorf("close on a game without moderators: %d", r.status)
+	}
+	if f := e.flag(id); f.State != store.FlagOpen {
+		t.Errorf("flag %+v", f)
+	}
+}
+
+// SetGames changes the games served while sessions stay (a config reload): a game added appears
+// in the list, a game removed answers 404, and with one game left / leads to it.
+func TestWebSetGames(t *testing.T) {
+	m := newMultiEnv(t)
+	cr, fb := m.games[crusadeID], m.games[footballID]
+	if err := m.env.web.SetGames(cr); err != nil {
+		t.Fatal(err)
+	}
+	mod := m.loginAs(modName, modPass)
+	if r := mod.get("/"); r.status != http.StatusSeeOther || r.location != "/g/crusade-1/" {
+		t.Errorf("one game: / answers %d %q", r.status, r.location)
+	}
+	if r := mod.get("/g/football-1/"); r.status != http.StatusNotFound {
+		t.Errorf("a game not served: %d", r.status)
+	}
+	if err := m.env.web.SetGames(cr, fb); err != nil {
+		t.Fatal(err)
+	}
+	r := mod.get("/")
+	wantIn(t, "list after adding", r.body, `id="game-crusade-1"`, `id="game-football-1"`)
+	if r := mod.get("/g/football-1/"); r.status != http.StatusOK {
+		t.Errorf("the game added: %d", r.status)
+	}
+	if err := m.env.web.SetGames(fb); err != nil {
+		t.Fatal(err)
+	}
+	if r := mod.get("/g/crusade-1/"); r.status != http.StatusNotFound {
+		t.Errorf("the game removed: %d", r.status)
+	}
+	if err := m.env.web.SetGames(); err == nil {
+		t.Error("no games accepted")
+	}
+	if r := mod.get("/"); r.status != http.StatusSeeOther || r.location != "/g/football-1/" {
+		t.Errorf("after a refused change: / answers %d %q", r.status, r.location)
+	}
+}

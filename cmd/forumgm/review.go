@@ -344,6 +344,15 @@ func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.W
 	if len(reviews) == 0 {
 		return nil, nil, errors.New("review serve: no game to serve")
 	}
+	games := byID(reviews)
+	// Each game shows its times in its own zone; the list of games in the first game's.
+	loc := games[0].Location
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, games...)
+	return web, names, err
+}
+
+// byID is the reviews in the order of their game ids.
+func byID(reviews map[string]*review.Review) []*review.Review {
 	ids := make([]string, 0, len(reviews))
 	for id := range reviews {
 		ids = append(ids, id)
@@ -353,10 +362,7 @@ func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.W
 	for _, id := range ids {
 		games = append(games, reviews[id])
 	}
-	// Each game shows its times in its own zone; the list of games in the first game's.
-	loc := games[0].Location
-	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, games...)
-	return web, names, err
+	return games
 }
 
 // serveReview serves the moderator web UI over the same Review the CLI's actions use, until ctx
@@ -366,6 +372,11 @@ func serveReview(ctx context.Context, cfg *config.Config, reviews map[string]*re
 	if err != nil {
 		return err
 	}
+	return serveWeb(ctx, cfg, web, names, gameNames(reviews), listen, stdout)
+}
+
+// serveWeb serves a built web UI (for games, named in the banner) until ctx is done.
+func serveWeb(ctx context.Context, cfg *config.Config, web *review.Web, names []string, games, listen string, stdout io.Writer) error {
 	if listen == "" {
 		listen = cfg.Review.Listen
 	}
@@ -373,7 +384,7 @@ func serveReview(ctx context.Context, cfg *config.Config, reviews map[string]*re
 		listen = "127.0.0.1:0"
 	}
 	return review.Serve(ctx, listen, web, func(url string) {
-		fmt.Fprintf(stdout, "moderator web UI for %s: %s\n", gameNames(reviews), url)
+		fmt.Fprintf(stdout, "moderator web UI for %s: %s\n", games, url)
 		fmt.Fprintf(stdout, "log in as: %s (passwords from the environment). Ctrl-C stops it.\n", strings.Join(names, ", "))
 	})
 }

@@ -135,7 +135,9 @@ func TestReviewServeEveryGame(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errs syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- cmdReview(ctx, []string{"--config", path, "serve", "--listen", "127.0.0.1:0"}, &out, &errs) }()
+	go func() {
+		done <- cmdReview(ctx, []string{"--config", path, "serve", "--listen", "127.0.0.1:0"}, &out, &errs)
+	}()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
