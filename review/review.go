@@ -4,6 +4,8 @@
 // the last applied move; pause, resume and end the game). Each command goes through the game's referee, and its outcome is
 // committed like any other: events (with the moderator's name and reason in the event log),
 // replies queued in the outbox for the daemon's poster, the flag resolved, in one transaction.
+// The web UI (Web) serves these tools in a browser for one game or several, each game to its own
+// moderators only.
 package review
 
 import (

@@ -132,32 +132,7 @@ func TestReviewServeEveryGame(t *testing.T) {
 	t.Setenv("FORUMGM_TEST_REVIEW_BOT", "x")
 	t.Setenv("FORUMGM_TEST_REVIEW_MOD", "пароль-1")
 	t.Setenv("FORUMGM_TEST_REVIEW_ARB", "пароль-2")
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errs syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- cmdReview(ctx, []string{"--config", path, "serve", "--listen", "127.0.0.1:0"}, &out, &errs)
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	var base string
-	for deadline := time.Now().Add(30 * time.Second); base == ""; {
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v\n%s%s", err, out.String(), errs.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if m := uiURL.FindStringSubmatch(out.String()); m != nil {
-			base = m[1]
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no URL printed:\n%s", out.String())
-		}
-	}
+	base := serveUI(t, uiURL, "--config", path, "serve", "--listen", "127.0.0.1:0")
 
 	mod := loginWeb(t, base, "Moderator", "пароль-1")
 	code, _, idx := mod.do(http.MethodGet, "/", nil)
@@ -200,6 +175,57 @@ func TestReviewServeEveryGame(t *testing.T) {
 	}
 	if _, _, idx := mod.do(http.MethodGet, "/", nil); !strings.Contains(between(idx, `id="game-football-1"`, "</tr>"), "на паузе") {
 		t.Errorf("the list does not show the football pause:\n%s", idx)
+	}
+}
+
+// serveUI runs `forumgm review ARGS` serving the web UI until the test ends and returns its URL,
+// read from the banner by re.
+func serveUI(t *testing.T, re *regexp.Regexp, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errs syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- cmdReview(ctx, args, &out, &errs) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		select {
+		case err := <-done:
+			done <- err
+			t.Fatalf("serve stopped: %v\n%s%s", err, out.String(), errs.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no URL printed:\n%s", out.String())
+		}
+	}
+}
+
+// With --game, serve serves that game alone: / leads to it, the other game is not there.
+func TestReviewServeOneGame(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(twoGamesConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FORUMGM_TEST_REVIEW_BOT", "x")
+	t.Setenv("FORUMGM_TEST_REVIEW_MOD", "пароль-1")
+	t.Setenv("FORUMGM_TEST_REVIEW_ARB", "пароль-2")
+	base := serveUI(t, regexp.MustCompile(`moderator web UI for game football-1: (http://127\.0\.0\.1:\d+/)`),
+		"--config", path, "serve", "--game", "football-1", "--listen", "127.0.0.1:0")
+	arb := loginWeb(t, base, "Arbiter", "пароль-2")
+	if code, loc, _ := arb.do(http.MethodGet, "/", nil); code != http.StatusSeeOther || loc != "/g/football-1/" {
+		t.Errorf("/ with one game: %d %q", code, loc)
+	}
+	if code, _, _ := arb.do(http.MethodGet, "/g/crusade-1/", nil); code != http.StatusNotFound {
+		t.Errorf("the other game: %d", code)
 	}
 }
 
