@@ -63,6 +63,7 @@ type Fleet struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session // by forum account (dialect, URL, bot)
+	limits   *forum.HostLimits   // one request rate per forum host, whatever the account
 	games    map[string]*Game    // by game id
 }
 
@@ -85,7 +86,7 @@ func New(o Options) (*Fleet, error) {
 	if o.VerifyEvery == 0 {
 		o.VerifyEvery = 10 * time.Minute
 	}
-	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}}, nil
+	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: forum.NewHostLimits()}, nil
 }
 
 // Prepare opens cfg's games not open yet (registers them in the store, builds their daemons)
@@ -247,6 +248,7 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 	fcfg := forum.Config{
 		BaseURL: v.Forum.URL, Username: v.Bot.Username, Password: password,
 		Location: v.ForumLocation(), Now: f.o.Clock.Now, UserAgent: v.Forum.UserAgent, Extra: v.Forum.Extra,
+		Limits: f.limits,
 		// Flood control is waited out by the daemon, which reads and judges meanwhile.
 		ReturnFlood: true,
 		// ... and it splits a message the board finds too long, every part with its own marker.

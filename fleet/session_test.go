@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -24,6 +25,9 @@ type listForum struct {
 	lists    int
 	logins   int
 	listFail error
+
+	pms        []forum.Post
+	inboxReads int
 }
 
 func newListForum(threads ...string) *listForum {
@@ -97,7 +101,25 @@ func (f *listForum) Reply(context.Context, forum.Thread, string) (string, bool, 
 }
 func (f *listForum) SendPM(context.Context, string, string, string) error { return forum.ErrNoPM }
 func (f *listForum) Inbox(_ context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	return nil, after, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inboxReads++
+	a, _ := strconv.Atoi(after.PostID)
+	var out []forum.Post
+	cur := after
+	for _, p := range f.pms {
+		if n, _ := strconv.Atoi(p.ID); n > a {
+			out = append(out, p)
+			cur.PostID = p.ID
+		}
+	}
+	return out, cur, nil
+}
+
+func (f *listForum) pm(id, author string) {
+	f.mu.Lock()
+	f.pms = append(f.pms, forum.Post{ID: id, Author: author})
+	f.mu.Unlock()
 }
 func (f *listForum) Capabilities() forum.Capabilities { return forum.Capabilities{} }
 
@@ -234,5 +256,108 @@ func TestSessionLogsInOnce(t *testing.T) {
 	var _ forum.Forum = &gameForum{session: s}
 	if _, ok := forum.As[forum.SectionReader](&gameForum{session: s}); !ok {
 		t.Fatal("the dialect's section reader is not found through the wrappers")
+	}
+}
+
+// After a restart the cursors carry the heads: the first polls read no thread whose list entry
+// is unchanged.
+func TestSectionWatchSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	open := func() []*gameForum {
+		s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+		var gs []*gameForum
+		for _, th := range []string{"1", "2", "3"} {
+			gs = append(gs, &gameForum{session: s, thread: th, every: 15 * time.Second, verify: 10 * time.Minute, now: clock.Now})
+		}
+		return gs
+	}
+	curs := map[string]forum.Cursor{}
+	for i, g := range open() {
+		th := fmt.Sprint(i + 1)
+		_, cur, err := g.Posts(ctx, forum.Thread{ID: th}, forum.Cursor{})
+		if err != nil || cur.Head == nil {
+			t.Fatalf("cursor without head: %+v %v", cur, err)
+		}
+		curs[th] = cur
+	}
+	// The daemon stores the cursor as JSON; the restarted process loads it.
+	for th, c := range curs {
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back forum.Cursor
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		curs[th] = back
+	}
+	lf.add("2", "b")
+	clock.Advance(time.Minute)
+	for i, g := range open() {
+		th := fmt.Sprint(i + 1)
+		ps, _, err := g.Posts(ctx, forum.Thread{ID: th}, curs[th])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if th == "2" && len(ps) != 1 {
+			t.Errorf("thread 2's new post not read after the restart")
+		}
+	}
+	if lf.reads["1"] != 1 || lf.reads["3"] != 1 || lf.reads["2"] != 2 {
+		t.Fatalf("reads after a restart: %v (want only thread 2 read again)", lf.reads)
+	}
+}
+
+func TestInboxReadOnceForTheSessionsGames(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum()
+	lf.pm("5", "old")
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+	var gs []*gameForum
+	curs := []forum.Cursor{{PostID: "5"}, {PostID: "5"}, {PostID: "5"}}
+	for range 3 {
+		gs = append(gs, &gameForum{session: s, every: 15 * time.Second, verify: time.Hour, now: clock.Now})
+	}
+	read := func() (n int) {
+		for i, g := range gs {
+			ps, cur, err := g.Inbox(ctx, curs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[i] = cur
+			n += len(ps)
+		}
+		return n
+	}
+	if n := read(); n != 0 || lf.inboxReads != 1 {
+		t.Fatalf("first read: %d messages, %d inbox reads (want 0, 1)", n, lf.inboxReads)
+	}
+	lf.pm("6", "Джелу")
+	lf.pm("7", "snovaya")
+	clock.Advance(time.Minute)
+	if n := read(); n != 6 || lf.inboxReads != 2 {
+		t.Fatalf("each game gets both new messages from one read: %d messages, %d reads", n, lf.inboxReads)
+	}
+	for i, c := range curs {
+		if c.PostID != "7" {
+			t.Errorf("game %d cursor %q", i, c.PostID)
+		}
+	}
+	// Within `every` nobody reads the forum again; a game behind gets what it missed.
+	clock.Advance(5 * time.Second)
+	ps, cur, err := gs[0].Inbox(ctx, forum.Cursor{PostID: "6"})
+	if err != nil || len(ps) != 1 || ps[0].ID != "7" || cur.PostID != "7" || lf.inboxReads != 2 {
+		t.Fatalf("a game behind: %v %v %v, %d reads", ps, cur, err, lf.inboxReads)
+	}
+	// A game older than the buffer reads for itself.
+	if ps, _, err := gs[1].Inbox(ctx, forum.Cursor{PostID: "2"}); err != nil || len(ps) != 3 || lf.inboxReads != 3 {
+		t.Fatalf("a game older than the buffer: %d messages, %d reads", len(ps), lf.inboxReads)
 	}
 }

@@ -43,6 +43,11 @@ type referee struct {
 	fair   Fair
 	log    []engine.Event // every event folded so far, referee events included
 	undone map[int]bool   // log positions of events undone by a moderator
+	// lean: the log is dropped once restored (the daemon keeps only the current state; an undo
+	// is a moderator's command, carried out by a full referee in the review tools).
+	lean      bool
+	restoring bool
+	dropped   int // events folded and dropped (lean)
 	paused bool
 	draws  uint64 // draws made so far (the next draw's number)
 	shown  bool   // the seed was revealed (a RevealedEvent is in the log)
@@ -197,12 +202,31 @@ func (r *referee) apply(ev engine.Event) error {
 			r.draws = max(r.draws, dr.N+1)
 		}
 	}
+	if r.lean && !r.restoring {
+		r.dropped++
+		return nil
+	}
 	r.log = append(r.log, ev)
 	return nil
 }
 
+// Lean makes r keep only the game's current state: the event log it folds while restoring is
+// dropped at the end of Restore, and later events are not kept. Such a referee cannot undo
+// (ErrNeedsLog); a daemon's referee is lean, the moderators' tools use a full one.
+func Lean(r Referee) {
+	if rf, ok := r.(*referee); ok {
+		rf.lean = true
+	}
+}
+
+// ErrNeedsLog: a lean referee was asked for something that needs the whole log (an undo).
+var ErrNeedsLog = errors.New("judge: a lean referee keeps no event log (undo needs a full referee)")
+
 // undo rebuilds the rules from the start, folding every game event but the undone ones.
 func (r *referee) undo(pos int) error {
+	if r.dropped > 0 {
+		return ErrNeedsLog
+	}
 	if pos < 0 || pos >= len(r.log) {
 		return fmt.Errorf("judge: undo: no event at %d", pos)
 	}
@@ -228,6 +252,14 @@ func (r *referee) undo(pos int) error {
 
 // Restore folds stored events into the referee.
 func (r *referee) Restore(recs []engine.Record) error {
+	r.restoring = true
+	defer func() {
+		r.restoring = false
+		if r.lean {
+			r.dropped += len(r.log)
+			r.log = nil
+		}
+	}()
 	for i, rec := range recs {
 		ev, err := r.decode(rec.Kind, rec.Data)
 		if err != nil {
@@ -481,6 +513,9 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		body, err := r.rules.Say(name, c)
 		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
 	case ModUndo:
+		if r.lean {
+			return Outcome{}, ErrNeedsLog
+		}
 		pos, label := r.lastUndoable()
 		if pos < 0 {
 			return Outcome{}, fmt.Errorf("judge: %w", ErrNothingToUndo)

@@ -4,6 +4,7 @@ package transcript
 // blank import) and by having at least one example transcript in ../examples.
 
 import (
+	"errors"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -181,6 +182,46 @@ func conform(t *testing.T, tr *Transcript) {
 		t.Error("the state re-folded from the log differs from the live one")
 	}
 
+	// A lean referee (the daemon's) restores the same state, keeps no log, refuses an undo, and
+	// judges the last post as the full one did.
+	lean, err := tr.Referee()
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge.Lean(lean)
+	if err := lean.Restore(log); err != nil {
+		t.Fatal(err)
+	}
+	if snapshot(t, lean) != snapshot(t, ref) {
+		t.Error("a lean referee's state differs from the full one's")
+	}
+	if _, ok := judge.LastUndoable(lean); ok {
+		t.Error("a lean referee offers an undo")
+	}
+	if _, err := lean.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "test"}); !errors.Is(err, judge.ErrNeedsLog) {
+		t.Errorf("a lean referee's undo: %v", err)
+	}
+	if len(steps) > 0 {
+		last := steps[len(steps)-1]
+		full, lean2 := mustReferee(t, tr), mustReferee(t, tr)
+		judge.Lean(lean2)
+		for _, r := range []judge.Referee{full, lean2} {
+			if err := r.Restore(last.before); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, errA := full.Judge(last.input)
+		b, errB := lean2.Judge(last.input)
+		if (errA == nil) != (errB == nil) || a.Verdict != b.Verdict || len(a.Messages) != len(b.Messages) || snapshot(t, full) != snapshot(t, lean2) {
+			t.Errorf("the lean referee judged the last post otherwise: %v/%v, %v/%v", a.Verdict, b.Verdict, errA, errB)
+		}
+		for i := range min(len(a.Messages), len(b.Messages)) {
+			if a.Messages[i].Body != b.Messages[i].Body {
+				t.Errorf("the lean referee's message %d differs", i)
+			}
+		}
+	}
+
 	// Every draw recorded in the log derives from the seed.
 	for i, rec := range log {
 		ev, err := judge.DecodeAny(fresh, rec)
@@ -321,4 +362,13 @@ func FuzzReferee(f *testing.F) {
 			t.Fatalf("%q: verdict %s changed the state", text, out.Verdict)
 		}
 	})
+}
+
+func mustReferee(t *testing.T, tr *Transcript) judge.Referee {
+	t.Helper()
+	r, err := tr.Referee()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -76,7 +76,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		opt.MaxRetries = 3
 	}
 	if opt.Client == nil {
-		opt.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate(), Sleep: opt.Sleep})
+		opt.Client = forum.NewClient(cfg.ClientConfig().WithSleep(opt.Sleep))
 	}
 	now := cfg.Now
 	if now == nil {
@@ -283,11 +283,12 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		if err != nil {
 			return nil, after, err
 		}
-		if doc.Find(scr.Thread.Post).Length() == 0 && loginShown(doc) {
+		table := scr.ThreadTable(doc)
+		if doc.Find(table.Post).Length() == 0 && loginShown(doc) {
 			return nil, after, fmt.Errorf("phpbb: thread %s: %w", t.ID, forum.ErrLoggedOut)
 		}
 		o.Base = p.URL
-		pg0, err := generic.Extract(doc, scr.Thread, o)
+		pg0, err := generic.Extract(doc, table, o)
 		if err != nil {
 			return nil, after, err
 		}
