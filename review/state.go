@@ -25,8 +25,6 @@ type Standing struct {
 	CanUndo  bool
 	// Winners are the names a moderator may give when ending the game (none: the game decides).
 	Winners []judge.Winner
-	// Over: the game has ended (a winner, or the moderators ended it).
-	Over bool
 }
 
 // Standing rebuilds the referee from the log and describes the game as it stands.
@@ -43,9 +41,6 @@ func (r *Review) Standing(ctx context.Context) (Standing, error) {
 	s.LastMove, s.CanUndo = judge.LastUndoable(ref)
 	if d := judge.DescriberOf(ref); d != nil {
 		s.Status, s.Winners = d.Status(), d.Winners()
-	}
-	if rules := judge.RulesOf(ref); rules != nil {
-		s.Over = rules.Over()
 	}
 	return s, nil
 }
@@ -71,11 +66,11 @@ func (r *Review) Summary(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	now, err := r.Standing(ctx)
+	over, err := r.Over(ctx)
 	if err != nil {
 		return Summary{}, err
 	}
-	s := Summary{Game: r.Game, Kind: g.Name, Open: len(flags), Paused: g.Paused, Over: now.Over}
+	s := Summary{Game: r.Game, Kind: g.Name, Open: len(flags), Paused: g.Paused, Over: over}
 	last, err := r.Log(ctx, 1)
 	if err != nil {
 		return Summary{}, err
