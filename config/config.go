@@ -474,6 +474,20 @@ func (c *Config) validateMulti() error {
 			}
 		}
 	}
+	// A web account moderates only the games whose moderators name it: one named nowhere could
+	// log in and open no game.
+	for i, a := range c.Review.Accounts {
+		if strings.TrimSpace(a.Name) == "" {
+			continue
+		}
+		mods := false
+		for _, v := range c.GameConfigs() {
+			mods = mods || v.IsModerator(a.Name)
+		}
+		if !mods {
+			add(fmt.Sprintf("review.accounts[%d].name: %q moderates no game: name it in moderators (every game's default) or in a game's moderators", i, a.Name))
+		}
+	}
 	if len(errs) == 0 {
 		return nil
 	}
@@ -615,7 +629,8 @@ func (c *Config) validate() error {
 			bad(field+".name", "%q holds control characters", a.Name)
 		case seenAcc[n]:
 			bad(field+".name", "%q is listed twice", a.Name)
-		case c.isPlayer(n):
+		case c.isPlayer(n) && (!c.ofGames || c.IsModerator(a.Name)):
+			// In a several-game config an account moderates only the games naming it.
 			bad(field+".name", "%q is a player in game.roster; a player cannot moderate their own game", a.Name)
 		}
 		seenAcc[n] = true

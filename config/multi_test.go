@@ -182,10 +182,20 @@ func TestModerating(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]string{"crusade-a": "Moderator", "crusade-2": "Arbiter", "lone": "Moderator"}
+	// A web account named in no game's moderators is refused; a player of one game may moderate
+	// another.
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), `review.accounts[2].name: "Helper" moderates no game`) {
+		t.Errorf("an account moderating nothing: %v", err)
+	}
+	c.Review.Accounts = c.Review.Accounts[:2]
+	c.Games[1].Moderators = []string{"Arbiter", "snovaya"}
+	c.Review.Accounts = append(c.Review.Accounts, ReviewAccount{Name: "snovaya", PasswordEnv: "P3"})
+	if err := c.Validate(); err != nil {
+		t.Errorf("a player of crusade-a moderating crusade-2: %v", err)
+	}
+	c.Games[1].Moderators = []string{"Arbiter"}
+	c.Review.Accounts = c.Review.Accounts[:2]
 	for _, v := range c.GameConfigs() {
 		if got := strings.Join(v.Moderating(), ","); got != want[v.Game.ID] {
 			t.Errorf("%s: moderating %q, want %q", v.Game.ID, got, want[v.Game.ID])
