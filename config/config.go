@@ -41,6 +41,8 @@ type Config struct {
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
+	// ofGames: this is one game's view of a several-game config (GameConfigs).
+	ofGames bool
 }
 
 // Forum is where the game is played.
@@ -357,6 +359,7 @@ func (c *Config) view(g Game, shared bool) *Config {
 	}
 	v.Game = g
 	v.Game.Thread, v.Game.Moderators = "", nil // moved to forum.thread and moderators
+	v.ofGames = true
 	v.gameDefaults()
 	return &v
 }
@@ -469,6 +472,20 @@ func (c *Config) validateMulti() error {
 			default:
 				add(p) // the shared sections: poll, store, ops, review, attachments
 			}
+		}
+	}
+	// A web account moderates only the games whose moderators name it: one named nowhere could
+	// log in and open no game.
+	for i, a := range c.Review.Accounts {
+		if strings.TrimSpace(a.Name) == "" {
+			continue
+		}
+		mods := false
+		for _, v := range c.GameConfigs() {
+			mods = mods || v.IsModerator(a.Name)
+		}
+		if !mods {
+			add(fmt.Sprintf("review.accounts[%d].name: %q moderates no game: name it in moderators (every game's default) or in a game's moderators", i, a.Name))
 		}
 	}
 	if len(errs) == 0 {
@@ -612,7 +629,8 @@ func (c *Config) validate() error {
 			bad(field+".name", "%q holds control characters", a.Name)
 		case seenAcc[n]:
 			bad(field+".name", "%q is listed twice", a.Name)
-		case c.isPlayer(n):
+		case c.isPlayer(n) && (!c.ofGames || c.IsModerator(a.Name)):
+			// In a several-game config an account moderates only the games naming it.
 			bad(field+".name", "%q is a player in game.roster; a player cannot moderate their own game", a.Name)
 		}
 		seenAcc[n] = true
@@ -724,6 +742,23 @@ func (c *Config) isPlayer(lowerName string) bool {
 		}
 	}
 	return false
+}
+
+// Moderating is who may act on the game (a single-game config or one game's view) as a
+// moderator: its moderators and, in a single-game config, every web UI account too. In a
+// several-game config a web account moderates only the games whose moderators (their own list,
+// else the top-level one) name it.
+func (c *Config) Moderating() []string {
+	out := append([]string(nil), c.Moderators...)
+	if c.ofGames {
+		return out
+	}
+	for _, a := range c.Review.Accounts {
+		if !c.IsModerator(a.Name) {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }
 
 // IsModerator reports whether name is one of the moderators (case-insensitive).

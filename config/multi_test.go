@@ -172,3 +172,42 @@ func TestSingleGameRefusesGamesListKeys(t *testing.T) {
 		t.Fatalf("game.thread in a single-game config: %v", err)
 	}
 }
+
+// Who may moderate a game: in a several-game config, the game's own moderators (else the
+// top-level ones) and no other web account; in a single-game config, the moderators and every
+// web account.
+func TestModerating(t *testing.T) {
+	src := multiSrc + "review:\n  accounts:\n    - {name: Moderator, password_env: P1}\n    - {name: Arbiter, password_env: P2}\n    - {name: Helper, password_env: P3}\n"
+	c, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"crusade-a": "Moderator", "crusade-2": "Arbiter", "lone": "Moderator"}
+	// A web account named in no game's moderators is refused; a player of one game may moderate
+	// another.
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), `review.accounts[2].name: "Helper" moderates no game`) {
+		t.Errorf("an account moderating nothing: %v", err)
+	}
+	c.Review.Accounts = c.Review.Accounts[:2]
+	c.Games[1].Moderators = []string{"Arbiter", "snovaya"}
+	c.Review.Accounts = append(c.Review.Accounts, ReviewAccount{Name: "snovaya", PasswordEnv: "P3"})
+	if err := c.Validate(); err != nil {
+		t.Errorf("a player of crusade-a moderating crusade-2: %v", err)
+	}
+	c.Games[1].Moderators = []string{"Arbiter"}
+	c.Review.Accounts = c.Review.Accounts[:2]
+	for _, v := range c.GameConfigs() {
+		if got := strings.Join(v.Moderating(), ","); got != want[v.Game.ID] {
+			t.Errorf("%s: moderating %q, want %q", v.Game.ID, got, want[v.Game.ID])
+		}
+	}
+	one, err := Load("../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one.Moderators = []string{"Moderator"}
+	one.Review.Accounts = []ReviewAccount{{Name: "moderator", PasswordEnv: "P1"}, {Name: "Helper", PasswordEnv: "P3"}}
+	if got := strings.Join(one.Moderating(), ","); got != "Moderator,Helper" {
+		t.Errorf("single game: moderating %q", got)
+	}
+}

@@ -118,3 +118,26 @@ func TestLineDiff(t *testing.T) {
 		t.Errorf("long diff: %d lines, %d more", len(d), more)
 	}
 }
+
+// With several games the notice links to the flag under its own game's path in the web UI, the
+// one the UI serves it at (/g/ID/flag/N), whatever the public URL's trailing slash.
+func TestNoticeLinksUnderTheGame(t *testing.T) {
+	in := &judge.Input{PostID: "5", Author: "Петя"}
+	for _, tc := range []struct{ game, public, want string }{
+		{"crusade-1", "https://mod.example.org/", "https://mod.example.org/g/crusade-1/flag/12"},
+		{"football-1", "https://mod.example.org", "https://mod.example.org/g/football-1/flag/12"},
+		{"g1", "", ""},
+	} {
+		v := noticeView(tc.game, 12, judge.Flag{PostID: "5"}, store.FlagDispute, in, judge.Outcome{}, tc.public)
+		if v.WebURL != tc.want {
+			t.Errorf("%s at %q: %q, want %q", tc.game, tc.public, v.WebURL, tc.want)
+		}
+		_, body, err := Notice(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.want != "" && !strings.Contains(body, tc.want) {
+			t.Errorf("%s: the notice lacks its link:\n%s", tc.game, body)
+		}
+	}
+}

@@ -4,6 +4,8 @@
 // the last applied move; pause, resume and end the game). Each command goes through the game's referee, and its outcome is
 // committed like any other: events (with the moderator's name and reason in the event log),
 // replies queued in the outbox for the daemon's poster, the flag resolved, in one transaction.
+// The web UI (Web) serves these tools in a browser for one game or several, each game to its own
+// moderators only.
 package review
 
 import (
@@ -27,10 +29,14 @@ type Review struct {
 	Now        func() time.Time
 	Moderators []string
 	Caps       forum.Capabilities
-	// Allowed are the names that may act ("by"): the configured moderators and the web UI's
-	// accounts. Empty: any name (tests, tools).
-	Allowed   []string // PublicURL is the web UI's public address (review.public_url), for moderators' notices.
+	// Allowed are the names that may act ("by") on this game, and the web UI accounts that may
+	// open it (config.Moderating). Empty: any name (tests, tools).
+	Allowed []string
+	// PublicURL is the web UI's public address (review.public_url), for moderators' notices.
 	PublicURL string
+	// Location is the game's time zone: the web UI shows the game's times in it (nil: the web
+	// UI's default).
+	Location *time.Location
 }
 
 // Case is a flag with the post it is about.
@@ -222,15 +228,28 @@ func (r *Review) need(by, reason string, needReason bool) (string, error) {
 	if needReason && strings.TrimSpace(reason) == "" {
 		return "", ErrNoReason
 	}
+	if name, ok := r.Moderator(by); ok {
+		return name, nil
+	}
+	return "", &NotModeratorError{By: by, Allowed: r.Allowed}
+}
+
+// Moderator reports whether by may act on the game (one of Allowed, case-insensitive; anyone
+// when Allowed is empty) and returns the name as configured.
+func (r *Review) Moderator(by string) (string, bool) {
+	by = strings.TrimSpace(by)
+	if by == "" {
+		return "", false
+	}
 	if len(r.Allowed) == 0 {
-		return by, nil
+		return by, true
 	}
 	for _, a := range r.Allowed {
 		if strings.EqualFold(strings.TrimSpace(a), by) {
-			return strings.TrimSpace(a), nil
+			return strings.TrimSpace(a), true
 		}
 	}
-	return "", &NotModeratorError{By: by, Allowed: r.Allowed}
+	return "", false
 }
 
 // cause wraps an error from the referee or the store under a short context, without the other

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"forumgm/judge"
 	"forumgm/store"
@@ -40,6 +41,42 @@ func (r *Review) Standing(ctx context.Context) (Standing, error) {
 	s.LastMove, s.CanUndo = judge.LastUndoable(ref)
 	if d := judge.DescriberOf(ref); d != nil {
 		s.Status, s.Winners = d.Status(), d.Winners()
+	}
+	return s, nil
+}
+
+// Summary is a game at a glance, for the list of games.
+type Summary struct {
+	Game      string
+	Kind      string // the game's engine ("crusade", "football")
+	Open      int    // open flags
+	Paused    bool
+	Over      bool
+	LastEvent time.Time // zero: no event yet
+}
+
+// Summary describes the game at a glance: its kind, open flags, whether it is paused or over,
+// and when its last event happened.
+func (r *Review) Summary(ctx context.Context) (Summary, error) {
+	g, err := r.State(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
+	flags, err := r.List(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
+	over, err := r.Over(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
+	s := Summary{Game: r.Game, Kind: g.Name, Open: len(flags), Paused: g.Paused, Over: over}
+	last, err := r.Log(ctx, 1)
+	if err != nil {
+		return Summary{}, err
+	}
+	if len(last) > 0 {
+		s.LastEvent = last[0].At
 	}
 	return s, nil
 }

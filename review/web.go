@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	ttemplate "text/template"
 	"time"
 
@@ -25,9 +26,14 @@ import (
 	"forumgm/templates"
 )
 
-// The web UI: the moderator's queue in a browser. It is a thin face over the same Review methods
-// the CLI calls (Queue, Show, AcceptAs, Reject, Close, Undo, Pause, Resume, End, Standing,
-// Described); the logged-in moderator's name is the "by" of every action. Every Russian text lives
+// The web UI: the moderators' queues in a browser, for one game or several. It is a thin face over
+// the same Review methods the CLI calls (Queue, Show, AcceptAs, Reject, Close, Undo, Pause,
+// Resume, End, Standing, Described); the logged-in moderator's name is the "by" of every action.
+// Every game lives under its own path, /g/ID/ (queue and game page, flag/N, log, undo, end and
+// the actions' POSTs), labelled with its id and kind; with several games / lists them (kind,
+// open flags, paused or over, last event), with one it leads to the game. One login serves every
+// game, but an account opens and acts on only the games it moderates (Review.Allowed); another
+// game's pages refuse it. Each game's times are shown in its own time zone (Review.Location). Every Russian text lives
 // in the templates under web/ (pages, the event words in words.html, and messages.tmpl for errors,
 // flashes and titles). An undo and the end of the game are confirmed on a page of their own. Login is a form against the configured accounts
 // (passwords from the environment, compared in constant time); a session cookie (HttpOnly,
@@ -48,7 +54,7 @@ type Account struct {
 // WebOptions configures the web UI.
 type WebOptions struct {
 	Accounts   []Account
-	Location   *time.Location   // times are shown in it; default UTC
+	Location   *time.Location   // times are shown in it unless the game has its own; default UTC
 	Now        func() time.Time // session expiry only; default time.Now
 	SessionTTL time.Duration    // default 12h
 	LogSize    int              // events on the log page; default 50
@@ -62,9 +68,8 @@ type WebOptions struct {
 type Web struct {
 	opt      WebOptions
 	accounts []account
-	games    []*Review
-	byID     map[string]*Review
-	pages    map[string]*template.Template
+	set      atomic.Pointer[gameSet]       // the games served (SetGames swaps them)
+	plain    map[string]*template.Template // the pages of no game (login, the list), by page
 	msgs     *ttemplate.Template
 	public   string // PublicURL's host ("" when none)
 	handler  http.Handler
@@ -72,6 +77,14 @@ type Web struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	throttle *loginThrottle
+	kinds    map[string]string // game id -> its engine, as stored (it never changes)
+}
+
+// gameSet is the games the UI serves, with each game's pages (its times in its own zone).
+type gameSet struct {
+	list  []*Review
+	byID  map[string]*Review
+	pages map[string]map[string]*template.Template // by game id, by page
 }
 
 type account struct {
@@ -98,11 +111,8 @@ const (
 	maxForm       = 64 << 10
 )
 
-// NewWeb builds the web UI for the games (their Review).
+// NewWeb builds the web UI for the games (their Review, each with its own id), in the order given.
 func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
-	if len(games) == 0 {
-		return nil, errors.New("review: web: no game")
-	}
 	if len(opt.Accounts) == 0 {
 		return nil, errors.New("review: web: no moderator accounts (config: review.accounts)")
 	}
@@ -118,20 +128,17 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	if opt.LogSize <= 0 {
 		opt.LogSize = 50
 	}
-	w := &Web{opt: opt, games: games, byID: map[string]*Review{}, sessions: map[string]*session{}, throttle: newLoginThrottle()}
+	w := &Web{opt: opt, sessions: map[string]*session{}, throttle: newLoginThrottle(), kinds: map[string]string{}}
 	for _, a := range opt.Accounts {
 		if strings.TrimSpace(a.Name) == "" || a.Password == "" {
 			return nil, fmt.Errorf("review: web: account %q has no name or no password", a.Name)
 		}
 		w.accounts = append(w.accounts, account{name: strings.TrimSpace(a.Name), digest: sha256.Sum256([]byte(a.Password))})
 	}
-	for _, g := range games {
-		if _, dup := w.byID[g.Game]; dup {
-			return nil, fmt.Errorf("review: web: game %s given twice", g.Game)
-		}
-		w.byID[g.Game] = g
-	}
 	if err := w.parse(); err != nil {
+		return nil, err
+	}
+	if err := w.SetGames(games...); err != nil {
 		return nil, err
 	}
 	cop := http.NewCrossOriginProtection()
@@ -163,14 +170,53 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	return w, nil
 }
 
+// parse reads the messages and the pages of no game (login, the list of games).
 func (w *Web) parse() error {
 	msgs, err := ttemplate.New("messages").Option("missingkey=error").ParseFS(webFS, "web/messages.tmpl")
 	if err != nil {
 		return fmt.Errorf("review: web messages: %w", err)
 	}
 	w.msgs = msgs
+	w.plain, err = w.parsePages(w.opt.Location)
+	return err
+}
+
+// SetGames makes the games the UI serves (each with its own id, in the order given): a running
+// daemon calls it when a config reload adds, changes or removes games. Sessions stay; a page of a
+// game no longer served answers 404.
+func (w *Web) SetGames(games ...*Review) error {
+	if len(games) == 0 {
+		return errors.New("review: web: no game")
+	}
+	gs := &gameSet{list: games, byID: map[string]*Review{}, pages: map[string]map[string]*template.Template{}}
+	for _, g := range games {
+		if g == nil || g.Game == "" {
+			return errors.New("review: web: a game without an id")
+		}
+		if _, dup := gs.byID[g.Game]; dup {
+			return fmt.Errorf("review: web: game %s given twice", g.Game)
+		}
+		pages, err := w.parsePages(w.location(g))
+		if err != nil {
+			return err
+		}
+		gs.byID[g.Game], gs.pages[g.Game] = g, pages
+	}
+	w.set.Store(gs)
+	return nil
+}
+
+// location is the zone a game's times are shown in.
+func (w *Web) location(g *Review) *time.Location {
+	if g != nil && g.Location != nil {
+		return g.Location
+	}
+	return w.opt.Location
+}
+
+func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
-		"when":    w.when,
+		"when":    func(t time.Time) string { return when(t, loc) },
 		"kind":    w.kindText,
 		"state":   w.stateText,
 		"cause":   w.causeText,
@@ -185,17 +231,17 @@ func (w *Web) parse() error {
 	}
 	base, err := template.New("layout.html").Funcs(funcs).ParseFS(webFS, "web/layout.html", "web/words.html")
 	if err != nil {
-		return fmt.Errorf("review: web templates: %w", err)
+		return nil, fmt.Errorf("review: web templates: %w", err)
 	}
-	w.pages = map[string]*template.Template{}
-	for _, name := range []string{"login", "index", "queue", "flag", "log", "undo", "end"} {
+	pages := map[string]*template.Template{}
+	for _, name := range []string{"login", "index", "refused", "queue", "flag", "log", "undo", "end"} {
 		t, err := template.Must(base.Clone()).ParseFS(webFS, "web/"+name+".html")
 		if err != nil {
-			return fmt.Errorf("review: web templates: %w", err)
+			return nil, fmt.Errorf("review: web templates: %w", err)
 		}
-		w.pages[name] = t
+		pages[name] = t
 	}
-	return nil
+	return pages, nil
 }
 
 // msg renders one of the web UI's messages (web/messages.tmpl).
@@ -210,6 +256,7 @@ func (w *Web) msg(name string, data any) string {
 // msgData is what messages get.
 type msgData struct {
 	Game  string
+	Kind  string // the game's kind in words
 	N     int64
 	Label string
 	Count int
@@ -334,12 +381,20 @@ func safeNext(next string) string {
 
 // page is what every template gets.
 type page struct {
-	Title    string
-	User     string
-	CSRF     string
-	Flash    *Flash
-	Games    []string
+	Title string
+	User  string
+	CSRF  string
+	Flash *Flash
+	// Many: the UI serves several games (the header links to their list).
+	Many bool
+	// Rows are the games in the list of games.
+	Rows []gameRow
+	// Game is the game the page is about ("" on the login page and the list), Kind its kind
+	// in words.
 	Game     string
+	Kind     string
+	Refused  bool     // the account does not moderate the game
+	Allowed  []string // the game's moderators (the refusal names them)
 	State    store.Game
 	Standing *Standing
 	Cases    []Case
@@ -356,11 +411,14 @@ func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name s
 			p.Flash = w.takeFlash(s)
 		}
 	}
-	for _, g := range w.games {
-		p.Games = append(p.Games, g.Game)
+	gs := w.set.Load()
+	p.Many = len(gs.list) > 1
+	set := gs.pages[p.Game]
+	if set == nil {
+		set = w.plain
 	}
 	var b strings.Builder
-	if err := w.pages[name].ExecuteTemplate(&b, "layout.html", p); err != nil {
+	if err := set[name].ExecuteTemplate(&b, "layout.html", p); err != nil {
 		http.Error(rw, w.msg("http.page_error", msgData{Err: err.Error()}), http.StatusInternalServerError)
 		return
 	}
@@ -444,28 +502,100 @@ func (w *Web) logout(rw http.ResponseWriter, r *http.Request) {
 	http.Redirect(rw, r, "/login", http.StatusSeeOther)
 }
 
+// gameRow is one game in the list of games.
+type gameRow struct {
+	Summary
+	Path  string
+	Kind  string // in words
+	Last  string // the last event's time in the game's zone
+	Yours bool   // the moderator may open it
+}
+
+// index lists the games; with one game it leads to it.
 func (w *Web) index(rw http.ResponseWriter, r *http.Request) {
-	if len(w.games) == 1 {
-		http.Redirect(rw, r, gamePath(w.games[0].Game), http.StatusSeeOther)
+	gs := w.set.Load()
+	if len(gs.list) == 1 {
+		http.Redirect(rw, r, gamePath(gs.list[0].Game), http.StatusSeeOther)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "index", page{Title: w.msg("title.index", nil)})
+	name := current(r).name
+	var rows []gameRow
+	for _, g := range gs.list {
+		sum, err := g.Summary(r.Context())
+		if err != nil {
+			w.fail(rw, fmt.Errorf("game %s: %w", g.Game, err))
+			return
+		}
+		yours := mayOpen(g, name)
+		rows = append(rows, gameRow{Summary: sum, Path: gamePath(g.Game), Kind: w.gameKindText(sum.Kind),
+			Last: when(sum.LastEvent, w.location(g)), Yours: yours})
+	}
+	w.render(rw, r, http.StatusOK, "index", page{Title: w.msg("title.index", nil), Rows: rows})
 }
 
 func gamePath(game string) string { return "/g/" + url.PathEscape(game) + "/" }
 
 type gameHandler func(rw http.ResponseWriter, r *http.Request, g *Review)
 
-// game resolves {game} to its Review.
+// game resolves {game} to its Review and lets only the game's moderators through: another
+// account is refused (403) on every page and action of the game.
 func (w *Web) game(next gameHandler) http.HandlerFunc {
 	return func(rw http.ResponseWriter, r *http.Request) {
-		g := w.byID[r.PathValue("game")]
+		g := w.set.Load().byID[r.PathValue("game")]
 		if g == nil {
 			http.Error(rw, w.msg("http.no_game", nil), http.StatusNotFound)
 			return
 		}
+		if !mayOpen(g, current(r).name) {
+			kind := w.kind(r.Context(), g)
+			w.render(rw, r, http.StatusForbidden, "refused", page{Title: w.msg("title.refused", msgData{Game: g.Game, Kind: kind}),
+				Game: g.Game, Kind: kind, Refused: true, Allowed: g.Allowed})
+			return
+		}
 		next(rw, r, g)
 	}
+}
+
+// mayOpen reports whether the account may open and act on the game: it is one of the game's
+// moderators. A game with no moderators configured opens to nobody in the web UI (an empty
+// Review.Allowed lets any name through for the tools and tests only).
+func mayOpen(g *Review, account string) bool {
+	if len(g.Allowed) == 0 {
+		return false
+	}
+	_, ok := g.Moderator(account)
+	return ok
+}
+
+// kind is a game's kind in words ("" when the store does not know the game).
+func (w *Web) kind(ctx context.Context, g *Review) string {
+	w.mu.Lock()
+	k, ok := w.kinds[g.Game]
+	w.mu.Unlock()
+	if !ok {
+		st, err := g.State(ctx)
+		if err != nil {
+			return ""
+		}
+		k = st.Name
+		w.mu.Lock()
+		w.kinds[g.Game] = k
+		w.mu.Unlock()
+	}
+	return w.gameKindText(k)
+}
+
+// gameKindText words a game's kind ("game.KIND" in the messages; an unknown kind as is).
+func (w *Web) gameKindText(k string) string {
+	if k == "" || w.msgs.Lookup("game."+k) == nil {
+		return k
+	}
+	return w.msg("game."+k, nil)
+}
+
+// labels are a game's id and kind for a page and its title.
+func (w *Web) labels(r *http.Request, g *Review) msgData {
+	return msgData{Game: g.Game, Kind: w.kind(r.Context(), g)}
 }
 
 func (w *Web) fail(rw http.ResponseWriter, err error) {
@@ -492,7 +622,8 @@ func (w *Web) queue(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "queue", page{Title: w.msg("title.game", msgData{Game: g.Game}), Game: g.Game, State: st, Standing: &now, Cases: cases})
+	l := w.labels(r, g)
+	w.render(rw, r, http.StatusOK, "queue", page{Title: w.msg("title.game", l), Game: g.Game, Kind: l.Kind, State: st, Standing: &now, Cases: cases})
 }
 
 // undoPage asks to confirm an undo, naming the move it undoes.
@@ -502,7 +633,8 @@ func (w *Web) undoPage(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "undo", page{Title: w.msg("title.undo", msgData{Game: g.Game}), Game: g.Game, Standing: &now})
+	l := w.labels(r, g)
+	w.render(rw, r, http.StatusOK, "undo", page{Title: w.msg("title.undo", l), Game: g.Game, Kind: l.Kind, Standing: &now})
 }
 
 // endPage is the form that ends the game: the winner or a draw, the reason, a confirmation.
@@ -517,7 +649,8 @@ func (w *Web) endPage(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
-	w.render(rw, r, http.StatusOK, "end", page{Title: w.msg("title.end", msgData{Game: g.Game}), Game: g.Game, State: st, Standing: &now})
+	l := w.labels(r, g)
+	w.render(rw, r, http.StatusOK, "end", page{Title: w.msg("title.end", l), Game: g.Game, Kind: l.Kind, State: st, Standing: &now})
 }
 
 func (w *Web) log(rw http.ResponseWriter, r *http.Request, g *Review) {
@@ -530,7 +663,8 @@ func (w *Web) log(rw http.ResponseWriter, r *http.Request, g *Review) {
 	for i, j := 0, len(evs)-1; i < j; i, j = i+1, j-1 {
 		evs[i], evs[j] = evs[j], evs[i]
 	}
-	w.render(rw, r, http.StatusOK, "log", page{Title: w.msg("title.log", msgData{Game: g.Game}), Game: g.Game, Events: evs})
+	l := w.labels(r, g)
+	w.render(rw, r, http.StatusOK, "log", page{Title: w.msg("title.log", l), Game: g.Game, Kind: l.Kind, Events: evs})
 }
 
 func flagID(r *http.Request) (int64, bool) {
@@ -559,7 +693,9 @@ func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
 		return
 	}
 	c = cs[0]
-	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", msgData{N: id, Game: g.Game}), Game: g.Game, Case: &c})
+	l := w.labels(r, g)
+	l.N = id
+	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", l), Game: g.Game, Kind: l.Kind, Case: &c})
 }
 
 // decide is Accept, Reject or Close of a flag: the same Review methods the CLI calls.
@@ -746,11 +882,12 @@ func excerpt(text string) Excerpt {
 	return e
 }
 
-func (w *Web) when(t time.Time) string {
+// when is a time as the page shows it, in loc.
+func when(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.In(w.opt.Location).Format("02.01.2006 15:04")
+	return t.In(loc).Format("02.01.2006 15:04")
 }
 
 // kindText words a flag's kind ("kind.KIND" in the messages).

@@ -51,7 +51,7 @@ func newWebEnv(t *testing.T) *webEnv {
 	when := time.Date(2026, 12, 1, 19, 5, 0, 0, msk)
 	now := when.Add(20 * time.Minute)
 	rv := &Review{Store: st, Game: "g", NewReferee: crusadeFactory(t), Now: func() time.Time { return now },
-		Moderators: []string{modName}, Caps: forum.Capabilities{PrivateMessages: true}}
+		Moderators: []string{modName}, Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName, "Анна"}}
 	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: "Анна", Password: "другой"}}, Location: msk}, rv)
 	if err != nil {
 		t.Fatal(err)

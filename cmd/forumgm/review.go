@@ -20,7 +20,7 @@ import (
 
 func init() {
 	commands["review"] = command{
-		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] (web UI)",
+		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] [--game ID] (web UI, every game)",
 		run:     cmdReview,
 	}
 }
@@ -44,8 +44,10 @@ actions:
   adjust TARGET N --reason R
                             change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
---by NAME must be one of the configured moderators (moderators, review.accounts).
-   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0]   (the web UI)`
+--by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).
+--game ID names the game when the config lists several.
+   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0] [--game ID]
+       (the web UI: every game of the config, each under /g/ID/, unless --game names one)`
 
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
@@ -285,13 +287,10 @@ func count(n int, noun string) string {
 
 // newReview is the moderator tools over a game's store: the CLI, the web UI and the daemon's
 // process all build them the same way.
+// cfg is the game's single-game view: who may act on the game is cfg.Moderating().
 func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee, error), caps forum.Capabilities) *review.Review {
-	allowed := append([]string(nil), cfg.Moderators...)
-	for _, a := range cfg.Review.Accounts {
-		allowed = append(allowed, a.Name)
-	}
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
-		Allowed: allowed, PublicURL: cfg.Review.PublicURL}
+		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
 }
 
 // reviewOf builds the moderator tools of one game's view over st (registering the game in the
@@ -325,8 +324,9 @@ func reviewsOf(ctx context.Context, cfg *config.Config, st *store.Store) (map[st
 	return out, nil
 }
 
-// reviewWeb builds the moderator web UI over the games' reviews for the accounts the config
-// lists; their passwords come from the environment variables it names and are never printed.
+// reviewWeb builds the moderator web UI over the games' reviews (every game under its own path,
+// in the order of their ids) for the accounts the config lists; their passwords come from the
+// environment variables it names and are never printed.
 func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.Web, []string, error) {
 	if len(cfg.Review.Accounts) == 0 {
 		return nil, nil, fmt.Errorf("review serve: no moderator accounts: add review.accounts (name, password_env) to %s", cfg.Path())
@@ -341,19 +341,28 @@ func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.W
 		accounts = append(accounts, review.Account{Name: a.Name, Password: pw})
 		names = append(names, a.Name)
 	}
-	if len(reviews) != 1 {
-		return nil, nil, fmt.Errorf("review serve: the web UI serves one game at a time: name it with --game")
+	if len(reviews) == 0 {
+		return nil, nil, errors.New("review serve: no game to serve")
 	}
-	var rv *review.Review
-	for _, r := range reviews {
-		rv = r
-	}
-	loc := cfg.GameLocation()
-	if v, err := cfg.Select(rv.Game); err == nil {
-		loc = v.GameLocation()
-	}
-	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, rv)
+	games := byID(reviews)
+	// Each game shows its times in its own zone; the list of games in the first game's.
+	loc := games[0].Location
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, games...)
 	return web, names, err
+}
+
+// byID is the reviews in the order of their game ids.
+func byID(reviews map[string]*review.Review) []*review.Review {
+	ids := make([]string, 0, len(reviews))
+	for id := range reviews {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	games := make([]*review.Review, 0, len(ids))
+	for _, id := range ids {
+		games = append(games, reviews[id])
+	}
+	return games
 }
 
 // serveReview serves the moderator web UI over the same Review the CLI's actions use, until ctx
@@ -363,6 +372,11 @@ func serveReview(ctx context.Context, cfg *config.Config, reviews map[string]*re
 	if err != nil {
 		return err
 	}
+	return serveWeb(ctx, cfg, web, names, gameNames(reviews), listen, stdout)
+}
+
+// serveWeb serves a built web UI (for games, named in the banner) until ctx is done.
+func serveWeb(ctx context.Context, cfg *config.Config, web *review.Web, names []string, games, listen string, stdout io.Writer) error {
 	if listen == "" {
 		listen = cfg.Review.Listen
 	}
@@ -370,7 +384,7 @@ func serveReview(ctx context.Context, cfg *config.Config, reviews map[string]*re
 		listen = "127.0.0.1:0"
 	}
 	return review.Serve(ctx, listen, web, func(url string) {
-		fmt.Fprintf(stdout, "moderator web UI for %s: %s\n", gameNames(reviews), url)
+		fmt.Fprintf(stdout, "moderator web UI for %s: %s\n", games, url)
 		fmt.Fprintf(stdout, "log in as: %s (passwords from the environment). Ctrl-C stops it.\n", strings.Join(names, ", "))
 	})
 }

@@ -74,13 +74,21 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer stop()
 		log.Info().Str("addr", addr).Str("public_url", a.PublicURL).Msg("serving the pictures folder (put a reverse proxy in front of it for public_url)")
 	}
+	var web *review.Web
 	if cfg.Review.Listen != "" && len(cfg.Review.Accounts) > 0 {
-		// The moderator web UI beside the daemon, over the same store.
-		go func() {
-			if err := serveReview(ctx, cfg, g.Reviews(), "", stderr); err != nil {
-				log.Error().Err(err).Msg("moderator web UI stopped")
-			}
-		}()
+		// The moderator web UI beside the daemon, over the same store, for every game.
+		reviews := g.Reviews()
+		w, names, err := reviewWeb(cfg, reviews)
+		if err != nil {
+			log.Error().Err(err).Msg("moderator web UI not started")
+		} else {
+			web = w
+			go func() {
+				if err := serveWeb(ctx, cfg, w, names, gameNames(reviews), "", stderr); err != nil {
+					log.Error().Err(err).Msg("moderator web UI stopped")
+				}
+			}()
+		}
 	}
 	// SIGHUP reloads the config: games added start, games removed stop, changed ones restart.
 	hup := make(chan os.Signal, 1)
@@ -103,6 +111,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			err = g.Fleet.Apply(ctx, next)
 			if err != nil {
 				log.Error().Err(err).Str("kind", "reload").Msg("config reloaded; some games could not start")
+			}
+			if web != nil {
+				// The web UI serves the games now running (its accounts and address stay).
+				if err := web.SetGames(byID(g.Reviews())...); err != nil {
+					log.Error().Err(err).Str("kind", "reload").Msg("moderator web UI keeps its games")
+				}
 			}
 			log.Info().Int("games", len(g.Fleet.Games())).Msg("config reloaded")
 		}
