@@ -199,7 +199,9 @@ func (f *Forum) lastPostID(ctx context.Context, topic string) (string, error) {
 	return id, nil
 }
 
-// Posts lists the posts of thread after the cursor, oldest first.
+// Posts lists the posts of thread after the cursor, oldest first. The idle check is lastPostID
+// (one request, a 302 without a body): a page is read only when the post it names is past the
+// cursor, or is the cursor's own post and the cursor asks for it again (forum.Cursor.Include).
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	if _, err := strconv.Atoi(t.ID); err != nil {
 		return nil, after, fmt.Errorf("punbb: topic id %q is not a number", t.ID)
@@ -208,8 +210,8 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	if after.PostID != "" && !punbb.IDLess(after.PostID, last) {
-		return nil, after, nil // idle: nothing after the cursor
+	if after.PostID != "" && !punbb.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
+		return nil, after, nil // idle: nothing after the cursor (nor its own post asked for again)
 	}
 	page, err := f.read(ctx, f.u("viewtopic.php", url.Values{"pid": {last}}))
 	if err != nil {

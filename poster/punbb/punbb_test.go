@@ -20,6 +20,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
+	"forumgm/internal/meter"
 )
 
 var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
@@ -27,9 +28,10 @@ var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
 // fakePunBB serves the captured PunBB pages over loopback in the order the real engine would,
 // with the captured host replaced by the test server's.
 type fakePunBB struct {
-	t   *testing.T
-	srv *httptest.Server
-	dir string
+	t     *testing.T
+	srv   *httptest.Server
+	meter *meter.Server // counts what srv exchanges
+	dir   string
 	// cp1251 serves every page re-encoded to windows-1251 (header, meta and accept-charset).
 	cp1251 bool
 
@@ -45,7 +47,8 @@ type fakePunBB struct {
 
 func newFakePunBB(t *testing.T) *fakePunBB {
 	f := &fakePunBB{t: t, dir: fixture.Dir(t, "punbb"), nextPID: 18}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.meter = meter.NewServer(http.HandlerFunc(f.serve))
+	f.srv = f.meter.Server
 	t.Cleanup(f.srv.Close)
 	return f
 }
