@@ -193,8 +193,12 @@ func (f *Forum) relogin(ctx context.Context, op func() error) error {
 	return forum.Relogin(ctx, f.Login, op)
 }
 
-// Posts reads viewtopic.php?id=T&action=last (the page holding the newest post) and walks back
-// with &p=N only while the oldest post on the page is newer than the cursor.
+// Posts lists the posts of thread t after the cursor, oldest first. The idle check is the
+// action=last probe (lastPost: one request, a 302 without a body, not followed): a page is read
+// only when the post it names is past the cursor, or is the cursor's own post and the cursor asks
+// for it again (forum.Cursor.Include: MyBB.ru glues a post onto the previous one). Then the page
+// holding that post (viewtopic.php?pid=P) is read, and earlier pages with &p=N only while the
+// oldest post on the page is newer than the cursor.
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	var out []forum.Post
 	cur := after
@@ -206,17 +210,52 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	return out, cur, err
 }
 
+// lastPost asks for viewtopic.php?id=T&action=last without following it: the Location names the
+// topic's newest post (pid). A board that answers with a page instead (no redirect) gives that
+// page back, read as the last page.
+func (f *Forum) lastPost(ctx context.Context, tid string) (pid string, page *forum.Page, err error) {
+	p, err := f.c.GetNoRedirect(ctx, f.url("viewtopic.php?id="+tid+"&action=last"))
+	if err != nil {
+		return "", p, err
+	}
+	if p.Status/100 == 3 {
+		loc, err := p.Location()
+		if err != nil {
+			return "", nil, err
+		}
+		if id := form.IDFromURL(loc, "pid"); id != "" {
+			return id, nil, nil
+		}
+		return "", nil, generic.Markup("mybbru", "action=last redirected to %s, no pid", loc)
+	}
+	return "", p, nil
+}
+
 func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	o, err := generic.OptionsFromConfig(f.cfg)
 	if err != nil {
 		return nil, after, err
 	}
 	tid := url.QueryEscape(t.ID)
-	next := f.url("viewtopic.php?id=" + tid + "&action=last")
+	last, first, err := f.lastPost(ctx, tid)
+	if err != nil && first == nil {
+		return nil, after, err
+	}
+	if last != "" && after.PostID != "" && !generic.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
+		return nil, after, nil // idle: nothing after the cursor
+	}
+	next := f.url("viewtopic.php?pid=" + last)
 	var out []forum.Post
 	cur := after
 	for pages := 0; next != "" && pages < 10000; pages++ {
-		p, d, err := getDoc(f.c.Get(ctx, next))
+		var p *forum.Page
+		var d *goquery.Document
+		if first != nil {
+			p, d, err = getDoc(first, err)
+			first = nil
+		} else {
+			p, d, err = getDoc(f.c.Get(ctx, next))
+		}
 		if err != nil {
 			return nil, after, err
 		}
@@ -228,15 +267,17 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 			}
 			return nil, after, err
 		}
+		f.learnSection(t.ID, d)
 		if pages == 0 {
 			cur.Page = pi.Current
 		}
 		older := false
 		for _, post := range pi.Posts {
-			if after.PostID == "" || generic.IDLess(after.PostID, post.ID) {
-				out = append(out, post)
-			} else {
+			if after.PostID != "" && !generic.IDLess(after.PostID, post.ID) {
 				older = true
+			}
+			if after.Listed(post.ID, generic.IDLess) {
+				out = append(out, post)
 			}
 		}
 		if older || pi.Current <= 1 {
@@ -245,7 +286,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		next = f.url("viewtopic.php?id=" + tid + "&p=" + strconv.Itoa(pi.Current-1))
 	}
 	generic.SortPosts(out)
-	if len(out) > 0 {
+	if len(out) > 0 && (after.PostID == "" || generic.IDLess(after.PostID, out[len(out)-1].ID)) {
 		cur.PostID = out[len(out)-1].ID
 		f.mu.Lock()
 		f.lastSeen[t.ID] = cur.PostID
