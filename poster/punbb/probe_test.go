@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"forumgm/forum"
 )
@@ -45,5 +46,44 @@ func TestIdleCheckCost(t *testing.T) {
 			t.Errorf("idle check: %d bytes in, %d out; want under 1 KB", got.In, got.Out)
 		}
 		t.Logf("%s: %d requests, %d bytes in, %d bytes out", c.name, got.Requests, got.In, got.Out)
+	}
+}
+
+// One Section call is one request of the forum's topic list; SectionOf knows a topic's forum
+// once a page of it was read, with no request of its own.
+func TestSection(t *testing.T) {
+	srv := newFakePunBB(t)
+	fm, _ := newForum(t, srv, nil)
+	ctx := context.Background()
+	if got := fm.SectionOf(forum.Thread{ID: "2"}); got != "" {
+		t.Errorf("SectionOf before reading: %q", got)
+	}
+	before := srv.meter.Read()
+	heads, err := fm.Section(ctx, "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := srv.meter.Since(before)
+	if got.Requests != 1 || got.Paths[0] != "GET /viewforum.php?id=2" {
+		t.Errorf("Section: %d requests %v, want 1", got.Requests, got.Paths)
+	}
+	want := forum.ThreadHead{ID: "2", Title: "Крестовый поход — партия 1", LastPostID: "17", Replies: 15,
+		LastAt: time.Date(2026, 11, 30, 3, 47, 15, 0, time.UTC), LastPoster: "gm-bot"}
+	if len(heads) != 1 || heads[0] != want {
+		t.Errorf("heads %+v, want [%+v]", heads, want)
+	}
+	t.Logf("Section: %d request, %d bytes in, %d bytes out", got.Requests, got.In, got.Out)
+	if _, _, err := fm.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{PostID: "16"}); err != nil {
+		t.Fatal(err)
+	}
+	before = srv.meter.Read()
+	if got := fm.SectionOf(forum.Thread{ID: "2"}); got != "2" {
+		t.Errorf("SectionOf after reading: %q, want 2", got)
+	}
+	if n := srv.meter.Since(before).Requests; n != 0 {
+		t.Errorf("SectionOf made %d requests", n)
+	}
+	if _, err := fm.Section(ctx, "x"); err == nil {
+		t.Error("a forum id that is not a number was taken")
 	}
 }

@@ -49,6 +49,9 @@ type Forum struct {
 	maxBytes int
 
 	mu sync.Mutex // one write at a time
+
+	secMu    sync.Mutex
+	sections map[string]string // topic id → forum id, from the breadcrumbs of the pages read
 }
 
 // Option changes how New builds a Forum.
@@ -85,7 +88,10 @@ func init() {
 	forum.Register("punbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
 }
 
-var _ forum.Forum = (*Forum)(nil)
+var (
+	_ forum.Forum         = (*Forum)(nil)
+	_ forum.SectionReader = (*Forum)(nil)
+)
 
 // Capabilities: no private messages in PunBB core; posts up to 65535 bytes, which is at least
 // 32767 characters of any text (Cyrillic takes two bytes in UTF-8).
@@ -217,6 +223,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
+	f.learnSection(t.ID, page.Section)
 	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, punbb.IDLess, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
 			p, err := f.read(ctx, rawURL)
@@ -285,4 +292,41 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 		return "", false, fmt.Errorf("punbb: reply sent, but %s names no post: %w", page.URL, forum.ErrMarkupChanged)
 	}
 	return id, newest != "" && !punbb.IDLess(newest, id), nil
+}
+
+// Section lists the topics on the first page of forum section (viewforum.php?id=N): one request.
+func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
+	if _, err := strconv.Atoi(section); err != nil {
+		return nil, fmt.Errorf("punbb: forum id %q is not a number", section)
+	}
+	var heads []forum.ThreadHead
+	err := f.retry(ctx, true, func() error {
+		_, doc, err := f.fetch(ctx, f.u("viewforum.php", url.Values{"id": {section}}), nil, "", true)
+		if err != nil {
+			return err
+		}
+		heads, err = punbb.Section(doc, f.opts())
+		return err
+	})
+	return heads, err
+}
+
+// SectionOf names the forum of topic t as the breadcrumb of its last page read showed it; ""
+// before a page of it was read.
+func (f *Forum) SectionOf(t forum.Thread) string {
+	f.secMu.Lock()
+	defer f.secMu.Unlock()
+	return f.sections[t.ID]
+}
+
+func (f *Forum) learnSection(topic, section string) {
+	if section == "" {
+		return
+	}
+	f.secMu.Lock()
+	defer f.secMu.Unlock()
+	if f.sections == nil {
+		f.sections = map[string]string{}
+	}
+	f.sections[topic] = section
 }

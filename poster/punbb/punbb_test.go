@@ -136,6 +136,8 @@ func (f *fakePunBB) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.write(w, "20-reply-form.gm-bot.html")
+	case r.URL.Path == "/viewforum.php" && q.Get("id") == "2":
+		f.write(w, "16-viewforum-fid2.guest.html")
 	case r.URL.Path == "/viewtopic.php" && q.Get("action") == "last":
 		// As captured (14-thread-lastpost): 302, empty body, Content-type text/html; charset=UTF-8.
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")

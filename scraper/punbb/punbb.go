@@ -93,6 +93,7 @@ type Page struct {
 	LoggedIn      bool
 	User          string // the logged-in user's name
 	CSRFToken     string // the quick-post form's token (members)
+	Section       string // the forum the topic is in, from the breadcrumb ("" when not shown)
 }
 
 // Options are what reading a page needs besides the page: Base resolves relative links.
@@ -125,6 +126,7 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 		p.User = htmltext.Collapse(doc.Find(sel.welcomeName).First().Text())
 	}
 	p.CSRFToken = doc.Find(sel.quickPost).Find("input[name='csrf_token']").AttrOr("value", "")
+	p.Section = SectionOf(doc)
 	title := doc.Find(sel.mainTitle).First()
 	p.TopicID = idFromHref(title.Find("a").AttrOr("href", ""))
 	if m := pageOfRe.FindStringSubmatch(title.Find("small").Text()); m != nil {
