@@ -1,6 +1,8 @@
 // Package mybbru is the MyBB.ru / rusff hosting dialect of forum.Forum, registered as "mybbru":
 // PunBB-style login (login.php?action=in: form_sent, redirect_url, req_username, req_password,
-// save_pass), reading from viewtopic.php?id=T&action=last backwards with &p=N down to the cursor,
+// save_pass), an idle check of one request (viewtopic.php?id=T&action=last, not followed: its
+// Location names the newest post) and, when that post is past the cursor, reading from the page
+// holding it backwards with &p=N down to the cursor, the topic lists of forums (forum.SectionReader),
 // replying through post.php?tid=T (form#post, textarea req_message; all hidden inputs replayed),
 // pages decoded from their charset (usually windows-1251) and forms encoded in it, with &#NNNN;
 // for what the charset cannot hold. Private messages are not implemented (ErrNoPM): their form
@@ -48,6 +50,7 @@ type Forum struct {
 
 	mu       sync.Mutex
 	lastSeen map[string]string
+	sections map[string]string // topic id → forum id, from the breadcrumbs of the pages read
 }
 
 // New builds the dialect.
@@ -80,6 +83,8 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	}
 	return f, nil
 }
+
+var _ forum.SectionReader = (*Forum)(nil)
 
 func init() {
 	forum.Register("mybbru", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
@@ -358,4 +363,45 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 // Inbox is not available through this dialect.
 func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	return nil, after, fmt.Errorf("mybbru: %w (not implemented)", forum.ErrNoPM)
+}
+
+// Section lists the topics on the first page of forum section (viewforum.php?id=N): one request.
+func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
+	if _, err := strconv.Atoi(section); err != nil {
+		return nil, fmt.Errorf("mybbru: forum id %q is not a number", section)
+	}
+	var heads []forum.ThreadHead
+	err := f.relogin(ctx, func() error {
+		_, d, err := getDoc(f.c.Get(ctx, f.url("viewforum.php?id="+section)))
+		if err != nil {
+			return err
+		}
+		heads, err = scr.Section(d, f.cfg)
+		if err != nil && !loggedIn(d) && reNoPerm.MatchString(message(d)) {
+			return fmt.Errorf("mybbru: forum %s: %w", section, forum.ErrLoggedOut)
+		}
+		return err
+	})
+	return heads, err
+}
+
+// SectionOf names the forum of topic t as the breadcrumb of its last page read showed it; ""
+// before a page of it was read.
+func (f *Forum) SectionOf(t forum.Thread) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sections[t.ID]
+}
+
+func (f *Forum) learnSection(topic string, d *goquery.Document) {
+	section := scr.SectionOf(d)
+	if section == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sections == nil {
+		f.sections = map[string]string{}
+	}
+	f.sections[topic] = section
 }
