@@ -148,6 +148,7 @@ type Page struct {
 	SessionID     string
 	// PageLinks are the numbered page links of the pagination, absolute, by page number.
 	PageLinks map[int]string
+	Section   string // the board the topic is in, from the linktree ("" when not shown)
 }
 
 // Options are what reading a page needs besides the page: Base resolves relative links (the
@@ -215,6 +216,7 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	switch {
 	case doc.Find(sel.forumPosts).Length() > 0:
 		p.Kind = KindThread
+		p.Section = SectionOf(doc)
 		return p, parseThread(doc, p, base, opt)
 	case doc.Find(sel.pmRoot).Length() > 0 && doc.Find(sel.fatalError).Length() == 0:
 		p.Kind = KindPM
