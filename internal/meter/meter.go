@@ -86,8 +86,11 @@ func (c *conn) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// Write counts the bytes before they go: the client may have them, and its caller read the
+// meter, before the write returns here.
 func (c *conn) Write(b []byte) (int, error) {
+	c.s.out.Add(int64(len(b)))
 	n, err := c.Conn.Write(b)
-	c.s.out.Add(int64(n))
+	c.s.out.Add(int64(n - len(b)))
 	return n, err
 }
