@@ -52,10 +52,13 @@ func TestIdleCheckCost(t *testing.T) {
 	f.pos["2"] = position{id: "13", k: 11}
 	f.mu.Unlock()
 	b.requests = nil
+	before = b.meter.Read()
 	posts, next, err := f.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{PostID: "13"})
 	if err != nil || strings.Join(ids(posts), " ") != "14 15" || next.PostID != "15" {
 		t.Errorf("new posts: %v %+v %v", ids(posts), next, err)
 	}
+	got := b.meter.Since(before)
+	t.Logf("new posts: %d request, %d bytes in, %d bytes out", got.Requests, got.In, got.Out)
 	if strings.Join(b.requests, ",") != "GET /viewtopic.php?t=2&start=11" {
 		t.Errorf("new posts: requests %v", b.requests)
 	}
