@@ -104,3 +104,20 @@ func TestSection(t *testing.T) {
 		t.Errorf("SectionOf after reading: %q, want 2", got)
 	}
 }
+
+// A cursor whose post is gone (16 here: the topic ends at 15) gets no place: every poll is the one
+// last page, never a page opening at a place that cannot hold it followed by the last page.
+func TestIdleCheckCursorGone(t *testing.T) {
+	b, f := setup(t)
+	ctx := context.Background()
+	for range 2 {
+		b.requests = nil
+		posts, next, err := f.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{PostID: "16"})
+		if err != nil || len(posts) != 0 || next.PostID != "16" {
+			t.Fatalf("posts %v cursor %+v err %v", ids(posts), next, err)
+		}
+		if strings.Join(b.requests, ",") != "GET /viewtopic.php?t=2&start=999999" {
+			t.Errorf("requests %v, want the last page only", b.requests)
+		}
+	}
+}

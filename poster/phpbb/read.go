@@ -116,7 +116,7 @@ func (f *Forum) fromCursor(ctx context.Context, t forum.Thread, after forum.Curs
 		cur.Page = pg.Current
 		next = pg.Next
 		if next == "" {
-			f.remember(t, out, after, scr.TotalPosts(doc))
+			f.remember(t, out, after, pg.Posts, scr.TotalPosts(doc))
 		}
 	}
 	generic.SortPosts(out)
@@ -130,6 +130,7 @@ func (f *Forum) fromLastPage(ctx context.Context, t forum.Thread, after forum.Cu
 	var out []forum.Post
 	cur := after
 	total := -1
+	var last []forum.Post // the posts of the topic's last page
 	for pages := 0; next != "" && pages < 10000; pages++ {
 		pg, doc, err := f.topicPage(ctx, t, next, o)
 		if err != nil {
@@ -137,7 +138,7 @@ func (f *Forum) fromLastPage(ctx context.Context, t forum.Thread, after forum.Cu
 		}
 		if pages == 0 {
 			cur.Page = pg.Current
-			total = scr.TotalPosts(doc)
+			total, last = scr.TotalPosts(doc), pg.Posts
 		}
 		older := false
 		for _, post := range pg.Posts {
@@ -154,23 +155,26 @@ func (f *Forum) fromLastPage(ctx context.Context, t forum.Thread, after forum.Cu
 		next = pg.Prev
 	}
 	generic.SortPosts(out)
-	f.remember(t, out, after, total)
+	f.remember(t, out, after, last, total)
 	return out, f.advance(t, cur, out), nil
 }
 
-// remember notes where the newest post read sits: the last of total posts (the count of the
-// topic's last page). A cursor's post re-read (Include) with nothing newer keeps its place.
-func (f *Forum) remember(t forum.Thread, out []forum.Post, after forum.Cursor, total int) {
+// remember notes where the newest post read sits when it closes the topic's last page (last: that
+// page's posts, total: the topic's post count it shows): the last of total. A cursor whose post is
+// gone is not remembered (a page opening at its place would never hold it).
+func (f *Forum) remember(t forum.Thread, out []forum.Post, after forum.Cursor, last []forum.Post, total int) {
 	newest := after.PostID
 	for _, p := range out {
-		if generic.IDLess(newest, p.ID) || newest == "" {
+		if newest == "" || generic.IDLess(newest, p.ID) {
 			newest = p.ID
 		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if total > 0 && newest != "" {
+	if total > 0 && len(last) > 0 && last[len(last)-1].ID == newest {
 		f.pos[t.ID] = position{id: newest, k: total - 1}
+	} else {
+		delete(f.pos, t.ID)
 	}
 }
 
