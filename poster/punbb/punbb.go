@@ -6,8 +6,10 @@
 //
 // Reading: an idle poll is one tiny request — viewtopic.php?id=T&action=last answers 302 to
 // viewtopic.php?pid=LAST with an empty body (PunBB honours no conditional GET, not even on its
-// feeds). Only when LAST is past the cursor is the page holding it (the last page) fetched, and
-// older pages only while they may hold posts after the cursor.
+// feeds). Only when LAST is past the cursor (or is the cursor's own post and the cursor asks for
+// it again) is the page holding it (the last page) fetched, and older pages only while they may
+// hold posts after the cursor. The topic lists of forums are read for forum.SectionReader
+// (viewforum.php?id=N); a topic's forum is learnt from the breadcrumb of its pages.
 //
 // Writing: the 302 after a reply names the new post (viewtopic.php?pid=N#pN). Errors are typed
 // (forum.FloodError with the group's wait, ErrTooShort, ErrTooLong, ErrBadToken, ErrNoPermission,
