@@ -13,10 +13,13 @@ import (
 	"forumgm/scraper/htmltext"
 )
 
-// sec is the selector table of a board's topic list (index.php?board=N.0, SMF 2.1
-// MessageIndex.template.php) and of the linktree that names a topic's board.
+// sec is the selector table of a board's topic list (index.php?board=N.0) and of the linktree
+// that names a topic's board. SMF 2.1 (MessageIndex.template.php of release-2.1) writes a topic as
+// a div of #topic_container; SMF 2.0 (the same template in 2.0) as a row of
+// #messageindex table.table_grid, with the last post's date as text after its icon link.
 var sec = struct {
 	list, row, title, sticky, moved, stats, last, lastPara, poster string
+	row20, title20, stats20, last20, cell20                        string
 	crumbs                                                         string
 }{
 	list:     "#messageindex, #topic_container",
@@ -28,6 +31,12 @@ var sec = struct {
 	last:     "div.lastpost a[href*='topic']",
 	lastPara: "div.lastpost p",
 	poster:   "div.lastpost a[href*='action=profile']",
+
+	row20:   "#messageindex table.table_grid > tbody > tr",
+	title20: "td.subject span[id^='msg_'] a[href]",
+	stats20: "td.stats",
+	last20:  "td.lastpost a[href*='topic']",
+	cell20:  "td.lastpost",
 	// 2.1 div.navigate_section, 2.0 ul.linktree
 	crumbs: "div.navigate_section, ul.linktree",
 }
@@ -59,36 +68,79 @@ func Section(doc *goquery.Document, opt Options) ([]forum.ThreadHead, error) {
 			return
 		}
 		a := s.Find(sec.title).First()
-		m := topicIDRe.FindStringSubmatch(a.AttrOr("href", ""))
-		if m == nil {
+		h, ok := head(a, s.Find(sec.stats).First().Text(), s.Find(sec.last).First(), opt)
+		if !ok {
 			return
 		}
-		h := forum.ThreadHead{ID: m[1] + m[2], Title: htmltext.Collapse(a.Text()),
-			Replies: extract.Count(s.Find(sec.stats).First().Text()),
-			Sticky:  s.Find(sec.sticky).Length() > 0 || s.HasClass("sticky")}
-		last := s.Find(sec.last).First()
-		h.LastPostID = msgIDFromHref(last.AttrOr("href", ""))
-		if h.LastPostID == "" && h.Replies == 0 {
-			if fm := firstMsgRe.FindStringSubmatch(a.Parent().AttrOr("id", "")); fm != nil {
-				h.LastPostID = fm[1]
-			}
-		}
-		if t, err := ParseTime(htmltext.Collapse(last.Text()), opt.Location, opt.Now); err == nil {
-			h.LastAt = t
-		}
+		h.Sticky = s.Find(sec.sticky).Length() > 0 || s.HasClass("sticky")
 		if p := s.Find(sec.poster).Last(); p.Length() > 0 {
 			h.LastPoster = htmltext.Collapse(p.Text())
 		} else if para := s.Find(sec.lastPara).First(); para.Length() > 0 {
 			// A guest's name is not linked: the words after the link ("by Name").
 			text := htmltext.Collapse(para.Text())
-			h.LastPoster = extract.Poster(strings.TrimSpace(strings.TrimPrefix(text, htmltext.Collapse(last.Text()))))
+			h.LastPoster = extract.Poster(strings.TrimSpace(strings.TrimPrefix(text, htmltext.Collapse(s.Find(sec.last).First().Text()))))
 		}
 		heads = append(heads, h)
 	})
-	if len(heads) == 0 && doc.Find(sec.row).Length() > 0 && doc.Find(sec.row).Find(sec.moved).Length() == 0 {
+	doc.Find(sec.row20).Each(func(_ int, s *goquery.Selection) {
+		cell := s.Find(sec.cell20).First()
+		// The cell: the icon link, the date, <br>, "by" and the poster.
+		date, by, _ := strings.Cut(cellHTML(cell), "<br")
+		h, ok := head(s.Find(sec.title20).First(), s.Find(sec.stats20).First().Text(), cell.Find("a[href*='topic']").First(), opt)
+		if !ok {
+			return
+		}
+		if t, err := ParseTime(htmltext.Collapse(textOf(date)), opt.Location, opt.Now); err == nil {
+			h.LastAt = t
+		}
+		h.Sticky = strings.Contains(s.Find("td.subject").AttrOr("class", ""), "stickybg")
+		if p := cell.Find("a[href*='action=profile']").Last(); p.Length() > 0 {
+			h.LastPoster = htmltext.Collapse(p.Text())
+		} else if _, rest, ok := strings.Cut(by, ">"); ok {
+			h.LastPoster = extract.Poster(htmltext.Collapse(textOf(rest)))
+		}
+		heads = append(heads, h)
+	})
+	rows := doc.Find(sec.row).Length() + doc.Find(sec.row20).Length()
+	if len(heads) == 0 && rows > 0 && doc.Find(sec.row).Find(sec.moved).Length() == 0 {
 		return nil, fmt.Errorf("smf: a topic list without a readable topic: %w", forum.ErrMarkupChanged)
 	}
 	return heads, nil
+}
+
+// head is a thread head from a topic link (a), the replies cell's text and the last post's link;
+// false when the link names no topic.
+func head(a *goquery.Selection, stats string, last *goquery.Selection, opt Options) (forum.ThreadHead, bool) {
+	m := topicIDRe.FindStringSubmatch(a.AttrOr("href", ""))
+	if m == nil {
+		return forum.ThreadHead{}, false
+	}
+	h := forum.ThreadHead{ID: m[1] + m[2], Title: htmltext.Collapse(a.Text()), Replies: extract.Count(stats)}
+	h.LastPostID = msgIDFromHref(last.AttrOr("href", ""))
+	if h.LastPostID == "" && h.Replies == 0 {
+		// topic=T.0#new: a topic without replies, whose last post is its first.
+		if fm := firstMsgRe.FindStringSubmatch(a.Parent().AttrOr("id", "")); fm != nil {
+			h.LastPostID = fm[1]
+		}
+	}
+	if t, err := ParseTime(htmltext.Collapse(last.Text()), opt.Location, opt.Now); err == nil {
+		h.LastAt = t
+	}
+	return h, true
+}
+
+func cellHTML(s *goquery.Selection) string {
+	h, _ := s.Html()
+	return h
+}
+
+// textOf is the text of an HTML fragment.
+func textOf(fragment string) string {
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader("<div>" + fragment + "</div>"))
+	if err != nil {
+		return ""
+	}
+	return doc.Text()
 }
 
 // SectionOf reads the board a topic page belongs to from its linktree (the last board link: the
