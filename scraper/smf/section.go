@@ -50,7 +50,8 @@ var (
 // (sticky topics first). The last post's id is read from its link: a guest's
 // topic=T.S#msgM, a member's topic=T.msgM#new, or topic=T.0#new for a topic without replies,
 // whose last post is its first. Moved-topic notices are left out (they stand for a topic on
-// another board). A board without topics gives an empty list; a page that is no topic list is an
+// another board). SMF 2.0's rows (sticky: the stickybg colour class) are read the same way. A
+// board without topics gives an empty list; a page that is no topic list is an
 // error wrapping forum.ErrMarkupChanged.
 func Section(doc *goquery.Document, opt Options) ([]forum.ThreadHead, error) {
 	if opt.Location == nil {
