@@ -5,11 +5,13 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -24,10 +26,16 @@ type Config struct {
 	Bot        Bot      `yaml:"bot"`
 	Moderators []string `yaml:"moderators"`
 	Game       Game     `yaml:"game"`
-	Poll       Poll     `yaml:"poll"`
-	Store      Store    `yaml:"store"`
-	Ops        Ops      `yaml:"ops"`
-	Review     Review   `yaml:"review"`
+	// Forums and Games run several games in one daemon: each forum (by a name games refer to)
+	// with its own bot account, each game with its forum, thread and moderators. A config uses
+	// either these two or forum/bot/game (one game); Games() gives every game its own
+	// single-game view either way.
+	Forums map[string]ForumEntry `yaml:"forums"`
+	Games  []Game                `yaml:"games"`
+	Poll   Poll                  `yaml:"poll"`
+	Store  Store                 `yaml:"store"`
+	Ops    Ops                   `yaml:"ops"`
+	Review Review                `yaml:"review"`
 	// Attachments is where forumgm serves the pictures a forum cannot take as attachments.
 	Attachments Attachments `yaml:"attachments"`
 
@@ -45,6 +53,13 @@ type Forum struct {
 	UserAgent string `yaml:"user_agent"`
 	// Extra holds dialect-specific settings (the generic dialect's selectors).
 	Extra map[string]string `yaml:"extra"`
+}
+
+// ForumEntry is one forum of a several-game config: where it is and the bot's account there.
+// Every game on it shares one login session and one request rate.
+type ForumEntry struct {
+	Forum `yaml:",inline"`
+	Bot   Bot `yaml:"bot"`
 }
 
 // Bot is the forum account forumgm posts as.
@@ -72,12 +87,22 @@ type Game struct {
 	Start string `yaml:"start"`
 	// DisputeKeyword: a player's post containing it as a word goes to the moderator queue.
 	DisputeKeyword string `yaml:"dispute_keyword"`
+	// Section is the forum section (sub-forum) holding the thread, in the dialect's terms (MyBB:
+	// the fid of forumdisplay.php?fid=N). Games in one section share one look at its thread list
+	// per poll. Empty: learnt from the thread's pages where the dialect can.
+	Section string `yaml:"section"`
+
+	// Only in a several-game config's games list:
+	Forum      string   `yaml:"forum"`      // the name of the forum (a key of forums)
+	Thread     string   `yaml:"thread"`     // the game thread's id on that forum
+	Moderators []string `yaml:"moderators"` // this game's moderators (default: the top-level list)
 	// Spec holds the game's own keys.
-	Spec yaml.Node `yaml:"-"`
+	Spec yaml.Node `yaml:"-" json:"-"`
 }
 
 // gameCommon are the keys of Game decoded by config itself.
-var gameCommon = map[string]bool{"id": true, "kind": true, "timezone": true, "calendar": true, "start": true, "dispute_keyword": true}
+var gameCommon = map[string]bool{"id": true, "kind": true, "timezone": true, "calendar": true, "start": true,
+	"dispute_keyword": true, "section": true, "forum": true, "thread": true, "moderators": true}
 
 // UnmarshalYAML decodes the common keys and keeps the rest for the game.
 func (g *Game) UnmarshalYAML(n *yaml.Node) error {
@@ -241,22 +266,11 @@ func Parse(b []byte) (*Config, error) {
 	return &c, nil
 }
 
-// Defaults fills the fields left empty.
+// Defaults fills the fields left empty (a several-game config: the shared ones; each game's view
+// fills its own).
 func (c *Config) Defaults() {
-	if c.Forum.Dialect == "" {
-		c.Forum.Dialect = "mybb"
-	}
-	if c.Game.Timezone == "" {
-		c.Game.Timezone = "Europe/Moscow"
-	}
-	if c.Forum.Timezone == "" {
-		c.Forum.Timezone = c.Game.Timezone
-	}
-	if c.Game.ID == "" {
-		c.Game.ID = c.Game.Kind + "-" + c.Forum.Thread
-	}
-	if len(c.Game.Calendar.WorkingDays) == 0 {
-		c.Game.Calendar.WorkingDays = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
+	if !c.Multi() {
+		c.gameDefaults()
 	}
 	if c.Poll.Floor == 0 {
 		c.Poll.Floor = Duration(30 * time.Second)
@@ -287,8 +301,184 @@ func (c *Config) Defaults() {
 	}
 }
 
+// gameDefaults fills a single-game config's forum and game fields left empty.
+func (c *Config) gameDefaults() {
+	if c.Forum.Dialect == "" {
+		c.Forum.Dialect = "mybb"
+	}
+	if c.Game.Timezone == "" {
+		c.Game.Timezone = "Europe/Moscow"
+	}
+	if c.Forum.Timezone == "" {
+		c.Forum.Timezone = c.Game.Timezone
+	}
+	if c.Game.ID == "" {
+		c.Game.ID = c.Game.Kind + "-" + c.Forum.Thread
+	}
+	if len(c.Game.Calendar.WorkingDays) == 0 {
+		c.Game.Calendar.WorkingDays = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
+	}
+}
+
+// Multi reports whether the config lists its games under games: (forums under forums:).
+func (c *Config) Multi() bool { return len(c.Games) > 0 || len(c.Forums) > 0 }
+
+// GameConfigs gives every game of the config its single-game view: forum (with the game's
+// thread), bot, moderators and game filled in, the shared sections (poll, store, ops, review,
+// attachments) as they are. A single-game config is its own view. A bot account that several
+// games use is marked shared (its inbox serves them all). Views of a config that did not
+// validate may be incomplete.
+func (c *Config) GameConfigs() []*Config {
+	if !c.Multi() {
+		return []*Config{c}
+	}
+	uses := map[string]int{}
+	for _, g := range c.Games {
+		uses[g.Forum]++
+	}
+	views := make([]*Config, 0, len(c.Games))
+	for _, g := range c.Games {
+		views = append(views, c.view(g, uses[g.Forum] > 1))
+	}
+	return views
+}
+
+func (c *Config) view(g Game, shared bool) *Config {
+	v := *c
+	v.Forums, v.Games = nil, nil
+	fe := c.Forums[g.Forum]
+	v.Forum = fe.Forum
+	v.Forum.Thread = g.Thread
+	v.Forum.Extra = fe.Extra
+	v.Bot = fe.Bot
+	v.Bot.Shared = fe.Bot.Shared || shared
+	if len(g.Moderators) > 0 {
+		v.Moderators = g.Moderators
+	}
+	v.Game = g
+	v.Game.Thread, v.Game.Moderators = "", nil // moved to forum.thread and moderators
+	v.gameDefaults()
+	return &v
+}
+
+// Select is the view of the game with id; with id "" the only game (an error names the games
+// when there are several).
+func (c *Config) Select(id string) (*Config, error) {
+	views := c.GameConfigs()
+	var ids []string
+	for _, v := range views {
+		if v.Game.ID == id || id == "" && len(views) == 1 {
+			return v, nil
+		}
+		ids = append(ids, v.Game.ID)
+	}
+	if id == "" {
+		return nil, fmt.Errorf("config: %d games; name one with --game (%s)", len(views), strings.Join(ids, ", "))
+	}
+	return nil, fmt.Errorf("config: no game %q (games: %s)", id, strings.Join(ids, ", "))
+}
+
 // Validate checks every field and reports every problem, each naming its field.
 func (c *Config) Validate() error {
+	if c.Multi() {
+		return c.validateMulti()
+	}
+	if c.Game.Forum != "" || c.Game.Thread != "" || len(c.Game.Moderators) > 0 {
+		return &Error{Problems: []string{"game: forum, thread and moderators belong in forum.thread and moderators here (they are a game's keys only in a several-game config's games: list)"}}
+	}
+	return c.validate()
+}
+
+// validateMulti checks a several-game config: the shared sections once, each forum once, each
+// game through its view (its problems named games[i] or forums.NAME), unique ids and threads.
+func (c *Config) validateMulti() error {
+	var errs []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			errs = append(errs, p)
+		}
+	}
+	if c.Forum.URL != "" || c.Forum.Thread != "" || c.Bot.Username != "" || c.Game.Kind != "" || c.Game.ID != "" {
+		add("forum, bot, game: a config with forums: and games: keeps each forum (with its bot) under forums: and each game under games:")
+	}
+	if len(c.Forums) == 0 {
+		add("forums: missing (name: {url, dialect, bot: {username, password_env}} for each forum)")
+	}
+	if len(c.Games) == 0 {
+		add("games: missing (each game: id, kind, forum, thread, roster, ...)")
+	}
+	names := make([]string, 0, len(c.Forums))
+	for n := range c.Forums {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !validID(n) {
+			add(fmt.Sprintf("forums.%s: use letters, digits, '-' and '_' in a forum's name", n))
+		}
+		if c.Forums[n].Thread != "" {
+			add(fmt.Sprintf("forums.%s.thread: a game's thread goes in its games: entry", n))
+		}
+	}
+	ids, threads := map[string]int{}, map[string]int{}
+	uses := map[string]int{}
+	for _, g := range c.Games {
+		uses[g.Forum]++
+	}
+	for i, g := range c.Games {
+		field := fmt.Sprintf("games[%d]", i)
+		if _, ok := c.Forums[g.Forum]; !ok {
+			if g.Forum == "" {
+				add(field + ".forum: missing (the name of one of forums:)")
+			} else {
+				add(fmt.Sprintf("%s.forum: %q is not one of forums: (%s)", field, g.Forum, strings.Join(names, ", ")))
+			}
+			continue
+		}
+		v := c.view(g, uses[g.Forum] > 1)
+		if j, ok := ids[v.Game.ID]; ok {
+			add(fmt.Sprintf("%s.id: %q is also games[%d]'s id", field, v.Game.ID, j))
+		}
+		ids[v.Game.ID] = i
+		key := g.Forum + "\x00" + strings.TrimSpace(g.Thread)
+		if j, ok := threads[key]; ok && g.Thread != "" {
+			add(fmt.Sprintf("%s.thread: %q on %s is also games[%d]'s thread", field, g.Thread, g.Forum, j))
+		}
+		threads[key] = i
+		err := v.validate()
+		var e *Error
+		if !errors.As(err, &e) {
+			continue
+		}
+		for _, p := range e.Problems {
+			switch {
+			case strings.HasPrefix(p, "forum.thread"):
+				add(field + ".thread" + strings.TrimPrefix(p, "forum.thread"))
+			case strings.HasPrefix(p, "forum."):
+				add("forums." + g.Forum + "." + strings.TrimPrefix(p, "forum."))
+			case strings.HasPrefix(p, "bot."):
+				add("forums." + g.Forum + "." + p)
+			case strings.HasPrefix(p, "game."):
+				add(field + "." + strings.TrimPrefix(p, "game."))
+			case strings.HasPrefix(p, "game:"):
+				add(field + ":" + strings.TrimPrefix(p, "game:"))
+			case strings.HasPrefix(p, "moderators"):
+				add(field + "." + p)
+			default:
+				add(p) // the shared sections: poll, store, ops, review, attachments
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &Error{Problems: errs}
+}
+
+// validate checks a single-game config (or a game's view).
+func (c *Config) validate() error {
 	var errs []string
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, field+": "+fmt.Sprintf(format, a...))

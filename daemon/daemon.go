@@ -51,12 +51,16 @@ type Options struct {
 	Start time.Time
 	Clock Clock
 	Poll  PollPolicy
-	// Rescan is how often (game clock) the whole thread is read again to find edited or vanished
-	// move posts; 0: every 10 minutes.
-	Rescan  time.Duration
-	Log     zerolog.Logger
-	Metrics *Metrics // nil: a private set
-	Health  *Health  // nil: none
+	// Rescan is how often (game clock) the thread is read again from its oldest recent move post
+	// (posted within Recent) to find edited or vanished move posts; 0: every 10 minutes.
+	// Older move posts are read again every RescanAll (0: a day; the first such read comes at a
+	// moment of the interval fixed by the game's id, so that games do not all read at once).
+	Rescan    time.Duration
+	Recent    time.Duration // 0: a day
+	RescanAll time.Duration
+	Log       zerolog.Logger
+	Metrics   *Metrics // nil: a private set
+	Health    *Health  // nil: none
 	// Hook, if set, is called after each step of the pipeline with the step's name ("started",
 	// "decided": a post judged by the referee, not yet committed; "judged": committed; "fired",
 	// "attempt", "sent", "posted", "cycle"); the crash tests exit from it, the race test commits a
@@ -83,6 +87,7 @@ type Daemon struct {
 	logged   map[string]time.Time
 	unlogged map[string]int
 	lastScan time.Time
+	lastAll  time.Time // the last rescan of every move post (zero: not yet)
 	errBack  time.Duration
 	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
 	inboxAt  time.Time      // when the inbox was last read
@@ -100,7 +105,7 @@ func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
 	if judge.ExpectsPrivate(ref, now) {
 		return true
 	}
-	if n, ok := d.o.Forum.(forum.PMNotifier); ok && n.UnreadPM() {
+	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
 		return true
 	}
 	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery
@@ -119,6 +124,12 @@ func New(o Options) (*Daemon, error) {
 	}
 	if o.Rescan == 0 {
 		o.Rescan = 10 * time.Minute
+	}
+	if o.Recent == 0 {
+		o.Recent = 24 * time.Hour
+	}
+	if o.RescanAll == 0 {
+		o.RescanAll = 24 * time.Hour
 	}
 	if o.Poll.Floor == 0 {
 		o.Poll.Floor = 30 * time.Second
@@ -373,7 +384,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 		return true, err
 	}
 	if d.lastScan.IsZero() || now.Sub(d.lastScan) >= d.o.Rescan {
-		if err := d.rescan(ctx); err != nil {
+		if err := d.rescan(ctx, now); err != nil {
 			d.fail(kindOf(err), err)
 		} else {
 			d.lastScan = now
@@ -454,7 +465,7 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 	d.seq += int64(len(c.Events))
 	d.mu.Unlock()
 	if n := len(c.Flags); n > 0 {
-		d.m.FlagsRaised.Add(float64(n))
+		d.m.FlagsRaised.WithLabelValues(d.o.Game).Add(float64(n))
 	}
 	return nil
 }
@@ -842,7 +853,7 @@ func (d *Daemon) fireDue(ctx context.Context, until time.Time) (int, error) {
 		d.mu.Lock()
 		d.clock = at
 		d.mu.Unlock()
-		d.m.TimersFired.Inc()
+		d.m.TimersFired.WithLabelValues(d.o.Game).Inc()
 		d.log.Info().Time("at", at).Int("events", len(c.Events)).Int("outbox", len(c.Outbox)).Msg("timer fired")
 		d.hook("fired")
 		n++
@@ -885,16 +896,23 @@ func kindOf(err error) string {
 // rescan reads the thread from before the first move post and flags move posts whose text changed
 // (the first-seen text stands) or that vanished. Each case is flagged once; the moderators get a
 // private message in the same commit as the flag.
-func (d *Daemon) rescan(ctx context.Context) error {
+func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	moves, err := d.o.Store.MovePosts(ctx, d.o.Game)
 	if err != nil {
 		return err
 	}
+	if d.lastAll.IsZero() {
+		d.lastAll = now.Add(-Spread(d.o.Game, d.o.RescanAll))
+	}
+	all := now.Sub(d.lastAll) >= d.o.RescanAll || now.Before(d.lastAll)
 	var thread []store.PostRecord
 	for _, p := range moves {
-		if p.Source == store.SourceThread {
+		if p.Source == store.SourceThread && (all || now.Sub(p.PostedAt) < d.o.Recent) {
 			thread = append(thread, p)
 		}
+	}
+	if all {
+		d.lastAll = now
 	}
 	if len(thread) == 0 {
 		return nil
@@ -966,6 +984,19 @@ func (d *Daemon) rescan(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Spread is a fixed share of d for key (its FNV hash): games sharing a process do their rare work
+// at different moments.
+func Spread(key string, d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	var h uint32 = 2166136261
+	for i := 0; i < len(key); i++ {
+		h = (h ^ uint32(key[i])) * 16777619
+	}
+	return time.Duration(uint64(h) % uint64(d))
 }
 
 // vanishedAfter is how many whole rescans in a row must miss a move post before it is flagged as

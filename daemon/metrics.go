@@ -22,12 +22,12 @@ type Metrics struct {
 	PostsRead     *prometheus.CounterVec   // by source: thread | pm
 	MovesJudged   *prometheus.CounterVec   // by verdict: accepted | refused | ignored | flagged
 	RepliesPosted *prometheus.CounterVec   // by kind: reply | pm; dedup: found by marker
-	TimersFired   prometheus.Counter       // timed rules fired
+	TimersFired   *prometheus.CounterVec   // timed rules fired
 	PollLatency   *prometheus.HistogramVec // by source: one forum read (thread page walk or inbox)
 	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | ambiguous | forum | store | referee
-	OutboxPending prometheus.Gauge         // items waiting to be posted
+	OutboxPending *prometheus.GaugeVec     // items waiting to be posted
 	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
-	FlagsRaised   prometheus.Counter       // new moderator flags
+	FlagsRaised   *prometheus.CounterVec   // new moderator flags
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -44,9 +44,9 @@ func NewMetrics() *Metrics {
 		RepliesPosted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_replies_posted_total", Help: "Outbox items delivered, by kind (reply, pm) and how (posted, found: already on the forum after a crash).",
 		}, []string{"game", "kind", "how"}),
-		TimersFired: prometheus.NewCounter(prometheus.CounterOpts{
+		TimersFired: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_timers_fired_total", Help: "Timed rules fired (daily close, question, deadlines).",
-		}),
+		}, []string{"game"}),
 		PollLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "forumgm_poll_latency_seconds", Help: "Duration of one forum read (the thread or the inbox).",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
@@ -54,15 +54,15 @@ func NewMetrics() *Metrics {
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_errors_total", Help: "Errors by kind (flood, logged_out, too_long, ambiguous: a post whose outcome was unknown, forum, store, referee).",
 		}, []string{"game", "kind"}),
-		OutboxPending: prometheus.NewGauge(prometheus.GaugeOpts{
+		OutboxPending: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "forumgm_outbox_pending", Help: "Replies and private messages waiting to be posted.",
-		}),
+		}, []string{"game"}),
 		OutboxFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_outbox_failed_total", Help: "Replies and private messages given up on (an unknown recipient, private messages disabled, a full inbox): a person must look.",
 		}, []string{"game", "kind"}),
-		FlagsRaised: prometheus.NewCounter(prometheus.CounterOpts{
+		FlagsRaised: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_flags_raised_total", Help: "Cases handed to the moderators.",
-		}),
+		}, []string{"game"}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
 		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

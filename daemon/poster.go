@@ -43,7 +43,7 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 		d.fail("store", err)
 		return 0, err
 	}
-	d.m.OutboxPending.Set(float64(len(items)))
+	d.m.OutboxPending.WithLabelValues(d.o.Game).Set(float64(len(items)))
 	n, left := 0, len(items)
 	var first error
 	held := map[store.OutboxKind]bool{}
@@ -76,7 +76,7 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 			left--
 		}
 		delete(d.retryAt, it.ID)
-		d.m.OutboxPending.Set(float64(left))
+		d.m.OutboxPending.WithLabelValues(d.o.Game).Set(float64(left))
 	}
 	return n, first
 }
@@ -262,7 +262,7 @@ func (d *Daemon) attachments(it store.OutboxRow, caps forum.Capabilities, refuse
 	if len(it.Attachments) == 0 {
 		return it.Body, nil, nil
 	}
-	_, attacher := d.o.Forum.(forum.Attacher)
+	_, attacher := forum.As[forum.Attacher](d.o.Forum)
 	var native, linked []forum.Attachment
 	for _, a := range it.Attachments {
 		if it.Kind == store.OutboxReply && attacher && !refused && caps.Takes(a) {
@@ -323,7 +323,7 @@ func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, file
 	var id string
 	var merged bool
 	var err error
-	if at, ok := d.o.Forum.(forum.Attacher); ok && len(files) > 0 {
+	if at, ok := forum.As[forum.Attacher](d.o.Forum); ok && len(files) > 0 {
 		id, merged, err = at.ReplyWithAttachments(ctx, d.o.Thread, body, files)
 	} else {
 		id, merged, err = d.o.Forum.Reply(ctx, d.o.Thread, body)
@@ -366,7 +366,7 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 	var posts []forum.Post
 	switch it.Kind {
 	case store.OutboxPM:
-		sf, ok := d.o.Forum.(SentFolder)
+		sf, ok := forum.As[SentFolder](d.o.Forum)
 		if !ok {
 			d.log.Warn().Int64("outbox", it.ID).Msg("the dialect cannot list sent messages: a private message whose first attempt may have gone out is sent again")
 			return nil, nil

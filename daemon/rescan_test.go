@@ -71,3 +71,57 @@ func TestVanishedPostFlaggedOnlyWhenASecondReadConfirms(t *testing.T) {
 		t.Error("the post is not marked vanished")
 	}
 }
+
+// A rescan reads the thread from the oldest recent move post on; move posts older than Recent
+// are read again only every RescanAll, so the cost of the regular rescan does not grow with the
+// thread.
+func TestRescanReadsRecentPostsOftenOlderOnesRarely(t *testing.T) {
+	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
+	r := newRig(t, start, fakeFactory)
+	r.d.o.Recent, r.d.o.RescanAll = 3*time.Hour, 24*time.Hour
+	r.cycle(t)
+	old := r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	// Many posts later (pages of chatter), a recent move.
+	for i := range 30 {
+		r.clock.Advance(10 * time.Minute)
+		r.post(t, "snovaya", "болтовня "+strconv.Itoa(i))
+	}
+	r.clock.Advance(time.Minute)
+	r.post(t, "Джелу", "2-й ход крестоносца к2 на L16")
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	r.d.lastAll = r.clock.Now() // the rare whole rescan just happened
+	board, err := sql.Open("sqlite3", r.dir+"/board.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer board.Close()
+	if _, err := board.ExecContext(r.ctx, `UPDATE posts SET message = ? WHERE pid = ?`, "1-й ход крестоносца к1 на K15", old); err != nil {
+		t.Fatal(err)
+	}
+	edited := func() int {
+		flags, err := r.st.OpenFlags(r.ctx, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range flags {
+			if f.Kind == store.FlagEdited && f.PostID == strconv.Itoa(old) {
+				n++
+			}
+		}
+		return n
+	}
+	r.clock.Advance(11 * time.Minute)
+	r.cycle(t)
+	if n := edited(); n != 0 {
+		t.Fatalf("a regular rescan read the old move post (%d flags): its cost grows with the thread", n)
+	}
+	r.clock.Advance(24 * time.Hour)
+	r.cycle(t)
+	if n := edited(); n != 1 {
+		t.Fatalf("the daily rescan of every move post did not find the edit: %d flags", n)
+	}
+}

@@ -20,7 +20,7 @@ func TestSystemdUnit(t *testing.T) {
 	unit := string(b)
 	for _, want := range []string{"User=forumgm", "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes",
 		"StateDirectory=forumgm", "ReadWritePaths=/var/lib/forumgm", "CapabilityBoundingSet=\n", "KillSignal=SIGTERM",
-		"ExecStart=/usr/local/bin/forumgm run --config /etc/forumgm/config.yaml", "EnvironmentFile=/etc/forumgm/env"} {
+		"ExecStart=/usr/local/bin/forumgm run --config /etc/forumgm/config.yaml", "EnvironmentFile=/etc/forumgm/env", "ExecReload=/bin/kill -HUP $MAINPID"} {
 		if !strings.Contains(unit, want) {
 			t.Errorf("the unit lacks %q", strings.TrimSpace(want))
 		}

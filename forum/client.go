@@ -40,6 +40,37 @@ type ClientConfig struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Transport overrides the HTTP transport (tests).
 	Transport http.RoundTripper
+	// Limits, if set, holds the per-host rate limits shared with other clients (several bot
+	// accounts on one forum host share its politeness); nil: this client's own.
+	Limits *HostLimits
+}
+
+// WithSleep is c with its Sleep set (nil keeps the default).
+func (c ClientConfig) WithSleep(sleep func(ctx context.Context, d time.Duration) error) ClientConfig {
+	c.Sleep = sleep
+	return c
+}
+
+// HostLimits are request rate limits by host, shared by the clients given them: one rate per
+// forum host however many sessions reach it.
+type HostLimits struct {
+	mu sync.Mutex
+	m  map[string]*rate.Limiter
+}
+
+// NewHostLimits builds an empty set of shared limits.
+func NewHostLimits() *HostLimits { return &HostLimits{m: map[string]*rate.Limiter{}} }
+
+// get is host's limiter, made with r and burst when it is the first asked for.
+func (h *HostLimits) get(host string, r rate.Limit, burst int) *rate.Limiter {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l, ok := h.m[host]
+	if !ok {
+		l = rate.NewLimiter(r, burst)
+		h.m[host] = l
+	}
+	return l
 }
 
 // Client is a polite HTTP session with a forum: one cookie jar, a per-host rate limit, timeouts,
@@ -139,6 +170,9 @@ func Sleep(ctx context.Context, d time.Duration) error {
 }
 
 func (c *Client) limiter(host string) *rate.Limiter {
+	if c.cfg.Limits != nil {
+		return c.cfg.Limits.get(host, c.cfg.Rate, c.cfg.Burst)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	l, ok := c.limiters[host]

@@ -69,6 +69,9 @@ type Cursor struct {
 	// Include asks for the cursor's own post too (not stored): forums merge a user's consecutive
 	// posts into the last one, so the reader checks whether that post grew.
 	Include bool `json:"-"`
+	// Head is the thread as its section's list showed it when the cursor was taken: a section
+	// watch compares it with the list now, also after a restart. nil: not known.
+	Head *ThreadHead `json:"head,omitempty"`
 }
 
 // Listed reports whether a post with id belongs in a read after the cursor: newer than it, or
@@ -193,10 +196,19 @@ type Config struct {
 	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
 	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
 	ReturnFlood bool
+	// Limits are the per-host request limits shared by every session of the process (nil: the
+	// dialect's client keeps its own).
+	Limits *HostLimits
 	// ReturnTooLong: a message the board finds too long returns the error instead of being split
 	// by the dialect, so the caller (the daemon) splits it, each part with its own marker, and a
 	// retry sends only the parts not on the forum yet.
 	ReturnTooLong bool
+}
+
+// ClientConfig is the polite client a dialect builds for this config: its User-Agent, rate and
+// shared limits.
+func (c Config) ClientConfig() ClientConfig {
+	return ClientConfig{UserAgent: c.UserAgent, Rate: c.Rate(), Limits: c.Limits}
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second
@@ -327,13 +339,19 @@ type ThreadHead struct {
 	LastAt     time.Time `json:"last_at,omitzero"`       // the last post's time (zero: not shown)
 	LastPoster string    `json:"last_poster,omitempty"`
 	Sticky     bool      `json:"sticky,omitempty"` // pinned: its place says nothing of its age
+	// Unlisted: the thread was not on the list's first page (no post since the oldest there).
+	Unlisted bool `json:"unlisted,omitempty"`
 }
 
 // Same reports whether h and o describe the same state of one thread: every field both show is
-// equal, and they show at least one field that changes with a new post.
+// equal, and they show at least one field that changes with a new post; or both say the thread
+// was off the list's first page.
 func (h ThreadHead) Same(o ThreadHead) bool {
-	if h.ID != o.ID {
+	if h.ID != o.ID || h.Unlisted != o.Unlisted {
 		return false
+	}
+	if h.Unlisted {
+		return true // still below the first page: no new post moved it up
 	}
 	shown := false
 	if h.LastPostID != "" && o.LastPostID != "" {
@@ -371,4 +389,27 @@ type SectionReader interface {
 	// SectionOf names the section thread t is in ("" when its pages do not tell), learnt from a
 	// thread page already read (the breadcrumb), with no request of its own.
 	SectionOf(t Thread) string
+}
+
+// Wrapper is a Forum built around another (a shared session, a section watch) that adds or
+// changes some methods; the optional interfaces (Attacher, PMNotifier, ...) are the inner
+// forum's, found with As.
+type Wrapper interface {
+	Unwrap() Forum
+}
+
+// As finds the first forum in f's chain of wrappers (f itself first) that implements T.
+func As[T any](f Forum) (T, bool) {
+	for f != nil {
+		if t, ok := f.(T); ok {
+			return t, true
+		}
+		w, ok := f.(Wrapper)
+		if !ok {
+			break
+		}
+		f = w.Unwrap()
+	}
+	var zero T
+	return zero, false
 }

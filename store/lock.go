@@ -143,3 +143,29 @@ func quickCheck(ctx context.Context, s *Store, path string) error {
 	}
 	return nil
 }
+
+// Holder tells whether a process holds the lock of the database at path, and what it wrote
+// there (pid, host, start time, command), without taking the lock or creating anything.
+func Holder(path string) (holder string, held bool, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", false, fmt.Errorf("store: %w", err)
+	}
+	f, err := os.Open(lockPath(abs))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("store: lock file: %w", err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err == nil {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return "", false, nil
+	} else if !errors.Is(err, syscall.EWOULDBLOCK) {
+		return "", false, fmt.Errorf("store: lock %s: %w", lockPath(abs), err)
+	}
+	b := make([]byte, 512)
+	n, _ := f.ReadAt(b, 0)
+	return strings.TrimSpace(string(b[:n])), true, nil
+}

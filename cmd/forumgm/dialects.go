@@ -10,5 +10,6 @@ import (
 	_ "forumgm/poster/phpbb"
 	_ "forumgm/poster/punbb"
 	_ "forumgm/poster/smf"
-	_ "forumgm/scraper/xenforo" // reading only: `forumgm posts --dialect xenforo`
+	_ "forumgm/scraper/vbulletin5" // reading only: `forumgm posts --dialect vbulletin5`
+	_ "forumgm/scraper/xenforo"    // reading only: `forumgm posts --dialect xenforo`
 )

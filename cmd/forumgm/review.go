@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
 	role := fs.String("role", "", "add-player: the side or team the player joins")
 	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
+	gameID := fs.String("game", "", "the game's id (needed when the config lists several games)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, reviewUsage)
 		fs.PrintDefaults()
@@ -86,28 +88,30 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
 	}
-	cfg, err := config.Load(*path)
+	all, err := config.Load(*path)
 	if err != nil {
 		return err
 	}
-	caps := forum.Capabilities{}
-	if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
-		caps = f.Capabilities()
-	}
-	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.Shared()) // beside the running daemon
+	st, err := store.Open(ctx, all.Resolve(all.Store.Path), store.Shared()) // beside the running daemon
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	rec, err := daemon.Register(ctx, st, cfg, time.Now())
+	if pos[0] == "serve" && *gameID == "" {
+		reviews, err := reviewsOf(ctx, all, st)
+		if err != nil {
+			return err
+		}
+		return serveReview(ctx, all, reviews, *listen, stdout)
+	}
+	cfg, err := all.Select(*gameID)
 	if err != nil {
 		return err
 	}
-	newRef, err := daemon.RefereeFactory(cfg, caps, rec)
+	rv, err := reviewOf(ctx, cfg, st)
 	if err != nil {
 		return err
 	}
-	rv := newReview(cfg, st, newRef, caps)
 	switch pos[0] {
 	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
 		if len(rv.Allowed) == 0 {
@@ -171,7 +175,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return nil
 	case "serve":
-		return serveReview(ctx, cfg, rv, *listen, stdout)
+		return serveReview(ctx, all, map[string]*review.Review{cfg.Game.ID: rv}, *listen, stdout)
 	case "show":
 		n, err := id()
 		if err != nil {
@@ -290,9 +294,40 @@ func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee
 		Allowed: allowed, PublicURL: cfg.Review.PublicURL}
 }
 
-// reviewWeb builds the moderator web UI over rv for the accounts the config lists; their
-// passwords come from the environment variables it names and are never printed.
-func reviewWeb(cfg *config.Config, rv *review.Review) (*review.Web, []string, error) {
+// reviewOf builds the moderator tools of one game's view over st (registering the game in the
+// store if the daemon has not yet).
+func reviewOf(ctx context.Context, cfg *config.Config, st *store.Store) (*review.Review, error) {
+	caps := forum.Capabilities{}
+	if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
+		caps = f.Capabilities()
+	}
+	rec, err := daemon.Register(ctx, st, cfg, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	newRef, err := daemon.RefereeFactory(cfg, caps, rec)
+	if err != nil {
+		return nil, err
+	}
+	return newReview(cfg, st, newRef, caps), nil
+}
+
+// reviewsOf builds the moderator tools of every game of cfg, by game id.
+func reviewsOf(ctx context.Context, cfg *config.Config, st *store.Store) (map[string]*review.Review, error) {
+	out := map[string]*review.Review{}
+	for _, v := range cfg.GameConfigs() {
+		rv, err := reviewOf(ctx, v, st)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: %w", v.Game.ID, err)
+		}
+		out[v.Game.ID] = rv
+	}
+	return out, nil
+}
+
+// reviewWeb builds the moderator web UI over the games' reviews for the accounts the config
+// lists; their passwords come from the environment variables it names and are never printed.
+func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.Web, []string, error) {
 	if len(cfg.Review.Accounts) == 0 {
 		return nil, nil, fmt.Errorf("review serve: no moderator accounts: add review.accounts (name, password_env) to %s", cfg.Path())
 	}
@@ -306,14 +341,25 @@ func reviewWeb(cfg *config.Config, rv *review.Review) (*review.Web, []string, er
 		accounts = append(accounts, review.Account{Name: a.Name, Password: pw})
 		names = append(names, a.Name)
 	}
-	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: cfg.GameLocation(), PublicURL: cfg.Review.PublicURL}, rv)
+	if len(reviews) != 1 {
+		return nil, nil, fmt.Errorf("review serve: the web UI serves one game at a time: name it with --game")
+	}
+	var rv *review.Review
+	for _, r := range reviews {
+		rv = r
+	}
+	loc := cfg.GameLocation()
+	if v, err := cfg.Select(rv.Game); err == nil {
+		loc = v.GameLocation()
+	}
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, rv)
 	return web, names, err
 }
 
 // serveReview serves the moderator web UI over the same Review the CLI's actions use, until ctx
 // is done (SIGINT/SIGTERM).
-func serveReview(ctx context.Context, cfg *config.Config, rv *review.Review, listen string, stdout io.Writer) error {
-	web, names, err := reviewWeb(cfg, rv)
+func serveReview(ctx context.Context, cfg *config.Config, reviews map[string]*review.Review, listen string, stdout io.Writer) error {
+	web, names, err := reviewWeb(cfg, reviews)
 	if err != nil {
 		return err
 	}
@@ -324,7 +370,20 @@ func serveReview(ctx context.Context, cfg *config.Config, rv *review.Review, lis
 		listen = "127.0.0.1:0"
 	}
 	return review.Serve(ctx, listen, web, func(url string) {
-		fmt.Fprintf(stdout, "moderator web UI for game %s: %s\n", cfg.Game.ID, url)
+		fmt.Fprintf(stdout, "moderator web UI for %s: %s\n", gameNames(reviews), url)
 		fmt.Fprintf(stdout, "log in as: %s (passwords from the environment). Ctrl-C stops it.\n", strings.Join(names, ", "))
 	})
+}
+
+// gameNames names the games of reviews for a banner: "game crusade-1" or "games a, b".
+func gameNames(reviews map[string]*review.Review) string {
+	ids := make([]string, 0, len(reviews))
+	for id := range reviews {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	if len(ids) == 1 {
+		return "game " + ids[0]
+	}
+	return "games " + strings.Join(ids, ", ")
 }

@@ -2,21 +2,23 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/media"
 	mybb "forumgm/poster/mybb" // the mybb dialect (registered by its init)
@@ -49,10 +51,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if hooks.clock != nil {
 		clock = hooks.clock
 	}
-	g, err := openGame(ctx, cfg, clock, log, hooks)
+	g, err := openGames(ctx, cfg, clock, log, hooks)
 	if err != nil {
 		// The log stays JSON (or console) like every other line: a supervisor reads it there.
-		log.Error().Err(err).Str("kind", "start").Msg("cannot start the game")
+		log.Error().Err(err).Str("kind", "start").Msg("cannot start the games")
 		return err
 	}
 	defer g.Close()
@@ -75,115 +77,90 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.Review.Listen != "" && len(cfg.Review.Accounts) > 0 {
 		// The moderator web UI beside the daemon, over the same store.
 		go func() {
-			if err := serveReview(ctx, cfg, g.Review, "", stderr); err != nil {
+			if err := serveReview(ctx, cfg, g.Reviews(), "", stderr); err != nil {
 				log.Error().Err(err).Msg("moderator web UI stopped")
 			}
 		}()
 	}
-	return g.Daemon.Run(ctx)
+	// SIGHUP reloads the config: games added start, games removed stop, changed ones restart.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	if err := g.Fleet.Apply(ctx, cfg); err != nil && len(g.Fleet.Games()) == 0 {
+		return err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			g.Fleet.Wait()
+			return nil
+		case <-hup:
+			next, err := config.Load(cfg.Path())
+			if err != nil {
+				log.Error().Err(err).Str("kind", "reload").Msg("config reload refused; the games run on as they were")
+				continue
+			}
+			err = g.Fleet.Apply(ctx, next)
+			if err != nil {
+				log.Error().Err(err).Str("kind", "reload").Msg("config reloaded; some games could not start")
+			}
+			log.Info().Int("games", len(g.Fleet.Games())).Msg("config reloaded")
+		}
+	}
 }
 
-// game is a daemon with what it owns.
-type game struct {
-	Daemon  *daemon.Daemon
+// games are the daemon's games with what they share.
+type games struct {
+	Fleet   *fleet.Fleet
 	Store   *store.Store
-	Forum   forum.Forum
 	Metrics *daemon.Metrics
 	Health  *daemon.Health
-	Review  *review.Review // the moderator tools over the same store (web UI)
 }
 
-func (g *game) Close() error { return g.Store.Close() }
+func (g *games) Close() error { return g.Store.Close() }
 
-// openGame opens the store and the forum and builds the daemon for cfg's game.
-func openGame(ctx context.Context, cfg *config.Config, clock daemon.Clock, log zerolog.Logger, hooks testHooks) (*game, error) {
-	password, err := cfg.Password()
-	if err != nil {
-		return nil, err
+// Reviews are the moderator tools of every open game, by game id.
+func (g *games) Reviews() map[string]*review.Review {
+	out := map[string]*review.Review{}
+	for _, x := range g.Fleet.Games() {
+		out[x.Config.Game.ID] = newReview(x.Config, g.Store, x.NewReferee, x.Forum.Capabilities())
 	}
-	fcfg := forum.Config{
-		BaseURL:   cfg.Forum.URL,
-		Username:  cfg.Bot.Username,
-		Password:  password,
-		Location:  cfg.ForumLocation(),
-		Now:       clock.Now,
-		UserAgent: cfg.Forum.UserAgent,
-		Extra:     cfg.Forum.Extra,
-		// Flood control is waited out by the daemon, which reads and judges meanwhile.
-		ReturnFlood: true,
-		// ... and splits a message the board finds too long, every part with its own marker.
-		ReturnTooLong: true,
-	}
-	var f forum.Forum
-	if hooks.fastHTTP && cfg.Forum.Dialect == "mybb" {
-		// Tests against the loopback sandbox: no politeness rate limit.
-		f, err = mybb.New(fcfg, mybb.WithClient(forum.NewClient(forum.ClientConfig{UserAgent: cfg.Forum.UserAgent, Rate: 10000, Burst: 1000})))
-	} else {
-		f, err = forum.Open(cfg.Forum.Dialect, fcfg)
-	}
-	if err != nil {
-		return nil, err
-	}
+	return out
+}
+
+// openGames opens the store and every game of cfg (not started: Fleet.Apply starts them).
+func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log zerolog.Logger, hooks testHooks) (*games, error) {
 	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.WithClock(clock.Now))
 	if err != nil {
 		return nil, err
 	}
-	rec, err := daemon.Register(ctx, st, cfg, clock.Now())
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	newRef, err := daemon.RefereeFactory(cfg, f.Capabilities(), rec)
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
 	m := daemon.NewMetrics()
-	poll, err := pollPolicy(cfg)
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	if hooks.poll > 0 {
-		poll.Floor, poll.Ceiling = hooks.poll, hooks.poll
-	}
-	var files *media.Folder
-	if a := cfg.Attachments; a.PublicURL != "" {
-		if files, err = media.New(cfg.Resolve(a.Dir), a.PublicURL); err != nil {
-			st.Close()
-			return nil, err
-		}
-	}
-	h := daemon.NewHealth(clock.Now, 2*poll.Ceiling+time.Minute)
-	d, err := daemon.New(daemon.Options{
-		Game: cfg.Game.ID, Kind: cfg.Game.Kind, Thread: forum.Thread{ID: cfg.Forum.Thread},
-		Forum: f, Store: st, NewReferee: newRef, Bot: cfg.Bot.Username, Moderators: cfg.Moderators,
-		PublicURL: cfg.Review.PublicURL, SharedInbox: cfg.Bot.Shared,
-		Start: rec.Start, Clock: clock, Poll: poll, Log: log, Metrics: m, Health: h, Hook: hooks.hook,
-		Rescan: hooks.rescan, Files: files,
+	h := daemon.NewHealth(clock.Now, 2*cfg.Poll.Ceiling.D()+time.Minute)
+	fl, err := fleet.New(fleet.Options{
+		Store: st, Clock: clock, Log: log, Metrics: m, Health: h,
+		Open: func(v *config.Config, fcfg forum.Config) (forum.Forum, error) {
+			if hooks.fastHTTP && v.Forum.Dialect == "mybb" {
+				// Tests against the loopback sandbox: no politeness rate limit.
+				return mybb.New(fcfg, mybb.WithClient(forum.NewClient(forum.ClientConfig{UserAgent: v.Forum.UserAgent, Rate: 10000, Burst: 1000})))
+			}
+			return forum.Open(v.Forum.Dialect, fcfg)
+		},
+		Tune: func(o *daemon.Options) {
+			if hooks.poll > 0 {
+				o.Poll.Floor, o.Poll.Ceiling = hooks.poll, hooks.poll
+			}
+			o.Hook, o.Rescan = hooks.hook, hooks.rescan
+		},
 	})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	rv := newReview(cfg, st, newRef, f.Capabilities())
-	return &game{Daemon: d, Store: st, Forum: f, Metrics: m, Health: h, Review: rv}, nil
-}
-
-func pollPolicy(cfg *config.Config) (daemon.PollPolicy, error) {
-	var p daemon.PollPolicy
-	var errs []error
-	get := func(s string) time.Duration {
-		d, err := config.ClockTime(s)
-		errs = append(errs, err)
-		return d
+	if err := fl.Prepare(ctx, cfg); err != nil && len(fl.Games()) == 0 {
+		st.Close()
+		return nil, err
 	}
-	p.Floor, p.Ceiling = cfg.Poll.Floor.D(), cfg.Poll.Ceiling.D()
-	p.BusyStart, p.BusyEnd = get(cfg.Poll.EveningStart), get(cfg.Poll.EveningEnd)
-	p.NightStart, p.NightEnd = get(cfg.Poll.NightStart), get(cfg.Poll.NightEnd)
-	p.Loc = cfg.GameLocation()
-	p.WorkingDay = cfg.WorkingDay
-	return p, errors.Join(errs...)
+	return &games{Fleet: fl, Store: st, Metrics: m, Health: h}, nil
 }
 
 // testHooks are switched on by environment variables, for the crash tests only:

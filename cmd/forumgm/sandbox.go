@@ -149,7 +149,8 @@ type sandboxRun struct {
 	sg   judge.SandboxGame // the game's sandbox set-up
 
 	board      *sandbox.Server
-	game       *game
+	game       *games
+	cfg        *config.Config
 	stopOps    func()
 	stopReview context.CancelFunc
 }
@@ -202,7 +203,8 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, err
 	}
-	sb.game, err = openGame(ctx, cfg, daemon.RealClock{}, log, testHooks{})
+	sb.cfg = cfg
+	sb.game, err = openGames(ctx, cfg, daemon.RealClock{}, log, testHooks{})
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +222,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 // serveReview starts the moderator web UI on the config's loopback address and waits until it
 // listens.
 func (sb *sandboxRun) serveReview(ctx context.Context, cfg *config.Config) (string, error) {
-	web, _, err := reviewWeb(cfg, sb.game.Review)
+	web, _, err := reviewWeb(cfg, sb.game.Reviews())
 	if err != nil {
 		return "", err
 	}
@@ -237,7 +239,14 @@ func (sb *sandboxRun) serveReview(ctx context.Context, cfg *config.Config) (stri
 }
 
 // Run runs the game's daemon until ctx ends.
-func (sb *sandboxRun) Run(ctx context.Context) error { return sb.game.Daemon.Run(ctx) }
+func (sb *sandboxRun) Run(ctx context.Context) error {
+	if err := sb.game.Fleet.Apply(ctx, sb.cfg); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	sb.game.Fleet.Wait()
+	return nil
+}
 
 // Close stops the ops server, closes the store and the board.
 func (sb *sandboxRun) Close() {

@@ -157,7 +157,7 @@ func ExtraInt(cfg forum.Config, key string, def int) int {
 // Defaults sets what the options left unset: a client with cfg's user agent, the timer Sleep.
 func (b *Board) Defaults(cfg forum.Config) {
 	if b.Client == nil {
-		b.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate()})
+		b.Client = forum.NewClient(cfg.ClientConfig())
 	}
 	if b.Sleep == nil {
 		b.Sleep = forum.Sleep

@@ -112,7 +112,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		o(f)
 	}
 	if f.c == nil {
-		f.c = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate()})
+		f.c = forum.NewClient(cfg.ClientConfig())
 	}
 	if f.sleep == nil {
 		f.sleep = forum.Sleep

@@ -75,7 +75,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		opt.MaxRetries = 3
 	}
 	if opt.Client == nil {
-		opt.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate(), Sleep: opt.Sleep})
+		opt.Client = forum.NewClient(cfg.ClientConfig().WithSleep(opt.Sleep))
 	}
 	f := &Forum{cfg: cfg, base: base, c: opt.Client, opt: opt, max: 65535, lastSeen: map[string]string{}}
 	if n, err := strconv.Atoi(cfg.Extra["max_post_chars"]); err == nil && n > 0 {

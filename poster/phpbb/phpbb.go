@@ -80,7 +80,7 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		opt.MaxRetries = 3
 	}
 	if opt.Client == nil {
-		opt.Client = forum.NewClient(forum.ClientConfig{UserAgent: cfg.UserAgent, Rate: cfg.Rate(), Sleep: opt.Sleep})
+		opt.Client = forum.NewClient(cfg.ClientConfig().WithSleep(opt.Sleep))
 	}
 	now := cfg.Now
 	if now == nil {

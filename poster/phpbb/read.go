@@ -77,11 +77,12 @@ func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string, o 
 	if err != nil {
 		return nil, nil, err
 	}
-	if doc.Find(scr.Thread.Post).Length() == 0 && loginShown(doc) {
+	table := scr.ThreadTable(doc)
+	if doc.Find(table.Post).Length() == 0 && loginShown(doc) {
 		return nil, nil, fmt.Errorf("phpbb: thread %s: %w", t.ID, forum.ErrLoggedOut)
 	}
 	o.Base = p.URL
-	pg, err := generic.Extract(doc, scr.Thread, o)
+	pg, err := generic.Extract(doc, table, o)
 	if err != nil {
 		return nil, nil, err
 	}

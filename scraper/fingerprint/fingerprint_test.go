@@ -28,6 +28,10 @@ var update = flag.Bool("update", false, "rewrite testdata/golden")
 var want = map[string][3]string{
 	"phpbb/phpbb30-prosilver-ilovephilosophy.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb30-raspite-raspberrypi.html":            {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb30-subsilver2-dildano-quotes.html":      {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb30-subsilver2-dildano-edited.html":      {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb32-allanstyle-subsilver-dostips.html":   {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb33-prosilverdark-nesdev-excerpt.html":   {"phpBB", "3.3", "phpbb"},
 	"smf/smf20rc3-core-contribs.html":                   {"SMF", "2.0 RC3", "smf"},
 	"punbb/fluxbb-air-bittorrent-t28.html":              {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/fluxbb-air-bittorrent-t6.html":               {"FluxBB", "1.4-1.5", "punbb"},
@@ -36,6 +40,7 @@ var want = map[string][3]string{
 	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "generic"},
 	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
+	"generic/vbulletin552-fandompost.html":              {"vBulletin", "5.5.2", "generic"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
@@ -168,5 +173,25 @@ func TestUnknown(t *testing.T) {
 	g := fingerprint.Guess([]byte(`<div id="post_7" class="entry"><a href="/user/ann">ann</a><span class="date">2026-11-30 10:00</span><div class="message">move E2-E4</div></div>`))
 	if g["post"] != "div[id^='post_']" || g["author"] != "a[href*='user']" || g["time"] != "span.date" || g["body"] != "div.message" {
 		t.Errorf("guess %v", g)
+	}
+}
+
+// vBulletin 4 and 5 write a code block inside a quote as a bbcode_container inside the quote's
+// container: the outer one is the quote (not code), the inner one stays in the quote's text.
+func TestVBulletinQuoteHoldingCode(t *testing.T) {
+	page := `<html><body><ol id="posts"><li class="postbitlegacy postcontainer" id="post_9">
+<div class="username_container"><a class="username" href="member.php?u=3"><strong>ann</strong></a></div>
+<span class="postdate"><span class="date">06-15-2016, 03:03 PM</span></span>
+<blockquote class="postcontent restore"><div class="bbcode_container"><div class="bbcode_quote"><div class="quote_container">
+<div class="bbcode_postedby"><img src="quote_icon.png" alt="Quote" /> Originally Posted by <strong>bob</strong> <a href="showthread.php?p=8#post8" rel="nofollow"><img class="inlineimg" src="viewpost-right.png" alt="View Post" /></a></div>
+<div class="message">move<div class="bbcode_container"><div class="bbcode_description">Code:</div><pre class="bbcode_code">E2-E4</pre></div></div>
+</div></div></div>ok</blockquote></li></ol></body></html>`
+	posts, err := generic.ExtractPage([]byte(page), "", forum.Config{Location: time.UTC, Now: time.Now, Extra: fingerprint.Preset("vBulletin", "4.2.3")})
+	if err != nil || len(posts) != 1 {
+		t.Fatalf("%d posts, %v", len(posts), err)
+	}
+	p := posts[0]
+	if p.Text != "ok" || len(p.Code) != 0 || len(p.Quotes) != 1 || p.Quotes[0].Author != "bob" || p.Quotes[0].PostID != "8" || p.Quotes[0].Text != "move\nE2-E4" {
+		t.Errorf("got %+v", p)
 	}
 }

@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"maps"
 
+	"forumgm/scraper/vbulletin5"
 	"forumgm/scraper/xenforo"
 )
 
@@ -38,6 +39,8 @@ var presets = map[string]map[string]string{
 		"spoiler_title":   ".ipsSpoiler_header",
 		"spoiler_body":    ".ipsSpoiler_contents",
 	},
+	// vBulletin 5 (default style): the table of scraper/vbulletin5, tried on the real 5.5.2 page.
+	"vBulletin 5": vbulletin5.VB5,
 	// vBulletin 4 (default style): li.postbitlegacy#post_N, span.date "06-15-2016, 03:03 PM".
 	"vBulletin 4": {
 		"post":             "li[id^='post_'].postcontainer",
@@ -56,7 +59,7 @@ var presets = map[string]map[string]string{
 		"quote_author_re":  `(?:Originally Posted by|Сообщение от)\s+(.+?)\s*$`,
 		"quote_post_id":    "a[href*='p=']@href",
 		"quote_post_id_re": `p=(\d+)`,
-		"code":             "div.bbcode_container:has(pre.bbcode_code)",
+		"code":             "div.bbcode_container:has(pre.bbcode_code):not(:has(div.bbcode_quote))",
 		"code_text":        "pre.bbcode_code",
 	},
 }

@@ -1,5 +1,7 @@
-// Package phpbb reads phpBB 3.0-3.3 pages (prosilver and styles derived from it): thread pages, the private-message inbox and a
-// private message; and a forum's topic list into forum.ThreadHead values (section.go). Markup from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
+// Package phpbb reads phpBB 3.0-3.3 pages (prosilver and styles derived from it, and phpBB 3.0's
+// table-based subsilver2 and its derivatives): thread pages, the private-message inbox and a
+// private message; and a forum's topic list into forum.ThreadHead values (section.go). Markup
+// from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
 // ucp_pm_viewfolder,ucp_pm_viewmessage}.html (branch 3.3.x); see README.md.
 //
 // Selector table (thread page, viewtopic.php):
@@ -16,10 +18,19 @@
 //	code          div.codebox pre code
 //	pagination    div.pagination li.active span (current), li a.button / li span (numbers),
 //	              li.previous a[rel=prev], li.next a[rel=next]
+//
+// subsilver2 (phpBB 3.0; table Subsilver2, chosen when the page has b.postauthor): one
+// table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body
+// div.postbody (the signature is a span.postbody after it), edit span.gensmall "Last edited by",
+// quotes div.quotetitle "Name wrote:" + div.quotecontent and code div.codetitle + div.codecontent
+// as siblings (the title is moved into its quote before reading); pages "Page N of M" in td.nav,
+// the "Previous"/"Next" page links in td.gensmall b. ThreadTable picks the table of a page.
 package phpbb
 
 import (
 	"regexp"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
 	"forumgm/scraper/generic"
@@ -71,6 +82,56 @@ var Thread = &generic.Table{
 	NextPage:     generic.Field{Sel: "div.pagination li.next a[rel=next]", Attr: "href"},
 }
 
+// Subsilver2 is the selector table of a phpBB 3.0 subsilver2 viewtopic.php page (and styles
+// built on it): tables, not the prosilver divs. Edit marks and dates in the English and Russian
+// packs.
+var Subsilver2 = &generic.Table{
+	Name:            "phpbb",
+	Post:            "table.tablebg:has(b.postauthor)",
+	ID:              generic.Field{Sel: "a[name^=p]", Attr: "name", Re: regexp.MustCompile(`^p(\d+)$`)},
+	Permalink:       generic.Field{Sel: "td.gensmall a[href*='#p']", Attr: "href"},
+	PermalinkFormat: "viewtopic.php?p=%[1]s#p%[1]s",
+	Subject:         generic.Field{Sel: "td.gensmall div", Re: regexp.MustCompile(`(?:Post subject|Заголовок сообщения):\s*(.+)`)},
+	Author:          generic.Field{Sel: "b.postauthor"},
+	AuthorID:        generic.Field{Sel: "a[href*='mode=viewprofile']", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
+	Time:            []generic.Field{{Sel: "td.gensmall div", Re: regexp.MustCompile(`(?s)(?:Posted|Добавлено):\s*(.+?)\s*$`)}},
+	Body:            "div.postbody",
+	Remove:          []string{"div.codetitle", "div.attachtitle", "div.attachcontent"},
+	Edited:          "span.gensmall:contains('Last edited by'), span.gensmall:contains('Последний раз редактировалось')",
+	Quote:           "div.quotecontent",
+	QuoteCite:       "div.quotetitle",
+	QuoteAuthor:     QuoteAuthor,
+	Code:            "div.codecontent",
+	PageCurrent:     generic.Field{Sel: "td.nav strong"},
+	PageNumbers:     "td.nav strong, td.gensmall b a, td.gensmall b strong",
+	PrevPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Previous'), td.gensmall b a:containsOwn('Пред')", Attr: "href"},
+	NextPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Next'), td.gensmall b a:containsOwn('След')", Attr: "href"},
+}
+
+// ThreadTable is the table that reads doc, a viewtopic.php page: Subsilver2 for a subsilver2
+// page (whose quote titles it moves into their quotes first), else Thread.
+func ThreadTable(doc *goquery.Document) *generic.Table {
+	if doc.Find("div.post[id^=p] div.postbody").Length() == 0 && doc.Find("table.tablebg b.postauthor").Length() > 0 {
+		subsilver2Quotes(doc)
+		return Subsilver2
+	}
+	return Thread
+}
+
+// subsilver2Quotes moves each subsilver2 quote title ("Name wrote:") into the quote content that
+// follows it, so the quote carries its attribution as prosilver's blockquote > cite does; a
+// title that names nobody ("Quote:") is dropped.
+func subsilver2Quotes(doc *goquery.Document) {
+	doc.Find("div.quotetitle").Each(func(_ int, t *goquery.Selection) {
+		next := t.Next()
+		if !next.Is("div.quotecontent") || !QuoteAuthor.MatchString(t.Text()) {
+			t.Remove()
+			return
+		}
+		next.PrependSelection(t)
+	})
+}
+
 // PM is the selector table of a private message (ucp.php?i=pm&mode=view&p=ID): no <time>, only
 // the SENT_DATE text after "Sent:".
 var PM = &generic.Table{
@@ -104,9 +165,9 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	if err != nil {
 		return nil, err
 	}
-	t := Thread
-	if doc.Find("#page-body div.post.pm").Length() > 0 {
-		t = PM
+	t := PM
+	if doc.Find("#page-body div.post.pm").Length() == 0 {
+		t = ThreadTable(doc)
 	}
 	p, err := generic.Extract(doc, t, o)
 	if err != nil {

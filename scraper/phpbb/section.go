@@ -32,7 +32,9 @@ var Section = struct {
 	Crumb:      "#nav-breadcrumbs span.crumb[data-forum-id]",
 	CrumbLink:  "ul.navlinks a[href*='viewforum.php'], .breadcrumbs a[href*='viewforum.php']",
 	ReturnLink: "a[accesskey='r'][href*='viewforum.php']",
-	TotalPosts: "div.pagination",
+	// prosilver's div.pagination ("14 posts"), div.paging of styles built on it, subsilver2's
+	// cell after td.nav ("[ 14 posts ]").
+	TotalPosts: "div.pagination, div.paging, td.nav + td.gensmall",
 }
 
 var (
@@ -90,7 +92,8 @@ func SectionOf(doc *goquery.Document) string {
 }
 
 // TotalPosts is the number of posts of the topic a topic page shows in its pagination bar
-// ("14 posts"; TOTAL_POSTS of viewtopic_body.html), -1 when it shows none.
+// ("14 posts"; TOTAL_POSTS of viewtopic_body.html; subsilver2 "[ 14 posts ]"), -1 when it shows
+// none.
 func TotalPosts(doc *goquery.Document) int {
 	p := doc.Find(Section.TotalPosts).First().Clone()
 	p.Find("ul, a").Remove()

@@ -44,8 +44,8 @@ func TestReadSection(t *testing.T) {
 	}
 }
 
-// SectionOf and TotalPosts on the written 3.3 pages and the real 3.0 boards (a navlinks
-// breadcrumb; a style with only the "Return to" link).
+// SectionOf and TotalPosts on the written 3.3 pages and the real boards (3.0 navlinks; a style
+// with only the "Return to" link and div.paging; subsilver2's "[ 7 posts ]"; 3.2 crumbs).
 func TestSectionOfAndTotalPosts(t *testing.T) {
 	real := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join(fixture.Root(t), "testdata", "realboards", "phpbb", name))
@@ -62,8 +62,11 @@ func TestSectionOfAndTotalPosts(t *testing.T) {
 	}{
 		{"viewtopic-t2-page1.html", readPage(t, "viewtopic-t2-page1.html"), "2", 14},
 		{"viewtopic-t2-page2.html", readPage(t, "viewtopic-t2-page2.html"), "2", 14},
-		{"phpbb30-prosilver-ilovephilosophy.html", real("phpbb30-prosilver-ilovephilosophy.html"), "1", 0},
-		{"phpbb30-raspite-raspberrypi.html", real("phpbb30-raspite-raspberrypi.html"), "35", 0},
+		{"phpbb30-prosilver-ilovephilosophy.html", real("phpbb30-prosilver-ilovephilosophy.html"), "1", 247},
+		{"phpbb30-raspite-raspberrypi.html", real("phpbb30-raspite-raspberrypi.html"), "35", 5},
+		// A mirror that renamed the forum links (viewforum-11477.php): no forum to read.
+		{"phpbb30-subsilver2-dildano-edited.html", real("phpbb30-subsilver2-dildano-edited.html"), "", 7},
+		{"phpbb32-allanstyle-subsilver-dostips.html", real("phpbb32-allanstyle-subsilver-dostips.html"), "3", 18},
 		{"ucp-pm-inbox.html", readPage(t, "ucp-pm-inbox.html"), "", 0},
 	} {
 		doc, err := generic.Parse(c.page, "")

@@ -1,0 +1,312 @@
+// Package fleet owns running many games in one process: one store, one login session and one
+// request rate per forum account, one look at a section's thread list standing for the games in
+// it, a daemon loop per game, and games started, changed and stopped while the others run (a
+// config reload).
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"go.yaml.in/yaml/v3"
+
+	"forumgm/config"
+	"forumgm/daemon"
+	"forumgm/forum"
+	"forumgm/judge"
+	"forumgm/media"
+	"forumgm/store"
+)
+
+// Options configure a Fleet.
+type Options struct {
+	Store   *store.Store
+	Clock   daemon.Clock
+	Log     zerolog.Logger
+	Metrics *daemon.Metrics // shared by every game (each series labelled by game)
+	Health  *daemon.Health  // nil: none
+	// Open builds the forum of a game's view; default: forum.Open with the view's dialect.
+	Open func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error)
+	// Tune adjusts each game's daemon options before it starts (tests: hooks, a fixed poll).
+	Tune func(*daemon.Options)
+	// SectionEvery is how long one look at a section's thread list stands for its games;
+	// 0: half the config's poll floor.
+	SectionEvery time.Duration
+	// VerifyEvery is how often a game reads its thread itself even when the section list says
+	// nothing changed; 0: 10 minutes.
+	VerifyEvery time.Duration
+}
+
+// Game is one running game.
+type Game struct {
+	Config     *config.Config // the game's single-game view
+	Daemon     *daemon.Daemon
+	Forum      forum.Forum // the game's forum (the shared session seen through its section)
+	NewReferee func() (judge.Referee, error)
+	Record     daemon.GameRecord
+
+	fingerprint string
+	session     string
+	cancel      context.CancelFunc
+	done        chan struct{}
+}
+
+// Fleet runs the games of a config.
+type Fleet struct {
+	o Options
+
+	mu       sync.Mutex
+	sessions map[string]*session // by forum account (dialect, URL, bot)
+	limits   *forum.HostLimits   // one request rate per forum host, whatever the account
+	games    map[string]*Game    // by game id
+}
+
+// New builds an empty fleet; Apply starts its games.
+func New(o Options) (*Fleet, error) {
+	if o.Store == nil {
+		return nil, errors.New("fleet: Store is required")
+	}
+	if o.Clock == nil {
+		o.Clock = daemon.RealClock{}
+	}
+	if o.Metrics == nil {
+		o.Metrics = daemon.NewMetrics()
+	}
+	if o.Open == nil {
+		o.Open = func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error) {
+			return forum.Open(cfg.Forum.Dialect, fcfg)
+		}
+	}
+	if o.VerifyEvery == 0 {
+		o.VerifyEvery = 10 * time.Minute
+	}
+	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: forum.NewHostLimits()}, nil
+}
+
+// Prepare opens cfg's games not open yet (registers them in the store, builds their daemons)
+// without starting their loops, so that the moderator tools can be built first; Apply starts
+// them. A game that cannot be opened is reported (all such errors joined) and left out.
+func (f *Fleet) Prepare(ctx context.Context, cfg *config.Config) error {
+	var errs []error
+	for _, v := range cfg.GameConfigs() {
+		f.mu.Lock()
+		_, ok := f.games[v.Game.ID]
+		f.mu.Unlock()
+		if ok {
+			continue // open already (when changed, Apply stops it first)
+		}
+		g, err := f.open(ctx, v)
+		if err != nil {
+			f.o.Log.Error().Err(err).Str("game", v.Game.ID).Str("kind", "start").Msg("cannot start the game")
+			errs = append(errs, fmt.Errorf("game %s: %w", v.Game.ID, err))
+			continue
+		}
+		f.mu.Lock()
+		f.games[v.Game.ID] = g
+		f.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+// Apply makes the running games those of cfg: it starts the new ones, restarts those whose
+// configuration changed and stops those no longer listed (their state stays in the store). A
+// game that cannot start is reported (all such errors joined) while the others run. Loops run
+// under ctx.
+func (f *Fleet) Apply(ctx context.Context, cfg *config.Config) error {
+	want := map[string]string{}
+	for _, v := range cfg.GameConfigs() {
+		want[v.Game.ID] = fingerprint(v)
+	}
+	f.mu.Lock()
+	var stop []*Game
+	for id, g := range f.games {
+		if fp, ok := want[id]; !ok || fp != g.fingerprint {
+			stop = append(stop, g)
+			delete(f.games, id)
+		}
+	}
+	f.mu.Unlock()
+	for _, g := range stop {
+		if g.done != nil {
+			g.cancel()
+			<-g.done
+			f.o.Log.Info().Str("game", g.Config.Game.ID).Msg("game loop stopped (its configuration changed or it left the config)")
+		}
+	}
+	err := f.Prepare(ctx, cfg)
+	for _, g := range f.Games() {
+		if g.done == nil {
+			f.start(ctx, g)
+		}
+	}
+	f.dropIdleSessions()
+	return err
+}
+
+// Games are the open games (running or prepared), by id.
+func (f *Fleet) Games() []*Game {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*Game, 0, len(f.games))
+	for _, g := range f.games {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Config.Game.ID < out[j].Config.Game.ID })
+	return out
+}
+
+// Wait waits until every loop has ended (after ctx passed to Apply ends).
+func (f *Fleet) Wait() {
+	for _, g := range f.Games() {
+		f.mu.Lock()
+		done := g.done
+		f.mu.Unlock()
+		if done != nil {
+			<-done
+		}
+	}
+}
+
+func (f *Fleet) open(ctx context.Context, v *config.Config) (*Game, error) {
+	s, err := f.session(v)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := daemon.Register(ctx, f.o.Store, v, f.o.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	newRef, err := daemon.RefereeFactory(v, s.Capabilities(), rec)
+	if err != nil {
+		return nil, err
+	}
+	poll, err := PollPolicy(v)
+	if err != nil {
+		return nil, err
+	}
+	var files *media.Folder
+	if a := v.Attachments; a.PublicURL != "" {
+		if files, err = media.New(v.Resolve(a.Dir), a.PublicURL); err != nil {
+			return nil, err
+		}
+	}
+	every := f.o.SectionEvery
+	if every == 0 {
+		every = poll.Floor / 2
+	}
+	gf := &gameForum{session: s, thread: v.Forum.Thread, sectionID: v.Game.Section, every: every,
+		verify: f.o.VerifyEvery, now: f.o.Clock.Now}
+	o := daemon.Options{
+		Game: v.Game.ID, Kind: v.Game.Kind, Thread: forum.Thread{ID: v.Forum.Thread},
+		Forum: gf, Store: f.o.Store, NewReferee: newRef, Bot: v.Bot.Username, Moderators: v.Moderators,
+		PublicURL: v.Review.PublicURL, SharedInbox: v.Bot.Shared,
+		Start: rec.Start, Clock: f.o.Clock, Poll: poll, Log: f.o.Log, Metrics: f.o.Metrics, Health: f.o.Health,
+		Files: files,
+	}
+	if f.o.Tune != nil {
+		f.o.Tune(&o)
+	}
+	d, err := daemon.New(o)
+	if err != nil {
+		return nil, err
+	}
+	return &Game{Config: v, Daemon: d, Forum: gf, NewReferee: newRef, Record: rec,
+		fingerprint: fingerprint(v), session: s.key}, nil
+}
+
+func (f *Fleet) start(ctx context.Context, g *Game) {
+	gctx, cancel := context.WithCancel(ctx)
+	f.mu.Lock()
+	g.cancel, g.done = cancel, make(chan struct{})
+	f.mu.Unlock()
+	go func() {
+		defer close(g.done)
+		if err := g.Daemon.Run(gctx); err != nil {
+			f.o.Log.Error().Err(err).Str("game", g.Config.Game.ID).Msg("game loop ended")
+		}
+	}()
+}
+
+// session is the shared session of a game's forum account, opened on first use.
+func (f *Fleet) session(v *config.Config) (*session, error) {
+	key := v.Forum.Dialect + "|" + v.Forum.URL + "|" + v.Bot.Username
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s, ok := f.sessions[key]; ok {
+		return s, nil
+	}
+	password, err := v.Password()
+	if err != nil {
+		return nil, err
+	}
+	fcfg := forum.Config{
+		BaseURL: v.Forum.URL, Username: v.Bot.Username, Password: password,
+		Location: v.ForumLocation(), Now: f.o.Clock.Now, UserAgent: v.Forum.UserAgent, Extra: v.Forum.Extra,
+		Limits: f.limits,
+		// Flood control is waited out by the daemon, which reads and judges meanwhile.
+		ReturnFlood: true,
+		// ... and it splits a message the board finds too long, every part with its own marker.
+		ReturnTooLong: true,
+	}
+	fo, err := f.o.Open(v, fcfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{Forum: fo, key: key, sections: map[string]*section{}}
+	f.sessions[key] = s
+	return s, nil
+}
+
+// dropIdleSessions forgets the sessions no running game uses (a reload removed their games).
+func (f *Fleet) dropIdleSessions() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	used := map[string]bool{}
+	for _, g := range f.games {
+		used[g.session] = true
+	}
+	for k := range f.sessions {
+		if !used[k] {
+			delete(f.sessions, k)
+		}
+	}
+}
+
+// fingerprint identifies a game's configuration: a reload restarts the game when it changed.
+func fingerprint(v *config.Config) string {
+	spec, _ := yaml.Marshal(&v.Game.Spec)
+	b, _ := json.Marshal(struct {
+		Forum      config.Forum
+		Bot        config.Bot
+		Moderators []string
+		Game       config.Game
+		Spec       string
+		Poll       config.Poll
+		Review     config.Review
+		Attach     config.Attachments
+	}{v.Forum, v.Bot, v.Moderators, v.Game, string(spec), v.Poll, v.Review, v.Attachments})
+	return string(b)
+}
+
+// PollPolicy is the poll policy of a game's view.
+func PollPolicy(cfg *config.Config) (daemon.PollPolicy, error) {
+	var p daemon.PollPolicy
+	var errs []error
+	get := func(s string) time.Duration {
+		d, err := config.ClockTime(s)
+		errs = append(errs, err)
+		return d
+	}
+	p.Floor, p.Ceiling = cfg.Poll.Floor.D(), cfg.Poll.Ceiling.D()
+	p.BusyStart, p.BusyEnd = get(cfg.Poll.EveningStart), get(cfg.Poll.EveningEnd)
+	p.NightStart, p.NightEnd = get(cfg.Poll.NightStart), get(cfg.Poll.NightEnd)
+	p.Loc = cfg.GameLocation()
+	p.WorkingDay = cfg.WorkingDay
+	return p, errors.Join(errs...)
+}

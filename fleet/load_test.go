@@ -1,0 +1,351 @@
+package fleet
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"forumgm/sandbox"
+)
+
+// The load benchmark: one forumgm daemon process running many Crusade games on the sandbox board
+// (one forum, several sections, one bot account) at real politeness (1 request/s) and 60 s polls,
+// measured from outside: its CPU time and resident memory from /proc, the requests and bytes at
+// the board from a counting listener. It first runs the daemon with the rate limit off until
+// every game has posted its opening (the warm-up), stops it, starts it again as a restarted
+// daemon would be, lets it settle and then measures. Run it with
+//
+//	go test ./fleet -run XXX -bench FleetIdle -benchtime 1x -fleet.games 500 -fleet.for 3m
+var (
+	loadGames    = flag.Int("fleet.games", 500, "load benchmark: games (one thread each)")
+	loadSections = flag.Int("fleet.sections", 10, "load benchmark: forum sections the threads are spread over")
+	loadFor      = flag.Duration("fleet.for", 3*time.Minute, "load benchmark: how long to measure")
+	loadSettle   = flag.Duration("fleet.settle", 90*time.Second, "load benchmark: how long the restarted daemon runs before measuring")
+	loadPosts    = flag.Int("fleet.posts", 0, "load benchmark: player posts made while measuring (reply latency)")
+)
+
+func BenchmarkFleetIdle(b *testing.B) {
+	for range b.N {
+		r := runLoad(b, *loadGames, *loadSections, *loadFor, *loadSettle, *loadPosts)
+		b.ReportMetric(r.cpuPercent, "cpu%_of_2_cores")
+		b.ReportMetric(r.rssMB, "rss_MB")
+		b.ReportMetric(r.requestsPerSec, "requests/s")
+		b.ReportMetric(r.bytesPerGamePoll, "bytes/game_poll")
+		b.ReportMetric(r.requestsPerGamePoll, "requests/game_poll")
+		if len(r.latencies) > 0 {
+			b.ReportMetric(r.p50.Seconds(), "reply_p50_s")
+			b.ReportMetric(r.p95.Seconds(), "reply_p95_s")
+		}
+		b.Logf("%d games, %d sections, measured %s: %s", *loadGames, *loadSections, *loadFor, r)
+	}
+}
+
+type loadResult struct {
+	cpuPercent, rssMB, requestsPerSec, bytesPerGamePoll, requestsPerGamePoll float64
+	requests, bytes                                                          int64
+	byPath                                                                   map[string]int64
+	latencies                                                                []time.Duration
+	p50, p95                                                                 time.Duration
+	warmup, settleReads                                                      time.Duration
+}
+
+func (r loadResult) String() string {
+	var paths []string
+	for p, n := range r.byPath {
+		paths = append(paths, fmt.Sprintf("%s=%d", p, n))
+	}
+	sort.Strings(paths)
+	return fmt.Sprintf("cpu %.2f%% of 2 cores, rss %.1f MB, %d requests (%.3f/s), %d bytes (%.0f bytes and %.4f requests per game poll), by path %s; warm-up %s; p50 %s p95 %s over %d replies",
+		r.cpuPercent, r.rssMB, r.requests, r.requestsPerSec, r.bytes, r.bytesPerGamePoll, r.requestsPerGamePoll,
+		strings.Join(paths, " "), r.warmup.Round(time.Second), r.p50, r.p95, len(r.latencies))
+}
+
+// counting counts the bytes both ways on a listener's connections and the requests by script.
+type counting struct {
+	net.Listener
+	in, out  atomic.Int64
+	requests atomic.Int64
+	paths    [8]atomic.Int64
+}
+
+var countedPaths = []string{"/showthread.php", "/forumdisplay.php", "/private.php", "/newreply.php", "/member.php", "/index.php", "/xmlhttp.php"}
+
+func (c *counting) Accept() (net.Conn, error) {
+	conn, err := c.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countConn{Conn: conn, c: c}, nil
+}
+
+func (c *counting) reset() {
+	c.in.Store(0)
+	c.out.Store(0)
+	c.requests.Store(0)
+	for i := range c.paths {
+		c.paths[i].Store(0)
+	}
+}
+
+func (c *counting) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.requests.Add(1)
+		i := len(countedPaths)
+		for j, p := range countedPaths {
+			if r.URL.Path == p {
+				i = j
+			}
+		}
+		c.paths[i].Add(1)
+		h.ServeHTTP(w, r)
+	})
+}
+
+type countConn struct {
+	net.Conn
+	c *counting
+}
+
+func (c *countConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.c.in.Add(int64(n))
+	return n, err
+}
+
+func (c *countConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.c.out.Add(int64(n))
+	return n, err
+}
+
+func buildForumgm(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "forumgm")
+	if out, err := exec.Command("go", "build", "-o", bin, "forumgm/cmd/forumgm").CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// procStat is a process's CPU time (user+system) and resident memory, from /proc.
+func procStat(tb testing.TB, pid int) (cpu time.Duration, rss int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	cpu = time.Duration(utime+stime) * time.Second / 100 // USER_HZ is 100 on Linux
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, l := range strings.Split(string(st), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			kb, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
+			rss = kb * 1024
+		}
+	}
+	return cpu, rss
+}
+
+func runLoad(b *testing.B, games, sections int, measure, settle time.Duration, posts int) loadResult {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	bin := buildForumgm(b)
+	dir := b.TempDir()
+	var forums []sandbox.Forum
+	for i := range sections {
+		forums = append(forums, sandbox.Forum{FID: 10 + i, Name: fmt.Sprintf("Игры %d", i+1)})
+	}
+	var threads []sandbox.Thread
+	for i := range games {
+		threads = append(threads, sandbox.Thread{FID: 10 + i%sections, Subject: fmt.Sprintf("Партия %d", i+1),
+			Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Набор в партию закрыт, играем."}}})
+	}
+	board, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Location: time.UTC,
+		Forums: forums, Threads: threads, FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1,
+		Users: []sandbox.User{{Name: "gm-bot", Password: "bot-pw-123"}, {Name: "Moderator", Password: "m"},
+			{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer board.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cl := &counting{Listener: ln}
+	srv := &http.Server{Handler: cl.wrap(board.Handler()), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(cl) }()
+	defer srv.Close()
+	url := "http://" + ln.Addr().String() + "/"
+
+	var cfg strings.Builder
+	fmt.Fprintf(&cfg, `forums:
+  main: {url: %q, dialect: mybb, timezone: UTC, bot: {username: gm-bot, password_env: FLEET_BOT_PW}, extra: {rate: "1"}}
+moderators: [Moderator]
+poll: {floor: 60s, ceiling: 60s}
+store: {path: forumgm.db}
+ops: {log_format: json, log_level: warn}
+games:
+`, url)
+	for i := range games {
+		fmt.Fprintf(&cfg, "  - {id: g%d, kind: crusade, forum: main, thread: %q, timezone: UTC, roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}], settings: {daily_question: false, board_required: false}}\n", i+1, strconv.Itoa(i+1))
+	}
+	cfgPath := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfgPath, []byte(cfg.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", filepath.Join(dir, "board.db")+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	botThreads := func() int {
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(DISTINCT p.tid) FROM posts p JOIN users u ON u.uid = p.uid WHERE u.username = 'gm-bot'`).Scan(&n); err != nil {
+			b.Fatal(err)
+		}
+		return n
+	}
+	start := func(fast bool) (*exec.Cmd, *strings.Builder) {
+		cmd := exec.Command(bin, "run", "--config", cfgPath)
+		cmd.Env = append(os.Environ(), "FLEET_BOT_PW=bot-pw-123")
+		if fast {
+			cmd.Env = append(cmd.Env, "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_POLL=200ms")
+		}
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		return cmd, &out
+	}
+	stop := func(cmd *exec.Cmd) {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}
+	b.StopTimer()
+	var r loadResult
+	// Warm-up: every game posts its opening.
+	t0 := time.Now()
+	cmd, out := start(true)
+	for botThreads() < games {
+		if time.Since(t0) > 30*time.Minute {
+			stop(cmd)
+			b.Fatalf("warm-up: %d of %d games opened after 30 minutes:\n%s", botThreads(), games, tail(out.String()))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second) // the cursors past the openings
+	stop(cmd)
+	r.warmup = time.Since(t0)
+
+	// The restarted daemon at real politeness.
+	cmd, out = start(false)
+	defer stop(cmd)
+	time.Sleep(settle)
+	cl.reset()
+	cpu0, _ := procStat(b, cmd.Process.Pid)
+	m0 := time.Now()
+	b.StartTimer()
+	// Player moves during the measure, each in its own game: the time until the bot's reply is
+	// on the board.
+	latc := make(chan time.Duration, posts)
+	if posts > 0 {
+		every := measure / time.Duration(posts+1)
+		for i := range posts {
+			time.Sleep(every)
+			tid := 1 + (i*7919)%games
+			n0 := botCount(b, db, tid)
+			sent := time.Now()
+			if _, _, err := board.Reply(ctx, "Джелу", tid, "1-й ход крестоносца к1 на K16"); err != nil {
+				b.Fatal(err)
+			}
+			go func() {
+				for time.Since(sent) < 5*time.Minute {
+					if botCount(b, db, tid) > n0 {
+						latc <- time.Since(sent)
+						return
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				latc <- 5 * time.Minute
+			}()
+		}
+	}
+	time.Sleep(time.Until(m0.Add(measure)))
+	b.StopTimer()
+	wall := time.Since(m0)
+	cpu1, rss := procStat(b, cmd.Process.Pid)
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		b.Fatalf("the daemon died:\n%s", tail(out.String()))
+	}
+	r.requests = cl.requests.Load()
+	r.bytes = cl.in.Load() + cl.out.Load()
+	r.byPath = map[string]int64{}
+	for i, p := range append(countedPaths, "other") {
+		if n := cl.paths[i].Load(); n > 0 {
+			r.byPath[strings.TrimPrefix(p, "/")] = n
+		}
+	}
+	r.cpuPercent = 100 * (cpu1 - cpu0).Seconds() / (2 * wall.Seconds())
+	r.rssMB = float64(rss) / (1 << 20)
+	r.requestsPerSec = float64(r.requests) / wall.Seconds()
+	gamePolls := float64(games) * wall.Seconds() / 60
+	r.bytesPerGamePoll = float64(r.bytes) / gamePolls
+	r.requestsPerGamePoll = float64(r.requests) / gamePolls
+	for range posts {
+		r.latencies = append(r.latencies, <-latc)
+	}
+	if len(r.latencies) > 0 {
+		sort.Slice(r.latencies, func(i, j int) bool { return r.latencies[i] < r.latencies[j] })
+		r.p50 = r.latencies[len(r.latencies)/2]
+		r.p95 = r.latencies[min(len(r.latencies)-1, len(r.latencies)*95/100)]
+	}
+	if strings.Contains(out.String(), `"level":"error"`) {
+		b.Logf("daemon errors:\n%s", tail(out.String()))
+	}
+	return r
+}
+
+func botCount(b *testing.B, db *sql.DB, tid int) int {
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM posts p JOIN users u ON u.uid = p.uid WHERE u.username = 'gm-bot' AND p.tid = ?`, tid).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+func tail(s string) string {
+	if len(s) > 4000 {
+		return "…" + s[len(s)-4000:]
+	}
+	return s
+}

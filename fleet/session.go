@@ -1,0 +1,253 @@
+package fleet
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"forumgm/daemon"
+	"forumgm/forum"
+)
+
+// session is one forum account shared by every game on it: one login, one cookie jar, one
+// request rate (the dialect's client), and the sections its games sit in.
+type session struct {
+	forum.Forum
+	key string
+
+	loginMu  sync.Mutex // one login at a time; the games starting together wait for it
+	loggedIn bool
+
+	mu       sync.Mutex
+	sections map[string]*section
+
+	inbox sharedInbox
+}
+
+// Login logs in once for every game of the session; a game starting later finds the session
+// logged in. A session lost later is the dialect's business (it logs in again on ErrLoggedOut).
+func (s *session) Login(ctx context.Context) error {
+	s.loginMu.Lock()
+	defer s.loginMu.Unlock()
+	if s.loggedIn {
+		return nil
+	}
+	if err := s.Forum.Login(ctx); err != nil {
+		return err
+	}
+	s.loggedIn = true
+	return nil
+}
+
+// Unwrap is the dialect's forum (its optional interfaces: attachments, the sent folder, ...).
+func (s *session) Unwrap() forum.Forum { return s.Forum }
+
+// section is the session's look at one section's thread list, shared by the games in it.
+func (s *session) section(id string, every time.Duration, now func() time.Time) *section {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sec, ok := s.sections[id]
+	if !ok {
+		sec = &section{id: id, every: every, now: now}
+		s.sections[id] = sec
+	}
+	if every < sec.every {
+		sec.every = every // the most eager game sets the pace
+	}
+	return sec
+}
+
+// section caches one section's first page of threads for `every`: the first game to poll after
+// that reads it (one request), the others use it.
+type section struct {
+	id    string
+	every time.Duration
+	now   func() time.Time
+
+	mu    sync.Mutex
+	at    time.Time
+	heads map[string]forum.ThreadHead
+	err   error
+	reads int // lists read (tests and the benchmark count them)
+}
+
+// look returns the section's threads, read again when the last read is older than every.
+func (s *section) look(ctx context.Context, r forum.SectionReader) (map[string]forum.ThreadHead, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	if s.heads != nil && now.Sub(s.at) < s.every && !now.Before(s.at) {
+		return s.heads, nil
+	}
+	list, err := r.Section(ctx, s.id)
+	s.reads++
+	if err != nil {
+		return nil, err
+	}
+	heads := make(map[string]forum.ThreadHead, len(list))
+	for _, h := range list {
+		heads[h.ID] = h
+	}
+	s.at, s.heads = now, heads
+	return heads, nil
+}
+
+// gameForum is one game's view of its session: a read of its thread is skipped while the
+// section's thread list shows the thread as it was when the cursor was taken (the cursor carries
+// that head, so this holds across restarts too).
+type gameForum struct {
+	*session
+	thread    string
+	sectionID string // from the config; "" learnt from the dialect after the first read
+	every     time.Duration
+	verify    time.Duration // a read of the thread itself at least this often
+	now       func() time.Time
+
+	mu       sync.Mutex
+	sec      *section
+	sectionR forum.SectionReader
+	readAt   time.Time // the game's last read of the thread itself (zero: none yet)
+	skipped  int       // reads the list made unnecessary
+}
+
+// Posts reads the thread, unless the section's list shows it unchanged since the cursor was
+// taken (then no request of its own, and nothing new).
+func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sec := g.sectionFor(t)
+	if sec == nil {
+		return g.session.Posts(ctx, t, after)
+	}
+	heads, err := sec.look(ctx, g.sectionR)
+	if err != nil {
+		// The list failed (a theme change, a hiccup): the thread is read as if there were none.
+		return g.session.Posts(ctx, t, after)
+	}
+	h, listed := heads[t.ID]
+	if !listed {
+		h = forum.ThreadHead{ID: t.ID, Replies: -1, Unlisted: true}
+	}
+	now := g.now()
+	if g.readAt.IsZero() {
+		// Started with a cursor: its first verifying read comes within verify, spread over it
+		// so that a restart does not read every thread at once.
+		g.readAt = now.Add(-daemon.Spread(t.ID, g.verify))
+	}
+	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
+	if after.PostID != "" && !after.Include && after.Head != nil && after.Head.Same(h) && !due {
+		g.skipped++
+		return nil, after, nil
+	}
+	posts, cur, err := g.session.Posts(ctx, t, after)
+	if err != nil {
+		return posts, cur, err
+	}
+	g.readAt = now
+	if after.Head != nil && after.Head.Same(h) && len(posts) == 0 {
+		cur.Head = after.Head // nothing new: the cursor as it was (no write)
+	} else {
+		cur.Head = &h
+	}
+	return posts, cur, nil
+}
+
+// Unwrap is the shared session.
+func (g *gameForum) Unwrap() forum.Forum { return g.session }
+
+// sectionFor is the game's section watch, nil when its forum lists no sections or the section is
+// not known (yet).
+func (g *gameForum) sectionFor(t forum.Thread) *section {
+	if g.sec != nil {
+		return g.sec
+	}
+	r, ok := forum.As[forum.SectionReader](g.session.Forum)
+	if !ok {
+		return nil
+	}
+	id := g.sectionID
+	if id == "" {
+		id = r.SectionOf(t)
+	}
+	if id == "" {
+		return nil
+	}
+	g.sectionR = r
+	g.sec = g.session.section(id, g.every, g.now)
+	return g.sec
+}
+
+// sharedInbox is the session's inbox read once for all its games: the private messages after the
+// oldest cursor a game asked with, kept (up to inboxKeep) and served to each game after its own
+// cursor. The inbox is read again when the last read is older than every. Message ids must be
+// numbers (MyBB, SMF, phpBB); otherwise each game reads the inbox itself.
+type sharedInbox struct {
+	mu    sync.Mutex
+	base  int64        // the buffer holds every message with an id above base
+	ready bool         // base is set
+	cur   forum.Cursor // the session's cursor: the buffer is complete up to it
+	buf   []forum.Post // oldest first
+	at    time.Time    // last read
+	reads int          // inbox reads (tests count them)
+}
+
+// inboxKeep bounds the messages kept; a game whose cursor falls behind them reads for itself.
+const inboxKeep = 1000
+
+// Inbox serves a game's inbox read from the shared buffer, reading the forum when the buffer is
+// older than every.
+func (g *gameForum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	s, now := &g.session.inbox, g.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := numericID(after.PostID)
+	if !ok || (s.ready && id < s.base) {
+		return g.session.Inbox(ctx, after) // not shareable, or older than the buffer
+	}
+	if !s.ready {
+		s.base, s.cur, s.ready = id, after, true
+	}
+	if s.reads == 0 || now.Sub(s.at) >= g.every || now.Before(s.at) {
+		posts, cur, err := g.session.Inbox(ctx, s.cur)
+		if err != nil {
+			return nil, after, err
+		}
+		s.reads++
+		s.at = now
+		for _, p := range posts {
+			if _, ok := numericID(p.ID); !ok {
+				// Not numbered after all: stop sharing (each game reads for itself).
+				s.ready, s.buf = false, nil
+				return g.session.Inbox(ctx, after)
+			}
+		}
+		s.buf = append(s.buf, posts...)
+		s.cur = cur
+		if n := len(s.buf) - inboxKeep; n > 0 {
+			s.base, _ = numericID(s.buf[n-1].ID)
+			s.buf = append([]forum.Post(nil), s.buf[n:]...)
+		}
+	}
+	var out []forum.Post
+	for _, p := range s.buf {
+		if pid, _ := numericID(p.ID); pid > id {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 && id > 0 {
+		if last, ok := numericID(s.cur.PostID); !ok || last <= id {
+			return nil, after, nil // nothing new: the game's cursor stays as it is
+		}
+	}
+	return out, s.cur, nil
+}
+
+// numericID is a message id as a number ("" is 0: nothing read yet).
+func numericID(id string) (int64, bool) {
+	if id == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	return n, err == nil && n >= 0
+}

@@ -1,0 +1,363 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+)
+
+// listForum is a forum whose section list shows each thread's reply count and last post, as
+// MyBB's forumdisplay does, and which counts its requests. Threads with no posts are off the
+// list's first page.
+type listForum struct {
+	mu       sync.Mutex
+	posts    map[string][]forum.Post
+	order    []string // threads by last post, newest first
+	page     int      // threads on the list's first page
+	reads    map[string]int
+	lists    int
+	logins   int
+	listFail error
+
+	pms        []forum.Post
+	inboxReads int
+}
+
+func newListForum(threads ...string) *listForum {
+	f := &listForum{posts: map[string][]forum.Post{}, reads: map[string]int{}, page: 20}
+	for _, t := range threads {
+		f.posts[t] = nil
+		f.order = append(f.order, t)
+	}
+	return f
+}
+
+func (f *listForum) add(thread, author string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, ps := range f.posts {
+		n += len(ps)
+	}
+	f.posts[thread] = append(f.posts[thread], forum.Post{ID: strconv.Itoa(n + 1), Author: author})
+	for i, t := range f.order {
+		if t == thread {
+			f.order = append(f.order[:i], f.order[i+1:]...)
+			break
+		}
+	}
+	f.order = append([]string{thread}, f.order...)
+}
+
+func (f *listForum) Login(context.Context) error { f.mu.Lock(); f.logins++; f.mu.Unlock(); return nil }
+
+func (f *listForum) Posts(_ context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads[t.ID]++
+	var out []forum.Post
+	cur := after
+	for _, p := range f.posts[t.ID] {
+		a, _ := strconv.Atoi(after.PostID)
+		if n, _ := strconv.Atoi(p.ID); n > a || after.Include && p.ID == after.PostID {
+			out = append(out, p)
+			cur.PostID = p.ID
+		}
+	}
+	return out, cur, nil
+}
+
+func (f *listForum) Section(_ context.Context, id string) ([]forum.ThreadHead, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lists++
+	if f.listFail != nil {
+		return nil, f.listFail
+	}
+	var out []forum.ThreadHead
+	for _, t := range f.order[:min(f.page, len(f.order))] {
+		ps := f.posts[t]
+		h := forum.ThreadHead{ID: t, Replies: len(ps) - 1}
+		if len(ps) > 0 {
+			h.LastPoster = ps[len(ps)-1].Author
+			h.LastAt = time.Unix(int64(len(ps)), 0)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+func (f *listForum) SectionOf(forum.Thread) string { return "3" }
+
+func (f *listForum) Reply(context.Context, forum.Thread, string) (string, bool, error) {
+	return "", false, errors.New("not used")
+}
+func (f *listForum) SendPM(context.Context, string, string, string) error { return forum.ErrNoPM }
+func (f *listForum) Inbox(_ context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inboxReads++
+	a, _ := strconv.Atoi(after.PostID)
+	var out []forum.Post
+	cur := after
+	for _, p := range f.pms {
+		if n, _ := strconv.Atoi(p.ID); n > a {
+			out = append(out, p)
+			cur.PostID = p.ID
+		}
+	}
+	return out, cur, nil
+}
+
+func (f *listForum) pm(id, author string) {
+	f.mu.Lock()
+	f.pms = append(f.pms, forum.Post{ID: id, Author: author})
+	f.mu.Unlock()
+}
+func (f *listForum) Capabilities() forum.Capabilities { return forum.Capabilities{} }
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+func TestSectionListStandsForItsThreads(t *testing.T) {
+	ctx := context.Background()
+	const games = 50
+	var threads []string
+	for i := range games {
+		threads = append(threads, fmt.Sprint(100+i))
+	}
+	lf := newListForum(threads...)
+	for _, th := range threads {
+		lf.add(th, "opener")
+	}
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+	gfs := make([]*gameForum, games)
+	curs := make([]forum.Cursor, games)
+	for i := range gfs {
+		gfs[i] = &gameForum{session: s, thread: threads[i], every: 15 * time.Second, verify: 10 * time.Minute, now: clock.Now}
+	}
+	poll := func() (posts int) {
+		for i, g := range gfs {
+			ps, cur, err := g.Posts(ctx, forum.Thread{ID: threads[i]}, curs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[i] = cur
+			posts += len(ps)
+		}
+		return posts
+	}
+	// The first poll reads every thread itself (nothing known yet) and the list once.
+	if n := poll(); n != games {
+		t.Fatalf("first poll read %d posts", n)
+	}
+	if lf.lists != 1 || lf.reads["100"] != 1 {
+		t.Fatalf("first poll: %d lists, %d reads of 100", lf.lists, lf.reads["100"])
+	}
+	// Idle polls: one list request per poll for all 50 games, no thread read.
+	for range 5 {
+		clock.Advance(time.Minute)
+		if n := poll(); n != 0 {
+			t.Fatalf("idle poll found %d posts", n)
+		}
+	}
+	if lf.lists != 6 || lf.reads["100"] != 1 || lf.reads["149"] != 1 {
+		t.Fatalf("idle polls: %d lists, reads %v", lf.lists, lf.reads)
+	}
+	// A new post in one thread: only that thread is read.
+	lf.add("120", "Джелу")
+	clock.Advance(time.Minute)
+	if n := poll(); n != 1 {
+		t.Fatalf("found %d new posts, want 1", n)
+	}
+	if lf.reads["120"] != 2 || lf.reads["121"] != 1 {
+		t.Fatalf("reads after one new post: %v", lf.reads)
+	}
+	// Within `every` the list is not asked again.
+	clock.Advance(5 * time.Second)
+	poll()
+	if lf.lists != 7 {
+		t.Fatalf("list read again within 15s: %d", lf.lists)
+	}
+	// A merged post (the cursor's own post asked again) is always read.
+	clock.Advance(time.Minute)
+	if _, _, err := gfs[20].Posts(ctx, forum.Thread{ID: "120"}, forum.Cursor{PostID: curs[20].PostID, Include: true}); err != nil {
+		t.Fatal(err)
+	}
+	if lf.reads["120"] != 3 {
+		t.Fatalf("Include did not read: %v", lf.reads["120"])
+	}
+	// Every verify interval a game reads its thread itself even when the list says nothing.
+	clock.Advance(10 * time.Minute)
+	poll()
+	if lf.reads["100"] != 2 {
+		t.Fatalf("no verifying read after 10 minutes: %d", lf.reads["100"])
+	}
+	// The list failing: the games read their threads as if there were none.
+	lf.listFail = errors.New("markup changed")
+	clock.Advance(time.Minute)
+	poll()
+	if lf.reads["100"] != 3 {
+		t.Fatalf("list failed but thread not read: %d", lf.reads["100"])
+	}
+}
+
+func TestThreadOffTheFirstPage(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	lf.add("1", "a")
+	lf.add("2", "a")
+	lf.add("3", "a")
+	lf.page = 2 // "1" is now off the first page
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+	g := &gameForum{session: s, thread: "1", every: time.Second, verify: time.Hour, now: clock.Now}
+	_, cur, err := g.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
+	if err != nil || cur.PostID != "1" {
+		t.Fatal(cur, err)
+	}
+	clock.Advance(time.Minute)
+	if ps, _, _ := g.Posts(ctx, forum.Thread{ID: "1"}, cur); len(ps) != 0 || lf.reads["1"] != 1 {
+		t.Fatalf("thread off the first page read again: %d", lf.reads["1"])
+	}
+	// A new post brings it back to the top: read.
+	lf.add("1", "b")
+	clock.Advance(time.Minute)
+	if ps, _, _ := g.Posts(ctx, forum.Thread{ID: "1"}, cur); len(ps) != 1 {
+		t.Fatalf("new post in a thread back on the first page not read: %v", ps)
+	}
+}
+
+func TestSessionLogsInOnce(t *testing.T) {
+	lf := newListForum()
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = s.Login(context.Background()) }()
+	}
+	wg.Wait()
+	if lf.logins != 1 {
+		t.Fatalf("%d logins for 20 games", lf.logins)
+	}
+	var _ forum.Forum = &gameForum{session: s}
+	if _, ok := forum.As[forum.SectionReader](&gameForum{session: s}); !ok {
+		t.Fatal("the dialect's section reader is not found through the wrappers")
+	}
+}
+
+// After a restart the cursors carry the heads: the first polls read no thread whose list entry
+// is unchanged.
+func TestSectionWatchSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	open := func() []*gameForum {
+		s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+		var gs []*gameForum
+		for _, th := range []string{"1", "2", "3"} {
+			gs = append(gs, &gameForum{session: s, thread: th, every: 15 * time.Second, verify: 10 * time.Minute, now: clock.Now})
+		}
+		return gs
+	}
+	curs := map[string]forum.Cursor{}
+	for i, g := range open() {
+		th := fmt.Sprint(i + 1)
+		_, cur, err := g.Posts(ctx, forum.Thread{ID: th}, forum.Cursor{})
+		if err != nil || cur.Head == nil {
+			t.Fatalf("cursor without head: %+v %v", cur, err)
+		}
+		curs[th] = cur
+	}
+	// The daemon stores the cursor as JSON; the restarted process loads it.
+	for th, c := range curs {
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back forum.Cursor
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		curs[th] = back
+	}
+	lf.add("2", "b")
+	clock.Advance(time.Minute)
+	for i, g := range open() {
+		th := fmt.Sprint(i + 1)
+		ps, _, err := g.Posts(ctx, forum.Thread{ID: th}, curs[th])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if th == "2" && len(ps) != 1 {
+			t.Errorf("thread 2's new post not read after the restart")
+		}
+	}
+	if lf.reads["1"] != 1 || lf.reads["3"] != 1 || lf.reads["2"] != 2 {
+		t.Fatalf("reads after a restart: %v (want only thread 2 read again)", lf.reads)
+	}
+}
+
+func TestInboxReadOnceForTheSessionsGames(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum()
+	lf.pm("5", "old")
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+	var gs []*gameForum
+	curs := []forum.Cursor{{PostID: "5"}, {PostID: "5"}, {PostID: "5"}}
+	for range 3 {
+		gs = append(gs, &gameForum{session: s, every: 15 * time.Second, verify: time.Hour, now: clock.Now})
+	}
+	read := func() (n int) {
+		for i, g := range gs {
+			ps, cur, err := g.Inbox(ctx, curs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[i] = cur
+			n += len(ps)
+		}
+		return n
+	}
+	if n := read(); n != 0 || lf.inboxReads != 1 {
+		t.Fatalf("first read: %d messages, %d inbox reads (want 0, 1)", n, lf.inboxReads)
+	}
+	lf.pm("6", "Джелу")
+	lf.pm("7", "snovaya")
+	clock.Advance(time.Minute)
+	if n := read(); n != 6 || lf.inboxReads != 2 {
+		t.Fatalf("each game gets both new messages from one read: %d messages, %d reads", n, lf.inboxReads)
+	}
+	for i, c := range curs {
+		if c.PostID != "7" {
+			t.Errorf("game %d cursor %q", i, c.PostID)
+		}
+	}
+	// Within `every` nobody reads the forum again; a game behind gets what it missed.
+	clock.Advance(5 * time.Second)
+	ps, cur, err := gs[0].Inbox(ctx, forum.Cursor{PostID: "6"})
+	if err != nil || len(ps) != 1 || ps[0].ID != "7" || cur.PostID != "7" || lf.inboxReads != 2 {
+		t.Fatalf("a game behind: %v %v %v, %d reads", ps, cur, err, lf.inboxReads)
+	}
+	// A game older than the buffer reads for itself.
+	if ps, _, err := gs[1].Inbox(ctx, forum.Cursor{PostID: "2"}); err != nil || len(ps) != 3 || lf.inboxReads != 3 {
+		t.Fatalf("a game older than the buffer: %d messages, %d reads", len(ps), lf.inboxReads)
+	}
+}
