@@ -94,28 +94,36 @@ func TestFeedRecheck(t *testing.T) {
 	}
 }
 
-// A board whose feeds are off answers with a page (SMF's obExit): the feed is not asked again.
+// A board whose feeds are off answers the feed with an empty page (News.php: obExit(false) when
+// xmlnews_enable is unset) or, behind some mod, with an HTML page: the feed is not asked again.
 func TestFeedOff(t *testing.T) {
-	srv := newFakeSMF(t)
-	srv.pages["action=.xml;type=rss;board=2;limit=5"] = "18-boardindex.guest.html"
-	fm, _ := newForum(t, srv, nil)
-	ctx := context.Background()
-	if _, _, err := fm.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{}); err != nil {
-		t.Fatal(err)
-	}
-	for range 2 {
-		if _, _, err := fm.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{PostID: "17"}); err != nil {
+	for _, answer := range []string{"", "18-boardindex.guest.html"} {
+		srv := newFakeSMF(t)
+		feedQuery := "action=.xml;type=rss;board=2;limit=5"
+		if answer == "" {
+			srv.bodies = map[string]string{feedQuery: ""}
+		} else {
+			srv.pages[feedQuery] = answer
+		}
+		fm, _ := newForum(t, srv, nil)
+		ctx := context.Background()
+		if _, _, err := fm.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	feeds := 0
-	for _, p := range srv.meter.Read().Paths {
-		if strings.Contains(p, "action=.xml") {
-			feeds++
+		for range 2 {
+			if _, _, err := fm.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{PostID: "17"}); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if feeds != 1 {
-		t.Errorf("the feed was asked %d times, want 1", feeds)
+		feeds := 0
+		for _, p := range srv.meter.Read().Paths {
+			if strings.Contains(p, "action=.xml") {
+				feeds++
+			}
+		}
+		if feeds != 1 {
+			t.Errorf("feed answered with %q: asked %d times, want 1", answer, feeds)
+		}
 	}
 }
 
