@@ -1,6 +1,8 @@
 // Package mybbru is the MyBB.ru / rusff hosting dialect of forum.Forum, registered as "mybbru":
 // PunBB-style login (login.php?action=in: form_sent, redirect_url, req_username, req_password,
-// save_pass), reading from viewtopic.php?id=T&action=last backwards with &p=N down to the cursor,
+// save_pass), an idle check of one request (viewtopic.php?id=T&action=last, not followed: its
+// Location names the newest post) and, when that post is past the cursor, reading from the page
+// holding it backwards with &p=N down to the cursor, the topic lists of forums (forum.SectionReader),
 // replying through post.php?tid=T (form#post, textarea req_message; all hidden inputs replayed),
 // pages decoded from their charset (usually windows-1251) and forms encoded in it, with &#NNNN;
 // for what the charset cannot hold. Private messages are not implemented (ErrNoPM): their form
@@ -48,6 +50,7 @@ type Forum struct {
 
 	mu       sync.Mutex
 	lastSeen map[string]string
+	sections map[string]string // topic id → forum id, from the breadcrumbs of the pages read
 }
 
 // New builds the dialect.
@@ -80,6 +83,8 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	}
 	return f, nil
 }
+
+var _ forum.SectionReader = (*Forum)(nil)
 
 func init() {
 	forum.Register("mybbru", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
@@ -193,8 +198,12 @@ func (f *Forum) relogin(ctx context.Context, op func() error) error {
 	return forum.Relogin(ctx, f.Login, op)
 }
 
-// Posts reads viewtopic.php?id=T&action=last (the page holding the newest post) and walks back
-// with &p=N only while the oldest post on the page is newer than the cursor.
+// Posts lists the posts of thread t after the cursor, oldest first. The idle check is the
+// action=last probe (lastPost: one request, a 302 without a body, not followed): a page is read
+// only when the post it names is past the cursor, or is the cursor's own post and the cursor asks
+// for it again (forum.Cursor.Include: MyBB.ru glues a post onto the previous one). Then the page
+// holding that post (viewtopic.php?pid=P) is read, and earlier pages with &p=N only while the
+// oldest post on the page is newer than the cursor.
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	var out []forum.Post
 	cur := after
@@ -206,17 +215,52 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	return out, cur, err
 }
 
+// lastPost asks for viewtopic.php?id=T&action=last without following it: the Location names the
+// topic's newest post (pid). A board that answers with a page instead (no redirect) gives that
+// page back, read as the last page.
+func (f *Forum) lastPost(ctx context.Context, tid string) (pid string, page *forum.Page, err error) {
+	p, err := f.c.GetNoRedirect(ctx, f.url("viewtopic.php?id="+tid+"&action=last"))
+	if err != nil {
+		return "", p, err
+	}
+	if p.Status/100 == 3 {
+		loc, err := p.Location()
+		if err != nil {
+			return "", nil, err
+		}
+		if id := form.IDFromURL(loc, "pid"); id != "" {
+			return id, nil, nil
+		}
+		return "", nil, generic.Markup("mybbru", "action=last redirected to %s, no pid", loc)
+	}
+	return "", p, nil
+}
+
 func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	o, err := generic.OptionsFromConfig(f.cfg)
 	if err != nil {
 		return nil, after, err
 	}
 	tid := url.QueryEscape(t.ID)
-	next := f.url("viewtopic.php?id=" + tid + "&action=last")
+	last, first, err := f.lastPost(ctx, tid)
+	if err != nil && first == nil {
+		return nil, after, err
+	}
+	if last != "" && after.PostID != "" && !generic.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
+		return nil, after, nil // idle: nothing after the cursor
+	}
+	next := f.url("viewtopic.php?pid=" + last)
 	var out []forum.Post
 	cur := after
 	for pages := 0; next != "" && pages < 10000; pages++ {
-		p, d, err := getDoc(f.c.Get(ctx, next))
+		var p *forum.Page
+		var d *goquery.Document
+		if first != nil {
+			p, d, err = getDoc(first, err)
+			first = nil
+		} else {
+			p, d, err = getDoc(f.c.Get(ctx, next))
+		}
 		if err != nil {
 			return nil, after, err
 		}
@@ -228,15 +272,17 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 			}
 			return nil, after, err
 		}
+		f.learnSection(t.ID, d)
 		if pages == 0 {
 			cur.Page = pi.Current
 		}
 		older := false
 		for _, post := range pi.Posts {
-			if after.PostID == "" || generic.IDLess(after.PostID, post.ID) {
-				out = append(out, post)
-			} else {
+			if after.PostID != "" && !generic.IDLess(after.PostID, post.ID) {
 				older = true
+			}
+			if after.Listed(post.ID, generic.IDLess) {
+				out = append(out, post)
 			}
 		}
 		if older || pi.Current <= 1 {
@@ -245,7 +291,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		next = f.url("viewtopic.php?id=" + tid + "&p=" + strconv.Itoa(pi.Current-1))
 	}
 	generic.SortPosts(out)
-	if len(out) > 0 {
+	if len(out) > 0 && (after.PostID == "" || generic.IDLess(after.PostID, out[len(out)-1].ID)) {
 		cur.PostID = out[len(out)-1].ID
 		f.mu.Lock()
 		f.lastSeen[t.ID] = cur.PostID
@@ -317,4 +363,45 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 // Inbox is not available through this dialect.
 func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	return nil, after, fmt.Errorf("mybbru: %w (not implemented)", forum.ErrNoPM)
+}
+
+// Section lists the topics on the first page of forum section (viewforum.php?id=N): one request.
+func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
+	if _, err := strconv.Atoi(section); err != nil {
+		return nil, fmt.Errorf("mybbru: forum id %q is not a number", section)
+	}
+	var heads []forum.ThreadHead
+	err := f.relogin(ctx, func() error {
+		_, d, err := getDoc(f.c.Get(ctx, f.url("viewforum.php?id="+section)))
+		if err != nil {
+			return err
+		}
+		heads, err = scr.Section(d, f.cfg)
+		if err != nil && !loggedIn(d) && reNoPerm.MatchString(message(d)) {
+			return fmt.Errorf("mybbru: forum %s: %w", section, forum.ErrLoggedOut)
+		}
+		return err
+	})
+	return heads, err
+}
+
+// SectionOf names the forum of topic t as the breadcrumb of its last page read showed it; ""
+// before a page of it was read.
+func (f *Forum) SectionOf(t forum.Thread) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sections[t.ID]
+}
+
+func (f *Forum) learnSection(topic string, d *goquery.Document) {
+	section := scr.SectionOf(d)
+	if section == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sections == nil {
+		f.sections = map[string]string{}
+	}
+	f.sections[topic] = section
 }

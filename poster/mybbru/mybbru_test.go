@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
+	"forumgm/internal/meter"
 )
 
 // board is a loopback MyBB.ru stand-in serving the windows-1251 test pages.
@@ -33,6 +33,8 @@ type board struct {
 	tooLong  int
 	nextID   int
 	mergeID  string
+	lastPID  string        // the post action=last names ("" = 12)
+	meter    *meter.Server // counts what the board exchanges
 }
 
 func (b *board) serve(w http.ResponseWriter, name string) {
@@ -86,7 +88,11 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, v.Get("redirect_url"), http.StatusFound)
 	case r.URL.Path == "/viewtopic.php":
 		if q.Get("action") == "last" {
-			http.Redirect(w, r, "/viewtopic.php?pid=12#p12", http.StatusFound)
+			last := b.lastPID
+			if last == "" {
+				last = "12"
+			}
+			http.Redirect(w, r, "/viewtopic.php?pid="+last+"#p"+last, http.StatusFound)
 			return
 		}
 		if q.Get("p") == "1" {
@@ -94,6 +100,8 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		b.serve(w, "viewtopic-id2-p2.html")
+	case r.URL.Path == "/viewforum.php" && q.Get("id") == "2":
+		b.serve(w, "viewforum-id2.html")
 	case r.URL.Path == "/post.php" && r.Method == "GET":
 		if !logged {
 			b.serve(w, "message-no-permission.html")
@@ -133,7 +141,8 @@ func setup(t *testing.T) (*board, *fixture.Clock, *Forum) {
 	t.Helper()
 	clock := fixture.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	b := &board{t: t, nextID: 12}
-	srv := httptest.NewServer(b)
+	srv := meter.NewServer(b)
+	b.meter = srv
 	t.Cleanup(srv.Close)
 	b.base = srv.URL
 	msk, _ := time.LoadLocation("Europe/Moscow")

@@ -1,6 +1,7 @@
 // Package phpbb is the phpBB 3.3 dialect of forum.Forum, registered as "phpbb": login through
-// ucp.php (form_token + creation_time + sid), reading a thread from its last page backwards to the
-// cursor, replying through posting.php (the form is replayed with all its hidden inputs and sent no
+// ucp.php (form_token + creation_time + sid), reading a thread from the cursor's own post
+// (viewtopic.php?t=T&start=K, K its place in the topic: an idle check is a page of one post) or
+// from its last page backwards to the cursor, the topic lists of forums (forum.SectionReader), replying through posting.php (the form is replayed with all its hidden inputs and sent no
 // sooner than MinFormAge after it was loaded, since check_form_key rejects a form sent within the
 // second it was made), private messages through ucp.php?i=pm.
 //
@@ -51,6 +52,9 @@ type Forum struct {
 
 	mu       sync.Mutex
 	lastSeen map[string]string // thread -> newest post id seen
+	// pos: where the newest post handed out sits in its topic (the idle check's start=), by topic.
+	pos      map[string]position
+	sections map[string]string // topic id → forum id, from the breadcrumbs of the pages read
 	sent     sentCache         // the bot's sent messages already read (Sent)
 }
 
@@ -82,7 +86,8 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	if now == nil {
 		now = time.Now
 	}
-	f := &Forum{cfg: cfg, base: base, c: opt.Client, opt: opt, now: now, max: 60000, lastSeen: map[string]string{}}
+	f := &Forum{cfg: cfg, base: base, c: opt.Client, opt: opt, now: now, max: 60000, lastSeen: map[string]string{},
+		pos: map[string]position{}, sections: map[string]string{}}
 	if n, err := strconv.Atoi(cfg.Extra["max_post_chars"]); err == nil && n > 0 {
 		f.max = n
 	}
@@ -247,75 +252,6 @@ func (f *Forum) Login(ctx context.Context) error {
 // relogin runs op; when the session turned out to be gone it logs in and runs op once more.
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
 	return forum.Relogin(ctx, f.Login, op)
-}
-
-// Posts reads the thread's last page (start=999999 is clamped to it) and walks back page by page
-// only while the oldest post on the page is still newer than the cursor. With nothing new it costs
-// one request.
-func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	var out []forum.Post
-	var cur forum.Cursor
-	err := f.relogin(ctx, func() error {
-		var err error
-		out, cur, err = f.posts(ctx, t, after)
-		return err
-	})
-	return out, cur, err
-}
-
-func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	o, err := generic.OptionsFromConfig(f.cfg)
-	if err != nil {
-		return nil, after, err
-	}
-	next := f.url("viewtopic.php?t=" + url.QueryEscape(t.ID) + "&start=999999")
-	var out []forum.Post
-	cur := after
-	for pages := 0; next != "" && pages < 10000; pages++ {
-		p, err := f.c.Get(ctx, next)
-		if err == nil {
-			err = forum.CheckWhole(p) // a page cut short is never read
-		}
-		if err != nil {
-			return nil, after, err
-		}
-		doc, err := p.Doc()
-		if err != nil {
-			return nil, after, err
-		}
-		table := scr.ThreadTable(doc)
-		if doc.Find(table.Post).Length() == 0 && loginShown(doc) {
-			return nil, after, fmt.Errorf("phpbb: thread %s: %w", t.ID, forum.ErrLoggedOut)
-		}
-		o.Base = p.URL
-		pg0, err := generic.Extract(doc, table, o)
-		if err != nil {
-			return nil, after, err
-		}
-		if pages == 0 {
-			cur.Page = pg0.Current
-		}
-		older := false
-		for _, post := range pg0.Posts {
-			if after.PostID == "" || generic.IDLess(after.PostID, post.ID) {
-				out = append(out, post)
-			} else {
-				older = true
-			}
-		}
-		if older {
-			break
-		}
-		next = pg0.Prev
-	}
-	generic.SortPosts(out)
-	if len(out) > 0 {
-		cur.PostID = out[len(out)-1].ID
-		f.mu.Lock()
-		f.lastSeen[t.ID] = cur.PostID
-		f.mu.Unlock()
-	}
-	return out, cur, nil
 }
 
 // Reply posts body, split into parts of at most max_post_chars (and smaller again when the board

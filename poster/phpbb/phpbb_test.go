@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
+	"forumgm/internal/meter"
 )
 
 func page(t *testing.T, name string) string {
@@ -46,6 +46,7 @@ type board struct {
 	pmSent   []url.Values
 	edit     func(name, page string) string // changes a page before it is served (nil: as is)
 	attach   *attachBoard                   // the attachment panel (nil: attachments off)
+	meter    *meter.Server                  // counts what the board exchanges
 }
 
 // sentFolders: where the bot's copies of its messages are (phpBB reads a message only with its own
@@ -61,6 +62,26 @@ func (b *board) serve(w http.ResponseWriter, name string) {
 		s = b.attach.panel(s, "", "")
 	}
 	s = creationRe.ReplaceAllString(s, `name="creation_time" value="`+strconv.FormatInt(b.clock.Now().Unix(), 10)+`"`)
+	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+	_, _ = w.Write([]byte(s))
+}
+
+// postBlock is one post of a topic page with the divider after it.
+var postBlock = regexp.MustCompile(`(?s)\t\t<div id="p(\d+)" class="post has-profile.*?<hr class="divider" />\n`)
+
+// serveWindow answers viewtopic.php?t=2&start=K for 10 < K < 14 as phpBB does (validate_start
+// keeps a start within the topic): page 2's posts from the K-th of the topic on (posts 12 to 15
+// are the 10th to the 13th, counting from 0).
+func (b *board) serveWindow(w http.ResponseWriter, start int) {
+	s := page(b.t, "viewtopic-t2-page2.html")
+	drop := start - 10
+	s = postBlock.ReplaceAllStringFunc(s, func(m string) string {
+		if drop > 0 {
+			drop--
+			return ""
+		}
+		return m
+	})
 	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 	_, _ = w.Write([]byte(s))
 }
@@ -101,11 +122,17 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.serve(w, "message-login-success.html")
 	case r.URL.Path == "/viewtopic.php":
 		start, _ := strconv.Atoi(q.Get("start"))
+		if start > 10 && start < 14 {
+			b.serveWindow(w, start)
+			return
+		}
 		if q.Get("p") != "" || start >= 10 {
 			b.serve(w, "viewtopic-t2-page2.html")
 			return
 		}
 		b.serve(w, "viewtopic-t2-page1.html")
+	case r.URL.Path == "/viewforum.php" && q.Get("f") == "2":
+		b.serve(w, "viewforum-f2.html")
 	case r.URL.Path == "/posting.php" && r.Method == "GET":
 		if !b.loggedIn(r) || b.expire {
 			b.serve(w, "posting-login-required.html")
@@ -168,7 +195,8 @@ func setup(t *testing.T) (*board, *Forum) {
 	t.Helper()
 	clock := fixture.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	b := &board{t: t, clock: clock, nextID: 15}
-	srv := httptest.NewServer(b)
+	srv := meter.NewServer(b)
+	b.meter = srv
 	t.Cleanup(srv.Close)
 	cfg := forum.Config{BaseURL: srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC, Now: clock.Now}
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, Sleep: clock.Sleep})

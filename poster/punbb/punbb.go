@@ -6,8 +6,10 @@
 //
 // Reading: an idle poll is one tiny request — viewtopic.php?id=T&action=last answers 302 to
 // viewtopic.php?pid=LAST with an empty body (PunBB honours no conditional GET, not even on its
-// feeds). Only when LAST is past the cursor is the page holding it (the last page) fetched, and
-// older pages only while they may hold posts after the cursor.
+// feeds). Only when LAST is past the cursor (or is the cursor's own post and the cursor asks for
+// it again) is the page holding it (the last page) fetched, and older pages only while they may
+// hold posts after the cursor. The topic lists of forums are read for forum.SectionReader
+// (viewforum.php?id=N); a topic's forum is learnt from the breadcrumb of its pages.
 //
 // Writing: the 302 after a reply names the new post (viewtopic.php?pid=N#pN). Errors are typed
 // (forum.FloodError with the group's wait, ErrTooShort, ErrTooLong, ErrBadToken, ErrNoPermission,
@@ -49,6 +51,9 @@ type Forum struct {
 	maxBytes int
 
 	mu sync.Mutex // one write at a time
+
+	secMu    sync.Mutex
+	sections map[string]string // topic id → forum id, from the breadcrumbs of the pages read
 }
 
 // Option changes how New builds a Forum.
@@ -85,7 +90,10 @@ func init() {
 	forum.Register("punbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
 }
 
-var _ forum.Forum = (*Forum)(nil)
+var (
+	_ forum.Forum         = (*Forum)(nil)
+	_ forum.SectionReader = (*Forum)(nil)
+)
 
 // Capabilities: no private messages in PunBB core; posts up to 65535 bytes, which is at least
 // 32767 characters of any text (Cyrillic takes two bytes in UTF-8).
@@ -199,7 +207,9 @@ func (f *Forum) lastPostID(ctx context.Context, topic string) (string, error) {
 	return id, nil
 }
 
-// Posts lists the posts of thread after the cursor, oldest first.
+// Posts lists the posts of thread after the cursor, oldest first. The idle check is lastPostID
+// (one request, a 302 without a body): a page is read only when the post it names is past the
+// cursor, or is the cursor's own post and the cursor asks for it again (forum.Cursor.Include).
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	if _, err := strconv.Atoi(t.ID); err != nil {
 		return nil, after, fmt.Errorf("punbb: topic id %q is not a number", t.ID)
@@ -208,13 +218,14 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	if after.PostID != "" && !punbb.IDLess(after.PostID, last) {
-		return nil, after, nil // idle: nothing after the cursor
+	if after.PostID != "" && !punbb.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
+		return nil, after, nil // idle: nothing after the cursor (nor its own post asked for again)
 	}
 	page, err := f.read(ctx, f.u("viewtopic.php", url.Values{"pid": {last}}))
 	if err != nil {
 		return nil, after, err
 	}
+	f.learnSection(t.ID, page.Section)
 	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, punbb.IDLess, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
 			p, err := f.read(ctx, rawURL)
@@ -283,4 +294,41 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 		return "", false, fmt.Errorf("punbb: reply sent, but %s names no post: %w", page.URL, forum.ErrMarkupChanged)
 	}
 	return id, newest != "" && !punbb.IDLess(newest, id), nil
+}
+
+// Section lists the topics on the first page of forum section (viewforum.php?id=N): one request.
+func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
+	if _, err := strconv.Atoi(section); err != nil {
+		return nil, fmt.Errorf("punbb: forum id %q is not a number", section)
+	}
+	var heads []forum.ThreadHead
+	err := f.retry(ctx, true, func() error {
+		_, doc, err := f.fetch(ctx, f.u("viewforum.php", url.Values{"id": {section}}), nil, "", true)
+		if err != nil {
+			return err
+		}
+		heads, err = punbb.Section(doc, f.opts())
+		return err
+	})
+	return heads, err
+}
+
+// SectionOf names the forum of topic t as the breadcrumb of its last page read showed it; ""
+// before a page of it was read.
+func (f *Forum) SectionOf(t forum.Thread) string {
+	f.secMu.Lock()
+	defer f.secMu.Unlock()
+	return f.sections[t.ID]
+}
+
+func (f *Forum) learnSection(topic, section string) {
+	if section == "" {
+		return
+	}
+	f.secMu.Lock()
+	defer f.secMu.Unlock()
+	if f.sections == nil {
+		f.sections = map[string]string{}
+	}
+	f.sections[topic] = section
 }

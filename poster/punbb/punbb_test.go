@@ -20,6 +20,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
+	"forumgm/internal/meter"
 )
 
 var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
@@ -27,9 +28,10 @@ var captureNow = time.Date(2026, 11, 30, 3, 48, 0, 0, time.UTC)
 // fakePunBB serves the captured PunBB pages over loopback in the order the real engine would,
 // with the captured host replaced by the test server's.
 type fakePunBB struct {
-	t   *testing.T
-	srv *httptest.Server
-	dir string
+	t     *testing.T
+	srv   *httptest.Server
+	meter *meter.Server // counts what srv exchanges
+	dir   string
 	// cp1251 serves every page re-encoded to windows-1251 (header, meta and accept-charset).
 	cp1251 bool
 
@@ -45,7 +47,8 @@ type fakePunBB struct {
 
 func newFakePunBB(t *testing.T) *fakePunBB {
 	f := &fakePunBB{t: t, dir: fixture.Dir(t, "punbb"), nextPID: 18}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.meter = meter.NewServer(http.HandlerFunc(f.serve))
+	f.srv = f.meter.Server
 	t.Cleanup(f.srv.Close)
 	return f
 }
@@ -133,6 +136,8 @@ func (f *fakePunBB) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.write(w, "20-reply-form.gm-bot.html")
+	case r.URL.Path == "/viewforum.php" && q.Get("id") == "2":
+		f.write(w, "16-viewforum-fid2.guest.html")
 	case r.URL.Path == "/viewtopic.php" && q.Get("action") == "last":
 		// As captured (14-thread-lastpost): 302, empty body, Content-type text/html; charset=UTF-8.
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")

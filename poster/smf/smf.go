@@ -3,10 +3,14 @@
 // own HTML forms (every hidden field and token of a freshly fetched form replayed: the session
 // check pair, seqnum, last_msg).
 //
-// Reading: the last page is one request (index.php?topic=T.msg999999 — any msg id past the last
-// gives the last page; SMF honours no conditional GET), and the poller walks back through the
-// "prev" links only as far as the cursor, so an idle poll is a single request and a page already
-// read in full is never fetched again.
+// Reading: the idle check is the board's feed of its newest posts
+// (index.php?action=.xml;type=rss;board=B;limit=5, B learnt from the linktree of the topic's pages
+// already read): a page is read only when the feed names a post of the topic past the cursor, or
+// cannot tell (its oldest post is still past the cursor, the feed is off, the board not yet known,
+// the cursor asks for its own post again). Then the last page is one request
+// (index.php?topic=T.msg999999 — any msg id past the last gives the last page; SMF honours no
+// conditional GET), and the poller walks back through the "prev" links only as far as the cursor.
+// The topic lists of boards are read for forum.SectionReader.
 //
 // Writing: SMF never says the new post's id (the 302 goes to topic=T.new#new), so after a reply
 // the poster reads the page it lands on, and the last page if needed, for the bot's newest post
@@ -41,6 +45,9 @@ const (
 	DefaultFloodRetries  = 3
 	DefaultMaxFloodWait  = 2 * time.Minute
 	maxPagesPerPoll      = 1000
+	// DefaultFeedLimit is how many of a board's newest posts the idle check's feed lists (SMF's
+	// own default; Extra "feed_limit", "0" turns the feed off).
+	DefaultFeedLimit = 5
 )
 
 // Forum is an SMF 2.1 board as the bot account sees it.
@@ -56,6 +63,13 @@ type Forum struct {
 	mu       sync.Mutex   // one write at a time: SMF's flood control is per IP
 	memberID atomic.Int64 // the bot's member id, learnt from the pages (0 until known)
 	sent     sentCache    // the bot's sent messages already read (Sent)
+
+	feedLimit int         // posts the idle check's feed asks for; 0: no feed
+	noFeed    atomic.Bool // the board answered the feed with something else: feeds are off
+	secMu     sync.Mutex
+	sections  map[string]string // topic id → board id, from the linktrees of the pages read
+	// feedChecks counts the idle checks of each topic (every FeedRecheck-th reads the page).
+	feedChecks map[string]int
 }
 
 // Option changes how New builds a Forum.
@@ -84,9 +98,14 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	cfg = form.ConfigDefaults(cfg)
 	f := &Forum{cfg: cfg, script: script, maxLen: form.ExtraInt(cfg, "max_post_length", DefaultMaxPostLength),
+		feedLimit: form.ExtraInt(cfg, "feed_limit", DefaultFeedLimit),
+		sections:  map[string]string{}, feedChecks: map[string]int{},
 		board: form.Board{Name: "smf", Check: smf.CheckError, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}}
 	if f.attach, f.maxAttach, err = attachSettings(cfg.Extra); err != nil {
 		return nil, err
+	}
+	if cfg.Extra["feed_limit"] == "0" {
+		f.feedLimit = 0
 	}
 	for _, o := range opts {
 		o(f)
@@ -211,15 +230,20 @@ func (f *Forum) read(ctx context.Context, rawURL string, kind smf.Kind) (*smf.Pa
 func (f *Forum) lastPageURL(topic string) string { return f.u("topic=" + topic + ".msg999999") }
 
 // Posts lists the posts of thread after the cursor, oldest first. An idle poll is one request
-// (the last page); older pages are read only while they may hold posts after the cursor.
+// (the board's feed, feedIdle; the last page when the feed cannot tell); older pages are read
+// only while they may hold posts after the cursor.
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	if _, err := strconv.Atoi(t.ID); err != nil {
 		return nil, after, fmt.Errorf("smf: topic id %q is not a number", t.ID)
+	}
+	if after.PostID != "" && !after.Include && f.feedIdle(ctx, t.ID, after.PostID) {
+		return nil, after, nil
 	}
 	page, err := f.read(ctx, f.lastPageURL(t.ID), smf.KindThread)
 	if err != nil {
 		return nil, after, err
 	}
+	f.learnSection(t.ID, page.Section)
 	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, smf.IDLess, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
 			p, err := f.read(ctx, rawURL, smf.KindThread)

@@ -1,6 +1,7 @@
 // Package phpbb reads phpBB 3.0-3.3 pages (prosilver and styles derived from it, and phpBB 3.0's
 // table-based subsilver2 and its derivatives): thread pages, the private-message inbox and a
-// private message. Markup from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
+// private message; and a forum's topic list into forum.ThreadHead values (section.go). Markup
+// from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
 // ucp_pm_viewfolder,ucp_pm_viewmessage}.html (branch 3.3.x); see README.md.
 //
 // Selector table (thread page, viewtopic.php):

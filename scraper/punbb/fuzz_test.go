@@ -2,6 +2,7 @@ package punbb
 
 import (
 	"testing"
+	"time"
 
 	"forumgm/internal/fixture"
 )
@@ -36,4 +37,22 @@ func BenchmarkExtractThreadPage(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzSection feeds mangled topic lists to Section: it must never panic, and every thread head it
+// gives has an id.
+func FuzzSection(f *testing.F) {
+	for _, c := range sectionCases {
+		f.Add(sectionPage(f, c.page))
+	}
+	f.Add([]byte(`<table><tr class="isticky"><td class="tcl"><a href="viewtopic.php?id=1">t</a></td><td class="tc2">1 2</td><td class="tcr"><a href="viewtopic.php?id=1&p=2#p9">Вчера 01:02:03</a> <span class="byuser">от x</span></td></tr></table>`))
+	opt := Options{Location: time.UTC, Now: captureNow}
+	f.Fuzz(func(t *testing.T, page []byte) {
+		heads, err := SectionBytes(page, opt)
+		for _, h := range heads {
+			if h.ID == "" {
+				t.Fatalf("a head without an id: %+v (err %v)", h, err)
+			}
+		}
+	})
 }

@@ -1,8 +1,10 @@
 // Package punbb reads PunBB 1.4 pages (default "Oxygen" style), and the "blockpost" topic pages
 // of PunBB 1.2/1.3 and FluxBB 1.4/1.5 (blockpost.go): the posts of a topic page into
 // forum.Post values, plus what a poller and a poster need from a page (page numbers, the
-// previous page, the topic id, who is logged in, the quick-post form's token) and the typed
-// errors of PunBB's error pages. PunBB 1.4 core has no private messages and no spoilers.
+// previous page, the topic id, who is logged in, the quick-post form's token, the forum of the
+// breadcrumb) and the typed errors of PunBB's error pages; and a forum's topic list into
+// forum.ThreadHead values (section.go: PunBB 1.4, FluxBB, PunBB 1.2 and MyBB.ru rows). PunBB 1.4
+// core has no private messages and no spoilers.
 //
 // Every selector the package uses is in the one table sel below; the golden tests in
 // testdata/golden pin what they extract from pages captured on a real PunBB 1.4.4.
@@ -93,6 +95,7 @@ type Page struct {
 	LoggedIn      bool
 	User          string // the logged-in user's name
 	CSRFToken     string // the quick-post form's token (members)
+	Section       string // the forum the topic is in, from the breadcrumb ("" when not shown)
 }
 
 // Options are what reading a page needs besides the page: Base resolves relative links.
@@ -125,6 +128,7 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 		p.User = htmltext.Collapse(doc.Find(sel.welcomeName).First().Text())
 	}
 	p.CSRFToken = doc.Find(sel.quickPost).Find("input[name='csrf_token']").AttrOr("value", "")
+	p.Section = SectionOf(doc)
 	title := doc.Find(sel.mainTitle).First()
 	p.TopicID = idFromHref(title.Find("a").AttrOr("href", ""))
 	if m := pageOfRe.FindStringSubmatch(title.Find("small").Text()); m != nil {

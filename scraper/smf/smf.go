@@ -1,10 +1,11 @@
 // Package smf reads Simple Machines Forum 2.1 pages (default "Curve2" theme): the posts of a
 // topic page and the private messages of the PM inbox / a read PM, into forum.Post values, plus
 // what a poller and a poster need from a page (page numbers, the previous page, the topic id,
-// the member id of the session, the "new" anchor, the quick-reply last_msg) and the typed
-// errors of SMF's error pages.
+// the member id of the session, the "new" anchor, the quick-reply last_msg, the board of the
+// linktree) and the typed errors of SMF's error pages; and a board's topic list into
+// forum.ThreadHead values (section.go, its own table sec).
 //
-// Every selector the package uses is in the one table sel below; the golden tests in
+// Every selector of the pages of posts is in the one table sel below; the golden tests in
 // testdata/golden pin what they extract from pages captured on a real SMF 2.1.4.
 package smf
 
@@ -148,6 +149,7 @@ type Page struct {
 	SessionID     string
 	// PageLinks are the numbered page links of the pagination, absolute, by page number.
 	PageLinks map[int]string
+	Section   string // the board the topic is in, from the linktree ("" when not shown)
 }
 
 // Options are what reading a page needs besides the page: Base resolves relative links (the
@@ -215,6 +217,7 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	switch {
 	case doc.Find(sel.forumPosts).Length() > 0:
 		p.Kind = KindThread
+		p.Section = SectionOf(doc)
 		return p, parseThread(doc, p, base, opt)
 	case doc.Find(sel.pmRoot).Length() > 0 && doc.Find(sel.fatalError).Length() == 0:
 		p.Kind = KindPM
