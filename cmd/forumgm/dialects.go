@@ -10,5 +10,5 @@ import (
 	_ "forumgm/poster/phpbb"
 	_ "forumgm/poster/punbb"
 	_ "forumgm/poster/smf"
-	_ "forumgm/scraper/xenforo" // reading only: `forumgm posts --dialect xenforo`
+	_ "forumgm/poster/xenforo"
 )

@@ -33,7 +33,7 @@ var want = map[string][3]string{
 	"punbb/fluxbb-air-bittorrent-t6.html":               {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/fluxbb-air-bittorrent-t134.html":             {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/punbb12-oxygen-textdrive-excerpt.html":       {"PunBB", "1.2-1.3", "punbb"},
-	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "generic"},
+	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "xenforo"},
 	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},

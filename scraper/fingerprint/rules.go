@@ -114,17 +114,23 @@ var rules = []rule{
 		},
 	},
 	{
+		// XenForo 2 has a full dialect (poster/xenforo: login, replies, conversations).
+		engine: "XenForo", dialect: "xenforo",
+		match: func(p *page) []string {
+			if !p.has("html#XF") && !p.has("article.message--post") {
+				return nil
+			}
+			return evidence(when(p.has("html#XF"), "markup: html#XF (XenForo 2)"),
+				when(p.has("article.message--post"), "markup: article.message--post (XenForo 2)"), footerHas(p, "XenForo"))
+		},
+		version: func(p *page) (string, string) { return "2", "" },
+	},
+	{
 		engine: "XenForo", dialect: "generic", reader: "xenforo",
 		match: func(p *page) []string {
-			return evidence(when(p.has("html#XF"), "markup: html#XF (XenForo 2)"),
-				when(p.has("html#XenForo"), "markup: html#XenForo (XenForo 1)"), footerHas(p, "XenForo"))
+			return evidence(when(p.has("html#XenForo"), "markup: html#XenForo (XenForo 1)"), footerHas(p, "XenForo"))
 		},
-		version: func(p *page) (string, string) {
-			if p.has("html#XF") || p.has("article.message--post") {
-				return "2", ""
-			}
-			return "1", ""
-		},
+		version: func(p *page) (string, string) { return "1", "" },
 	},
 	{
 		engine: "Invision Community", dialect: "generic",
