@@ -11,4 +11,5 @@ import (
 	_ "forumgm/poster/punbb"
 	_ "forumgm/poster/smf"
 	_ "forumgm/poster/xenforo"
+	_ "forumgm/scraper/invision" // reading only: `forumgm posts --dialect invision`
 )

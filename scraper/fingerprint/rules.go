@@ -133,7 +133,7 @@ var rules = []rule{
 		version: func(p *page) (string, string) { return "1", "" },
 	},
 	{
-		engine: "Invision Community", dialect: "generic",
+		engine: "Invision Community", dialect: "generic", reader: "invision",
 		match: func(p *page) []string {
 			return evidence(when(p.has("article.ipsComment, [data-role='commentContent']"), "markup: article.ipsComment"),
 				footerHas(p, "Invision"), generatorHas(p, "Invision"))
