@@ -5,11 +5,11 @@ package main
 import (
 	_ "forumgm/poster/browser"
 	_ "forumgm/poster/generic"
+	_ "forumgm/poster/invision"
 	_ "forumgm/poster/mybb"
 	_ "forumgm/poster/mybbru"
 	_ "forumgm/poster/phpbb"
 	_ "forumgm/poster/punbb"
 	_ "forumgm/poster/smf"
 	_ "forumgm/poster/xenforo"
-	_ "forumgm/scraper/invision" // reading only: `forumgm posts --dialect invision`
 )

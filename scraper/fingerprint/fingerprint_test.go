@@ -36,7 +36,7 @@ var want = map[string][3]string{
 	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "xenforo"},
 	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
-	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "generic"},
+	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "invision"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},

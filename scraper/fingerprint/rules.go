@@ -133,7 +133,8 @@ var rules = []rule{
 		version: func(p *page) (string, string) { return "1", "" },
 	},
 	{
-		engine: "Invision Community", dialect: "generic", reader: "invision",
+		// Invision Community 4 has a dialect (poster/invision: login and replies; no messenger yet).
+		engine: "Invision Community", dialect: "invision",
 		match: func(p *page) []string {
 			return evidence(when(p.has("article.ipsComment, [data-role='commentContent']"), "markup: article.ipsComment"),
 				footerHas(p, "Invision"), generatorHas(p, "Invision"))

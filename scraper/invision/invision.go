@@ -1,7 +1,7 @@
 // Package invision reads Invision Community 4 topic pages (the default theme and those built on
-// it) through the generic engine: the selector table IPS4, which `forumgm detect` also proposes
-// for the generic dialect. It registers the "invision" page extractor (`forumgm posts --dialect
-// invision --file page.html`); logging in, replying and the messenger are not written yet.
+// it) through the generic engine: the selector table IPS4. It registers the "invision" page
+// extractor (`forumgm posts --dialect invision --file page.html`); poster/invision reads topics
+// with it and logs in and replies.
 //
 // The table follows the markup of a real Invision Community 4.7 topic (forum.armbian.com, see
 // testdata/realboards/invision) and Invision Community 4.7's own templates

@@ -1,0 +1,242 @@
+package invision
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/internal/fixture"
+)
+
+var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func open(t *testing.T, f *fakeIPS, mod func(*forum.Config)) (*Forum, *fixture.Clock) {
+	t.Helper()
+	clock := fixture.NewClock(testNow)
+	cfg := forum.Config{BaseURL: f.base(), Username: botName, Password: botPass, Location: time.UTC, Now: clock.Now}
+	if mod != nil {
+		mod(&cfg)
+	}
+	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 1000, Sleep: clock.Sleep})
+	x, err := New(cfg, WithClient(c), WithSleep(clock.Sleep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, clock
+}
+
+func member(t *testing.T, f *fakeIPS, mod func(*forum.Config)) (*Forum, *fixture.Clock) {
+	t.Helper()
+	x, clock := open(t, f, mod)
+	if err := x.Login(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f.resetLog()
+	return x, clock
+}
+
+func (f *fakeIPS) resetLog() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.log = nil
+	f.forms = map[string][]url.Values{}
+}
+
+func (f *fakeIPS) requests() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.log)
+}
+
+func (f *fakeIPS) posted(path string) []url.Values {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.forms[path])
+}
+
+var topic = forum.Thread{ID: topicID}
+
+func TestLogin(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := open(t, f, nil)
+	if err := x.Login(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	forms := f.posted("/forum/login/")
+	if len(forms) != 1 {
+		t.Fatalf("forms: %v", forms)
+	}
+	g := forms[0]
+	if g.Get("auth") != botName || g.Get("password") != botPass || g.Get("remember_me") != "1" || g.Get("_processLogin") != "usernamepassword" || g.Get("csrfKey") == "" {
+		t.Errorf("login form: %v", g)
+	}
+}
+
+func TestLoginBad(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := open(t, f, func(c *forum.Config) { c.Password = "wrong" })
+	if err := x.Login(context.Background()); !errors.Is(err, forum.ErrBadLogin) || !strings.Contains(err.Error(), "was incorrect") {
+		t.Errorf("%v", err)
+	}
+}
+
+// The real comments come back; an idle poll is one request (getLastComment, a redirect).
+func TestPostsAndIdle(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	posts, cur, err := x.Posts(ctx, topic, forum.Cursor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(posts) != 2 || posts[0].ID != "92583" || posts[0].Author != "fabiobassa" || posts[1].ID != "93235" || cur.PostID != "93235" || cur.Page != 1 {
+		t.Fatalf("%+v %+v", posts, cur)
+	}
+	f.resetLog()
+	posts, cur2, err := x.Posts(ctx, topic, cur)
+	if err != nil || len(posts) != 0 || cur2.PostID != "93235" {
+		t.Fatalf("idle: %v %+v %v", posts, cur2, err)
+	}
+	if reqs := f.requests(); len(reqs) != 1 || reqs[0] != "GET /forum/topic/34923/?do=getLastComment" {
+		t.Errorf("idle poll: %v", reqs)
+	}
+}
+
+// A reply replays the comment form with the body in the editor's no-script field and learns
+// the comment's id from the redirect; the next read finds it and a later comment, across pages.
+func TestReply(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	_, cur, err := x.Posts(ctx, topic, forum.Cursor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "[b]Ход 3[/b]\nЕ2-Е4 <ход>"
+	id, merged, err := x.Reply(ctx, topic, body)
+	if err != nil || id != "93300" || merged {
+		t.Fatalf("reply: %q %v %v", id, merged, err)
+	}
+	forms := f.posted(slugPath)
+	if len(forms) != 1 {
+		t.Fatalf("forms: %v", forms)
+	}
+	g := forms[0]
+	if g.Get("topic_comment_34923_noscript") != "[b]Ход 3[/b]\nЕ2-Е4 &lt;ход&gt;" || g.Get("commentform_34923_submitted") != "1" || g.Get("_contentReply") != "1" ||
+		g.Get("csrfKey") == "" || g.Get("plupload") == "" || g.Get("MAX_FILE_SIZE") == "" {
+		t.Errorf("reply form: %v", g)
+	}
+	other := f.addComment("Игрок", "<p>Н7-Н5</p>")
+	if _, _, err := x.Reply(ctx, topic, "ещё"); err != nil {
+		t.Fatal(err)
+	}
+	posts, cur, err := x.Posts(ctx, topic, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(posts) != 3 || posts[0].ID != "93300" || posts[0].Text != "Ход 3\nЕ2-Е4 <ход>" || posts[1].ID != strconv.Itoa(other) || posts[1].Author != "Игрок" ||
+		posts[2].Text != "ещё" || cur.Page != 2 || cur.PostID != posts[2].ID {
+		t.Errorf("after the replies: %+v cursor %+v", posts, cur)
+	}
+}
+
+// Invision merged the reply into the bot's last comment: the redirect names that comment.
+func TestReplyMerged(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	first, _, err := x.Reply(ctx, topic, "раз")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.merge = true
+	id, merged, err := x.Reply(ctx, topic, "два")
+	if err != nil || id != first || !merged {
+		t.Errorf("merged: %q %v %v (first %q)", id, merged, err, first)
+	}
+}
+
+// Flood control under the editor is waited out (or returned with ReturnFlood); a csrfKey the
+// session no longer has, with the session gone: a fresh form, a login, the reply sent again.
+func TestFloodAndSessionLost(t *testing.T) {
+	f := newFakeIPS(t)
+	x, clock := member(t, f, nil)
+	ctx := context.Background()
+	f.flood = []int{17}
+	if id, _, err := x.Reply(ctx, topic, "раз"); err != nil || id == "" {
+		t.Fatalf("after flood: %q %v", id, err)
+	}
+	if s := clock.Sleeps(); !slices.Contains(s, 18*time.Second) {
+		t.Errorf("waits %v", s)
+	}
+	y, _ := member(t, f, func(c *forum.Config) { c.ReturnFlood = true })
+	f.flood = []int{42}
+	var fe *forum.FloodError
+	if _, _, err := y.Reply(ctx, topic, "два"); !errors.As(err, &fe) || fe.Wait != 42*time.Second {
+		t.Errorf("ReturnFlood: %v", err)
+	}
+
+	f.mu.Lock()
+	clear(f.sessions) // every session ends: the page shows a guest, the old csrfKey is refused
+	f.mu.Unlock()
+	f.resetLog()
+	if id, _, err := x.Reply(ctx, topic, "три"); err != nil || id == "" {
+		t.Fatalf("after the session ended: %q %v", id, err)
+	}
+	if n := len(f.posted("/forum/login/")); n != 1 {
+		t.Errorf("logins: %d", n)
+	}
+}
+
+// A csrfKey Invision does not take leaves the form unsubmitted, the page shown again without an
+// error: a fresh form and the reply sent again, no login.
+func TestStaleKey(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	f.stale = true
+	if id, _, err := x.Reply(context.Background(), topic, "снова"); err != nil || id == "" {
+		t.Fatalf("%q %v", id, err)
+	}
+	if n, l := len(f.posted(slugPath)), len(f.posted("/forum/login/")); n != 2 || l != 0 {
+		t.Errorf("%d replies, %d logins", n, l)
+	}
+}
+
+func TestReplyRefusals(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if _, _, err := x.Reply(ctx, topic, " "); !errors.Is(err, forum.ErrTooShort) {
+		t.Errorf("empty: %v", err)
+	}
+	f.locked = true
+	if _, _, err := x.Reply(ctx, topic, "нельзя"); !errors.Is(err, forum.ErrNoPermission) {
+		t.Errorf("no form: %v", err)
+	}
+	if _, _, err := x.Posts(ctx, forum.Thread{ID: "99"}, forum.Cursor{}); !errors.Is(err, forum.ErrNotFound) {
+		t.Errorf("no topic: %v", err)
+	}
+	if _, _, err := x.Reply(ctx, forum.Thread{ID: "../1"}, "x"); err == nil {
+		t.Error("a bad topic id was accepted")
+	}
+	if err := x.SendPM(ctx, "a", "b", "c"); !errors.Is(err, forum.ErrNoPM) || x.Capabilities().PrivateMessages {
+		t.Errorf("messenger: %v", err)
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	x, _ := New(forum.Config{BaseURL: "https://board.example/forums", Extra: map[string]string{"friendly_urls": "false"}})
+	if got := x.route("topic/7/", url.Values{"do": {"getLastComment"}}); got != "https://board.example/forums/index.php?/topic/7/&do=getLastComment" {
+		t.Errorf("%s", got)
+	}
+	y, _ := New(forum.Config{BaseURL: "https://board.example/"})
+	if got := y.route("topic/7-t/", nil); got != "https://board.example/topic/7-t/" {
+		t.Errorf("%s", got)
+	}
+}
