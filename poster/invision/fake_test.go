@@ -56,6 +56,18 @@ type fakeIPS struct {
 	locked   bool  // no comment form: the bot may not reply
 	merge    bool  // the next reply is merged into the bot's last comment
 	stale    bool  // the next reply's csrfKey is refused (the session's key changed)
+	convs    []*fakeConv
+	members  map[string]bool // display name -> may receive messages
+	nextConv int
+	nextMsg  int
+}
+
+type fakeConv struct {
+	id       int
+	title    string
+	unread   bool
+	latest   int64
+	messages []fakeComment
 }
 
 func newFakeIPS(t *testing.T) *fakeIPS {
@@ -64,7 +76,8 @@ func newFakeIPS(t *testing.T) *fakeIPS {
 		t.Fatal(err)
 	}
 	s := string(raw)
-	f := &fakeIPS{t: t, forms: map[string][]url.Values{}, sessions: map[string]bool{}, nextID: 93300, nowUnix: 1764500000}
+	f := &fakeIPS{t: t, forms: map[string][]url.Values{}, sessions: map[string]bool{}, nextID: 93300, nowUnix: 1764500000,
+		members: map[string]bool{"Игрок": true, "Закрытый": false}, nextConv: 41, nextMsg: 7001}
 	second := strings.Index(s, "<a id=\"comment-93235\"></a>")
 	first := strings.Index(s, "<a id=\"comment-92583\"></a>")
 	f.comments = []fakeComment{{id: 92583, author: "fabiobassa", html: s[first:second]}, {id: 93235, author: "knaerzche", html: s[second:]}}
@@ -129,6 +142,14 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 	case (r.URL.Path == "/forum/topic/"+topicID+"/" || r.URL.Path == slugPath) && r.URL.Query().Get("do") == "getLastComment":
 		last := f.comments[len(f.comments)-1]
 		http.Redirect(w, r, f.pageURL(len(f.comments))+fmt.Sprintf("#comment-%d", last.id), http.StatusMovedPermanently)
+	case r.URL.Path == "/forum/messenger/compose/" && r.Method == http.MethodPost:
+		f.compose(w, r, sess)
+	case r.URL.Path == "/forum/messenger/compose/":
+		f.page(w, sess, 200, "Compose new", composeForm(csrfKey(sess), "", ""))
+	case r.URL.Path == "/forum/messenger/":
+		f.messengerList(w, sess)
+	case strings.HasPrefix(r.URL.Path, "/forum/messenger/"):
+		f.messengerView(w, r, sess)
 	case strings.HasPrefix(r.URL.Path, slugPath) && r.Method == http.MethodPost:
 		f.reply(w, r, sess)
 	case strings.HasPrefix(r.URL.Path, slugPath):
@@ -329,4 +350,161 @@ func (f *fakeIPS) addComment(author, content string) int {
 	f.nowUnix += 60
 	f.comments = append(f.comments, fakeComment{id: id, author: author, html: f.comment(id, author, f.nowUnix, content)})
 	return id
+}
+
+// composeForm is the compose page: the content item form "form" (popupTemplate, row templates)
+// with messenger_to (autocomplete's textarea), messenger_title and the editor, errText under the
+// row named errRow.
+func composeForm(key, errRow, errText string) string {
+	row := func(name, field string) string {
+		if name == errRow {
+			return `<li class='ipsFieldRow ipsClearfix ipsFieldRow_error'>` + field + `<br><span class="ipsType_warning">` + html.EscapeString(errText) + `</span></li>`
+		}
+		return `<li class='ipsFieldRow ipsClearfix '>` + field + `</li>`
+	}
+	return `<form accept-charset='utf-8' class="ipsForm ipsForm_vertical" action="/forum/messenger/compose/" method="post" enctype="multipart/form-data" data-ipsForm>
+	<input type="hidden" name="form_submitted" value="1">
+	<input type="hidden" name="csrfKey" value="` + key + `">
+	<input type="hidden" name="MAX_FILE_SIZE" value="2097152">
+	<input type="hidden" name="plupload" value="0a1b2c3d4e5f60718293a4b5c6d7e8f9">
+	<ul class='ipsForm'>` +
+		row("messenger_to", `<textarea name="messenger_to" id='elInput_messenger_to' aria-required='true' data-ipsAutocomplete></textarea>`) +
+		row("messenger_title", `<input type="text" name="messenger_title" value="" class="ipsField_fullWidth" maxlength="255" aria-required='true'>`) +
+		row("messenger_content", `<div class='ipsComposeArea_editor' data-role="editor"><div class='ipsType_normal ipsType_richText ipsType_break' data-ipsEditor><div data-role='editorComposer'><noscript><textarea name="messenger_content_noscript" rows="15"></textarea></noscript><div class="norewrite" data-role="mainEditorArea"><textarea name="messenger_content" data-role='contentEditor' class="ipsHide" tabindex='1'></textarea></div></div></div></div>`) +
+		`</ul><ul class="ipsToolList ipsToolList_vertical ipsClearfix"><li><button type="submit" class="ipsButton ipsButton_primary" tabindex="2" accesskey="s" role="button">Send</button></li></ul></form>`
+}
+
+// message is a messenger message as the comment and commentContainer templates write it.
+func message(conv, id int, author string, unix int64, content string) string {
+	return fmt.Sprintf(`<a id='findComment-%[2]d'></a>
+<a id='comment-%[2]d'></a>
+<article id='elComment_%[2]d' class='ipsBox ipsBox--child ipsComment  ipsComment_parent ipsClearfix ipsClear  '>
+<div id='comment-%[2]d_wrap' data-controller='core.front.core.comment' data-commentApp='core' data-commentType='messaging' data-commentID="%[2]d" class='ipsComment_content ipsType_medium'>
+	<div class='ipsComment_header ipsFlex ipsFlex-ai:start ipsFlex-jc:between'>
+		<div class='ipsPhotoPanel ipsPhotoPanel_mini'>
+			<div>
+				<h3 class='ipsComment_author ipsType_blendLinks'>
+					<strong class='ipsType_normal'><a href="/forum/profile/8-%[3]s/" rel="nofollow" data-ipshover class="ipsType_break">%[3]s</a></strong>
+				</h3>
+				<p class='ipsComment_meta ipsType_light ipsType_medium'>
+					<a href='/forum/messenger/%[1]d/?do=findComment&amp;comment=%[2]d' class='ipsType_blendLinks'>Posted <time datetime='%[4]s' title='x' data-short='1 hr'>x</time></a>
+				</p>
+			</div>
+		</div>
+	</div>
+	<div class='ipsPad'>
+		<div data-role='commentContent' class='ipsType_normal ipsType_richText ipsContained' data-controller='core.front.core.lightboxedImages'>%[5]s</div>
+	</div>
+</div>
+</article>
+`, conv, id, html.EscapeString(author), time.Unix(unix, 0).UTC().Format("2006-01-02T15:04:05Z"), content)
+}
+
+func (f *fakeIPS) compose(w http.ResponseWriter, r *http.Request, sess string) {
+	form := r.PostForm
+	if !f.sessions[sess] {
+		f.errorPage(w, sess, 403, "The page you are trying to access is not available to guests, but may be available if you sign in.")
+		return
+	}
+	if form.Get("form_submitted") == "" || form.Get("csrfKey") != csrfKey(sess) {
+		f.page(w, sess, 200, "Compose new", composeForm(csrfKey(sess), "", ""))
+		return
+	}
+	to := strings.TrimSpace(form.Get("messenger_to"))
+	can, known := f.members[to]
+	switch {
+	case !known:
+		f.page(w, sess, 200, "Compose new", composeForm(csrfKey(sess), "messenger_to", "There is no member with that display name."))
+		return
+	case !can:
+		f.page(w, sess, 200, "Compose new", composeForm(csrfKey(sess), "messenger_to", to+" cannot receive messages."))
+		return
+	case strings.TrimSpace(form.Get("messenger_content_noscript")) == "":
+		f.page(w, sess, 200, "Compose new", composeForm(csrfKey(sess), "messenger_content", "This field is required."))
+		return
+	}
+	f.nowUnix += 60
+	c := &fakeConv{id: f.nextConv, title: form.Get("messenger_title"), latest: f.nowUnix}
+	f.nextConv++
+	c.messages = append(c.messages, fakeComment{id: f.nextMsg, author: botName, html: message(c.id, f.nextMsg, botName, f.nowUnix, editorValue(form.Get("messenger_content_noscript")))})
+	f.nextMsg++
+	f.convs = append([]*fakeConv{c}, f.convs...)
+	http.Redirect(w, r, fmt.Sprintf("/forum/messenger/%d/", c.id), http.StatusMovedPermanently)
+}
+
+// receive is a message another member writes into conversation id (a new one when id is 0).
+func (f *fakeIPS) receive(convID int, author, title, text string) (conv, msg int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var c *fakeConv
+	for _, x := range f.convs {
+		if x.id == convID {
+			c = x
+		}
+	}
+	if c == nil {
+		c = &fakeConv{id: f.nextConv, title: title}
+		f.nextConv++
+		f.convs = append(f.convs, c)
+	}
+	f.nowUnix += 60
+	c.latest, c.unread = f.nowUnix, true
+	c.messages = append(c.messages, fakeComment{id: f.nextMsg, author: author, html: message(c.id, f.nextMsg, author, f.nowUnix, editorValue(text))})
+	f.nextMsg++
+	return c.id, f.nextMsg - 1
+}
+
+// messengerList is the messenger's conversation list (messageListRow for each).
+func (f *fakeIPS) messengerList(w http.ResponseWriter, sess string) {
+	if !f.sessions[sess] {
+		f.errorPage(w, sess, 403, "The page you are trying to access is not available to guests, but may be available if you sign in.")
+		return
+	}
+	var b strings.Builder
+	b.WriteString(`<ol class='ipsDataList ipsDataList_readStatus' data-role='messageList'>`)
+	for _, c := range f.convs {
+		cls, tcls := "", ""
+		if c.unread {
+			cls, tcls = "ipsDataItem_unread", "cMessageTitle_unread"
+		}
+		fmt.Fprintf(&b, `<li class='ipsDataItem ipsClearfix %s cMessage ipsCursor_pointer' data-messageid='%d' data-keyNavBlock data-keyAction='return'>
+<div class='ipsDataItem_main sm:ipsPadding_left:half'><h4 class='ipsDataItem_title ipsType_normal ipsType_break'><a href='/forum/messenger/%d/?latest=1' class='cMessageTitle %s' data-role="messageURL">%s</a></h4></div>
+<div class='ipsDataItem_generic ipsDataItem_size2 ipsPos_top ipsType_right'><p class='ipsType_reset ipsType_medium ipsType_light ipsType_right'><span data-ipsTooltip title="x"><time datetime='%s' title='x' data-short='1 hr'>1 hr</time></span></p></div>
+</li>`, cls, c.id, c.id, tcls, html.EscapeString(c.title), time.Unix(c.latest, 0).UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	b.WriteString(`</ol>`)
+	f.page(w, sess, 200, "Messenger", b.String())
+}
+
+// messengerView: ?latest=1 goes to the first unread message (through ?do=findComment), a
+// conversation page shows all its messages.
+func (f *fakeIPS) messengerView(w http.ResponseWriter, r *http.Request, sess string) {
+	m := regexp.MustCompile(`^/forum/messenger/(\d+)/$`).FindStringSubmatch(r.URL.Path)
+	if m == nil || !f.sessions[sess] {
+		f.errorPage(w, sess, 404, "We could not locate the item you are trying to view.")
+		return
+	}
+	id, _ := strconv.Atoi(m[1])
+	for _, c := range f.convs {
+		if c.id != id {
+			continue
+		}
+		switch q := r.URL.Query(); {
+		case q.Get("latest") != "":
+			http.Redirect(w, r, fmt.Sprintf("/forum/messenger/%d/?do=findComment&comment=%d", c.id, c.messages[len(c.messages)-1].id), http.StatusMovedPermanently)
+		case q.Get("do") == "findComment":
+			http.Redirect(w, r, fmt.Sprintf("/forum/messenger/%d/#comment-%s", c.id, q.Get("comment")), http.StatusMovedPermanently)
+		default:
+			c.unread = false
+			var b strings.Builder
+			fmt.Fprintf(&b, `<div class='ipsPageHeader ipsClearfix'><h1 class='ipsType_pageTitle ipsType_break'>%s </h1></div><div data-role='commentFeed'>`, html.EscapeString(c.title))
+			for _, msg := range c.messages {
+				b.WriteString(msg.html)
+			}
+			b.WriteString(`</div>`)
+			f.page(w, sess, 200, c.title, b.String())
+		}
+		return
+	}
+	f.errorPage(w, sess, 404, "We could not locate the item you are trying to view.")
 }

@@ -10,8 +10,9 @@
 // Invision answers a reply with a redirect to the new comment (<topic>/page/N/#comment-ID); a
 // refusal re-shows the form with the error under the editor (data-role="commentFormError"), an
 // error page (#elErrorMessage) for no permission, or, for a csrfKey it no longer takes, the form
-// again with no error at all (\IPS\Helpers\Form::values ignores the submission). The messenger
-// (private messages) is not written: SendPM and Inbox return forum.ErrNoPM.
+// again with no error at all (\IPS\Helpers\Form::values ignores the submission). Private
+// messages go through the messenger: messenger/compose/ to send, the conversation list
+// (messenger/) and each unread conversation to receive.
 //
 // Config.Extra keys: "friendly_urls" ("false": index.php?/topic/… URLs), "max_post_chars"
 // (default 50000), "flood_wait" (a Go duration when the message names no number, default 30s),
@@ -55,9 +56,11 @@ type Forum struct {
 	max       int
 	floodWait time.Duration
 
-	mu     sync.Mutex // one write at a time
-	state  sync.Mutex
-	newest map[string]string // topic -> newest comment id seen
+	mu       sync.Mutex // one write at a time
+	state    sync.Mutex
+	newest   map[string]string    // topic -> newest comment id seen
+	convSeen map[string]time.Time // conversation -> its latest message time when last listed
+	seenMsg  map[string]bool      // messenger messages already returned
 }
 
 // Option changes how New builds a Forum.
@@ -86,7 +89,8 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		fw = d
 	}
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
-		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw, newest: map[string]string{}}
+		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
+		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{}}
 	f.board = form.Board{Name: "invision", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)
@@ -101,19 +105,9 @@ func init() {
 
 var _ forum.Forum = (*Forum)(nil)
 
-// Capabilities: the messenger is not written yet.
+// Capabilities: the messenger is Invision's private messages.
 func (f *Forum) Capabilities() forum.Capabilities {
-	return forum.Capabilities{PrivateMessages: false, MaxPostLength: f.max}
-}
-
-// SendPM: the messenger is not written yet.
-func (f *Forum) SendPM(context.Context, string, string, string) error {
-	return fmt.Errorf("invision: the messenger is not supported yet: %w", forum.ErrNoPM)
-}
-
-// Inbox: the messenger is not written yet.
-func (f *Forum) Inbox(_ context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	return nil, after, fmt.Errorf("invision: the messenger is not supported yet: %w", forum.ErrNoPM)
+	return forum.Capabilities{PrivateMessages: true, MaxPostLength: f.max}
 }
 
 // route is the URL of an Invision path ("topic/7/"): base + path with friendly URLs, base +

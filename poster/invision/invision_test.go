@@ -225,9 +225,6 @@ func TestReplyRefusals(t *testing.T) {
 	if _, _, err := x.Reply(ctx, forum.Thread{ID: "../1"}, "x"); err == nil {
 		t.Error("a bad topic id was accepted")
 	}
-	if err := x.SendPM(ctx, "a", "b", "c"); !errors.Is(err, forum.ErrNoPM) || x.Capabilities().PrivateMessages {
-		t.Errorf("messenger: %v", err)
-	}
 }
 
 func TestRoutes(t *testing.T) {
@@ -238,5 +235,69 @@ func TestRoutes(t *testing.T) {
 	y, _ := New(forum.Config{BaseURL: "https://board.example/"})
 	if got := y.route("topic/7-t/", nil); got != "https://board.example/topic/7-t/" {
 		t.Errorf("%s", got)
+	}
+}
+
+// A message: the compose form with recipient, title and the body in the editor's no-script
+// field; an unknown recipient and one who cannot receive messages are typed.
+func TestSendPM(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if err := x.SendPM(ctx, "Игрок", "Ваш ход", "Ход 3: [b]ваша очередь[/b]"); err != nil {
+		t.Fatal(err)
+	}
+	forms := f.posted("/forum/messenger/compose/")
+	if len(forms) != 1 {
+		t.Fatalf("forms: %v", forms)
+	}
+	if g := forms[0]; g.Get("messenger_to") != "Игрок" || g.Get("messenger_title") != "Ваш ход" || g.Get("messenger_content_noscript") != "Ход 3: [b]ваша очередь[/b]" ||
+		g.Get("form_submitted") != "1" || g.Get("csrfKey") == "" {
+		t.Errorf("compose form: %v", g)
+	}
+	if err := x.SendPM(ctx, "Никто", "t", "m"); !errors.Is(err, forum.ErrNotFound) {
+		t.Errorf("unknown recipient: %v", err)
+	}
+	if err := x.SendPM(ctx, "Закрытый", "t", "m"); !errors.Is(err, forum.ErrRecipient) {
+		t.Errorf("closed recipient: %v", err)
+	}
+	if !x.Capabilities().PrivateMessages {
+		t.Error("no private messages in Capabilities")
+	}
+}
+
+// The inbox: unread conversations are opened at their first unread message, the bot's own
+// messages left out; an idle poll is the list alone; a new message is found by the unread mark.
+func TestInbox(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if err := x.SendPM(ctx, "Игрок", "Ваш ход", "ходите"); err != nil {
+		t.Fatal(err)
+	}
+	conv := f.convs[0].id
+	_, m1 := f.receive(conv, "Игрок", "", "Е2-Е4")
+	_, m2 := f.receive(0, "Судья", "Протест", "Ход был неверный")
+	f.resetLog()
+	msgs, cur, err := x.Inbox(ctx, forum.Cursor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].ID != strconv.Itoa(m1) || msgs[0].Author != "Игрок" || msgs[0].Subject != "Ваш ход" || msgs[0].Text != "Е2-Е4" ||
+		msgs[1].ID != strconv.Itoa(m2) || msgs[1].Subject != "Протест" || msgs[1].Time.IsZero() || cur.PostID != strconv.Itoa(m2) {
+		t.Fatalf("inbox: %+v cursor %+v", msgs, cur)
+	}
+	f.resetLog()
+	msgs, cur2, err := x.Inbox(ctx, cur)
+	if err != nil || len(msgs) != 0 || cur2.PostID != cur.PostID {
+		t.Fatalf("idle inbox: %v %+v %v", msgs, cur2, err)
+	}
+	if reqs := f.requests(); len(reqs) != 1 || reqs[0] != "GET /forum/messenger/" {
+		t.Errorf("idle inbox: %v", reqs)
+	}
+	_, m3 := f.receive(conv, "Игрок", "", "Ещё ход")
+	msgs, cur3, err := x.Inbox(ctx, cur2)
+	if err != nil || len(msgs) != 1 || msgs[0].ID != strconv.Itoa(m3) || cur3.PostID != strconv.Itoa(m3) {
+		t.Fatalf("new message: %+v %+v %v", msgs, cur3, err)
 	}
 }

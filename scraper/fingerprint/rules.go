@@ -133,7 +133,7 @@ var rules = []rule{
 		version: func(p *page) (string, string) { return "1", "" },
 	},
 	{
-		// Invision Community 4 has a dialect (poster/invision: login and replies; no messenger yet).
+		// Invision Community 4 has a dialect (poster/invision: login, replies, the messenger).
 		engine: "Invision Community", dialect: "invision",
 		match: func(p *page) []string {
 			return evidence(when(p.has("article.ipsComment, [data-role='commentContent']"), "markup: article.ipsComment"),

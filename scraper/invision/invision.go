@@ -1,7 +1,7 @@
 // Package invision reads Invision Community 4 topic pages (the default theme and those built on
 // it) through the generic engine: the selector table IPS4. It registers the "invision" page
 // extractor (`forumgm posts --dialect invision --file page.html`); poster/invision reads topics
-// with it and logs in and replies.
+// and messenger conversations with it.
 //
 // The table follows the markup of a real Invision Community 4.7 topic (forum.armbian.com, see
 // testdata/realboards/invision) and Invision Community 4.7's own templates
@@ -33,8 +33,10 @@ var IPS4 = map[string]string{
 	// The comment's date line links to its permalink (?do=findComment&comment=N).
 	"permalink": ".ipsComment_meta a[href*='comment=']@href",
 	// The desktop author pane (aside) and the phone one both name the author; guests have no link.
-	"author":       "aside.cAuthorPane .cAuthorPane_author a || .cAuthorPane_author a || aside.cAuthorPane .cAuthorPane_author",
-	"author_id":    "aside.cAuthorPane .cAuthorPane_author a@href || .cAuthorPane_author a@href",
+	// Messenger messages and other comments (core/front/global/comment) name it in
+	// h3.ipsComment_author instead.
+	"author":       "aside.cAuthorPane .cAuthorPane_author a || .cAuthorPane_author a || h3.ipsComment_author a || aside.cAuthorPane .cAuthorPane_author || h3.ipsComment_author",
+	"author_id":    "aside.cAuthorPane .cAuthorPane_author a@href || .cAuthorPane_author a@href || h3.ipsComment_author a@href",
 	"author_id_re": `/profile/(\d+)`,
 	"time":         ".ipsComment_meta time@datetime || time@datetime",
 	"body":         "[data-role='commentContent']",
