@@ -58,9 +58,10 @@ type Forum struct {
 
 	mu       sync.Mutex // one write at a time
 	state    sync.Mutex
-	newest   map[string]string    // topic -> newest comment id seen
-	convSeen map[string]time.Time // conversation -> its latest message time when last listed
-	seenMsg  map[string]bool      // messenger messages already returned
+	newest   map[string]string       // topic -> newest comment id seen
+	convSeen map[string]time.Time    // conversation -> its latest message time when last listed
+	seenMsg  map[string]bool         // messenger messages already returned
+	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
 }
 
 // Option changes how New builds a Forum.
@@ -90,7 +91,8 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
 		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
-		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{}}
+		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
+		sentConv: map[string][]forum.Post{}}
 	f.board = form.Board{Name: "invision", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)

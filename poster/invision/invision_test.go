@@ -301,3 +301,35 @@ func TestInbox(t *testing.T) {
 		t.Fatalf("new message: %+v %+v %v", msgs, cur3, err)
 	}
 }
+
+// Sent: each read conversation of the list is read once for the bot's messages (the daemon's
+// marker lookup); unread ones are left for Inbox.
+func TestSent(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if err := x.SendPM(ctx, "Игрок", "Ваш ход", "ходите\nfgm-g-1-abc"); err != nil {
+		t.Fatal(err)
+	}
+	f.receive(0, "Судья", "Протест", "Ход был неверный")
+	f.resetLog()
+	sent, cur, err := x.Sent(ctx, forum.Cursor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) != 1 || sent[0].Author != botName || sent[0].Text != "ходите\nfgm-g-1-abc" || sent[0].Subject != "Ваш ход" || cur.PostID != sent[0].ID {
+		t.Fatalf("sent: %+v %+v", sent, cur)
+	}
+	for _, r := range f.requests() {
+		if strings.Contains(r, "/messenger/42/") {
+			t.Errorf("the unread conversation was opened: %s", r)
+		}
+	}
+	f.resetLog()
+	if sent, _, err = x.Sent(ctx, forum.Cursor{}); err != nil || len(sent) != 1 {
+		t.Fatalf("again: %v %v", sent, err)
+	}
+	if reqs := f.requests(); len(reqs) != 1 {
+		t.Errorf("second look (cached): %v", reqs)
+	}
+}

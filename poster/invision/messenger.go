@@ -218,3 +218,52 @@ func (f *Forum) conversation(ctx context.Context, it convItem) ([]forum.Post, er
 	}
 	return out, nil
 }
+
+// Sent lists the bot's messages in the conversations on the first page of its messenger list,
+// after the cursor, oldest first (the daemon looks for a message's marker there after a send
+// whose outcome was unknown). The list does not name who started a conversation, so each
+// conversation is read once per Forum (the bot's message opens the conversations it starts and
+// never changes) and the bot's messages kept; conversations the list marks unread are left for
+// Inbox, since reading one marks it read. The first look after a start costs one request per
+// conversation on the list's first page, later looks one request.
+func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	items, err := f.conversations(ctx)
+	if err != nil {
+		return nil, after, err
+	}
+	var out []forum.Post
+	for _, it := range items {
+		if it.unread {
+			continue
+		}
+		f.state.Lock()
+		posts, ok := f.sentConv[it.id]
+		f.state.Unlock()
+		if !ok {
+			all, err := f.conversation(ctx, it)
+			if err != nil {
+				return nil, after, err
+			}
+			posts = nil
+			for _, p := range all {
+				if strings.EqualFold(p.Author, f.cfg.Username) {
+					posts = append(posts, p)
+				}
+			}
+			f.state.Lock()
+			f.sentConv[it.id] = posts
+			f.state.Unlock()
+		}
+		for _, p := range posts {
+			if after.PostID == "" || generic.IDLess(after.PostID, p.ID) {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return generic.IDLess(out[i].ID, out[j].ID) })
+	next := forum.Cursor{PostID: after.PostID, Page: after.Page}
+	if n := len(out); n > 0 && (next.PostID == "" || generic.IDLess(next.PostID, out[n-1].ID)) {
+		next.PostID = out[n-1].ID
+	}
+	return out, next, nil
+}

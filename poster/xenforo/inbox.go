@@ -18,6 +18,7 @@ import (
 // convItem is one conversation of the list (conversation_list_macros "item").
 type convItem struct {
 	id, title, href string
+	starter         string // the list item's data-author
 	unread          bool
 	latest          time.Time
 }
@@ -47,7 +48,7 @@ func (f *Forum) conversations(ctx context.Context) ([]convItem, error) {
 				bad = fmt.Errorf("xenforo: conversation link %q: %w", href, forum.ErrMarkupChanged)
 				return
 			}
-			it := convItem{id: m[1], title: clean(a.Text()), href: u.String(), unread: s.HasClass("is-unread")}
+			it := convItem{id: m[1], title: clean(a.Text()), href: u.String(), starter: s.AttrOr("data-author", ""), unread: s.HasClass("is-unread")}
 			if n, err := strconv.ParseInt(s.Find(".structItem-latestDate").AttrOr("data-time", ""), 10, 64); err == nil {
 				it.latest = time.Unix(n, 0)
 			}
@@ -133,4 +134,52 @@ func (f *Forum) conversation(ctx context.Context, it convItem) ([]forum.Post, er
 		next = page.Next
 	}
 	return out, nil
+}
+
+// Sent lists the messages of the conversations the bot started that are on the first page of
+// its conversation list, after the cursor, oldest first (the daemon looks for a message's marker
+// there after a send whose outcome was unknown). A conversation is read once per Forum (the
+// bot's message opens it and never changes); conversations the list marks unread are left for
+// Inbox, since reading one marks it read.
+func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	items, err := f.conversations(ctx)
+	if err != nil {
+		return nil, after, err
+	}
+	var out []forum.Post
+	for _, it := range items {
+		if it.unread || !strings.EqualFold(it.starter, f.cfg.Username) {
+			continue
+		}
+		f.tok.Lock()
+		posts, ok := f.sentConv[it.id]
+		f.tok.Unlock()
+		if !ok {
+			href := strings.TrimSuffix(it.href, "unread")
+			all, err := f.conversation(ctx, convItem{id: it.id, title: it.title, href: href})
+			if err != nil {
+				return nil, after, err
+			}
+			posts = nil
+			for _, p := range all {
+				if strings.EqualFold(p.Author, f.cfg.Username) {
+					posts = append(posts, p)
+				}
+			}
+			f.tok.Lock()
+			f.sentConv[it.id] = posts
+			f.tok.Unlock()
+		}
+		for _, p := range posts {
+			if after.PostID == "" || generic.IDLess(after.PostID, p.ID) {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return generic.IDLess(out[i].ID, out[j].ID) })
+	next := forum.Cursor{PostID: after.PostID, Page: after.Page}
+	if n := len(out); n > 0 && (next.PostID == "" || generic.IDLess(next.PostID, out[n-1].ID)) {
+		next.PostID = out[n-1].ID
+	}
+	return out, next, nil
 }

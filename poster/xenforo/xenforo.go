@@ -64,10 +64,11 @@ type Forum struct {
 
 	mu       sync.Mutex // one write at a time
 	tok      sync.Mutex
-	token    string               // the _xfToken of the last page read
-	newest   map[string]string    // thread -> newest post id seen
-	convSeen map[string]time.Time // conversation -> its latest message time when last listed
-	seenMsg  map[string]bool      // conversation messages already returned
+	token    string                  // the _xfToken of the last page read
+	newest   map[string]string       // thread -> newest post id seen
+	convSeen map[string]time.Time    // conversation -> its latest message time when last listed
+	seenMsg  map[string]bool         // conversation messages already returned
+	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
 }
 
 // Option changes how New builds a Forum.
@@ -97,7 +98,8 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
 		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
-		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{}}
+		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
+		sentConv: map[string][]forum.Post{}}
 	f.board = form.Board{Name: "xenforo", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)

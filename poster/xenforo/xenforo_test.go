@@ -348,3 +348,36 @@ func TestErrorList(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Sent: the bot's own conversations are read once each (for the daemon's marker lookup);
+// conversations others started, or marked unread, are not opened.
+func TestSent(t *testing.T) {
+	f := newFakeXF(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if err := x.SendPM(ctx, "Игрок", "Ваш ход", "ходите\nfgm-g-1-abc"); err != nil {
+		t.Fatal(err)
+	}
+	f.receive(0, "Судья", "Протест", "Ход был неверный")
+	f.resetLog()
+	sent, cur, err := x.Sent(ctx, forum.Cursor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) != 1 || sent[0].Author != botName || sent[0].Text != "ходите\nfgm-g-1-abc" || sent[0].Subject != "Ваш ход" || cur.PostID != sent[0].ID {
+		t.Fatalf("sent: %+v %+v", sent, cur)
+	}
+	if reqs := f.requests(); len(reqs) != 2 {
+		t.Errorf("first look: %v", reqs)
+	}
+	f.resetLog()
+	if sent, _, err = x.Sent(ctx, forum.Cursor{}); err != nil || len(sent) != 1 {
+		t.Fatalf("again: %v %v", sent, err)
+	}
+	if reqs := f.requests(); len(reqs) != 1 {
+		t.Errorf("second look (cached): %v", reqs)
+	}
+	if sent, _, err = x.Sent(ctx, cur); err != nil || len(sent) != 0 {
+		t.Errorf("after the cursor: %v %v", sent, err)
+	}
+}
