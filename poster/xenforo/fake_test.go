@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,6 +162,8 @@ func (f *fakeXF) serve(w http.ResponseWriter, r *http.Request) {
 		f.page(w, r, 200, "Log in", loginForm(f.token(), ""))
 	case p == "login/login" && r.Method == http.MethodPost:
 		f.login(w, r)
+	case p == "members/find" && r.Method == http.MethodGet:
+		f.findMembers(w, r)
 	case p == "conversations/" && r.Method == http.MethodGet:
 		f.convList(w, r)
 	case p == "conversations/add" && r.Method == http.MethodPost:
@@ -495,4 +499,23 @@ func (f *fakeXF) convView(w http.ResponseWriter, r *http.Request, p string) {
 		return
 	}
 	f.page(w, r, 404, "Oops! We ran into some problems.", `<div class="blockMessage">The requested conversation could not be found.</div>`)
+}
+
+// findMembers is members/find as JSON (XF\Pub\View\Member\Find): members whose names start
+// with q (two letters at least); a JSON request needs the token, as XenForo checks it.
+func (f *fakeXF) findMembers(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("_xfResponseType") != "json" || q.Get("_xfToken") != f.token() {
+		f.writeJSON(w, r, 200, errorsJSON([]string{"Security error occurred. Please press back, refresh the page, and try again."}))
+		return
+	}
+	results := []map[string]string{}
+	if name := q.Get("q"); len([]rune(name)) >= 2 {
+		for _, u := range append(slices.Sorted(maps.Keys(f.users)), botName) {
+			if strings.HasPrefix(strings.ToLower(u), strings.ToLower(name)) {
+				results = append(results, map[string]string{"id": u, "iconHtml": "", "text": u, "q": name})
+			}
+		}
+	}
+	f.writeJSON(w, r, 200, map[string]any{"results": results, "q": q.Get("q")})
 }

@@ -381,3 +381,15 @@ func TestSent(t *testing.T) {
 		t.Errorf("after the cursor: %v %v", sent, err)
 	}
 }
+
+func TestUserExists(t *testing.T) {
+	f := newFakeXF(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	for name, want := range map[string]bool{"игрок": true, "Игрок": true, "Игр": false, "Никто": false, "": false} {
+		if got, err := x.UserExists(ctx, name); err != nil || got != want {
+			t.Errorf("%q: %v %v", name, got, err)
+		}
+	}
+	var _ forum.UserFinder = x
+}
