@@ -3,12 +3,14 @@ package invision
 import (
 	"fmt"
 	"html"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -142,6 +144,8 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 	case (r.URL.Path == "/forum/topic/"+topicID+"/" || r.URL.Path == slugPath) && r.URL.Query().Get("do") == "getLastComment":
 		last := f.comments[len(f.comments)-1]
 		http.Redirect(w, r, f.pageURL(len(f.comments))+fmt.Sprintf("#comment-%d", last.id), http.StatusMovedPermanently)
+	case r.URL.Path == "/forum/index.php" && r.URL.Query().Get("do") == "findMember":
+		f.findMember(w, r)
 	case r.URL.Path == "/forum/messenger/compose/" && r.Method == http.MethodPost:
 		f.compose(w, r, sess)
 	case r.URL.Path == "/forum/messenger/compose/":
@@ -507,4 +511,23 @@ func (f *fakeIPS) messengerView(w http.ResponseWriter, r *http.Request, sess str
 		return
 	}
 	f.errorPage(w, sess, 404, "We could not locate the item you are trying to view.")
+}
+
+// findMember is the ajax controller's findMember: a JSON list of the members whose names start
+// with input.
+func (f *fakeIPS) findMember(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("app") != "core" || q.Get("module") != "system" || q.Get("controller") != "ajax" {
+		f.errorPage(w, "", 404, "We could not locate the item you are trying to view.")
+		return
+	}
+	input := strings.ToLower(q.Get("input"))
+	var out []string
+	for _, name := range append(slices.Sorted(maps.Keys(f.members)), botName) {
+		if strings.HasPrefix(strings.ToLower(name), input) {
+			out = append(out, fmt.Sprintf(`{"id":%d,"value":%q,"name":%q,"extra":"Members","photo":""}`, len(out)+10, name, html.EscapeString(name)))
+		}
+	}
+	w.Header().Set("Content-Type", "application/json;charset=UTF-8")
+	fmt.Fprint(w, "["+strings.Join(out, ",")+"]")
 }

@@ -333,3 +333,15 @@ func TestSent(t *testing.T) {
 		t.Errorf("second look (cached): %v", reqs)
 	}
 }
+
+func TestUserExists(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	for name, want := range map[string]bool{"игрок": true, "Игрок": true, "Игр": false, "Никто": false, "": false} {
+		if got, err := x.UserExists(ctx, name); err != nil || got != want {
+			t.Errorf("%q: %v %v", name, got, err)
+		}
+	}
+	var _ forum.UserFinder = x
+}
