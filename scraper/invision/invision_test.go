@@ -31,7 +31,7 @@ func realPage(t *testing.T) string {
 }
 
 // The real Invision Community 4.7 comments read right (golden checked against the page).
-func TestRealPage(t *testing.T) {
+func TestRealPages(t *testing.T) {
 	posts, err := Extract([]byte(realPage(t)), "", cfg())
 	if err != nil {
 		t.Fatal(err)
