@@ -204,7 +204,7 @@ func (f *fakeXF) page(w http.ResponseWriter, r *http.Request, status int, title,
 	if status != 200 && status != 0 {
 		w.WriteHeader(status)
 	}
-	fmt.Fprintf(w, "<!DOCTYPE html>\n%s\n%s\n<body>\n<h1 class=\"p-title-value\">%s</h1>\n%s\n</body>\n</html>\n", shell, f.head, html.EscapeString(title), body)
+	fmt.Fprintf(w, "<!DOCTYPE html>\n%s\n%s\n<body>\n%s<h1 class=\"p-title-value\">%s</h1>\n%s\n</body>\n</html>\n", shell, f.head, f.badge(r), html.EscapeString(title), body)
 }
 
 // loginForm is the "login" template (XenForo 2.0.2) as xf:form renders it, with its error.
@@ -251,7 +251,8 @@ func (f *fakeXF) login(w http.ResponseWriter, r *http.Request) {
 // writeJSON answers as XF\Mvc\Renderer\Json does: visitor counters for a member only.
 func (f *fakeXF) writeJSON(w http.ResponseWriter, r *http.Request, status int, v map[string]any) {
 	if f.member(r) {
-		v["visitor"] = map[string]string{"conversations_unread": "0", "alerts_unread": "0", "total_unread": "0"}
+		n := strconv.Itoa(f.unreadConvs())
+		v["visitor"] = map[string]string{"conversations_unread": n, "alerts_unread": "0", "total_unread": n}
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
@@ -344,6 +345,7 @@ func (f *fakeXF) threadPage(w http.ResponseWriter, r *http.Request, n int) {
 	if pages > 1 {
 		doc.Find(".block-outer").First().SetHtml(pageNav(threadURL, n, pages))
 	}
+	doc.Find("body").PrependHtml(f.badge(r))
 	doc.Find("html").SetAttr("data-logged-in", strconv.FormatBool(f.member(r)))
 	doc.Find("html").SetAttr("data-csrf", f.token())
 	doc.Find("input[name='_xfToken']").SetAttr("value", f.token())
@@ -518,4 +520,27 @@ func (f *fakeXF) findMembers(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.writeJSON(w, r, 200, map[string]any{"results": results, "q": q.Get("q")})
+}
+
+func (f *fakeXF) unreadConvs() int {
+	n := 0
+	for _, c := range f.convs {
+		if c.unread {
+			n++
+		}
+	}
+	return n
+}
+
+// badge is PAGE_CONTAINER's conversations link of a member, with the unread count.
+func (f *fakeXF) badge(r *http.Request) string {
+	if !f.member(r) {
+		return ""
+	}
+	n := f.unreadConvs()
+	hl := ""
+	if n > 0 {
+		hl = " badgeContainer--highlighted"
+	}
+	return fmt.Sprintf(`<a href="/community/conversations/" class="p-navgroup-link p-navgroup-link--iconic p-navgroup-link--conversations js-badge--conversations badgeContainer%s" data-badge="%d" data-xf-click="menu" aria-expanded="false" aria-haspopup="true"><i aria-hidden="true"></i></a>`, hl, n)
 }

@@ -105,6 +105,9 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 		f.convSeen[it.id] = it.latest
 		f.tok.Unlock()
 	}
+	f.tok.Lock()
+	f.unreadPM = false // every unread conversation was read
+	f.tok.Unlock()
 	sort.SliceStable(out, func(i, j int) bool { return generic.IDLess(out[i].ID, out[j].ID) })
 	next := after
 	next.Include = false

@@ -69,6 +69,7 @@ type Forum struct {
 	convSeen map[string]time.Time    // conversation -> its latest message time when last listed
 	seenMsg  map[string]bool         // conversation messages already returned
 	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
+	unreadPM bool                    // the last page or answer counted unread conversations
 }
 
 // Option changes how New builds a Forum.
@@ -146,8 +147,12 @@ func threadRoute(t forum.Thread) (string, error) {
 	return "threads/" + t.ID + "/", nil
 }
 
-// setToken remembers the CSRF token a page carries.
+// setToken remembers the CSRF token a page carries, and whether its header counts unread
+// conversations (PAGE_CONTAINER's a.js-badge--conversations[data-badge]).
 func (f *Forum) setToken(doc *goquery.Document) {
+	if badge, ok := doc.Find("a.js-badge--conversations").Attr("data-badge"); ok {
+		f.setUnread(badge)
+	}
 	tok := pageToken(doc)
 	if tok == "" {
 		return
@@ -155,6 +160,22 @@ func (f *Forum) setToken(doc *goquery.Document) {
 	f.tok.Lock()
 	f.token = tok
 	f.tok.Unlock()
+}
+
+// setUnread notes a count of unread conversations as XenForo writes it ("0", "3", "1,024").
+func (f *Forum) setUnread(count string) {
+	count = strings.TrimSpace(count)
+	f.tok.Lock()
+	f.unreadPM = count != "" && strings.Trim(count, "0,. ") != ""
+	f.tok.Unlock()
+}
+
+// UnreadPM reports whether the last page read or write answered showed unread conversations
+// (forum.PMNotifier: the daemon then reads the inbox).
+func (f *Forum) UnreadPM() bool {
+	f.tok.Lock()
+	defer f.tok.Unlock()
+	return f.unreadPM
 }
 
 func (f *Forum) currentToken() string {
@@ -312,6 +333,12 @@ func (f *Forum) postJSON(ctx context.Context, rt string, vals url.Values) (*answ
 			}
 		}
 		return &answer{Status: "ok", Redirect: p.URL.String()}, nil
+	}
+	var visitor struct {
+		ConversationsUnread string `json:"conversations_unread"`
+	}
+	if len(a.Visitor) > 0 && json.Unmarshal(a.Visitor, &visitor) == nil {
+		f.setUnread(visitor.ConversationsUnread)
 	}
 	if msgs := errorList(a.Errors); a.Status == "error" || len(msgs) > 0 {
 		if len(msgs) == 0 {

@@ -393,3 +393,28 @@ func TestUserExists(t *testing.T) {
 	}
 	var _ forum.UserFinder = x
 }
+
+// UnreadPM follows the header's conversation badge and the JSON answers' visitor counters; the
+// inbox read clears it.
+func TestUnreadPM(t *testing.T) {
+	f := newFakeXF(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	_, cur, err := x.Posts(ctx, forum.Thread{ID: "8276"}, forum.Cursor{})
+	if err != nil || x.UnreadPM() {
+		t.Fatalf("no message yet: %v %v", x.UnreadPM(), err)
+	}
+	var _ forum.PMNotifier = x
+	f.receive(0, "Игрок", "Вопрос", "когда ход?")
+	f.addPost("Игрок", "Н7-Н5")
+	if _, _, err = x.Posts(ctx, forum.Thread{ID: "8276"}, cur); err != nil || !x.UnreadPM() {
+		t.Fatalf("after a page showing one: %v %v", x.UnreadPM(), err)
+	}
+	if _, _, err = x.Inbox(ctx, forum.Cursor{}); err != nil || x.UnreadPM() {
+		t.Fatalf("after the inbox: %v %v", x.UnreadPM(), err)
+	}
+	f.receive(0, "Судья", "Ещё", "?")
+	if _, _, err = x.Reply(ctx, forum.Thread{ID: "8276"}, "ответ"); err != nil || !x.UnreadPM() {
+		t.Fatalf("after a reply whose answer counts one: %v %v", x.UnreadPM(), err)
+	}
+}
