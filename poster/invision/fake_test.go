@@ -180,7 +180,17 @@ func (f *fakeIPS) pageURL(n int) string {
 func (f *fakeIPS) page(w http.ResponseWriter, sess string, status int, title, body string) {
 	bar := `<ul id='elUserNav' class='ipsList_inline cSignedOut ipsResponsive_showDesktop'><li id='elSignInLink'><a href='/forum/login/' data-ipsMenu-closeOnClick="false" data-ipsMenu id='elUserSignIn'>Existing user? Sign In</a></li></ul>`
 	if f.sessions[sess] {
-		bar = `<ul id='elUserNav' class='ipsList_inline cSignedIn ipsResponsive_showDesktop' data-controller='core.front.core.userbar'><li id='cUserLink'><a href='#elUserLink_menu' id='elUserLink' data-ipsMenu>` + botName + `</a></li></ul>`
+		n := 0
+		for _, c := range f.convs {
+			if c.unread {
+				n++
+			}
+		}
+		hide := ""
+		if n == 0 {
+			hide = " ipsHide"
+		}
+		bar = fmt.Sprintf(`<ul id='elUserNav' class='ipsList_inline cSignedIn ipsResponsive_showDesktop' data-controller='core.front.core.userbar'><li class='cInbox cUserNav_icon'><a href='/forum/messenger/' id='elFullInbox' data-ipsTooltip title='Messages' data-ipsMenu data-ipsMenu-closeOnClick='false'><i class='fa fa-envelope'></i> <span class='ipsNotificationCount%s' data-notificationType='inbox' data-currentCount='%d'>%d</span></a></li><li id='cUserLink'><a href='#elUserLink_menu' id='elUserLink' data-ipsMenu>%s</a></li></ul>`, hide, n, n, botName)
 	}
 	w.Header().Set("Content-Type", "text/html;charset=UTF-8")
 	if status != 200 {

@@ -62,6 +62,7 @@ type Forum struct {
 	convSeen map[string]time.Time    // conversation -> its latest message time when last listed
 	seenMsg  map[string]bool         // messenger messages already returned
 	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
+	unreadPM bool                    // the last page read counted unread messenger conversations
 }
 
 // Option changes how New builds a Forum.
@@ -138,6 +139,27 @@ func topicRoute(t forum.Thread) (path, id string, err error) {
 		return "", "", fmt.Errorf("invision: topic id %q is neither N nor N-slug", t.ID)
 	}
 	return "topic/" + t.ID + "/", m[1], nil
+}
+
+// noteUnread reads the user bar's messenger count (#elFullInbox .ipsNotificationCount
+// [data-currentCount], userBar template), when the page has it.
+func (f *Forum) noteUnread(doc *goquery.Document) {
+	v, ok := doc.Find("#elFullInbox .ipsNotificationCount[data-notificationtype='inbox']").Attr("data-currentcount")
+	if !ok {
+		return
+	}
+	v = strings.TrimSpace(v)
+	f.state.Lock()
+	f.unreadPM = v != "" && strings.Trim(v, "0,. ") != ""
+	f.state.Unlock()
+}
+
+// UnreadPM reports whether the last page read showed unread messenger conversations
+// (forum.PMNotifier: the daemon then reads the inbox).
+func (f *Forum) UnreadPM() bool {
+	f.state.Lock()
+	defer f.state.Unlock()
+	return f.unreadPM
 }
 
 // signedIn reads the user bar: ul#elUserNav.cSignedIn for a member, .cSignedOut for a guest;
@@ -291,6 +313,7 @@ func (f *Forum) readPage(ctx context.Context, rawURL string) (*generic.Page, *fo
 			return fmt.Errorf("invision: %s shows a guest: %w", p.URL, forum.ErrLoggedOut)
 		}
 		fp, d = p, doc
+		f.noteUnread(doc)
 		gp, err = scr.ReadPage(doc, scr.IPS4, f.cfg)
 		return err
 	})

@@ -345,3 +345,23 @@ func TestUserExists(t *testing.T) {
 	}
 	var _ forum.UserFinder = x
 }
+
+// UnreadPM follows the user bar's messenger count on the pages read; the inbox read clears it.
+func TestUnreadPM(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	_, cur, err := x.Posts(ctx, topic, forum.Cursor{})
+	if err != nil || x.UnreadPM() {
+		t.Fatalf("no message yet: %v %v", x.UnreadPM(), err)
+	}
+	var _ forum.PMNotifier = x
+	f.receive(0, "Игрок", "Вопрос", "когда ход?")
+	f.addComment("Игрок", "<p>Н7-Н5</p>")
+	if _, _, err = x.Posts(ctx, topic, cur); err != nil || !x.UnreadPM() {
+		t.Fatalf("after a page showing one: %v %v", x.UnreadPM(), err)
+	}
+	if _, _, err = x.Inbox(ctx, forum.Cursor{}); err != nil || x.UnreadPM() {
+		t.Fatalf("after the inbox: %v %v", x.UnreadPM(), err)
+	}
+}

@@ -177,6 +177,9 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 		f.convSeen[it.id] = it.latest
 		f.state.Unlock()
 	}
+	f.state.Lock()
+	f.unreadPM = false // every unread conversation was read
+	f.state.Unlock()
 	sort.SliceStable(out, func(i, j int) bool { return generic.IDLess(out[i].ID, out[j].ID) })
 	next := forum.Cursor{PostID: after.PostID, Page: after.Page}
 	if n := len(out); n > 0 && (next.PostID == "" || generic.IDLess(next.PostID, out[n-1].ID)) {
