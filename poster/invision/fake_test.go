@@ -141,7 +141,14 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 		f.login(w, r, sess)
 	case r.URL.Path == "/forum/":
 		f.page(w, sess, 200, "Forums", `<section class="ipsBox"></section>`)
-	case (r.URL.Path == "/forum/topic/"+topicID+"/" || r.URL.Path == slugPath) && r.URL.Query().Get("do") == "getLastComment":
+	case r.URL.Path == "/forum/topic/"+topicID+"/" && r.Method == http.MethodGet:
+		// \IPS\Dispatcher\Front::checkUrl: on to the URL with the SEO title, the query kept.
+		target := slugPath
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
+	case r.URL.Path == slugPath && r.URL.Query().Get("do") == "getLastComment":
 		last := f.comments[len(f.comments)-1]
 		http.Redirect(w, r, f.pageURL(len(f.comments))+fmt.Sprintf("#comment-%d", last.id), http.StatusMovedPermanently)
 	case r.URL.Path == "/forum/index.php" && r.URL.Query().Get("do") == "findMember":

@@ -63,6 +63,7 @@ type Forum struct {
 	seenMsg  map[string]bool         // messenger messages already returned
 	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
 	unreadPM bool                    // the last page read counted unread messenger conversations
+	canon    map[string]string       // topic -> its full URL (with the SEO title), for getLastComment
 }
 
 // Option changes how New builds a Forum.
@@ -93,7 +94,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
 		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
-		sentConv: map[string][]forum.Post{}}
+		sentConv: map[string][]forum.Post{}, canon: map[string]string{}}
 	f.board = form.Board{Name: "invision", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)
@@ -264,39 +265,76 @@ func (f *Forum) Login(ctx context.Context) error {
 }
 
 // latest asks Invision for the topic's newest comment: <topic>?do=getLastComment answers with a
-// redirect to its page (<topic>/page/N/#comment-ID, \IPS\Content\Controller::_find), no page
-// rendered. It returns the comment id and the page URL without the fragment.
-func (f *Forum) latest(ctx context.Context, path string) (id string, page *url.URL, err error) {
+// redirect to its page (<topic>/page/N/#comment-ID, \IPS\Content\Controller::getLastComment →
+// _find), no page rendered. A topic URL without its SEO title is first sent on to the full one
+// (\IPS\Dispatcher\Front::checkUrl, 301, the query kept); the full one is remembered, so an idle
+// poll is one request from the second on. It returns the comment id and the page URL without the
+// fragment.
+func (f *Forum) latest(ctx context.Context, t forum.Thread, path string) (id string, page *url.URL, err error) {
 	err = f.retry(ctx, true, func() error {
-		p, err := f.board.Client.GetNoRedirect(ctx, f.route(path, url.Values{"do": {"getLastComment"}}))
-		if p == nil {
-			return err
+		f.state.Lock()
+		start := f.canon[t.ID]
+		f.state.Unlock()
+		if start == "" {
+			start = f.route(path, nil)
 		}
-		if p.Status/100 != 3 {
-			if doc, derr := p.Doc(); derr == nil {
-				if cerr := f.checkPage(doc, p.Status); cerr != nil {
-					return cerr
-				}
+		u, perr := url.Parse(start)
+		if perr != nil {
+			return perr
+		}
+		for hop := 0; hop < 3; hop++ {
+			q := u.Query()
+			if !f.friendly {
+				q = url.Values{}
 			}
-			if err != nil {
+			q.Set("do", "getLastComment")
+			if f.friendly {
+				u.RawQuery = q.Encode()
+			} else {
+				u.RawQuery = strings.SplitN(u.RawQuery, "&", 2)[0] + "&" + q.Encode()
+			}
+			p, err := f.board.Client.GetNoRedirect(ctx, u.String())
+			if p == nil {
 				return err
 			}
-			return fmt.Errorf("invision: %s?do=getLastComment answered HTTP %d, not a redirect: %w", path, p.Status, forum.ErrMarkupChanged)
+			if p.Status/100 != 3 {
+				if doc, derr := p.Doc(); derr == nil {
+					if cerr := f.checkPage(doc, p.Status); cerr != nil {
+						return cerr
+					}
+				}
+				if err != nil {
+					return err
+				}
+				return fmt.Errorf("invision: %s answered HTTP %d, not a redirect: %w", u, p.Status, forum.ErrMarkupChanged)
+			}
+			loc, lerr := p.Location()
+			if lerr != nil {
+				return lerr
+			}
+			if m := reComment.FindStringSubmatch(loc.Fragment + " " + loc.RawQuery); m != nil {
+				id = m[1]
+				loc.Fragment = ""
+				page = loc
+				f.state.Lock()
+				f.canon[t.ID] = u.Scheme + "://" + u.Host + u.Path + topicQuery(u, f.friendly)
+				f.state.Unlock()
+				return nil
+			}
+			u = loc // the topic's full URL: ask it again
 		}
-		loc, lerr := p.Location()
-		if lerr != nil {
-			return lerr
-		}
-		m := reComment.FindStringSubmatch(loc.Fragment + " " + loc.RawQuery)
-		if m == nil {
-			return fmt.Errorf("invision: getLastComment redirected to %s, no comment: %w", loc, forum.ErrMarkupChanged)
-		}
-		id = m[1]
-		loc.Fragment = ""
-		page = loc
-		return nil
+		return fmt.Errorf("invision: %s: getLastComment redirected too often, no comment: %w", path, forum.ErrMarkupChanged)
 	})
 	return id, page, err
+}
+
+// topicQuery is what of a topic URL's query names the topic: nothing with friendly URLs, the
+// "/topic/…/" path without them.
+func topicQuery(u *url.URL, friendly bool) string {
+	if friendly {
+		return ""
+	}
+	return "?" + strings.SplitN(u.RawQuery, "&", 2)[0]
 }
 
 // readPage fetches and reads one topic page.
@@ -353,7 +391,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	last, pageURL, err := f.latest(ctx, path)
+	last, pageURL, err := f.latest(ctx, t, path)
 	if err != nil {
 		return nil, after, err
 	}
@@ -411,7 +449,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 var ErrPending = errors.New("invision: the comment awaits a moderator's approval")
 
 func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, path, topic, body string) (string, bool, error) {
-	last, pageURL, err := f.latest(ctx, path)
+	last, pageURL, err := f.latest(ctx, t, path)
 	if err != nil {
 		return "", false, err
 	}

@@ -86,7 +86,8 @@ func TestLoginBad(t *testing.T) {
 	}
 }
 
-// The real comments come back; an idle poll is one request (getLastComment, a redirect).
+// The real comments come back (the topic's short URL sent on to its full one first); an idle
+// poll is one request (getLastComment on the full URL, a redirect).
 func TestPostsAndIdle(t *testing.T) {
 	f := newFakeIPS(t)
 	x, _ := member(t, f, nil)
@@ -103,8 +104,8 @@ func TestPostsAndIdle(t *testing.T) {
 	if err != nil || len(posts) != 0 || cur2.PostID != "93235" {
 		t.Fatalf("idle: %v %+v %v", posts, cur2, err)
 	}
-	if reqs := f.requests(); len(reqs) != 1 || reqs[0] != "GET /forum/topic/34923/?do=getLastComment" {
-		t.Errorf("idle poll: %v", reqs)
+	if reqs := f.requests(); len(reqs) != 1 || reqs[0] != "GET "+slugPath+"?do=getLastComment" {
+		t.Errorf("idle poll (the full URL remembered): %v", reqs)
 	}
 }
 
