@@ -2,6 +2,7 @@ package xenforo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/url"
 	"slices"
@@ -417,4 +418,19 @@ func TestUnreadPM(t *testing.T) {
 	if _, _, err = x.Reply(ctx, forum.Thread{ID: "8276"}, "ответ"); err != nil || !x.UnreadPM() {
 		t.Fatalf("after a reply whose answer counts one: %v %v", x.UnreadPM(), err)
 	}
+}
+
+// errorList reads whatever XenForo (or a proxy) answers without panicking, and a list of
+// strings as that many messages.
+func FuzzErrorList(f *testing.F) {
+	for _, s := range []string{`["a","b"]`, `{"recipients":"r"}`, `null`, ``, `[1,{"x":2}]`, `"x"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got := errorList(raw)
+		var list []string
+		if json.Unmarshal(raw, &list) == nil && list != nil && len(got) != len(list) {
+			t.Errorf("%s: %d messages of %d", raw, len(got), len(list))
+		}
+	})
 }
