@@ -366,3 +366,33 @@ func TestUnreadPM(t *testing.T) {
 		t.Fatalf("after the inbox: %v %v", x.UnreadPM(), err)
 	}
 }
+
+// Every wording and status the README names is typed as it says (Invision 4.7's language file).
+func TestClassify(t *testing.T) {
+	x, _ := New(forum.Config{BaseURL: "https://board.example/"})
+	for _, tc := range []struct {
+		status int
+		msg    string
+		want   error
+	}{
+		{200, "New posts within a short time frame are limited. Please wait 17 seconds before submitting.", &forum.FloodError{Wait: 17 * time.Second}},
+		{403, "You have reached your posting limits. Please wait 24 hours and try again.", &forum.FloodError{Wait: 24 * time.Hour}},
+		{200, "This field is required.", forum.ErrTooShort},
+		{200, "The value must be shorter than 50000 characters.", forum.ErrTooLong},
+		{403, "The page you are trying to access is not available to guests, but may be available if you sign in.", forum.ErrLoggedOut},
+		{403, "The page you are trying to access is not available for your account.", forum.ErrNoPermission},
+		{404, "We could not locate the item you are trying to view.", forum.ErrNotFound},
+	} {
+		err := x.classify(tc.status, tc.msg)
+		if want, flood := tc.want.(*forum.FloodError); flood {
+			var fe *forum.FloodError
+			if !errors.As(err, &fe) || fe.Wait != want.Wait {
+				t.Errorf("%q: %v", tc.msg, err)
+			}
+			continue
+		}
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%d %q: %v, want %v", tc.status, tc.msg, err, tc.want)
+		}
+	}
+}

@@ -223,7 +223,7 @@ func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 var (
 	reFlood     = regexp.MustCompile(`(?i)must wait at least|подожд|ждать`)
-	reToken     = regexp.MustCompile(`(?i)security error occurred|ошибка безопасности`)
+	reToken     = regexp.MustCompile(`(?i)security error occurred|cookies are required to use this site|ошибка безопасности`)
 	reLogin     = regexp.MustCompile(`(?i)must be logged[- ]in|необходимо (?:войти|авторизоваться)`)
 	reTooLong   = regexp.MustCompile(`(?i)no more than \d+ characters|не более \d+ символ`)
 	reTooShort  = regexp.MustCompile(`(?i)enter a valid message|корректное сообщение`)

@@ -434,3 +434,39 @@ func FuzzErrorList(f *testing.F) {
 		}
 	})
 }
+
+// Every wording and status the README names is typed as it says (XenForo 2.0.2's phrases; the
+// later versions' HTTP 400 for a refused token and their no-cookie wording).
+func TestClassify(t *testing.T) {
+	x, _ := New(forum.Config{BaseURL: "https://board.example/"})
+	for _, tc := range []struct {
+		status int
+		msg    string
+		want   error
+	}{
+		{200, "You must wait at least 17 seconds before performing this action.", &forum.FloodError{}},
+		{200, "Security error occurred. Please press back, refresh the page, and try again.", forum.ErrBadToken},
+		{400, "Security error occurred. Please press back, refresh the page, and try again.", forum.ErrBadToken},
+		{400, "Cookies are required to use this site. You must accept them to continue using the site.", forum.ErrBadToken},
+		{403, "You must be logged-in to do that.", forum.ErrLoggedOut},
+		{200, "Please enter a message with no more than 25000 characters.", forum.ErrTooLong},
+		{200, "Please enter a valid message.", forum.ErrTooShort},
+		{200, "The following recipients could not be found: Никто.", forum.ErrNotFound},
+		{200, "You may not start a conversation with the following recipients: Закрытый.", forum.ErrRecipient},
+		{200, "You may not start a conversation with Закрытый because of their privacy settings.", forum.ErrRecipient},
+		{403, "You do not have permission to view this page or perform this action.", forum.ErrNoPermission},
+		{404, "The requested thread could not be found.", forum.ErrNotFound},
+	} {
+		err := x.classify(tc.status, []string{tc.msg})
+		var fe *forum.FloodError
+		if _, flood := tc.want.(*forum.FloodError); flood {
+			if !errors.As(err, &fe) || fe.Wait != 17*time.Second {
+				t.Errorf("%q: %v", tc.msg, err)
+			}
+			continue
+		}
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%d %q: %v, want %v", tc.status, tc.msg, err, tc.want)
+		}
+	}
+}
