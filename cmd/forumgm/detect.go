@@ -34,7 +34,13 @@ var threadParam = map[string]*regexp.Regexp{
 	"mybbru": regexp.MustCompile(`[?&]id=(\d+)`),
 	// Discourse: /t/<slug>/<id>[/<post number>] (or /t/<id>).
 	"discourse": regexp.MustCompile(`/t/(?:[^/?#]*[^/?#\d][^/?#]*/)?(\d+)`),
+	// XenForo 2 and Invision name the thread in the path; the board's base is what comes before.
+	"xenforo":  regexp.MustCompile(`/threads/(?:[^/?#]*\.)?(\d+)`),
+	"invision": regexp.MustCompile(`/topic/(\d+)`),
 }
+
+// basePath cuts a page's path to the board's base for dialects whose thread URLs are paths.
+var basePath = map[string]string{"xenforo": "/threads/", "invision": "/topic/", "discourse": "/t/"}
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
@@ -170,8 +176,8 @@ func forumBlockYAML(f fingerprint.Finding, pageURL, tz string) string {
 	base, thread := "https://forum.example.org/", "\"1\""
 	if u, err := url.Parse(pageURL); err == nil && u.Host != "" {
 		u.RawQuery, u.Fragment = "", ""
-		if i := strings.Index(u.Path, "/t/"); f.Dialect == "discourse" && i >= 0 {
-			u.Path = u.Path[:i+1] // the forum root, not the topic's folder
+		if cut, ok := basePath[f.Dialect]; ok && strings.Contains(u.Path, cut) {
+			u.Path = u.Path[:strings.Index(u.Path, cut)+1]
 		} else if i := strings.LastIndex(u.Path, "/"); i >= 0 {
 			u.Path = u.Path[:i+1]
 		}

@@ -101,3 +101,17 @@ func TestForumBlockDiscourse(t *testing.T) {
 		}
 	}
 }
+
+// The forum: block of XenForo 2 and Invision names the board's base (before threads/, topic/)
+// and the thread's number from the page URL.
+func TestForumBlockPathDialects(t *testing.T) {
+	for _, tc := range []struct{ dialect, url, base, thread string }{
+		{"xenforo", "https://xenforo.com/community/threads/a-dark-theme-option.8276/page-2", "https://xenforo.com/community/", `"8276"`},
+		{"invision", "https://forum.armbian.com/topic/34923-csc-armbian-for-rk322x-tv-box-boards/page/3/", "https://forum.armbian.com/", `"34923"`},
+	} {
+		block := forumBlockYAML(fingerprint.Finding{Dialect: tc.dialect}, tc.url, "UTC")
+		if !strings.Contains(block, "url: "+tc.base+"\n") || !strings.Contains(block, "thread: "+tc.thread+" ") {
+			t.Errorf("%s:\n%s", tc.dialect, block)
+		}
+	}
+}

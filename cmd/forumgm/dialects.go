@@ -6,11 +6,12 @@ import (
 	_ "forumgm/poster/browser"
 	_ "forumgm/poster/discourse"
 	_ "forumgm/poster/generic"
+	_ "forumgm/poster/invision"
 	_ "forumgm/poster/mybb"
 	_ "forumgm/poster/mybbru"
 	_ "forumgm/poster/phpbb"
 	_ "forumgm/poster/punbb"
 	_ "forumgm/poster/smf"
+	_ "forumgm/poster/xenforo"
 	_ "forumgm/scraper/vbulletin5" // reading only: `forumgm posts --dialect vbulletin5`
-	_ "forumgm/scraper/xenforo"    // reading only: `forumgm posts --dialect xenforo`
 )

@@ -20,12 +20,12 @@ func TestDialectsLinked(t *testing.T) {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	for _, pkg := range []string{"browser", "discourse", "generic", "mybb", "mybbru", "phpbb", "punbb", "smf"} {
+	for _, pkg := range []string{"browser", "discourse", "generic", "invision", "mybb", "mybbru", "phpbb", "punbb", "smf", "xenforo"} {
 		if !slices.Contains(deps, "forumgm/poster/"+pkg) {
 			t.Errorf("forumgm does not link forumgm/poster/%s (see dialects.go)", pkg)
 		}
 	}
-	for _, name := range []string{"discourse", "generic", "mybb", "mybbru", "phpbb", "punbb", "smf"} {
+	for _, name := range []string{"discourse", "generic", "invision", "mybb", "mybbru", "phpbb", "punbb", "smf", "xenforo"} {
 		if !slices.Contains(forum.Dialects(), name) {
 			t.Errorf("dialect %q is not registered (have %v)", name, forum.Dialects())
 		}

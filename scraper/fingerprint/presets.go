@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"maps"
 
+	"forumgm/scraper/invision"
 	"forumgm/scraper/vbulletin5"
 	"forumgm/scraper/xenforo"
 )
@@ -13,32 +14,9 @@ import (
 var presets = map[string]map[string]string{
 	"XenForo 2": xenforo.XF2,
 	"XenForo 1": xenforo.XF1,
-	// Invision Community 4 (default theme): article.ipsComment#elComment_N, <time datetime>. The
-	// quote markup (blockquote.ipsQuote with data-ipsquote-username and -contentcommentid; the
-	// citation line is added by JavaScript) is as the post HTML of processwire.com/talk shows in
-	// github.com/TUVIMEN/forumscraper examples/invision/3553 (JSON, commit
-	// 00e35f785e72ccd9726fb142ed3be9f13f94004f); the post markup around it is from the theme's
-	// templates: no real Invision thread page was found to try the whole preset on.
-	"Invision Community 4": {
-		"post":            "article.ipsComment[id^='elComment_']",
-		"post_id":         "@id",
-		"post_id_re":      `elComment_(\d+)`,
-		"author":          ".cAuthorPane_author a || .cAuthorPane_author",
-		"author_id":       ".cAuthorPane_author a@href",
-		"author_id_re":    `profile/(\d+)`,
-		"time":            ".ipsComment_meta time@datetime",
-		"body":            "[data-role='commentContent']",
-		"edited":          ".ipsComment_meta strong:contains('Edited')",
-		"quote":           "blockquote.ipsQuote",
-		"quote_cite":      ".ipsQuote_citation",
-		"quote_author":    "@data-ipsquote-username",
-		"quote_author_re": `^(.+?)\s+(?:said|сказал\(а\)|написал\(а\)):`,
-		"quote_post_id":   "@data-ipsquote-contentcommentid",
-		"code":            "pre.ipsCode",
-		"spoiler":         "div.ipsSpoiler",
-		"spoiler_title":   ".ipsSpoiler_header",
-		"spoiler_body":    ".ipsSpoiler_contents",
-	},
+	// Invision Community 4: scraper/invision's table, tried on a real 4.7 topic
+	// (testdata/realboards/invision) and quotes as Invision stores them.
+	"Invision Community 4": invision.IPS4,
 	// vBulletin 5 (default style): the table of scraper/vbulletin5, tried on the real 5.5.2 page.
 	"vBulletin 5": vbulletin5.VB5,
 	// vBulletin 4 (default style): li.postbitlegacy#post_N, span.date "06-15-2016, 03:03 PM".

@@ -114,20 +114,27 @@ var rules = []rule{
 		},
 	},
 	{
-		engine: "XenForo", dialect: "generic", reader: "xenforo",
+		// XenForo 2 has a full dialect (poster/xenforo: login, replies, conversations).
+		engine: "XenForo", dialect: "xenforo",
 		match: func(p *page) []string {
-			return evidence(when(p.has("html#XF"), "markup: html#XF (XenForo 2)"),
-				when(p.has("html#XenForo"), "markup: html#XenForo (XenForo 1)"), footerHas(p, "XenForo"))
-		},
-		version: func(p *page) (string, string) {
-			if p.has("html#XF") || p.has("article.message--post") {
-				return "2", ""
+			if !p.has("html#XF") && !p.has("article.message--post") {
+				return nil
 			}
-			return "1", ""
+			return evidence(when(p.has("html#XF"), "markup: html#XF (XenForo 2)"),
+				when(p.has("article.message--post"), "markup: article.message--post (XenForo 2)"), footerHas(p, "XenForo"))
 		},
+		version: func(p *page) (string, string) { return "2", "" },
 	},
 	{
-		engine: "Invision Community", dialect: "generic",
+		engine: "XenForo", dialect: "generic", reader: "xenforo",
+		match: func(p *page) []string {
+			return evidence(when(p.has("html#XenForo"), "markup: html#XenForo (XenForo 1)"), footerHas(p, "XenForo"))
+		},
+		version: func(p *page) (string, string) { return "1", "" },
+	},
+	{
+		// Invision Community 4 has a dialect (poster/invision: login, replies, the messenger).
+		engine: "Invision Community", dialect: "invision",
 		match: func(p *page) []string {
 			return evidence(when(p.has("article.ipsComment, [data-role='commentContent']"), "markup: article.ipsComment"),
 				footerHas(p, "Invision"), generatorHas(p, "Invision"))

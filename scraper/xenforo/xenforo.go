@@ -1,13 +1,15 @@
 // Package xenforo reads XenForo 2 and XenForo 1 thread pages (default styles and those built on
 // them) through the generic engine: the selector tables below, which `forumgm detect` also
-// proposes for the generic dialect. Reading only: logging in, replying and private messages go
-// through the generic dialect's form keys (see scraper/generic/README.md), since XenForo's forms
-// post through JavaScript with an _xfToken and answer in JSON, which no built-in poster speaks.
+// proposes for the generic dialect (XenForo 1). XenForo 2 conversation pages are read with
+// XF2Conversation. Logging in, replying and conversations are poster/xenforo's (the "xenforo"
+// dialect, XenForo 2); XenForo 1 boards write through the generic dialect's form keys.
 package xenforo
 
 import (
 	"fmt"
 	"maps"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
 	"forumgm/scraper/generic"
@@ -38,6 +40,41 @@ var XF2 = map[string]string{
 	"spoiler":          "div.bbCodeSpoiler",
 	"spoiler_title":    ".bbCodeSpoiler-button-title",
 	"spoiler_body":     ".bbCodeSpoiler-content",
+	// Pagination (the page_nav template): "Prev"/"Next" jumps and the current page's item.
+	"page_current": ".pageNav-page--current",
+	"prev_page":    "a.pageNav-jump--prev@href",
+	"next_page":    "a.pageNav-jump--next@href",
+}
+
+// XF2Conversation reads a XenForo 2 conversation page (conversation_message_macros, XenForo
+// 2.0.2's templates): article.message--conversationMessage with data-author, the message id on
+// its anchor span#convMessage-N (or data-content="convMessage-N"), the same user block, date and
+// bbWrapper as a post.
+var XF2Conversation = map[string]string{
+	"post":             "article.message--conversationMessage",
+	"post_id":          "span.u-anchorTarget[id^='convMessage-']@id || @data-content",
+	"post_id_re":       `convMessage-(\d+)`,
+	"permalink":        "a.message-attribution-main@href || .message-attribution-main a@href",
+	"author":           "@data-author",
+	"author_id":        ".message-name .username@data-user-id",
+	"time_unix":        ".message-attribution-main time@data-time || time.u-dt@data-time",
+	"time":             ".message-attribution-main time@datetime || time.u-dt@datetime",
+	"body":             ".message-body .bbWrapper",
+	"remove":           ".bbCodeBlock-expandLink || .js-selectToQuoteEnd",
+	"signature":        ".message-signature",
+	"quote":            "blockquote.bbCodeBlock--quote",
+	"quote_cite":       ".bbCodeBlock-title",
+	"quote_author_re":  `^(.+?)\s+(?:said|сказал\(а\)|написал\(а\)):`,
+	"quote_post_id":    "@data-source",
+	"quote_post_id_re": `(\d+)`,
+	"code":             "div.bbCodeBlock--code",
+	"code_text":        "code",
+	"spoiler":          "div.bbCodeSpoiler",
+	"spoiler_title":    ".bbCodeSpoiler-button-title",
+	"spoiler_body":     ".bbCodeSpoiler-content",
+	"page_current":     ".pageNav-page--current",
+	"prev_page":        "a.pageNav-jump--prev@href",
+	"next_page":        "a.pageNav-jump--next@href",
 }
 
 // XenForo 1 (default style): li.message#post-N, span/abbr.DateTime (title or data-time).
@@ -62,6 +99,28 @@ var XF1 = map[string]string{
 	"quote_post_id_re": `(?:posts/|id=)(\d+)`,
 	"code":             "div.bbCodeCode",
 	"code_text":        "pre",
+}
+
+// ReadPage reads a parsed XenForo 2 page with table (XF2 or XF2Conversation) overridden by
+// cfg.Extra: its posts and pagination. The poster reads every page through it.
+func ReadPage(doc *goquery.Document, table map[string]string, cfg forum.Config) (*generic.Page, error) {
+	extra := maps.Clone(table)
+	for k, v := range extra {
+		if v == "" {
+			delete(extra, k)
+		}
+	}
+	maps.Copy(extra, cfg.Extra)
+	t, err := generic.TableFromExtra(extra)
+	if err != nil {
+		return nil, err
+	}
+	t.Name = "xenforo"
+	o, err := generic.OptionsFromConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return generic.Extract(doc, t, o)
 }
 
 // Extract reads a saved XenForo thread page: XenForo 2 markup (html#XF, article.message--post)
