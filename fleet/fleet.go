@@ -40,7 +40,7 @@ type Options struct {
 	// 0: half the config's poll floor.
 	SectionEvery time.Duration
 	// VerifyEvery is how often a game reads its thread itself even when the section list says
-	// nothing changed; 0: 10 minutes.
+	// nothing changed; 0: an hour.
 	VerifyEvery time.Duration
 }
 
@@ -85,7 +85,7 @@ func New(o Options) (*Fleet, error) {
 		}
 	}
 	if o.VerifyEvery == 0 {
-		o.VerifyEvery = 10 * time.Minute
+		o.VerifyEvery = time.Hour
 	}
 	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: forum.NewHostLimits()}, nil
 }
@@ -203,6 +203,11 @@ func (f *Fleet) open(ctx context.Context, v *config.Config) (*Game, error) {
 	}
 	gf := &gameForum{session: s, thread: v.Forum.Thread, sectionID: v.Game.Section, every: every,
 		verify: f.o.VerifyEvery, now: f.o.Clock.Now}
+	cur, _, err := f.o.Store.Cursor(ctx, v.Game.ID, store.SourceThread)
+	if err != nil {
+		return nil, err
+	}
+	gf.Join(cur)
 	o := daemon.Options{
 		Game: v.Game.ID, Kind: v.Game.Kind, Thread: forum.Thread{ID: v.Forum.Thread},
 		Forum: gf, Store: f.o.Store, NewReferee: newRef, Bot: v.Bot.Username, Moderators: v.Moderators,
@@ -259,7 +264,7 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{Forum: fo, key: key, sections: map[string]*section{}}
+	s := &session{Forum: fo, key: key, sections: map[string]*section{}, rate: float64(fcfg.Rate())}
 	f.sessions[key] = s
 	return s, nil
 }

@@ -19,6 +19,8 @@ type session struct {
 	loginMu  sync.Mutex // one login at a time; the games starting together wait for it
 	loggedIn bool
 
+	rate float64 // the forum's requests per second (the dialect's politeness)
+
 	mu       sync.Mutex
 	sections map[string]*section
 
@@ -43,13 +45,15 @@ func (s *session) Login(ctx context.Context) error {
 // Unwrap is the dialect's forum (its optional interfaces: attachments, the sent folder, ...).
 func (s *session) Unwrap() forum.Forum { return s.Forum }
 
-// section is the session's look at one section's thread list, shared by the games in it.
+// section is the session's look at one section's thread list, shared by the games in it; a
+// game joins it (join) when it knows its section, from the config or its stored cursor, or once
+// the dialect learnt it from a page.
 func (s *session) section(id string, every time.Duration, now func() time.Time) *section {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sec, ok := s.sections[id]
 	if !ok {
-		sec = &section{id: id, every: every, now: now}
+		sec = &section{id: id, every: every, now: now, games: map[string]bool{}, session: s}
 		s.sections[id] = sec
 	}
 	if every < sec.every {
@@ -58,26 +62,57 @@ func (s *session) section(id string, every time.Duration, now func() time.Time) 
 	return sec
 }
 
-// section caches one section's first page of threads for `every`: the first game to poll after
-// that reads it (one request), the others use it.
+// pace is how long one look at a section's list stands: at least its games' wish, and at least
+// two seconds of the forum's request budget per section of the session, so that the lists of
+// many sections never take more than half the politeness rate.
+func (s *session) pace(sec *section) time.Duration {
+	s.mu.Lock()
+	n := len(s.sections)
+	s.mu.Unlock()
+	if s.rate <= 0 {
+		return sec.every
+	}
+	return max(sec.every, time.Duration(float64(2*n)/s.rate*float64(time.Second)))
+}
+
+// section caches one section's first page of threads: the first game to poll after the cache
+// aged past the session's pace reads it (one request), the others use it. A section with one
+// game is not used: the game's own idle check (MyBB's lastpost redirect: half a kilobyte) is
+// cheaper than a list page.
 type section struct {
-	id    string
-	every time.Duration
-	now   func() time.Time
+	id      string
+	every   time.Duration
+	now     func() time.Time
+	session *session
 
 	mu    sync.Mutex
+	games map[string]bool // the threads of the games in it
 	at    time.Time
 	heads map[string]forum.ThreadHead
-	err   error
 	reads int // lists read (tests and the benchmark count them)
 }
 
-// look returns the section's threads, read again when the last read is older than every.
+// join adds a game's thread to the section.
+func (s *section) join(thread string) {
+	s.mu.Lock()
+	s.games[thread] = true
+	s.mu.Unlock()
+}
+
+// shared reports whether more than one game sits in the section.
+func (s *section) shared() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.games) > 1
+}
+
+// look returns the section's threads, read again when the last read is older than the pace.
 func (s *section) look(ctx context.Context, r forum.SectionReader) (map[string]forum.ThreadHead, error) {
+	every := s.session.pace(s)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
-	if s.heads != nil && now.Sub(s.at) < s.every && !now.Before(s.at) {
+	if s.heads != nil && now.Sub(s.at) < every && !now.Before(s.at) {
 		return s.heads, nil
 	}
 	list, err := r.Section(ctx, s.id)
@@ -87,6 +122,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader) (map[string]f
 	}
 	heads := make(map[string]forum.ThreadHead, len(list))
 	for _, h := range list {
+		h.Section = s.id
 		heads[h.ID] = h
 	}
 	s.at, s.heads = now, heads
@@ -116,8 +152,8 @@ type gameForum struct {
 func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	sec := g.sectionFor(t)
-	if sec == nil {
+	sec := g.sectionFor(t, after)
+	if sec == nil || !sec.shared() {
 		return g.session.Posts(ctx, t, after)
 	}
 	heads, err := sec.look(ctx, g.sectionR)
@@ -127,7 +163,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	}
 	h, listed := heads[t.ID]
 	if !listed {
-		h = forum.ThreadHead{ID: t.ID, Replies: -1, Unlisted: true}
+		h = forum.ThreadHead{ID: t.ID, Replies: -1, Unlisted: true, Section: sec.id}
 	}
 	now := g.now()
 	if g.readAt.IsZero() {
@@ -156,9 +192,10 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 // Unwrap is the shared session.
 func (g *gameForum) Unwrap() forum.Forum { return g.session }
 
-// sectionFor is the game's section watch, nil when its forum lists no sections or the section is
-// not known (yet).
-func (g *gameForum) sectionFor(t forum.Thread) *section {
+// sectionFor is the game's section watch: the section from the config, else the one its cursor
+// was taken in, else the one the dialect learnt from a page it read; nil when the forum lists no
+// sections or the section is not known (yet).
+func (g *gameForum) sectionFor(t forum.Thread, after forum.Cursor) *section {
 	if g.sec != nil {
 		return g.sec
 	}
@@ -167,6 +204,9 @@ func (g *gameForum) sectionFor(t forum.Thread) *section {
 		return nil
 	}
 	id := g.sectionID
+	if id == "" && after.Head != nil {
+		id = after.Head.Section
+	}
 	if id == "" {
 		id = r.SectionOf(t)
 	}
@@ -175,7 +215,16 @@ func (g *gameForum) sectionFor(t forum.Thread) *section {
 	}
 	g.sectionR = r
 	g.sec = g.session.section(id, g.every, g.now)
+	g.sec.join(t.ID)
 	return g.sec
+}
+
+// Join enters the game in its section before its first poll (from the config, or the section its
+// stored cursor was taken in), so that a restarted daemon's first polls already share the list.
+func (g *gameForum) Join(after forum.Cursor) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sectionFor(forum.Thread{ID: g.thread}, after)
 }
 
 // sharedInbox is the session's inbox read once for all its games: the private messages after the

@@ -148,6 +148,7 @@ func TestSectionListStandsForItsThreads(t *testing.T) {
 	curs := make([]forum.Cursor, games)
 	for i := range gfs {
 		gfs[i] = &gameForum{session: s, thread: threads[i], every: 15 * time.Second, verify: 10 * time.Minute, now: clock.Now}
+		gfs[i].Join(forum.Cursor{}) // as the fleet does when it opens the games
 	}
 	poll := func() (posts int) {
 		for i, g := range gfs {
@@ -225,6 +226,8 @@ func TestThreadOffTheFirstPage(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
 	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
 	g := &gameForum{session: s, thread: "1", every: time.Second, verify: time.Hour, now: clock.Now}
+	other := &gameForum{session: s, thread: "2", every: time.Second, verify: time.Hour, now: clock.Now}
+	other.Join(forum.Cursor{}) // a second game in the section: the list is shared
 	_, cur, err := g.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
 	if err != nil || cur.PostID != "1" {
 		t.Fatal(cur, err)
@@ -268,15 +271,17 @@ func TestSectionWatchSurvivesRestart(t *testing.T) {
 		lf.add(th, "a")
 	}
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	curs := map[string]forum.Cursor{}
 	open := func() []*gameForum {
 		s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
 		var gs []*gameForum
 		for _, th := range []string{"1", "2", "3"} {
-			gs = append(gs, &gameForum{session: s, thread: th, every: 15 * time.Second, verify: 10 * time.Minute, now: clock.Now})
+			g := &gameForum{session: s, thread: th, every: 15 * time.Second, verify: 10 * time.Minute, now: clock.Now}
+			g.Join(curs[th])
+			gs = append(gs, g)
 		}
 		return gs
 	}
-	curs := map[string]forum.Cursor{}
 	for i, g := range open() {
 		th := fmt.Sprint(i + 1)
 		_, cur, err := g.Posts(ctx, forum.Thread{ID: th}, forum.Cursor{})
@@ -359,5 +364,36 @@ func TestInboxReadOnceForTheSessionsGames(t *testing.T) {
 	// A game older than the buffer reads for itself.
 	if ps, _, err := gs[1].Inbox(ctx, forum.Cursor{PostID: "2"}); err != nil || len(ps) != 3 || lf.inboxReads != 3 {
 		t.Fatalf("a game older than the buffer: %d messages, %d reads", len(ps), lf.inboxReads)
+	}
+}
+
+// A game alone in its section keeps its own idle check (cheaper than a list page); a session
+// with many sections looks at each list no more often than its request budget allows.
+func TestSectionListOnlyWhenShared(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1")
+	lf.add("1", "a")
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}, rate: 1}
+	g := &gameForum{session: s, thread: "1", every: time.Second, verify: time.Hour, now: clock.Now}
+	g.Join(forum.Cursor{})
+	cur := forum.Cursor{}
+	for range 3 {
+		_, c, err := g.Posts(ctx, forum.Thread{ID: "1"}, cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur = c
+		clock.Advance(time.Minute)
+	}
+	if lf.lists != 0 || lf.reads["1"] != 3 {
+		t.Fatalf("a lone game: %d lists, %d reads", lf.lists, lf.reads["1"])
+	}
+	// Ten sections at 1 request/s: each list stands for at least 20 s.
+	for i := range 10 {
+		s.section(fmt.Sprint(100+i), time.Second, clock.Now)
+	}
+	if got := s.pace(s.sections["100"]); got != 22*time.Second {
+		t.Fatalf("pace with 11 sections at 1 request/s: %s", got)
 	}
 }

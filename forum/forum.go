@@ -341,6 +341,9 @@ type ThreadHead struct {
 	Sticky     bool      `json:"sticky,omitempty"` // pinned: its place says nothing of its age
 	// Unlisted: the thread was not on the list's first page (no post since the oldest there).
 	Unlisted bool `json:"unlisted,omitempty"`
+	// Section is the section whose list this is (kept with a cursor, so that a restarted
+	// reader knows where to look without reading the thread first).
+	Section string `json:"section,omitempty"`
 }
 
 // Same reports whether h and o describe the same state of one thread: every field both show is
