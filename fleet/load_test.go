@@ -20,7 +20,11 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"forumgm/config"
+	_ "forumgm/games/crusade"
+	_ "forumgm/poster/mybb"
 	"forumgm/sandbox"
+	"forumgm/store"
 )
 
 // The load benchmark: one forumgm daemon process running many Crusade games on the sandbox board
@@ -348,4 +352,92 @@ func tail(s string) string {
 		return "…" + s[len(s)-4000:]
 	}
 	return s
+}
+
+var (
+	catchPages = flag.Int("catchup.pages", 251, "cold catch-up benchmark: pages of the thread (8 posts each)")
+	catchRate  = flag.Float64("catchup.rate", 10, "cold catch-up benchmark: requests per second to the board")
+)
+
+// BenchmarkColdCatchUp reads a long thread from nothing (a game added to a thread with a long
+// history) at the forum's rate and reports the time against pages ÷ rate, and the requests made:
+// each page should be read once.
+func BenchmarkColdCatchUp(b *testing.B) {
+	for range b.N {
+		b.StopTimer()
+		ctx, cancel := context.WithCancel(context.Background())
+		dir := b.TempDir()
+		start := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+		var posts []sandbox.SeedPost
+		for i := range *catchPages * 8 {
+			author := []string{"Джелу", "snovaya", "Moderator"}[i%3]
+			posts = append(posts, sandbox.SeedPost{Author: author, Message: fmt.Sprintf("Сообщение %d: обсуждаем партию.", i+1),
+				Time: start.Add(time.Duration(i) * time.Minute)})
+		}
+		board, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Location: time.UTC,
+			Threads: []sandbox.Thread{{Subject: "Долгая тема", Posts: posts}}, FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1,
+			Users: []sandbox.User{{Name: "gm-bot", Password: "bot-pw-123"}, {Name: "Moderator", Password: "m"},
+				{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		cl := &counting{Listener: ln}
+		srv := &http.Server{Handler: cl.wrap(board.Handler()), ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(cl) }()
+		cfgText := fmt.Sprintf(`forum: {url: %q, dialect: mybb, thread: "1", timezone: UTC, extra: {rate: %q}}
+bot: {username: gm-bot, password_env: FLEET_BOT_PW}
+moderators: [Moderator]
+game: {id: long, kind: crusade, timezone: UTC, start: %q, roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}], settings: {daily_question: false}}
+poll: {floor: 1s, ceiling: 1s}
+store: {path: %s}
+`, "http://"+ln.Addr().String()+"/", strconv.FormatFloat(*catchRate, 'f', -1, 64), start.Add(time.Duration(*catchPages*8)*time.Minute).Format(time.RFC3339), filepath.Join(dir, "f.db"))
+		os.Setenv("FLEET_BOT_PW", "bot-pw-123")
+		c, err := config.Parse([]byte(cfgText))
+		if err == nil {
+			err = c.Validate()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := store.Open(ctx, filepath.Join(dir, "f.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		fl, err := New(Options{Store: st})
+		if err != nil {
+			b.Fatal(err)
+		}
+		last := strconv.Itoa(*catchPages * 8)
+		b.StartTimer()
+		t0 := time.Now()
+		if err := fl.Apply(ctx, c); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			cur, _, err := st.Cursor(ctx, "long", store.SourceThread)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if n, _ := strconv.Atoi(cur.PostID); n >= *catchPages*8 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		elapsed := time.Since(t0)
+		b.StopTimer()
+		ideal := time.Duration(float64(*catchPages) / *catchRate * float64(time.Second))
+		b.ReportMetric(elapsed.Seconds()/ideal.Seconds(), "time/(pages÷rate)")
+		b.ReportMetric(float64(cl.requests.Load()), "requests")
+		b.ReportMetric(float64(cl.paths[0].Load())/float64(*catchPages), "thread_reads/page")
+		b.Logf("%d pages at %.0f requests/s: %s (pages÷rate %s), %d requests (%d thread pages), last post %s", *catchPages, *catchRate, elapsed.Round(time.Millisecond), ideal, cl.requests.Load(), cl.paths[0].Load(), last)
+		cancel()
+		fl.Wait()
+		srv.Close()
+		st.Close()
+		board.Close()
+	}
 }
