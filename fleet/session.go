@@ -181,9 +181,19 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		return posts, cur, err
 	}
 	g.readAt = now
-	if after.Head != nil && after.Head.Same(h) && len(posts) == 0 {
+	switch {
+	case len(posts) > 0:
+		// New posts: the list looked at may be older than them, so the head kept is the one
+		// the newest post gives (compared with the list by last post time and poster).
+		last := posts[len(posts)-1]
+		seen := forum.ThreadHead{ID: t.ID, Replies: -1, LastAt: last.Time, LastPoster: last.Author, Section: sec.id}
+		if listed && h.LastAt.Equal(last.Time) && h.LastPoster == last.Author {
+			seen = h // the list shows them already: keep its reply count too
+		}
+		cur.Head = &seen
+	case after.Head != nil && after.Head.Same(h):
 		cur.Head = after.Head // nothing new: the cursor as it was (no write)
-	} else {
+	default:
 		cur.Head = &h
 	}
 	return posts, cur, nil
