@@ -91,6 +91,7 @@ type Daemon struct {
 	errBack  time.Duration
 	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
 	inboxAt  time.Time      // when the inbox was last read
+	wake     chan struct{}  // Wake's signal to the loop's wait
 	dropped  bool           // a picture was dropped (no attachments, no Files): logged once
 }
 
@@ -137,7 +138,7 @@ func New(o Options) (*Daemon, error) {
 	if o.Poll.Ceiling == 0 {
 		o.Poll.Ceiling = 10 * time.Minute
 	}
-	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{},
+	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{}, wake: make(chan struct{}, 1),
 		logged: map[string]time.Time{}, unlogged: map[string]int{}}
 	d.log = o.Log.With().Str("game", o.Game).Logger()
 	return d, nil
@@ -192,11 +193,35 @@ func (d *Daemon) Run(ctx context.Context) error {
 		} else {
 			d.errBack = 0
 		}
-		if d.o.Clock.Sleep(ctx, wait) != nil {
+		if d.sleep(ctx, wait) != nil {
 			d.log.Info().Msg("shutting down")
 			return nil
 		}
 	}
+}
+
+// Wake cuts the game loop's current wait short: something for the game may have come (the
+// section's thread list showed its thread changed). It never blocks.
+func (d *Daemon) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// sleep waits for d on the clock, or until Wake, or until ctx ends (then its error).
+func (d *Daemon) sleep(ctx context.Context, wait time.Duration) error {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-d.wake:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	_ = d.o.Clock.Sleep(sctx, wait)
+	return ctx.Err()
 }
 
 func (d *Daemon) backoff() time.Duration {

@@ -203,11 +203,6 @@ func (f *Fleet) open(ctx context.Context, v *config.Config) (*Game, error) {
 	}
 	gf := &gameForum{session: s, thread: v.Forum.Thread, sectionID: v.Game.Section, every: every,
 		verify: f.o.VerifyEvery, now: f.o.Clock.Now}
-	cur, _, err := f.o.Store.Cursor(ctx, v.Game.ID, store.SourceThread)
-	if err != nil {
-		return nil, err
-	}
-	gf.Join(cur)
 	o := daemon.Options{
 		Game: v.Game.ID, Kind: v.Game.Kind, Thread: forum.Thread{ID: v.Forum.Thread},
 		Forum: gf, Store: f.o.Store, NewReferee: newRef, Bot: v.Bot.Username, Moderators: v.Moderators,
@@ -222,6 +217,12 @@ func (f *Fleet) open(ctx context.Context, v *config.Config) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	gf.wake = d.Wake
+	cur, _, err := f.o.Store.Cursor(ctx, v.Game.ID, store.SourceThread)
+	if err != nil {
+		return nil, err
+	}
+	gf.Join(cur)
 	return &Game{Config: v, Daemon: d, Forum: gf, NewReferee: newRef, Record: rec,
 		fingerprint: fingerprint(v), session: s.key}, nil
 }

@@ -53,7 +53,7 @@ func (s *session) section(id string, every time.Duration, now func() time.Time) 
 	defer s.mu.Unlock()
 	sec, ok := s.sections[id]
 	if !ok {
-		sec = &section{id: id, every: every, now: now, games: map[string]bool{}, session: s}
+		sec = &section{id: id, every: every, now: now, games: map[string]func(){}, session: s}
 		s.sections[id] = sec
 	}
 	if every < sec.every {
@@ -86,16 +86,17 @@ type section struct {
 	session *session
 
 	mu    sync.Mutex
-	games map[string]bool // the threads of the games in it
+	games map[string]func() // the threads of the games in it, and how to wake each game
 	at    time.Time
 	heads map[string]forum.ThreadHead
 	reads int // lists read (tests and the benchmark count them)
 }
 
-// join adds a game's thread to the section.
-func (s *section) join(thread string) {
+// join adds a game's thread to the section; wake (nil: none) cuts the game's wait short when a
+// look at the list shows its thread changed.
+func (s *section) join(thread string, wake func()) {
 	s.mu.Lock()
-	s.games[thread] = true
+	s.games[thread] = wake
 	s.mu.Unlock()
 }
 
@@ -107,17 +108,20 @@ func (s *section) shared() bool {
 }
 
 // look returns the section's threads, read again when the last read is older than the pace.
-func (s *section) look(ctx context.Context, r forum.SectionReader) (map[string]forum.ThreadHead, error) {
+// The games whose thread the new list shows changed are woken (all but the caller's, which is
+// reading anyway), so that a move is answered within a look, not a game's whole poll interval.
+func (s *section) look(ctx context.Context, r forum.SectionReader, caller string) (map[string]forum.ThreadHead, error) {
 	every := s.session.pace(s)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	now := s.now()
 	if s.heads != nil && now.Sub(s.at) < every && !now.Before(s.at) {
+		defer s.mu.Unlock()
 		return s.heads, nil
 	}
 	list, err := r.Section(ctx, s.id)
 	s.reads++
 	if err != nil {
+		s.mu.Unlock()
 		return nil, err
 	}
 	heads := make(map[string]forum.ThreadHead, len(list))
@@ -125,7 +129,21 @@ func (s *section) look(ctx context.Context, r forum.SectionReader) (map[string]f
 		h.Section = s.id
 		heads[h.ID] = h
 	}
+	var wake []func()
+	if s.heads != nil {
+		for th, w := range s.games {
+			old, was := s.heads[th]
+			h, is := heads[th]
+			if w != nil && th != caller && (was != is || is && !old.Same(h)) {
+				wake = append(wake, w)
+			}
+		}
+	}
 	s.at, s.heads = now, heads
+	s.mu.Unlock()
+	for _, w := range wake {
+		w()
+	}
 	return heads, nil
 }
 
@@ -139,6 +157,7 @@ type gameForum struct {
 	every     time.Duration
 	verify    time.Duration // a read of the thread itself at least this often
 	now       func() time.Time
+	wake      func() // cuts the game loop's wait short (nil: none)
 
 	mu       sync.Mutex
 	sec      *section
@@ -156,7 +175,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	if sec == nil || !sec.shared() {
 		return g.session.Posts(ctx, t, after)
 	}
-	heads, err := sec.look(ctx, g.sectionR)
+	heads, err := sec.look(ctx, g.sectionR, t.ID)
 	if err != nil {
 		// The list failed (a theme change, a hiccup): the thread is read as if there were none.
 		return g.session.Posts(ctx, t, after)
@@ -225,7 +244,7 @@ func (g *gameForum) sectionFor(t forum.Thread, after forum.Cursor) *section {
 	}
 	g.sectionR = r
 	g.sec = g.session.section(id, g.every, g.now)
-	g.sec.join(t.ID)
+	g.sec.join(t.ID, g.wake)
 	return g.sec
 }
 

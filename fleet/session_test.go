@@ -407,3 +407,33 @@ func TestSectionListOnlyWhenShared(t *testing.T) {
 		t.Fatalf("pace with 11 sections at 1 request/s: %s", got)
 	}
 }
+
+// A look at the list that shows another game's thread changed wakes that game.
+func TestSectionLookWakesChangedGames(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+	woken := map[string]int{}
+	var gs []*gameForum
+	for _, th := range []string{"1", "2", "3"} {
+		g := &gameForum{session: s, thread: th, every: time.Second, verify: time.Hour, now: clock.Now}
+		g.wake = func() { woken[th]++ }
+		g.Join(forum.Cursor{})
+		gs = append(gs, g)
+	}
+	if _, _, err := gs[0].Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{}); err != nil {
+		t.Fatal(err)
+	}
+	lf.add("3", "Джелу")
+	clock.Advance(2 * time.Second)
+	if _, _, err := gs[0].Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if woken["3"] != 1 || woken["2"] != 0 || woken["1"] != 0 {
+		t.Fatalf("woken %v, want only game 3", woken)
+	}
+}
