@@ -275,7 +275,7 @@ func (c *Config) Defaults() {
 		c.gameDefaults()
 	}
 	if c.Poll.Floor == 0 {
-		c.Poll.Floor = Duration(30 * time.Second)
+		c.Poll.Floor = Duration(5 * time.Second)
 	}
 	if c.Poll.Ceiling == 0 {
 		c.Poll.Ceiling = Duration(10 * time.Minute)

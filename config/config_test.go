@@ -24,7 +24,7 @@ func TestExampleConfigLoads(t *testing.T) {
 	if len(setup.Players) != 2 {
 		t.Fatalf("players %v", setup.Players)
 	}
-	if c.Poll.Floor.D() != 30*time.Second || c.Poll.Ceiling.D() != 10*time.Minute {
+	if c.Poll.Floor.D() != 5*time.Second || c.Poll.Ceiling.D() != 10*time.Minute {
 		t.Fatalf("poll: %v %v", c.Poll.Floor.D(), c.Poll.Ceiling.D())
 	}
 }
