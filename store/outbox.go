@@ -45,6 +45,9 @@ type OutboxItem struct {
 	Clock string
 }
 
+// OutboxCause is the cause of the events an outbox item's posting causes (Commit.Posted).
+func OutboxCause(marker string) string { return "outbox:" + marker }
+
 // Limits on an outbox item's attachments (the schema enforces them too).
 const (
 	MaxAttachments    = 8
