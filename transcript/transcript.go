@@ -202,10 +202,10 @@ func (t *Transcript) Replay() (*Result, error) {
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
 	posted := func(at time.Time, out *judge.Outcome) error {
 		for i, m := range out.Messages {
+			out.Messages[i].Body = judge.FillDeadline(ref, m.Body, m.Clock, at)
 			if m.Clock == "" {
 				continue
 			}
-			out.Messages[i].Body = judge.FillDeadline(ref, m.Body, m.Clock, at)
 			del, err := judge.Deliver(ref, m.Clock, "", at)
 			if err != nil {
 				return err

@@ -1,6 +1,7 @@
 package crusade
 
 import (
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,41 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The post that lays out the armies once both deployments are in starts the crusaders' clock and
+// states its deadline (before the evening window: its start + the limit).
+func TestArmiesLaidOutStateTheDeadline(t *testing.T) {
+	c := newRef(t, func(o *CrusadeOptions) {
+		o.NoPM = true
+		o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(12, 0)}
+	})
+	if _, err := c.Start(at(12, 0)); err != nil {
+		t.Fatal(err)
+	}
+	var ws []string
+	for w := range cr.DefaultDeployment() {
+		ws = append(ws, string(w))
+	}
+	sort.Strings(ws)
+	lines := map[cr.Side][]string{}
+	for _, w := range ws {
+		id := cr.WarriorID(w)
+		lines[id.Side()] = append(lines[id.Side()], w+" "+cr.DefaultDeployment()[id].String())
+	}
+	mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: "+strings.Join(lines[cr.Saracens], ", ")), judge.Accepted)
+	out := mustJudge(t, c, post("Джелу", at(12, 10), "расстановка: "+strings.Join(lines[cr.Crusaders], ", ")), judge.Accepted)
+	var laid *judge.Message
+	for i, m := range out.Messages {
+		if strings.Contains(m.Body, "Армии расставлены") {
+			laid = &out.Messages[i]
+		}
+	}
+	if laid == nil || laid.Clock != cr.ClockKey(0, cr.Crusaders) {
+		t.Fatalf("the armies' post carries no clock: %+v", out.Messages)
+	}
+	if got := judge.FillDeadline(c.Referee, laid.Body, laid.Clock, at(12, 10)); !strings.HasSuffix(got, "Ходят крестоносцы, срок хода — до 20:00.") {
+		t.Fatalf("the armies' post ends %q", got[max(0, len(got)-120):])
 	}
 }
