@@ -129,6 +129,9 @@ type ClockStarter interface {
 	// Deadline is what a message carrying clock key posted at at says in its DeadlineSlot (the
 	// deadline that follows, in the game's words; "" to say nothing).
 	Deadline(key string, at time.Time) (string, error)
+	// Clock is the key of the clock that runs now ("" none): the opening post carries it (it
+	// shows the position the side to move answers).
+	Clock() string
 }
 
 // Opener is Rules whose start needs events (a start position drawn by chance): the referee calls

@@ -322,7 +322,7 @@ func (r *referee) revealed() bool { return r.shown }
 // ---- starting ----
 
 // Start gives the opening post (with the seed's commitment), after the game's opening events
-// when it has any (Opener).
+// when it has any (Opener); it carries the clock that runs (ClockStarter), if any.
 func (r *referee) Start(at time.Time) (Outcome, error) {
 	var evs []engine.Event
 	if o, ok := r.rules.(Opener); ok {
@@ -342,7 +342,11 @@ func (r *referee) Start(at time.Time) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Verdict: Accepted, Events: evs, Messages: []Message{{Body: body}}}, nil
+	m := Message{Body: body}
+	if cs, ok := r.rules.(ClockStarter); ok {
+		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
+	}
+	return Outcome{Verdict: Accepted, Events: evs, Messages: []Message{m}}, nil
 }
 
 // ---- judging posts ----

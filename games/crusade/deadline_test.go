@@ -33,8 +33,14 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRef(t)
-			if _, err := r.Start(at(18, 0)); err != nil {
+			st, err := r.Start(at(18, 0))
+			if err != nil {
 				t.Fatal(err)
+			}
+			// The opening post shows the board: it starts the crusaders' clock.
+			if m := st.Messages[0]; m.Clock != cr.ClockKey(0, cr.Crusaders) ||
+				!strings.HasSuffix(judge.FillDeadline(r.Referee, m.Body, m.Clock, at(18, 0)), "Ходят крестоносцы, срок хода — до 20:00.") {
+				t.Fatalf("the opening post's clock %q:\n%s", m.Clock, m.Body)
 			}
 			out, err := r.Judge(post("Джелу", tc.move, "1-й ход крестоносца к1 на K16"))
 			if err != nil || out.Verdict != judge.Accepted || len(out.Messages) != 1 {
@@ -119,8 +125,8 @@ func TestArmiesLaidOutStateTheDeadline(t *testing.T) {
 		o.NoPM = true
 		o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(12, 0)}
 	})
-	if _, err := c.Start(at(12, 0)); err != nil {
-		t.Fatal(err)
+	if st, err := c.Start(at(12, 0)); err != nil || st.Messages[0].Clock != "" {
+		t.Fatalf("a deployment call starts no clock: %v %+v", err, st.Messages)
 	}
 	var ws []string
 	for w := range cr.DefaultDeployment() {

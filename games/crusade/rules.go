@@ -478,14 +478,20 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 // armies' deployment shows the position the side to move answers (the templates put
 // judge.DeadlineSlot after whose move it is).
 func (r *Rules) clockOf(ev engine.Event) string {
+	switch ev.(type) {
+	case *cr.TurnPlayed, *cr.GameStarted:
+		return r.Clock()
+	}
+	return ""
+}
+
+// Clock is the key of the side to move's wait ("" when nobody is to move): the opening post of
+// a game that starts in play carries it.
+func (r *Rules) Clock() string {
 	if r.game.Phase() != cr.PhasePlaying {
 		return ""
 	}
-	switch ev.(type) {
-	case *cr.TurnPlayed, *cr.GameStarted:
-		return cr.ClockKey(r.game.Turns(), r.game.SideToMove())
-	}
-	return ""
+	return cr.ClockKey(r.game.Turns(), r.game.SideToMove())
 }
 
 // ---- the clock a reply starts (judge.ClockStarter) ----
