@@ -39,7 +39,7 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 			}
 			// The opening post shows the board: it starts the crusaders' clock.
 			if m := st.Messages[0]; m.Clock != cr.ClockKey(0, cr.Crusaders) ||
-				!strings.HasSuffix(judge.FillDeadline(r.Referee, m.Body, m.Clock, at(18, 0)), "Ходят крестоносцы, срок хода — до 20:00.") {
+				!strings.Contains(judge.FillDeadline(r.Referee, m.Body, m.Clock, at(18, 0)), "\nХодят крестоносцы, срок хода — до 20:00.\n") {
 				t.Fatalf("the opening post's clock %q:\n%s", m.Clock, m.Body)
 			}
 			out, err := r.Judge(post("Джелу", tc.move, "1-й ход крестоносца к1 на K16"))
