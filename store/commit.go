@@ -145,6 +145,9 @@ func (c *Commit) check() error {
 	if c.ExpectSeq != nil && *c.ExpectSeq < 0 {
 		return fmt.Errorf("%w: expected seq %d", ErrInvalid, *c.ExpectSeq)
 	}
+	if c.Posted != nil && c.Posted.ID <= 0 {
+		return fmt.Errorf("%w: posted item %d", ErrInvalid, c.Posted.ID)
+	}
 	if c.TimerAt != nil && c.TimerAt.IsZero() {
 		return fmt.Errorf("%w: zero timer", ErrInvalid)
 	}
