@@ -426,8 +426,9 @@ func bodyLimit(limit int) int {
 }
 
 // findMarkers looks for markers in the bot's recent posts (replies) or sent messages (PMs) and
-// returns the post holding each one found (its forum id and time). A marker counts only in a post by the
-// bot and only on a line of its own, where Mark puts it.
+// returns the post holding each one found (its forum id and time: a merged post's is its first
+// part's). A marker counts only in a post by the bot and only on a line of its own, where Mark
+// puts it.
 func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []string) (map[string]forum.Post, error) {
 	var posts []forum.Post
 	switch it.Kind {
