@@ -66,20 +66,26 @@ func (g *Game) firstDeadline(since time.Time) (time.Time, bool) {
 
 // movable reports whether a reply posted at at moves the start of the current wait key: the wait
 // is still the current one, no violation of it was charged, the reply came after the wait began
-// and before its first deadline had passed.
+// and before its first deadline had passed, and starting the wait at at changes that deadline (a
+// reply posted before the evening window opens leaves it at the window's start + the limit).
 func (g *Game) movable(key string, at time.Time) bool {
 	st := g.st
 	if !g.currentWait(key) || st.LimitChargedUntil.After(st.ToMoveSince) || !at.After(st.ToMoveSince) {
 		return false
 	}
 	dl, ok := g.firstDeadline(st.ToMoveSince)
-	return !ok || !at.After(dl)
+	if ok && at.After(dl) {
+		return false
+	}
+	moved, mok := g.firstDeadline(at)
+	return ok != mok || !moved.Equal(dl)
 }
 
 // Delivered is the reply that shows wait key's position posted at at (minute precision): the
 // clock of the side to move starts then when that is later than the wait's start, while the wait
 // is still the current one and its limit has not passed; otherwise nothing changes (a reply posted
-// after a later move, or after the limit fired while the referee caught up).
+// after a later move, or after the limit fired while the referee caught up). No event is decided
+// when the first deadline would stay where it is.
 func (g *Game) Delivered(key string, at time.Time) []engine.Event {
 	if !g.movable(key, at) {
 		return nil

@@ -26,8 +26,10 @@ func TestDeliveredStartsTheClock(t *testing.T) {
 			deadline: at(2, 20, 31), violation: at(2, 20, 32)},
 		{name: "posted the same minute", move: at(2, 19, 30), delivered: at(2, 19, 30),
 			deadline: at(2, 20, 30), violation: at(2, 20, 31)},
-		{name: "before the evening window", move: at(2, 14, 0), delivered: at(2, 14, 5), moved: true,
+		{name: "before the evening window: the deadline stays", move: at(2, 14, 0), delivered: at(2, 14, 5),
 			deadline: at(2, 20, 0), violation: at(2, 20, 1)},
+		{name: "into the evening window", move: at(2, 18, 50), delivered: at(2, 19, 10), moved: true,
+			deadline: at(2, 20, 10), violation: at(2, 20, 11)},
 		{name: "at the deadline's minute", move: at(2, 19, 30), delivered: at(2, 20, 30), moved: true,
 			deadline: at(2, 21, 30), violation: at(2, 21, 31)},
 		{name: "after the deadline", move: at(2, 19, 30), delivered: at(2, 20, 31),
@@ -36,7 +38,7 @@ func TestDeliveredStartsTheClock(t *testing.T) {
 			violation: at(2, 20, 31)},
 		{name: "a stale reply (an earlier wait)", move: at(2, 19, 30), key: ClockKey(0, Crusaders), delivered: at(2, 19, 31),
 			violation: at(2, 20, 31)},
-		{name: "late evening: the deadline is the next evening's", move: at(2, 23, 20), delivered: at(2, 23, 30), moved: true,
+		{name: "late evening: the deadline is the next evening's", move: at(2, 23, 20), delivered: at(2, 23, 30),
 			deadline: at(3, 20, 0), violation: at(3, 20, 1)},
 	}
 	for _, tc := range cases {

@@ -28,7 +28,9 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 		{"held by flood control", at(19, 5), at(19, 6).Add(10 * time.Second),
 			"Следующий ход: сарацины, срок хода — до 20:06.", true, at(20, 7)},
 		{"late evening: the next evening's deadline", at(23, 30), at(23, 31),
-			"Следующий ход: сарацины, срок хода — до 2 декабря, 20:00.", true, at(20, 1).AddDate(0, 0, 1)},
+			"Следующий ход: сарацины, срок хода — до 2 декабря, 20:00.", false, at(20, 1).AddDate(0, 0, 1)},
+		{"held past the evening window's start", at(18, 55), at(19, 10),
+			"Следующий ход: сарацины, срок хода — до 20:10.", true, at(20, 11)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
