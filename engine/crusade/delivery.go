@@ -91,7 +91,7 @@ func (g *Game) Delivered(key string, at time.Time) []engine.Event {
 		return nil
 	}
 	st := g.st
-	return []engine.Event{&ClockStarted{At: at, Side: st.ToMove, Turn: st.Turns, Was: st.ToMoveSince}}
+	return []engine.Event{&ClockStarted{At: at.In(g.clk.loc), Side: st.ToMove, Turn: st.Turns, Was: st.ToMoveSince.In(g.clk.loc)}}
 }
 
 // Deadline is the first deadline of wait key as a reply posted at at states it: from the later of
