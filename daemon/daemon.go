@@ -523,9 +523,9 @@ func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) err
 			atts = append(atts, forum.Attachment{Name: a.Name, ContentType: a.ContentType, Data: a.Data})
 		}
 		if m.To == "" {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts, Clock: m.Clock})
 		} else {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts})
+			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts, Clock: m.Clock})
 		}
 	}
 	first := len(c.Flags)

@@ -2,14 +2,17 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/store"
+	"forumgm/templates"
 )
 
 // Forums merge a user's consecutive posts: MyBB (postmergemins, 60 minutes by default) appends
@@ -143,3 +146,63 @@ func (d *Daemon) flagEdited(ctx context.Context, rec store.PostRecord, p forum.P
 }
 
 func trimEnd(s string) string { return strings.TrimRight(s, " \t\r\n") }
+
+// The bot's own posts merge too: a reply the bot posts while the thread's last post is its own,
+// within the board's merge window, is appended to that post (after "[hr]") with no new post and
+// no notice, and an announcement there (a moderator's decision, the day's question) is easily
+// missed. The dialect reports such a merge; the poster then edits the post (forum.Editor) to start
+// the merged part with a visible header line (templates/poster "merged"). A dialect that cannot
+// edit leaves the part as it is (logged; docs/operations.md says to exempt the bot from merging).
+
+// headMerged marks the top of a reply the forum merged into the bot's post id: sent is the text
+// posted (its marker on its last line), at when it was posted.
+func (d *Daemon) headMerged(ctx context.Context, id, sent string, at time.Time) {
+	ed, ok := forum.As[forum.Editor](d.o.Forum)
+	if !ok {
+		d.log.Warn().Str("post", id).Msg("the forum merged the reply into the bot's previous post and this forum cannot be edited by the bot: the merged part is not marked (exempt the bot from auto-merge: docs/operations.md)")
+		return
+	}
+	set, err := posterTemplates()
+	if err == nil {
+		var h string
+		if h, err = set.Render("merged", struct{ At time.Time }{at.In(d.loc())}); err == nil {
+			err = ed.EditPost(ctx, d.o.Thread, id, func(text string) (string, error) { return withHeader(text, sent, h) })
+		}
+	}
+	if err != nil {
+		d.fail(kindOf(err), fmt.Errorf("daemon: mark the merged reply in post %s: %w", id, err))
+		return
+	}
+	d.log.Info().Str("post", id).Msg("the forum merged the reply into the bot's previous post: its part now starts with a visible header")
+}
+
+// withHeader puts header on a line of its own at the top of the part sent within a merged post's
+// text: before the last occurrence of sent's first line that comes before sent's marker. A text
+// whose part starts with the header already is returned as it is.
+func withHeader(text, sent, header string) (string, error) {
+	lines := strings.Split(strings.TrimSpace(sent), "\n")
+	first := strings.TrimSpace(lines[0])
+	marker := strings.TrimSpace(lines[len(lines)-1])
+	end := strings.LastIndex(text, marker)
+	if first == "" || end < 0 {
+		return "", errors.New("the reply is not in the post")
+	}
+	start := strings.LastIndex(text[:end+len(marker)], first)
+	if start < 0 {
+		return "", errors.New("the reply's first line is not in the post")
+	}
+	if strings.HasSuffix(strings.TrimRight(text[:start], " \t\r\n"), header) {
+		return text, nil
+	}
+	return text[:start] + header + "\n" + text[start:], nil
+}
+
+// loc is the game's time zone for the times players read (the poll policy's; UTC if none).
+func (d *Daemon) loc() *time.Location {
+	if d.o.Poll.Loc != nil {
+		return d.o.Poll.Loc
+	}
+	return time.UTC
+}
+
+var posterTemplates = sync.OnceValues(func() (*templates.Set, error) { return templates.Load("poster", nil) })

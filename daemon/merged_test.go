@@ -2,12 +2,12 @@ package daemon
 
 import (
 	"context"
-	"forumgm/forum"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"forumgm/forum"
 	"forumgm/store"
 )
 
@@ -151,5 +151,58 @@ func TestSharedInbox(t *testing.T) {
 		if want := map[bool]int{false: 1, true: 0}[shared]; to["Вася"] != want {
 			t.Errorf("shared %v: another game's player got %d answers, want %d", shared, to["Вася"], want)
 		}
+	}
+}
+
+// A moderator's announcement posted while the thread's last post is the bot's own, within the
+// hour: the board (MyBB's auto-merge, as the sandbox does it) appends it to that post; the poster
+// edits the post so the merged part starts with a visible header, once, and the post's markers
+// stay where the poster looks for them (nothing is posted twice).
+func TestMergedAnnouncementIsMarked(t *testing.T) {
+	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
+	r := newRig(t, start, fakeFactory)
+	r.cycle(t)
+	r.clock.Set(start.Add(10 * time.Minute))
+	r.post(t, "Джелу", "мой ход: к1 на K16")
+	r.cycle(t) // the bot's reply: a new post (the player's post is the last one)
+	posts := len(r.botTexts(t))
+	r.clock.Set(start.Add(20 * time.Minute))
+	c := store.Commit{Game: "g1", Outbox: []store.OutboxItem{{Kind: store.OutboxReply, Body: "[b]Объявление модератора:[/b] завтра играем с 20:00."}}}
+	if err := r.st.Commit(r.ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	r.cycle(t)
+	texts := r.botTexts(t)
+	if len(texts) != posts {
+		t.Fatalf("the sandbox must merge the announcement into the bot's reply: %d posts, want %d", len(texts), posts)
+	}
+	got := texts[len(texts)-1]
+	want := "[hr]\n[b]Новое сообщение бота · 19:20[/b]\n[b]Объявление модератора:[/b]"
+	if !strings.Contains(got, want) || strings.Count(got, "Новое сообщение бота") != 1 {
+		t.Fatalf("the merged announcement is not marked at its top:\n%s", got)
+	}
+	if strings.Count(got, "fgm-g1-") != 2 || !strings.HasPrefix(got, "Ход 1 принят") {
+		t.Fatalf("the merged post:\n%s", got)
+	}
+	r.clock.Set(start.Add(25 * time.Minute))
+	r.cycle(t)
+	assertExactlyOnce(t, r)
+}
+
+// withHeader puts the header at the top of the part sent, once, and refuses a text that does not
+// hold the part.
+func TestWithHeader(t *testing.T) {
+	sent := "Объявление.\nВторая строка.\n[size=1][color=#b0b0b0]fgm-g1-4-0123456789ab[/color][/size]"
+	old := "Ход 1.\nОбъявление.\n[size=1][color=#b0b0b0]fgm-g1-3-0123456789ab[/color][/size]\n[hr]\n"
+	text := old + sent
+	got, err := withHeader(text, sent, "[b]Н[/b]")
+	if err != nil || got != old+"[b]Н[/b]\n"+sent {
+		t.Fatalf("got %q %v", got, err)
+	}
+	if again, err := withHeader(got, sent, "[b]Н[/b]"); err != nil || again != got {
+		t.Fatalf("twice: %q %v", again, err)
+	}
+	if _, err := withHeader(old, sent, "[b]Н[/b]"); err == nil {
+		t.Fatal("a text without the part")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"forumgm/forum"
+	"forumgm/judge"
 	"forumgm/poster/form"
 	"forumgm/store"
 )
@@ -144,13 +145,18 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 		if err != nil {
 			return d.sendFailed(ctx, it, err)
 		}
+		now := d.o.Clock.Now()
+		body, err = d.render(ctx, it, body, now)
+		if err != nil {
+			return d.sendFailed(ctx, it, err)
+		}
 		parts := form.Split(body, bodyLimit(limit), form.Runes)
 		files := partFiles(parts, native)
 		markers := make([]string, len(parts))
 		for i := range parts {
 			markers[i] = PartMarker(it.Marker, i+1, len(parts))
 		}
-		var found map[string]string
+		var found map[string]forum.Post
 		if it.Attempts > 0 {
 			var err error
 			found, err = d.findMarkers(ctx, it, markers)
@@ -159,13 +165,14 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 			}
 		}
 		firstID := ""
-		again := false // redo the split and the marker look-up (flood wait, shorter limit)
+		var postedAt time.Time // when the first part went out: the forum's time of a part found
+		again := false         // redo the split and the marker look-up (flood wait, shorter limit)
 		for i, part := range parts {
-			if id, ok := found[markers[i]]; ok {
-				log.Info().Str("post", id).Int("part", i+1).Msg("already on the forum (found by marker): not posting again")
+			if p, ok := found[markers[i]]; ok {
+				log.Info().Str("post", p.ID).Int("part", i+1).Msg("already on the forum (found by marker): not posting again")
 				d.m.RepliesPosted.WithLabelValues(d.o.Game, string(it.Kind), "found").Inc()
-				if firstID == "" {
-					firstID = id
+				if i == 0 {
+					firstID, postedAt = p.ID, p.Time
 				}
 				continue
 			}
@@ -180,7 +187,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				it.Attempts = 1
 			}
 			d.hook("attempt")
-			id, err := d.send(ctx, it, Mark(part, markers[i]), files[i])
+			id, err := d.send(ctx, it, Mark(part, markers[i]), files[i], i == 0)
 			var fe *forum.FloodError
 			switch {
 			case err == nil:
@@ -203,7 +210,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				if lerr := d.o.Forum.Login(ctx); lerr != nil {
 					return d.sendFailed(ctx, it, lerr)
 				}
-				id, err = d.send(ctx, it, Mark(part, markers[i]), files[i])
+				id, err = d.send(ctx, it, Mark(part, markers[i]), files[i], i == 0)
 				if err != nil {
 					return d.sendError(ctx, it, err)
 				}
@@ -229,8 +236,8 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 				break
 			}
 			d.hook("sent")
-			if firstID == "" {
-				firstID = id
+			if i == 0 {
+				firstID, postedAt = id, d.o.Clock.Now()
 			}
 			log.Info().Str("post", id).Int("part", i+1).Int("parts", len(parts)).Msg("posted")
 			d.m.RepliesPosted.WithLabelValues(d.o.Game, string(it.Kind), "posted").Inc()
@@ -241,16 +248,73 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 			it.Attempts = max(it.Attempts, 1)
 			continue
 		}
-		cctx, cancel := durable(ctx)
-		err = d.o.Store.MarkPosted(cctx, it.ID, firstID, d.o.Clock.Now())
-		cancel()
-		if err != nil {
-			d.fail("store", err)
+		if postedAt.IsZero() {
+			postedAt = now
+		}
+		if err := d.posted(ctx, it, firstID, postedAt); err != nil {
 			return err
 		}
 		d.hook("posted")
 		return nil
 	}
+}
+
+// render makes an item's body as it goes out at now: a reply that starts a side's clock states
+// the deadline that follows from now (judge.FillDeadline).
+func (d *Daemon) render(ctx context.Context, it store.OutboxRow, body string, now time.Time) (string, error) {
+	if it.Clock == "" && !strings.Contains(body, judge.DeadlineSlot) {
+		return body, nil
+	}
+	ref, _, err := d.referee(ctx)
+	if err != nil {
+		return "", err
+	}
+	return judge.FillDeadline(ref, body, it.Clock, now), nil
+}
+
+// posted marks an item posted. An item that starts a side's clock first tells the game when it
+// was posted (judge.Deliver, at the posting minute: the forum's time of a post found by its
+// marker after a crash); the events that move the clock are committed with the mark, both or
+// neither. A referee that fails on it does not hold the outbox up: the item is marked posted.
+func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string, at time.Time) error {
+	now := d.o.Clock.Now()
+	for try := 1; it.Clock != "" && try <= maxRedecide; try++ {
+		ref, seq, err := d.referee(ctx)
+		if err != nil {
+			return err
+		}
+		out, err := judge.Deliver(ref, it.Clock, it.Marker, at)
+		if err != nil {
+			d.invalidate()
+			d.fail("referee", fmt.Errorf("daemon: outbox %d (%s): delivered: %w", it.ID, it.Marker, err))
+			break
+		}
+		if len(out.Events) == 0 {
+			break
+		}
+		c := store.Commit{Game: d.o.Game, At: judge.PostingMinute(at), Cause: store.OutboxCause(it.Marker),
+			Posted: &store.Posted{ID: it.ID, ForumPostID: forumID, At: now}, ExpectSeq: store.Expect(seq)}
+		err = d.commit(ctx, &c, out, nil)
+		if err == nil {
+			d.log.Info().Int64("outbox", it.ID).Str("clock", it.Clock).Time("at", c.At).Int("events", len(c.Events)).
+				Msg("the reply came later than the move: the side's time limit counts from the reply")
+			return nil
+		}
+		if !errors.Is(err, store.ErrLogMoved) {
+			return err
+		}
+		if err := d.sync(ctx); err != nil {
+			d.fail("store", err)
+			return err
+		}
+	}
+	cctx, cancel := durable(ctx)
+	err := d.o.Store.MarkPosted(cctx, it.ID, forumID, now)
+	cancel()
+	if err != nil {
+		d.fail("store", err)
+	}
+	return err
 }
 
 // attachments decides where an item's files go: those the forum takes with a thread reply are
@@ -307,9 +371,10 @@ func partFiles(parts []string, files []forum.Attachment) [][]forum.Attachment {
 	return out
 }
 
-// send posts one marked part, with files (a thread reply through the dialect's Attacher). A
-// private message has no forum id: the marker stands for it.
-func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, files []forum.Attachment) (string, error) {
+// send posts one marked part, with files (a thread reply through the dialect's Attacher); the
+// first part of a reply the forum merged into the bot's previous post gets its header
+// (headMerged). A private message has no forum id: the marker stands for it.
+func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, files []forum.Attachment, first bool) (string, error) {
 	if it.Kind == store.OutboxPM {
 		subject := it.Subject
 		if subject == "" {
@@ -331,8 +396,9 @@ func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, file
 	if err != nil {
 		return "", err
 	}
-	if merged {
-		d.log.Info().Str("post", id).Msg("the forum merged the reply into the bot's previous post")
+	if merged && first {
+		// (A later part of a split message merging into the first is its continuation.)
+		d.headMerged(ctx, id, body, d.o.Clock.Now())
 	}
 	return id, nil
 }
@@ -360,9 +426,10 @@ func bodyLimit(limit int) int {
 }
 
 // findMarkers looks for markers in the bot's recent posts (replies) or sent messages (PMs) and
-// returns the forum id of the post holding each one found. A marker counts only in a post by the
-// bot and only on a line of its own, where Mark puts it.
-func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []string) (map[string]string, error) {
+// returns the post holding each one found (its forum id and time: a merged post's is its first
+// part's). A marker counts only in a post by the bot and only on a line of its own, where Mark
+// puts it.
+func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []string) (map[string]forum.Post, error) {
 	var posts []forum.Post
 	switch it.Kind {
 	case store.OutboxPM:
@@ -381,7 +448,7 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 			return nil, fmt.Errorf("daemon: look for %s: %w", it.Marker, err)
 		}
 	}
-	found := map[string]string{}
+	found := map[string]forum.Post{}
 	for _, p := range posts {
 		// Only the bot's own posts count: a player who posts a marker suppresses nothing. (The
 		// sent folder's messages are the bot's; their author is the bot too.)
@@ -390,7 +457,7 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 		}
 		for _, m := range markers {
 			if containsMarker(p.Text, m) {
-				found[m] = p.ID
+				found[m] = p
 			}
 		}
 	}

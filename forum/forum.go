@@ -153,6 +153,14 @@ type Attacher interface {
 	ReplyWithAttachments(ctx context.Context, t Thread, body string, files []Attachment) (id string, merged bool, err error)
 }
 
+// Editor is implemented by dialects that can change the text of one of the bot's own posts: edit
+// gets the post's current text (the forum's markup, as its edit form shows it) and returns the new
+// text; an error from edit leaves the post as it is. The daemon uses it to mark the top of a reply
+// the forum merged into the bot's previous post.
+type Editor interface {
+	EditPost(ctx context.Context, t Thread, id string, edit func(text string) (string, error)) error
+}
+
 // Errors every dialect reports, wrapped with the details (errors.Is works on them).
 var (
 	ErrLoggedOut     = errors.New("forum: not logged in")

@@ -116,6 +116,24 @@ type Adjuster interface {
 	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
 }
 
+// ClockStarter is Rules whose replies start a side's clock (a time limit counted from when the
+// side got the move): such a message carries the game's key for the clock (Message.Clock) and may
+// hold DeadlineSlot. Once it is on the forum the referee reports its posting time (Delivered): the
+// time a side has counts from when it could see the position, not from the move it answers when
+// the reply came later (flood control, an outage). Both get PostingMinute times.
+type ClockStarter interface {
+	// Delivered is the message carrying clock key posted at at: the events that move that clock
+	// (none when nothing changes: the clock is no longer the current one, its limit has passed,
+	// the message was not late).
+	Delivered(key string, at time.Time) ([]engine.Event, error)
+	// Deadline is what a message carrying clock key posted at at says in its DeadlineSlot (the
+	// deadline that follows, in the game's words; "" to say nothing).
+	Deadline(key string, at time.Time) (string, error)
+	// Clock is the key of the clock that runs now ("" none): the opening post carries it (it
+	// shows the position the side to move answers).
+	Clock() string
+}
+
 // Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
 // Open once, when the game starts, before it renders the opening post.
 type Opener interface {

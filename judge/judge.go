@@ -5,6 +5,7 @@
 package judge
 
 import (
+	"strings"
 	"time"
 
 	"forumgm/engine"
@@ -47,6 +48,45 @@ type Message struct {
 	// Attachments are files posted with the message (a picture of the field); the body must
 	// read well without them (forums and readers without images).
 	Attachments []Attachment `json:"attachments,omitempty"`
+	// Clock is set when the message starts a side's clock (it shows the position a side must
+	// answer): the game's key for that clock (see ClockStarter). The poster reports the
+	// message's posting time (Deliver) and fills its DeadlineSlot (FillDeadline) when it sends.
+	Clock string `json:"clock,omitempty"`
+}
+
+// DeadlineSlot is where a message that starts a clock states its deadline: the poster replaces it
+// with the game's words for the deadline that follows from the posting time (FillDeadline). It
+// cannot come from a player's text (templates escape "[").
+const DeadlineSlot = "[deadline]"
+
+// PostingMinute is a posting time as forums show it: to the minute.
+func PostingMinute(t time.Time) time.Time { return t.Truncate(time.Minute) }
+
+// Deliver tells r that a message carrying clock key (Message.Clock) went out as outbox item marker
+// at at (minute precision): the outcome's events (to commit) move the side's clock when the game
+// says so; none when nothing changes or r's game has no clocks (ClockStarter).
+func Deliver(r Referee, key, marker string, at time.Time) (Outcome, error) {
+	if d, ok := r.(interface {
+		Delivered(key, marker string, at time.Time) (Outcome, error)
+	}); ok && key != "" {
+		return d.Delivered(key, marker, at)
+	}
+	return Outcome{}, nil
+}
+
+// FillDeadline replaces body's DeadlineSlot with what r's game says of the deadline of clock key
+// for a message posted at at (PostingMinute), or with nothing when it says nothing.
+func FillDeadline(r Referee, body, key string, at time.Time) string {
+	if !strings.Contains(body, DeadlineSlot) {
+		return body
+	}
+	words := ""
+	if d, ok := r.(interface {
+		Deadline(key string, at time.Time) string
+	}); ok && key != "" {
+		words = d.Deadline(key, at)
+	}
+	return strings.ReplaceAll(body, DeadlineSlot, words)
 }
 
 // Attachment is a file attached to a message.

@@ -98,6 +98,7 @@ const (
 	KindUndone    = "judge.undone"
 	KindModerated = "judge.moderated"
 	KindRevealed  = "judge.revealed"
+	KindDelivered = "judge.delivered"
 )
 
 // PausedEvent is a moderator pausing the game.
@@ -138,6 +139,16 @@ type RevealedEvent struct {
 	Salt string    `json:"salt"`
 }
 
+// DeliveredEvent records that a message starting a clock (Message.Clock) was posted late enough
+// to move that clock: the game's events that do so follow it.
+type DeliveredEvent struct {
+	At     time.Time `json:"at"`               // the posting time (minute precision)
+	Clock  string    `json:"clock"`            // the game's key for the clock
+	Marker string    `json:"marker,omitempty"` // the outbox item posted
+}
+
+func (*DeliveredEvent) EventKind() string { return KindDelivered }
+
 func (*PausedEvent) EventKind() string    { return KindPaused }
 func (*ResumedEvent) EventKind() string   { return KindResumed }
 func (*UndoneEvent) EventKind() string    { return KindUndone }
@@ -157,6 +168,8 @@ func (r *referee) decode(kind string, data []byte) (engine.Event, error) {
 		ev = &ModeratedEvent{}
 	case KindRevealed:
 		ev = &RevealedEvent{}
+	case KindDelivered:
+		ev = &DeliveredEvent{}
 	default:
 		return r.rules.DecodeEvent(kind, data)
 	}
@@ -185,7 +198,7 @@ func (r *referee) apply(ev engine.Event) error {
 		r.paused = true
 	case *ResumedEvent:
 		r.paused = false
-	case *ModeratedEvent:
+	case *ModeratedEvent, *DeliveredEvent:
 	case *RevealedEvent:
 		r.shown = true
 	case *UndoneEvent:
@@ -341,7 +354,7 @@ func (r *referee) revealed() bool { return r.shown }
 // ---- starting ----
 
 // Start gives the opening post (with the seed's commitment), after the game's opening events
-// when it has any (Opener).
+// when it has any (Opener); it carries the clock that runs (ClockStarter), if any.
 func (r *referee) Start(at time.Time) (Outcome, error) {
 	var evs []engine.Event
 	if o, ok := r.rules.(Opener); ok {
@@ -361,7 +374,11 @@ func (r *referee) Start(at time.Time) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Verdict: Accepted, Events: evs, Messages: []Message{{Body: body}}}, nil
+	m := Message{Body: body}
+	if cs, ok := r.rules.(ClockStarter); ok {
+		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
+	}
+	return Outcome{Verdict: Accepted, Events: evs, Messages: []Message{m}}, nil
 }
 
 // ---- judging posts ----
@@ -464,9 +481,9 @@ func (r *referee) route(in *Input, m Message) Message {
 		return m
 	}
 	if in != nil && in.Source == PM && !r.opt.NoPM {
-		return Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments}
+		return Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments, Clock: m.Clock}
 	}
-	return Message{Body: m.Body, Attachments: m.Attachments}
+	return Message{Body: m.Body, Attachments: m.Attachments, Clock: m.Clock}
 }
 
 // ---- the clock ----
@@ -489,6 +506,42 @@ func (r *referee) Fire(at time.Time) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return r.accepted(nil, evs)
+}
+
+// ---- clocks started by replies ----
+
+// Delivered reports a message carrying clock key (Message.Clock) posted at at as outbox item
+// marker to the game (ClockStarter): when the game moves the clock, the outcome has a
+// DeliveredEvent and the game's events, committed; else nothing.
+func (r *referee) Delivered(key, marker string, at time.Time) (Outcome, error) {
+	cs, ok := r.rules.(ClockStarter)
+	if !ok || key == "" {
+		return Outcome{}, nil
+	}
+	at = PostingMinute(at)
+	evs, err := cs.Delivered(key, at)
+	if err != nil || len(evs) == 0 {
+		return Outcome{}, err
+	}
+	evs = append([]engine.Event{&DeliveredEvent{At: at, Clock: key, Marker: marker}}, evs...)
+	if err := r.commit(evs); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Verdict: Accepted, Events: evs}, nil
+}
+
+// Deadline is what a message carrying clock key posted at at says of its deadline ("" when the
+// game says nothing or fails to: a reply is never held up by it).
+func (r *referee) Deadline(key string, at time.Time) string {
+	cs, ok := r.rules.(ClockStarter)
+	if !ok || key == "" {
+		return ""
+	}
+	words, err := cs.Deadline(key, PostingMinute(at))
+	if err != nil {
+		return ""
+	}
+	return words
 }
 
 // ---- moderation ----

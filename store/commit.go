@@ -52,6 +52,10 @@ type Commit struct {
 	// Pause, if set, records the game's paused state (a moderator's pause or resume) with the
 	// events that say so.
 	Pause *PauseUpdate
+	// Posted, if set, marks an outbox item of the game posted, with the events its posting causes
+	// (a reply that starts a side's clock): both or neither. An item posted already with the same
+	// forum id is left as it is; with another, the commit is refused (ErrOutboxState).
+	Posted *Posted
 }
 
 // PauseUpdate is a game paused or resumed, by whom and why.
@@ -141,6 +145,9 @@ func (c *Commit) check() error {
 	if c.ExpectSeq != nil && *c.ExpectSeq < 0 {
 		return fmt.Errorf("%w: expected seq %d", ErrInvalid, *c.ExpectSeq)
 	}
+	if c.Posted != nil && c.Posted.ID <= 0 {
+		return fmt.Errorf("%w: posted item %d", ErrInvalid, c.Posted.ID)
+	}
 	if c.TimerAt != nil && c.TimerAt.IsZero() {
 		return fmt.Errorf("%w: zero timer", ErrInvalid)
 	}
@@ -181,6 +188,18 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 			}
 			if resolved.Game != c.Game {
 				return fmt.Errorf("%w: flag %d is of game %q", ErrInvalid, resolved.ID, resolved.Game)
+			}
+		}
+		if c.Posted != nil {
+			o, err := outboxItem(ctx, tx, c.Posted.ID)
+			if err != nil {
+				return err
+			}
+			if o.Game != c.Game {
+				return fmt.Errorf("%w: outbox item %d is of game %q", ErrInvalid, o.ID, o.Game)
+			}
+			if err := markPosted(ctx, tx, *c.Posted, now); err != nil {
+				return err
 			}
 		}
 		if c.Post != nil {

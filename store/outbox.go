@@ -41,7 +41,12 @@ type OutboxItem struct {
 	// Attachments are files posted with the item (at most MaxAttachments, each at most
 	// MaxAttachmentSize bytes); their bytes are stored once however many items carry them.
 	Attachments []forum.Attachment
+	// Clock is the game's key of the clock the item starts (judge.Message.Clock); "" none.
+	Clock string
 }
+
+// OutboxCause is the cause of the events an outbox item's posting causes (Commit.Posted).
+func OutboxCause(marker string) string { return "outbox:" + marker }
 
 // Limits on an outbox item's attachments (the schema enforces them too).
 const (
@@ -67,6 +72,7 @@ type OutboxRow struct {
 	Attempts    int
 	LastError   string
 	PostedAt    time.Time
+	Clock       string // the clock the item starts (OutboxItem.Clock)
 }
 
 func (it OutboxItem) check() error {
@@ -144,23 +150,36 @@ func (s *Store) Outbox(ctx context.Context, id int64) (OutboxRow, error) {
 // again with the same forum post id is a no-op; with another id it is ErrOutboxState.
 func (s *Store) MarkPosted(ctx context.Context, id int64, forumPostID string, at time.Time) error {
 	return s.write(ctx, fmt.Sprintf("mark posted %d", id), func(tx *sql.Tx) error {
-		o, err := outboxItem(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if o.State == OutboxPosted {
-			if o.ForumPostID == forumPostID {
-				return nil
-			}
-			return fmt.Errorf("posted already as %q, not %q: %w", o.ForumPostID, forumPostID, ErrOutboxState)
-		}
-		if at.IsZero() {
-			at = s.now()
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE outbox SET state = 'posted', forum_post_id = ?, posted_at = ? WHERE id = ?`,
-			forumPostID, fmtTime(at), id)
-		return err
+		return markPosted(ctx, tx, Posted{ID: id, ForumPostID: forumPostID, At: at}, s.now())
 	})
+}
+
+// Posted marks an outbox item posted (MarkPosted, or Commit.Posted with the events its posting
+// causes).
+type Posted struct {
+	ID          int64
+	ForumPostID string    // "" for a private message
+	At          time.Time // zero: the store's clock
+}
+
+func markPosted(ctx context.Context, tx *sql.Tx, p Posted, now time.Time) error {
+	o, err := outboxItem(ctx, tx, p.ID)
+	if err != nil {
+		return err
+	}
+	if o.State == OutboxPosted {
+		if o.ForumPostID == p.ForumPostID {
+			return nil
+		}
+		return fmt.Errorf("posted already as %q, not %q: %w", o.ForumPostID, p.ForumPostID, ErrOutboxState)
+	}
+	at := p.At
+	if at.IsZero() {
+		at = now
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE outbox SET state = 'posted', forum_post_id = ?, posted_at = ? WHERE id = ?`,
+		p.ForumPostID, fmtTime(at), p.ID)
+	return err
 }
 
 // MarkAttempt records a failed attempt to send a pending item (it stays pending).
@@ -207,8 +226,8 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 	if err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (game_id, n, kind, recipient, subject, body, marker, event_seq, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (game_id, n, kind, recipient, subject, body, marker, event_seq, created_at, clock)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -216,7 +235,7 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 	created := fmtTime(now)
 	for _, it := range items {
 		n++
-		res, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(key, game, n), lastSeq, created)
+		res, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(key, game, n), lastSeq, created, it.Clock)
 		if err != nil {
 			return fmt.Errorf("outbox item %d: %w", n, err)
 		}
@@ -234,7 +253,7 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 }
 
 const outboxCols = `id, game_id, n, kind, recipient, subject, body, marker, event_seq, created_at, state, forum_post_id,
-	attempts, last_error, posted_at`
+	attempts, last_error, posted_at, clock`
 
 func outboxItem(ctx context.Context, q queryer, id int64) (OutboxRow, error) {
 	o, err := scanOutbox(q.QueryRowContext(ctx, `SELECT `+outboxCols+` FROM outbox WHERE id = ?`, id))
@@ -293,7 +312,7 @@ func scanOutbox(sc scanner) (OutboxRow, error) {
 	var created string
 	var posted sql.NullString
 	if err := sc.Scan(&o.ID, &o.Game, &o.N, &o.Kind, &o.Recipient, &o.Subject, &o.Body, &o.Marker, &o.EventSeq,
-		&created, &o.State, &o.ForumPostID, &o.Attempts, &o.LastError, &posted); err != nil {
+		&created, &o.State, &o.ForumPostID, &o.Attempts, &o.LastError, &posted, &o.Clock); err != nil {
 		return OutboxRow{}, err
 	}
 	var err error

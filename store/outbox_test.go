@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/engine"
 	"forumgm/forum"
 )
 
@@ -226,5 +227,58 @@ func TestOutboxAttachments(t *testing.T) {
 	}
 	if n := count(t, s, `SELECT count(*) FROM outbox_attachments`); n != 4 {
 		t.Errorf("%d attachment rows, want 4", n)
+	}
+}
+
+// An item that starts a clock keeps its key; a commit that marks it posted writes the events its
+// posting causes with it, both or neither (a commit refused because the log moved marks nothing).
+func TestCommitPostedWithEvents(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	ensureGame(t, s, "h")
+	c := moveCommit("g", "1")
+	c.Outbox = []OutboxItem{{Kind: OutboxReply, Body: "board", Clock: "1:saracens"}, {Kind: OutboxReply, Body: "chat"}}
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := s.PendingOutbox(ctx, "g")
+	if err != nil || len(pending) != 2 || pending[0].Clock != "1:saracens" || pending[1].Clock != "" {
+		t.Fatalf("pending %+v %v", pending, err)
+	}
+	id := pending[0].ID
+	seq, _ := s.LastSeq(ctx, "g")
+	at := time.Date(2026, 12, 1, 16, 6, 0, 0, time.UTC)
+	posted := func(game string, expect int64) Commit {
+		return Commit{Game: game, At: at, Cause: "delivered", Events: []engine.Record{rec("judge.delivered", `{}`)},
+			Posted: &Posted{ID: id, ForumPostID: "77", At: at}, ExpectSeq: Expect(expect)}
+	}
+	if err := s.Commit(ctx, posted("g", seq+5)); !errors.Is(err, ErrLogMoved) {
+		t.Fatalf("stale commit: %v", err)
+	}
+	if err := s.Commit(ctx, posted("h", 0)); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("another game's item: %v", err)
+	}
+	if o, _ := s.Outbox(ctx, id); o.State != OutboxPending {
+		t.Fatalf("a refused commit marked the item: %+v", o)
+	}
+	if err := s.Commit(ctx, posted("g", seq)); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := s.Outbox(ctx, id)
+	if o.State != OutboxPosted || o.ForumPostID != "77" || !o.PostedAt.Equal(at) {
+		t.Fatalf("item %+v", o)
+	}
+	if last, _ := s.LastSeq(ctx, "g"); last != seq+1 {
+		t.Fatalf("events: last seq %d, want %d", last, seq+1)
+	}
+	// Posted again under another id: refused, nothing written.
+	c2 := posted("g", seq+1)
+	c2.Posted.ForumPostID = "78"
+	if err := s.Commit(ctx, c2); !errors.Is(err, ErrOutboxState) {
+		t.Fatalf("posted twice: %v", err)
+	}
+	if last, _ := s.LastSeq(ctx, "g"); last != seq+1 {
+		t.Fatalf("a refused commit appended events: %d", last)
 	}
 }

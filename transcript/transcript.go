@@ -197,7 +197,27 @@ func (t *Transcript) Replay() (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Posts: []PostResult{}, Timed: []Timed{}}
+	// posted is what the game's replies at at become on the forum: a transcript posts each reply
+	// at the time of what it answers (no posting delays), so a reply that starts a clock states
+	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
+	posted := func(at time.Time, out *judge.Outcome) error {
+		for i, m := range out.Messages {
+			out.Messages[i].Body = judge.FillDeadline(ref, m.Body, m.Clock, at)
+			if m.Clock == "" {
+				continue
+			}
+			del, err := judge.Deliver(ref, m.Clock, "", at)
+			if err != nil {
+				return err
+			}
+			out.Events = append(out.Events, del.Events...)
+		}
+		return nil
+	}
 	timed := func(at time.Time, out judge.Outcome) error {
+		if err := posted(at, &out); err != nil {
+			return err
+		}
 		res.Events = append(res.Events, out.Events...)
 		if len(out.Messages) == 0 {
 			return nil
@@ -223,6 +243,9 @@ func (t *Transcript) Replay() (*Result, error) {
 			src = judge.PM
 		}
 		out, err := ref.Judge(judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
+		if err == nil {
+			err = posted(p.At, &out)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
 		}

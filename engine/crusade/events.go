@@ -282,6 +282,8 @@ func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
 		ev = &PlayerAdded{}
 	case KindWoundsAdjusted:
 		ev = &WoundsAdjusted{}
+	case KindClockStarted:
+		ev = &ClockStarted{}
 	default:
 		return nil, fmt.Errorf("crusade: decode %q: %w", kind, ErrUnknownEvent)
 	}
@@ -332,6 +334,10 @@ func (g *Game) Apply(ev engine.Event) error {
 		return g.applyPlayerAdded(e)
 	case *WoundsAdjusted:
 		return g.applyWoundsAdjusted(e)
+	case *ClockStarted:
+		return g.applyClockStarted(e)
+	case ClockStarted:
+		return g.applyClockStarted(&e)
 	case *GameEnded:
 		return g.applyEnded(e)
 	case GameEnded:

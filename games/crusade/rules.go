@@ -416,7 +416,7 @@ func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
 // Required lists every template the game may render.
 func (r *Rules) Required() []string {
 	names := append([]string(nil), judge.RefereeTemplates...)
-	names = append(names, "refused", "answer_refused", "board_unreadable", "turn_hidden")
+	names = append(names, "refused", "answer_refused", "board_unreadable", "turn_hidden", "deadline")
 	names = append(names, eventTemplates...)
 	for _, c := range cr.AllCodes {
 		names = append(names, "problem."+string(c))
@@ -453,7 +453,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 			if err != nil {
 				return nil, err
 			}
-			return []judge.Message{{To: judge.Sender, Body: private}, {Body: notice}}, nil
+			return []judge.Message{{To: judge.Sender, Body: private}, {Body: notice, Clock: r.clockOf(e)}}, nil
 		}
 		name, public = "turn", true
 	case *cr.WoundsAllocated:
@@ -485,9 +485,57 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 		return nil, err
 	}
 	if public {
-		return []judge.Message{{Body: body}}, nil
+		return []judge.Message{{Body: body, Clock: r.clockOf(ev)}}, nil
 	}
 	return []judge.Message{{To: judge.Sender, Body: body}}, nil
+}
+
+// clockOf is the clock a public reply to ev starts ("" none): the reply to a turn or to the
+// armies' deployment shows the position the side to move answers (the templates put
+// judge.DeadlineSlot after whose move it is).
+func (r *Rules) clockOf(ev engine.Event) string {
+	switch ev.(type) {
+	case *cr.TurnPlayed, *cr.GameStarted:
+		return r.Clock()
+	}
+	return ""
+}
+
+// Clock is the key of the side to move's wait ("" when nobody is to move): the opening post of
+// a game that starts in play carries it.
+func (r *Rules) Clock() string {
+	if r.game.Phase() != cr.PhasePlaying {
+		return ""
+	}
+	return cr.ClockKey(r.game.Turns(), r.game.SideToMove())
+}
+
+// ---- the clock a reply starts (judge.ClockStarter) ----
+
+// Delivered is the reply showing wait key's position posted at at: the side's evening limit
+// counts from then when that is later than the wait's start (engine/crusade: Game.Delivered).
+func (r *Rules) Delivered(key string, at time.Time) ([]engine.Event, error) {
+	return r.game.Delivered(key, at), nil
+}
+
+// Deadline is the reply's words for the first deadline of wait key when posted at at (the
+// template "deadline"); "" when there is none to state.
+func (r *Rules) Deadline(key string, at time.Time) (string, error) {
+	dl, ok := r.game.Deadline(key, at)
+	if !ok {
+		return "", nil
+	}
+	loc := r.game.Location()
+	l, from := dl.In(loc), at.In(loc)
+	y1, m1, d1 := l.Date()
+	y2, m2, d2 := from.Date()
+	return r.tmpl.Render("deadline", deadlineView{At: l, SameDay: y1 == y2 && m1 == m2 && d1 == d2})
+}
+
+// deadlineView is what the template "deadline" gets.
+type deadlineView struct {
+	At      time.Time // the deadline in the game's zone
+	SameDay bool      // the same day as the reply
 }
 
 // ---- the replay's final state ----
@@ -665,6 +713,7 @@ func funcs() map[string]any {
 		"longList":  longList,
 		"day":       day,
 		"month":     month,
+		"deadline":  func() string { return judge.DeadlineSlot },
 	}
 }
 

@@ -366,6 +366,17 @@ func TestHiddenForestTurn(t *testing.T) {
 	if !strings.Contains(out.Messages[0].Body, "р2: C12 → B11") {
 		t.Fatalf("the private reply lacks the move: %q", out.Messages[0].Body)
 	}
+	// The public notice starts the saracens' clock and states its deadline; the private reply
+	// states none.
+	if out.Messages[0].Clock != "" || out.Messages[1].Clock != cr.ClockKey(1, cr.Saracens) {
+		t.Fatalf("clocks %q %q", out.Messages[0].Clock, out.Messages[1].Clock)
+	}
+	if got := judge.FillDeadline(c.Referee, out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
+		t.Fatalf("the notice's deadline: %q", got)
+	}
+	if got := judge.FillDeadline(c.Referee, out.Messages[0].Body, out.Messages[0].Clock, at(19, 5)); strings.Contains(got, judge.DeadlineSlot) || !strings.HasSuffix(got, "Следующий ход: сарацины.") {
+		t.Fatalf("the private reply's end: %q", got)
+	}
 	in = post("snovaya", at(19, 10), "1-й ход ш1 на A6")
 	in.Source = judge.PM
 	out = mustJudge(t, c, in, judge.Accepted)

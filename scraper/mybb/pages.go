@@ -37,6 +37,9 @@ func PostPath(tid, pid string) string {
 // NewReplyPath is the full reply form of a thread.
 func NewReplyPath(tid string) string { return "newreply.php?tid=" + url.QueryEscape(tid) }
 
+// EditPostPath is the edit form of post pid.
+func EditPostPath(pid string) string { return "editpost.php?pid=" + url.QueryEscape(pid) }
+
 // PMPath reads one private message.
 func PMPath(pmid string) string { return "private.php?action=read&pmid=" + url.QueryEscape(pmid) }
 

@@ -72,6 +72,7 @@ var Selectors = struct {
 	LoginForm    string
 	ReplyForm    string
 	PMSendForm   string
+	EditForm     string
 }{
 	Posts: "#posts",
 	Post:  "div.post[id^='post_']",
@@ -134,6 +135,7 @@ var Selectors = struct {
 	LoginForm:    "form:has(input[name='action'][value='do_login']):has(input[name='username'])",
 	ReplyForm:    "form:has(input[name='action'][value='do_newreply'])",
 	PMSendForm:   "form:has(input[name='action'][value='do_send'])",
+	EditForm:     "form:has(input[name='action'][value='do_editpost'])",
 }
 
 // Patterns of page text (English pack, with the Russian pack's wording where known).
