@@ -41,6 +41,7 @@ var (
 	loadFor      = flag.Duration("fleet.for", 3*time.Minute, "load benchmark: how long to measure")
 	loadSettle   = flag.Duration("fleet.settle", 90*time.Second, "load benchmark: how long the restarted daemon runs before measuring")
 	loadPosts    = flag.Int("fleet.posts", 0, "load benchmark: player posts made while measuring (reply latency)")
+	loadPoll     = flag.Duration("fleet.poll", 60*time.Second, "load benchmark: the games' poll interval (floor and ceiling)")
 )
 
 func BenchmarkFleetIdle(b *testing.B) {
@@ -207,11 +208,11 @@ func runLoad(b *testing.B, games, sections int, measure, settle time.Duration, p
 	fmt.Fprintf(&cfg, `forums:
   main: {url: %q, dialect: mybb, timezone: UTC, bot: {username: gm-bot, password_env: FLEET_BOT_PW}, extra: {rate: "1"}}
 moderators: [Moderator]
-poll: {floor: 60s, ceiling: 60s}
+poll: {floor: %s, ceiling: %s}
 store: {path: forumgm.db}
 ops: {log_format: json, log_level: warn}
 games:
-`, url)
+`, url, *loadPoll, *loadPoll)
 	for i := range games {
 		fmt.Fprintf(&cfg, "  - {id: g%d, kind: crusade, forum: main, thread: %q, timezone: UTC, roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}], settings: {daily_question: false, board_required: false}}\n", i+1, strconv.Itoa(i+1))
 	}
@@ -322,7 +323,7 @@ games:
 	r.cpuPercent = 100 * (cpu1 - cpu0).Seconds() / (2 * wall.Seconds())
 	r.rssMB = float64(rss) / (1 << 20)
 	r.requestsPerSec = float64(r.requests) / wall.Seconds()
-	gamePolls := float64(games) * wall.Seconds() / 60
+	gamePolls := float64(games) * wall.Seconds() / loadPoll.Seconds()
 	r.bytesPerGamePoll = float64(r.bytes) / gamePolls
 	r.requestsPerGamePoll = float64(r.requests) / gamePolls
 	for range posts {
