@@ -268,7 +268,15 @@ games:
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	time.Sleep(3 * time.Second) // the cursors past the openings
+	// ... and has read it back: every game's cursor is at its thread's last post, with the
+	// section's head (as after any quiet spell).
+	for !settled(b, ctx, db, filepath.Join(dir, "forumgm.db"), games) {
+		if time.Since(t0) > 30*time.Minute {
+			stop(cmd)
+			b.Fatalf("warm-up: the games' cursors did not settle:\n%s", tail(out.String()))
+		}
+		time.Sleep(time.Second)
+	}
 	stop(cmd)
 	r.warmup = time.Since(t0)
 
@@ -338,6 +346,36 @@ games:
 		b.Logf("daemon errors:\n%s", tail(out.String()))
 	}
 	return r
+}
+
+// settled reports whether every game's thread cursor is at its thread's last post and carries a
+// head.
+func settled(b *testing.B, ctx context.Context, board *sql.DB, storePath string, games int) bool {
+	last := map[string]string{}
+	rows, err := board.QueryContext(ctx, `SELECT tid, MAX(pid) FROM posts GROUP BY tid`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for rows.Next() {
+		var tid, pid int
+		if err := rows.Scan(&tid, &pid); err != nil {
+			b.Fatal(err)
+		}
+		last[strconv.Itoa(tid)] = strconv.Itoa(pid)
+	}
+	rows.Close()
+	st, err := store.Open(ctx, storePath, store.Shared())
+	if err != nil {
+		return false
+	}
+	defer st.Close()
+	for i := 1; i <= games; i++ {
+		c, ok, err := st.Cursor(ctx, fmt.Sprintf("g%d", i), store.SourceThread)
+		if err != nil || !ok || c.PostID != last[strconv.Itoa(i)] || c.Head == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func botCount(b *testing.B, db *sql.DB, tid int) int {
