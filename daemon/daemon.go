@@ -83,16 +83,18 @@ type Daemon struct {
 	limit    int // learned max post length (0: the forum's capability, or none)
 	retryAt  map[int64]time.Time
 	// fail's rate limit of log lines, per error kind.
-	logMu    sync.Mutex
-	logged   map[string]time.Time
-	unlogged map[string]int
-	lastScan time.Time
-	lastAll  time.Time // the last rescan of every move post (zero: not yet)
-	errBack  time.Duration
-	missing  map[string]int // move posts missing from consecutive whole rescans, by post id
-	inboxAt  time.Time      // when the inbox was last read
-	wake     chan struct{}  // Wake's signal to the loop's wait
-	dropped  bool           // a picture was dropped (no attachments, no Files): logged once
+	logMu      sync.Mutex
+	logged     map[string]time.Time
+	unlogged   map[string]int
+	lastScan   time.Time
+	lastAll    time.Time // the last rescan of every move post (zero: not yet)
+	errBack    time.Duration
+	missing    map[string]int // move posts missing from consecutive whole rescans, by post id
+	inboxAt    time.Time      // when the inbox was last read
+	wakeMu     sync.Mutex
+	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
+	woken      bool               // a Wake came while the loop worked
+	dropped    bool               // a picture was dropped (no attachments, no Files): logged once
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -138,7 +140,7 @@ func New(o Options) (*Daemon, error) {
 	if o.Poll.Ceiling == 0 {
 		o.Poll.Ceiling = 10 * time.Minute
 	}
-	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{}, wake: make(chan struct{}, 1),
+	d := &Daemon{o: o, m: o.Metrics, retryAt: map[int64]time.Time{}, missing: map[string]int{},
 		logged: map[string]time.Time{}, unlogged: map[string]int{}}
 	d.log = o.Log.With().Str("game", o.Game).Logger()
 	return d, nil
@@ -201,26 +203,35 @@ func (d *Daemon) Run(ctx context.Context) error {
 }
 
 // Wake cuts the game loop's current wait short: something for the game may have come (the
-// section's thread list showed its thread changed). It never blocks.
+// section's thread list showed its thread changed). A wake while the loop works cuts its next
+// wait. It never blocks.
 func (d *Daemon) Wake() {
-	select {
-	case d.wake <- struct{}{}:
-	default:
+	d.wakeMu.Lock()
+	defer d.wakeMu.Unlock()
+	if d.cancelWait != nil {
+		d.cancelWait()
+	} else {
+		d.woken = true
 	}
 }
 
-// sleep waits for d on the clock, or until Wake, or until ctx ends (then its error).
+// sleep waits for wait on the clock, or until Wake, or until ctx ends (then its error). No
+// goroutine waits beside it (a process runs hundreds of games).
 func (d *Daemon) sleep(ctx context.Context, wait time.Duration) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-d.wake:
-			cancel()
-		case <-sctx.Done():
-		}
-	}()
+	d.wakeMu.Lock()
+	if d.woken {
+		d.woken = false
+		d.wakeMu.Unlock()
+		return ctx.Err()
+	}
+	d.cancelWait = cancel
+	d.wakeMu.Unlock()
 	_ = d.o.Clock.Sleep(sctx, wait)
+	d.wakeMu.Lock()
+	d.cancelWait = nil
+	d.wakeMu.Unlock()
 	return ctx.Err()
 }
 

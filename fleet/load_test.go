@@ -41,6 +41,7 @@ var (
 	loadFor      = flag.Duration("fleet.for", 3*time.Minute, "load benchmark: how long to measure")
 	loadSettle   = flag.Duration("fleet.settle", 90*time.Second, "load benchmark: how long the restarted daemon runs before measuring")
 	loadPosts    = flag.Int("fleet.posts", 0, "load benchmark: player posts made while measuring (reply latency)")
+	loadEnv      = flag.String("fleet.env", "", "load benchmark: extra environment of the daemon, e.g. GOMEMLIMIT=30MiB (space-separated)")
 	loadPoll     = flag.Duration("fleet.poll", 60*time.Second, "load benchmark: the games' poll interval (floor and ceiling)")
 )
 
@@ -49,6 +50,7 @@ func BenchmarkFleetIdle(b *testing.B) {
 		r := runLoad(b, *loadGames, *loadSections, *loadFor, *loadSettle, *loadPosts)
 		b.ReportMetric(r.cpuPercent, "cpu%_of_2_cores")
 		b.ReportMetric(r.rssMB, "rss_MB")
+		b.ReportMetric(r.anonMB, "rss_anon_MB")
 		b.ReportMetric(r.requestsPerSec, "requests/s")
 		b.ReportMetric(r.bytesPerGamePoll, "bytes/game_poll")
 		b.ReportMetric(r.requestsPerGamePoll, "requests/game_poll")
@@ -61,7 +63,7 @@ func BenchmarkFleetIdle(b *testing.B) {
 }
 
 type loadResult struct {
-	cpuPercent, rssMB, requestsPerSec, bytesPerGamePoll, requestsPerGamePoll float64
+	cpuPercent, rssMB, anonMB, requestsPerSec, bytesPerGamePoll, requestsPerGamePoll float64
 	requests, bytes                                                          int64
 	byPath                                                                   map[string]int64
 	latencies                                                                []time.Duration
@@ -75,8 +77,8 @@ func (r loadResult) String() string {
 		paths = append(paths, fmt.Sprintf("%s=%d", p, n))
 	}
 	sort.Strings(paths)
-	return fmt.Sprintf("cpu %.2f%% of 2 cores, rss %.1f MB, %d requests (%.3f/s), %d bytes (%.0f bytes and %.4f requests per game poll), by path %s; warm-up %s; p50 %s p95 %s over %d replies",
-		r.cpuPercent, r.rssMB, r.requests, r.requestsPerSec, r.bytes, r.bytesPerGamePoll, r.requestsPerGamePoll,
+	return fmt.Sprintf("cpu %.2f%% of 2 cores, rss %.1f MB (%.1f MB anonymous), %d requests (%.3f/s), %d bytes (%.0f bytes and %.4f requests per game poll), by path %s; warm-up %s; p50 %s p95 %s over %d replies",
+		r.cpuPercent, r.rssMB, r.anonMB, r.requests, r.requestsPerSec, r.bytes, r.bytesPerGamePoll, r.requestsPerGamePoll,
 		strings.Join(paths, " "), r.warmup.Round(time.Second), r.p50, r.p95, len(r.latencies))
 }
 
@@ -147,8 +149,9 @@ func buildForumgm(tb testing.TB) string {
 	return bin
 }
 
-// procStat is a process's CPU time (user+system) and resident memory, from /proc.
-func procStat(tb testing.TB, pid int) (cpu time.Duration, rss int64) {
+// procStat is a process's CPU time (user+system) and resident memory (all, and the anonymous
+// part: heap and stacks, not the mapped binary), from /proc.
+func procStat(tb testing.TB, pid int) (cpu time.Duration, rss, anon int64) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		tb.Fatal(err)
@@ -167,8 +170,12 @@ func procStat(tb testing.TB, pid int) (cpu time.Duration, rss int64) {
 			kb, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
 			rss = kb * 1024
 		}
+		if strings.HasPrefix(l, "RssAnon:") {
+			kb, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
+			anon = kb * 1024
+		}
 	}
-	return cpu, rss
+	return cpu, rss, anon
 }
 
 func runLoad(b *testing.B, games, sections int, measure, settle time.Duration, posts int) loadResult {
@@ -235,6 +242,7 @@ games:
 	start := func(fast bool) (*exec.Cmd, *strings.Builder) {
 		cmd := exec.Command(bin, "run", "--config", cfgPath)
 		cmd.Env = append(os.Environ(), "FLEET_BOT_PW=bot-pw-123")
+		cmd.Env = append(cmd.Env, strings.Fields(*loadEnv)...)
 		if fast {
 			cmd.Env = append(cmd.Env, "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_POLL=200ms")
 		}
@@ -285,7 +293,7 @@ games:
 	defer stop(cmd)
 	time.Sleep(settle)
 	cl.reset()
-	cpu0, _ := procStat(b, cmd.Process.Pid)
+	cpu0, _, _ := procStat(b, cmd.Process.Pid)
 	m0 := time.Now()
 	b.StartTimer()
 	// Player moves during the measure, each in its own game: the time until the bot's reply is
@@ -316,7 +324,7 @@ games:
 	time.Sleep(time.Until(m0.Add(measure)))
 	b.StopTimer()
 	wall := time.Since(m0)
-	cpu1, rss := procStat(b, cmd.Process.Pid)
+	cpu1, rss, anon := procStat(b, cmd.Process.Pid)
 	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		b.Fatalf("the daemon died:\n%s", tail(out.String()))
 	}
@@ -330,6 +338,7 @@ games:
 	}
 	r.cpuPercent = 100 * (cpu1 - cpu0).Seconds() / (2 * wall.Seconds())
 	r.rssMB = float64(rss) / (1 << 20)
+	r.anonMB = float64(anon) / (1 << 20)
 	r.requestsPerSec = float64(r.requests) / wall.Seconds()
 	gamePolls := float64(games) * wall.Seconds() / loadPoll.Seconds()
 	r.bytesPerGamePoll = float64(r.bytes) / gamePolls
