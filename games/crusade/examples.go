@@ -28,13 +28,22 @@ type AttackExample struct {
 	Target   cr.WarriorID
 }
 
-// SideView is a view with the side a part of a reply is about (template data).
+// SideView is a view with the side a part of a reply is about (template data): what the side
+// owes now and the warrior an allocation example names.
 type SideView struct {
-	V    *View
-	Side cr.Side
+	V       *View
+	Side    cr.Side
+	Owed    cr.Owed
+	Example cr.WarriorID
 }
 
-func forSide(v *View, s cr.Side) SideView { return SideView{V: v, Side: s} }
+func forSide(v *View, s cr.Side) SideView {
+	sv := SideView{V: v, Side: s, Owed: v.game.WoundsOwed(s)}
+	if sv.Owed.Unallocated > 0 {
+		sv.Example = v.ExampleWarrior(s)
+	}
+	return sv
+}
 
 // ExampleSide is the side the reply's examples are for: the author's when they play, else the
 // side to move.
@@ -278,9 +287,6 @@ func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	return best
 }
 
-// Settings are the game's settings (wound counts, times, for the texts).
-func (v *View) Settings() cr.Settings { return v.game.Settings() }
-
 // LimitHours and LimitMinutes split the evening move limit for the texts ("дольше 20 минут").
 func (v *View) LimitHours() int   { return int(v.moveLimit() / time.Hour) }
 func (v *View) LimitMinutes() int { return int(v.moveLimit() % time.Hour / time.Minute) }
@@ -317,12 +323,12 @@ func (v *View) ShownLines() []*pcr.LineError {
 // MoreLines is how many unreadable lines are not quoted.
 func (v *View) MoreLines() int { return max(0, len(v.Lines)-maxQuoted) }
 
-// DueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
+// dueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
 // event answered (a turn, a time-limit notice, the daily close at the new day's 00:00); nil when
 // the reply answers no timed event.
-func (v *View) DueDay() *time.Time {
+func dueDay(ev engine.Event, loc *time.Location) *Date {
 	var at time.Time
-	switch e := v.Event.(type) {
+	switch e := ev.(type) {
 	case *cr.TurnPlayed:
 		at = e.At
 	case *cr.TimeLimitExceeded:
@@ -337,10 +343,6 @@ func (v *View) DueDay() *time.Time {
 	if at.IsZero() {
 		return nil
 	}
-	l := at.In(v.game.Settings().Location)
-	d := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
-	return &d
+	l := at.In(loc)
+	return &Date{Day: l.Day(), Month: l.Month()}
 }
-
-// Over reports whether the game has ended (nothing is owed any more).
-func (v *View) Over() bool { return v.game.Phase() == cr.PhaseOver }
