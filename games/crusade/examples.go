@@ -29,17 +29,26 @@ type AttackExample struct {
 }
 
 // SideView is a view with the side a part of a reply is about (template data): what the side
-// owes now and the warrior an allocation example names.
+// owes now and, when it has wounds to allocate (Due: some unallocated, the game not over), its
+// name for the start of a sentence, how many, the penalty for not allocating them and the warrior
+// an allocation example names.
 type SideView struct {
-	V       *View
-	Side    cr.Side
-	Owed    cr.Owed
-	Example cr.WarriorID
+	V           *View
+	Side        cr.Side
+	Owed        cr.Owed
+	Due         bool
+	Title       string
+	Unallocated Count
+	Penalty     Count
+	Example     cr.WarriorID
 }
 
 func forSide(v *View, s cr.Side) SideView {
 	sv := SideView{V: v, Side: s, Owed: v.game.WoundsOwed(s)}
-	if sv.Owed.Unallocated > 0 {
+	if sv.Due = sv.Owed.Unallocated > 0 && !v.Over; sv.Due {
+		sv.Title = title(sideName(s))
+		sv.Unallocated = count(sv.Owed.Unallocated)
+		sv.Penalty = count(v.Settings.WoundsAllocation)
 		sv.Example = v.ExampleWarrior(s)
 	}
 	return sv
@@ -343,6 +352,6 @@ func dueDay(ev engine.Event, loc *time.Location) *Date {
 	if at.IsZero() {
 		return nil
 	}
-	l := at.In(loc)
-	return &Date{Day: l.Day(), Month: l.Month()}
+	d := dateOf(at.In(loc))
+	return &d
 }

@@ -426,6 +426,11 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	public := false
 	switch e := ev.(type) {
 	case *cr.TurnPlayed:
+		t, err := v.turnWords(e)
+		if err != nil {
+			return nil, err
+		}
+		v.Turn = t
 		if c.In != nil && c.In.Source == judge.PM {
 			// A hidden forest turn: the details to the player, a notice with the public board
 			// (forest warriors not drawn) and any meeting in the forest to the thread.
@@ -591,6 +596,8 @@ type View struct {
 	Settings cr.Settings
 	// DueDay is the day whose end (00:00) the wounds owed now must be allocated by (dueDay).
 	DueDay *Date
+	// Turn is the played turn's words when the reply answers one (TurnPlayed).
+	Turn *TurnWords
 	game   *cr.Game
 	rules  *Rules
 }
@@ -786,16 +793,10 @@ func warriorList(ws any) string {
 	return strings.Join(parts, ", ")
 }
 
-// Date is a day as the "date" template writes it («1 декабря»).
-type Date struct {
-	Day   int
-	Month time.Month
-}
-
 // day reads a "2006-01-02" day (DayClosed.Day) for the "date" template.
 func day(s string) Date {
 	t, _ := time.Parse("2006-01-02", s)
-	return Date{Day: t.Day(), Month: t.Month()}
+	return dateOf(t)
 }
 
 // maxListed is how many cells a reply lists; a longer list is told as the warrior's reach.
