@@ -597,9 +597,9 @@ type View struct {
 	// DueDay is the day whose end (00:00) the wounds owed now must be allocated by (dueDay).
 	DueDay *Date
 	// Turn is the played turn's words when the reply answers one (TurnPlayed).
-	Turn *TurnWords
-	game   *cr.Game
-	rules  *Rules
+	Turn  *TurnWords
+	game  *cr.Game
+	rules *Rules
 }
 
 func (r *Rules) view(c judge.Context) *View {
