@@ -67,7 +67,7 @@ func tokenize(line string) []token {
 			}
 			w := line[i:j]
 			t := token{kind: tWord, raw: w, fold: parser.Fold(w), start: i, end: j}
-			if n, ok := parser.ParseOrdinal(w); ok {
+			if n, ok := parser.FoldedOrdinal(t.fold); ok {
 				t.kind, t.ord = tOrd, n
 			}
 			out = append(out, t)
