@@ -293,7 +293,7 @@ func (j *turnJudge) checkActor(player Player, w WarriorID) (Problem, bool) {
 // move judges one move line and, if legal, makes it on the judging position.
 func (j *turnJudge) move(m Move) {
 	w := m.Warrior
-	from := j.pos.cell[w]
+	from := j.pos.cellOf(w)
 	p := Problem{Warrior: w, Line: m.Line, Cell: cellPtr(m.To), From: cellPtr(from)}
 	if m.From != nil && *m.From != from {
 		p.Code, p.Cell, p.Cells = CodeWrongFrom, cellPtr(*m.From), []Cell{from}
@@ -417,6 +417,9 @@ func (j *turnJudge) boardDiff(b *BoardText) []CellDiff {
 	// (sortCells' order); a warrior off the board (never, after a legal turn) takes boardDiffMaps.
 	var marked [Size][Size + 1]bool
 	for _, c := range j.pos.cell {
+		if c == (Cell{}) {
+			continue // not on the board
+		}
 		if !c.Valid() {
 			return j.boardDiffMaps(b)
 		}

@@ -242,11 +242,12 @@ func (g *Game) position() *position {
 
 // buildPosition builds the judging position from the state.
 func (g *Game) buildPosition() *position {
-	p := &position{cell: make(map[WarriorID]Cell, len(allWarriors)), saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
-	for _, w := range allWarriors {
+	p := &position{saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
+	for i, w := range allWarriors {
 		ws := g.st.Warriors[w]
-		if ws.InPlay && ws.Alive && ws.Cell.Valid() {
-			p.place(w, ws.Cell)
+		if ws != nil && ws.InPlay && ws.Alive && ws.Cell.Valid() {
+			p.cell[i] = ws.Cell
+			p.at[ws.Cell.Row][ws.Cell.Col] = uint8(i + 1)
 		}
 	}
 	return p
@@ -332,12 +333,13 @@ func (g *Game) Board() string {
 }
 
 func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
-	out := map[Cell]string{g.settings.SaracenFlag: flagMark, g.settings.CrusaderFlag: flagMark}
-	for w, c := range p.cell {
-		if hideForest && inForest(c) {
+	out := make(map[Cell]string, len(p.cell)+2)
+	out[g.settings.SaracenFlag], out[g.settings.CrusaderFlag] = flagMark, flagMark
+	for i, c := range p.cell {
+		if c == (Cell{}) || hideForest && inForest(c) {
 			continue
 		}
-		out[c] = string(w)
+		out[c] = string(allWarriors[i])
 	}
 	return out
 }
