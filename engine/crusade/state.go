@@ -3,7 +3,6 @@ package crusade
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"forumgm/engine"
@@ -346,35 +345,36 @@ func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
 
 // renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position.
 func (g *Game) renderPosition(p *position, hideForest bool) string {
-	var b strings.Builder
-	b.Grow(2048)
-	b.WriteString(BoardTopLine)
+	b := make([]byte, 0, boardBytes)
+	b = append(b, BoardTopLine...)
+	sf, cf := g.settings.SaracenFlag, g.settings.CrusaderFlag
 	for r := 0; r < Size; r++ {
-		b.WriteByte('\n')
+		b = append(b, '\n', '|')
 		sep := rowSeparator(r)
-		b.WriteByte('|')
+		hide := hideForest && inForest(Cell{Row: r})
 		for c := 1; c <= Size; c++ {
 			if c > 1 {
-				b.WriteByte(sep)
+				b = append(b, sep)
 			}
-			cell := Cell{Row: r, Col: c}
-			if n := p.at[r][c]; n != 0 && (!hideForest || !inForest(cell)) {
-				b.WriteString(drawnWarrior[n]) // a warrior code is drawn as it is
+			if n := p.at[r][c]; n != 0 && !hide {
+				b = append(b, drawnWarrior[n]...) // a warrior code is drawn as it is
 				continue
 			}
-			tok := ""
-			if cell == g.settings.SaracenFlag || cell == g.settings.CrusaderFlag {
-				tok = flagMark
+			if (r == sf.Row && c == sf.Col) || (r == cf.Row && c == cf.Col) {
+				b = append(b, drawToken(flagMark, c)...)
+				continue
 			}
-			b.WriteString(drawToken(tok, c))
+			b = append(b, '_', '_')
 		}
-		b.WriteString("|-")
-		b.WriteByte(Rows[r])
+		b = append(b, '|', '-', Rows[r])
 	}
-	b.WriteByte('\n')
-	b.WriteString(BoardFooter)
-	return b.String()
+	b = append(b, '\n')
+	b = append(b, BoardFooter...)
+	return string(b)
 }
+
+// boardBytes is room for a drawn board with every cell three bytes wide (a warrior code).
+var boardBytes = len(BoardTopLine) + Size*(1+1+Size*3+(Size-1)+3) + 1 + len(BoardFooter)
 
 // drawnWarrior is how Render draws each warrior (by its number in position.at): its code, which
 // is two letters wide.
