@@ -3,6 +3,7 @@ package crusade
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"forumgm/engine"
@@ -345,32 +346,34 @@ func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
 
 // renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position.
 func (g *Game) renderPosition(p *position, hideForest bool) string {
-	b := make([]byte, 0, boardBytes)
-	b = append(b, BoardTopLine...)
+	var b strings.Builder
+	b.Grow(boardBytes)
+	b.WriteString(BoardTopLine)
 	sf, cf := g.settings.SaracenFlag, g.settings.CrusaderFlag
 	for r := 0; r < Size; r++ {
-		b = append(b, '\n', '|')
+		b.WriteString("\n|")
 		sep := rowSeparator(r)
 		hide := hideForest && inForest(Cell{Row: r})
 		for c := 1; c <= Size; c++ {
 			if c > 1 {
-				b = append(b, sep)
+				b.WriteByte(sep)
 			}
 			if n := p.at[r][c]; n != 0 && !hide {
-				b = append(b, drawnWarrior[n]...) // a warrior code is drawn as it is
+				b.WriteString(drawnWarrior[n]) // a warrior code is drawn as it is
 				continue
 			}
 			if (r == sf.Row && c == sf.Col) || (r == cf.Row && c == cf.Col) {
-				b = append(b, drawToken(flagMark, c)...)
+				b.WriteString(drawToken(flagMark, c))
 				continue
 			}
-			b = append(b, '_', '_')
+			b.WriteString("__")
 		}
-		b = append(b, '|', '-', Rows[r])
+		b.WriteString("|-")
+		b.WriteByte(Rows[r])
 	}
-	b = append(b, '\n')
-	b = append(b, BoardFooter...)
-	return string(b)
+	b.WriteByte('\n')
+	b.WriteString(BoardFooter)
+	return b.String()
 }
 
 // boardBytes is room for a drawn board with every cell three bytes wide (a warrior code).
