@@ -264,9 +264,15 @@ func (j *turnJudge) strike(from Cell, side Side, c Cell, strength int, by []Warr
 
 func (j *turnJudge) kill(w WarriorID, c Cell, by []WarriorID) {
 	j.pos.remove(w)
+	if j.removed == nil {
+		j.removed = map[WarriorID]Cell{}
+	}
 	j.removed[w] = c
 	j.ev.Removed = append(j.ev.Removed, Removed{Warrior: w, Cell: c, By: append([]WarriorID(nil), by...)})
 	s := w.Side()
+	if j.killed == nil {
+		j.killed = map[Side]int{}
+	}
 	j.killed[s]++
 	if w.Commander() {
 		j.win(&Victory{Winner: s.Other(), Reason: VictoryCommander, Warrior: w, Cell: cellPtr(c)})

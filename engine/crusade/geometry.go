@@ -288,6 +288,31 @@ func (p *position) destinations(w WarriorID, from Cell) []Cell {
 	return out
 }
 
+// reaches reports whether to is one of destinations(w, from), searching only the part of the
+// board it needs.
+func (p *position) reaches(w WarriorID, from, to Cell) bool {
+	if !to.Valid() {
+		return false
+	}
+	speed := Table[w.Kind()].Speed
+	if kingDist(from, to) > speed {
+		return false
+	}
+	var r grid
+	switch {
+	case inForest(from):
+		if !inForest(to) && !(northForest(from) && to.Row == 2) && !(!northForest(from) && to.Row == Size-3) {
+			return false
+		}
+		p.reach(&r, from, min(speed, 2), w.Side(), true)
+	case inForest(to):
+		p.reach(&r, from, min(speed, 2), w.Side(), true)
+	default:
+		p.reach(&r, from, speed, w.Side(), false)
+	}
+	return r[to.Row][to.Col]
+}
+
 // clone is a copy a judge may change.
 func (p *position) clone() *position {
 	c := *p

@@ -3,6 +3,7 @@ package crusade
 import (
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -70,7 +71,8 @@ func destinationsRef(p *position, w WarriorID, from Cell) []Cell {
 }
 
 // TestDestinationsProperty: on crowded random positions (every warrior somewhere, forests and
-// flags included), every warrior's destinations are those of the map search.
+// flags included), every warrior's destinations are those of the map search, and reaches tells
+// every cell (off the board too) as they do.
 func TestDestinationsProperty(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	for round := 0; round < 300; round++ {
@@ -89,8 +91,17 @@ func TestDestinationsProperty(t *testing.T) {
 			if !on {
 				continue
 			}
-			if got, want := p.destinations(w, from), destinationsRef(p, w, from); !reflect.DeepEqual(got, want) {
+			want := destinationsRef(p, w, from)
+			if got := p.destinations(w, from); !reflect.DeepEqual(got, want) {
 				t.Fatalf("round %d, %s on %s: %v, want %v", round, w, from, got, want)
+			}
+			for r := -1; r <= Size; r++ {
+				for c := 0; c <= Size+1; c++ {
+					to := Cell{Row: r, Col: c}
+					if got := p.reaches(w, from, to); got != slices.Contains(want, to) {
+						t.Fatalf("round %d, %s on %s: reaches %s %v, want %v", round, w, from, to, got, !got)
+					}
+				}
 			}
 		}
 	}

@@ -242,6 +242,11 @@ func (r Roster) Validate() error {
 
 // player finds a player by forum name (case-insensitive).
 func (r Roster) player(name string) (Player, bool) {
+	for _, p := range r.Players {
+		if p.Name == name {
+			return p, true // as written in the roster (names are unique, case folded: Validate)
+		}
+	}
 	n := normName(name)
 	for _, p := range r.Players {
 		if normName(p.Name) == n {
