@@ -393,6 +393,9 @@ func ParseBoard(text string) (*BoardText, error) {
 	if mayReplace(text) {
 		text = boardReplacer.Replace(text)
 	}
+	if strings.IndexFunc(text, isBoardSep) < 0 {
+		return nil, ErrNoBoard // no line of it can be a row or the footer
+	}
 	lines := strings.Split(text, "\n")
 	var groups [][]boardLine
 	var cur []boardLine

@@ -271,9 +271,15 @@ func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	var best cr.WarriorID
 	bestDef := -1
 	allocated := v.game.WoundsOwed(s).Allocated
+	var side []cr.WarriorID
+	for _, id := range cr.AllWarriors() {
+		if id.Side() == s {
+			side = append(side, id)
+		}
+	}
 	for _, cmd := range []bool{false, true} {
-		for _, id := range cr.AllWarriors() {
-			if id.Side() != s || id.Commander() != cmd {
+		for _, id := range side {
+			if id.Commander() != cmd {
 				continue
 			}
 			def, ok := v.game.Standing(id)
