@@ -271,7 +271,8 @@ func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	var best cr.WarriorID
 	bestDef := -1
 	allocated := v.game.WoundsOwed(s).Allocated
-	var side []cr.WarriorID
+	var buf [32]cr.WarriorID
+	side := buf[:0]
 	for _, id := range cr.AllWarriors() {
 		if id.Side() == s {
 			side = append(side, id)

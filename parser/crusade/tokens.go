@@ -40,7 +40,7 @@ func isLetter(r rune) bool {
 	}
 	return unicode.IsLetter(r)
 }
-func isDigit(r rune) bool  { return r >= '0' && r <= '9' }
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // arrows and dashes that read as "to" between a warrior and a cell, or between two cells.
 var arrows = []string{"->", "-->", "=>", "→", "⇒", "—>", "–>", "-", "–", "—", ">"}
