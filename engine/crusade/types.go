@@ -173,7 +173,7 @@ func (w WarriorID) Num() int {
 func (w WarriorID) Valid() bool {
 	st, ok := Table[w.Kind()]
 	n := w.Num()
-	return ok && n >= 1 && n <= st.Count && string(w) == fmt.Sprintf("%c%d", w.Kind(), n)
+	return ok && n >= 1 && n <= st.Count && string(w) == string(rune(w.Kind()))+strconv.Itoa(n)
 }
 
 // Side is the warrior's army.
