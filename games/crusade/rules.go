@@ -574,17 +574,23 @@ func (r *Rules) Winners() []judge.Winner {
 // set as fields when the view is made (a template reads a field far faster than it calls a
 // method).
 type View struct {
+	// The fields the commonest replies read come first (a template finds a field by its name,
+	// looking through the fields in order).
+	Event engine.Event
+	// Turn is the played turn's words when the reply answers one (TurnPlayed).
+	Turn *TurnWords
+	// Board is the current board text.
+	Board string
+	// DueDay is the day whose end (00:00) the wounds owed now must be allocated by (dueDay).
+	DueDay   *Date
+	NoPM     bool // the forum has no private messages
 	Author   string
 	Private  bool
-	Event    engine.Event
 	Problems []cr.Problem
 	Lines    []*pcr.LineError
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
 	Dispute  string // the word players write to call a moderator
-	NoPM     bool   // the forum has no private messages
-	// Board is the current board text.
-	Board string
 	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
 	Phase cr.Phase
 	Over  bool
@@ -594,12 +600,8 @@ type View struct {
 	ForestInvisible bool
 	// Settings are the game's settings (wound counts, times, for the texts).
 	Settings cr.Settings
-	// DueDay is the day whose end (00:00) the wounds owed now must be allocated by (dueDay).
-	DueDay *Date
-	// Turn is the played turn's words when the reply answers one (TurnPlayed).
-	Turn  *TurnWords
-	game  *cr.Game
-	rules *Rules
+	game     *cr.Game
+	rules    *Rules
 }
 
 func (r *Rules) view(c judge.Context) *View {
