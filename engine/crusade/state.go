@@ -363,7 +363,7 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 				continue
 			}
 			if (r == sf.Row && c == sf.Col) || (r == cf.Row && c == cf.Col) {
-				b.WriteString(drawToken(flagMark, c))
+				b.WriteString(drawnFlag[c > Size/2])
 				continue
 			}
 			b.WriteString("__")
@@ -375,6 +375,9 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 	b.WriteString(BoardFooter)
 	return b.String()
 }
+
+// drawnFlag is the flag as drawn in a column of the west half (false) or the east half (true).
+var drawnFlag = map[bool]string{false: drawToken(flagMark, 1), true: drawToken(flagMark, Size)}
 
 // boardBytes is room for a drawn board with every cell three bytes wide (a warrior code).
 var boardBytes = len(BoardTopLine) + Size*(1+1+Size*3+(Size-1)+3) + 1 + len(BoardFooter)
