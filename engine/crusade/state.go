@@ -124,6 +124,19 @@ type Game struct {
 	// memo holds what is derived from st and asked for often (the position, the board text);
 	// Apply clears it. It is never part of the state.
 	memo memo
+	// drawn is the last board text drawn, kept across states: a move changes a row or two, and
+	// the next board copies the rows that did not change.
+	drawn *drawnBoard
+}
+
+// drawnBoard is a board text with what it was drawn from.
+type drawnBoard struct {
+	text string
+	// line is where each row's line starts in text (after its '\n'), and line[Size] the
+	// footer's: row r is text[line[r]:line[r+1]-1].
+	line [Size + 1]int
+	at   [Size][Size + 1]uint8
+	hide bool
 }
 
 // memo is derived from the state once per state.
@@ -344,14 +357,26 @@ func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
 	return out
 }
 
-// renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position.
+// renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position; the
+// rows that stand as on the last board drawn are copied from it.
 func (g *Game) renderPosition(p *position, hideForest bool) string {
+	prev := g.drawn
+	if prev != nil && prev.hide != hideForest {
+		prev = nil
+	}
+	d := &drawnBoard{at: p.at, hide: hideForest}
 	var b strings.Builder
 	b.Grow(boardBytes)
 	b.WriteString(BoardTopLine)
 	sf, cf := g.settings.SaracenFlag, g.settings.CrusaderFlag
 	for r := 0; r < Size; r++ {
-		b.WriteString("\n|")
+		b.WriteByte('\n')
+		d.line[r] = b.Len()
+		if prev != nil && prev.at[r] == p.at[r] {
+			b.WriteString(prev.text[prev.line[r] : prev.line[r+1]-1])
+			continue
+		}
+		b.WriteByte('|')
 		sep := rowSeparator(r)
 		hide := hideForest && inForest(Cell{Row: r})
 		for c := 1; c <= Size; c++ {
@@ -372,8 +397,11 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 		b.WriteByte(Rows[r])
 	}
 	b.WriteByte('\n')
+	d.line[Size] = b.Len()
 	b.WriteString(BoardFooter)
-	return b.String()
+	d.text = b.String()
+	g.drawn = d
+	return d.text
 }
 
 // drawnFlag is the flag as drawn in a column of the west half (false) or the east half (true).
