@@ -127,6 +127,7 @@ type Game struct {
 	// drawn is the last board text drawn, kept across states: a move changes a row or two, and
 	// the next board copies the rows that did not change.
 	drawn *drawnBoard
+	spare *drawnBoard // the one before, drawn over next
 }
 
 // drawnBoard is a board text with what it was drawn from.
@@ -364,7 +365,11 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 	if prev != nil && prev.hide != hideForest {
 		prev = nil
 	}
-	d := &drawnBoard{at: p.at, hide: hideForest}
+	d := g.spare
+	if d == nil {
+		d = &drawnBoard{}
+	}
+	d.at, d.hide = p.at, hideForest
 	var b strings.Builder
 	b.Grow(boardBytes)
 	b.WriteString(BoardTopLine)
@@ -400,7 +405,7 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 	d.line[Size] = b.Len()
 	b.WriteString(BoardFooter)
 	d.text = b.String()
-	g.drawn = d
+	g.drawn, g.spare = d, g.drawn
 	return d.text
 }
 
