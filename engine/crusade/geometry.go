@@ -205,7 +205,9 @@ func (p *position) reach(out *grid, from Cell, speed int, side Side, throughFore
 	if from.Valid() {
 		seen[from.Row][from.Col] = true
 	}
-	var bufA, bufB [Size * Size]Cell
+	// A frontier is a ring around from, at most 8 cells a step out (4 steps: 32); a longer one
+	// would grow on the heap.
+	var bufA, bufB [32]Cell
 	frontier := append(bufA[:0], from)
 	next := bufB[:0]
 	enemyFlag := p.flagOf(side.Other())
