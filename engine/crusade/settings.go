@@ -303,7 +303,7 @@ type Setup struct {
 
 // DefaultDeployment is the seed's example board (with its second ш2 read as ш3).
 func DefaultDeployment() map[WarriorID]Cell {
-	m := map[WarriorID]Cell{}
+	m := make(map[WarriorID]Cell, warriorCount)
 	put := func(w string, row byte, col int) {
 		m[WarriorID(w)] = Cell{Row: strings.IndexByte(Rows, row), Col: col}
 	}

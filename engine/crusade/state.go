@@ -72,9 +72,10 @@ type State struct {
 func (s *State) clone() *State {
 	c := *s
 	c.Warriors = make(map[WarriorID]*WarriorState, len(s.Warriors))
+	states := make([]WarriorState, 0, len(s.Warriors))
 	for k, v := range s.Warriors {
-		vv := *v
-		c.Warriors[k] = &vv
+		states = append(states, *v)
+		c.Warriors[k] = &states[len(states)-1]
 	}
 	c.Owed = cloneMap(s.Owed)
 	c.Killed = cloneMap(s.Killed)
@@ -161,7 +162,7 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 	}
 	g := &Game{settings: settings, clk: clk, roster: roster, setup: setup}
 	st := &State{
-		Warriors:     map[WarriorID]*WarriorState{},
+		Warriors:     make(map[WarriorID]*WarriorState, len(allWarriors)),
 		Owed:         map[Side]int{Crusaders: 0, Saracens: 0},
 		Allocated:    map[Side][]Wound{},
 		Killed:       map[Side]int{Crusaders: 0, Saracens: 0},
@@ -169,8 +170,9 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 		HadMoveToday: map[Side]bool{},
 		ToMove:       settings.FirstSide,
 	}
-	for _, w := range allWarriors {
-		st.Warriors[w] = &WarriorState{}
+	states := make([]WarriorState, len(allWarriors))
+	for i, w := range allWarriors {
+		st.Warriors[w] = &states[i]
 	}
 	g.st = st
 	switch setup.Mode {
