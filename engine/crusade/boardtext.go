@@ -3,6 +3,7 @@ package crusade
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -267,7 +268,7 @@ func classifyBoardLine(no int, s string) boardLine {
 }
 
 func splitSeps(s string) []string {
-	var out []string
+	out := make([]string, 0, Size+2) // a row's cells and label
 	start := 0
 	for i, r := range s {
 		if isBoardSep(r) {
@@ -286,7 +287,7 @@ func isFooter(cells []string) bool {
 			continue
 		}
 		n++
-		if c != fmt.Sprint(n) {
+		if c != strconv.Itoa(n) {
 			return false
 		}
 	}
