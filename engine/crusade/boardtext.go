@@ -345,6 +345,9 @@ var kindLookalikes = map[rune]rune{
 // "" for an empty cell and ok=false when the cell holds something that is neither a warrior code
 // (a kind letter and one digit), the flag, nor a one- or two-digit number.
 func ReadBoardToken(s string) (tok string, ok bool) {
+	if s == "__" {
+		return "", true // an empty cell, as most are
+	}
 	// Most cells are "__", "в1", "_Ф": trimmed, they need nothing removed inside.
 	t := strings.Trim(s, "_ ")
 	if !utf8.ValidString(t) || strings.IndexFunc(t, func(r rune) bool { return r == '_' || unicode.IsSpace(r) }) >= 0 {
@@ -439,13 +442,13 @@ func ParseBoard(text string) (*BoardText, error) {
 }
 
 func readBoardGroup(g []boardLine) (*BoardText, error) {
-	var rows []boardLine
+	rows := make([]boardLine, 0, Size)
 	for _, l := range g {
 		if l.kind == lineRow {
 			rows = append(rows, l)
 		}
 	}
-	bt := &BoardText{Cells: map[Cell]string{}}
+	bt := &BoardText{Cells: make(map[Cell]string, 2*Size)} // room for the warriors, the flags, a few marks
 	seen := make([]bool, Size)
 	for i, l := range rows {
 		r := l.labelR
