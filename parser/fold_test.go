@@ -29,3 +29,16 @@ func FuzzFold(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCleanText: CleanText, which skips the replacer when no byte can start what it replaces,
+// gives the replacer's text, whatever the bytes.
+func FuzzCleanText(f *testing.F) {
+	for _, s := range []string{"", "ход\r\nк1", "a&nbsp;b", "a\u00a0b\u200bc", "x\ufeffy", "к1 — K16", "«а»", "a\u00adb", "&#xa0;", "\xe2\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := CleanText(s), cleaner.Replace(s); got != want {
+			t.Fatalf("CleanText(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

@@ -16,7 +16,15 @@ var cleaner = strings.NewReplacer(
 
 // CleanText undoes what forums and editors do to plain text: CRLF and CR become LF, &nbsp; and the
 // no-break and thin spaces become plain spaces, zero-width characters and soft hyphens vanish.
-func CleanText(s string) string { return cleaner.Replace(s) }
+func CleanText(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\r', '&', 0xc2, 0xe2, 0xef: // CR, an entity, the first byte of a space or mark above
+			return cleaner.Replace(s)
+		}
+	}
+	return s // nothing to clean, as in most posts
+}
 
 // Fold lower-cases s and writes ё as е (players use both).
 func Fold(s string) string {
