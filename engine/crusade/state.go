@@ -373,7 +373,7 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 	}
 	d.at, d.hide = p.at, hideForest
 	var b strings.Builder
-	b.Grow(boardBytes)
+	b.Grow(boardBytesOf(p, hideForest, g.settings.SaracenFlag, g.settings.CrusaderFlag))
 	b.WriteString(BoardTopLine)
 	sf, cf := g.settings.SaracenFlag, g.settings.CrusaderFlag
 	for r := 0; r < Size; r++ {
@@ -414,8 +414,22 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 // drawnFlag is the flag as drawn in a column of the west half (false) or the east half (true).
 var drawnFlag = map[bool]string{false: drawToken(flagMark, 1), true: drawToken(flagMark, Size)}
 
-// boardBytes is room for a drawn board with every cell three bytes wide (a warrior code).
-var boardBytes = len(BoardTopLine) + Size*(1+1+Size*3+(Size-1)+3) + 1 + len(BoardFooter)
+// boardBytesOf is the length of the board text renderPosition draws (a size hint: it need not be
+// exact).
+func boardBytesOf(p *position, hideForest bool, flags ...Cell) int {
+	n := len(BoardTopLine) + Size*(1+1+Size*2+(Size-1)+3) + 1 + len(BoardFooter) // every cell "__"
+	for i, c := range p.cell {
+		if c != (Cell{}) && !(hideForest && inForest(c)) {
+			n += len(drawnWarrior[i+1]) - 2
+		}
+	}
+	for _, f := range flags {
+		if p.occupant(f) == "" {
+			n += len(drawnFlag[f.Col > Size/2]) - 2
+		}
+	}
+	return n
+}
 
 // drawnWarrior is how Render draws each warrior (by its number in position.at): its code, which
 // is two letters wide.
