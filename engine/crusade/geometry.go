@@ -73,11 +73,32 @@ func sortCells(cs []Cell) {
 // position, so judging never touches the state.
 type position struct {
 	at [Size][Size + 1]uint8 // 1 + the warrior's index in allWarriors; 0 empty
-	// cell is where each warrior stands, by its index in allWarriors; the zero Cell: off the board.
-	cell         [warriorCount]Cell
+	// cell is where each warrior stands, by its index in allWarriors (cellAt); 0: off the board.
+	cell         [warriorCount]packedCell
 	saracenFlag  Cell
 	crusaderFlag Cell
 }
+
+// packedCell is a cell on the board in two bytes: Row*(Size+1) + Col (never 0: Col >= 1); 0 is
+// no cell.
+type packedCell uint16
+
+func pack(c Cell) packedCell {
+	if !c.Valid() {
+		return 0
+	}
+	return packedCell(c.Row*(Size+1) + c.Col)
+}
+
+func (v packedCell) cell() Cell {
+	if v == 0 {
+		return Cell{}
+	}
+	return Cell{Row: int(v) / (Size + 1), Col: int(v) % (Size + 1)}
+}
+
+// cellAt is where the warrior of index i in allWarriors stands (the zero Cell: off the board).
+func (p *position) cellAt(i int) Cell { return p.cell[i].cell() }
 
 // warriorCount is how many warriors there are (allWarriors; checked when the package starts).
 const warriorCount = 30
@@ -95,7 +116,7 @@ func (p *position) where(w WarriorID) (c Cell, on bool) {
 	if n == 0 {
 		return Cell{}, false
 	}
-	c = p.cell[n-1]
+	c = p.cellAt(int(n) - 1)
 	return c, c != Cell{}
 }
 
@@ -164,10 +185,10 @@ func (p *position) place(w WarriorID, c Cell) {
 	if n == 0 {
 		return
 	}
-	if old := p.cell[n-1]; old.Valid() && p.at[old.Row][old.Col] == n {
+	if old := p.cellAt(int(n) - 1); old.Valid() && p.at[old.Row][old.Col] == n {
 		p.at[old.Row][old.Col] = 0
 	}
-	p.cell[n-1] = c
+	p.cell[n-1] = pack(c)
 	p.at[c.Row][c.Col] = n
 }
 
@@ -176,17 +197,17 @@ func (p *position) remove(w WarriorID) {
 	if n == 0 {
 		return
 	}
-	if c := p.cell[n-1]; c.Valid() && p.at[c.Row][c.Col] == n {
+	if c := p.cellAt(int(n) - 1); c.Valid() && p.at[c.Row][c.Col] == n {
 		p.at[c.Row][c.Col] = 0
 	}
-	p.cell[n-1] = Cell{}
+	p.cell[n-1] = 0
 }
 
 // forestCount counts the warriors of side s in the forest.
 func (p *position) forestCount(s Side) int {
 	n := 0
-	for i, c := range p.cell {
-		if c != (Cell{}) && warriorSide[i] == s && inForest(c) {
+	for i, v := range p.cell {
+		if c := v.cell(); v != 0 && warriorSide[i] == s && inForest(c) {
 			n++
 		}
 	}

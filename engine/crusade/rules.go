@@ -434,10 +434,11 @@ func (j *turnJudge) boardDiff(b *BoardText) []CellDiff {
 	// The cells either board has something on, marked on a grid and read in row-major order
 	// (sortCells' order); a warrior off the board (never, after a legal turn) takes boardDiffMaps.
 	var marked [Size][Size + 1]bool
-	for _, c := range j.pos.cell {
-		if c == (Cell{}) {
+	for _, v := range j.pos.cell {
+		if v == 0 {
 			continue // not on the board
 		}
+		c := v.cell()
 		if !c.Valid() {
 			return j.boardDiffMaps(b)
 		}

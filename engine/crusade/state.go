@@ -262,7 +262,7 @@ func (g *Game) buildPosition() *position {
 	for i, w := range allWarriors {
 		ws := g.st.Warriors[w]
 		if ws != nil && ws.InPlay && ws.Alive && ws.Cell.Valid() {
-			p.cell[i] = ws.Cell
+			p.cell[i] = pack(ws.Cell)
 			p.at[ws.Cell.Row][ws.Cell.Col] = uint8(i + 1)
 		}
 	}
@@ -351,8 +351,9 @@ func (g *Game) Board() string {
 func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
 	out := make(map[Cell]string, len(p.cell)+2)
 	out[g.settings.SaracenFlag], out[g.settings.CrusaderFlag] = flagMark, flagMark
-	for i, c := range p.cell {
-		if c == (Cell{}) || hideForest && inForest(c) {
+	for i, v := range p.cell {
+		c := v.cell()
+		if v == 0 || hideForest && inForest(c) {
 			continue
 		}
 		out[c] = string(allWarriors[i])
@@ -418,8 +419,8 @@ var drawnFlag = map[bool]string{false: drawToken(flagMark, 1), true: drawToken(f
 // exact).
 func boardBytesOf(p *position, hideForest bool, flags ...Cell) int {
 	n := len(BoardTopLine) + Size*(1+1+Size*2+(Size-1)+3) + 1 + len(BoardFooter) // every cell "__"
-	for i, c := range p.cell {
-		if c != (Cell{}) && !(hideForest && inForest(c)) {
+	for i, v := range p.cell {
+		if v != 0 && !(hideForest && inForest(v.cell())) {
 			n += len(drawnWarrior[i+1]) - 2
 		}
 	}
