@@ -136,8 +136,9 @@ type drawnBoard struct {
 	text string
 	// line is where each row's line starts in text (after its '\n'), and line[Size] the
 	// footer's: row r is text[line[r]:line[r+1]-1].
-	line [Size + 1]int
-	at   [Size][Size + 1]uint8
+	line [Size + 1]uint16
+	// pos is the position it was drawn from: a state's, which nothing changes.
+	pos  *position
 	hide bool
 }
 
@@ -362,7 +363,8 @@ func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
 }
 
 // renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position; the
-// rows that stand as on the last board drawn are copied from it.
+// rows that stand as on the last board drawn are copied from it. p is a state's position, which
+// nothing changes (it is kept to compare the next board with).
 func (g *Game) renderPosition(p *position, hideForest bool) string {
 	prev := g.drawn
 	if prev != nil && prev.hide != hideForest {
@@ -372,15 +374,15 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 	if d == nil {
 		d = &drawnBoard{}
 	}
-	d.at, d.hide = p.at, hideForest
+	d.pos, d.hide = p, hideForest
 	var b strings.Builder
 	b.Grow(boardBytesOf(p, hideForest, g.settings.SaracenFlag, g.settings.CrusaderFlag))
 	b.WriteString(BoardTopLine)
 	sf, cf := g.settings.SaracenFlag, g.settings.CrusaderFlag
 	for r := 0; r < Size; r++ {
 		b.WriteByte('\n')
-		d.line[r] = b.Len()
-		if prev != nil && prev.at[r] == p.at[r] {
+		d.line[r] = uint16(b.Len())
+		if prev != nil && prev.pos.at[r] == p.at[r] {
 			b.WriteString(prev.text[prev.line[r] : prev.line[r+1]-1])
 			continue
 		}
@@ -405,7 +407,7 @@ func (g *Game) renderPosition(p *position, hideForest bool) string {
 		b.WriteByte(Rows[r])
 	}
 	b.WriteByte('\n')
-	d.line[Size] = b.Len()
+	d.line[Size] = uint16(b.Len())
 	b.WriteString(BoardFooter)
 	d.text = b.String()
 	g.drawn, g.spare = d, g.drawn
