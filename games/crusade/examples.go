@@ -1,6 +1,7 @@
 package crusade
 
 import (
+	"sync"
 	"time"
 
 	"forumgm/engine"
@@ -156,20 +157,25 @@ type exampleKey struct {
 	author string
 }
 
+// example is an example found on a state, by what it is (a reply finds a few at most).
+type example struct {
+	key exampleKey
+	val any
+}
+
 // memo gives the example of key k found on the current state, finding it with find once per
 // state (a reply may show an example several times, and several replies answer one state).
 func (v *View) memo(k exampleKey, find func() any) any {
 	if v.rules == nil {
 		return find()
 	}
-	if got, ok := v.rules.examples[k]; ok {
-		return got
+	for _, e := range v.rules.examples {
+		if e.key == k {
+			return e.val
+		}
 	}
 	got := find()
-	if v.rules.examples == nil {
-		v.rules.examples = map[exampleKey]any{}
-	}
-	v.rules.examples[k] = got
+	v.rules.examples = append(v.rules.examples, example{k, got})
 	return got
 }
 
@@ -260,6 +266,15 @@ func (v *View) findAttack(s cr.Side, author string) *AttackExample {
 	return nil
 }
 
+// sideWarriors are each side's warriors in the fixed order (cr.AllWarriors), listed once.
+var sideWarriors = sync.OnceValue(func() map[cr.Side][]cr.WarriorID {
+	out := map[cr.Side][]cr.WarriorID{}
+	for _, id := range cr.AllWarriors() {
+		out[id.Side()] = append(out[id.Side()], id)
+	}
+	return out
+})
+
 // ExampleWarrior is a warrior of side s a wound can go to now (an allocation example): the living
 // one with the highest defence left, commanders last.
 func (v *View) ExampleWarrior(s cr.Side) cr.WarriorID {
@@ -271,15 +286,8 @@ func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	var best cr.WarriorID
 	bestDef := -1
 	allocated := v.game.WoundsOwed(s).Allocated
-	var buf [32]cr.WarriorID
-	side := buf[:0]
-	for _, id := range cr.AllWarriors() {
-		if id.Side() == s {
-			side = append(side, id)
-		}
-	}
 	for _, cmd := range []bool{false, true} {
-		for _, id := range side {
+		for _, id := range sideWarriors()[s] {
 			if id.Commander() != cmd {
 				continue
 			}

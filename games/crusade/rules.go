@@ -227,7 +227,7 @@ type Rules struct {
 	tmpl         *templates.Set
 	noPM         bool
 	// examples holds the replies' examples found on the current state (Apply clears it).
-	examples map[exampleKey]any
+	examples []example
 }
 
 // Game is the engine, for queries.
