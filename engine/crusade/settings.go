@@ -3,8 +3,10 @@ package crusade
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -302,7 +304,12 @@ type Setup struct {
 }
 
 // DefaultDeployment is the seed's example board (with its second ш2 read as ш3).
-func DefaultDeployment() map[WarriorID]Cell {
+func DefaultDeployment() map[WarriorID]Cell { return maps.Clone(defaultDeployment()) }
+
+// defaultDeployment is DefaultDeployment built once; it is shared: nothing may change it.
+var defaultDeployment = sync.OnceValue(buildDefaultDeployment)
+
+func buildDefaultDeployment() map[WarriorID]Cell {
 	m := make(map[WarriorID]Cell, warriorCount)
 	put := func(w string, row byte, col int) {
 		m[WarriorID(w)] = Cell{Row: strings.IndexByte(Rows, row), Col: col}

@@ -178,7 +178,7 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 	g.st = st
 	switch setup.Mode {
 	case SetupDefault, "":
-		g.startWith(DefaultDeployment(), setup.At)
+		g.startWith(defaultDeployment(), setup.At)
 	case SetupCustom:
 		if err := g.checkPlacement(setup.Cells); err != nil {
 			return nil, fmt.Errorf("crusade: new game: custom setup: %w", err)
