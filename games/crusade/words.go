@@ -38,19 +38,32 @@ type Date struct {
 
 func dateOf(t time.Time) Date { return Date{Day: t.Day(), Month: t.Month()} }
 
-// TurnWords are a played turn as the "turn" and "turn_hidden" replies write it.
+// TurnWords are a played turn as the "turn" and "turn_hidden" replies write it (with the
+// event's own parts the templates write themselves), and the view they are part of.
 type TurnWords struct {
+	Number  int
 	Author  string // the author, escaped
 	Side    string // the side that moved (nominative) ...
 	SideDat string // ... and in the dative
 	Next    string // the side to move next (nominative)
 	Moves   []MoveWords
 	// Sloppy are the turn's sloppiness, each in the words of its "sloppy.CODE" template.
-	Sloppy    []string
+	Sloppy    []Listed
 	BoardDiff []DiffWords
 	Wounds    Count // wounds added for sloppiness
 	// Owe is what the side owes after the turn (the "owe" template's data).
-	Owe SideView
+	Owe      SideView
+	Attacks  []cr.AttackResult
+	Revealed []cr.Reveal
+	Removed  []cr.Removed
+	Victory  *cr.Victory
+	View     *View
+}
+
+// Listed is a text in a list: Sep is set for all but the first (a separator goes before it).
+type Listed struct {
+	Text string
+	Sep  bool
 }
 
 // MoveWords are one move: the warrior, the cells it left and reached, whether it charged.
@@ -60,32 +73,34 @@ type MoveWords struct {
 }
 
 // DiffWords are a cell the quoted board has wrong: the cell, what the quote has there (escaped;
-// NoQuoted: nothing) and what stands there ("" nothing).
+// NoQuoted: nothing) and what stands there ("" nothing); Sep is set for all but the first.
 type DiffWords struct {
 	Cell, Quoted, Actual string
-	NoQuoted             bool
+	NoQuoted, Sep        bool
 }
 
 func (v *View) turnWords(e *cr.TurnPlayed) (*TurnWords, error) {
-	t := &TurnWords{Author: templates.Escape(v.Author), Side: sideName(e.Side), SideDat: sideDative(e.Side),
-		Next: sideName(e.Next), Wounds: count(e.Wounds)}
+	t := &TurnWords{Number: e.Number, Author: templates.Escape(v.Author), Side: sideName(e.Side),
+		SideDat: sideDative(e.Side), Next: sideName(e.Next), Wounds: count(e.Wounds),
+		Attacks: e.Attacks, Revealed: e.Revealed, Removed: e.Removed, Victory: e.Victory, View: v}
 	if len(e.Moves) > 0 {
 		t.Moves = make([]MoveWords, len(e.Moves))
 		for i, m := range e.Moves {
 			t.Moves[i] = MoveWords{Warrior: string(m.Warrior), From: m.From.String(), To: m.To.String(), Charge: m.Charge}
 		}
 	}
-	for _, s := range e.Sloppy {
+	for i, s := range e.Sloppy {
 		text, err := renderSloppy(s)
 		if err != nil {
 			return nil, err
 		}
-		t.Sloppy = append(t.Sloppy, text)
+		t.Sloppy = append(t.Sloppy, Listed{Text: text, Sep: i > 0})
 	}
 	if len(e.BoardDiff) > 0 {
 		t.BoardDiff = make([]DiffWords, len(e.BoardDiff))
 		for i, d := range e.BoardDiff {
-			t.BoardDiff[i] = DiffWords{Cell: d.Cell.String(), Quoted: templates.Escape(d.Quoted), Actual: d.Actual, NoQuoted: d.Quoted == ""}
+			t.BoardDiff[i] = DiffWords{Cell: d.Cell.String(), Quoted: templates.Escape(d.Quoted), Actual: d.Actual,
+				NoQuoted: d.Quoted == "", Sep: i > 0}
 		}
 	}
 	if e.Wounds > 0 {
