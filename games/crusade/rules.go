@@ -228,6 +228,17 @@ type Rules struct {
 	noPM         bool
 	// examples holds the replies' examples found on the current state (Apply clears it).
 	examples []example
+	// set is the game's settings, copied once (they never change during a game).
+	set *cr.Settings
+}
+
+// settings are the game's settings, for the texts (shared by every view: read only).
+func (r *Rules) settings() *cr.Settings {
+	if r.set == nil {
+		s := r.game.Settings()
+		r.set = &s
+	}
+	return r.set
 }
 
 // Game is the engine, for queries.
@@ -599,7 +610,7 @@ type View struct {
 	// ForestInvisible is set when forest moves are hidden (sent by private message).
 	ForestInvisible bool
 	// Settings are the game's settings (wound counts, times, for the texts).
-	Settings cr.Settings
+	Settings *cr.Settings
 	game     *cr.Game
 	rules    *Rules
 }
@@ -607,7 +618,7 @@ type View struct {
 func (r *Rules) view(c judge.Context) *View {
 	g := r.game
 	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
-		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == cr.PhaseOver, Settings: g.Settings()}
+		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == cr.PhaseOver, Settings: r.settings()}
 	if v.Phase == cr.PhasePlaying {
 		v.ToMove = g.SideToMove()
 	}
