@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+	"unicode/utf8"
 )
 
 //go:embed */*.tmpl
@@ -117,7 +118,22 @@ func tidyBytes(s []byte) string {
 // gets a non-breaking hyphen, so an echoed line is never taken for the bot's marker.
 // HTML-special characters are left to the forum, which escapes them itself.
 func Escape(s string) string {
+	if plain(s) {
+		return s
+	}
 	return escaper.Replace(Sanitize(s))
+}
+
+// plain reports whether Escape leaves s as it is: valid UTF-8 with no control character and no
+// byte that starts what the escaper replaces ('[', ':', 'w', 'W', 'f', 'F'). Most names are.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b < 0x20 || b == 0x7f, b == '[', b == ':', b == 'w', b == 'W', b == 'f', b == 'F':
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 var escaper = strings.NewReplacer("[", "[\u200b", "://", ":\u200b//", "www.", "www\u200b.", "WWW.", "WWW\u200b.",

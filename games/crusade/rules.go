@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -868,6 +870,9 @@ func warriorStrings(ws []cr.WarriorID) []string {
 
 // title capitalises the first letter.
 func title(s string) string {
+	if first, size := utf8.DecodeRuneInString(s); first != utf8.RuneError && utf8.ValidString(s) {
+		return string(unicode.ToUpper(first)) + s[size:]
+	}
 	r := []rune(s)
 	if len(r) == 0 {
 		return s
