@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 var cleaner = strings.NewReplacer(
@@ -15,17 +16,46 @@ var cleaner = strings.NewReplacer(
 
 // CleanText undoes what forums and editors do to plain text: CRLF and CR become LF, &nbsp; and the
 // no-break and thin spaces become plain spaces, zero-width characters and soft hyphens vanish.
-func CleanText(s string) string { return cleaner.Replace(s) }
+func CleanText(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\r', '&', 0xc2, 0xe2, 0xef: // CR, an entity, the first byte of a space or mark above
+			return cleaner.Replace(s)
+		}
+	}
+	return s // nothing to clean, as in most posts
+}
 
 // Fold lower-cases s and writes ё as е (players use both).
 func Fold(s string) string {
-	return strings.Map(func(r rune) rune {
-		r = unicode.ToLower(r)
-		if r == 'ё' {
-			return 'е'
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if foldRune(r) != r || r == utf8.RuneError {
+			return strings.Map(foldRune, s)
+		}
+		i += size
+	}
+	return s // already folded, as most words players write
+}
+
+// foldRune is Fold of one letter: the ASCII and Cyrillic letters without the Unicode tables.
+func foldRune(r rune) rune {
+	switch {
+	case r < utf8.RuneSelf:
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
 		}
 		return r
-	}, s)
+	case 'а' <= r && r <= 'я':
+		return r
+	case 'А' <= r && r <= 'Я':
+		return r + ('а' - 'А')
+	}
+	r = unicode.ToLower(r)
+	if r == 'ё' {
+		return 'е'
+	}
+	return r
 }
 
 // latinOf maps Cyrillic letters that look like a Latin capital letter (in either case) to it.
@@ -111,8 +141,10 @@ var ordinalEndings = map[string]bool{
 // ParseOrdinal reads an ordinal as players write it: "1-й", "1-ый", "1й", "1ый", "2-ой", "3-ий",
 // "1-я", "1", "1.", "первый", "второй", "третий", "четвёртый" ... "десятый" (any case, any
 // adjective ending). It returns 0, false when s is not an ordinal.
-func ParseOrdinal(s string) (int, bool) {
-	s = Fold(strings.TrimSpace(s))
+func ParseOrdinal(s string) (int, bool) { return FoldedOrdinal(Fold(strings.TrimSpace(s))) }
+
+// FoldedOrdinal is ParseOrdinal of a text already folded (Fold) and trimmed of spaces.
+func FoldedOrdinal(s string) (int, bool) {
 	s = strings.TrimSuffix(s, ".")
 	if s == "" {
 		return 0, false

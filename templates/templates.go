@@ -8,7 +8,9 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
+	"unicode/utf8"
 )
 
 //go:embed */*.tmpl
@@ -40,12 +42,24 @@ func Load(game string, funcs template.FuncMap) (*Set, error) {
 
 // Render executes the named template and trims surrounding blank lines.
 func (s *Set) Render(name string, data any) (string, error) {
-	var b bytes.Buffer
-	if err := s.t.ExecuteTemplate(&b, name, data); err != nil {
+	b := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= maxPooled {
+			b.Reset()
+			buffers.Put(b)
+		}
+	}()
+	if err := s.t.ExecuteTemplate(b, name, data); err != nil {
 		return "", fmt.Errorf("templates: render %s: %w", name, err)
 	}
-	return tidy(b.String()), nil
+	return tidyBytes(b.Bytes()), nil
 }
+
+// buffers hold the rendering buffers between renders (a reply with the board is a few KB).
+var buffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 4096)) }}
+
+// maxPooled is the largest buffer kept for the next render.
+const maxPooled = 64 << 10
 
 // Optional renders the named template when the set has it: "" when it has none or it fails
 // (words that are nice to have, such as an event described for the moderators).
@@ -65,19 +79,22 @@ func (s *Set) Defined(name string) bool { return s.t.Lookup(name) != nil }
 
 // tidy trims trailing spaces of lines, collapses runs of blank lines into one, and trims the
 // text, so templates can be laid out readably.
-func tidy(s string) string {
+func tidy(s string) string { return tidyBytes([]byte(s)) }
+
+// tidyBytes is tidy of a rendered buffer; the text it returns is its own (s may be reused).
+func tidyBytes(s []byte) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	blank := true
 	for len(s) > 0 {
 		l := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
+		if i := bytes.IndexByte(s, '\n'); i >= 0 {
 			l, s = s[:i], s[i+1:]
 		} else {
-			s = ""
+			s = nil
 		}
-		l = strings.TrimRight(l, " \t\r")
-		if l == "" {
+		l = bytes.TrimRight(l, " \t\r")
+		if len(l) == 0 {
 			if blank {
 				continue
 			}
@@ -88,7 +105,7 @@ func tidy(s string) string {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l)
+		b.Write(l)
 	}
 	return strings.TrimSpace(b.String())
 }
@@ -101,7 +118,22 @@ func tidy(s string) string {
 // gets a non-breaking hyphen, so an echoed line is never taken for the bot's marker.
 // HTML-special characters are left to the forum, which escapes them itself.
 func Escape(s string) string {
+	if plain(s) {
+		return s
+	}
 	return escaper.Replace(Sanitize(s))
+}
+
+// plain reports whether Escape leaves s as it is: valid UTF-8 with no control character and no
+// byte that starts what the escaper replaces ('[', ':', 'w', 'W', 'f', 'F'). Most names are.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b < 0x20 || b == 0x7f, b == '[', b == ':', b == 'w', b == 'W', b == 'f', b == 'F':
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 var escaper = strings.NewReplacer("[", "[\u200b", "://", ":\u200b//", "www.", "www\u200b.", "WWW.", "WWW\u200b.",

@@ -36,3 +36,16 @@ func FuzzTidy(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEscapePlain: Escape, which gives a plain text back as it is, gives what sanitizing and the
+// escaper give, whatever the bytes.
+func FuzzEscapePlain(f *testing.F) {
+	for _, s := range []string{"", "Джелу", "snovaya", "[b]", "http://x", "www.x", "Www.", "fgm-1", "FGM-", "a\tb", "\x00", "\x7f", "\xff", "ф"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Escape(s), escaper.Replace(Sanitize(s)); got != want {
+			t.Fatalf("Escape(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package crusade
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -267,7 +268,7 @@ func classifyBoardLine(no int, s string) boardLine {
 }
 
 func splitSeps(s string) []string {
-	var out []string
+	out := make([]string, 0, Size+2) // a row's cells and label
 	start := 0
 	for i, r := range s {
 		if isBoardSep(r) {
@@ -286,7 +287,7 @@ func isFooter(cells []string) bool {
 			continue
 		}
 		n++
-		if c != fmt.Sprint(n) {
+		if c != strconv.Itoa(n) {
 			return false
 		}
 	}
@@ -344,6 +345,9 @@ var kindLookalikes = map[rune]rune{
 // "" for an empty cell and ok=false when the cell holds something that is neither a warrior code
 // (a kind letter and one digit), the flag, nor a one- or two-digit number.
 func ReadBoardToken(s string) (tok string, ok bool) {
+	if s == "__" {
+		return "", true // an empty cell, as most are
+	}
 	// Most cells are "__", "в1", "_Ф": trimmed, they need nothing removed inside.
 	t := strings.Trim(s, "_ ")
 	if !utf8.ValidString(t) || strings.IndexFunc(t, func(r rune) bool { return r == '_' || unicode.IsSpace(r) }) >= 0 {
@@ -393,6 +397,9 @@ func ParseBoard(text string) (*BoardText, error) {
 	if mayReplace(text) {
 		text = boardReplacer.Replace(text)
 	}
+	if strings.IndexFunc(text, isBoardSep) < 0 {
+		return nil, ErrNoBoard // no line of it can be a row or the footer
+	}
 	lines := strings.Split(text, "\n")
 	var groups [][]boardLine
 	var cur []boardLine
@@ -435,13 +442,13 @@ func ParseBoard(text string) (*BoardText, error) {
 }
 
 func readBoardGroup(g []boardLine) (*BoardText, error) {
-	var rows []boardLine
+	rows := make([]boardLine, 0, Size)
 	for _, l := range g {
 		if l.kind == lineRow {
 			rows = append(rows, l)
 		}
 	}
-	bt := &BoardText{Cells: map[Cell]string{}}
+	bt := &BoardText{Cells: make(map[Cell]string, 2*Size)} // room for the warriors, the flags, a few marks
 	seen := make([]bool, Size)
 	for i, l := range rows {
 		r := l.labelR

@@ -350,3 +350,20 @@ func FuzzParseBoard(f *testing.F) {
 		}
 	})
 }
+
+// TestBoardFlagsAnywhere: with the flags in any column (the defaults stand in the edge columns),
+// the board text is Render of the tokens, each flag padded towards its own edge.
+func TestBoardFlagsAnywhere(t *testing.T) {
+	for col := 1; col <= Size; col++ {
+		s := testSettings()
+		s.SaracenFlag = Cell{Row: 9, Col: col}
+		s.CrusaderFlag = Cell{Row: 10, Col: Size + 1 - col}
+		g, err := New(s, testRoster(), Setup{Mode: SetupDefault, At: at(2, 9, 0)})
+		if err != nil {
+			t.Fatalf("flags in columns %d and %d: %v", col, Size+1-col, err)
+		}
+		if got, want := g.Board(), Render(g.Tokens()); got != want {
+			t.Fatalf("flags in columns %d and %d:\n%s\nwant:\n%s", col, Size+1-col, got, want)
+		}
+	}
+}

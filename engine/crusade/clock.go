@@ -120,7 +120,7 @@ func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 		if dl := g.settings.DeploymentDeadline; dl != nil && at.Equal(*dl) {
 			cells := map[WarriorID]Cell{}
 			var defaulted []Side
-			def := DefaultDeployment()
+			def := defaultDeployment()
 			for _, s := range []Side{Crusaders, Saracens} {
 				if d, ok := st.Deployments[s]; ok {
 					for w, c := range d {

@@ -11,7 +11,7 @@ func (j *turnJudge) attack(a Attack, kind AttackKind) {
 		return
 	}
 	first := a.Attackers[0]
-	from := j.pos.cell[first]
+	from := j.pos.cellOf(first)
 	res := AttackResult{Kind: kind, Attackers: a.Attackers, From: from, Line: a.Line}
 	tc, tw, gone, ok := j.target(a, first)
 	if !ok {
@@ -102,7 +102,7 @@ func (j *turnJudge) target(a Attack, attacker WarriorID) (c Cell, w WarriorID, g
 	switch {
 	case a.Target.Warrior != "":
 		w = a.Target.Warrior
-		if cell, on := j.pos.cell[w]; on {
+		if cell, on := j.pos.where(w); on {
 			c = cell
 		} else if cell, was := j.removed[w]; was {
 			return cell, w, true, true
@@ -220,7 +220,7 @@ func (j *turnJudge) shot(a Attack, from, tc Cell) (int, int, bool) {
 	}
 	strength := j.g.shotOf(named, d)
 	for _, w := range a.Attackers[1:] {
-		wc := j.pos.cell[w]
+		wc := j.pos.cellOf(w)
 		q := Problem{Warrior: w, Other: string(named), Cell: cellPtr(wc), Line: a.Line}
 		switch {
 		case Table[w.Kind()].Shot[0] == 0:
@@ -264,9 +264,15 @@ func (j *turnJudge) strike(from Cell, side Side, c Cell, strength int, by []Warr
 
 func (j *turnJudge) kill(w WarriorID, c Cell, by []WarriorID) {
 	j.pos.remove(w)
+	if j.removed == nil {
+		j.removed = map[WarriorID]Cell{}
+	}
 	j.removed[w] = c
 	j.ev.Removed = append(j.ev.Removed, Removed{Warrior: w, Cell: c, By: append([]WarriorID(nil), by...)})
 	s := w.Side()
+	if j.killed == nil {
+		j.killed = map[Side]int{}
+	}
 	j.killed[s]++
 	if w.Commander() {
 		j.win(&Victory{Winner: s.Other(), Reason: VictoryCommander, Warrior: w, Cell: cellPtr(c)})
@@ -362,7 +368,7 @@ func (j *turnJudge) chargeTo(a Attack) *Cell {
 // charge judges and resolves a knight's lance charge.
 func (j *turnJudge) charge(a Attack) {
 	k := a.Attackers[0]
-	from := j.pos.cell[k]
+	from := j.pos.cellOf(k)
 	p := Problem{Warrior: k, From: cellPtr(from), Line: a.Line}
 	if len(a.Attackers) > 1 {
 		for _, w := range a.Attackers[1:] {
@@ -519,7 +525,7 @@ func formationLine(cells map[WarriorID]Cell, members []WarriorID) (Dir, []Warrio
 // formation judges and resolves a pikemen formation charge.
 func (j *turnJudge) formation(a Attack) {
 	lead := a.Attackers[0]
-	from := j.pos.cell[lead]
+	from := j.pos.cellOf(lead)
 	p := Problem{Warrior: lead, From: cellPtr(from), Line: a.Line}
 	for _, w := range a.Attackers {
 		if w.Kind() != Pikeman {
@@ -528,7 +534,7 @@ func (j *turnJudge) formation(a Attack) {
 			j.problem(q)
 			return
 		}
-		if c := j.pos.cell[w]; inForest(c) {
+		if c := j.pos.cellOf(w); inForest(c) {
 			q := p
 			q.Code, q.Warrior, q.Cell = CodeForestSwordOnly, w, cellPtr(c)
 			j.problem(q)
@@ -542,7 +548,7 @@ func (j *turnJudge) formation(a Attack) {
 	}
 	start := map[WarriorID]Cell{}
 	for _, w := range a.Attackers {
-		start[w] = j.pos.cell[w]
+		start[w] = j.pos.cellOf(w)
 	}
 	lineDir, members, ok := formationLine(start, a.Attackers)
 	if !ok {
@@ -654,7 +660,7 @@ func (j *turnJudge) formation(a Attack) {
 			j.pos.place(w, step(start[w], dir, s))
 		}
 		reached = s
-		leadCell = j.pos.cell[lead]
+		leadCell = j.pos.cellOf(lead)
 		between(s)
 	}
 	for _, w := range members {
@@ -662,13 +668,13 @@ func (j *turnJudge) formation(a Attack) {
 	}
 	if reached > 0 {
 		for _, w := range a.Attackers {
-			j.ev.Moves = append(j.ev.Moves, MoveResult{Warrior: w, From: start[w], To: j.pos.cell[w], Charge: true, Line: a.Line})
+			j.ev.Moves = append(j.ev.Moves, MoveResult{Warrior: w, From: start[w], To: j.pos.cellOf(w), Charge: true, Line: a.Line})
 		}
 		for _, w := range a.Attackers {
-			j.checkFlag(w, j.pos.cell[w])
+			j.checkFlag(w, j.pos.cellOf(w))
 		}
 	}
-	res.Stop = cellPtr(j.pos.cell[lead])
+	res.Stop = cellPtr(j.pos.cellOf(lead))
 	res.Front = &dir
 	j.ev.Attacks = append(j.ev.Attacks, res)
 }

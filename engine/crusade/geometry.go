@@ -72,11 +72,36 @@ func sortCells(cs []Cell) {
 // position is the board during judging: who stands where. It is a value copy of the state's
 // position, so judging never touches the state.
 type position struct {
-	at           [Size][Size + 1]uint8 // 1 + the warrior's index in allWarriors; 0 empty
-	cell         map[WarriorID]Cell
+	at [Size][Size + 1]uint8 // 1 + the warrior's index in allWarriors; 0 empty
+	// cell is where each warrior stands, by its index in allWarriors (cellAt); 0: off the board.
+	cell         [warriorCount]packedCell
 	saracenFlag  Cell
 	crusaderFlag Cell
 }
+
+// packedCell is a cell on the board in two bytes: Row*(Size+1) + Col (never 0: Col >= 1); 0 is
+// no cell.
+type packedCell uint16
+
+func pack(c Cell) packedCell {
+	if !c.Valid() {
+		return 0
+	}
+	return packedCell(c.Row*(Size+1) + c.Col)
+}
+
+func (v packedCell) cell() Cell {
+	if v == 0 {
+		return Cell{}
+	}
+	return Cell{Row: int(v) / (Size + 1), Col: int(v) % (Size + 1)}
+}
+
+// cellAt is where the warrior of index i in allWarriors stands (the zero Cell: off the board).
+func (p *position) cellAt(i int) Cell { return p.cell[i].cell() }
+
+// warriorCount is how many warriors there are (allWarriors; checked when the package starts).
+const warriorCount = 30
 
 func (p *position) occupant(c Cell) WarriorID {
 	if !c.Valid() {
@@ -85,13 +110,40 @@ func (p *position) occupant(c Cell) WarriorID {
 	return occupantOf(p.at[c.Row][c.Col])
 }
 
+// where is the cell w stands on; on is false when w is not on the board.
+func (p *position) where(w WarriorID) (c Cell, on bool) {
+	n := warriorNo[w]
+	if n == 0 {
+		return Cell{}, false
+	}
+	c = p.cellAt(int(n) - 1)
+	return c, c != Cell{}
+}
+
+// cellOf is the cell w stands on (the zero Cell when it is not on the board).
+func (p *position) cellOf(w WarriorID) Cell {
+	c, _ := p.where(w)
+	return c
+}
+
 // warriorNo numbers the warriors for position.at: 1 + the index in allWarriors.
 var warriorNo = func() map[WarriorID]uint8 {
+	if len(allWarriors) != warriorCount {
+		panic("crusade: warriorCount is not the number of warriors")
+	}
 	m := make(map[WarriorID]uint8, len(allWarriors))
 	for i, w := range allWarriors {
 		m[w] = uint8(i + 1)
 	}
 	return m
+}()
+
+// warriorSide is each warrior's side, by its index in allWarriors.
+var warriorSide = func() (out [warriorCount]Side) {
+	for i, w := range allWarriors {
+		out[i] = w.Side()
+	}
+	return out
 }()
 
 func occupantOf(n uint8) WarriorID {
@@ -130,64 +182,79 @@ func (p *position) empty(c Cell) bool {
 
 func (p *position) place(w WarriorID, c Cell) {
 	n := warriorNo[w]
-	if old, ok := p.cell[w]; ok && old.Valid() && p.at[old.Row][old.Col] == n {
+	if n == 0 {
+		return
+	}
+	if old := p.cellAt(int(n) - 1); old.Valid() && p.at[old.Row][old.Col] == n {
 		p.at[old.Row][old.Col] = 0
 	}
-	p.cell[w] = c
+	p.cell[n-1] = pack(c)
 	p.at[c.Row][c.Col] = n
 }
 
 func (p *position) remove(w WarriorID) {
-	if c, ok := p.cell[w]; ok && p.at[c.Row][c.Col] == warriorNo[w] {
+	n := warriorNo[w]
+	if n == 0 {
+		return
+	}
+	if c := p.cellAt(int(n) - 1); c.Valid() && p.at[c.Row][c.Col] == n {
 		p.at[c.Row][c.Col] = 0
 	}
-	delete(p.cell, w)
+	p.cell[n-1] = 0
 }
 
 // forestCount counts the warriors of side s in the forest.
 func (p *position) forestCount(s Side) int {
 	n := 0
-	for w, c := range p.cell {
-		if w.Side() == s && inForest(c) {
+	for i, v := range p.cell {
+		if c := v.cell(); v != 0 && warriorSide[i] == s && inForest(c) {
 			n++
 		}
 	}
 	return n
 }
 
-// reach returns the cells reachable from `from` in at most `speed` king steps through empty cells,
-// with the number of steps. Passable reports whether a cell may be passed through (it must also
-// be empty); the enemy flag of mover side `side` may end a path but not be passed.
-func (p *position) reach(from Cell, speed int, side Side, passable func(Cell) bool) map[Cell]int {
-	dist := map[Cell]int{from: 0}
-	frontier := []Cell{from}
+// grid marks cells of the board (by row and column, as position.at).
+type grid [Size][Size + 1]bool
+
+// reach marks in out the cells reachable from `from` in at most `speed` king steps through empty
+// cells (from itself is not marked). Through the forest or not (throughForest false: a forest
+// cell may not be passed through); the enemy flag of mover side `side` may end a path but not
+// be passed.
+func (p *position) reach(out *grid, from Cell, speed int, side Side, throughForest bool) {
+	var seen grid
+	if from.Valid() {
+		seen[from.Row][from.Col] = true
+	}
+	// A frontier is a ring around from, at most 8 cells a step out (4 steps: 32); a longer one
+	// would grow on the heap.
+	var bufA, bufB [32]Cell
+	frontier := append(bufA[:0], from)
+	next := bufB[:0]
 	enemyFlag := p.flagOf(side.Other())
 	for d := 1; d <= speed && len(frontier) > 0; d++ {
-		var next []Cell
+		next = next[:0]
 		for _, c := range frontier {
 			for _, dir := range dirs8 {
 				n := step(c, dir, 1)
-				if !n.Valid() {
+				if !n.Valid() || seen[n.Row][n.Col] {
 					continue
 				}
-				if _, seen := dist[n]; seen {
+				if n == enemyFlag && p.at[n.Row][n.Col] == 0 {
+					seen[n.Row][n.Col] = true
+					out[n.Row][n.Col] = true // a destination only: not added to the frontier
 					continue
 				}
-				if n == enemyFlag && p.occupant(n) == "" {
-					dist[n] = d // a destination only: not added to the frontier
+				if !p.empty(n) || (!throughForest && inForest(n)) {
 					continue
 				}
-				if !p.empty(n) || !passable(n) {
-					continue
-				}
-				dist[n] = d
+				seen[n.Row][n.Col] = true
+				out[n.Row][n.Col] = true
 				next = append(next, n)
 			}
 		}
-		frontier = next
+		frontier, next = next, frontier
 	}
-	delete(dist, from)
-	return dist
 }
 
 // speedAt is w's speed for a move from `from` to `to`: at most 2 when either end is in the forest.
@@ -203,39 +270,74 @@ func speedAt(w WarriorID, from, to Cell) int {
 func (p *position) destinations(w WarriorID, from Cell) []Cell {
 	side := w.Side()
 	speed := Table[w.Kind()].Speed
-	ok := map[Cell]bool{}
+	var ok grid
 	if inForest(from) {
-		for c := range p.reach(from, min(speed, 2), side, func(Cell) bool { return true }) {
-			if inForest(c) || (northForest(from) && c.Row == 2) || (!northForest(from) && c.Row == Size-3) {
-				ok[c] = true
+		var r grid
+		p.reach(&r, from, min(speed, 2), side, true)
+		for row := range Size {
+			if !inForest(Cell{Row: row}) && !(northForest(from) && row == 2) && !(!northForest(from) && row == Size-3) {
+				continue
 			}
+			ok[row] = r[row]
 		}
 	} else {
-		for c := range p.reach(from, speed, side, func(c Cell) bool { return !inForest(c) }) {
-			if !inForest(c) {
-				ok[c] = true
-			}
-		}
-		for c := range p.reach(from, min(speed, 2), side, func(Cell) bool { return true }) {
-			if inForest(c) {
-				ok[c] = true
+		var open, forest grid
+		p.reach(&open, from, speed, side, false)
+		p.reach(&forest, from, min(speed, 2), side, true)
+		for row := range Size {
+			if inForest(Cell{Row: row}) {
+				ok[row] = forest[row]
+			} else {
+				ok[row] = open[row]
 			}
 		}
 	}
-	out := make([]Cell, 0, len(ok))
-	for c := range ok {
-		out = append(out, c)
+	n := 0
+	for row := range Size {
+		for col := 1; col <= Size; col++ {
+			if ok[row][col] {
+				n++
+			}
+		}
 	}
-	sortCells(out)
+	out := make([]Cell, 0, n)
+	for row := range Size {
+		for col := 1; col <= Size; col++ {
+			if ok[row][col] {
+				out = append(out, Cell{Row: row, Col: col})
+			}
+		}
+	}
 	return out
+}
+
+// reaches reports whether to is one of destinations(w, from), searching only the part of the
+// board it needs.
+func (p *position) reaches(w WarriorID, from, to Cell) bool {
+	if !to.Valid() {
+		return false
+	}
+	speed := Table[w.Kind()].Speed
+	if kingDist(from, to) > speed {
+		return false
+	}
+	var r grid
+	switch {
+	case inForest(from):
+		if !inForest(to) && !(northForest(from) && to.Row == 2) && !(!northForest(from) && to.Row == Size-3) {
+			return false
+		}
+		p.reach(&r, from, min(speed, 2), w.Side(), true)
+	case inForest(to):
+		p.reach(&r, from, min(speed, 2), w.Side(), true)
+	default:
+		p.reach(&r, from, speed, w.Side(), false)
+	}
+	return r[to.Row][to.Col]
 }
 
 // clone is a copy a judge may change.
 func (p *position) clone() *position {
 	c := *p
-	c.cell = make(map[WarriorID]Cell, len(p.cell))
-	for w, at := range p.cell {
-		c.cell[w] = at
-	}
 	return &c
 }

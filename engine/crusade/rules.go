@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"forumgm/engine"
 )
@@ -128,8 +130,7 @@ func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 		return nil, refuse(Problem{Code: CodeEmptyTurn})
 	}
 	j := &turnJudge{g: g, in: in, turn: t, side: player.Side, pos: g.position().clone(),
-		actorOK: map[WarriorID]bool{}, moveOf: map[WarriorID]int{}, consumed: map[int]bool{},
-		removed: map[WarriorID]Cell{}, killed: map[Side]int{}}
+		actorOK: make(map[WarriorID]bool, maxActors), moveOf: make(map[WarriorID]int, len(t.Moves))}
 	j.ev = &TurnPlayed{At: in.At, Author: in.Author, Side: j.side, Number: st.Turns + 1}
 	if in.Private && !g.settings.ForestInvisible {
 		j.problem(Problem{Code: CodePrivateTurn})
@@ -196,6 +197,9 @@ func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 		if kinds[i] == AttackCharge || kinds[i] == AttackFormation {
 			for _, w := range a.Attackers {
 				if mi, ok := j.moveOf[w]; ok {
+					if j.consumed == nil {
+						j.consumed = map[int]bool{}
+					}
 					j.consumed[mi] = true
 				}
 			}
@@ -293,7 +297,16 @@ func (j *turnJudge) checkActor(player Player, w WarriorID) (Problem, bool) {
 // move judges one move line and, if legal, makes it on the judging position.
 func (j *turnJudge) move(m Move) {
 	w := m.Warrior
-	from := j.pos.cell[w]
+	from := j.pos.cellOf(w)
+	if (m.From == nil || *m.From == from) && m.To.Valid() && m.To != from && j.pos.at[m.To.Row][m.To.Col] == 0 && !j.g.settings.ForestInvisible {
+		// The common case, a move to an empty cell: legal when the search reaches it.
+		if fs, ok := j.pos.flagAt(m.To); !ok || fs != j.side {
+			if j.pos.reaches(w, from, m.To) {
+				j.place(m, from)
+				return
+			}
+		}
+	}
 	p := Problem{Warrior: w, Line: m.Line, Cell: cellPtr(m.To), From: cellPtr(from)}
 	if m.From != nil && *m.From != from {
 		p.Code, p.Cell, p.Cells = CodeWrongFrom, cellPtr(*m.From), []Cell{from}
@@ -336,10 +349,7 @@ func (j *turnJudge) move(m Move) {
 	dests := j.pos.destinations(w, from)
 	for _, d := range dests {
 		if d == m.To {
-			j.pos.place(w, m.To)
-			j.ev.Moves = append(j.ev.Moves, MoveResult{Warrior: w, From: from, To: m.To, Line: m.Line})
-			j.checkFlag(w, m.To)
-			j.revealMeeting(w, from, m.To)
+			j.place(m, from)
 			return
 		}
 	}
@@ -355,6 +365,14 @@ func (j *turnJudge) move(m Move) {
 		p.Code = CodeBlocked
 	}
 	j.problem(p)
+}
+
+// place makes a legal move on the judging position.
+func (j *turnJudge) place(m Move, from Cell) {
+	j.pos.place(m.Warrior, m.To)
+	j.ev.Moves = append(j.ev.Moves, MoveResult{Warrior: m.Warrior, From: from, To: m.To, Line: m.Line})
+	j.checkFlag(m.Warrior, m.To)
+	j.revealMeeting(m.Warrior, from, m.To)
 }
 
 // checkFlag records a flag capture when w stands on the enemy flag.
@@ -416,7 +434,11 @@ func (j *turnJudge) boardDiff(b *BoardText) []CellDiff {
 	// The cells either board has something on, marked on a grid and read in row-major order
 	// (sortCells' order); a warrior off the board (never, after a legal turn) takes boardDiffMaps.
 	var marked [Size][Size + 1]bool
-	for _, c := range j.pos.cell {
+	for _, v := range j.pos.cell {
+		if v == 0 {
+			continue // not on the board
+		}
+		c := v.cell()
 		if !c.Valid() {
 			return j.boardDiffMaps(b)
 		}
@@ -430,9 +452,11 @@ func (j *turnJudge) boardDiff(b *BoardText) []CellDiff {
 		}
 		marked[c.Row][c.Col] = true
 	}
-	for c := range b.Cells {
+	var quoted [Size][Size + 1]string
+	for c, tok := range b.Cells {
 		if c.Valid() {
 			marked[c.Row][c.Col] = true
+			quoted[c.Row][c.Col] = tok
 		}
 	}
 	diedAt := j.diedAt()
@@ -443,7 +467,7 @@ func (j *turnJudge) boardDiff(b *BoardText) []CellDiff {
 				continue
 			}
 			c := Cell{Row: r, Col: col}
-			q := strings.Trim(strings.TrimSpace(b.Cells[c]), "_")
+			q := trimToken(quoted[r][col])
 			a := ""
 			if w := j.pos.occupant(c); w != "" && (!hide || !inForest(c)) {
 				a = string(w)
@@ -459,8 +483,25 @@ func (j *turnJudge) boardDiff(b *BoardText) []CellDiff {
 	return out
 }
 
-// diedAt maps the cells of the warriors killed this turn to them.
+// trimToken is a quoted cell's token without spaces and underscores around it (most need no
+// trimming: the board parser trims them).
+func trimToken(q string) string {
+	if q == "" {
+		return q
+	}
+	first, _ := utf8.DecodeRuneInString(q)
+	last, _ := utf8.DecodeLastRuneInString(q)
+	if first != '_' && last != '_' && !unicode.IsSpace(first) && !unicode.IsSpace(last) {
+		return q
+	}
+	return strings.Trim(strings.TrimSpace(q), "_")
+}
+
+// diedAt maps the cells of the warriors killed this turn to them (nil: none was).
 func (j *turnJudge) diedAt() map[Cell]string {
+	if len(j.removed) == 0 {
+		return nil
+	}
 	diedAt := map[Cell]string{}
 	for w, c := range j.removed {
 		diedAt[c] = string(w)

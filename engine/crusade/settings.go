@@ -3,8 +3,10 @@ package crusade
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -242,6 +244,11 @@ func (r Roster) Validate() error {
 
 // player finds a player by forum name (case-insensitive).
 func (r Roster) player(name string) (Player, bool) {
+	for _, p := range r.Players {
+		if p.Name == name {
+			return p, true // as written in the roster (names are unique, case folded: Validate)
+		}
+	}
 	n := normName(name)
 	for _, p := range r.Players {
 		if normName(p.Name) == n {
@@ -297,8 +304,13 @@ type Setup struct {
 }
 
 // DefaultDeployment is the seed's example board (with its second ш2 read as ш3).
-func DefaultDeployment() map[WarriorID]Cell {
-	m := map[WarriorID]Cell{}
+func DefaultDeployment() map[WarriorID]Cell { return maps.Clone(defaultDeployment()) }
+
+// defaultDeployment is DefaultDeployment built once; it is shared: nothing may change it.
+var defaultDeployment = sync.OnceValue(buildDefaultDeployment)
+
+func buildDefaultDeployment() map[WarriorID]Cell {
+	m := make(map[WarriorID]Cell, warriorCount)
 	put := func(w string, row byte, col int) {
 		m[WarriorID(w)] = Cell{Row: strings.IndexByte(Rows, row), Col: col}
 	}

@@ -72,9 +72,10 @@ type State struct {
 func (s *State) clone() *State {
 	c := *s
 	c.Warriors = make(map[WarriorID]*WarriorState, len(s.Warriors))
+	states := make([]WarriorState, 0, len(s.Warriors))
 	for k, v := range s.Warriors {
-		vv := *v
-		c.Warriors[k] = &vv
+		states = append(states, *v)
+		c.Warriors[k] = &states[len(states)-1]
 	}
 	c.Owed = cloneMap(s.Owed)
 	c.Killed = cloneMap(s.Killed)
@@ -124,6 +125,21 @@ type Game struct {
 	// memo holds what is derived from st and asked for often (the position, the board text);
 	// Apply clears it. It is never part of the state.
 	memo memo
+	// drawn is the last board text drawn, kept across states: a move changes a row or two, and
+	// the next board copies the rows that did not change.
+	drawn *drawnBoard
+	spare *drawnBoard // the one before, drawn over next
+}
+
+// drawnBoard is a board text with what it was drawn from.
+type drawnBoard struct {
+	text string
+	// line is where each row's line starts in text (after its '\n'), and line[Size] the
+	// footer's: row r is text[line[r]:line[r+1]-1].
+	line [Size + 1]uint16
+	// pos is the position it was drawn from: a state's, which nothing changes.
+	pos  *position
+	hide bool
 }
 
 // memo is derived from the state once per state.
@@ -147,7 +163,7 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 	}
 	g := &Game{settings: settings, clk: clk, roster: roster, setup: setup}
 	st := &State{
-		Warriors:     map[WarriorID]*WarriorState{},
+		Warriors:     make(map[WarriorID]*WarriorState, len(allWarriors)),
 		Owed:         map[Side]int{Crusaders: 0, Saracens: 0},
 		Allocated:    map[Side][]Wound{},
 		Killed:       map[Side]int{Crusaders: 0, Saracens: 0},
@@ -155,13 +171,14 @@ func New(settings Settings, roster Roster, setup Setup) (*Game, error) {
 		HadMoveToday: map[Side]bool{},
 		ToMove:       settings.FirstSide,
 	}
-	for _, w := range allWarriors {
-		st.Warriors[w] = &WarriorState{}
+	states := make([]WarriorState, len(allWarriors))
+	for i, w := range allWarriors {
+		st.Warriors[w] = &states[i]
 	}
 	g.st = st
 	switch setup.Mode {
 	case SetupDefault, "":
-		g.startWith(DefaultDeployment(), setup.At)
+		g.startWith(defaultDeployment(), setup.At)
 	case SetupCustom:
 		if err := g.checkPlacement(setup.Cells); err != nil {
 			return nil, fmt.Errorf("crusade: new game: custom setup: %w", err)
@@ -242,11 +259,12 @@ func (g *Game) position() *position {
 
 // buildPosition builds the judging position from the state.
 func (g *Game) buildPosition() *position {
-	p := &position{cell: make(map[WarriorID]Cell, len(allWarriors)), saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
-	for _, w := range allWarriors {
+	p := &position{saracenFlag: g.settings.SaracenFlag, crusaderFlag: g.settings.CrusaderFlag}
+	for i, w := range allWarriors {
 		ws := g.st.Warriors[w]
-		if ws.InPlay && ws.Alive && ws.Cell.Valid() {
-			p.place(w, ws.Cell)
+		if ws != nil && ws.InPlay && ws.Alive && ws.Cell.Valid() {
+			p.cell[i] = pack(ws.Cell)
+			p.at[ws.Cell.Row][ws.Cell.Col] = uint8(i + 1)
 		}
 	}
 	return p
@@ -332,46 +350,88 @@ func (g *Game) Board() string {
 }
 
 func (g *Game) tokensOf(p *position, hideForest bool) map[Cell]string {
-	out := map[Cell]string{g.settings.SaracenFlag: flagMark, g.settings.CrusaderFlag: flagMark}
-	for w, c := range p.cell {
-		if hideForest && inForest(c) {
+	out := make(map[Cell]string, len(p.cell)+2)
+	out[g.settings.SaracenFlag], out[g.settings.CrusaderFlag] = flagMark, flagMark
+	for i, v := range p.cell {
+		c := v.cell()
+		if v == 0 || hideForest && inForest(c) {
 			continue
 		}
-		out[c] = string(w)
+		out[c] = string(allWarriors[i])
 	}
 	return out
 }
 
-// renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position.
+// renderPosition is Render(g.tokensOf(p, hideForest)), drawn straight from the position; the
+// rows that stand as on the last board drawn are copied from it. p is a state's position, which
+// nothing changes (it is kept to compare the next board with).
 func (g *Game) renderPosition(p *position, hideForest bool) string {
+	prev := g.drawn
+	if prev != nil && prev.hide != hideForest {
+		prev = nil
+	}
+	d := g.spare
+	if d == nil {
+		d = &drawnBoard{}
+	}
+	d.pos, d.hide = p, hideForest
 	var b strings.Builder
-	b.Grow(2048)
+	b.Grow(boardBytesOf(p, hideForest, g.settings.SaracenFlag, g.settings.CrusaderFlag))
 	b.WriteString(BoardTopLine)
+	sf, cf := g.settings.SaracenFlag, g.settings.CrusaderFlag
 	for r := 0; r < Size; r++ {
 		b.WriteByte('\n')
-		sep := rowSeparator(r)
+		d.line[r] = uint16(b.Len())
+		if prev != nil && prev.pos.at[r] == p.at[r] {
+			b.WriteString(prev.text[prev.line[r] : prev.line[r+1]-1])
+			continue
+		}
 		b.WriteByte('|')
+		sep := rowSeparator(r)
+		hide := hideForest && inForest(Cell{Row: r})
 		for c := 1; c <= Size; c++ {
 			if c > 1 {
 				b.WriteByte(sep)
 			}
-			cell := Cell{Row: r, Col: c}
-			if n := p.at[r][c]; n != 0 && (!hideForest || !inForest(cell)) {
+			if n := p.at[r][c]; n != 0 && !hide {
 				b.WriteString(drawnWarrior[n]) // a warrior code is drawn as it is
 				continue
 			}
-			tok := ""
-			if cell == g.settings.SaracenFlag || cell == g.settings.CrusaderFlag {
-				tok = flagMark
+			if (r == sf.Row && c == sf.Col) || (r == cf.Row && c == cf.Col) {
+				b.WriteString(drawnFlag[c > Size/2])
+				continue
 			}
-			b.WriteString(drawToken(tok, c))
+			b.WriteString("__")
 		}
 		b.WriteString("|-")
 		b.WriteByte(Rows[r])
 	}
 	b.WriteByte('\n')
+	d.line[Size] = uint16(b.Len())
 	b.WriteString(BoardFooter)
-	return b.String()
+	d.text = b.String()
+	g.drawn, g.spare = d, g.drawn
+	return d.text
+}
+
+// drawnFlag is the flag as drawn in a column of the west half (false) or the east half (true).
+var drawnFlag = map[bool]string{false: drawToken(flagMark, 1), true: drawToken(flagMark, Size)}
+
+// boardBytesOf is the length of the board text renderPosition draws (a size hint: it need not be
+// exact).
+func boardBytesOf(p *position, hideForest bool, flags ...Cell) int {
+	n := len(BoardTopLine) + Size*(1+1+Size*2+(Size-1)+3) + 1 + len(BoardFooter) // every cell "__"
+	for i, v := range p.cell {
+		if v != 0 && !(hideForest && inForest(v.cell())) {
+			n += len(drawnWarrior[i+1]) - 2
+		}
+	}
+	for _, f := range flags {
+		if p.occupant(f) == "" {
+			n += len(drawnFlag[f.Col > Size/2]) - 2
+		}
+	}
+	return n
 }
 
 // drawnWarrior is how Render draws each warrior (by its number in position.at): its code, which

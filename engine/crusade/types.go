@@ -30,8 +30,18 @@ func (c Cell) String() string {
 	if !c.Valid() {
 		return fmt.Sprintf("?%d:%d", c.Row, c.Col)
 	}
-	return fmt.Sprintf("%c%d", Rows[c.Row], c.Col)
+	return cellNames[c.Row][c.Col]
 }
+
+// cellNames are the names of the board's cells, written once ("G5" is cellNames[6][5]).
+var cellNames = func() (out [Size][Size + 1]string) {
+	for r := range Size {
+		for c := 1; c <= Size; c++ {
+			out[r][c] = Rows[r:r+1] + strconv.Itoa(c)
+		}
+	}
+	return out
+}()
 
 // MarshalText writes the cell as "G5" (JSON keys and values stay readable).
 func (c Cell) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
@@ -163,7 +173,7 @@ func (w WarriorID) Num() int {
 func (w WarriorID) Valid() bool {
 	st, ok := Table[w.Kind()]
 	n := w.Num()
-	return ok && n >= 1 && n <= st.Count && string(w) == fmt.Sprintf("%c%d", w.Kind(), n)
+	return ok && n >= 1 && n <= st.Count && string(w) == string(rune(w.Kind()))+strconv.Itoa(n)
 }
 
 // Side is the warrior's army.

@@ -1,6 +1,7 @@
 package crusade
 
 import (
+	"sync"
 	"time"
 
 	"forumgm/engine"
@@ -28,13 +29,31 @@ type AttackExample struct {
 	Target   cr.WarriorID
 }
 
-// SideView is a view with the side a part of a reply is about (template data).
+// SideView is a view with the side a part of a reply is about (template data): what the side
+// owes now and, when it has wounds to allocate (Due: some unallocated, the game not over), its
+// name for the start of a sentence, how many, the penalty for not allocating them and the warrior
+// an allocation example names.
 type SideView struct {
-	V    *View
-	Side cr.Side
+	V           *View
+	Side        cr.Side
+	Owed        cr.Owed
+	Due         bool
+	Title       string
+	Unallocated Count
+	Penalty     Count
+	Example     cr.WarriorID
 }
 
-func forSide(v *View, s cr.Side) SideView { return SideView{V: v, Side: s} }
+func forSide(v *View, s cr.Side) SideView {
+	sv := SideView{V: v, Side: s, Owed: v.game.WoundsOwed(s)}
+	if sv.Due = sv.Owed.Unallocated > 0 && !v.Over; sv.Due {
+		sv.Title = title(sideName(s))
+		sv.Unallocated = count(sv.Owed.Unallocated)
+		sv.Penalty = count(v.Settings.WoundsAllocation)
+		sv.Example = v.ExampleWarrior(s)
+	}
+	return sv
+}
 
 // ExampleSide is the side the reply's examples are for: the author's when they play, else the
 // side to move.
@@ -138,20 +157,25 @@ type exampleKey struct {
 	author string
 }
 
+// example is an example found on a state, by what it is (a reply finds a few at most).
+type example struct {
+	key exampleKey
+	val any
+}
+
 // memo gives the example of key k found on the current state, finding it with find once per
 // state (a reply may show an example several times, and several replies answer one state).
 func (v *View) memo(k exampleKey, find func() any) any {
 	if v.rules == nil {
 		return find()
 	}
-	if got, ok := v.rules.examples[k]; ok {
-		return got
+	for _, e := range v.rules.examples {
+		if e.key == k {
+			return e.val
+		}
 	}
 	got := find()
-	if v.rules.examples == nil {
-		v.rules.examples = map[exampleKey]any{}
-	}
-	v.rules.examples[k] = got
+	v.rules.examples = append(v.rules.examples, example{k, got})
 	return got
 }
 
@@ -242,6 +266,15 @@ func (v *View) findAttack(s cr.Side, author string) *AttackExample {
 	return nil
 }
 
+// sideWarriors are each side's warriors in the fixed order (cr.AllWarriors), listed once.
+var sideWarriors = sync.OnceValue(func() map[cr.Side][]cr.WarriorID {
+	out := map[cr.Side][]cr.WarriorID{}
+	for _, id := range cr.AllWarriors() {
+		out[id.Side()] = append(out[id.Side()], id)
+	}
+	return out
+})
+
 // ExampleWarrior is a warrior of side s a wound can go to now (an allocation example): the living
 // one with the highest defence left, commanders last.
 func (v *View) ExampleWarrior(s cr.Side) cr.WarriorID {
@@ -254,8 +287,8 @@ func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	bestDef := -1
 	allocated := v.game.WoundsOwed(s).Allocated
 	for _, cmd := range []bool{false, true} {
-		for _, id := range cr.AllWarriors() {
-			if id.Side() != s || id.Commander() != cmd {
+		for _, id := range sideWarriors()[s] {
+			if id.Commander() != cmd {
 				continue
 			}
 			def, ok := v.game.Standing(id)
@@ -277,9 +310,6 @@ func (v *View) findWounded(s cr.Side) cr.WarriorID {
 	}
 	return best
 }
-
-// Settings are the game's settings (wound counts, times, for the texts).
-func (v *View) Settings() cr.Settings { return v.game.Settings() }
 
 // LimitHours and LimitMinutes split the evening move limit for the texts ("дольше 20 минут").
 func (v *View) LimitHours() int   { return int(v.moveLimit() / time.Hour) }
@@ -317,12 +347,12 @@ func (v *View) ShownLines() []*pcr.LineError {
 // MoreLines is how many unreadable lines are not quoted.
 func (v *View) MoreLines() int { return max(0, len(v.Lines)-maxQuoted) }
 
-// DueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
+// dueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
 // event answered (a turn, a time-limit notice, the daily close at the new day's 00:00); nil when
 // the reply answers no timed event.
-func (v *View) DueDay() *time.Time {
+func dueDay(ev engine.Event, loc *time.Location) *Date {
 	var at time.Time
-	switch e := v.Event.(type) {
+	switch e := ev.(type) {
 	case *cr.TurnPlayed:
 		at = e.At
 	case *cr.TimeLimitExceeded:
@@ -337,10 +367,6 @@ func (v *View) DueDay() *time.Time {
 	if at.IsZero() {
 		return nil
 	}
-	l := at.In(v.game.Settings().Location)
-	d := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+	d := dateOf(at.In(loc))
 	return &d
 }
-
-// Over reports whether the game has ended (nothing is owed any more).
-func (v *View) Over() bool { return v.game.Phase() == cr.PhaseOver }

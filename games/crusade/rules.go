@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -243,7 +245,18 @@ type Rules struct {
 	tmpl         *templates.Set
 	noPM         bool
 	// examples holds the replies' examples found on the current state (Apply clears it).
-	examples map[exampleKey]any
+	examples []example
+	// set is the game's settings, copied once (they never change during a game).
+	set *cr.Settings
+}
+
+// settings are the game's settings, for the texts (shared by every view: read only).
+func (r *Rules) settings() *cr.Settings {
+	if r.set == nil {
+		s := r.game.Settings()
+		r.set = &s
+	}
+	return r.set
 }
 
 // Game is the engine, for queries.
@@ -442,6 +455,11 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	public := false
 	switch e := ev.(type) {
 	case *cr.TurnPlayed:
+		t, err := v.turnWords(e)
+		if err != nil {
+			return nil, err
+		}
+		v.Turn = t
 		if c.In != nil && c.In.Source == judge.PM {
 			// A hidden forest turn: the details to the player, a notice with the public board
 			// (forest warriors not drawn) and any meeting in the forest to the thread.
@@ -629,23 +647,49 @@ func (r *Rules) Winners() []judge.Winner {
 
 // ---- template data ----
 
-// View is what every Crusade template gets.
+// View is what every Crusade template gets: the context of the reply and the state's values,
+// set as fields when the view is made (a template reads a field far faster than it calls a
+// method).
 type View struct {
+	// The fields the commonest replies read come first (a template finds a field by its name,
+	// looking through the fields in order).
+	Event engine.Event
+	// Turn is the played turn's words when the reply answers one (TurnPlayed).
+	Turn *TurnWords
+	// Board is the current board text.
+	Board string
+	// DueDay is the day whose end (00:00) the wounds owed now must be allocated by (dueDay).
+	DueDay   *Date
+	NoPM     bool // the forum has no private messages
 	Author   string
 	Private  bool
-	Event    engine.Event
 	Problems []cr.Problem
 	Lines    []*pcr.LineError
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
 	Dispute  string // the word players write to call a moderator
-	NoPM     bool   // the forum has no private messages
+	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
+	Phase cr.Phase
+	Over  bool
+	// ToMove is the side to move now ("" when the game is over or not started).
+	ToMove cr.Side
+	// ForestInvisible is set when forest moves are hidden (sent by private message).
+	ForestInvisible bool
+	// Settings are the game's settings (wound counts, times, for the texts).
+	Settings *cr.Settings
 	game     *cr.Game
 	rules    *Rules
 }
 
 func (r *Rules) view(c judge.Context) *View {
-	v := &View{NoPM: r.noPM, game: r.game, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute}
+	g := r.game
+	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
+		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == cr.PhaseOver, Settings: r.settings()}
+	if v.Phase == cr.PhasePlaying {
+		v.ToMove = g.SideToMove()
+	}
+	v.ForestInvisible = v.Settings.ForestInvisible
+	v.DueDay = dueDay(c.Event, v.Settings.Location)
 	if v.Dispute == "" {
 		v.Dispute = "#спор"
 	}
@@ -659,25 +703,8 @@ func (r *Rules) view(c judge.Context) *View {
 	return v
 }
 
-// Board is the current board text.
-func (v *View) Board() string { return v.game.Board() }
-
-// ToMove is the side to move now ("" when the game is over or not started).
-func (v *View) ToMove() cr.Side {
-	if v.game.Phase() != cr.PhasePlaying {
-		return ""
-	}
-	return v.game.SideToMove()
-}
-
 // Owed is what side s owes now.
 func (v *View) Owed(s string) cr.Owed { return v.game.WoundsOwed(cr.Side(s)) }
-
-// ForestInvisible reports whether forest moves are hidden (sent by private message).
-func (v *View) ForestInvisible() bool { return v.game.Settings().ForestInvisible }
-
-// Phase is the game's phase.
-func (v *View) Phase() cr.Phase { return v.game.Phase() }
 
 // Warrior is a warrior's current view.
 func (v *View) Warrior(w cr.WarriorID) cr.WarriorView {
@@ -847,9 +874,9 @@ func warriorList(ws any) string {
 }
 
 // day reads a "2006-01-02" day (DayClosed.Day) for the "date" template.
-func day(s string) time.Time {
+func day(s string) Date {
 	t, _ := time.Parse("2006-01-02", s)
-	return t
+	return dateOf(t)
 }
 
 // maxListed is how many cells a reply lists; a longer list is told as the warrior's reach.
@@ -908,6 +935,9 @@ func warriorStrings(ws []cr.WarriorID) []string {
 
 // title capitalises the first letter.
 func title(s string) string {
+	if first, size := utf8.DecodeRuneInString(s); first != utf8.RuneError && utf8.ValidString(s) {
+		return string(unicode.ToUpper(first)) + s[size:]
+	}
 	r := []rune(s)
 	if len(r) == 0 {
 		return s

@@ -147,8 +147,8 @@ func warriorOf(t token) (cr.WarriorID, *LineError) {
 	k, ok := parser.CyrillicLower(t.letter)
 	if ok && len(t.digits) <= 2 {
 		n, _ := strconv.Atoi(t.digits)
-		w := cr.WarriorID(fmt.Sprintf("%c%d", k, n))
-		if w.Valid() && fmt.Sprint(n) == t.digits {
+		w := cr.WarriorID(string(k) + strconv.Itoa(n))
+		if w.Valid() && strconv.Itoa(n) == t.digits {
 			return w, nil
 		}
 	}

@@ -81,6 +81,7 @@ func boardish(l string) bool {
 // Render drew it (Text), and what stands in its cells (Cells, every token drawable, so that
 // ParseBoard(Text) reads Cells back). A text holding Text on lines of its own, with no other board
 // after it, is read as Cells at once; anything else is parsed. The zero Known knows nothing.
+// The result's board then holds Cells itself, not a copy: the caller hands the map over.
 type Known struct {
 	Text  string
 	Cells map[cr.Cell]string
@@ -95,11 +96,7 @@ func (k Known) read(text string) (*cr.BoardText, error) {
 				// The board's top line ends any board before it and its footer ends it: the last
 				// board is this one unless the rest holds another.
 				if _, err := cr.ParseBoard(rest); errors.Is(err, cr.ErrNoBoard) {
-					cells := make(map[cr.Cell]string, len(k.Cells))
-					for c, t := range k.Cells {
-						cells[c] = t
-					}
-					return &cr.BoardText{Cells: cells}, nil
+					return &cr.BoardText{Cells: k.Cells}, nil
 				}
 			}
 		}

@@ -31,8 +31,16 @@ type token struct {
 	digits     string // tCode: the digits
 }
 
-func isLetter(r rune) bool { return unicode.IsLetter(r) }
-func isDigit(r rune) bool  { return r >= '0' && r <= '9' }
+func isLetter(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	case 'А' <= r && r <= 'я': // the Russian alphabet but ё and Ё
+		return true
+	}
+	return unicode.IsLetter(r)
+}
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // arrows and dashes that read as "to" between a warrior and a cell, or between two cells.
 var arrows = []string{"->", "-->", "=>", "→", "⇒", "—>", "–>", "-", "–", "—", ">"}
@@ -40,7 +48,7 @@ var arrows = []string{"->", "-->", "=>", "→", "⇒", "—>", "–>", "-", "–
 // tokenize splits a line into tokens. Spaces separate tokens and are dropped; every other rune
 // belongs to a token.
 func tokenize(line string) []token {
-	var out []token
+	out := make([]token, 0, strings.Count(line, " ")+2) // most tokens stand between spaces
 	i := 0
 	for i < len(line) {
 		r, size := utf8.DecodeRuneInString(line[i:])
@@ -67,7 +75,7 @@ func tokenize(line string) []token {
 			}
 			w := line[i:j]
 			t := token{kind: tWord, raw: w, fold: parser.Fold(w), start: i, end: j}
-			if n, ok := parser.ParseOrdinal(w); ok {
+			if n, ok := parser.FoldedOrdinal(t.fold); ok {
 				t.kind, t.ord = tOrd, n
 			}
 			out = append(out, t)
