@@ -57,7 +57,8 @@ type crashWorld struct {
 	now                     time.Time
 	mu                      sync.Mutex
 	game                    *crashGame
-	pids                    []int // the players' thread posts
+	pids                    []int       // the players' thread posts
+	proc                    *os.Process // the running child, for a test that kills it from elsewhere
 }
 
 // crashGame is what a crash world plays: a game of any kind, the players' posts and private
@@ -217,6 +218,9 @@ func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.mu.Lock()
+	w.proc = cmd.Process
+	w.mu.Unlock()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	deadline := time.After(60 * time.Second)
