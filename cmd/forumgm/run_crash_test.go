@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -57,7 +59,8 @@ type crashWorld struct {
 	now                     time.Time
 	mu                      sync.Mutex
 	game                    *crashGame
-	pids                    []int // the players' thread posts
+	pids                    []int       // the players' thread posts
+	proc                    *os.Process // the running child, for a test that kills it from elsewhere
 }
 
 // crashGame is what a crash world plays: a game of any kind, the players' posts and private
@@ -217,6 +220,9 @@ func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.mu.Lock()
+	w.proc = cmd.Process
+	w.mu.Unlock()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	deadline := time.After(60 * time.Second)
@@ -292,6 +298,36 @@ var crashMarker = regexp.MustCompile(`fgm-crash-\d+-[0-9a-f]{12}(-p\d+)?`)
 // threads with it masked.
 var crashKey = regexp.MustCompile(`(fgm-crash-\d+-)[0-9a-f]{12}`)
 
+var attachmentTag = regexp.MustCompile(`\[attachment=(\d+)\]`)
+
+// namedAttachments writes each [attachment=AID] of post pid as the file it places (its name and
+// the hash of its content): the board numbers every upload, so a run killed after uploading a
+// picture and before posting its reply leaves an unposted upload behind, and the reply posted
+// again places the same picture under the next number.
+func namedAttachments(t *testing.T, board *sandbox.Server, pid int, msg string) string {
+	files, err := board.Attachments(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := map[int]bool{}
+	msg = attachmentTag.ReplaceAllStringFunc(msg, func(tag string) string {
+		aid, _ := strconv.Atoi(attachmentTag.FindStringSubmatch(tag)[1])
+		for _, f := range files {
+			if f.AID == aid {
+				placed[aid] = true
+				return fmt.Sprintf("[attachment %s %x]", f.Name, sha256.Sum256(f.Data))
+			}
+		}
+		return tag + " (not this post's)"
+	})
+	for _, f := range files {
+		if !placed[f.AID] {
+			msg += fmt.Sprintf("\n(unplaced attachment %s %x)", f.Name, sha256.Sum256(f.Data))
+		}
+	}
+	return msg
+}
+
 type crashResult struct {
 	thread   []string // the bot's posts, in thread order
 	pms      []string // the bot's private messages, player by player, in the order received
@@ -308,7 +344,7 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 	count := map[string]int{}
 	for _, p := range posts {
 		if p.Author == "gm-bot" && p.PID != 1 {
-			r.thread = append(r.thread, crashKey.ReplaceAllString(p.Message, "${1}KEY"))
+			r.thread = append(r.thread, crashKey.ReplaceAllString(namedAttachments(t, w.board, p.PID, p.Message), "${1}KEY"))
 			for _, m := range crashMarker.FindAllString(p.Message, -1) {
 				count[m]++
 			}
