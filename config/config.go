@@ -364,6 +364,16 @@ func (c *Config) view(g Game, shared bool) *Config {
 	return &v
 }
 
+// DropSpecs forgets the games' own keys (their YAML trees) once the games are set up from them:
+// a daemon with hundreds of games keeps only what it runs them with. GameSetup and Validate no
+// longer work on c afterwards; a reload reads the file again.
+func (c *Config) DropSpecs() {
+	c.Game.Spec = yaml.Node{}
+	for i := range c.Games {
+		c.Games[i].Spec = yaml.Node{}
+	}
+}
+
 // Select is the view of the game with id; with id "" the only game (an error names the games
 // when there are several).
 func (c *Config) Select(id string) (*Config, error) {

@@ -174,7 +174,9 @@ func (f *Fleet) Wait() {
 	}
 }
 
-func (f *Fleet) open(ctx context.Context, v *config.Config) (*Game, error) {
+func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
+	v := new(config.Config)
+	*v = *view // the game's own copy (a single-game config is its own view: the caller keeps it whole)
 	s, err := f.session(v)
 	if err != nil {
 		return nil, err
@@ -223,8 +225,10 @@ func (f *Fleet) open(ctx context.Context, v *config.Config) (*Game, error) {
 		return nil, err
 	}
 	gf.Join(cur)
-	return &Game{Config: v, Daemon: d, Forum: gf, NewReferee: newRef, Record: rec,
-		fingerprint: fingerprint(v), session: s.key}, nil
+	g := &Game{Config: v, Daemon: d, Forum: gf, NewReferee: newRef, Record: rec,
+		fingerprint: fingerprint(v), session: s.key}
+	v.DropSpecs() // the referee factory holds the decoded setup; the YAML tree is not needed
+	return g, nil
 }
 
 func (f *Fleet) start(ctx context.Context, g *Game) {

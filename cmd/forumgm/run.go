@@ -97,6 +97,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := g.Fleet.Apply(ctx, cfg); err != nil && len(g.Fleet.Games()) == 0 {
 		return err
 	}
+	cfg.DropSpecs() // the games are set up: their YAML trees are not kept (a reload reads the file)
 	for {
 		select {
 		case <-ctx.Done():
