@@ -64,11 +64,11 @@ func BenchmarkFleetIdle(b *testing.B) {
 
 type loadResult struct {
 	cpuPercent, rssMB, anonMB, requestsPerSec, bytesPerGamePoll, requestsPerGamePoll float64
-	requests, bytes                                                          int64
-	byPath                                                                   map[string]int64
-	latencies                                                                []time.Duration
-	p50, p95                                                                 time.Duration
-	warmup, settleReads                                                      time.Duration
+	requests, bytes                                                                  int64
+	byPath                                                                           map[string]int64
+	latencies                                                                        []time.Duration
+	p50, p95                                                                         time.Duration
+	warmup, settleReads                                                              time.Duration
 }
 
 func (r loadResult) String() string {
