@@ -61,6 +61,9 @@ type Options struct {
 	Log       zerolog.Logger
 	Metrics   *Metrics // nil: a private set
 	Health    *Health  // nil: none
+	// StartDelay is waited once before the first cycle: games started together (a daemon with
+	// many games) spread their polls over the interval instead of polling in one burst.
+	StartDelay time.Duration
 	// Hook, if set, is called after each step of the pipeline with the step's name ("started",
 	// "decided": a post judged by the referee, not yet committed; "judged": committed; "fired",
 	// "attempt", "sent", "posted", "cycle"); the crash tests exit from it, the race test commits a
@@ -183,6 +186,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}
 	d.log.Info().Str("thread", d.o.Thread.ID).Msg("logged in; game loop started")
+	if d.o.StartDelay > 0 && d.sleep(ctx, d.o.StartDelay) != nil {
+		return nil
+	}
 	for {
 		busy, err := d.Cycle(ctx)
 		if ctx.Err() != nil {

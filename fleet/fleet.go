@@ -215,6 +215,8 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 	if f.o.Tune != nil {
 		f.o.Tune(&o)
 	}
+	// The games' polls spread over the poll interval (each game at its own offset).
+	o.StartDelay = daemon.Spread(v.Game.ID, o.Poll.Floor)
 	d, err := daemon.New(o)
 	if err != nil {
 		return nil, err
