@@ -45,20 +45,9 @@ func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reason := fs.String("reason", "", "why (required for pause and end)")
 	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
 	fs.Usage = func() { fmt.Fprintln(stderr, gamesUsage) }
-	var pos []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	if len(pos) == 0 {
-		pos = []string{"list"}
+	pos, err := actionArgs(fs, args)
+	if err != nil {
+		return err
 	}
 	need := func(n int, what string) error {
 		if len(pos) < n+1 {

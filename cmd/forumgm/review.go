@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -62,27 +63,9 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, reviewUsage)
 		fs.PrintDefaults()
 	}
-	// Flags may come before or after the action and its id; a negative number ("adjust saracens
-	// -2") is an argument, not a flag.
-	var pos []string
-	rest := args
-	for {
-		if len(rest) > 0 && negativeNumber(rest[0]) {
-			pos = append(pos, rest[0])
-			rest = rest[1:]
-			continue
-		}
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	if len(pos) == 0 {
-		pos = []string{"list"}
+	pos, err := actionArgs(fs, args)
+	if err != nil {
+		return err
 	}
 	switch pos[0] {
 	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
@@ -400,4 +383,31 @@ func gameNames(reviews map[string]*review.Review) string {
 		return "game " + ids[0]
 	}
 	return "games " + strings.Join(ids, ", ")
+}
+
+// actionArgs parses args with fs and returns the positional arguments (the action first, "list"
+// when there is none). Flags may come before, between and after them; a negative number
+// ("adjust saracens -2") is an argument, not a flag.
+func actionArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	rest := args
+	for {
+		if len(rest) > 0 && negativeNumber(rest[0]) {
+			pos = append(pos, rest[0])
+			rest = rest[1:]
+			continue
+		}
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(pos) == 0 {
+		pos = []string{"list"}
+	}
+	return pos, nil
 }
