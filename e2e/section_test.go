@@ -151,3 +151,50 @@ func TestModeratorSkipsFlood(t *testing.T) {
 		}
 	}
 }
+
+// One GET of the board index tells which sections got a post: the game forum's post count grows
+// with a new post there, the other forum's stays.
+func TestBoardIndexOverLoopback(t *testing.T) {
+	b := sectionBoard(t, nil)
+	bot := b.dial(botName, botPass)
+	var _ forum.BoardReader = bot.Forum
+	n := bot.rec.mark()
+	before, err := bot.Board(b.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bot.rec.since(n); len(got) != 1 || got[0] != "GET /index.php" {
+		t.Fatalf("requests %v", got)
+	}
+	game := itoa(sandbox.DefaultFID)
+	find := func(hs []forum.SectionHead, id string) forum.SectionHead {
+		for _, h := range hs {
+			if h.ID == id {
+				return h
+			}
+		}
+		t.Fatalf("no forum %s in %+v", id, hs)
+		return forum.SectionHead{}
+	}
+	g0 := find(before, game)
+	if g0.Threads != 5 || g0.Posts != 15 || g0.LastThread != "5" || g0.LastPoster != p2Name {
+		t.Fatalf("the game forum on the index: %+v", g0)
+	}
+	b.clock.Advance(2 * time.Minute)
+	if _, _, err := b.sb.Reply(b.ctx, p1Name, 2, "2-й ход крестоносца в2 на H4"); err != nil {
+		t.Fatal(err)
+	}
+	after, err := bot.Board(b.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g1 := find(after, game)
+	if g0.Same(g1) || g1.Posts != 16 || g1.LastThread != "2" || g1.LastPoster != p1Name {
+		t.Fatalf("after a post: %+v → %+v", g0, g1)
+	}
+	for _, h := range before {
+		if h.ID != game && !h.Same(find(after, h.ID)) && h.Posts >= 0 {
+			t.Errorf("forum %s changed without a post: %+v → %+v", h.ID, h, find(after, h.ID))
+		}
+	}
+}

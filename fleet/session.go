@@ -24,7 +24,62 @@ type session struct {
 	mu       sync.Mutex
 	sections map[string]*section
 
+	board boardWatch
 	inbox sharedInbox
+}
+
+// boardWatch is the session's look at the board index (forum.BoardReader): one request tells
+// which sections got a post, so only their thread lists are read again.
+type boardWatch struct {
+	mu    sync.Mutex
+	at    time.Time
+	heads map[string]forum.SectionHead
+	reads int
+}
+
+// sectionMaxAge is how long a section's list stands while the board index shows the section
+// unchanged (a safety net: the index counts every post).
+const sectionMaxAge = 10 * time.Minute
+
+// boardHead is section id as the board index shows it, the index read again when older than
+// every. Sections the new index shows changed (other than the caller's) have their games woken:
+// the first of them to poll reads the section's list. ok is false when the forum has no index or
+// reading it failed (then the section's list is paced on its own).
+func (s *session) boardHead(ctx context.Context, id string, every time.Duration, now time.Time) (forum.SectionHead, bool) {
+	br, ok := forum.As[forum.BoardReader](s.Forum)
+	if !ok {
+		return forum.SectionHead{}, false
+	}
+	b := &s.board
+	b.mu.Lock()
+	var changed []string
+	if b.heads == nil || now.Sub(b.at) >= every || now.Before(b.at) {
+		list, err := br.Board(ctx)
+		b.reads++
+		if err != nil {
+			b.mu.Unlock()
+			return forum.SectionHead{}, false
+		}
+		heads := make(map[string]forum.SectionHead, len(list))
+		for _, h := range list {
+			heads[h.ID] = h
+			if old, was := b.heads[h.ID]; b.heads != nil && (!was || !old.Same(h)) && h.ID != id {
+				changed = append(changed, h.ID)
+			}
+		}
+		b.heads, b.at = heads, now
+	}
+	h, ok := b.heads[id]
+	b.mu.Unlock()
+	for _, sid := range changed {
+		s.mu.Lock()
+		sec := s.sections[sid]
+		s.mu.Unlock()
+		if sec != nil {
+			sec.wakeAll()
+		}
+	}
+	return h, ok
 }
 
 // Login logs in once for every game of the session; a game starting later finds the session
@@ -67,12 +122,12 @@ func (s *session) section(id string, every time.Duration, now func() time.Time) 
 // many sections never take more than half the politeness rate.
 func (s *session) pace(sec *section) time.Duration {
 	s.mu.Lock()
-	n := len(s.sections)
+	n, every := len(s.sections), sec.every
 	s.mu.Unlock()
 	if s.rate <= 0 {
-		return sec.every
+		return every
 	}
-	return max(sec.every, time.Duration(float64(2*n)/s.rate*float64(time.Second)))
+	return max(every, time.Duration(float64(2*n)/s.rate*float64(time.Second)))
 }
 
 // section caches one section's first page of threads: the first game to poll after the cache
@@ -85,11 +140,13 @@ type section struct {
 	now     func() time.Time
 	session *session
 
-	mu    sync.Mutex
-	games map[string]func() // the threads of the games in it, and how to wake each game
-	at    time.Time
-	heads map[string]forum.ThreadHead
-	reads int // lists read (tests and the benchmark count them)
+	mu      sync.Mutex
+	games   map[string]func() // the threads of the games in it, and how to wake each game
+	board   forum.SectionHead // the section on the board index when its list was read
+	indexed bool              // board holds the index's view (the forum has an index)
+	at      time.Time
+	heads   map[string]forum.ThreadHead
+	reads   int // lists read (tests and the benchmark count them)
 }
 
 // join adds a game's thread to the section; wake (nil: none) cuts the game's wait short when a
@@ -112,9 +169,16 @@ func (s *section) shared() bool {
 // reading anyway), so that a move is answered within a look, not a game's whole poll interval.
 func (s *section) look(ctx context.Context, r forum.SectionReader, caller string) (map[string]forum.ThreadHead, error) {
 	every := s.session.pace(s)
+	bh, indexed := s.session.boardHead(ctx, s.id, s.boardEvery(), s.now())
 	s.mu.Lock()
 	now := s.now()
-	if s.heads != nil && now.Sub(s.at) < every && !now.Before(s.at) {
+	age := now.Sub(s.at)
+	fresh := s.heads != nil && !now.Before(s.at) && age < every
+	if indexed {
+		// The board index tells: the list stands while the section's counts did not move.
+		fresh = s.heads != nil && !now.Before(s.at) && age < sectionMaxAge && s.indexed && bh.Same(s.board)
+	}
+	if fresh {
 		defer s.mu.Unlock()
 		return s.heads, nil
 	}
@@ -140,11 +204,39 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		}
 	}
 	s.at, s.heads = now, heads
+	s.board, s.indexed = bh, indexed
 	s.mu.Unlock()
 	for _, w := range wake {
 		w()
 	}
 	return heads, nil
+}
+
+// wakeAll wakes every game of the section (the board index showed it changed).
+func (s *section) wakeAll() {
+	s.mu.Lock()
+	var wake []func()
+	for _, w := range s.games {
+		if w != nil {
+			wake = append(wake, w)
+		}
+	}
+	s.mu.Unlock()
+	for _, w := range wake {
+		w()
+	}
+}
+
+// boardEvery is how long one look at the board index stands: the section's games' wish, and at
+// least two seconds of the forum's request budget.
+func (s *section) boardEvery() time.Duration {
+	s.session.mu.Lock()
+	every := s.every
+	s.session.mu.Unlock()
+	if s.session.rate <= 0 {
+		return every
+	}
+	return max(every, time.Duration(2/s.session.rate*float64(time.Second)))
 }
 
 // gameForum is one game's view of its session: a read of its thread is skipped while the

@@ -437,3 +437,86 @@ func TestSectionLookWakesChangedGames(t *testing.T) {
 		t.Fatalf("woken %v, want only game 3", woken)
 	}
 }
+
+// boardForum is a listForum whose board index shows section 3's post count, and a section 4
+// whose count the test moves.
+type boardForum struct {
+	*listForum
+	other  int
+	boards int
+}
+
+func (f *boardForum) Board(context.Context) ([]forum.SectionHead, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.boards++
+	n := 0
+	for _, ps := range f.posts {
+		n += len(ps)
+	}
+	return []forum.SectionHead{{ID: "3", Threads: len(f.posts), Posts: n}, {ID: "4", Threads: 1, Posts: f.other}}, nil
+}
+
+// With a board index, a section's list is read again only when the index shows the section got
+// a post; a change in another section wakes that section's games.
+func TestBoardIndexStandsForTheLists(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	lf.page = 100
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	s := &session{Forum: bf, key: "k", sections: map[string]*section{}, rate: 1}
+	var gs []*gameForum
+	curs := map[string]forum.Cursor{}
+	for _, th := range []string{"1", "2", "3"} {
+		g := &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+		g.Join(forum.Cursor{})
+		gs = append(gs, g)
+	}
+	woken := 0
+	other := []*gameForum{
+		{session: s, thread: "40", sectionID: "4", every: 5 * time.Second, verify: time.Hour, now: clock.Now, wake: func() { woken++ }},
+		{session: s, thread: "41", sectionID: "4", every: 5 * time.Second, verify: time.Hour, now: clock.Now, wake: func() { woken++ }},
+	}
+	for _, g := range other {
+		g.Join(forum.Cursor{})
+	}
+	poll := func() int {
+		n := 0
+		for i, g := range gs {
+			th := fmt.Sprint(i + 1)
+			ps, cur, err := g.Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[th] = cur
+			n += len(ps)
+		}
+		return n
+	}
+	poll()
+	lists := lf.lists
+	for range 10 {
+		clock.Advance(10 * time.Second)
+		if n := poll(); n != 0 {
+			t.Fatalf("idle poll found %d posts", n)
+		}
+	}
+	if lf.lists != lists || bf.boards < 10 {
+		t.Fatalf("idle: %d more list reads, %d index reads (want none, one a look)", lf.lists-lists, bf.boards)
+	}
+	lf.add("2", "Джелу")
+	clock.Advance(10 * time.Second)
+	if n := poll(); n != 1 || lf.lists != lists+1 {
+		t.Fatalf("after a post: %d posts, %d more list reads", n, lf.lists-lists)
+	}
+	bf.other++
+	clock.Advance(10 * time.Second)
+	poll()
+	if woken != 2 {
+		t.Fatalf("a post in section 4 woke %d of its 2 games", woken)
+	}
+}

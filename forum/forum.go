@@ -434,3 +434,28 @@ type FloodExempter interface {
 	// showed for it (for the operator).
 	FloodExempt(ctx context.Context, t Thread) (exempt bool, evidence string, err error)
 }
+
+// SectionHead is one section as the board's index shows it: enough to tell whether any of its
+// threads got a post since the last look (the post count grows with every new post).
+type SectionHead struct {
+	ID         string `json:"id"`
+	Threads    int    `json:"threads"` // -1 when not shown
+	Posts      int    `json:"posts"`   // -1 when not shown
+	LastThread string `json:"last_thread,omitempty"`
+	LastPoster string `json:"last_poster,omitempty"`
+}
+
+// Same reports whether h and o show one state of the section: the counts both show are equal,
+// as are the last thread and poster, and at least one count is shown.
+func (h SectionHead) Same(o SectionHead) bool {
+	if h.ID != o.ID || h.Posts < 0 || o.Posts < 0 {
+		return false
+	}
+	return h.Posts == o.Posts && h.Threads == o.Threads && h.LastThread == o.LastThread && h.LastPoster == o.LastPoster
+}
+
+// BoardReader is a forum whose index lists every section with its post count (MyBB's index.php):
+// one request tells which sections changed, and only their thread lists are read.
+type BoardReader interface {
+	Board(ctx context.Context) ([]SectionHead, error)
+}

@@ -64,3 +64,16 @@ func (f *Forum) FloodExempt(ctx context.Context, t forum.Thread) (bool, string, 
 	}
 	return false, "the thread page shows the bot no moderation tools: it is not a moderator of this forum, so MyBB's flood check (postfloodsecs, 60 s by default) applies", nil
 }
+
+// Board reads the board index (index.php, one request): every forum's thread and post counts,
+// forum.BoardReader. A section whose post count did not change since its list was read needs no
+// new look at its list.
+func (f *Forum) Board(ctx context.Context) ([]forum.SectionHead, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	heads, err := f.rd.Board(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mybb: board index: %w", err)
+	}
+	return heads, nil
+}
