@@ -87,7 +87,7 @@ ops: {log_format: json, log_level: debug}
 	cmd := exec.Command(bin, "run", "--config", cfgPath)
 	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+clockPath,
 		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
-	var out strings.Builder
+	var out syncBuffer // the child writes while the test reads
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
