@@ -36,7 +36,8 @@ var (
 	threadRe   = regexp.MustCompile(`threads/(?:[^/?#]*\.)?(\d+)(?:/|$)`)
 	rowIDRe    = regexp.MustCompile(`\bjs-threadListItem-(\d+)\b`)
 	forumIDRe  = regexp.MustCompile(`forums/(?:[^/?#]*\.)?(\d+)(?:/|$)`)
-	xfDateTime = "2006-01-02T15:04:05-0700" // xf:date's datetime attribute (no colon in the zone)
+	xfDateTime = "2006-01-02T15:04:05-0700"       // xf:date's datetime attribute (no colon in the zone)
+	shortRe    = regexp.MustCompile(`\d\s*\p{L}`) // number_short: "1.2K", "1,2 тыс."
 )
 
 // ReadSection reads the first page of a forum's thread list into thread heads, in the order shown
@@ -60,7 +61,7 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 			return
 		}
 		h := forum.ThreadHead{ID: id, Title: strings.Join(strings.Fields(a.Text()), " "),
-			Replies: extract.Count(s.Find(Section.Replies).First().Text()),
+			Replies: replies(s.Find(Section.Replies).First().Text()),
 			Sticky: s.Find(Section.Sticky).Length() > 0 || s.HasClass("is-sticky") ||
 				s.ParentFiltered(".structItemContainer-group--sticky").Length() > 0,
 			LastPoster: strings.Join(strings.Fields(s.Find(Section.LastPoster).First().Text()), " ")}
@@ -71,6 +72,16 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 		return nil, generic.Markup("xenforo", "a thread list without a readable thread")
 	}
 	return heads, nil
+}
+
+// replies reads the replies count; -1 when missing ("&ndash;" of a redirect thread) or written
+// short: XenForo 2.1 and later filter it through number_short ("1.2K" from 1000 on), which names
+// no exact count.
+func replies(text string) int {
+	if shortRe.MatchString(text) {
+		return -1
+	}
+	return extract.Count(text)
 }
 
 // xfTime reads an xf:date element: data-time (Unix seconds), else its datetime attribute.

@@ -81,6 +81,9 @@ func TestReadSectionRow(t *testing.T) {
 		{"id from the row class", row("structItem structItem--thread is-sticky js-threadListItem-77", `<a href="javascript:">Y</a>`,
 			`<div class="structItem-cell structItem-cell--meta"><dl class="pairs pairs--justified"><dt>Ответы</dt><dd>3</dd></dl></div>`),
 			forum.ThreadHead{ID: "77", Title: "Y", Replies: 3, Sticky: true}},
+		{"number_short (2.1+)", row("structItem structItem--thread", `<a href="/threads/y.6/">Y</a>`,
+			`<div class="structItem-cell structItem-cell--meta"><dl class="pairs pairs--justified"><dt>Replies</dt><dd>1.2K</dd></dl></div>`),
+			forum.ThreadHead{ID: "6", Title: "Y", Replies: -1}},
 		{"no friendly URLs", row("structItem structItem--thread", `<a href="/index.php?threads/igra.9/">Z</a>`, ``),
 			forum.ThreadHead{ID: "9", Title: "Z", Replies: -1}},
 	} {
