@@ -67,6 +67,7 @@ type Forum struct {
 	canon    map[string]string       // topic -> its full URL (with the SEO title), for getLastComment
 	sections map[string]string       // topic -> its forum, from the breadcrumb (SectionOf)
 	forumURL map[string]string       // forum id as asked -> its full URL Invision sent it on to
+	named    map[string]string       // topic number -> the N-slug id callers name it by
 }
 
 // Option changes how New builds a Forum.
@@ -98,7 +99,8 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
 		sentConv: map[string][]forum.Post{}, canon: map[string]string{},
-		sections: map[string]string{}, forumURL: map[string]string{}}
+		sections: map[string]string{}, forumURL: map[string]string{},
+		named: map[string]string{}}
 	f.board = form.Board{Name: "invision", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)
@@ -395,6 +397,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
+	f.name(t)
 	last, pageURL, err := f.latest(ctx, t, path)
 	if err != nil {
 		return nil, after, err

@@ -446,4 +446,13 @@ func TestSection(t *testing.T) {
 	if got := f.requests(); len(got) != 0 {
 		t.Errorf("SectionOf made requests %v", got)
 	}
+	// The list names the topic as the caller does (the fleet looks heads up by its thread id).
+	long := "34923-csc-armbian-for-rk322x-tv-box-boards"
+	if got := x.SectionOf(forum.Thread{ID: long}); got != "12" {
+		t.Errorf("SectionOf(%s) = %q", long, got)
+	}
+	heads, err = x.Section(ctx, "12")
+	if err != nil || len(heads) != 5 || heads[2].ID != long || heads[3].ID != "34800" {
+		t.Errorf("heads after naming the topic by id-slug: %+v, %v", heads, err)
+	}
 }

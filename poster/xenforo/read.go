@@ -72,6 +72,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
+	f.name(t)
 	last, pageURL, err := f.latest(ctx, rt)
 	if err != nil {
 		return nil, after, err

@@ -10,7 +10,8 @@ import (
 )
 
 // Section lists the threads on the first page of forum section (forums/<id>/ or
-// forums/<slug>.<id>/: the forum_view template): one request. XenForo redirects a forum URL
+// forums/<slug>.<id>/: the forum_view template): one request. A head's ID is the thread's number,
+// or the slug.N form a caller named the thread by (Posts, SectionOf). XenForo redirects a forum URL
 // without its slug to the slugged one; the first call follows the redirect (two round trips) and
 // later calls ask for the slugged URL at once.
 func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
@@ -41,12 +42,31 @@ func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead
 		heads, err = scr.ReadSection(doc)
 		return err
 	})
+	f.tok.Lock()
+	for i, h := range heads {
+		if name, ok := f.named[h.ID]; ok {
+			heads[i].ID = name
+		}
+	}
+	f.tok.Unlock()
 	return heads, err
+}
+
+// name remembers the id a caller names thread t by ("a-dark-theme-option.8276"), so that a
+// thread list, which knows threads by number, names t the same way (a head's ID is what the
+// caller looks its thread up by).
+func (f *Forum) name(t forum.Thread) {
+	if n := threadNumber(t.ID); n != t.ID {
+		f.tok.Lock()
+		f.named[n] = t.ID
+		f.tok.Unlock()
+	}
 }
 
 // SectionOf names the forum of thread t as the breadcrumb of its last page read showed it; ""
 // before a page of it was read.
 func (f *Forum) SectionOf(t forum.Thread) string {
+	f.name(t)
 	f.tok.Lock()
 	defer f.tok.Unlock()
 	if s, ok := f.sections[t.ID]; ok {

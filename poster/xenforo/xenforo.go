@@ -71,6 +71,7 @@ type Forum struct {
 	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
 	sections map[string]string       // thread -> its forum, from the breadcrumb (SectionOf)
 	forumURL map[string]string       // forum id as asked -> the URL XenForo redirected it to
+	named    map[string]string       // thread number -> the slug.N id callers name it by
 	unreadPM bool                    // the last page or answer counted unread conversations
 }
 
@@ -103,7 +104,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
 		sentConv: map[string][]forum.Post{}, sections: map[string]string{},
-		forumURL: map[string]string{}}
+		forumURL: map[string]string{}, named: map[string]string{}}
 	f.board = form.Board{Name: "xenforo", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)

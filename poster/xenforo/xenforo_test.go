@@ -520,4 +520,9 @@ func TestSection(t *testing.T) {
 	if got := f.requests(); len(got) != 0 {
 		t.Errorf("SectionOf made requests %v", got)
 	}
+	// The list names the thread as the caller does (the fleet looks heads up by its thread id).
+	heads, err = x.Section(ctx, "18")
+	if err != nil || len(heads) != 5 || heads[2].ID != "a-dark-theme-option.8276" || heads[3].ID != "8270" {
+		t.Errorf("heads after reading by slug.id: %+v, %v", heads, err)
+	}
 }
