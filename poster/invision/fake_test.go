@@ -151,6 +151,10 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == slugPath && r.URL.Query().Get("do") == "getLastComment":
 		last := f.comments[len(f.comments)-1]
 		http.Redirect(w, r, f.pageURL(len(f.comments))+fmt.Sprintf("#comment-%d", last.id), http.StatusMovedPermanently)
+	case r.URL.Path == "/forum/forum/12/":
+		http.Redirect(w, r, forumPath, http.StatusMovedPermanently)
+	case r.URL.Path == forumPath && r.Method == http.MethodGet:
+		f.forumView(w, sess)
 	case r.URL.Path == "/forum/index.php" && r.URL.Query().Get("do") == "findMember":
 		f.findMember(w, r)
 	case r.URL.Path == "/forum/messenger/compose/" && r.Method == http.MethodPost:
@@ -256,6 +260,7 @@ func (f *fakeIPS) topicPage(w http.ResponseWriter, sess string, n int, errText s
 		return
 	}
 	var b strings.Builder
+	b.WriteString(topicCrumbs)
 	if pages > 1 {
 		b.WriteString(pagination(n, pages))
 	}
@@ -547,4 +552,31 @@ func (f *fakeIPS) findMember(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json;charset=UTF-8")
 	fmt.Fprint(w, "["+strings.Join(out, ",")+"]")
+}
+
+const forumPath = "/forum/forum/12-igry-po-perepiske/"
+
+// topicCrumbs is a topic page's breadcrumb (core/front/global/breadcrumb, 4.7.19): home, the
+// category forum, the topic's forum, the topic.
+const topicCrumbs = `<nav class='ipsBreadcrumb ipsBreadcrumb_top ipsFaded_withHover'>
+	<ul class='ipsList_inline ipsPos_right'><li><a data-action="defaultStream" class='ipsType_light' href='/forum/discover/'><i class="fa fa-newspaper-o" aria-hidden="true"></i> <span>All Activity</span></a></li></ul>
+	<ul data-role="breadcrumbList">
+		<li><a title="Home" href='/forum/'><span>Home <i class='fa fa-angle-right'></i></span></a></li>
+		<li><a href='/forum/forum/5-igry/'><span>Игры <i class='fa fa-angle-right' aria-hidden="true"></i></span></a></li>
+		<li><a href='/forum/forum/12-igry-po-perepiske/'><span>Игры по переписке <i class='fa fa-angle-right' aria-hidden="true"></i></span></a></li>
+		<li><a href='/forum/topic/34923-csc-armbian-for-rk322x-tv-box-boards/'><span>CSC Armbian for RK322x TV box boards</span></a></li>
+	</ul>
+</nav>`
+
+// forumView is the forum's topic list: the forumTable box of testdata/forum-12.html (forumTable
+// and topicRow of 4.7.19) under the session's user bar.
+func (f *fakeIPS) forumView(w http.ResponseWriter, sess string) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "forum-12.html"))
+	if err != nil {
+		f.t.Error(err)
+		return
+	}
+	s := string(raw)
+	body := s[strings.Index(s, "<nav class='ipsBreadcrumb"):strings.Index(s, "</main>")]
+	f.page(w, sess, 200, "Игры по переписке", body)
 }

@@ -12,7 +12,8 @@
 // error page (#elErrorMessage) for no permission, or, for a csrfKey it no longer takes, the form
 // again with no error at all (\IPS\Helpers\Form::values ignores the submission). Private
 // messages go through the messenger: messenger/compose/ to send, the conversation list
-// (messenger/) and each unread conversation to receive.
+// (messenger/) and each unread conversation to receive. A forum's topic list is read from its
+// first page (forum.SectionReader, forum/<id>-<slug>/).
 //
 // Config.Extra keys: "friendly_urls" ("false": index.php?/topic/… URLs), "max_post_chars"
 // (default 50000), "flood_wait" (a Go duration when the message names no number, default 30s),
@@ -64,6 +65,9 @@ type Forum struct {
 	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
 	unreadPM bool                    // the last page read counted unread messenger conversations
 	canon    map[string]string       // topic -> its full URL (with the SEO title), for getLastComment
+	sections map[string]string       // topic -> its forum, from the breadcrumb (SectionOf)
+	forumURL map[string]string       // forum id as asked -> its full URL Invision sent it on to
+	named    map[string]string       // topic number -> the N-slug id callers name it by
 }
 
 // Option changes how New builds a Forum.
@@ -94,7 +98,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
 		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
-		sentConv: map[string][]forum.Post{}, canon: map[string]string{}}
+		sentConv: map[string][]forum.Post{}, canon: map[string]string{},
+		sections: map[string]string{}, forumURL: map[string]string{},
+		named: map[string]string{}}
 	f.board = form.Board{Name: "invision", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)
@@ -387,10 +393,11 @@ func (f *Forum) sawNewest(topic, id string) {
 // is past the cursor (or the cursor asks for its own post again), older pages only while they
 // may hold comments after the cursor.
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	path, _, err := topicRoute(t)
+	path, number, err := topicRoute(t)
 	if err != nil {
 		return nil, after, err
 	}
+	f.name(t)
 	last, pageURL, err := f.latest(ctx, t, path)
 	if err != nil {
 		return nil, after, err
@@ -399,10 +406,11 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if after.PostID != "" && !generic.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
 	}
-	page, _, _, err := f.readPage(ctx, pageURL.String())
+	page, _, doc, err := f.readPage(ctx, pageURL.String())
 	if err != nil {
 		return nil, after, err
 	}
+	f.setSection(t, number, scr.SectionOf(doc))
 	current := page.Current
 	if current <= 1 {
 		current = pageNumber(pageURL)

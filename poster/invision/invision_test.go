@@ -396,3 +396,63 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// One Section call is one request of the forum's topic list (the first call by bare id follows
+// Invision's redirect to the full URL, later ones go there at once); SectionOf knows a topic's
+// forum from the breadcrumb of a page Posts read, with no request of its own.
+func TestSection(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if got := x.SectionOf(forum.Thread{ID: topicID}); got != "" {
+		t.Errorf("SectionOf before reading: %q", got)
+	}
+	heads, err := x.Section(ctx, "12-igry-po-perepiske")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.requests(); len(got) != 1 || got[0] != "GET "+forumPath {
+		t.Errorf("Section by id-slug: requests %v, want one", got)
+	}
+	if len(heads) != 5 || heads[2].ID != "34923" || heads[2].Replies != 13 || heads[2].LastPoster != "snovaya" || !heads[0].Sticky || heads[2].Sticky {
+		t.Errorf("heads %+v", heads)
+	}
+	f.resetLog()
+	if _, err := x.Section(ctx, "12"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.requests(); len(got) != 2 {
+		t.Errorf("first Section by id: requests %v, want the redirect and the list", got)
+	}
+	f.resetLog()
+	if _, err := x.Section(ctx, "12"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.requests(); len(got) != 1 || got[0] != "GET "+forumPath {
+		t.Errorf("later Section by id: requests %v, want the full URL alone", got)
+	}
+	if _, err := x.Section(ctx, "../admin"); err == nil {
+		t.Error("a forum id that is no id was asked for")
+	}
+	if _, _, err := x.Posts(ctx, forum.Thread{ID: topicID}, forum.Cursor{}); err != nil {
+		t.Fatal(err)
+	}
+	f.resetLog()
+	for _, id := range []string{topicID, "34923-csc-armbian-for-rk322x-tv-box-boards"} {
+		if got := x.SectionOf(forum.Thread{ID: id}); got != "12" {
+			t.Errorf("SectionOf(%s) after reading: %q, want 12", id, got)
+		}
+	}
+	if got := f.requests(); len(got) != 0 {
+		t.Errorf("SectionOf made requests %v", got)
+	}
+	// The list names the topic as the caller does (the fleet looks heads up by its thread id).
+	long := "34923-csc-armbian-for-rk322x-tv-box-boards"
+	if got := x.SectionOf(forum.Thread{ID: long}); got != "12" {
+		t.Errorf("SectionOf(%s) = %q", long, got)
+	}
+	heads, err = x.Section(ctx, "12")
+	if err != nil || len(heads) != 5 || heads[2].ID != long || heads[3].ID != "34800" {
+		t.Errorf("heads after naming the topic by id-slug: %+v, %v", heads, err)
+	}
+}

@@ -188,6 +188,10 @@ func (f *fakeXF) serve(w http.ResponseWriter, r *http.Request) {
 			n, _ = strconv.Atoi(m[1])
 		}
 		f.threadPage(w, r, n)
+	case p == "forums/18/":
+		http.Redirect(w, r, "/community/forums/xenforo-suggestions.18/", http.StatusMovedPermanently)
+	case p == "forums/xenforo-suggestions.18/" && r.Method == http.MethodGet:
+		f.forumView(w, r)
 	case p == "" && r.Method == http.MethodGet:
 		f.page(w, r, 200, "Forums", `<div class="block block--category"></div>`)
 	default:
@@ -543,4 +547,17 @@ func (f *fakeXF) badge(r *http.Request) string {
 		hl = " badgeContainer--highlighted"
 	}
 	return fmt.Sprintf(`<a href="/community/conversations/" class="p-navgroup-link p-navgroup-link--iconic p-navgroup-link--conversations js-badge--conversations badgeContainer%s" data-badge="%d" data-xf-click="menu" aria-expanded="false" aria-haspopup="true"><i aria-hidden="true"></i></a>`, hl, n)
+}
+
+// forumView is the forum's thread list: the body of testdata/forum-view-18.html (forum_view and
+// thread_list_macros of XenForo 2.0.2) in the real page's shell.
+func (f *fakeXF) forumView(w http.ResponseWriter, r *http.Request) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "forum-view-18.html"))
+	if err != nil {
+		f.t.Error(err)
+		return
+	}
+	s := string(raw)
+	body := s[strings.Index(s, `<div class="block" `):strings.LastIndex(s, `</div></div></div>`)]
+	f.page(w, r, 200, "Игры", body)
 }

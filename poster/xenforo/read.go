@@ -72,6 +72,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
+	f.name(t)
 	last, pageURL, err := f.latest(ctx, rt)
 	if err != nil {
 		return nil, after, err
@@ -82,10 +83,11 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if after.PostID != "" && !generic.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
 	}
-	page, _, err := f.readPage(ctx, pageURL.String(), scr.XF2)
+	page, doc, err := f.readPage(ctx, pageURL.String(), scr.XF2)
 	if err != nil {
 		return nil, after, err
 	}
+	f.setSection(t, scr.SectionOf(doc))
 	current := page.Current
 	if current <= 1 {
 		current = pageNumber(pageURL)

@@ -2,7 +2,7 @@
 // through login/login, reads a thread from its newest page back to the cursor (the pages are
 // read by scraper/xenforo), replies through threads/<id>/add-reply and keeps private messages
 // through conversations (conversations/add to send, the conversation list and each unread
-// conversation to receive).
+// conversation to receive), and lists a forum's threads from its first page (forum.SectionReader).
 //
 // XenForo checks one CSRF token on every POST: "_xfToken", "<time>,<hash>" bound to the xf_csrf
 // cookie and valid for a day, written on every page as html[data-csrf] and in hidden _xfToken
@@ -69,6 +69,9 @@ type Forum struct {
 	convSeen map[string]time.Time    // conversation -> its latest message time when last listed
 	seenMsg  map[string]bool         // conversation messages already returned
 	sentConv map[string][]forum.Post // conversation -> the bot's messages in it (Sent)
+	sections map[string]string       // thread -> its forum, from the breadcrumb (SectionOf)
+	forumURL map[string]string       // forum id as asked -> the URL XenForo redirected it to
+	named    map[string]string       // thread number -> the slug.N id callers name it by
 	unreadPM bool                    // the last page or answer counted unread conversations
 }
 
@@ -100,7 +103,8 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
 		max: form.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
-		sentConv: map[string][]forum.Post{}}
+		sentConv: map[string][]forum.Post{}, sections: map[string]string{},
+		forumURL: map[string]string{}, named: map[string]string{}}
 	f.board = form.Board{Name: "xenforo", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
 	for _, o := range opts {
 		o(f)

@@ -470,3 +470,59 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// One Section call is one request of the forum's thread list (the first call by bare id follows
+// XenForo's redirect to the slugged URL, later ones go there at once); SectionOf knows a
+// thread's forum from the breadcrumb of a page Posts read, with no request of its own.
+func TestSection(t *testing.T) {
+	f := newFakeXF(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if got := x.SectionOf(forum.Thread{ID: "8276"}); got != "" {
+		t.Errorf("SectionOf before reading: %q", got)
+	}
+	heads, err := x.Section(ctx, "xenforo-suggestions.18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.requests(); len(got) != 1 || got[0] != "GET /community/forums/xenforo-suggestions.18/" {
+		t.Errorf("Section by slug.id: requests %v, want one", got)
+	}
+	if len(heads) != 5 || heads[2].ID != "8276" || heads[2].Replies != 13 || heads[2].LastPoster != "snovaya" || !heads[0].Sticky || heads[2].Sticky {
+		t.Errorf("heads %+v", heads)
+	}
+	f.resetLog()
+	if _, err := x.Section(ctx, "18"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.requests(); len(got) != 2 {
+		t.Errorf("first Section by id: requests %v, want the redirect and the list", got)
+	}
+	f.resetLog()
+	if _, err := x.Section(ctx, "18"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.requests(); len(got) != 1 || got[0] != "GET /community/forums/xenforo-suggestions.18/" {
+		t.Errorf("later Section by id: requests %v, want the slugged list alone", got)
+	}
+	if _, err := x.Section(ctx, "../admin"); err == nil {
+		t.Error("a forum id that is no id was asked for")
+	}
+	if _, _, err := x.Posts(ctx, forum.Thread{ID: "a-dark-theme-option.8276"}, forum.Cursor{}); err != nil {
+		t.Fatal(err)
+	}
+	f.resetLog()
+	for _, id := range []string{"a-dark-theme-option.8276", "8276"} {
+		if got := x.SectionOf(forum.Thread{ID: id}); got != "18" {
+			t.Errorf("SectionOf(%s) after reading: %q, want 18", id, got)
+		}
+	}
+	if got := f.requests(); len(got) != 0 {
+		t.Errorf("SectionOf made requests %v", got)
+	}
+	// The list names the thread as the caller does (the fleet looks heads up by its thread id).
+	heads, err = x.Section(ctx, "18")
+	if err != nil || len(heads) != 5 || heads[2].ID != "a-dark-theme-option.8276" || heads[3].ID != "8270" {
+		t.Errorf("heads after reading by slug.id: %+v, %v", heads, err)
+	}
+}

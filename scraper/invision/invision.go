@@ -1,7 +1,8 @@
 // Package invision reads Invision Community 4 topic pages (the default theme and those built on
 // it) through the generic engine: the selector table IPS4. It registers the "invision" page
 // extractor (`forumgm posts --dialect invision --file page.html`); poster/invision reads topics
-// and messenger conversations with it.
+// and messenger conversations with it. ReadSection reads a forum's topic list (forumTable,
+// topicRow) and SectionOf a topic page's forum (the breadcrumb).
 //
 // The table follows the markup of a real Invision Community 4.7 topic (forum.armbian.com, see
 // testdata/realboards/invision) and Invision Community 4.7's own templates

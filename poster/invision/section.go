@@ -1,0 +1,93 @@
+package invision
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"forumgm/forum"
+	scr "forumgm/scraper/invision"
+)
+
+// Section lists the topics on the first page of forum section (forum/<id>/ or forum/<id>-<slug>/:
+// the forumTable and topicRow templates): one request. Invision sends a forum URL without its
+// SEO title on to the full one (\IPS\Dispatcher\Front::checkUrl); the first call follows that
+// redirect (two round trips) and later calls ask for the full URL at once. A head's ID is the
+// topic's number, or the N-slug form a caller named the topic by (Posts, SectionOf).
+func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
+	if !reTopic.MatchString(section) {
+		return nil, fmt.Errorf("invision: forum id %q is neither N nor N-slug", section)
+	}
+	f.state.Lock()
+	target, known := f.forumURL[section]
+	f.state.Unlock()
+	if !known {
+		target = f.route("forum/"+section+"/", nil)
+	}
+	var heads []forum.ThreadHead
+	err := f.retry(ctx, true, func() error {
+		p, doc, err := f.board.Fetch(ctx, target, nil, "", true)
+		if err != nil {
+			return err
+		}
+		if in, known := signedIn(doc); known && !in {
+			return fmt.Errorf("invision: %s shows a guest: %w", p.URL, forum.ErrLoggedOut)
+		}
+		if p.URL != nil && p.URL.String() != target && strings.Contains(p.URL.String(), "/forum/") {
+			f.state.Lock()
+			f.forumURL[section] = p.URL.String()
+			f.state.Unlock()
+		}
+		f.noteUnread(doc)
+		heads, err = scr.ReadSection(doc)
+		return err
+	})
+	f.state.Lock()
+	for i, h := range heads {
+		if name, ok := f.named[h.ID]; ok {
+			heads[i].ID = name
+		}
+	}
+	f.state.Unlock()
+	return heads, err
+}
+
+// name remembers the id a caller names topic t by ("34923-csc-armbian-…"), so that a topic list,
+// which knows topics by number, names t the same way (a head's ID is what the caller looks its
+// thread up by).
+func (f *Forum) name(t forum.Thread) {
+	if m := reTopic.FindStringSubmatch(t.ID); m != nil && m[1] != t.ID {
+		f.state.Lock()
+		f.named[m[1]] = t.ID
+		f.state.Unlock()
+	}
+}
+
+// SectionOf names the forum of topic t as the breadcrumb of its last page read showed it; ""
+// before a page of it was read.
+func (f *Forum) SectionOf(t forum.Thread) string {
+	f.name(t)
+	f.state.Lock()
+	defer f.state.Unlock()
+	if s, ok := f.sections[t.ID]; ok {
+		return s
+	}
+	if m := reTopic.FindStringSubmatch(t.ID); m != nil {
+		return f.sections[m[1]]
+	}
+	return ""
+}
+
+// setSection remembers the forum a topic page's breadcrumb names, under the topic's id as
+// configured and its bare number (the id a topic list gives).
+func (f *Forum) setSection(t forum.Thread, number, section string) {
+	if section == "" {
+		return
+	}
+	f.state.Lock()
+	defer f.state.Unlock()
+	f.sections[t.ID] = section
+	f.sections[number] = section
+}
+
+var _ forum.SectionReader = (*Forum)(nil)

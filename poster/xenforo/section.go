@@ -1,0 +1,95 @@
+package xenforo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"forumgm/forum"
+	scr "forumgm/scraper/xenforo"
+)
+
+// Section lists the threads on the first page of forum section (forums/<id>/ or
+// forums/<slug>.<id>/: the forum_view template): one request. A head's ID is the thread's number,
+// or the slug.N form a caller named the thread by (Posts, SectionOf). XenForo redirects a forum URL
+// without its slug to the slugged one; the first call follows the redirect (two round trips) and
+// later calls ask for the slugged URL at once.
+func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {
+	if !reThread.MatchString(section) {
+		return nil, fmt.Errorf("xenforo: forum id %q is neither N nor slug.N", section)
+	}
+	f.tok.Lock()
+	target, known := f.forumURL[section]
+	f.tok.Unlock()
+	if !known {
+		target = f.route("forums/" + section + "/")
+	}
+	var heads []forum.ThreadHead
+	err := f.retry(ctx, true, func() error {
+		p, doc, err := f.board.Fetch(ctx, target, nil, "", true)
+		if err != nil {
+			return err
+		}
+		if p.URL != nil && p.URL.String() != target && strings.Contains(p.URL.String(), "forums/") {
+			f.tok.Lock()
+			f.forumURL[section] = p.URL.String()
+			f.tok.Unlock()
+		}
+		if in, known := loggedIn(doc); known && !in {
+			return fmt.Errorf("xenforo: %s shows a guest: %w", p.URL, forum.ErrLoggedOut)
+		}
+		f.setToken(doc)
+		heads, err = scr.ReadSection(doc)
+		return err
+	})
+	f.tok.Lock()
+	for i, h := range heads {
+		if name, ok := f.named[h.ID]; ok {
+			heads[i].ID = name
+		}
+	}
+	f.tok.Unlock()
+	return heads, err
+}
+
+// name remembers the id a caller names thread t by ("a-dark-theme-option.8276"), so that a
+// thread list, which knows threads by number, names t the same way (a head's ID is what the
+// caller looks its thread up by).
+func (f *Forum) name(t forum.Thread) {
+	if n := threadNumber(t.ID); n != t.ID {
+		f.tok.Lock()
+		f.named[n] = t.ID
+		f.tok.Unlock()
+	}
+}
+
+// SectionOf names the forum of thread t as the breadcrumb of its last page read showed it; ""
+// before a page of it was read.
+func (f *Forum) SectionOf(t forum.Thread) string {
+	f.name(t)
+	f.tok.Lock()
+	defer f.tok.Unlock()
+	if s, ok := f.sections[t.ID]; ok {
+		return s
+	}
+	return f.sections[threadNumber(t.ID)]
+}
+
+// setSection remembers the forum a thread page's breadcrumb names, under the thread's id as
+// configured and its bare number (the id a thread list gives).
+func (f *Forum) setSection(t forum.Thread, section string) {
+	if section == "" {
+		return
+	}
+	f.tok.Lock()
+	defer f.tok.Unlock()
+	f.sections[t.ID] = section
+	f.sections[threadNumber(t.ID)] = section
+}
+
+// threadNumber is the number of a thread id ("a-dark-theme-option.8276" → "8276").
+func threadNumber(id string) string {
+	return id[strings.LastIndex(id, ".")+1:]
+}
+
+var _ forum.SectionReader = (*Forum)(nil)
