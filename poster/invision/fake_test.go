@@ -568,10 +568,12 @@ const topicCrumbs = `<nav class='ipsBreadcrumb ipsBreadcrumb_top ipsFaded_withHo
 	</ul>
 </nav>`
 
-// forumView is the forum's topic list: the forumTable box of testdata/forum-12.html (forumTable
-// and topicRow of 4.7.19) under the session's user bar.
+// forumView is the forum's topic list: the forumTable box of the scraper's test page
+// scraper/invision/testdata/forum-12.html (forumTable and topicRow of 4.7.19; its README says
+// where it came from) under the session's user bar, at forum/12-igry-po-perepiske/ (forum/12/ is
+// sent on to it as \IPS\Dispatcher\Front::checkUrl does).
 func (f *fakeIPS) forumView(w http.ResponseWriter, sess string) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "forum-12.html"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "scraper", "invision", "testdata", "forum-12.html"))
 	if err != nil {
 		f.t.Error(err)
 		return

@@ -549,10 +549,13 @@ func (f *fakeXF) badge(r *http.Request) string {
 	return fmt.Sprintf(`<a href="/community/conversations/" class="p-navgroup-link p-navgroup-link--iconic p-navgroup-link--conversations js-badge--conversations badgeContainer%s" data-badge="%d" data-xf-click="menu" aria-expanded="false" aria-haspopup="true"><i aria-hidden="true"></i></a>`, hl, n)
 }
 
-// forumView is the forum's thread list: the body of testdata/forum-view-18.html (forum_view and
-// thread_list_macros of XenForo 2.0.2) in the real page's shell.
+// forumView is the forum's thread list: the body of the scraper's test page
+// scraper/xenforo/testdata/forum-view-18.html (forum_view and thread_list_macros of XenForo 2.0.2;
+// its README says where it came from) in the real page's shell, at
+// forums/xenforo-suggestions.18/ (forums/18/ redirects there, as XenForo redirects a forum URL
+// without its slug).
 func (f *fakeXF) forumView(w http.ResponseWriter, r *http.Request) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "forum-view-18.html"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "scraper", "xenforo", "testdata", "forum-view-18.html"))
 	if err != nil {
 		f.t.Error(err)
 		return
