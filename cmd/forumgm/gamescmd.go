@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/config"
+	"forumgm/review"
 	"forumgm/store"
 )
 
@@ -62,50 +63,38 @@ func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := need(1, "which file holds the game"); err != nil {
 			return err
 		}
-		return gamesEdit(*path, stdout, func(doc *yaml.Node, games *yaml.Node) (string, error) {
-			return addGame(games, pos[1])
-		})
+		return gamesEdit(*path, stdout, func(games *yaml.Node) (string, error) { return addGame(games, pos[1]) })
 	case "archive":
 		if err := need(1, "which game (its id)"); err != nil {
 			return err
 		}
-		if over, err := gameOver(ctx, *path, pos[1]); err != nil {
+		err := withGame(ctx, *path, pos[1], func(rv *review.Review) error {
+			over, err := rv.Over(ctx)
+			if err == nil && !over {
+				err = fmt.Errorf("games archive: %s has not ended; end it first (forumgm games end %s --by NAME --reason R)", pos[1], pos[1])
+			}
 			return err
-		} else if !over {
-			return fmt.Errorf("games archive: %s has not ended; end it first (forumgm games end %s --by NAME --reason R)", pos[1], pos[1])
-		}
-		return gamesEdit(*path, stdout, func(doc *yaml.Node, games *yaml.Node) (string, error) {
-			return archiveGame(games, pos[1])
 		})
+		if err != nil {
+			return err
+		}
+		return gamesEdit(*path, stdout, func(games *yaml.Node) (string, error) { return archiveGame(games, pos[1]) })
 	case "pause", "resume", "end":
 		if err := need(1, "which game (its id)"); err != nil {
 			return err
 		}
-		all, err := config.Load(*path)
-		if err != nil {
+		err := withGame(ctx, *path, pos[1], func(rv *review.Review) error {
+			var err error
+			switch pos[0] {
+			case "pause":
+				_, err = rv.Pause(ctx, *by, *reason)
+			case "resume":
+				_, err = rv.Resume(ctx, *by, *reason)
+			case "end":
+				_, err = rv.End(ctx, *by, *reason, *winner)
+			}
 			return err
-		}
-		cfg, err := all.Select(pos[1])
-		if err != nil {
-			return err
-		}
-		st, err := store.Open(ctx, all.Resolve(all.Store.Path), store.Shared())
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		rv, err := reviewOf(ctx, cfg, st)
-		if err != nil {
-			return err
-		}
-		switch pos[0] {
-		case "pause":
-			_, err = rv.Pause(ctx, *by, *reason)
-		case "resume":
-			_, err = rv.Resume(ctx, *by, *reason)
-		case "end":
-			_, err = rv.End(ctx, *by, *reason, *winner)
-		}
+		})
 		if err != nil {
 			return err
 		}
@@ -205,31 +194,32 @@ func eventsOf(ctx context.Context, st *store.Store, game string) (int, string, e
 	return len(evs), evs[len(evs)-1].At.Format(time.RFC3339), nil
 }
 
-// gameOver reports whether the game id of the config at path has ended.
-func gameOver(ctx context.Context, path, id string) (bool, error) {
+// withGame runs fn with the moderator tools of game id of the config at path, over its store
+// opened beside the running daemon.
+func withGame(ctx context.Context, path, id string, fn func(*review.Review) error) error {
 	all, err := config.Load(path)
 	if err != nil {
-		return false, err
+		return err
 	}
 	cfg, err := all.Select(id)
 	if err != nil {
-		return false, err
+		return err
 	}
 	st, err := store.Open(ctx, all.Resolve(all.Store.Path), store.Shared())
 	if err != nil {
-		return false, err
+		return err
 	}
 	defer st.Close()
 	rv, err := reviewOf(ctx, cfg, st)
 	if err != nil {
-		return false, err
+		return err
 	}
-	return rv.Over(ctx)
+	return fn(rv)
 }
 
 // gamesEdit changes the config file's games: list with edit (comments kept), checks that the
 // result is a valid config, writes it in place (atomically) and has a running daemon reload it.
-func gamesEdit(path string, stdout io.Writer, edit func(doc, games *yaml.Node) (string, error)) error {
+func gamesEdit(path string, stdout io.Writer, edit func(games *yaml.Node) (string, error)) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
@@ -245,7 +235,7 @@ func gamesEdit(path string, stdout io.Writer, edit func(doc, games *yaml.Node) (
 	if games == nil || games.Kind != yaml.SequenceNode {
 		return fmt.Errorf("config: %s holds one game (forum, bot, game); to run several, list forums under forums: and games under games: (docs/operations.md, \"Several games\")", path)
 	}
-	what, err := edit(&doc, games)
+	what, err := edit(games)
 	if err != nil {
 		return err
 	}
