@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -68,18 +67,9 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("timezone: %w", err)
 	}
-	var raw []byte
-	ctype := "text/html"
-	if *file != "" {
-		if raw, err = os.ReadFile(*file); err != nil {
-			return err
-		}
-	} else {
-		p, err := forum.NewClient(forum.ClientConfig{}).Get(ctx, pageURL)
-		if err != nil {
-			return err
-		}
-		raw, ctype = p.Raw, p.Header.Get("Content-Type")
+	raw, ctype, err := pageFrom(ctx, *file, pageURL)
+	if err != nil {
+		return err
 	}
 	body, _, err := forum.Decode(raw, ctype)
 	if err != nil {

@@ -79,21 +79,9 @@ func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		base = fb.URL
 	}
 	cfg := forum.Config{Location: loc, Now: time.Now, BaseURL: base, Extra: settings}
-	var page []byte
-	ctype := "text/html"
-	if *file != "" {
-		if page, err = os.ReadFile(*file); err != nil {
-			return err
-		}
-	} else {
-		p, err := forum.NewClient(forum.ClientConfig{}).Get(ctx, *url)
-		if err != nil {
-			return err
-		}
-		page, ctype = p.Raw, p.Header.Get("Content-Type")
-		if ctype == "" {
-			ctype = http.DetectContentType(page)
-		}
+	page, ctype, err := pageFrom(ctx, *file, *url)
+	if err != nil {
+		return err
 	}
 	posts, err := x(page, ctype, cfg)
 	if err != nil {
@@ -176,4 +164,22 @@ func readForumBlock(path string) (forumBlock, error) {
 		return doc.Forum, fmt.Errorf("%s: %w", path, err)
 	}
 	return doc.Forum, nil
+}
+
+// pageFrom reads a forum page from a saved file, or else fetches it from url: its bytes as sent
+// and their content type (a saved file is taken for HTML; the charset comes from its <meta>).
+func pageFrom(ctx context.Context, file, url string) ([]byte, string, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		return b, "text/html", err
+	}
+	p, err := forum.NewClient(forum.ClientConfig{}).Get(ctx, url)
+	if err != nil {
+		return nil, "", err
+	}
+	ctype := p.Header.Get("Content-Type")
+	if ctype == "" {
+		ctype = http.DetectContentType(p.Raw)
+	}
+	return p.Raw, ctype, nil
 }
