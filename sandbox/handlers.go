@@ -415,22 +415,9 @@ func forumURL(fid, page int) string {
 	return fmt.Sprintf("forumdisplay.php?fid=%d&page=%d", fid, page)
 }
 
-// forumPagination is the pagination of a forum's thread list (MyBB's multipage).
+// forumPagination is the pagination of a forum's thread list (MyBB's multipage, as for a thread).
 func forumPagination(fid, page, pages int) pagination {
-	p := pagination{Pages: pages}
-	if pages <= 1 {
-		return p
-	}
-	if page > 1 {
-		p.Prev = forumURL(fid, page-1)
-	}
-	if page < pages {
-		p.Next = forumURL(fid, page+1)
-	}
-	for n := 1; n <= pages; n++ {
-		p.Links = append(p.Links, pageLink{N: n, URL: forumURL(fid, n), Current: n == page})
-	}
-	return p
+	return paginate(page, pages, func(n int) string { return forumURL(fid, n) })
 }
 
 // forumNav is the breadcrumb item of forum f on a thread's pages: when the forum's thread list
@@ -462,31 +449,37 @@ type pagination struct {
 }
 
 func makePagination(tid, page, pages int) pagination {
+	return paginate(page, pages, func(n int) string { return threadPageURL(tid, n) })
+}
+
+// paginate is MyBB's multipage: previous and next, the pages around the current one, the first
+// and last with dots between, each page's URL from url.
+func paginate(page, pages int, url func(n int) string) pagination {
 	p := pagination{Pages: pages}
 	if pages <= 1 {
 		return p
 	}
 	if page > 1 {
-		p.Prev = threadPageURL(tid, page-1)
+		p.Prev = url(page - 1)
 	}
 	if page < pages {
-		p.Next = threadPageURL(tid, page+1)
+		p.Next = url(page + 1)
 	}
 	from, to := max(1, page-2), min(pages, page+2)
 	if from > 1 {
-		p.Links = append(p.Links, pageLink{N: 1, URL: threadPageURL(tid, 1)})
+		p.Links = append(p.Links, pageLink{N: 1, URL: url(1)})
 		if from > 2 {
 			p.Links = append(p.Links, pageLink{Dots: true})
 		}
 	}
 	for n := from; n <= to; n++ {
-		p.Links = append(p.Links, pageLink{N: n, URL: threadPageURL(tid, n), Current: n == page})
+		p.Links = append(p.Links, pageLink{N: n, URL: url(n), Current: n == page})
 	}
 	if to < pages {
 		if to < pages-1 {
 			p.Links = append(p.Links, pageLink{Dots: true})
 		}
-		p.Links = append(p.Links, pageLink{N: pages, URL: threadPageURL(tid, pages)})
+		p.Links = append(p.Links, pageLink{N: pages, URL: url(pages)})
 	}
 	return p
 }
