@@ -172,33 +172,23 @@ func settings(sp judge.Spec, in spec) (fb.Settings, error) {
 // loaded once each: a game's setup runs again at every restore, undo and replay. The engine only
 // reads them.
 var (
-	bankOnce  sync.Once
-	bankQs    []fb.Question
-	bankErr   error
-	boardOnce sync.Once
-	boardDef  *fb.Board
-	zonesMu   sync.Mutex
-	zones     = map[string]*time.Location{}
+	zonesMu sync.Mutex
+	zones   = map[string]*time.Location{}
 )
 
-func embeddedQuestions() ([]fb.Question, error) {
-	bankOnce.Do(func() {
-		bank, err := quiz.Parse(defaultQuestions, "the embedded question bank")
-		if err != nil {
-			bankErr = err
-			return
-		}
-		for _, q := range bank.Questions {
-			bankQs = append(bankQs, fb.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
-		}
-	})
-	return bankQs, bankErr
-}
+var embeddedQuestions = sync.OnceValues(func() ([]fb.Question, error) {
+	bank, err := quiz.Parse(defaultQuestions, "the embedded question bank")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fb.Question, 0, len(bank.Questions))
+	for _, q := range bank.Questions {
+		out = append(out, fb.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
+	}
+	return out, nil
+})
 
-func defaultBoard() *fb.Board {
-	boardOnce.Do(func() { boardDef = fb.DefaultBoard() })
-	return boardDef
-}
+var defaultBoard = sync.OnceValue(fb.DefaultBoard)
 
 func location(name string) (*time.Location, error) {
 	zonesMu.Lock()
