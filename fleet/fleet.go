@@ -50,7 +50,6 @@ type Game struct {
 	Daemon     *daemon.Daemon
 	Forum      forum.Forum // the game's forum (the shared session seen through its section)
 	NewReferee func() (judge.Referee, error)
-	Record     daemon.GameRecord
 
 	fingerprint string
 	session     string
@@ -227,7 +226,7 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 		return nil, err
 	}
 	gf.Join(cur)
-	g := &Game{Config: v, Daemon: d, Forum: gf, NewReferee: newRef, Record: rec,
+	g := &Game{Config: v, Daemon: d, Forum: gf, NewReferee: newRef,
 		fingerprint: fingerprint(v), session: s.key}
 	v.DropSpecs() // the referee factory holds the decoded setup; the YAML tree is not needed
 	return g, nil

@@ -68,7 +68,7 @@ type loadResult struct {
 	byPath                                                                           map[string]int64
 	latencies                                                                        []time.Duration
 	p50, p95                                                                         time.Duration
-	warmup, settleReads                                                              time.Duration
+	warmup                                                                           time.Duration
 }
 
 func (r loadResult) String() string {

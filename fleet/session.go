@@ -34,7 +34,6 @@ type boardWatch struct {
 	mu    sync.Mutex
 	at    time.Time
 	heads map[string]forum.SectionHead
-	reads int
 }
 
 // sectionMaxAge is how long a section's list stands while the board index shows the section
@@ -55,7 +54,6 @@ func (s *session) boardHead(ctx context.Context, id string, every time.Duration,
 	var changed []string
 	if b.heads == nil || now.Sub(b.at) >= every || now.Before(b.at) {
 		list, err := br.Board(ctx)
-		b.reads++
 		if err != nil {
 			b.mu.Unlock()
 			return forum.SectionHead{}, false
@@ -146,7 +144,6 @@ type section struct {
 	indexed bool              // board holds the index's view (the forum has an index)
 	at      time.Time
 	heads   map[string]forum.ThreadHead
-	reads   int // lists read (tests and the benchmark count them)
 }
 
 // join adds a game's thread to the section; wake (nil: none) cuts the game's wait short when a
@@ -183,7 +180,6 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		return s.heads, nil
 	}
 	list, err := r.Section(ctx, s.id)
-	s.reads++
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
@@ -255,7 +251,6 @@ type gameForum struct {
 	sec      *section
 	sectionR forum.SectionReader
 	readAt   time.Time // the game's last read of the thread itself (zero: none yet)
-	skipped  int       // reads the list made unnecessary
 }
 
 // Posts reads the thread, unless the section's list shows it unchanged since the cursor was
@@ -284,7 +279,6 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	}
 	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
 	if after.PostID != "" && !after.Include && after.Head != nil && after.Head.Same(h) && !due {
-		g.skipped++
 		return nil, after, nil
 	}
 	posts, cur, err := g.session.Posts(ctx, t, after)
@@ -359,7 +353,6 @@ type sharedInbox struct {
 	cur   forum.Cursor // the session's cursor: the buffer is complete up to it
 	buf   []forum.Post // oldest first
 	at    time.Time    // last read
-	reads int          // inbox reads (tests count them)
 }
 
 // inboxKeep bounds the messages kept; a game whose cursor falls behind them reads for itself.
@@ -378,17 +371,16 @@ func (g *gameForum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post
 	if !s.ready {
 		s.base, s.cur, s.ready = id, after, true
 	}
-	if s.reads == 0 || now.Sub(s.at) >= g.every || now.Before(s.at) {
+	if s.at.IsZero() || now.Sub(s.at) >= g.every || now.Before(s.at) {
 		posts, cur, err := g.session.Inbox(ctx, s.cur)
 		if err != nil {
 			return nil, after, err
 		}
-		s.reads++
 		s.at = now
 		for _, p := range posts {
 			if _, ok := numericID(p.ID); !ok {
 				// Not numbered after all: stop sharing (each game reads for itself).
-				s.ready, s.buf = false, nil
+				s.ready, s.buf, s.at = false, nil, time.Time{}
 				return g.session.Inbox(ctx, after)
 			}
 		}
