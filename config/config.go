@@ -334,15 +334,21 @@ func (c *Config) GameConfigs() []*Config {
 	if !c.Multi() {
 		return []*Config{c}
 	}
-	uses := map[string]int{}
-	for _, g := range c.Games {
-		uses[g.Forum]++
-	}
+	uses := c.forumUses()
 	views := make([]*Config, 0, len(c.Games))
 	for _, g := range c.Games {
 		views = append(views, c.view(g, uses[g.Forum] > 1))
 	}
 	return views
+}
+
+// forumUses counts the games on each forum (a bot account of several games has a shared inbox).
+func (c *Config) forumUses() map[string]int {
+	uses := map[string]int{}
+	for _, g := range c.Games {
+		uses[g.Forum]++
+	}
+	return uses
 }
 
 func (c *Config) view(g Game, shared bool) *Config {
@@ -436,10 +442,7 @@ func (c *Config) validateMulti() error {
 		}
 	}
 	ids, threads := map[string]int{}, map[string]int{}
-	uses := map[string]int{}
-	for _, g := range c.Games {
-		uses[g.Forum]++
-	}
+	uses := c.forumUses()
 	for i, g := range c.Games {
 		field := fmt.Sprintf("games[%d]", i)
 		if _, ok := c.Forums[g.Forum]; !ok {

@@ -59,9 +59,7 @@ func lock(abs string) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		defer f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			b := make([]byte, 512)
-			n, _ := f.ReadAt(b, 0)
-			return nil, &LockedError{Path: abs, Holder: strings.TrimSpace(string(b[:n]))}
+			return nil, &LockedError{Path: abs, Holder: holderOf(f)}
 		}
 		return nil, fmt.Errorf("store: lock %s: %w", lockPath(abs), err)
 	}
@@ -165,7 +163,12 @@ func Holder(path string) (holder string, held bool, err error) {
 	} else if !errors.Is(err, syscall.EWOULDBLOCK) {
 		return "", false, fmt.Errorf("store: lock %s: %w", lockPath(abs), err)
 	}
+	return holderOf(f), true, nil
+}
+
+// holderOf is what the lock's holder wrote into the lock file (its first 512 bytes).
+func holderOf(f *os.File) string {
 	b := make([]byte, 512)
 	n, _ := f.ReadAt(b, 0)
-	return strings.TrimSpace(string(b[:n])), true, nil
+	return strings.TrimSpace(string(b[:n]))
 }
