@@ -43,9 +43,14 @@ var want = map[string][3]string{
 	"generic/vbulletin552-fandompost.html":              {"vBulletin", "5.5.2", "generic"},
 	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "invision"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
-	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
+	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
+
+	// MyBB 1.8.37 with imported themes (SEO URLs, Google SEO, plain).
+	"forums/mybb-cerise/10-thread-p1.guest.html":          {"MyBB", "1.8", "mybb"},
+	"forums/mybb-multicolors/10-thread-p1.guest.html":     {"MyBB", "1.8", "mybb"},
+	"forums/mybb-simplerealistic/10-thread-p1.guest.html": {"MyBB", "1.8", "mybb"},
 }
 
 // Every real page in testdata/realboards is named (engine and version) and read by the dialect

@@ -1,7 +1,5 @@
 package fingerprint
 
-import "strings"
-
 // rules are tried in order; the first that matches names the engine. Hosted families built on
 // an engine (MyBB.ru on PunBB) come before the engine.
 var rules = []rule{
@@ -71,8 +69,11 @@ var rules = []rule{
 				when(p.has("div.post[id^=post_] div.post_body[id^=pid_]"), "markup: div.post#post_N > div.post_body#pid_N"))
 		},
 		version: func(p *page) (string, string) {
+			// general.js?ver=1827 is the file's revision in the theme's headerinclude template, not
+			// the board's version: MyBB 1.8.37's default theme says 1827, a theme made for 1.8.9
+			// says 1809 on any later board. So only the series is told.
 			if m := mybbVerRe.FindStringSubmatch(p.raw); m != nil {
-				return m[1] + "." + m[2] + "." + strings.TrimLeft(m[3], "0"), ""
+				return m[1] + "." + m[2], ""
 			}
 			if p.has("div.post_body.scaleimages") {
 				return "1.8", ""

@@ -291,12 +291,31 @@ func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.ThreadID == "" {
+		p.ThreadID = threadIDElsewhere(doc, p.Posts)
+	}
 	for _, post := range p.Posts {
 		if post.Author != "" || post.Text != "" || len(post.Quotes) > 0 {
 			return p, nil
 		}
 	}
 	return nil, markup("no post has an author or a body (%s, %s)", Selectors.AuthorName, Selectors.Body)
+}
+
+// threadIDElsewhere is the thread id of a page that has neither the quick-reply form nor the
+// new-reply button nor a tid= permalink (a guest's page on a board with SEO URLs): MyBB's own
+// SEO permalinks (thread-T-post-P.html), the "search this thread" form's tid, the print link.
+func threadIDElsewhere(doc *goquery.Document, posts []forum.Post) string {
+	for _, post := range posts {
+		if id := firstMatch(reTIDSEO, post.Permalink); id != "" {
+			return id
+		}
+	}
+	if v := doc.Find(Selectors.ThreadTID).First().AttrOr("value", ""); v != "" {
+		return v
+	}
+	href := doc.Find(Selectors.PrintThread).First().AttrOr("href", "")
+	return firstMatch(reTID, queryOf(strings.ReplaceAll(href, "&amp;", "&")))
 }
 
 // UnreadPM reports whether a member's page shows an unread private message: MyBB's new-PM notice

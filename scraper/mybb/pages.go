@@ -50,12 +50,22 @@ const (
 	ComposePath = "private.php?action=send"
 )
 
-// PIDFromURL reads the pid of a post URL (showthread.php?tid=1&pid=16#pid16).
+// PIDFromURL reads the pid of a post URL: showthread.php?tid=1&pid=16#pid16, Google SEO's
+// Thread-Name?pid=16#pid16, MyBB's own SEO URLs thread-1-post-16.html#pid16 and post-16.html,
+// else the #pidN fragment alone.
 func PIDFromURL(u string) string {
+	u = strings.ReplaceAll(u, "&amp;", "&")
+	frag := ""
 	if i := strings.IndexByte(u, '#'); i >= 0 {
-		u = u[:i]
+		u, frag = u[:i], u[i+1:]
 	}
-	return firstMatch(rePID, queryOf(strings.ReplaceAll(u, "&amp;", "&")))
+	if id := firstMatch(rePID, queryOf(u)); id != "" {
+		return id
+	}
+	if id := firstMatch(rePIDSEO, u); id != "" {
+		return id
+	}
+	return firstMatch(rePIDFrag, frag)
 }
 
 // MyPostKey is the page's CSRF token: the hidden input, or `var my_post_key = "…"`.
@@ -71,9 +81,14 @@ func MyPostKey(doc *goquery.Document) string {
 	return key
 }
 
-// LoggedIn tells whether the page was rendered for a member (the header has a logout link).
+// LoggedIn tells whether the page was rendered for a member: the header has a logout link, or,
+// in themes whose header has neither a logout nor a login link (the same header for everyone),
+// the page has the members' quick-reply form.
 func LoggedIn(doc *goquery.Document) bool {
-	return doc.Find(Selectors.LogoutLink).Length() > 0
+	if doc.Find(Selectors.LogoutLink).Length() > 0 {
+		return true
+	}
+	return doc.Find(Selectors.LoginLink).Length() == 0 && doc.Find(Selectors.QuickReply).Length() > 0
 }
 
 // Redirect is the target of a MyBB "redirect" page (HTTP 200 with a meta refresh), resolved

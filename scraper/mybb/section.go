@@ -60,6 +60,9 @@ func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
 		if h.ID == "" {
 			h.ID = firstMatch(reTIDSEO, href)
 		}
+		if h.ID == "" { // Google SEO's Thread-Name links: the id is only on the title's span
+			h.ID = firstMatch(reSpanTID, subj.Parent().AttrOr("id", ""))
+		}
 		if h.ID == "" {
 			problems = append(problems, "thread link without an id: "+href)
 			return
@@ -85,7 +88,10 @@ func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
 	return s, nil
 }
 
-var reTIDSEO = regexp.MustCompile(`(?i)thread-(\d+)(?:-[^/]*)?\.html`)
+var (
+	reTIDSEO  = regexp.MustCompile(`(?i)thread-(\d+)(?:-[^/]*)?\.html`)
+	reSpanTID = regexp.MustCompile(`^tid_(\d+)$`)
+)
 
 // countOf reads a count as MyBB prints it ("1,234", "1 234", "1.234").
 func countOf(s string) (int, bool) {
@@ -172,6 +178,9 @@ func sectionFID(doc *goquery.Document) string {
 			}
 			return fid == ""
 		})
+	if fid == "" { // Google SEO's Forum-Name links carry no id: the forum jump's selection
+		fid = doc.Find(Selectors.ForumJump).First().AttrOr("value", "")
+	}
 	return fid
 }
 
@@ -184,6 +193,9 @@ func BreadcrumbFID(doc *goquery.Document) string {
 			fid = f
 		}
 	})
+	if fid == "" { // Google SEO's Forum-Name links carry no id: the forum jump's selection
+		fid = doc.Find(Selectors.ForumJump).First().AttrOr("value", "")
+	}
 	return fid
 }
 

@@ -17,7 +17,7 @@ var Selectors = struct {
 	DateTitled    string // a date wrapped in span[title] (relative text, absolute title)
 	EditNotice    string // "(This post was last modified: … by …)"
 	EditSpan      string // the edit notice's holder, present (empty) on every post
-	Permalink     string // "#N" link: showthread.php?tid=T&pid=P#pidP
+	Permalink     string // "#N" link: showthread.php?tid=T&pid=P#pidP (SEO: thread-T-post-P.html#pidP)
 	Body          string // the post's text (id="pid_{pid}")
 	Signature     string // the author's signature (never part of the text)
 	Pagination    string // the first pagination block (not the breadcrumb popup listing the forum's pages)
@@ -27,6 +27,9 @@ var Selectors = struct {
 	LastPID       string // hidden input of the quick-reply form (members only)
 	QuickTID      string // hidden tid input of the quick-reply form
 	NewReply      string // the "New Reply" button (newreply.php?tid=T)
+	ThreadTID     string // the "search this thread" form's tid (guests too)
+	PrintThread   string // the "View a Printable Version" link (printthread.php?tid=T)
+	ForumJump     string // the forum jump's selected forum (the thread's forum)
 	Breadcrumb    string // links of the breadcrumb (div.navigation); the last forum link is the thread's forum
 	ModOptions    string // a reply form's moderator options (close, stick: moderators of the forum with those rights)
 	InlineMod     string // showthread's inline moderation (every moderator of the forum)
@@ -66,6 +69,8 @@ var Selectors = struct {
 	RedirectMeta string // <meta http-equiv="refresh" content="2;URL=…">
 	GenericError string // the error template's message cell (bad key, no permission)
 	LogoutLink   string // present only when logged in
+	LoginLink    string // the header's login link (guests)
+	QuickReply   string // the quick-reply form of a thread page (members; the logged-in test of themes without a logout link)
 	PMNotice     string // the new-PM notice above the page (members with an unread message)
 	PMCounter    string // the header's "Private Messages (Unread N, Total M)" line
 	PostKeyInput string
@@ -84,7 +89,7 @@ var Selectors = struct {
 	DateTitled:    "span[title]",
 	EditNotice:    "span.edited_post, div.edited_post",
 	EditSpan:      "span.post_edit, div.post_edit",
-	Permalink:     ".post_head a[href*='pid=']",
+	Permalink:     ".post_head a[href*='pid='], .post_head a[href*='#pid']",
 	Body:          "div.post_body",
 	Signature:     "div.signature",
 	Pagination:    "div.pagination:not(.pagination_breadcrumb)",
@@ -94,6 +99,9 @@ var Selectors = struct {
 	LastPID:       "input#lastpid, input[name='lastpid']",
 	QuickTID:      "form#quick_reply_form input[name='tid']",
 	NewReply:      "a.new_reply_button[href*='tid=']",
+	ThreadTID:     "form[action*='search.php'] input[name='tid']",
+	PrintThread:   "a[href*='printthread.php?tid=']",
+	ForumJump:     "select[name='fid'] option[selected]",
 	Breadcrumb:    "div.navigation a",
 	ModOptions:    "input[name^='modoptions[']",
 	InlineMod:     "input[name^='inlinemod_'], form[action*='moderation.php'] select[name='action']",
@@ -129,6 +137,8 @@ var Selectors = struct {
 	RedirectMeta: "meta[http-equiv='refresh'], meta[http-equiv='Refresh']",
 	GenericError: "table.tborder td.trow1",
 	LogoutLink:   "a[href*='action=logout']",
+	LoginLink:    "a[href*='action=login']",
+	QuickReply:   "form#quick_reply_form",
 	PMNotice:     "#pm_notice",
 	PMCounter:    "li:has(a[href$='private.php'])",
 	PostKeyInput: "input[name='my_post_key']",
@@ -141,6 +151,8 @@ var Selectors = struct {
 // Patterns of page text (English pack, with the Russian pack's wording where known).
 var (
 	rePID      = regexp.MustCompile(`(?:^|[?&;])pid=(\d+)`)
+	rePIDSEO   = regexp.MustCompile(`(?:^|/)(?:thread-\d+-)?post-(\d+)\.html$`)
+	rePIDFrag  = regexp.MustCompile(`^pid(\d+)$`)
 	reTID      = regexp.MustCompile(`(?:^|[?&;])tid=(\d+)`)
 	reUID      = regexp.MustCompile(`(?:^|[?&;])uid=(\d+)`)
 	reUIDSEO   = regexp.MustCompile(`(?i)/user-(\d+)(?:\.html)?(?:$|[?#])`)

@@ -70,7 +70,7 @@ func smilieText(img *html.Node) string {
 }
 
 // citeInfo reads "<cite><span> (<span title>date</span>)</span>Name Wrote:  <a class=quick_jump
-// href=…pid=N#pidN></a></cite>": the name is the cite's own text without the localised last word
+// href=…pid=N#pidN></a></cite>" (with SEO URLs the link is post-N.html): the name is the cite's own text without the localised last word
 // ("Wrote:", "писал:"); an unnamed quote's cite is just "Quote:".
 func citeInfo(cite *html.Node) (author, pid string) {
 	var own strings.Builder
@@ -80,8 +80,8 @@ func citeInfo(cite *html.Node) (author, pid string) {
 			own.WriteString(c.Data)
 		case html.ElementNode:
 			if c.DataAtom == atom.A && (htmltext.HasClass(c, "quick_jump") || rePID.MatchString(queryOf(htmltext.Attr(c, "href")))) {
-				if m := rePID.FindStringSubmatch(queryOf(htmltext.Attr(c, "href"))); m != nil {
-					pid = m[1]
+				if id := PIDFromURL(htmltext.Attr(c, "href")); id != "" {
+					pid = id
 				}
 			}
 		}
