@@ -38,6 +38,9 @@ type fakeMyBB struct {
 	replies  []string        // pages answering newreply POSTs, in order
 	pms      []string        // pages answering private.php POSTs
 	lastPID  string          // what action=lastpost points at
+	// themeDir serves the thread pages of a themed capture (testdata/forums/mybb-*) instead, and
+	// location is then its action=lastpost redirect as captured (SEO URL forms).
+	themeDir, location string
 	// uploads are the files of "Add Attachment" POSTs (newattachment), in order; each is listed
 	// in the form shown back with aid 100+its index. refuseUpload answers an upload with
 	// MyBB's error_attachtype instead.
@@ -68,6 +71,15 @@ func (f *fakeMyBB) page(name string) []byte {
 	}
 	// The pages carry the capture board's absolute URLs; point them at this server.
 	return []byte(strings.NewReplacer("http://127.0.0.1:8081", f.srv.URL, "http://127.0.0.1:18437", f.srv.URL).Replace(string(b)))
+}
+
+// themePage is a page of the themed capture f.themeDir, pointed at this server.
+func (f *fakeMyBB) themePage(name string) []byte {
+	b, err := os.ReadFile(filepath.Join(fixture.Dir(f.t, f.themeDir), name))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return []byte(strings.ReplaceAll(string(b), "http://127.0.0.1:18400", f.srv.URL))
 }
 
 func (f *fakeMyBB) member(r *http.Request) bool {
@@ -122,7 +134,11 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 		send("02-login-success.gm-bot.html")
 	case r.URL.Path == "/showthread.php":
 		if q.Get("action") == "lastpost" {
-			w.Header().Set("Location", "showthread.php?tid=1&pid="+f.lastPID+"#pid"+f.lastPID)
+			loc := "showthread.php?tid=1&pid=" + f.lastPID + "#pid" + f.lastPID
+			if f.location != "" {
+				loc = f.location
+			}
+			w.Header().Set("Location", loc)
 			w.WriteHeader(http.StatusFound)
 			return
 		}
@@ -132,6 +148,9 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 			if len(pid) > 1 || pid > "8" {
 				page = "2"
 			}
+		}
+		if f.themeDir != "" {
+			send = func(name string) { w.Write(f.themePage(name)) }
 		}
 		switch {
 		case f.moderator && member:
