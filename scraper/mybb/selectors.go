@@ -53,6 +53,7 @@ var Selectors = struct {
 	Spoiler      string // custom MyCode (Admin CP): div.spoiler > div.spoiler_title + div.spoiler_content
 	SpoilerTitle string
 	SpoilerBody  string
+	SpoilerWrap  string // the "Spoiler MyCode" plugin (Sephiroth, 1.8): div.spoiler_wrap > div.spoiler_header + div.spoiler_body
 	Smilie       string
 
 	// Private messages.
@@ -123,6 +124,7 @@ var Selectors = struct {
 	Spoiler:      "div.spoiler",
 	SpoilerTitle: "div.spoiler_title",
 	SpoilerBody:  "div.spoiler_content",
+	SpoilerWrap:  "div.spoiler_wrap:has(div.spoiler_body)",
 	Smilie:       "img.smilie",
 
 	PMForm:     "form[name='pmForm']",

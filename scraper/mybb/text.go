@@ -27,7 +27,8 @@ var smilieCodes = map[string]string{
 // bodyMarkup is how MyBB 1.8 marks up a message body, for htmltext: quotes are
 // blockquote.mycode_quote with a cite header, code is div.codeblock (a "Code:" title and the
 // code in div.body, where MyBB's nl2br leaves a raw newline after each <br />), spoilers are the
-// board's custom div.spoiler MyCode, smileys img.smilie.
+// board's custom div.spoiler MyCode (or the plugin's div.spoiler_wrap, see renderBody), smileys
+// img.smilie.
 var bodyMarkup = htmltext.Dialect{
 	CiteInBlockquote: true,
 	CodeBoxClass:     "codeblock",
@@ -52,9 +53,16 @@ type bodyParts struct {
 	spoilers []forum.Spoiler
 }
 
-// renderBody splits a post body node into own text, code blocks, quotes and spoilers.
+// renderBody splits a post body node into own text, code blocks, quotes and spoilers. The
+// spoilers of the "Spoiler MyCode" plugin (div.spoiler_wrap > div.spoiler_header +
+// div.spoiler_body) are read as the board's div.spoiler, on a copy of the body.
 func renderBody(body *html.Node) bodyParts {
-	b := htmltext.Render(goquery.NewDocumentFromNode(body).Selection, &bodyMarkup)
+	sel := goquery.NewDocumentFromNode(body).Selection
+	if sel.Find(Selectors.SpoilerWrap).Length() > 0 {
+		sel = sel.Clone()
+		sel.Find(Selectors.SpoilerWrap).AddClass("spoiler")
+	}
+	b := htmltext.Render(sel, &bodyMarkup)
 	return bodyParts{text: b.Text, code: b.Code, quotes: b.Quotes, spoilers: b.Spoilers}
 }
 

@@ -295,3 +295,56 @@ func TestPIDFromURLForms(t *testing.T) {
 		}
 	}
 }
+
+// The "Spoiler MyCode" plugin (Sephiroth, for 1.8; testdata/forums/mybb-simplerealistic 20, 21):
+// its div.spoiler_wrap is a spoiler like the board's div.spoiler, so a quote inside it is no
+// quote of the post and its text is not the author's own; "[quote]" in a code block inside it
+// stays code in the spoiler; a title the plugin's pattern refuses (Cyrillic) leaves the raw tags
+// in the text, as the page shows them.
+func TestSpoilerPluginPage(t *testing.T) {
+	var raw struct {
+		Posts []rawPost `json:"posts"`
+	}
+	if err := json.Unmarshal(fixture.Read(t, "mybb-simplerealistic", "posts-raw-spoilerplugin.json"), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"20-thread-spoilerplugin.guest.html", "21-thread-spoilerplugin.gm-bot.html"} {
+		t.Run(f, func(t *testing.T) {
+			p := extractTheme(t, "mybb-simplerealistic", f)
+			if len(p.Posts) != len(raw.Posts) || p.ThreadID != "4" || p.LoggedIn != strings.Contains(f, "gm-bot") {
+				t.Fatalf("%d posts, thread %q, logged in %v", len(p.Posts), p.ThreadID, p.LoggedIn)
+			}
+			for i, post := range p.Posts {
+				r := raw.Posts[i]
+				if post.ID != jsonInt(r.PID) || post.Author != r.Username || post.AuthorID != jsonInt(r.UID) || len(post.Problems) > 0 {
+					t.Errorf("post %s: %q/%q, want %d %q/%d", post.ID, post.Author, post.AuthorID, r.PID, r.Username, r.UID)
+				}
+			}
+			want := []struct {
+				text    string
+				quotes  int
+				spoiler forum.Spoiler
+			}{
+				{"Тема для проверки спойлеров плагина.\nПример хода: 1-й ход крестоносца в1 на C5", 0, forum.Spoiler{}},
+				{"Мой ход: 2-й ход крестоносца в2 на H4", 0, forum.Spoiler{Title: "Quote inside",
+					Text: "Тема для проверки спойлеров плагина.\nПример хода: 1-й ход крестоносца в1 на C5\nЦитата в спойлере — не мой ход."}},
+				{"3-й ход сарацина н1 на D6", 0, forum.Spoiler{Title: "Spoiler", Text: "[quote=\"x\"]не цитата[/quote]\n 8|__|н1|__|"}},
+				{"[spoiler=Правила]кириллический заголовок[/spoiler]\nХоды приняты.", 0, forum.Spoiler{}},
+				{"ok, spasibo", 1, forum.Spoiler{}},
+			}
+			for i, w := range want {
+				post := p.Posts[i]
+				var sp forum.Spoiler
+				if len(post.Spoilers) == 1 {
+					sp = post.Spoilers[0]
+				}
+				if post.Text != w.text || len(post.Quotes) != w.quotes || sp != w.spoiler || len(post.Spoilers) > 1 {
+					t.Errorf("post %s: text %q quotes %+v spoilers %+v", post.ID, post.Text, post.Quotes, post.Spoilers)
+				}
+			}
+			if q := p.Posts[4].Quotes; len(q) != 1 || q[0].Author != "gm-bot" || q[0].PostID != "43" {
+				t.Errorf("post 44 quote %+v", q)
+			}
+		})
+	}
+}
