@@ -3,6 +3,7 @@ package mybb
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -346,5 +347,27 @@ func TestSpoilerPluginPage(t *testing.T) {
 				t.Errorf("post 44 quote %+v", q)
 			}
 		})
+	}
+}
+
+// A reply's result page names the post in the board's URL form: a new post, or the bot's
+// previous one when MyBB merged the reply into it (the captures 22 and 23 of the SEO boards).
+// Before SEO URLs were read, thread-T-post-P.html made an accepted reply an unrecognised result.
+func TestReplyResultSEO(t *testing.T) {
+	for _, c := range []struct{ dir, file, pid string }{
+		{"mybb-cerise", "22-reply-success.gm-bot.html", "13"},
+		{"mybb-cerise", "23-reply-success-newpost.gm-bot.html", "50"},
+		{"mybb-multicolors", "22-reply-success.gm-bot.html", "26"},
+		{"mybb-multicolors", "23-reply-success-newpost.gm-bot.html", "46"},
+	} {
+		doc, err := Parse(fixture.Read(t, c.dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, _ := url.Parse("http://127.0.0.1:18400/newreply.php?tid=1&processed=1")
+		target, err := Result(doc, base)
+		if err != nil || PIDFromURL(target) != c.pid {
+			t.Errorf("%s/%s: %q %v, want pid %s", c.dir, c.file, target, err, c.pid)
+		}
 	}
 }
