@@ -36,10 +36,12 @@ var threadParam = map[string]*regexp.Regexp{
 	// XenForo 2 and Invision name the thread in the path; the board's base is what comes before.
 	"xenforo":  regexp.MustCompile(`/threads/(?:[^/?#]*\.)?(\d+)`),
 	"invision": regexp.MustCompile(`/topic/(\d+)`),
+	// uCoz: /forum/{forum}-{topic}-{page}; a topic is named with its forum.
+	"ucoz": regexp.MustCompile(`/forum/(\d+-\d+)`),
 }
 
 // basePath cuts a page's path to the board's base for dialects whose thread URLs are paths.
-var basePath = map[string]string{"xenforo": "/threads/", "invision": "/topic/", "discourse": "/t/"}
+var basePath = map[string]string{"xenforo": "/threads/", "invision": "/topic/", "discourse": "/t/", "ucoz": "/forum/"}
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
