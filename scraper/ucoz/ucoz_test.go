@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/encoding/charmap"
+
 	"forumgm/forum"
 	"forumgm/internal/fixture"
 	"forumgm/scraper/generic"
@@ -165,5 +167,23 @@ func TestQuoteAuthor(t *testing.T) {
 		if m == nil || m[1] != want {
 			t.Errorf("%q: %q, want %q", title, m, want)
 		}
+	}
+}
+
+// A site served in windows-1251 (the charset named in the <meta>) reads as the UTF-8 copy.
+func TestWindows1251(t *testing.T) {
+	raw := readReal(t, "ucoz-lehrer3dn-t1-p1-excerpt.html")
+	want, err := Extract(raw, "", testConfig(t, "Asia/Krasnoyarsk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Replace(string(raw), "charset=UTF-8", "charset=windows-1251", 1)
+	cp, err := charmap.Windows1251.NewEncoder().String(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Extract([]byte(cp), "", testConfig(t, "Asia/Krasnoyarsk"))
+	if err != nil || len(got) != 1 || got[0].Text != want[0].Text || got[0].Author != want[0].Author || got[0].Text != "Какие условия у Вас созданы для обучения детей?" {
+		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
 }
