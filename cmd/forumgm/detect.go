@@ -36,12 +36,10 @@ var threadParam = map[string]*regexp.Regexp{
 	// XenForo 2 and Invision name the thread in the path; the board's base is what comes before.
 	"xenforo":  regexp.MustCompile(`/threads/(?:[^/?#]*\.)?(\d+)`),
 	"invision": regexp.MustCompile(`/topic/(\d+)`),
-	// uCoz: /forum/{forum}-{topic}-{page}; a topic is named with its forum.
-	"ucoz": regexp.MustCompile(`/forum/(\d+-\d+)`),
 }
 
 // basePath cuts a page's path to the board's base for dialects whose thread URLs are paths.
-var basePath = map[string]string{"xenforo": "/threads/", "invision": "/topic/", "discourse": "/t/", "ucoz": "/forum/"}
+var basePath = map[string]string{"xenforo": "/threads/", "invision": "/topic/", "discourse": "/t/"}
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
@@ -127,7 +125,7 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case guessed:
 		fmt.Fprintln(stdout, "dialect:  generic, with selectors GUESSED from the page: check the posts below")
 	case f.Dialect == "generic":
-		fmt.Fprintf(stdout, "dialect:  generic, with the selectors known for %s %s\n", f.Engine, f.Version)
+		fmt.Fprintf(stdout, "dialect:  generic, with the selectors known for %s\n", strings.TrimSpace(f.Engine+" "+f.Version))
 		if f.Reader != "" {
 			fmt.Fprintf(stdout, "          (pages alone: forumgm posts --dialect %s reads them)\n", f.Reader)
 		}

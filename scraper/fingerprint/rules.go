@@ -16,8 +16,9 @@ var rules = []rule{
 		},
 	},
 	{
-		// uCoz (hosted site builder, no version numbers): its forum module's thread page.
-		engine: "uCoz", dialect: "ucoz",
+		// uCoz (hosted site builder, no version numbers): its forum module's thread page. No
+		// writer: the generic dialect with scraper/ucoz's table.
+		engine: "uCoz", dialect: "generic", reader: "ucoz",
 		match: func(p *page) []string {
 			if !p.has("tr[id^=post] td.posttdMessage, span.ucoz-forum-post") {
 				return nil

@@ -163,7 +163,7 @@ func TestQuoteAuthor(t *testing.T) {
 		"Цитата":                "",
 		"Цитата (Кот (старый))": "Кот (старый)",
 	} {
-		m := QuoteAuthor.FindStringSubmatch(title)
+		m := Thread.QuoteAuthor.FindStringSubmatch(title)
 		if m == nil || m[1] != want {
 			t.Errorf("%q: %q, want %q", title, m, want)
 		}
@@ -185,5 +185,30 @@ func TestWindows1251(t *testing.T) {
 	got, err := Extract([]byte(cp), "", testConfig(t, "Asia/Krasnoyarsk"))
 	if err != nil || len(got) != 1 || got[0].Text != want[0].Text || got[0].Author != want[0].Author || got[0].Text != "Какие условия у Вас созданы для обучения детей?" {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
+	}
+}
+
+// cfg.Extra overrides single keys: the text read from span.ucoz-forum-post alone (current pages)
+// is the same; a bad override is an error, not a silent default.
+func TestExtraOverride(t *testing.T) {
+	raw := readReal(t, "ucoz-needforkill-t602-p1.html")
+	want, err := Extract(raw, "", testConfig(t, "Europe/Moscow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, "Europe/Moscow")
+	cfg.Extra = map[string]string{"body": "span.ucoz-forum-post"}
+	got, err := Extract(raw, "", cfg)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%d posts, %v", len(got), err)
+	}
+	for i := range got {
+		if got[i].Text != want[i].Text || got[i].Edited != want[i].Edited || len(got[i].Quotes) != len(want[i].Quotes) {
+			t.Errorf("post %s: %q, want %q", got[i].ID, got[i].Text, want[i].Text)
+		}
+	}
+	cfg.Extra = map[string]string{"time_re": "("}
+	if _, err := Extract(raw, "", cfg); err == nil || !strings.Contains(err.Error(), "time_re") {
+		t.Errorf("bad time_re: %v", err)
 	}
 }
