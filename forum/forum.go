@@ -292,6 +292,19 @@ func RegisterExtractor(name string, x Extractor) {
 	extractors[name] = x
 }
 
+// ExtractorNames lists the dialects whose saved pages can be read (Dialects plus the reading-only
+// ones), sorted.
+func ExtractorNames() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]string, 0, len(extractors))
+	for n := range extractors {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // ExtractorFor returns the named dialect's page extractor.
 func ExtractorFor(name string) (Extractor, error) {
 	mu.Lock()

@@ -125,7 +125,7 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case guessed:
 		fmt.Fprintln(stdout, "dialect:  generic, with selectors GUESSED from the page: check the posts below")
 	case f.Dialect == "generic":
-		fmt.Fprintf(stdout, "dialect:  generic, with the selectors known for %s %s\n", f.Engine, f.Version)
+		fmt.Fprintf(stdout, "dialect:  generic, with the selectors known for %s\n", strings.TrimSpace(f.Engine+" "+f.Version))
 		if f.Reader != "" {
 			fmt.Fprintf(stdout, "          (pages alone: forumgm posts --dialect %s reads them)\n", f.Reader)
 		}

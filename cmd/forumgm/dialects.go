@@ -13,5 +13,6 @@ import (
 	_ "forumgm/poster/punbb"
 	_ "forumgm/poster/smf"
 	_ "forumgm/poster/xenforo"
+	_ "forumgm/scraper/ucoz"       // reading only: `forumgm posts --dialect ucoz`
 	_ "forumgm/scraper/vbulletin5" // reading only: `forumgm posts --dialect vbulletin5`
 )

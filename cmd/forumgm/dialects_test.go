@@ -30,6 +30,12 @@ func TestDialectsLinked(t *testing.T) {
 			t.Errorf("dialect %q is not registered (have %v)", name, forum.Dialects())
 		}
 	}
+	// Reading-only dialects: `forumgm posts --dialect` lists and reads them.
+	for _, name := range []string{"ucoz", "vbulletin5"} {
+		if !slices.Contains(forum.ExtractorNames(), name) {
+			t.Errorf("no page reader %q (have %v)", name, forum.ExtractorNames())
+		}
+	}
 	if generic.NewBrowserWriter == nil {
 		t.Fatal("poster/browser registered no writer with poster/generic")
 	}

@@ -28,7 +28,7 @@ func init() {
 func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("posts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(forum.Dialects(), ", ")+" (default: the config's)")
+	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(forum.ExtractorNames(), ", ")+" (default: the config's)")
 	file := fs.String("file", "", "a saved page (HTML)")
 	url := fs.String("url", "", "a page to fetch (thread page, inbox or private message)")
 	asJSON := fs.Bool("json", false, "print one JSON array")

@@ -19,6 +19,7 @@ import (
 	_ "forumgm/scraper/phpbb"
 	_ "forumgm/scraper/punbb"
 	_ "forumgm/scraper/smf"
+	_ "forumgm/scraper/ucoz"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")
@@ -43,6 +44,12 @@ var want = map[string][3]string{
 	"generic/vbulletin552-fandompost.html":              {"vBulletin", "5.5.2", "generic"},
 	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "invision"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
+	"ucoz/ucoz-needforkill-t23-p1.html":                 {"uCoz", "", "generic"},
+	"ucoz/ucoz-needforkill-t520-p1.html":                {"uCoz", "", "generic"},
+	"ucoz/ucoz-needforkill-t564-p4.html":                {"uCoz", "", "generic"},
+	"ucoz/ucoz-needforkill-t578-p1.html":                {"uCoz", "", "generic"},
+	"ucoz/ucoz-needforkill-t602-p1.html":                {"uCoz", "", "generic"},
+	"ucoz/ucoz-lehrer3dn-t1-p1-excerpt.html":            {"uCoz", "", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},

@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"forumgm/scraper/invision"
+	"forumgm/scraper/ucoz"
 	"forumgm/scraper/vbulletin5"
 	"forumgm/scraper/xenforo"
 )
@@ -17,6 +18,8 @@ var presets = map[string]map[string]string{
 	// Invision Community 4: scraper/invision's table, tried on a real 4.7 topic
 	// (testdata/realboards/invision) and quotes as Invision stores them.
 	"Invision Community 4": invision.IPS4,
+	// uCoz (hosted, no versions): the table of scraper/ucoz, tried on six real pages of two sites.
+	"uCoz": ucoz.Preset,
 	// vBulletin 5 (default style): the table of scraper/vbulletin5, tried on the real 5.5.2 page.
 	"vBulletin 5": vbulletin5.VB5,
 	// vBulletin 4 (default style): li.postbitlegacy#post_N, span.date "06-15-2016, 03:03 PM".
@@ -42,8 +45,8 @@ var presets = map[string]map[string]string{
 	},
 }
 
-// Preset is a copy of the generic dialect's selectors for engine at version ("" when there is
-// none; the major version picks it).
+// Preset is a copy of the generic dialect's selectors for engine at version (the major version
+// picks it; an engine without versions has its preset under its name alone).
 func Preset(engine, version string) map[string]string {
 	major := version
 	for i, r := range version {
@@ -52,7 +55,11 @@ func Preset(engine, version string) map[string]string {
 			break
 		}
 	}
-	if p, ok := presets[engine+" "+major]; ok {
+	key := engine
+	if major != "" {
+		key += " " + major
+	}
+	if p, ok := presets[key]; ok {
 		return maps.Clone(p)
 	}
 	return nil

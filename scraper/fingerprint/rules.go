@@ -14,6 +14,21 @@ var rules = []rule{
 		},
 	},
 	{
+		// uCoz (hosted site builder, no version numbers): its forum module's thread page. No
+		// writer: the generic dialect with scraper/ucoz's table.
+		engine: "uCoz", dialect: "generic", reader: "ucoz",
+		match: func(p *page) []string {
+			if !p.has("tr[id^=post] td.posttdMessage, span.ucoz-forum-post") {
+				return nil
+			}
+			return evidence("markup: tr#postN td.posttdMessage / span.ucoz-forum-post (uCoz forum)",
+				when(p.contains("UCOZ-JS-") || p.contains(".ucoz.net/"), "script: UCOZ-JS blocks / ucoz.net"),
+				footerHas(p, "uCoz"))
+		},
+		// The forum's design layer (/.s/src/layer7.min.css) stands for the style.
+		version: func(p *page) (string, string) { return "", mostCommon(ucozLayerRe, p.raw) },
+	},
+	{
 		engine: "phpBB", dialect: "phpbb",
 		match: func(p *page) []string {
 			ev := evidence(generatorHas(p, "phpbb"), footerHas(p, "phpbb"))
