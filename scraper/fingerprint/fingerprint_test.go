@@ -44,6 +44,7 @@ var want = map[string][3]string{
 	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "invision"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
+	"forums/mybb16/10-thread-p1.guest.html":             {"MyBB", "1.6", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
 }

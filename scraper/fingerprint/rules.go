@@ -68,10 +68,16 @@ var rules = []rule{
 		match: func(p *page) []string {
 			return evidence(footerHas(p, "MyBB"), generatorHas(p, "mybb"),
 				when(p.contains("var my_post_key") || p.contains("MyBB.init"), "script: my_post_key / MyBB.init"),
-				when(p.has("div.post[id^=post_] div.post_body[id^=pid_]"), "markup: div.post#post_N > div.post_body#pid_N"))
+				when(p.has("div.post[id^=post_] div.post_body[id^=pid_]"), "markup: div.post#post_N > div.post_body#pid_N"),
+				when(p.has("table[id^=post_] div.post_body[id^=pid_]"), "markup: table#post_N > div.post_body#pid_N (the table postbit of MyBB 1.6)"))
 		},
 		version: func(p *page) (string, string) {
 			if m := mybbVerRe.FindStringSubmatch(p.raw); m != nil {
+				if m[1] == "1" && m[2] == "6" {
+					// MyBB 1.6 stopped numbering its scripts at general.js?ver=1603: a 1.6.18
+					// board says 1603 too, so only the series is known.
+					return "1.6", ""
+				}
 				return m[1] + "." + m[2] + "." + strings.TrimLeft(m[3], "0"), ""
 			}
 			if p.has("div.post_body.scaleimages") {
