@@ -318,3 +318,34 @@ func TestMyBB16FieldCostsField(t *testing.T) {
 		}
 	}
 }
+
+// The 1.6 thread list (rows without a class, the id on the title link, the "who posted" count a
+// javascript: link, the last post's date as plain text) and the board index.
+func TestMyBB16SectionAndBoard(t *testing.T) {
+	doc, _ := Parse(fixture.Read(t, "mybb16", "16-forumdisplay-fid2.guest.html"))
+	s, err := ExtractSection(doc, options16())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []forum.ThreadHead{
+		{ID: "2", Title: "Крестовый поход — партия 2: набор игроков", Replies: 0, LastAt: time.Date(2026, 12, 1, 9, 46, 0, 0, time.UTC), LastPoster: "Снежана"},
+		{ID: "1", Title: "Крестовый поход — партия 1", Replies: 13, LastAt: time.Date(2026, 12, 1, 9, 46, 0, 0, time.UTC), LastPoster: "gm-bot"},
+	}
+	if s.ForumID != "2" || len(s.Threads) != len(want) {
+		t.Fatalf("forum %q threads %+v", s.ForumID, s.Threads)
+	}
+	for i, h := range s.Threads {
+		if h.ID != want[i].ID || h.Title != want[i].Title || h.Replies != want[i].Replies || !h.LastAt.Equal(want[i].LastAt) ||
+			h.LastPoster != want[i].LastPoster || h.Sticky {
+			t.Errorf("thread %d: %+v, want %+v", i, h, want[i])
+		}
+	}
+	doc, _ = Parse(fixture.Read(t, "mybb16", "17-index-with-pm-notice.dzhelu.html"))
+	b, err := ExtractBoard(doc)
+	if err != nil || len(b) != 1 || b[0].ID != "2" || b[0].Threads != 2 || b[0].Posts != 15 || b[0].LastThread != "2" || b[0].LastPoster != "Снежана" {
+		t.Errorf("board %+v, %v", b, err)
+	}
+	if !UnreadPM(doc) {
+		t.Error("the index's new-PM notice not seen")
+	}
+}

@@ -36,7 +36,9 @@ var Selectors = struct {
 	ModOptions  string // a reply form's moderator options (close, stick: moderators of the forum with those rights)
 	InlineMod   string // showthread's inline moderation (every moderator of the forum)
 
-	// Forum pages (forumdisplay.php): the thread list.
+	// Forum pages (forumdisplay.php): the thread list. "||" separates alternatives, tried in
+	// order: MyBB 1.8's markup first, then MyBB 1.6's (rows without a class, the id on the
+	// title link, the "who posted" count a javascript: link).
 	SectionRow      string // one thread row
 	SectionSubject  string // the thread's title link (showthread.php?tid=T)
 	SectionSticky   string // a cell of a sticky thread's row
@@ -106,10 +108,10 @@ var Selectors = struct {
 	ModOptions:    "input[name^='modoptions[']",
 	InlineMod:     "input[name^='inlinemod_'], form[action*='moderation.php'] select[name='action']",
 
-	SectionRow:      "tr.inline_row",
-	SectionSubject:  "span[id^='tid_'] > a",
+	SectionRow:      "tr.inline_row || tr:has(td.forumdisplay_regular):not(:has(tr)), tr:has(td.forumdisplay_sticky):not(:has(tr))",
+	SectionSubject:  "span[id^='tid_'] > a || a[id^='tid_']",
 	SectionSticky:   "td.forumdisplay_sticky",
-	SectionReplies:  "a[href*='action=whoposted']",
+	SectionReplies:  "a[href*='action=whoposted'] || a[href*='whoPosted(']",
 	SectionLastPost: "span.lastpost",
 	SectionEmpty:    "select[name='sortby'], a[href*='sortby=']",
 	NewThread:       "a.new_thread_button[href*='fid=']",
