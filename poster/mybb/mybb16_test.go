@@ -103,6 +103,15 @@ func (f *fake16) serve(w http.ResponseWriter, r *http.Request) {
 		send(name)
 	case r.URL.Path == "/forumdisplay.php" && q.Get("fid") == "2":
 		send("16-forumdisplay-fid2.guest.html")
+	case r.URL.Path == "/xmlhttp.php" && q.Get("action") == "get_users":
+		// What the board answered for "Дже" and for "nobody" (LIKE ignores case); shorter queries get nothing.
+		w.Header().Set("Content-Type", "text/plain; charset=UTF-8")
+		switch {
+		case strings.HasPrefix("джелу", strings.ToLower(q.Get("query"))) && len([]rune(q.Get("query"))) >= 3:
+			send("38-xmlhttp-get-users-dzhe.gm-bot.txt")
+		default:
+			send("39-xmlhttp-get-users-nobody.gm-bot.txt")
+		}
 	case r.URL.Path == "/index.php":
 		send("17-index-with-pm-notice.dzhelu.html")
 	case r.URL.Path == "/newreply.php" && !member:
@@ -303,5 +312,19 @@ func TestMyBB16ReloginOnNoPermission(t *testing.T) {
 	id, _, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход принят.")
 	if err != nil || id != "14" || len(fk.logins) != 2 {
 		t.Errorf("reply %q, %v, %d logins (want 2)", id, err, len(fk.logins))
+	}
+}
+
+// The PM form's name lookup on 1.6: an HTML fragment per user, nothing for no user; a name
+// shorter than the board's 3-character minimum cannot be told.
+func TestMyBB16UserExists(t *testing.T) {
+	fm := newFake16(t).forum(t, &sleeps{})
+	for name, want := range map[string]bool{"Джелу": true, "джелу": true, "Дже": false, "nobody": false} {
+		if got, err := fm.UserExists(ctx, name); err != nil || got != want {
+			t.Errorf("UserExists(%q) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+	if _, err := fm.UserExists(ctx, "Дж"); err == nil {
+		t.Error("a 2-character name was answered")
 	}
 }
