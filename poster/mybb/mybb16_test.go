@@ -36,6 +36,8 @@ type fake16 struct {
 	pms      []string // pages answering private.php POSTs
 	lastPID  string   // what action=lastpost points at
 	classic  bool     // thread pages in the classic postbit layout
+	// moderator: page 1 as the administrator saw it (the moderation tools), for the bot
+	moderator bool
 }
 
 func newFake16(t testing.TB) *fake16 {
@@ -100,6 +102,9 @@ func (f *fake16) serve(w http.ResponseWriter, r *http.Request) {
 			{false, false, true}: "60-thread-p1-classic.guest.html", {true, false, true}: "61-thread-p2-classic.guest.html",
 			{false, true, true}: "62-thread-p1-classic.gm-bot.html", {true, true, true}: "63-thread-p2-classic.gm-bot.html",
 		}[[3]bool{p2, member, f.classic}]
+		if f.moderator && member && !p2 {
+			name = "19-thread-p1-classic.admin.html"
+		}
 		send(name)
 	case r.URL.Path == "/forumdisplay.php" && q.Get("fid") == "2":
 		send("16-forumdisplay-fid2.guest.html")
@@ -326,5 +331,18 @@ func TestMyBB16UserExists(t *testing.T) {
 	}
 	if _, err := fm.UserExists(ctx, "Дж"); err == nil {
 		t.Error("a 2-character name was answered")
+	}
+}
+
+// FloodExempt on 1.6: the thread page's moderation tools tell a moderator (whom MyBB's flood
+// check skips); the bot's own page shows none.
+func TestMyBB16FloodExempt(t *testing.T) {
+	for _, mod := range []bool{false, true} {
+		fk := newFake16(t)
+		fk.moderator = mod
+		exempt, why, err := fk.forum(t, &sleeps{}).FloodExempt(ctx, forum.Thread{ID: "1"})
+		if err != nil || exempt != mod || why == "" {
+			t.Errorf("moderator=%v: exempt %v (%q), %v", mod, exempt, why, err)
+		}
 	}
 }

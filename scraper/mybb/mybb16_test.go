@@ -349,3 +349,24 @@ func TestMyBB16SectionAndBoard(t *testing.T) {
 		t.Error("the index's new-PM notice not seen")
 	}
 }
+
+// The moderation tools of 1.6 (the administrator's page: a moderator of every forum, whom the
+// flood check skips) tell a moderator; the bot's pages show none. The posts read the same.
+func TestMyBB16Moderator(t *testing.T) {
+	admin := extract16(t, "19-thread-p1-classic.admin.html")
+	if !admin.Moderator || !admin.LoggedIn || len(admin.Posts) != 8 {
+		t.Errorf("admin page: moderator %v, logged in %v, %d posts", admin.Moderator, admin.LoggedIn, len(admin.Posts))
+	}
+	bot := extract16(t, "62-thread-p1-classic.gm-bot.html")
+	for i, p := range admin.Posts {
+		q := bot.Posts[i]
+		if p.ID != q.ID || p.Author != q.Author || p.Text != q.Text || !p.Time.Equal(q.Time) || p.Edited != q.Edited || len(p.Problems) > 0 {
+			t.Errorf("post %s differs: %+v / %+v", p.ID, p, q)
+		}
+	}
+	for _, f := range []string{"12-thread-p1.gm-bot.html", "62-thread-p1-classic.gm-bot.html"} {
+		if extract16(t, f).Moderator {
+			t.Errorf("%s: the bot seen as a moderator", f)
+		}
+	}
+}
