@@ -346,3 +346,15 @@ func TestMyBB16FloodExempt(t *testing.T) {
 		}
 	}
 }
+
+// A 1.6 reply merged into the thread's last post: the redirect names that post (not above the
+// thread's newest, probed with action=lastpost), so the reply is reported merged.
+func TestMyBB16ReplyMerged(t *testing.T) {
+	fk := newFake16(t)
+	fk.lastPID = "15"
+	fk.replies = []string{"23-reply-automerged-tid2.snezhana.html"}
+	id, merged, err := fk.forum(t, &sleeps{}).Reply(ctx, forum.Thread{ID: "2"}, "Уточнение.")
+	if err != nil || id != "15" || !merged {
+		t.Errorf("%q merged=%v %v", id, merged, err)
+	}
+}

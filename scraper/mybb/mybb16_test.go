@@ -251,6 +251,8 @@ func TestMyBB16ResultPages(t *testing.T) {
 		"31-pm-send-success.gm-bot.html":     "http://127.0.0.1:18300/private.php",
 		"41-editpost-success.dzhelu.html":    "http://127.0.0.1:18300/showthread.php?tid=1&pid=5#pid5",
 		"42-newthread-success.snezhana.html": "http://127.0.0.1:18300/showthread.php?tid=2",
+		// merged into pid 15: the redirect names the old post
+		"23-reply-automerged-tid2.snezhana.html": "http://127.0.0.1:18300/showthread.php?tid=2&pid=15#pid15",
 	}
 	for file, want := range ok {
 		doc, _ := Parse(fixture.Read(t, "mybb16", file))
@@ -367,6 +369,29 @@ func TestMyBB16Moderator(t *testing.T) {
 	for _, f := range []string{"12-thread-p1.gm-bot.html", "62-thread-p1-classic.gm-bot.html"} {
 		if extract16(t, f).Moderator {
 			t.Errorf("%s: the bot seen as a moderator", f)
+		}
+	}
+}
+
+// A reply MyBB 1.6 merged into the thread's last post (tid 2, pid 15) leaves the thread list as
+// it was: the same replies, last-post time and poster (as on 1.8).
+func TestMyBB16MergeInvisibleInList(t *testing.T) {
+	var lists [2][]forum.ThreadHead
+	for i, f := range []string{"16-forumdisplay-fid2.guest.html", "25-forumdisplay-fid2-after-merge.guest.html"} {
+		doc, _ := Parse(fixture.Read(t, "mybb16", f))
+		s, err := ExtractSection(doc, options16())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lists[i] = s.Threads
+	}
+	if len(lists[0]) != 2 || len(lists[1]) != 2 {
+		t.Fatalf("lists %+v", lists)
+	}
+	for i := range lists[0] {
+		a, b := lists[0][i], lists[1][i]
+		if a.ID != b.ID || a.Replies != b.Replies || !a.LastAt.Equal(b.LastAt) || a.LastPoster != b.LastPoster {
+			t.Errorf("thread %s changed: %+v → %+v", a.ID, a, b)
 		}
 	}
 }
