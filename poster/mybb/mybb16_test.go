@@ -126,6 +126,13 @@ func (f *fake16) serve(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/newreply.php":
 		f.posts = append(f.posts, r.PostForm)
 		next(&f.replies)
+	case r.URL.Path == "/editpost.php" && !member:
+		send("26-newreply-noperm.guest.html")
+	case r.URL.Path == "/editpost.php" && r.Method == http.MethodGet && q.Get("pid") == "5":
+		send("40-editpost-form-pid5.dzhelu.html")
+	case r.URL.Path == "/editpost.php" && r.Method == http.MethodPost:
+		f.posts = append(f.posts, r.PostForm)
+		send("41-editpost-success.dzhelu.html")
 	case r.URL.Path == "/private.php" && !member:
 		send("26-newreply-noperm.guest.html")
 	case r.URL.Path == "/private.php" && r.Method == http.MethodPost:
@@ -356,5 +363,33 @@ func TestMyBB16ReplyMerged(t *testing.T) {
 	id, merged, err := fk.forum(t, &sleeps{}).Reply(ctx, forum.Thread{ID: "2"}, "Уточнение.")
 	if err != nil || id != "15" || !merged {
 		t.Errorf("%q merged=%v %v", id, merged, err)
+	}
+}
+
+// Editing through 1.6's edit form (the page also has the delete form first, and no edit-reason
+// field): the raw text comes from the form, the new text goes back with its other fields.
+func TestMyBB16EditPost(t *testing.T) {
+	fk := newFake16(t)
+	var seen string
+	err := fk.forum(t, &sleeps{}).EditPost(ctx, forum.Thread{ID: "1"}, "5", func(text string) (string, error) {
+		seen = text
+		return strings.Replace(text, "на С5", "на C4", 1), nil
+	})
+	if err != nil || seen != "Мой ход:\n1-й ход крестоносца в1 на С5" || len(fk.posts) != 1 {
+		t.Fatalf("%v, seen %q, %d POSTs", err, seen, len(fk.posts))
+	}
+	got := fk.posts[0]
+	for k, v := range map[string]string{"my_post_key": "9741954f4e50348607af83feb17326bf", "action": "do_editpost",
+		"subject": "RE: Крестовый поход — партия 1", "message": "Мой ход:\n1-й ход крестоносца в1 на C4", "submit": "Update Post"} {
+		if !got.Has(k) || got.Get(k) != v {
+			t.Errorf("%s = %q, want %q", k, got.Get(k), v)
+		}
+	}
+	if got.Has("delete") {
+		t.Error("the delete box was sent")
+	}
+	// 1.6's form carries the post id only in its action URL.
+	if last := fk.requests[len(fk.requests)-1]; last != "POST /editpost.php?pid=5&processed=1" {
+		t.Errorf("posted to %q", last)
 	}
 }
