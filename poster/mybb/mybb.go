@@ -1,5 +1,5 @@
-// Package mybb is forumgm's MyBB 1.8 dialect: the forum.Forum registered as "mybb", the writing
-// side. It owns the session (logs in through member.php), replies through the full newreply.php
+// Package mybb is forumgm's MyBB 1.8 (and 1.6) dialect: the forum.Forum registered as "mybb", the
+// writing side. It owns the session (logs in through member.php), replies through the full newreply.php
 // form replaying every hidden field (my_post_key, posthash, subject, …), recognises MyBB's
 // auto-merge of consecutive posts, sends private messages, and turns MyBB's error pages into
 // forum's typed errors. Reply and SendPM act on those errors: they wait out flood control (within

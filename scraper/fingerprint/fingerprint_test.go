@@ -51,6 +51,7 @@ var want = map[string][3]string{
 	"ucoz/ucoz-needforkill-t602-p1.html":                {"uCoz", "", "generic"},
 	"ucoz/ucoz-lehrer3dn-t1-p1-excerpt.html":            {"uCoz", "", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8", "mybb"},
+	"forums/mybb16/10-thread-p1.guest.html":             {"MyBB", "1.6", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
 

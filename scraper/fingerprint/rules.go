@@ -81,7 +81,8 @@ var rules = []rule{
 		match: func(p *page) []string {
 			return evidence(footerHas(p, "MyBB"), generatorHas(p, "mybb"),
 				when(p.contains("var my_post_key") || p.contains("MyBB.init"), "script: my_post_key / MyBB.init"),
-				when(p.has("div.post[id^=post_] div.post_body[id^=pid_]"), "markup: div.post#post_N > div.post_body#pid_N"))
+				when(p.has("div.post[id^=post_] div.post_body[id^=pid_]"), "markup: div.post#post_N > div.post_body#pid_N"),
+				when(p.has("table[id^=post_] div.post_body[id^=pid_]"), "markup: table#post_N > div.post_body#pid_N (the table postbit of MyBB 1.6)"))
 		},
 		version: func(p *page) (string, string) {
 			// general.js?ver=1827 is the file's revision in the theme's headerinclude template, not

@@ -1,5 +1,6 @@
-// Package mybb reads MyBB 1.8 pages (default theme "postbit" layout, stock templates): the posts
-// of a thread page (showthread.php), the message list of a private-message folder (private.php)
+// Package mybb reads MyBB 1.8 pages (default theme "postbit" layout, stock templates) and MyBB
+// 1.6 pages (the table postbit, horizontal and classic, through the selectors' fallbacks): the
+// posts of a thread page (showthread.php), the message list of a private-message folder (private.php)
 // and a private message (private.php?action=read&pmid=N), plus the pages a writer meets: login
 // and reply forms, "redirect" success pages and error pages, each recognised as forum's typed
 // errors.

@@ -350,13 +350,16 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	post.Author = htmltext.Collapse(name.Text())
 	post.AuthorID = authorID(s, name)
 
-	if a := s.Find(Selectors.Permalink).First(); a.Length() > 0 {
+	if a := outsideBody(s, Selectors.Permalink); a.Length() > 0 {
 		href, _ := a.Attr("href")
 		post.Permalink = absolute(base, href)
 		post.Subject, _ = a.Attr("title")
 	}
+	if post.Subject == "" {
+		post.Subject = htmltext.Collapse(outsideBody(s, Selectors.PostSubject).Text())
+	}
 
-	date := firstOf(s, Selectors.PostDate)
+	date := firstOf(s, Selectors.PostDate+" || "+Selectors.PostDateAlt)
 	if date.Length() == 0 {
 		post.Problems = append(post.Problems, "time: not found ("+Selectors.PostDate+")")
 	} else if t, ok := postTime(date, o); ok {
@@ -389,6 +392,20 @@ func firstOf(s *goquery.Selection, sels string) *goquery.Selection {
 	for _, alt := range strings.Split(sels, "||") {
 		found := s.Find(strings.TrimSpace(alt)).FilterFunction(func(_ int, e *goquery.Selection) bool {
 			return htmltext.Collapse(e.Text()) != ""
+		})
+		if found.Length() > 0 {
+			return found.First()
+		}
+	}
+	return s.Find("#none-of-these").First()
+}
+
+// outsideBody is the first element matching the first alternative of sels ("||") that has one
+// outside the post's body (a quote's link to its post is not the post's permalink).
+func outsideBody(s *goquery.Selection, sels string) *goquery.Selection {
+	for _, alt := range strings.Split(sels, "||") {
+		found := s.Find(strings.TrimSpace(alt)).FilterFunction(func(_ int, e *goquery.Selection) bool {
+			return e.Closest(Selectors.Body).Length() == 0
 		})
 		if found.Length() > 0 {
 			return found.First()
@@ -532,11 +549,18 @@ func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
 	base := baseURL(doc, o)
 	p := &Page{Kind: KindPMList, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc)}
 	p.Page, p.LastPage = pagination(doc)
-	p.Subject = strings.TrimSpace(form.Find("td.thead strong").First().Text())
+	// The folder's title heads the table of its messages (MyBB 1.6's form also holds the User
+	// CP menu, headed "Menu").
+	p.Subject = strings.TrimSpace(form.Find(Selectors.PMRowLink).First().Closest("table").Find("td.thead strong").First().Text())
+	if p.Subject == "" {
+		p.Subject = strings.TrimSpace(form.Find("td.thead strong").First().Text())
+	}
 	var err error
 	form.Find("tr").EachWithBreak(func(_ int, tr *goquery.Selection) bool {
 		link := tr.Find(Selectors.PMRowLink).Not("[href*='denyreceipt']").First()
-		if link.Length() == 0 {
+		if link.Length() == 0 || tr.Find("tr").Find(Selectors.PMRowLink).Length() > 0 {
+			// no message, or a layout row around the list (MyBB 1.6's form holds the whole
+			// User CP table): the message is read from its own row
 			return true
 		}
 		href, _ := link.Attr("href")

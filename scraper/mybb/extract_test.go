@@ -666,6 +666,15 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	cut("28-reply-error-flood.snovaya.html", `<div class="error">`, "</div>")
 	cut("27-reply-error-badkey.gm-bot.html", `<table border="0" cellspacing="0" cellpadding="5" class="tborder">`, "</table>")
 	cut("22-reply-success.gm-bot.html", "<head>", "</head>")
+	// MyBB 1.6's table postbit, both layouts (testdata/forums/mybb16).
+	for _, file := range []string{"11-thread-p2.guest.html", "61-thread-p2-classic.guest.html"} {
+		page := string(fixture.Read(f, "mybb16", file))
+		for _, blk := range strings.SplitAfter(page, "<!-- end: postbit") {
+			if i := strings.Index(blk, "<!-- start: postbit"); i >= 0 {
+				out = append(out, []byte(`<div id="posts">`+blk[i:]+`</div>`))
+			}
+		}
+	}
 	return out
 }
 

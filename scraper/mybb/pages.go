@@ -123,7 +123,10 @@ func InlineErrors(doc *goquery.Document) []string {
 func genericError(doc *goquery.Document) string {
 	var msg string
 	doc.Find("table.tborder").EachWithBreak(func(_ int, tbl *goquery.Selection) bool {
-		rows := tbl.Find("tr")
+		// The table's own rows: MyBB 1.6's no-permission message holds a login form's table.
+		rows := tbl.Find("tr").FilterFunction(func(_ int, tr *goquery.Selection) bool {
+			return tr.Closest("table").IsSelection(tbl)
+		})
 		if rows.Length() != 2 || rows.Eq(0).Find("td.thead").Length() == 0 {
 			return true
 		}
@@ -178,7 +181,8 @@ func ClassifyMessage(msg string, loggedIn bool) error {
 // posted in the same thread within the last ten minutes: "You have already posted this reply to
 // the specified thread." The reply is on the board already (a retry of a post whose answer was
 // lost). It wraps forum.ErrAmbiguous, so the caller looks for it (its marker) instead of posting
-// it again.
+// it again. The same holds for a private message sent again within five minutes: "You have
+// already submitted the same private message to the same recipient within the last 5 minutes."
 var ErrAlreadyPosted = fmt.Errorf("mybb: the board already has this reply: %w", forum.ErrAmbiguous)
 
 // TooLongError is "The message is too long. Please enter a message shorter than N characters"

@@ -37,7 +37,7 @@ type Section struct {
 // list is its MyBB error or forum.ErrMarkupChanged; a forum without threads is an empty list
 // (MyBB's "no threads" row).
 func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
-	rows := doc.Find(Selectors.SectionRow)
+	rows := findAlt(doc.Selection, Selectors.SectionRow)
 	s := &Section{LoggedIn: LoggedIn(doc), UnreadPM: UnreadPM(doc), ForumID: sectionFID(doc)}
 	s.Page, s.LastPage = pagination(doc)
 	if rows.Length() == 0 {
@@ -51,7 +51,7 @@ func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
 	}
 	var problems []string
 	rows.Each(func(_ int, row *goquery.Selection) {
-		subj := row.Find(Selectors.SectionSubject).First()
+		subj := findAlt(row, Selectors.SectionSubject).First()
 		if subj.Length() == 0 {
 			return // not a thread row (an announcement, a separator)
 		}
@@ -69,7 +69,7 @@ func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
 		}
 		h.Title = htmltext.Collapse(subj.Text())
 		h.Sticky = row.Find(Selectors.SectionSticky).Length() > 0
-		if n, ok := countOf(row.Find(Selectors.SectionReplies).First().Text()); ok {
+		if n, ok := countOf(findAlt(row, Selectors.SectionReplies).First().Text()); ok {
 			h.Replies = n
 		}
 		last := row.Find(Selectors.SectionLastPost).First()
@@ -86,6 +86,16 @@ func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
 		return nil, markup("no thread on the forum page could be read (%s): %s", Selectors.SectionSubject, strings.Join(problems, "; "))
 	}
 	return s, nil
+}
+
+// findAlt is what the first alternative of sels ("||") that matches anything in s matches.
+func findAlt(s *goquery.Selection, sels string) *goquery.Selection {
+	for _, alt := range strings.Split(sels, "||") {
+		if found := s.Find(strings.TrimSpace(alt)); found.Length() > 0 {
+			return found
+		}
+	}
+	return s.Find("#none-of-these")
 }
 
 var (

@@ -286,6 +286,7 @@ func FuzzExtractSection(f *testing.F) {
 	for _, name := range []string{"16-forumdisplay-fid3.guest.html", "section/02-forumdisplay-fid2-page2.guest.html"} {
 		f.Add(fixture.Read(f, "mybb", name))
 	}
+	f.Add(fixture.Read(f, "mybb16", "16-forumdisplay-fid2.guest.html")) // MyBB 1.6's rows
 	f.Add([]byte(`<table><tr class="inline_row"><td class="forumdisplay_sticky"><span id="tid_1"><a href="showthread.php?tid=1">x</a></span></td><td><a href="misc.php?action=whoposted&tid=1">1,2</a></td><td><span class="lastpost"><span title="">Yesterday</span>, 25:99 PM</span></td></tr></table>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
 		doc, err := Parse(page)

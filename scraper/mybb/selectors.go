@@ -3,7 +3,8 @@ package mybb
 import "regexp"
 
 // Selectors is the dialect's markup table: every CSS selector the extractor and the form
-// readers use, in one place. Values are for MyBB 1.8 with the default theme's postbit templates.
+// readers use, in one place. Values are for MyBB 1.8 with the default theme's postbit templates;
+// "||" alternatives after them read MyBB 1.6's table postbit (README.md, "MyBB 1.6").
 var Selectors = struct {
 	// Thread and PM pages.
 	Posts      string // the container of the posts
@@ -14,27 +15,34 @@ var Selectors = struct {
 	AuthorIDLinks string
 	AuthorLink    string // the profile link (…member.php?action=profile&uid=N)
 	PostDate      string // the date line (holds the date and the edit notice)
-	DateTitled    string // a date wrapped in span[title] (relative text, absolute title)
-	EditNotice    string // "(This post was last modified: … by …)"
-	EditSpan      string // the edit notice's holder, present (empty) on every post
-	Permalink     string // "#N" link: showthread.php?tid=T&pid=P#pidP (SEO: thread-T-post-P.html#pidP)
-	Body          string // the post's text (id="pid_{pid}")
-	Signature     string // the author's signature (never part of the text)
-	Pagination    string // the first pagination block (not the breadcrumb popup listing the forum's pages)
-	PageCurrent   string
-	PagesLabel    string // "Pages (N):"
-	PageLink      string
-	LastPID       string // hidden input of the quick-reply form (members only)
-	QuickTID      string // hidden tid input of the quick-reply form
-	NewReply      string // the "New Reply" button (newreply.php?tid=T)
-	ThreadTID     string // the "search this thread" form's tid (guests too)
-	PrintThread   string // the "View a Printable Version" link (printthread.php?tid=T)
-	ForumJump     string // the forum jump's selected forum (the thread's forum)
-	Breadcrumb    string // links of the breadcrumb (div.navigation); the last forum link is the thread's forum
-	ModOptions    string // a reply form's moderator options (close, stick: moderators of the forum with those rights)
-	InlineMod     string // showthread's inline moderation (every moderator of the forum)
+	// PostDateAlt are the date's places when there is no PostDate ("||" alternatives): MyBB 1.6's
+	// table postbit writes it in the head row (horizontal layout, with the edit notice) or in the
+	// first cell of the second row (classic layout).
+	PostDateAlt string
+	DateTitled  string // a date wrapped in span[title] (relative text, absolute title)
+	EditNotice  string // "(This post was last modified: … by …)"
+	EditSpan    string // the edit notice's holder, present (empty) on every post
+	Permalink   string // "#N" link: showthread.php?tid=T&pid=P#pidP (SEO: thread-T-post-P.html#pidP; its title is the post's subject in 1.8); "||" alternatives, never inside the body
+	PostSubject string // the subject line (MyBB 1.6: span.smalltext > strong), when the permalink has no title
+	Body        string // the post's text (id="pid_{pid}")
+	Signature   string // the author's signature (never part of the text)
+	Pagination  string // the first pagination block (not the breadcrumb popup listing the forum's pages)
+	PageCurrent string
+	PagesLabel  string // "Pages (N):"
+	PageLink    string
+	LastPID     string // hidden input of the quick-reply form (members only)
+	QuickTID    string // hidden tid input of the quick-reply form
+	NewReply    string // the "New Reply" button (newreply.php?tid=T)
+	ThreadTID   string // the "search this thread" form's tid (guests too)
+	PrintThread string // the "View a Printable Version" link (printthread.php?tid=T)
+	ForumJump   string // the forum jump's selected forum (the thread's forum)
+	Breadcrumb  string // links of the breadcrumb (div.navigation); the last forum link is the thread's forum
+	ModOptions  string // a reply form's moderator options (close, stick: moderators of the forum with those rights)
+	InlineMod   string // showthread's inline moderation (every moderator of the forum)
 
-	// Forum pages (forumdisplay.php): the thread list.
+	// Forum pages (forumdisplay.php): the thread list. "||" separates alternatives, tried in
+	// order: MyBB 1.8's markup first, then MyBB 1.6's (rows without a class, the id on the
+	// title link, the "who posted" count a javascript: link).
 	SectionRow      string // one thread row
 	SectionSubject  string // the thread's title link (showthread.php?tid=T)
 	SectionSticky   string // a cell of a sticky thread's row
@@ -81,16 +89,19 @@ var Selectors = struct {
 	EditForm     string
 }{
 	Posts: "#posts",
-	Post:  "div.post[id^='post_']",
+	Post:  "div.post[id^='post_'], table[id^='post_']",
 	AuthorName: ".author_information .largetext || .author_information strong a[href*='member.php'], .author_information strong a[href$='.html']" +
-		" || .post_author a, .post_author strong, .postbit_author a || .author_information strong",
+		" || .post_author a, .post_author strong, .postbit_author a || .author_information strong" +
+		" || td > strong > span.largetext",
 	AuthorIDLinks: "a[href*='uid=']",
 	AuthorLink:    "a[href*='uid=']",
 	PostDate:      "span.post_date",
+	PostDateAlt:   "td.tcat div.float_left.smalltext || tr + tr > td:first-child > span.smalltext",
 	DateTitled:    "span[title]",
 	EditNotice:    "span.edited_post, div.edited_post",
-	EditSpan:      "span.post_edit, div.post_edit",
-	Permalink:     ".post_head a[href*='pid='], .post_head a[href*='#pid']",
+	EditSpan:      "span.post_edit, div.post_edit, span[id^='edited_by_'], div[id^='edited_by_']",
+	Permalink:     ".post_head a[href*='pid='], .post_head a[href*='#pid'] || a[href*='showthread.php'][href*='pid='][href*='#pid']",
+	PostSubject:   "span.smalltext > strong:not(:has(a))",
 	Body:          "div.post_body",
 	Signature:     "div.signature",
 	Pagination:    "div.pagination:not(.pagination_breadcrumb)",
@@ -107,10 +118,10 @@ var Selectors = struct {
 	ModOptions:    "input[name^='modoptions[']",
 	InlineMod:     "input[name^='inlinemod_'], form[action*='moderation.php'] select[name='action']",
 
-	SectionRow:      "tr.inline_row",
-	SectionSubject:  "span[id^='tid_'] > a",
+	SectionRow:      "tr.inline_row || tr:has(td.forumdisplay_regular):not(:has(tr)), tr:has(td.forumdisplay_sticky):not(:has(tr))",
+	SectionSubject:  "span[id^='tid_'] > a || a[id^='tid_']",
 	SectionSticky:   "td.forumdisplay_sticky",
-	SectionReplies:  "a[href*='action=whoposted']",
+	SectionReplies:  "a[href*='action=whoposted'] || a[href*='whoPosted(']",
 	SectionLastPost: "span.lastpost",
 	SectionEmpty:    "select[name='sortby'], a[href*='sortby=']",
 	NewThread:       "a.new_thread_button[href*='fid=']",
@@ -176,6 +187,6 @@ var (
 	reNoPerm       = regexp.MustCompile(`(?i)not logged in or do not have permission|do not have permission|нет прав|не имеете прав|не авторизованы`)
 	reBadLogin     = regexp.MustCompile(`(?i)invalid username|invalid (?:email|user)|неверн\S* (?:имя|логин|пароль)`)
 	reLockout      = regexp.MustCompile(`(?i)failed to login within the required number of attempts|исчерпали|попыток входа`)
-	reDuplicate    = regexp.MustCompile(`(?i)already posted this reply`)
+	reDuplicate    = regexp.MustCompile(`(?i)already posted this reply|already submitted the same private message`)
 	reNotFound     = regexp.MustCompile(`(?i)specified (?:thread|post|forum|message) does not exist|invalid recipient|does not exist|не существует`)
 )

@@ -67,11 +67,18 @@ func renderBody(body *html.Node) bodyParts {
 }
 
 // smilieText is the code a smilie image stands for (its alt text for one not in the table).
+// MyBB 1.8 marks smilies img.smilie; MyBB 1.6 gives them no class: there a smilie is an image
+// from the smilies folder (images/smilies/smile.gif, the same names as 1.8's .png files).
 func smilieText(img *html.Node) string {
-	if !htmltext.HasClass(img, "smilie") {
+	src := htmltext.Attr(img, "src")
+	if !htmltext.HasClass(img, "smilie") && !strings.Contains(src, "/smilies/") {
 		return ""
 	}
-	if code := smilieCodes[path.Base(htmltext.Attr(img, "src"))]; code != "" {
+	name := path.Base(src)
+	if strings.HasSuffix(name, ".gif") {
+		name = strings.TrimSuffix(name, ".gif") + ".png"
+	}
+	if code := smilieCodes[name]; code != "" {
 		return code
 	}
 	return htmltext.Attr(img, "alt")

@@ -23,6 +23,7 @@ var DateLayouts = []string{
 	"02/01/2006, 15:04",
 	"January 2, 2006, 03:04 PM",
 	"2 January 2006, 15:04",
+	"01-02-2006 03:04 PM", // MyBB 1.6's classic postbit: date and time without the comma
 }
 
 // dateOnlyLayouts are the layouts of a date without time ("Today"'s title holds only the date).
