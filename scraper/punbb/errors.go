@@ -49,6 +49,7 @@ var errorTexts = []extract.ErrorText{
 	{Frag: "too long", Kind: forum.ErrTooLong},
 	{Frag: "не может быть длиннее", Kind: forum.ErrTooLong},
 	{Frag: "incorrect username and/or password", Kind: forum.ErrBadLogin},
+	{Frag: "wrong username and/or password", Kind: forum.ErrBadLogin}, // PunBB 1.2, FluxBB
 	{Frag: "неверное имя пользователя", Kind: forum.ErrBadLogin},
 	{Frag: "unable to confirm security token", Kind: forum.ErrBadToken},
 	{Frag: "do not have permission", Kind: forum.ErrNoPermission},

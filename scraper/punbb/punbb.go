@@ -35,6 +35,7 @@ var sel = struct {
 	byline      string // "Reply by <a>name</a>" (guests: <strong>name</strong>)
 	permalink   string // the post's date, linking to viewtopic.php?pid=N#pN
 	edited      string // "(edited by X date)"
+	editNote    string // PunBB 1.3: "Last edited by X (date)" under the body
 	subject     string
 	body        string
 	paging      string
@@ -43,12 +44,13 @@ var sel = struct {
 	nextLink    string
 	lastLink    string
 	navLogin    string // present only for guests
-	welcomeName string
+	navLogout   string // present only for members (every version)
+	welcomeName string // 1.3/1.4: "Logged in as <strong>name</strong>"; 1.2/FluxBB: #brdwelcome
 	quickPost   string // the quick-post form at the bottom of a topic page
 	// error pages
-	errorItems  string // the re-shown form's error list
+	errorItems  string // the re-shown form's error list (1.3/1.4; 1.2/FluxBB: #posterror)
 	confirmForm string // "Confirm action": the CSRF token was rejected
-	message     string // "Forum message" pages
+	message     string // "Forum message" pages (1.2/FluxBB: the "Info" box #msg)
 	redirect    string // the "Redirecting…" page after a successful form
 	// bits of the body markup
 	quoteBoxClass, codeBoxClass, signatureClass, smileyPath string
@@ -61,6 +63,7 @@ var sel = struct {
 	byline:      "span.post-byline",
 	permalink:   "span.post-link a",
 	edited:      "span.post-edit",
+	editNote:    "p.lastedit, p.postedit",
 	subject:     "h4.entry-title",
 	body:        "div.entry-content",
 	paging:      "p.paging",
@@ -69,12 +72,13 @@ var sel = struct {
 	nextLink:    "head link[rel='next']",
 	lastLink:    "head link[rel='last']",
 	navLogin:    "#navlogin",
-	welcomeName: "#welcome strong",
+	navLogout:   "#navlogout",
+	welcomeName: "#welcome strong, #brdwelcome strong",
 	quickPost:   "form[action*='post.php?tid=']",
 
-	errorItems:  "div.error-box ul.error-list li",
+	errorItems:  "div.error-box ul.error-list li, #posterror ul li",
 	confirmForm: "form input[name='prev_url']",
-	message:     "div.main-message",
+	message:     "div.main-message, #msg div.inbox > p:first-of-type",
 	redirect:    "#brd-redirect, head meta[http-equiv='refresh']",
 
 	quoteBoxClass:  "quotebox",
@@ -123,10 +127,7 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	if href, ok := doc.Find(sel.lastLink).Attr("href"); ok {
 		p.LastURL = htmltext.AbsURL(base, href)
 	}
-	p.LoggedIn = doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0
-	if p.LoggedIn {
-		p.User = htmltext.Collapse(doc.Find(sel.welcomeName).First().Text())
-	}
+	p.LoggedIn, p.User = LoggedIn(doc)
 	p.CSRFToken = doc.Find(sel.quickPost).Find("input[name='csrf_token']").AttrOr("value", "")
 	p.Section = SectionOf(doc)
 	title := doc.Find(sel.mainTitle).First()
@@ -203,7 +204,7 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 	}
 	post.Time = t
 	post.Permalink = htmltext.AbsURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
-	post.Edited = head.Find(sel.edited).Length() > 0 || s.Find("p.postedit").Length() > 0
+	post.Edited = head.Find(sel.edited).Length() > 0 || s.Find(sel.editNote).Length() > 0
 	post.Subject = htmltext.Collapse(s.Find(sel.subject).First().Text())
 	b := renderBody(body)
 	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
@@ -241,9 +242,11 @@ func RedirectTarget(doc *goquery.Document) string {
 	return ""
 }
 
-// LoggedIn says whether the page was rendered for a logged-in member, and which.
+// LoggedIn says whether the page was rendered for a logged-in member, and which: PunBB 1.4's
+// navigation without #navlogin, or (every version, FluxBB too) a #navlogout link.
 func LoggedIn(doc *goquery.Document) (bool, string) {
-	in := doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0
+	in := doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0 ||
+		doc.Find(sel.navLogout).Length() > 0
 	if !in {
 		return false, ""
 	}
