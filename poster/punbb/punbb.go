@@ -1,8 +1,13 @@
-// Package punbbposter is the forum.Forum of PunBB 1.4, registered as "punbb": it logs in, reads a
-// topic from a cursor and replies through PunBB's HTML forms (every hidden field of a freshly
-// fetched form replayed, csrf_token included, POSTed to exactly the form's action, since the
-// token is bound to it). PunBB 1.4 core has no private messages: SendPM and Inbox return
-// forum.ErrNoPM and Capabilities says so.
+// Package punbbposter is the forum.Forum of PunBB 1.2-1.4 and FluxBB 1.2-1.5, registered as
+// "punbb": it logs in, reads a topic from a cursor and replies through the board's HTML forms
+// (every hidden field of a freshly fetched form replayed, csrf_token included where the version
+// has one, POSTed to exactly the form's action, since the token is bound to it, with the form's
+// page as Referer, which FluxBB 1.4/1.5 demand). The versions' forms differ only in what the
+// replay carries (1.2/FluxBB: login.php?action=in, post.php?action=post&tid=T, a "submit" button,
+// no token; 1.4: "submit_button"); their default "Redirecting…" pages (200 with a meta refresh
+// instead of a 302) name the new post and, after a login, lead to a page that shows the member.
+// PunBB and FluxBB core have no private messages: SendPM and Inbox return forum.ErrNoPM and
+// Capabilities says so.
 //
 // Reading: an idle poll is one tiny request — viewtopic.php?id=T&action=last answers 302 to
 // viewtopic.php?pid=LAST with an empty body (PunBB honours no conditional GET, not even on its
