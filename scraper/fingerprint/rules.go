@@ -98,8 +98,8 @@ var rules = []rule{
 				// FluxBB 1.2 (= PunBB 1.2): quotes and code in div.incqbox, "Powered by" in p.conr.
 				return "1.2", theme
 			case p.has("head link[rel='canonical'], ul.crumbs li > strong > a") || !p.contains("Top Corners"):
-				// 1.5.7+ (1.5.8+ adds the canonical link; 1.5.11 drops the "Top Corners" comment);
-				// 1.4.x and 1.5.0-1.5.6 write the same topic page.
+				// 1.5.1+ put the breadcrumb's topic link in <strong>; 1.5.8+ add the canonical link
+				// and drop the "Top Corners" comment. 1.4.x and 1.5.0 write the same topic page.
 				return "1.5", theme
 			}
 			return "1.4-1.5", theme
