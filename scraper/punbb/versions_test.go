@@ -211,7 +211,7 @@ func TestVersionErrors(t *testing.T) {
 	}
 }
 
-func mustURL(t *testing.T, s string) *url.URL {
+func mustURL(t testing.TB, s string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(s)
 	if err != nil {
@@ -221,7 +221,7 @@ func mustURL(t *testing.T, s string) *url.URL {
 }
 
 // decoded is a captured page as UTF-8 (FluxBB 1.2's board is windows-1251, named in its meta).
-func decoded(t *testing.T, raw []byte) []byte {
+func decoded(t testing.TB, raw []byte) []byte {
 	t.Helper()
 	body, _, err := forum.Decode(raw, "")
 	if err != nil {
