@@ -129,6 +129,7 @@ var (
 	phpbbStyleRe = regexp.MustCompile(`styles/([A-Za-z0-9_-]+)/`)
 	smfThemeRe   = regexp.MustCompile(`Themes/([A-Za-z0-9_-]+)/`)
 	fluxStyleRe  = regexp.MustCompile(`style/([A-Za-z0-9_-]+)\.css`)
+	punStyleRe   = regexp.MustCompile(`style/([A-Za-z0-9_-]+)/[A-Za-z0-9_.-]+\.css`)
 )
 
 func footerHas(p *page, s string) string {

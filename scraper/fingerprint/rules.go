@@ -113,6 +113,9 @@ var rules = []rule{
 		},
 		version: func(p *page) (string, string) {
 			theme := mostCommon(fluxStyleRe, p.raw)
+			if theme == "" {
+				theme = mostCommon(punStyleRe, p.raw) // 1.3/1.4: style/Oxygen/Oxygen.css
+			}
 			if m := pfVersionRe.FindStringSubmatch(p.footer); m != nil {
 				return m[1], theme
 			}
