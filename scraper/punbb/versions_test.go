@@ -36,7 +36,7 @@ func (v versionCapture) config() forum.Config {
 
 func TestVersionGolden(t *testing.T) {
 	for _, v := range versionCaptures {
-		for _, name := range extractPages {
+		for _, name := range append(extractPages[:len(extractPages):len(extractPages)], "30-thread-guestpost.guest.html") {
 			t.Run(v.dir+"/"+name, func(t *testing.T) {
 				posts, err := Extract(fixture.Read(t, v.dir, name), "", v.config())
 				if err != nil {
@@ -239,4 +239,20 @@ func codeBlock(raw string) string {
 		return ""
 	}
 	return strings.TrimSuffix(strings.TrimPrefix(raw[i+len("[code]"):j], "\n"), "\n")
+}
+
+// A guest's post (a name without a profile link: PunBB 1.3's byline <strong>, the blockposts'
+// dt > strong) has its author and no author id, and no problem.
+func TestVersionGuestPost(t *testing.T) {
+	for _, v := range versionCaptures {
+		posts, err := Extract(fixture.Read(t, v.dir, "30-thread-guestpost.guest.html"), "", v.config())
+		if err != nil {
+			t.Fatalf("%s: %v", v.dir, err)
+		}
+		if len(posts) != 2 || posts[0].ID != "19" || posts[0].Author != "gm-bot" || posts[0].AuthorID != "3" ||
+			posts[1].ID != "20" || posts[1].Author != "Гость Вася" || posts[1].AuthorID != "" || len(posts[1].Problems) != 0 ||
+			posts[1].Text != "Можно мне за крестоносцев? Я новенький." || posts[1].Time.IsZero() {
+			t.Errorf("%s: %+v", v.dir, posts)
+		}
+	}
 }
