@@ -13,7 +13,7 @@ import (
 	"forumgm/scraper/htmltext"
 )
 
-// blk is the selector table of the "blockpost" markup: PunBB 1.2 and 1.3 and FluxBB 1.4 and 1.5
+// blk is the selector table of the "blockpost" markup: PunBB 1.2 and FluxBB 1.2, 1.4 and 1.5
 // (styles Oxygen, Air, Earth, …; viewtopic.php renders each post as div.blockpost#pN).
 var blk = struct {
 	root, post, permalink, author, authorLink, subject, body, edited, pageLink string
