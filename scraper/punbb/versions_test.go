@@ -5,6 +5,7 @@ import (
 	"html"
 	"net/url"
 	"path"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -253,6 +254,40 @@ func TestVersionGuestPost(t *testing.T) {
 			posts[1].ID != "20" || posts[1].Author != "Гость Вася" || posts[1].AuthorID != "" || len(posts[1].Problems) != 0 ||
 			posts[1].Text != "Можно мне за крестоносцев? Я новенький." || posts[1].Time.IsZero() {
 			t.Errorf("%s: %+v", v.dir, posts)
+		}
+	}
+}
+
+// On blockposts too, an unreadable part costs that part: dates nobody can read leave every post
+// with a "time:" problem and the rest as read from the intact page; profile links gone leave the
+// authors' names (dt > strong) without ids.
+func TestBlockpostPartLost(t *testing.T) {
+	v := versionCaptures[2] // FluxBB 1.4
+	page := string(fixture.Read(t, v.dir, "11-thread-p2.guest.html"))
+	intact, err := Extract([]byte(page), "", v.config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Extract([]byte(strings.ReplaceAll(page, `>Today 09:4`, `>someday`)), "", v.config())
+	if err != nil || len(got) != len(intact) {
+		t.Fatalf("dates unreadable: %d posts, %v", len(got), err)
+	}
+	for i, p := range got {
+		if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], "time: ") {
+			t.Errorf("post %s problems %q", p.ID, p.Problems)
+		}
+		p.Problems, p.Time = nil, intact[i].Time
+		if !reflect.DeepEqual(p, intact[i]) {
+			t.Errorf("post %s differs beyond its date: %+v", p.ID, p)
+		}
+	}
+	got, err = Extract([]byte(strings.ReplaceAll(page, `<a href="profile.php?id=`, `<a href="user.php?u=`)), "", v.config())
+	if err != nil || len(got) != len(intact) {
+		t.Fatalf("profile links gone: %d posts, %v", len(got), err)
+	}
+	for i, p := range got {
+		if p.Author != intact[i].Author || p.AuthorID != "" || len(p.Problems) != 0 {
+			t.Errorf("post %s: author %q id %q problems %q", p.ID, p.Author, p.AuthorID, p.Problems)
 		}
 	}
 }
