@@ -1,8 +1,13 @@
-// Package punbbposter is the forum.Forum of PunBB 1.4, registered as "punbb": it logs in, reads a
-// topic from a cursor and replies through PunBB's HTML forms (every hidden field of a freshly
-// fetched form replayed, csrf_token included, POSTed to exactly the form's action, since the
-// token is bound to it). PunBB 1.4 core has no private messages: SendPM and Inbox return
-// forum.ErrNoPM and Capabilities says so.
+// Package punbbposter is the forum.Forum of PunBB 1.2-1.4 and FluxBB 1.2-1.5, registered as
+// "punbb": it logs in, reads a topic from a cursor and replies through the board's HTML forms
+// (every hidden field of a freshly fetched form replayed, csrf_token included where the version
+// has one, POSTed to exactly the form's action, since the token is bound to it, with the form's
+// page as Referer, which FluxBB 1.4/1.5 demand). The versions' forms differ only in what the
+// replay carries (1.2/FluxBB: login.php?action=in, post.php?action=post&tid=T, a "submit" button,
+// no token; 1.4: "submit_button"); their default "Redirecting…" pages (200 with a meta refresh
+// instead of a 302) name the new post and, after a login, lead to a page that shows the member.
+// PunBB and FluxBB core have no private messages: SendPM and Inbox return forum.ErrNoPM and
+// Capabilities says so.
 //
 // Reading: an idle poll is one tiny request — viewtopic.php?id=T&action=last answers 302 to
 // viewtopic.php?pid=LAST with an empty body (PunBB honours no conditional GET, not even on its
@@ -21,6 +26,7 @@ package punbbposter
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -143,15 +149,56 @@ func (f *Forum) Login(ctx context.Context) error {
 		vals.Set("req_username", f.cfg.Username)
 		vals.Set("req_password", f.cfg.Password)
 		vals.Set("save_pass", "1")
-		page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
+		page, doc, err = f.submit(ctx, action, vals, form.Charset(fs, page), page.URL.String())
 		if err != nil {
 			return fmt.Errorf("punbb: login as %q: %w", f.cfg.Username, err)
 		}
-		if in, _ := punbb.LoggedIn(doc); !in {
+		in, _ := punbb.LoggedIn(doc)
+		if target := punbb.RedirectTarget(doc); !in && target != "" {
+			// PunBB 1.2/1.3 and FluxBB answer with a "Redirecting…" page (o_redirect_delay 1 by
+			// default) that shows no navigation: the page it leads to tells.
+			next, err := page.URL.Parse(target)
+			if err != nil {
+				return fmt.Errorf("punbb: login as %q: redirect to %q: %w", f.cfg.Username, target, forum.ErrMarkupChanged)
+			}
+			if page, doc, err = f.fetch(ctx, next.String(), nil, "", true); err != nil {
+				return fmt.Errorf("punbb: login as %q: %w", f.cfg.Username, err)
+			}
+			in, _ = punbb.LoggedIn(doc)
+		}
+		if !in {
 			return fmt.Errorf("punbb: login as %q: still a guest at %s: %w", f.cfg.Username, page.URL, forum.ErrBadLogin)
 		}
 		return nil
 	})
+}
+
+// submit POSTs a form as a browser does, with the form's page as the Referer: FluxBB 1.4/1.5 refuse
+// a reply whose Referer is not one of their own pages ("Bad HTTP_REFERER"). It answers as fetch.
+func (f *Forum) submit(ctx context.Context, action string, vals url.Values, charset, referer string) (*forum.Page, *goquery.Document, error) {
+	body, err := forum.EncodeForm(vals, charset)
+	if err != nil {
+		return nil, nil, err
+	}
+	h := http.Header{}
+	if referer != "" {
+		h.Set("Referer", referer)
+	}
+	p, err := f.board.Client.Send(ctx, http.MethodPost, action, []byte(body), "application/x-www-form-urlencoded", h)
+	if p == nil || p.Body == nil {
+		if err == nil {
+			err = fmt.Errorf("punbb: %s: empty answer", action)
+		}
+		return p, nil, err
+	}
+	doc, derr := p.Doc()
+	if derr != nil {
+		return p, nil, derr
+	}
+	if perr := punbb.CheckError(doc, p.Status); perr != nil {
+		return p, doc, perr
+	}
+	return p, doc, err
 }
 
 // retry runs attempt until it succeeds or fails for good: flood → wait PunBB's time and retry
@@ -274,12 +321,16 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 		return "", false, fmt.Errorf("punbb: no reply form on %s: %w", page.URL, forum.ErrMarkupChanged)
 	}
 	newest := punbb.MaxPostID(doc) // the topic review lists the newest posts
-	vals := form.Replay{Submit: "submit_button", TrimTextarea: true}.Values(fs)
+	submit := "submit_button"      // PunBB 1.4; 1.2, 1.3 and FluxBB name it "submit"
+	if fs.Find("input[name='submit_button']").Length() == 0 && fs.Find("input[name='submit']").Length() > 0 {
+		submit = "submit"
+	}
+	vals := form.Replay{Submit: submit, TrimTextarea: true}.Values(fs)
 	vals.Set("req_message", body)
-	if vals.Get("form_user") == "" {
+	if vals.Get("form_user") == "" && fs.Find("input[name='form_user']").Length() > 0 {
 		vals.Set("form_user", f.cfg.Username)
 	}
-	page, doc, err = f.fetch(ctx, action, vals, form.Charset(fs, page), true)
+	page, doc, err = f.submit(ctx, action, vals, form.Charset(fs, page), page.URL.String())
 	if err != nil {
 		return "", false, err
 	}

@@ -130,6 +130,7 @@ var (
 	smfThemeRe   = regexp.MustCompile(`Themes/([A-Za-z0-9_-]+)/`)
 	fluxStyleRe  = regexp.MustCompile(`style/([A-Za-z0-9_-]+)\.css`)
 	ucozLayerRe  = regexp.MustCompile(`/\.s/src/(layer\d+)(?:\.min)?\.css`)
+	punStyleRe   = regexp.MustCompile(`style/([A-Za-z0-9_-]+)/[A-Za-z0-9_.-]+\.css`)
 )
 
 func footerHas(p *page, s string) string {

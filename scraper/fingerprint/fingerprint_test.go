@@ -37,7 +37,7 @@ var want = map[string][3]string{
 	"punbb/fluxbb-air-bittorrent-t28.html":              {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/fluxbb-air-bittorrent-t6.html":               {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/fluxbb-air-bittorrent-t134.html":             {"FluxBB", "1.4-1.5", "punbb"},
-	"punbb/punbb12-oxygen-textdrive-excerpt.html":       {"PunBB", "1.2-1.3", "punbb"},
+	"punbb/punbb12-oxygen-textdrive-excerpt.html":       {"PunBB", "1.2", "punbb"},
 	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "xenforo"},
 	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
@@ -53,6 +53,10 @@ var want = map[string][3]string{
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8", "mybb"},
 	"forums/mybb16/10-thread-p1.guest.html":             {"MyBB", "1.6", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
+	"forums/punbb13/10-thread-p1.guest.html":            {"PunBB", "1.3", "punbb"},
+	"forums/fluxbb12/10-thread-p1.guest.html":           {"FluxBB", "1.2", "punbb"},
+	"forums/fluxbb14/10-thread-p1.guest.html":           {"FluxBB", "1.4-1.5", "punbb"},
+	"forums/fluxbb15/10-thread-p1.guest.html":           {"FluxBB", "1.5", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
 
 	// MyBB 1.8.37 with imported themes (SEO URLs, Google SEO, plain).

@@ -110,6 +110,15 @@ var rules = []rule{
 			if m := pfVersionRe.FindStringSubmatch(p.footer); m != nil {
 				return m[1], theme
 			}
+			switch {
+			case p.has("div.incqbox, div.scrollbox") || !p.has("#poweredby") && p.has("#brdfooter"):
+				// FluxBB 1.2 (= PunBB 1.2): quotes and code in div.incqbox, "Powered by" in p.conr.
+				return "1.2", theme
+			case p.has("head link[rel='canonical'], ul.crumbs li > strong > a") || !p.contains("Top Corners"):
+				// 1.5.1+ put the breadcrumb's topic link in <strong>; 1.5.8+ add the canonical link
+				// and drop the "Top Corners" comment. 1.4.x and 1.5.0 write the same topic page.
+				return "1.5", theme
+			}
 			return "1.4-1.5", theme
 		},
 	},
@@ -121,13 +130,19 @@ var rules = []rule{
 		},
 		version: func(p *page) (string, string) {
 			theme := mostCommon(fluxStyleRe, p.raw)
+			if theme == "" {
+				theme = mostCommon(punStyleRe, p.raw) // 1.3/1.4: style/Oxygen/Oxygen.css
+			}
 			if m := pfVersionRe.FindStringSubmatch(p.footer); m != nil {
 				return m[1], theme
 			}
-			if p.has("div.main-topic") {
+			switch {
+			case p.has("div.main-topic") && p.contains("XHTML 1.0"):
+				return "1.3", theme // 1.3 writes 1.4's markup under an XHTML doctype (1.4: <!DOCTYPE html>)
+			case p.has("div.main-topic"):
 				return "1.4", theme
 			}
-			return "1.2-1.3", theme
+			return "1.2", theme // div.blockpost: 1.3 already has div.main-topic
 		},
 	},
 	{

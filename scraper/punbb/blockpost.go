@@ -13,7 +13,7 @@ import (
 	"forumgm/scraper/htmltext"
 )
 
-// blk is the selector table of the "blockpost" markup: PunBB 1.2 and 1.3 and FluxBB 1.4 and 1.5
+// blk is the selector table of the "blockpost" markup: PunBB 1.2 and FluxBB 1.2, 1.4 and 1.5
 // (styles Oxygen, Air, Earth, …; viewtopic.php renders each post as div.blockpost#pN).
 var blk = struct {
 	root, post, permalink, author, authorLink, subject, body, edited, pageLink string
@@ -42,19 +42,40 @@ func parseBlockposts(doc *goquery.Document, p *Page, base *url.URL, opt Options)
 	if pl := doc.Find(blk.pageLink).First(); pl.Length() > 0 {
 		p.Current, _ = strconv.Atoi(strings.TrimSpace(pl.Find("strong").First().Text()))
 		p.Last = p.Current
+		pages := map[int]string{}
 		pl.Find("a").Each(func(_ int, a *goquery.Selection) {
-			if n, err := strconv.Atoi(strings.TrimSpace(a.Text())); err == nil && n > p.Last {
-				p.Last = n
+			if n, err := strconv.Atoi(strings.TrimSpace(a.Text())); err == nil {
+				pages[n] = htmltext.AbsURL(base, a.AttrOr("href", ""))
+				if n > p.Last {
+					p.Last = n
+				}
 			}
 		})
+		// FluxBB 1.5 has <link rel="prev"> in the head, 1.4 a[rel=prev] in the links, 1.2 only the
+		// numbered links.
+		if p.PrevURL == "" {
+			if href, ok := pl.Find("a[rel='prev']").Attr("href"); ok {
+				p.PrevURL = htmltext.AbsURL(base, href)
+			} else {
+				p.PrevURL = pages[p.Current-1]
+			}
+		}
+		if p.NextURL == "" {
+			if href, ok := pl.Find("a[rel='next']").Attr("href"); ok {
+				p.NextURL = htmltext.AbsURL(base, href)
+			} else {
+				p.NextURL = pages[p.Current+1]
+			}
+		}
+		if p.LastURL == "" && p.Last > p.Current {
+			p.LastURL = pages[p.Last]
+		}
 	}
+	p.TopicID = blockTopicID(doc)
 	readable := false
 	posts.Each(func(_ int, s *goquery.Selection) {
 		post := blockpost(s, base, opt)
 		readable = readable || post.Author != "" || post.Text != "" || len(post.Quotes) > 0
-		if p.TopicID == "" {
-			p.TopicID = idFromHref(doc.Find("a[href*='post.php?tid=']").AttrOr("href", ""))
-		}
 		p.Posts = append(p.Posts, post)
 	})
 	if !readable {
@@ -65,6 +86,32 @@ func parseBlockposts(doc *goquery.Document, p *Page, base *url.URL, opt Options)
 	}
 	return nil
 }
+
+// blockTopicID is the topic's id: from the reply link or quick-post form (members), else from a
+// link to the topic's own pages (page links, breadcrumb, head links of FluxBB 1.4/1.5), else from
+// its feed; "" when the page names none (a one-page topic read by a guest on PunBB 1.2).
+func blockTopicID(doc *goquery.Document) string {
+	if href, ok := doc.Find("a[href*='post.php?tid=']").Attr("href"); ok {
+		return tidRe.FindStringSubmatch(href)[1]
+	}
+	if action, ok := doc.Find("form[action*='tid=']").Attr("action"); ok && tidRe.MatchString(action) {
+		return tidRe.FindStringSubmatch(action)[1]
+	}
+	for _, s := range []string{blk.pageLink + " a[href*='viewtopic.php?id=']", "ul.crumbs a[href*='viewtopic.php?id='], div.linkst a[href*='viewtopic.php?id=']",
+		"head link[href*='viewtopic.php?id=']"} {
+		if href, ok := doc.Find(s).Attr("href"); ok {
+			if id := idFromHref(href); id != "" {
+				return id
+			}
+		}
+	}
+	if href, ok := doc.Find("head link[href*='tid=']").Attr("href"); ok && tidRe.MatchString(href) {
+		return tidRe.FindStringSubmatch(href)[1]
+	}
+	return ""
+}
+
+var tidRe = regexp.MustCompile(`[?&](?:amp;)?tid=(\d+)`)
 
 // blockpost reads one post; a part that cannot be read costs that part (a problem of the post).
 func blockpost(s *goquery.Selection, base *url.URL, opt Options) forum.Post {

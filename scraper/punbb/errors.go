@@ -49,8 +49,10 @@ var errorTexts = []extract.ErrorText{
 	{Frag: "too long", Kind: forum.ErrTooLong},
 	{Frag: "не может быть длиннее", Kind: forum.ErrTooLong},
 	{Frag: "incorrect username and/or password", Kind: forum.ErrBadLogin},
+	{Frag: "wrong username and/or password", Kind: forum.ErrBadLogin}, // PunBB 1.2, FluxBB
 	{Frag: "неверное имя пользователя", Kind: forum.ErrBadLogin},
 	{Frag: "unable to confirm security token", Kind: forum.ErrBadToken},
+	{Frag: "bad http_referer", Kind: forum.ErrBadToken}, // FluxBB 1.4/1.5: a POST without its page as Referer
 	{Frag: "do not have permission", Kind: forum.ErrNoPermission},
 	{Frag: "нет прав", Kind: forum.ErrNoPermission},
 	{Frag: "bad request", Kind: forum.ErrNotFound},

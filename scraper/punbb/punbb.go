@@ -1,13 +1,15 @@
-// Package punbb reads PunBB 1.4 pages (default "Oxygen" style), and the "blockpost" topic pages
-// of PunBB 1.2/1.3 and FluxBB 1.4/1.5 (blockpost.go): the posts of a topic page into
-// forum.Post values, plus what a poller and a poster need from a page (page numbers, the
-// previous page, the topic id, who is logged in, the quick-post form's token, the forum of the
-// breadcrumb) and the typed errors of PunBB's error pages; and a forum's topic list into
-// forum.ThreadHead values (section.go: PunBB 1.4, FluxBB, PunBB 1.2 and MyBB.ru rows). PunBB 1.4
-// core has no private messages and no spoilers.
+// Package punbb reads PunBB 1.3 and 1.4 pages (div.main-topic, default "Oxygen" style), and the
+// "blockpost" topic pages of PunBB 1.2 and FluxBB 1.2-1.5 (blockpost.go): the posts of a topic
+// page into forum.Post values, each part by role with fallbacks (an unreadable part costs that
+// part, reported in the post's Problems), plus what a poller and a poster need from a page (page
+// numbers, the previous page, the topic id, who is logged in, the quick-post form's token, the
+// forum of the breadcrumb) and the typed errors of the error pages of every version; and a
+// forum's topic list into forum.ThreadHead values (section.go: PunBB 1.3/1.4, FluxBB, PunBB 1.2
+// and MyBB.ru rows). PunBB and FluxBB core have no private messages and no spoilers.
 //
-// Every selector the package uses is in the one table sel below; the golden tests in
-// testdata/golden pin what they extract from pages captured on a real PunBB 1.4.4.
+// Every selector of the 1.3/1.4 markup is in the one table sel below, the blockposts' in blk; the
+// golden tests in testdata/golden pin what they extract from pages captured on a real PunBB 1.4.4
+// and, in versions_test.go, on real PunBB 1.3.6 and FluxBB 1.2.24, 1.4.13 and 1.5.11.
 package punbb
 
 import (
@@ -27,54 +29,66 @@ import (
 
 // sel is the selector table: everything the package knows about PunBB 1.4's markup.
 var sel = struct {
-	topic       string // the posts container of a topic page
-	post        string
-	postHead    string // div.posthead id="pN"
-	postHeadID  *regexp.Regexp
-	postNum     string
-	byline      string // "Reply by <a>name</a>" (guests: <strong>name</strong>)
-	permalink   string // the post's date, linking to viewtopic.php?pid=N#pN
-	edited      string // "(edited by X date)"
-	subject     string
-	body        string
-	paging      string
-	mainTitle   string // h1 with the topic permalink and "(Page 1 of 2)"
-	prevLink    string
-	nextLink    string
-	lastLink    string
-	navLogin    string // present only for guests
-	welcomeName string
-	quickPost   string // the quick-post form at the bottom of a topic page
+	topic        string // the posts container of a topic page
+	post         string
+	postHead     string // div.posthead id="pN"
+	postHeadID   *regexp.Regexp
+	postNum      string
+	byline       string // "Reply by <a>name</a>" (guests: <strong>name</strong>)
+	permalink    string // the post's date, linking to viewtopic.php?pid=N#pN
+	permalinkAny string // fallback: any permalink of the post
+	authorBox    string // fallback for the author: the box beside the post
+	edited       string // "(edited by X date)"
+	editNote     string // PunBB 1.3: "Last edited by X (date)" under the body
+	subject      string
+	subjectID    *regexp.Regexp // h4.entry-title id="pcN"
+	body         string
+	bodyAny      string // fallback for the body: the whole entry (its h4 subject left out)
+	paging       string
+	mainTitle    string // h1 with the topic permalink and "(Page 1 of 2)"
+	prevLink     string
+	nextLink     string
+	lastLink     string
+	navLogin     string // present only for guests
+	navLogout    string // present only for members (every version)
+	welcomeName  string // 1.3/1.4: "Logged in as <strong>name</strong>"; 1.2/FluxBB: #brdwelcome
+	quickPost    string // the quick-post form at the bottom of a topic page
 	// error pages
-	errorItems  string // the re-shown form's error list
+	errorItems  string // the re-shown form's error list (1.3/1.4; 1.2/FluxBB: #posterror)
 	confirmForm string // "Confirm action": the CSRF token was rejected
-	message     string // "Forum message" pages
+	message     string // "Forum message" pages (1.2/FluxBB: the "Info" box #msg)
 	redirect    string // the "Redirecting…" page after a successful form
 	// bits of the body markup
 	quoteBoxClass, codeBoxClass, signatureClass, smileyPath string
 }{
-	topic:       "div.main-topic",
-	post:        "div.post",
-	postHead:    "div.posthead",
-	postHeadID:  regexp.MustCompile(`^p(\d+)$`),
-	postNum:     "span.post-num",
-	byline:      "span.post-byline",
-	permalink:   "span.post-link a",
-	edited:      "span.post-edit",
-	subject:     "h4.entry-title",
-	body:        "div.entry-content",
-	paging:      "p.paging",
-	mainTitle:   "h1.main-title",
-	prevLink:    "head link[rel='prev']",
-	nextLink:    "head link[rel='next']",
-	lastLink:    "head link[rel='last']",
-	navLogin:    "#navlogin",
-	welcomeName: "#welcome strong",
-	quickPost:   "form[action*='post.php?tid=']",
+	topic:        "div.main-topic",
+	post:         "div.post",
+	postHead:     "div.posthead",
+	postHeadID:   regexp.MustCompile(`^p(\d+)$`),
+	postNum:      "span.post-num",
+	byline:       "span.post-byline",
+	permalink:    "span.post-link a",
+	permalinkAny: "a.permalink[href*='pid='], a[rel='bookmark'][href*='pid=']",
+	authorBox:    "div.post-author li.username",
+	edited:       "span.post-edit",
+	editNote:     "p.lastedit, p.postedit",
+	subject:      "h4.entry-title",
+	subjectID:    regexp.MustCompile(`^pc(\d+)$`),
+	body:         "div.entry-content",
+	bodyAny:      "div.post-entry",
+	paging:       "p.paging",
+	mainTitle:    "h1.main-title",
+	prevLink:     "head link[rel='prev']",
+	nextLink:     "head link[rel='next']",
+	lastLink:     "head link[rel='last']",
+	navLogin:     "#navlogin",
+	navLogout:    "#navlogout",
+	welcomeName:  "#welcome strong, #brdwelcome strong",
+	quickPost:    "form[action*='post.php?tid=']",
 
-	errorItems:  "div.error-box ul.error-list li",
+	errorItems:  "div.error-box ul.error-list li, #posterror ul li",
 	confirmForm: "form input[name='prev_url']",
-	message:     "div.main-message",
+	message:     "div.main-message, #msg div.inbox > p:first-of-type",
 	redirect:    "#brd-redirect, head meta[http-equiv='refresh']",
 
 	quoteBoxClass:  "quotebox",
@@ -123,10 +137,7 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	if href, ok := doc.Find(sel.lastLink).Attr("href"); ok {
 		p.LastURL = htmltext.AbsURL(base, href)
 	}
-	p.LoggedIn = doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0
-	if p.LoggedIn {
-		p.User = htmltext.Collapse(doc.Find(sel.welcomeName).First().Text())
-	}
+	p.LoggedIn, p.User = LoggedIn(doc)
 	p.CSRFToken = doc.Find(sel.quickPost).Find("input[name='csrf_token']").AttrOr("value", "")
 	p.Section = SectionOf(doc)
 	title := doc.Find(sel.mainTitle).First()
@@ -156,12 +167,14 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 		return p, fmt.Errorf("punbb: not a topic page: %w", forum.ErrMarkupChanged)
 	}
 	var err error
+	readable := false
 	topic.Find(sel.post).EachWithBreak(func(_ int, s *goquery.Selection) bool {
 		var post forum.Post
 		post, err = parsePost(s, base, opt)
 		if err != nil {
 			return false
 		}
+		readable = readable || post.Author != "" || post.Text != "" || len(post.Quotes) > 0
 		p.Posts = append(p.Posts, post)
 		return true
 	})
@@ -171,20 +184,39 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	if len(p.Posts) == 0 {
 		return p, fmt.Errorf("punbb: topic page without posts: %w", forum.ErrMarkupChanged)
 	}
+	if !readable {
+		return p, fmt.Errorf("punbb: no post has an author or a body: %w", forum.ErrMarkupChanged)
+	}
 	if p.Current == 0 {
 		p.Current, p.Last = 1, 1
 	}
 	return p, nil
 }
 
+// parsePost reads one post of PunBB 1.3/1.4 markup by role, each part with its fallbacks: the id
+// from div.posthead#pN, else the first pN id in the post, else the permalink's pid, else
+// h4.entry-title#pcN; the author from the byline, else the author box (li.username); the date
+// from the byline's permalink, else any a.permalink of the post; the body from
+// div.entry-content, else div.post-entry. A part that cannot be read costs that part (the post's
+// Problems); only a post without any id is an error.
 func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, error) {
 	post := forum.Post{Quotes: []forum.Quote{}}
 	head := s.Find(sel.postHead).First()
-	m := sel.postHeadID.FindStringSubmatch(head.AttrOr("id", ""))
-	if m == nil {
-		return post, fmt.Errorf("punbb: post without a pN head: %w", forum.ErrMarkupChanged)
+	link := head.Find(sel.permalink).First()
+	if link.Length() == 0 {
+		link = s.Find(sel.permalinkAny).First()
 	}
-	post.ID = m[1]
+	if m := sel.postHeadID.FindStringSubmatch(head.AttrOr("id", "")); m != nil {
+		post.ID = m[1]
+	} else if m := sel.postHeadID.FindStringSubmatch(s.Find("[id^='p']").First().AttrOr("id", "")); m != nil {
+		post.ID = m[1]
+	} else if id := pidFromHref(link.AttrOr("href", "")); id != "" {
+		post.ID = id
+	} else if m := sel.subjectID.FindStringSubmatch(s.Find(sel.subject).AttrOr("id", "")); m != nil {
+		post.ID = m[1]
+	} else {
+		return post, fmt.Errorf("punbb: post without an id (no pN head, permalink or pcN subject): %w", forum.ErrMarkupChanged)
+	}
 	by := head.Find(sel.byline).First()
 	if a := by.Find("a[href]").First(); a.Length() > 0 {
 		post.Author = htmltext.Collapse(a.Text())
@@ -192,19 +224,35 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 	} else {
 		post.Author = htmltext.Collapse(by.Find("strong").First().Text())
 	}
-	link := head.Find(sel.permalink).First()
-	body := s.Find(sel.body).First()
-	if post.Author == "" || link.Length() == 0 || body.Length() == 0 {
-		return post, fmt.Errorf("punbb: post p%s lacks author, date or body: %w", post.ID, forum.ErrMarkupChanged)
+	if post.Author == "" { // the author box beside the post
+		box := s.Find(sel.authorBox).First()
+		post.Author = htmltext.Collapse(box.Text())
+		post.AuthorID = idFromHref(box.Find("a[href*='profile.php']").AttrOr("href", ""))
 	}
-	t, err := ParseTime(htmltext.Collapse(link.Text()), opt.Location, opt.Now)
-	if err != nil {
-		return post, fmt.Errorf("punbb: post p%s: %v: %w", post.ID, err, forum.ErrMarkupChanged)
+	if post.Author == "" {
+		post.Problems = append(post.Problems, "author: not found ("+sel.byline+", "+sel.authorBox+")")
 	}
-	post.Time = t
+	if link.Length() == 0 {
+		post.Problems = append(post.Problems, "time: not found ("+sel.permalink+", "+sel.permalinkAny+")")
+	} else if t, err := ParseTime(htmltext.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
+		post.Problems = append(post.Problems, "time: "+err.Error())
+	} else {
+		post.Time = t
+	}
 	post.Permalink = htmltext.AbsURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
-	post.Edited = head.Find(sel.edited).Length() > 0 || s.Find("p.postedit").Length() > 0
+	post.Edited = s.Find(sel.edited).Length() > 0 || s.Find(sel.editNote).Length() > 0
 	post.Subject = htmltext.Collapse(s.Find(sel.subject).First().Text())
+	body := s.Find(sel.body).First()
+	if body.Length() == 0 {
+		if entry := s.Find(sel.bodyAny).First(); entry.Length() > 0 {
+			body = entry.Clone()
+			body.Find(sel.subject).Remove()
+		}
+	}
+	if body.Length() == 0 {
+		post.Problems = append(post.Problems, "body: not found ("+sel.body+", "+sel.bodyAny+")")
+		return post, nil
+	}
 	b := renderBody(body)
 	post.Text, post.Code, post.Spoilers = b.text, b.code, b.spoilers
 	if b.quotes != nil {
@@ -241,9 +289,11 @@ func RedirectTarget(doc *goquery.Document) string {
 	return ""
 }
 
-// LoggedIn says whether the page was rendered for a logged-in member, and which.
+// LoggedIn says whether the page was rendered for a logged-in member, and which: PunBB 1.4's
+// navigation without #navlogin, or (every version, FluxBB too) a #navlogout link.
 func LoggedIn(doc *goquery.Document) (bool, string) {
-	in := doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0
+	in := doc.Find(sel.navLogin).Length() == 0 && doc.Find("#brd-navlinks, #brd-visit").Length() > 0 ||
+		doc.Find(sel.navLogout).Length() > 0
 	if !in {
 		return false, ""
 	}

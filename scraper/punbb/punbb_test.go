@@ -3,6 +3,8 @@ package punbb
 import (
 	"errors"
 	"flag"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,14 +217,57 @@ func TestMarkupChanged(t *testing.T) {
 	}
 	page := string(fixture.Read(t, "punbb", "11-thread-p2.guest.html"))
 	for what, broken := range map[string]string{
-		"heads renamed":   strings.ReplaceAll(page, `class="posthead"`, `class="post-head"`),
-		"body renamed":    strings.ReplaceAll(page, `class="entry-content"`, `class="content"`),
-		"byline renamed":  strings.ReplaceAll(page, `class="post-byline"`, `class="by"`),
-		"date unreadable": strings.ReplaceAll(page, `>Today 03:4`, `>someday`),
-		"no posts":        strings.ReplaceAll(page, `class="post `, `class="entry `),
+		"no posts": strings.ReplaceAll(page, `class="post `, `class="entry `),
+		"nothing readable": strings.NewReplacer(`class="post-byline"`, `class="by"`, `class="username"`, `class="name"`,
+			`class="post-entry"`, `class="entry"`, `class="entry-content"`, `class="content"`).Replace(page),
+		"no ids": strings.NewReplacer(`id="p`, `id="x`, `pid=`, `post=`).Replace(page),
 	} {
 		if _, err := Extract([]byte(broken), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", what, err)
+		}
+	}
+}
+
+// TestFallbacks breaks one role at a time on a captured page: each is read from its fallback
+// (the same posts as from the intact page), or, when none is left, costs that part of each post
+// (its Problems) and not the page.
+func TestFallbacks(t *testing.T) {
+	for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
+		t.Run(name, func(t *testing.T) { fallbacks(t, string(fixture.Read(t, "punbb", name))) })
+	}
+}
+
+func fallbacks(t *testing.T, page string) {
+	intact, err := Extract([]byte(page), "", testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, broken := range map[string]string{
+		"post head renamed (id from the div, date from a.permalink)": strings.ReplaceAll(page, `class="posthead"`, `class="post-head"`),
+		"byline renamed (author from the author box)":                strings.ReplaceAll(page, `class="post-byline"`, `class="by"`),
+		"body renamed (body from div.post-entry)":                    strings.ReplaceAll(page, `class="entry-content"`, `class="content"`),
+		"head ids gone (id from the permalink)":                      regexp.MustCompile(`<div id="p\d+" class="posthead">`).ReplaceAllString(page, `<div class="posthead">`),
+	} {
+		got, err := Extract([]byte(broken), "", testConfig())
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, intact) {
+			t.Errorf("%s: posts differ from the intact page's:\n%+v", what, got)
+		}
+	}
+	got, err := Extract([]byte(strings.ReplaceAll(page, `>Today 03:4`, `>someday`)), "", testConfig())
+	if err != nil || len(got) != len(intact) {
+		t.Fatalf("date unreadable: %d posts, %v", len(got), err)
+	}
+	for i, p := range got {
+		if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], "time: ") || !p.Time.IsZero() {
+			t.Errorf("date unreadable: post %s problems %q time %v", p.ID, p.Problems, p.Time)
+		}
+		p.Problems, p.Time = nil, intact[i].Time
+		if !reflect.DeepEqual(p, intact[i]) {
+			t.Errorf("date unreadable: post %s differs beyond its date: %+v", p.ID, p)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 var bodyMarkup = htmltext.Dialect{
 	QuoteBoxClass:     sel.quoteBoxClass,
 	CodeBoxClass:      sel.codeBoxClass,
-	SkipClasses:       []string{sel.signatureClass, "postedit", "sig-line"},
+	SkipClasses:       []string{sel.signatureClass, "postedit", "lastedit", "sig-line"},
 	CiteTitlesSpoiler: true,
 	ParagraphGap:      true,
 	Smiley:            smileyText,
