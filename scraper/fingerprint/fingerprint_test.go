@@ -46,6 +46,7 @@ var want = map[string][3]string{
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
+	"forums/smf20/10-thread-p1.guest.html":              {"SMF", "2.0.15", "smf"},
 }
 
 // Every real page in testdata/realboards is named (engine and version) and read by the dialect
