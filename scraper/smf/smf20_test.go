@@ -33,6 +33,7 @@ var extract20Pages = []string{
 	"15b-thread-msg-beyond-last.guest.html",
 	"33-pm-inbox.dzhelu.html",
 	"34-pm-read.dzhelu.html",
+	"35b-pm-sent-outbox.gm-bot.html",
 	"36-pm-inbox-after-read.dzhelu.html",
 }
 
@@ -154,7 +155,7 @@ func TestPMAgainstDatabase20(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(posts) != 1 || len(raw.PMs) != 1 {
+	if len(posts) != 1 || len(raw.PMs) != 2 {
 		t.Fatalf("posts %d, raw %d", len(posts), len(raw.PMs))
 	}
 	p, r := posts[0], raw.PMs[0]
@@ -221,6 +222,14 @@ func TestPageInfo20(t *testing.T) {
 	p, _, err := ParseBytes(fixture.Read(t, "smf20", "35-pm-sent.gm-bot.html"), Options{Now: capture20Now})
 	if err != nil || p.Kind != KindPM || len(p.PMList) != 0 || len(p.Posts) != 0 {
 		t.Errorf("sent: %+v %v", p, err)
+	}
+	// The sent folder with the copy of PM 2: the row names the recipient, the message its author.
+	p, _, err = ParseBytes(fixture.Read(t, "smf20", "35b-pm-sent-outbox.gm-bot.html"), Options{Now: capture20Now})
+	if err != nil || p.Kind != KindPM || len(p.PMList) != 1 || len(p.Posts) != 1 || p.MemberID != 2 ||
+		p.PMList[0].ID != "2" || p.PMList[0].From != "snovaya" || !p.PMList[0].Rendered ||
+		p.Posts[0].Author != "gm-bot" || p.Posts[0].AuthorID != "2" || p.Posts[0].Text != "snovaya, твой 4-й ход." ||
+		!p.Posts[0].Time.Equal(time.Date(2026, 12, 1, 9, 53, 13, 0, time.UTC)) {
+		t.Errorf("sent with copy: %+v %v", p, err)
 	}
 }
 
