@@ -138,7 +138,8 @@ func (f *fakeSMF20) serve(w http.ResponseWriter, r *http.Request) {
 		"action=pm;f=inbox;l=-1;done=sent": "31b-pm-send-redirect-target.gm-bot.html",
 		"action=pm;f=inbox;start=0":        "33-pm-inbox.dzhelu.html",
 		"action=pm;f=sent;sort=date;desc;start=0": "35c-pm-sent-newest-first.gm-bot.html",
-		"board=2.0": "22b-reply-redirect-target.gm-bot.html",
+		"board=2.0":                            "22b-reply-redirect-target.gm-bot.html",
+		"action=.xml;type=rss;board=2;limit=5": "50-rss-board2.xml", // the 5 newest posts: msgs 15 to 11
 	}
 	switch {
 	case q == "action=login":
@@ -152,6 +153,9 @@ func (f *fakeSMF20) serve(w http.ResponseWriter, r *http.Request) {
 	case q == "topic=2.msg999999":
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		io.WriteString(w, f.lastPage())
+	case strings.HasSuffix(member[q], ".xml"):
+		w.Header().Set("Content-Type", "application/rss+xml; charset=UTF-8")
+		io.WriteString(w, f.file(member[q]))
 	case member[q] != "":
 		f.write(w, member[q])
 	default:
@@ -284,5 +288,28 @@ func TestInboxSent20(t *testing.T) {
 	if len(sent) != 1 || sent[0].ID != "2" || sent[0].Text != "snovaya, твой 4-й ход." || cur.PostID != "2" ||
 		sent[0].Permalink != srv.srv.URL+"/index.php?action=pm;f=sent;pmsg=2#msg2" {
 		t.Errorf("sent %+v cursor %+v", sent, cur)
+	}
+}
+
+// Polling a topic on SMF 2.0: the last page gives the posts after the cursor and the board (from
+// the linktree); the next idle check is the board's feed alone, which SMF 2.0 serves as 2.1 does.
+func TestPosts20(t *testing.T) {
+	srv := newFakeSMF20(t)
+	srv.loggedIn = true
+	fm, _ := newForum20(t, srv)
+	posts, cur, err := fm.Posts(context.Background(), forum.Thread{ID: "2"}, forum.Cursor{PostID: "12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(posts) != 3 || posts[0].ID != "13" || posts[2].ID != "15" || posts[1].Author != "snovaya" || cur.PostID != "15" {
+		t.Fatalf("posts %+v cursor %+v", posts, cur)
+	}
+	before := len(srv.requests())
+	posts, cur, err = fm.Posts(context.Background(), forum.Thread{ID: "2"}, cur)
+	if err != nil || len(posts) != 0 || cur.PostID != "15" {
+		t.Fatalf("idle: %v %+v %v", posts, cur, err)
+	}
+	if got := srv.requests()[before:]; !equalStrings(got, []string{"GET action=.xml;type=rss;board=2;limit=5"}) {
+		t.Errorf("idle check requests %q, want the feed only", got)
 	}
 }
