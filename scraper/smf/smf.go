@@ -405,14 +405,21 @@ func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) err
 	return fmt.Errorf("smf: no post has an author or a body: %w", forum.ErrMarkupChanged)
 }
 
-// postAround is the nearest ancestor of a 2.0 message body that also holds the poster.
+// postAround is the nearest ancestor of a 2.0 message body that also holds the poster; without
+// a poster to be found, the widest ancestor that holds no other message body (so the date, subject
+// and edit mark beside the body are still read).
 func postAround(inner *goquery.Selection) *goquery.Selection {
+	widest := inner.Parent()
 	for s := inner.Parent(); s.Length() > 0 && !s.Is("body"); s = s.Parent() {
+		if s.Find(sel.inner20).Length() > 1 {
+			break
+		}
 		if s.Find(sel.author).Length() > 0 {
 			return s
 		}
+		widest = s
 	}
-	return inner.Parent()
+	return widest
 }
 
 // authorOf reads the poster by role: the profile link in the poster's heading, else its first

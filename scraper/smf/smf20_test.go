@@ -291,3 +291,23 @@ func TestMarkupChanged20(t *testing.T) {
 		}
 	}
 }
+
+// On a 2.0 page too, a part that cannot be read costs that part of each post (a problem it
+// reports), not the page.
+func TestFieldLost20(t *testing.T) {
+	page := string(fixture.Read(t, "smf20", "11-thread-p2.guest.html"))
+	for what, c := range map[string]struct{ from, to, problem string }{
+		"poster renamed":  {`class="poster"`, `class="author"`, "author:"},
+		"date unreadable": {`<strong>Сегодня</strong> в 09:4`, `someday`, "time:"},
+	} {
+		posts, err := Extract([]byte(strings.ReplaceAll(page, c.from, c.to)), "", test20Config())
+		if err != nil || len(posts) != 6 {
+			t.Fatalf("%s: %d posts, %v", what, len(posts), err)
+		}
+		for _, p := range posts {
+			if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], c.problem) || p.Text == "" {
+				t.Errorf("%s: post %s problems %q", what, p.ID, p.Problems)
+			}
+		}
+	}
+}
