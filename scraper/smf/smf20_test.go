@@ -24,7 +24,9 @@ func test20Config() forum.Config {
 // extract20Pages are every 2.0 page that shows posts or private messages.
 var extract20Pages = []string{
 	"10-thread-p1.guest.html",
+	"10e-thread-p1.guest.english.html",
 	"11-thread-p2.guest.html",
+	"11e-thread-p2.guest.english.html",
 	"12-thread-p1.gm-bot.html",
 	"13-thread-p2.gm-bot.html",
 	"14-thread-new.guest.html",
@@ -61,6 +63,7 @@ func TestAgainstDatabase20(t *testing.T) {
 	for _, pages := range [][2]string{
 		{"10-thread-p1.guest.html", "11-thread-p2.guest.html"},
 		{"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html"},
+		{"10e-thread-p1.guest.english.html", "11e-thread-p2.guest.english.html"}, // the English language pack
 	} {
 		posts := map[string]forum.Post{}
 		for _, name := range pages {
