@@ -12,11 +12,13 @@ import (
 	"net/http/cookiejar"
 	"net/textproto"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html/charset"
@@ -466,8 +468,8 @@ func Decode(raw []byte, contentType string) ([]byte, string, error) {
 	if len(raw) == 0 {
 		return raw, "utf-8", nil
 	}
-	_, name, _ := charset.DetermineEncoding(raw, contentType)
-	if name == "" || name == "utf-8" {
+	_, name, certain := charset.DetermineEncoding(raw, contentType)
+	if name == "" || name == "utf-8" || (!certain && name == "windows-1252" && lateUTF8Meta(raw)) {
 		return raw, "utf-8", nil
 	}
 	r, err := charset.NewReader(bytes.NewReader(raw), contentType)
@@ -479,6 +481,17 @@ func Decode(raw []byte, contentType string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("decode %s: %w", name, err)
 	}
 	return b, name, nil
+}
+
+var metaCharsetRe = regexp.MustCompile(`(?i)<meta[^>]+charset=["']?([a-z0-9_-]+)`)
+
+// lateUTF8Meta says, for a page the sniff took for windows-1252 (its fallback when no charset is
+// complete in the first 1024 bytes, where the HTML prescan stops), whether the page's first
+// <meta> charset says UTF-8 and the page is valid UTF-8: a saved SMF 2.0 page (Curve writes its
+// <meta> after about 1 KB of scripts).
+func lateUTF8Meta(raw []byte) bool {
+	m := metaCharsetRe.FindSubmatch(raw)
+	return m != nil && strings.EqualFold(string(m[1]), "utf-8") && utf8.Valid(raw)
 }
 
 // EncodeForm url-encodes form values in the named charset; characters the charset cannot hold

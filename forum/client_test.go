@@ -293,3 +293,23 @@ func TestClientSendHeaders(t *testing.T) {
 		t.Fatalf("POST: %v, page %v, %d tries", err, p, posts.Load())
 	}
 }
+
+// A saved page with its <meta charset> not within the first 1024 bytes (SMF 2.0's Curve theme) is read
+// as the UTF-8 it declares and is, not as the windows-1252 the sniff falls back to; a page with no
+// such declaration, or not valid UTF-8, is sniffed as before.
+func TestDecodeLateMeta(t *testing.T) {
+	head := "<html><head><script>" + strings.Repeat("var x = 1;\n", 120) + "</script>"
+	for _, c := range []struct {
+		page, want, charset string
+	}{
+		{head + `<meta http-equiv="Content-Type" content="text/html; charset=UTF-8" /></head><body>Джелу</body></html>`, "Джелу", "utf-8"},
+		{head + `</head><body>caf` + "\xe9" + `</body></html>`, "café", "windows-1252"},
+		{head + `<meta charset="utf-8"></head><body>caf` + "\xe9" + `</body></html>`, "café", "windows-1252"},                                     // not valid UTF-8
+		{strings.Repeat(" ", 1000) + `<meta http-equiv="Content-Type" content="text/html; charset=UTF-8" /><body>Джелу</body>`, "Джелу", "utf-8"}, // cut at byte 1024
+	} {
+		b, cs, err := Decode([]byte(c.page), "")
+		if err != nil || cs != c.charset || !strings.Contains(string(b), c.want) {
+			t.Errorf("%q…: %q %v, want %q in %s", c.page[len(head):], cs, err, c.want, c.charset)
+		}
+	}
+}

@@ -196,7 +196,9 @@ func (f *Forum) loginOnce(ctx context.Context) error {
 		}
 		return fmt.Errorf("smf: login as %q: %w", f.cfg.Username, err)
 	}
-	if id, _, _ := smf.Session(doc); id <= 0 {
+	// SMF 2.1 names the member in smf_member_id; SMF 2.0 has no such variable, its member pages
+	// have a logout link instead.
+	if !smf.LoggedIn(doc) {
 		return fmt.Errorf("smf: login as %q: still a guest at %s: %w", f.cfg.Username, page.URL, forum.ErrBadLogin)
 	}
 	return nil

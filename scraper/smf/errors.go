@@ -44,7 +44,12 @@ func (e *PageError) Unwrap() []error {
 	return []error{e.Kind}
 }
 
-var secondsRe = regexp.MustCompile(`(\d+)\s*(?:seconds?|second\(s\)|сек)`)
+var (
+	secondsRe = regexp.MustCompile(`(\d+)\s*(?:seconds?|second\(s\)|сек)`)
+	// floodTextRe is SMF's spam protection in words (2.0 names no error id): "less than 5 seconds
+	// ago", "wait about 2 seconds", "менее чем 5 секунд назад", "подождать около 2 секунд".
+	floodTextRe = regexp.MustCompile(`(?:less than|wait about|менее чем|около)\s+\d+\s*(?:seconds?|секунд)`)
+)
 
 // floodWait reads the wait out of a flood message ("less than 5 seconds ago", "about 2 seconds").
 func floodWait(msg string) time.Duration {
@@ -68,12 +73,15 @@ var errorTexts = []extract.ErrorText{
 	{Frag: "was left empty", Kind: forum.ErrTooShort},
 	{Frag: "не заполнен", Kind: forum.ErrTooShort},
 	{Frag: "пустое", Kind: forum.ErrTooShort},
+	{Frag: "оставлено пустым", Kind: forum.ErrTooShort},
 	{Frag: "exceeds the maximum allowed length", Kind: forum.ErrTooLong},
 	{Frag: "превышает", Kind: forum.ErrTooLong},
 	{Frag: "password incorrect", Kind: forum.ErrBadLogin},
 	{Frag: "username does not exist", Kind: forum.ErrBadLogin},
 	{Frag: "неверный пароль", Kind: forum.ErrBadLogin},
 	{Frag: "не существует", Kind: forum.ErrBadLogin},
+	{Frag: "already submitted", Kind: forum.ErrBadToken},
+	{Frag: "уже отправили", Kind: forum.ErrBadToken},
 	{Frag: "not allowed", Kind: forum.ErrNoPermission},
 	{Frag: "нет прав", Kind: forum.ErrNoPermission},
 }
@@ -85,6 +93,18 @@ func kindOfText(msg string) error { return extract.KindOf(msg, errorTexts) }
 // re-shown form (empty, too long, session timed out, wrong login), or the login form shown to a
 // guest where a member page was expected. It returns nil when the page shows no error.
 func CheckError(doc *goquery.Document, status int) error {
+	if fe := doc.Find(sel.fatalInner).First(); fe.Length() == 0 && doc.Find(sel.fatalError).Length() > 0 {
+		// SMF 2.0: the fatal error names no error id (and comes with HTTP 200); its text tells.
+		msg := htmltext.Collapse(doc.Find(sel.fatalText).First().Text())
+		if msg == "" {
+			msg = htmltext.Collapse(doc.Find(sel.fatalError).Text())
+		}
+		e := &PageError{Msg: msg, Kind: kindOfText(msg)}
+		if e.Kind == nil && floodTextRe.MatchString(strings.ToLower(msg)) {
+			return fmt.Errorf("%w: %w", e, &forum.FloodError{Wait: floodWait(msg)})
+		}
+		return e
+	}
 	if fe := doc.Find(sel.fatalInner).First(); fe.Length() > 0 {
 		id := fe.AttrOr("id", "")
 		msg := htmltext.Collapse(fe.Text())
@@ -104,7 +124,7 @@ func CheckError(doc *goquery.Document, status int) error {
 		return e
 	}
 	vars := jsVars(doc)
-	if box := doc.Find(sel.errorBox).First(); box.Length() > 0 {
+	if box := doc.Find(sel.errorBox).First(); box.Length() > 0 && !idleErrorBox(box) {
 		msg := htmltext.Collapse(box.Find("#error_list").Text())
 		if msg == "" {
 			msg = htmltext.Collapse(box.Find("li").Text())
@@ -122,7 +142,16 @@ func CheckError(doc *goquery.Document, status int) error {
 		strings.Contains(strings.ToLower(doc.Find("#main_content_section").Text()), "while you were typing") {
 		return &PageError{Msg: "a new reply was posted while typing", Kind: ErrNewReplies}
 	}
-	if doc.Find(sel.loginForm).Length() > 0 && vars["smf_member_id"] == "0" {
+	if le := doc.Find(sel.loginError).First(); le.Length() > 0 && htmltext.Collapse(le.Text()) != "" {
+		// SMF 2.0: the login form again with the reason in p.error.
+		msg := htmltext.Collapse(le.Text())
+		kind := kindOfText(msg)
+		if kind == nil {
+			kind = forum.ErrBadLogin
+		}
+		return &PageError{Msg: msg, Kind: kind}
+	}
+	if doc.Find(sel.loginForm).Length() > 0 && !loggedIn(doc, vars) {
 		msg := htmltext.Collapse(doc.Find(sel.information).First().Text())
 		if msg == "" {
 			msg = "login form shown to a guest"
@@ -134,4 +163,11 @@ func CheckError(doc *goquery.Document, status int) error {
 		return &PageError{Msg: fmt.Sprintf("HTTP %d", status)}
 	}
 	return nil
+}
+
+// idleErrorBox is SMF 2.0's post form's box for preview errors: always there, hidden and empty
+// until an error is shown.
+func idleErrorBox(box *goquery.Selection) bool {
+	return strings.Contains(strings.ReplaceAll(box.AttrOr("style", ""), " ", ""), "display:none") &&
+		htmltext.Collapse(box.Find("#error_list").Text()) == ""
 }

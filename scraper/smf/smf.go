@@ -30,7 +30,8 @@ var sel = struct {
 	forumPosts   string // container of the posts of a topic page
 	postDiv      string // one post, id="msgN"
 	postIDAttr   *regexp.Regexp
-	author       string // author link (profile) or name
+	author       string // the poster's heading: profile link or name
+	profileHref  string // what a profile link's href holds
 	postTime     string // the post's date link
 	subject      string
 	modified     string // the edit mark, empty when not edited
@@ -40,10 +41,11 @@ var sel = struct {
 	postTime20   string // 2.0: "« Reply #1 on: September 19, 2007, 02:16:51 PM »"
 	modified20   string // 2.0: div#modified_N, "« Last Edit: … »" when edited, else empty
 	pageLinks    string
-	currentPage  string
-	navPage      string
+	currentPage  string // 2.1: span.current_page; 2.0: "[<strong>2</strong>]"
+	navPage      string // 2.1: a.nav_page; 2.0: a.navPages
 	prevLink     string // <link rel="prev"> in <head>
 	nextLink     string
+	topicNavHref string // 2.0's rel=prev/next go to the previous/next topic: not a page
 	canonical    string
 	newAnchor    string // <a id="new"> inside the post that is new
 	lastMsgInput string // quick reply: newest msg id when the page was built
@@ -52,18 +54,24 @@ var sel = struct {
 	pmRoot     string
 	pmListRow  string // inbox list row
 	pmListLink string // link to #msgN inside a row
-	pmListTime string
-	pmListFrom string
-	pmPost     string // a displayed PM, id="msgN"
+	pmListTime string // 2.1; 2.0's cell has no class: the cell that reads as a date
+	pmListFrom string // 2.1; 2.0: the row's profile link
+	pmListNew  string // 2.0: the "new" image of an unread row (2.1: tr.unread_pm)
+	pmPost     string // a displayed PM, id="msgN" (2.0: no id; the body div.inner#msg_N, as in topics)
 	pmSubject  string
-	pmInfo     string // "Sent to: … on: <date>"
+	pmInfo     string // "Sent to: … on: <date>" (2.0: div.keyinfo span.smalltext)
 	// error pages
-	fatalError  string // 403 pages: div#fatal_error div[id] (the id names the error)
-	fatalInner  string
-	errorBox    string // re-shown form: div.errorbox (#errors in post forms)
-	loginForm   string
-	postForm    string
-	information string
+	fatalError   string // 403 pages: div#fatal_error div[id] (the id names the error)
+	fatalInner   string
+	errorBox     string // re-shown form: div.errorbox (#errors in post forms)
+	loginForm    string
+	loginError   string // 2.0: p.error inside the login form (2.1: an errorbox)
+	guestForm    string // 2.0: the header's login form, shown to guests only
+	logoutLink   string // 2.0: a member\'s page has the logout link (it carries the session)
+	greetingName string // 2.0: the member's name in the header greeting
+	fatalText    string // 2.0: the fatal error's message (no element with the error's id)
+	postForm     string
+	information  string
 	// bits of the body markup
 	smileyClass, codeClass, codeHeaderClass, signatureClass string
 }{
@@ -71,6 +79,7 @@ var sel = struct {
 	postDiv:      "div[id^='msg']",
 	postIDAttr:   regexp.MustCompile(`^msg(\d+)$`),
 	author:       "div.poster h4",
+	profileHref:  "action=profile",
 	postTime:     "div.postinfo a.smalltext",
 	subject:      "div.keyinfo div[id^='subject_'] a, div.keyinfo h5",
 	modified:     "span.modified",
@@ -80,30 +89,37 @@ var sel = struct {
 	postTime20:   "div.keyinfo div.smalltext",
 	modified20:   "div[id^='modified_']",
 	pageLinks:    "div.pagelinks",
-	currentPage:  "span.current_page",
-	navPage:      "a.nav_page",
+	currentPage:  "span.current_page, strong",
+	navPage:      "a.nav_page, a.navPages",
 	prevLink:     "head link[rel='prev']",
 	nextLink:     "head link[rel='next']",
 	canonical:    "head link[rel='canonical']",
+	topicNavHref: "prev_next",
 	newAnchor:    "a#new",
 	lastMsgInput: "input[name='last_msg']",
 	topicInput:   "form#postmodify input[name='topic'], form#quickModForm input[name='topic']",
 
 	pmRoot:     "#personal_messages",
 	pmListRow:  "table.table_grid tbody tr",
-	pmListLink: "td.pm_subject a[href^='#msg']",
+	pmListLink: "td.pm_subject a[href^='#msg'], td a[href^='#msg']",
 	pmListTime: "td.pm_time",
 	pmListFrom: "td.pm_from_to a",
+	pmListNew:  "img[src$='/new.gif']",
 	pmPost:     "div.windowbg[id^='msg']",
 	pmSubject:  "div.keyinfo h5, div.keyinfo div[id^='subject_']",
-	pmInfo:     "div.postinfo",
+	pmInfo:     "div.postinfo, div.keyinfo span.smalltext",
 
-	fatalError:  "#fatal_error",
-	fatalInner:  "#fatal_error div[id]",
-	errorBox:    "div.errorbox",
-	loginForm:   "form#frmLogin",
-	postForm:    "form#postmodify",
-	information: "p.information",
+	fatalError:   "#fatal_error",
+	fatalInner:   "#fatal_error div[id]",
+	errorBox:     "div.errorbox",
+	loginForm:    "form#frmLogin",
+	loginError:   "form#frmLogin p.error, form#frmLogin .error",
+	guestForm:    "form#guest_form",
+	logoutLink:   "a[href*='action=logout;']",
+	greetingName: "li.greeting span",
+	fatalText:    "#fatal_error div.padding, #fatal_error div.windowbg",
+	postForm:     "form#postmodify",
+	information:  "p.information",
 
 	smileyClass:     "smiley",
 	codeClass:       "bbc_code",
@@ -176,9 +192,80 @@ func jsVars(doc *goquery.Document) map[string]string {
 // Session reads the session of any SMF page: the member id (0 for a guest) and the session check
 // pair (the hidden input name and value every form must send).
 func Session(doc *goquery.Document) (memberID int, sessionVar, sessionID string) {
-	vars := jsVars(doc)
+	return sessionOf(doc, jsVars(doc))
+}
+
+var (
+	sessionVarRe = regexp.MustCompile(`sSessionVar:\s*'([A-Za-z0-9_]+)'`)
+	sessionIDRe  = regexp.MustCompile(`sSessionId:\s*'([0-9a-f]+)'`)
+	logoutRe     = regexp.MustCompile(`action=logout;([A-Za-z0-9_]+)=([0-9a-f]+)`)
+	hashLoginRe  = regexp.MustCompile(`hashLoginPassword\(this,\s*'([0-9a-f]+)'\)`)
+)
+
+// sessionOf reads the session by role. SMF 2.1 names it in script variables (smf_member_id,
+// smf_session_var, smf_session_id). SMF 2.0 has none of them: the session pair is in the
+// editor/quick-reply scripts (sSessionVar/sSessionId), in the logout link
+// (action=logout;VAR=ID) or, for a guest, in the login form (hashLoginPassword(this, 'ID') and
+// the hidden input holding that id); a member's id is the profile link of the greeting's name,
+// and a guest is one shown the login form of the header (form#guest_form).
+func sessionOf(doc *goquery.Document, vars map[string]string) (memberID int, sessionVar, sessionID string) {
 	memberID, _ = strconv.Atoi(vars["smf_member_id"])
-	return memberID, vars["smf_session_var"], vars["smf_session_id"]
+	sessionVar, sessionID = vars["smf_session_var"], vars["smf_session_id"]
+	if sessionVar != "" && sessionID != "" {
+		return memberID, sessionVar, sessionID
+	}
+	scripts := doc.Find("script").Text()
+	if v, id := sessionVarRe.FindStringSubmatch(scripts), sessionIDRe.FindStringSubmatch(scripts); v != nil && id != nil {
+		sessionVar, sessionID = v[1], id[1]
+	}
+	if sessionVar == "" {
+		doc.Find(sel.logoutLink).EachWithBreak(func(_ int, a *goquery.Selection) bool {
+			if m := logoutRe.FindStringSubmatch(a.AttrOr("href", "")); m != nil {
+				sessionVar, sessionID = m[1], m[2]
+				return false
+			}
+			return true
+		})
+	}
+	if sessionVar == "" {
+		doc.Find("form[onsubmit*='hashLoginPassword']").EachWithBreak(func(_ int, f *goquery.Selection) bool {
+			m := hashLoginRe.FindStringSubmatch(f.AttrOr("onsubmit", ""))
+			if m == nil {
+				return true
+			}
+			f.Find("input[type='hidden']").EachWithBreak(func(_ int, in *goquery.Selection) bool {
+				if in.AttrOr("value", "") == m[1] {
+					sessionVar, sessionID = in.AttrOr("name", ""), m[1]
+					return false
+				}
+				return true
+			})
+			return sessionVar == ""
+		})
+	}
+	if _, ok := vars["smf_member_id"]; !ok && doc.Find(sel.guestForm).Length() == 0 && sessionVar != "" {
+		name := htmltext.Collapse(doc.Find(sel.greetingName).First().Text())
+		doc.Find("a[href*='" + sel.profileHref + "']").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+			if name != "" && htmltext.Collapse(a.Text()) == name {
+				memberID, _ = strconv.Atoi(memberIDFromHref(a.AttrOr("href", "")))
+				return false
+			}
+			return true
+		})
+	}
+	return memberID, sessionVar, sessionID
+}
+
+// LoggedIn says whether the page was built for a member: SMF 2.1's smf_member_id above 0, or on
+// SMF 2.0 (no such variable) a logout link.
+func LoggedIn(doc *goquery.Document) bool { return loggedIn(doc, jsVars(doc)) }
+
+func loggedIn(doc *goquery.Document, vars map[string]string) bool {
+	if v, ok := vars["smf_member_id"]; ok {
+		id, _ := strconv.Atoi(v)
+		return id > 0
+	}
+	return doc.Find(sel.logoutLink).Length() > 0
 }
 
 // Parse reads a parsed SMF page. A page that shows neither a topic nor personal messages, or whose
@@ -193,18 +280,17 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	p := &Page{}
 	vars := jsVars(doc)
 	p.ScriptURL = vars["smf_scripturl"]
-	p.SessionVar, p.SessionID = vars["smf_session_var"], vars["smf_session_id"]
-	p.MemberID, _ = strconv.Atoi(vars["smf_member_id"])
+	p.MemberID, p.SessionVar, p.SessionID = sessionOf(doc, vars)
 	base := opt.Base
 	if p.ScriptURL != "" {
 		if u, err := url.Parse(p.ScriptURL); err == nil && u.IsAbs() {
 			base = u
 		}
 	}
-	if href, ok := doc.Find(sel.prevLink).Attr("href"); ok {
+	if href, ok := doc.Find(sel.prevLink).Attr("href"); ok && !strings.Contains(href, sel.topicNavHref) {
 		p.PrevURL = htmltext.AbsURL(base, href)
 	}
-	if href, ok := doc.Find(sel.nextLink).Attr("href"); ok {
+	if href, ok := doc.Find(sel.nextLink).Attr("href"); ok && !strings.Contains(href, sel.topicNavHref) {
 		p.NextURL = htmltext.AbsURL(base, href)
 	}
 	p.Current, p.Last = pageNumbers(doc)
@@ -214,6 +300,13 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 			p.PageLinks[n] = htmltext.AbsURL(base, a.AttrOr("href", ""))
 		}
 	})
+	// SMF 2.0 has no rel=prev/next for pages: the neighbouring page links stand in.
+	if p.PrevURL == "" && p.Current > 1 {
+		p.PrevURL = p.PageLinks[p.Current-1]
+	}
+	if p.NextURL == "" && p.Current > 0 {
+		p.NextURL = p.PageLinks[p.Current+1]
+	}
 	switch {
 	case doc.Find(sel.forumPosts).Length() > 0:
 		p.Kind = KindThread
@@ -294,6 +387,12 @@ func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) err
 		if err != nil {
 			return err
 		}
+		// SMF 2.0 puts the anchors before the post block: <a id="msgN"></a><a id="new"></a>.
+		if p.NewID == "" {
+			if m := sel.postIDAttr.FindStringSubmatch(doc.Find(sel.forumPosts).Find(sel.newAnchor).First().Prev().AttrOr("id", "")); m != nil {
+				p.NewID = m[1]
+			}
+		}
 	}
 	if len(p.Posts) == 0 {
 		return fmt.Errorf("smf: topic page without posts: %w", forum.ErrMarkupChanged)
@@ -306,20 +405,44 @@ func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) err
 	return fmt.Errorf("smf: no post has an author or a body: %w", forum.ErrMarkupChanged)
 }
 
-// postAround is the nearest ancestor of a 2.0 message body that also holds the poster.
+// postAround is the nearest ancestor of a 2.0 message body that also holds the poster; without
+// a poster to be found, the widest ancestor that holds no other message body (so the date, subject
+// and edit mark beside the body are still read).
 func postAround(inner *goquery.Selection) *goquery.Selection {
+	widest := inner.Parent()
 	for s := inner.Parent(); s.Length() > 0 && !s.Is("body"); s = s.Parent() {
+		if s.Find(sel.inner20).Length() > 1 {
+			break
+		}
 		if s.Find(sel.author).Length() > 0 {
 			return s
 		}
+		widest = s
 	}
-	return inner.Parent()
+	return widest
 }
 
+// authorOf reads the poster by role: the profile link in the poster's heading, else its first
+// link with text (a member sees SMF 2.0's online mark as a PM link with an icon before the name),
+// else the heading's text (a guest poster).
 func authorOf(s *goquery.Selection) (name, id string) {
 	h := s.Find(sel.author).First()
-	if a := h.Find("a[href]").First(); a.Length() > 0 {
-		return htmltext.Collapse(a.Text()), memberIDFromHref(a.AttrOr("href", ""))
+	var link *goquery.Selection
+	h.Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		if htmltext.Collapse(a.Text()) == "" {
+			return true
+		}
+		if strings.Contains(a.AttrOr("href", ""), sel.profileHref) {
+			link = a
+			return false
+		}
+		if link == nil {
+			link = a
+		}
+		return true
+	})
+	if link != nil {
+		return htmltext.Collapse(link.Text()), memberIDFromHref(link.AttrOr("href", ""))
 	}
 	return htmltext.Collapse(h.Text()), ""
 }
@@ -401,6 +524,26 @@ func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error 
 	if err != nil {
 		return err
 	}
+	if len(p.Posts) == 0 {
+		// SMF 2.0: a shown PM is a div.windowbg without an id; its body is div.inner#msg_N.
+		root.Find(sel.inner20).EachWithBreak(func(_ int, inner *goquery.Selection) bool {
+			m := sel.inner20ID.FindStringSubmatch(inner.AttrOr("id", ""))
+			if m == nil {
+				return true
+			}
+			var post forum.Post
+			post, err = parsePM(postAround(inner), m[1], base, opt)
+			if err != nil {
+				return false
+			}
+			rendered[post.ID] = true
+			p.Posts = append(p.Posts, post)
+			return true
+		})
+		if err != nil {
+			return err
+		}
+	}
 	root.Find(sel.pmListRow).Each(func(_ int, tr *goquery.Selection) {
 		a := tr.Find(sel.pmListLink).First()
 		href, ok := a.Attr("href")
@@ -411,14 +554,33 @@ func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error 
 		if _, err := strconv.Atoi(id); err != nil {
 			return
 		}
-		row := PMRow{ID: id, Unread: tr.HasClass("unread_pm"), Rendered: rendered[id]}
+		row := PMRow{ID: id, Rendered: rendered[id],
+			Unread: tr.HasClass("unread_pm") || a.Parent().Find(sel.pmListNew).Length() > 0}
 		subj := a.Clone()
 		subj.Find("span").Remove()
 		row.Subject = htmltext.Collapse(subj.Text())
 		from := tr.Find(sel.pmListFrom).First()
+		if from.Length() == 0 {
+			from = tr.Find("a[href*='" + sel.profileHref + "']").First()
+		}
 		row.From = htmltext.Collapse(from.Text())
 		row.FromID = memberIDFromHref(from.AttrOr("href", ""))
-		row.Time, _ = ParseTime(htmltext.Collapse(tr.Find(sel.pmListTime).Text()), opt.Location, opt.Now)
+		if cell := tr.Find(sel.pmListTime); cell.Length() > 0 {
+			row.Time, _ = ParseTime(htmltext.Collapse(cell.Text()), opt.Location, opt.Now)
+		} else {
+			// SMF 2.0: the date cell has no class; it is the cell without links that reads as a date.
+			tr.Find("td").EachWithBreak(func(_ int, td *goquery.Selection) bool {
+				if td.Find("a, input").Length() > 0 {
+					return true
+				}
+				t, err := ParseTime(htmltext.Collapse(td.Text()), opt.Location, opt.Now)
+				if err == nil {
+					row.Time = t
+					return false
+				}
+				return true
+			})
+		}
 		p.PMList = append(p.PMList, row)
 	})
 	// A displayed PM takes its date from the list row when the post header's is unreadable.
