@@ -40,6 +40,9 @@ var want = map[string][3]string{
 	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "xenforo"},
 	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
+	"generic/vbulletin422-xenfovb-astyles-t10236.html":  {"vBulletin", "4.2.2", "generic"},
+	"generic/vbulletin422-xenfovb-astyles-t26792.html":  {"vBulletin", "4.2.2", "generic"},
+	"generic/vbulletin420-xenfovb-astyles-t21767.html":  {"vBulletin", "4.2.0", "generic"},
 	"generic/vbulletin552-fandompost.html":              {"vBulletin", "5.5.2", "generic"},
 	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "invision"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
@@ -138,6 +141,9 @@ func TestPresets(t *testing.T) {
 		"xenforo2-default-xenforo-community.html":   {"XenForo", "2"},
 		"xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1"},
 		"vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3"},
+		"vbulletin422-xenfovb-astyles-t10236.html":  {"vBulletin", "4.2.2"},
+		"vbulletin422-xenfovb-astyles-t26792.html":  {"vBulletin", "4.2.2"},
+		"vbulletin420-xenfovb-astyles-t21767.html":  {"vBulletin", "4.2.0"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", name))
