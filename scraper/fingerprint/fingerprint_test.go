@@ -207,3 +207,39 @@ func TestVBulletinQuoteHoldingCode(t *testing.T) {
 		t.Errorf("got %+v", p)
 	}
 }
+
+// The real vBulletin 4.2 pages of a Vietnamese board (astyles.org) through the preset: dates day
+// first (the page's "30-09-2012" settles "11-10-2012" as the 11th of October), quotes cited
+// "Gửi bởi <strong>Name</strong>" with their post from ?p=N or #postN, [PHP] code blocks, edit notes.
+func TestVBulletin4Astyles(t *testing.T) {
+	read := func(name, version string) []forum.Post {
+		t.Helper()
+		raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		posts, err := generic.ExtractPage(raw, "", forum.Config{Location: time.UTC, Now: time.Now, Extra: fingerprint.Preset("vBulletin", version)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return posts
+	}
+	posts := read("vbulletin422-xenfovb-astyles-t10236.html", "4.2.2")
+	if len(posts) != 6 || !posts[0].Time.Equal(time.Date(2012, 9, 30, 13, 13, 0, 0, time.UTC)) ||
+		!posts[3].Time.Equal(time.Date(2012, 10, 11, 15, 12, 0, 0, time.UTC)) || posts[0].AuthorID != "14752" || !posts[0].Edited || len(posts[0].Code) != 5 ||
+		!strings.HasPrefix(posts[0].Code[0], "- app // Bao gồm các file về cấu hình cho client + giao diện website\n- quanly") {
+		t.Errorf("t10236: %+v", posts[0])
+	}
+	if q := posts[3].Quotes; len(q) != 1 || q[0].Author != "cc0mm" || q[0].PostID != "85103" || q[0].Text != "Trình bày tốt thật đó ~~" {
+		t.Errorf("t10236 quote: %+v", q)
+	}
+	posts = read("vbulletin422-xenfovb-astyles-t26792.html", "4.2.2")
+	if q := posts[5].Quotes; len(posts) != 6 || len(q) != 1 || q[0].Author != "No loli No Life" || q[0].PostID != "285209" || !posts[5].Edited ||
+		!posts[4].Time.Equal(time.Date(2016, 3, 8, 21, 55, 0, 0, time.UTC)) {
+		t.Errorf("t26792: %+v", posts[5])
+	}
+	posts = read("vbulletin420-xenfovb-astyles-t21767.html", "4.2.0")
+	if q := posts[0].Quotes; len(posts) != 4 || len(q) != 1 || q[0].Author != "" || q[0].Text != "http://warface.goplay.vn/" || posts[2].Quotes[0].Author != "koolbong" {
+		t.Errorf("t21767: %+v", posts)
+	}
+}
