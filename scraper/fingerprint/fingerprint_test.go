@@ -41,6 +41,9 @@ var want = map[string][3]string{
 	"generic/xenforo2-default-xenforo-community.html":   {"XenForo", "2", "xenforo"},
 	"generic/xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1", "generic"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
+	"generic/vbulletin422-xenfovb-astyles-t10236.html":  {"vBulletin", "4.2.2", "generic"},
+	"generic/vbulletin422-xenfovb-astyles-t26792.html":  {"vBulletin", "4.2.2", "generic"},
+	"generic/vbulletin420-xenfovb-astyles-t21767.html":  {"vBulletin", "4.2.0", "generic"},
 	"generic/vbulletin552-fandompost.html":              {"vBulletin", "5.5.2", "generic"},
 	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "invision"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
@@ -52,6 +55,9 @@ var want = map[string][3]string{
 	"ucoz/ucoz-lehrer3dn-t1-p1-excerpt.html":            {"uCoz", "", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8", "mybb"},
 	"forums/mybb16/10-thread-p1.guest.html":             {"MyBB", "1.6", "mybb"},
+	"mybb/mybb18-emerald-burgershot-t1808.html":         {"MyBB", "1.8", "mybb"},
+	"mybb/mybb18-emerald-burgershot-t2159.html":         {"MyBB", "1.8", "mybb"},
+	"mybb/mybb18-emerald-burgershot-t1026.html":         {"MyBB", "1.8", "mybb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/punbb13/10-thread-p1.guest.html":            {"PunBB", "1.3", "punbb"},
 	"forums/fluxbb12/10-thread-p1.guest.html":           {"FluxBB", "1.2", "punbb"},
@@ -153,6 +159,9 @@ func TestPresets(t *testing.T) {
 		"xenforo2-default-xenforo-community.html":   {"XenForo", "2"},
 		"xenforo1-flexgray-sufficientvelocity.html": {"XenForo", "1"},
 		"vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3"},
+		"vbulletin422-xenfovb-astyles-t10236.html":  {"vBulletin", "4.2.2"},
+		"vbulletin422-xenfovb-astyles-t26792.html":  {"vBulletin", "4.2.2"},
+		"vbulletin420-xenfovb-astyles-t21767.html":  {"vBulletin", "4.2.0"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", name))
@@ -214,5 +223,41 @@ func TestVBulletinQuoteHoldingCode(t *testing.T) {
 	p := posts[0]
 	if p.Text != "ok" || len(p.Code) != 0 || len(p.Quotes) != 1 || p.Quotes[0].Author != "bob" || p.Quotes[0].PostID != "8" || p.Quotes[0].Text != "move\nE2-E4" {
 		t.Errorf("got %+v", p)
+	}
+}
+
+// The real vBulletin 4.2 pages of a Vietnamese board (astyles.org) through the preset: dates day
+// first (the page's "30-09-2012" settles "11-10-2012" as the 11th of October), quotes cited
+// "Gửi bởi <strong>Name</strong>" with their post from ?p=N or #postN, [PHP] code blocks, edit notes.
+func TestVBulletin4Astyles(t *testing.T) {
+	read := func(name, version string) []forum.Post {
+		t.Helper()
+		raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		posts, err := generic.ExtractPage(raw, "", forum.Config{Location: time.UTC, Now: time.Now, Extra: fingerprint.Preset("vBulletin", version)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return posts
+	}
+	posts := read("vbulletin422-xenfovb-astyles-t10236.html", "4.2.2")
+	if len(posts) != 6 || !posts[0].Time.Equal(time.Date(2012, 9, 30, 13, 13, 0, 0, time.UTC)) ||
+		!posts[3].Time.Equal(time.Date(2012, 10, 11, 15, 12, 0, 0, time.UTC)) || posts[0].AuthorID != "14752" || !posts[0].Edited || len(posts[0].Code) != 5 ||
+		!strings.HasPrefix(posts[0].Code[0], "- app // Bao gồm các file về cấu hình cho client + giao diện website\n- quanly") {
+		t.Errorf("t10236: %+v", posts[0])
+	}
+	if q := posts[3].Quotes; len(q) != 1 || q[0].Author != "cc0mm" || q[0].PostID != "85103" || q[0].Text != "Trình bày tốt thật đó ~~" {
+		t.Errorf("t10236 quote: %+v", q)
+	}
+	posts = read("vbulletin422-xenfovb-astyles-t26792.html", "4.2.2")
+	if q := posts[5].Quotes; len(posts) != 6 || len(q) != 1 || q[0].Author != "No loli No Life" || q[0].PostID != "285209" || !posts[5].Edited ||
+		!posts[4].Time.Equal(time.Date(2016, 3, 8, 21, 55, 0, 0, time.UTC)) {
+		t.Errorf("t26792: %+v", posts[5])
+	}
+	posts = read("vbulletin420-xenfovb-astyles-t21767.html", "4.2.0")
+	if q := posts[0].Quotes; len(posts) != 4 || len(q) != 1 || q[0].Author != "" || q[0].Text != "http://warface.goplay.vn/" || posts[2].Quotes[0].Author != "koolbong" {
+		t.Errorf("t21767: %+v", posts)
 	}
 }

@@ -22,7 +22,12 @@ var presets = map[string]map[string]string{
 	"uCoz": ucoz.Preset,
 	// vBulletin 5 (default style): the table of scraper/vbulletin5, tried on the real 5.5.2 page.
 	"vBulletin 5": vbulletin5.VB5,
-	// vBulletin 4 (default style): li.postbitlegacy#post_N, span.date "06-15-2016, 03:03 PM".
+	// vBulletin 4 (default style and those built on it, legacy and side-by-side postbits):
+	// li.postcontainer#post_N, span.date "06-15-2016, 03:03 PM" (a board may show the day first,
+	// "30-09-2012, 01:13 PM": the page's dates settle which), profile links member.php?u=N,
+	// member.php/N-name or members/N-name/ (friendly URLs), the quoted author in the cite's
+	// <strong> whatever the language's wording, the quoted post in its link (?p=N, or #postN
+	// where a saved copy dropped the query).
 	"vBulletin 4": {
 		"post":             "li[id^='post_'].postcontainer",
 		"post_id":          "@id",
@@ -30,18 +35,20 @@ var presets = map[string]map[string]string{
 		"permalink":        "a.postcounter@href",
 		"author":           ".username_container .username strong || .username_container .username",
 		"author_id":        ".username_container a.username@href",
-		"author_id_re":     `(?:u=|member\.php/)(\d+)`,
+		"author_id_re":     `(?:u=|member\.php/|members/)(\d+)`,
 		"time":             ".postdate .date",
-		"time_layout":      "01-02-2006, 03:04 PM",
+		"time_layout":      "01-02-2006, 03:04 PM || 02-01-2006, 03:04 PM",
 		"body":             "blockquote.postcontent",
 		"edited":           "blockquote.lastedited",
 		"quote":            "div.bbcode_container:has(div.bbcode_quote)",
 		"quote_cite":       ".bbcode_postedby",
 		"quote_author_re":  `(?:Originally Posted by|Сообщение от)\s+(.+?)\s*$`,
-		"quote_post_id":    "a[href*='p=']@href",
-		"quote_post_id_re": `p=(\d+)`,
-		"code":             "div.bbcode_container:has(pre.bbcode_code):not(:has(div.bbcode_quote))",
-		"code_text":        "pre.bbcode_code",
+		"quote_author":     ".bbcode_postedby strong",
+		"quote_post_id":    "a[href*='p=']@href || a[href*='#post']@href",
+		"quote_post_id_re": `(?:p=|#post)(\d+)`,
+		// [CODE] is pre.bbcode_code; [PHP] and [HTML] are div.bbcode_code (highlighted).
+		"code":      "div.bbcode_container:has(.bbcode_code):not(:has(div.bbcode_quote))",
+		"code_text": ".bbcode_code",
 	},
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"forumgm/forum"
+	"forumgm/scraper/date"
 	"forumgm/scraper/htmltext"
 )
 
@@ -88,6 +90,7 @@ func Extract(doc *goquery.Document, t *Table, o Options) (*Page, error) {
 	if o.Loc == nil {
 		o.Loc = time.UTC
 	}
+	t = pageLayouts(nodes, t, o)
 	p := &Page{}
 	var err error
 	nodes.EachWithBreak(func(i int, s *goquery.Selection) bool {
@@ -230,6 +233,51 @@ func readable(p forum.Post) bool {
 		body = body || strings.HasPrefix(pr, "body:")
 	}
 	return !author || !body
+}
+
+// pageLayouts puts first the table's layout that reads every date of the page some layout
+// reads: a board shows all its dates in one format, so where "30-09-2012" shows the day first,
+// "10-11-2012" on the same page is the 10th of November, not the October 11th an earlier
+// month-first layout would read. A table whose first layout reads every date (or none of whose
+// layouts reads them all) is used as it is. A page whose every date is ambiguous keeps the
+// table's order: the board's own layout (time_layout in the config) settles it.
+func pageLayouts(posts *goquery.Selection, t *Table, o Options) *Table {
+	if len(t.TimeLayouts) < 2 || len(t.Time) == 0 {
+		return t
+	}
+	var shown []string
+	posts.Each(func(_ int, s *goquery.Selection) {
+		for _, f := range t.Time {
+			if v, ok := f.Get(s); ok {
+				if _, ok := date.ParseLayouts(v, o.Loc, t.TimeLayouts...); ok {
+					shown = append(shown, v)
+				}
+				return
+			}
+		}
+	})
+	if len(shown) == 0 {
+		return t
+	}
+	for i, l := range t.TimeLayouts {
+		all := true
+		for _, v := range shown {
+			if _, ok := date.ParseLayouts(v, o.Loc, l); !ok {
+				all = false
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		if i == 0 {
+			return t
+		}
+		c := *t
+		c.TimeLayouts = append([]string{l}, slices.Delete(slices.Clone(t.TimeLayouts), i, i+1)...)
+		return &c
+	}
+	return t
 }
 
 func postTime(s *goquery.Selection, t *Table, o Options) (time.Time, error) {
@@ -451,6 +499,15 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 				txt = m[len(m)-1]
 				if len(m) > 1 {
 					txt = m[1]
+				}
+			} else if !r.t.QuoteAuthorField.IsZero() {
+				// A cite in a wording the table does not know ("Gửi bởi ann"): the element that
+				// holds the name (QuoteAuthorField, read as it is: the wording's regexp is what
+				// failed) names the author instead.
+				f := r.t.QuoteAuthorField
+				f.Re = nil
+				if a, ok := f.Get(goquery.NewDocumentFromNode(q).Selection); ok {
+					txt = a
 				}
 			}
 		}

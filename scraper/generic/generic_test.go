@@ -281,3 +281,39 @@ func firstPosts(page []byte, n int) []byte {
 	}
 	return []byte(s[:at-1])
 }
+
+// A board shows all its dates in one format: the page's dates settle whether "10-11-2012" is
+// the day or the month first (a date no month-first layout reads, "30-09-2012", says day
+// first); a page of ambiguous dates only keeps the table's order. A cite in a wording the table
+// does not know names its author through the quote_author element.
+func TestPageDateOrderAndQuoteAuthor(t *testing.T) {
+	extra := map[string]string{
+		"post": "li.post", "post_id": "@id", "post_id_re": `p(\d+)`, "author": ".name",
+		"time": ".date", "time_layout": "01-02-2006, 03:04 PM || 02-01-2006, 03:04 PM", "body": ".text",
+		"quote": "div.quote", "quote_cite": ".by", "quote_author_re": `Originally Posted by\s+(.+?)\s*$`,
+		"quote_author": ".by strong", "quote_post_id": "a@href", "quote_post_id_re": `(?:p=|#post)(\d+)`,
+	}
+	post := func(id, date, body string) string {
+		return `<li class="post" id="p` + id + `"><b class="name">ann</b><span class="date">` + date + `</span><div class="text">` + body + `</div></li>`
+	}
+	read := func(page string) []forum.Post {
+		t.Helper()
+		posts, err := generic.ExtractPage([]byte("<ol>"+page+"</ol>"), "", forum.Config{Extra: extra})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return posts
+	}
+	posts := read(post("1", "30-09-2012,&nbsp;01:13 PM", "Ход") + post("2", "10-11-2012, 03:12 PM",
+		`<div class="quote"><div class="by">Gửi bởi <strong>bob</strong> <a href="../showthread.php#post1"></a></div>Ход</div>Ответ`))
+	if !posts[0].Time.Equal(time.Date(2012, 9, 30, 13, 13, 0, 0, time.UTC)) || !posts[1].Time.Equal(time.Date(2012, 11, 10, 15, 12, 0, 0, time.UTC)) {
+		t.Errorf("day-first page: %v, %v", posts[0].Time, posts[1].Time)
+	}
+	if q := posts[1].Quotes; len(q) != 1 || q[0].Author != "bob" || q[0].PostID != "1" || q[0].Text != "Ход" {
+		t.Errorf("quote: %+v", q)
+	}
+	posts = read(post("3", "10-11-2012, 03:12 PM", `<div class="quote"><div class="by">Originally Posted by <strong>bob</strong> <a href="showthread.php?p=1#post1"></a></div>x</div>y`))
+	if !posts[0].Time.Equal(time.Date(2012, 10, 11, 15, 12, 0, 0, time.UTC)) || posts[0].Quotes[0].Author != "bob" {
+		t.Errorf("ambiguous page: %v %+v", posts[0].Time, posts[0].Quotes)
+	}
+}

@@ -137,8 +137,10 @@ type Table struct {
 	QuoteCite   string         // inside a quote: its attribution
 	QuoteAuthor *regexp.Regexp // from the cite text: first group = author (else the whole text)
 	QuotePostID Field          // inside the cite (or the quote): the quoted post's id
-	// QuoteAuthorField reads the quoted author off the quote itself when it has no cite (or the
-	// cite names nobody): Invision's blockquote[data-ipsquote-username], XenForo's data-quote.
+	// QuoteAuthorField reads the quoted author off the quote itself when it has no cite, the
+	// cite names nobody, or its wording does not match QuoteAuthor: Invision's
+	// blockquote[data-ipsquote-username], XenForo's data-quote, vBulletin's
+	// .bbcode_postedby strong.
 	QuoteAuthorField Field
 
 	Code     string // inside Body: a code block

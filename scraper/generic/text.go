@@ -43,12 +43,16 @@ func smileyAlt(n *html.Node) string {
 // rawText is a node's text with every space and newline kept (for code blocks).
 func rawText(n *html.Node) string {
 	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
+	var walk func(*html.Node, bool)
+	walk = func(n *html.Node, pre bool) {
 		switch n.Type {
 		case html.TextNode:
 			// Old boards indent code with no-break spaces (&nbsp;); code is copied as spaces.
-			b.WriteString(strings.ReplaceAll(n.Data, "\u00a0", " "))
+			s := strings.ReplaceAll(n.Data, "\u00a0", " ")
+			if !pre {
+				s = unpreformatted(s, b.Len() == 0 || strings.HasSuffix(b.String(), "\n"), n.NextSibling)
+			}
+			b.WriteString(s)
 		case html.ElementNode:
 			if n.Data == "br" {
 				b.WriteByte('\n')
@@ -57,13 +61,38 @@ func rawText(n *html.Node) string {
 			if skipTags[n.Data] && n.Data != "textarea" {
 				return
 			}
+			pre = pre || n.Data == "pre"
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+			walk(c, pre)
 		}
 	}
-	walk(n)
+	walk(n, inPre(n))
 	return b.String()
+}
+
+// inPre says whether n is a <pre> or inside one: its text is shown as written.
+func inPre(n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Type == html.ElementNode && n.Data == "pre" {
+			return true
+		}
+	}
+	return false
+}
+
+// unpreformatted is the text of code outside a <pre> as a browser shows it: the code's lines
+// are its <br>s (vBulletin's highlighted [PHP] blocks, div.bbcode_code), so the source's own
+// line breaks beside them are not shown, and one between words is a space.
+func unpreformatted(s string, lineStart bool, next *html.Node) string {
+	s = strings.ReplaceAll(s, "\r", "")
+	if lineStart {
+		s = strings.TrimLeft(s, "\n")
+	}
+	if next == nil || next.Type == html.ElementNode && next.Data == "br" {
+		s = strings.TrimRight(s, "\n")
+	}
+	return strings.ReplaceAll(s, "\n", " ")
 }
 
 // zeroWidth are the invisible characters boards put into text (XenForo after quotes and
