@@ -506,41 +506,31 @@ func dateText(s string) string {
 func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
 	root := doc.Find(sel.pmRoot)
 	rendered := map[string]bool{}
-	var err error
-	root.Find(sel.pmPost).EachWithBreak(func(_ int, s *goquery.Selection) bool {
-		m := sel.postIDAttr.FindStringSubmatch(s.AttrOr("id", ""))
-		if m == nil {
+	// collect reads the PMs among nodes whose id idRe matches; post gives the PM's whole block.
+	collect := func(nodes *goquery.Selection, idRe *regexp.Regexp, post func(*goquery.Selection) *goquery.Selection) error {
+		var err error
+		nodes.EachWithBreak(func(_ int, s *goquery.Selection) bool {
+			m := idRe.FindStringSubmatch(s.AttrOr("id", ""))
+			if m == nil {
+				return true
+			}
+			var pm forum.Post
+			if pm, err = parsePM(post(s), m[1], base, opt); err != nil {
+				return false
+			}
+			rendered[pm.ID] = true
+			p.Posts = append(p.Posts, pm)
 			return true
-		}
-		var post forum.Post
-		post, err = parsePM(s, m[1], base, opt)
-		if err != nil {
-			return false
-		}
-		rendered[post.ID] = true
-		p.Posts = append(p.Posts, post)
-		return true
-	})
-	if err != nil {
+		})
+		return err
+	}
+	self := func(s *goquery.Selection) *goquery.Selection { return s }
+	if err := collect(root.Find(sel.pmPost), sel.postIDAttr, self); err != nil {
 		return err
 	}
 	if len(p.Posts) == 0 {
 		// SMF 2.0: a shown PM is a div.windowbg without an id; its body is div.inner#msg_N.
-		root.Find(sel.inner20).EachWithBreak(func(_ int, inner *goquery.Selection) bool {
-			m := sel.inner20ID.FindStringSubmatch(inner.AttrOr("id", ""))
-			if m == nil {
-				return true
-			}
-			var post forum.Post
-			post, err = parsePM(postAround(inner), m[1], base, opt)
-			if err != nil {
-				return false
-			}
-			rendered[post.ID] = true
-			p.Posts = append(p.Posts, post)
-			return true
-		})
-		if err != nil {
+		if err := collect(root.Find(sel.inner20), sel.inner20ID, postAround); err != nil {
 			return err
 		}
 	}
