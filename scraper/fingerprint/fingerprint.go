@@ -123,7 +123,8 @@ func when(ok bool, what string) string {
 
 var (
 	genVersionRe = regexp.MustCompile(`(\d+(?:\.\d+)+(?:\s*(?:RC|Beta|Alpha)\s*\d*)?)`)
-	smfVersionRe = regexp.MustCompile(`SMF (\d+\.\d+(?:\.\d+)?(?: RC\d+| Beta \d+)?)`)
+	// SMF prints "SMF 2.1.4", "SMF 2.0 RC3", and boards' own patch levels ("SMF 2.0.15.10").
+	smfVersionRe = regexp.MustCompile(`SMF (\d+\.\d+(?:\.\d+){0,2}(?: RC\d+| Beta \d+)?)`)
 	pfVersionRe  = regexp.MustCompile(`(?i)(?:PunBB|FluxBB) (\d+\.\d+(?:\.\d+)?)`)
 	mybbVerRe    = regexp.MustCompile(`general\.js\?ver=(\d)(\d)(\d\d)`)
 	phpbbStyleRe = regexp.MustCompile(`styles/([A-Za-z0-9_-]+)/`)
