@@ -23,6 +23,7 @@ func TestRealPages(t *testing.T) {
 	}{
 		{"urho3d-angelscript-loading-a-char-file-into-a-2d-array-how.7065", 7, 2, 4, 3},
 		{"urho3d-degree-character-in-string-displayed-in-urhosharp-label.6460", 18, 5, 1, 4},
+		{"urho3d-using-custom-c-component-from-angelscript.6834", 18, 17, 7, 2},
 	} {
 		name := c.name
 		t.Run(name, func(t *testing.T) {
