@@ -132,6 +132,7 @@ var (
 	fluxStyleRe  = regexp.MustCompile(`style/([A-Za-z0-9_-]+)\.css`)
 	ucozLayerRe  = regexp.MustCompile(`/\.s/src/(layer\d+)(?:\.min)?\.css`)
 	punStyleRe   = regexp.MustCompile(`style/([A-Za-z0-9_-]+)/[A-Za-z0-9_.-]+\.css`)
+	xfVersionRe  = regexp.MustCompile(`^2\.\d+$`)
 )
 
 func footerHas(p *page, s string) string {

@@ -155,7 +155,13 @@ var rules = []rule{
 			return evidence(when(p.has("html#XF"), "markup: html#XF (XenForo 2)"),
 				when(p.has("article.message--post"), "markup: article.message--post (XenForo 2)"), footerHas(p, "XenForo"))
 		},
-		version: func(p *page) (string, string) { return "2", "" },
+		// 2.3 writes its major.minor into html#XF's data-xf; 2.0–2.2 do not.
+		version: func(p *page) (string, string) {
+			if v := p.doc.Find("html#XF").AttrOr("data-xf", ""); xfVersionRe.MatchString(v) {
+				return v, ""
+			}
+			return "2", ""
+		},
 	},
 	{
 		engine: "XenForo", dialect: "generic", reader: "xenforo",

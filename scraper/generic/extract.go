@@ -491,6 +491,13 @@ func (r *renderer) enclosing(n *html.Node, k kind) *html.Node {
 func (r *renderer) quote(q *html.Node) forum.Quote {
 	var out forum.Quote
 	c := r.cite(q)
+	// An attribute of the quote block itself (Invision's data-ipsquote-username) is the engine's
+	// record of the author; the cite is display text in the board's language ("13 часов назад,
+	// Graf сказал:") and only stands in when the attribute is missing.
+	var attrAuthor string
+	if f := r.t.QuoteAuthorField; f.Sel == "" && f.Attr != "" {
+		attrAuthor, _ = f.Get(goquery.NewDocumentFromNode(q).Selection)
+	}
 	if c != nil {
 		cs := goquery.NewDocumentFromNode(c)
 		txt := htmltext.Collapse(cs.Text())
@@ -523,7 +530,9 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 		f.Sel = ""
 		out.PostID, _ = f.Get(qs)
 	}
-	if out.Author == "" && !r.t.QuoteAuthorField.IsZero() {
+	if attrAuthor != "" {
+		out.Author = attrAuthor
+	} else if out.Author == "" && !r.t.QuoteAuthorField.IsZero() {
 		out.Author, _ = r.t.QuoteAuthorField.Get(goquery.NewDocumentFromNode(q).Selection)
 	}
 	w := newText()

@@ -9,6 +9,7 @@ import (
 // DefaultLayouts are the absolute date forms the built-in dialects know.
 var DefaultLayouts = []string{
 	time.RFC3339,
+	"2006-01-02T15:04:05-0700", // ISO 8601 with a basic offset (XenForo 2's <time datetime>)
 	"2006-01-02 15:04:05",
 	"2006-01-02 15:04",
 	"02.01.2006 15:04:05",

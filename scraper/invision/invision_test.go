@@ -51,6 +51,54 @@ func TestRealPages(t *testing.T) {
 	fixture.Golden(t, "ips47-armbian-rk322x-comments.json", posts, *update)
 }
 
+// Whole topic pages of a Russian Invision Community 4.7 board (go-piratia.ru, see
+// testdata/realboards/invision/README.md): every post read, quotes with their author and comment,
+// code blocks, edit lines; goldens checked against the pages post by post.
+func TestRealTopicPages(t *testing.T) {
+	for _, c := range []struct {
+		name                        string
+		posts, quotes, code, edited int
+	}{
+		{"ips47-gopiratia-t230", 4, 1, 9, 1},
+		{"ips47-gopiratia-t9", 4, 2, 0, 1},
+		{"ips47-gopiratia-t16", 5, 1, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "invision", c.name+".html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			posts, err := Extract(raw, "", cfg())
+			if err != nil {
+				t.Fatal(err)
+			}
+			quotes, code, edited := 0, 0, 0
+			for _, p := range posts {
+				if p.ID == "" || p.Author == "" || p.AuthorID == "" || p.Time.IsZero() || len(p.Problems) > 0 {
+					t.Errorf("post %s: %q (%s) %v %q", p.ID, p.Author, p.AuthorID, p.Time, p.Problems)
+				}
+				for _, q := range p.Quotes {
+					if q.Author != "" && q.PostID != "" {
+						quotes++
+					}
+					if strings.Contains(q.Author, ",") { // the citation's "13 часов назад, Graf сказал:"
+						t.Errorf("post %s: quote author %q", p.ID, q.Author)
+					}
+				}
+				code += len(p.Code)
+				if p.Edited {
+					edited++
+				}
+			}
+			if len(posts) != c.posts || quotes != c.quotes || code != c.code || edited != c.edited {
+				t.Errorf("%d posts, %d quotes with author and comment, %d code blocks, %d edited; want %d, %d, %d, %d",
+					len(posts), quotes, code, edited, c.posts, c.quotes, c.code, c.edited)
+			}
+			fixture.Golden(t, c.name+".json", posts, *update)
+		})
+	}
+}
+
 // withContent is the real second comment with its content replaced by content (and the edit
 // line the commentEditLine template writes, when edited is set).
 func withContent(t *testing.T, content, edited string) string {

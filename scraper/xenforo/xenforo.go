@@ -16,7 +16,8 @@ import (
 	"forumgm/scraper/generic"
 )
 
-// XenForo 2 (default style): article.message--post, <time data-time> Unix seconds, quotes
+// XenForo 2 (default style): article.message--post, <time data-time> Unix seconds (2.3:
+// data-timestamp; else the datetime attribute, "2009-05-05T09:36:00+0100"), quotes
 // blockquote.bbCodeBlock--quote with data-source="post: N", "… said:" / "… сказал(а):".
 var XF2 = map[string]string{
 	"post":             "article.message--post[data-content^='post-']",
@@ -25,7 +26,7 @@ var XF2 = map[string]string{
 	"permalink":        ".message-attribution-main a[href*='post']@href || .message-attribution-opposite a[href*='post']@href",
 	"author":           "@data-author",
 	"author_id":        ".message-name .username@data-user-id",
-	"time_unix":        ".message-attribution-main time@data-time || time.u-dt@data-time",
+	"time_unix":        ".message-attribution-main time@data-time || time.u-dt@data-time || time.u-dt@data-timestamp",
 	"time":             ".message-attribution-main time@datetime || time.u-dt@datetime",
 	"body":             ".message-userContent .bbWrapper",
 	"edited":           ".message-lastEdit",
@@ -58,7 +59,7 @@ var XF2Conversation = map[string]string{
 	"permalink":        "a.message-attribution-main@href || .message-attribution-main a@href",
 	"author":           "@data-author",
 	"author_id":        ".message-name .username@data-user-id",
-	"time_unix":        ".message-attribution-main time@data-time || time.u-dt@data-time",
+	"time_unix":        ".message-attribution-main time@data-time || time.u-dt@data-time || time.u-dt@data-timestamp",
 	"time":             ".message-attribution-main time@datetime || time.u-dt@datetime",
 	"body":             ".message-body .bbWrapper",
 	"remove":           ".bbCodeBlock-expandLink || .js-selectToQuoteEnd",

@@ -22,7 +22,9 @@ func cfg() forum.Config {
 // The real XenForo pages (testdata/realboards/generic, see its README) read right: goldens
 // checked against the pages.
 func TestRealPages(t *testing.T) {
-	for _, name := range []string{"xenforo2-default-xenforo-community.html", "xenforo1-flexgray-sufficientvelocity.html"} {
+	for _, name := range []string{"xenforo2-default-xenforo-community.html", "xenforo1-flexgray-sufficientvelocity.html",
+		"xenforo23-ragezone-t539161.html", "xenforo23-ragezone-t676761.html", "xenforo23-ragezone-t680281.html",
+		"xenforo23-uix-pkodev-t161.html"} {
 		t.Run(name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", name))
 			if err != nil {
