@@ -163,7 +163,11 @@ var Selectors = struct {
 
 // Patterns of page text (English pack, with the Russian pack's wording where known).
 var (
-	rePID      = regexp.MustCompile(`(?:^|[?&;])pid=(\d+)`)
+	rePID = regexp.MustCompile(`(?:^|[?&;])pid=(\d+)`)
+	// reVBCite is a quote's cite in vBulletin's form, "Name;postid" ([quote=Name;123]): boards
+	// converted from vBulletin keep it in old posts, and MyBB shows it as "Name;123 Wrote:" with
+	// no link; the name and the quoted post id are read from it.
+	reVBCite   = regexp.MustCompile(`^(.*\S);(\d+)$`)
 	rePIDSEO   = regexp.MustCompile(`(?:^|/)(?:thread-\d+-)?post-(\d+)\.html$`)
 	rePIDFrag  = regexp.MustCompile(`^pid(\d+)$`)
 	reTID      = regexp.MustCompile(`(?:^|[?&;])tid=(\d+)`)

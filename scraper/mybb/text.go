@@ -86,7 +86,8 @@ func smilieText(img *html.Node) string {
 
 // citeInfo reads "<cite><span> (<span title>date</span>)</span>Name Wrote:  <a class=quick_jump
 // href=…pid=N#pidN></a></cite>" (with SEO URLs the link is post-N.html): the name is the cite's own text without the localised last word
-// ("Wrote:", "писал:"); an unnamed quote's cite is just "Quote:".
+// ("Wrote:", "писал:"); an unnamed quote's cite is just "Quote:". A cite in vBulletin's form
+// without a link, "Name;123 Wrote:" (boards converted from vBulletin), gives Name and post 123.
 func citeInfo(cite *html.Node) (author, pid string) {
 	var own strings.Builder
 	for c := cite.FirstChild; c != nil; c = c.NextSibling {
@@ -109,7 +110,11 @@ func citeInfo(cite *html.Node) (author, pid string) {
 			s = ""
 		}
 	}
-	return strings.TrimSpace(s), pid
+	s = strings.TrimSpace(s)
+	if m := reVBCite.FindStringSubmatch(s); m != nil && pid == "" {
+		return m[1], m[2]
+	}
+	return s, pid
 }
 
 func queryOf(href string) string {
