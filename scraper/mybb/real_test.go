@@ -18,6 +18,7 @@ import (
 var realBoards = map[string]string{
 	"mybb18-emerald-burgershot-": "https://www.burgershot.gg/",
 	"mybb18-bootbb-samp-":        "https://sampforum.blast.hk/",
+	"mybb18-vienna-starboundfr-": "http://starbound-fr.net/forum/",
 }
 
 // realConfig reads a real page as its board showed it to a guest: the board's address for the
@@ -127,6 +128,55 @@ func TestRealPagesFields(t *testing.T) {
 	}
 }
 
+// Starbound-Fr.net (MyBB 1.8.0, theme Vienna, French pack): dates "30-12-2012, 16h30", cites
+// "Name a écrit :" and the unnamed "Citation :", 1.8.0's blockquote without a class, quotes
+// three deep, the author in span.protext, the board's own spoiler MyCode (its head holds the
+// show button), signatures left out.
+func TestRealPagesFrench(t *testing.T) {
+	read := func(name string) []forum.Post {
+		t.Helper()
+		raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "mybb", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		posts, err := Extractor(raw, "", realConfig(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return posts
+	}
+	posts := read("mybb18-vienna-starboundfr-t263.html")
+	if len(posts) != 10 {
+		t.Fatalf("t263: %d posts", len(posts))
+	}
+	for _, p := range posts {
+		if len(p.Problems) > 0 || p.Time.IsZero() {
+			t.Errorf("t263 %s: %v %q", p.ID, p.Time, p.Problems)
+		}
+	}
+	if p := posts[0]; p.Author != "OniriCorpe" || p.AuthorID != "1" || !p.Time.Equal(time.Date(2012, 12, 30, 16, 30, 0, 0, time.UTC)) ||
+		p.Text != "Accéder à l'article." || len(p.Quotes) != 1 || p.Quotes[0].Author != "" {
+		t.Errorf("t263 first post (unnamed quote, signature left out): %+v", p)
+	}
+	if q := posts[3].Quotes; len(q) != 2 || q[0].Author != "Clint Eastwood" || q[1].Author != "Lee Van Cliff" || !posts[3].Edited {
+		t.Errorf("t263 cites \"X a écrit :\": %+v", posts[3])
+	}
+	if q := posts[5].Quotes; len(q) != 1 || q[0].Author != "Gloomy54" || q[0].PostID != "4533" ||
+		!strings.HasPrefix(q[0].Text, "Non, camarade Bender") || !strings.HasSuffix(q[0].Text, "Calimero") {
+		t.Errorf("t263 quote three deep: %+v", posts[5])
+	}
+	posts = read("mybb18-vienna-starboundfr-t17-p2.html")
+	if len(posts) != 4 {
+		t.Fatalf("t17: %d posts", len(posts))
+	}
+	p := posts[3]
+	if len(p.Code) != 2 || p.Code[0] != "[spoiler]Je suis un message caché[/spoiler]" || len(p.Spoilers) != 2 ||
+		p.Spoilers[0] != (forum.Spoiler{Title: "Alerte Spoiler de Noob:", Text: "Je suis un message caché"}) ||
+		strings.Contains(p.Text, "Je suis un message caché\n") {
+		t.Errorf("t17 spoilers of the board's MyCode: %+v", p)
+	}
+}
+
 // A quote's cite: the quick_jump link names the quoted post; vBulletin's "Name;pid" form (boards
 // converted from vBulletin, no link) names it too; a link wins over the form.
 func TestCiteInfo(t *testing.T) {
@@ -136,6 +186,9 @@ func TestCiteInfo(t *testing.T) {
 		{`<cite>Pinch;12 Wrote: <a href="showthread.php?pid=99#pid99" class="quick_jump"></a></cite>`, "Pinch;12", "99"},
 		{`<cite>Quote:</cite>`, "", ""},
 		{`<cite>Сергей Wrote:</cite>`, "Сергей", ""},
+		{`<cite>Citation :</cite>`, "", ""},
+		{`<cite>Carte qui parle a écrit :</cite>`, "Carte qui parle", ""},
+		{`<cite><span> (30-12-2012, 17h47)</span>La Chouette a écrit :  <a href="http://starbound-fr.net/forum/showthread.php?pid=4527#pid4527" class="quick_jump"></a></cite>`, "La Chouette", "4527"},
 	} {
 		doc, err := goquery.NewDocumentFromReader(strings.NewReader("<blockquote>" + c.cite + "</blockquote>"))
 		if err != nil {
