@@ -53,6 +53,8 @@ var want = map[string][3]string{
 	"ucoz/ucoz-needforkill-t578-p1.html":                {"uCoz", "", "generic"},
 	"ucoz/ucoz-needforkill-t602-p1.html":                {"uCoz", "", "generic"},
 	"ucoz/ucoz-lehrer3dn-t1-p1-excerpt.html":            {"uCoz", "", "generic"},
+	"ucoz/ucoz-needforkill-t424-p32.html":               {"uCoz", "", "generic"},
+	"ucoz/ucoz-needforkill-t250-p3.html":                {"uCoz", "", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8", "mybb"},
 	"forums/mybb16/10-thread-p1.guest.html":             {"MyBB", "1.6", "mybb"},
 	"mybb/mybb18-emerald-burgershot-t1808.html":         {"MyBB", "1.8", "mybb"},
