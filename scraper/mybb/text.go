@@ -102,9 +102,10 @@ func smilieText(img *html.Node) string {
 }
 
 // citeInfo reads "<cite><span> (<span title>date</span>)</span>Name Wrote:  <a class=quick_jump
-// href=…pid=N#pidN></a></cite>" (with SEO URLs the link is post-N.html): the name is the cite's own text without the localised last word
-// ("Wrote:", "писал:", French "a écrit :"); an unnamed quote's cite is just "Quote:" ("Citation :"). A cite in vBulletin's form
-// without a link, "Name;123 Wrote:" (boards converted from vBulletin), gives Name and post 123.
+// href=…pid=N#pidN></a></cite>" (with SEO URLs the link is post-N.html): the name is the cite's
+// own text without the localised "wrote" ("Wrote:", "писал:", French "a écrit :"); an unnamed
+// quote's cite is just "Quote:" ("Citation :"). A cite in vBulletin's form without a link,
+// "Name;123 Wrote:" (boards converted from vBulletin), gives Name and post 123.
 func citeInfo(cite *html.Node) (author, pid string) {
 	var own strings.Builder
 	for c := cite.FirstChild; c != nil; c = c.NextSibling {
