@@ -461,6 +461,14 @@ func (r *renderer) codeText(n *html.Node) string {
 	return rawText(n)
 }
 
+// quoteAuthorPlace: the table names where a quote holds its author (quote_author). The field
+// also carries quote_author_re (the cite's wording, by the key's name); without a selector or
+// attribute it names no place, and reading the whole quote with it would take the quote's text
+// for the author when a cite names nobody (uCoz's bare "Quote").
+func (t *Table) quoteAuthorPlace() bool {
+	return t.QuoteAuthorField.Sel != "" || t.QuoteAuthorField.Attr != ""
+}
+
 // cite finds the quote's own attribution (not that of a quote nested in it).
 func (r *renderer) cite(q *html.Node) *html.Node {
 	if r.t.QuoteCite == "" {
@@ -507,7 +515,7 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 				if len(m) > 1 {
 					txt = m[1]
 				}
-			} else if !r.t.QuoteAuthorField.IsZero() {
+			} else if r.t.quoteAuthorPlace() {
 				// A cite in a wording the table does not know ("Gửi bởi ann"): the element that
 				// holds the name (QuoteAuthorField, read as it is: the wording's regexp is what
 				// failed) names the author instead.
@@ -532,7 +540,7 @@ func (r *renderer) quote(q *html.Node) forum.Quote {
 	}
 	if attrAuthor != "" {
 		out.Author = attrAuthor
-	} else if out.Author == "" && !r.t.QuoteAuthorField.IsZero() {
+	} else if out.Author == "" && r.t.quoteAuthorPlace() {
 		out.Author, _ = r.t.QuoteAuthorField.Get(goquery.NewDocumentFromNode(q).Selection)
 	}
 	w := newText()

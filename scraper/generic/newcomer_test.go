@@ -94,3 +94,24 @@ func TestQuoteAuthorAttribute(t *testing.T) {
 		t.Errorf("got %+v", posts[0])
 	}
 }
+
+// A cite that names nobody (uCoz's bare "Quote") leaves the author empty: quote_author_re is
+// the cite's wording, not a place to read the quote's own text with (a real uCoz page, post
+// 8990 of needforkill.ru's topic 424, read the quoted text as its author).
+func TestQuoteCiteNamingNobody(t *testing.T) {
+	page := `<div class="p" id="p1"><a class="u">Rh</a><time datetime="2009-11-03T20:47:35Z">x</time><div class="b">` +
+		`<div class="q"><div class="qn"><b>Quote</b></div><div class="qm">Удачи.</div></div>Спасибо` +
+		`<div class="q"><div class="qn"><b>Quote (connect)</b></div><div class="qm">Зато</div></div></div></div>`
+	extra := map[string]string{
+		"post": "div.p", "post_id": "@id", "post_id_re": `p(\d+)`, "author": "a.u", "time": "time@datetime",
+		"body": "div.b", "quote": "div.q", "quote_cite": "div.qn",
+		"quote_author_re": `^(?:Цитата|Quote)\s*\(?\s*(.*?)\s*\)?$`,
+	}
+	posts, err := generic.ExtractPage([]byte(page), "", forum.Config{Extra: extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := posts[0].Quotes; len(q) != 2 || q[0] != (forum.Quote{Text: "Удачи."}) || q[1] != (forum.Quote{Author: "connect", Text: "Зато"}) {
+		t.Errorf("got %+v", posts[0].Quotes)
+	}
+}

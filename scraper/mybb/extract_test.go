@@ -597,6 +597,8 @@ func TestDates(t *testing.T) {
 		{`2 часа назад`, time.Date(2026, 11, 30, 10, 30, 0, 0, msk)},
 		{`11-28-2026, 07:45 PM`, time.Date(2026, 11, 28, 19, 45, 0, 0, msk)},
 		{`28.11.2026, 19:45`, time.Date(2026, 11, 28, 19, 45, 0, 0, msk)},
+		{`30-12-2012, 16h30`, time.Date(2012, 12, 30, 16, 30, 0, 0, msk)}, // French pack (starbound-fr.net)
+		{`30-12-2012, 18h17 <span class="post_edit" id="edited_by_4531"><span class="edited_post">(Modification du message : 31-12-2012, 00h09 par X.)</span></span>`, time.Date(2012, 12, 30, 18, 17, 0, 0, msk)},
 	}
 	for _, c := range cases {
 		doc, _ := Parse([]byte(`<div class="post_head"><span class="post_date">` + c.html +

@@ -62,7 +62,11 @@ var Selectors = struct {
 	SpoilerTitle string
 	SpoilerBody  string
 	SpoilerWrap  string // the "Spoiler MyCode" plugin (Sephiroth, 1.8): div.spoiler_wrap > div.spoiler_header + div.spoiler_body
-	Smilie       string
+	// SpoilerButtonHead is a spoiler's head in a board's own MyCode without spoiler_title: its
+	// first div when that holds the show/hide button (an input button) and no spoiler_title
+	// is beside it.
+	SpoilerButtonHead string
+	Smilie            string
 
 	// Private messages.
 	PMForm     string // the folder listing's form
@@ -126,17 +130,18 @@ var Selectors = struct {
 	SectionEmpty:    "select[name='sortby'], a[href*='sortby=']",
 	NewThread:       "a.new_thread_button[href*='fid=']",
 
-	Quote:        "blockquote.mycode_quote",
-	QuoteCite:    "cite",
-	QuoteJump:    "a.quick_jump",
-	CodeBlock:    "div.codeblock",
-	CodeTitle:    "div.title",
-	CodeBody:     "code",
-	Spoiler:      "div.spoiler",
-	SpoilerTitle: "div.spoiler_title",
-	SpoilerBody:  "div.spoiler_content",
-	SpoilerWrap:  "div.spoiler_wrap:has(div.spoiler_body)",
-	Smilie:       "img.smilie",
+	Quote:             "blockquote.mycode_quote",
+	QuoteCite:         "cite",
+	QuoteJump:         "a.quick_jump",
+	CodeBlock:         "div.codeblock",
+	CodeTitle:         "div.title",
+	CodeBody:          "code",
+	Spoiler:           "div.spoiler",
+	SpoilerTitle:      "div.spoiler_title",
+	SpoilerBody:       "div.spoiler_content",
+	SpoilerWrap:       "div.spoiler_wrap:has(div.spoiler_body)",
+	SpoilerButtonHead: "div.spoiler > div:first-child",
+	Smilie:            "img.smilie",
 
 	PMForm:     "form[name='pmForm']",
 	PMRowLink:  "a[href*='action=read'][href*='pmid=']",
@@ -163,7 +168,11 @@ var Selectors = struct {
 
 // Patterns of page text (English pack, with the Russian pack's wording where known).
 var (
-	rePID      = regexp.MustCompile(`(?:^|[?&;])pid=(\d+)`)
+	rePID = regexp.MustCompile(`(?:^|[?&;])pid=(\d+)`)
+	// reVBCite is a quote's cite in vBulletin's form, "Name;postid" ([quote=Name;123]): boards
+	// converted from vBulletin keep it in old posts, and MyBB shows it as "Name;123 Wrote:" with
+	// no link; the name and the quoted post id are read from it.
+	reVBCite   = regexp.MustCompile(`^(.*\S);(\d+)$`)
 	rePIDSEO   = regexp.MustCompile(`(?:^|/)(?:thread-\d+-)?post-(\d+)\.html$`)
 	rePIDFrag  = regexp.MustCompile(`^pid(\d+)$`)
 	reTID      = regexp.MustCompile(`(?:^|[?&;])tid=(\d+)`)

@@ -56,14 +56,31 @@ type bodyParts struct {
 // renderBody splits a post body node into own text, code blocks, quotes and spoilers. The
 // spoilers of the "Spoiler MyCode" plugin (div.spoiler_wrap > div.spoiler_header +
 // div.spoiler_body) are read as the board's div.spoiler, on a copy of the body.
+//
+// A board's own spoiler MyCode may write its head without the spoiler_title class: a first
+// div that holds the show/hide button (starbound-fr.net: div.spoiler > div.message with
+// "<b>Spoiler :</b> title <input type=button>" + div.corp) is then the title.
 func renderBody(body *html.Node) bodyParts {
 	sel := goquery.NewDocumentFromNode(body).Selection
 	if sel.Find(Selectors.SpoilerWrap).Length() > 0 {
 		sel = sel.Clone()
 		sel.Find(Selectors.SpoilerWrap).AddClass("spoiler")
 	}
+	if buttonHeads(sel).Length() > 0 {
+		sel = sel.Clone()
+		buttonHeads(sel).AddClass("spoiler_title")
+	}
 	b := htmltext.Render(sel, &bodyMarkup)
 	return bodyParts{text: b.Text, code: b.Code, quotes: b.Quotes, spoilers: b.Spoilers}
+}
+
+// buttonHeads are the heads of spoilers without a spoiler_title: a spoiler's first div that
+// holds an input button.
+func buttonHeads(sel *goquery.Selection) *goquery.Selection {
+	return sel.Find(Selectors.SpoilerButtonHead).FilterFunction(func(_ int, head *goquery.Selection) bool {
+		return head.Siblings().Filter("div.spoiler_title").Length() == 0 &&
+			head.ChildrenFiltered("input[type=button]").Length() > 0
+	})
 }
 
 // smilieText is the code a smilie image stands for (its alt text for one not in the table).
@@ -85,8 +102,10 @@ func smilieText(img *html.Node) string {
 }
 
 // citeInfo reads "<cite><span> (<span title>date</span>)</span>Name Wrote:  <a class=quick_jump
-// href=…pid=N#pidN></a></cite>" (with SEO URLs the link is post-N.html): the name is the cite's own text without the localised last word
-// ("Wrote:", "писал:"); an unnamed quote's cite is just "Quote:".
+// href=…pid=N#pidN></a></cite>" (with SEO URLs the link is post-N.html): the name is the cite's
+// own text without the localised "wrote" ("Wrote:", "писал:", French "a écrit :"); an unnamed
+// quote's cite is just "Quote:" ("Citation :"). A cite in vBulletin's form without a link,
+// "Name;123 Wrote:" (boards converted from vBulletin), gives Name and post 123.
 func citeInfo(cite *html.Node) (author, pid string) {
 	var own strings.Builder
 	for c := cite.FirstChild; c != nil; c = c.NextSibling {
@@ -103,13 +122,35 @@ func citeInfo(cite *html.Node) (author, pid string) {
 	}
 	s := htmltext.Collapse(own.String())
 	if strings.HasSuffix(s, ":") {
-		if i := strings.LastIndexByte(s, ' '); i >= 0 {
+		// French typography puts a space before the colon ("Citation :", "X a écrit :").
+		s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
+		if t, ok := cutWrote(s); ok {
+			s = t
+		} else if i := strings.LastIndexByte(s, ' '); i >= 0 {
 			s = s[:i]
 		} else {
 			s = ""
 		}
 	}
-	return strings.TrimSpace(s), pid
+	s = strings.TrimSpace(s)
+	if m := reVBCite.FindStringSubmatch(s); m != nil && pid == "" {
+		return m[1], m[2]
+	}
+	return s, pid
+}
+
+// wroteWords are the language packs' words for "wrote" that are more than one word (a one-word
+// one is the cite's last word): French "a écrit".
+var wroteWords = []string{"a écrit"}
+
+// cutWrote takes a multi-word "wrote" off the end of a cite's text.
+func cutWrote(s string) (string, bool) {
+	for _, w := range wroteWords {
+		if rest, ok := strings.CutSuffix(s, " "+w); ok {
+			return rest, true
+		}
+	}
+	return s, false
 }
 
 func queryOf(href string) string {

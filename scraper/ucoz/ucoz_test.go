@@ -57,6 +57,8 @@ var siteZone = map[string]string{
 	"ucoz-needforkill-t564-p4.html":     "Europe/Moscow",
 	"ucoz-needforkill-t578-p1.html":     "Europe/Moscow",
 	"ucoz-needforkill-t602-p1.html":     "Europe/Moscow",
+	"ucoz-needforkill-t424-p32.html":    "Europe/Moscow",
+	"ucoz-needforkill-t250-p3.html":     "Europe/Moscow",
 	"ucoz-lehrer3dn-t1-p1-excerpt.html": "Asia/Krasnoyarsk",
 }
 
@@ -167,6 +169,47 @@ func TestQuoteAuthor(t *testing.T) {
 		if m == nil || m[1] != want {
 			t.Errorf("%q: %q, want %q", title, m, want)
 		}
+	}
+}
+
+// Guests on the real pages: "Гость" and a guest who typed a name ("АШОТ") have no profile, so no
+// author id and no problem; a guest's post can be edited (by a moderator); a quote of a guest
+// names the guest. Unnamed quotes ("Quote" alone) name nobody, their text is not their author.
+func TestRealPagesGuests(t *testing.T) {
+	read := func(name string) map[string]forum.Post {
+		t.Helper()
+		posts, err := Extract(readReal(t, name), "", testConfig(t, "Europe/Moscow"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]forum.Post{}
+		for _, p := range posts {
+			byID[p.ID] = p
+		}
+		return byID
+	}
+	posts := read("ucoz-needforkill-t250-p3.html")
+	for id, name := range map[string]string{"4804": "АШОТ", "4818": "Гость"} {
+		if p := posts[id]; p.Author != name || p.AuthorID != "" || len(p.Problems) > 0 {
+			t.Errorf("guest %s: %+v", id, p)
+		}
+	}
+	if !posts["4818"].Edited || posts["4818"].Text != "лучше байка нету ни чего! а такси отстой" {
+		t.Errorf("the guest's edited post: %+v", posts["4818"])
+	}
+	if q := posts["4819"].Quotes; len(q) != 2 || q[0].Author != "Гость" || q[0].Text != "байка" {
+		t.Errorf("a quote of a guest: %+v", q)
+	}
+	posts = read("ucoz-needforkill-t424-p32.html")
+	if p := posts["8971"]; p.Author != "Гость" || p.AuthorID != "" || p.Text != "о я теперь могу постить. приветики" {
+		t.Errorf("guest 8971: %+v", p)
+	}
+	if q := posts["8990"].Quotes; len(q) != 2 || q[0] != (forum.Quote{Text: "Что характерно, там тоже изначально кривой движок и багов до потолка."}) ||
+		q[1] != (forum.Quote{Text: "Удачи."}) {
+		t.Errorf("unnamed quotes: %+v", q)
+	}
+	if q := posts["8997"].Quotes; len(q) != 2 || q[0].Author != "aaaaaaaa" || q[1].Author != "coolant" || !posts["8997"].Edited {
+		t.Errorf("named quotes: %+v", posts["8997"])
 	}
 }
 
