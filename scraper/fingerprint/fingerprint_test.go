@@ -44,6 +44,8 @@ var want = map[string][3]string{
 	"invision/ips47-armbian-rk322x-comments.html":       {"Invision Community", "4", "invision"},
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
+	"forums/phpbb30/10-thread-p1.guest.html":            {"phpBB", "3.0", "phpbb"},
+	"forums/phpbb33/10-thread-p1.guest.html":            {"phpBB", "3.3", "phpbb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
 }
@@ -196,5 +198,36 @@ func TestVBulletinQuoteHoldingCode(t *testing.T) {
 	p := posts[0]
 	if p.Text != "ok" || len(p.Code) != 0 || len(p.Quotes) != 1 || p.Quotes[0].Author != "bob" || p.Quotes[0].PostID != "8" || p.Quotes[0].Text != "move\nE2-E4" {
 		t.Errorf("got %+v", p)
+	}
+}
+
+// Every thread page captured from the local phpBB installs (testdata/forums/phpbbNN, both styles
+// of 3.0) is named phpBB of the folder's version, with its style.
+func TestPhpBBCaptures(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join(fixture.Root(t), "testdata", "forums", "phpbb*", "*thread*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatal("no captured phpBB thread pages", err)
+	}
+	for _, path := range pages {
+		dir := filepath.Base(filepath.Dir(path))
+		version := dir[len("phpbb"):len("phpbb")+1] + "." + dir[len("phpbb")+1:]
+		style := "prosilver"
+		if strings.Contains(path, "subsilver2") {
+			style = "subsilver2"
+		}
+		t.Run(dir+"/"+filepath.Base(path), func(t *testing.T) {
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _, err := forum.Decode(raw, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := fingerprint.Identify(body)
+			if f.Engine != "phpBB" || f.Version != version || f.Theme != style || f.Dialect != "phpbb" {
+				t.Errorf("got %q %q style %q dialect %q, want phpBB %s %s", f.Engine, f.Version, f.Theme, f.Dialect, version, style)
+			}
+		})
 	}
 }

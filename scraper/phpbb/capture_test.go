@@ -1,0 +1,182 @@
+package phpbb
+
+import (
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/internal/fixture"
+)
+
+// captures are the thread pages captured from local installs of phpBB 3.3.10 (prosilver) and
+// 3.0.14 (prosilver and subsilver2) in testdata/forums/phpbb33 and phpbb30 at the module root
+// (see their READMEs): one topic of 12 posts on three pages, as a guest and as a member, and a
+// permalink page.
+var captures = []struct {
+	dir   string
+	base  string
+	pages []string
+}{
+	{"phpbb33", "http://127.0.0.1:18233/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
+		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html"}},
+	{"phpbb30", "http://127.0.0.1:18230/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
+		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html",
+		"60-thread-p1.subsilver2.guest.html", "61-thread-p2.subsilver2.guest.html", "61b-thread-p3.subsilver2.guest.html",
+		"62-thread-p1.subsilver2.gm-bot.html", "62b-thread-p2.subsilver2.gm-bot.html"}},
+}
+
+// rawBoard is what posts-raw.json holds: the stored posts and the users.
+type rawBoard struct {
+	PostsPerPage int `json:"posts_per_page"`
+	Users        map[string]struct {
+		Username      string `json:"username"`
+		SignatureText string `json:"signature_text"`
+	} `json:"users"`
+	Posts []struct {
+		PostID        int    `json:"post_id"`
+		TopicID       int    `json:"topic_id"`
+		Page          int    `json:"page"`
+		PosterID      int    `json:"poster_id"`
+		PostTime      int64  `json:"post_time"`
+		PostEditCount int    `json:"post_edit_count"`
+		Subject       string `json:"post_subject"`
+		Text          string `json:"post_text_edit"`
+	} `json:"posts"`
+}
+
+var (
+	reQuoteOpen  = regexp.MustCompile(`\[quote(?:=[^\]]*)?\]`)
+	reQuoteClose = regexp.MustCompile(`\[/quote\]`)
+	reTopQuote   = regexp.MustCompile(`^\[quote=(?:"([^"]+)"|(\S+?))(?: post_id=(\d+))?(?: [^\]]*)?\]`)
+	reCodeBlock  = regexp.MustCompile(`(?s)\[code\](.*?)\[/code\]`)
+	reTags       = regexp.MustCompile(`\[/?(?:b|i|u|code)\]`)
+)
+
+// topQuotes are the outermost [quote] blocks of stored text: the author each names and the quoted
+// post id (phpBB 3.3 only), and the text outside them.
+func topQuotes(s string) (authors, ids []string, own string) {
+	var b strings.Builder
+	for {
+		o := reQuoteOpen.FindStringIndex(s)
+		if o == nil {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:o[0]])
+		if m := reTopQuote.FindStringSubmatch(s[o[0]:]); m != nil {
+			authors = append(authors, m[1]+m[2])
+			ids = append(ids, m[3])
+		}
+		depth, i := 0, o[0]
+		for i < len(s) {
+			op := reQuoteOpen.FindStringIndex(s[i:])
+			cl := reQuoteClose.FindStringIndex(s[i:])
+			if cl == nil {
+				i = len(s)
+				break
+			}
+			if op != nil && op[0] < cl[0] {
+				depth++
+				i += op[1]
+				continue
+			}
+			depth--
+			i += cl[1]
+			if depth == 0 {
+				break
+			}
+		}
+		b.WriteString("\n")
+		s = s[i:]
+	}
+	return authors, ids, b.String()
+}
+
+func nonEmptyLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestCaptures reads the captured thread pages against goldens and checks every post against
+// the engine's own record of it: id, author and author id, time (to the minute the page shows),
+// the author's own text line by line, code blocks verbatim, the quotes' authors (and quoted post
+// ids where phpBB 3.3 writes them), the edit mark, and no signature in the text.
+func TestCaptures(t *testing.T) {
+	for _, c := range captures {
+		cfg := forum.Config{BaseURL: c.base, Location: time.UTC, Now: func() time.Time { return testNow }}
+		var raw rawBoard
+		fixture.Raw(t, c.dir, &raw)
+		byID := map[string]int{}
+		for i, p := range raw.Posts {
+			byID[strconv.Itoa(p.PostID)] = i
+		}
+		seen := map[string]bool{}
+		for _, name := range c.pages {
+			t.Run(c.dir+"/"+name, func(t *testing.T) {
+				posts, err := Extract(fixture.Read(t, c.dir, name), "text/html; charset=UTF-8", cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(posts) == 0 {
+					t.Fatal("no posts")
+				}
+				for _, p := range posts {
+					i, ok := byID[p.ID]
+					if !ok {
+						t.Errorf("post %q is not in posts-raw.json", p.ID)
+						continue
+					}
+					seen[p.ID] = true
+					r := raw.Posts[i]
+					u := raw.Users[strconv.Itoa(r.PosterID)]
+					want := time.Unix(r.PostTime, 0).UTC()
+					if p.Author != u.Username || p.AuthorID != strconv.Itoa(r.PosterID) || len(p.Problems) > 0 ||
+						!p.Time.Truncate(time.Minute).Equal(want.Truncate(time.Minute)) || p.Time.After(want) {
+						t.Errorf("post %s: %q (%s) at %v, %q; want %q (%d) at %v", p.ID, p.Author, p.AuthorID, p.Time, p.Problems, u.Username, r.PosterID, want)
+					}
+					if p.Edited != (r.PostEditCount > 0) {
+						t.Errorf("post %s: edited %v, stored edit count %d", p.ID, p.Edited, r.PostEditCount)
+					}
+					authors, ids, own := topQuotes(r.Text)
+					if len(p.Quotes) != len(authors) {
+						t.Errorf("post %s: %d quotes, stored %d", p.ID, len(p.Quotes), len(authors))
+					} else {
+						for k, q := range p.Quotes {
+							if q.Author != authors[k] || q.PostID != ids[k] {
+								t.Errorf("post %s quote %d: %q #%q, stored %q #%q", p.ID, k, q.Author, q.PostID, authors[k], ids[k])
+							}
+						}
+					}
+					var code []string
+					for _, m := range reCodeBlock.FindAllStringSubmatch(own, -1) {
+						code = append(code, m[1])
+					}
+					if strings.Join(p.Code, "\x00") != strings.Join(code, "\x00") {
+						t.Errorf("post %s: code %q, stored %q", p.ID, p.Code, code)
+					}
+					if got, want := nonEmptyLines(p.Text), nonEmptyLines(reTags.ReplaceAllString(own, "")); strings.Join(got, "\n") != strings.Join(want, "\n") {
+						t.Errorf("post %s: text lines\n%q\nstored\n%q", p.ID, got, want)
+					}
+					if sig := nonEmptyLines(reTags.ReplaceAllString(u.SignatureText, "")); len(sig) > 0 && strings.Contains(p.Text, sig[0]) {
+						t.Errorf("post %s: the signature %q is in the text", p.ID, sig[0])
+					}
+				}
+				fixture.Golden(t, filepath.Join("forums", c.dir, strings.TrimSuffix(name, ".html")+".json"), posts, *update)
+			})
+		}
+		for _, p := range raw.Posts {
+			if p.TopicID == 2 && !seen[strconv.Itoa(p.PostID)] {
+				t.Errorf("%s: post %d of the topic is on no page read", c.dir, p.PostID)
+			}
+		}
+	}
+}
