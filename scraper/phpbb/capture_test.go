@@ -180,3 +180,22 @@ func TestCaptures(t *testing.T) {
 		}
 	}
 }
+
+// A private message as phpBB 3.3 and 3.0 prosilver show it (ucp.php?i=pm&mode=view): the bot's
+// message with a code block, read against goldens.
+func TestCapturedPMs(t *testing.T) {
+	for _, c := range captures {
+		cfg := forum.Config{BaseURL: c.base, Location: time.UTC, Now: func() time.Time { return testNow }}
+		t.Run(c.dir, func(t *testing.T) {
+			posts, err := Extract(fixture.Read(t, c.dir, "34-pm-read.dzhelu.html"), "text/html; charset=UTF-8", cfg)
+			if err != nil || len(posts) != 1 {
+				t.Fatalf("%d messages, %v", len(posts), err)
+			}
+			p := posts[0]
+			if p.ID != "1" || p.Author != "gm-bot" || p.Subject != "Ваш ход" || len(p.Code) != 1 || !strings.HasPrefix(p.Code[0], "   A B C") || len(p.Problems) > 0 {
+				t.Errorf("got %+v", p)
+			}
+			fixture.Golden(t, filepath.Join("forums", c.dir, "34-pm-read.dzhelu.json"), posts, *update)
+		})
+	}
+}

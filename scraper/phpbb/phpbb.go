@@ -134,26 +134,29 @@ func subsilver2Quotes(doc *goquery.Document) {
 }
 
 // PM is the selector table of a private message (ucp.php?i=pm&mode=view&p=ID): no <time>, only
-// the SENT_DATE text after "Sent:".
+// the SENT_DATE text after "Sent:". phpBB 3.0 prosilver: profile links without a class, code as
+// dl.codebox. (subsilver2's message view, a table with no message id, is not read.)
 var PM = &generic.Table{
 	Name:            "phpbb",
 	Post:            "#page-body div.post.pm[id^=post-]",
 	ID:              generic.Field{Attr: "id", Re: regexp.MustCompile(`^post-(\d+)$`)},
 	PermalinkFormat: "ucp.php?i=pm&mode=view&p=%[1]s",
 	Subject:         generic.Field{Sel: ".postbody h3"},
-	Author:          generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured || dl.postprofile dt strong"},
-	AuthorID:        generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
-	Time:            []generic.Field{{Sel: "p.author", Re: regexp.MustCompile(`(?s)(?:Sent|Отправлено)\s*:\s*(.+?)\s*(?:From|Отправитель|От)\s*:`)}},
-	Body:            "div.content",
-	Remove:          []string{"div.signature", "div.notice"},
-	Edited:          "div.notice",
-	Quote:           "blockquote",
-	QuoteCite:       "cite",
-	QuoteAuthor:     QuoteAuthor,
-	QuotePostID:     generic.Field{Sel: "a[data-msg-id]", Attr: "data-msg-id"},
-	Code:            "div.codebox",
-	CodeText:        "pre code",
-	Required:        "#page-body",
+	Author: generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured" +
+		" || dl.postprofile dt a[href*='mode=viewprofile'] || dl.postprofile dt strong"},
+	AuthorID: generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured" +
+		" || dl.postprofile dt a[href*='mode=viewprofile']", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
+	Time:        []generic.Field{{Sel: "p.author", Re: regexp.MustCompile(`(?s)(?:Sent|Отправлено)\s*:\s*(.+?)\s*(?:From|Отправитель|От)\s*:`)}},
+	Body:        "div.content",
+	Remove:      []string{"div.signature", "div.notice"},
+	Edited:      "div.notice",
+	Quote:       "blockquote",
+	QuoteCite:   "cite",
+	QuoteAuthor: QuoteAuthor,
+	QuotePostID: generic.Field{Sel: "a[data-msg-id]", Attr: "data-msg-id"},
+	Code:        "div.codebox, dl.codebox",
+	CodeText:    "pre code, dd > code",
+	Required:    "#page-body",
 }
 
 // Extract reads a saved phpBB page: a thread page, or a private message.

@@ -1,0 +1,244 @@
+package phpbb
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/internal/fixture"
+	"forumgm/internal/meter"
+)
+
+// capBoard replays the pages captured from a local phpBB install (testdata/forums/phpbb33 or
+// phpbb30 at the module root) and checks the forms the way that version does: check_form_key
+// (creation_time at least a second old), phpBB 3.0's "cancel" rule (a posting form sent within
+// 2 s of its lastclick is dropped with a redirect to the topic), phpBB 3.0's NO_FORUM (a reply
+// form without f= is a 404), flood control, and the answers as that version sends them (3.3
+// redirects after logging in and posting, 3.0 shows a message page with a meta refresh).
+type capBoard struct {
+	t     *testing.T
+	dir   string // phpbb33, phpbb30
+	style string // "" prosilver, "subsilver2" (phpbb30 only: its own login and reply forms)
+	clock *fixture.Clock
+
+	mu       sync.Mutex
+	requests []string
+	logins   int
+	posted   int
+	floods   int
+	pms      int
+}
+
+var stampRe = regexp.MustCompile(`name="(creation_time|lastclick)" value="\d+"`)
+
+func (b *capBoard) v30() bool { return b.dir == "phpbb30" }
+
+// serve answers with the captured page name, its form stamps set to the clock's now and the
+// replacements (old, new pairs) made.
+func (b *capBoard) serve(w http.ResponseWriter, status int, name string, replace ...string) {
+	s := strings.NewReplacer(replace...).Replace(string(fixture.Read(b.t, b.dir, name)))
+	s = stampRe.ReplaceAllString(s, `name="$1" value="`+strconv.FormatInt(b.clock.Now().Unix(), 10)+`"`)
+	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(s))
+}
+
+func (b *capBoard) loggedIn(r *http.Request) bool {
+	c, err := r.Cookie("phpbb3_cap_u")
+	return err == nil && c.Value != "1"
+}
+
+// age is how long ago the form's field (creation_time, lastclick) was stamped.
+func (b *capBoard) age(r *http.Request, field string) time.Duration {
+	v, err := strconv.ParseInt(r.PostForm.Get(field), 10, 64)
+	if err != nil {
+		return -1
+	}
+	return b.clock.Now().Sub(time.Unix(v, 0))
+}
+
+func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := r.ParseForm(); err != nil {
+		b.t.Error(err)
+	}
+	b.requests = append(b.requests, r.Method+" "+r.URL.RequestURI())
+	q := r.URL.Query()
+	loginPage, replyPage := "01-login-form.guest.html", "20-reply-form.gm-bot.html"
+	if b.style == "subsilver2" {
+		loginPage, replyPage = "63-login-form.subsilver2.guest.html", "64-reply-form.subsilver2.gm-bot.html"
+	}
+	switch {
+	case r.URL.Path == "/ucp.php" && q.Get("mode") == "login" && r.Method == "GET":
+		b.serve(w, 200, loginPage)
+	case r.URL.Path == "/ucp.php" && q.Get("mode") == "login":
+		b.logins++
+		if !b.v30() && b.age(r, "creation_time") < time.Second {
+			b.t.Error("login form sent within a second of loading")
+		}
+		if r.PostForm.Get("username") != "gm-bot" || r.PostForm.Get("password") != "GmBotPass1" || r.PostForm.Get("sid") == "" || r.PostForm.Get("login") == "" {
+			b.serve(w, 200, "03-login-error.guest.html")
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: "phpbb3_cap_u", Value: "58", Path: "/"})
+		if b.v30() {
+			b.serve(w, 200, "02-login-success.gm-bot.html")
+			return
+		}
+		http.Redirect(w, r, "/index.php", http.StatusFound)
+	case r.URL.Path == "/index.php":
+		b.serve(w, 200, "02b-login-redirect-target.gm-bot.html")
+	case r.URL.Path == "/viewtopic.php" && (q.Get("t") == "2" || q.Get("p") != ""):
+		start, _ := strconv.Atoi(q.Get("start"))
+		switch {
+		case q.Get("p") != "" || start >= 10:
+			b.serve(w, 200, "13b-thread-p3.gm-bot.html")
+		case start >= 5:
+			b.serve(w, 200, "13-thread-p2.gm-bot.html")
+		default:
+			b.serve(w, 200, "12-thread-p1.gm-bot.html")
+		}
+	case r.URL.Path == "/posting.php" && r.Method == "GET":
+		switch {
+		case b.v30() && q.Get("f") == "":
+			b.serve(w, http.StatusNotFound, "27-reply-form-no-forum-id.gm-bot.html")
+		case !b.loggedIn(r):
+			b.serve(w, 200, "26-reply-login-required.guest.html")
+		default:
+			b.serve(w, 200, replyPage)
+		}
+	case r.URL.Path == "/posting.php":
+		if b.v30() && b.age(r, "lastclick") < 2*time.Second {
+			http.Redirect(w, r, "/viewtopic.php?f=2&t=2", http.StatusFound) // 3.0 takes it for "cancel"
+			return
+		}
+		if b.age(r, "creation_time") < time.Second || r.PostForm.Get("form_token") == "" ||
+			r.PostForm.Get("message") == "" || r.PostForm.Get("post") == "" || r.PostForm.Get("topic_cur_post_id") == "" {
+			b.t.Errorf("reply form: %v", r.PostForm)
+		}
+		if b.floods > 0 {
+			b.floods--
+			b.serve(w, 200, "28-reply-error-flood.gm-bot.html")
+			return
+		}
+		b.posted++
+		cur, _ := strconv.Atoi(r.PostForm.Get("topic_cur_post_id"))
+		id := strconv.Itoa(cur + 1)
+		if b.v30() {
+			// the captured answer to the reply that made post 13
+			b.serve(w, 200, "22-reply-success.gm-bot.html", "p=13#p13", "p="+id+"#p"+id)
+			return
+		}
+		http.Redirect(w, r, "/viewtopic.php?p="+id+"#p"+id, http.StatusFound)
+	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm" && q.Get("mode") == "compose" && (r.Method == "GET" || r.PostForm.Get("add_to") != ""):
+		if r.Method == "POST" && r.PostForm.Get("username_list") != "Джелу" {
+			b.t.Errorf("recipient %q", r.PostForm.Get("username_list"))
+		}
+		b.serve(w, 200, "30-pm-compose.gm-bot.html") // compose with u=<Джелу>: address_list[u][…] filled
+	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm" && q.Get("mode") == "compose":
+		if b.age(r, "creation_time") < time.Second || r.PostForm.Get("subject") == "" || r.PostForm.Get("message") == "" {
+			b.t.Errorf("PM form: %v", r.PostForm)
+		}
+		b.pms++
+		b.serve(w, 200, "31-pm-send-success.gm-bot.html")
+	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm" && q.Get("mode") == "view" && q.Get("p") == "1":
+		b.serve(w, 200, "34-pm-read.dzhelu.html")
+	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm":
+		b.serve(w, 200, "33-pm-inbox.dzhelu.html")
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func capSetup(t *testing.T, dir, style string) (*capBoard, *Forum) {
+	t.Helper()
+	clock := fixture.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	b := &capBoard{t: t, dir: dir, style: style, clock: clock}
+	srv := meter.NewServer(b)
+	t.Cleanup(srv.Close)
+	cfg := forum.Config{BaseURL: srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC, Now: clock.Now}
+	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, Sleep: clock.Sleep})
+	f, err := New(cfg, Options{Client: c, Sleep: clock.Sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, f
+}
+
+// The poster logs in, reads the topic, replies (through a flood error) and sends and reads a
+// private message on the pages of a real phpBB 3.3.10 and 3.0.14 (prosilver; subsilver2: no
+// private messages).
+func TestCapturedBoards(t *testing.T) {
+	for _, c := range []struct{ dir, style string }{{"phpbb33", ""}, {"phpbb30", ""}, {"phpbb30", "subsilver2"}} {
+		t.Run(c.dir+c.style, func(t *testing.T) {
+			b, f := capSetup(t, c.dir, c.style)
+			ctx := context.Background()
+			f.cfg.Password = "wrong"
+			if err := f.Login(ctx); !errors.Is(err, forum.ErrBadLogin) {
+				t.Errorf("wrong password: %v, want ErrBadLogin", err)
+			}
+			f.cfg.Password = "GmBotPass1"
+			if err := f.Login(ctx); err != nil {
+				t.Fatal(err)
+			}
+			posts, _, err := f.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{})
+			if err != nil || len(posts) == 0 {
+				t.Fatalf("%d posts, %v", len(posts), err)
+			}
+			if f.SectionOf(forum.Thread{ID: "2"}) != "2" {
+				t.Errorf("forum of the topic %q, want 2", f.SectionOf(forum.Thread{ID: "2"}))
+			}
+			b.floods = 1
+			want := "13" // the reply forms were captured before post 13, subsilver2's after it
+			if c.style == "subsilver2" {
+				want = "14"
+			}
+			id, merged, err := f.Reply(ctx, forum.Thread{ID: "2"}, "Ход принят.\n[code]  A B\n1 . .[/code]")
+			if err != nil || id != want || merged || b.posted != 1 {
+				t.Errorf("reply: id %q merged %v err %v, %d posted", id, merged, err, b.posted)
+			}
+			if c.style != "" {
+				return // subsilver2's private message pages are not read (scraper/phpbb README)
+			}
+			if err := f.SendPM(ctx, "Джелу", "Ваш ход", "Джелу, ваш ход."); err != nil || b.pms != 1 {
+				t.Errorf("PM: %v, %d sent", err, b.pms)
+			}
+			inbox, _, err := f.Inbox(ctx, forum.Cursor{})
+			if err != nil || len(inbox) != 1 || inbox[0].Author != "gm-bot" || inbox[0].Subject != "Ваш ход" || len(inbox[0].Code) != 1 {
+				t.Errorf("inbox: %+v, %v", inbox, err)
+			}
+		})
+	}
+}
+
+// phpBB 3.0 answers a reply form without the forum id with NO_FORUM (404): before any page of the
+// topic was read the poster takes the forum from the topic page's reply button.
+func TestReplyForumIDFromTopicPage(t *testing.T) {
+	b, f := capSetup(t, "phpbb30", "")
+	ctx := context.Background()
+	if err := f.Login(ctx); err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст")
+	if err != nil || id != "13" {
+		t.Fatalf("id %q err %v", id, err)
+	}
+	var got []string
+	for _, r := range b.requests {
+		if strings.Contains(r, "posting.php") || strings.Contains(r, "viewtopic.php") {
+			got = append(got, r)
+		}
+	}
+	want := []string{"GET /posting.php?mode=reply&t=2", "GET /viewtopic.php?t=2", "GET /posting.php?mode=reply&f=2&t=2", "POST /posting.php?mode=reply&f=2&t=2"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("requests:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
