@@ -45,6 +45,7 @@ var want = map[string][3]string{
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
 	"forums/phpbb30/10-thread-p1.guest.html":            {"phpBB", "3.0", "phpbb"},
+	"forums/phpbb32/10-thread-p1.guest.html":            {"phpBB", "3.2", "phpbb"},
 	"forums/phpbb33/10-thread-p1.guest.html":            {"phpBB", "3.3", "phpbb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
