@@ -41,6 +41,12 @@ var stampRe = regexp.MustCompile(`name="(creation_time|lastclick)" value="\d+"`)
 
 func (b *capBoard) v30() bool { return b.dir == "phpbb30" }
 
+// needsForum: phpBB 3.0 to 3.2 answer a reply form without f= with NO_FORUM (a 404).
+func (b *capBoard) needsForum() bool { return b.dir != "phpbb33" }
+
+// cancelRule: phpBB 3.0 and 3.1 drop a posting form sent within 2 s of its lastclick.
+func (b *capBoard) cancelRule() bool { return b.dir == "phpbb30" || b.dir == "phpbb31" }
+
 // serve answers with the captured page name, its form stamps set to the clock's now and the
 // replacements (old, new pairs) made.
 func (b *capBoard) serve(w http.ResponseWriter, status int, name string, replace ...string) {
@@ -109,7 +115,7 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.URL.Path == "/posting.php" && r.Method == "GET":
 		switch {
-		case b.v30() && q.Get("f") == "":
+		case b.needsForum() && q.Get("f") == "":
 			b.serve(w, http.StatusNotFound, "27-reply-form-no-forum-id.gm-bot.html")
 		case !b.loggedIn(r):
 			b.serve(w, 200, "26-reply-login-required.guest.html")
@@ -117,8 +123,8 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			b.serve(w, 200, replyPage)
 		}
 	case r.URL.Path == "/posting.php":
-		if b.v30() && b.age(r, "lastclick") < 2*time.Second {
-			http.Redirect(w, r, "/viewtopic.php?f=2&t=2", http.StatusFound) // 3.0 takes it for "cancel"
+		if b.cancelRule() && b.age(r, "lastclick") < 2*time.Second {
+			http.Redirect(w, r, "/viewtopic.php?f=2&t=2", http.StatusFound) // taken for "cancel"
 			return
 		}
 		if b.age(r, "creation_time") < time.Second || r.PostForm.Get("form_token") == "" ||
@@ -178,7 +184,7 @@ func capSetup(t *testing.T, dir, style string) (*capBoard, *Forum) {
 // private message on the pages of a real phpBB 3.3.10, 3.2.2 and 3.0.14 (prosilver; subsilver2:
 // no private messages).
 func TestCapturedBoards(t *testing.T) {
-	for _, c := range []struct{ dir, style string }{{"phpbb33", ""}, {"phpbb32", ""}, {"phpbb30", ""}, {"phpbb30", "subsilver2"}} {
+	for _, c := range []struct{ dir, style string }{{"phpbb33", ""}, {"phpbb32", ""}, {"phpbb31", ""}, {"phpbb31", "subsilver2"}, {"phpbb30", ""}, {"phpbb30", "subsilver2"}} {
 		t.Run(c.dir+c.style, func(t *testing.T) {
 			b, f := capSetup(t, c.dir, c.style)
 			ctx := context.Background()
@@ -220,10 +226,16 @@ func TestCapturedBoards(t *testing.T) {
 	}
 }
 
-// phpBB 3.0 answers a reply form without the forum id with NO_FORUM (404): before any page of the
-// topic was read the poster takes the forum from the topic page's reply button.
+// phpBB 3.0 to 3.2 answer a reply form without the forum id with NO_FORUM (404): before any page
+// of the topic was read the poster takes the forum from the topic page's reply button.
 func TestReplyForumIDFromTopicPage(t *testing.T) {
-	b, f := capSetup(t, "phpbb30", "")
+	for _, dir := range []string{"phpbb30", "phpbb31", "phpbb32"} {
+		t.Run(dir, func(t *testing.T) { replyForumIDFromTopicPage(t, dir) })
+	}
+}
+
+func replyForumIDFromTopicPage(t *testing.T, dir string) {
+	b, f := capSetup(t, dir, "")
 	ctx := context.Background()
 	if err := f.Login(ctx); err != nil {
 		t.Fatal(err)
@@ -239,6 +251,9 @@ func TestReplyForumIDFromTopicPage(t *testing.T) {
 		}
 	}
 	want := []string{"GET /posting.php?mode=reply&t=2", "GET /viewtopic.php?t=2", "GET /posting.php?mode=reply&f=2&t=2", "POST /posting.php?mode=reply&f=2&t=2"}
+	if dir != "phpbb30" {
+		want = append(want, "GET /viewtopic.php?p=13") // the 302 after posting, followed
+	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("requests:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

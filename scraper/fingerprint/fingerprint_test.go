@@ -31,6 +31,8 @@ var want = map[string][3]string{
 	"phpbb/phpbb30-subsilver2-dildano-quotes.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb30-subsilver2-dildano-edited.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb32-allanstyle-subsilver-dostips.html":   {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb32-allanstyle-dostips-t5588.html":       {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb32-allanstyle-dostips-t5819.html":       {"phpBB", "3.2", "phpbb"},
 	"phpbb/phpbb33-prosilverdark-nesdev-excerpt.html":   {"phpBB", "3.3", "phpbb"},
 	"smf/smf20rc3-core-contribs.html":                   {"SMF", "2.0 RC3", "smf"},
 	"punbb/fluxbb-air-bittorrent-t28.html":              {"FluxBB", "1.4-1.5", "punbb"},
@@ -45,6 +47,7 @@ var want = map[string][3]string{
 	"generic/vbulletin3811-guessed.html":                {"vBulletin", "3.8.11", "generic"},
 	"forums/mybb/10-thread-p1.guest.html":               {"MyBB", "1.8.27", "mybb"},
 	"forums/phpbb30/10-thread-p1.guest.html":            {"phpBB", "3.0", "phpbb"},
+	"forums/phpbb31/10-thread-p1.guest.html":            {"phpBB", "3.1", "phpbb"},
 	"forums/phpbb32/10-thread-p1.guest.html":            {"phpBB", "3.2", "phpbb"},
 	"forums/phpbb33/10-thread-p1.guest.html":            {"phpBB", "3.3", "phpbb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
@@ -203,7 +206,7 @@ func TestVBulletinQuoteHoldingCode(t *testing.T) {
 }
 
 // Every thread page captured from the local phpBB installs (testdata/forums/phpbbNN, both styles
-// of 3.0) is named phpBB of the folder's version, with its style.
+// of 3.0 and 3.1) is named phpBB of the folder's version, with its style.
 func TestPhpBBCaptures(t *testing.T) {
 	pages, err := filepath.Glob(filepath.Join(fixture.Root(t), "testdata", "forums", "phpbb*", "*thread*.html"))
 	if err != nil || len(pages) == 0 {

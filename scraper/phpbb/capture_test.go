@@ -12,8 +12,9 @@ import (
 	"forumgm/internal/fixture"
 )
 
-// captures are the thread pages captured from local installs of phpBB 3.3.10, 3.2.2 (prosilver)
-// and 3.0.14 (prosilver and subsilver2) in testdata/forums/phpbb33, phpbb32 and phpbb30 at the module root
+// captures are the thread pages captured from local installs of phpBB 3.3.10, 3.2.2 (prosilver),
+// 3.1.8 and 3.0.14 (prosilver and subsilver2) in testdata/forums/phpbb33, phpbb32, phpbb31 and
+// phpbb30 at the module root
 // (see their READMEs): one topic of 12 posts on three pages, as a guest and as a member, and a
 // permalink page.
 var captures = []struct {
@@ -25,6 +26,10 @@ var captures = []struct {
 		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html"}},
 	{"phpbb32", "http://127.0.0.1:18232/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
 		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html"}},
+	{"phpbb31", "http://127.0.0.1:18231/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
+		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html",
+		"60-thread-p1.subsilver2.guest.html", "61-thread-p2.subsilver2.guest.html", "61b-thread-p3.subsilver2.guest.html",
+		"62-thread-p1.subsilver2.gm-bot.html", "62b-thread-p2.subsilver2.gm-bot.html"}},
 	{"phpbb30", "http://127.0.0.1:18230/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
 		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html",
 		"60-thread-p1.subsilver2.guest.html", "61-thread-p2.subsilver2.guest.html", "61b-thread-p3.subsilver2.guest.html",

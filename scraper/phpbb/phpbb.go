@@ -15,16 +15,17 @@
 //	body          div.content   (signature div.signature and edit div.notice are its siblings)
 //	edited        div.notice:not(.post_deleted_msg)
 //	quote         blockquote; cite "Name wrote:" + a[data-post-id]; blockquote.uncited has no cite
-//	code          div.codebox pre code
+//	code          div.codebox pre code (3.1: div.codebox > p + code; 3.0: dl.codebox dd code)
 //	pagination    div.pagination li.active span (current), li a.button / li span (numbers),
 //	              li.previous a[rel=prev], li.next a[rel=next]
 //
-// subsilver2 (phpBB 3.0; table Subsilver2, chosen when the page has b.postauthor): one
+// subsilver2 (phpBB 3.0 and 3.1; table Subsilver2, chosen when the page has b.postauthor): one
 // table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body
-// div.postbody (the signature is a span.postbody after it), edit span.gensmall "Last edited by",
-// quotes div.quotetitle "Name wrote:" + div.quotecontent and code div.codetitle + div.codecontent
-// as siblings (the title is moved into its quote before reading); pages "Page N of M" in td.nav,
-// the "Previous"/"Next" page links in td.gensmall b. ThreadTable picks the table of a page.
+// div.postbody (the signature is a span.postbody after it; 3.1: a second div.postbody), edit
+// span.gensmall "Last edited by", quotes div.quotetitle "Name wrote:" + div.quotecontent and code
+// div.codetitle + div.codecontent (3.1: pre.codecontent) as siblings (the title is moved into its
+// quote before reading); pages "Page N of M" in td.nav, the "Previous"/"Next" page links in
+// td.gensmall b. ThreadTable picks the table of a page.
 package phpbb
 
 import (
@@ -73,7 +74,7 @@ var Thread = &generic.Table{
 	QuoteAuthor:  QuoteAuthor,
 	QuotePostID:  generic.Field{Sel: "a[data-post-id]", Attr: "data-post-id"},
 	Code:         "div.codebox, dl.codebox",
-	CodeText:     "pre code, dd > code",
+	CodeText:     "pre code, dd > code, p + code",
 	Spoiler:      "div.spoiler, details", // board-defined custom BBCode; not in core
 	SpoilerTitle: "summary, div.spoiler-title",
 	PageCurrent:  generic.Field{Sel: "div.pagination li.active span, div.pagination > strong, div.pagination span > strong"},
@@ -102,7 +103,7 @@ var Subsilver2 = &generic.Table{
 	Quote:           "div.quotecontent",
 	QuoteCite:       "div.quotetitle",
 	QuoteAuthor:     QuoteAuthor,
-	Code:            "div.codecontent",
+	Code:            "div.codecontent, pre.codecontent",
 	PageCurrent:     generic.Field{Sel: "td.nav strong"},
 	PageNumbers:     "td.nav strong, td.gensmall b a, td.gensmall b strong",
 	PrevPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Previous'), td.gensmall b a:containsOwn('Пред')", Attr: "href"},
@@ -155,7 +156,7 @@ var PM = &generic.Table{
 	QuoteAuthor: QuoteAuthor,
 	QuotePostID: generic.Field{Sel: "a[data-msg-id]", Attr: "data-msg-id"},
 	Code:        "div.codebox, dl.codebox",
-	CodeText:    "pre code, dd > code",
+	CodeText:    "pre code, dd > code, p + code",
 	Required:    "#page-body",
 }
 
