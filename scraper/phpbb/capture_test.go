@@ -114,7 +114,7 @@ func nonEmptyLines(s string) []string {
 }
 
 // TestCaptures reads the captured thread pages against goldens and checks every post against
-// the engine's own record of it: id, author and author id, time (to the minute the page shows),
+// the engine's own record of it: id, permalink, author and author id, time (to the minute the page shows),
 // the author's own text line by line, code blocks verbatim, the quotes' authors (and quoted post
 // ids where phpBB 3.3 writes them), the edit mark, and no signature in the text.
 func TestCaptures(t *testing.T) {
@@ -149,6 +149,9 @@ func TestCaptures(t *testing.T) {
 					if p.Author != u.Username || p.AuthorID != strconv.Itoa(r.PosterID) || len(p.Problems) > 0 ||
 						!p.Time.Truncate(time.Minute).Equal(want.Truncate(time.Minute)) || p.Time.After(want) {
 						t.Errorf("post %s: %q (%s) at %v, %q; want %q (%d) at %v", p.ID, p.Author, p.AuthorID, p.Time, p.Problems, u.Username, r.PosterID, want)
+					}
+					if !strings.HasSuffix(p.Permalink, "p="+p.ID+"#p"+p.ID) {
+						t.Errorf("post %s: permalink %q", p.ID, p.Permalink)
 					}
 					if p.Edited != (r.PostEditCount > 0) {
 						t.Errorf("post %s: edited %v, stored edit count %d", p.ID, p.Edited, r.PostEditCount)

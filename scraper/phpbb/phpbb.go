@@ -85,13 +85,13 @@ var Thread = &generic.Table{
 
 // Subsilver2 is the selector table of a phpBB 3.0 subsilver2 viewtopic.php page (and styles
 // built on it): tables, not the prosilver divs. Edit marks and dates in the English and Russian
-// packs. The permalink is the post's target icon (viewtopic.php?p=N#pN): phpBB 3.0.14's subject
-// links only the anchor #pN.
+// packs. The permalink is the post's target icon (viewtopic.php?p=N#pN; an img in 3.0, a
+// span.imageset in 3.1): the subject links only the anchor #pN.
 var Subsilver2 = &generic.Table{
 	Name:            "phpbb",
 	Post:            "table.tablebg:has(b.postauthor)",
 	ID:              generic.Field{Sel: "a[name^=p]", Attr: "name", Re: regexp.MustCompile(`^p(\d+)$`)},
-	Permalink:       generic.Field{Sel: "td.gensmall a[href*='#p']:has(img) || td.gensmall a[href*='#p']", Attr: "href"},
+	Permalink:       generic.Field{Sel: "td.gensmall a[href*='p='][href*='#p'] || td.gensmall a[href*='#p']:has(img) || td.gensmall a[href*='#p']", Attr: "href"},
 	PermalinkFormat: "viewtopic.php?p=%[1]s#p%[1]s",
 	Subject:         generic.Field{Sel: "td.gensmall div", Re: regexp.MustCompile(`(?:Post subject|Заголовок сообщения):\s*(.+)`)},
 	Author:          generic.Field{Sel: "b.postauthor"},
