@@ -258,3 +258,18 @@ func replyForumIDFromTopicPage(t *testing.T, dir string) {
 		t.Errorf("requests:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// From a cursor two pages back the poster reads the last page, then the pages before it by
+// their links (phpBB 3.0 prosilver writes only page numbers), and hands out the posts after the
+// cursor in order.
+func TestCapturedReadBack(t *testing.T) {
+	for _, c := range []struct{ dir, style string }{{"phpbb33", ""}, {"phpbb32", ""}, {"phpbb31", ""}, {"phpbb30", ""}} {
+		t.Run(c.dir, func(t *testing.T) {
+			_, f := capSetup(t, c.dir, c.style)
+			posts, _, err := f.Posts(context.Background(), forum.Thread{ID: "2"}, forum.Cursor{PostID: "5"})
+			if got := strings.Join(ids(posts), " "); err != nil || got != "6 7 8 9 10 11 12 13" {
+				t.Errorf("posts %s, %v; want 6 to 13", got, err)
+			}
+		})
+	}
+}

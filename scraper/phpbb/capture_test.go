@@ -10,6 +10,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
+	"forumgm/scraper/generic"
 )
 
 // captures are the thread pages captured from local installs of phpBB 3.3.10, 3.2.2 (prosilver),
@@ -207,5 +208,46 @@ func TestCapturedPMs(t *testing.T) {
 			}
 			fixture.Golden(t, filepath.Join("forums", c.dir, "34-pm-read.dzhelu.json"), posts, *update)
 		})
+	}
+}
+
+// Every captured thread page knows its place in the topic (page N of 3) and links the pages
+// before and after it, through the table or, where the style writes only page numbers,
+// FillPages.
+func TestCapturedPagination(t *testing.T) {
+	o, _ := generic.OptionsFromConfig(testConfig())
+	for _, c := range captures {
+		for _, name := range c.pages {
+			t.Run(c.dir+"/"+name, func(t *testing.T) {
+				cur := 1
+				switch {
+				case strings.Contains(name, "-p2.") || strings.Contains(name, "permalink"):
+					cur = 2
+				case strings.Contains(name, "-p3."):
+					cur = 3
+				}
+				doc, err := generic.Parse(fixture.Read(t, c.dir, name), "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				pg, err := generic.Extract(doc, ThreadTable(doc), o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				FillPages(doc, pg, o.Base)
+				start := func(page int) string {
+					if page == 1 {
+						return "t=2"
+					}
+					return "start=" + strconv.Itoa((page-1)*5)
+				}
+				firstOK := cur != 2 || !strings.Contains(pg.Prev, "start=") || strings.Contains(pg.Prev, "start=0")
+				prevOK := cur == 1 && pg.Prev == "" || cur > 1 && firstOK && strings.Contains(pg.Prev, start(cur-1)) && !strings.Contains(pg.Prev, "sid=")
+				nextOK := cur == 3 && pg.Next == "" || cur < 3 && strings.Contains(pg.Next, start(cur+1)) && !strings.Contains(pg.Next, "sid=")
+				if pg.Current != cur || pg.Last != 3 || !prevOK || !nextOK {
+					t.Errorf("page %d of %d, prev %q, next %q; want page %d of 3", pg.Current, pg.Last, pg.Prev, pg.Next, cur)
+				}
+			})
+		}
 	}
 }

@@ -16,8 +16,9 @@
 //	edited        div.notice:not(.post_deleted_msg)
 //	quote         blockquote; cite "Name wrote:" + a[data-post-id]; blockquote.uncited has no cite
 //	code          div.codebox pre code (3.1: div.codebox > p + code; 3.0: dl.codebox dd code)
-//	pagination    div.pagination li.active span (current), li a.button / li span (numbers),
-//	              li.previous a[rel=prev], li.next a[rel=next]
+//	pagination    div.pagination li.active span (current), li a.button / li span (numbers; 3.1:
+//	              li > a), li.previous a[rel=prev], li.next a[rel=next]; 3.0 writes only the
+//	              numbers ("1, <strong>2</strong>, 3"): FillPages takes the neighbours' links
 //
 // subsilver2 (phpBB 3.0 and 3.1; table Subsilver2, chosen when the page has b.postauthor): one
 // table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body
@@ -25,7 +26,8 @@
 // span.gensmall "Last edited by", quotes div.quotetitle "Name wrote:" + div.quotecontent and code
 // div.codetitle + div.codecontent (3.1: pre.codecontent) as siblings (the title is moved into its
 // quote before reading); pages "Page N of M" in td.nav, the "Previous"/"Next" page links in
-// td.gensmall b. ThreadTable picks the table of a page.
+// td.gensmall b (3.1: directly in the right-aligned td.gensmall). ThreadTable picks the table of a
+// page.
 package phpbb
 
 import (
@@ -78,7 +80,7 @@ var Thread = &generic.Table{
 	Spoiler:      "div.spoiler, details", // board-defined custom BBCode; not in core
 	SpoilerTitle: "summary, div.spoiler-title",
 	PageCurrent:  generic.Field{Sel: "div.pagination li.active span, div.pagination > strong, div.pagination span > strong"},
-	PageNumbers:  "div.pagination li a.button, div.pagination li.active span, div.pagination strong, div.pagination span a",
+	PageNumbers:  "div.pagination li a.button, div.pagination li > a, div.pagination li.active span, div.pagination strong, div.pagination span a",
 	PrevPage:     generic.Field{Sel: "div.pagination li.previous a[rel=prev]", Attr: "href"},
 	NextPage:     generic.Field{Sel: "div.pagination li.next a[rel=next]", Attr: "href"},
 }
@@ -106,8 +108,10 @@ var Subsilver2 = &generic.Table{
 	Code:            "div.codecontent, pre.codecontent",
 	PageCurrent:     generic.Field{Sel: "td.nav strong"},
 	PageNumbers:     "td.nav strong, td.gensmall b a, td.gensmall b strong",
-	PrevPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Previous'), td.gensmall b a:containsOwn('Пред')", Attr: "href"},
-	NextPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Next'), td.gensmall b a:containsOwn('След')", Attr: "href"},
+	PrevPage: generic.Field{Sel: "td.gensmall b a:containsOwn('Previous'), td.gensmall b a:containsOwn('Пред')" +
+		" || td.gensmall[align=right] > a:containsOwn('Previous'), td.gensmall[align=right] > a:containsOwn('Пред')", Attr: "href"},
+	NextPage: generic.Field{Sel: "td.gensmall b a:containsOwn('Next'), td.gensmall b a:containsOwn('След')" +
+		" || td.gensmall[align=right] > a:containsOwn('Next'), td.gensmall[align=right] > a:containsOwn('След')", Attr: "href"},
 }
 
 // ThreadTable is the table that reads doc, a viewtopic.php page: Subsilver2 for a subsilver2
