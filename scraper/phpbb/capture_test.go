@@ -1,6 +1,7 @@
 package phpbb
 
 import (
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -248,6 +249,35 @@ func TestCapturedPagination(t *testing.T) {
 					t.Errorf("page %d of %d, prev %q, next %q; want page %d of 3", pg.Current, pg.Last, pg.Prev, pg.Next, cur)
 				}
 			})
+		}
+	}
+}
+
+// The captured topic lists (viewforum.php?f=2) of phpBB 3.0 to 3.3 prosilver: the game topic
+// first with its last post, reply count and last poster; the last post's time where the list
+// shows a <time> (3.3; 3.0–3.2 write it as text only, left zero: "not shown"). subsilver2's
+// table-based list is not read: a clear error.
+func TestCapturedSections(t *testing.T) {
+	for _, c := range captures {
+		t.Run(c.dir, func(t *testing.T) {
+			doc, err := generic.Parse(fixture.Read(t, c.dir, "16-viewforum.guest.html"), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			heads, err := ReadSection(doc)
+			if err != nil || len(heads) != 2 {
+				t.Fatalf("%d topics, %v", len(heads), err)
+			}
+			h := heads[0]
+			if h.ID != "2" || h.LastPostID != "13" || h.Replies != 11 || h.LastPoster != "gm-bot" || h.LastAt.IsZero() != (c.dir != "phpbb33") {
+				t.Errorf("got %+v", h)
+			}
+		})
+	}
+	for _, dir := range []string{"phpbb30", "phpbb31"} {
+		doc, _ := generic.Parse(fixture.Read(t, dir, "65-viewforum.subsilver2.guest.html"), "")
+		if _, err := ReadSection(doc); !errors.Is(err, forum.ErrMarkupChanged) {
+			t.Errorf("%s subsilver2 topic list: %v, want ErrMarkupChanged", dir, err)
 		}
 	}
 }
