@@ -79,20 +79,29 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	b.requests = append(b.requests, r.Method+" "+r.URL.RequestURI())
 	q := r.URL.Query()
-	loginPage, replyPage := "01-login-form.guest.html", "20-reply-form.gm-bot.html"
-	if b.style == "subsilver2" {
-		loginPage, replyPage = "63-login-form.subsilver2.guest.html", "64-reply-form.subsilver2.gm-bot.html"
+	page := map[string]string{"login": "01-login-form.guest.html", "login-error": "03-login-error.guest.html",
+		"reply": "20-reply-form.gm-bot.html", "flood": "28-reply-error-flood.gm-bot.html",
+		"p1": "12-thread-p1.gm-bot.html", "p2": "13-thread-p2.gm-bot.html", "p3": "13b-thread-p3.gm-bot.html",
+		"inbox": "33-pm-inbox.dzhelu.html", "pm": "34-pm-read.dzhelu.html"}
+	switch b.style {
+	case "subsilver2":
+		page["login"], page["reply"] = "63-login-form.subsilver2.guest.html", "64-reply-form.subsilver2.gm-bot.html"
+	case "ru": // phpBB 3.2 with the Russian language pack (its login form is the one on the error page)
+		page = map[string]string{"login": "83-login-error.ru.guest.html", "login-error": "83-login-error.ru.guest.html",
+			"reply": "84-reply-form.ru.gm-bot.html", "flood": "85-reply-error-flood.ru.gm-bot.html",
+			"p1": "82-thread-p1.ru.gm-bot.html", "p2": "81-thread-p2.ru.guest.html", "p3": "81b-thread-p3.ru.guest.html",
+			"inbox": "88-pm-inbox.ru.dzhelu.html", "pm": "87-pm-read.ru.dzhelu.html"}
 	}
 	switch {
 	case r.URL.Path == "/ucp.php" && q.Get("mode") == "login" && r.Method == "GET":
-		b.serve(w, 200, loginPage)
+		b.serve(w, 200, page["login"])
 	case r.URL.Path == "/ucp.php" && q.Get("mode") == "login":
 		b.logins++
 		if b.dir == "phpbb33" && b.age(r, "creation_time") < time.Second {
 			b.t.Error("login form sent within a second of loading")
 		}
 		if r.PostForm.Get("username") != "gm-bot" || r.PostForm.Get("password") != "GmBotPass1" || r.PostForm.Get("sid") == "" || r.PostForm.Get("login") == "" {
-			b.serve(w, 200, "03-login-error.guest.html")
+			b.serve(w, 200, page["login-error"])
 			return
 		}
 		http.SetCookie(w, &http.Cookie{Name: "phpbb3_cap_u", Value: "58", Path: "/"})
@@ -107,11 +116,11 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		start, _ := strconv.Atoi(q.Get("start"))
 		switch {
 		case q.Get("p") != "" || start >= 10:
-			b.serve(w, 200, "13b-thread-p3.gm-bot.html")
+			b.serve(w, 200, page["p3"])
 		case start >= 5:
-			b.serve(w, 200, "13-thread-p2.gm-bot.html")
+			b.serve(w, 200, page["p2"])
 		default:
-			b.serve(w, 200, "12-thread-p1.gm-bot.html")
+			b.serve(w, 200, page["p1"])
 		}
 	case r.URL.Path == "/posting.php" && r.Method == "GET":
 		switch {
@@ -120,7 +129,7 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case !b.loggedIn(r):
 			b.serve(w, 200, "26-reply-login-required.guest.html")
 		default:
-			b.serve(w, 200, replyPage)
+			b.serve(w, 200, page["reply"])
 		}
 	case r.URL.Path == "/posting.php":
 		if b.cancelRule() && b.age(r, "lastclick") < 2*time.Second {
@@ -133,7 +142,7 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if b.floods > 0 {
 			b.floods--
-			b.serve(w, 200, "28-reply-error-flood.gm-bot.html")
+			b.serve(w, 200, page["flood"])
 			return
 		}
 		b.posted++
@@ -157,9 +166,9 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.pms++
 		b.serve(w, 200, "31-pm-send-success.gm-bot.html")
 	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm" && q.Get("mode") == "view" && q.Get("p") == "1":
-		b.serve(w, 200, "34-pm-read.dzhelu.html")
+		b.serve(w, 200, page["pm"])
 	case r.URL.Path == "/ucp.php" && q.Get("i") == "pm":
-		b.serve(w, 200, "33-pm-inbox.dzhelu.html")
+		b.serve(w, 200, page["inbox"])
 	default:
 		http.NotFound(w, r)
 	}
@@ -181,10 +190,11 @@ func capSetup(t *testing.T, dir, style string) (*capBoard, *Forum) {
 }
 
 // The poster logs in, reads the topic, replies (through a flood error) and sends and reads a
-// private message on the pages of a real phpBB 3.3.10, 3.2.2 and 3.0.14 (prosilver; subsilver2:
-// no private messages).
+// private message on the pages of a real phpBB 3.3.10, 3.2.2 (also with the Russian language
+// pack: its flood error is recognised), 3.1.8 and 3.0.14 (prosilver; subsilver2: no private
+// messages).
 func TestCapturedBoards(t *testing.T) {
-	for _, c := range []struct{ dir, style string }{{"phpbb33", ""}, {"phpbb32", ""}, {"phpbb31", ""}, {"phpbb31", "subsilver2"}, {"phpbb30", ""}, {"phpbb30", "subsilver2"}} {
+	for _, c := range []struct{ dir, style string }{{"phpbb33", ""}, {"phpbb32", ""}, {"phpbb32", "ru"}, {"phpbb31", ""}, {"phpbb31", "subsilver2"}, {"phpbb30", ""}, {"phpbb30", "subsilver2"}} {
 		t.Run(c.dir+c.style, func(t *testing.T) {
 			b, f := capSetup(t, c.dir, c.style)
 			ctx := context.Background()
@@ -204,19 +214,21 @@ func TestCapturedBoards(t *testing.T) {
 				t.Errorf("forum of the topic %q, want 2", f.SectionOf(forum.Thread{ID: "2"}))
 			}
 			b.floods = 1
-			want := "13" // the reply forms were captured before post 13, subsilver2's after it
-			if c.style == "subsilver2" {
+			want := "13" // the reply forms were captured before post 13, subsilver2's and the Russian one after it
+			if c.style != "" {
 				want = "14"
 			}
 			id, merged, err := f.Reply(ctx, forum.Thread{ID: "2"}, "Ход принят.\n[code]  A B\n1 . .[/code]")
 			if err != nil || id != want || merged || b.posted != 1 {
 				t.Errorf("reply: id %q merged %v err %v, %d posted", id, merged, err, b.posted)
 			}
-			if c.style != "" {
+			if c.style == "subsilver2" {
 				return // subsilver2's private message pages are not read (scraper/phpbb README)
 			}
-			if err := f.SendPM(ctx, "Джелу", "Ваш ход", "Джелу, ваш ход."); err != nil || b.pms != 1 {
-				t.Errorf("PM: %v, %d sent", err, b.pms)
+			if c.style == "" { // (no Russian compose page was captured)
+				if err := f.SendPM(ctx, "Джелу", "Ваш ход", "Джелу, ваш ход."); err != nil || b.pms != 1 {
+					t.Errorf("PM: %v, %d sent", err, b.pms)
+				}
 			}
 			inbox, _, err := f.Inbox(ctx, forum.Cursor{})
 			if err != nil || len(inbox) != 1 || inbox[0].Author != "gm-bot" || inbox[0].Subject != "Ваш ход" || len(inbox[0].Code) != 1 {

@@ -14,7 +14,8 @@ import (
 	"forumgm/scraper/generic"
 )
 
-// captures are the thread pages captured from local installs of phpBB 3.3.10, 3.2.2 (prosilver),
+// captures are the thread pages captured from local installs (the *.ru.* pages of 3.2 with the
+// Russian language pack, whose dates say "21 минуту назад") of phpBB 3.3.10, 3.2.2 (prosilver),
 // 3.1.8 and 3.0.14 (prosilver and subsilver2) in testdata/forums/phpbb33, phpbb32, phpbb31 and
 // phpbb30 at the module root
 // (see their READMEs): one topic of 12 posts on three pages, as a guest and as a member, and a
@@ -27,7 +28,8 @@ var captures = []struct {
 	{"phpbb33", "http://127.0.0.1:18233/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
 		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html"}},
 	{"phpbb32", "http://127.0.0.1:18232/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
-		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html"}},
+		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html",
+		"80-thread-p1.ru.guest.html", "81-thread-p2.ru.guest.html", "81b-thread-p3.ru.guest.html", "82-thread-p1.ru.gm-bot.html"}},
 	{"phpbb31", "http://127.0.0.1:18231/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
 		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html",
 		"60-thread-p1.subsilver2.guest.html", "61-thread-p2.subsilver2.guest.html", "61b-thread-p3.subsilver2.guest.html",
@@ -121,7 +123,6 @@ func nonEmptyLines(s string) []string {
 // ids where phpBB 3.3 writes them), the edit mark, and no signature in the text.
 func TestCaptures(t *testing.T) {
 	for _, c := range captures {
-		cfg := forum.Config{BaseURL: c.base, Location: time.UTC, Now: func() time.Time { return testNow }}
 		var raw rawBoard
 		fixture.Raw(t, c.dir, &raw)
 		byID := map[string]int{}
@@ -131,6 +132,13 @@ func TestCaptures(t *testing.T) {
 		seen := map[string]bool{}
 		for _, name := range c.pages {
 			t.Run(c.dir+"/"+name, func(t *testing.T) {
+				// Relative dates ("21 минуту назад") are read against the time the page was
+				// captured and are right to within the minute they round down to.
+				now, relative := testNow, strings.Contains(name, ".ru.")
+				if relative {
+					now = capturedAt(t, c.dir, name)
+				}
+				cfg := forum.Config{BaseURL: c.base, Location: time.UTC, Now: func() time.Time { return now }}
 				posts, err := Extract(fixture.Read(t, c.dir, name), "text/html; charset=UTF-8", cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -148,8 +156,11 @@ func TestCaptures(t *testing.T) {
 					r := raw.Posts[i]
 					u := raw.Users[strconv.Itoa(r.PosterID)]
 					want := time.Unix(r.PostTime, 0).UTC()
-					if p.Author != u.Username || p.AuthorID != strconv.Itoa(r.PosterID) || len(p.Problems) > 0 ||
-						!p.Time.Truncate(time.Minute).Equal(want.Truncate(time.Minute)) || p.Time.After(want) {
+					timeOK := p.Time.Truncate(time.Minute).Equal(want.Truncate(time.Minute)) && !p.Time.After(want)
+					if relative {
+						timeOK = p.Time.Sub(want) < time.Minute && want.Sub(p.Time) < time.Minute
+					}
+					if p.Author != u.Username || p.AuthorID != strconv.Itoa(r.PosterID) || len(p.Problems) > 0 || !timeOK {
 						t.Errorf("post %s: %q (%s) at %v, %q; want %q (%d) at %v", p.ID, p.Author, p.AuthorID, p.Time, p.Problems, u.Username, r.PosterID, want)
 					}
 					if !strings.HasSuffix(p.Permalink, "p="+p.ID+"#p"+p.ID) {
@@ -279,5 +290,43 @@ func TestCapturedSections(t *testing.T) {
 		if _, err := ReadSection(doc); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s subsilver2 topic list: %v, want ErrMarkupChanged", dir, err)
 		}
+	}
+}
+
+// capturedAt is when the file name of dir was captured (manifest.tsv).
+func capturedAt(t *testing.T, dir, name string) time.Time {
+	t.Helper()
+	for _, line := range strings.Split(string(fixture.Read(t, dir, "manifest.tsv")), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) > 6 && f[0] == name {
+			at, err := time.Parse(time.RFC3339, f[6])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return at
+		}
+	}
+	t.Fatalf("%s is not in %s/manifest.tsv", name, dir)
+	return time.Time{}
+}
+
+// The Russian language pack's private message view ("Отправлено: 21 минуту назад", "От:").
+func TestCapturedPMRussian(t *testing.T) {
+	now := capturedAt(t, "phpbb32", "87-pm-read.ru.dzhelu.html")
+	cfg := forum.Config{BaseURL: "http://127.0.0.1:18232/", Location: time.UTC, Now: func() time.Time { return now }}
+	posts, err := Extract(fixture.Read(t, "phpbb32", "87-pm-read.ru.dzhelu.html"), "text/html; charset=UTF-8", cfg)
+	if err != nil || len(posts) != 1 {
+		t.Fatalf("%d messages, %v", len(posts), err)
+	}
+	var raw struct {
+		PMs []struct {
+			Time int64 `json:"message_time"`
+		} `json:"pms"`
+	}
+	fixture.Raw(t, "phpbb32", &raw)
+	p, want := posts[0], time.Unix(raw.PMs[0].Time, 0).UTC()
+	if p.ID != "1" || p.Author != "gm-bot" || p.Subject != "Ваш ход" || len(p.Code) != 1 || len(p.Problems) > 0 ||
+		p.Time.Sub(want) >= time.Minute || want.Sub(p.Time) >= time.Minute {
+		t.Errorf("got %+v, sent at %v", p, want)
 	}
 }
