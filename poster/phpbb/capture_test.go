@@ -285,3 +285,33 @@ func TestCapturedReadBack(t *testing.T) {
 		})
 	}
 }
+
+// The Russian pack's error texts (github.com/Olympusrupack/Olympusrupack, branch rhearupack-3.3,
+// language/ru/{posting,common,ucp}.php; the 3.2 capture shows the flood one) are typed as the
+// English ones.
+func TestRussianErrors(t *testing.T) {
+	_, f := capSetup(t, "phpbb32", "ru")
+	var fe *forum.FloodError
+	for _, c := range []struct {
+		msg  string
+		want error
+	}{
+		{"Вы не можете отправить следующее сообщение сразу после предыдущего. Пожалуйста, попробуйте чуть позже.", nil},
+		{"Ошибка отправки формы. Попробуйте ещё раз.", forum.ErrBadToken},
+		{"Максимальное разрешённое количество символов: 60000.", forum.ErrTooLong},
+		{"Ваше сообщение содержит слишком много знаков: 70000. Максимальное разрешённое количество: 60000.", forum.ErrTooLong},
+		{"Ваше сообщение слишком короткое.", forum.ErrTooShort},
+		{"Было добавлено по крайней мере одно сообщение в этой теме. Возможно, вы захотите изменить содержание своего сообщения.", errReview},
+		{"Вы не можете отвечать на сообщения в этом форуме.", forum.ErrNoPermission},
+		{"Личные сообщения на этой конференции отключены.", forum.ErrNoPM},
+		{"У вас нет доступа к отправке личных сообщений.", forum.ErrNoPM},
+	} {
+		err := f.classify(c.msg)
+		if c.want == nil && !errors.As(err, &fe) || c.want != nil && !errors.Is(err, c.want) {
+			t.Errorf("%q: %v, want %v", c.msg, err, c.want)
+		}
+	}
+	if !reSent.MatchString("Ваше сообщение успешно отправлено.") {
+		t.Error("MESSAGE_STORED not recognised")
+	}
+}

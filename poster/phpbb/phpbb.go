@@ -185,14 +185,18 @@ func errorText(doc *goquery.Document) string {
 	return strings.Join(parts, " | ")
 }
 
+// Error texts of the English pack and the Russian one (github.com/Olympusrupack/Olympusrupack,
+// branches olympusrupack 3.0 to rhearupack-3.3: FLOOD_ERROR, FORM_INVALID, TOO_MANY_CHARS_*,
+// TOO_FEW_CHARS, POST_REVIEW_EXPLAIN, USER_CANNOT_REPLY, PM_DISABLED, NO_AUTH_SEND_MESSAGE,
+// MESSAGE_STORED).
 var (
 	reFlood   = regexp.MustCompile(`(?i)another post so soon|too soon|flood|так быстро|слишком част|сразу после`)
-	reToken   = regexp.MustCompile(`(?i)form was invalid|форма .*недействительн|форма содержит ошибки`)
-	reTooLong = regexp.MustCompile(`(?i)too many characters|maximum number of allowed characters|слишком много символов|максимально допустимое`)
-	reTooFew  = regexp.MustCompile(`(?i)too few characters|слишком мало символов|message is empty|пустое сообщение|must enter a message`)
-	reReview  = regexp.MustCompile(`(?i)new post has been made|новое сообщение`)
-	reNoPerm  = regexp.MustCompile(`(?i)cannot reply|not authorised|do not have the necessary permissions|нет прав|не можете отвечать|не авторизован|locked`)
-	reNoPM    = regexp.MustCompile(`(?i)private messaging has been disabled|not authorised to send private messages|личные сообщения отключены|не можете отправлять`)
+	reToken   = regexp.MustCompile(`(?i)form was invalid|форма .*недействительн|форма содержит ошибки|ошибка отправки формы`)
+	reTooLong = regexp.MustCompile(`(?i)too many characters|maximum number of allowed characters|слишком много (?:символов|знаков)|максимально допустимое|максимальное разрешённое количество`)
+	reTooFew  = regexp.MustCompile(`(?i)too few characters|слишком мало символов|слишком коротк|message is empty|пустое сообщение|must enter a message`)
+	reReview  = regexp.MustCompile(`(?i)new post has been made|новое сообщение|было добавлено по крайней мере одно сообщение`)
+	reNoPerm  = regexp.MustCompile(`(?i)cannot reply|not authorised|do not have the necessary permissions|нет прав|не можете отвечать|не авторизован|нет доступа|locked`)
+	reNoPM    = regexp.MustCompile(`(?i)private messaging has been disabled|not authorised to send private messages|личные сообщения .*отключены|не можете отправлять|нет доступа к отправке личных сообщений`)
 	reSent    = regexp.MustCompile(`(?i)sent successfully|успешно отправлено`)
 )
 
