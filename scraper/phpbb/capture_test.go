@@ -15,7 +15,8 @@ import (
 )
 
 // captures are the thread pages captured from local installs (the *.ru.* pages of 3.2 with the
-// Russian language pack, whose dates say "21 минуту назад"; *.ru-absdate.* "01 дек 2026, 10:10") of phpBB 3.3.10, 3.2.2 (prosilver),
+// Russian language pack, whose dates say "21 минуту назад"; *.ru-absdate.* "01 дек 2026, 10:10";
+// 3.0's *.ru.* pages "Вт дек 01, 2026 9:51 am", subsilver2's "Добавлено:") of phpBB 3.3.10, 3.2.2 (prosilver),
 // 3.1.8 and 3.0.14 (prosilver and subsilver2) in testdata/forums/phpbb33, phpbb32, phpbb31 and
 // phpbb30 at the module root
 // (see their READMEs): one topic of 12 posts on three pages, as a guest and as a member, and a
@@ -38,7 +39,8 @@ var captures = []struct {
 	{"phpbb30", "http://127.0.0.1:18230/", []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html", "11b-thread-p3.guest.html",
 		"12-thread-p1.gm-bot.html", "13-thread-p2.gm-bot.html", "13b-thread-p3.gm-bot.html", "15-post-permalink.guest.html",
 		"60-thread-p1.subsilver2.guest.html", "61-thread-p2.subsilver2.guest.html", "61b-thread-p3.subsilver2.guest.html",
-		"62-thread-p1.subsilver2.gm-bot.html", "62b-thread-p2.subsilver2.gm-bot.html"}},
+		"62-thread-p1.subsilver2.gm-bot.html", "62b-thread-p2.subsilver2.gm-bot.html",
+		"80-thread-p1.ru.guest.html", "81-thread-p2.ru.guest.html", "90-thread-p1.ru.subsilver2.guest.html", "91-thread-p2.ru.subsilver2.guest.html"}},
 }
 
 // rawBoard is what posts-raw.json holds: the stored posts and the users.
