@@ -72,14 +72,14 @@ func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body s
 }
 
 func (f *Forum) replyAttachOnce(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {
-	p, doc, err := f.get(ctx, "posting.php?mode=reply&t="+url.QueryEscape(t.ID))
+	p, doc, err := f.replyForm(ctx, t)
 	if err != nil {
 		return "", false, err
 	}
 	if loginShown(doc) {
 		return "", false, fmt.Errorf("phpbb: reply form: %w", forum.ErrLoggedOut)
 	}
-	fm, err := form.Read(p, doc, "form#postform")
+	fm, err := form.Read(p, doc, postSel)
 	if err != nil {
 		if msg := errorText(doc); msg != "" {
 			return "", false, f.classify(msg)
@@ -116,7 +116,7 @@ func (f *Forum) replyAttachOnce(ctx context.Context, t forum.Thread, body string
 		if loginShown(udoc) {
 			return "", false, fmt.Errorf("phpbb: upload: %w", forum.ErrLoggedOut)
 		}
-		next, err := form.Read(up, udoc, "form#postform")
+		next, err := form.Read(up, udoc, postSel)
 		if err != nil {
 			if msg := errorText(udoc); msg != "" {
 				return "", false, f.classify(msg)

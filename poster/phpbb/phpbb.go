@@ -164,8 +164,16 @@ func (f *Forum) waitFormAge(ctx context.Context, loaded time.Time) error {
 	return nil
 }
 
+// The login and posting forms: prosilver's form#login and form#postform; subsilver2 (phpBB 3.0)
+// names neither login form (it is the one posting to ucp.php?mode=login with a password field)
+// and names the posting form only by name="postform".
+const (
+	loginSel = "form#login, form[action*='mode=login']:has(input[type=password])"
+	postSel  = "form#postform, form[name=postform]"
+)
+
 // loginShown: the page is (or contains) the login form — the session is gone.
-func loginShown(doc *goquery.Document) bool { return doc.Find("form#login").Length() > 0 }
+func loginShown(doc *goquery.Document) bool { return doc.Find(loginSel).Length() > 0 }
 
 func errorText(doc *goquery.Document) string {
 	var parts []string
@@ -177,14 +185,18 @@ func errorText(doc *goquery.Document) string {
 	return strings.Join(parts, " | ")
 }
 
+// Error texts of the English pack and the Russian one (github.com/Olympusrupack/Olympusrupack,
+// branches olympusrupack 3.0 to rhearupack-3.3: FLOOD_ERROR, FORM_INVALID, TOO_MANY_CHARS_*,
+// TOO_FEW_CHARS, POST_REVIEW_EXPLAIN, USER_CANNOT_REPLY, PM_DISABLED, NO_AUTH_SEND_MESSAGE,
+// MESSAGE_STORED).
 var (
 	reFlood   = regexp.MustCompile(`(?i)another post so soon|too soon|flood|так быстро|слишком част|сразу после`)
-	reToken   = regexp.MustCompile(`(?i)form was invalid|форма .*недействительн|форма содержит ошибки`)
-	reTooLong = regexp.MustCompile(`(?i)too many characters|maximum number of allowed characters|слишком много символов|максимально допустимое`)
-	reTooFew  = regexp.MustCompile(`(?i)too few characters|слишком мало символов|message is empty|пустое сообщение|must enter a message`)
-	reReview  = regexp.MustCompile(`(?i)new post has been made|новое сообщение`)
-	reNoPerm  = regexp.MustCompile(`(?i)cannot reply|not authorised|do not have the necessary permissions|нет прав|не можете отвечать|не авторизован|locked`)
-	reNoPM    = regexp.MustCompile(`(?i)private messaging has been disabled|not authorised to send private messages|личные сообщения отключены|не можете отправлять`)
+	reToken   = regexp.MustCompile(`(?i)form was invalid|форма .*недействительн|форма содержит ошибки|ошибка отправки формы`)
+	reTooLong = regexp.MustCompile(`(?i)too many characters|maximum number of allowed characters|слишком много (?:символов|знаков)|максимально допустимое|максимальное разрешённое количество`)
+	reTooFew  = regexp.MustCompile(`(?i)too few characters|слишком мало символов|слишком коротк|message is empty|пустое сообщение|must enter a message`)
+	reReview  = regexp.MustCompile(`(?i)new post has been made|новое сообщение|было добавлено по крайней мере одно сообщение`)
+	reNoPerm  = regexp.MustCompile(`(?i)cannot reply|not authorised|do not have the necessary permissions|нет прав|не можете отвечать|не авторизован|нет доступа|locked`)
+	reNoPM    = regexp.MustCompile(`(?i)private messaging has been disabled|not authorised to send private messages|личные сообщения .*отключены|не можете отправлять|нет доступа к отправке личных сообщений`)
 	reSent    = regexp.MustCompile(`(?i)sent successfully|успешно отправлено`)
 )
 
@@ -223,7 +235,7 @@ func (f *Forum) Login(ctx context.Context) error {
 	if !loginShown(doc) {
 		return nil // already logged in (phpBB shows the index instead)
 	}
-	fm, err := form.Read(p, doc, "form#login")
+	fm, err := form.Read(p, doc, loginSel)
 	if err != nil {
 		return generic.Markup("phpbb", "%v", err)
 	}
@@ -263,14 +275,14 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	p, doc, err := f.get(ctx, "posting.php?mode=reply&t="+url.QueryEscape(t.ID))
+	p, doc, err := f.replyForm(ctx, t)
 	if err != nil {
 		return "", false, err
 	}
 	if loginShown(doc) {
 		return "", false, fmt.Errorf("phpbb: reply form: %w", forum.ErrLoggedOut)
 	}
-	fm, err := form.Read(p, doc, "form#postform")
+	fm, err := form.Read(p, doc, postSel)
 	if err != nil {
 		if msg := errorText(doc); msg != "" {
 			return "", false, f.classify(msg)
@@ -279,6 +291,30 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 	}
 	fm.Values.Set("message", body)
 	return f.submitReply(ctx, fm, p.Charset, f.now())
+}
+
+// replyForm loads the reply form of topic t. phpBB 3.0 wants the forum id as well
+// (posting.php?mode=reply&f=F&t=T; without it NO_FORUM, a 404): it is the forum of the topic's
+// breadcrumb when a page of the topic was read, else the one the topic page's reply button
+// links to.
+func (f *Forum) replyForm(ctx context.Context, t forum.Thread) (*forum.Page, *goquery.Document, error) {
+	path := "posting.php?mode=reply&t=" + url.QueryEscape(t.ID)
+	if s := f.SectionOf(t); s != "" {
+		path = "posting.php?mode=reply&f=" + url.QueryEscape(s) + "&t=" + url.QueryEscape(t.ID)
+	}
+	p, doc, err := f.get(ctx, path)
+	if err == nil || !errors.Is(err, forum.ErrNotFound) || f.SectionOf(t) != "" {
+		return p, doc, err
+	}
+	_, tdoc, terr := f.get(ctx, "viewtopic.php?t="+url.QueryEscape(t.ID))
+	if terr != nil {
+		return nil, nil, err
+	}
+	href, ok := tdoc.Find("a[href*='posting.php?mode=reply'][href*='f=']").First().Attr("href")
+	if !ok {
+		return nil, nil, err
+	}
+	return f.get(ctx, href)
 }
 
 // submitReply posts a filled reply form (loaded at loaded) with "Submit" and reads the answer:
@@ -296,7 +332,7 @@ func (f *Forum) submitReply(ctx context.Context, fm *form.Form, charset string, 
 	if loginShown(rdoc) {
 		return "", false, fmt.Errorf("phpbb: reply: %w", forum.ErrLoggedOut)
 	}
-	if rdoc.Find("form#postform").Length() > 0 {
+	if rdoc.Find(postSel).Length() > 0 {
 		return "", false, f.classify(errorText(rdoc))
 	}
 	target := form.RedirectTarget(rp, rdoc)
@@ -325,7 +361,7 @@ func (f *Forum) sendPM(ctx context.Context, to, subject, body string) error {
 	if loginShown(doc) {
 		return fmt.Errorf("phpbb: compose: %w", forum.ErrLoggedOut)
 	}
-	fm, err := form.Read(p, doc, "form#postform")
+	fm, err := form.Read(p, doc, postSel)
 	if err != nil {
 		if msg := errorText(doc); msg != "" {
 			return f.classify(msg)
@@ -342,7 +378,7 @@ func (f *Forum) sendPM(ctx context.Context, to, subject, body string) error {
 	if err != nil {
 		return err
 	}
-	fm2, err := form.Read(p2, doc2, "form#postform")
+	fm2, err := form.Read(p2, doc2, postSel)
 	if err != nil {
 		return generic.Markup("phpbb", "compose after adding %q: %v", to, err)
 	}
@@ -370,7 +406,7 @@ func (f *Forum) sendPM(ctx context.Context, to, subject, body string) error {
 	if err != nil {
 		return err
 	}
-	if doc3.Find("form#postform").Length() > 0 {
+	if doc3.Find(postSel).Length() > 0 {
 		return f.classify(errorText(doc3))
 	}
 	if msg := errorText(doc3); !reSent.MatchString(msg) {

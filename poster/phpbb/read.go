@@ -86,6 +86,7 @@ func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string, o 
 	if err != nil {
 		return nil, nil, err
 	}
+	scr.FillPages(doc, pg, p.URL) // phpBB 3.0 prosilver numbers its pages without prev/next links
 	if s := scr.SectionOf(doc); s != "" {
 		f.mu.Lock()
 		f.sections[t.ID] = s

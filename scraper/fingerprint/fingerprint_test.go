@@ -32,6 +32,8 @@ var want = map[string][3]string{
 	"phpbb/phpbb30-subsilver2-dildano-quotes.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb30-subsilver2-dildano-edited.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb32-allanstyle-subsilver-dostips.html":   {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb32-allanstyle-dostips-t5588.html":       {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb32-allanstyle-dostips-t5819.html":       {"phpBB", "3.2", "phpbb"},
 	"phpbb/phpbb33-prosilverdark-nesdev-excerpt.html":   {"phpBB", "3.3", "phpbb"},
 	"smf/smf20rc3-core-contribs.html":                   {"SMF", "2.0 RC3", "smf"},
 	"smf/smf20-nostalgia-geekhack-excerpt.html":         {"SMF", "2.0.15.10", "smf"},
@@ -74,6 +76,10 @@ var want = map[string][3]string{
 	"mybb/mybb18-vienna-starboundfr-t263.html":          {"MyBB", "1.8", "mybb"},
 	"mybb/mybb18-vienna-starboundfr-t162-p3.html":       {"MyBB", "1.8", "mybb"},
 	"mybb/mybb18-vienna-starboundfr-t17-p2.html":        {"MyBB", "1.8", "mybb"},
+	"forums/phpbb30/10-thread-p1.guest.html":            {"phpBB", "3.0", "phpbb"},
+	"forums/phpbb31/10-thread-p1.guest.html":            {"phpBB", "3.1", "phpbb"},
+	"forums/phpbb32/10-thread-p1.guest.html":            {"phpBB", "3.2", "phpbb"},
+	"forums/phpbb33/10-thread-p1.guest.html":            {"phpBB", "3.3", "phpbb"},
 	"forums/punbb/10-thread-p1.guest.html":              {"PunBB", "1.4", "punbb"},
 	"forums/punbb13/10-thread-p1.guest.html":            {"PunBB", "1.3", "punbb"},
 	"forums/fluxbb12/10-thread-p1.guest.html":           {"FluxBB", "1.2", "punbb"},
@@ -275,5 +281,36 @@ func TestVBulletin4Astyles(t *testing.T) {
 	posts = read("vbulletin420-xenfovb-astyles-t21767.html", "4.2.0")
 	if q := posts[0].Quotes; len(posts) != 4 || len(q) != 1 || q[0].Author != "" || q[0].Text != "http://warface.goplay.vn/" || posts[2].Quotes[0].Author != "koolbong" {
 		t.Errorf("t21767: %+v", posts)
+	}
+}
+
+// Every thread page captured from the local phpBB installs (testdata/forums/phpbbNN, both styles
+// of 3.0 and 3.1) is named phpBB of the folder's version, with its style.
+func TestPhpBBCaptures(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join(fixture.Root(t), "testdata", "forums", "phpbb*", "*thread*.html"))
+	if err != nil || len(pages) == 0 {
+		t.Fatal("no captured phpBB thread pages", err)
+	}
+	for _, path := range pages {
+		dir := filepath.Base(filepath.Dir(path))
+		version := dir[len("phpbb"):len("phpbb")+1] + "." + dir[len("phpbb")+1:]
+		style := "prosilver"
+		if strings.Contains(path, "subsilver2") {
+			style = "subsilver2"
+		}
+		t.Run(dir+"/"+filepath.Base(path), func(t *testing.T) {
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _, err := forum.Decode(raw, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := fingerprint.Identify(body)
+			if f.Engine != "phpBB" || f.Version != version || f.Theme != style || f.Dialect != "phpbb" {
+				t.Errorf("got %q %q style %q dialect %q, want phpBB %s %s", f.Engine, f.Version, f.Theme, f.Dialect, version, style)
+			}
+		})
 	}
 }

@@ -15,16 +15,19 @@
 //	body          div.content   (signature div.signature and edit div.notice are its siblings)
 //	edited        div.notice:not(.post_deleted_msg)
 //	quote         blockquote; cite "Name wrote:" + a[data-post-id]; blockquote.uncited has no cite
-//	code          div.codebox pre code
-//	pagination    div.pagination li.active span (current), li a.button / li span (numbers),
-//	              li.previous a[rel=prev], li.next a[rel=next]
+//	code          div.codebox pre code (3.1: div.codebox > p + code; 3.0: dl.codebox dd code)
+//	pagination    div.pagination li.active span (current), li a.button / li span (numbers; 3.1:
+//	              li > a), li.previous a[rel=prev], li.next a[rel=next]; 3.0 writes only the
+//	              numbers ("1, <strong>2</strong>, 3"): FillPages takes the neighbours' links
 //
-// subsilver2 (phpBB 3.0; table Subsilver2, chosen when the page has b.postauthor): one
+// subsilver2 (phpBB 3.0 and 3.1; table Subsilver2, chosen when the page has b.postauthor): one
 // table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body
-// div.postbody (the signature is a span.postbody after it), edit span.gensmall "Last edited by",
-// quotes div.quotetitle "Name wrote:" + div.quotecontent and code div.codetitle + div.codecontent
-// as siblings (the title is moved into its quote before reading); pages "Page N of M" in td.nav,
-// the "Previous"/"Next" page links in td.gensmall b. ThreadTable picks the table of a page.
+// div.postbody (the signature is a span.postbody after it; 3.1: a second div.postbody), edit
+// span.gensmall "Last edited by", quotes div.quotetitle "Name wrote:" + div.quotecontent and code
+// div.codetitle + div.codecontent (3.1: pre.codecontent) as siblings (the title is moved into its
+// quote before reading); pages "Page N of M" in td.nav, the "Previous"/"Next" page links in
+// td.gensmall b (3.1: directly in the right-aligned td.gensmall). ThreadTable picks the table of a
+// page.
 package phpbb
 
 import (
@@ -73,23 +76,24 @@ var Thread = &generic.Table{
 	QuoteAuthor:  QuoteAuthor,
 	QuotePostID:  generic.Field{Sel: "a[data-post-id]", Attr: "data-post-id"},
 	Code:         "div.codebox, dl.codebox",
-	CodeText:     "pre code, dd > code",
+	CodeText:     "pre code, dd > code, p + code",
 	Spoiler:      "div.spoiler, details", // board-defined custom BBCode; not in core
 	SpoilerTitle: "summary, div.spoiler-title",
 	PageCurrent:  generic.Field{Sel: "div.pagination li.active span, div.pagination > strong, div.pagination span > strong"},
-	PageNumbers:  "div.pagination li a.button, div.pagination li.active span, div.pagination strong, div.pagination span a",
+	PageNumbers:  "div.pagination li a.button, div.pagination li > a, div.pagination li.active span, div.pagination strong, div.pagination span a",
 	PrevPage:     generic.Field{Sel: "div.pagination li.previous a[rel=prev]", Attr: "href"},
 	NextPage:     generic.Field{Sel: "div.pagination li.next a[rel=next]", Attr: "href"},
 }
 
 // Subsilver2 is the selector table of a phpBB 3.0 subsilver2 viewtopic.php page (and styles
 // built on it): tables, not the prosilver divs. Edit marks and dates in the English and Russian
-// packs.
+// packs. The permalink is the post's target icon (viewtopic.php?p=N#pN; an img in 3.0, a
+// span.imageset in 3.1): the subject links only the anchor #pN.
 var Subsilver2 = &generic.Table{
 	Name:            "phpbb",
 	Post:            "table.tablebg:has(b.postauthor)",
 	ID:              generic.Field{Sel: "a[name^=p]", Attr: "name", Re: regexp.MustCompile(`^p(\d+)$`)},
-	Permalink:       generic.Field{Sel: "td.gensmall a[href*='#p']", Attr: "href"},
+	Permalink:       generic.Field{Sel: "td.gensmall a[href*='p='][href*='#p'] || td.gensmall a[href*='#p']:has(img) || td.gensmall a[href*='#p']", Attr: "href"},
 	PermalinkFormat: "viewtopic.php?p=%[1]s#p%[1]s",
 	Subject:         generic.Field{Sel: "td.gensmall div", Re: regexp.MustCompile(`(?:Post subject|Заголовок сообщения):\s*(.+)`)},
 	Author:          generic.Field{Sel: "b.postauthor"},
@@ -101,11 +105,13 @@ var Subsilver2 = &generic.Table{
 	Quote:           "div.quotecontent",
 	QuoteCite:       "div.quotetitle",
 	QuoteAuthor:     QuoteAuthor,
-	Code:            "div.codecontent",
+	Code:            "div.codecontent, pre.codecontent",
 	PageCurrent:     generic.Field{Sel: "td.nav strong"},
 	PageNumbers:     "td.nav strong, td.gensmall b a, td.gensmall b strong",
-	PrevPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Previous'), td.gensmall b a:containsOwn('Пред')", Attr: "href"},
-	NextPage:        generic.Field{Sel: "td.gensmall b a:containsOwn('Next'), td.gensmall b a:containsOwn('След')", Attr: "href"},
+	PrevPage: generic.Field{Sel: "td.gensmall b a:containsOwn('Previous'), td.gensmall b a:containsOwn('Пред')" +
+		" || td.gensmall[align=right] > a:containsOwn('Previous'), td.gensmall[align=right] > a:containsOwn('Пред')", Attr: "href"},
+	NextPage: generic.Field{Sel: "td.gensmall b a:containsOwn('Next'), td.gensmall b a:containsOwn('След')" +
+		" || td.gensmall[align=right] > a:containsOwn('Next'), td.gensmall[align=right] > a:containsOwn('След')", Attr: "href"},
 }
 
 // ThreadTable is the table that reads doc, a viewtopic.php page: Subsilver2 for a subsilver2
@@ -133,26 +139,29 @@ func subsilver2Quotes(doc *goquery.Document) {
 }
 
 // PM is the selector table of a private message (ucp.php?i=pm&mode=view&p=ID): no <time>, only
-// the SENT_DATE text after "Sent:".
+// the SENT_DATE text after "Sent:". phpBB 3.0 prosilver: profile links without a class, code as
+// dl.codebox. (subsilver2's message view, a table with no message id, is not read.)
 var PM = &generic.Table{
 	Name:            "phpbb",
 	Post:            "#page-body div.post.pm[id^=post-]",
 	ID:              generic.Field{Attr: "id", Re: regexp.MustCompile(`^post-(\d+)$`)},
 	PermalinkFormat: "ucp.php?i=pm&mode=view&p=%[1]s",
 	Subject:         generic.Field{Sel: ".postbody h3"},
-	Author:          generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured || dl.postprofile dt strong"},
-	AuthorID:        generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
-	Time:            []generic.Field{{Sel: "p.author", Re: regexp.MustCompile(`(?s)(?:Sent|Отправлено)\s*:\s*(.+?)\s*(?:From|Отправитель|От)\s*:`)}},
-	Body:            "div.content",
-	Remove:          []string{"div.signature", "div.notice"},
-	Edited:          "div.notice",
-	Quote:           "blockquote",
-	QuoteCite:       "cite",
-	QuoteAuthor:     QuoteAuthor,
-	QuotePostID:     generic.Field{Sel: "a[data-msg-id]", Attr: "data-msg-id"},
-	Code:            "div.codebox",
-	CodeText:        "pre code",
-	Required:        "#page-body",
+	Author: generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured" +
+		" || dl.postprofile dt a[href*='mode=viewprofile'] || dl.postprofile dt strong"},
+	AuthorID: generic.Field{Sel: "dl.postprofile dt a.username, dl.postprofile dt a.username-coloured" +
+		" || dl.postprofile dt a[href*='mode=viewprofile']", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
+	Time:        []generic.Field{{Sel: "p.author", Re: regexp.MustCompile(`(?s)(?:Sent|Отправлено)\s*:\s*(.+?)\s*(?:From|Отправитель|От)\s*:`)}},
+	Body:        "div.content",
+	Remove:      []string{"div.signature", "div.notice"},
+	Edited:      "div.notice",
+	Quote:       "blockquote",
+	QuoteCite:   "cite",
+	QuoteAuthor: QuoteAuthor,
+	QuotePostID: generic.Field{Sel: "a[data-msg-id]", Attr: "data-msg-id"},
+	Code:        "div.codebox, dl.codebox",
+	CodeText:    "pre code, dd > code, p + code",
+	Required:    "#page-body",
 }
 
 // Extract reads a saved phpBB page: a thread page, or a private message.

@@ -15,10 +15,10 @@ import (
 // Section is the selector table of a forum's topic list (viewforum.php?f=N: prosilver's
 // viewforum_body.html) and of the breadcrumb that names a topic's forum (navbar_header.html).
 var Section = struct {
-	Row, Title, Replies, LastPost, LastTime, LastPoster string
-	Pinned                                              []string // row classes of topics kept on top
-	Crumb, CrumbLink, ReturnLink                        string
-	TotalPosts                                          string
+	Row, Title, Replies, LastPost, LastTime, LastPoster, LastPosterOld string
+	Pinned                                                             []string // row classes of topics kept on top
+	Crumb, CrumbLink, ReturnLink                                       string
+	TotalPosts                                                         string
 }{
 	Row:        "ul.topiclist.topics > li.row",
 	Title:      "a.topictitle",
@@ -26,7 +26,9 @@ var Section = struct {
 	LastPost:   "dd.lastpost a[href*='p=']",
 	LastTime:   "dd.lastpost time[datetime]",
 	LastPoster: "dd.lastpost a.username, dd.lastpost a.username-coloured, dd.lastpost span.username, dd.lastpost span.username-coloured",
-	Pinned:     []string{"sticky", "announce", "global-announce"},
+	// phpBB 3.0's profile links have no class.
+	LastPosterOld: "dd.lastpost a[href*='mode=viewprofile']",
+	Pinned:        []string{"sticky", "announce", "global-announce"},
 	// 3.1+: span.crumb[data-forum-id]; 3.0: the forum links of ul.navlinks, or the "Return to"
 	// link (accesskey r) of styles without a breadcrumb.
 	Crumb:      "#nav-breadcrumbs span.crumb[data-forum-id]",
@@ -69,6 +71,9 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 			h.LastAt = t
 		}
 		h.LastPoster = strings.Join(strings.Fields(s.Find(Section.LastPoster).First().Text()), " ")
+		if h.LastPoster == "" {
+			h.LastPoster = strings.Join(strings.Fields(s.Find(Section.LastPosterOld).First().Text()), " ")
+		}
 		heads = append(heads, h)
 	})
 	if len(heads) == 0 && doc.Find(Section.Row).Length() > 0 {
