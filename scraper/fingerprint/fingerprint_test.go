@@ -33,6 +33,8 @@ var want = map[string][3]string{
 	"phpbb/phpbb30-subsilver2-dildano-edited.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb32-allanstyle-subsilver-dostips.html":   {"phpBB", "3.2", "phpbb"},
 	"phpbb/phpbb33-prosilverdark-nesdev-excerpt.html":   {"phpBB", "3.3", "phpbb"},
+	"phpbb/phpbb32-prosilver-dcbase-t155-excerpt.html":  {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb32-prosilver-dcbase-t724-excerpt.html":  {"phpBB", "3.2", "phpbb"},
 	"smf/smf20rc3-core-contribs.html":                   {"SMF", "2.0 RC3", "smf"},
 	"punbb/fluxbb-air-bittorrent-t28.html":              {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/fluxbb-air-bittorrent-t6.html":               {"FluxBB", "1.4-1.5", "punbb"},
