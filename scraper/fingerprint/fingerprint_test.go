@@ -35,6 +35,8 @@ var want = map[string][3]string{
 	"phpbb/phpbb33-prosilverdark-nesdev-excerpt.html":   {"phpBB", "3.3", "phpbb"},
 	"phpbb/phpbb32-prosilver-dcbase-t155-excerpt.html":  {"phpBB", "3.2", "phpbb"},
 	"phpbb/phpbb32-prosilver-dcbase-t724-excerpt.html":  {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb33-prosilver-ssvc-t35155-excerpt.html":  {"phpBB", "3.3", "phpbb"},
+	"phpbb/phpbb33-prosilver-ssvc-p930314-excerpt.html": {"phpBB", "3.3", "phpbb"},
 	"smf/smf20rc3-core-contribs.html":                   {"SMF", "2.0 RC3", "smf"},
 	"punbb/fluxbb-air-bittorrent-t28.html":              {"FluxBB", "1.4-1.5", "punbb"},
 	"punbb/fluxbb-air-bittorrent-t6.html":               {"FluxBB", "1.4-1.5", "punbb"},
