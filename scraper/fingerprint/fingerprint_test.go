@@ -29,6 +29,12 @@ var update = flag.Bool("update", false, "rewrite testdata/golden")
 var want = map[string][3]string{
 	"phpbb/phpbb30-prosilver-ilovephilosophy.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb30-raspite-raspberrypi.html":            {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb32-prosilver-dcbase-t155-excerpt.html":  {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb32-prosilver-dcbase-t724-excerpt.html":  {"phpBB", "3.2", "phpbb"},
+	"phpbb/phpbb33-prosilver-ssvc-t35155-excerpt.html":  {"phpBB", "3.3", "phpbb"},
+	"phpbb/phpbb33-prosilver-ssvc-p930314-excerpt.html": {"phpBB", "3.3", "phpbb"},
+	"phpbb/phpbb30-subsilver2-avalanches-p7464.html":    {"phpBB", "3.0", "phpbb"},
+	"phpbb/phpbb30-subsilver2-avalanches-p20514.html":   {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb30-subsilver2-dildano-quotes.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb30-subsilver2-dildano-edited.html":      {"phpBB", "3.0", "phpbb"},
 	"phpbb/phpbb32-allanstyle-subsilver-dostips.html":   {"phpBB", "3.2", "phpbb"},

@@ -35,6 +35,10 @@ var rules = []rule{
 			if p.has("div.post[id^=p] div.postbody") && (p.contains("memberlist.php?mode=viewprofile") || p.contains("viewtopic.php?")) {
 				ev = append(ev, "markup: div.post#pN > div.postbody, memberlist.php profile links")
 			}
+			// subsilver2 and styles built on it, on boards that took the footer out.
+			if p.has("table.tablebg .postauthor") && p.has("a[name^=p]") && p.contains("viewtopic.php?") {
+				ev = append(ev, "markup: table.tablebg with .postauthor and a[name=pN] (subsilver2), viewtopic.php links")
+			}
 			if len(ev) == 0 && p.contains("phpBB") && p.contains("viewtopic.php") {
 				ev = append(ev, "page text: phpBB, viewtopic.php links")
 			}

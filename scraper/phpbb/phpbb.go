@@ -91,12 +91,12 @@ var Thread = &generic.Table{
 // span.imageset in 3.1): the subject links only the anchor #pN.
 var Subsilver2 = &generic.Table{
 	Name:            "phpbb",
-	Post:            "table.tablebg:has(b.postauthor)",
+	Post:            "table.tablebg:has(.postauthor)",
 	ID:              generic.Field{Sel: "a[name^=p]", Attr: "name", Re: regexp.MustCompile(`^p(\d+)$`)},
 	Permalink:       generic.Field{Sel: "td.gensmall a[href*='p='][href*='#p'] || td.gensmall a[href*='#p']:has(img) || td.gensmall a[href*='#p']", Attr: "href"},
 	PermalinkFormat: "viewtopic.php?p=%[1]s#p%[1]s",
 	Subject:         generic.Field{Sel: "td.gensmall div", Re: regexp.MustCompile(`(?:Post subject|Заголовок сообщения):\s*(.+)`)},
-	Author:          generic.Field{Sel: "b.postauthor"},
+	Author:          generic.Field{Sel: "b.postauthor || .postauthor"}, // span.postauthor in styles built on it (theavalanches.com)
 	AuthorID:        generic.Field{Sel: "a[href*='mode=viewprofile']", Attr: "href", Re: regexp.MustCompile(`[?&](?:amp;)?u=(\d+)`)},
 	Time:            []generic.Field{{Sel: "td.gensmall div", Re: regexp.MustCompile(`(?s)(?:Posted|Добавлено):\s*(.+?)\s*$`)}},
 	Body:            "div.postbody",
@@ -115,9 +115,10 @@ var Subsilver2 = &generic.Table{
 }
 
 // ThreadTable is the table that reads doc, a viewtopic.php page: Subsilver2 for a subsilver2
-// page (whose quote titles it moves into their quotes first), else Thread.
+// page (a table.tablebg holding a b.postauthor or, in styles built on subsilver2, a
+// span.postauthor; its quote titles are moved into their quotes first), else Thread.
 func ThreadTable(doc *goquery.Document) *generic.Table {
-	if doc.Find("div.post[id^=p] div.postbody").Length() == 0 && doc.Find("table.tablebg b.postauthor").Length() > 0 {
+	if doc.Find("div.post[id^=p] div.postbody").Length() == 0 && doc.Find("table.tablebg .postauthor").Length() > 0 {
 		subsilver2Quotes(doc)
 		return Subsilver2
 	}
