@@ -274,11 +274,14 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 // reNoRecipient is MyBB's refusal of a PM whose recipient is not a member ("One or more of the
 // recipients you entered are not registered users: NAME", pmdata_invalid_recipients) or that
 // names none ("You did not enter any recipients…", pmdata_no_recipients), in English and in the
-// Russian pack's wording. The dialect's generic classifier leaves them as a rejected form;
-// for a PM they mean the recipient was not found.
+// Russian pack's wording (kmitrakov/MyBB-Russian-Language-Pack, MyBB 1.8.39, quoted in
+// sent_test.go). The dialect's generic classifier leaves them as a rejected form; for a PM they
+// mean the recipient was not found.
 var reNoRecipient = regexp.MustCompile(`(?i)not registered users|did not enter any recipients|не (?:являются )?зарегистрирован|не указали (?:ни одного )?получател`)
 
 // reCannotReceive is MyBB's refusal of a PM whose recipient cannot receive one: the quota is full
-// (pmdata_recipient_reached_quota), private messages are turned off, or the recipient ignores the
-// sender; English and the Russian pack's wording.
-var reCannotReceive = regexp.MustCompile(`(?i)messaging quota|reached (?:their|his|her|the)[^.]*quota|inbox is full|(?:disabled|turned off) private messag|do(?:es)? not wish to receive|are ignoring you|превысил[^.]*(?:квот|лимит)|ящик[^.]*переполнен|отключил[^.]*личн|не желает получать|игнорирует`)
+// (pmdata_recipient_reached_quota, error_pmrecipientreachedquota), private messages are turned
+// off (pmdata_recipient_pms_disabled, error_recipientpmturnedoff), the recipient ignores the
+// sender or takes PMs from buddies only (pmdata_recipient_is_ignoring, _has_buddy_only); English
+// and the Russian pack's wording.
+var reCannotReceive = regexp.MustCompile(`(?i)messaging quota|reached (?:their|his|her|the)[^.]*quota|inbox is full|(?:disabled|turned off) private messag|do(?:es)? not wish to receive|are ignoring you|on their ignore list|not on their buddy list|достиг\S* (?:своего )?лимита личных|отключил\S* личные|не получать личные|в их списке игнорирования|нет в их списке друзей`)

@@ -1,0 +1,74 @@
+package mybb
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+)
+
+// The Russian pack's refusals, quoted from github.com/kmitrakov/MyBB-Russian-Language-Pack
+// (MyBB 1.8.39, release 1.0.3, commit d4c50deec4121e2d1327a07e58aadfd498d19329), files
+// application/1.8.39/russian/inc/languages/russian/<file>.lang.php; {1} filled in as MyBB does.
+// Each is typed as its English original is.
+func TestClassifyRussianPack(t *testing.T) {
+	for _, c := range []struct {
+		src, msg string
+		want     error
+		wait     time.Duration // flood
+		limit    int           // too long
+		member   bool
+	}{
+		{src: "datahandler_post postdata_post_flooding",
+			msg: "Вы пытаетесь отправить сообщение слишком быстро после отправки предыдущего сообщения. Пожалуйста, подождите еще 45 секунд(ы).", wait: 45 * time.Second},
+		{src: "datahandler_post postdata_post_flooding_one_second",
+			msg: "Вы пытаетесь отправить сообщение слишком быстро после отправки предыдущего сообщения. Пожалуйста, подождите еще 1 секунду.", wait: time.Second},
+		{src: "datahandler_pm pmdata_pm_flooding",
+			msg: "Вы пытаетесь отправить сообщение слишком быстро после отправки предыдущего сообщения. Пожалуйста, подождите еще 62 секунд(ы).", wait: 62 * time.Second},
+		{src: "datahandler_post postdata_message_too_long",
+			msg: "Сообщение слишком длинное. Пожалуйста, введите сообщение короче 65535 символов (сейчас 70000).", want: forum.ErrTooLong, limit: 65535},
+		{src: "datahandler_pm pmdata_message_too_long",
+			msg: "Сообщение слишком длинное. Пожалуйста, введите сообщение короче 65535 символов (сейчас 65600).", want: forum.ErrTooLong, limit: 65535},
+		{src: "datahandler_post postdata_message_too_short",
+			msg: "Сообщение слишком короткое. Пожалуйста, введите сообщение длиннее 5 символов.", want: forum.ErrTooShort},
+		{src: "datahandler_post postdata_missing_message",
+			msg: "Отсутствует сообщение. Пожалуйста, введите сообщение.", want: forum.ErrTooShort},
+		{src: "datahandler_pm pmdata_missing_message",
+			msg: "Вы не ввели сообщение для отправки. Пожалуйста, введите сообщение.", want: forum.ErrTooShort},
+		{src: "global invalid_post_code",
+			msg: "Несоответствие кода авторизации. Вы правильно обращаетесь к этой функции? Пожалуйста, вернитесь и попробуйте снова.", want: forum.ErrBadToken},
+		{src: "datahandler_login logindata_invalidpwordusername (+ messages failed_login_again)",
+			msg: "Вы ввели неверную комбинацию имени пользователя/пароля. Если вы забыли свой пароль, пожалуйста, восстановите его. У вас осталось 4 попыток входа.", want: forum.ErrBadLogin},
+		{src: "datahandler_login logindata_invalidpwordusernameemail",
+			msg: "Вы ввели неверную комбинацию email/пароля. Если вы забыли свой пароль, пожалуйста, восстановите его.", want: forum.ErrBadLogin},
+		{src: "messages failed_login_wait",
+			msg: "Вы не смогли войти в систему в течение требуемого количества попыток. Теперь вы должны подождать 0ч 14м 59с, прежде чем сможете войти снова.", want: forum.ErrBadLogin},
+		{src: "messages error_nopermission_user_1", member: true,
+			msg: "У вас нет разрешения на доступ к этой страницы. Это может быть по одной из следующих причин:", want: forum.ErrNoPermission},
+		{src: "messages error_nopermission_guest_1",
+			msg: "Вы либо не вошли в систему, либо не имеете разрешения на просмотр этой страницы. Это может быть по одной из следующих причин:", want: forum.ErrLoggedOut},
+		{src: "newreply error_post_already_submitted", member: true,
+			msg: "Вы уже отправляли этот ответ в указанную тему. Пожалуйста, посетите тему, чтобы увидеть ваш ответ.", want: ErrAlreadyPosted},
+		{src: "private error_pm_already_submitted", member: true,
+			msg: "Вы уже отправляли такое же личное сообщение тому же получателю в течение последних 5 часов.", want: ErrAlreadyPosted},
+		{src: "messages error_invalidthread", member: true,
+			msg: "Указанная тема не существует.", want: forum.ErrNotFound},
+		{src: "private error_invalidpmrecipient", member: true,
+			msg: "Указанный получатель неверен или не существует. Пожалуйста, вернитесь и введите правильного.", want: forum.ErrNotFound},
+	} {
+		err := ClassifyMessage(c.msg, c.member)
+		var fe *forum.FloodError
+		var tl *TooLongError
+		switch {
+		case c.wait > 0:
+			if !errors.As(err, &fe) || fe.Wait != c.wait {
+				t.Errorf("%s: %v, want a flood of %v", c.src, err, c.wait)
+			}
+		case !errors.Is(err, c.want):
+			t.Errorf("%s: %v, want %v", c.src, err, c.want)
+		case c.limit > 0 && (!errors.As(err, &tl) || tl.Limit != c.limit):
+			t.Errorf("%s: limit of %v, want %d", c.src, err, c.limit)
+		}
+	}
+}
