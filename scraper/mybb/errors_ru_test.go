@@ -13,7 +13,9 @@ import (
 //     commit d4c50deec4121e2d1327a07e58aadfd498d19329),
 //     application/1.8.39/russian/inc/languages/russian/<file>.lang.php;
 //   - "1.8.8": github.com/XTRO123/mybb_lang_ru (langinfo version 1808, commit
-//     2a0203e89517e124ee936cb32b4d25914cb5e23a), inc/languages/russian/<file>.lang.php.
+//     2a0203e89517e124ee936cb32b4d25914cb5e23a), inc/languages/russian/<file>.lang.php;
+//   - "1.6": github.com/ferm32/mybb-rus (MyBB 1.6 keys, commit
+//     7420e29696a7fa72a2930e7a6c987eed18fd6622), inc/languages/russian/<file>.lang.php.
 //
 // Their typos ("компбинацию", "пождать") are the packs'.
 func TestClassifyRussianPack(t *testing.T) {
@@ -88,6 +90,36 @@ func TestClassifyRussianPack(t *testing.T) {
 			msg: "Вы уже отправили одно и то же личное сообщение одному и тому же получателю в течение последних 5 часов.", want: ErrAlreadyPosted},
 		{src: "1.8.8 private error_invalidpmrecipient", member: true,
 			msg: "Указанный получатель недействителен или не существует. Пожалуйста, вернитесь назад и введите правильного получателя.", want: forum.ErrNotFound},
+		{src: "1.6 datahandler_post postdata_post_flooding",
+			msg: "Вы пытаетесь создать сообщение слишком быстро после создания предыдущего сообщения. Пожалуйста, подождите ещё 30 секунд.", wait: 30 * time.Second},
+		{src: "1.6 datahandler_pm pmdata_pm_flooding",
+			msg: "Вы пытаетесь отправить сообщение слишком быстро после отправки предыдущего. Пожалуйста, подождите 30 секунд.", wait: 30 * time.Second},
+		{src: "1.6 datahandler_post postdata_message_too_long",
+			msg: "Сообщение слишком длинное. Пожалуйста, введите сообщение короче, чем 65535 символов (в настоящий момент 70000).", want: forum.ErrTooLong, limit: 65535},
+		{src: "1.6 datahandler_post postdata_message_too_short",
+			msg: "Сообщение слишком короткое. Пожалуйста, введите сообщение длиннее, чем 5 символов", want: forum.ErrTooShort},
+		{src: "1.6 datahandler_post postdata_missing_message",
+			msg: "Пропущен текст сообщения. Пожалуйста, введите текст сообщения.", want: forum.ErrTooShort},
+		{src: "1.6 datahandler_pm pmdata_missing_message",
+			msg: "Вы не ввели сообщения для отсылки. Пожалуйста, введите сообщение.", want: forum.ErrTooShort},
+		{src: "1.6 global invalid_post_code",
+			msg: "Код авторизации не совпадает. Является ли Ваша попытка доступа к этой функции корректной? Пожалуйста, вернитесь и попробуйте снова.", want: forum.ErrBadToken},
+		{src: "1.6 member error_invalidusername",
+			msg: "Похоже, Вы ввели недопустимый логин.", want: forum.ErrBadLogin},
+		{src: "1.6 member error_invalidpassword",
+			msg: "Введенный пароль не верен. Если Вы забыли свой пароль, нажмите здесь. Иначе, вернитесь и попробуйте снова.", want: forum.ErrBadLogin},
+		{src: "1.6 messages failed_login_wait",
+			msg: "Вы превысили лимит попыток входа. Перед тем, как Вы сможете войти снова, необходимо подождать 0ч 14м 59с, перед тем как Вы сможете войти снова.", want: forum.ErrBadLogin},
+		{src: "1.6 messages error_nopermission_user_1", member: true,
+			msg: "Вы не вошли или не имеете разрешения для доступа к этой странице. Возможно, это произошло по одной из следующих причин:", want: forum.ErrNoPermission},
+		{src: "1.6 messages error_nopermission_guest_1",
+			msg: "Вы не вошли или не имеете разрешения для просмотра этой страницы. Возможно, это произошло по одной из следующих причин:", want: forum.ErrLoggedOut},
+		{src: "1.6 newreply error_post_already_submitted", member: true,
+			msg: "Вы уже создали это сообщение в указанной теме. Пожалуйста, посетите эту тему, чтобы увидеть там Ваш ответ.", want: ErrAlreadyPosted},
+		{src: "1.6 private error_pm_already_submitted", member: true,
+			msg: "Вы уже отправляли это личное сообщение в течении последних 5 минут.", want: ErrAlreadyPosted},
+		{src: "1.6 private error_invalidpmrecipient", member: true,
+			msg: "Указанный получатель либо неверен, либо не существует. Пожалуйста, вернитесь и попробуйте исправить это.", want: forum.ErrNotFound},
 	} {
 		err := ClassifyMessage(c.msg, c.member)
 		var fe *forum.FloodError
