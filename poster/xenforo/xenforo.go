@@ -226,13 +226,14 @@ func (f *Forum) checkPage(doc *goquery.Document, status int) error {
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 var (
-	// English: XenForo 2.0.2's phrases. Russian: the language export "Русский (RU)" of XenForo
-	// 2.2.7 (base_version_id 2020770) in github.com/McShare/MineBBS-Multi-Language, commit
-	// 3297d538304708c2f8f8172fcae4e9b36678608f, XenForo/language-Russkij-(RU)-XF.xml; each phrase
-	// is quoted with its title in TestClassifyRussian.
+	// English: XenForo 2.0.2's phrases. Russian: the language exports "Русский (RU)" of XenForo
+	// 2.2.7 (base_version_id 2020770; github.com/McShare/MineBBS-Multi-Language, commit
+	// 3297d538304708c2f8f8172fcae4e9b36678608f, XenForo/language-Russkij-(RU)-XF.xml) and of
+	// XenForo 2.3.6 (2030670; the same repository, commit 7ebcc88315e7319a9c3521323dda4595e722ac80,
+	// language-Russkij-(RU).xml); each phrase is quoted with its title in TestClassifyRussian.
 	reFlood     = regexp.MustCompile(`(?i)must wait at least|подождать|подождите`)
 	reToken     = regexp.MustCompile(`(?i)security error occurred|cookies are required to use this site|ошибка безопасности|сайт использует cookie`)
-	reLogin     = regexp.MustCompile(`(?i)must be logged[- ]in|должны быть авторизованы|необходимо (?:войти|авторизоваться)`)
+	reLogin     = regexp.MustCompile(`(?i)must be logged[- ]in|должны быть авторизованы|нужно сначала войти|необходимо (?:войти|авторизоваться)`)
 	reTooLong   = regexp.MustCompile(`(?i)no more than \d+ characters|не более (?:чем )?\d+ символ`)
 	reTooShort  = regexp.MustCompile(`(?i)enter a valid message|введите текст сообщения|введите сообщение, чтобы начать|корректное сообщение`)
 	reRecipient = regexp.MustCompile(`(?i)may not start a conversation with|privacy settings|настроек конфиденциальности|не можете начать переписку`)

@@ -495,6 +495,13 @@ func TestClassifyRussian(t *testing.T) {
 		{"you_may_not_start_conversation_with_x_because_of_their_privacy_settings", 200, "Вы не можете начать переписку с Закрытый из-за его(её) настроек конфиденциальности.", forum.ErrRecipient},
 		{"do_not_have_permission", 403, "У Вас нет прав для просмотра этой страницы или для выполнения этого действия.", forum.ErrNoPermission},
 		{"requested_thread_not_found", 404, "Запрашиваемая тема не найдена.", forum.ErrNotFound},
+		// The XenForo 2.3.6 export (base_version_id 2030670) of the same repository, commit
+		// 7ebcc88315e7319a9c3521323dda4595e722ac80, language-Russkij-(RU).xml, where it words a
+		// phrase differently (its conversation refusals are left in English there).
+		{"2.3 login_required", 403, "Для того, чтобы это сделать, нужно сначала войти на форум.", forum.ErrLoggedOut},
+		{"2.3 please_enter_valid_message", 200, "Пожалуйста, напишите корректное сообщение.", forum.ErrTooShort},
+		{"2.3 please_enter_message_with_no_more_than_x_characters", 200, "Пожалуйста, введите сообщение, размером не более чем 25000 символов.", forum.ErrTooLong},
+		{"2.3 do_not_have_permission", 403, "У Вас недостаточно прав для просмотра этой страницы или для выполнения этого действия.", forum.ErrNoPermission},
 	} {
 		err := x.classify(tc.status, []string{tc.msg})
 		var fe *forum.FloodError
@@ -515,7 +522,8 @@ func TestClassifyRussian(t *testing.T) {
 			t.Errorf("%q not a bad login", msg)
 		}
 	}
-	if !reLocked.MatchString("Ваша учётная запись временно заблокирована из-за неудачных попыток авторизации.") {
+	if !reLocked.MatchString("Ваша учётная запись временно заблокирована из-за неудачных попыток авторизации.") ||
+		!reLocked.MatchString("Ваша учётная запись временно заблокирована из-за неудачных попыток входа в систему.") {
 		t.Error("the lockout not recognised")
 	}
 	// Other phrases of the export must not be taken for flood control.
