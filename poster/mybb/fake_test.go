@@ -55,6 +55,9 @@ type fakeMyBB struct {
 	// sentPage builds the read page of gm-bot's Sent Items copy (pmid 2) from the recipient's
 	// captured read page (pmid 1); the capture has no page of the sender's copy. nil: 404.
 	sentPage func(recipientPage []byte) []byte
+	// russian replaces texts of the captured pages with the Russian pack's wording (a board in
+	// Russian answers with the same markup).
+	russian *strings.Replacer
 }
 
 func newFake(t testing.TB) *fakeMyBB {
@@ -70,7 +73,11 @@ func (f *fakeMyBB) page(name string) []byte {
 		f.t.Fatal(err)
 	}
 	// The pages carry the capture board's absolute URLs; point them at this server.
-	return []byte(strings.NewReplacer("http://127.0.0.1:8081", f.srv.URL, "http://127.0.0.1:18437", f.srv.URL).Replace(string(b)))
+	page := strings.NewReplacer("http://127.0.0.1:8081", f.srv.URL, "http://127.0.0.1:18437", f.srv.URL).Replace(string(b))
+	if f.russian != nil {
+		page = f.russian.Replace(page)
+	}
+	return []byte(page)
 }
 
 // themePage is a page of the themed capture f.themeDir, pointed at this server.

@@ -118,6 +118,25 @@ func TestReplyMergedDetectedByProbe(t *testing.T) {
 	}
 }
 
+// A board with the Russian pack refuses for flood control in Russian (datahandler_post.lang.php
+// postdata_post_flooding of github.com/kmitrakov/MyBB-Russian-Language-Pack, MyBB 1.8.39, commit
+// d4c50deec4121e2d1327a07e58aadfd498d19329, in the captured error page): its wait is waited out.
+func TestReplyFloodRussian(t *testing.T) {
+	fk := newFake(t)
+	fk.lastPID = "15"
+	fk.russian = strings.NewReplacer("You are trying to post a message too quickly after posting a previous message. Please wait 60 more seconds.",
+		"Вы пытаетесь отправить сообщение слишком быстро после отправки предыдущего сообщения. Пожалуйста, подождите еще 45 секунд(ы).")
+	fk.replies = []string{"28-reply-error-flood.snovaya.html", "22-reply-success.gm-bot.html"}
+	sl := &sleeps{}
+	id, _, err := fk.forum(t, sl, nil).Reply(ctx, forum.Thread{ID: "1"}, "Ход принят.")
+	if err != nil || id != "16" {
+		t.Fatalf("%q %v", id, err)
+	}
+	if len(sl.d) != 1 || sl.d[0] != 46*time.Second {
+		t.Errorf("flood waits %v, want [46s] (45 and a second)", sl.d)
+	}
+}
+
 func TestReplyFloodBeyondBound(t *testing.T) {
 	fk := newFake(t)
 	fk.replies = []string{"28-reply-error-flood.snovaya.html"}

@@ -92,6 +92,18 @@ func TestNoRecipientMessages(t *testing.T) {
 	for _, msg := range []string{
 		"One or more of the recipients you entered are not registered users: никто",
 		"You did not enter any recipients for this message. You must enter at least one recipient in the 'To' field.",
+		// The Russian pack (github.com/kmitrakov/MyBB-Russian-Language-Pack, MyBB 1.8.39, commit
+		// d4c50deec4121e2d1327a07e58aadfd498d19329, inc/languages/russian/datahandler_pm.lang.php):
+		// pmdata_invalid_recipients, pmdata_no_recipients.
+		"Один или несколько указанных получателей не являются зарегистрированными именами пользователей. Неверные получатели: никто",
+		"Вы не указали получателей для этого сообщения. Вы должны ввести хотя бы одно имя пользователя в поле 'кому'.",
+		// github.com/XTRO123/mybb_lang_ru (MyBB 1.8.8, commit 2a0203e89517e124ee936cb32b4d25914cb5e23a),
+		// the same keys.
+		"Один или несколько получателей, которые вы указали, не являются зарегистрированными участниками. Недействительные получатели: никто",
+		"Вы не ввели никаких получателей, чтобы отправить это сообщение. Вы должны ввести хотя бы одно имя пользователя в поле 'Кому' .",
+		// github.com/ferm32/mybb-rus (MyBB 1.6, commit 7420e29696a7fa72a2930e7a6c987eed18fd6622).
+		"Один или более из указанных Вами получателей не являются зарегестрированными пользователями. Недопустимые получатели: никто",
+		"Вы не ввели ни одного получателя сообщения. Вам необходимо указать как минимум одно имя пользователя в поле 'Кому'.",
 	} {
 		if !reNoRecipient.MatchString(msg) {
 			t.Errorf("%q not recognised", msg)
@@ -108,14 +120,40 @@ func TestCannotReceiveMessages(t *testing.T) {
 	for _, msg := range []string{
 		"You cannot send a private message to Джелу because he/she has reached their private messaging quota. They cannot be sent any messages until their messages have been cleared out.",
 		"The user Джелу has disabled private messages. You cannot send private messages to this user.",
-		"Джелу превысил квоту личных сообщений.",
+		// The Russian pack (github.com/kmitrakov/MyBB-Russian-Language-Pack, MyBB 1.8.39, commit
+		// d4c50deec4121e2d1327a07e58aadfd498d19329, inc/languages/russian/): datahandler_pm.lang.php
+		// pmdata_recipient_reached_quota, _pms_disabled, _is_ignoring, _has_buddy_only;
+		// private.lang.php error_pmrecipientreachedquota, error_recipientpmturnedoff.
+		"Джелу достиг лимита личных сообщений, поэтому ваше сообщение не может быть отправлено.",
+		"Джелу отключил личные сообщения. Вы не можете отправлять личные сообщения этому пользователю.",
+		"Вы не можете отправлять сообщения Джелу, потому что находитесь в их списке игнорирования.",
+		"Вы не можете отправлять сообщения Джелу, потому что вас нет в их списке друзей.",
+		"Вы не можете отправить личное сообщение Джелу, так как он(а) достиг(ла) своего лимита личных сообщений. Ему/ей нельзя отправлять сообщения, пока его/её сообщения не будут очищены.",
+		"Джелу выбрал(а) не получать личные сообщения или ему/ей не разрешено это делать. Поэтому вы не можете отправить ваше личное сообщение этому пользователю.",
+		// github.com/XTRO123/mybb_lang_ru (MyBB 1.8.8, commit 2a0203e89517e124ee936cb32b4d25914cb5e23a),
+		// the same keys (its typos are the pack's).
+		"Вы не можете отправлять сообщения Джелу, потому что они у вас в списке список игнорируемых.",
+		"Вы не можете отправлять сообщения Джелу, потому что вы не внесли их в спискок друзей.",
+		"Джелу отключил получение личных сообщений. Вы не можете отправлять личные сообщения этому пользователю.",
+		"Джелу достиг лимита квоты личных сообщений, поэтому ваше сообщение не может быть отправлено.",
+		"Вы не можете отправить личное сообщение для Джелу, так как он / она достигли своей личной квоты обмена сообщениями. им нельзя отправлять любые сообщения, пока их ящик сообщений не будет очищен.",
+		"Джелу решил не получать личные сообщения или ему не позволено сделать это. Поэтому вы не можете отправить личное сообщение этому пользователю.",
+		// github.com/ferm32/mybb-rus (MyBB 1.6, commit 7420e29696a7fa72a2930e7a6c987eed18fd6622).
+		"Джелу достиг предела количества личных сообщений, поэтому Ваше сообщение не может быть отосланно.",
+		"Джелу отключил личные сообщения. Вы не можете посылать личные сообщения этому пользователю.",
+		"Ваше сообщение для Джелу не может быть отослано, потому что Вы включены в его чёрный список.",
+		"Вы не можете отправить сообщения для Джелу, потому что Вы не входите в его список друзей.",
+		"Вы не можете отправить личное сообщение to Джелу, поскольку у него/неё превышен лимит личных сообщений.",
+		"Джелу установил(а) запрет на получение личных сообщений, или ,возможно, ему(ей) запрещено делать это. Поэтому Вы не можете отправить личное сообщение этому пользователю.",
 	} {
 		if !reCannotReceive.MatchString(msg) || reNoRecipient.MatchString(msg) {
 			t.Errorf("%q not recognised as a recipient who cannot receive", msg)
 		}
 	}
 	if reCannotReceive.MatchString("You are trying to send a message too quickly after sending a previous message. Please wait 61 more seconds.") ||
-		reCannotReceive.MatchString("One or more of the recipients you entered are not registered users: никто") {
+		reCannotReceive.MatchString("One or more of the recipients you entered are not registered users: никто") ||
+		reCannotReceive.MatchString("Вы пытаетесь отправить сообщение слишком быстро после отправки предыдущего сообщения. Пожалуйста, подождите еще 61 секунд(ы).") ||
+		reCannotReceive.MatchString("Один или несколько указанных получателей не являются зарегистрированными именами пользователей. Неверные получатели: никто") {
 		t.Error("another refusal taken for a recipient who cannot receive")
 	}
 }

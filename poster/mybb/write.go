@@ -274,11 +274,14 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 // reNoRecipient is MyBB's refusal of a PM whose recipient is not a member ("One or more of the
 // recipients you entered are not registered users: NAME", pmdata_invalid_recipients) or that
 // names none ("You did not enter any recipients…", pmdata_no_recipients), in English and in the
-// Russian pack's wording. The dialect's generic classifier leaves them as a rejected form;
-// for a PM they mean the recipient was not found.
-var reNoRecipient = regexp.MustCompile(`(?i)not registered users|did not enter any recipients|не (?:являются )?зарегистрирован|не указали (?:ни одного )?получател`)
+// Russian packs' wording (kmitrakov/MyBB-Russian-Language-Pack for MyBB 1.8.39,
+// XTRO123/mybb_lang_ru for 1.8.8, ferm32/mybb-rus for 1.6; quoted in sent_test.go). The dialect's generic classifier leaves them as a rejected form; for a PM they
+// mean the recipient was not found.
+var reNoRecipient = regexp.MustCompile(`(?i)not registered users|did not enter any recipients|не (?:являются )?зарег[ие]стрирован|не указали (?:ни одного )?получател|не ввели (?:никаких получателей|ни одного получателя)`)
 
 // reCannotReceive is MyBB's refusal of a PM whose recipient cannot receive one: the quota is full
-// (pmdata_recipient_reached_quota), private messages are turned off, or the recipient ignores the
-// sender; English and the Russian pack's wording.
-var reCannotReceive = regexp.MustCompile(`(?i)messaging quota|reached (?:their|his|her|the)[^.]*quota|inbox is full|(?:disabled|turned off) private messag|do(?:es)? not wish to receive|are ignoring you|превысил[^.]*(?:квот|лимит)|ящик[^.]*переполнен|отключил[^.]*личн|не желает получать|игнорирует`)
+// (pmdata_recipient_reached_quota, error_pmrecipientreachedquota), private messages are turned
+// off (pmdata_recipient_pms_disabled, error_recipientpmturnedoff), the recipient ignores the
+// sender or takes PMs from buddies only (pmdata_recipient_is_ignoring, _has_buddy_only); English
+// and the Russian pack's wording.
+var reCannotReceive = regexp.MustCompile(`(?i)messaging quota|reached (?:their|his|her|the)[^.]*quota|inbox is full|(?:disabled|turned off) private messag|do(?:es)? not wish to receive|are ignoring you|on their ignore list|not on their buddy list|достиг\S*[^.]*(?:лимит|квот|предел)|превыш\S* лимит личных|отключил\S* (?:получение )?личн|не получать личные|запрет на получение личных|спис\S* игнорир|в (?:их|его) ч[её]рный список|в (?:их|его) спис\S* друзей|не внесли их в спис\S* друзей`)

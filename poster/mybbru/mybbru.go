@@ -140,12 +140,18 @@ func message(d *goquery.Document) string {
 	return strings.Join(parts, " | ")
 }
 
+// Refusals by their text. MyBB.ru's engine is closed and no page of its refusals was found; it
+// grew out of PunBB 1.2, so the patterns take the wording of PunBB 1.2's Russian pack as public
+// repositories ship it (github.com/neofutur/MyBestBB commit e3773d1d4659846c038992b91358724043af1cb9
+// and github.com/Gemorroj/punbb-mod commit 8e52d5e01ea5b7806437282809c3713814d9f9c2,
+// lang/Russian/{post,common,login}.php; quoted in TestClassify) besides the wording of the
+// test pages (written, unverified) and English.
 var (
-	reFlood   = regexp.MustCompile(`(?i)секунд между сообщениями|подождите немного|have to pass between posts|флуд`)
+	reFlood   = regexp.MustCompile(`(?i)секунд между сообщениями|секунд, между отправкой сообщений|подождите немного|have to pass between posts|флуд`)
 	reTooLong = regexp.MustCompile(`(?i)длиннее|longer th|слишком длинн`)
-	reTooFew  = regexp.MustCompile(`(?i)должны ввести сообщение|must enter a message|слишком коротк`)
-	reNoPerm  = regexp.MustCompile(`(?i)нет прав|no permission|do not have permission|тема закрыта|topic is closed`)
-	reBadUser = regexp.MustCompile(`(?i)неверное имя|неверный пароль|incorrect username|wrong user`)
+	reTooFew  = regexp.MustCompile(`(?i)должны ввести (?:текст )?сообщени|must enter a message|слишком коротк`)
+	reNoPerm  = regexp.MustCompile(`(?i)нет прав|не имеете прав|no permission|do not have permission|тема закрыта|topic is closed`)
+	reBadUser = regexp.MustCompile(`(?i)неверное имя|неправильное имя|неверный пароль|incorrect username|wrong user`)
 )
 
 func (f *Forum) classify(msg string) error {

@@ -35,6 +35,8 @@ type board struct {
 	mergeID  string
 	lastPID  string        // the post action=last names ("" = 12)
 	meter    *meter.Server // counts what the board exchanges
+	// wording replaces texts of the pages (in UTF-8; the page is re-encoded to windows-1251).
+	wording *strings.Replacer
 }
 
 func (b *board) serve(w http.ResponseWriter, name string) {
@@ -44,6 +46,16 @@ func (b *board) serve(w http.ResponseWriter, name string) {
 	}
 	// The pages link to the hosting's name; point them at the loopback server.
 	raw = []byte(strings.ReplaceAll(string(raw), "http://forum.example.mybb.ru", b.base))
+	if b.wording != nil {
+		page, err := charmap.Windows1251.NewDecoder().String(string(raw))
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		if page, err = charmap.Windows1251.NewEncoder().String(b.wording.Replace(page)); err != nil {
+			b.t.Fatal(err)
+		}
+		raw = []byte(page)
+	}
 	w.Header().Set("Content-Type", "text/html; charset=windows-1251")
 	_, _ = w.Write(raw)
 }
@@ -231,6 +243,26 @@ func TestReplyFloodAndSplit(t *testing.T) {
 	}
 }
 
+// The flood refusal in PunBB 1.2's Russian wording (github.com/neofutur/MyBestBB commit
+// e3773d1d4659846c038992b91358724043af1cb9, lang/Russian/post.php 'Flood start' + N + 'flood end'):
+// its interval is waited out.
+func TestReplyFloodPunBB12Wording(t *testing.T) {
+	b, clock, f := setup(t)
+	ctx := context.Background()
+	if err := f.Login(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b.wording = strings.NewReplacer("Должно пройти как минимум 15 секунд между сообщениями. Подождите немного и попробуйте снова.",
+		"Должно пройти, по крайней мере 40 секунд, между отправкой сообщений. Пожалуйста, попробуйте отправить очередное сообщение немного позже.")
+	b.floods = 1
+	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст"); err != nil {
+		t.Fatal(err)
+	}
+	if sleeps := clock.Sleeps(); len(sleeps) == 0 || sleeps[len(sleeps)-1] != 40*time.Second {
+		t.Errorf("sleeps %v, want the 40 s the message names", sleeps)
+	}
+}
+
 func TestMergedReply(t *testing.T) {
 	b, _, f := setup(t)
 	ctx := context.Background()
@@ -297,5 +329,25 @@ func TestClassify(t *testing.T) {
 	}
 	if err := f.classify("У вас нет прав для доступа к этой странице."); !errors.Is(err, forum.ErrNoPermission) {
 		t.Errorf("no permission: %v", err)
+	}
+	// PunBB 1.2's Russian pack, which MyBB.ru grew out of: github.com/neofutur/MyBestBB, commit
+	// e3773d1d4659846c038992b91358724043af1cb9 (windows-1251), and github.com/Gemorroj/punbb-mod,
+	// commit 8e52d5e01ea5b7806437282809c3713814d9f9c2, lang/Russian/post.php ('Flood start' + the
+	// group's interval + 'flood end', as post.php joins them; 'No message'; 'Too long message'),
+	// common.php 'No permission', login.php 'Wrong user/pass'.
+	if err := f.classify("Должно пройти, по крайней мере 30 секунд, между отправкой сообщений. Пожалуйста, попробуйте отправить очередное сообщение немного позже."); !errors.As(err, &fe) || fe.Wait != 30*time.Second {
+		t.Errorf("PunBB 1.2 flood: %v", err)
+	}
+	for msg, want := range map[string]error{
+		"Вы должны ввести текст сообщения.":                       forum.ErrTooShort,
+		"Сообщение не может быть длиннее 65535 символов (64 KB).": forum.ErrTooLong,
+		"Вы не имеете прав для доступа к этой странице.":          forum.ErrNoPermission,
+	} {
+		if err := f.classify(msg); !errors.Is(err, want) {
+			t.Errorf("%q: %v, want %v", msg, err, want)
+		}
+	}
+	if !reBadUser.MatchString("Неправильное имя и/или пароль.") {
+		t.Error("PunBB 1.2 'Wrong user/pass' not recognised")
 	}
 }

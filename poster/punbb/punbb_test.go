@@ -34,6 +34,8 @@ type fakePunBB struct {
 	dir   string
 	// cp1251 serves every page re-encoded to windows-1251 (header, meta and accept-charset).
 	cp1251 bool
+	// russian replaces texts of the captured pages with a Russian pack's wording.
+	russian *strings.Replacer
 
 	mu       sync.Mutex
 	log      []string
@@ -58,7 +60,11 @@ func (f *fakePunBB) file(name string) string {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	return strings.ReplaceAll(string(b), "http://127.0.0.1:8083", f.srv.URL)
+	page := strings.ReplaceAll(string(b), "http://127.0.0.1:8083", f.srv.URL)
+	if f.russian != nil {
+		page = f.russian.Replace(page)
+	}
+	return page
 }
 
 func (f *fakePunBB) write(w http.ResponseWriter, name string) {
@@ -282,6 +288,36 @@ func TestLoginErrors(t *testing.T) {
 	srv.logins = []string{"04-login-error-badtoken.guest.html", "ok"}
 	if err := fm.Login(context.Background()); err != nil {
 		t.Fatalf("after bad token: %v", err)
+	}
+}
+
+// A board with PunBB 1.4's Russian pack (github.com/punbb/punbb commit
+// 841d7a39570d210cbaa6ca8b1e6899c5321b8e07, lang/Russian/post.php 'Flood', login.php
+// 'Wrong user/pass'; the captured pages, their English messages replaced): the flood wait is read
+// and waited out, the wrong password is a bad login.
+func TestRussianRefusals(t *testing.T) {
+	srv := newFakePunBB(t)
+	srv.loggedIn = true
+	srv.russian = strings.NewReplacer(
+		"At least 10 seconds have to pass between posts. Please wait a while and try posting again.",
+		"Должно пройти не менее 20 секунд между двумя сообщениями. Подождите немного и попытайтесь отправить сообщение ещё раз.",
+		"Incorrect username and/or password.", "Неправильное имя или пароль.")
+	for _, p := range []string{"25b-reply-error-flood.gm-bot.html", "03-login-error.guest.html"} {
+		if !strings.Contains(srv.file(p), "Подождите немного") && !strings.Contains(srv.file(p), "Неправильное имя") {
+			t.Fatalf("%s: the English message was not replaced", p)
+		}
+	}
+	srv.replies = []string{"25b-reply-error-flood.gm-bot.html", "ok"}
+	fm, sl := newForum(t, srv, nil)
+	if id, _, err := fm.Reply(context.Background(), forum.Thread{ID: "2"}, "Ход принят."); err != nil || id != "18" {
+		t.Fatalf("reply: %q %v", id, err)
+	}
+	if len(sl.d) != 1 || sl.d[0] != 21*time.Second {
+		t.Errorf("sleeps %v, want [21s]", sl.d)
+	}
+	srv.logins = []string{"03-login-error.guest.html"}
+	if err := fm.Login(context.Background()); !errors.Is(err, forum.ErrBadLogin) {
+		t.Errorf("wrong password: %v", err)
 	}
 }
 

@@ -76,6 +76,9 @@ type fakeXF struct {
 	logins   int
 	nowUnix  int64
 	users    map[string]string // known members: name -> privacy ("" = anyone may write)
+	// russian refuses a flood in the Russian language export's wording
+	// (must_wait_x_seconds_before_performing_this_action, see TestClassifyRussian).
+	russian bool
 }
 
 func newFakeXF(t *testing.T) *fakeXF {
@@ -289,7 +292,11 @@ func (f *fakeXF) refuse(w http.ResponseWriter, r *http.Request) bool {
 		n := f.flood[0]
 		f.flood = f.flood[1:]
 		if n > 0 {
-			f.writeJSON(w, r, 200, errorsJSON([]string{fmt.Sprintf("You must wait at least %d seconds before performing this action.", n)}))
+			msg := fmt.Sprintf("You must wait at least %d seconds before performing this action.", n)
+			if f.russian {
+				msg = fmt.Sprintf("Вам необходимо подождать, по крайней мере, %d секунд перед выполнением этого действия.", n)
+			}
+			f.writeJSON(w, r, 200, errorsJSON([]string{msg}))
 			return true
 		}
 	}

@@ -14,8 +14,8 @@
 // {"status":"ok","message":…,"redirect":URL} for a write that went through (the reply's URL
 // names the new post: posts/<id>/), {"status":"error","errors":[…]} (or errors keyed by field
 // name) for a refusal, with HTTP 403 for a missing permission and, for a guest, the login form
-// instead of an error. Refusals are typed from their wording (XenForo 2.0.2's English phrases,
-// and word stems of a Russian translation that are not confirmed): flood control
+// instead of an error. Refusals are typed from their wording (XenForo 2.0.2's English phrases and
+// the phrases of a real Russian language export of XenForo 2.2.7, see reFlood): flood control
 // ("You must wait at least N seconds…") is a *forum.FloodError of N seconds.
 //
 // Config.Extra keys: "friendly_urls" ("false": the board has no URL rewriting, every route goes
@@ -226,14 +226,19 @@ func (f *Forum) checkPage(doc *goquery.Document, status int) error {
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 var (
-	reFlood     = regexp.MustCompile(`(?i)must wait at least|подожд|ждать`)
-	reToken     = regexp.MustCompile(`(?i)security error occurred|cookies are required to use this site|ошибка безопасности`)
-	reLogin     = regexp.MustCompile(`(?i)must be logged[- ]in|необходимо (?:войти|авторизоваться)`)
-	reTooLong   = regexp.MustCompile(`(?i)no more than \d+ characters|не более \d+ символ`)
-	reTooShort  = regexp.MustCompile(`(?i)enter a valid message|корректное сообщение`)
-	reRecipient = regexp.MustCompile(`(?i)may not start a conversation with|privacy settings|настроек конфиденциальности|не можете начать`)
+	// English: XenForo 2.0.2's phrases. Russian: the language exports "Русский (RU)" of XenForo
+	// 2.2.7 (base_version_id 2020770; github.com/McShare/MineBBS-Multi-Language, commit
+	// 3297d538304708c2f8f8172fcae4e9b36678608f, XenForo/language-Russkij-(RU)-XF.xml) and of
+	// XenForo 2.3.6 (2030670; the same repository, commit 7ebcc88315e7319a9c3521323dda4595e722ac80,
+	// language-Russkij-(RU).xml); each phrase is quoted with its title in TestClassifyRussian.
+	reFlood     = regexp.MustCompile(`(?i)must wait at least|подождать|подождите`)
+	reToken     = regexp.MustCompile(`(?i)security error occurred|cookies are required to use this site|ошибка безопасности|сайт использует cookie`)
+	reLogin     = regexp.MustCompile(`(?i)must be logged[- ]in|должны быть авторизованы|нужно сначала войти|необходимо (?:войти|авторизоваться)`)
+	reTooLong   = regexp.MustCompile(`(?i)no more than \d+ characters|не более (?:чем )?\d+ символ`)
+	reTooShort  = regexp.MustCompile(`(?i)enter a valid message|введите текст сообщения|введите сообщение, чтобы начать|корректное сообщение`)
+	reRecipient = regexp.MustCompile(`(?i)may not start a conversation with|privacy settings|настроек конфиденциальности|не можете начать переписку`)
 	reNotFound  = regexp.MustCompile(`(?i)could not be found|не найден`)
-	reBadLogin  = regexp.MustCompile(`(?i)incorrect password|could not be found|неверный пароль|не найден`)
+	reBadLogin  = regexp.MustCompile(`(?i)incorrect password|could not be found|(?:неверный|некорректный) пароль|не найден`)
 	reLocked    = regexp.MustCompile(`(?i)temporarily been locked|временно заблокирован`)
 	rePending   = regexp.MustCompile(`pending_approval=1`)
 	rePostID    = regexp.MustCompile(`(?:posts/|post-|#post-)(\d+)`)

@@ -471,6 +471,86 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// The refusals of a board in Russian, quoted from a real XenForo 2.2.7 language export
+// ("Русский (RU)", base_version_id 2020770): github.com/McShare/MineBBS-Multi-Language, commit
+// 3297d538304708c2f8f8172fcae4e9b36678608f, XenForo/language-Russkij-(RU)-XF.xml, each with its
+// phrase title ({count}, {name}, {names} filled in).
+func TestClassifyRussian(t *testing.T) {
+	x, _ := New(forum.Config{BaseURL: "https://board.example/"})
+	for _, tc := range []struct {
+		phrase string
+		status int
+		msg    string
+		want   error
+	}{
+		{"must_wait_x_seconds_before_performing_this_action", 200, "Вам необходимо подождать, по крайней мере, 17 секунд перед выполнением этого действия.", &forum.FloodError{}},
+		{"security_error_occurred", 400, "Произошла ошибка безопасности. Пожалуйста, нажмите назад, обновите страницу и повторите попытку.", forum.ErrBadToken},
+		{"cookies_required_to_use_this_site", 400, "Данный сайт использует cookie. Вы должны принять их для продолжения использования.", forum.ErrBadToken},
+		{"login_required", 403, "Вы должны быть авторизованы, чтобы выполнить это действие или просмотреть эту страницу.", forum.ErrLoggedOut},
+		{"please_enter_message_with_no_more_than_x_characters", 200, "Пожалуйста, введите сообщение, длиной не более чем 25000 символов.", forum.ErrTooLong},
+		{"please_enter_valid_message", 200, "Пожалуйста, введите текст сообщения.", forum.ErrTooShort},
+		{"please_enter_valid_message_to_start_conversation", 200, "Пожалуйста, введите сообщение, чтобы начать переписку.", forum.ErrTooShort},
+		{"the_following_recipients_could_not_be_found_x", 200, "Следующие получатели не найдены: Никто.", forum.ErrNotFound},
+		{"you_may_not_start_a_conversation_with_the_following_recipients_x", 200, "Вы не можете начать переписку со следующими получателями: Закрытый.", forum.ErrRecipient},
+		{"you_may_not_start_conversation_with_x_because_of_their_privacy_settings", 200, "Вы не можете начать переписку с Закрытый из-за его(её) настроек конфиденциальности.", forum.ErrRecipient},
+		{"do_not_have_permission", 403, "У Вас нет прав для просмотра этой страницы или для выполнения этого действия.", forum.ErrNoPermission},
+		{"requested_thread_not_found", 404, "Запрашиваемая тема не найдена.", forum.ErrNotFound},
+		// The XenForo 2.3.6 export (base_version_id 2030670) of the same repository, commit
+		// 7ebcc88315e7319a9c3521323dda4595e722ac80, language-Russkij-(RU).xml, where it words a
+		// phrase differently (its conversation refusals are left in English there).
+		{"2.3 login_required", 403, "Для того, чтобы это сделать, нужно сначала войти на форум.", forum.ErrLoggedOut},
+		{"2.3 please_enter_valid_message", 200, "Пожалуйста, напишите корректное сообщение.", forum.ErrTooShort},
+		{"2.3 please_enter_message_with_no_more_than_x_characters", 200, "Пожалуйста, введите сообщение, размером не более чем 25000 символов.", forum.ErrTooLong},
+		{"2.3 do_not_have_permission", 403, "У Вас недостаточно прав для просмотра этой страницы или для выполнения этого действия.", forum.ErrNoPermission},
+	} {
+		err := x.classify(tc.status, []string{tc.msg})
+		var fe *forum.FloodError
+		if _, flood := tc.want.(*forum.FloodError); flood {
+			if !errors.As(err, &fe) || fe.Wait != 17*time.Second {
+				t.Errorf("%s: %v", tc.phrase, err)
+			}
+			continue
+		}
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.phrase, err, tc.want)
+		}
+	}
+	// The login form's errors (incorrect_password, requested_user_x_not_found,
+	// your_account_has_temporarily_been_locked_due_to_failed_login_attempts).
+	for _, msg := range []string{"Некорректный пароль. Пожалуйста, попробуйте снова.", "Запрашиваемый пользователь 'nobody' не найден."} {
+		if !reBadLogin.MatchString(msg) {
+			t.Errorf("%q not a bad login", msg)
+		}
+	}
+	if !reLocked.MatchString("Ваша учётная запись временно заблокирована из-за неудачных попыток авторизации.") ||
+		!reLocked.MatchString("Ваша учётная запись временно заблокирована из-за неудачных попыток входа в систему.") {
+		t.Error("the lockout not recognised")
+	}
+	// Other phrases of the export must not be taken for flood control.
+	if reFlood.MatchString("Запрашиваемая тема не найдена.") || reFlood.MatchString("Пожалуйста, введите текст сообщения.") {
+		t.Error("flood pattern too broad")
+	}
+}
+
+// A board in Russian refuses a reply for flood control in its own words: the wait is read and
+// waited out.
+func TestFloodRussian(t *testing.T) {
+	f := newFakeXF(t)
+	f.russian = true
+	x, clock := member(t, f, nil)
+	ctx := context.Background()
+	if _, _, err := x.Posts(ctx, forum.Thread{ID: "8276"}, forum.Cursor{}); err != nil {
+		t.Fatal(err)
+	}
+	f.flood = []int{23}
+	if id, _, err := x.Reply(ctx, forum.Thread{ID: "8276"}, "раз"); err != nil || id == "" {
+		t.Fatalf("reply after flood: %q %v", id, err)
+	}
+	if s := clock.Sleeps(); !slices.Contains(s, 24*time.Second) {
+		t.Errorf("waits: %v (want the board's 23 s and a second)", s)
+	}
+}
+
 // One Section call is one request of the forum's thread list (the first call by bare id follows
 // XenForo's redirect to the slugged URL, later ones go there at once); SectionOf knows a
 // thread's forum from the breadcrumb of a page Posts read, with no request of its own.

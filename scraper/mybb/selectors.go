@@ -185,17 +185,21 @@ var (
 	rePostKeyJ = regexp.MustCompile(`var\s+my_post_key\s*=\s*"([0-9a-fA-F]+)"`)
 	reRefresh  = regexp.MustCompile(`(?i)url\s*=\s*['"]?([^'"]+)`)
 
-	// Errors. Flood: "Please wait 60 more seconds." / "Please wait 1 more second." /
-	// Russian packs: "Пожалуйста, подождите ещё 60 секунд".
-	reFlood        = regexp.MustCompile(`(?i)(?:wait|подождите(?:\s+ещё|\s+еще)?)\s+(\d+)\s+(?:more\s+)?(?:seconds?|сек)`)
+	// Errors, in English and in the wording of three Russian packs (github.com/kmitrakov/MyBB-Russian-Language-Pack,
+	// MyBB 1.8.39, commit d4c50deec4121e2d1327a07e58aadfd498d19329; github.com/XTRO123/mybb_lang_ru,
+	// MyBB 1.8.8, commit 2a0203e89517e124ee936cb32b4d25914cb5e23a; github.com/ferm32/mybb-rus,
+	// MyBB 1.6, commit 7420e29696a7fa72a2930e7a6c987eed18fd6622; the strings are quoted in
+	// errors_ru_test.go). Flood: "Please wait 60 more seconds." / "Please wait 1 more second." /
+	// "Пожалуйста, подождите еще 60 секунд(ы)." / "…подождите более 60 секунд." / "…подождите больше 60 секунд."
+	reFlood        = regexp.MustCompile(`(?i)(?:wait|подождите(?:\s+(?:ещё|еще|более|больше))?)\s+(\d+)\s+(?:more\s+)?(?:seconds?|сек)`)
 	reFloodTopic   = regexp.MustCompile(`(?i)too quickly|слишком (?:быстро|часто)|флуд`)
-	reTooShort     = regexp.MustCompile(`(?i)too short|is missing|слишком коротк|отсутствует|не ввели сообщение`)
+	reTooShort     = regexp.MustCompile(`(?i)too short|is missing|слишком коротк|отсутствует|не ввели сообщени|поле сообщения не заполнено|пропущен текст сообщения`)
 	reTooLong      = regexp.MustCompile(`(?i)too long|слишком длинн`)
-	reTooLongLimit = regexp.MustCompile(`(?i)shorter than (\d+)|короче (\d+)|не более (\d+)`)
-	reBadKey       = regexp.MustCompile(`(?i)authorization code mismatch|код авторизации|неверный код`)
-	reNoPerm       = regexp.MustCompile(`(?i)not logged in or do not have permission|do not have permission|нет прав|не имеете прав|не авторизованы`)
-	reBadLogin     = regexp.MustCompile(`(?i)invalid username|invalid (?:email|user)|неверн\S* (?:имя|логин|пароль)`)
-	reLockout      = regexp.MustCompile(`(?i)failed to login within the required number of attempts|исчерпали|попыток входа`)
-	reDuplicate    = regexp.MustCompile(`(?i)already posted this reply|already submitted the same private message`)
+	reTooLongLimit = regexp.MustCompile(`(?i)shorter than (\d+)|короче,? (?:чем )?(\d+)|не более (\d+)`)
+	reBadKey       = regexp.MustCompile(`(?i)authorization code mismatch|кода? авторизации|неверный код`)
+	reNoPerm       = regexp.MustCompile(`(?i)not logged in or do not have permission|do not have permission|нет прав|не имеете прав|не авторизованы|нет разрешения на (?:доступ|просмотр)|не имеете (?:разрешения|доступа)`)
+	reBadLogin     = regexp.MustCompile(`(?i)invalid username|invalid (?:email|user)|(?:неверн|не ?правильн)\S* (?:имя|логин|пароль|ко\S*бинаци)|недопустимый логин|пароль не ?верен`)
+	reLockout      = regexp.MustCompile(`(?i)failed to login within the required number of attempts|не смогли войти[^.]*(?:количества|число) попыток|превысили лимит попыток входа`)
+	reDuplicate    = regexp.MustCompile(`(?i)already posted this reply|already submitted the same private message|уже (?:отправ\S+|создали) (?:этот ответ|это сообщение в указанной теме|такое же личное сообщение|одно и то же личное сообщение|это личное сообщение)`)
 	reNotFound     = regexp.MustCompile(`(?i)specified (?:thread|post|forum|message) does not exist|invalid recipient|does not exist|не существует`)
 )
