@@ -294,6 +294,16 @@ func (f *fakeIPS) topicPage(w http.ResponseWriter, sess string, n int, errText s
 	</div>
 </form></div>`)
 	}
+	if f.sessions[sess] && f.locked {
+		// A closed topic's compose area, as the real go-piratia.ru page (ips47-gopiratia-t16.html) shows it.
+		b.WriteString(`<div class="ipsComposeArea ipsComposeArea_withPhoto ipsComposeArea_unavailable ipsClearfix">
+	<div class="ipsComposeArea_editor">
+		<div class="ipsComposeArea_dummy">
+			<span class="ipsType_warning"><i class="fa fa-warning"></i> This topic is now closed to further replies. </span>
+		</div>
+	</div>
+</div>`)
+	}
 	f.page(w, sess, 200, "CSC Armbian for RK322x TV box boards", b.String())
 }
 

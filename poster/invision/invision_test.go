@@ -217,7 +217,7 @@ func TestReplyRefusals(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 	f.locked = true
-	if _, _, err := x.Reply(ctx, topic, "нельзя"); !errors.Is(err, forum.ErrNoPermission) {
+	if _, _, err := x.Reply(ctx, topic, "нельзя"); !errors.Is(err, forum.ErrNoPermission) || !strings.Contains(err.Error(), "closed to further replies") {
 		t.Errorf("no form: %v", err)
 	}
 	if _, _, err := x.Posts(ctx, forum.Thread{ID: "99"}, forum.Cursor{}); !errors.Is(err, forum.ErrNotFound) {
