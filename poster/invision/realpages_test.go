@@ -1,6 +1,7 @@
 package invision
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"os"
@@ -132,4 +133,36 @@ func formValues(fs *goquery.Selection) url.Values {
 		v.Add(s.AttrOr("name", ""), s.AttrOr("value", ""))
 	})
 	return v
+}
+
+// A Russian board's topic URLs carry a Cyrillic SEO title, percent-encoded (go-piratia.ru:
+// topic/230-%D0%B0%D0%B2%D1%82%D0%BE-…/). The fake serves its topic under such a path: the SEO
+// redirect, the idle poll of one request at the remembered full URL, a reply posted to the
+// form's action and read back, and the topic named by its decoded N-slug id.
+func TestCyrillicTopicURL(t *testing.T) {
+	const enc = "/forum/topic/34923-%D0%B0%D0%B2%D1%82%D0%BE-%D0%B4%D0%BE%D0%B1%D0%B0%D0%B2%D0%BB%D0%B5%D0%BD%D0%B8%D0%B5-%D1%81%D1%82%D0%B0%D1%82%D0%BE%D0%B2/"
+	f := newFakeIPS(t)
+	f.slug = enc
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	posts, cur, err := x.Posts(ctx, topic, forum.Cursor{})
+	if err != nil || len(posts) != 2 {
+		t.Fatalf("posts %d, %v", len(posts), err)
+	}
+	f.resetLog()
+	if _, _, err := x.Posts(ctx, topic, cur); err != nil {
+		t.Fatal(err)
+	}
+	if reqs := f.requests(); len(reqs) != 1 || reqs[0] != "GET "+enc+"?do=getLastComment" {
+		t.Errorf("idle poll: %v", reqs)
+	}
+	id, _, err := x.Reply(ctx, topic, "Ход 3")
+	if err != nil || id == "" || len(f.posted(enc)) != 1 {
+		t.Fatalf("reply: %q %v, forms %v", id, err, f.forms)
+	}
+	named := forum.Thread{ID: "34923-авто-добавление-статов"}
+	got, _, err := x.Posts(ctx, named, cur)
+	if err != nil || len(got) != 1 || got[0].ID != id {
+		t.Fatalf("read back by the Cyrillic id: %+v %v", got, err)
+	}
 }
