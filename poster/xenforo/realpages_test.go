@@ -80,6 +80,20 @@ func TestRealPages(t *testing.T) {
 			if err != nil || !strings.HasSuffix(canon, "/"+rt) {
 				t.Errorf("thread id %q: route %q (%v), canonical %q", tc.thread, rt, err, canon)
 			}
+			// A guest's header links the login page Login reads (login/); a member's the
+			// logout, with the same token.
+			if !tc.in {
+				href, _ := doc.Find("a[href$='login/']").First().Attr("href")
+				if u, err := x.base.Parse(href); err != nil || u.String() != x.route("login/") {
+					t.Errorf("login link %q, Login reads %q", href, x.route("login/"))
+				}
+			} else {
+				href, _ := doc.Find("a[href*='logout/']").First().Attr("href")
+				u, err := x.base.Parse(href)
+				if err != nil || u.Query().Get("t") != tc.token {
+					t.Errorf("logout link %q, token %q", href, tc.token)
+				}
+			}
 			if n := threadNumber(tc.thread); !strings.HasSuffix(tc.thread, "."+n) {
 				t.Errorf("thread number of %q: %q", tc.thread, n)
 			}
