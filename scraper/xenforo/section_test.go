@@ -109,7 +109,7 @@ func TestReadSectionRow(t *testing.T) {
 // (forums/xenforo-suggestions.18/ after a category link .#public-forums.17), none on a forum
 // list page whose crumbs stop at the category, none on a page without crumbs. RageZone's
 // route filter writes forums as community/<slug>.N/: its forum is the page's container node
-// (node-440); pkodev.com's crumbs are forums/questions.7/.
+// (node-440); pkodev.com's crumbs are forums/questions-help.7/.
 func TestSectionOf(t *testing.T) {
 	real, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "xenforo2-default-xenforo-community.html"))
 	if err != nil {
