@@ -156,3 +156,32 @@ func TestRealQuickReplyForm(t *testing.T) {
 		}
 	}
 }
+
+// The real 2.3 page navigation (page 1 of 3 of a RageZone thread, testdata/README.md) read with
+// the thread table's pagination keys: current page 1, next page-2, no prev; the fake's page_nav
+// markup for the same place reads the same.
+func TestRealPageNav(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "pagenav-ragezone-t822822-p1.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const thread = "https://forum.ragezone.com/threads/pirates-king-online-serverfiles-patch-website-client-complete.822822/"
+	read := func(h string) (cur, next string, prev int) {
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		href := func(key string) *goquery.Selection {
+			sel, _, _ := strings.Cut(scr.XF2[key], "@")
+			return doc.Find(sel)
+		}
+		return strings.TrimSpace(doc.Find(scr.XF2["page_current"]).First().Text()),
+			href("next_page").First().AttrOr("href", ""), href("prev_page").Length()
+	}
+	if cur, next, prev := read(string(raw)); cur != "1" || next != thread+"page-2" || prev != 0 {
+		t.Errorf("real: current %q next %q prev %d", cur, next, prev)
+	}
+	if cur, next, prev := read(pageNav(thread, 1, 3)); cur != "1" || next != thread+"page-2" || prev != 0 {
+		t.Errorf("fake: current %q next %q prev %d", cur, next, prev)
+	}
+}
