@@ -114,6 +114,23 @@ func TestRealPageUnreadBadge(t *testing.T) {
 	}
 }
 
+// Without the header's badges (a style that leaves them out), the count of XF.config's
+// visitorCounts (the real page's, set to 3) says there are unread direct messages; 0 says none.
+func TestRealPageUnreadFromConfig(t *testing.T) {
+	for _, n := range []string{"0", "3"} {
+		doc := realDoc(t, "xenforo23-uix-pkodev-t161.html", func(s string) string {
+			return strings.Replace(s, "conversations_unread: '0'", "conversations_unread: '"+n+"'", 1)
+		})
+		doc.Find("a.js-badge--conversations").Remove()
+		x, _ := New(forum.Config{BaseURL: "https://pkodev.com/"})
+		x.unreadPM = n == "0" // the count must change it either way
+		x.setToken(doc)
+		if x.UnreadPM() != (n != "0") {
+			t.Errorf("visitorCounts %s: unread %v", n, x.UnreadPM())
+		}
+	}
+}
+
 // XenForo 2.3 leaves html[data-csrf] empty: on a page without a form the token is XF.config's
 // (the real page with its _xfToken inputs taken out).
 func TestRealPageTokenFromConfig(t *testing.T) {

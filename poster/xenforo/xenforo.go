@@ -159,6 +159,8 @@ func threadRoute(t forum.Thread) (string, error) {
 func (f *Forum) setToken(doc *goquery.Document) {
 	if badge, ok := doc.Find("a.js-badge--conversations").Attr("data-badge"); ok {
 		f.setUnread(badge)
+	} else if n, ok := configUnread(doc); ok {
+		f.setUnread(n)
 	}
 	if rt := f.routeOf(convLink(doc)); rt != "" {
 		f.tok.Lock()
@@ -223,6 +225,24 @@ func pageToken(doc *goquery.Document) string {
 		return tok == ""
 	})
 	return tok
+}
+
+// reConfigUnread finds XF.config's visitorCounts.conversations_unread ("conversations_unread:
+// '0'", XenForo 2.3's PAGE_CONTAINER script on pkodev.com and RageZone).
+var reConfigUnread = regexp.MustCompile(`\bconversations_unread:\s*'([\d,. ]*)'`)
+
+// configUnread is the unread conversations count of the page script, for a page whose header has
+// no badge (a style that leaves the navigation group out).
+func configUnread(doc *goquery.Document) (string, bool) {
+	var n string
+	var ok bool
+	doc.Find("script:not([src])").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if m := reConfigUnread.FindStringSubmatch(s.Text()); m != nil {
+			n, ok = m[1], true
+		}
+		return !ok
+	})
+	return n, ok
 }
 
 // convLink is the href of the header's link to the conversation list (PAGE_CONTAINER's
