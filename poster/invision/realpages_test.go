@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -164,5 +165,31 @@ func TestCyrillicTopicURL(t *testing.T) {
 	got, _, err := x.Posts(ctx, named, cur)
 	if err != nil || len(got) != 1 || got[0].ID != id {
 		t.Fatalf("read back by the Cyrillic id: %+v %v", got, err)
+	}
+}
+
+// The real topic list of go-piratia.ru's forum 27 "Lua" (testdata/README.md) read as Section
+// reads a forum: 25 topics, the pinned documentation topic first, a Cyrillic title with its
+// replies, last poster and time.
+func TestRealTopicList(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "topiclist-gopiratia-lua.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads, err := scr.SectionBytes(raw, "text/html; charset=utf-8")
+	if err != nil || len(heads) != 25 {
+		t.Fatalf("%d heads, %v", len(heads), err)
+	}
+	if h := heads[0]; h.ID != "125" || h.Title != "Документация Lua" || !h.Sticky || h.Replies != 0 || h.LastPoster != "Go-piratia" {
+		t.Errorf("first row: %+v", h)
+	}
+	if h := heads[1]; h.ID != "141" || h.Title != "[Lua]Создаем свой сундук" || h.Sticky || h.Replies != 2 || h.LastPoster != "MoonBox" ||
+		!h.LastAt.Equal(time.Date(2025, 10, 11, 13, 10, 48, 0, time.UTC)) {
+		t.Errorf("second row: %+v", h)
+	}
+	for _, h := range heads[1:] {
+		if h.Sticky {
+			t.Errorf("only one topic is pinned: %+v", h)
+		}
 	}
 }

@@ -202,3 +202,33 @@ func TestRealPageNav(t *testing.T) {
 		t.Errorf("fake: current %q next %q prev %d", cur, next, prev)
 	}
 }
+
+// The real 2.3 thread list (pkodev.com's forum 7, logged in; testdata/README.md) read as
+// Section reads a forum: 20 threads, thread 161's row (the real thread page's) with 10 replies,
+// its last post's time (data-timestamp 1774976565, the thread page's quick-reply last_date) and
+// poster; the title without the prefix label.
+func TestRealThreadList(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "threadlist-pkodev-f7.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads, err := scr.SectionBytes(raw, "text/html; charset=utf-8")
+	if err != nil || len(heads) != 20 {
+		t.Fatalf("%d heads, %v", len(heads), err)
+	}
+	if h := heads[0]; h.ID != "173" || h.Title != "Self-cast skills" || h.Replies != 5 || h.LastAt.Unix() != 1776353269 || h.LastPoster != "zLuke" || h.Sticky {
+		t.Errorf("first row: %+v", h)
+	}
+	var found bool
+	for _, h := range heads {
+		if h.ID == "161" {
+			found = true
+			if h.Title != "Character Gets Stuck After Death by Mob (Requires Relog)" || h.Replies != 10 || h.LastAt.Unix() != 1774976565 || h.LastPoster != "Grim4ik" {
+				t.Errorf("thread 161: %+v", h)
+			}
+		}
+	}
+	if !found {
+		t.Error("no thread 161")
+	}
+}
