@@ -42,12 +42,13 @@ func TestRealPages(t *testing.T) {
 		token, route string
 		posts        int
 		thread       string
+		forum        string // the forum's URL as the breadcrumb links it
 	}{
-		{"xenforo23-uix-pkodev-t161.html", "https://pkodev.com/", true, "1776376579," + zeros, "direct-messages/", 11, "character-gets-stuck-after-death-by-mob-requires-relog.161"},
-		{"xenforo23-ragezone-t539161.html", "https://forum.ragezone.com/", false, "", "", 4, "database-problem.539161"},
-		{"xenforo23-ragezone-t676761.html", "https://forum.ragezone.com/", false, "", "", 7, "please-help-me-with-bankai-set.676761"},
-		{"xenforo23-ragezone-t680281.html", "https://forum.ragezone.com/", false, "", "", 6, "problems-with-npc-creating.680281"},
-		{"xenforo2-default-xenforo-community.html", "https://xenforo.com/community/", false, "1562130994," + zeros, "", 8, "a-dark-theme-option.8276"},
+		{"xenforo23-uix-pkodev-t161.html", "https://pkodev.com/", true, "1776376579," + zeros, "direct-messages/", 11, "character-gets-stuck-after-death-by-mob-requires-relog.161", "https://pkodev.com/forums/questions-help.7/"},
+		{"xenforo23-ragezone-t539161.html", "https://forum.ragezone.com/", false, "", "", 4, "database-problem.539161", "https://forum.ragezone.com/community/tales-of-pirates.440/"},
+		{"xenforo23-ragezone-t676761.html", "https://forum.ragezone.com/", false, "", "", 7, "please-help-me-with-bankai-set.676761", "https://forum.ragezone.com/community/tales-of-pirates.440/"},
+		{"xenforo23-ragezone-t680281.html", "https://forum.ragezone.com/", false, "", "", 6, "problems-with-npc-creating.680281", "https://forum.ragezone.com/community/tales-of-pirates.440/"},
+		{"xenforo2-default-xenforo-community.html", "https://xenforo.com/community/", false, "1562130994," + zeros, "", 8, "a-dark-theme-option.8276", "https://xenforo.com/community/forums/xenforo-suggestions.18/"},
 	} {
 		t.Run(tc.page, func(t *testing.T) {
 			doc := realDoc(t, tc.page, nil)
@@ -72,8 +73,13 @@ func TestRealPages(t *testing.T) {
 			if err != nil || len(page.Posts) != tc.posts {
 				t.Fatalf("posts: %d, %v", len(page.Posts), err)
 			}
-			if scr.SectionOf(doc) == "" {
+			section := scr.SectionOf(doc)
+			if section == "" {
 				t.Error("no forum in the breadcrumb")
+			}
+			x.noteForumURL(doc, section)
+			if got := x.forumURL[section]; got != tc.forum {
+				t.Errorf("forum %s at %q, want %q", section, got, tc.forum)
 			}
 			canon, _ := doc.Find("link[rel='canonical']").Attr("href")
 			rt, err := threadRoute(forum.Thread{ID: tc.thread})
