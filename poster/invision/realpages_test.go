@@ -83,8 +83,10 @@ func TestRealPages(t *testing.T) {
 			if err != nil || len(gp.Posts) != tc.comments {
 				t.Fatalf("comments: %d, %v", len(gp.Posts), err)
 			}
-			if scr.SectionOf(doc) == "" {
-				t.Error("no forum in the breadcrumb")
+			section := scr.SectionOf(doc)
+			x.noteForumURL(doc, section)
+			if section == "" || !strings.HasPrefix(x.forumURL[section], "https://go-piratia.ru/forum/"+section+"-") {
+				t.Errorf("forum %q at %q", section, x.forumURL[section])
 			}
 
 			// Reply: the comment form, its action the topic, its hidden fields, the editor.
