@@ -3,6 +3,7 @@ package xenforo
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"forumgm/forum"
@@ -66,4 +67,25 @@ func TestXF23RouteFromIndex(t *testing.T) {
 	if reqs := f.requests(); !slices.Equal(reqs, want) {
 		t.Errorf("requests %v, want %v", reqs, want)
 	}
+}
+
+// FuzzRoutes: links and redirects of any shape never panic the route reading; a route read is
+// under the base and ends in "/", a conversation id is digits.
+func FuzzRoutes(f *testing.F) {
+	for _, s := range []string{"https://pkodev.com/direct-messages/", "/community/conversations/", "index.php?conversations/&x=1",
+		"https://pkodev.com/direct-messages/ваш-ход.501/", "conversations/a.b.12/unread", "//evil.example/conversations/", "%zz", ""} {
+		f.Add(s)
+	}
+	x, _ := New(forum.Config{BaseURL: "https://pkodev.com/"})
+	y, _ := New(forum.Config{BaseURL: "https://board.example/forum/", Extra: map[string]string{"friendly_urls": "false"}})
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, z := range []*Forum{x, y} {
+			if rt := z.routeOf(s); rt != "" && !strings.HasSuffix(rt, "/") {
+				t.Errorf("routeOf(%q) = %q", s, rt)
+			}
+			if id := z.convID(s); strings.Trim(id, "0123456789") != "" {
+				t.Errorf("convID(%q) = %q", s, id)
+			}
+		}
+	})
 }
