@@ -62,6 +62,7 @@ type fakeIPS struct {
 	members  map[string]bool // display name -> may receive messages
 	nextConv int
 	nextMsg  int
+	slug     string // the topic's full path as Invision writes it (percent-encoded): slugPath, or a Cyrillic one
 }
 
 type fakeConv struct {
@@ -79,7 +80,7 @@ func newFakeIPS(t *testing.T) *fakeIPS {
 	}
 	s := string(raw)
 	f := &fakeIPS{t: t, forms: map[string][]url.Values{}, sessions: map[string]bool{}, nextID: 93300, nowUnix: 1764500000,
-		members: map[string]bool{"Игрок": true, "Закрытый": false}, nextConv: 41, nextMsg: 7001}
+		members: map[string]bool{"Игрок": true, "Закрытый": false}, nextConv: 41, nextMsg: 7001, slug: slugPath}
 	second := strings.Index(s, "<a id=\"comment-93235\"></a>")
 	first := strings.Index(s, "<a id=\"comment-92583\"></a>")
 	f.comments = []fakeComment{{id: 92583, author: "fabiobassa", html: s[first:second]}, {id: 93235, author: "knaerzche", html: s[second:]}}
@@ -132,7 +133,7 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			f.t.Error(err)
 		}
-		f.forms[r.URL.Path] = append(f.forms[r.URL.Path], r.PostForm)
+		f.forms[r.URL.EscapedPath()] = append(f.forms[r.URL.EscapedPath()], r.PostForm)
 	}
 	switch {
 	case r.URL.Path == "/forum/login/" && r.Method == http.MethodGet:
@@ -143,12 +144,12 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 		f.page(w, sess, 200, "Forums", `<section class="ipsBox"></section>`)
 	case r.URL.Path == "/forum/topic/"+topicID+"/" && r.Method == http.MethodGet:
 		// \IPS\Dispatcher\Front::checkUrl: on to the URL with the SEO title, the query kept.
-		target := slugPath
+		target := f.slug
 		if r.URL.RawQuery != "" {
 			target += "?" + r.URL.RawQuery
 		}
 		http.Redirect(w, r, target, http.StatusMovedPermanently)
-	case r.URL.Path == slugPath && r.URL.Query().Get("do") == "getLastComment":
+	case r.URL.EscapedPath() == f.slug && r.URL.Query().Get("do") == "getLastComment":
 		last := f.comments[len(f.comments)-1]
 		http.Redirect(w, r, f.pageURL(len(f.comments))+fmt.Sprintf("#comment-%d", last.id), http.StatusMovedPermanently)
 	case r.URL.Path == "/forum/forum/12/":
@@ -165,9 +166,9 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 		f.messengerList(w, sess)
 	case strings.HasPrefix(r.URL.Path, "/forum/messenger/"):
 		f.messengerView(w, r, sess)
-	case strings.HasPrefix(r.URL.Path, slugPath) && r.Method == http.MethodPost:
+	case strings.HasPrefix(r.URL.EscapedPath(), f.slug) && r.Method == http.MethodPost:
 		f.reply(w, r, sess)
-	case strings.HasPrefix(r.URL.Path, slugPath):
+	case strings.HasPrefix(r.URL.EscapedPath(), f.slug):
 		n := 1
 		if m := regexp.MustCompile(`page/(\d+)/$`).FindStringSubmatch(r.URL.Path); m != nil {
 			n, _ = strconv.Atoi(m[1])
@@ -182,9 +183,9 @@ func (f *fakeIPS) serve(w http.ResponseWriter, r *http.Request) {
 func (f *fakeIPS) pageURL(n int) string {
 	p := (n + perPage - 1) / perPage
 	if p <= 1 {
-		return slugPath
+		return f.slug
 	}
-	return fmt.Sprintf("%spage/%d/", slugPath, p)
+	return fmt.Sprintf("%spage/%d/", f.slug, p)
 }
 
 // page writes a whole page with the user bar (userBar template) of the session's visitor.
@@ -262,7 +263,7 @@ func (f *fakeIPS) topicPage(w http.ResponseWriter, sess string, n int, errText s
 	var b strings.Builder
 	b.WriteString(topicCrumbs)
 	if pages > 1 {
-		b.WriteString(pagination(n, pages))
+		b.WriteString(pagination(f.slug, n, pages))
 	}
 	b.WriteString(`<div data-role='commentFeed' data-controller='core.front.core.moderation'>`)
 	for _, c := range f.comments[(n-1)*perPage : min(n*perPage, len(f.comments))] {
@@ -285,7 +286,7 @@ func (f *fakeIPS) topicPage(w http.ResponseWriter, sess string, n int, errText s
 					<noscript><textarea name="topic_comment_%s_noscript" rows="15"></textarea></noscript>
 					<div class="ipsHide norewrite" data-role="mainEditorArea"><textarea name="topic_comment_%s" data-role='contentEditor' class="ipsHide" tabindex='1'></textarea></div>
 				</div>
-			</div></div>`, slugPath, topicID, key, topicID, topicID)
+			</div></div>`, f.slug, topicID, key, topicID, topicID)
 		if errText != "" {
 			fmt.Fprintf(&b, `<div class="ipsType_warning ipsSpacer_top" data-role="commentFormError">%s</div>`, html.EscapeString(errText))
 		}
@@ -294,16 +295,26 @@ func (f *fakeIPS) topicPage(w http.ResponseWriter, sess string, n int, errText s
 	</div>
 </form></div>`)
 	}
+	if f.sessions[sess] && f.locked {
+		// A closed topic's compose area, as the real go-piratia.ru page (ips47-gopiratia-t16.html) shows it.
+		b.WriteString(`<div class="ipsComposeArea ipsComposeArea_withPhoto ipsComposeArea_unavailable ipsClearfix">
+	<div class="ipsComposeArea_editor">
+		<div class="ipsComposeArea_dummy">
+			<span class="ipsType_warning"><i class="fa fa-warning"></i> This topic is now closed to further replies. </span>
+		</div>
+	</div>
+</div>`)
+	}
 	f.page(w, sess, 200, "CSC Armbian for RK322x TV box boards", b.String())
 }
 
 // pagination is the pagination template for page n of pages.
-func pagination(n, pages int) string {
+func pagination(slug string, n, pages int) string {
 	u := func(p int) string {
 		if p == 1 {
-			return slugPath
+			return slug
 		}
-		return fmt.Sprintf("%spage/%d/", slugPath, p)
+		return fmt.Sprintf("%spage/%d/", slug, p)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<ul class='ipsPagination' id='elPagination_x_1' data-ipsPagination-seoPagination='true' data-pages='%d'>`, pages)

@@ -410,7 +410,9 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	f.setSection(t, number, scr.SectionOf(doc))
+	section := scr.SectionOf(doc)
+	f.setSection(t, number, section)
+	f.noteForumURL(doc, section)
 	current := page.Current
 	if current <= 1 {
 		current = pageNumber(pageURL)
@@ -466,18 +468,12 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, path, topic, b
 	if err != nil {
 		return "", false, err
 	}
+	fs, action, vals, err := commentForm(doc, page, topic)
+	if err != nil {
+		return "", false, err
+	}
 	submitted := "commentform_" + topic + "_submitted"
-	fs := doc.Find("form:has(input[name='" + submitted + "'])").First()
-	action, ok := form.Action(fs, page)
-	if fs.Length() == 0 || !ok {
-		return "", false, fmt.Errorf("invision: no reply form (%s) on %s: %w", submitted, page.URL, forum.ErrNoPermission)
-	}
-	editor, _ := fs.Find("textarea[data-role='contentEditor']").First().Attr("name")
-	if editor == "" {
-		return "", false, fmt.Errorf("invision: the reply form on %s has no editor: %w", page.URL, forum.ErrMarkupChanged)
-	}
-	vals := form.Replay{}.Values(fs)
-	vals.Set(editor+"_noscript", html.EscapeString(body))
+	vals.Set(noscriptField(fs), html.EscapeString(body))
 	f.state.Lock()
 	newest := f.newest[t.ID]
 	f.state.Unlock()
@@ -506,4 +502,35 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, path, topic, b
 		return "", false, fmt.Errorf("invision: reply to %s: the form came back without an error (csrfKey refused): %w", t.ID, forum.ErrBadToken)
 	}
 	return "", false, fmt.Errorf("invision: reply to %s: %s names no comment: %w", t.ID, p.URL, forum.ErrMarkupChanged)
+}
+
+// commentForm finds the topic's comment form on its page (commentTemplate: the form holding
+// commentform_<topic>_submitted) and gives its action and the fields a browser without
+// JavaScript sends (csrfKey, _contentReply, MAX_FILE_SIZE, plupload, …). No form: the bot may
+// not reply (a locked topic, no permission). A form without the editor's textarea
+// (data-role=contentEditor, whose name the no-script field is built from) is markup changed.
+func commentForm(doc *goquery.Document, page *forum.Page, topic string) (*goquery.Selection, string, url.Values, error) {
+	submitted := "commentform_" + topic + "_submitted"
+	fs := doc.Find("form:has(input[name='" + submitted + "'])").First()
+	action, ok := form.Action(fs, page)
+	if fs.Length() == 0 || !ok {
+		// A topic the bot may not reply to shows why in the compose area instead of the form
+		// (go-piratia.ru: "This topic is now closed to further replies.").
+		why := clean(doc.Find(".ipsComposeArea_unavailable .ipsType_warning, .ipsComposeArea_unavailable").First().Text())
+		return nil, "", nil, fmt.Errorf("invision: no reply form (%s) on %s (%q): %w", submitted, page.URL, why, forum.ErrNoPermission)
+	}
+	if noscriptField(fs) == "" {
+		return nil, "", nil, fmt.Errorf("invision: the reply form on %s has no editor: %w", page.URL, forum.ErrMarkupChanged)
+	}
+	return fs, action, form.Replay{}.Values(fs), nil
+}
+
+// noscriptField is the name of the editor's no-script field: the contentEditor textarea's name
+// + "_noscript" ("topic_comment_230_noscript"); "" without the editor.
+func noscriptField(fs *goquery.Selection) string {
+	name, _ := fs.Find("textarea[data-role='contentEditor']").First().Attr("name")
+	if name == "" {
+		return ""
+	}
+	return name + "_noscript"
 }

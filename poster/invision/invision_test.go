@@ -217,7 +217,7 @@ func TestReplyRefusals(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 	f.locked = true
-	if _, _, err := x.Reply(ctx, topic, "нельзя"); !errors.Is(err, forum.ErrNoPermission) {
+	if _, _, err := x.Reply(ctx, topic, "нельзя"); !errors.Is(err, forum.ErrNoPermission) || !strings.Contains(err.Error(), "closed to further replies") {
 		t.Errorf("no form: %v", err)
 	}
 	if _, _, err := x.Posts(ctx, forum.Thread{ID: "99"}, forum.Cursor{}); !errors.Is(err, forum.ErrNotFound) {
@@ -454,5 +454,24 @@ func TestSection(t *testing.T) {
 	heads, err = x.Section(ctx, "12")
 	if err != nil || len(heads) != 5 || heads[2].ID != long || heads[3].ID != "34800" {
 		t.Errorf("heads after naming the topic by id-slug: %+v, %v", heads, err)
+	}
+}
+
+// After a topic page was read, Section of its forum asks for the full URL the breadcrumb links
+// at once (no SEO redirect from forum/<id>/).
+func TestSectionFromBreadcrumb(t *testing.T) {
+	f := newFakeIPS(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if _, _, err := x.Posts(ctx, topic, forum.Cursor{}); err != nil {
+		t.Fatal(err)
+	}
+	f.resetLog()
+	heads, err := x.Section(ctx, x.SectionOf(topic))
+	if err != nil || len(heads) == 0 {
+		t.Fatalf("%d heads, %v", len(heads), err)
+	}
+	if got := f.requests(); len(got) != 1 || got[0] != "GET "+forumPath {
+		t.Errorf("requests %v, want %s alone", got, forumPath)
 	}
 }

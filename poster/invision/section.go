@@ -3,7 +3,10 @@ package invision
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
 	scr "forumgm/scraper/invision"
@@ -88,6 +91,36 @@ func (f *Forum) setSection(t forum.Thread, number, section string) {
 	defer f.state.Unlock()
 	f.sections[t.ID] = section
 	f.sections[number] = section
+}
+
+// reCrumbForum reads a forum's number from a breadcrumb link (forum/<id>-<slug>/).
+var reCrumbForum = regexp.MustCompile(`/forum/(\d+)(?:[-/?#&]|$)`)
+
+// noteForumURL remembers the full URL of forum section as the topic page's breadcrumb links it
+// (go-piratia.ru: forum/28-c/), so that Section asks for it at once, without the SEO redirect of
+// forum/<id>/. A URL Section already followed a redirect to is kept.
+func (f *Forum) noteForumURL(doc *goquery.Document, section string) {
+	if section == "" {
+		return
+	}
+	var href string
+	doc.Find(scr.Section.Crumb).Each(func(_ int, a *goquery.Selection) {
+		u, err := f.base.Parse(a.AttrOr("href", ""))
+		if err != nil || u.Host != f.base.Host {
+			return
+		}
+		if m := reCrumbForum.FindStringSubmatch(u.Path + "?" + u.RawQuery); m != nil && m[1] == section {
+			href = u.String()
+		}
+	})
+	if href == "" {
+		return
+	}
+	f.state.Lock()
+	defer f.state.Unlock()
+	if _, ok := f.forumURL[section]; !ok {
+		f.forumURL[section] = href
+	}
 }
 
 var _ forum.SectionReader = (*Forum)(nil)

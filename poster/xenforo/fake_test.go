@@ -76,9 +76,47 @@ type fakeXF struct {
 	logins   int
 	nowUnix  int64
 	users    map[string]string // known members: name -> privacy ("" = anyone may write)
+
+	// xf23 serves what XenForo 2.3 changed, as the real pkodev.com page (testdata/realboards/
+	// generic/xenforo23-uix-pkodev-t161.html, logged in) shows it: conversations are "direct
+	// messages" under direct-messages/ (conversations/ is not found), html[data-csrf] is empty
+	// and the token is in XF.config's csrf (and the forms' _xfToken), and the header's
+	// conversations link is that page's.
+	xf23    bool
+	badge23 string // the real page's a.js-badge--conversations, host cut off
+
 	// russian refuses a flood in the Russian language export's wording
 	// (must_wait_x_seconds_before_performing_this_action, see TestClassifyRussian).
 	russian bool
+}
+
+// convPrefix is the route of the conversation list: conversations/, direct-messages/ in 2.3.
+func (f *fakeXF) convPrefix() string {
+	if f.xf23 {
+		return "direct-messages/"
+	}
+	return "conversations/"
+}
+
+// useXF23 switches the fake to XenForo 2.3's markup and routes (see xf23).
+func (f *fakeXF) useXF23() {
+	raw, err := os.ReadFile(filepath.Join(fixture.RealDir(f.t), "generic", "xenforo23-uix-pkodev-t161.html"))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(raw)))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	a := doc.Find("a.js-badge--conversations[href]").First()
+	a.Children().Remove()
+	h, err := goquery.OuterHtml(a)
+	if err != nil || a.Length() == 0 {
+		f.t.Fatalf("no conversations link on the real 2.3 page: %v", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.xf23, f.badge23 = true, strings.ReplaceAll(h, "https://pkodev.com/", "/community/")
 }
 
 func newFakeXF(t *testing.T) *fakeXF {
@@ -167,11 +205,11 @@ func (f *fakeXF) serve(w http.ResponseWriter, r *http.Request) {
 		f.login(w, r)
 	case p == "members/find" && r.Method == http.MethodGet:
 		f.findMembers(w, r)
-	case p == "conversations/" && r.Method == http.MethodGet:
+	case p == f.convPrefix() && r.Method == http.MethodGet:
 		f.convList(w, r)
-	case p == "conversations/add" && r.Method == http.MethodPost:
+	case p == f.convPrefix()+"add" && r.Method == http.MethodPost:
 		f.convAdd(w, r)
-	case strings.HasPrefix(p, "conversations/") && r.Method == http.MethodGet:
+	case strings.HasPrefix(p, f.convPrefix()) && r.Method == http.MethodGet:
 		f.convView(w, r, p)
 	case regexp.MustCompile(`^threads/(?:a-dark-theme-option\.)?8276/latest$`).MatchString(p):
 		last := f.posts[len(f.posts)-1]
@@ -206,12 +244,29 @@ func (f *fakeXF) serve(w http.ResponseWriter, r *http.Request) {
 // visitor's) and <head>, the body given.
 func (f *fakeXF) page(w http.ResponseWriter, r *http.Request, status int, title, body string) {
 	shell := regexp.MustCompile(`data-logged-in="[^"]*"`).ReplaceAllString(f.shell, fmt.Sprintf(`data-logged-in="%t"`, f.member(r)))
-	shell = regexp.MustCompile(`data-csrf="[^"]*"`).ReplaceAllString(shell, `data-csrf="`+f.token()+`"`)
+	shell = regexp.MustCompile(`data-csrf="[^"]*"`).ReplaceAllString(shell, `data-csrf="`+f.csrfAttr()+`"`)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if status != 200 && status != 0 {
 		w.WriteHeader(status)
 	}
-	fmt.Fprintf(w, "<!DOCTYPE html>\n%s\n%s\n<body>\n%s<h1 class=\"p-title-value\">%s</h1>\n%s\n</body>\n</html>\n", shell, f.head, f.badge(r), html.EscapeString(title), body)
+	fmt.Fprintf(w, "<!DOCTYPE html>\n%s\n%s\n<body>\n%s%s<h1 class=\"p-title-value\">%s</h1>\n%s\n</body>\n</html>\n", shell, f.head, f.config(), f.badge(r), html.EscapeString(title), body)
+}
+
+// csrfAttr is html[data-csrf]: the token, empty in 2.3.
+func (f *fakeXF) csrfAttr() string {
+	if f.xf23 {
+		return ""
+	}
+	return f.token()
+}
+
+// config is 2.3's XF.config script with the token (shaped as on the real 2.3 page); nothing
+// before 2.3 (the token is in data-csrf).
+func (f *fakeXF) config() string {
+	if !f.xf23 {
+		return ""
+	}
+	return fmt.Sprintf("<script>\n\t\tXF.ready(() =>\n\t\t{\n\t\t\tXF.extendObject(true, XF.config, {\n\t\t\t\tuserId: 7,\n\t\t\t\tcsrf: '%s',\n\t\t\t\tvisitorCounts: {\n\t\t\t\t\tconversations_unread: '%d'\n\t\t\t\t}\n\t\t\t})\n\t\t})\n</script>\n", f.token(), f.unreadConvs())
 }
 
 // loginForm is the "login" template (XenForo 2.0.2) as xf:form renders it, with its error.
@@ -358,8 +413,9 @@ func (f *fakeXF) threadPage(w http.ResponseWriter, r *http.Request, n int) {
 	}
 	doc.Find("body").PrependHtml(f.badge(r))
 	doc.Find("html").SetAttr("data-logged-in", strconv.FormatBool(f.member(r)))
-	doc.Find("html").SetAttr("data-csrf", f.token())
+	doc.Find("html").SetAttr("data-csrf", f.csrfAttr())
 	doc.Find("input[name='_xfToken']").SetAttr("value", f.token())
+	doc.Find("body").PrependHtml(f.config())
 	out, err := doc.Html()
 	if err != nil {
 		f.t.Fatal(err)
@@ -419,7 +475,7 @@ func (f *fakeXF) convAdd(w http.ResponseWriter, r *http.Request) {
 	f.nextMsg++
 	f.convs = append([]*fakeConv{c}, f.convs...)
 	f.writeJSON(w, r, 200, map[string]any{"status": "ok", "message": "",
-		"redirect": fmt.Sprintf("%s/community/conversations/%s.%d/", f.srv.URL, slug(c.title), c.id)})
+		"redirect": fmt.Sprintf("%s/community/%s%s.%d/", f.srv.URL, f.convPrefix(), slug(c.title), c.id)})
 }
 
 func slug(s string) string {
@@ -466,7 +522,7 @@ func (f *fakeXF) convList(w http.ResponseWriter, r *http.Request) {
 		b.WriteString(`<div class="structItemContainer">`)
 	}
 	for _, c := range f.convs {
-		cls, link := "", fmt.Sprintf("/community/conversations/%s.%d/", slug(c.title), c.id)
+		cls, link := "", fmt.Sprintf("/community/%s%s.%d/", f.convPrefix(), slug(c.title), c.id)
 		if c.unread {
 			cls, link = "is-unread", link+"unread"
 		}
@@ -474,8 +530,8 @@ func (f *fakeXF) convList(w http.ResponseWriter, r *http.Request) {
 <div class="structItem-cell structItem-cell--main" data-xf-init="touch-proxy">
 <a href="%s" class="structItem-title" data-tp-primary="on">%s</a>
 </div>
-<div class="structItem-cell structItem-cell--latest"><a href="/community/conversations/%d/latest" rel="nofollow"><time class="u-dt structItem-latestDate" dir="auto" datetime="%s" data-time="%d">x</time></a></div>
-</div>`, cls, html.EscapeString(c.messages[0].author), link, html.EscapeString(c.title), c.id,
+<div class="structItem-cell structItem-cell--latest"><a href="/community/%s%d/latest" rel="nofollow"><time class="u-dt structItem-latestDate" dir="auto" datetime="%s" data-time="%d">x</time></a></div>
+</div>`, cls, html.EscapeString(c.messages[0].author), link, html.EscapeString(c.title), f.convPrefix(), c.id,
 			time.Unix(c.latest, 0).UTC().Format("2006-01-02T15:04:05-0700"), c.latest)
 	}
 	if len(f.convs) > 0 {
@@ -487,7 +543,7 @@ func (f *fakeXF) convList(w http.ResponseWriter, r *http.Request) {
 
 // convView is the conversation_view template: its messages (all on one page), read by opening.
 func (f *fakeXF) convView(w http.ResponseWriter, r *http.Request, p string) {
-	m := regexp.MustCompile(`^conversations/[^/]*?\.?(\d+)/(unread)?$`).FindStringSubmatch(p)
+	m := regexp.MustCompile(`^` + f.convPrefix() + `[^/]*?\.?(\d+)/(unread)?$`).FindStringSubmatch(p)
 	if m == nil {
 		f.page(w, r, 404, "Oops! We ran into some problems.", `<div class="blockMessage">The requested page could not be found.</div>`)
 		return
@@ -498,7 +554,7 @@ func (f *fakeXF) convView(w http.ResponseWriter, r *http.Request, p string) {
 			continue
 		}
 		if m[2] == "unread" {
-			http.Redirect(w, r, fmt.Sprintf("/community/conversations/%s.%d/", slug(c.title), c.id), http.StatusSeeOther)
+			http.Redirect(w, r, fmt.Sprintf("/community/%s%s.%d/", f.convPrefix(), slug(c.title), c.id), http.StatusSeeOther)
 			return
 		}
 		c.unread = false
@@ -549,6 +605,9 @@ func (f *fakeXF) badge(r *http.Request) string {
 		return ""
 	}
 	n := f.unreadConvs()
+	if f.xf23 {
+		return regexp.MustCompile(`data-badge="\d+"`).ReplaceAllString(f.badge23, fmt.Sprintf(`data-badge="%d"`, n))
+	}
 	hl := ""
 	if n > 0 {
 		hl = " badgeContainer--highlighted"

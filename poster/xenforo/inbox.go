@@ -28,7 +28,11 @@ func (f *Forum) conversations(ctx context.Context) ([]convItem, error) {
 	var items []convItem
 	err := f.retry(ctx, true, func() error {
 		items = nil
-		p, doc, err := f.board.Fetch(ctx, f.route("conversations/"), nil, "", true)
+		rt, err := f.listRoute(ctx)
+		if err != nil {
+			return err
+		}
+		p, doc, err := f.board.Fetch(ctx, f.route(rt), nil, "", true)
 		if err != nil {
 			return err
 		}
@@ -43,12 +47,12 @@ func (f *Forum) conversations(ctx context.Context) ([]convItem, error) {
 			a := s.Find("a.structItem-title").First()
 			href, _ := a.Attr("href")
 			u, uerr := p.URL.Parse(href)
-			m := reConvID.FindStringSubmatch(href)
-			if uerr != nil || m == nil {
+			id := f.convID(href)
+			if uerr != nil || id == "" {
 				bad = fmt.Errorf("xenforo: conversation link %q: %w", href, forum.ErrMarkupChanged)
 				return
 			}
-			it := convItem{id: m[1], title: clean(a.Text()), href: u.String(), starter: s.AttrOr("data-author", ""), unread: s.HasClass("is-unread")}
+			it := convItem{id: id, title: clean(a.Text()), href: u.String(), starter: s.AttrOr("data-author", ""), unread: s.HasClass("is-unread")}
 			if n, err := strconv.ParseInt(s.Find(".structItem-latestDate").AttrOr("data-time", ""), 10, 64); err == nil {
 				it.latest = time.Unix(n, 0)
 			}

@@ -87,7 +87,9 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	f.setSection(t, scr.SectionOf(doc))
+	section := scr.SectionOf(doc)
+	f.setSection(t, section)
+	f.noteForumURL(doc, section)
 	current := page.Current
 	if current <= 1 {
 		current = pageNumber(pageURL)

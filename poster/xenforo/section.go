@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"forumgm/forum"
 	scr "forumgm/scraper/xenforo"
 )
@@ -85,6 +87,33 @@ func (f *Forum) setSection(t forum.Thread, section string) {
 	defer f.tok.Unlock()
 	f.sections[t.ID] = section
 	f.sections[threadNumber(t.ID)] = section
+}
+
+// noteForumURL remembers the URL of forum section as the thread page's breadcrumb links it (the
+// last crumb ending in ".<id>/"), so that Section asks for it at once: on a board whose route
+// filters renamed forums/ (RageZone: community/tales-of-pirates.440/) the dialect's forums/<id>/
+// is never needed. A URL Section already followed a redirect to is kept.
+func (f *Forum) noteForumURL(doc *goquery.Document, section string) {
+	if section == "" {
+		return
+	}
+	var href string
+	doc.Find(".p-breadcrumbs a[href]").Each(func(_ int, a *goquery.Selection) {
+		h := a.AttrOr("href", "")
+		if u, err := f.base.Parse(h); err == nil && u.Host == f.base.Host && u.Fragment == "" &&
+			(strings.HasSuffix(u.Path, "."+section+"/") || strings.HasSuffix(u.Path, "/"+section+"/") ||
+				strings.HasSuffix(u.RawQuery, "."+section+"/") || strings.HasSuffix(u.RawQuery, "/"+section+"/")) {
+			href = u.String()
+		}
+	})
+	if href == "" {
+		return
+	}
+	f.tok.Lock()
+	defer f.tok.Unlock()
+	if _, ok := f.forumURL[section]; !ok {
+		f.forumURL[section] = href
+	}
 }
 
 // threadNumber is the number of a thread id ("a-dark-theme-option.8276" → "8276").

@@ -20,7 +20,11 @@ func (f *Forum) UserExists(ctx context.Context, name string) (bool, error) {
 	}
 	var found bool
 	err := f.retry(ctx, true, func() error {
-		if err := f.ensureToken(ctx, "conversations/"); err != nil {
+		rt, err := f.listRoute(ctx)
+		if err != nil {
+			return err
+		}
+		if err := f.ensureToken(ctx, rt); err != nil {
 			return err
 		}
 		q := url.Values{"q": {name}, "_xfResponseType": {"json"}, "_xfToken": {f.currentToken()}}

@@ -69,8 +69,9 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, rt, body strin
 	return id, newest != "" && !generic.IDLess(newest, id), nil
 }
 
-// SendPM starts a conversation with one recipient through conversations/add (recipients, title,
-// message). A body longer than max_post_chars goes as several conversations of the same title.
+// SendPM starts a conversation with one recipient through <list route>add (recipients, title,
+// message): conversations/add, or direct-messages/add where the header links the list there
+// (XenForo 2.3). A body longer than max_post_chars goes as several conversations of the same title.
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -78,21 +79,24 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 		func(ctx context.Context, part string) (string, bool, error) {
 			var id string
 			err := f.retry(ctx, true, func() error {
-				if err := f.ensureToken(ctx, "conversations/"); err != nil {
+				rt, err := f.listRoute(ctx)
+				if err != nil {
 					return err
 				}
-				a, err := f.postJSON(ctx, "conversations/add", url.Values{"recipients": {to}, "title": {subject}, "message": {part}})
+				if err := f.ensureToken(ctx, rt); err != nil {
+					return err
+				}
+				a, err := f.postJSON(ctx, rt+"add", url.Values{"recipients": {to}, "title": {subject}, "message": {part}})
 				if errors.Is(err, forum.ErrNoPermission) {
 					return fmt.Errorf("xenforo: the bot may not start conversations: %w: %w", forum.ErrNoPM, err)
 				}
 				if err != nil {
 					return err
 				}
-				m := reConvID.FindStringSubmatch(a.Redirect)
-				if m == nil {
+				id = f.convID(a.Redirect)
+				if id == "" {
 					return fmt.Errorf("xenforo: conversation with %s went through, but its redirect %q names none: %w", to, a.Redirect, forum.ErrMarkupChanged)
 				}
-				id = m[1]
 				return nil
 			})
 			return id, false, err

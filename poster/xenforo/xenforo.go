@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -73,6 +74,7 @@ type Forum struct {
 	forumURL map[string]string       // forum id as asked -> the URL XenForo redirected it to
 	named    map[string]string       // thread number -> the slug.N id callers name it by
 	unreadPM bool                    // the last page or answer counted unread conversations
+	convList string                  // the conversation list's route as the header links it ("" = conversations/)
 }
 
 // Option changes how New builds a Forum.
@@ -151,11 +153,19 @@ func threadRoute(t forum.Thread) (string, error) {
 	return "threads/" + t.ID + "/", nil
 }
 
-// setToken remembers the CSRF token a page carries, and whether its header counts unread
-// conversations (PAGE_CONTAINER's a.js-badge--conversations[data-badge]).
+// setToken remembers the CSRF token a page carries, whether its header counts unread
+// conversations (PAGE_CONTAINER's a.js-badge--conversations[data-badge]) and where that header
+// link goes (the conversation list's route).
 func (f *Forum) setToken(doc *goquery.Document) {
 	if badge, ok := doc.Find("a.js-badge--conversations").Attr("data-badge"); ok {
 		f.setUnread(badge)
+	} else if n, ok := configUnread(doc); ok {
+		f.setUnread(n)
+	}
+	if rt := f.routeOf(convLink(doc)); rt != "" {
+		f.tok.Lock()
+		f.convList = rt
+		f.tok.Unlock()
 	}
 	tok := pageToken(doc)
 	if tok == "" {
@@ -194,13 +204,131 @@ func (f *Forum) dropToken() {
 	f.tok.Unlock()
 }
 
-// pageToken is a page's _xfToken: html[data-csrf], else a hidden input.
+// reConfigCSRF finds the token in the page's XF.config (PAGE_CONTAINER's script:
+// "csrf: '1776376579,ba39…'"), where XenForo 2.3 keeps it: its html[data-csrf] is empty.
+var reConfigCSRF = regexp.MustCompile(`\bcsrf:\s*'(\d+,[0-9a-fA-F]+)'`)
+
+// pageToken is a page's _xfToken: html[data-csrf] (XenForo 2.0–2.2), else a hidden _xfToken
+// input (forms), else XF.config's csrf (2.3 leaves data-csrf empty, also on pages without a form).
 func pageToken(doc *goquery.Document) string {
 	if v, ok := doc.Find("html").Attr("data-csrf"); ok && v != "" {
 		return v
 	}
-	v, _ := doc.Find("input[name='_xfToken']").Attr("value")
-	return v
+	if v := doc.Find("input[name='_xfToken'][value!='']").First().AttrOr("value", ""); v != "" {
+		return v
+	}
+	var tok string
+	doc.Find("script:not([src])").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if m := reConfigCSRF.FindStringSubmatch(s.Text()); m != nil {
+			tok = m[1]
+		}
+		return tok == ""
+	})
+	return tok
+}
+
+// reConfigUnread finds XF.config's visitorCounts.conversations_unread ("conversations_unread:
+// '0'", XenForo 2.3's PAGE_CONTAINER script on pkodev.com and RageZone).
+var reConfigUnread = regexp.MustCompile(`\bconversations_unread:\s*'([\d,. ]*)'`)
+
+// configUnread is the unread conversations count of the page script, for a page whose header has
+// no badge (a style that leaves the navigation group out).
+func configUnread(doc *goquery.Document) (string, bool) {
+	var n string
+	var ok bool
+	doc.Find("script:not([src])").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if m := reConfigUnread.FindStringSubmatch(s.Text()); m != nil {
+			n, ok = m[1], true
+		}
+		return !ok
+	})
+	return n, ok
+}
+
+// convLink is the href of the header's link to the conversation list (PAGE_CONTAINER's
+// a.p-navgroup-link--conversations, the one with the js-badge--conversations counter). XenForo
+// 2.3 calls conversations "direct messages" and links direct-messages/ there (pkodev.com).
+func convLink(doc *goquery.Document) string {
+	for _, sel := range []string{"a.js-badge--conversations[href]", "a.p-navgroup-link--conversations[href]"} {
+		if v := strings.TrimSpace(doc.Find(sel).First().AttrOr("href", "")); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// routeOf turns a link of the board into its route ("direct-messages/"): the path under the base
+// with friendly URLs, the query's route without; "" for a link elsewhere or to no list (a route
+// must end in "/").
+func (f *Forum) routeOf(href string) string {
+	if href == "" {
+		return ""
+	}
+	u, err := f.base.Parse(href)
+	if err != nil || u.Host != f.base.Host {
+		return ""
+	}
+	var rt string
+	if f.friendly {
+		rt, _ = strings.CutPrefix(u.Path, f.base.Path)
+		if rt == u.Path && f.base.Path != "/" {
+			return ""
+		}
+	} else {
+		rt, _, _ = strings.Cut(u.RawQuery, "&")
+	}
+	if rt == "" || !strings.HasSuffix(rt, "/") || strings.ContainsAny(rt, "?#") {
+		return ""
+	}
+	return rt
+}
+
+// convRoute is the route of the conversation list: what the header linked on a page read
+// ("direct-messages/" on XenForo 2.3), else XenForo 2.0–2.2's "conversations/".
+func (f *Forum) convRoute() string {
+	f.tok.Lock()
+	defer f.tok.Unlock()
+	if f.convList != "" {
+		return f.convList
+	}
+	return "conversations/"
+}
+
+// listRoute is the conversation list's route, learned first from the board's index when no page
+// read so far linked it (a Forum that has not logged in or read a page yet): one request, once.
+func (f *Forum) listRoute(ctx context.Context) (string, error) {
+	f.tok.Lock()
+	known := f.convList != ""
+	f.tok.Unlock()
+	if known {
+		return f.convRoute(), nil
+	}
+	_, doc, err := f.board.Fetch(ctx, f.route(""), nil, "", true)
+	if err != nil {
+		return "", err
+	}
+	if in, known := loggedIn(doc); known && !in {
+		return "", fmt.Errorf("xenforo: the index shows a guest: %w", forum.ErrLoggedOut)
+	}
+	f.setToken(doc)
+	return f.convRoute(), nil
+}
+
+// convID reads a conversation's id from its URL (<list route><slug>.<id>/), under the list's
+// route, XenForo 2.0–2.2's conversations/ or 2.3's direct-messages/.
+func (f *Forum) convID(href string) string {
+	alts := []string{"conversations/", "direct-messages/"}
+	if rt := f.convRoute(); !slices.Contains(alts, rt) {
+		alts = append(alts, rt)
+	}
+	for i, a := range alts {
+		alts[i] = regexp.QuoteMeta(a)
+	}
+	re := regexp.MustCompile(`(?:^|[/?])(?:` + strings.Join(alts, "|") + `)(?:[^/?#]*\.)?(\d+)(?:[/?#]|$)`)
+	if m := re.FindStringSubmatch(href); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // loggedIn reads html[data-logged-in]; known is false on a page without it (not XenForo 2).
@@ -242,7 +370,6 @@ var (
 	reLocked    = regexp.MustCompile(`(?i)temporarily been locked|временно заблокирован`)
 	rePending   = regexp.MustCompile(`pending_approval=1`)
 	rePostID    = regexp.MustCompile(`(?:posts/|post-|#post-)(\d+)`)
-	reConvID    = regexp.MustCompile(`conversations/(?:[^/?#]*\.)?(\d+)`)
 )
 
 // classify types the error messages XenForo answered with (HTTP status, message texts).

@@ -606,3 +606,22 @@ func TestSection(t *testing.T) {
 		t.Errorf("heads after reading by slug.id: %+v, %v", heads, err)
 	}
 }
+
+// After a thread page was read, Section of its forum asks for the URL the breadcrumb links at
+// once (no forums/<id>/ redirect): what a board whose route filters renamed forums/ needs.
+func TestSectionFromBreadcrumb(t *testing.T) {
+	f := newFakeXF(t)
+	x, _ := member(t, f, nil)
+	ctx := context.Background()
+	if _, _, err := x.Posts(ctx, forum.Thread{ID: "8276"}, forum.Cursor{}); err != nil {
+		t.Fatal(err)
+	}
+	f.resetLog()
+	heads, err := x.Section(ctx, x.SectionOf(forum.Thread{ID: "8276"}))
+	if err != nil || len(heads) != 5 {
+		t.Fatalf("%d heads, %v", len(heads), err)
+	}
+	if got := f.requests(); len(got) != 1 || got[0] != "GET /community/forums/xenforo-suggestions.18/" {
+		t.Errorf("requests %v, want the breadcrumb's list alone", got)
+	}
+}

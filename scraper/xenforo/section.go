@@ -99,13 +99,23 @@ func xfTime(t *goquery.Selection) time.Time {
 }
 
 // SectionOf reads the forum a thread page belongs to from its breadcrumb (the innermost forum
-// link); "" when the page shows none.
+// link), else, on a board whose route filters renamed forums/ (RageZone's community/<slug>.N/),
+// from the node PAGE_CONTAINER names as the thread's container (html[data-container-key=
+// "node-N"] with data-content-key="thread-M", XenForo 2.1+); "" when the page shows none.
 func SectionOf(doc *goquery.Document) string {
 	if m := forumIDRe.FindStringSubmatch(doc.Find(Section.Crumb).Last().AttrOr("href", "")); m != nil {
 		return m[1]
 	}
+	h := doc.Find("html").First()
+	if strings.HasPrefix(h.AttrOr("data-content-key", ""), "thread-") {
+		if m := nodeKeyRe.FindStringSubmatch(h.AttrOr("data-container-key", "")); m != nil {
+			return m[1]
+		}
+	}
 	return ""
 }
+
+var nodeKeyRe = regexp.MustCompile(`^node-(\d+)$`)
 
 // SectionBytes reads a saved thread list (tests, fuzzing).
 func SectionBytes(page []byte, contentType string) ([]forum.ThreadHead, error) {

@@ -107,9 +107,19 @@ func TestReadSectionRow(t *testing.T) {
 
 // SectionOf reads the innermost forum of the breadcrumb: the real xenforo.com thread page
 // (forums/xenforo-suggestions.18/ after a category link .#public-forums.17), none on a forum
-// list page whose crumbs stop at the category, none on a page without crumbs.
+// list page whose crumbs stop at the category, none on a page without crumbs. RageZone's
+// route filter writes forums as community/<slug>.N/: its forum is the page's container node
+// (node-440); pkodev.com's crumbs are forums/questions-help.7/.
 func TestSectionOf(t *testing.T) {
 	real, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "xenforo2-default-xenforo-community.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ragezone, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "xenforo23-ragezone-t539161.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkodev, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "xenforo23-uix-pkodev-t161.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +127,9 @@ func TestSectionOf(t *testing.T) {
 		name, page, want string
 	}{
 		{"real thread page", string(real), "18"},
+		{"real 2.3 page, forums/ renamed community/", string(ragezone), "440"},
+		{"real 2.3 UI.X page", string(pkodev), "7"},
+		{"a forum's own page", `<html id="XF" data-container-key="node-7" data-content-key="forum-7"><body></body></html>`, ""},
 		{"forum view", string(readTestdata(t, "forum-view-18.html")), ""},
 		{"no friendly URLs", `<ul class="p-breadcrumbs"><li><a href="/index.php?forums/games.4/">G</a></li><li><a href="/index.php?forums/crusade.12/">C</a></li></ul>`, "12"},
 		{"no crumbs", `<html id="XF"><body><p>x</p></body></html>`, ""},
