@@ -99,6 +99,8 @@ func (f *fakeRu) serve(w http.ResponseWriter, r *http.Request) {
 		}[[2]bool{p2, member}])
 	case r.URL.Path == "/forumdisplay.php" && q.Get("fid") == "2":
 		send("16-forumdisplay-fid2.guest.html")
+	case r.URL.Path == "/index.php":
+		send("17-index-with-pm-notice.dzhelu.html")
 	case r.URL.Path == "/newreply.php" && !member:
 		send("26-newreply-noperm.guest.html")
 	case r.URL.Path == "/newreply.php" && r.Method == http.MethodGet:
@@ -252,5 +254,46 @@ func TestRussianPosts(t *testing.T) {
 	if len(posts) != 3 || posts[0].ID != "11" || posts[2].ID != "13" || cur.PostID != "13" ||
 		!posts[2].Time.Equal(time.Date(2026, 12, 1, 9, 10, 0, 0, time.UTC)) || !posts[1].Edited {
 		t.Errorf("posts %+v cursor %+v", posts, cur)
+	}
+}
+
+// A session the board dropped: the pack's guest no-permission page ("Вы либо не вошли в
+// систему…", with its login form) is read as logged out, the bot logs in again and the reply is
+// made.
+func TestRussianReloginOnNoPermission(t *testing.T) {
+	fk := newFakeRu(t)
+	fk.replies = []string{"22-reply-success.gm-bot.html"}
+	fm := fk.forum(t, &sleeps{}, "GmBotPass1")
+	if err := fm.Login(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fk.mu.Lock()
+	fk.sessions = map[string]bool{}
+	fk.mu.Unlock()
+	id, merged, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход 8 принят.")
+	if err != nil || id != "14" || merged || len(fk.logins) != 2 {
+		t.Errorf("reply %q merged=%v, %v, %d logins (want 2)", id, merged, err, len(fk.logins))
+	}
+}
+
+// The Russian board's thread list ("1 час назад" with its title "01.12.2026, 12:10"), the board
+// index and the forum a thread page names.
+func TestRussianSectionBoard(t *testing.T) {
+	fk := newFakeRu(t)
+	fm := fk.forum(t, &sleeps{}, "GmBotPass1")
+	heads, err := fm.Section(ctx, "2")
+	if err != nil || len(heads) != 1 || heads[0].ID != "1" || heads[0].Replies != 12 || heads[0].LastPoster != "gm-bot" ||
+		!heads[0].LastAt.Equal(time.Date(2026, 12, 1, 9, 10, 0, 0, time.UTC)) {
+		t.Errorf("section %+v, %v", heads, err)
+	}
+	board, err := fm.Board(ctx)
+	if err != nil || len(board) != 1 || board[0].ID != "2" {
+		t.Errorf("board %+v, %v", board, err)
+	}
+	if _, _, err := fm.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := fm.SectionOf(forum.Thread{ID: "1"}); s != "2" {
+		t.Errorf("section of thread 1: %q", s)
 	}
 }
