@@ -94,8 +94,9 @@ var want = map[string][3]string{
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
 	"forums/smf20/10-thread-p1.guest.html":              {"SMF", "2.0.15", "smf"},
 
-	// MyBB 1.8.37 with imported themes (SEO URLs, Google SEO, plain).
+	// MyBB 1.8.37 with imported themes (SEO URLs, Google SEO, plain), and with the Russian pack.
 	"forums/mybb-cerise/10-thread-p1.guest.html":          {"MyBB", "1.8", "mybb"},
+	"forums/mybb-russian/10-thread-p1.guest.html":         {"MyBB", "1.8", "mybb"},
 	"forums/mybb-multicolors/10-thread-p1.guest.html":     {"MyBB", "1.8", "mybb"},
 	"forums/mybb-simplerealistic/10-thread-p1.guest.html": {"MyBB", "1.8", "mybb"},
 }
