@@ -71,6 +71,8 @@ var errorTexts = []extract.ErrorText{
 	{Frag: "невозможно подтвердить маркер доступа", Kind: forum.ErrBadToken},
 	{Frag: "плохой http_referer", Kind: forum.ErrBadToken}, // FluxBB 1.5 'Bad referrer'
 	{Frag: "неверный csrf_hash", Kind: forum.ErrBadToken},  // Visman 'Bad referrer'
+	{Frag: "bad csrf hash", Kind: forum.ErrBadToken},       // FluxBB 1.5 'Bad csrf hash': a login with a stale csrf_token (404)
+	{Frag: "неверный csrf хэш", Kind: forum.ErrBadToken},   // Visman 'Bad csrf hash'
 	{Frag: "неверный источник", Kind: forum.ErrBadToken},   // punbb-mod 'Bad referrer'
 	{Frag: "do not have permission", Kind: forum.ErrNoPermission},
 	{Frag: "нет прав", Kind: forum.ErrNoPermission},       // FluxBB, Visman; PunBB 1.4 "нет права доступа"
