@@ -104,19 +104,32 @@ func (f *fakeOld) body(name string) string {
 var locRe = regexp.MustCompile(`(?m)^Location: (.*)$`)
 
 func (f *fakeOld) write(w http.ResponseWriter, name, body string) {
+	f.writeReplaced(w, name, body, "", "")
+}
+
+// writeReplaced serves a capture with old replaced by new in its body and Location (the new post's
+// id after a reply: a 200 "Redirecting…" page names it in the body, a 302 in Location).
+func (f *fakeOld) writeReplaced(w http.ResponseWriter, name, body, old, new string) {
 	m, ok := f.man[name]
 	if !ok {
 		f.t.Fatalf("%s not in the manifest", name)
 	}
 	w.Header().Set("Content-Type", m[1])
 	if h := locRe.FindStringSubmatch(f.body(name + ".headers.txt")); h != nil {
-		w.Header().Set("Location", strings.TrimSpace(h[1]))
+		loc := strings.TrimSpace(h[1])
+		if old != "" {
+			loc = strings.ReplaceAll(loc, old, new)
+		}
+		w.Header().Set("Location", loc)
 	}
 	status := 200
 	fmt.Sscan(m[0], &status)
 	w.WriteHeader(status)
 	if body == "" {
 		body = f.body(name)
+	}
+	if old != "" {
+		body = strings.ReplaceAll(body, old, new)
 	}
 	w.Write([]byte(body))
 }
@@ -159,7 +172,7 @@ func (f *fakeOld) serve(w http.ResponseWriter, r *http.Request) {
 			pid := fmt.Sprintf("pid=%d#p%d", f.nextPID, f.nextPID)
 			f.nextPID++
 			last := fmt.Sprintf("pid=%d#p%d", f.v.last(), f.v.last())
-			f.write(w, "22-reply-success.gm-bot.html", strings.ReplaceAll(f.body("22-reply-success.gm-bot.html"), last, pid))
+			f.writeReplaced(w, "22-reply-success.gm-bot.html", "", last, pid)
 		default:
 			f.t.Errorf("unexpected POST %s", r.URL)
 			w.WriteHeader(404)

@@ -26,6 +26,7 @@ type russianCapture struct {
 
 var russianCaptures = []russianCapture{
 	{"fluxbb15-russian", time.Date(2026, 12, 1, 11, 7, 0, 0, time.UTC), "http://127.0.0.1:18551/", "15-post-permalink-pid8.guest.html", 403},
+	{"punbb-russian", time.Date(2026, 12, 1, 11, 11, 0, 0, time.UTC), "http://127.0.0.1:18552/", "15-post-permalink-pid8.guest.html", 200},
 }
 
 func (v russianCapture) config() forum.Config {
@@ -238,5 +239,23 @@ func TestRussianFluxBB15Refusals(t *testing.T) {
 	}
 	if err := check("27-reply-bad-referer.gm-bot.html", 200); !errors.Is(err, forum.ErrBadToken) {
 		t.Errorf("reply without Referer: %v", err)
+	}
+}
+
+// PunBB 1.4.4 with lang/Russian: a login with a stale csrf_token gets the «Подтверждение
+// действия» page («Невозможно подтвердить маркер доступа…»), a bad token; a member's reply without
+// any csrf_token is taken (the engine checks the token of replies only for admins and
+// moderators): its 302 is no error.
+func TestRussianPunBB14Refusals(t *testing.T) {
+	v := russianCaptures[1]
+	check := func(name string, status int) error {
+		_, doc, _ := ParseBytes(decoded(t, fixture.Read(t, v.dir, name)), Options{Now: v.now})
+		return CheckError(doc, status)
+	}
+	if err := check("04-login-error-badtoken.guest.html", 200); !errors.Is(err, forum.ErrBadToken) || !strings.Contains(err.Error(), "маркер доступа") {
+		t.Errorf("login with a bad token: %v", err)
+	}
+	if err := check("27-reply-notoken-accepted.gm-bot.html", 302); err != nil {
+		t.Errorf("reply without a token (taken): %v", err)
 	}
 }
