@@ -130,3 +130,31 @@ func TestRussianPosts(t *testing.T) {
 		})
 	}
 }
+
+// A login refused for its csrf_token (FluxBB 1.5: 404 «Неверный CSRF хэш…»; PunBB 1.4: the
+// «Подтверждение» page «Невозможно подтвердить маркер доступа…») is retried once with a fresh form.
+func TestRussianLoginBadToken(t *testing.T) {
+	for _, v := range russianBoards {
+		t.Run(v.dir, func(t *testing.T) {
+			srv := newFakeOld(t, v)
+			srv.logins = []string{"04-login-error-badtoken.guest.html", "ok"}
+			fm, _ := newRussianForum(t, srv, "GmBotPass1")
+			if err := fm.Login(context.Background()); err != nil {
+				t.Fatalf("%v\nrequests:\n%s", err, strings.Join(srv.requests(), "\n"))
+			}
+			var forms int
+			for _, r := range srv.requests() {
+				if r == "GET /login.php" {
+					forms++
+				}
+			}
+			if len(srv.posts) != 2 || forms != 2 {
+				t.Errorf("%d login POSTs, %d forms fetched, want 2 and 2: %v", len(srv.posts), forms, srv.requests())
+			}
+			srv.logins = []string{"04-login-error-badtoken.guest.html", "04-login-error-badtoken.guest.html"}
+			if err := fm.Login(context.Background()); !errors.Is(err, forum.ErrBadToken) {
+				t.Errorf("token refused twice: %v", err)
+			}
+		})
+	}
+}

@@ -71,7 +71,8 @@ type fakeOld struct {
 	posts    []url.Values
 	referers []string
 	loggedIn bool
-	replies  []string
+	replies  []string // answers to the next reply POSTs: a capture, or "ok" for a success
+	logins   []string // the same for login POSTs
 	nextPID  int
 }
 
@@ -150,6 +151,14 @@ func (f *fakeOld) serve(w http.ResponseWriter, r *http.Request) {
 		f.referers = append(f.referers, r.Referer())
 		switch r.URL.RequestURI() {
 		case f.v.loginPath:
+			if len(f.logins) > 0 {
+				next := f.logins[0]
+				f.logins = f.logins[1:]
+				if next != "ok" {
+					f.write(w, next, "")
+					return
+				}
+			}
 			if r.PostForm.Get("req_password") != "GmBotPass1" {
 				f.write(w, "03-login-error.guest.html", "")
 				return
