@@ -39,7 +39,8 @@ func (e *PageError) Unwrap() []error {
 // FluxBB 1.5.8 lang/Russian (github.com/openstreetmap/fluxbb commit
 // 2b99c3ddca342541226d7fb0640cb3df62ef9ad4), FluxBB 1.5.11 by Visman (github.com/MioVisman/FluxBB_by_Visman
 // commit eba28a59590c2d218b1492c9389be9eb8327e547) and PunBB 1.2 punbb-mod
-// (github.com/Gemorroj/punbb-mod commit 8e52d5e01ea5b7806437282809c3713814d9f9c2).
+// (github.com/Gemorroj/punbb-mod commit 8e52d5e01ea5b7806437282809c3713814d9f9c2). PunBB 1.4's and
+// Visman's were also seen on real installs (testdata/forums/{punbb,fluxbb15}-russian).
 var (
 	// "At least 10 seconds have to pass between posts." / "Должно пройти не менее 10 секунд…"
 	// (PunBB 1.4) / "Нельзя оставлять сообщения чаще, чем раз в 10 секунд…" (FluxBB 1.5) /
