@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,13 +30,30 @@ type oldVersion struct {
 	tokens    bool   // forms carry a csrf_token (PunBB 1.3)
 	loginPath string // the login form's action
 	postPath  string // the reply form's action
+	lastPID   int    // the topic's last post (22-reply-success names it); 0: 17
+	page2From int    // the first post of page 2; 0: 10
+}
+
+func (v oldVersion) last() int {
+	if v.lastPID == 0 {
+		return 17
+	}
+	return v.lastPID
+}
+
+func (v oldVersion) onPage2(pid string) bool {
+	n, err := strconv.Atoi(pid)
+	if v.page2From == 0 {
+		return err == nil && n >= 10
+	}
+	return err == nil && n >= v.page2From
 }
 
 var oldVersions = []oldVersion{
-	{"punbb13", "http://127.0.0.1:18510", false, true, "/login.php", "/post.php?tid=2"},
-	{"fluxbb12", "http://127.0.0.1:18520", false, false, "/login.php?action=in", "/post.php?action=post&tid=2"},
-	{"fluxbb14", "http://127.0.0.1:18540", true, false, "/login.php?action=in", "/post.php?action=post&tid=2"},
-	{"fluxbb15", "http://127.0.0.1:18550", true, true, "/login.php?action=in", "/post.php?action=post&tid=2"},
+	{"punbb13", "http://127.0.0.1:18510", false, true, "/login.php", "/post.php?tid=2", 0, 0},
+	{"fluxbb12", "http://127.0.0.1:18520", false, false, "/login.php?action=in", "/post.php?action=post&tid=2", 0, 0},
+	{"fluxbb14", "http://127.0.0.1:18540", true, false, "/login.php?action=in", "/post.php?action=post&tid=2", 0, 0},
+	{"fluxbb15", "http://127.0.0.1:18550", true, true, "/login.php?action=in", "/post.php?action=post&tid=2", 0, 0},
 }
 
 // fakeOld serves one capture the way the engine answered on loopback: statuses, content types
@@ -53,12 +71,13 @@ type fakeOld struct {
 	posts    []url.Values
 	referers []string
 	loggedIn bool
-	replies  []string
+	replies  []string // answers to the next reply POSTs: a capture, or "ok" for a success
+	logins   []string // the same for login POSTs
 	nextPID  int
 }
 
 func newFakeOld(t *testing.T, v oldVersion) *fakeOld {
-	f := &fakeOld{t: t, v: v, dir: fixture.Dir(t, v.dir), man: map[string][2]string{}, nextPID: 18}
+	f := &fakeOld{t: t, v: v, dir: fixture.Dir(t, v.dir), man: map[string][2]string{}, nextPID: v.last() + 1}
 	m, err := os.Open(filepath.Join(f.dir, "manifest.tsv"))
 	if err != nil {
 		t.Fatal(err)
@@ -86,19 +105,32 @@ func (f *fakeOld) body(name string) string {
 var locRe = regexp.MustCompile(`(?m)^Location: (.*)$`)
 
 func (f *fakeOld) write(w http.ResponseWriter, name, body string) {
+	f.writeReplaced(w, name, body, "", "")
+}
+
+// writeReplaced serves a capture with old replaced by new in its body and Location (the new post's
+// id after a reply: a 200 "Redirecting…" page names it in the body, a 302 in Location).
+func (f *fakeOld) writeReplaced(w http.ResponseWriter, name, body, old, new string) {
 	m, ok := f.man[name]
 	if !ok {
 		f.t.Fatalf("%s not in the manifest", name)
 	}
 	w.Header().Set("Content-Type", m[1])
 	if h := locRe.FindStringSubmatch(f.body(name + ".headers.txt")); h != nil {
-		w.Header().Set("Location", strings.TrimSpace(h[1]))
+		loc := strings.TrimSpace(h[1])
+		if old != "" {
+			loc = strings.ReplaceAll(loc, old, new)
+		}
+		w.Header().Set("Location", loc)
 	}
 	status := 200
 	fmt.Sscan(m[0], &status)
 	w.WriteHeader(status)
 	if body == "" {
 		body = f.body(name)
+	}
+	if old != "" {
+		body = strings.ReplaceAll(body, old, new)
 	}
 	w.Write([]byte(body))
 }
@@ -119,6 +151,14 @@ func (f *fakeOld) serve(w http.ResponseWriter, r *http.Request) {
 		f.referers = append(f.referers, r.Referer())
 		switch r.URL.RequestURI() {
 		case f.v.loginPath:
+			if len(f.logins) > 0 {
+				next := f.logins[0]
+				f.logins = f.logins[1:]
+				if next != "ok" {
+					f.write(w, next, "")
+					return
+				}
+			}
 			if r.PostForm.Get("req_password") != "GmBotPass1" {
 				f.write(w, "03-login-error.guest.html", "")
 				return
@@ -140,7 +180,8 @@ func (f *fakeOld) serve(w http.ResponseWriter, r *http.Request) {
 			}
 			pid := fmt.Sprintf("pid=%d#p%d", f.nextPID, f.nextPID)
 			f.nextPID++
-			f.write(w, "22-reply-success.gm-bot.html", strings.ReplaceAll(f.body("22-reply-success.gm-bot.html"), "pid=17#p17", pid))
+			last := fmt.Sprintf("pid=%d#p%d", f.v.last(), f.v.last())
+			f.writeReplaced(w, "22-reply-success.gm-bot.html", "", last, pid)
 		default:
 			f.t.Errorf("unexpected POST %s", r.URL)
 			w.WriteHeader(404)
@@ -164,7 +205,7 @@ func (f *fakeOld) serve(w http.ResponseWriter, r *http.Request) {
 		f.write(w, "16-viewforum-fid2.guest.html", "")
 	case r.URL.Path == "/viewtopic.php" && q.Get("action") == "last":
 		f.write(w, "14-thread-lastpost.guest.html", "")
-	case r.URL.Path == "/viewtopic.php" && (q.Get("pid") >= "10" && len(q.Get("pid")) == 2 || q.Get("p") == "2"):
+	case r.URL.Path == "/viewtopic.php" && (f.v.onPage2(q.Get("pid")) || q.Get("p") == "2"):
 		f.write(w, "11-thread-p2.guest.html", "")
 	case r.URL.Path == "/viewtopic.php" && (q.Get("pid") != "" || q.Get("id") == "2"):
 		f.write(w, "10-thread-p1.guest.html", "")

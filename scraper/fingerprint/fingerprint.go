@@ -76,7 +76,7 @@ func Identify(html []byte) Finding {
 	return Finding{Evidence: []string{"no engine's generator meta, footer or markup found"}}
 }
 
-var poweredRe = regexp.MustCompile(`(?i)(powered by|©|&copy;|copyright|форум работает на|работает на)`)
+var poweredRe = regexp.MustCompile(`(?i)(powered by|©|&copy;|copyright|форум работает на|работает на|под управлением)`)
 
 func footerText(doc *goquery.Document) string {
 	var parts []string

@@ -91,6 +91,8 @@ var want = map[string][3]string{
 	"forums/fluxbb12/10-thread-p1.guest.html":           {"FluxBB", "1.2", "punbb"},
 	"forums/fluxbb14/10-thread-p1.guest.html":           {"FluxBB", "1.4-1.5", "punbb"},
 	"forums/fluxbb15/10-thread-p1.guest.html":           {"FluxBB", "1.5", "punbb"},
+	"forums/fluxbb15-russian/10-thread-p1.guest.html":   {"FluxBB", "1.5", "punbb"},
+	"forums/punbb-russian/10-thread-p1.guest.html":      {"PunBB", "1.4", "punbb"},
 	"forums/smf/10-thread-p1.guest.html":                {"SMF", "2.1.4", "smf"},
 	"forums/smf20/10-thread-p1.guest.html":              {"SMF", "2.0.15", "smf"},
 

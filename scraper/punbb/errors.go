@@ -39,7 +39,8 @@ func (e *PageError) Unwrap() []error {
 // FluxBB 1.5.8 lang/Russian (github.com/openstreetmap/fluxbb commit
 // 2b99c3ddca342541226d7fb0640cb3df62ef9ad4), FluxBB 1.5.11 by Visman (github.com/MioVisman/FluxBB_by_Visman
 // commit eba28a59590c2d218b1492c9389be9eb8327e547) and PunBB 1.2 punbb-mod
-// (github.com/Gemorroj/punbb-mod commit 8e52d5e01ea5b7806437282809c3713814d9f9c2).
+// (github.com/Gemorroj/punbb-mod commit 8e52d5e01ea5b7806437282809c3713814d9f9c2). PunBB 1.4's and
+// Visman's were also seen on real installs (testdata/forums/{punbb,fluxbb15}-russian).
 var (
 	// "At least 10 seconds have to pass between posts." / "Должно пройти не менее 10 секунд…"
 	// (PunBB 1.4) / "Нельзя оставлять сообщения чаще, чем раз в 10 секунд…" (FluxBB 1.5) /
@@ -71,6 +72,8 @@ var errorTexts = []extract.ErrorText{
 	{Frag: "невозможно подтвердить маркер доступа", Kind: forum.ErrBadToken},
 	{Frag: "плохой http_referer", Kind: forum.ErrBadToken}, // FluxBB 1.5 'Bad referrer'
 	{Frag: "неверный csrf_hash", Kind: forum.ErrBadToken},  // Visman 'Bad referrer'
+	{Frag: "bad csrf hash", Kind: forum.ErrBadToken},       // FluxBB 1.5 'Bad csrf hash': a login with a stale csrf_token (404)
+	{Frag: "неверный csrf хэш", Kind: forum.ErrBadToken},   // Visman 'Bad csrf hash'
 	{Frag: "неверный источник", Kind: forum.ErrBadToken},   // punbb-mod 'Bad referrer'
 	{Frag: "do not have permission", Kind: forum.ErrNoPermission},
 	{Frag: "нет прав", Kind: forum.ErrNoPermission},       // FluxBB, Visman; PunBB 1.4 "нет права доступа"

@@ -41,6 +41,7 @@ func TestRussianPackTexts(t *testing.T) {
 		{"punbb14 common CSRF token mismatch", "Невозможно подтвердить маркер доступа. Возможно, прошло некоторое время после первого входа на страницу и последующей отправкой формы или щелчком по ссылке.", forum.ErrBadToken, 0},
 		{"fluxbb158 common Bad referrer", "Плохой HTTP_REFERER. Вы перешли на эту страницу из неавторизованного источника.", forum.ErrBadToken, 0},
 		{"visman common Bad referrer", "Неверный csrf_hash. Вы перешли на эту страницу из неавторизованного источника.", forum.ErrBadToken, 0},
+		{"visman common Bad csrf hash", "Неверный CSRF хэш. Вы перешли на эту страницу из неавторизованного источника.", forum.ErrBadToken, 0},
 		{"punbb-mod common Bad referrer", "Неверный источник. Вы попали на эту страницу из несанкционированного источника.", forum.ErrBadToken, 0},
 		{"punbb14 login Wrong user/pass", "Неправильное имя или пароль.", forum.ErrBadLogin, 0},
 		{"fluxbb158 login Wrong user/pass", "Неверное имя и/или пароль.", forum.ErrBadLogin, 0},

@@ -20,6 +20,11 @@ func FuzzExtract(f *testing.F) {
 		f.Add(fixture.PostsFragment(page, `<div class="main-topic`, `<div class="post `, 3))
 		f.Add(fixture.PostsFragment(page, `<div id="punviewtopic"`, `<div id="p`, 3))
 	}
+	for _, v := range russianCaptures { // Russian packs: «Сегодня», «пишет:», «Отредактировано»
+		page := fixture.Read(f, v.dir, "10-thread-p1.guest.html")
+		f.Add(fixture.PostsFragment(page, `<div class="main-topic`, `<div class="post `, 3))
+		f.Add(fixture.PostsFragment(page, `<div id="punviewtopic"`, `<div id="p`, 3))
+	}
 	f.Add([]byte(`<div class="main-topic"><div class="post"><div id="p1" class="posthead"><span class="post-byline"><strong>x</strong></span><span class="post-link"><a>Today 01:02:03</a></span></div><div class="entry-content"><div class="quotebox"><blockquote><div class="codebox"><pre>a
  b</pre></div></blockquote></div><ul><li><p>1</p></li></ul><details><summary>s</summary>t</details></div></div></div>`))
 	// The blockpost markup of PunBB 1.2 (quotes in div.incqbox) and FluxBB.
