@@ -115,10 +115,10 @@ func Extract(doc *goquery.Document, t *Table, o Options) (*Page, error) {
 	}
 	p.Current, p.Last = pageNumbers(doc, t)
 	if v, ok := t.PrevPage.Get(doc.Selection); ok && !t.PrevPage.IsZero() {
-		p.Prev = resolve(o.Base, v)
+		p.Prev = Link(o.Base, v)
 	}
 	if v, ok := t.NextPage.Get(doc.Selection); ok && !t.NextPage.IsZero() {
-		p.Next = resolve(o.Base, v)
+		p.Next = Link(o.Base, v)
 	}
 	return p, nil
 }
@@ -146,7 +146,8 @@ func pageNumbers(doc *goquery.Document, t *Table) (cur, last int) {
 	return cur, last
 }
 
-func resolve(base *url.URL, ref string) string {
+// Link is ref resolved against base (as is when it does not parse), without a session id.
+func Link(base *url.URL, ref string) string {
 	ref = strings.TrimSpace(ref)
 	u, err := url.Parse(ref)
 	if err != nil {
@@ -171,9 +172,9 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	}
 	p.ID = id
 	if v, ok := t.Permalink.Get(s); ok && !t.Permalink.IsZero() {
-		p.Permalink = resolve(o.Base, v)
+		p.Permalink = Link(o.Base, v)
 	} else if t.PermalinkFormat != "" {
-		p.Permalink = resolve(o.Base, fmt.Sprintf(t.PermalinkFormat, id))
+		p.Permalink = Link(o.Base, fmt.Sprintf(t.PermalinkFormat, id))
 	}
 	if !t.Subject.IsZero() {
 		p.Subject, _ = t.Subject.Get(s)

@@ -26,24 +26,9 @@ func FillPages(doc *goquery.Document, pg *generic.Page, base *url.URL) {
 		href, _ := s.Attr("href")
 		switch {
 		case n == pg.Current-1 && pg.Prev == "":
-			pg.Prev = link(base, href)
+			pg.Prev = generic.Link(base, href)
 		case n == pg.Current+1 && pg.Next == "":
-			pg.Next = link(base, href)
+			pg.Next = generic.Link(base, href)
 		}
 	})
-}
-
-func link(base *url.URL, href string) string {
-	u, err := url.Parse(strings.TrimSpace(href))
-	if err != nil {
-		return href
-	}
-	if base != nil {
-		u = base.ResolveReference(u)
-	}
-	if q := u.Query(); q.Has("sid") {
-		q.Del("sid")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
 }
