@@ -13,23 +13,31 @@ import (
 	"forumgm/sandbox"
 )
 
-// forum-check looks every player and moderator up on the forum: a misspelt name (a moderator
-// who would never get the game's private messages) fails the check, naming it.
-func TestForumCheckNames(t *testing.T) {
+// testBoard starts a sandbox board on loopback for the test (closed at its end) and returns it
+// with its URL.
+func testBoard(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
 	ctx := context.Background()
-	dir := t.TempDir()
-	msk := time.FixedZone("MSK", 3*3600)
-	board, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Location: msk,
-		Users:   []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "botpw"}},
-		Threads: []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры."}}}}})
+	board, err := sandbox.New(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer board.Close()
+	t.Cleanup(func() { board.Close() })
 	url, err := board.Start(ctx, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return board, url
+}
+
+// forum-check looks every player and moderator up on the forum: a misspelt name (a moderator
+// who would never get the game's private messages) fails the check, naming it.
+func TestForumCheckNames(t *testing.T) {
+	dir := t.TempDir()
+	msk := time.FixedZone("MSK", 3*3600)
+	_, url := testBoard(t, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Location: msk,
+		Users:   []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "botpw"}},
+		Threads: []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры."}}}}})
 	t.Setenv("FORUMGM_TEST_FC_PW", "botpw")
 	write := func(moderator string) string {
 		p := filepath.Join(dir, moderator+".yaml")

@@ -45,21 +45,13 @@ func TestGamesInOneDaemon(t *testing.T) {
 	for i, p := range append([]string{"Джелу", "snovaya", "Вася", "Петя"}, dragonballCrash.players...) {
 		users = append(users, sandbox.User{Name: p, Password: fmt.Sprintf("p-%d", i)})
 	}
-	board, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Now: func() time.Time { return start },
+	board, url := testBoard(t, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Now: func() time.Time { return start },
 		Location: mskZone, Users: users, FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1,
 		Threads: []sandbox.Thread{
 			{Subject: "Крестовый поход", Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Тема игры 1."}}},
 			{Subject: "Драконбол", Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Тема игры 2."}}},
 			{Subject: "Крестовый поход 2", Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Тема игры 3."}}},
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer board.Close()
-	url, err := board.Start(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfgPath := filepath.Join(dir, "config.yaml")
 	cfg := fmt.Sprintf(`# two games on one board
 forums:

@@ -120,18 +120,24 @@ func loginWeb(t *testing.T, base, name, password string) *webUser {
 	return u
 }
 
-// `forumgm review serve` without --game serves every game of a several-game config in one UI:
-// the list names both games with their kinds; each account opens the games it moderates and is
-// refused on the other.
-func TestReviewServeEveryGame(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "config.yaml")
+// twoGamesUIConfig writes twoGamesConfig and sets its accounts' passwords; it returns the path.
+func twoGamesUIConfig(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(path, []byte(twoGamesConfig), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("FORUMGM_TEST_REVIEW_BOT", "x")
 	t.Setenv("FORUMGM_TEST_REVIEW_MOD", "пароль-1")
 	t.Setenv("FORUMGM_TEST_REVIEW_ARB", "пароль-2")
+	return path
+}
+
+// `forumgm review serve` without --game serves every game of a several-game config in one UI:
+// the list names both games with their kinds; each account opens the games it moderates and is
+// refused on the other.
+func TestReviewServeEveryGame(t *testing.T) {
+	path := twoGamesUIConfig(t)
 	base := serveUI(t, uiURL, "--config", path, "serve", "--listen", "127.0.0.1:0")
 
 	mod := loginWeb(t, base, "Moderator", "пароль-1")
@@ -210,14 +216,7 @@ func serveUI(t *testing.T, re *regexp.Regexp, args ...string) string {
 
 // With --game, serve serves that game alone: / leads to it, the other game is not there.
 func TestReviewServeOneGame(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(twoGamesConfig), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("FORUMGM_TEST_REVIEW_BOT", "x")
-	t.Setenv("FORUMGM_TEST_REVIEW_MOD", "пароль-1")
-	t.Setenv("FORUMGM_TEST_REVIEW_ARB", "пароль-2")
+	path := twoGamesUIConfig(t)
 	base := serveUI(t, regexp.MustCompile(`moderator web UI for game football-1: (http://127\.0\.0\.1:\d+/)`),
 		"--config", path, "serve", "--game", "football-1", "--listen", "127.0.0.1:0")
 	arb := loginWeb(t, base, "Arbiter", "пароль-2")

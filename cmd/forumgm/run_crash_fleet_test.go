@@ -453,16 +453,8 @@ func (w *fleetWorld) state(t *testing.T) map[int]fleetState {
 				s.thread = append(s.thread, fleetKey.ReplaceAllString(namedAttachments(t, w.board, p.PID, p.Message), "${1}KEY"))
 			}
 		}
-		for _, u := range g.game.players {
-			pms, err := w.board.PMs(ctx, u)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, pm := range pms {
-				if pm.From == "gm-bot" && pm.Folder == 1 {
-					s.pms = append(s.pms, u+": "+fleetKey.ReplaceAllString(pm.Message, "${1}KEY"))
-				}
-			}
+		for _, pm := range botPMs(t, w.board, g.game.players) {
+			s.pms = append(s.pms, pm.to+": "+fleetKey.ReplaceAllString(pm.message, "${1}KEY"))
 		}
 		recs, err := st.Records(ctx, g.id)
 		if err != nil {
@@ -497,17 +489,9 @@ func (w *fleetWorld) result(t *testing.T) []crashResult {
 		}
 		players = append(players, g.game.players...)
 	}
-	for _, u := range players {
-		pms, err := w.board.PMs(ctx, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, pm := range pms {
-			if pm.From == "gm-bot" && pm.Folder == 1 {
-				for _, m := range fleetMarker.FindAllString(pm.Message, -1) {
-					count[m]++
-				}
-			}
+	for _, pm := range botPMs(t, w.board, players) {
+		for _, m := range fleetMarker.FindAllString(pm.message, -1) {
+			count[m]++
 		}
 	}
 	for m, n := range count {

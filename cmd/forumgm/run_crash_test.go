@@ -304,6 +304,27 @@ var attachmentTag = regexp.MustCompile(`\[attachment=(\d+)\]`)
 // the hash of its content): the board numbers every upload, so a run killed after uploading a
 // picture and before posting its reply leaves an unposted upload behind, and the reply posted
 // again places the same picture under the next number.
+// sentPM is a private message the bot sent (as the board stored it in the recipient's inbox).
+type sentPM struct{ to, message string }
+
+// botPMs lists, user by user in order, the private messages the bot sent to users.
+func botPMs(t *testing.T, board *sandbox.Server, users []string) []sentPM {
+	t.Helper()
+	var out []sentPM
+	for _, u := range users {
+		pms, err := board.PMs(context.Background(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pm := range pms {
+			if pm.From == "gm-bot" && pm.Folder == 1 {
+				out = append(out, sentPM{u, pm.Message})
+			}
+		}
+	}
+	return out
+}
+
 func namedAttachments(t *testing.T, board *sandbox.Server, pid int, msg string) string {
 	files, err := board.Attachments(context.Background(), pid)
 	if err != nil {
@@ -356,18 +377,10 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 		}
 	}
 	count = map[string]int{}
-	for _, u := range w.game.players {
-		pms, err := w.board.PMs(ctx, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, pm := range pms {
-			if pm.From == "gm-bot" && pm.Folder == 1 {
-				r.pms = append(r.pms, u+": "+crashKey.ReplaceAllString(pm.Message, "${1}KEY"))
-				for _, m := range crashMarker.FindAllString(pm.Message, -1) {
-					count[m]++
-				}
-			}
+	for _, pm := range botPMs(t, w.board, w.game.players) {
+		r.pms = append(r.pms, pm.to+": "+crashKey.ReplaceAllString(pm.message, "${1}KEY"))
+		for _, m := range crashMarker.FindAllString(pm.message, -1) {
+			count[m]++
 		}
 	}
 	for m, n := range count {
