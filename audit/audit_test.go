@@ -11,7 +11,7 @@ import (
 // thread replays an example and gives the whole thread as a forum shows it, as a transcript.
 func thread(t *testing.T) *transcript.Transcript {
 	t.Helper()
-	return threadOf(t, "../examples/crusade-flag.yaml")
+	return threadOf(t, "../games/crusade/examples/crusade-flag.yaml")
 }
 
 // threadOf replays an example file and gives its whole thread as a transcript.

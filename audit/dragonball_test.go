@@ -11,7 +11,7 @@ import (
 // A Dragonball thread (orders sent privately, reports in the thread) verifies with its seed
 // (settings.seed 7 in the example): the balls' start and the rounds' draws are re-derived.
 func TestDragonballThreadVerifies(t *testing.T) {
-	tr := threadOf(t, "../examples/dragonball-score.yaml")
+	tr := threadOf(t, "../games/dragonball/examples/dragonball-score.yaml")
 	rep, err := Thread(tr, "7", "transcript")
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func TestDragonballThreadVerifies(t *testing.T) {
 }
 
 func TestDragonballChangedSeedFails(t *testing.T) {
-	tr := threadOf(t, "../examples/dragonball-score.yaml")
+	tr := threadOf(t, "../games/dragonball/examples/dragonball-score.yaml")
 	rep, err := Thread(tr, "8", "transcript")
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestDragonballChangedSeedFails(t *testing.T) {
 		t.Fatalf("a changed seed must fail on the commitment first:\n%s", rep)
 	}
 	// A round report rewritten after the fact fails too (with the right seed).
-	tr = threadOf(t, "../examples/dragonball-score.yaml")
+	tr = threadOf(t, "../games/dragonball/examples/dragonball-score.yaml")
 	changed := false
 	for i, p := range tr.Posts {
 		if p.Author == tr.Bot && strings.Contains(p.Text, "глотает чёрный мяч") {

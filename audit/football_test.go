@@ -8,7 +8,7 @@ import (
 	_ "forumgm/games/football"
 )
 
-const footballEarly = "../examples/football-early.yaml"
+const footballEarly = "../games/football/examples/football-early.yaml"
 
 // A finished football game verifies from its thread: the seed's commitment, every draw (the die
 // table, the salt, the questions), every bot post, and the die table's own commitment.

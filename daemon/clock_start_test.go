@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	cr "forumgm/engine/crusade"
+	cr "forumgm/games/crusade/rules"
 	"forumgm/judge"
 )
 

@@ -205,4 +205,4 @@ func (d *Daemon) loc() *time.Location {
 	return time.UTC
 }
 
-var posterTemplates = sync.OnceValues(func() (*templates.Set, error) { return templates.Load("poster", nil) })
+var posterTemplates = sync.OnceValues(func() (*templates.Set, error) { return templates.LoadShared("poster") })

@@ -61,7 +61,7 @@ var (
 )
 
 func noticeTemplates() (*templates.Set, error) {
-	noticeOnce.Do(func() { noticeSet, noticeErr = templates.Load("moderation", nil) })
+	noticeOnce.Do(func() { noticeSet, noticeErr = templates.LoadShared("moderation") })
 	return noticeSet, noticeErr
 }
 

@@ -9,9 +9,9 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
 	"forumgm/forum"
 	gcr "forumgm/games/crusade"
+	cr "forumgm/games/crusade/rules"
 	"forumgm/judge"
 	"forumgm/parser"
 	"forumgm/store"

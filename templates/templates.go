@@ -1,28 +1,40 @@
-// Package templates owns every text players see: the Russian replies, refusals, summaries and
-// help texts (text/template, BBCode), embedded in the binary, and the escaping of player text
-// echoed back into them.
+// Package templates owns how the texts players and moderators see are rendered: loading a set of
+// text/template files (BBCode) with the shared functions, rendering them tidily, and the escaping
+// of player text echoed back into them. Each game embeds its own texts (games/<name>/voice); the
+// shared layer's own texts (the moderators' notices, the poster's merged reply) are embedded here.
 package templates
 
 import (
 	"bytes"
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"text/template"
 	"unicode/utf8"
 )
 
-//go:embed */*.tmpl
-var files embed.FS
+//go:embed moderation/*.tmpl poster/*.tmpl
+var shared embed.FS
+
+// LoadShared parses one folder of the shared layer's own texts ("moderation", "poster").
+func LoadShared(dir string) (*Set, error) {
+	sub, err := fs.Sub(shared, dir)
+	if err != nil {
+		return nil, fmt.Errorf("templates: load %s: %w", dir, err)
+	}
+	return Load(sub, dir, nil)
+}
 
 // Set is a parsed set of one game's templates.
 type Set struct {
 	t *template.Template
 }
 
-// Load parses the templates of a game ("crusade"), with funcs added to the standard ones.
-func Load(game string, funcs template.FuncMap) (*Set, error) {
+// Load parses the templates (*.tmpl) of fsys as the set named name (a game's voice.Files, or
+// LoadShared's folders), with funcs added to the standard ones.
+func Load(fsys fs.FS, name string, funcs template.FuncMap) (*Set, error) {
 	fm := template.FuncMap{
 		"esc":    Escape,
 		"cut":    Cut,
@@ -33,9 +45,9 @@ func Load(game string, funcs template.FuncMap) (*Set, error) {
 	for k, v := range funcs {
 		fm[k] = v
 	}
-	t, err := template.New(game).Funcs(fm).Option("missingkey=error").ParseFS(files, game+"/*.tmpl")
+	t, err := template.New(name).Funcs(fm).Option("missingkey=error").ParseFS(fsys, "*.tmpl")
 	if err != nil {
-		return nil, fmt.Errorf("templates: load %s: %w", game, err)
+		return nil, fmt.Errorf("templates: load %s: %w", name, err)
 	}
 	return &Set{t: t}, nil
 }

@@ -3,6 +3,7 @@ package templates
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 	"unicode/utf8"
 )
 
@@ -70,33 +71,14 @@ func TestTidy(t *testing.T) {
 	}
 }
 
-func TestLoadAndRenderCrusade(t *testing.T) {
-	s, err := Load("crusade", map[string]any{})
-	if err == nil {
-		// The crusade templates need the referee's functions: loading without them must fail
-		// clearly rather than at render time.
-		t.Fatalf("loading without the game's functions should fail, got a set %v", s)
+// A set with no templates, or whose templates need functions not given, fails to load clearly
+// rather than at render time.
+func TestLoadFails(t *testing.T) {
+	if _, err := Load(fstest.MapFS{}, "chess", nil); err == nil {
+		t.Fatal("a set with no templates must be an error")
 	}
-	if _, err := Load("chess", nil); err == nil {
-		t.Fatal("a game with no templates must be an error")
-	}
-}
-
-// The pictures' words need no functions of their own: they load alone, and a roster's place
-// reads well on and off the field.
-func TestLoadPicture(t *testing.T) {
-	s, err := Load("picture", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type where struct {
-		Cell, Height int
-		Off          string
-	}
-	for data, want := range map[where]string{{57, 2, ""}: "57, в2", {0, 0, ""}: "вне поля",
-		{0, 0, "hospital"}: "в больнице", {0, 0, "swallowed"}: "в драконе"} {
-		if got, err := s.Render("dragonball_where", data); err != nil || got != want {
-			t.Errorf("dragonball_where %v = %q, %v; want %q", data, got, err, want)
-		}
+	fsys := fstest.MapFS{"a.tmpl": {Data: []byte(`{{define "a"}}{{board .}}{{end}}`)}}
+	if s, err := Load(fsys, "a", nil); err == nil {
+		t.Fatalf("loading without the set's functions should fail, got a set %v", s)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // examples are the example transcripts by game.
 func examples(t testing.TB) map[string][]*Transcript {
 	t.Helper()
-	files, err := filepath.Glob("../examples/*.yaml")
+	files, err := filepath.Glob("../games/*/examples/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example transcripts: %v", err)
 	}
@@ -127,7 +127,7 @@ func TestConformance(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			trs := byGame[name]
 			if len(trs) == 0 {
-				t.Fatalf("game %s has no example transcript in examples/", name)
+				t.Fatalf("game %s has no example transcript in games/%s/examples/", name, name)
 			}
 			for i, tr := range trs {
 				t.Run(strconv.Itoa(i), func(t *testing.T) { conform(t, tr) })

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// dbFinal is the contract's `final` object of Dragonball (docs/rules/dragonball-contract.md), as
+// dbFinal is the contract's `final` object of Dragonball (games/dragonball/docs/contract.md), as
 // an outside check reads it: decoding is strict, so a renamed or extra field fails.
 type dbFinal struct {
 	Round   int            `json:"round"`
@@ -140,7 +140,7 @@ func TestDragonballExamples(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			path := filepath.Join("..", "examples", c.file)
+			path := example(c.file)
 			b, o := replayDragonball(t, path)
 			if o.Final.Winner != c.winner || o.Final.Round != c.round {
 				t.Errorf("winner %q after round %d, want %q after %d", o.Final.Winner, o.Final.Round, c.winner, c.round)
@@ -212,7 +212,7 @@ func TestDragonballTranscriptErrors(t *testing.T) {
 
 // Every example transcript has a golden replay (TestExampleGames, TestDragonballExamples).
 func TestEveryExampleHasGolden(t *testing.T) {
-	files, err := filepath.Glob("../examples/*.yaml")
+	files, err := filepath.Glob("../games/*/examples/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}

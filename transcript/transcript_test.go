@@ -97,7 +97,7 @@ func TestExampleGames(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			path := filepath.Join("..", "examples", c.file)
+			path := example(c.file)
 			b, o := replayFile(t, path)
 			if o.Final.Winner != c.winner {
 				t.Errorf("winner %q, want %q", o.Final.Winner, c.winner)
@@ -131,7 +131,7 @@ func TestExampleGames(t *testing.T) {
 }
 
 // footballOutput mirrors the replay's JSON for the football quiz as the contract gives it
-// (docs/rules/football-contract.md).
+// (games/football/docs/contract.md).
 type footballOutput struct {
 	Posts []PostResult `json:"posts"`
 	Final struct {
@@ -209,7 +209,7 @@ func TestFootballExamples(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			path := filepath.Join("..", "examples", c.file)
+			path := example(c.file)
 			tr, err := Load(path)
 			if err != nil {
 				t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/rules"
 )
 
 // shuffleGame plays n move posts of a long game: each side moves one warrior a cell out and back,
@@ -19,18 +19,18 @@ func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
 	c := newRef(&testing.T{})
 	crus := []string{"к1", "к2", "к3", "к4", "к5", "л1", "л2", "л3", "а1", "а2"}
 	sara := []string{"в1", "в2", "в3", "в4", "в5", "в6", "в7", "в8", "н1", "н3"}
-	home := map[string]cr.Cell{}
-	away := map[string]cr.Cell{}
-	for w, cell := range cr.DefaultDeployment() {
+	home := map[string]rules.Cell{}
+	away := map[string]rules.Cell{}
+	for w, cell := range rules.DefaultDeployment() {
 		home[string(w)] = cell
 		d := 1
-		if w.Side() == cr.Crusaders {
+		if w.Side() == rules.Crusaders {
 			d = -1
 		}
-		away[string(w)] = cr.Cell{Row: cell.Row, Col: cell.Col + d}
+		away[string(w)] = rules.Cell{Row: cell.Row, Col: cell.Col + d}
 	}
-	away["н1"] = cr.Cell{Row: home["н1"].Row - 1, Col: 1}
-	away["н3"] = cr.Cell{Row: home["н3"].Row + 1, Col: 1}
+	away["н1"] = rules.Cell{Row: home["н1"].Row - 1, Col: 1}
+	away["н3"] = rules.Cell{Row: home["н3"].Row + 1, Col: 1}
 	out := map[string]bool{}
 	var recs []engine.Record
 	keep := func(evs []engine.Event) {
@@ -87,7 +87,7 @@ func TestLongGameRestores(t *testing.T) {
 // parse, validate, apply and render.
 func BenchmarkJudgeMovePost(b *testing.B) {
 	c := newRef(&testing.T{})
-	board := cr.Render(c.game().Tokens())
+	board := rules.Render(c.game().Tokens())
 	moved := func(text string) string { return text }
 	txt := moved("[quote=gm-bot][code]\n" + board + "\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
 	in := post("Джелу", at(19, 5), txt)
@@ -128,13 +128,13 @@ func judgeFresh(b *testing.B, in judge.Input, check func(judge.Outcome)) {
 func BenchmarkJudgeEditedBoardPost(b *testing.B) {
 	c := newRef(&testing.T{})
 	tokens := c.game().Tokens()
-	from, to := cr.Cell{Row: 10, Col: 17}, cr.Cell{Row: 10, Col: 16} // к1: K17 -> K16
+	from, to := rules.Cell{Row: 10, Col: 17}, rules.Cell{Row: 10, Col: 16} // к1: K17 -> K16
 	if tokens[from] != "к1" {
 		b.Fatalf("к1 is not on K17: %q", tokens[from])
 	}
 	delete(tokens, from)
 	tokens[to] = "к1"
-	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+cr.Render(tokens)+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
+	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+rules.Render(tokens)+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
 	judgeFresh(b, in, func(out judge.Outcome) {
 		if strings.Contains(out.Messages[0].Body, "Неаккуратность") {
 			b.Fatalf("the edited board is taken for sloppy:\n%s", out.Messages[0].Body)

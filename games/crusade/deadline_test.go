@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 )
 
@@ -40,7 +40,7 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The opening post shows the board: it starts the crusaders' clock.
-			if m := st.Messages[0]; m.Clock != cr.ClockKey(0, cr.Crusaders) ||
+			if m := st.Messages[0]; m.Clock != rules.ClockKey(0, rules.Crusaders) ||
 				!strings.Contains(judge.FillDeadline(r.Referee, m.Body, m.Clock, at(18, 0)), "\nХодят крестоносцы, срок хода — до 20:00.\n") {
 				t.Fatalf("the opening post's clock %q:\n%s", m.Clock, m.Body)
 			}
@@ -49,7 +49,7 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 				t.Fatalf("move: %+v %v", out, err)
 			}
 			m := out.Messages[0]
-			if m.Clock != cr.ClockKey(1, cr.Saracens) || strings.Count(m.Body, judge.DeadlineSlot) != 1 {
+			if m.Clock != rules.ClockKey(1, rules.Saracens) || strings.Count(m.Body, judge.DeadlineSlot) != 1 {
 				t.Fatalf("the reply carries no clock (%q) or slot:\n%s", m.Clock, m.Body)
 			}
 			body := judge.FillDeadline(r.Referee, m.Body, m.Clock, tc.posted)
@@ -64,7 +64,7 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 				t.Fatalf("deliver: %+v", del.Events)
 			}
 			if tc.moved {
-				if len(del.Events) != 2 || del.Events[0].EventKind() != judge.KindDelivered || del.Events[1].EventKind() != cr.KindClockStarted {
+				if len(del.Events) != 2 || del.Events[0].EventKind() != judge.KindDelivered || del.Events[1].EventKind() != rules.KindClockStarted {
 					t.Fatalf("deliver events %v", del.Events)
 				}
 				if again, _ := judge.Deliver(r.Referee, m.Clock, "fgm-x-1", tc.posted); len(again.Events) != 0 {
@@ -106,9 +106,9 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 						t.Fatal(err)
 					}
 					for _, ev := range o.Events {
-						if tl, ok := ev.(*cr.TimeLimitExceeded); ok {
+						if tl, ok := ev.(*rules.TimeLimitExceeded); ok {
 							fired = append(fired, ev)
-							if !tl.At.Equal(tc.violates) || tl.Side != cr.Saracens {
+							if !tl.At.Equal(tc.violates) || tl.Side != rules.Saracens {
 								t.Fatalf("first violation %+v, want at %v", tl, tc.violates)
 							}
 						}
@@ -125,30 +125,30 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 func TestArmiesLaidOutStateTheDeadline(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) {
 		o.NoPM = true
-		o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(12, 0)}
+		o.Setup = rules.Setup{Mode: rules.SetupPrivate, At: at(12, 0)}
 	})
 	if st, err := c.Start(at(12, 0)); err != nil || st.Messages[0].Clock != "" {
 		t.Fatalf("a deployment call starts no clock: %v %+v", err, st.Messages)
 	}
 	var ws []string
-	for w := range cr.DefaultDeployment() {
+	for w := range rules.DefaultDeployment() {
 		ws = append(ws, string(w))
 	}
 	sort.Strings(ws)
-	lines := map[cr.Side][]string{}
+	lines := map[rules.Side][]string{}
 	for _, w := range ws {
-		id := cr.WarriorID(w)
-		lines[id.Side()] = append(lines[id.Side()], w+" "+cr.DefaultDeployment()[id].String())
+		id := rules.WarriorID(w)
+		lines[id.Side()] = append(lines[id.Side()], w+" "+rules.DefaultDeployment()[id].String())
 	}
-	mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: "+strings.Join(lines[cr.Saracens], ", ")), judge.Accepted)
-	out := mustJudge(t, c, post("Джелу", at(12, 10), "расстановка: "+strings.Join(lines[cr.Crusaders], ", ")), judge.Accepted)
+	mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: "+strings.Join(lines[rules.Saracens], ", ")), judge.Accepted)
+	out := mustJudge(t, c, post("Джелу", at(12, 10), "расстановка: "+strings.Join(lines[rules.Crusaders], ", ")), judge.Accepted)
 	var laid *judge.Message
 	for i, m := range out.Messages {
 		if strings.Contains(m.Body, "Армии расставлены") {
 			laid = &out.Messages[i]
 		}
 	}
-	if laid == nil || laid.Clock != cr.ClockKey(0, cr.Crusaders) {
+	if laid == nil || laid.Clock != rules.ClockKey(0, rules.Crusaders) {
 		t.Fatalf("the armies' post carries no clock: %+v", out.Messages)
 	}
 	if got := judge.FillDeadline(c.Referee, laid.Body, laid.Clock, at(12, 10)); !strings.HasSuffix(got, "Ходят крестоносцы, срок хода — до 20:00.") {

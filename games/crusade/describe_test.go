@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 )
 
@@ -21,16 +21,16 @@ func TestDescribe(t *testing.T) {
 		ev   engine.Event
 		want string
 	}{
-		{&cr.GameStarted{}, "игра началась"},
-		{&cr.DeploymentReceived{Side: cr.Saracens, Author: "snovaya"}, "расстановка сарацин (snovaya)"},
-		{&cr.TurnPlayed{Number: 3, Side: cr.Crusaders, Author: "Джелу", Wounds: 2}, "ход 3: крестоносцы (Джелу), 2 ранения за небрежность"},
-		{&cr.WoundsAllocated{Side: cr.Crusaders, Author: "Джелу"}, "ранения крестоносцев распределены (Джелу)"},
-		{&cr.QuestionAsked{Number: 2}, "вопрос дня №2"},
-		{&cr.AnswerAccepted{Side: cr.Saracens, Author: "snovaya"}, "ответ на вопрос дня засчитан: сарацины (snovaya)"},
-		{&cr.TimeLimitExceeded{Side: cr.Saracens, Wounds: 1}, "время на ход вышло: сарацины, 1 ранение"},
-		{&cr.DayClosed{Day: "2026-12-01"}, "итоги дня"},
-		{&cr.GameEnded{Winner: cr.Draw, Author: "Moderator"}, "игра окончена: ничья (Moderator)"},
-		{&cr.GameEnded{Winner: cr.Saracens}, "игра окончена: победа — сарацины"},
+		{&rules.GameStarted{}, "игра началась"},
+		{&rules.DeploymentReceived{Side: rules.Saracens, Author: "snovaya"}, "расстановка сарацин (snovaya)"},
+		{&rules.TurnPlayed{Number: 3, Side: rules.Crusaders, Author: "Джелу", Wounds: 2}, "ход 3: крестоносцы (Джелу), 2 ранения за небрежность"},
+		{&rules.WoundsAllocated{Side: rules.Crusaders, Author: "Джелу"}, "ранения крестоносцев распределены (Джелу)"},
+		{&rules.QuestionAsked{Number: 2}, "вопрос дня №2"},
+		{&rules.AnswerAccepted{Side: rules.Saracens, Author: "snovaya"}, "ответ на вопрос дня засчитан: сарацины (snovaya)"},
+		{&rules.TimeLimitExceeded{Side: rules.Saracens, Wounds: 1}, "время на ход вышло: сарацины, 1 ранение"},
+		{&rules.DayClosed{Day: "2026-12-01"}, "итоги дня"},
+		{&rules.GameEnded{Winner: rules.Draw, Author: "Moderator"}, "игра окончена: ничья (Moderator)"},
+		{&rules.GameEnded{Winner: rules.Saracens}, "игра окончена: победа — сарацины"},
 	}
 	for _, tc := range cases {
 		got := d.Describe(tc.ev)
@@ -38,8 +38,8 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("%s: %q, want %q in it", tc.ev.EventKind(), got, tc.want)
 		}
 	}
-	for _, k := range []string{cr.KindGameStarted, cr.KindDeploymentReceived, cr.KindTurnPlayed, cr.KindWoundsAllocated,
-		cr.KindQuestionAsked, cr.KindAnswerAccepted, cr.KindTimeLimitExceeded, cr.KindDayClosed, cr.KindGameEnded} {
+	for _, k := range []string{rules.KindGameStarted, rules.KindDeploymentReceived, rules.KindTurnPlayed, rules.KindWoundsAllocated,
+		rules.KindQuestionAsked, rules.KindAnswerAccepted, rules.KindTimeLimitExceeded, rules.KindDayClosed, rules.KindGameEnded} {
 		if !c.rules().Defined("event " + k) {
 			t.Errorf("no words for %s", k)
 		}

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
-	pcr "forumgm/parser/crusade"
+	"forumgm/games/crusade/grammar"
+	"forumgm/games/crusade/rules"
 )
 
 // The view's examples: every example a reply shows is computed for the reader's side on the
@@ -16,17 +16,17 @@ import (
 
 // MoveExample is a move legal now: the warrior's action number today, the warrior, where to.
 type MoveExample struct {
-	Side    cr.Side
+	Side    rules.Side
 	Ordinal int
-	Warrior cr.WarriorID
-	To      cr.Cell
+	Warrior rules.WarriorID
+	To      rules.Cell
 }
 
 // AttackExample is an attack legal now: a sword blow on a neighbour or a shot.
 type AttackExample struct {
-	Kind     cr.AttackKind // AttackSword or AttackShot
-	Attacker cr.WarriorID
-	Target   cr.WarriorID
+	Kind     rules.AttackKind // AttackSword or AttackShot
+	Attacker rules.WarriorID
+	Target   rules.WarriorID
 }
 
 // SideView is a view with the side a part of a reply is about (template data): what the side
@@ -35,16 +35,16 @@ type AttackExample struct {
 // an allocation example names.
 type SideView struct {
 	V           *View
-	Side        cr.Side
-	Owed        cr.Owed
+	Side        rules.Side
+	Owed        rules.Owed
 	Due         bool
 	Title       string
 	Unallocated Count
 	Penalty     Count
-	Example     cr.WarriorID
+	Example     rules.WarriorID
 }
 
-func forSide(v *View, s cr.Side) SideView {
+func forSide(v *View, s rules.Side) SideView {
 	sv := SideView{V: v, Side: s, Owed: v.game.WoundsOwed(s)}
 	if sv.Due = sv.Owed.Unallocated > 0 && !v.Over; sv.Due {
 		sv.Title = title(sideName(s))
@@ -57,7 +57,7 @@ func forSide(v *View, s cr.Side) SideView {
 
 // ExampleSide is the side the reply's examples are for: the author's when they play, else the
 // side to move.
-func (v *View) ExampleSide() cr.Side {
+func (v *View) ExampleSide() rules.Side {
 	if s, ok := v.game.PlayerSide(v.Author); ok {
 		return s
 	}
@@ -69,7 +69,7 @@ func (v *View) ExampleSide() cr.Side {
 
 // exampleAuthor is the player the examples are tried for: the author when they play on side s,
 // else the first player of side s in the roster.
-func (v *View) exampleAuthor(s cr.Side) string {
+func (v *View) exampleAuthor(s rules.Side) string {
 	if ps, ok := v.game.PlayerSide(v.Author); ok && ps == s {
 		return v.Author
 	}
@@ -83,17 +83,17 @@ func (v *View) exampleAuthor(s cr.Side) string {
 
 // tryTurn reports whether the turn is accepted for author as if their side had the move, with no
 // sloppiness but a missing or mismatching quoted board (the example is only the move text).
-func (v *View) tryTurn(author string, t cr.Turn) bool {
+func (v *View) tryTurn(author string, t rules.Turn) bool {
 	evs, err := v.game.Try(engine.Input{At: v.now(), Author: author, Body: &t})
 	if err != nil || len(evs) == 0 {
 		return false
 	}
-	tp, ok := evs[0].(*cr.TurnPlayed)
+	tp, ok := evs[0].(*rules.TurnPlayed)
 	if !ok {
 		return false
 	}
 	for _, s := range tp.Sloppy {
-		if s.Code != cr.SloppyBoardMissing && s.Code != cr.SloppyBoardMismatch {
+		if s.Code != rules.SloppyBoardMissing && s.Code != rules.SloppyBoardMismatch {
 			return false
 		}
 	}
@@ -105,8 +105,8 @@ func (v *View) now() time.Time { return time.Time{} }
 
 // actors are the warriors of side s the example author may act with now, in the fixed order,
 // the commander last (an example need not risk him).
-func (v *View) actors(s cr.Side, author string) []cr.WarriorView {
-	var out, cmd []cr.WarriorView
+func (v *View) actors(s rules.Side, author string) []rules.WarriorView {
+	var out, cmd []rules.WarriorView
 	for _, w := range v.game.Warriors() {
 		if w.Side == s && w.Alive && w.InPlay && w.Cell != nil && w.ActionsToday < 3 && v.game.Controls(author, w.ID) {
 			if w.ID.Commander() {
@@ -120,17 +120,17 @@ func (v *View) actors(s cr.Side, author string) []cr.WarriorView {
 }
 
 // forward orders destinations: towards the enemy first, then nearest the warrior's row.
-func forward(s cr.Side, from cr.Cell, cells []cr.Cell) []cr.Cell {
-	best := make([]cr.Cell, 0, len(cells))
+func forward(s rules.Side, from rules.Cell, cells []rules.Cell) []rules.Cell {
+	best := make([]rules.Cell, 0, len(cells))
 	for _, c := range cells {
-		if c.Row <= 1 || c.Row >= cr.Size-2 { // never an example into the forest
+		if c.Row <= 1 || c.Row >= rules.Size-2 { // never an example into the forest
 			continue
 		}
 		best = append(best, c)
 	}
-	gain := func(c cr.Cell) int {
+	gain := func(c rules.Cell) int {
 		g := c.Col - from.Col
-		if s == cr.Crusaders {
+		if s == rules.Crusaders {
 			g = -g
 		}
 		return g*100 - abs(c.Row-from.Row)
@@ -153,7 +153,7 @@ func abs(n int) int {
 // exampleKey names an example found on a state: what kind, for which side and player.
 type exampleKey struct {
 	kind   string
-	side   cr.Side
+	side   rules.Side
 	author string
 }
 
@@ -181,7 +181,7 @@ func (v *View) memo(k exampleKey, find func() any) any {
 
 // moveExamples finds up to n moves of n different warriors that are legal together now.
 func (v *View) moveExamples(n int) []MoveExample {
-	if v.game.Phase() != cr.PhasePlaying {
+	if v.game.Phase() != rules.PhasePlaying {
 		return nil
 	}
 	s := v.ExampleSide()
@@ -192,14 +192,14 @@ func (v *View) moveExamples(n int) []MoveExample {
 	return ms
 }
 
-func (v *View) findMoves(s cr.Side, author string, n int) []MoveExample {
+func (v *View) findMoves(s rules.Side, author string, n int) []MoveExample {
 	var out []MoveExample
-	var turn cr.Turn
+	var turn rules.Turn
 	for _, w := range v.actors(s, author) {
 		for _, to := range forward(s, *w.Cell, v.game.LegalMoves(w.ID)) {
-			m := cr.Move{Warrior: w.ID, Ordinal: w.ActionsToday + 1, To: to}
+			m := rules.Move{Warrior: w.ID, Ordinal: w.ActionsToday + 1, To: to}
 			try := turn
-			try.Moves = append(append([]cr.Move(nil), turn.Moves...), m)
+			try.Moves = append(append([]rules.Move(nil), turn.Moves...), m)
 			if v.tryTurn(author, try) {
 				turn = try
 				out = append(out, MoveExample{Side: s, Ordinal: m.Ordinal, Warrior: w.ID, To: to})
@@ -226,7 +226,7 @@ func (v *View) ExampleTwo() []MoveExample { return v.moveExamples(2) }
 
 // ExampleAttack is an attack the reader's side can make now (nil when it has none).
 func (v *View) ExampleAttack() *AttackExample {
-	if v.game.Phase() != cr.PhasePlaying {
+	if v.game.Phase() != rules.PhasePlaying {
 		return nil
 	}
 	s := v.ExampleSide()
@@ -237,8 +237,8 @@ func (v *View) ExampleAttack() *AttackExample {
 	return a
 }
 
-func (v *View) findAttack(s cr.Side, author string) *AttackExample {
-	var enemies []cr.WarriorView
+func (v *View) findAttack(s rules.Side, author string) *AttackExample {
+	var enemies []rules.WarriorView
 	for _, w := range v.game.Warriors() {
 		if w.Side != s && w.Alive && w.InPlay && w.Cell != nil {
 			enemies = append(enemies, w)
@@ -248,16 +248,16 @@ func (v *View) findAttack(s cr.Side, author string) *AttackExample {
 		for _, e := range enemies {
 			dr, dc := abs(e.Cell.Row-w.Cell.Row), abs(e.Cell.Col-w.Cell.Col)
 			d := max(dr, dc)
-			kinds := []cr.AttackKind{}
+			kinds := []rules.AttackKind{}
 			if d == 1 {
-				kinds = append(kinds, cr.AttackSword)
+				kinds = append(kinds, rules.AttackSword)
 			}
-			if (dr == 0 || dc == 0 || dr == dc) && d <= cr.Table[w.ID.Kind()].Range() {
-				kinds = append(kinds, cr.AttackShot)
+			if (dr == 0 || dc == 0 || dr == dc) && d <= rules.Table[w.ID.Kind()].Range() {
+				kinds = append(kinds, rules.AttackShot)
 			}
 			for _, k := range kinds {
-				a := cr.Attack{Kind: k, Attackers: []cr.WarriorID{w.ID}, Target: cr.Target{Warrior: e.ID}}
-				if v.tryTurn(author, cr.Turn{Attacks: []cr.Attack{a}}) {
+				a := rules.Attack{Kind: k, Attackers: []rules.WarriorID{w.ID}, Target: rules.Target{Warrior: e.ID}}
+				if v.tryTurn(author, rules.Turn{Attacks: []rules.Attack{a}}) {
 					return &AttackExample{Kind: k, Attacker: w.ID, Target: e.ID}
 				}
 			}
@@ -267,9 +267,9 @@ func (v *View) findAttack(s cr.Side, author string) *AttackExample {
 }
 
 // sideWarriors are each side's warriors in the fixed order (cr.AllWarriors), listed once.
-var sideWarriors = sync.OnceValue(func() map[cr.Side][]cr.WarriorID {
-	out := map[cr.Side][]cr.WarriorID{}
-	for _, id := range cr.AllWarriors() {
+var sideWarriors = sync.OnceValue(func() map[rules.Side][]rules.WarriorID {
+	out := map[rules.Side][]rules.WarriorID{}
+	for _, id := range rules.AllWarriors() {
 		out[id.Side()] = append(out[id.Side()], id)
 	}
 	return out
@@ -277,13 +277,13 @@ var sideWarriors = sync.OnceValue(func() map[cr.Side][]cr.WarriorID {
 
 // ExampleWarrior is a warrior of side s a wound can go to now (an allocation example): the living
 // one with the highest defence left, commanders last.
-func (v *View) ExampleWarrior(s cr.Side) cr.WarriorID {
-	w, _ := v.memo(exampleKey{kind: "wound", side: s}, func() any { return v.findWounded(s) }).(cr.WarriorID)
+func (v *View) ExampleWarrior(s rules.Side) rules.WarriorID {
+	w, _ := v.memo(exampleKey{kind: "wound", side: s}, func() any { return v.findWounded(s) }).(rules.WarriorID)
 	return w
 }
 
-func (v *View) findWounded(s cr.Side) cr.WarriorID {
-	var best cr.WarriorID
+func (v *View) findWounded(s rules.Side) rules.WarriorID {
+	var best rules.WarriorID
 	bestDef := -1
 	allocated := v.game.WoundsOwed(s).Allocated
 	for _, cmd := range []bool{false, true} {
@@ -296,7 +296,7 @@ func (v *View) findWounded(s cr.Side) cr.WarriorID {
 				continue
 			}
 			for _, a := range allocated {
-				if a.Warrior == id && a.Stat == cr.StatDefence {
+				if a.Warrior == id && a.Stat == rules.StatDefence {
 					def -= a.Count
 				}
 			}
@@ -337,7 +337,7 @@ func (v *View) HasProblem(code string) bool {
 const maxQuoted = 3
 
 // ShownLines are the unreadable lines the reply quotes (at most maxQuoted).
-func (v *View) ShownLines() []*pcr.LineError {
+func (v *View) ShownLines() []*grammar.LineError {
 	if len(v.Lines) > maxQuoted {
 		return v.Lines[:maxQuoted]
 	}
@@ -353,15 +353,15 @@ func (v *View) MoreLines() int { return max(0, len(v.Lines)-maxQuoted) }
 func dueDay(ev engine.Event, loc *time.Location) *Date {
 	var at time.Time
 	switch e := ev.(type) {
-	case *cr.TurnPlayed:
+	case *rules.TurnPlayed:
 		at = e.At
-	case *cr.TimeLimitExceeded:
+	case *rules.TimeLimitExceeded:
 		at = e.At
-	case *cr.DayClosed:
+	case *rules.DayClosed:
 		at = e.At
-	case *cr.WoundsAllocated:
+	case *rules.WoundsAllocated:
 		at = e.At
-	case *cr.AnswerAccepted:
+	case *rules.AnswerAccepted:
 		at = e.At
 	}
 	if at.IsZero() {

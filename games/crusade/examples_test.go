@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/grammar"
+	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 	"forumgm/parser"
-	pcr "forumgm/parser/crusade"
 )
 
 var italic = regexp.MustCompile(`(?s)\[i\](.*?)\[/i\]`)
@@ -31,36 +31,36 @@ func (x *exampleChecker) check(where, author, body string) {
 	x.t.Helper()
 	for _, m := range italic.FindAllStringSubmatch(body, -1) {
 		ex := m[1]
-		r := pcr.Parse(parser.FromBBCode(ex))
+		r := grammar.Parse(parser.FromBBCode(ex))
 		switch r.Class {
-		case pcr.Chatter:
+		case grammar.Chatter:
 			if strings.Contains(ex, "sha256") || strings.Contains(ex, "Зерно партии") {
 				continue // the fairness lines
 			}
 			x.t.Errorf("%s: example %q is not read as a move", where, ex)
-		case pcr.TurnPost:
+		case grammar.TurnPost:
 			x.checked++
 			evs, err := x.c.game().Try(engine.Input{Author: author, Body: r.Turn})
 			if err != nil {
 				x.t.Errorf("%s: example %q for %s is refused: %v", where, ex, author, err)
 				continue
 			}
-			for _, s := range evs[0].(*cr.TurnPlayed).Sloppy {
-				if s.Code != cr.SloppyBoardMissing && s.Code != cr.SloppyBoardMismatch {
+			for _, s := range evs[0].(*rules.TurnPlayed).Sloppy {
+				if s.Code != rules.SloppyBoardMissing && s.Code != rules.SloppyBoardMismatch {
 					x.t.Errorf("%s: example %q for %s is sloppy: %s", where, ex, author, s.Code)
 				}
 			}
-		case pcr.AllocationPost:
+		case grammar.AllocationPost:
 			x.checked++
 			side, _ := x.c.game().PlayerSide(author)
 			for _, w := range r.Allocation.Wounds {
 				v, ok := x.c.game().Warrior(w.Warrior)
-				if !ok || v.Side != side || !v.Alive || !v.InPlay || (w.Stat == cr.StatDefence && v.Defence < w.Count) {
+				if !ok || v.Side != side || !v.Alive || !v.InPlay || (w.Stat == rules.StatDefence && v.Defence < w.Count) {
 					x.t.Errorf("%s: allocation example %q for %s names %+v", where, ex, author, v)
 				}
 			}
 			_, err := x.c.game().Try(engine.Input{Author: author, Body: r.Allocation})
-			if ref, ok := cr.AsRefusal(err); err != nil && (!ok || len(ref.Problems) != 1 || ref.Problems[0].Code != cr.CodeNothingOwed) {
+			if ref, ok := rules.AsRefusal(err); err != nil && (!ok || len(ref.Problems) != 1 || ref.Problems[0].Code != rules.CodeNothingOwed) {
 				x.t.Errorf("%s: allocation example %q for %s refused: %v", where, ex, author, err)
 			}
 		default:
@@ -83,13 +83,13 @@ func (x *exampleChecker) say(name, author string, lines any) string {
 // sayAll checks the examples of every template a player may see now, for both players.
 func (x *exampleChecker) sayAll(when string) {
 	x.t.Helper()
-	unread := pcr.Parse(parser.FromBBCode("1-й ход к1 на Q16")).Problems
+	unread := grammar.Parse(parser.FromBBCode("1-й ход к1 на Q16")).Problems
 	start, err := x.c.rules().Say(judge.SayStart, judge.Context{})
 	if err != nil {
 		x.t.Fatal(err)
 	}
 	toMove := "Джелу"
-	if x.c.game().SideToMove() == cr.Saracens {
+	if x.c.game().SideToMove() == rules.Saracens {
 		toMove = "snovaya"
 	}
 	x.check(when+" start", toMove, start)
@@ -157,7 +157,7 @@ func TestEveryExampleIsLegal(t *testing.T) {
 
 	// enemies in reach: the attack examples
 	near := newRef(t, func(o *CrusadeOptions) {
-		o.Setup = cr.Setup{Mode: cr.SetupCustom, At: at(18, 0), Cells: map[cr.WarriorID]cr.Cell{
+		o.Setup = rules.Setup{Mode: rules.SetupCustom, At: at(18, 0), Cells: map[rules.WarriorID]rules.Cell{
 			"р1": {Row: 15, Col: 18}, "л1": {Row: 6, Col: 10}, "к1": {Row: 10, Col: 10},
 			"ш1": {Row: 8, Col: 2}, "в1": {Row: 6, Col: 7}, "н1": {Row: 10, Col: 9}}}
 	})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 )
 
@@ -18,18 +18,18 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func TestTurnRepliesGolden(t *testing.T) {
 	var out strings.Builder
 	c := newRef(t)
-	k1, k2 := cr.Cell{Row: 10, Col: 17}, cr.Cell{Row: 10, Col: 16}
-	evs := []*cr.TurnPlayed{
-		{At: at(19, 5), Author: "Дже[b]лу", Side: cr.Crusaders, Number: 3,
-			Moves:     []cr.MoveResult{{Warrior: "к1", From: k1, To: k2}, {Warrior: "р1", From: k2, To: k1, Charge: true}},
-			Revealed:  []cr.Reveal{{Warrior: "в1", Cell: k1}, {Warrior: "в2", Cell: k2}},
-			Removed:   []cr.Removed{{Warrior: "в3", Cell: k1}},
-			Sloppy:    []cr.Sloppiness{{Code: cr.SloppyBoardMismatch}, {Code: cr.SloppyOrdinalWrong, Warrior: "к1", Stated: 2, Expected: 1}},
-			BoardDiff: []cr.CellDiff{{Cell: k1, Quoted: "[x]", Actual: ""}, {Cell: k2, Quoted: "", Actual: "к1"}, {Cell: k2, Quoted: "\x01", Actual: "к1"}},
-			Wounds:    2, Next: cr.Saracens},
-		{At: at(19, 5), Author: "snovaya", Side: cr.Saracens, Number: 4, Wounds: 5,
-			Victory: &cr.Victory{Winner: cr.Saracens, Reason: cr.VictoryFlag, Warrior: "в1", Cell: &k1}},
-		{At: at(19, 5), Author: "snovaya", Side: cr.Saracens, Number: 5, Next: cr.Crusaders},
+	k1, k2 := rules.Cell{Row: 10, Col: 17}, rules.Cell{Row: 10, Col: 16}
+	evs := []*rules.TurnPlayed{
+		{At: at(19, 5), Author: "Дже[b]лу", Side: rules.Crusaders, Number: 3,
+			Moves:     []rules.MoveResult{{Warrior: "к1", From: k1, To: k2}, {Warrior: "р1", From: k2, To: k1, Charge: true}},
+			Revealed:  []rules.Reveal{{Warrior: "в1", Cell: k1}, {Warrior: "в2", Cell: k2}},
+			Removed:   []rules.Removed{{Warrior: "в3", Cell: k1}},
+			Sloppy:    []rules.Sloppiness{{Code: rules.SloppyBoardMismatch}, {Code: rules.SloppyOrdinalWrong, Warrior: "к1", Stated: 2, Expected: 1}},
+			BoardDiff: []rules.CellDiff{{Cell: k1, Quoted: "[x]", Actual: ""}, {Cell: k2, Quoted: "", Actual: "к1"}, {Cell: k2, Quoted: "\x01", Actual: "к1"}},
+			Wounds:    2, Next: rules.Saracens},
+		{At: at(19, 5), Author: "snovaya", Side: rules.Saracens, Number: 4, Wounds: 5,
+			Victory: &rules.Victory{Winner: rules.Saracens, Reason: rules.VictoryFlag, Warrior: "в1", Cell: &k1}},
+		{At: at(19, 5), Author: "snovaya", Side: rules.Saracens, Number: 5, Next: rules.Crusaders},
 	}
 	for _, src := range []judge.Source{judge.Thread, judge.PM} {
 		for _, ev := range evs {

@@ -1,6 +1,6 @@
 // Package crusade is Crusade ("Крестовый поход") as a forumgm game: it registers the game, decodes
 // its settings, roster, deployment and question bank, and gives the referee the game's rules
-// (engine/crusade), grammar (parser/crusade) and voice (templates/crusade) over one state.
+// (games/crusade/rules), grammar (games/crusade/grammar) and voice (games/crusade/voice) over one state.
 package crusade
 
 import (
@@ -19,9 +19,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/grammar"
+	"forumgm/games/crusade/rules"
+	"forumgm/games/crusade/voice"
 	"forumgm/judge"
-	pcr "forumgm/parser/crusade"
 	"forumgm/quiz"
 	"forumgm/templates"
 )
@@ -44,7 +45,7 @@ func (Game) Name() string { return Name }
 
 // spec is the game's own part of config.yaml's game section or a transcript.
 type spec struct {
-	// Settings override the defaults by the settings' names (engine/crusade.Settings).
+	// Settings override the defaults by the settings' names (games/crusade/rules.Settings).
 	Settings yaml.Node `yaml:"settings"`
 	// Players (transcripts) or Roster (config.yaml): who plays which side.
 	Players []player `yaml:"players"`
@@ -79,12 +80,12 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if len(players) == 0 {
 		players = in.Roster
 	}
-	var roster cr.Roster
+	var roster rules.Roster
 	var names []string
 	for _, p := range players {
-		pl := cr.Player{Name: p.Name, Side: cr.Side(p.Side)}
+		pl := rules.Player{Name: p.Name, Side: rules.Side(p.Side)}
 		for _, w := range p.Warriors {
-			pl.Warriors = append(pl.Warriors, cr.WarriorID(w))
+			pl.Warriors = append(pl.Warriors, rules.WarriorID(w))
 		}
 		roster.Players = append(roster.Players, pl)
 		names = append(names, p.Name)
@@ -105,12 +106,12 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		// Without private messages nothing can be hidden: no invisible forests.
 		s.ForestInvisible = false
 	}
-	set, err := voice()
+	set, err := loadVoice()
 	if err != nil {
 		return nil, err
 	}
 	newRules := func() (judge.Rules, error) {
-		g, err := cr.New(s, roster, setup)
+		g, err := rules.New(s, roster, setup)
 		if err != nil {
 			return nil, err
 		}
@@ -123,8 +124,8 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 }
 
 // settings are the defaults overlaid with the spec's settings, calendar and question bank.
-func settings(sp judge.Spec, in spec) (cr.Settings, error) {
-	s := cr.DefaultSettings()
+func settings(sp judge.Spec, in spec) (rules.Settings, error) {
+	s := rules.DefaultSettings()
 	if in.Settings.Kind != 0 {
 		if sp.Timezone != "" {
 			var keys map[string]any
@@ -176,7 +177,7 @@ func settings(sp judge.Spec, in spec) (cr.Settings, error) {
 
 // embeddedQuestions is the embedded bank, parsed once per process and shared (read-only) by
 // every game that uses it.
-var embeddedQuestions = sync.OnceValues(func() ([]cr.Question, error) {
+var embeddedQuestions = sync.OnceValues(func() ([]rules.Question, error) {
 	bank, err := quiz.Parse(defaultQuestions, "the embedded question bank")
 	if err != nil {
 		return nil, err
@@ -184,46 +185,46 @@ var embeddedQuestions = sync.OnceValues(func() ([]cr.Question, error) {
 	return slices.Clip(questions(bank)), nil
 })
 
-func questions(bank quiz.Bank) []cr.Question {
-	out := make([]cr.Question, 0, len(bank.Questions))
+func questions(bank quiz.Bank) []rules.Question {
+	out := make([]rules.Question, 0, len(bank.Questions))
 	for _, q := range bank.Questions {
-		out = append(out, cr.Question{Text: q.Text, Answers: q.Answers})
+		out = append(out, rules.Question{Text: q.Text, Answers: q.Answers})
 	}
 	return out
 }
 
 // deployment reads the starting position: default, private, or a test position.
-func deployment(n *yaml.Node, start time.Time) (cr.Setup, error) {
+func deployment(n *yaml.Node, start time.Time) (rules.Setup, error) {
 	switch {
 	case n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.Value == "default"):
-		return cr.Setup{Mode: cr.SetupDefault, At: start}, nil
+		return rules.Setup{Mode: rules.SetupDefault, At: start}, nil
 	case n.Kind == yaml.ScalarNode && n.Value == "private":
-		return cr.Setup{Mode: cr.SetupPrivate, At: start}, nil
+		return rules.Setup{Mode: rules.SetupPrivate, At: start}, nil
 	case n.Kind == yaml.MappingNode:
 		var sides map[string]map[string]string
 		if err := n.Decode(&sides); err != nil {
-			return cr.Setup{}, fmt.Errorf("deployment: %w", err)
+			return rules.Setup{}, fmt.Errorf("deployment: %w", err)
 		}
-		cells := map[cr.WarriorID]cr.Cell{}
+		cells := map[rules.WarriorID]rules.Cell{}
 		for side, ws := range sides {
-			if side != string(cr.Crusaders) && side != string(cr.Saracens) {
-				return cr.Setup{}, fmt.Errorf("deployment: unknown side %q (crusaders or saracens)", side)
+			if side != string(rules.Crusaders) && side != string(rules.Saracens) {
+				return rules.Setup{}, fmt.Errorf("deployment: unknown side %q (crusaders or saracens)", side)
 			}
 			for w, c := range ws {
-				cell, err := cr.ParseCell(strings.ToUpper(c))
+				cell, err := rules.ParseCell(strings.ToUpper(c))
 				if err != nil {
-					return cr.Setup{}, fmt.Errorf("deployment: %s: %w", w, err)
+					return rules.Setup{}, fmt.Errorf("deployment: %s: %w", w, err)
 				}
-				id := cr.WarriorID(w)
+				id := rules.WarriorID(w)
 				if !id.Valid() || string(id.Side()) != side {
-					return cr.Setup{}, fmt.Errorf("deployment: %q is not a warrior of the %s", w, side)
+					return rules.Setup{}, fmt.Errorf("deployment: %q is not a warrior of the %s", w, side)
 				}
 				cells[id] = cell
 			}
 		}
-		return cr.Setup{Mode: cr.SetupCustom, Cells: cells, At: start}, nil
+		return rules.Setup{Mode: rules.SetupCustom, Cells: cells, At: start}, nil
 	}
-	return cr.Setup{}, fmt.Errorf("deployment: want default, private, or {crusaders: {р1: J18, ...}, saracens: {...}}")
+	return rules.Setup{}, fmt.Errorf("deployment: want default, private, or {crusaders: {р1: J18, ...}, saracens: {...}}")
 }
 
 // The templates are parsed once per process.
@@ -233,25 +234,25 @@ var (
 	voiceErr  error
 )
 
-func voice() (*templates.Set, error) {
-	voiceOnce.Do(func() { voiceSet, voiceErr = templates.Load(Name, funcs()) })
+func loadVoice() (*templates.Set, error) {
+	voiceOnce.Do(func() { voiceSet, voiceErr = templates.Load(voice.Files, Name, funcs()) })
 	return voiceSet, voiceErr
 }
 
 // Rules is one running Crusade game: the engine's state with the grammar and the voice.
 type Rules struct {
 	judge.Engine // NextTimer, Tick, DecodeEvent (Apply below)
-	game         *cr.Game
+	game         *rules.Game
 	tmpl         *templates.Set
 	noPM         bool
 	// examples holds the replies' examples found on the current state (Apply clears it).
 	examples []example
 	// set is the game's settings, copied once (they never change during a game).
-	set *cr.Settings
+	set *rules.Settings
 }
 
 // settings are the game's settings, for the texts (shared by every view: read only).
-func (r *Rules) settings() *cr.Settings {
+func (r *Rules) settings() *rules.Settings {
 	if r.set == nil {
 		s := r.game.Settings()
 		r.set = &s
@@ -260,12 +261,12 @@ func (r *Rules) settings() *cr.Settings {
 }
 
 // Game is the engine, for queries.
-func (r *Rules) Game() *cr.Game { return r.game }
+func (r *Rules) Game() *rules.Game { return r.game }
 
 // Decide judges an intent (a deployment on a forum without private messages counts as private:
 // there is no other way to send it).
 func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
-	if _, ok := in.Body.(*cr.Deployment); ok && r.noPM {
+	if _, ok := in.Body.(*rules.Deployment); ok && r.noPM {
 		in.Private = true
 	}
 	return r.game.Decide(in)
@@ -291,48 +292,48 @@ func (r *Rules) IsPlayer(name string) bool {
 func (r *Rules) ExpectsPrivate(time.Time) bool {
 	g := r.game
 	switch g.Phase() {
-	case cr.PhaseDeploying:
+	case rules.PhaseDeploying:
 		return true
-	case cr.PhasePlaying:
+	case rules.PhasePlaying:
 		return g.Settings().ForestInvisible ||
-			g.WoundsOwed(cr.Crusaders).Unallocated > 0 || g.WoundsOwed(cr.Saracens).Unallocated > 0
+			g.WoundsOwed(rules.Crusaders).Unallocated > 0 || g.WoundsOwed(rules.Saracens).Unallocated > 0
 	}
 	return false
 }
 
 // Over reports whether the game has ended.
-func (r *Rules) Over() bool { return r.game.Phase() == cr.PhaseOver }
+func (r *Rules) Over() bool { return r.game.Phase() == rules.PhaseOver }
 
 // Read is the grammar: a move, an allocation, a deployment, an answer to today's question, a
 // request for help, or chatter.
 func (r *Rules) Read(in judge.Input) judge.Reading {
-	res := pcr.ParseKnown(in.Post, pcr.Known{Text: r.game.Board(), Cells: r.game.Tokens()})
+	res := grammar.ParseKnown(in.Post, grammar.Known{Text: r.game.Board(), Cells: r.game.Tokens()})
 	switch res.Class {
-	case pcr.Chatter:
-		if pcr.IsHelp(in.Post.Text) {
+	case grammar.Chatter:
+		if grammar.IsHelp(in.Post.Text) {
 			return judge.Reading{Kind: judge.Help}
 		}
 		if r.game.CurrentQuestion() == nil || in.Source != judge.Thread {
 			return judge.Reading{Kind: judge.Chatter}
 		}
-		text, form := pcr.ReadAnswer(in.Post.Text)
-		if form == pcr.NotAnswer {
+		text, form := grammar.ReadAnswer(in.Post.Text)
+		if form == grammar.NotAnswer {
 			return judge.Reading{Kind: judge.Chatter}
 		}
-		return judge.Reading{Kind: judge.Intent, Intent: &cr.Answer{Text: text}}
-	case pcr.Unreadable:
+		return judge.Reading{Kind: judge.Intent, Intent: &rules.Answer{Text: text}}
+	case grammar.Unreadable:
 		return judge.Reading{Kind: judge.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
 	}
 	rd := judge.Reading{Kind: judge.Intent, Move: true}
 	switch res.Class {
-	case pcr.TurnPost:
+	case grammar.TurnPost:
 		rd.Intent = res.Turn
-	case pcr.AllocationPost:
+	case grammar.AllocationPost:
 		rd.Intent = res.Allocation
-	case pcr.DeploymentPost:
+	case grammar.DeploymentPost:
 		rd.Intent = res.Deployment
 	}
-	var be *cr.BoardError
+	var be *rules.BoardError
 	if res.BoardErr != nil && errors.As(res.BoardErr, &be) {
 		// Already counted as sloppiness by the engine (no readable board); say why.
 		if note, err := r.tmpl.Render("board_unreadable", be); err == nil {
@@ -351,17 +352,17 @@ func (r *Rules) Say(name string, c judge.Context) (string, error) {
 // the post is surely an answer ("Ответ: …", or one to three words such as "Кажется, Эдесса");
 // a short post that may as well be chatter ("хм, сложно") is not.
 func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
-	ref, ok := cr.AsRefusal(err)
+	ref, ok := rules.AsRefusal(err)
 	if !ok {
 		return "", false, err
 	}
 	v := r.view(c)
 	v.Problems = ref.Problems
 	name := "refused"
-	if ref.Has(cr.CodeWrongAnswer) || ref.Has(cr.CodeAlreadyAnswered) || ref.Has(cr.CodeNoQuestion) {
+	if ref.Has(rules.CodeWrongAnswer) || ref.Has(rules.CodeAlreadyAnswered) || ref.Has(rules.CodeNoQuestion) {
 		name = "answer_refused"
 		if c.In != nil {
-			if _, form := pcr.ReadAnswer(c.In.Post.Text); form < pcr.BareAnswer {
+			if _, form := grammar.ReadAnswer(c.In.Post.Text); form < grammar.BareAnswer {
 				return "", true, nil
 			}
 		}
@@ -372,7 +373,7 @@ func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 
 // Ender is the intent ending the game by a moderator's decision.
 func (r *Rules) Ender(winner, reason string) any {
-	return &cr.EndGame{Winner: cr.Side(winner), Reason: reason}
+	return &rules.EndGame{Winner: rules.Side(winner), Reason: reason}
 }
 
 // AddPlayer is the intent adding a player: role is a side (crusaders, saracens, or Russian).
@@ -384,7 +385,7 @@ func (r *Rules) AddPlayer(name, role string) (any, error) {
 	if strings.TrimSpace(name) == "" {
 		return nil, errors.New("no player name")
 	}
-	return &cr.AddPlayer{Player: cr.Player{Name: strings.TrimSpace(name), Side: side}}, nil
+	return &rules.AddPlayer{Player: rules.Player{Name: strings.TrimSpace(name), Side: side}}, nil
 }
 
 // Adjust gives a side wounds (amount > 0) or takes owed wounds back (amount < 0).
@@ -393,14 +394,14 @@ func (r *Rules) Adjust(target string, amount int, reason string) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%q is not a side (crusaders or saracens)", target)
 	}
-	return &cr.AdjustWounds{Side: side, Delta: amount, Reason: reason}, nil
+	return &rules.AdjustWounds{Side: side, Delta: amount, Reason: reason}, nil
 }
 
 // parseSide reads a side by its English or Russian name, any case.
-func parseSide(s string) (cr.Side, bool) {
+func parseSide(s string) (rules.Side, bool) {
 	f := strings.ToLower(strings.TrimSpace(s))
 	for side, words := range sideWords {
-		if side == cr.Draw {
+		if side == rules.Draw {
 			continue
 		}
 		if f == string(side) {
@@ -417,7 +418,7 @@ func parseSide(s string) (cr.Side, bool) {
 
 // Undoable: a played turn may be undone.
 func (r *Rules) Undoable(ev engine.Event) (string, bool) {
-	if tp, ok := ev.(*cr.TurnPlayed); ok {
+	if tp, ok := ev.(*rules.TurnPlayed); ok {
 		return fmt.Sprintf("ход %d (%s)", tp.Number, tp.Author), true
 	}
 	return "", false
@@ -431,13 +432,13 @@ func (r *Rules) Required() []string {
 	names := append([]string(nil), judge.RefereeTemplates...)
 	names = append(names, "refused", "answer_refused", "board_unreadable", "turn_hidden", "deadline")
 	names = append(names, eventTemplates...)
-	for _, c := range cr.AllCodes {
+	for _, c := range rules.AllCodes {
 		names = append(names, "problem."+string(c))
 	}
-	for _, c := range pcr.AllReasons {
+	for _, c := range grammar.AllReasons {
 		names = append(names, "unread."+string(c))
 	}
-	for _, c := range cr.AllSloppyCodes {
+	for _, c := range rules.AllSloppyCodes {
 		names = append(names, "sloppy."+string(c))
 	}
 	return names
@@ -454,7 +455,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	var name string
 	public := false
 	switch e := ev.(type) {
-	case *cr.TurnPlayed:
+	case *rules.TurnPlayed:
 		t, err := v.turnWords(e)
 		if err != nil {
 			return nil, err
@@ -474,26 +475,26 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 			return []judge.Message{{To: judge.Sender, Body: private}, {Body: notice, Clock: r.clockOf(e)}}, nil
 		}
 		name, public = "turn", true
-	case *cr.WoundsAllocated:
+	case *rules.WoundsAllocated:
 		name = "allocated"
 		public = !e.Private
-	case *cr.DeploymentReceived:
+	case *rules.DeploymentReceived:
 		name = "deployment_received"
-	case *cr.GameStarted:
+	case *rules.GameStarted:
 		name, public = "game_started", true
-	case *cr.QuestionAsked:
+	case *rules.QuestionAsked:
 		name, public = "question", true
-	case *cr.AnswerAccepted:
+	case *rules.AnswerAccepted:
 		name, public = "answer_accepted", true
-	case *cr.TimeLimitExceeded:
+	case *rules.TimeLimitExceeded:
 		name, public = "time_limit", true
-	case *cr.DayClosed:
+	case *rules.DayClosed:
 		name, public = "day_closed", true
-	case *cr.GameEnded:
+	case *rules.GameEnded:
 		name, public = "game_ended", true
-	case *cr.PlayerAdded:
+	case *rules.PlayerAdded:
 		name, public = "player_added", true
-	case *cr.WoundsAdjusted:
+	case *rules.WoundsAdjusted:
 		name, public = "wounds_adjusted", true
 	default:
 		return nil, nil
@@ -513,7 +514,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 // judge.DeadlineSlot after whose move it is).
 func (r *Rules) clockOf(ev engine.Event) string {
 	switch ev.(type) {
-	case *cr.TurnPlayed, *cr.GameStarted:
+	case *rules.TurnPlayed, *rules.GameStarted:
 		return r.Clock()
 	}
 	return ""
@@ -522,16 +523,16 @@ func (r *Rules) clockOf(ev engine.Event) string {
 // Clock is the key of the side to move's wait ("" when nobody is to move): the opening post of
 // a game that starts in play carries it.
 func (r *Rules) Clock() string {
-	if r.game.Phase() != cr.PhasePlaying {
+	if r.game.Phase() != rules.PhasePlaying {
 		return ""
 	}
-	return cr.ClockKey(r.game.Turns(), r.game.SideToMove())
+	return rules.ClockKey(r.game.Turns(), r.game.SideToMove())
 }
 
 // ---- the clock a reply starts (judge.ClockStarter) ----
 
 // Delivered is the reply showing wait key's position posted at at: the side's evening limit
-// counts from then when that is later than the wait's start (engine/crusade: Game.Delivered).
+// counts from then when that is later than the wait's start (games/crusade/rules: Game.Delivered).
 func (r *Rules) Delivered(key string, at time.Time) ([]engine.Event, error) {
 	return r.game.Delivered(key, at), nil
 }
@@ -580,8 +581,8 @@ func (r *Rules) Snapshot() any {
 		Board:    r.game.Board(),
 		Warriors: map[string]WarriorFinal{},
 		Wounds: map[string]int{
-			string(cr.Crusaders): r.game.WoundsOwed(cr.Crusaders).Total,
-			string(cr.Saracens):  r.game.WoundsOwed(cr.Saracens).Total,
+			string(rules.Crusaders): r.game.WoundsOwed(rules.Crusaders).Total,
+			string(rules.Saracens):  r.game.WoundsOwed(rules.Saracens).Total,
 		},
 		Winner: string(r.game.Winner()),
 	}
@@ -608,15 +609,15 @@ func (r *Rules) Describe(ev engine.Event) string {
 
 // StatusView is what the "status" template gets.
 type StatusView struct {
-	Phase  cr.Phase
-	ToMove cr.Side
-	Winner cr.Side
+	Phase  rules.Phase
+	ToMove rules.Side
+	Winner rules.Side
 	Owed   []SideOwed
 }
 
 // SideOwed is a side's wounds not allocated yet.
 type SideOwed struct {
-	Side cr.Side
+	Side rules.Side
 	N    int
 }
 
@@ -624,7 +625,7 @@ type SideOwed struct {
 // allocate.
 func (r *Rules) Status() string {
 	v := StatusView{Phase: r.game.Phase(), ToMove: r.game.SideToMove(), Winner: r.game.Winner()}
-	for _, s := range []cr.Side{cr.Crusaders, cr.Saracens} {
+	for _, s := range []rules.Side{rules.Crusaders, rules.Saracens} {
 		if n := r.game.WoundsOwed(s).Unallocated; n > 0 {
 			v.Owed = append(v.Owed, SideOwed{Side: s, N: n})
 		}
@@ -639,7 +640,7 @@ func (r *Rules) Status() string {
 // Winners are the sides and a draw, as EndGame takes them.
 func (r *Rules) Winners() []judge.Winner {
 	var out []judge.Winner
-	for _, s := range []cr.Side{cr.Crusaders, cr.Saracens, cr.Draw} {
+	for _, s := range []rules.Side{rules.Crusaders, rules.Saracens, rules.Draw} {
 		out = append(out, judge.Winner{Name: string(s), Label: sideName(s)})
 	}
 	return out
@@ -663,29 +664,29 @@ type View struct {
 	NoPM     bool // the forum has no private messages
 	Author   string
 	Private  bool
-	Problems []cr.Problem
-	Lines    []*pcr.LineError
+	Problems []rules.Problem
+	Lines    []*grammar.LineError
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
 	Dispute  string // the word players write to call a moderator
 	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
-	Phase cr.Phase
+	Phase rules.Phase
 	Over  bool
 	// ToMove is the side to move now ("" when the game is over or not started).
-	ToMove cr.Side
+	ToMove rules.Side
 	// ForestInvisible is set when forest moves are hidden (sent by private message).
 	ForestInvisible bool
 	// Settings are the game's settings (wound counts, times, for the texts).
-	Settings *cr.Settings
-	game     *cr.Game
+	Settings *rules.Settings
+	game     *rules.Game
 	rules    *Rules
 }
 
 func (r *Rules) view(c judge.Context) *View {
 	g := r.game
 	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
-		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == cr.PhaseOver, Settings: r.settings()}
-	if v.Phase == cr.PhasePlaying {
+		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == rules.PhaseOver, Settings: r.settings()}
+	if v.Phase == rules.PhasePlaying {
 		v.ToMove = g.SideToMove()
 	}
 	v.ForestInvisible = v.Settings.ForestInvisible
@@ -697,26 +698,26 @@ func (r *Rules) view(c judge.Context) *View {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == judge.PM
 	}
-	if ls, ok := c.Lines.([]*pcr.LineError); ok {
+	if ls, ok := c.Lines.([]*grammar.LineError); ok {
 		v.Lines = ls
 	}
 	return v
 }
 
 // Owed is what side s owes now.
-func (v *View) Owed(s string) cr.Owed { return v.game.WoundsOwed(cr.Side(s)) }
+func (v *View) Owed(s string) rules.Owed { return v.game.WoundsOwed(rules.Side(s)) }
 
 // Warrior is a warrior's current view.
-func (v *View) Warrior(w cr.WarriorID) cr.WarriorView {
+func (v *View) Warrior(w rules.WarriorID) rules.WarriorView {
 	wv, _ := v.game.Warrior(w)
 	return wv
 }
 
 // LegalMoves are where w can move now.
-func (v *View) LegalMoves(w cr.WarriorID) []cr.Cell { return v.game.LegalMoves(w) }
+func (v *View) LegalMoves(w rules.WarriorID) []rules.Cell { return v.game.LegalMoves(w) }
 
 // Speed is w's speed from the table.
-func (v *View) Speed(w cr.WarriorID) int { return cr.Table[w.Kind()].Speed }
+func (v *View) Speed(w rules.WarriorID) int { return rules.Table[w.Kind()].Speed }
 
 func funcs() map[string]any {
 	return map[string]any{
@@ -761,15 +762,15 @@ func month(m time.Month) string {
 	return ""
 }
 
-func renderProblem(p cr.Problem, v *View) (string, error) {
+func renderProblem(p rules.Problem, v *View) (string, error) {
 	return voiceSet.Render("problem."+string(p.Code), struct {
-		P cr.Problem
+		P rules.Problem
 		V *View
 	}{p, v})
 }
 
 // renderLineError explains a line not understood, quoting at most maxToken letters of it.
-func renderLineError(e *pcr.LineError) (string, error) {
+func renderLineError(e *grammar.LineError) (string, error) {
 	c := *e
 	c.Token = templates.Cut(c.Token, maxToken)
 	return voiceSet.Render("unread."+string(e.Reason), &c)
@@ -778,54 +779,54 @@ func renderLineError(e *pcr.LineError) (string, error) {
 // maxToken is how much of a token not understood a reply quotes.
 const maxToken = 40
 
-func renderSloppy(s cr.Sloppiness) (string, error) {
+func renderSloppy(s rules.Sloppiness) (string, error) {
 	return voiceSet.Render("sloppy."+string(s.Code), s)
 }
 
 // sideWords are the Russian names of the sides: nominative, genitive, dative, and the genitive of
 // one warrior's side as a move line writes it ("1-й ход сарацина").
-var sideWords = map[cr.Side][4]string{
-	cr.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам", "крестоносца"},
-	cr.Saracens:  {"сарацины", "сарацин", "сарацинам", "сарацина"},
-	cr.Draw:      {"ничья", "ничьей", "ничьей", "ничьей"},
+var sideWords = map[rules.Side][4]string{
+	rules.Crusaders: {"крестоносцы", "крестоносцев", "крестоносцам", "крестоносца"},
+	rules.Saracens:  {"сарацины", "сарацин", "сарацинам", "сарацина"},
+	rules.Draw:      {"ничья", "ничьей", "ничьей", "ничьей"},
 }
 
-func sideWord(s cr.Side, form int) string {
+func sideWord(s rules.Side, form int) string {
 	if w, ok := sideWords[s]; ok {
 		return w[form]
 	}
 	return string(s)
 }
 
-func sideName(s cr.Side) string     { return sideWord(s, 0) }
-func sideGenitive(s cr.Side) string { return sideWord(s, 1) }
-func sideOne(s cr.Side) string      { return sideWord(s, 3) }
-func sideDative(s cr.Side) string   { return sideWord(s, 2) }
+func sideName(s rules.Side) string     { return sideWord(s, 0) }
+func sideGenitive(s rules.Side) string { return sideWord(s, 1) }
+func sideOne(s rules.Side) string      { return sideWord(s, 3) }
+func sideDative(s rules.Side) string   { return sideWord(s, 2) }
 
-func statName(s cr.Stat) string {
-	if s == cr.StatDefence {
+func statName(s rules.Stat) string {
+	if s == rules.StatDefence {
 		return "защита"
 	}
 	return "атака"
 }
 
-func kindName(k cr.AttackKind) string {
+func kindName(k rules.AttackKind) string {
 	switch k {
-	case cr.AttackSword:
+	case rules.AttackSword:
 		return "мечом"
-	case cr.AttackShot:
+	case rules.AttackShot:
 		return "выстрелом"
-	case cr.AttackCharge:
+	case rules.AttackCharge:
 		return "копьём с разгона"
-	case cr.AttackLance:
+	case rules.AttackLance:
 		return "копьём"
-	case cr.AttackFormation:
+	case rules.AttackFormation:
 		return "строем"
 	}
 	return "атакой"
 }
 
-func cellStr(p *cr.Cell) string {
+func cellStr(p *rules.Cell) string {
 	if p == nil {
 		return "?"
 	}
@@ -833,10 +834,10 @@ func cellStr(p *cr.Cell) string {
 }
 
 // woundList writes wounds grouped by warrior and stat, in the order first named: "р2 защита ×3".
-func woundList(ws []cr.Wound) string {
+func woundList(ws []rules.Wound) string {
 	type key struct {
-		w cr.WarriorID
-		s cr.Stat
+		w rules.WarriorID
+		s rules.Stat
 	}
 	var order []key
 	count := map[key]int{}
@@ -861,11 +862,11 @@ func woundList(ws []cr.Wound) string {
 func warriorList(ws any) string {
 	var parts []string
 	switch t := ws.(type) {
-	case []cr.WarriorID:
+	case []rules.WarriorID:
 		for _, w := range t {
 			parts = append(parts, string(w))
 		}
-	case []cr.Removed:
+	case []rules.Removed:
 		for _, r := range t {
 			parts = append(parts, fmt.Sprintf("%s (%s)", r.Warrior, r.Cell))
 		}
@@ -883,15 +884,15 @@ func day(s string) Date {
 const maxListed = 8
 
 // longList reports whether cells are too many to list in a reply.
-func longList(cells []cr.Cell) bool { return len(cells) > maxListed }
+func longList(cells []rules.Cell) bool { return len(cells) > maxListed }
 
 // cellList writes a set of cells compactly: a full rectangle as "F3..H5", otherwise a list
 // (at most 12 cells, then how many more).
-func cellList(cells []cr.Cell) string {
+func cellList(cells []rules.Cell) string {
 	if len(cells) == 0 {
 		return "никуда"
 	}
-	cs := append([]cr.Cell(nil), cells...)
+	cs := append([]rules.Cell(nil), cells...)
 	sort.Slice(cs, func(i, j int) bool {
 		if cs[i].Row != cs[j].Row {
 			return cs[i].Row < cs[j].Row
@@ -904,7 +905,7 @@ func cellList(cells []cr.Cell) string {
 		minC, maxC = min(minC, c.Col), max(maxC, c.Col)
 	}
 	if len(cs) > 2 && (maxR-minR+1)*(maxC-minC+1) == len(cs) && maxR > minR && maxC > minC {
-		return fmt.Sprintf("%s..%s", cr.Cell{Row: minR, Col: minC}, cr.Cell{Row: maxR, Col: maxC})
+		return fmt.Sprintf("%s..%s", rules.Cell{Row: minR, Col: minC}, rules.Cell{Row: maxR, Col: maxC})
 	}
 	var parts []string
 	for i, c := range cs {
@@ -917,7 +918,7 @@ func cellList(cells []cr.Cell) string {
 	return strings.Join(parts, ", ")
 }
 
-func lineErrors(es []*pcr.LineError) string {
+func lineErrors(es []*grammar.LineError) string {
 	var parts []string
 	for _, e := range es {
 		parts = append(parts, e.Error())
@@ -925,7 +926,7 @@ func lineErrors(es []*pcr.LineError) string {
 	return strings.Join(parts, "; ")
 }
 
-func warriorStrings(ws []cr.WarriorID) []string {
+func warriorStrings(ws []rules.WarriorID) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = string(w)

@@ -9,17 +9,17 @@ import (
 	"time"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/grammar"
+	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 	"forumgm/parser"
-	pcr "forumgm/parser/crusade"
 )
 
 // CrusadeOptions build a referee straight from the engine's values (the tests' positions).
 type CrusadeOptions struct {
-	Settings cr.Settings
-	Roster   cr.Roster
-	Setup    cr.Setup
+	Settings rules.Settings
+	Roster   rules.Roster
+	Setup    rules.Setup
 	Bot      string
 	NoPM     bool
 }
@@ -31,7 +31,7 @@ type tref struct {
 }
 
 func (c *tref) rules() *Rules           { return judge.RulesOf(c.Referee).(*Rules) }
-func (c *tref) game() *cr.Game          { return c.rules().game }
+func (c *tref) game() *rules.Game       { return c.rules().game }
 func (c *tref) view(*judge.Input) *View { return c.rules().view(judge.Context{}) }
 
 var msk = time.FixedZone("MSK", 3*3600)
@@ -40,22 +40,22 @@ func at(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, msk) }
 
 func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 	t.Helper()
-	s := cr.DefaultSettings()
+	s := rules.DefaultSettings()
 	s.BoardRequired = false
-	s.Questions = []cr.Question{{Text: "Сколько воинов в армии?", Answers: []string{"15", "пятнадцать"}}}
+	s.Questions = []rules.Question{{Text: "Сколько воинов в армии?", Answers: []string{"15", "пятнадцать"}}}
 	opt := CrusadeOptions{
 		Settings: s,
-		Roster: cr.Roster{Players: []cr.Player{
-			{Name: "Джелу", Side: cr.Crusaders},
-			{Name: "snovaya", Side: cr.Saracens},
+		Roster: rules.Roster{Players: []rules.Player{
+			{Name: "Джелу", Side: rules.Crusaders},
+			{Name: "snovaya", Side: rules.Saracens},
 		}},
-		Setup: cr.Setup{Mode: cr.SetupDefault, At: at(18, 0)},
+		Setup: rules.Setup{Mode: rules.SetupDefault, At: at(18, 0)},
 		Bot:   "gm-bot",
 	}
 	for _, m := range mut {
 		m(&opt)
 	}
-	set, err := voice()
+	set, err := loadVoice()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 		opt.Settings.ForestInvisible = false
 	}
 	setup := &judge.Setup{New: func() (judge.Rules, error) {
-		g, err := cr.New(opt.Settings, opt.Roster, opt.Setup)
+		g, err := rules.New(opt.Settings, opt.Roster, opt.Setup)
 		if err != nil {
 			return nil, err
 		}
@@ -96,10 +96,10 @@ func mustJudge(t *testing.T, c *tref, in judge.Input, want judge.Verdict) judge.
 func TestTemplatesCoverEveryCode(t *testing.T) {
 	c := newRef(t)
 	v := c.view(nil)
-	cell := cr.Cell{Row: 6, Col: 5}
-	for _, code := range cr.AllCodes {
-		p := cr.Problem{Code: code, Warrior: "н2", Other: "р1", Side: cr.Saracens, Cell: &cell, From: &cell,
-			Cells: []cr.Cell{cell}, Count: 2, Limit: 1, Missing: []cr.WarriorID{"р1"}, Owner: "snovaya"}
+	cell := rules.Cell{Row: 6, Col: 5}
+	for _, code := range rules.AllCodes {
+		p := rules.Problem{Code: code, Warrior: "н2", Other: "р1", Side: rules.Saracens, Cell: &cell, From: &cell,
+			Cells: []rules.Cell{cell}, Count: 2, Limit: 1, Missing: []rules.WarriorID{"р1"}, Owner: "snovaya"}
 		s, err := renderProblem(p, v)
 		if err != nil {
 			t.Errorf("%s: %v", code, err)
@@ -109,14 +109,14 @@ func TestTemplatesCoverEveryCode(t *testing.T) {
 			t.Errorf("%s: empty or not Russian: %q", code, s)
 		}
 	}
-	for _, r := range []pcr.Reason{pcr.ReasonUnknownRow, pcr.ReasonBadColumn, pcr.ReasonUnknownWarrior, pcr.ReasonNoWarrior,
-		pcr.ReasonNoDestination, pcr.ReasonNoTarget, pcr.ReasonChargeNeedsCell, pcr.ReasonManyWarriors, pcr.ReasonNoStat, pcr.ReasonBadCount, pcr.ReasonUnknownWord} {
-		if s, err := renderLineError(&pcr.LineError{Reason: r, Token: "Z9", Row: "Z", Col: 21}); err != nil || !hasCyrillic(s) {
+	for _, r := range []grammar.Reason{grammar.ReasonUnknownRow, grammar.ReasonBadColumn, grammar.ReasonUnknownWarrior, grammar.ReasonNoWarrior,
+		grammar.ReasonNoDestination, grammar.ReasonNoTarget, grammar.ReasonChargeNeedsCell, grammar.ReasonManyWarriors, grammar.ReasonNoStat, grammar.ReasonBadCount, grammar.ReasonUnknownWord} {
+		if s, err := renderLineError(&grammar.LineError{Reason: r, Token: "Z9", Row: "Z", Col: 21}); err != nil || !hasCyrillic(s) {
 			t.Errorf("reason %s: %q %v", r, s, err)
 		}
 	}
-	for _, sc := range cr.AllSloppyCodes {
-		if s, err := renderSloppy(cr.Sloppiness{Code: sc, Warrior: "н2", Stated: 1, Expected: 2}); err != nil || !hasCyrillic(s) {
+	for _, sc := range rules.AllSloppyCodes {
+		if s, err := renderSloppy(rules.Sloppiness{Code: sc, Warrior: "н2", Stated: 1, Expected: 2}); err != nil || !hasCyrillic(s) {
 			t.Errorf("sloppy %s: %q %v", sc, s, err)
 		}
 	}
@@ -316,7 +316,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	if string(a) != string(b) || c2.Paused() != c.Paused() {
 		t.Fatalf("restored state differs:\n%s\n%s", a, b)
 	}
-	if !reflect.DeepEqual(kinds(log), []string{cr.KindTurnPlayed, cr.KindTurnPlayed, judge.KindUndone, judge.KindPaused, judge.KindResumed, cr.KindTurnPlayed}) {
+	if !reflect.DeepEqual(kinds(log), []string{rules.KindTurnPlayed, rules.KindTurnPlayed, judge.KindUndone, judge.KindPaused, judge.KindResumed, rules.KindTurnPlayed}) {
 		t.Fatalf("log kinds %v", kinds(log))
 	}
 }
@@ -330,13 +330,13 @@ func kinds(evs []engine.Event) []string {
 }
 
 func TestCellList(t *testing.T) {
-	c := func(s string) cr.Cell { x, _ := cr.ParseCell(s); return x }
+	c := func(s string) rules.Cell { x, _ := rules.ParseCell(s); return x }
 	cases := []struct {
-		in   []cr.Cell
+		in   []rules.Cell
 		want string
 	}{
-		{[]cr.Cell{c("F3"), c("F4"), c("F5"), c("G3"), c("G5"), c("H3"), c("H4"), c("H5"), c("G4")}, "F3..H5"},
-		{[]cr.Cell{c("N1"), c("N2")}, "N1, N2"},
+		{[]rules.Cell{c("F3"), c("F4"), c("F5"), c("G3"), c("G5"), c("H3"), c("H4"), c("H5"), c("G4")}, "F3..H5"},
+		{[]rules.Cell{c("N1"), c("N2")}, "N1, N2"},
 		{nil, "никуда"},
 	}
 	for _, tc := range cases {
@@ -351,7 +351,7 @@ func TestCellList(t *testing.T) {
 func TestHiddenForestTurn(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) {
 		o.Settings.ForestInvisible = true
-		o.Setup = cr.Setup{Mode: cr.SetupCustom, At: at(18, 0), Cells: map[cr.WarriorID]cr.Cell{
+		o.Setup = rules.Setup{Mode: rules.SetupCustom, At: at(18, 0), Cells: map[rules.WarriorID]rules.Cell{
 			"р2": {Row: 2, Col: 12}, "р1": {Row: 1, Col: 7}, "ш1": {Row: 0, Col: 5}, "ш2": {Row: 10, Col: 2}}}
 	})
 	in := post("Джелу", at(19, 5), "1-й ход р2 на B11")
@@ -368,7 +368,7 @@ func TestHiddenForestTurn(t *testing.T) {
 	}
 	// The public notice starts the saracens' clock and states its deadline; the private reply
 	// states none.
-	if out.Messages[0].Clock != "" || out.Messages[1].Clock != cr.ClockKey(1, cr.Saracens) {
+	if out.Messages[0].Clock != "" || out.Messages[1].Clock != rules.ClockKey(1, rules.Saracens) {
 		t.Fatalf("clocks %q %q", out.Messages[0].Clock, out.Messages[1].Clock)
 	}
 	if got := judge.FillDeadline(c.Referee, out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
@@ -391,7 +391,7 @@ func TestForumWithoutPM(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) {
 		o.NoPM = true
 		o.Settings.ForestInvisible = true
-		o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(12, 0)}
+		o.Setup = rules.Setup{Mode: rules.SetupPrivate, At: at(12, 0)}
 	})
 	if c.opt.Settings.ForestInvisible {
 		t.Fatal("invisible forests need private messages")
@@ -419,7 +419,7 @@ func TestUnknownPrivateMessageAnswered(t *testing.T) {
 // A quoted board that cannot be read is sloppiness, and the reply says where it breaks.
 func TestUnreadableQuotedBoard(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
-	board := cr.Render(c.game().Tokens())
+	board := rules.Render(c.game().Tokens())
 	lines := strings.Split(board, "\n")
 	for i, l := range lines {
 		if strings.HasSuffix(l, "-K") {
@@ -438,19 +438,19 @@ func TestUnreadableQuotedBoard(t *testing.T) {
 // two victories at one close lists both and speaks to the moderators.
 func TestVictoryTemplate(t *testing.T) {
 	c := newRef(t)
-	p18, i2 := cr.Cell{Row: 15, Col: 18}, cr.Cell{Row: 8, Col: 2}
+	p18, i2 := rules.Cell{Row: 15, Col: 18}, rules.Cell{Row: 8, Col: 2}
 	for _, tc := range []struct {
-		vic  cr.Victory
+		vic  rules.Victory
 		want []string
 		not  []string
 	}{
-		{cr.Victory{Winner: cr.Saracens, Reason: cr.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true},
+		{rules.Victory{Winner: rules.Saracens, Reason: rules.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true},
 			[]string{"Победа: сарацины", "Командующий р1 погиб от ранений"}, []string{"Модераторам"}},
-		{cr.Victory{Winner: cr.Crusaders, Reason: cr.VictoryKills, Wounds: true},
+		{rules.Victory{Winner: rules.Crusaders, Reason: rules.VictoryKills, Wounds: true},
 			[]string{"Победа: крестоносцы", "14-й воин"}, nil},
-		{cr.Victory{Winner: cr.Draw, Reason: cr.VictoryCommander, Wounds: true, Moderators: true, Both: []cr.Victory{
-			{Winner: cr.Crusaders, Reason: cr.VictoryCommander, Warrior: "ш1", Cell: &i2, Wounds: true},
-			{Winner: cr.Saracens, Reason: cr.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true}}},
+		{rules.Victory{Winner: rules.Draw, Reason: rules.VictoryCommander, Wounds: true, Moderators: true, Both: []rules.Victory{
+			{Winner: rules.Crusaders, Reason: rules.VictoryCommander, Warrior: "ш1", Cell: &i2, Wounds: true},
+			{Winner: rules.Saracens, Reason: rules.VictoryCommander, Warrior: "р1", Cell: &p18, Wounds: true}}},
 			[]string{"Ничья", "крестоносцы — командующий ш1 погиб", "сарацины — командующий р1 погиб", "Модераторам"},
 			[]string{"Победа: ничья", "командующий ."}},
 	} {
@@ -475,7 +475,7 @@ func TestVictoryTemplate(t *testing.T) {
 // "too far"), a guard's blocked lance is a lance (not a shot).
 func TestRefusalNamesTheRule(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) {
-		o.Setup = cr.Setup{Mode: cr.SetupCustom, At: at(18, 0), Cells: map[cr.WarriorID]cr.Cell{
+		o.Setup = rules.Setup{Mode: rules.SetupCustom, At: at(18, 0), Cells: map[rules.WarriorID]rules.Cell{
 			"к1": {Row: 2, Col: 8}, "к2": {Row: 3, Col: 8}, "р1": {Row: 15, Col: 18},
 			"ш3": {Row: 5, Col: 5}, "ш2": {Row: 5, Col: 6}, "ш1": {Row: 8, Col: 2}, "л1": {Row: 5, Col: 7}}}
 	})
@@ -538,7 +538,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = mustJudge(t, c, post("Джелу", at(20, 5), "Привет всем! ранение: к1 защита"), judge.Accepted)
-	if w := c.game().WoundsOwed(cr.Crusaders); w.Unallocated != 0 || len(w.Allocated) != 1 || w.Allocated[0].Warrior != "к1" {
+	if w := c.game().WoundsOwed(rules.Crusaders); w.Unallocated != 0 || len(w.Allocated) != 1 || w.Allocated[0].Warrior != "к1" {
 		t.Fatalf("allocation inside a longer post: %+v %+v", w, out.Messages)
 	}
 }
@@ -645,7 +645,7 @@ func TestDisputeKeywordTold(t *testing.T) {
 
 // While the armies deploy there is no position: the hints show forms, not broken examples.
 func TestHintsWhileDeploying(t *testing.T) {
-	c := newRef(t, func(o *CrusadeOptions) { o.Setup = cr.Setup{Mode: cr.SetupPrivate, At: at(18, 0)} })
+	c := newRef(t, func(o *CrusadeOptions) { o.Setup = rules.Setup{Mode: rules.SetupPrivate, At: at(18, 0)} })
 	in := judge.Input{Source: judge.PM, PostID: "pm1", Author: "Джелу", At: at(18, 1), Post: parser.FromBBCode("привет")}
 	for _, name := range []string{judge.SayStart, judge.SayPMUnknown, judge.SayHelp} {
 		body, err := c.rules().Say(name, judge.Context{In: &in})
@@ -668,7 +668,7 @@ func TestExpectsPrivate(t *testing.T) {
 	// A move without the quoted board when it is required: sloppy, a wound to allocate.
 	c = newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
 	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на K16"), judge.Accepted)
-	if c.game().WoundsOwed(cr.Crusaders).Unallocated == 0 {
+	if c.game().WoundsOwed(rules.Crusaders).Unallocated == 0 {
 		t.Fatal("test setup: no wound owed")
 	}
 	if !judge.ExpectsPrivate(c.Referee, at(19, 6)) {
@@ -678,7 +678,7 @@ func TestExpectsPrivate(t *testing.T) {
 	if !judge.ExpectsPrivate(forest.Referee, at(19, 0)) {
 		t.Fatal("invisible forests: no private message expected")
 	}
-	private := newRef(t, func(o *CrusadeOptions) { o.Setup.Mode = cr.SetupPrivate })
+	private := newRef(t, func(o *CrusadeOptions) { o.Setup.Mode = rules.SetupPrivate })
 	if !judge.ExpectsPrivate(private.Referee, at(18, 30)) {
 		t.Fatal("a private deployment pending: no private message expected")
 	}
@@ -687,7 +687,7 @@ func TestExpectsPrivate(t *testing.T) {
 // TestDateMonths: a date names each month in the genitive («1 декабря»), from the template's list.
 func TestDateMonths(t *testing.T) {
 	want := []string{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"}
-	if _, err := voice(); err != nil {
+	if _, err := loadVoice(); err != nil {
 		t.Fatal(err)
 	}
 	for i, w := range want {

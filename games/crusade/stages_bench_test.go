@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"forumgm/engine"
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 )
 
@@ -14,7 +14,7 @@ import (
 // board built afresh).
 func BenchmarkJudgeStages(b *testing.B) {
 	c := newRef(&testing.T{})
-	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+cr.Render(c.game().Tokens())+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
+	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+rules.Render(c.game().Tokens())+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
 	rd := c.rules().Read(in)
 	intent := engine.Input{At: in.At, Author: in.Author, Body: rd.Intent, Rand: engine.NewRand("1", 0)}
 	evs, err := c.rules().Decide(intent)

@@ -3,7 +3,7 @@ package crusade
 import (
 	"time"
 
-	cr "forumgm/engine/crusade"
+	"forumgm/games/crusade/rules"
 	"forumgm/templates"
 )
 
@@ -53,10 +53,10 @@ type TurnWords struct {
 	Wounds    Count // wounds added for sloppiness
 	// Owe is what the side owes after the turn (the "owe" template's data).
 	Owe      SideView
-	Attacks  []cr.AttackResult
-	Revealed []cr.Reveal
-	Removed  []cr.Removed
-	Victory  *cr.Victory
+	Attacks  []rules.AttackResult
+	Revealed []rules.Reveal
+	Removed  []rules.Removed
+	Victory  *rules.Victory
 	View     *View
 }
 
@@ -79,7 +79,7 @@ type DiffWords struct {
 	NoQuoted, Sep        bool
 }
 
-func (v *View) turnWords(e *cr.TurnPlayed) (*TurnWords, error) {
+func (v *View) turnWords(e *rules.TurnPlayed) (*TurnWords, error) {
 	t := &TurnWords{Number: e.Number, Author: templates.Escape(v.Author), Side: sideName(e.Side),
 		SideDat: sideDative(e.Side), Next: sideName(e.Next), Wounds: count(e.Wounds),
 		Attacks: e.Attacks, Revealed: e.Revealed, Removed: e.Removed, Victory: e.Victory, View: v}

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	db "forumgm/engine/dragonball"
 	"forumgm/games/dragonball/picture"
+	"forumgm/games/dragonball/rules"
 	"forumgm/judge"
 	"forumgm/parser"
 )
@@ -51,9 +51,9 @@ func BenchmarkRound(b *testing.B) {
 func BenchmarkReportPicture(b *testing.B) {
 	r := newRef(b, teamsYAML)
 	r.send("Драко", true, at(1, 11, 0), "Дракон такт 3: пламя")
-	var ev *db.RoundResolved
+	var ev *rules.RoundResolved
 	if _, err := judge.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
-		ev = o.Events[0].(*db.RoundResolved)
+		ev = o.Events[0].(*rules.RoundResolved)
 		return nil
 	}); err != nil || ev == nil {
 		b.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"forumgm/engine"
-	db "forumgm/engine/dragonball"
+	"forumgm/games/dragonball/rules"
 	"forumgm/judge"
 )
 
@@ -20,11 +20,11 @@ func TestDescribe(t *testing.T) {
 		ev   engine.Event
 		want string
 	}{
-		{&db.GameStarted{}, "игра началась"},
-		{&db.OrdersAccepted{Author: "Гарри", Round: 2}, "приказы Гарри на раунд 2"},
-		{&db.RoundResolved{Round: 1}, "раунд 1 разыгран"},
-		{&db.GameEnded{Winner: "Змеи", By: "Moderator"}, "игра окончена: победа — «Змеи» (Moderator)"},
-		{&db.GameEnded{Winner: "draw"}, "игра окончена: ничья"},
+		{&rules.GameStarted{}, "игра началась"},
+		{&rules.OrdersAccepted{Author: "Гарри", Round: 2}, "приказы Гарри на раунд 2"},
+		{&rules.RoundResolved{Round: 1}, "раунд 1 разыгран"},
+		{&rules.GameEnded{Winner: "Змеи", By: "Moderator"}, "игра окончена: победа — «Змеи» (Moderator)"},
+		{&rules.GameEnded{Winner: "draw"}, "игра окончена: ничья"},
 	}
 	for _, tc := range cases {
 		if got := d.Describe(tc.ev); !strings.Contains(got, tc.want) {

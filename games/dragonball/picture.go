@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sync"
 
-	db "forumgm/engine/dragonball"
 	"forumgm/games/dragonball/picture"
+	"forumgm/games/dragonball/rules"
 	"forumgm/judge"
 )
 
@@ -20,7 +20,7 @@ import (
 // fieldAfter is what the picture of a resolved round shows: the state after its last tact, the
 // fire breathed in that tact and the mouths as they were then. What players must not see is left
 // out: the yellow ball while it is invisible.
-func fieldAfter(ev *db.RoundResolved, teams [2]db.Team, title string) picture.Field {
+func fieldAfter(ev *rules.RoundResolved, teams [2]rules.Team, title string) picture.Field {
 	st := ev.State
 	f := picture.Field{Title: title}
 	for i, t := range teams {
@@ -29,29 +29,29 @@ func fieldAfter(ev *db.RoundResolved, teams [2]db.Team, title string) picture.Fi
 	for _, p := range st.Players {
 		pp := picture.Player{Name: p.Name, Team: p.Team}
 		switch p.Status {
-		case db.OnField:
+		case rules.OnField:
 			pp.Cell, pp.Height = int(p.Cell), p.Height
 			for _, b := range p.Balls {
 				pp.Balls = append(pp.Balls, string(b))
 			}
-		case db.Hospital:
+		case rules.Hospital:
 			pp.Off = "hospital"
-		case db.Swallowed:
+		case rules.Swallowed:
 			pp.Off = "swallowed"
 		}
 		f.Players = append(f.Players, pp)
 	}
 	for _, b := range st.Balls {
 		switch {
-		case b.Status == db.BallHeld:
+		case b.Status == rules.BallHeld:
 			f.Balls = append(f.Balls, picture.Ball{Colour: string(b.Color), Held: true})
-		case b.Status == db.BallFree && b.Visible:
+		case b.Status == rules.BallFree && b.Visible:
 			f.Balls = append(f.Balls, picture.Ball{Colour: string(b.Color), Cell: int(b.Cell), Height: b.Height})
 		}
 	}
 	fire := map[string][]int{}
 	for _, h := range ev.Tacts[2] {
-		if h.What == db.WFire {
+		if h.What == rules.WFire {
 			for _, c := range h.Cells {
 				fire[h.Team] = append(fire[h.Team], int(c))
 			}
@@ -72,7 +72,7 @@ func fieldAfter(ev *db.RoundResolved, teams [2]db.Team, title string) picture.Fi
 }
 
 // pictureOf draws the picture of a resolved round as an attachment.
-func (r *Rules) pictureOf(ev *db.RoundResolved, v *View) (judge.Attachment, error) {
+func (r *Rules) pictureOf(ev *rules.RoundResolved, v *View) (judge.Attachment, error) {
 	title, err := r.tmpl.Render("picture_title", v)
 	if err != nil {
 		return judge.Attachment{}, err

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"forumgm/engine"
-	db "forumgm/engine/dragonball"
 	"forumgm/games/dragonball/picture"
+	"forumgm/games/dragonball/rules"
 	"forumgm/judge"
 )
 
@@ -63,7 +63,7 @@ func TestReportCarriesPicture(t *testing.T) {
 				t.Errorf("picture %v", b)
 			}
 			// The same round drawn again is the same picture (a replay posts the same bytes).
-			ev := out.Events[0].(*db.RoundResolved)
+			ev := out.Events[0].(*rules.RoundResolved)
 			again, err := r.rules().pictureOf(ev, r.rules().view(judge.Context{Event: ev}))
 			if err != nil || !bytes.Equal(again.Data, a.Data) {
 				t.Errorf("drawn again: %v, same %v", err, bytes.Equal(again.Data, a.Data))
@@ -84,14 +84,14 @@ func TestReportCarriesPicture(t *testing.T) {
 // their holders' hands, swallowed ones on the dragon's back, tact 3's fire and the mouths.
 func TestFieldAfterRound(t *testing.T) {
 	r, out := resolveRound(t, "2")
-	ev := *out.Events[0].(*db.RoundResolved)
+	ev := *out.Events[0].(*rules.RoundResolved)
 	st := *ev.State
 	ev.State = &st
 	teams := r.rules().game.Teams()
 	f := fieldAfter(&ev, teams, "Раунд 1")
 	var fire []int
 	for _, h := range ev.Tacts[2] {
-		if h.What == db.WFire && h.Team == "Змеи" {
+		if h.What == rules.WFire && h.Team == "Змеи" {
 			for _, c := range h.Cells {
 				fire = append(fire, int(c))
 			}
@@ -126,21 +126,21 @@ func TestFieldAfterRound(t *testing.T) {
 	// dragon, the picture shows too.
 	st.Players = slices.Clone(st.Players)
 	hurt, eaten, holder := *st.Players[1], *st.Players[2], *st.Players[0]
-	hurt.Status, hurt.Cell, hurt.Height, hurt.Returns = db.Hospital, 0, 0, 3
-	eaten.Status, eaten.Cell, eaten.Height = db.Swallowed, 0, 0
-	holder.Balls = []db.Color{db.Red}
+	hurt.Status, hurt.Cell, hurt.Height, hurt.Returns = rules.Hospital, 0, 0, 3
+	eaten.Status, eaten.Cell, eaten.Height = rules.Swallowed, 0, 0
+	holder.Balls = []rules.Color{rules.Red}
 	st.Players[0], st.Players[1], st.Players[2] = &holder, &hurt, &eaten
 	st.Balls = slices.Clone(st.Balls)
-	st.Dragons[1] = &db.DragonState{Team: 1, Head: st.Dragons[1].Head, Body: st.Dragons[1].Body, Height: 2, Swallowed: []db.Color{db.Black}}
+	st.Dragons[1] = &rules.DragonState{Team: 1, Head: st.Dragons[1].Head, Body: st.Dragons[1].Body, Height: 2, Swallowed: []rules.Color{rules.Black}}
 	for i, b := range st.Balls {
 		c := *b
 		switch c.Color {
-		case db.Yellow:
-			c.Status, c.Visible = db.BallFree, false
-		case db.Red:
-			c.Status, c.Holder = db.BallHeld, holder.Name
-		case db.Black:
-			c.Status, c.Cell = db.BallSwallowed, 0
+		case rules.Yellow:
+			c.Status, c.Visible = rules.BallFree, false
+		case rules.Red:
+			c.Status, c.Holder = rules.BallHeld, holder.Name
+		case rules.Black:
+			c.Status, c.Cell = rules.BallSwallowed, 0
 		}
 		st.Balls[i] = &c
 	}
@@ -185,19 +185,19 @@ func TestRandomRoundsDraw(t *testing.T) {
 	if testing.Short() {
 		games = 1
 	}
-	teams := [2]db.Team{{Name: "Грифоны", Side: db.SideA, Players: []string{"Гарри", "Рон", "Джинни"}},
-		{Name: "Змеи", Side: db.SideB, Players: []string{"Драко", "Крэбб", "Гойл"}}}
+	teams := [2]rules.Team{{Name: "Грифоны", Side: rules.SideA, Players: []string{"Гарри", "Рон", "Джинни"}},
+		{Name: "Змеи", Side: rules.SideB, Players: []string{"Драко", "Крэбб", "Гойл"}}}
 	for gi := 0; gi < games; gi++ {
 		src := engine.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0)
 		rnd := engine.NewRand(fmt.Sprintf("picture-game-%d", gi), 0)
-		g, err := db.New(db.DefaultSettings(), teams[:], nil)
+		g, err := rules.New(rules.DefaultSettings(), teams[:], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		apply := func(evs []engine.Event, err error) []engine.Event {
 			t.Helper()
 			if err != nil {
-				if _, ok := db.AsRefusal(err); ok {
+				if _, ok := rules.AsRefusal(err); ok {
 					return nil
 				}
 				t.Fatal(err)
@@ -209,17 +209,17 @@ func TestRandomRoundsDraw(t *testing.T) {
 			}
 			return evs
 		}
-		apply(g.Decide(engine.Input{At: at(1, 10, 0), Body: db.StartGame{}, Rand: rnd}))
+		apply(g.Decide(engine.Input{At: at(1, 10, 0), Body: rules.StartGame{}, Rand: rnd}))
 		for !g.Over() {
 			st := g.State()
 			for _, p := range st.Players {
-				if p.Status != db.OnField {
+				if p.Status != rules.OnField {
 					continue
 				}
-				o := &db.Orders{}
+				o := &rules.Orders{}
 				cell, h := p.Cell, p.Height
 				for tact := 1; tact <= 3; tact++ {
-					to := db.TactOrder{Tact: tact}
+					to := rules.TactOrder{Tact: tact}
 					if n := cell.Neighbours(); src.Intn(3) > 0 {
 						cell = n[src.Intn(len(n))]
 						to.Cell = cell
@@ -229,23 +229,23 @@ func TestRandomRoundsDraw(t *testing.T) {
 					}
 					switch src.Intn(4) {
 					case 0:
-						to.Action = db.Catch
+						to.Action = rules.Catch
 					case 1:
-						to.Action = db.Steal
+						to.Action = rules.Steal
 					case 2:
-						to.Action, to.To, to.ToHeight = db.Pass, db.Cell(src.Intn(db.NumCells)+1), src.Intn(3)+1
+						to.Action, to.To, to.ToHeight = rules.Pass, rules.Cell(src.Intn(rules.NumCells)+1), src.Intn(3)+1
 						if src.Intn(4) == 0 {
-							to.Spell = db.Spells[src.Intn(3)][0]
+							to.Spell = rules.Spells[src.Intn(3)][0]
 						}
 					}
 					o.Tacts = append(o.Tacts, to)
 				}
 				if p.Name == g.Teams()[p.Team].Players[0] {
 					for tact := 1; tact <= 3; tact++ {
-						o.Dragon = append(o.Dragon, db.DragonOrder{Tact: tact,
-							Move:  []db.DragonMove{db.MoveForward, db.MoveLeft, db.MoveRight, db.MoveStay}[src.Intn(4)],
-							Climb: src.Intn(3) - 1, Mouth: []db.Mouth{db.MouthAny, db.MouthOpen, db.MouthClosed}[src.Intn(3)],
-							Fire: []db.Fire{db.FireNone, db.FireNone, db.FireFlame, db.FireVolley}[src.Intn(4)]})
+						o.Dragon = append(o.Dragon, rules.DragonOrder{Tact: tact,
+							Move:  []rules.DragonMove{rules.MoveForward, rules.MoveLeft, rules.MoveRight, rules.MoveStay}[src.Intn(4)],
+							Climb: src.Intn(3) - 1, Mouth: []rules.Mouth{rules.MouthAny, rules.MouthOpen, rules.MouthClosed}[src.Intn(3)],
+							Fire: []rules.Fire{rules.FireNone, rules.FireNone, rules.FireFlame, rules.FireVolley}[src.Intn(4)]})
 					}
 				}
 				apply(g.Decide(engine.Input{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
@@ -255,7 +255,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 				t.Fatal("no deadline while the game goes on")
 			}
 			for _, ev := range apply(g.Tick(next, rnd)) {
-				rr, ok := ev.(*db.RoundResolved)
+				rr, ok := ev.(*rules.RoundResolved)
 				if !ok {
 					continue
 				}
@@ -274,7 +274,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 						seen["held"]++
 					}
 				}
-				if len(f.Balls) < len(db.Colors) {
+				if len(f.Balls) < len(rules.Colors) {
 					seen["ball not shown"]++
 				}
 				for _, d := range f.Dragons {

@@ -1,6 +1,6 @@
 // Package dragonball is Dragonball ("Драконбол") as a forumgm game: it registers the game,
 // decodes its settings, teams and deployment, and gives the referee the game's rules
-// (engine/dragonball), grammar (parser/dragonball) and voice (templates/dragonball) over one
+// (games/dragonball/rules), grammar (games/dragonball/grammar) and voice (games/dragonball/voice) over one
 // state.
 //
 // Orders come by private message and are answered privately at once, as understood; the round
@@ -24,9 +24,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/engine"
-	db "forumgm/engine/dragonball"
+	"forumgm/games/dragonball/grammar"
+	"forumgm/games/dragonball/rules"
+	"forumgm/games/dragonball/voice"
 	"forumgm/judge"
-	pdb "forumgm/parser/dragonball"
 	"forumgm/templates"
 )
 
@@ -43,10 +44,10 @@ func (Game) Name() string { return Name }
 
 // spec is the game's own part of config.yaml's game section or of a transcript.
 type spec struct {
-	// Settings override the defaults by the contract's names (engine/dragonball.Settings).
+	// Settings override the defaults by the contract's names (games/dragonball/rules.Settings).
 	Settings yaml.Node `yaml:"settings"`
 	// Teams are the two teams: name, side (A or B), players, the dragon's handler.
-	Teams []db.Team `yaml:"teams"`
+	Teams []rules.Team `yaml:"teams"`
 	// Deployment is a test position (absent: the rulings' default start).
 	Deployment yaml.Node `yaml:"deployment"`
 }
@@ -63,9 +64,9 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	s, serrs := settings(sp, &in.Settings)
 	errs = append(errs, serrs...)
 	errs = append(errs, checkTeams(in.Teams, s.TeamSize)...)
-	var dep *db.Deployment
+	var dep *rules.Deployment
 	if in.Deployment.Kind != 0 && !(in.Deployment.Kind == yaml.ScalarNode && (in.Deployment.Value == "default" || in.Deployment.Value == "")) {
-		dep = &db.Deployment{}
+		dep = &rules.Deployment{}
 		if err := judge.DecodeStrict(&in.Deployment, dep); err != nil {
 			errs = append(errs, fmt.Errorf("deployment: %w", err))
 			dep = nil
@@ -78,13 +79,13 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		// Without private messages the thread is the only way to send orders.
 		s.OrdersPublic = true
 	}
-	set, err := voice()
+	set, err := loadVoice()
 	if err != nil {
 		return nil, err
 	}
 	teams := in.Teams
 	newRules := func() (judge.Rules, error) {
-		g, err := db.New(s, teams, dep)
+		g, err := rules.New(s, teams, dep)
 		if err != nil {
 			return nil, err
 		}
@@ -102,8 +103,8 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 
 // settings are the defaults overlaid with the spec's settings and calendar; every problem is
 // reported, in the settings' order.
-func settings(sp judge.Spec, n *yaml.Node) (db.Settings, []error) {
-	s := db.DefaultSettings()
+func settings(sp judge.Spec, n *yaml.Node) (rules.Settings, []error) {
+	s := rules.DefaultSettings()
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("settings."+format, a...)) }
 	if n.Kind != 0 {
@@ -171,14 +172,14 @@ func settings(sp judge.Spec, n *yaml.Node) (db.Settings, []error) {
 }
 
 // checkTeams checks the two teams, naming the field of every problem.
-func checkTeams(ts []db.Team, size int) []error {
+func checkTeams(ts []rules.Team, size int) []error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	if len(ts) != 2 {
 		bad("teams: %d teams, want 2 ({name, side: A|B, players: [...], handler})", len(ts))
 	}
 	seen := map[string]string{}
-	sides := map[db.Side]bool{}
+	sides := map[rules.Side]bool{}
 	for i, t := range ts {
 		at := fmt.Sprintf("teams[%d]", i)
 		if strings.TrimSpace(t.Name) == "" {
@@ -189,7 +190,7 @@ func checkTeams(ts []db.Team, size int) []error {
 			seen["team "+t.Name] = at
 		}
 		switch t.Side {
-		case db.SideA, db.SideB:
+		case rules.SideA, rules.SideB:
 			if sides[t.Side] {
 				bad("%s.side: both teams on side %s", at, t.Side)
 			}
@@ -241,15 +242,15 @@ var (
 	voiceErr  error
 )
 
-func voice() (*templates.Set, error) {
-	voiceOnce.Do(func() { voiceSet, voiceErr = templates.Load(Name, nil) })
+func loadVoice() (*templates.Set, error) {
+	voiceOnce.Do(func() { voiceSet, voiceErr = templates.Load(voice.Files, Name, nil) })
 	return voiceSet, voiceErr
 }
 
 // Rules is one running Dragonball game: the engine's state with the grammar and the voice.
 type Rules struct {
 	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
-	game         *db.Game
+	game         *rules.Game
 	tmpl         *templates.Set
 	noPM         bool
 }
@@ -261,7 +262,7 @@ var (
 )
 
 // Game is the engine, for queries.
-func (r *Rules) Game() *db.Game { return r.game }
+func (r *Rules) Game() *rules.Game { return r.game }
 
 // Open starts the game: the starting position, with the balls' directions and heights drawn.
 func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
@@ -271,7 +272,7 @@ func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 // Decide judges an intent. On a forum without private messages orders in the thread count as
 // sent privately: there is no other way to send them.
 func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
-	if _, ok := in.Body.(*db.Orders); ok && r.noPM {
+	if _, ok := in.Body.(*rules.Orders); ok && r.noPM {
 		in.Private = true
 	}
 	return r.game.Decide(in)
@@ -306,9 +307,9 @@ func (r *Rules) ordersPublic() bool { return r.game.Settings().OrdersPublic }
 // the thread are chatter (the thread is for talk); readable orders there are judged and refused
 // with the reason (send them privately).
 func (r *Rules) Read(in judge.Input) judge.Reading {
-	o := pdb.ParsePost(in.Post)
+	o := grammar.ParsePost(in.Post)
 	if o.Empty() {
-		if pdb.IsHelp(in.Post.Text) {
+		if grammar.IsHelp(in.Post.Text) {
 			return judge.Reading{Kind: judge.Help}
 		}
 		return judge.Reading{Kind: judge.Chatter}
@@ -323,7 +324,7 @@ func (r *Rules) Read(in judge.Input) judge.Reading {
 }
 
 // detail is a short English description of unreadable lines for the moderator's flag.
-func detail(ps []db.Problem) string {
+func detail(ps []rules.Problem) string {
 	var parts []string
 	for _, p := range ps {
 		line := p.Line
@@ -342,7 +343,7 @@ func (r *Rules) Say(name string, c judge.Context) (string, error) {
 
 // Refusal explains the engine's refusal, line by line.
 func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
-	ref, ok := db.AsRefusal(err)
+	ref, ok := rules.AsRefusal(err)
 	if !ok {
 		return "", false, err
 	}
@@ -354,12 +355,12 @@ func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 
 // Ender is the intent ending the game by a moderator's decision.
 func (r *Rules) Ender(winner, reason string) any {
-	return &db.EndGame{Winner: winner, Reason: reason}
+	return &rules.EndGame{Winner: winner, Reason: reason}
 }
 
 // Undoable: a player's orders message while its round is open (see the package comment).
 func (r *Rules) Undoable(ev engine.Event) (string, bool) {
-	if oa, ok := ev.(*db.OrdersAccepted); ok && !r.game.Over() && oa.Round > r.game.Round() {
+	if oa, ok := ev.(*rules.OrdersAccepted); ok && !r.game.Over() && oa.Round > r.game.Round() {
 		return fmt.Sprintf("приказы %s (раунд %d)", oa.Author, oa.Round), true
 	}
 	return "", false
@@ -370,7 +371,7 @@ func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
 
 // Required lists every template the game may render: the referee's, the replies to events, and
 // the parts they are made of (refusal codes and happenings are branches of "problem" and
-// "happening", checked code by code in templates/dragonball_test.go).
+// "happening", checked code by code in games/dragonball/voice_test.go).
 func (r *Rules) Required() []string {
 	names := append([]string(nil), judge.RefereeTemplates...)
 	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
@@ -388,9 +389,9 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	var name string
 	to := ""
 	switch e := ev.(type) {
-	case *db.OrdersAccepted:
+	case *rules.OrdersAccepted:
 		name, to = "orders", judge.Sender
-	case *db.RoundResolved:
+	case *rules.RoundResolved:
 		body, err := r.tmpl.Render("report", v)
 		if err != nil {
 			return nil, err
@@ -408,7 +409,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 			return out, nil
 		}
 		name = "final"
-	case *db.GameEnded:
+	case *rules.GameEnded:
 		name = "game_ended"
 	default:
 		return nil, nil
@@ -463,15 +464,15 @@ type View struct {
 	Author       string
 	Private      bool
 	Event        engine.Event
-	Problems     []db.Problem
-	Lines        []db.Problem
+	Problems     []rules.Problem
+	Lines        []rules.Problem
 	Mod          *judge.ModCommand
 	Fair         judge.Fair
 	Dispute      string
 	OrdersPublic bool
-	Teams        [2]db.Team
-	Final        db.Final
-	Settings     db.Settings
+	Teams        [2]rules.Team
+	Final        rules.Final
+	Settings     rules.Settings
 }
 
 func (r *Rules) view(c judge.Context) *View {
@@ -481,7 +482,7 @@ func (r *Rules) view(c judge.Context) *View {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == judge.PM
 	}
-	if ls, ok := c.Lines.([]db.Problem); ok {
+	if ls, ok := c.Lines.([]rules.Problem); ok {
 		v.Lines = ls
 	}
 	return v

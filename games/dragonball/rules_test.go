@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/engine"
-	db "forumgm/engine/dragonball"
+	"forumgm/games/dragonball/rules"
 	"forumgm/judge"
 	"forumgm/parser"
 )
@@ -176,7 +176,7 @@ func TestOrdersAnsweredPrivately(t *testing.T) {
 		}
 	}
 	o := r.rules().game.State().Orders["Гарри"]
-	if o == nil || o.Tacts[0] == nil || o.Tacts[0].Cell != 58 || o.Tacts[1].Action != db.Pass {
+	if o == nil || o.Tacts[0] == nil || o.Tacts[0].Cell != 58 || o.Tacts[1].Action != rules.Pass {
 		t.Errorf("standing orders: %+v", o)
 	}
 }
@@ -406,9 +406,9 @@ func TestModeratorEnd(t *testing.T) {
 // for a typical context.
 func TestTemplatesRender(t *testing.T) {
 	r := newRef(t, teamsYAML)
-	rules := r.rules()
-	for _, n := range append(rules.Required(), judge.RefereeTemplates...) {
-		if !rules.Defined(n) {
+	rs := r.rules()
+	for _, n := range append(rs.Required(), judge.RefereeTemplates...) {
+		if !rs.Defined(n) {
 			t.Errorf("no template %q", n)
 		}
 	}
@@ -416,8 +416,8 @@ func TestTemplatesRender(t *testing.T) {
 	mod := &judge.ModCommand{By: "Moderator", Reason: "перерыв", Flag: judge.FlagDispute}
 	for _, n := range judge.RefereeTemplates {
 		c := judge.Context{In: in, Mod: mod, Dispute: "#спор", Fair: judge.Fair{Commitment: "abc", Seed: "1", Salt: "s"},
-			Lines: []db.Problem{{Code: db.CodeUnreadable, Line: "ловлю", Detail: "no_tact"}}}
-		body, err := rules.Say(n, c)
+			Lines: []rules.Problem{{Code: rules.CodeUnreadable, Line: "ловлю", Detail: "no_tact"}}}
+		body, err := rs.Say(n, c)
 		if err != nil || body == "" || strings.Contains(body, "<no value>") {
 			t.Errorf("%s: %v\n%s", n, err, body)
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"forumgm/engine"
-	fb "forumgm/engine/football"
+	"forumgm/games/football/rules"
 	"forumgm/judge"
 )
 
@@ -20,16 +20,16 @@ func TestDescribe(t *testing.T) {
 		ev   engine.Event
 		want string
 	}{
-		{&fb.GameStarted{}, "игра началась"},
-		{&fb.TurnOpened{Turn: 2}, "ход 2 открыт"},
-		{&fb.Rolled{Turn: 2, Team: "Команда 1", Number: 58, Author: "a"}, "ход 2: бросок «Команда 1», число 58 (a)"},
-		{&fb.AttackDeclared{Turn: 2, Team: "A", Target: "B", Author: "a"}, "атака «A» на «B»"},
-		{&fb.DefenceRolled{Turn: 2, Team: "B", Attacker: "A", Author: "b"}, "защита «B» от «A»"},
-		{&fb.PointsSpent{Team: "A", Added: 2, Author: "a"}, "баллы «A»: +2"},
-		{&fb.AnswerJudged{Team: "A", Correct: true, Author: "a"}, "ответ «A» верный"},
-		{&fb.QuestionExpired{Team: "A"}, "без ответа"},
-		{&fb.TurnClosed{Turn: 2}, "ход 2 закрыт"},
-		{&fb.GameEnded{Author: "Moderator"}, "игра окончена (Moderator)"},
+		{&rules.GameStarted{}, "игра началась"},
+		{&rules.TurnOpened{Turn: 2}, "ход 2 открыт"},
+		{&rules.Rolled{Turn: 2, Team: "Команда 1", Number: 58, Author: "a"}, "ход 2: бросок «Команда 1», число 58 (a)"},
+		{&rules.AttackDeclared{Turn: 2, Team: "A", Target: "B", Author: "a"}, "атака «A» на «B»"},
+		{&rules.DefenceRolled{Turn: 2, Team: "B", Attacker: "A", Author: "b"}, "защита «B» от «A»"},
+		{&rules.PointsSpent{Team: "A", Added: 2, Author: "a"}, "баллы «A»: +2"},
+		{&rules.AnswerJudged{Team: "A", Correct: true, Author: "a"}, "ответ «A» верный"},
+		{&rules.QuestionExpired{Team: "A"}, "без ответа"},
+		{&rules.TurnClosed{Turn: 2}, "ход 2 закрыт"},
+		{&rules.GameEnded{Author: "Moderator"}, "игра окончена (Moderator)"},
 	}
 	for _, tc := range cases {
 		if got := d.Describe(tc.ev); !strings.Contains(got, tc.want) {

@@ -1,6 +1,6 @@
 // Package football is the football dice quiz ("футбольная игра с кубиком") as a forumgm game: it
 // registers the game, decodes its settings, teams, board and question bank, and gives the referee
-// the game's rules (engine/football), grammar (parser/football) and voice (templates/football)
+// the game's rules (games/football/rules), grammar (games/football/grammar) and voice (games/football/voice)
 // over one state; it also owns the replay's "final" view, what moderators may undo, the fairness
 // check of the die tables (judge.Verifier) and the game's sandbox set-up.
 package football
@@ -17,7 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	fb "forumgm/engine/football"
+	"forumgm/games/football/rules"
 	"forumgm/judge"
 	"forumgm/quiz"
 )
@@ -40,10 +40,10 @@ func (Game) Name() string { return Name }
 
 // spec is the game's own part of config.yaml's game section or of a transcript.
 type spec struct {
-	// Settings override the defaults by the contract's names (engine/football.Settings).
+	// Settings override the defaults by the contract's names (games/football/rules.Settings).
 	Settings yaml.Node `yaml:"settings"`
 	// Teams: the roster, in order (the first half is group 1 unless group_split is random).
-	Teams []fb.Team `yaml:"teams"`
+	Teams []rules.Team `yaml:"teams"`
 	// Board: "default" or a path to a board file.
 	Board string `yaml:"board"`
 	// Questions (transcripts) or QuestionBank (config.yaml): a question bank file.
@@ -70,7 +70,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	}
 	if len(in.Teams) == 0 {
 		errs = append(errs, errors.New("teams: no teams (teams: [{name: Команда 1, captain: ..., members: [...]}, ...])"))
-	} else if err := fb.ValidateTeams(in.Teams); err != nil {
+	} else if err := rules.ValidateTeams(in.Teams); err != nil {
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
@@ -79,7 +79,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if err := s.Validate(board, in.Teams); err != nil {
 		return nil, err
 	}
-	set, err := voice(s.Location)
+	set, err := loadVoice(s.Location)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		}
 	}
 	newRules := func() (judge.Rules, error) {
-		g, err := fb.New(s, board, in.Teams)
+		g, err := rules.New(s, board, in.Teams)
 		if err != nil {
 			return nil, err
 		}
@@ -110,8 +110,8 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 }
 
 // settings are the defaults overlaid with the spec's settings, time zone and question bank.
-func settings(sp judge.Spec, in spec) (fb.Settings, error) {
-	s := fb.DefaultSettings()
+func settings(sp judge.Spec, in spec) (rules.Settings, error) {
+	s := rules.DefaultSettings()
 	if in.Settings.Kind != 0 {
 		if sp.Timezone != "" {
 			var keys map[string]any
@@ -159,7 +159,7 @@ func settings(sp judge.Spec, in spec) (fb.Settings, error) {
 				return s, fmt.Errorf("question bank: %w", err)
 			}
 			for _, q := range bank.Questions {
-				s.Questions = append(s.Questions, fb.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
+				s.Questions = append(s.Questions, rules.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
 			}
 		} else if s.Questions, err = embeddedQuestions(); err != nil {
 			return s, fmt.Errorf("question bank: %w", err)
@@ -176,19 +176,19 @@ var (
 	zones   = map[string]*time.Location{}
 )
 
-var embeddedQuestions = sync.OnceValues(func() ([]fb.Question, error) {
+var embeddedQuestions = sync.OnceValues(func() ([]rules.Question, error) {
 	bank, err := quiz.Parse(defaultQuestions, "the embedded question bank")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]fb.Question, 0, len(bank.Questions))
+	out := make([]rules.Question, 0, len(bank.Questions))
 	for _, q := range bank.Questions {
-		out = append(out, fb.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
+		out = append(out, rules.Question{Text: q.Text, Answers: q.Answers, Topic: q.Topic})
 	}
 	return out, nil
 })
 
-var defaultBoard = sync.OnceValue(fb.DefaultBoard)
+var defaultBoard = sync.OnceValue(rules.DefaultBoard)
 
 func location(name string) (*time.Location, error) {
 	zonesMu.Lock()
@@ -229,7 +229,7 @@ func firstTurnAfter(n *yaml.Node) (*yaml.Node, time.Duration, error) {
 }
 
 // loadBoard reads the board: the default one, or a board file.
-func loadBoard(sp judge.Spec, name string) (*fb.Board, error) {
+func loadBoard(sp judge.Spec, name string) (*rules.Board, error) {
 	if name == "" || name == "default" {
 		return defaultBoard(), nil
 	}
@@ -238,7 +238,7 @@ func loadBoard(sp judge.Spec, name string) (*fb.Board, error) {
 	if err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}
-	board, err := fb.ParseBoard(b, path)
+	board, err := rules.ParseBoard(b, path)
 	if err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	fb "forumgm/engine/football"
+	"forumgm/games/football/rules"
 	"forumgm/quiz"
 )
 
@@ -39,12 +39,12 @@ func TestDefaultQuestionBank(t *testing.T) {
 		}
 		topics[q.Topic]++
 		for _, a := range q.Answers {
-			k := fb.AnswerKey(a)
+			k := rules.AnswerKey(a)
 			if k == "" {
 				t.Errorf("%q: answer %q has an empty key", q.Text, a)
 			}
 			plain := strings.NewReplacer("ё", "е", "Ё", "Е").Replace(strings.ToLower(a))
-			if fb.AnswerKey(" "+plain+"!") != k {
+			if rules.AnswerKey(" "+plain+"!") != k {
 				t.Errorf("%q: %q does not match its plain spelling", q.Text, a)
 			}
 		}

@@ -6,20 +6,20 @@ import (
 	"time"
 
 	"forumgm/engine"
-	fb "forumgm/engine/football"
+	"forumgm/games/football/grammar"
+	"forumgm/games/football/rules"
 	"forumgm/judge"
-	pfb "forumgm/parser/football"
 	"forumgm/templates"
 )
 
 // Rules is one running football game: the engine's state with the grammar and the voice.
 type Rules struct {
 	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
-	game         *fb.Game
+	game         *rules.Game
 	tmpl         *templates.Set
 	noPM         bool
-	teams        []string        // the teams' names, for the grammar's attack targets
-	started      *fb.GameStarted // the groups and the first die table (the opening post shows them)
+	teams        []string           // the teams' names, for the grammar's attack targets
+	started      *rules.GameStarted // the groups and the first die table (the opening post shows them)
 }
 
 var (
@@ -29,7 +29,7 @@ var (
 )
 
 // Game is the engine, for queries.
-func (r *Rules) Game() *fb.Game { return r.game }
+func (r *Rules) Game() *rules.Game { return r.game }
 
 // Open begins the game in the opening post: the teams are split into groups and the first die
 // table is drawn and committed, so both are public before turn 1.
@@ -46,7 +46,7 @@ func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
 	if r.noPM {
 		switch in.Body.(type) {
-		case *fb.Points, *fb.Answer:
+		case *rules.Points, *rules.Answer:
 			in.Private = true
 		}
 	}
@@ -58,7 +58,7 @@ func (r *Rules) Apply(ev engine.Event) error {
 	if err := r.game.Apply(ev); err != nil {
 		return err
 	}
-	if s, ok := ev.(*fb.GameStarted); ok {
+	if s, ok := ev.(*rules.GameStarted); ok {
 		r.started = s
 	}
 	return nil
@@ -74,14 +74,14 @@ func (r *Rules) IsPlayer(name string) bool {
 }
 
 // Over reports whether the game has ended.
-func (r *Rules) Over() bool { return r.game.Phase() == fb.PhaseOver }
+func (r *Rules) Over() bool { return r.game.Phase() == rules.PhaseOver }
 
 // ExpectsPrivate reports whether a private message can be for the game at now: a team's question
 // is open (or closed less than question_time ago: a late answer is answered), or a turn is open
 // and a team has points its captain may add to a roll.
 func (r *Rules) ExpectsPrivate(now time.Time) bool {
 	switch r.game.Phase() {
-	case fb.PhasePlaying, fb.PhaseEnding:
+	case rules.PhasePlaying, rules.PhaseEnding:
 	default:
 		return false
 	}
@@ -105,16 +105,16 @@ func (r *Rules) ExpectsPrivate(now time.Time) bool {
 // question, a request for help, or chatter. A private message from someone on no team is never
 // an answer (it is answered as a message the game cannot use).
 func (r *Rules) Read(in judge.Input) judge.Reading {
-	res := pfb.Parse(in.Post, pfb.Options{Teams: r.teams, Private: in.Source == judge.PM})
+	res := grammar.Parse(in.Post, grammar.Options{Teams: r.teams, Private: in.Source == judge.PM})
 	switch res.Class {
-	case pfb.Help:
+	case grammar.Help:
 		return judge.Reading{Kind: judge.Help}
-	case pfb.Unreadable:
+	case grammar.Unreadable:
 		return judge.Reading{Kind: judge.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
-	case pfb.Move:
+	case grammar.Move:
 		return judge.Reading{Kind: judge.Intent, Intent: res.Body(), Move: true}
-	case pfb.AnswerPost:
-		if a, ok := res.Intents[0].(*fb.Answer); !ok || !a.Explicit && !r.awaitsAnswer(in) {
+	case grammar.AnswerPost:
+		if a, ok := res.Intents[0].(*rules.Answer); !ok || !a.Explicit && !r.awaitsAnswer(in) {
 			return judge.Reading{Kind: judge.Chatter}
 		}
 		if !r.IsPlayer(in.Author) {
@@ -156,7 +156,7 @@ func (r *Rules) Say(name string, c judge.Context) (string, error) {
 // Refusal explains the engine's refusal. None is quiet: every post is answered (a bare private
 // message that cannot be an answer never reaches the engine: Read calls it chatter).
 func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
-	ref, ok := fb.AsRefusal(err)
+	ref, ok := rules.AsRefusal(err)
 	if !ok {
 		return "", false, err
 	}
@@ -167,18 +167,18 @@ func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 }
 
 // Ender is the intent ending the game by a moderator's decision (ranked by the formula).
-func (r *Rules) Ender(_, reason string) any { return &fb.EndGame{Reason: reason} }
+func (r *Rules) Ender(_, reason string) any { return &rules.EndGame{Reason: reason} }
 
 // Undoable: a roll, an attack, a defence or points spent may be undone.
 func (r *Rules) Undoable(ev engine.Event) (string, bool) {
 	switch e := ev.(type) {
-	case *fb.Rolled:
+	case *rules.Rolled:
 		return fmt.Sprintf("ход %d: бросок «%s», число %d (%s)", e.Turn, e.Team, e.Number, e.Author), true
-	case *fb.AttackDeclared:
+	case *rules.AttackDeclared:
 		return fmt.Sprintf("ход %d: атака «%s» на «%s», число %d (%s)", e.Turn, e.Team, e.Target, e.Number, e.Author), true
-	case *fb.DefenceRolled:
+	case *rules.DefenceRolled:
 		return fmt.Sprintf("ход %d: защита «%s», число %d (%s)", e.Turn, e.Team, e.Number, e.Author), true
-	case *fb.PointsSpent:
+	case *rules.PointsSpent:
 		return fmt.Sprintf("баллы «%s»: +%d (%s)", e.Team, e.Spent, e.Author), true
 	}
 	return "", false
@@ -200,10 +200,10 @@ func (r *Rules) Required() []string {
 	names := append([]string(nil), judge.RefereeTemplates...)
 	names = append(names, "refused", "cell", "redraw", "table", "reveal")
 	names = append(names, eventTemplates...)
-	for _, c := range fb.AllCodes {
+	for _, c := range rules.AllCodes {
 		names = append(names, "problem."+string(c))
 	}
-	for _, c := range pfb.AllReasons {
+	for _, c := range grammar.AllReasons {
 		names = append(names, "unread."+string(c))
 	}
 	return names
@@ -220,28 +220,28 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	v := r.view(c)
 	var parts []part
 	switch e := ev.(type) {
-	case *fb.GameStarted:
+	case *rules.GameStarted:
 		parts = []part{{"game_started", ""}}
-	case *fb.TurnOpened:
+	case *rules.TurnOpened:
 		parts = []part{{"turn_opened", ""}}
-	case *fb.Rolled:
+	case *rules.Rolled:
 		parts = []part{{"rolled", ""}}
 		if e.Question != nil {
 			parts = append(parts, part{"question_pm", e.Question.Captain})
 		}
-	case *fb.AttackDeclared:
+	case *rules.AttackDeclared:
 		parts = []part{{"attack_declared", ""}, {"attack_pm", e.Captain}}
-	case *fb.DefenceRolled:
+	case *rules.DefenceRolled:
 		parts = []part{{"defence_rolled", ""}, {"defence_pm", e.Captain}}
-	case *fb.PointsSpent:
+	case *rules.PointsSpent:
 		parts = []part{{"points_spent", judge.Sender}}
-	case *fb.AnswerJudged:
+	case *rules.AnswerJudged:
 		parts = []part{{"answer_judged", judge.Sender}}
-	case *fb.QuestionExpired:
+	case *rules.QuestionExpired:
 		parts = []part{{"question_expired", e.Captain}}
-	case *fb.TurnClosed:
+	case *rules.TurnClosed:
 		parts = []part{{"turn_closed", ""}}
-	case *fb.GameEnded:
+	case *rules.GameEnded:
 		parts = []part{{"game_ended", ""}}
 	default:
 		return nil, nil
@@ -275,7 +275,7 @@ func (r *Rules) Describe(ev engine.Event) string {
 
 // StatusView is what the "status" template gets.
 type StatusView struct {
-	Phase fb.Phase
+	Phase rules.Phase
 	Turn  int
 	Open  bool // the turn's window is open
 }
@@ -299,23 +299,23 @@ type View struct {
 	Author   string
 	Private  bool
 	Event    engine.Event
-	Problems []fb.Problem
-	Lines    []*pfb.LineError // at most echoLines of them, each cut
-	More     int              // how many more unreadable lines were not echoed
+	Problems []rules.Problem
+	Lines    []*grammar.LineError // at most echoLines of them, each cut
+	More     int                  // how many more unreadable lines were not echoed
 	Examples []string
 	Mod      *judge.ModCommand
 	Fair     judge.Fair
 	NoPM     bool // the forum has no private messages
-	game     *fb.Game
+	game     *rules.Game
 }
 
 func (r *Rules) view(c judge.Context) *View {
-	v := &View{Examples: pfb.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
 	if c.In != nil {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == judge.PM
 	}
-	if ls, ok := c.Lines.([]*pfb.LineError); ok {
+	if ls, ok := c.Lines.([]*grammar.LineError); ok {
 		v.Lines, v.More = echoed(ls)
 	}
 	return v
@@ -326,8 +326,8 @@ const echoLines, echoWidth = 3, 80
 
 // echoed is what a reply quotes of the unreadable lines: the first few, each cut (a hostile
 // post is not echoed at length), and how many more there were.
-func echoed(ls []*pfb.LineError) ([]*pfb.LineError, int) {
-	var out []*pfb.LineError
+func echoed(ls []*grammar.LineError) ([]*grammar.LineError, int) {
+	var out []*grammar.LineError
 	for i, l := range ls {
 		if i == echoLines {
 			return out, len(ls) - echoLines
@@ -357,7 +357,7 @@ func duration(s string) time.Duration {
 	return d
 }
 
-func lineErrors(es []*pfb.LineError) string {
+func lineErrors(es []*grammar.LineError) string {
 	var parts []string
 	for _, e := range es {
 		parts = append(parts, e.Error())

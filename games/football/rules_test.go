@@ -10,7 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/engine"
-	fb "forumgm/engine/football"
+	"forumgm/games/football/rules"
 	"forumgm/judge"
 	"forumgm/parser"
 )
@@ -107,7 +107,7 @@ func (g *game) advance(to time.Time) {
 	}
 }
 
-func (g *game) final() fb.Final { return g.ref.Snapshot().(fb.Final) }
+func (g *game) final() rules.Final { return g.ref.Snapshot().(rules.Final) }
 
 func TestSetupReportsEveryProblem(t *testing.T) {
 	cases := map[string]struct{ src, want string }{
@@ -219,7 +219,7 @@ func TestStartPost(t *testing.T) {
 	if len(out.Events) != 1 || len(out.Messages) != 1 {
 		t.Fatalf("start: %d events, %d messages", len(out.Events), len(out.Messages))
 	}
-	started := out.Events[0].(*fb.GameStarted)
+	started := out.Events[0].(*rules.GameStarted)
 	body := out.Messages[0].Body
 	seed := strings.Index(body, engine.Commitment("7", "s"))
 	dice := strings.Index(body, started.Dice.Commitment)
@@ -229,7 +229,7 @@ func TestStartPost(t *testing.T) {
 	if !strings.Contains(body, "«Команда 3» — группа 2") || !strings.Contains(body, "первый ход — в 20:00") {
 		t.Errorf("the groups and the first turn are in the opening post:\n%s", body)
 	}
-	if strings.Contains(body, fb.MappingText(started.Dice.Faces)) {
+	if strings.Contains(body, rules.MappingText(started.Dice.Faces)) {
 		t.Error("the opening post gives the die table away")
 	}
 	// the clock does not begin the game again
@@ -382,7 +382,7 @@ func TestVerify(t *testing.T) {
 	}
 	tamper("a roll's face", func(evs []engine.Event) []engine.Event {
 		for _, ev := range evs {
-			if r, ok := ev.(*fb.Rolled); ok {
+			if r, ok := ev.(*rules.Rolled); ok {
 				r.Face = r.Face%6 + 1
 			}
 		}
@@ -390,7 +390,7 @@ func TestVerify(t *testing.T) {
 	}, "gave")
 	tamper("the table drawn", func(evs []engine.Event) []engine.Event {
 		for _, ev := range evs {
-			if s, ok := ev.(*fb.GameStarted); ok {
+			if s, ok := ev.(*rules.GameStarted); ok {
 				s.Dice.Faces[36] = s.Dice.Faces[36]%6 + 1
 			}
 		}
@@ -398,7 +398,7 @@ func TestVerify(t *testing.T) {
 	}, "commitment")
 	tamper("the revealed table", func(evs []engine.Event) []engine.Event {
 		for _, ev := range evs {
-			if e, ok := ev.(*fb.GameEnded); ok {
+			if e, ok := ev.(*rules.GameEnded); ok {
 				e.Reveal[0].Salt = "другая"
 			}
 		}
@@ -419,7 +419,7 @@ func clone(t *testing.T, evs []engine.Event) []engine.Event {
 		if strings.HasPrefix(rec.Kind, "judge.") {
 			continue
 		}
-		back, err := fb.DecodeEvent(rec.Kind, rec.Data)
+		back, err := rules.DecodeEvent(rec.Kind, rec.Data)
 		if err != nil {
 			t.Fatal(err)
 		}

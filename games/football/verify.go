@@ -5,24 +5,24 @@ import (
 	"fmt"
 
 	"forumgm/engine"
-	fb "forumgm/engine/football"
+	"forumgm/games/football/rules"
 )
 
 // Verify re-checks the die tables of a game's log (judge.Verifier, forumgm verify): every table
 // drawn matches the commitment posted for it, every named number's face is the face the table of
 // its epoch has, and, once the game has ended, every table revealed matches its commitment and
-// every face (engine/football.VerifyLog).
+// every face (games/football/rules.VerifyLog).
 func (r *Rules) Verify(evs []engine.Event) error { return Verify(evs) }
 
 // Verify is Rules.Verify on any football log.
 func Verify(evs []engine.Event) error {
-	tables := map[int]*fb.Dice{}
+	tables := map[int]*rules.Dice{}
 	ended := false
-	check := func(d *fb.Dice) error {
+	check := func(d *rules.Dice) error {
 		if d == nil {
 			return nil
 		}
-		if err := fb.VerifyDice(d.Commitment, d.Faces, d.Salt, 0); err != nil {
+		if err := rules.VerifyDice(d.Commitment, d.Faces, d.Salt, 0); err != nil {
 			return fmt.Errorf("die table %d: %w", d.Epoch, err)
 		}
 		tables[d.Epoch] = d
@@ -30,21 +30,21 @@ func Verify(evs []engine.Event) error {
 	}
 	for i, ev := range evs {
 		var epoch, number, face int
-		var redraw *fb.Dice
+		var redraw *rules.Dice
 		rolled := true
 		switch e := ev.(type) {
-		case *fb.GameStarted:
+		case *rules.GameStarted:
 			if err := check(&e.Dice); err != nil {
 				return fmt.Errorf("football: verify: event %d: %w", i+1, err)
 			}
 			rolled = false
-		case *fb.Rolled:
+		case *rules.Rolled:
 			epoch, number, face, redraw = e.Epoch, e.Number, e.Face, e.Redraw
-		case *fb.AttackDeclared:
+		case *rules.AttackDeclared:
 			epoch, number, face, redraw = e.Epoch, e.Number, e.Face, e.Redraw
-		case *fb.DefenceRolled:
+		case *rules.DefenceRolled:
 			epoch, number, face, redraw = e.Epoch, e.Number, e.Face, e.Redraw
-		case *fb.GameEnded:
+		case *rules.GameEnded:
 			ended = true
 			rolled = false
 		default:
@@ -68,7 +68,7 @@ func Verify(evs []engine.Event) error {
 		return errors.New("football: verify: the log has no die table (the game never began)")
 	}
 	if ended {
-		return fb.VerifyLog(evs)
+		return rules.VerifyLog(evs)
 	}
 	return nil
 }

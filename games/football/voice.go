@@ -7,18 +7,19 @@ import (
 	"text/template"
 	"time"
 
+	"forumgm/games/football/voice"
 	"forumgm/templates"
 )
 
-// The templates (templates/football) are parsed once per time zone: their times are shown in the
+// The templates (games/football/voice) are parsed once per time zone: their times are shown in the
 // game's zone.
 var (
 	voiceMu   sync.Mutex
 	voiceSets = map[string]*templates.Set{}
 )
 
-// voice is the game's templates with times shown in loc.
-func voice(loc *time.Location) (*templates.Set, error) {
+// loadVoice is the game's templates with times shown in loc.
+func loadVoice(loc *time.Location) (*templates.Set, error) {
 	if loc == nil {
 		return nil, fmt.Errorf("football: templates: no time zone")
 	}
@@ -35,7 +36,7 @@ func voice(loc *time.Location) (*templates.Set, error) {
 	return s, nil
 }
 
-// Load parses the football quiz's templates (templates/football) with the functions they use,
+// Load parses the football quiz's templates (games/football/voice) with the functions they use,
 // showing times in loc (the game's zone). Besides the standard functions of package templates
 // (esc, join, plural, add) they have:
 //
@@ -60,7 +61,7 @@ func Load(loc *time.Location) (*templates.Set, error) {
 			return set.Render(prefix+fmt.Sprint(key), data)
 		}
 	}
-	s, err := templates.Load(Name, template.FuncMap{
+	s, err := templates.Load(voice.Files, Name, template.FuncMap{
 		"hhmm":    func(t time.Time) string { return t.In(loc).Format("15:04") },
 		"problem": render("problem."),
 		"unread":  render("unread."),

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"forumgm/engine"
-	fb "forumgm/engine/football"
+	"forumgm/games/football/grammar"
+	"forumgm/games/football/rules"
 	"forumgm/judge"
-	pfb "forumgm/parser/football"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -19,15 +19,15 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var moscow = time.FixedZone("MSK", 3*3600)
 
 // view is the data the templates get from the plug-in, over game g.
-func view(g *fb.Game, author string, ev engine.Event) *View {
-	return &View{Author: author, Event: ev, Examples: pfb.Examples, game: g}
+func view(g *rules.Game, author string, ev engine.Event) *View {
+	return &View{Author: author, Event: ev, Examples: grammar.Examples, game: g}
 }
 
 // footballGame plays a short game that produces every kind of event and returns them by kind
 // (the first of each kind; "question" and "yellow" are rolls onto such cells) and in order.
-func footballGame(t *testing.T) (*fb.Game, map[string]engine.Event, []engine.Event) {
+func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.Event) {
 	t.Helper()
-	s := fb.DefaultSettings()
+	s := rules.DefaultSettings()
 	s.Location = moscow
 	s.FirstTurn = time.Date(2026, 12, 1, 20, 0, 0, 0, moscow)
 	s.TurnsMax, s.TurnsEarly = 2, 0
@@ -35,14 +35,14 @@ func footballGame(t *testing.T) (*fb.Game, map[string]engine.Event, []engine.Eve
 	s.StartCells = map[string]int{"Команда 1": 6}
 	s.Points = map[string]int{"Команда 1": 5}
 	s.Salt = "соль"
-	s.Questions = []fb.Question{{Text: "Сколько минут длится тайм?", Answers: []string{"45"}}, {Text: "Кто выиграл ЧМ-2018?", Answers: []string{"Франция"}}}
-	teams := []fb.Team{
+	s.Questions = []rules.Question{{Text: "Сколько минут длится тайм?", Answers: []string{"45"}}, {Text: "Кто выиграл ЧМ-2018?", Answers: []string{"Франция"}}}
+	teams := []rules.Team{
 		{Name: "Команда 1", Captain: "Вася", Members: []string{"Петя"}},
 		{Name: "Команда 2", Captain: "Гоша", Members: []string{"Оля"}},
 		{Name: "Команда 3", Captain: "Катя"},
 		{Name: "Команда 4", Captain: "Дима"},
 	}
-	g, err := fb.New(s, fb.DefaultBoard(), teams)
+	g, err := rules.New(s, rules.DefaultBoard(), teams)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,35 +85,35 @@ func footballGame(t *testing.T) (*fb.Game, map[string]engine.Event, []engine.Eve
 		}
 		apply(evs...)
 	}
-	post(at(20, 1), "Петя", false, &fb.Attack{Target: "Команда 2", Number: 58})
-	post(at(20, 2), "Вася", true, &fb.Points{Role: fb.RoleAttack, Count: 9})
-	post(at(20, 3), "Оля", false, &fb.Defence{Number: 12})
-	post(at(20, 4), "Катя", false, &fb.Roll{Number: 37}) // 18 -> 21: a question
-	post(at(20, 5), "Катя", true, &fb.Answer{Text: "45"})
-	post(at(20, 31), "Гоша", false, &fb.Roll{Number: 40}) // 1 -> 7: yellow
-	post(at(20, 32), "Дима", false, &fb.Roll{Number: 41}) // 18 -> 20
+	post(at(20, 1), "Петя", false, &rules.Attack{Target: "Команда 2", Number: 58})
+	post(at(20, 2), "Вася", true, &rules.Points{Role: rules.RoleAttack, Count: 9})
+	post(at(20, 3), "Оля", false, &rules.Defence{Number: 12})
+	post(at(20, 4), "Катя", false, &rules.Roll{Number: 37}) // 18 -> 21: a question
+	post(at(20, 5), "Катя", true, &rules.Answer{Text: "45"})
+	post(at(20, 31), "Гоша", false, &rules.Roll{Number: 40}) // 1 -> 7: yellow
+	post(at(20, 32), "Дима", false, &rules.Roll{Number: 41}) // 18 -> 20
 	until(at(21, 0))
 	byKind := map[string]engine.Event{}
 	for _, ev := range all {
 		if _, ok := byKind[ev.EventKind()]; !ok {
 			byKind[ev.EventKind()] = ev // the first of each kind
 		}
-		if r, ok := ev.(*fb.Rolled); ok && r.Question != nil {
+		if r, ok := ev.(*rules.Rolled); ok && r.Question != nil {
 			byKind["question"] = ev
 		}
-		if r, ok := ev.(*fb.Rolled); ok && r.Yellow {
+		if r, ok := ev.(*rules.Rolled); ok && r.Yellow {
 			byKind["yellow"] = ev
 		}
 	}
 	// a question left to expire, in a game of its own
-	g2, _ := fb.New(s, fb.DefaultBoard(), teams)
+	g2, _ := rules.New(s, rules.DefaultBoard(), teams)
 	st2, _ := g2.Begin(start.At, engine.NewRand("x", 0))
 	g2.Apply(st2)
 	evs, _ := g2.Tick(at(20, 0), nil)
 	for _, ev := range evs {
 		g2.Apply(ev)
 	}
-	evs, err = g2.Decide(engine.Input{At: at(20, 1), Author: "Катя", Body: &fb.Roll{Number: 37}, Rand: engine.NewRand("y", 0)})
+	evs, err = g2.Decide(engine.Input{At: at(20, 1), Author: "Катя", Body: &rules.Roll{Number: 37}, Rand: engine.NewRand("y", 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func footballGame(t *testing.T) (*fb.Game, map[string]engine.Event, []engine.Eve
 			byKind[ev.EventKind()+"/2"] = ev
 		}
 	}
-	byKind[fb.KindQuestionExpired] = byKind[fb.KindQuestionExpired+"/2"]
+	byKind[rules.KindQuestionExpired] = byKind[rules.KindQuestionExpired+"/2"]
 	return g, byKind, all
 }
 
@@ -139,11 +139,11 @@ func TestTemplatesRenderEveryEvent(t *testing.T) {
 	}
 	g, byKind, _ := footballGame(t)
 	renders := []struct{ name, kind string }{
-		{"game_started", fb.KindGameStarted}, {"turn_opened", fb.KindTurnOpened}, {"rolled", fb.KindRolled}, {"rolled", "yellow"},
-		{"question_pm", "question"}, {"attack_declared", fb.KindAttackDeclared}, {"attack_pm", fb.KindAttackDeclared},
-		{"defence_rolled", fb.KindDefenceRolled}, {"defence_pm", fb.KindDefenceRolled}, {"points_spent", fb.KindPointsSpent},
-		{"answer_judged", fb.KindAnswerJudged}, {"question_expired", fb.KindQuestionExpired},
-		{"turn_closed", fb.KindTurnClosed}, {"game_ended", fb.KindGameEnded},
+		{"game_started", rules.KindGameStarted}, {"turn_opened", rules.KindTurnOpened}, {"rolled", rules.KindRolled}, {"rolled", "yellow"},
+		{"question_pm", "question"}, {"attack_declared", rules.KindAttackDeclared}, {"attack_pm", rules.KindAttackDeclared},
+		{"defence_rolled", rules.KindDefenceRolled}, {"defence_pm", rules.KindDefenceRolled}, {"points_spent", rules.KindPointsSpent},
+		{"answer_judged", rules.KindAnswerJudged}, {"question_expired", rules.KindQuestionExpired},
+		{"turn_closed", rules.KindTurnClosed}, {"game_ended", rules.KindGameEnded},
 	}
 	kinds := map[string]bool{}
 	var golden strings.Builder
@@ -160,8 +160,8 @@ func TestTemplatesRenderEveryEvent(t *testing.T) {
 		checkRussian(t, r.name, out)
 		golden.WriteString("=== " + r.name + "\n" + out + "\n")
 	}
-	for _, k := range []string{fb.KindGameStarted, fb.KindTurnOpened, fb.KindRolled, fb.KindAttackDeclared, fb.KindDefenceRolled,
-		fb.KindPointsSpent, fb.KindAnswerJudged, fb.KindQuestionExpired, fb.KindTurnClosed, fb.KindGameEnded} {
+	for _, k := range []string{rules.KindGameStarted, rules.KindTurnOpened, rules.KindRolled, rules.KindAttackDeclared, rules.KindDefenceRolled,
+		rules.KindPointsSpent, rules.KindAnswerJudged, rules.KindQuestionExpired, rules.KindTurnClosed, rules.KindGameEnded} {
 		if !kinds[k] {
 			t.Errorf("no template renders %s", k)
 		}
@@ -169,13 +169,13 @@ func TestTemplatesRenderEveryEvent(t *testing.T) {
 	// the referee's own situations (judge.RefereeTemplates)
 	for _, name := range []string{"start", "help", "unreadable", "not_in_roster", "dispute", "paused", "pm_unknown",
 		"pause", "resume", "undone", "mod_rejected", "mod_accepted", "mod_kept", "seed_reveal"} {
-		v := view(g, "Петя", byKind[fb.KindRolled])
+		v := view(g, "Петя", byKind[rules.KindRolled])
 		if name == "start" {
-			v.Event = byKind[fb.KindGameStarted]
+			v.Event = byKind[rules.KindGameStarted]
 		}
 		v.Mod = &judge.ModCommand{By: "Модератор", Reason: "проверка", Flag: judge.FlagDispute}
 		v.Fair = judge.Fair{Commitment: "abc123", Seed: "32", Salt: "соль"}
-		v.Lines = []*pfb.LineError{{LineNo: 1, Line: "Атакуем Команда 2", Kind: "attack", Reason: pfb.ReasonNoNumber}}
+		v.Lines = []*grammar.LineError{{LineNo: 1, Line: "Атакуем Команда 2", Kind: "attack", Reason: grammar.ReasonNoNumber}}
 		out, err := set.Render(name, v)
 		if err != nil {
 			t.Fatal(err)
@@ -184,12 +184,12 @@ func TestTemplatesRenderEveryEvent(t *testing.T) {
 		golden.WriteString("=== " + name + "\n" + out + "\n")
 	}
 	// spot checks of what the rules need said
-	text, _ := set.Render("turn_closed", view(g, "", byKind[fb.KindTurnClosed]))
+	text, _ := set.Render("turn_closed", view(g, "", byKind[rules.KindTurnClosed]))
 	if !strings.Contains(text, "атака 3 + 5 = 8, защита 4 = 4") || !strings.Contains(text, "ГОЛ") {
 		t.Errorf("turn_closed does not give both totals:\n%s", text)
 	}
-	end, _ := set.Render("game_ended", view(g, "", byKind[fb.KindGameEnded]))
-	e := byKind[fb.KindGameEnded].(*fb.GameEnded)
+	end, _ := set.Render("game_ended", view(g, "", byKind[rules.KindGameEnded]))
+	e := byKind[rules.KindGameEnded].(*rules.GameEnded)
 	if !strings.Contains(end, e.Reveal[0].Salt) || !strings.Contains(end, e.Reveal[0].Commitment) || !strings.Contains(end, " 37:3") {
 		t.Errorf("game_ended does not reveal the mapping and salt:\n%s", end)
 	}
@@ -204,11 +204,11 @@ func TestEveryProblemAndReason(t *testing.T) {
 	next := time.Date(2026, 12, 1, 20, 30, 0, 0, moscow)
 	var golden strings.Builder
 	seen := map[string]string{}
-	for _, c := range fb.AllCodes {
-		p := fb.Problem{Code: c, Team: "Команда 1", Target: "Команда 2", Other: "Вася", Number: 37, Count: 63,
+	for _, c := range rules.AllCodes {
+		p := rules.Problem{Code: c, Team: "Команда 1", Target: "Команда 2", Other: "Вася", Number: 37, Count: 63,
 			Group: 1, Cell: 5, Cells: []int{6, 12, 15}, Teams: []string{"Команда 2"}, Turn: 2, Next: &next, Detail: "advance"}
 		v := view(nil, "Петя", nil)
-		v.Problems = []fb.Problem{p}
+		v.Problems = []rules.Problem{p}
 		out, err := set.Render("refused", v)
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
@@ -221,17 +221,17 @@ func TestEveryProblemAndReason(t *testing.T) {
 		golden.WriteString("=== " + string(c) + "\n" + out + "\n")
 	}
 	// the window refusal names the next window's time
-	p := fb.Problem{Code: fb.CodeWindowClosed, Next: &next, Turn: 2}
+	p := rules.Problem{Code: rules.CodeWindowClosed, Next: &next, Turn: 2}
 	v := view(nil, "Петя", nil)
-	v.Problems = []fb.Problem{p}
+	v.Problems = []rules.Problem{p}
 	if out, _ := set.Render("refused", v); !strings.Contains(out, "20:30") {
 		t.Errorf("window_closed: %s", out)
 	}
-	for _, r := range pfb.AllReasons {
+	for _, r := range grammar.AllReasons {
 		for _, kind := range []string{"roll", "attack", "defence", "points"} {
-			le := &pfb.LineError{LineNo: 1, Line: "Атакуем [b]Команда 2[/b]", Kind: kind, Reason: r}
+			le := &grammar.LineError{LineNo: 1, Line: "Атакуем [b]Команда 2[/b]", Kind: kind, Reason: r}
 			v := view(nil, "Петя", nil)
-			v.Lines = []*pfb.LineError{le}
+			v.Lines = []*grammar.LineError{le}
 			out, err := set.Render("unreadable", v)
 			if err != nil {
 				t.Fatalf("%s: %v", r, err)

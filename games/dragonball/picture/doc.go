@@ -12,9 +12,9 @@
 // The input is this package's own Field, a plain description of what is on the field (the
 // caller leaves out what players must not see, such as the invisible yellow ball), so the
 // picture does not depend on the engine's state; only the field's geometry (cell positions,
-// edges, re-entry cells, the midline) comes from engine/dragonball, which owns it.
+// edges, re-entry cells, the midline) comes from games/dragonball/rules, which owns it.
 //
-// The legend's words live in templates/picture/dragonball.tmpl, as every text players read.
+// The legend's words live in games/dragonball/picture/words.tmpl, as every text players read.
 //
 // Drawing uses golang.org/x/image: it is maintained by the Go team, pure Go (no cgo, no system
 // libraries), and embeds the Go fonts (font/gofont), whose glyphs cover Cyrillic, so the

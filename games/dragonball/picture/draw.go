@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"forumgm/engine/dragonball"
+	"forumgm/games/dragonball/rules"
 )
 
 // Width is a picture's width in pixels; the height depends on the longer roster (Size).
@@ -28,7 +28,7 @@ const (
 
 // centre is a cell's centre in pixels.
 func centre(c int) pt {
-	cell := dragonball.Cell(c)
+	cell := rules.Cell(c)
 	return pt{fieldX + halfW + halfW*float64(cell.X()), titleH + radius + rowH*float64(cell.Row()-1)}
 }
 
@@ -109,7 +109,7 @@ type drawing struct {
 
 // tint is a cell's fill: its half's team colour, lightly; stronger on the edge.
 func (d *drawing) tint(c int) color.NRGBA {
-	cell := dragonball.Cell(c)
+	cell := rules.Cell(c)
 	if cell.OnMidline() {
 		if cell.IsEdge() {
 			return mix(midCell, ink, 0.06)
@@ -117,7 +117,7 @@ func (d *drawing) tint(c int) color.NRGBA {
 		return midCell
 	}
 	team := 0
-	if cell.Half() == dragonball.SideB {
+	if cell.Half() == rules.SideB {
 		team = 1
 	}
 	t := 0.09
@@ -128,14 +128,14 @@ func (d *drawing) tint(c int) color.NRGBA {
 }
 
 func (d *drawing) grid() {
-	for c := 1; c <= dragonball.NumCells; c++ {
+	for c := 1; c <= rules.NumCells; c++ {
 		d.fill(gridLine, hexagon(centre(c), radius+0.5))
 	}
-	for c := 1; c <= dragonball.NumCells; c++ {
+	for c := 1; c <= rules.NumCells; c++ {
 		p := centre(c)
 		d.fill(d.tint(c), hexagon(p, radius-0.6))
-		for team, side := range []dragonball.Side{dragonball.SideA, dragonball.SideB} {
-			if dragonball.IsReentry(side, dragonball.Cell(c)) {
+		for team, side := range []rules.Side{rules.SideA, rules.SideB} {
+			if rules.IsReentry(side, rules.Cell(c)) {
 				col := alpha(teamColour(d.f, team), 0xa0)
 				d.fill(col, hexagon(p, radius-3.5), reversed(hexagon(p, radius-5.5)))
 			}
@@ -155,14 +155,14 @@ func (d *drawing) fire() {
 
 // midline is a dashed line through the cells on the midline, broken where their numbers are.
 func (d *drawing) midline() {
-	x := fieldX + halfW + halfW*dragonball.Midline
+	x := fieldX + halfW + halfW*rules.Midline
 	for row := 1; row <= 13; row++ {
 		y0 := titleH + rowH*float64(row-1)
 		y1 := y0 + rowH
 		if row == 13 {
 			y1 = fieldBottom
 		}
-		if c, ok := dragonball.CellAt(row, dragonball.Midline); ok { // the number's place
+		if c, ok := rules.CellAt(row, rules.Midline); ok { // the number's place
 			y0 = centre(int(c)).Y - 10
 		}
 		for y := y0 + 2; y < y1-2; y += 10 {
@@ -178,7 +178,7 @@ func (d *drawing) numbers() {
 	for _, dr := range d.f.Dragons {
 		onDragon[dr.Head], onDragon[dr.Body], onDragon[dr.Tail] = true, true, true
 	}
-	for c := 1; c <= dragonball.NumCells; c++ {
+	for c := 1; c <= rules.NumCells; c++ {
 		p := centre(c)
 		at := pt{p.X, p.Y - 18}
 		col, halo := numberInk, paper
@@ -213,7 +213,7 @@ func (d *drawing) pieces() {
 			balls[b.Cell] = append(balls[b.Cell], b)
 		}
 	}
-	for c := 1; c <= dragonball.NumCells; c++ {
+	for c := 1; c <= rules.NumCells; c++ {
 		p := centre(c)
 		ps, bs := players[c], balls[c]
 		for k, at := range ballSlots(len(bs), len(ps) > 0) {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"forumgm/engine/dragonball"
+	"forumgm/games/dragonball/rules"
 )
 
 // Field is what a picture shows: the position after one tact.
@@ -72,14 +72,14 @@ func (e *InputError) Error() string {
 // ballIndex is the ball's place in dragonball.Colors (cheapest first), -1 if the colour is
 // unknown. The colour is read as the engine reads it (case, ё, look-alike letters).
 func ballIndex(colour string) int {
-	c, ok := dragonball.ColorOf(colour)
+	c, ok := rules.ColorOf(colour)
 	if !ok {
 		return -1
 	}
-	return slices.Index(dragonball.Colors[:], c)
+	return slices.Index(rules.Colors[:], c)
 }
 
-func validCell(c int) bool { return dragonball.Cell(c).Valid() }
+func validCell(c int) bool { return rules.Cell(c).Valid() }
 
 // check lists what is wrong with f.
 func (f *Field) check() error {
@@ -140,9 +140,9 @@ func (f *Field) check() error {
 		}
 		if !validCell(d.Head) || !validCell(d.Body) || !validCell(d.Tail) {
 			add("dragon %d: cells %d, %d, %d", d.Team, d.Tail, d.Body, d.Head)
-		} else if f, ok := dragonball.Cell(d.Body).DirTo(dragonball.Cell(d.Head)); !ok {
+		} else if f, ok := rules.Cell(d.Body).DirTo(rules.Cell(d.Head)); !ok {
 			add("dragon %d: head %d is not next to body %d", d.Team, d.Head, d.Body)
-		} else if t, _ := dragonball.Cell(d.Body).Step(f.Opposite()); int(t) != d.Tail {
+		} else if t, _ := rules.Cell(d.Body).Step(f.Opposite()); int(t) != d.Tail {
 			add("dragon %d: tail %d is not behind body %d", d.Team, d.Tail, d.Body)
 		}
 		if d.Height < 1 || d.Height > 3 {

@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine/dragonball"
+	"forumgm/games/dragonball/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs in testdata/golden")
@@ -45,11 +45,11 @@ func loadCase(t testing.TB, path string) Field {
 			continue
 		}
 		dr := &c.Field.Dragons[i]
-		facing, ok := dragonball.Cell(dr.Body).DirTo(dragonball.Cell(dr.Head))
+		facing, ok := rules.Cell(dr.Body).DirTo(rules.Cell(dr.Head))
 		if !ok {
 			t.Fatalf("%s: dragon %d: head %d not next to body %d", path, i, dr.Head, dr.Body)
 		}
-		for _, cell := range dragonball.Cone(dragonball.Cell(dr.Head), facing, depth) {
+		for _, cell := range rules.Cone(rules.Cell(dr.Head), facing, depth) {
 			dr.Fire = append(dr.Fire, int(cell))
 		}
 	}

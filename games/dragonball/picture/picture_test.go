@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"forumgm/engine/dragonball"
+	"forumgm/games/dragonball/rules"
 )
 
 func TestCheck(t *testing.T) {
@@ -144,7 +144,7 @@ func TestFireShaded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cone := dragonball.Cone(126, dragonball.NW, dragonball.VolleyDepth)
+	cone := rules.Cone(126, rules.NW, rules.VolleyDepth)
 	for _, c := range cone {
 		f.Dragons[0].Fire = append(f.Dragons[0].Fire, int(c))
 	}
@@ -152,11 +152,11 @@ func TestFireShaded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for c := 1; c <= dragonball.NumCells; c++ {
+	for c := 1; c <= rules.NumCells; c++ {
 		p := centre(c).add(pt{12, 8}) // clear of numbers, and of the dragon outside its cells
 		x, y := int(p.X), int(p.Y)
 		before, after := plain.RGBAAt(x, y), fire.RGBAAt(x, y)
-		in := slices.Contains(cone, dragonball.Cell(c))
+		in := slices.Contains(cone, rules.Cell(c))
 		switch {
 		case in && !(after.R > after.B+60 && after != before):
 			t.Errorf("cell %d in the cone: %v, was %v", c, after, before)
@@ -216,16 +216,16 @@ func TestConcurrent(t *testing.T) {
 // TestEveryOrientation: across the golden cases, each of the six directions a dragon can face
 // has its fire drawn at least once.
 func TestEveryOrientation(t *testing.T) {
-	seen := map[dragonball.Dir]bool{}
+	seen := map[rules.Dir]bool{}
 	for _, path := range cases(t) {
 		for _, dr := range loadCase(t, path).Dragons {
 			if len(dr.Fire) > 0 {
-				d, _ := dragonball.Cell(dr.Body).DirTo(dragonball.Cell(dr.Head))
+				d, _ := rules.Cell(dr.Body).DirTo(rules.Cell(dr.Head))
 				seen[d] = true
 			}
 		}
 	}
-	for _, d := range dragonball.Dirs {
+	for _, d := range rules.Dirs {
 		if !seen[d] {
 			t.Errorf("no golden picture has fire facing %s", d)
 		}
@@ -259,7 +259,7 @@ func TestInsidePicture(t *testing.T) {
 		Teams: [2]Team{{Name: strings.Repeat("Команда ", 20)}, {Name: "Б", Colour: 1}}}
 	colours := []string{"чёрный", "зелёный", "голубой", "красный", "жёлтый"}
 	var fire []int
-	for c := 1; c <= dragonball.NumCells; c++ {
+	for c := 1; c <= rules.NumCells; c++ {
 		fire = append(fire, c)
 		for h := 1; h <= 3; h++ {
 			crowd.Players = append(crowd.Players, Player{Name: strings.Repeat("Щ", h+20) + " " + strings.Repeat("Ж", c), Team: h % 2, Cell: c, Height: h})
@@ -275,7 +275,7 @@ func TestInsidePicture(t *testing.T) {
 	}
 	fields["crowd"] = crowd
 	free := Field{}
-	for c := 1; c <= dragonball.NumCells; c++ {
+	for c := 1; c <= rules.NumCells; c++ {
 		for _, col := range colours {
 			free.Balls = append(free.Balls, Ball{Colour: col, Cell: c, Height: 3})
 		}

@@ -1,13 +1,18 @@
 package picture
 
 import (
+	"embed"
 	"sync"
 
 	"forumgm/templates"
 )
 
-// words are the legend's and rosters' texts, from templates/picture/dragonball.tmpl: everything
-// players read lives in the templates.
+// wordsFile is the picture's texts (words.tmpl): everything players read lives in templates.
+//
+//go:embed words.tmpl
+var wordsFile embed.FS
+
+// words are the legend's and rosters' texts, from words.tmpl.
 type words struct {
 	set                                        *templates.Set
 	sample, player, freeBall, heldBall, points string
@@ -18,7 +23,7 @@ type words struct {
 
 // loadWords renders the fixed texts once; the set is safe for concurrent use.
 var loadWords = sync.OnceValues(func() (*words, error) {
-	set, err := templates.Load("picture", nil)
+	set, err := templates.Load(wordsFile, "picture", nil)
 	if err != nil {
 		return nil, err
 	}

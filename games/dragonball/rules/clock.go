@@ -1,0 +1,30 @@
+package rules
+
+import (
+	"time"
+)
+
+// deadlineOn is the round deadline on the day of t (game zone).
+func (g *Game) deadlineOn(t time.Time) time.Time {
+	tod, _ := parseClock(g.settings.Deadline)
+	l := t.In(g.settings.Location)
+	return time.Date(l.Year(), l.Month(), l.Day(), int(tod/time.Hour), int(tod%time.Hour/time.Minute), 0, 0, g.settings.Location)
+}
+
+// NextTimer is the next round deadline strictly after t, while the game is being played.
+func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
+	if !g.st.Started || g.st.Over {
+		return time.Time{}, false
+	}
+	d := g.deadlineOn(t)
+	if !d.After(t) {
+		l := t.In(g.settings.Location)
+		d = g.deadlineOn(time.Date(l.Year(), l.Month(), l.Day()+1, 12, 0, 0, 0, g.settings.Location))
+	}
+	return d, true
+}
+
+// isDeadline reports whether at is a round deadline.
+func (g *Game) isDeadline(at time.Time) bool {
+	return g.deadlineOn(at).Equal(at)
+}

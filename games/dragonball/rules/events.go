@@ -1,0 +1,127 @@
+package rules
+
+import (
+	"encoding/json"
+	"time"
+
+	"forumgm/engine"
+)
+
+// Event kinds.
+const (
+	KindGameStarted    = "dragonball.game_started"
+	KindOrdersAccepted = "dragonball.orders_accepted"
+	KindRoundResolved  = "dragonball.round_resolved"
+)
+
+// GameStarted opens the game with its starting position (the balls' drawn directions and
+// heights in Chance).
+type GameStarted struct {
+	At    time.Time `json:"at"`
+	State *State    `json:"state"`
+	engine.Chance
+}
+
+// OrdersAccepted is a message of orders as understood: the author's standing orders for the
+// round after it (and the team dragon's, from the handler), with the lines refused, the notes,
+// and the later tacts that no longer hold.
+type OrdersAccepted struct {
+	At      time.Time     `json:"at"`
+	Author  string        `json:"author"`
+	Round   int           `json:"round"` // the round being played (rounds resolved + 1)
+	Private bool          `json:"private,omitempty"`
+	Orders  *PlayerOrders `json:"orders,omitempty"`
+	// Team and Dragon: the dragon orders standing after the message (handler only).
+	Team           int                  `json:"team"`
+	Dragon         map[int]*DragonOrder `json:"dragon,omitempty"`
+	Accepted       []TactOrder          `json:"accepted,omitempty"`
+	AcceptedDragon []DragonOrder        `json:"accepted_dragon,omitempty"`
+	Description    bool                 `json:"description,omitempty"` // the description was replaced
+	Refused        []Problem            `json:"refused,omitempty"`
+	Notes          []Problem            `json:"notes,omitempty"`
+	Dropped        []Problem            `json:"dropped,omitempty"`
+}
+
+// RoundResolved is a round played out at its deadline: what happened tact by tact, and the
+// state after it (Apply sets it: folding the log never re-rolls).
+type RoundResolved struct {
+	At    time.Time      `json:"at"`
+	Round int            `json:"round"`
+	Tacts [3][]Happening `json:"tacts"`
+	// After is what happened after the last tact: warnings, the end.
+	After []Happening `json:"after,omitempty"`
+	// Descriptions are the players' descriptions, in roster order.
+	Descriptions []Description `json:"descriptions,omitempty"`
+	State        *State        `json:"state"`
+	engine.Chance
+}
+
+// Description is a player's text for the report.
+type Description struct {
+	Player string `json:"player"`
+	Team   string `json:"team"`
+	Text   string `json:"text"`
+}
+
+func (GameStarted) EventKind() string    { return KindGameStarted }
+func (OrdersAccepted) EventKind() string { return KindOrdersAccepted }
+func (RoundResolved) EventKind() string  { return KindRoundResolved }
+
+// DecodeEvent rebuilds a stored event (always a pointer).
+func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
+	var ev engine.Event
+	switch kind {
+	case KindGameStarted:
+		ev = &GameStarted{}
+	case KindOrdersAccepted:
+		ev = &OrdersAccepted{}
+	case KindRoundResolved:
+		ev = &RoundResolved{}
+	case KindGameEnded:
+		ev = &GameEnded{}
+	default:
+		return nil, errf("%w: %q", ErrUnknownEvent, kind)
+	}
+	if err := json.Unmarshal(data, ev); err != nil {
+		return nil, errf("decode %s: %v", kind, err)
+	}
+	return ev, nil
+}
+
+// Apply folds one event into the state.
+func (g *Game) Apply(ev engine.Event) error {
+	switch e := ev.(type) {
+	case *GameStarted:
+		if e.State == nil {
+			return errf("game started without a state")
+		}
+		g.st = e.State.clone()
+		g.st.Started = true
+	case *OrdersAccepted:
+		if g.st.Orders == nil {
+			g.st.Orders = map[string]*PlayerOrders{}
+		}
+		if e.Orders != nil {
+			o := *e.Orders
+			g.st.Orders[e.Author] = &o
+		}
+		if e.Dragon != nil {
+			m := map[int]*DragonOrder{}
+			for k, v := range e.Dragon {
+				vv := *v
+				m[k] = &vv
+			}
+			g.st.Dragon[e.Team] = m
+		}
+	case *RoundResolved:
+		if e.State == nil {
+			return errf("round resolved without a state")
+		}
+		g.st = e.State.clone()
+	case *GameEnded:
+		g.applyEnded(e)
+	default:
+		return errf("apply: unknown event %T", ev)
+	}
+	return nil
+}
