@@ -833,33 +833,3 @@ func (s *Server) PMs(ctx context.Context, user string) ([]StoredPM, error) {
 	}
 	return out, rows.Err()
 }
-
-// ManualClock is a settable clock for Options.Now, safe for concurrent use.
-type ManualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewManualClock starts a clock at t.
-func NewManualClock(t time.Time) *ManualClock { return &ManualClock{t: t} }
-
-// Now returns the clock's time.
-func (c *ManualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Set sets the time.
-func (c *ManualClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-// Advance moves the clock forward by d.
-func (c *ManualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
