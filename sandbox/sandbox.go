@@ -211,13 +211,6 @@ func (s *Server) init(ctx context.Context) error {
 	return nil
 }
 
-// AddModerator makes user a moderator of forum fid (0: DefaultFID), as MyBB's Admin CP does.
-func (s *Server) AddModerator(ctx context.Context, m Moderator) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addModeratorLocked(ctx, m)
-}
-
 func (s *Server) addModeratorLocked(ctx context.Context, m Moderator) error {
 	if m.FID == 0 {
 		m.FID = DefaultFID
@@ -227,18 +220,6 @@ func (s *Server) addModeratorLocked(ctx context.Context, m Moderator) error {
 		return fmt.Errorf("sandbox: moderator %q: %w", m.Name, err)
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT OR IGNORE INTO moderators(fid, uid) VALUES(?, ?)`, m.FID, u.UID)
-	return err
-}
-
-// SetSticky sticks thread tid to the top of its forum's list, or unsticks it.
-func (s *Server) SetSticky(ctx context.Context, tid int, sticky bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	q := `DELETE FROM sticky WHERE tid = ?`
-	if sticky {
-		q = `INSERT OR IGNORE INTO sticky(tid) VALUES(?)`
-	}
-	_, err := s.db.ExecContext(ctx, q, tid)
 	return err
 }
 
@@ -734,35 +715,6 @@ func (s *Server) DropSessions(ctx context.Context, user string) error {
 	}
 	_, err = s.db.ExecContext(ctx, `UPDATE users SET loginkey = ? WHERE uid = ?`, randHex(25), u.UID)
 	return err
-}
-
-// DropAllSessions logs everybody out (see DropSessions).
-func (s *Server) DropAllSessions(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions`); err != nil {
-		return err
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT uid FROM users`)
-	if err != nil {
-		return err
-	}
-	var uids []int
-	for rows.Next() {
-		var id int
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		uids = append(uids, id)
-	}
-	rows.Close()
-	for _, id := range uids {
-		if _, err := s.db.ExecContext(ctx, `UPDATE users SET loginkey = ? WHERE uid = ?`, randHex(25), id); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // StoredPost is a post as stored (raw MyCode).
