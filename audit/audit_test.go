@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,7 +33,11 @@ func threadOf(t *testing.T, path string) *transcript.Transcript {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := transcript.Parse(b)
+	file := filepath.Join(t.TempDir(), "thread.yaml")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := transcript.Load(file)
 	if err != nil {
 		t.Fatalf("the thread transcript does not read back: %v", err)
 	}

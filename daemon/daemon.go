@@ -155,13 +155,6 @@ func (d *Daemon) hook(step string) {
 	}
 }
 
-// Referee returns the current referee (tests and the sandbox inspect its snapshot).
-func (d *Daemon) Referee() judge.Referee {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.ref
-}
-
 // Run logs in and runs cycles until ctx ends. A commit in flight when ctx ends is finished.
 func (d *Daemon) Run(ctx context.Context) error {
 	if _, err := d.o.Store.EnsureGame(ctx, d.o.Game, d.o.Kind, d.o.GameConfig); err != nil {
@@ -513,16 +506,12 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 	return nil
 }
 
-// Fill turns a referee outcome into the parts of a store commit: the events encoded, the messages
-// queued (a PM for a named recipient, a thread reply otherwise), the flags, and for each flag a
-// private message to each moderator (when the forum has private messages). in names the post the
-// outcome is about (flags default to it).
-func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []string, caps forum.Capabilities) error {
-	return FillWith(c, out, in, Notify{Moderators: moderators, PM: caps.PrivateMessages})
-}
-
-// FillWith is Fill with the moderators' notices configured by n. The notices are made after the
-// store numbers the flags (store.Commit.Notices), so each names its flag's own number.
+// FillWith turns a referee outcome into the parts of a store commit: the events encoded, the
+// messages queued (a PM for a named recipient, a thread reply otherwise), the flags, and for each
+// flag the moderators' notices configured by n (a private message to each moderator when the forum
+// has private messages). in names the post the outcome is about (flags default to it). The notices
+// are made after the store numbers the flags (store.Commit.Notices), so each names its flag's own
+// number.
 func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) error {
 	for _, ev := range out.Events {
 		r, err := engine.Encode(ev)

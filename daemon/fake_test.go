@@ -14,6 +14,7 @@ import (
 
 	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/internal/testkit"
 	"forumgm/judge"
 	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
@@ -122,7 +123,7 @@ type rig struct {
 	ctx   context.Context
 	board *sandbox.Server
 	url   string
-	clock *SimClock
+	clock *testkit.Clock
 	st    *store.Store
 	fo    forum.Forum
 	d     *Daemon
@@ -161,7 +162,7 @@ func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, err
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dir := t.TempDir()
-	clock := NewSimClock(start, true)
+	clock := testkit.NewClock(start)
 	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: clock.Now, Location: msk,
 		Users: []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"},
 			{Name: "gm-bot", Password: "botpw"}, {Name: "Вася", Password: "p4"}},

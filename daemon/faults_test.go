@@ -16,6 +16,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/faultproxy"
+	"forumgm/internal/testkit"
 	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
@@ -81,7 +82,7 @@ func runFaults(t *testing.T, seed uint64, rules []faultproxy.Rule) faultOutcome 
 	defer cancel()
 	dir := t.TempDir()
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
-	clock := NewSimClock(start, true)
+	clock := testkit.NewClock(start)
 	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: clock.Now, Location: msk,
 		Users:        []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "botpw"}},
 		Threads:      []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры: ходы ниже."}}}},

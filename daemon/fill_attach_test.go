@@ -3,7 +3,6 @@ package daemon
 import (
 	"testing"
 
-	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/store"
 )
@@ -18,7 +17,7 @@ func TestFillAttachments(t *testing.T) {
 		{Body: "plain"},
 	}}
 	var c store.Commit
-	if err := Fill(&c, out, nil, nil, forum.Capabilities{PrivateMessages: true}); err != nil {
+	if err := FillWith(&c, out, nil, Notify{PM: true}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Outbox) != 3 {

@@ -13,6 +13,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/forum"
+	"forumgm/internal/testkit"
 	"forumgm/judge"
 	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
@@ -29,7 +30,7 @@ type board struct {
 	ctx   context.Context
 	srv   *sandbox.Server
 	url   string
-	clock *SimClock
+	clock *testkit.Clock
 	dir   string
 	pw    map[string]string
 }
@@ -39,7 +40,7 @@ func newBoard(t testing.TB, start time.Time, users []string, threads ...string) 
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dir := t.TempDir()
-	clock := NewSimClock(start, true)
+	clock := testkit.NewClock(start)
 	var us []sandbox.User
 	pw := map[string]string{}
 	for i, u := range users {

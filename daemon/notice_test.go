@@ -20,7 +20,7 @@ func TestModeratorNotice(t *testing.T) {
 	r := newRig(t, start, fakeFactory)
 	// An earlier flag in the store, so a post id cannot pass for the flag's number.
 	for i := 0; i < 3; i++ {
-		if _, err := r.st.AddFlag(r.ctx, store.NewFlag{Game: "g1", Kind: store.FlagOther, Detail: "earlier"}); err != nil {
+		if err := r.st.Commit(r.ctx, store.Commit{Game: "g1", Flags: []store.NewFlag{{Kind: store.FlagOther, Detail: "earlier"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,13 +4,15 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"forumgm/internal/testkit"
 )
 
 // Wake cuts the loop's wait short: the next cycle runs at once, not when the poll interval ends.
 func TestWakeCutsTheWaitShort(t *testing.T) {
 	start := time.Date(2026, 12, 1, 12, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	clock := NewSimClock(start, false) // time stands still: only a wake ends a wait
+	clock := testkit.NewStillClock(start) // time stands still: only a wake ends a wait
 	cycles := make(chan struct{}, 10)
 	d := r.newDaemon(t, fakeFactory, func(o *Options) {
 		o.Clock = clock

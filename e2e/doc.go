@@ -2,7 +2,7 @@
 // (forumgm/poster/mybb, reading through forumgm/scraper/mybb) drives the embedded sandbox forum
 // (forumgm/sandbox) over real loopback HTTP, with a real SQLite file per test, exactly as it drives
 // a real MyBB 1.8 board. Time never comes from the wall clock: the board runs on a
-// sandbox.ManualClock, the dialect resolves relative dates against the same clock, and the
+// testkit.Clock, the dialect resolves relative dates against the same clock, and the
 // dialect's flood-control wait advances that clock instead of sleeping.
 //
 // The package has tests and benchmarks only:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/testkit"
 	"forumgm/poster/mybb"
 	"forumgm/sandbox"
 
@@ -34,7 +35,7 @@ var users = []sandbox.User{{Name: botName, Password: botPass}, {Name: p1Name, Pa
 type board struct {
 	tb    testing.TB
 	ctx   context.Context
-	clock *sandbox.ManualClock
+	clock *testkit.Clock
 	sb    *sandbox.Server
 	base  string
 }
@@ -45,7 +46,7 @@ func newBoard(tb testing.TB, mod func(*sandbox.Options)) *board {
 	dir := tb.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
-	clock := sandbox.NewManualClock(start)
+	clock := testkit.NewClock(start)
 	opts := sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Now: clock.Now, Users: users}
 	if mod != nil {
 		mod(&opts)

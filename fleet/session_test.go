@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/testkit"
 )
 
 // listForum is a forum whose section list shows each thread's reply count and last post, as
@@ -123,14 +124,6 @@ func (f *listForum) pm(id, author string) {
 }
 func (f *listForum) Capabilities() forum.Capabilities { return forum.Capabilities{} }
 
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 func TestSectionListStandsForItsThreads(t *testing.T) {
 	ctx := context.Background()
 	const games = 50
@@ -143,7 +136,7 @@ func TestSectionListStandsForItsThreads(t *testing.T) {
 	for _, th := range threads {
 		lf.add(th, "opener")
 	}
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
 	gfs := make([]*gameForum, games)
 	curs := make([]forum.Cursor, games)
@@ -224,7 +217,7 @@ func TestThreadOffTheFirstPage(t *testing.T) {
 	lf.add("2", "a")
 	lf.add("3", "a")
 	lf.page = 2 // "1" is now off the first page
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
 	g := &gameForum{session: s, thread: "1", every: time.Second, verify: time.Hour, now: clock.Now}
 	other := &gameForum{session: s, thread: "2", every: time.Second, verify: time.Hour, now: clock.Now}
@@ -280,7 +273,7 @@ func TestSectionWatchSurvivesRestart(t *testing.T) {
 	for _, th := range []string{"1", "2", "3"} {
 		lf.add(th, "a")
 	}
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	curs := map[string]forum.Cursor{}
 	open := func() []*gameForum {
 		s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
@@ -333,7 +326,7 @@ func TestInboxReadOnceForTheSessionsGames(t *testing.T) {
 	ctx := context.Background()
 	lf := newListForum()
 	lf.pm("5", "old")
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
 	var gs []*gameForum
 	curs := []forum.Cursor{{PostID: "5"}, {PostID: "5"}, {PostID: "5"}}
@@ -383,7 +376,7 @@ func TestSectionListOnlyWhenShared(t *testing.T) {
 	ctx := context.Background()
 	lf := newListForum("1")
 	lf.add("1", "a")
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	s := &session{Forum: lf, key: "k", sections: map[string]*section{}, rate: 1}
 	g := &gameForum{session: s, thread: "1", every: time.Second, verify: time.Hour, now: clock.Now}
 	g.Join(forum.Cursor{})
@@ -415,7 +408,7 @@ func TestSectionLookWakesChangedGames(t *testing.T) {
 	for _, th := range []string{"1", "2", "3"} {
 		lf.add(th, "a")
 	}
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
 	woken := map[string]int{}
 	var gs []*gameForum
@@ -467,7 +460,7 @@ func TestBoardIndexStandsForTheLists(t *testing.T) {
 		lf.add(th, "a")
 	}
 	bf := &boardForum{listForum: lf}
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	s := &session{Forum: bf, key: "k", sections: map[string]*section{}, rate: 1}
 	var gs []*gameForum
 	curs := map[string]forum.Cursor{}

@@ -47,9 +47,6 @@ func New(dir, publicURL string) (*Folder, error) {
 	return &Folder{dir: dir, public: pub}, nil
 }
 
-// Dir is the folder's path.
-func (f *Folder) Dir() string { return f.dir }
-
 // Name is the file name a's bytes are kept under: the first 32 hex digits of their sha256 and
 // the extension of a's name (or of its content type; "bin" when neither tells).
 func Name(a forum.Attachment) string {

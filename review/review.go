@@ -270,14 +270,10 @@ type wrapped struct {
 func (w *wrapped) Error() string { return w.msg }
 func (w *wrapped) Unwrap() error { return w.err }
 
-// Accept settles a flag in the post's favour: an unreadable move or a stranger's move is judged;
-// an edited or deleted post's first-seen version stands; a disputed decision stands.
-func (r *Review) Accept(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	return r.AcceptAs(ctx, id, by, reason, "")
-}
-
-// AcceptAs accepts a flagged post as the move the moderator types in text (what the player meant),
-// judged as if the player had written it.
+// AcceptAs settles a flag in the post's favour: an unreadable move or a stranger's move is judged;
+// an edited or deleted post's first-seen version stands; a disputed decision stands. A non-empty
+// text is the move the moderator types (what the player meant), judged as if the player had
+// written it.
 func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string) (judge.Outcome, error) {
 	by, err := r.need(by, reason, false)
 	if err != nil {

@@ -98,7 +98,7 @@ func newMultiEnv(t *testing.T) *multiEnv {
 			t.Fatalf("%s start: %v", g.kind, err)
 		}
 		cm := store.Commit{Game: g.rv.Game, At: start, Cause: "start"}
-		if err := daemon.Fill(&cm, out, nil, nil, forum.Capabilities{}); err != nil {
+		if err := daemon.FillWith(&cm, out, nil, daemon.Notify{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Commit(ctx, cm); err != nil {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/internal/testkit"
 )
 
 var pngData = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDRfield")
@@ -51,7 +53,7 @@ func (c *client) postMultipart(path string, v url.Values, files map[string][]byt
 // which serves the bytes to anyone; a file not placed in the text is listed under the post; a
 // file never posted is served to its uploader only; a type MyBB refuses is refused.
 func TestAttachmentFlow(t *testing.T) {
-	clock := NewManualClock(start)
+	clock := testkit.NewClock(start)
 	s, base := newBoard(t, true, clock, nil)
 	c := newClient(t, base)
 	if _, ok := c.login("Джелу", "DzheluPass1"); !ok {

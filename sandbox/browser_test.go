@@ -11,6 +11,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"forumgm/internal/chrome"
+	"forumgm/internal/testkit"
 )
 
 // TestBrowser drives Debian's chromium like a person: log in as a player, open the thread, type
@@ -22,7 +23,7 @@ func TestBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	clock := NewManualClock(captureTime.Add(10 * time.Minute))
+	clock := testkit.NewClock(captureTime.Add(10 * time.Minute))
 	_, base := newBoard(t, true, clock, nil)
 
 	t0 := time.Now()

@@ -15,7 +15,7 @@
 //
 // Use:
 //
-//	clock := sandbox.NewManualClock(time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC))
+//	clock := testkit.NewClock(time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)) // in tests; nil Now is time.Now
 //	sb, err := sandbox.New(ctx, sandbox.Options{
 //		DBPath: filepath.Join(dir, "board.db"),
 //		Now:    clock.Now,

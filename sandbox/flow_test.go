@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"forumgm/forum"
+	"forumgm/internal/testkit"
 )
 
 var start = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -29,7 +30,7 @@ func mustContain(t *testing.T, what, body string, subs ...string) {
 }
 
 func TestLogin(t *testing.T) {
-	_, base := newBoard(t, true, NewManualClock(captureTime), nil)
+	_, base := newBoard(t, true, testkit.NewClock(captureTime), nil)
 	c := newClient(t, base)
 	body, ok := c.login("gm-bot", "wrong")
 	if ok {
@@ -74,7 +75,7 @@ func TestLogin(t *testing.T) {
 }
 
 func TestReplyFlow(t *testing.T) {
-	clock := NewManualClock(start)
+	clock := testkit.NewClock(start)
 	s, base := newBoard(t, true, clock, nil)
 	c := newClient(t, base)
 	if _, ok := c.login("Джелу", "DzheluPass1"); !ok {
@@ -175,7 +176,7 @@ func TestReplyFlow(t *testing.T) {
 }
 
 func TestGuestAndLostSession(t *testing.T) {
-	clock := NewManualClock(start)
+	clock := testkit.NewClock(start)
 	s, base := newBoard(t, true, clock, nil)
 	guest := newClient(t, base)
 	_, body := guest.get("newreply.php?tid=1")
@@ -220,7 +221,7 @@ func TestGuestAndLostSession(t *testing.T) {
 }
 
 func TestPMFlow(t *testing.T) {
-	clock := NewManualClock(start)
+	clock := testkit.NewClock(start)
 	s, base := newBoard(t, true, clock, nil)
 	bot := newClient(t, base)
 	bot.login("gm-bot", "GmBotPass1")
@@ -285,7 +286,7 @@ func TestPMFlow(t *testing.T) {
 }
 
 func TestEditPost(t *testing.T) {
-	clock := NewManualClock(start)
+	clock := testkit.NewClock(start)
 	_, base := newBoard(t, true, clock, nil)
 	c := newClient(t, base)
 	c.login("Джелу", "DzheluPass1")
@@ -315,7 +316,7 @@ func TestEditPost(t *testing.T) {
 }
 
 func TestWindows1251(t *testing.T) {
-	s, base := newBoard(t, true, NewManualClock(captureTime), func(o *Options) { o.Charset = "windows-1251" })
+	s, base := newBoard(t, true, testkit.NewClock(captureTime), func(o *Options) { o.Charset = "windows-1251" })
 	c := newClient(t, base)
 	resp, raw := c.get("showthread.php?tid=1")
 	if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=windows-1251" {
@@ -361,7 +362,7 @@ func TestWindows1251(t *testing.T) {
 }
 
 func TestGoAPI(t *testing.T) {
-	clock := NewManualClock(start)
+	clock := testkit.NewClock(start)
 	s, base := newBoard(t, false, clock, func(o *Options) { o.Users = append(o.Users, User{"Игрок", "pw12345"}) })
 	tid, pid, err := s.NewThread(t.Context(), "gm-bot", DefaultFID, "Крестовый поход — партия 3", "Партия начинается.\n[code]\n    A  B\n 1|__|__|\n[/code]")
 	if err != nil || tid != 1 || pid != 1 {
@@ -422,7 +423,7 @@ func TestGoAPI(t *testing.T) {
 
 // TestConcurrentPosting hammers the board from several clients (for -race and SQLite locking).
 func TestConcurrentPosting(t *testing.T) {
-	clock := NewManualClock(start)
+	clock := testkit.NewClock(start)
 	s, base := newBoard(t, true, clock, func(o *Options) { o.FloodSeconds = -1; o.MergeMinutes = -1 })
 	var wg sync.WaitGroup
 	for i, u := range fixtureUsers {

@@ -17,6 +17,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/internal/fixture"
+	"forumgm/internal/testkit"
 )
 
 // fixtureBase is the base URL of the captured board.
@@ -97,7 +98,7 @@ func fixtureThreads(t *testing.T) []Thread {
 
 // newBoard starts a board with the fixture users (and, when seed, the fixture threads) on a
 // loopback port, with a manual clock.
-func newBoard(t *testing.T, seed bool, clock *ManualClock, mod func(*Options)) (*Server, string) {
+func newBoard(t *testing.T, seed bool, clock *testkit.Clock, mod func(*Options)) (*Server, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

@@ -8,6 +8,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/internal/fixture"
+	"forumgm/internal/testkit"
 )
 
 // extracted is what a scraper written against the real pages reads from one post.
@@ -84,7 +85,7 @@ func comparePosts(t *testing.T, what string, want, got []extracted) {
 // marks, permalinks, post numbers and the post bodies' HTML (quotes, nested quotes, code blocks,
 // spoilers, links, smilies, [hr]).
 func TestThreadPagesMatchFixtures(t *testing.T) {
-	clock := NewManualClock(captureTime)
+	clock := testkit.NewClock(captureTime)
 	_, base := newBoard(t, true, clock, nil)
 	guest := newClient(t, base)
 	for _, tc := range []struct{ fixture, path string }{
@@ -150,7 +151,7 @@ func TestThreadPagesMatchFixtures(t *testing.T) {
 }
 
 func TestLastPostRedirect(t *testing.T) {
-	_, base := newBoard(t, true, NewManualClock(captureTime), nil)
+	_, base := newBoard(t, true, testkit.NewClock(captureTime), nil)
 	resp, body := newClient(t, base).get("showthread.php?tid=1&action=lastpost")
 	if resp.StatusCode != 302 || resp.Header.Get("Location") != "showthread.php?tid=1&pid=16#pid16" || body != "" {
 		t.Fatalf("lastpost: %d %q %q", resp.StatusCode, resp.Header.Get("Location"), body)
@@ -158,7 +159,7 @@ func TestLastPostRedirect(t *testing.T) {
 }
 
 func TestForumDisplayAndIndex(t *testing.T) {
-	_, base := newBoard(t, true, NewManualClock(captureTime), nil)
+	_, base := newBoard(t, true, testkit.NewClock(captureTime), nil)
 	c := newClient(t, base)
 	_, page := c.get("forumdisplay.php?fid=3")
 	d := doc(t, page)
@@ -199,7 +200,7 @@ func TestForumDisplayAndIndex(t *testing.T) {
 
 // TestPMReadMatchesFixture sends the captured PM and compares the read page and the inbox row.
 func TestPMReadMatchesFixture(t *testing.T) {
-	clock := NewManualClock(time.Date(2026, 11, 30, 3, 22, 36, 0, time.UTC))
+	clock := testkit.NewClock(time.Date(2026, 11, 30, 3, 22, 36, 0, time.UTC))
 	s, base := newBoard(t, true, clock, nil)
 	raw := loadRaw(t)
 	pm := raw.PMs[0]
@@ -242,7 +243,7 @@ func TestPMReadMatchesFixture(t *testing.T) {
 // row's cells forumdisplay_sticky, "Normal Threads", the others by last post, and the same
 // pagination; a thread page of that forum carries the breadcrumb popup of the forum's pages.
 func TestForumDisplayStickyAndPages(t *testing.T) {
-	clock := NewManualClock(captureTime)
+	clock := testkit.NewClock(captureTime)
 	_, base := newBoard(t, false, clock, func(o *Options) {
 		o.ThreadsPerPage = 4
 		for i, subject := range []string{"Правила", "Партия 1", "Партия 2", "Партия 3", "Партия 4", "Партия 5"} {

@@ -211,13 +211,6 @@ func (s *Server) init(ctx context.Context) error {
 	return nil
 }
 
-// AddModerator makes user a moderator of forum fid (0: DefaultFID), as MyBB's Admin CP does.
-func (s *Server) AddModerator(ctx context.Context, m Moderator) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addModeratorLocked(ctx, m)
-}
-
 func (s *Server) addModeratorLocked(ctx context.Context, m Moderator) error {
 	if m.FID == 0 {
 		m.FID = DefaultFID
@@ -227,18 +220,6 @@ func (s *Server) addModeratorLocked(ctx context.Context, m Moderator) error {
 		return fmt.Errorf("sandbox: moderator %q: %w", m.Name, err)
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT OR IGNORE INTO moderators(fid, uid) VALUES(?, ?)`, m.FID, u.UID)
-	return err
-}
-
-// SetSticky sticks thread tid to the top of its forum's list, or unsticks it.
-func (s *Server) SetSticky(ctx context.Context, tid int, sticky bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	q := `DELETE FROM sticky WHERE tid = ?`
-	if sticky {
-		q = `INSERT OR IGNORE INTO sticky(tid) VALUES(?)`
-	}
-	_, err := s.db.ExecContext(ctx, q, tid)
 	return err
 }
 
@@ -736,35 +717,6 @@ func (s *Server) DropSessions(ctx context.Context, user string) error {
 	return err
 }
 
-// DropAllSessions logs everybody out (see DropSessions).
-func (s *Server) DropAllSessions(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions`); err != nil {
-		return err
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT uid FROM users`)
-	if err != nil {
-		return err
-	}
-	var uids []int
-	for rows.Next() {
-		var id int
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		uids = append(uids, id)
-	}
-	rows.Close()
-	for _, id := range uids {
-		if _, err := s.db.ExecContext(ctx, `UPDATE users SET loginkey = ? WHERE uid = ?`, randHex(25), id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // StoredPost is a post as stored (raw MyCode).
 type StoredPost struct {
 	PID, TID   int
@@ -832,34 +784,4 @@ func (s *Server) PMs(ctx context.Context, user string) ([]StoredPM, error) {
 			Message: m.Message, Time: time.Unix(m.Dateline, 0).UTC(), Read: m.Status != 0})
 	}
 	return out, rows.Err()
-}
-
-// ManualClock is a settable clock for Options.Now, safe for concurrent use.
-type ManualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewManualClock starts a clock at t.
-func NewManualClock(t time.Time) *ManualClock { return &ManualClock{t: t} }
-
-// Now returns the clock's time.
-func (c *ManualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Set sets the time.
-func (c *ManualClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-// Advance moves the clock forward by d.
-func (c *ManualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
 }

@@ -74,20 +74,6 @@ type Resolution struct {
 	At     time.Time // zero: the store's clock
 }
 
-// AddFlag puts a case in the moderator's queue and returns its id.
-func (s *Store) AddFlag(ctx context.Context, f NewFlag) (int64, error) {
-	if err := f.check(f.Game); err != nil {
-		return 0, fmt.Errorf("store: add flag: %w", err)
-	}
-	var id int64
-	err := s.write(ctx, "add flag "+f.Game, func(tx *sql.Tx) error {
-		var err error
-		id, err = insertFlag(ctx, tx, f.Game, f, s.now())
-		return err
-	})
-	return id, err
-}
-
 // OpenFlags lists the open flags of a game ("" for all games) oldest first.
 func (s *Store) OpenFlags(ctx context.Context, game string) ([]Flag, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+flagCols+` FROM flags
@@ -117,18 +103,6 @@ func (s *Store) Flag(ctx context.Context, id int64) (Flag, error) {
 		return Flag{}, fmt.Errorf("store: flag %d: %w", id, err)
 	}
 	return f, nil
-}
-
-// ResolveFlag closes an open flag; ErrFlagNotOpen if it was already resolved. To resolve a flag
-// together with the events and replies of the decision, use Commit.Resolve instead.
-func (s *Store) ResolveFlag(ctx context.Context, r Resolution) error {
-	if err := r.check(); err != nil {
-		return fmt.Errorf("store: resolve flag %d: %w", r.FlagID, err)
-	}
-	return s.write(ctx, fmt.Sprintf("resolve flag %d", r.FlagID), func(tx *sql.Tx) error {
-		_, err := resolveFlag(ctx, tx, r, s.now())
-		return err
-	})
 }
 
 func (f NewFlag) check(game string) error {

@@ -103,13 +103,6 @@ func (s *Store) Games(ctx context.Context) ([]Game, error) {
 	return out, nil
 }
 
-// SetPaused pauses or resumes a game, recording why and by whom.
-func (s *Store) SetPaused(ctx context.Context, id string, paused bool, reason, by string) error {
-	return s.write(ctx, "set paused "+id, func(tx *sql.Tx) error {
-		return setPaused(ctx, tx, id, PauseUpdate{Paused: paused, Reason: reason, By: by}, s.now())
-	})
-}
-
 func setPaused(ctx context.Context, tx *sql.Tx, id string, p PauseUpdate, now time.Time) error {
 	res, err := tx.ExecContext(ctx, `UPDATE games SET paused = ?, pause_reason = ?, paused_by = ?, pause_changed_at = ?
 		WHERE id = ?`, p.Paused, p.Reason, p.By, fmtTime(now), id)

@@ -9,35 +9,20 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/internal/testkit"
 )
-
-// testClock is a deterministic clock that ticks one second per reading.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newTestClock() *testClock {
-	return &testClock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Second)
-	return c.t
-}
 
 func openTest(t testing.TB) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "forumgm.db")
-	s, err := Open(context.Background(), path, WithClock(newTestClock().Now))
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	tick := func() time.Time { return clock.Advance(time.Second) } // deterministic: one second per reading
+	s, err := Open(context.Background(), path, WithClock(tick))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,35 +122,3 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration, now func() tim
 	}
 	return tx.Commit()
 }
-
-// Migration is an applied schema migration.
-type Migration struct {
-	Version   int
-	Name      string
-	AppliedAt time.Time
-}
-
-// Migrations lists the applied schema migrations in version order.
-func (s *Store) Migrations(ctx context.Context) ([]Migration, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT version, name, applied_at FROM schema_migrations ORDER BY version`)
-	if err != nil {
-		return nil, fmt.Errorf("store: migrations: %w", err)
-	}
-	defer rows.Close()
-	var out []Migration
-	for rows.Next() {
-		var m Migration
-		var at string
-		if err := rows.Scan(&m.Version, &m.Name, &at); err != nil {
-			return nil, fmt.Errorf("store: migrations: %w", err)
-		}
-		if m.AppliedAt, err = parseTime(at); err != nil {
-			return nil, fmt.Errorf("store: migrations: %w", err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: migrations: %w", err)
-	}
-	return out, nil
-}

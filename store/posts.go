@@ -108,30 +108,6 @@ func (s *Store) SeenPost(ctx context.Context, game string, source Source, id str
 	return p, true, nil
 }
 
-// RecordPost stores a post seen for the first time (verdict pending) and reports whether it was
-// new. It returns the stored record either way, so a post seen before can be compared.
-func (s *Store) RecordPost(ctx context.Context, game string, source Source, p forum.Post) (PostRecord, bool, error) {
-	what := fmt.Sprintf("record post %s/%s/%s", game, source, p.ID)
-	if err := checkPost(source, p); err != nil {
-		return PostRecord{}, false, fmt.Errorf("store: %s: %w", what, err)
-	}
-	var rec PostRecord
-	var isNew bool
-	err := s.write(ctx, what, func(tx *sql.Tx) error {
-		var err error
-		isNew, err = insertPost(ctx, tx, game, source, p, VerdictPending, time.Time{}, s.now())
-		if err != nil {
-			return err
-		}
-		rec, err = post(ctx, tx, game, source, p.ID)
-		return err
-	})
-	if err != nil {
-		return PostRecord{}, false, err
-	}
-	return rec, isNew, nil
-}
-
 // MarkPostEdited records that the post's text now hashes to newHash. It reports whether that is a
 // change from what was last known (the first-seen hash or the last edit), and only then adds flag
 // (if not nil) in the same transaction, so an edit is flagged exactly once even across crashes.

@@ -204,38 +204,6 @@ func (s *Store) write(ctx context.Context, what string, fn func(tx *sql.Tx) erro
 	return nil
 }
 
-// IntegrityCheck runs PRAGMA integrity_check and foreign_key_check; nil when the file is sound.
-func (s *Store) IntegrityCheck(ctx context.Context) error {
-	rows, err := s.r.QueryContext(ctx, "PRAGMA integrity_check")
-	if err != nil {
-		return fmt.Errorf("store: integrity check: %w", err)
-	}
-	var msgs []string
-	for rows.Next() {
-		var m string
-		if err := rows.Scan(&m); err != nil {
-			rows.Close()
-			return fmt.Errorf("store: integrity check: %w", err)
-		}
-		msgs = append(msgs, m)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return fmt.Errorf("store: integrity check: %w", err)
-	}
-	if len(msgs) != 1 || msgs[0] != "ok" {
-		return fmt.Errorf("store: integrity check: %v", msgs)
-	}
-	fk, err := s.r.QueryContext(ctx, "PRAGMA foreign_key_check")
-	if err != nil {
-		return fmt.Errorf("store: foreign key check: %w", err)
-	}
-	defer fk.Close()
-	if fk.Next() {
-		return fmt.Errorf("store: foreign key check: violations found")
-	}
-	return fk.Err()
-}
-
 const timeLayout = "2006-01-02T15:04:05.000000000Z"
 
 func fmtTime(t time.Time) string { return t.UTC().Format(timeLayout) }

@@ -61,10 +61,6 @@ func Load(path string) (*Transcript, error) {
 	return parse(b, filepath.Dir(path))
 }
 
-// Parse reads a transcript from YAML and checks it (file names in it resolve against the working
-// folder).
-func Parse(b []byte) (*Transcript, error) { return parse(b, "") }
-
 func parse(b []byte, dir string) (*Transcript, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {

@@ -9,13 +9,6 @@ import (
 	"forumgm/store"
 )
 
-func init() {
-	commands["backup"] = command{
-		summary: "backup --config F FILE: a consistent copy of the database while the daemon runs (SQLite's backup API)",
-		run:     cmdBackup,
-	}
-}
-
 // cmdBackup copies the store with store.Backup. It opens the store shared, beside the daemon that
 // holds it; copying the file itself while the daemon writes can give a corrupt copy.
 func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {

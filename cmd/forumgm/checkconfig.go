@@ -12,13 +12,6 @@ import (
 	"forumgm/forum"
 )
 
-func init() {
-	commands["check-config"] = command{
-		summary: "validate a configuration file: forumgm check-config --config config.yaml",
-		run:     cmdCheckConfig,
-	}
-}
-
 func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("check-config", stderr)
 	cfg, err := loadConfig(fs, path, args)

@@ -17,13 +17,6 @@ import (
 	"forumgm/scraper/fingerprint"
 )
 
-func init() {
-	commands["detect"] = command{
-		summary: "recognise the forum engine of a thread page (URL or --file), name its dialect, print a forum: block",
-		run:     runDetect,
-	}
-}
-
 // threadParam is the query parameter that names the thread in each dialect's thread URLs.
 var threadParam = map[string]*regexp.Regexp{
 	"phpbb":  regexp.MustCompile(`[?&]t=(\d+)`),

@@ -10,13 +10,6 @@ import (
 	"forumgm/forum"
 )
 
-func init() {
-	commands["forum-check"] = command{
-		summary: "log in, read the game thread and the inbox, report (posts nothing)",
-		run:     cmdForumCheck,
-	}
-}
-
 func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("forum-check", stderr)
 	last := fs.Int("last", 5, "how many of the thread's last posts to show")

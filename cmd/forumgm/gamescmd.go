@@ -19,13 +19,6 @@ import (
 	"forumgm/store"
 )
 
-func init() {
-	commands["games"] = command{
-		summary: "the games of a config: forumgm games --config config.yaml list|add FILE|pause|resume|end|archive ID",
-		run:     cmdGames,
-	}
-}
-
 const gamesUsage = `usage: forumgm games --config config.yaml ACTION [flags]
 
   list                        every game of the config and of the store: kind, thread, state, open flags

@@ -10,31 +10,49 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	_ "time/tzdata" // time zones work on minimal machines
 )
 
-// command is one subcommand: it gets the arguments after its name and the standard streams.
+// command is one subcommand: its name, its one-line summary for the usage, and its run function,
+// which gets the arguments after the name and the standard streams.
 type command struct {
+	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-// commands is filled by each subcommand's file from init.
-var commands = map[string]command{}
+// commands names every subcommand and its run function; the usage lists them in this order.
+var commands = []command{
+	{"backup", "backup --config F FILE: a consistent copy of the database while the daemon runs (SQLite's backup API)", cmdBackup},
+	{"check-config", "validate a configuration file: forumgm check-config --config config.yaml", cmdCheckConfig},
+	{"detect", "recognise the forum engine of a thread page (URL or --file), name its dialect, print a forum: block", runDetect},
+	{"forum-check", "log in, read the game thread and the inbox, report (posts nothing)", cmdForumCheck},
+	{"games", "the games of a config: forumgm games --config config.yaml list|add FILE|pause|resume|end|archive ID", cmdGames},
+	{"posts", "print the posts a dialect extracts from a saved page or a URL (--json)", runPosts},
+	{"replay", "replay a game from a transcript file and print each reply (--json: one JSON object)", runReplay},
+	{"review", "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] [--game ID] (web UI, every game)", cmdReview},
+	{"run", "run the game master daemon: forumgm run --config config.yaml", cmdRun},
+	{"sandbox", "play a game on a local sandbox forum: forumgm sandbox [--game NAME] [--addr 127.0.0.1:0] [--dir DIR]", cmdSandbox},
+	{"verify", "check a game's fairness: forumgm verify --seed S --salt T THREAD.yaml, or --config config.yaml (the game in the store)", runVerify},
+}
+
+// lookup finds the command called name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: forumgm COMMAND [flags]")
 	fmt.Fprintln(w, "\ncommands:")
-	var names []string
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-13s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'forumgm COMMAND -h' for a command's flags.")
 }
@@ -52,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return 0
 	}
-	cmd, ok := commands[args[0]]
+	cmd, ok := lookup(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "forumgm: unknown command %q\n\n", args[0])
 		usage(stderr)

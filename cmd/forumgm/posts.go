@@ -18,13 +18,6 @@ import (
 	"forumgm/forum"
 )
 
-func init() {
-	commands["posts"] = command{
-		summary: "print the posts a dialect extracts from a saved page or a URL (--json)",
-		run:     runPosts,
-	}
-}
-
 func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("posts", flag.ContinueOnError)
 	fs.SetOutput(stderr)

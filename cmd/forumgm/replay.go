@@ -10,13 +10,6 @@ import (
 	"forumgm/transcript"
 )
 
-func init() {
-	commands["replay"] = command{
-		summary: "replay a game from a transcript file and print each reply (--json: one JSON object)",
-		run:     runReplay,
-	}
-}
-
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)

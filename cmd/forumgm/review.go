@@ -19,13 +19,6 @@ import (
 	"forumgm/store"
 )
 
-func init() {
-	commands["review"] = command{
-		summary: "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] [--game ID] (web UI, every game)",
-		run:     cmdReview,
-	}
-}
-
 // reviewUsage is the review command's help (English, like every CLI message for moderators).
 const reviewUsage = `usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]
 actions:

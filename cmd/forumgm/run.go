@@ -26,13 +26,6 @@ import (
 	"forumgm/store"
 )
 
-func init() {
-	commands["run"] = command{
-		summary: "run the game master daemon: forumgm run --config config.yaml",
-		run:     cmdRun,
-	}
-}
-
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("run", stderr)
 	cfg, err := loadConfig(fs, path, args)

@@ -17,13 +17,6 @@ import (
 	"forumgm/sandbox"
 )
 
-func init() {
-	commands["sandbox"] = command{
-		summary: "play a game on a local sandbox forum: forumgm sandbox [--game NAME] [--addr 127.0.0.1:0] [--dir DIR]",
-		run:     cmdSandbox,
-	}
-}
-
 // The sandbox's own accounts beside the game's players: throwaway local logins, printed for the
 // user.
 var (

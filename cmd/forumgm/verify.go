@@ -15,13 +15,6 @@ import (
 	"forumgm/transcript"
 )
 
-func init() {
-	commands["verify"] = command{
-		summary: "check a game's fairness: forumgm verify --seed S --salt T THREAD.yaml, or --config config.yaml (the game in the store)",
-		run:     runVerify,
-	}
-}
-
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/internal/fixture"
+	"forumgm/internal/testkit"
 )
 
 // fakeDiscourse is a loopback Discourse answering the JSON API the way Discourse does (see
@@ -99,8 +99,8 @@ func (f *fakeDiscourse) file(name string) []byte {
 }
 
 // open builds the dialect against the fake with a fast client and a recording clock.
-func (f *fakeDiscourse) open(t testing.TB, extra map[string]string, mod func(*forum.Config)) (*Forum, *fixture.Clock) {
-	clock := fixture.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+func (f *fakeDiscourse) open(t testing.TB, extra map[string]string, mod func(*forum.Config)) (*Forum, *testkit.Clock) {
+	clock := testkit.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	cfg := forum.Config{BaseURL: f.srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Extra: extra}
 	if mod != nil {
 		mod(&cfg)

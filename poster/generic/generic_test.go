@@ -13,6 +13,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
+	"forumgm/internal/testkit"
 )
 
 // punbbExtra configures the generic dialect for PunBB 1.4 (the captured fixtures).
@@ -100,8 +101,8 @@ func (b *punbbBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func setup(t *testing.T) (*punbbBoard, *fixture.Clock, *Forum) {
-	clock := fixture.NewClock(time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC))
+func setup(t *testing.T) (*punbbBoard, *testkit.Clock, *Forum) {
+	clock := testkit.NewClock(time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC))
 	b := &punbbBoard{t: t}
 	srv := httptest.NewServer(b)
 	t.Cleanup(srv.Close)

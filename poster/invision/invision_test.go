@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/internal/fixture"
+	"forumgm/internal/testkit"
 )
 
 var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
-func open(t *testing.T, f *fakeIPS, mod func(*forum.Config)) (*Forum, *fixture.Clock) {
+func open(t *testing.T, f *fakeIPS, mod func(*forum.Config)) (*Forum, *testkit.Clock) {
 	t.Helper()
-	clock := fixture.NewClock(testNow)
+	clock := testkit.NewClock(testNow)
 	cfg := forum.Config{BaseURL: f.base(), Username: botName, Password: botPass, Location: time.UTC, Now: clock.Now}
 	if mod != nil {
 		mod(&cfg)
@@ -31,7 +31,7 @@ func open(t *testing.T, f *fakeIPS, mod func(*forum.Config)) (*Forum, *fixture.C
 	return x, clock
 }
 
-func member(t *testing.T, f *fakeIPS, mod func(*forum.Config)) (*Forum, *fixture.Clock) {
+func member(t *testing.T, f *fakeIPS, mod func(*forum.Config)) (*Forum, *testkit.Clock) {
 	t.Helper()
 	x, clock := open(t, f, mod)
 	if err := x.Login(context.Background()); err != nil {

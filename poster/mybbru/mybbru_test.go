@@ -16,8 +16,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"forumgm/forum"
-	"forumgm/internal/fixture"
 	"forumgm/internal/meter"
+	"forumgm/internal/testkit"
 )
 
 // board is a loopback MyBB.ru stand-in serving the windows-1251 test pages.
@@ -149,9 +149,9 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func setup(t *testing.T) (*board, *fixture.Clock, *Forum) {
+func setup(t *testing.T) (*board, *testkit.Clock, *Forum) {
 	t.Helper()
-	clock := fixture.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	clock := testkit.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	b := &board{t: t, nextID: 12}
 	srv := meter.NewServer(b)
 	b.meter = srv

@@ -14,6 +14,7 @@ import (
 	"forumgm/forum"
 	"forumgm/internal/fixture"
 	"forumgm/internal/meter"
+	"forumgm/internal/testkit"
 )
 
 // capBoard replays the pages captured from a local phpBB install (testdata/forums/phpbb33,
@@ -27,7 +28,7 @@ type capBoard struct {
 	t     *testing.T
 	dir   string // phpbb33, phpbb30
 	style string // "" prosilver, "subsilver2" (phpbb30 only: its own login and reply forms)
-	clock *fixture.Clock
+	clock *testkit.Clock
 
 	mu       sync.Mutex
 	requests []string
@@ -176,7 +177,7 @@ func (b *capBoard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func capSetup(t *testing.T, dir, style string) (*capBoard, *Forum) {
 	t.Helper()
-	clock := fixture.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	b := &capBoard{t: t, dir: dir, style: style, clock: clock}
 	srv := meter.NewServer(b)
 	t.Cleanup(srv.Close)

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/internal/fixture"
 	"forumgm/internal/meter"
+	"forumgm/internal/testkit"
 )
 
 func page(t *testing.T, name string) string {
@@ -34,7 +34,7 @@ var creationRe = regexp.MustCompile(`name="creation_time" value="\d+"`)
 // phpBB does (check_form_key: creation_time must be at least a second old on the shared clock).
 type board struct {
 	t        *testing.T
-	clock    *fixture.Clock
+	clock    *testkit.Clock
 	mu       sync.Mutex
 	requests []string
 	posted   []url.Values // reply POST bodies
@@ -193,7 +193,7 @@ func (b *board) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func setup(t *testing.T) (*board, *Forum) {
 	t.Helper()
-	clock := fixture.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	clock := testkit.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	b := &board{t: t, clock: clock, nextID: 15}
 	srv := meter.NewServer(b)
 	b.meter = srv

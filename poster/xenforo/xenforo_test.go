@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/internal/fixture"
+	"forumgm/internal/testkit"
 )
 
 var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 // open builds the dialect against the fake with a fast client and a recording clock.
-func open(t *testing.T, f *fakeXF, mod func(*forum.Config)) (*Forum, *fixture.Clock) {
+func open(t *testing.T, f *fakeXF, mod func(*forum.Config)) (*Forum, *testkit.Clock) {
 	t.Helper()
-	clock := fixture.NewClock(testNow)
+	clock := testkit.NewClock(testNow)
 	cfg := forum.Config{BaseURL: f.base(), Username: botName, Password: botPass, Location: time.UTC, Now: clock.Now}
 	if mod != nil {
 		mod(&cfg)
@@ -33,7 +33,7 @@ func open(t *testing.T, f *fakeXF, mod func(*forum.Config)) (*Forum, *fixture.Cl
 	return x, clock
 }
 
-func member(t *testing.T, f *fakeXF, mod func(*forum.Config)) (*Forum, *fixture.Clock) {
+func member(t *testing.T, f *fakeXF, mod func(*forum.Config)) (*Forum, *testkit.Clock) {
 	t.Helper()
 	x, clock := open(t, f, mod)
 	if err := x.Login(context.Background()); err != nil {
