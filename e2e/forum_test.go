@@ -17,8 +17,8 @@ import (
 	"forumgm/sandbox"
 )
 
-// The dialect satisfies the daemon's optional sent-folder interface (crash recovery of PMs).
-var _ daemon.SentFolder = (*mybb.Forum)(nil)
+// The dialect satisfies forum.SentFolder (crash recovery of PMs).
+var _ forum.SentFolder = (*mybb.Forum)(nil)
 
 // Logging in: the dialect is registered as "mybb" and logs in to the sandbox with the login form;
 // the session it gets is a member's (reading the inbox needs no second login); a wrong password is

@@ -161,6 +161,14 @@ type Editor interface {
 	EditPost(ctx context.Context, t Thread, id string, edit func(text string) (string, error)) error
 }
 
+// SentFolder is implemented by dialects that can list the bot's sent private messages after the
+// cursor: the daemon uses it to find a private message whose earlier attempt may have gone out.
+// Without it such a message is sent again (a possible duplicate private message rather than a
+// lost one).
+type SentFolder interface {
+	Sent(ctx context.Context, after Cursor) ([]Post, Cursor, error)
+}
+
 // Errors every dialect reports, wrapped with the details (errors.Is works on them).
 var (
 	ErrLoggedOut     = errors.New("forum: not logged in")
