@@ -24,7 +24,8 @@ import (
 )
 
 // BrowserWriter is what a real-browser writer does for the generic dialect (poster/browser
-// implements it; it is set by that package so this one does not import rod).
+// implements it; the program wires it in through Options.NewBrowser, so this package does not
+// import rod).
 type BrowserWriter interface {
 	Login(ctx context.Context, loginURL, form, userField, passField, user, pass string) error
 	// Reply fills field of form on formURL with body, submits, and returns the URL and HTML the
@@ -33,15 +34,17 @@ type BrowserWriter interface {
 	Close() error
 }
 
-// NewBrowserWriter is set by poster/browser's init (import it for Extra["browser"]="true").
-var NewBrowserWriter func(cfg forum.Config) (BrowserWriter, error)
-
-// Options are the injectable parts (tests).
+// Options are the injectable parts: the client and clock (tests), and the real-browser writer.
 type Options struct {
 	Client     *forum.Client
 	Sleep      form.Sleeper
 	MaxRetries int
-	Browser    BrowserWriter
+	// Browser writes instead of HTTP form posts (a test's writer); nil: NewBrowser builds one when
+	// Extra["browser"] = "true".
+	Browser BrowserWriter
+	// NewBrowser builds the real-browser writer for Extra["browser"] = "true" (forumgm passes
+	// poster/browser's); nil: such a configuration does not open.
+	NewBrowser func(cfg forum.Config) BrowserWriter
 }
 
 // Forum is a board described by configuration.
@@ -101,20 +104,27 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		}
 	}
 	if x["browser"] == "true" && opt.Browser == nil {
-		if NewBrowserWriter == nil {
-			return nil, errors.New("generic: browser=true but poster/browser is not linked in")
+		if opt.NewBrowser == nil {
+			return nil, errors.New("generic: browser=true but no real-browser writer is wired in (Options.NewBrowser)")
 		}
-		b, err := NewBrowserWriter(cfg)
-		if err != nil {
-			return nil, err
-		}
-		f.opt.Browser = b
+		f.opt.Browser = opt.NewBrowser(cfg)
 	}
 	return f, nil
 }
 
+// Opener opens the generic dialect with opt (the real-browser writer, say) for every config.
+func Opener(opt Options) forum.Opener {
+	return func(cfg forum.Config) (forum.Forum, error) {
+		f, err := New(cfg, opt)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+}
+
 func init() {
-	forum.Register("generic", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
+	forum.Register("generic", Opener(Options{}))
 }
 
 // Capabilities: PMs are not configurable in the generic dialect.
