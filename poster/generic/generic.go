@@ -36,9 +36,8 @@ type BrowserWriter interface {
 
 // Options are the injectable parts: the client and clock (tests), and the real-browser writer.
 type Options struct {
-	Client     *forum.Client
-	Sleep      form.Sleeper
-	MaxRetries int
+	Client *forum.Client
+	Sleep  form.Sleeper
 	// Browser writes instead of HTTP form posts (a test's writer); nil: NewBrowser builds one when
 	// Extra["browser"] = "true".
 	Browser BrowserWriter
@@ -79,9 +78,6 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	}
 	if opt.Sleep == nil {
 		opt.Sleep = forum.Sleep
-	}
-	if opt.MaxRetries == 0 {
-		opt.MaxRetries = 3
 	}
 	if opt.Client == nil {
 		opt.Client = forum.NewClient(cfg.ClientConfig().WithSleep(opt.Sleep))
@@ -339,11 +335,10 @@ func cloneWith(m map[string]string, k, v string) map[string]string {
 }
 
 // Reply posts body through reply_url / reply_form / reply_field, with the same recovery as the
-// built-in dialects: wait out flood control, log in again, retry a rejected token, split long text.
+// built-in dialects (form.Retry): log in again, retry a rejected token.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken}}
-	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
-		id, err := f.replyOnce(ctx, t, part)
+	return form.Retry{Login: f.Login}.Post(ctx, func() (string, bool, error) {
+		id, err := f.replyOnce(ctx, t, body)
 		return id, false, err
 	})
 }
