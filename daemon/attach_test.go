@@ -131,8 +131,7 @@ func TestReportPictureExactlyOnceAcrossCrashes(t *testing.T) {
 	r := newRig(t, start, picFactory(field))
 	armed := false
 	fo, err := mybb.New(forum.Config{BaseURL: r.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: crashTransport{&armed, http.DefaultTransport}})),
-		mybb.WithSleep(r.clock.Sleep))
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: crashTransport{&armed, http.DefaultTransport}})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +270,7 @@ func TestRefusedAttachmentIsLinked(t *testing.T) {
 	}
 	fo, err := mybb.New(forum.Config{BaseURL: r.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now,
 		Extra: map[string]string{"max_attachment_size": "2000000"}},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})), mybb.WithSleep(r.clock.Sleep))
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +296,7 @@ func TestRefusedAttachmentIsLinked(t *testing.T) {
 func offForum(t *testing.T, r *rig) forum.Forum {
 	fo, err := mybb.New(forum.Config{BaseURL: r.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now,
 		Extra: map[string]string{"attachments": "off"}},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})), mybb.WithSleep(r.clock.Sleep))
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})))
 	if err != nil {
 		t.Fatal(err)
 	}

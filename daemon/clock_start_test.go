@@ -15,7 +15,7 @@ import (
 // then, and the time-limit violation comes a limit after the reply, not after the move.
 func TestLateReplyStartsTheClock(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 4, 30, 0, msk) // a Tuesday evening
-	r := newRigWith(t, start, crusadeFactory(t, start), rigOptions{floodSeconds: 60, returnFlood: true})
+	r := newRigWith(t, start, crusadeFactory(t, start), rigOptions{floodSeconds: 60})
 	r.cycle(t) // the opening post at 19:04:30: the bot's flood clock starts
 	before := len(r.botTexts(t))
 	r.clock.Set(time.Date(2026, 12, 1, 19, 5, 0, 0, msk))

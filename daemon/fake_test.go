@@ -151,9 +151,7 @@ func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error))
 // rigOptions change a rig's board and dialect from the defaults (no flood control).
 type rigOptions struct {
 	floodSeconds int  // the board's flood control for posts (0: off)
-	returnFlood  bool // the dialect returns flood errors to the daemon (as forumgm run sets it)
 	maxMessage   int  // the board's longest message (0: MyBB's 65535)
-	callerSplits bool // the dialect returns too-long errors to the daemon (as forumgm run sets it)
 	noMerge      bool // the board does not merge a user's consecutive posts (the bot exempted)
 }
 
@@ -196,10 +194,8 @@ func newForum(t testing.TB, url string, clock Clock) forum.Forum {
 }
 
 func newForumWith(t testing.TB, url string, clock Clock, ro rigOptions) forum.Forum {
-	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now,
-		ReturnFlood: ro.returnFlood, ReturnTooLong: ro.callerSplits},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})),
-		mybb.WithSleep(clock.Sleep))
+	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now},
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})))
 	if err != nil {
 		t.Fatal(err)
 	}

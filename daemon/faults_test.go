@@ -109,7 +109,7 @@ func runFaults(t *testing.T, seed uint64, rules []faultproxy.Rule) faultOutcome 
 	client := forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Timeout: 200 * time.Millisecond, BaseDelay: time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fo, err := mybb.New(forum.Config{BaseURL: px.URL() + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now},
-		mybb.WithClient(client), mybb.WithSleep(clock.Sleep))
+		mybb.WithClient(client))
 	if err != nil {
 		t.Fatal(err)
 	}

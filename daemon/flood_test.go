@@ -12,7 +12,7 @@ import (
 // counted, and the held reply goes out once the board allows, in order, once.
 func TestFloodWaitKeepsJudging(t *testing.T) {
 	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
-	r := newRigWith(t, start, crusadeFactory(t, start), rigOptions{floodSeconds: 60, returnFlood: true})
+	r := newRigWith(t, start, crusadeFactory(t, start), rigOptions{floodSeconds: 60})
 	r.cycle(t) // the opening post: the bot's flood clock starts
 	r.clock.Set(start.Add(65 * time.Minute))
 	r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")
@@ -72,12 +72,12 @@ func lastPostID(t *testing.T, r *rig) string {
 	return strconv.Itoa(posts[len(posts)-1].PID)
 }
 
-// A board that allows shorter messages than the daemon thought: the dialect does not split on
-// its own (forumgm run sets ReturnTooLong); the daemon splits, every part carries its own marker,
+// A board that allows shorter messages than the daemon thought: the dialect does not split (it
+// returns forum.ErrTooLong); the daemon splits, every part carries its own marker,
 // and reading the thread again posts nothing twice.
 func TestBoardLimitPartsCarryMarkers(t *testing.T) {
 	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
-	r := newRigWith(t, start, crusadeFactory(t, start), rigOptions{maxMessage: 700, callerSplits: true, noMerge: true})
+	r := newRigWith(t, start, crusadeFactory(t, start), rigOptions{maxMessage: 700, noMerge: true})
 	r.cycle(t) // the opening post (the board and the rules: about 3,000 characters)
 	texts := r.botTexts(t)
 	if len(texts) < 3 {

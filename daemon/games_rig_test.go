@@ -140,7 +140,7 @@ func (b *board) game(t testing.TB, id, bot string, thread int, gameYAML string) 
 func (g *table) session(t testing.TB) forum.Forum {
 	t.Helper()
 	f, err := mybb.New(forum.Config{BaseURL: g.b.url + "/", Username: g.bot, Password: g.b.password(t, g.bot), Location: msk, Now: g.b.clock.Now},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})), mybb.WithSleep(g.b.clock.Sleep))
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,8 +123,7 @@ func idleRig(t *testing.T) (*rig, *counter, *atomic.Bool) {
 	r := newRig(t, time.Date(2026, 12, 1, 12, 0, 0, 0, msk), fakeFactory)
 	c := newCounter(t, r.url)
 	f, err := mybb.New(forum.Config{BaseURL: c.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: c})),
-		mybb.WithSleep(r.clock.Sleep))
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: c})))
 	if err != nil {
 		t.Fatal(err)
 	}

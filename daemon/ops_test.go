@@ -115,8 +115,7 @@ func TestOpsServer(t *testing.T) {
 	r := newRig(t, start, fakeFactory)
 	tr := &cutTransport{dead: deadAddr(t)}
 	fo, err := mybb.New(forum.Config{BaseURL: r.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: tr, Sleep: r.clock.Sleep})),
-		mybb.WithSleep(r.clock.Sleep))
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: tr, Sleep: r.clock.Sleep})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,13 +16,6 @@ import (
 	"forumgm/store"
 )
 
-// SentFolder is implemented by dialects that can list the bot's sent private messages; the poster
-// uses it to find a private message whose earlier attempt may have gone out. Without it such a
-// message is sent again (a possible duplicate private message rather than a lost one).
-type SentFolder interface {
-	Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error)
-}
-
 // errAttempt is recorded before a send: if the process dies during it, the attempt count says the
 // message may be on the forum, and the marker is looked up before any new attempt.
 var errAttempt = errors.New("sending (outcome unknown until confirmed)")
@@ -433,7 +426,7 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 	var posts []forum.Post
 	switch it.Kind {
 	case store.OutboxPM:
-		sf, ok := forum.As[SentFolder](d.o.Forum)
+		sf, ok := forum.As[forum.SentFolder](d.o.Forum)
 		if !ok {
 			d.log.Warn().Int64("outbox", it.ID).Msg("the dialect cannot list sent messages: a private message whose first attempt may have gone out is sent again")
 			return nil, nil

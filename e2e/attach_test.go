@@ -167,7 +167,8 @@ func BenchmarkReplyWithPicture(b *testing.B) {
 }
 
 // Flood control after the upload (the board's 60 s between a user's posts, merging off): the
-// dialect waits, then posts the same filled form again; one upload, none left unattached.
+// flood error comes back, and the next try after the wait posts the same filled form again; one
+// upload, none left unattached.
 func TestPictureAfterFloodControl(t *testing.T) {
 	b := newBoard(t, func(o *sandbox.Options) { o.MergeMinutes = -1 })
 	tid, _ := b.thread("Драконбол — матч 4", post{p1Name, "Ждём."})

@@ -17,8 +17,8 @@ import (
 	"forumgm/sandbox"
 )
 
-// The dialect satisfies the daemon's optional sent-folder interface (crash recovery of PMs).
-var _ daemon.SentFolder = (*mybb.Forum)(nil)
+// The dialect satisfies forum.SentFolder (crash recovery of PMs).
+var _ forum.SentFolder = (*mybb.Forum)(nil)
 
 // Logging in: the dialect is registered as "mybb" and logs in to the sandbox with the login form;
 // the session it gets is a member's (reading the inbox needs no second login); a wrong password is
@@ -288,8 +288,9 @@ func TestQuoteOfTheBot(t *testing.T) {
 }
 
 // Flood control: two bot replies in a row. The board refuses the second ("Please wait 61 more
-// seconds": MyBB counts postfloodsecs - elapsed + 1); Reply waits that out with the injected sleep
-// (which advances the board's clock) and the reply is made once, at the time the wait ends.
+// seconds": MyBB counts postfloodsecs - elapsed + 1); the flood error comes back, the message waits
+// that out as the daemon's outbox does (the account advances the board's clock) and the reply is
+// made once, at the time the wait ends.
 // Merging is off here: with it on, MyBB merges instead and skips the flood check.
 func TestFloodControlWaitAndRecover(t *testing.T) {
 	b := newBoard(t, func(o *sandbox.Options) { o.MergeMinutes = -1 })
@@ -318,8 +319,8 @@ func TestFloodControlWaitAndRecover(t *testing.T) {
 		t.Fatalf("second reply: %q merged=%v %v", second, merged, err)
 	}
 	waits := bot.slept()
-	// The poster sleeps the board's 61 s plus its one-second safety margin (poster/mybb
-	// retryPolicy); one wait, no second refusal.
+	// The daemon waits the board's 61 s plus its one-second safety margin (daemon.Drain); one wait,
+	// no second refusal.
 	if len(waits) != 1 || waits[0] != fe.Wait+time.Second {
 		t.Fatalf("waits %v, want [%v] (the board's %v + 1s margin)", waits, fe.Wait+time.Second, fe.Wait)
 	}
@@ -400,7 +401,7 @@ func TestPrivateMessages(t *testing.T) {
 		t.Errorf("PM as the player reads it: %+v cursor %+v", pm, cur)
 	}
 
-	// A second message from the bot at once meets PM flood control, is waited out and sent.
+	// A second message from the bot at once meets PM flood control, waits and is sent.
 	if err := bot.SendPM(b.ctx, p1Name, "Партия 1: напоминание", "Джелу, ход ждёт."); err != nil {
 		t.Fatal(err)
 	}

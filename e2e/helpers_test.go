@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -159,13 +160,50 @@ func (r *recorder) count(n int, prefix string) int {
 }
 
 // account is the MyBB dialect logged in (lazily) as one user of the board, with a fast client
-// (no rate limit, no backoff sleeps), a counting transport, and a flood-control wait that
-// advances the board's clock.
+// (no rate limit, no backoff sleeps) and a counting transport. Its writes meet flood control the
+// way the daemon's outbox does: the wait advances the board's clock (afterFlood).
 type account struct {
 	*mybb.Forum
 	rec   *recorder
+	clock *sandbox.ManualClock
 	mu    sync.Mutex
 	waits []time.Duration
+}
+
+// afterFlood sends the way the daemon's outbox does under flood control: when the board refuses
+// with a *forum.FloodError, the message waits the board's time and a second (daemon.Drain; here
+// the board's clock is advanced by it and the wait recorded) and is sent again.
+func (a *account) afterFlood(send func() error) error {
+	var err error
+	for range 5 {
+		var fe *forum.FloodError
+		if err = send(); !errors.As(err, &fe) {
+			return err
+		}
+		d := max(fe.Wait, time.Second) + time.Second
+		a.mu.Lock()
+		a.waits = append(a.waits, d)
+		a.mu.Unlock()
+		a.clock.Advance(d)
+	}
+	return err
+}
+
+// Reply is the dialect's Reply, sent again after flood control (afterFlood).
+func (a *account) Reply(ctx context.Context, t forum.Thread, body string) (id string, merged bool, err error) {
+	err = a.afterFlood(func() (err error) { id, merged, err = a.Forum.Reply(ctx, t, body); return err })
+	return id, merged, err
+}
+
+// ReplyWithAttachments is the dialect's, sent again after flood control (afterFlood).
+func (a *account) ReplyWithAttachments(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (id string, merged bool, err error) {
+	err = a.afterFlood(func() (err error) { id, merged, err = a.Forum.ReplyWithAttachments(ctx, t, body, files); return err })
+	return id, merged, err
+}
+
+// SendPM is the dialect's, sent again after flood control (afterFlood).
+func (a *account) SendPM(ctx context.Context, to, subject, body string) error {
+	return a.afterFlood(func() error { return a.Forum.SendPM(ctx, to, subject, body) })
 }
 
 func (a *account) slept() []time.Duration {
@@ -184,20 +222,13 @@ func (b *board) dial(user, pass string, opts ...mybb.Option) *account {
 	b.tb.Helper()
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	b.tb.Cleanup(tr.CloseIdleConnections)
-	a := &account{rec: &recorder{next: tr}}
+	a := &account{rec: &recorder{next: tr}, clock: b.clock}
 	client := forum.NewClient(forum.ClientConfig{
 		Rate: rate.Inf, Burst: 1, MaxRetries: 1, BaseDelay: time.Millisecond, Timeout: time.Minute,
 		Sleep:     func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 		Transport: a.rec,
 	})
-	sleep := func(ctx context.Context, d time.Duration) error {
-		a.mu.Lock()
-		a.waits = append(a.waits, d)
-		a.mu.Unlock()
-		b.clock.Advance(d)
-		return ctx.Err()
-	}
-	f, err := mybb.New(b.config(user, pass), append([]mybb.Option{mybb.WithClient(client), mybb.WithSleep(sleep)}, opts...)...)
+	f, err := mybb.New(b.config(user, pass), append([]mybb.Option{mybb.WithClient(client)}, opts...)...)
 	if err != nil {
 		b.tb.Fatal(err)
 	}

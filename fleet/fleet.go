@@ -261,10 +261,6 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 		BaseURL: v.Forum.URL, Username: v.Bot.Username, Password: password,
 		Location: v.ForumLocation(), Now: f.o.Clock.Now, UserAgent: v.Forum.UserAgent, Extra: v.Forum.Extra,
 		Limits: f.limits,
-		// Flood control is waited out by the daemon, which reads and judges meanwhile.
-		ReturnFlood: true,
-		// ... and it splits a message the board finds too long, every part with its own marker.
-		ReturnTooLong: true,
 	}
 	fo, err := f.o.Open(v, fcfg)
 	if err != nil {

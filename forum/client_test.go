@@ -181,32 +181,6 @@ func TestSleep(t *testing.T) {
 	}
 }
 
-func TestRelogin(t *testing.T) {
-	ctx := context.Background()
-	logins, calls := 0, 0
-	login := func(context.Context) error { logins++; return nil }
-	lostOnce := func() error {
-		calls++
-		if calls == 1 {
-			return fmt.Errorf("page: %w", ErrLoggedOut)
-		}
-		return nil
-	}
-	if err := Relogin(ctx, login, lostOnce); err != nil || logins != 1 || calls != 2 {
-		t.Fatalf("lost session: err %v, %d logins, %d calls", err, logins, calls)
-	}
-	other := errors.New("flood")
-	logins, calls = 0, 0
-	if err := Relogin(ctx, login, func() error { calls++; return other }); err != other || logins != 0 || calls != 1 {
-		t.Fatalf("other error: %v, %d logins, %d calls", err, logins, calls)
-	}
-	bad := func(context.Context) error { return ErrBadLogin }
-	err := Relogin(ctx, bad, func() error { return ErrLoggedOut })
-	if !errors.Is(err, ErrLoggedOut) || !errors.Is(err, ErrBadLogin) {
-		t.Fatalf("failed re-login must report both: %v", err)
-	}
-}
-
 // A POST answered 5xx or 429 (a CDN's 502/504 after the forum stored the post) or cut off by a
 // reset is sent once and reported as ambiguous, never repeated; a GET still is.
 func TestClientPostAmbiguousNeverRepeated(t *testing.T) {

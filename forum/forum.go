@@ -161,6 +161,14 @@ type Editor interface {
 	EditPost(ctx context.Context, t Thread, id string, edit func(text string) (string, error)) error
 }
 
+// SentFolder is implemented by dialects that can list the bot's sent private messages after the
+// cursor: the daemon uses it to find a private message whose earlier attempt may have gone out.
+// Without it such a message is sent again (a possible duplicate private message rather than a
+// lost one).
+type SentFolder interface {
+	Sent(ctx context.Context, after Cursor) ([]Post, Cursor, error)
+}
+
 // Errors every dialect reports, wrapped with the details (errors.Is works on them).
 var (
 	ErrLoggedOut     = errors.New("forum: not logged in")
@@ -181,7 +189,10 @@ var (
 	ErrAttachmentRefused = errors.New("forum: attachment refused")
 )
 
-// FloodError is the forum's flood control: try again after Wait.
+// FloodError is the forum's flood control: try again after Wait. A dialect returns it at once,
+// never waits it out: the daemon does, reading and judging meanwhile. Likewise a message the
+// board finds too long comes back as ErrTooLong, never split by the dialect: the daemon splits it,
+// each part with its own marker.
 type FloodError struct {
 	Wait time.Duration
 }
@@ -201,16 +212,9 @@ type Config struct {
 	UserAgent string
 	// Extra holds dialect-specific settings (the generic dialect's selectors, say).
 	Extra map[string]string
-	// ReturnFlood: a write the board refuses for flood control returns the *FloodError at once
-	// instead of waiting it out, so the caller (the daemon) keeps reading and judging meanwhile.
-	ReturnFlood bool
 	// Limits are the per-host request limits shared by every session of the process (nil: the
 	// dialect's client keeps its own).
 	Limits *HostLimits
-	// ReturnTooLong: a message the board finds too long returns the error instead of being split
-	// by the dialect, so the caller (the daemon) splits it, each part with its own marker, and a
-	// retry sends only the parts not on the forum yet.
-	ReturnTooLong bool
 }
 
 // ClientConfig is the polite client a dialect builds for this config: its User-Agent, rate and
@@ -226,19 +230,6 @@ func (c Config) Rate() rate.Limit {
 		return rate.Limit(v)
 	}
 	return 1
-}
-
-// Relogin runs op; when op reports ErrLoggedOut (the session is gone) it logs in and runs op once
-// more. A failed login is reported together with the error that caused it.
-func Relogin(ctx context.Context, login func(context.Context) error, op func() error) error {
-	err := op()
-	if errors.Is(err, ErrLoggedOut) {
-		if lerr := login(ctx); lerr != nil {
-			return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
-		}
-		err = op()
-	}
-	return err
 }
 
 // Opener builds a dialect's Forum.

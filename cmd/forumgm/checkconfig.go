@@ -19,7 +19,7 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	// The referee must accept the game's settings and roster.
-	f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()})
+	f, err := openForum(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()})
 	if err != nil {
 		return fmt.Errorf("forum.dialect: %w", err)
 	}
@@ -58,7 +58,7 @@ func checkNamesOnline(ctx context.Context, cfg *config.Config, stdout io.Writer)
 		fmt.Fprintln(stdout, "names: not checked on the forum (the bot's password is not set here; forumgm forum-check does it)")
 		return nil
 	}
-	f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username,
+	f, err := openForum(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username,
 		Password: password, Location: cfg.ForumLocation(), UserAgent: cfg.Forum.UserAgent, Extra: cfg.Forum.Extra})
 	if err != nil {
 		return err

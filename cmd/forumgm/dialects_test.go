@@ -7,12 +7,11 @@ import (
 	"testing"
 
 	"forumgm/forum"
-	"forumgm/poster/generic"
 )
 
-// TestDialectsLinked checks that the forumgm binary links every dialect and the generic dialect's
-// real-browser writer, so that a configuration asking for browser=true opens instead of failing at
-// run time with "poster/browser is not linked in". The test binary links more than forumgm does
+// TestDialectsLinked checks that the forumgm binary links every dialect and wires the generic
+// dialect's real-browser writer in (openForum), so that a configuration asking for browser=true
+// opens instead of failing at run time. The test binary links more than forumgm does
 // (internal/chrome imports poster/browser), so the binary's own imports are asked of go list.
 func TestDialectsLinked(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
@@ -36,15 +35,12 @@ func TestDialectsLinked(t *testing.T) {
 			t.Errorf("no page reader %q (have %v)", name, forum.ExtractorNames())
 		}
 	}
-	if generic.NewBrowserWriter == nil {
-		t.Fatal("poster/browser registered no writer with poster/generic")
-	}
 	// Opening starts no browser: it starts on first use.
 	cfg := forum.Config{BaseURL: "http://127.0.0.1:1/", Username: "gm-bot", Password: "x", Extra: map[string]string{
 		"browser": "true", "post": "div.post", "post_id": "@id", "author": ".author", "time": ".time", "body": ".body",
 		"thread_url": "viewtopic.php?id={thread}&p={page}",
 	}}
-	if _, err := forum.Open("generic", cfg); err != nil {
+	if _, err := openForum("generic", cfg); err != nil {
 		t.Fatalf("generic with browser=true: %v", err)
 	}
 }

@@ -273,7 +273,7 @@ func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee
 // store if the daemon has not yet).
 func reviewOf(ctx context.Context, cfg *config.Config, st *store.Store) (*review.Review, error) {
 	caps := forum.Capabilities{}
-	if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
+	if f, err := openForum(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
 		caps = f.Capabilities()
 	}
 	rec, err := daemon.Register(ctx, st, cfg, time.Now())

@@ -151,7 +151,7 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 				// Tests against the loopback sandbox: no politeness rate limit.
 				return mybb.New(fcfg, mybb.WithClient(forum.NewClient(forum.ClientConfig{UserAgent: v.Forum.UserAgent, Rate: 10000, Burst: 1000})))
 			}
-			return forum.Open(v.Forum.Dialect, fcfg)
+			return openForum(v.Forum.Dialect, fcfg)
 		},
 		Tune: func(o *daemon.Options) {
 			if hooks.poll > 0 {

@@ -42,7 +42,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		defer st.Close()
 		caps := forum.Capabilities{PrivateMessages: true}
-		if f, err := forum.Open(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
+		if f, err := openForum(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()}); err == nil {
 			caps = f.Capabilities()
 		}
 		rec, err := daemon.Register(ctx, st, cfg, cfg.StartTime())

@@ -1,6 +1,7 @@
 // Package browser is the real-browser writer the generic dialect uses when a forum only works in a
 // browser (Extra["browser"]="true"): it drives Debian's chromium through go-rod, logs in and replies
-// by filling the forms of real pages. The browser is started lazily, headless, without a sandbox
+// by filling the forms of real pages. The program wires it in (generic.Options.NewBrowser: New);
+// this package registers nothing. The browser is started lazily, headless, without a sandbox
 // (root), with a fresh profile directory, and with host resolution limited to loopback unless
 // Extra["browser_hosts"] lists the forum's host (see go-stack.md); it never downloads a browser.
 //
@@ -58,9 +59,8 @@ func New(cfg forum.Config) *Writer {
 	return w
 }
 
-func init() {
-	generic.NewBrowserWriter = func(cfg forum.Config) (generic.BrowserWriter, error) { return New(cfg), nil }
-}
+// Writer is the generic dialect's real-browser writer.
+var _ generic.BrowserWriter = (*Writer)(nil)
 
 func (w *Writer) browser() (*rod.Browser, error) {
 	w.mu.Lock()

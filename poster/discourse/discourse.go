@@ -44,34 +44,19 @@ func init() {
 // DefaultMaxPostLength is Discourse's default max_post_length (characters).
 const DefaultMaxPostLength = 32000
 
-// DefaultMaxFloodWait is the longest rate limit Reply and SendPM wait out themselves (unless
-// Config.ReturnFlood); a longer one (a new account's posts per day, say) is returned at once.
-const DefaultMaxFloodWait = 3 * time.Minute
-
 // Option tunes a Forum.
 type Option func(*Forum)
 
 // WithClient uses c for HTTP (tests pass a fast one).
 func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
 
-// WithMaxFloodWait bounds the rate limit waited out per attempt (DefaultMaxFloodWait).
-func WithMaxFloodWait(d time.Duration) Option { return func(f *Forum) { f.maxFloodWait = d } }
-
-// WithSleep replaces the wait used for rate limits (tests inject a fake one).
-func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
-	return func(f *Forum) { f.sleep = sleep }
-}
-
 // Forum is a Discourse forum as the bot sees it. It is safe for concurrent use; its requests are
 // made one at a time.
 type Forum struct {
-	cfg   forum.Config
-	base  *url.URL
-	c     *forum.Client
-	sleep func(ctx context.Context, d time.Duration) error
-	max   int
-	// maxFloodWait: a longer rate limit is returned rather than waited out.
-	maxFloodWait time.Duration
+	cfg  forum.Config
+	base *url.URL
+	c    *forum.Client
+	max  int
 	// attach: the forum takes uploads from the bot (Extra "attachments"); maxAttach: bytes.
 	attach    bool
 	maxAttach int64
@@ -93,7 +78,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if err != nil {
 		return nil, fmt.Errorf("discourse: base URL %q: %w", cfg.BaseURL, err)
 	}
-	f := &Forum{cfg: cfg, base: base, max: DefaultMaxPostLength, maxFloodWait: DefaultMaxFloodWait}
+	f := &Forum{cfg: cfg, base: base, max: DefaultMaxPostLength}
 	if s := cfg.Extra["max_post_length"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 10 {
@@ -139,9 +124,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	if f.c == nil {
 		f.c = forum.NewClient(cfg.ClientConfig())
-	}
-	if f.sleep == nil {
-		f.sleep = forum.Sleep
 	}
 	chunk, _ := strconv.Atoi(cfg.Extra["chunk"])
 	f.rd = scr.Reader{Get: f.get, BaseURL: base.String(), Username: f.user(), Chunk: chunk}
@@ -389,7 +371,7 @@ func (f *Forum) ensureLogin(ctx context.Context) error {
 }
 
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
-	return forum.Relogin(ctx, f.login, op)
+	return form.Retry{Login: f.login}.Do(ctx, op)
 }
 
 // Posts lists the posts of topic t after the cursor, oldest first, and the new cursor (the
@@ -498,18 +480,10 @@ type created struct {
 	Action     string `json:"action"`
 }
 
-// retry is how a message gets onto the forum: split into parts of at most max_post_length
-// characters (smaller again when the forum says too long), rate limits up to maxFloodWait waited
-// out unless ReturnFlood, a lost session logged in again, a refused CSRF token fetched again.
+// retry is how a write is tried again (form.Retry): a lost session logged in again, a refused
+// CSRF token fetched again.
 func (f *Forum) retry() form.Retry {
-	sleep := func(ctx context.Context, d time.Duration) error {
-		if d > f.maxFloodWait {
-			return fmt.Errorf("discourse: a rate limit of %s, longer than the %s waited out: %w", d, f.maxFloodWait, &forum.FloodError{Wait: d})
-		}
-		return f.sleep(ctx, d)
-	}
-	return form.Retry{Max: f.max, MaxRetries: 3, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong,
-		Sleep: sleep, Login: f.login, Again: []error{errBadCSRF}}
+	return form.Retry{Login: f.login, Again: []error{errBadCSRF}}
 }
 
 // Reply posts body (forumgm's BBCode, through Markup) to topic t (POST /posts.json {topic_id,
@@ -521,8 +495,8 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	if err != nil {
 		return "", false, fmt.Errorf("discourse: topic id %q is not a number", t.ID)
 	}
-	return f.retry().Post(ctx, Markup(body), func(ctx context.Context, part string) (string, bool, error) {
-		c, err := f.create(ctx, map[string]any{"topic_id": topic, "raw": part})
+	return f.retry().Post(ctx, func() (string, bool, error) {
+		c, err := f.create(ctx, map[string]any{"topic_id": topic, "raw": Markup(body)})
 		if err != nil {
 			return "", false, err
 		}
@@ -531,13 +505,13 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 }
 
 // SendPM starts a private-message topic with the recipient (POST /posts.json {title, raw,
-// target_recipients, archetype: private_message}); a body too long goes as several messages of
-// the same title. An unknown recipient is ErrNotFound, one who takes no messages ErrRecipient.
+// target_recipients, archetype: private_message}). An unknown recipient is ErrNotFound, one who
+// takes no messages ErrRecipient.
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	_, _, err := f.retry().Post(ctx, Markup(body), func(ctx context.Context, part string) (string, bool, error) {
-		c, err := f.create(ctx, map[string]any{"title": subject, "raw": part, "target_recipients": to, "archetype": "private_message"})
+	return f.retry().Do(ctx, func() error {
+		_, err := f.create(ctx, map[string]any{"title": subject, "raw": Markup(body), "target_recipients": to, "archetype": "private_message"})
 		if errors.Is(err, ErrRejected) {
 			switch msg := err.Error(); {
 			case reNoUser.MatchString(msg):
@@ -546,12 +520,8 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 				err = fmt.Errorf("discourse: recipient %q: %v: %w", to, err, forum.ErrRecipient)
 			}
 		}
-		if err != nil {
-			return "", false, err
-		}
-		return scr.ID(c.ID), false, nil
+		return err
 	})
-	return err
 }
 
 // create posts to /posts.json and reads the new post.

@@ -106,7 +106,7 @@ func (f *fakeDiscourse) open(t testing.TB, extra map[string]string, mod func(*fo
 		mod(&cfg)
 	}
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, BaseDelay: time.Millisecond, Sleep: clock.Sleep})
-	d, err := New(cfg, WithClient(c), WithSleep(clock.Sleep))
+	d, err := New(cfg, WithClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,7 @@ package form
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"sort"
 	"strconv"
@@ -15,14 +13,11 @@ import (
 	"forumgm/forum"
 )
 
-// Board is how the posters of PunBB and SMF talk to a board: fetching and checking its pages,
-// and trying a form again when the board refuses it for a passing reason.
+// Board is how the posters of PunBB, SMF, XenForo and Invision talk to a board: fetching and
+// checking its pages (a write's retries are Retry's).
 type Board struct {
-	Name         string        // the dialect ("punbb"), the prefix of its errors
-	Client       *forum.Client // every request
-	Sleep        Sleeper       // the wait before a retry after flood control
-	FloodRetries int           // flood waits at most, per Retry
-	MaxFloodWait time.Duration // a longer flood wait is not waited out
+	Name   string        // the dialect ("punbb"), the prefix of its errors
+	Client *forum.Client // every request
 	// Check turns the error a page shows into a typed error (nil: the page shows none).
 	Check func(doc *goquery.Document, status int) error
 }
@@ -59,52 +54,6 @@ func (b *Board) Fetch(ctx context.Context, rawURL string, vals url.Values, chars
 		}
 	}
 	return p, doc, err
-}
-
-// WaitFlood waits out err when it is flood control the board may be waited out of after floods
-// earlier waits: the board's time and a second. waited says whether it did; werr is the wait's
-// own error (the context ended).
-func (b *Board) WaitFlood(ctx context.Context, err error, floods int) (waited bool, werr error) {
-	var fe *forum.FloodError
-	if !errors.As(err, &fe) || floods >= b.FloodRetries || fe.Wait > b.MaxFloodWait {
-		return false, nil
-	}
-	return true, b.Sleep(ctx, fe.Wait+time.Second)
-}
-
-// Retry runs attempt until it succeeds or fails for good: flood → wait the board's time and retry
-// (at most FloodRetries times), logged out → login once (never when login is nil), bad token → a
-// fresh form once, an error again accepts → once more (again may be nil).
-func (b *Board) Retry(ctx context.Context, login func(context.Context) error, again func(error) bool, attempt func() error) error {
-	floods := 0
-	relogged, refreshed := login == nil, false
-	for {
-		err := attempt()
-		var fe *forum.FloodError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &fe):
-			waited, werr := b.WaitFlood(ctx, err, floods)
-			if !waited {
-				return err
-			}
-			if werr != nil {
-				return werr
-			}
-			floods++
-		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
-			relogged = true
-			if lerr := login(ctx); lerr != nil {
-				return fmt.Errorf("%w (log in again: %v)", err, lerr)
-			}
-		case errors.Is(err, forum.ErrBadToken) && !refreshed:
-			refreshed = true
-		case again != nil && again(err):
-		default:
-			return err
-		}
-	}
 }
 
 // PostsAfter gathers a topic's posts after the cursor, oldest first, reading back from its newest
@@ -154,16 +103,10 @@ func ExtraInt(cfg forum.Config, key string, def int) int {
 	return def
 }
 
-// Defaults sets what the options left unset: a client with cfg's user agent, the timer Sleep.
+// Defaults sets what the options left unset: a client with cfg's user agent and limits.
 func (b *Board) Defaults(cfg forum.Config) {
 	if b.Client == nil {
 		b.Client = forum.NewClient(cfg.ClientConfig())
-	}
-	if b.Sleep == nil {
-		b.Sleep = forum.Sleep
-	}
-	if cfg.ReturnFlood {
-		b.FloodRetries = 0 // the caller waits
 	}
 }
 
@@ -176,42 +119,4 @@ func ConfigDefaults(cfg forum.Config) forum.Config {
 		cfg.Now = time.Now
 	}
 	return cfg
-}
-
-// SplitFloor is the size under which SendParts stops halving a part the board finds too long:
-// min, or no halving at all when the caller splits itself (forum.Config.ReturnTooLong).
-func SplitFloor(cfg forum.Config, min int) int {
-	if cfg.ReturnTooLong {
-		return math.MaxInt
-	}
-	return min
-}
-
-// SendParts posts body with send in parts of at most limit (as size counts them), cut where Split
-// cuts; a part the board still finds too long is cut in halves again while it is over min. ids are the new posts' ids in order; merged is what send said of the first part.
-// name (the dialect) prefixes the error of a part.
-func SendParts(ctx context.Context, name, body string, limit, min int, size func(string) int, send Send) (ids []string, merged bool, err error) {
-	for i, part := range Split(body, limit, size) {
-		id, m, err := send(ctx, part)
-		if errors.Is(err, forum.ErrTooLong) && size(part) > min {
-			// The board allows less than we thought: halve and try again.
-			sub, m2, err := SendParts(ctx, name, part, size(part)/2, min, size, send)
-			if len(ids) == 0 {
-				merged = m2
-			}
-			ids = append(ids, sub...)
-			if err != nil {
-				return ids, merged, err
-			}
-			continue
-		}
-		if err != nil {
-			return ids, merged, fmt.Errorf("%s: reply part %d: %w", name, i+1, err)
-		}
-		if len(ids) == 0 {
-			merged = m
-		}
-		ids = append(ids, id)
-	}
-	return ids, merged, nil
 }

@@ -1,8 +1,10 @@
 // Package form owns replaying a forum's HTML forms the way a browser would, for the posters of
 // every dialect: reading a form's controls, action and charset (Read, Replay, Action, Charset),
-// following where the answer sends the browser (RedirectTarget, IDFromURL), cutting a message
-// too long for the board into parts (Split: the one splitter every poster uses), and waiting out
-// flood control (FloodWait, Sleep).
+// following where the answer sends the browser (RedirectTarget, IDFromURL), the one write-retry
+// policy every dialect's writer uses (Retry: a lost session, a rejected token, the dialect's own
+// passing refusals; flood control and a message too long come back to the daemon), reading the
+// wait a flood message names (FloodWait), and cutting a message too long for the board into parts
+// (Split: the splitter the daemon uses).
 package form
 
 import (

@@ -1,9 +1,6 @@
 package form
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
@@ -280,60 +277,6 @@ func checkParts(t *testing.T, parts []string, limit int, size func(string) int) 
 		if strings.Count(strings.ToLower(p), "[code]") != strings.Count(strings.ToLower(p), "[/code]") {
 			t.Errorf("part %d leaves a code block open: %q", i, p)
 		}
-	}
-}
-
-var errStale = errors.New("stale form")
-
-func TestRetryPost(t *testing.T) {
-	flood := fmt.Errorf("slow down: %w", &forum.FloodError{Wait: 7 * time.Second})
-	for _, tc := range []struct {
-		name     string
-		body     string
-		max      int
-		again    []error
-		answers  []error // what send answers, in turn (nil: posted)
-		wantID   string
-		wantErr  error
-		wantSent []string
-		logins   int
-		slept    []time.Duration
-	}{
-		{name: "posted", body: "hi", answers: []error{nil}, wantID: "1", wantSent: []string{"hi"}},
-		{name: "parts", body: "aaa\n\nbbb", max: 4, answers: []error{nil, nil}, wantID: "2", wantSent: []string{"aaa", "bbb"}},
-		{name: "flood then posted", body: "hi", answers: []error{flood, nil}, wantID: "2", wantSent: []string{"hi", "hi"}, slept: []time.Duration{7 * time.Second}},
-		{name: "logged out", body: "hi", answers: []error{forum.ErrLoggedOut, nil}, wantID: "2", wantSent: []string{"hi", "hi"}, logins: 1},
-		{name: "again", body: "hi", again: []error{errStale}, answers: []error{errStale, nil}, wantID: "2", wantSent: []string{"hi", "hi"}},
-		{name: "not again", body: "hi", answers: []error{errStale}, wantErr: errStale, wantSent: []string{"hi"}},
-		{name: "too long halves", body: "aaaa bbbb", answers: []error{forum.ErrTooLong, nil, nil}, wantID: "3", wantSent: []string{"aaaa bbbb", "aaaa", "bbbb"}},
-		{name: "retries run out", body: "hi", answers: []error{flood, flood, flood}, wantErr: flood, wantSent: []string{"hi", "hi", "hi"},
-			slept: []time.Duration{7 * time.Second, 7 * time.Second, 7 * time.Second}},
-		{name: "other error", body: "hi", answers: []error{forum.ErrNoPermission}, wantErr: forum.ErrNoPermission, wantSent: []string{"hi"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var sent []string
-			var slept []time.Duration
-			logins := 0
-			r := Retry{Max: tc.max, MaxRetries: 2, Again: tc.again,
-				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
-				Login: func(context.Context) error { logins++; return nil }}
-			id, merged, err := r.Post(context.Background(), tc.body, func(_ context.Context, part string) (string, bool, error) {
-				sent = append(sent, part)
-				if err := tc.answers[len(sent)-1]; err != nil {
-					return "", false, err
-				}
-				return fmt.Sprint(len(sent)), len(sent) > 1, nil
-			})
-			if id != tc.wantID || !errors.Is(err, tc.wantErr) || (tc.wantErr == nil) != (err == nil) {
-				t.Errorf("id %q err %v; want %q, %v", id, err, tc.wantID, tc.wantErr)
-			}
-			if merged != (id != "" && id != "1") {
-				t.Errorf("merged %v for id %q", merged, id)
-			}
-			if !reflect.DeepEqual(sent, tc.wantSent) || logins != tc.logins || !reflect.DeepEqual(slept, tc.slept) {
-				t.Errorf("sent %q logins %d slept %v", sent, logins, slept)
-			}
-		})
 	}
 }
 

@@ -3,43 +3,60 @@ package form
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"forumgm/forum"
 )
 
-// Retry is how a poster gets one message onto the board through forms that may be refused: the
-// message is split into parts of at most Max runes (Split), and each part is sent until it goes
-// through or fails for good. Logged out → log in and send again; flood control → wait as long as
-// the board said and send again; an error in Again (a stale token, new posts since the form was
-// loaded) → send a fresh form again; too long after all → split that part in halves and send
-// those. At most MaxRetries retries a part.
+// MaxAgain bounds how often Retry sends a fresh form again after one of a dialect's passing
+// refusals (Retry.Again), per write.
+const MaxAgain = 3
+
+// Retry is the one write-retry policy of every dialect: how one write (a reply, a private
+// message, an edit, a login-protected read) is tried again when the board refused it for a
+// passing reason, each attempt on a freshly fetched form. A lost session (forum.ErrLoggedOut) is
+// logged in again once; a rejected form token (forum.ErrBadToken) gets a fresh form once (after
+// Fresh); one of the dialect's own passing refusals (Again: new posts since the form was loaded,
+// a stale CSRF token) gets a fresh form at most MaxAgain times. Everything else comes back at
+// once: flood control (*forum.FloodError) and a message too long (forum.ErrTooLong) included, since
+// the daemon waits out flood control (reading and judging meanwhile) and splits a message itself.
 type Retry struct {
-	Max        int // runes a part; <= 0: no limit
-	MaxRetries int
-	// ReturnFlood returns a flood error at once (forum.Config.ReturnFlood).
-	ReturnFlood bool
-	// ReturnTooLong returns a too-long error instead of splitting (forum.Config.ReturnTooLong).
-	ReturnTooLong bool
-	Sleep         Sleeper
-	Login         func(context.Context) error
-	Again         []error
+	// Login logs in again; nil: a lost session is not retried.
+	Login func(context.Context) error
+	// Fresh runs before a form whose token the board rejected is sent again (MyBB logs in again:
+	// its token belongs to the session); nil: only the form is fetched afresh.
+	Fresh func(context.Context) error
+	// Again are the dialect's passing refusals (errors.Is).
+	Again []error
 }
 
-// Send is one attempt at posting part: the new post's id, and whether the board merged it into
-// the bot's previous post.
-type Send func(ctx context.Context, part string) (id string, merged bool, err error)
-
-// Post posts body with send and returns the last part's id and merged.
-func (r Retry) Post(ctx context.Context, body string, send Send) (string, bool, error) {
-	var id string
-	var merged bool
-	for _, part := range Split(body, r.Max, Runes) {
-		var err error
-		if id, merged, err = r.part(ctx, part, 0, send); err != nil {
-			return id, merged, err
+// Do runs attempt until it succeeds or fails for good (see Retry). A failed login is reported
+// together with the error that caused it.
+func (r Retry) Do(ctx context.Context, attempt func() error) error {
+	relogged, refreshed, again := r.Login == nil, false, 0
+	for {
+		err := attempt()
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
+			relogged = true
+			if lerr := r.Login(ctx); lerr != nil {
+				return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
+			}
+		case errors.Is(err, forum.ErrBadToken) && !refreshed:
+			refreshed = true
+			if r.Fresh != nil {
+				if ferr := r.Fresh(ctx); ferr != nil {
+					return fmt.Errorf("%w (before a fresh form: %w)", err, ferr)
+				}
+			}
+		case again < MaxAgain && r.again(err):
+			again++
+		default:
+			return err
 		}
 	}
-	return id, merged, nil
 }
 
 func (r Retry) again(err error) bool {
@@ -51,41 +68,15 @@ func (r Retry) again(err error) bool {
 	return false
 }
 
-func (r Retry) part(ctx context.Context, part string, depth int, send Send) (string, bool, error) {
-	var lastErr error
-	for attempt := 0; attempt <= r.MaxRetries; attempt++ {
-		id, merged, err := send(ctx, part)
-		if err == nil {
-			return id, merged, nil
-		}
-		lastErr = err
-		var fe *forum.FloodError
-		switch {
-		case errors.Is(err, forum.ErrLoggedOut):
-			if lerr := r.Login(ctx); lerr != nil {
-				return "", false, lerr
-			}
-		case errors.As(err, &fe):
-			if r.ReturnFlood {
-				return "", false, err
-			}
-			if serr := r.Sleep(ctx, fe.Wait); serr != nil {
-				return "", false, serr
-			}
-		case r.again(err):
-			// fetch a fresh form and send again
-		case errors.Is(err, forum.ErrTooLong) && depth < 8 && len([]rune(part)) > 1 && !r.ReturnTooLong:
-			var id string
-			var merged bool
-			for _, sub := range Split(part, len([]rune(part))/2+1, Runes) {
-				if id, merged, err = r.part(ctx, sub, depth+1, send); err != nil {
-					return id, merged, err
-				}
-			}
-			return id, merged, nil
-		default:
-			return "", false, err
-		}
-	}
-	return "", false, lastErr
+// Post is Do for an attempt that makes a post: the new post's id, and whether the board merged
+// it into the bot's previous post.
+func (r Retry) Post(ctx context.Context, attempt func() (id string, merged bool, err error)) (string, bool, error) {
+	var id string
+	var merged bool
+	err := r.Do(ctx, func() error {
+		var err error
+		id, merged, err = attempt()
+		return err
+	})
+	return id, merged, err
 }

@@ -24,7 +24,8 @@ import (
 )
 
 // BrowserWriter is what a real-browser writer does for the generic dialect (poster/browser
-// implements it; it is set by that package so this one does not import rod).
+// implements it; the program wires it in through Options.NewBrowser, so this package does not
+// import rod).
 type BrowserWriter interface {
 	Login(ctx context.Context, loginURL, form, userField, passField, user, pass string) error
 	// Reply fills field of form on formURL with body, submits, and returns the URL and HTML the
@@ -33,15 +34,16 @@ type BrowserWriter interface {
 	Close() error
 }
 
-// NewBrowserWriter is set by poster/browser's init (import it for Extra["browser"]="true").
-var NewBrowserWriter func(cfg forum.Config) (BrowserWriter, error)
-
-// Options are the injectable parts (tests).
+// Options are the injectable parts: the client and clock (tests), and the real-browser writer.
 type Options struct {
-	Client     *forum.Client
-	Sleep      form.Sleeper
-	MaxRetries int
-	Browser    BrowserWriter
+	Client *forum.Client
+	Sleep  form.Sleeper
+	// Browser writes instead of HTTP form posts (a test's writer); nil: NewBrowser builds one when
+	// Extra["browser"] = "true".
+	Browser BrowserWriter
+	// NewBrowser builds the real-browser writer for Extra["browser"] = "true" (forumgm passes
+	// poster/browser's); nil: such a configuration does not open.
+	NewBrowser func(cfg forum.Config) BrowserWriter
 }
 
 // Forum is a board described by configuration.
@@ -77,9 +79,6 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	if opt.Sleep == nil {
 		opt.Sleep = forum.Sleep
 	}
-	if opt.MaxRetries == 0 {
-		opt.MaxRetries = 3
-	}
 	if opt.Client == nil {
 		opt.Client = forum.NewClient(cfg.ClientConfig().WithSleep(opt.Sleep))
 	}
@@ -101,20 +100,27 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		}
 	}
 	if x["browser"] == "true" && opt.Browser == nil {
-		if NewBrowserWriter == nil {
-			return nil, errors.New("generic: browser=true but poster/browser is not linked in")
+		if opt.NewBrowser == nil {
+			return nil, errors.New("generic: browser=true but no real-browser writer is wired in (Options.NewBrowser)")
 		}
-		b, err := NewBrowserWriter(cfg)
-		if err != nil {
-			return nil, err
-		}
-		f.opt.Browser = b
+		f.opt.Browser = opt.NewBrowser(cfg)
 	}
 	return f, nil
 }
 
+// Opener opens the generic dialect with opt (the real-browser writer, say) for every config.
+func Opener(opt Options) forum.Opener {
+	return func(cfg forum.Config) (forum.Forum, error) {
+		f, err := New(cfg, opt)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+}
+
 func init() {
-	forum.Register("generic", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
+	forum.Register("generic", Opener(Options{}))
 }
 
 // Capabilities: PMs are not configurable in the generic dialect.
@@ -329,11 +335,10 @@ func cloneWith(m map[string]string, k, v string) map[string]string {
 }
 
 // Reply posts body through reply_url / reply_form / reply_field, with the same recovery as the
-// built-in dialects: wait out flood control, log in again, retry a rejected token, split long text.
+// built-in dialects (form.Retry): log in again, retry a rejected token.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken}}
-	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
-		id, err := f.replyOnce(ctx, t, part)
+	return form.Retry{Login: f.Login}.Post(ctx, func() (string, bool, error) {
+		id, err := f.replyOnce(ctx, t, body)
 		return id, false, err
 	})
 }

@@ -43,8 +43,6 @@ import (
 const (
 	DefaultMaxPostChars = 50000
 	DefaultFloodWait    = 30 * time.Second
-	DefaultFloodRetries = 3
-	DefaultMaxFloodWait = 2 * time.Minute
 	maxPagesPerPoll     = 1000
 )
 
@@ -76,11 +74,6 @@ type Option func(*Forum)
 // WithClient uses c for every request (tests pass a fast one).
 func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
 
-// WithSleep replaces the wait before a retry after flood control (tests record it instead).
-func WithSleep(s func(context.Context, time.Duration) error) Option {
-	return func(f *Forum) { f.board.Sleep = s }
-}
-
 // New builds the Invision Community Forum for cfg.
 func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
@@ -101,7 +94,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		sentConv: map[string][]forum.Post{}, canon: map[string]string{},
 		sections: map[string]string{}, forumURL: map[string]string{},
 		named: map[string]string{}}
-	f.board = form.Board{Name: "invision", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
+	f.board = form.Board{Name: "invision", Check: f.checkPage}
 	for _, o := range opts {
 		o(f)
 	}
@@ -221,14 +214,14 @@ func (f *Forum) classify(status int, msg string) error {
 	return fmt.Errorf("invision: HTTP %d: %q", status, msg)
 }
 
-// retry runs attempt until it succeeds or fails for good: flood → wait and retry (bounded),
-// logged out → log in once (when relogin is set), bad token → a fresh form once.
+// retry runs attempt under form.Retry: logged out → log in once (when relogin is set), bad token →
+// a fresh form once.
 func (f *Forum) retry(ctx context.Context, relogin bool, attempt func() error) error {
-	var login func(context.Context) error
+	var r form.Retry
 	if relogin {
-		login = f.Login
+		r.Login = f.Login
 	}
-	return f.board.Retry(ctx, login, nil, attempt)
+	return r.Do(ctx, attempt)
 }
 
 // Login logs in with the configured account (remember_me: Invision's "Remember me").
@@ -428,8 +421,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 }
 
 // Reply posts body (BBCode, as Invision's editor parses it) to the topic through its comment
-// form and returns the new comment's id from the redirect. A body longer than max_post_chars is
-// split into several comments at paragraph boundaries; the id returned is the last part's.
+// form and returns the new comment's id from the redirect.
 // merged is true when Invision merged the text into the bot's previous comment (its
 // mergeConcurrentComment: the redirect names a comment not newer than the newest seen).
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
@@ -439,19 +431,14 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ids, merged, err := form.SendParts(ctx, "invision", body, f.max, form.SplitFloor(f.cfg, 400), form.Runes,
-		func(ctx context.Context, part string) (id string, merged bool, err error) {
-			err = f.retry(ctx, true, func() error {
-				var e error
-				id, merged, e = f.replyAttempt(ctx, t, path, topic, part)
-				return e
-			})
-			return id, merged, err
-		})
-	if len(ids) == 0 {
-		return "", false, err
-	}
-	return ids[len(ids)-1], merged, err
+	var id string
+	var merged bool
+	err = f.retry(ctx, true, func() error {
+		var e error
+		id, merged, e = f.replyAttempt(ctx, t, path, topic, body)
+		return e
+	})
+	return id, merged, err
 }
 
 // ErrPending: Invision took the comment but holds it for a moderator ("Your content will need to

@@ -22,22 +22,14 @@ var reConversation = regexp.MustCompile(`messenger/(\d+)`)
 
 // SendPM starts a conversation through messenger/compose/ (the content item form "form":
 // messenger_to, messenger_title, the editor's messenger_content_noscript) and checks that
-// Invision redirected to the new conversation (messenger/<id>/). A body longer than
-// max_post_chars goes as several conversations of the same title.
+// Invision redirected to the new conversation (messenger/<id>/).
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	_, _, err := form.SendParts(ctx, "invision", body, f.max, form.SplitFloor(f.cfg, 400), form.Runes,
-		func(ctx context.Context, part string) (string, bool, error) {
-			var id string
-			err := f.retry(ctx, true, func() error {
-				var e error
-				id, e = f.composeAttempt(ctx, to, subject, part)
-				return e
-			})
-			return id, false, err
-		})
-	return err
+	return f.retry(ctx, true, func() error {
+		_, err := f.composeAttempt(ctx, to, subject, body)
+		return err
+	})
 }
 
 func (f *Forum) composeAttempt(ctx context.Context, to, subject, body string) (string, error) {

@@ -53,30 +53,22 @@ func attachCaps(extra map[string]string) (on bool, max int64, err error) {
 // posted with "Post Reply", the body's placeholders replaced by [attachment=AID] (files without
 // one go on top), and MyBB binds the posthash's attachments to the new post.
 //
-// Errors are acted on as Reply does (flood, logged out, bad token). A post refused for flood
-// control keeps its upload: the same filled form (posthash, aids) is posted again after the wait,
-// within this call or the next call with the same thread, text and files (the daemon's next try
-// when it waits itself); any other failure starts the next try from a fresh form: a new posthash,
-// a new upload. An upload whose post never went through stays unattached under its posthash
+// Errors are acted on as Reply does (logged out, bad token). A post refused for flood control
+// keeps its upload: the same filled form (posthash, aids) is posted again by the next call with
+// the same thread, text and files (the daemon's next try, after the wait); any other failure
+// starts the next try from a fresh form: a new posthash, a new upload. An upload whose post never went through stays unattached under its posthash
 // (pid 0); it never shows in a post, and MyBB's ACP lists it under Attachments → Find Orphans for
 // an administrator to delete. A file MyBB refuses (attachments off, a type or size it does not
-// take, a full quota) is forum.ErrAttachmentRefused, before anything is posted. The body is not split: the
-// caller splits long messages (a message too long is forum.ErrTooLong).
+// take, a full quota) is forum.ErrAttachmentRefused, before anything is posted. A message too long
+// is forum.ErrTooLong: the caller splits long messages.
 func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(files) == 0 {
-		return f.replyParts(ctx, t.ID, body, f.maxLen, 0)
+		return f.retry().Post(ctx, func() (string, bool, error) { return f.replyOnce(ctx, t.ID, body) })
 	}
-	var id string
-	var merged bool
 	key := stageKey(t.ID, body, files)
-	err := f.retryPolicy(ctx, func() error {
-		var err error
-		id, merged, err = f.replyAttachOnce(ctx, t.ID, key, body, files)
-		return err
-	})
-	return id, merged, err
+	return f.retry().Post(ctx, func() (string, bool, error) { return f.replyAttachOnce(ctx, t.ID, key, body, files) })
 }
 
 // staged is a reply whose files are uploaded and whose post was refused for flood control: the

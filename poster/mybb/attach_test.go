@@ -16,7 +16,7 @@ func TestReplyWithAttachmentsUploadsThenPosts(t *testing.T) {
 	fk := newFake(t)
 	fk.lastPID = "15"
 	fk.replies = []string{"22-reply-success.gm-bot.html"}
-	fm := fk.forum(t, nil, nil)
+	fm := fk.forum(t, nil)
 	body := "Отчёт раунда 2\n" + forum.Placeholder(picture.Name) + "\nПозиции: …"
 	id, merged, err := fm.ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, body, []forum.Attachment{picture})
 	if err != nil || id != "16" || merged {
@@ -51,7 +51,7 @@ func TestReplyWithAttachmentsOnTop(t *testing.T) {
 	fk := newFake(t)
 	fk.replies = []string{"22-reply-success.gm-bot.html"}
 	legend := forum.Attachment{Name: "legend.png", ContentType: "image/png", Data: []byte("\x89PNGlegend")}
-	_, _, err := fk.forum(t, nil, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture, legend})
+	_, _, err := fk.forum(t, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture, legend})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,17 +65,21 @@ func TestReplyWithAttachmentsOnTop(t *testing.T) {
 func TestReplyWithAttachmentsRefusedAndFlood(t *testing.T) {
 	fk := newFake(t)
 	fk.refuseUpload = true
-	_, _, err := fk.forum(t, nil, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture})
+	_, _, err := fk.forum(t, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture})
 	if !errors.Is(err, forum.ErrAttachmentRefused) || len(fk.posts) != 1 {
 		t.Fatalf("refused upload: %v after %d POSTs", err, len(fk.posts))
 	}
 
 	fk = newFake(t)
 	fk.replies = []string{"28-reply-error-flood.snovaya.html", "22-reply-success.gm-bot.html"}
-	sl := &sleeps{}
-	id, _, err := fk.forum(t, sl, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture})
-	if err != nil || id != "16" || len(sl.d) != 1 {
-		t.Fatalf("flood then success: %q %v waits %v", id, err, sl.d)
+	fm := fk.forum(t, nil)
+	var fe *forum.FloodError
+	if _, _, err := fm.ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture}); !errors.As(err, &fe) {
+		t.Fatalf("flood: %v", err)
+	}
+	id, _, err := fm.ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture})
+	if err != nil || id != "16" {
+		t.Fatalf("flood then success: %q %v", id, err)
 	}
 	if len(fk.uploads) != 1 || len(fk.posts) != 3 {
 		t.Fatalf("%d uploads, %d POSTs; want 1 and 3 (upload, flood, post)", len(fk.uploads), len(fk.posts))
@@ -85,13 +89,12 @@ func TestReplyWithAttachmentsRefusedAndFlood(t *testing.T) {
 	}
 }
 
-// When the caller waits out flood control itself (no wait here), the next call with the same
-// reply posts the staged form without uploading again; a call with another reply uploads afresh
+// The caller waits out flood control: the next call with the same reply posts the staged form without uploading again; a call with another reply uploads afresh
 // and leaves the staged one for its own next try.
 func TestReplyWithAttachmentsStagedAcrossCalls(t *testing.T) {
 	fk := newFake(t)
 	fk.replies = []string{"28-reply-error-flood.snovaya.html", "22-reply-success.gm-bot.html"}
-	fm := fk.forum(t, nil, nil, WithMaxFloodWait(0))
+	fm := fk.forum(t, nil)
 	th := forum.Thread{ID: "1"}
 	var fe *forum.FloodError
 	if _, _, err := fm.ReplyWithAttachments(ctx, th, "текст", []forum.Attachment{picture}); !errors.As(err, &fe) {
@@ -124,12 +127,12 @@ func TestReplyWithAttachmentsStagedAcrossCalls(t *testing.T) {
 // Configured off, the capabilities say no attachments; a file above MyBB's default size is not
 // taken; a bad size setting is refused.
 func TestReplyWithAttachmentsOff(t *testing.T) {
-	fm := newFake(t).forum(t, nil, map[string]string{"attachments": "off"})
+	fm := newFake(t).forum(t, map[string]string{"attachments": "off"})
 	if c := fm.Capabilities(); c.Attachments || c.Takes(picture) {
 		t.Errorf("attachments off: %+v", c)
 	}
 	big := forum.Attachment{Name: "big.png", Data: make([]byte, DefaultMaxAttachmentSize+1)}
-	if newFake(t).forum(t, nil, nil).Capabilities().Takes(big) {
+	if newFake(t).forum(t, nil).Capabilities().Takes(big) {
 		t.Error("a file above MyBB's default 500 KB is taken")
 	}
 	if _, err := New(forum.Config{BaseURL: "http://x/", Extra: map[string]string{"max_attachment_size": "lots"}}); err == nil || !strings.Contains(err.Error(), "max_attachment_size") {
@@ -144,7 +147,7 @@ func TestReplyWithAttachmentsOldField(t *testing.T) {
 	fk.oldField = true
 	fk.replies = []string{"22-reply-success.gm-bot.html"}
 	legend := forum.Attachment{Name: "legend.png", ContentType: "image/png", Data: []byte("\x89PNGlegend")}
-	if _, _, err := fk.forum(t, nil, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture, legend}); err != nil {
+	if _, _, err := fk.forum(t, nil).ReplyWithAttachments(ctx, forum.Thread{ID: "1"}, "текст", []forum.Attachment{picture, legend}); err != nil {
 		t.Fatal(err)
 	}
 	if len(fk.posts) != 3 || len(fk.uploads) != 2 {

@@ -15,7 +15,7 @@ import (
 func (f *Forum) EditPost(ctx context.Context, _ forum.Thread, id string, edit func(text string) (string, error)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.retryPolicy(ctx, func() error { return f.editOnce(ctx, id, edit) })
+	return f.retry().Do(ctx, func() error { return f.editOnce(ctx, id, edit) })
 }
 
 func (f *Forum) editOnce(ctx context.Context, id string, edit func(string) (string, error)) error {

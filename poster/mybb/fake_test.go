@@ -246,24 +246,8 @@ func (f *fakeMyBB) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// sleeps records the waits a Forum asked for, without waiting.
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
-}
-
-func (f *fakeMyBB) forum(tb testing.TB, s *sleeps, extra map[string]string, opts ...Option) *Forum {
+func (f *fakeMyBB) forum(tb testing.TB, extra map[string]string, opts ...Option) *Forum {
 	tb.Helper()
-	if s == nil {
-		s = &sleeps{}
-	}
 	client := forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, BaseDelay: time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	cfg := forum.Config{
@@ -274,7 +258,7 @@ func (f *fakeMyBB) forum(tb testing.TB, s *sleeps, extra map[string]string, opts
 		Now:      func() time.Time { return time.Date(2026, 11, 30, 3, 23, 0, 0, time.UTC) },
 		Extra:    extra,
 	}
-	fm, err := New(cfg, append([]Option{WithClient(client), WithSleep(s.sleep)}, opts...)...)
+	fm, err := New(cfg, append([]Option{WithClient(client)}, opts...)...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -2,9 +2,9 @@
 // writing side. It owns the session (logs in through member.php), replies through the full newreply.php
 // form replaying every hidden field (my_post_key, posthash, subject, …), recognises MyBB's
 // auto-merge of consecutive posts, sends private messages, and turns MyBB's error pages into
-// forum's typed errors. Reply and SendPM act on those errors: they wait out flood control (within
-// a bound), log in again when logged out, fetch a fresh form on a rejected token, and split a
-// message that is too long (form.Split).
+// forum's typed errors. Reply and SendPM act on those errors (form.Retry): they log in again when
+// logged out and fetch a fresh form on a rejected token; flood control and a message too long
+// come back typed (the daemon waits and splits).
 //
 // Reading (threads from a cursor, PM folders) and page markup belong to forumgm/scraper/mybb
 // (Reader), which Posts, Inbox and Sent call through this session; HTTP goes through
@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	scrape "forumgm/scraper/mybb"
 
 	"github.com/PuerkitoBio/goquery"
@@ -34,34 +35,21 @@ func init() {
 // DefaultMaxPostLength is MyBB's default maxmessagelength (characters).
 const DefaultMaxPostLength = 65535
 
-// DefaultMaxFloodWait bounds how long Reply and SendPM wait out flood control in total.
-const DefaultMaxFloodWait = 3 * time.Minute
-
 // Option tunes a Forum.
 type Option func(*Forum)
 
 // WithClient uses c for HTTP (tests pass a fast one).
 func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
 
-// WithSleep replaces the wait used for flood control (tests inject a fake one).
-func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
-	return func(f *Forum) { f.sleep = sleep }
-}
-
-// WithMaxFloodWait bounds the total time spent waiting out flood control per message.
-func WithMaxFloodWait(d time.Duration) Option { return func(f *Forum) { f.maxFloodWait = d } }
-
 // Forum is a MyBB 1.8 board as the bot account sees it. It is safe for concurrent use, but
 // requests of one Forum are made one at a time.
 type Forum struct {
-	cfg          forum.Config
-	base         *url.URL
-	c            *forum.Client
-	sleep        func(ctx context.Context, d time.Duration) error
-	maxFloodWait time.Duration
-	maxLen       int
-	attach       bool  // the board takes attachments from the bot (Extra["attachments"])
-	maxAttach    int64 // bytes (Extra["max_attachment_size"])
+	cfg       forum.Config
+	base      *url.URL
+	c         *forum.Client
+	maxLen    int
+	attach    bool  // the board takes attachments from the bot (Extra["attachments"])
+	maxAttach int64 // bytes (Extra["max_attachment_size"])
 
 	mu       sync.Mutex // serialises operations (one session, one cookie jar)
 	loggedIn bool
@@ -89,15 +77,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	f := &Forum{
-		cfg:          cfg,
-		base:         base,
-		maxFloodWait: DefaultMaxFloodWait,
-		maxLen:       DefaultMaxPostLength,
-	}
-	if cfg.ReturnFlood {
-		f.maxFloodWait = 0 // the caller waits
-	}
+	f := &Forum{cfg: cfg, base: base, maxLen: DefaultMaxPostLength}
 	if s := cfg.Extra["max_post_length"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 10 {
@@ -113,9 +93,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	if f.c == nil {
 		f.c = forum.NewClient(cfg.ClientConfig())
-	}
-	if f.sleep == nil {
-		f.sleep = forum.Sleep
 	}
 	read := scrape.OptionsFrom(cfg)
 	read.BaseURL = base.String()
@@ -249,7 +226,7 @@ func (f *Forum) ensureLogin(ctx context.Context) error {
 
 // relogin runs op; when op reports ErrLoggedOut it logs in again and runs op once more.
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
-	return forum.Relogin(ctx, f.login, op)
+	return form.Retry{Login: f.login}.Do(ctx, op)
 }
 
 // Posts lists the posts of thread t after the cursor, oldest first, and the new cursor (the

@@ -151,12 +151,12 @@ func (f *fake16) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fake16) forum(tb testing.TB, s *sleeps) *Forum {
+func (f *fake16) forum(tb testing.TB) *Forum {
 	tb.Helper()
 	client := forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, BaseDelay: time.Millisecond,
 		Sleep: func(ctx2 context.Context, d time.Duration) error { return ctx2.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC,
-		Now: func() time.Time { return time.Date(2026, 12, 1, 9, 47, 0, 0, time.UTC) }}, WithClient(client), WithSleep(s.sleep))
+		Now: func() time.Time { return time.Date(2026, 12, 1, 9, 47, 0, 0, time.UTC) }}, WithClient(client))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func (f *fake16) forum(tb testing.TB, s *sleeps) *Forum {
 // ErrBadLogin.
 func TestMyBB16Login(t *testing.T) {
 	fk := newFake16(t)
-	if err := fk.forum(t, &sleeps{}).Login(ctx); err != nil {
+	if err := fk.forum(t).Login(ctx); err != nil {
 		t.Fatal(err)
 	}
 	got := fk.logins[0]
@@ -178,7 +178,7 @@ func TestMyBB16Login(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got.Get(k), v)
 		}
 	}
-	fm := fk.forum(t, &sleeps{})
+	fm := fk.forum(t)
 	fm.cfg.Password = "wrong"
 	if err := fm.Login(ctx); !errors.Is(err, forum.ErrBadLogin) {
 		t.Errorf("wrong password: %v", err)
@@ -186,18 +186,19 @@ func TestMyBB16Login(t *testing.T) {
 }
 
 // A reply through 1.6's full form: its fields go back with the message, the flood error ("Please
-// wait 31 more seconds.") is waited out, and the redirect names the new post.
+// wait 31 more seconds.") comes back with its wait, and the next try's redirect names the new post.
 func TestMyBB16ReplyFloodThenSuccess(t *testing.T) {
 	fk := newFake16(t)
 	fk.lastPID = "13"
 	fk.replies = []string{"28-reply-error-flood.snezhana.html", "22-reply-success.gm-bot.html"}
-	sl := &sleeps{}
-	id, merged, err := fk.forum(t, sl).Reply(ctx, forum.Thread{ID: "1"}, "Ход 3 сарацин принят (н2 на F4).")
+	fm := fk.forum(t)
+	var fe *forum.FloodError
+	if _, _, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход 3 сарацин принят (н2 на F4)."); !errors.As(err, &fe) || fe.Wait != 31*time.Second {
+		t.Fatalf("flood: %v, want 31 s", err)
+	}
+	id, merged, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход 3 сарацин принят (н2 на F4).")
 	if err != nil || id != "14" || merged {
 		t.Fatalf("reply: %q merged=%v %v", id, merged, err)
-	}
-	if len(sl.d) != 1 || sl.d[0] != 32*time.Second {
-		t.Errorf("flood waits %v, want [32s]", sl.d)
 	}
 	if len(fk.posts) != 2 {
 		t.Fatalf("%d POSTs, want 2", len(fk.posts))
@@ -226,17 +227,22 @@ func postHash16(t *testing.T, fk *fake16) string {
 	return rest[:strings.IndexByte(rest, '"')]
 }
 
-// A PM through 1.6's compose form: flood ("Please wait 55 more seconds.") waited out, then sent;
+// A PM through 1.6's compose form: flood ("Please wait 55 more seconds.") comes back with its
+// wait, then the next try is sent;
 // no read receipt asked for, a copy kept.
 func TestMyBB16SendPM(t *testing.T) {
 	fk := newFake16(t)
 	fk.pms = []string{"37-pm-send-error-flood.gm-bot.html", "31-pm-send-success.gm-bot.html"}
-	sl := &sleeps{}
-	if err := fk.forum(t, sl).SendPM(ctx, "Джелу", "Ваш ход — партия 1", "Джелу, ваш ход."); err != nil {
+	fm := fk.forum(t)
+	var fe *forum.FloodError
+	if err := fm.SendPM(ctx, "Джелу", "Ваш ход — партия 1", "Джелу, ваш ход."); !errors.As(err, &fe) || fe.Wait != 55*time.Second {
+		t.Fatalf("flood: %v, want 55 s", err)
+	}
+	if err := fm.SendPM(ctx, "Джелу", "Ваш ход — партия 1", "Джелу, ваш ход."); err != nil {
 		t.Fatal(err)
 	}
-	if len(sl.d) != 1 || sl.d[0] != 56*time.Second || len(fk.posts) != 2 {
-		t.Fatalf("waits %v, %d POSTs", sl.d, len(fk.posts))
+	if len(fk.posts) != 2 {
+		t.Fatalf("%d POSTs", len(fk.posts))
 	}
 	got := fk.posts[1]
 	for k, v := range map[string]string{"my_post_key": "b18233f3fcd4bf0b6741c81c8bd1e8f1", "action": "do_send", "to": "Джелу",
@@ -250,7 +256,7 @@ func TestMyBB16SendPM(t *testing.T) {
 	}
 	// The same PM again within five minutes: MyBB says it has it already.
 	fk.pms = []string{"32-pm-send-error-duplicate.gm-bot.html"}
-	if err := fk.forum(t, &sleeps{}).SendPM(ctx, "Джелу", "Ваш ход — партия 1", "Джелу, ваш ход."); !errors.Is(err, forum.ErrAmbiguous) {
+	if err := fk.forum(t).SendPM(ctx, "Джелу", "Ваш ход — партия 1", "Джелу, ваш ход."); !errors.Is(err, forum.ErrAmbiguous) {
 		t.Errorf("duplicate PM: %v", err)
 	}
 }
@@ -261,7 +267,7 @@ func TestMyBB16PostsAndIdleCheck(t *testing.T) {
 	for _, classic := range []bool{false, true} {
 		fk := newFake16(t)
 		fk.classic = classic
-		fm := fk.forum(t, &sleeps{})
+		fm := fk.forum(t)
 		posts, cur, err := fm.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
 		if err != nil || len(posts) != 14 || cur.PostID != "14" || cur.Page != 2 {
 			t.Fatalf("classic=%v: %d posts, cursor %+v, %v", classic, len(posts), cur, err)
@@ -285,7 +291,7 @@ func TestMyBB16PostsAndIdleCheck(t *testing.T) {
 // The section list and the board index of 1.6; the inbox read through the session.
 func TestMyBB16SectionBoardInbox(t *testing.T) {
 	fk := newFake16(t)
-	fm := fk.forum(t, &sleeps{})
+	fm := fk.forum(t)
 	heads, err := fm.Section(ctx, "2")
 	if err != nil || len(heads) != 2 || heads[1].ID != "1" || heads[1].Replies != 13 || heads[1].LastPoster != "gm-bot" ||
 		!heads[1].LastAt.Equal(time.Date(2026, 12, 1, 9, 46, 0, 0, time.UTC)) {
@@ -314,7 +320,7 @@ func TestMyBB16ReloginOnNoPermission(t *testing.T) {
 	fk := newFake16(t)
 	fk.lastPID = "13"
 	fk.replies = []string{"22-reply-success.gm-bot.html"}
-	fm := fk.forum(t, &sleeps{})
+	fm := fk.forum(t)
 	if err := fm.Login(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +336,7 @@ func TestMyBB16ReloginOnNoPermission(t *testing.T) {
 // The PM form's name lookup on 1.6: an HTML fragment per user, nothing for no user; a name
 // shorter than the board's 3-character minimum cannot be told.
 func TestMyBB16UserExists(t *testing.T) {
-	fm := newFake16(t).forum(t, &sleeps{})
+	fm := newFake16(t).forum(t)
 	for name, want := range map[string]bool{"Джелу": true, "джелу": true, "Дже": false, "nobody": false} {
 		if got, err := fm.UserExists(ctx, name); err != nil || got != want {
 			t.Errorf("UserExists(%q) = %v, %v; want %v", name, got, err, want)
@@ -347,7 +353,7 @@ func TestMyBB16FloodExempt(t *testing.T) {
 	for _, mod := range []bool{false, true} {
 		fk := newFake16(t)
 		fk.moderator = mod
-		exempt, why, err := fk.forum(t, &sleeps{}).FloodExempt(ctx, forum.Thread{ID: "1"})
+		exempt, why, err := fk.forum(t).FloodExempt(ctx, forum.Thread{ID: "1"})
 		if err != nil || exempt != mod || why == "" {
 			t.Errorf("moderator=%v: exempt %v (%q), %v", mod, exempt, why, err)
 		}
@@ -360,7 +366,7 @@ func TestMyBB16ReplyMerged(t *testing.T) {
 	fk := newFake16(t)
 	fk.lastPID = "15"
 	fk.replies = []string{"23-reply-automerged-tid2.snezhana.html"}
-	id, merged, err := fk.forum(t, &sleeps{}).Reply(ctx, forum.Thread{ID: "2"}, "Уточнение.")
+	id, merged, err := fk.forum(t).Reply(ctx, forum.Thread{ID: "2"}, "Уточнение.")
 	if err != nil || id != "15" || !merged {
 		t.Errorf("%q merged=%v %v", id, merged, err)
 	}
@@ -371,7 +377,7 @@ func TestMyBB16ReplyMerged(t *testing.T) {
 func TestMyBB16EditPost(t *testing.T) {
 	fk := newFake16(t)
 	var seen string
-	err := fk.forum(t, &sleeps{}).EditPost(ctx, forum.Thread{ID: "1"}, "5", func(text string) (string, error) {
+	err := fk.forum(t).EditPost(ctx, forum.Thread{ID: "1"}, "5", func(text string) (string, error) {
 		seen = text
 		return strings.Replace(text, "на С5", "на C4", 1), nil
 	})

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"forumgm/forum"
 )
@@ -30,7 +29,7 @@ func TestRegistered(t *testing.T) {
 
 func TestLoginSendsTheForm(t *testing.T) {
 	fk := newFake(t)
-	fm := fk.forum(t, nil, nil)
+	fm := fk.forum(t, nil)
 	if err := fm.Login(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +54,7 @@ func TestLoginSendsTheForm(t *testing.T) {
 func TestLoginWrongPassword(t *testing.T) {
 	fk := newFake(t)
 	fk.password = "other"
-	err := fk.forum(t, nil, nil).Login(ctx)
+	err := fk.forum(t, nil).Login(ctx)
 	if !errors.Is(err, forum.ErrBadLogin) {
 		t.Fatalf("%v", err)
 	}
@@ -64,21 +63,22 @@ func TestLoginWrongPassword(t *testing.T) {
 	}
 }
 
-// Reply: the full form's fields go back with the message; flood control is waited out (with the
-// injected sleep) and the reply is made; the next reply is merged by MyBB into the bot's post.
+// Reply: the full form's fields go back with the message; flood control comes back typed with the
+// board's wait, and the next try (the daemon's, after the wait) is made; the next reply is merged
+// by MyBB into the bot's post.
 func TestReplyFloodThenSuccessThenMerged(t *testing.T) {
 	fk := newFake(t)
 	fk.lastPID = "15"
 	fk.replies = []string{"28-reply-error-flood.snovaya.html", "22-reply-success.gm-bot.html", "23-reply-automerged.gm-bot.html"}
-	sl := &sleeps{}
-	fm := fk.forum(t, sl, nil)
+	fm := fk.forum(t, nil)
 
+	var fe *forum.FloodError
+	if _, _, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход принят: сарацин н2 G5 → F4."); !errors.As(err, &fe) || fe.Wait != 60*time.Second {
+		t.Fatalf("flood: %v, want the board's 60 s", err)
+	}
 	id, merged, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход принят: сарацин н2 G5 → F4.")
 	if err != nil || id != "16" || merged {
 		t.Fatalf("first reply: %q merged=%v %v", id, merged, err)
-	}
-	if len(sl.d) != 1 || sl.d[0] != 61*time.Second {
-		t.Errorf("flood waits %v, want [61s]", sl.d)
 	}
 	if len(fk.posts) != 2 {
 		t.Fatalf("%d POSTs, want 2 (flood, then success)", len(fk.posts))
@@ -112,7 +112,7 @@ func TestReplyMergedDetectedByProbe(t *testing.T) {
 	fk := newFake(t)
 	fk.lastPID = "16"
 	fk.replies = []string{"23-reply-automerged.gm-bot.html"}
-	id, merged, err := fk.forum(t, nil, nil).Reply(ctx, forum.Thread{ID: "1"}, "ещё текст")
+	id, merged, err := fk.forum(t, nil).Reply(ctx, forum.Thread{ID: "1"}, "ещё текст")
 	if err != nil || id != "16" || !merged {
 		t.Fatalf("%q merged=%v %v", id, merged, err)
 	}
@@ -120,31 +120,22 @@ func TestReplyMergedDetectedByProbe(t *testing.T) {
 
 // A board with the Russian pack refuses for flood control in Russian (datahandler_post.lang.php
 // postdata_post_flooding of github.com/kmitrakov/MyBB-Russian-Language-Pack, MyBB 1.8.39, commit
-// d4c50deec4121e2d1327a07e58aadfd498d19329, in the captured error page): its wait is waited out.
+// d4c50deec4121e2d1327a07e58aadfd498d19329, in the captured error page): its wait is the flood
+// error's.
 func TestReplyFloodRussian(t *testing.T) {
 	fk := newFake(t)
 	fk.lastPID = "15"
 	fk.russian = strings.NewReplacer("You are trying to post a message too quickly after posting a previous message. Please wait 60 more seconds.",
 		"Вы пытаетесь отправить сообщение слишком быстро после отправки предыдущего сообщения. Пожалуйста, подождите еще 45 секунд(ы).")
 	fk.replies = []string{"28-reply-error-flood.snovaya.html", "22-reply-success.gm-bot.html"}
-	sl := &sleeps{}
-	id, _, err := fk.forum(t, sl, nil).Reply(ctx, forum.Thread{ID: "1"}, "Ход принят.")
+	fm := fk.forum(t, nil)
+	var fe *forum.FloodError
+	if _, _, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); !errors.As(err, &fe) || fe.Wait != 45*time.Second {
+		t.Fatalf("flood: %v, want 45 s", err)
+	}
+	id, _, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход принят.")
 	if err != nil || id != "16" {
 		t.Fatalf("%q %v", id, err)
-	}
-	if len(sl.d) != 1 || sl.d[0] != 46*time.Second {
-		t.Errorf("flood waits %v, want [46s] (45 and a second)", sl.d)
-	}
-}
-
-func TestReplyFloodBeyondBound(t *testing.T) {
-	fk := newFake(t)
-	fk.replies = []string{"28-reply-error-flood.snovaya.html"}
-	sl := &sleeps{}
-	_, _, err := fk.forum(t, sl, nil, WithMaxFloodWait(30*time.Second)).Reply(ctx, forum.Thread{ID: "1"}, "текст хода")
-	var fe *forum.FloodError
-	if !errors.As(err, &fe) || fe.Wait != 60*time.Second || len(sl.d) != 0 {
-		t.Fatalf("%v, waits %v", err, sl.d)
 	}
 }
 
@@ -153,7 +144,7 @@ func TestReplyFloodBeyondBound(t *testing.T) {
 func TestReplyReloginAfterLoggedOut(t *testing.T) {
 	fk := newFake(t)
 	fk.replies = []string{"22-reply-success.gm-bot.html"}
-	fm := fk.forum(t, nil, nil)
+	fm := fk.forum(t, nil)
 	if err := fm.Login(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +158,7 @@ func TestReplyReloginAfterLoggedOut(t *testing.T) {
 	}
 	// Once only: a board that keeps logging the bot out is an error.
 	fk2 := newFake(t)
-	fm2 := fk2.forum(t, nil, nil)
+	fm2 := fk2.forum(t, nil)
 	fm2.loggedIn = true // believes it is logged in; the board has no session
 	fk2.password = "changed"
 	if _, _, err := fm2.Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); !errors.Is(err, forum.ErrLoggedOut) || !errors.Is(err, forum.ErrBadLogin) {
@@ -178,12 +169,12 @@ func TestReplyReloginAfterLoggedOut(t *testing.T) {
 func TestReplyBadKeyRetriesOnce(t *testing.T) {
 	fk := newFake(t)
 	fk.replies = []string{"27-reply-error-badkey.gm-bot.html", "22-reply-success.gm-bot.html"}
-	if id, _, err := fk.forum(t, nil, nil).Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); err != nil || id != "16" {
+	if id, _, err := fk.forum(t, nil).Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); err != nil || id != "16" {
 		t.Fatalf("%q %v", id, err)
 	}
 	fk = newFake(t)
 	fk.replies = []string{"27-reply-error-badkey.gm-bot.html", "27-reply-error-badkey.gm-bot.html"}
-	if _, _, err := fk.forum(t, nil, nil).Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); !errors.Is(err, forum.ErrBadToken) {
+	if _, _, err := fk.forum(t, nil).Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); !errors.Is(err, forum.ErrBadToken) {
 		t.Fatalf("%v", err)
 	}
 }
@@ -191,7 +182,7 @@ func TestReplyBadKeyRetriesOnce(t *testing.T) {
 func TestReplyTooShort(t *testing.T) {
 	fk := newFake(t)
 	fk.replies = []string{"25-reply-error-tooshort.gm-bot.html"}
-	if _, _, err := fk.forum(t, nil, nil).Reply(ctx, forum.Thread{ID: "1"}, "ок"); !errors.Is(err, forum.ErrTooShort) {
+	if _, _, err := fk.forum(t, nil).Reply(ctx, forum.Thread{ID: "1"}, "ок"); !errors.Is(err, forum.ErrTooShort) {
 		t.Fatalf("%v", err)
 	}
 	if len(fk.posts) != 1 {
@@ -199,40 +190,9 @@ func TestReplyTooShort(t *testing.T) {
 	}
 }
 
-// A message longer than the board allows goes out in parts cut at line boundaries.
-func TestReplySplitsTooLong(t *testing.T) {
-	fk := newFake(t)
-	fk.lastPID = "15"
-	fk.replies = []string{"22-reply-success.gm-bot.html", "23-reply-automerged.gm-bot.html", "23-reply-automerged.gm-bot.html", "23-reply-automerged.gm-bot.html"}
-	fm := fk.forum(t, nil, map[string]string{"max_post_length": "100"})
-	var lines []string
-	for i := 0; i < 12; i++ {
-		lines = append(lines, "строка хода номер "+string(rune('A'+i)))
-	}
-	body := strings.Join(lines, "\n")
-	id, merged, err := fm.Reply(ctx, forum.Thread{ID: "1"}, body)
-	if err != nil || id != "16" || merged {
-		t.Fatalf("%q %v %v", id, merged, err)
-	}
-	if len(fk.posts) < 3 {
-		t.Fatalf("%d parts", len(fk.posts))
-	}
-	var joined []string
-	for _, p := range fk.posts {
-		m := p.Get("message")
-		if utf8.RuneCountInString(m) > 100 {
-			t.Errorf("part of %d characters", utf8.RuneCountInString(m))
-		}
-		joined = append(joined, m)
-	}
-	if strings.Join(joined, "\n") != body {
-		t.Errorf("parts do not add up to the message:\n%q", joined)
-	}
-}
-
 func TestPostsFromScratchThenIdle(t *testing.T) {
 	fk := newFake(t)
-	fm := fk.forum(t, nil, nil)
+	fm := fk.forum(t, nil)
 	posts, cur, err := fm.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +216,7 @@ func TestPostsFromScratchThenIdle(t *testing.T) {
 // An idle poll with a stored cursor, on a fresh Forum, is exactly one request.
 func TestIdlePollIsOneRequest(t *testing.T) {
 	fk := newFake(t)
-	posts, cur, err := fk.forum(t, nil, nil).Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "16", Page: 2})
+	posts, cur, err := fk.forum(t, nil).Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "16", Page: 2})
 	if err != nil || len(posts) != 0 || cur.PostID != "16" || cur.Page != 2 {
 		t.Fatalf("%d posts %+v %v", len(posts), cur, err)
 	}
@@ -267,7 +227,7 @@ func TestIdlePollIsOneRequest(t *testing.T) {
 
 func TestPostsCursorWithoutPageUsesPermalink(t *testing.T) {
 	fk := newFake(t)
-	posts, cur, err := fk.forum(t, nil, nil).Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "12"})
+	posts, cur, err := fk.forum(t, nil).Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "12"})
 	if err != nil || len(posts) != 4 || posts[0].ID != "13" || cur != (forum.Cursor{PostID: "16", Page: 2}) {
 		t.Fatalf("%d posts %+v %v", len(posts), cur, err)
 	}
@@ -279,7 +239,7 @@ func TestPostsCursorWithoutPageUsesPermalink(t *testing.T) {
 // A cursor whose page starts after its post (pages shifted) walks back only as far as needed.
 func TestPostsWalksBackToTheCursor(t *testing.T) {
 	fk := newFake(t)
-	posts, cur, err := fk.forum(t, nil, nil).Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "5", Page: 2})
+	posts, cur, err := fk.forum(t, nil).Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "5", Page: 2})
 	if err != nil || len(posts) != 11 || posts[0].ID != "6" || posts[10].ID != "16" || cur.PostID != "16" {
 		t.Fatalf("%d posts %+v %v", len(posts), cur, err)
 	}
@@ -291,12 +251,13 @@ func TestPostsWalksBackToTheCursor(t *testing.T) {
 func TestSendPMFloodThenSuccess(t *testing.T) {
 	fk := newFake(t)
 	fk.pms = []string{"32-pm-send-error-flood.gm-bot.html", "31-pm-send-success.gm-bot.html"}
-	sl := &sleeps{}
-	if err := fk.forum(t, sl, nil).SendPM(ctx, "Джелу", "Партия 1: ваш 3-й ход", "Ваш ход."); err != nil {
-		t.Fatal(err)
+	fm := fk.forum(t, nil)
+	var fe *forum.FloodError
+	if err := fm.SendPM(ctx, "Джелу", "Партия 1: ваш 3-й ход", "Ваш ход."); !errors.As(err, &fe) || fe.Wait != 61*time.Second {
+		t.Fatalf("flood: %v, want 61 s", err)
 	}
-	if len(sl.d) != 1 || sl.d[0] != 62*time.Second {
-		t.Errorf("waits %v", sl.d)
+	if err := fm.SendPM(ctx, "Джелу", "Партия 1: ваш 3-й ход", "Ваш ход."); err != nil {
+		t.Fatal(err)
 	}
 	if len(fk.posts) != 2 {
 		t.Fatalf("%d POSTs", len(fk.posts))
@@ -316,7 +277,7 @@ func TestSendPMFloodThenSuccess(t *testing.T) {
 
 func TestInbox(t *testing.T) {
 	fk := newFake(t)
-	fm := fk.forum(t, nil, nil)
+	fm := fk.forum(t, nil)
 	pms, cur, err := fm.Inbox(ctx, forum.Cursor{})
 	if err != nil || len(pms) != 1 || cur.PostID != "1" {
 		t.Fatalf("%d PMs %+v %v", len(pms), cur, err)
@@ -335,7 +296,7 @@ func TestInbox(t *testing.T) {
 
 func BenchmarkIdlePoll(b *testing.B) {
 	fk := newFake(b)
-	fm := fk.forum(b, nil, nil)
+	fm := fk.forum(b, nil)
 	cur := forum.Cursor{PostID: "16", Page: 2}
 	start := fk.count()
 	for b.Loop() {

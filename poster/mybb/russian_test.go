@@ -126,13 +126,13 @@ func (f *fakeRu) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fakeRu) forum(tb testing.TB, s *sleeps, password string) *Forum {
+func (f *fakeRu) forum(tb testing.TB, password string) *Forum {
 	tb.Helper()
 	client := forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, BaseDelay: time.Millisecond,
 		Sleep: func(ctx2 context.Context, d time.Duration) error { return ctx2.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL + "/", Username: "gm-bot", Password: password,
 		Location: time.FixedZone("MSK", 3*3600), // the board's time zone
-		Now:      func() time.Time { return time.Date(2026, 12, 1, 11, 12, 0, 0, time.UTC) }}, WithClient(client), WithSleep(s.sleep))
+		Now:      func() time.Time { return time.Date(2026, 12, 1, 11, 12, 0, 0, time.UTC) }}, WithClient(client))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -146,10 +146,10 @@ func (f *fakeRu) forum(tb testing.TB, s *sleeps, password string) *Forum {
 // (ErrAlreadyPosted); a too short one is ErrTooShort.
 func TestRussianLoginAndReply(t *testing.T) {
 	fk := newFakeRu(t)
-	if err := fk.forum(t, &sleeps{}, "WrongPass9").Login(ctx); !errors.Is(err, forum.ErrBadLogin) {
+	if err := fk.forum(t, "WrongPass9").Login(ctx); !errors.Is(err, forum.ErrBadLogin) {
 		t.Fatalf("wrong password: %v", err)
 	}
-	fm := fk.forum(t, &sleeps{}, "GmBotPass1")
+	fm := fk.forum(t, "GmBotPass1")
 	if err := fm.Login(ctx); err != nil {
 		t.Fatalf("login: %v", err)
 	}
@@ -163,14 +163,14 @@ func TestRussianLoginAndReply(t *testing.T) {
 
 	fk.replies = []string{"46-reply-error-flood.gm-bot.html", "47-reply-after-flood.gm-bot.html"}
 	fk.lastPID = "17"
-	sl := &sleeps{}
-	fm = fk.forum(t, sl, "GmBotPass1")
+	fm = fk.forum(t, "GmBotPass1")
+	var fe *forum.FloodError
+	if _, _, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход 12 принят, сарацины думают."); !errors.As(err, &fe) || fe.Wait != 22*time.Second {
+		t.Fatalf("flood: %v, want 22 s", err)
+	}
 	id, merged, err := fm.Reply(ctx, forum.Thread{ID: "1"}, "Ход 12 принят, сарацины думают.")
 	if err != nil || id != "18" || merged {
 		t.Fatalf("reply: %q merged=%v %v", id, merged, err)
-	}
-	if len(sl.d) != 1 || sl.d[0] != 23*time.Second {
-		t.Errorf("flood waits %v, want [23s]", sl.d)
 	}
 	if len(fk.posts) != 2 {
 		t.Fatalf("%d POSTs, want 2", len(fk.posts))
@@ -197,25 +197,28 @@ func TestRussianLoginAndReply(t *testing.T) {
 		{"24-reply-error-empty.gm-bot.html", forum.ErrTooShort},
 	} {
 		fk.replies = []string{c.page}
-		if _, _, err := fk.forum(t, &sleeps{}, "GmBotPass1").Reply(ctx, forum.Thread{ID: "1"}, "Ход 12 принят, сарацины думают."); !errors.Is(err, c.want) {
+		if _, _, err := fk.forum(t, "GmBotPass1").Reply(ctx, forum.Thread{ID: "1"}, "Ход 12 принят, сарацины думают."); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.page, err, c.want)
 		}
 	}
 }
 
-// A PM on the Russian board: the pack's flood message ("подождите еще 59 секунд(ы)") waited out,
-// then sent; the same PM again is the pack's "Вы уже отправляли такое же личное сообщение"
+// A PM on the Russian board: the pack's flood message ("подождите еще 59 секунд(ы)") comes back
+// with its wait, then the next try is sent; the same PM again is the pack's "Вы уже отправляли такое же личное сообщение"
 // (ErrAmbiguous); the inbox and the PM read page are read.
 func TestRussianSendPM(t *testing.T) {
 	fk := newFakeRu(t)
 	fk.pms = []string{"37-pm-send-error-flood.gm-bot.html", "31-pm-send-success.gm-bot.html"}
-	sl := &sleeps{}
-	fm := fk.forum(t, sl, "GmBotPass1")
+	fm := fk.forum(t, "GmBotPass1")
+	var fe *forum.FloodError
+	if err := fm.SendPM(ctx, "Джелу", "Ваш ход в партии", "Джелу, ваш ход."); !errors.As(err, &fe) || fe.Wait != 59*time.Second {
+		t.Fatalf("flood: %v, want 59 s", err)
+	}
 	if err := fm.SendPM(ctx, "Джелу", "Ваш ход в партии", "Джелу, ваш ход."); err != nil {
 		t.Fatal(err)
 	}
-	if len(sl.d) != 1 || sl.d[0] != 60*time.Second || len(fk.posts) != 2 {
-		t.Fatalf("waits %v, %d POSTs", sl.d, len(fk.posts))
+	if len(fk.posts) != 2 {
+		t.Fatalf("%d POSTs", len(fk.posts))
 	}
 	got := fk.posts[1]
 	for k, v := range map[string]string{"my_post_key": "7573832497df62537b9ef9bc49718de5", "action": "do_send", "to": "Джелу",
@@ -246,7 +249,7 @@ func TestRussianSendPM(t *testing.T) {
 // dated in the board's time (GMT+3): «2 часов назад» with its title "01.12.2026, 12:10".
 func TestRussianPosts(t *testing.T) {
 	fk := newFakeRu(t)
-	fm := fk.forum(t, &sleeps{}, "GmBotPass1")
+	fm := fk.forum(t, "GmBotPass1")
 	posts, cur, err := fm.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{PostID: "10", Page: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +266,7 @@ func TestRussianPosts(t *testing.T) {
 func TestRussianReloginOnNoPermission(t *testing.T) {
 	fk := newFakeRu(t)
 	fk.replies = []string{"22-reply-success.gm-bot.html"}
-	fm := fk.forum(t, &sleeps{}, "GmBotPass1")
+	fm := fk.forum(t, "GmBotPass1")
 	if err := fm.Login(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +283,7 @@ func TestRussianReloginOnNoPermission(t *testing.T) {
 // index and the forum a thread page names.
 func TestRussianSectionBoard(t *testing.T) {
 	fk := newFakeRu(t)
-	fm := fk.forum(t, &sleeps{}, "GmBotPass1")
+	fm := fk.forum(t, "GmBotPass1")
 	heads, err := fm.Section(ctx, "2")
 	if err != nil || len(heads) != 1 || heads[0].ID != "1" || heads[0].Replies != 12 || heads[0].LastPoster != "gm-bot" ||
 		!heads[0].LastAt.Equal(time.Date(2026, 12, 1, 9, 10, 0, 0, time.UTC)) {

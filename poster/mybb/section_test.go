@@ -15,7 +15,7 @@ var _ forum.FloodExempter = (*Forum)(nil)
 // the breadcrumb of the thread page Posts read, with no request of its own.
 func TestSection(t *testing.T) {
 	fk := newFake(t)
-	fm := fk.forum(t, nil, nil)
+	fm := fk.forum(t, nil)
 	th := forum.Thread{ID: "1"}
 	if got := fm.SectionOf(th); got != "" {
 		t.Fatalf("section before any read: %q", got)
@@ -61,7 +61,7 @@ func TestFloodExempt(t *testing.T) {
 	for _, moderator := range []bool{false, true} {
 		fk := newFake(t)
 		fk.moderator = moderator
-		fm := fk.forum(t, nil, nil)
+		fm := fk.forum(t, nil)
 		exempt, why, err := fm.FloodExempt(ctx, forum.Thread{ID: "1"})
 		if err != nil {
 			t.Fatal(err)

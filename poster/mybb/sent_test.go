@@ -35,7 +35,7 @@ func TestSentFolder(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fk := newFake(t)
 			fk.sentPage = build
-			fm := fk.forum(t, nil, nil)
+			fm := fk.forum(t, nil)
 			sent, cur, err := fm.Sent(ctx, forum.Cursor{})
 			if err != nil {
 				t.Fatal(err)
@@ -75,7 +75,7 @@ func TestSentFolder(t *testing.T) {
 func TestSentLoggedOut(t *testing.T) {
 	fk := newFake(t)
 	fk.sentPage = sentCopy
-	fm := fk.forum(t, nil, nil)
+	fm := fk.forum(t, nil)
 	if err := fm.Login(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestThemedBoardsReadAndIdle(t *testing.T) {
 			}
 			fk := newFake(t)
 			fk.themeDir, fk.location = c.dir, m[1]
-			fm := fk.forum(t, nil, nil)
+			fm := fk.forum(t, nil)
 			posts, cur, err := fm.Posts(ctx, forum.Thread{ID: c.tid}, forum.Cursor{})
 			if err != nil {
 				t.Fatal(err)

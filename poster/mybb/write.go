@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"time"
-	"unicode/utf8"
 
 	"forumgm/forum"
 	"forumgm/poster/form"
@@ -19,93 +17,20 @@ import (
 // the bot's previous post (same author, within postmergemins), the id is that post's and merged
 // is true.
 //
-// Errors are acted on: flood control is waited out (at most the configured total), a logged-out
-// session logs in again once, a rejected token fetches a fresh form once, and a message longer
-// than the board allows is split at line boundaries into several replies (the first part's id
-// and merged flag are returned). Note that MyBB merges the parts of a split message into one
-// post when auto-merge is on; the board's own limit then decides.
+// Errors are acted on (retry): a logged-out session logs in again once, a rejected token logs in
+// again and fetches a fresh form once. Flood control and a message longer than the board allows
+// come back typed (*forum.FloodError, scrape.TooLongError with the board's limit): the daemon
+// waits and splits.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.replyParts(ctx, t.ID, body, f.maxLen, 0)
+	return f.retry().Post(ctx, func() (string, bool, error) { return f.replyOnce(ctx, t.ID, body) })
 }
 
-func (f *Forum) replyParts(ctx context.Context, tid, body string, limit, depth int) (string, bool, error) {
-	parts := form.Split(body, limit, form.Runes)
-	var id string
-	var merged bool
-	for i, part := range parts {
-		pid, m, err := f.replyRetry(ctx, tid, part)
-		var tl *scrape.TooLongError
-		if errors.As(err, &tl) && depth < 3 && !f.cfg.ReturnTooLong {
-			next := tl.Limit
-			if next <= 0 || next >= utf8.RuneCountInString(part) {
-				next = utf8.RuneCountInString(part) / 2
-			}
-			pid, m, err = f.replyParts(ctx, tid, part, next, depth+1)
-		}
-		if err != nil {
-			if i > 0 {
-				return id, merged, fmt.Errorf("mybb: part %d of %d: %w", i+1, len(parts), err)
-			}
-			return "", false, err
-		}
-		if i == 0 {
-			id, merged = pid, m
-		}
-	}
-	return id, merged, nil
-}
-
-// retryPolicy runs one attempt of a write and acts on its error: flood → wait and retry while the
-// total wait stays within maxFloodWait; logged out → log in, retry once; bad token → retry once
-// with a fresh form (and a fresh login).
-func (f *Forum) retryPolicy(ctx context.Context, attempt func() error) error {
-	var waited time.Duration
-	relogged, retoken := false, false
-	for {
-		err := attempt()
-		var flood *forum.FloodError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &flood):
-			wait := flood.Wait + time.Second
-			if flood.Wait <= 0 {
-				wait = 5 * time.Second
-			}
-			if waited+wait > f.maxFloodWait {
-				return err
-			}
-			if serr := f.sleep(ctx, wait); serr != nil {
-				return fmt.Errorf("%w (waiting: %w)", err, serr)
-			}
-			waited += wait
-		case errors.Is(err, forum.ErrLoggedOut) && !relogged:
-			relogged = true
-			if lerr := f.login(ctx); lerr != nil {
-				return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
-			}
-		case errors.Is(err, forum.ErrBadToken) && !retoken:
-			retoken = true
-			if lerr := f.login(ctx); lerr != nil {
-				return fmt.Errorf("%w (logging in again failed: %w)", err, lerr)
-			}
-		default:
-			return err
-		}
-	}
-}
-
-func (f *Forum) replyRetry(ctx context.Context, tid, body string) (string, bool, error) {
-	var id string
-	var merged bool
-	err := f.retryPolicy(ctx, func() error {
-		var err error
-		id, merged, err = f.replyOnce(ctx, tid, body)
-		return err
-	})
-	return id, merged, err
+// retry is how a write is tried again (form.Retry): logged out → log in, once; a rejected token
+// (my_post_key belongs to the session) → log in again and a fresh form, once.
+func (f *Forum) retry() form.Retry {
+	return form.Retry{Login: f.login, Fresh: f.login}
 }
 
 // ReplyOnce makes one reply attempt without acting on errors: GET the full reply form, replay
@@ -219,12 +144,12 @@ func (f *Forum) probeLastPID(ctx context.Context, tid string) string {
 }
 
 // SendPM sends a private message through the compose form (private.php?action=send), acting on
-// flood control, a logged-out session and a rejected token like Reply. A recipient that does not
-// exist is forum.ErrNotFound.
+// a logged-out session and a rejected token like Reply. A recipient that does not exist is
+// forum.ErrNotFound.
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.retryPolicy(ctx, func() error { return f.sendPMOnce(ctx, to, subject, body) })
+	return f.retry().Do(ctx, func() error { return f.sendPMOnce(ctx, to, subject, body) })
 }
 
 func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error {

@@ -34,10 +34,9 @@ import (
 
 // Options are the injectable parts (tests).
 type Options struct {
-	Client     *forum.Client
-	Sleep      form.Sleeper
-	FloodWait  time.Duration
-	MaxRetries int
+	Client    *forum.Client
+	Sleep     form.Sleeper
+	FloodWait time.Duration // the wait of a flood message that names none
 }
 
 // Forum is a MyBB.ru-hosted board logged in as the bot.
@@ -70,9 +69,6 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 		if d, err := time.ParseDuration(cfg.Extra["flood_wait"]); err == nil && d > 0 {
 			opt.FloodWait = d
 		}
-	}
-	if opt.MaxRetries == 0 {
-		opt.MaxRetries = 3
 	}
 	if opt.Client == nil {
 		opt.Client = forum.NewClient(cfg.ClientConfig().WithSleep(opt.Sleep))
@@ -199,9 +195,9 @@ func (f *Forum) Login(ctx context.Context) error {
 	return nil
 }
 
-// relogin runs op, logging in again once if the session is gone (forum.Relogin).
+// relogin runs op, logging in again once if the session is gone (form.Retry).
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
-	return forum.Relogin(ctx, f.Login, op)
+	return form.Retry{Login: f.Login}.Do(ctx, op)
 }
 
 // Posts lists the posts of thread t after the cursor, oldest first. The idle check is the
@@ -306,13 +302,11 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	return out, cur, nil
 }
 
-// Reply posts body (split to max_post_chars), waiting out flood control, logging in again when
-// the session is gone, splitting further when the board says it is too long. MyBB.ru glues a post
+// Reply posts body, logging in again when the session is gone (form.Retry). MyBB.ru glues a post
 // onto the bot's previous one when nobody answered in between: then the old id comes back and
 // merged is true.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong, Sleep: f.opt.Sleep, Login: f.Login}
-	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) { return f.replyOnce(ctx, t, part) })
+	return form.Retry{Login: f.Login}.Post(ctx, func() (string, bool, error) { return f.replyOnce(ctx, t, body) })
 }
 
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {

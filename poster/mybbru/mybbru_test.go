@@ -212,42 +212,33 @@ func TestReplyWindows1251(t *testing.T) {
 	}
 }
 
-func TestReplyFloodAndSplit(t *testing.T) {
+// Flood control and a message too long come back typed: the daemon waits and splits.
+func TestReplyFloodAndTooLong(t *testing.T) {
 	b, clock, f := setup(t)
 	ctx := context.Background()
 	if err := f.Login(ctx); err != nil {
 		t.Fatal(err)
 	}
 	b.floods = 1
-	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст"); err != nil {
-		t.Fatal(err)
+	var fe *forum.FloodError
+	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст"); !errors.As(err, &fe) || fe.Wait != 15*time.Second {
+		t.Fatalf("flood: %v, want the 15 s the message names", err)
 	}
-	sleeps := clock.Sleeps()
-	if len(sleeps) == 0 || sleeps[len(sleeps)-1] != 15*time.Second {
-		t.Errorf("sleeps %v, want the 15 s the message names", sleeps)
+	if sleeps := clock.Sleeps(); len(sleeps) != 0 {
+		t.Errorf("sleeps %v: the dialect never waits out flood control", sleeps)
 	}
-	b.posted = nil
 	b.tooLong = 25
 	body := "первый абзац\n\nвторой абзац\n\nтретий абзац"
-	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, body); err != nil {
-		t.Fatal(err)
-	}
-	var parts []string
-	for _, v := range b.posted {
-		if m := v.Get("req_message"); len(m) <= 25 {
-			parts = append(parts, m)
-		}
-	}
-	if strings.Join(parts, "\n\n") != body {
-		t.Errorf("parts %q", parts)
+	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, body); !errors.Is(err, forum.ErrTooLong) {
+		t.Fatalf("too long: %v", err)
 	}
 }
 
 // The flood refusal in PunBB 1.2's Russian wording (github.com/neofutur/MyBestBB commit
 // e3773d1d4659846c038992b91358724043af1cb9, lang/Russian/post.php 'Flood start' + N + 'flood end'):
-// its interval is waited out.
+// its interval is the wait of the flood error.
 func TestReplyFloodPunBB12Wording(t *testing.T) {
-	b, clock, f := setup(t)
+	b, _, f := setup(t)
 	ctx := context.Background()
 	if err := f.Login(ctx); err != nil {
 		t.Fatal(err)
@@ -255,11 +246,9 @@ func TestReplyFloodPunBB12Wording(t *testing.T) {
 	b.wording = strings.NewReplacer("Должно пройти как минимум 15 секунд между сообщениями. Подождите немного и попробуйте снова.",
 		"Должно пройти, по крайней мере 40 секунд, между отправкой сообщений. Пожалуйста, попробуйте отправить очередное сообщение немного позже.")
 	b.floods = 1
-	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст"); err != nil {
-		t.Fatal(err)
-	}
-	if sleeps := clock.Sleeps(); len(sleeps) == 0 || sleeps[len(sleeps)-1] != 40*time.Second {
-		t.Errorf("sleeps %v, want the 40 s the message names", sleeps)
+	var fe *forum.FloodError
+	if _, _, err := f.Reply(ctx, forum.Thread{ID: "2"}, "текст"); !errors.As(err, &fe) || fe.Wait != 40*time.Second {
+		t.Errorf("flood: %v, want the 40 s the message names", err)
 	}
 }
 

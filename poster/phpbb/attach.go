@@ -53,8 +53,8 @@ func attachSettings(extra map[string]string) (bool, int64, error) {
 // BBCode; files without one go on top) and the form is submitted: phpBB adopts the orphans into
 // the new post.
 //
-// Each attempt starts from a fresh form; errors are acted on as Reply does (flood, stale form,
-// login), but a body the board finds too long is returned as forum.ErrTooLong, never split here.
+// Each attempt starts from a fresh form; errors are acted on as Reply does (form.Retry: a stale
+// form, a lost session).
 // An upload whose post never went through stays an orphan of the bot's (never shown; the ACP's
 // "Orphaned attachments" lists it for an administrator to delete). A file refused by the
 // board (the extension, the size, attachments off for the bot) is forum.ErrAttachmentRefused
@@ -64,11 +64,7 @@ func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body s
 	if len(files) == 0 {
 		return f.Reply(ctx, t, body)
 	}
-	// Never split here: a reply with attachments stays one post (the caller splits).
-	r := form.Retry{MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: true, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
-	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) {
-		return f.replyAttachOnce(ctx, t, part, files)
-	})
+	return f.retry().Post(ctx, func() (string, bool, error) { return f.replyAttachOnce(ctx, t, body, files) })
 }
 
 func (f *Forum) replyAttachOnce(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {

@@ -167,7 +167,8 @@ func TestReplyWithAttachmentsRefused(t *testing.T) {
 	}
 }
 
-// Flood control on the post: a fresh form, the file uploaded again, only that upload placed.
+// Flood control on the post comes back typed; the next attempt (the daemon's, after the wait):
+// a fresh form, the file uploaded again, only that upload placed.
 func TestReplyWithAttachmentsFlood(t *testing.T) {
 	b, f := setup(t)
 	b.attach = &attachBoard{}
@@ -175,6 +176,10 @@ func TestReplyWithAttachmentsFlood(t *testing.T) {
 	ctx := context.Background()
 	if err := f.Login(ctx); err != nil {
 		t.Fatal(err)
+	}
+	var fe *forum.FloodError
+	if _, _, err := f.ReplyWithAttachments(ctx, forum.Thread{ID: "2"}, "текст", []forum.Attachment{fieldPNG}); !errors.As(err, &fe) {
+		t.Fatalf("flood: %v", err)
 	}
 	if _, _, err := f.ReplyWithAttachments(ctx, forum.Thread{ID: "2"}, "текст", []forum.Attachment{fieldPNG}); err != nil {
 		t.Fatal(err)

@@ -34,8 +34,7 @@ type Options struct {
 	Client     *forum.Client
 	Sleep      form.Sleeper  // default: a timer
 	MinFormAge time.Duration // default 2s
-	FloodWait  time.Duration // default 15s
-	MaxRetries int           // per part, default 3
+	FloodWait  time.Duration // the wait of a flood error, default 15s (phpBB's message names none)
 }
 
 // Forum is a phpBB board logged in as the bot.
@@ -75,9 +74,6 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	}
 	if opt.FloodWait == 0 {
 		opt.FloodWait = durationExtra(cfg, "flood_wait", 15*time.Second)
-	}
-	if opt.MaxRetries == 0 {
-		opt.MaxRetries = 3
 	}
 	if opt.Client == nil {
 		opt.Client = forum.NewClient(cfg.ClientConfig().WithSleep(opt.Sleep))
@@ -263,15 +259,18 @@ func (f *Forum) Login(ctx context.Context) error {
 
 // relogin runs op; when the session turned out to be gone it logs in and runs op once more.
 func (f *Forum) relogin(ctx context.Context, op func() error) error {
-	return forum.Relogin(ctx, f.Login, op)
+	return form.Retry{Login: f.Login}.Do(ctx, op)
 }
 
-// Reply posts body, split into parts of at most max_post_chars (and smaller again when the board
-// says it is too long). Flood control is waited out, a rejected token retried with a fresh form, a
-// lost session restored by logging in again. It returns the id of the last part.
+// retry is how a write is tried again (form.Retry): a lost session logged in again, a rejected
+// token or new posts since the form was loaded (errReview) sent again on a fresh form.
+func (f *Forum) retry() form.Retry {
+	return form.Retry{Login: f.Login, Again: []error{errReview}}
+}
+
+// Reply posts body and returns the new post's id (form.Retry acts on the board's refusals).
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
-	r := form.Retry{Max: f.max, MaxRetries: f.opt.MaxRetries, ReturnFlood: f.cfg.ReturnFlood, ReturnTooLong: f.cfg.ReturnTooLong, Sleep: f.opt.Sleep, Login: f.Login, Again: []error{forum.ErrBadToken, errReview}}
-	return r.Post(ctx, body, func(ctx context.Context, part string) (string, bool, error) { return f.replyOnce(ctx, t, part) })
+	return f.retry().Post(ctx, func() (string, bool, error) { return f.replyOnce(ctx, t, body) })
 }
 
 func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {

@@ -18,8 +18,8 @@
 //
 // Writing: the 302 after a reply names the new post (viewtopic.php?pid=N#pN). Errors are typed
 // (forum.FloodError with the group's wait, ErrTooShort, ErrTooLong, ErrBadToken, ErrNoPermission,
-// ErrLoggedOut) and acted on: flood → wait and retry (bounded), logged out → log in again once,
-// bad token → a fresh form once, too long → split at line boundaries. Forms are encoded in the
+// ErrLoggedOut) and acted on (form.Retry): logged out → log in again once, bad token → a fresh
+// form once; flood control and a message too long come back to the daemon. Forms are encoded in the
 // board's charset (windows-1251 boards get &#NNNN; for what cp1251 cannot hold).
 package punbbposter
 
@@ -31,7 +31,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -44,8 +43,6 @@ import (
 const (
 	// DefaultMaxPostBytes is FORUM_MAX_POSTSIZE: PunBB limits posts in bytes.
 	DefaultMaxPostBytes = 65535
-	DefaultFloodRetries = 3
-	DefaultMaxFloodWait = 2 * time.Minute
 	maxPagesPerPoll     = 1000
 )
 
@@ -68,11 +65,6 @@ type Option func(*Forum)
 // WithClient uses c for every request (tests pass a fast one).
 func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
 
-// WithSleep replaces the wait before a retry after flood control (tests record it instead).
-func WithSleep(s func(context.Context, time.Duration) error) Option {
-	return func(f *Forum) { f.board.Sleep = s }
-}
-
 // New builds the PunBB Forum for cfg. cfg.Extra may set "max_post_bytes".
 func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
@@ -84,7 +76,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	cfg = form.ConfigDefaults(cfg)
 	f := &Forum{cfg: cfg, base: base, maxBytes: form.ExtraInt(cfg, "max_post_bytes", DefaultMaxPostBytes),
-		board: form.Board{Name: "punbb", Check: punbb.CheckError, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}}
+		board: form.Board{Name: "punbb", Check: punbb.CheckError}}
 	for _, o := range opts {
 		o(f)
 	}
@@ -201,14 +193,14 @@ func (f *Forum) submit(ctx context.Context, action string, vals url.Values, char
 	return p, doc, err
 }
 
-// retry runs attempt until it succeeds or fails for good: flood → wait PunBB's time and retry
-// (bounded), logged out → log in once (when relogin is set), bad token → a fresh form once.
+// retry runs attempt under form.Retry: logged out → log in once (when relogin is set), bad token
+// → a fresh form once.
 func (f *Forum) retry(ctx context.Context, relogin bool, attempt func() error) error {
-	var login func(context.Context) error
+	var r form.Retry
 	if relogin {
-		login = f.Login
+		r.Login = f.Login
 	}
-	return f.board.Retry(ctx, login, nil, attempt)
+	return r.Do(ctx, attempt)
 }
 
 // read fetches and parses a topic page.
@@ -283,31 +275,22 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		})
 }
 
-// Reply posts body to the topic and returns the new post's id from PunBB's redirect. A body longer
-// than the board allows is split at line boundaries into several posts; the id returned is the
-// first one's. merged is set when the id is not newer than the topic's newest post at form time.
+// Reply posts body to the topic and returns the new post's id from PunBB's redirect. merged is set
+// when the id is not newer than the topic's newest post at form time.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
 	if _, err := strconv.Atoi(t.ID); err != nil {
 		return "", false, fmt.Errorf("punbb: topic id %q is not a number", t.ID)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ids, merged, err := f.replyParts(ctx, t, body, f.maxBytes)
-	if len(ids) == 0 {
-		return "", false, err
-	}
-	return ids[0], merged, err
-}
-
-func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	return form.SendParts(ctx, "punbb", body, limit, form.SplitFloor(f.cfg, 400), form.Bytes, func(ctx context.Context, part string) (id string, merged bool, err error) {
-		err = f.retry(ctx, true, func() error {
-			var e error
-			id, merged, e = f.replyAttempt(ctx, t, part)
-			return e
-		})
-		return id, merged, err
+	var id string
+	var merged bool
+	err := f.retry(ctx, true, func() error {
+		var e error
+		id, merged, e = f.replyAttempt(ctx, t, body)
+		return e
 	})
+	return id, merged, err
 }
 
 func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (string, bool, error) {

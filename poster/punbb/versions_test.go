@@ -226,7 +226,7 @@ func newOldForum(t *testing.T, f *fakeOld) (*Forum, *sleeps) {
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, BaseDelay: time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL, Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC,
-		Now: func() time.Time { return time.Date(2026, 12, 1, 9, 48, 0, 0, time.UTC) }}, WithClient(c), WithSleep(sl.sleep))
+		Now: func() time.Time { return time.Date(2026, 12, 1, 9, 48, 0, 0, time.UTC) }}, WithClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func newOldForum(t *testing.T, f *fakeOld) (*Forum, *sleeps) {
 
 // A reply from a logged-out bot on each older version: no permission → log in through the
 // version's own form (the "Redirecting…" page, then the page it leads to shows the member) →
-// the reply form → flood control (5 s on these boards) → a fresh form → the "Redirecting…"
+// the reply form → flood control (5 s on these boards) → the daemon's next try: a fresh form → the "Redirecting…"
 // page names the new post. Each form's fields are sent as the browser sends them, with the
 // form's page as Referer.
 func TestOldVersionsReply(t *testing.T) {
@@ -244,15 +244,19 @@ func TestOldVersionsReply(t *testing.T) {
 			srv := newFakeOld(t, v)
 			srv.replies = []string{"25b-reply-error-flood.gm-bot.html", "ok"}
 			fm, sl := newOldForum(t, srv)
-			id, _, err := fm.Reply(context.Background(), forum.Thread{ID: "2"}, "Ход принят: в2 H3 → H4.")
+			var id string
+			err := sl.send(func() (err error) {
+				id, _, err = fm.Reply(context.Background(), forum.Thread{ID: "2"}, "Ход принят: в2 H3 → H4.")
+				return err
+			})
 			if err != nil {
 				t.Fatalf("%v\nrequests:\n%s", err, strings.Join(srv.requests(), "\n"))
 			}
 			if id != "18" {
 				t.Fatalf("id %q", id)
 			}
-			if len(sl.d) != 1 || sl.d[0] != 6*time.Second {
-				t.Errorf("sleeps %v, want [6s]", sl.d)
+			if len(sl.d) != 1 || sl.d[0] != 5*time.Second {
+				t.Errorf("sleeps %v, want [5s]", sl.d)
 			}
 			login := srv.posts[0]
 			if login.Get("req_username") != "gm-bot" || login.Get("form_sent") != "1" || login.Get("redirect_url") == "" ||

@@ -56,8 +56,7 @@ var reAttachError = regexp.MustCompile(`(?i)attach|upload|file|вложени|ф
 // with the new post and shows them under its text. SMF's inline [attach id=N] needs the ids of
 // files uploaded beforehand (its drag-and-drop upload, action=uploadAttach, not captured), so the
 // body's placeholders are removed and the pictures show under the post. Errors are acted on as
-// Reply does (flood, session, logged out, new replies while typing: a fresh form each time); a body
-// too long is forum.ErrTooLong, never split here. A file SMF refuses (type, size, per-post limits,
+// Reply does (session, logged out, new replies while typing: a fresh form each time). A file SMF refuses (type, size, per-post limits,
 // no permission) is forum.ErrAttachmentRefused; SMF takes the files and the post in one request,
 // so there is no upload without its post.
 func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {
@@ -70,14 +69,7 @@ func (f *Forum) ReplyWithAttachments(ctx context.Context, t forum.Thread, body s
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	body = forum.PlaceAttachments(body, files, func(int, forum.Attachment) string { return "" })
-	var id string
-	var merged bool
-	err := f.retry(ctx, func() error {
-		var e error
-		id, merged, e = f.replyAttachAttempt(ctx, t, body, files)
-		return e
-	})
-	return id, merged, err
+	return f.retry().Post(ctx, func() (string, bool, error) { return f.replyAttachAttempt(ctx, t, body, files) })
 }
 
 func (f *Forum) replyAttachAttempt(ctx context.Context, t forum.Thread, body string, files []forum.Attachment) (string, bool, error) {

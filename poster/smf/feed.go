@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"forumgm/forum"
+	"forumgm/poster/form"
 	"forumgm/scraper/smf"
 )
 
@@ -101,7 +102,7 @@ func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead
 		return nil, fmt.Errorf("smf: board id %q is not a number", section)
 	}
 	var heads []forum.ThreadHead
-	err := forum.Relogin(ctx, f.Login, func() error {
+	err := form.Retry{Login: f.Login}.Do(ctx, func() error {
 		_, doc, err := f.fetch(ctx, f.u("board="+section+".0"), nil, "", true)
 		if err != nil {
 			return err

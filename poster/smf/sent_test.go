@@ -15,8 +15,8 @@ import (
 	"forumgm/internal/fixture"
 )
 
-// The dialect satisfies the daemon's optional sent-folder interface (crash recovery of PMs).
-var _ daemon.SentFolder = (*Forum)(nil)
+// The dialect satisfies forum.SentFolder (crash recovery of PMs).
+var _ forum.SentFolder = (*Forum)(nil)
 
 var update = flag.Bool("update", false, "rewrite this package's golden files in testdata/golden")
 

@@ -15,9 +15,9 @@
 // Writing: SMF never says the new post's id (the 302 goes to topic=T.new#new), so after a reply
 // the poster reads the page it lands on, and the last page if needed, for the bot's newest post
 // carrying the text it sent. Errors are typed (forum.FloodError with SMF's wait, ErrBadToken,
-// ErrTooShort, ErrTooLong, ErrNoPermission, ErrLoggedOut) and acted on: flood → wait and retry
-// (bounded), logged out → log in again once, session timed out → a fresh form once, "new reply
-// while typing" → a fresh form, too long → split at line boundaries.
+// ErrTooShort, ErrTooLong, ErrNoPermission, ErrLoggedOut) and acted on (form.Retry): logged out →
+// log in again once, session timed out → a fresh form once, "new reply while typing" → a fresh
+// form; flood control and a message too long come back to the daemon, which waits and splits.
 package smfposter
 
 import (
@@ -30,7 +30,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -42,8 +41,6 @@ import (
 // Defaults of SMF 2.1 and of the poster's behaviour.
 const (
 	DefaultMaxPostLength = 20000 // max_messageLength, characters
-	DefaultFloodRetries  = 3
-	DefaultMaxFloodWait  = 2 * time.Minute
 	maxPagesPerPoll      = 1000
 	// DefaultFeedLimit is how many of a board's newest posts the idle check's feed lists (SMF's
 	// own default; Extra "feed_limit", "0" turns the feed off).
@@ -78,11 +75,6 @@ type Option func(*Forum)
 // WithClient uses c for every request (tests pass a fast one).
 func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
 
-// WithSleep replaces the wait before a retry after flood control (tests record it instead).
-func WithSleep(s func(context.Context, time.Duration) error) Option {
-	return func(f *Forum) { f.board.Sleep = s }
-}
-
 // New builds the SMF Forum for cfg. cfg.Extra may set "max_post_length" (characters).
 func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
@@ -100,7 +92,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	f := &Forum{cfg: cfg, script: script, maxLen: form.ExtraInt(cfg, "max_post_length", DefaultMaxPostLength),
 		feedLimit: form.ExtraInt(cfg, "feed_limit", DefaultFeedLimit),
 		sections:  map[string]string{}, feedChecks: map[string]int{},
-		board: form.Board{Name: "smf", Check: smf.CheckError, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}}
+		board: form.Board{Name: "smf", Check: smf.CheckError}}
 	if f.attach, f.maxAttach, err = attachSettings(cfg.Extra); err != nil {
 		return nil, err
 	}
@@ -155,21 +147,8 @@ func (f *Forum) fetch(ctx context.Context, rawURL string, vals url.Values, chars
 	return p, doc, nil
 }
 
-// Login logs in with the configured account (flood control on logins is waited out).
+// Login logs in with the configured account (flood control on logins is a *forum.FloodError).
 func (f *Forum) Login(ctx context.Context) error {
-	for floods := 0; ; floods++ {
-		err := f.loginOnce(ctx)
-		waited, werr := f.board.WaitFlood(ctx, err, floods)
-		if werr != nil {
-			return werr
-		}
-		if !waited {
-			return err
-		}
-	}
-}
-
-func (f *Forum) loginOnce(ctx context.Context) error {
 	page, doc, err := f.fetch(ctx, f.u("action=login"), nil, "", false)
 	if err != nil {
 		return fmt.Errorf("smf: login form: %w", err)
@@ -257,48 +236,21 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 }
 
 // Reply posts body to the topic and returns the new post's id, found on the page SMF redirects
-// to (or the last page) as the bot's newest post with that text. A body longer than the board
-// allows is split at line boundaries into several posts; the id returned is the first one's.
+// to (or the last page) as the bot's newest post with that text.
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
 	if _, err := strconv.Atoi(t.ID); err != nil {
 		return "", false, fmt.Errorf("smf: topic id %q is not a number", t.ID)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ids, merged, err := f.replyParts(ctx, t, body, f.maxLen)
-	if len(ids) == 0 {
-		return "", false, err
-	}
-	return ids[0], merged, err
+	return f.retry().Post(ctx, func() (string, bool, error) { return f.replyAttempt(ctx, t, body) })
 }
 
-func (f *Forum) replyParts(ctx context.Context, t forum.Thread, body string, limit int) ([]string, bool, error) {
-	return form.SendParts(ctx, "smf", body, limit, form.SplitFloor(f.cfg, 200), form.Runes, func(ctx context.Context, part string) (string, bool, error) {
-		return f.replyOne(ctx, t, part)
-	})
-}
-
-// retry runs attempt until it succeeds or fails for good: flood → wait SMF's time and retry
-// (bounded), logged out → log in once, bad token (session timed out, form already submitted) → a
-// fresh form once, new replies while typing → a fresh form (bounded).
-func (f *Forum) retry(ctx context.Context, attempt func() error) error {
-	newReplies := 0
-	return f.board.Retry(ctx, f.Login, func(err error) bool {
-		if errors.Is(err, smf.ErrNewReplies) && newReplies < 3 {
-			newReplies++
-			return true
-		}
-		return false
-	}, attempt)
-}
-
-func (f *Forum) replyOne(ctx context.Context, t forum.Thread, body string) (id string, merged bool, err error) {
-	err = f.retry(ctx, func() error {
-		var e error
-		id, merged, e = f.replyAttempt(ctx, t, body)
-		return e
-	})
-	return id, merged, err
+// retry is how a write is tried again (form.Retry): logged out → log in once, bad token (session
+// timed out, form already submitted) → a fresh form once, new replies while typing → a fresh form
+// (bounded).
+func (f *Forum) retry() form.Retry {
+	return form.Retry{Login: f.Login, Again: []error{smf.ErrNewReplies}}
 }
 
 func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
@@ -371,7 +323,7 @@ func (f *Forum) findNewPost(ctx context.Context, t forum.Thread, doc *goquery.Do
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.retry(ctx, func() error {
+	return f.retry().Do(ctx, func() error {
 		page, doc, err := f.fetch(ctx, f.u("action=pm;sa=send"), nil, "", true)
 		if err != nil {
 			return err

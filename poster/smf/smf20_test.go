@@ -175,7 +175,7 @@ func newForum20(t *testing.T, f *fakeSMF20) (*Forum, *sleeps) {
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, BaseDelay: time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1",
-		Location: time.UTC, Now: func() time.Time { return capture20Now }}, WithClient(c), WithSleep(sl.sleep))
+		Location: time.UTC, Now: func() time.Time { return capture20Now }}, WithClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,14 +184,19 @@ func newForum20(t *testing.T, f *fakeSMF20) (*Forum, *sleeps) {
 
 // On SMF 2.0 a logged-out bot's reply: the login form instead of the post form → log in with the
 // plain password (hash_passwrd left empty, as SMF 2.0 accepts), flood (a 200 fatal-error page) →
-// wait and retry with a fresh form, the redirect to the board → the new post found on the last
+// the daemon's next try after the wait, with a fresh form, the redirect to the board → the new post found on the last
 // page by its text.
 func TestReply20(t *testing.T) {
 	srv := newFakeSMF20(t)
 	srv.replies = []string{"28-reply-error-flood.gm-bot.html", "ok"}
 	fm, sl := newForum20(t, srv)
 	body := "Ход 4 принят.\n[code]\n    A  B\n 1|в1|__|\n[/code]"
-	id, merged, err := fm.Reply(context.Background(), forum.Thread{ID: "2"}, body)
+	var id string
+	var merged bool
+	err := sl.send(func() (err error) {
+		id, merged, err = fm.Reply(context.Background(), forum.Thread{ID: "2"}, body)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,14 +234,16 @@ func TestReply20(t *testing.T) {
 	}
 }
 
-// A PM on SMF 2.0: flood (200) → wait and send again; the form's checked "save a copy" goes too,
+// A PM on SMF 2.0: flood (200) → the wait comes back, the next try sends it; the form's checked "save a copy" goes too,
 // so the bot's sent folder keeps the message.
 func TestSendPM20(t *testing.T) {
 	srv := newFakeSMF20(t)
 	srv.loggedIn = true
 	srv.pms = []string{"32-pm-send-error-flood.gm-bot.html", "ok"}
 	fm, sl := newForum20(t, srv)
-	if err := fm.SendPM(context.Background(), "Джелу", "Крестовый поход: твой ход", "Джелу, твой ход."); err != nil {
+	if err := sl.send(func() error {
+		return fm.SendPM(context.Background(), "Джелу", "Крестовый поход: твой ход", "Джелу, твой ход.")
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if len(srv.posts) != 2 || len(sl.d) != 1 || sl.d[0] < 5*time.Second {
@@ -250,7 +257,7 @@ func TestSendPM20(t *testing.T) {
 }
 
 // Login answers of SMF 2.0: a wrong password (p.error in the login form) is ErrBadLogin; the
-// login flood (a 200 fatal error) is waited out.
+// login flood (a 200 fatal error) is a flood error with SMF's wait.
 func TestLogin20(t *testing.T) {
 	srv := newFakeSMF20(t)
 	srv.logins = []string{"03-login-error.guest.html"}
@@ -260,7 +267,7 @@ func TestLogin20(t *testing.T) {
 	}
 	srv.logins = []string{"04-login-error-flood.guest.html", "ok"}
 	fm, sl := newForum20(t, srv)
-	if err := fm.Login(context.Background()); err != nil {
+	if err := sl.send(func() error { return fm.Login(context.Background()) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(sl.d) != 1 || sl.d[0] < 2*time.Second {

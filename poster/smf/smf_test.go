@@ -15,7 +15,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"forumgm/forum"
 	"forumgm/internal/fixture"
@@ -261,16 +260,16 @@ func (f *fakeSMF) requests() []string {
 	return append([]string(nil), f.log...)
 }
 
+// sleeps records the waits the board's flood errors named while a test sends the way the daemon
+// does (fixture.AfterFlood: after the wait, the same write again).
 type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
+	d []time.Duration
 }
 
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.d = append(s.d, d)
-	return ctx.Err()
+func (s *sleeps) send(send func() error) error {
+	w, err := fixture.AfterFlood(send)
+	s.d = append(s.d, w...)
+	return err
 }
 
 func newForum(t *testing.T, f *fakeSMF, extra map[string]string) (*Forum, *sleeps) {
@@ -279,7 +278,7 @@ func newForum(t *testing.T, f *fakeSMF, extra map[string]string) (*Forum, *sleep
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1",
 		Location: time.UTC, Now: func() time.Time { return captureNow }, Extra: extra},
-		WithClient(c), WithSleep(sl.sleep))
+		WithClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,14 +298,19 @@ func equalStrings(a, b []string) bool {
 }
 
 // A reply from a logged-out bot: the form shows the login → log in (every field of the login
-// form), get the form again, hit flood control → wait SMF's 5 s (+1) and retry with a fresh form
-// → the redirect carries no id, so the new post is found on the last page by its text.
+// form), get the form again, hit flood control → SMF's 5 s come back, and the daemon's next try
+// after the wait gets a fresh form → the redirect carries no id, so the new post is found on the last page by its text.
 func TestReplyReloginFloodAndNewID(t *testing.T) {
 	srv := newFakeSMF(t)
 	srv.replies = []string{"28-reply-error-flood.gm-bot.html", "ok"}
 	fm, sl := newForum(t, srv, nil)
 	body := rawBody(t, 17) // the bot's board post: text, blank line, [code] board
-	id, merged, err := fm.Reply(context.Background(), forum.Thread{ID: "2"}, body)
+	var id string
+	var merged bool
+	err := sl.send(func() (err error) {
+		id, merged, err = fm.Reply(context.Background(), forum.Thread{ID: "2"}, body)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,8 +332,8 @@ func TestReplyReloginFloodAndNewID(t *testing.T) {
 	if got := srv.requests(); !equalStrings(got, want) {
 		t.Errorf("requests:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(sl.d) != 1 || sl.d[0] != 6*time.Second {
-		t.Errorf("sleeps %v, want [6s]", sl.d)
+	if len(sl.d) != 1 || sl.d[0] != 5*time.Second {
+		t.Errorf("sleeps %v, want [5s]", sl.d)
 	}
 	login := srv.posts[0]
 	wantLogin := url.Values{"user": {"gm-bot"}, "passwrd": {"GmBotPass1"}, "cookielength": {"3153600"},
@@ -390,46 +394,12 @@ func TestReplyErrors(t *testing.T) {
 	if _, _, err := fm.Reply(context.Background(), forum.Thread{ID: "2"}, "x"); !errors.Is(err, forum.ErrBadToken) {
 		t.Fatalf("double submit twice: %v", err)
 	}
-	// Flood that outlasts the retries comes back as a FloodError.
+	// Flood control comes back as a FloodError with the wait SMF names.
 	srv.replies = []string{"28-reply-error-flood.gm-bot.html", "28-reply-error-flood.gm-bot.html",
 		"28-reply-error-flood.gm-bot.html", "28-reply-error-flood.gm-bot.html"}
 	var fe *forum.FloodError
 	if _, _, err := fm.Reply(context.Background(), forum.Thread{ID: "2"}, "x"); !errors.As(err, &fe) || fe.Wait != 5*time.Second {
 		t.Fatalf("flood: %v", err)
-	}
-}
-
-// A post longer than the board allows is split at line boundaries; a [code] block cut in two is
-// closed and reopened, so both posts render the board verbatim.
-func TestReplySplitsLongPost(t *testing.T) {
-	srv := newFakeSMF(t)
-	srv.loggedIn = true
-	fm, _ := newForum(t, srv, map[string]string{"max_post_length": "700"})
-	body := rawBody(t, 17) + "\n" + rawBody(t, 15)
-	id, _, err := fm.Reply(context.Background(), forum.Thread{ID: "2"}, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if id != "18" || len(srv.newPosts) < 2 {
-		t.Fatalf("id %q, %d posts", id, len(srv.newPosts))
-	}
-	var joined []string
-	for _, p := range srv.newPosts {
-		if utf8.RuneCountInString(p) > 700 {
-			t.Errorf("part of %d characters", utf8.RuneCountInString(p))
-		}
-		if strings.Count(p, "[code]") != strings.Count(p, "[/code]") {
-			t.Errorf("unbalanced code in part %q", p)
-		}
-		joined = append(joined, p)
-	}
-	all := strings.Join(joined, "\n")
-	all = strings.ReplaceAll(all, "\n[/code]\n[code]\n", "\n")
-	if all != body {
-		t.Errorf("parts do not add up to the body:\n%s", all)
-	}
-	if !strings.HasPrefix(srv.newPosts[1], "[code]\n") {
-		t.Errorf("second part does not reopen the code block: %q", srv.newPosts[1][:40])
 	}
 }
 
@@ -476,10 +446,12 @@ func TestSendPMAfterFlood(t *testing.T) {
 	srv.loggedIn = true
 	srv.pms = []string{"32-pm-send-error-flood.gm-bot.html", "ok"}
 	fm, sl := newForum(t, srv, nil)
-	if err := fm.SendPM(context.Background(), "Джелу", "Партия 1: ваш 3-й ход", "Ваш ход."); err != nil {
+	if err := sl.send(func() error {
+		return fm.SendPM(context.Background(), "Джелу", "Партия 1: ваш 3-й ход", "Ваш ход.")
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sl.d) != 1 || sl.d[0] != 6*time.Second {
+	if len(sl.d) != 1 || sl.d[0] != 5*time.Second {
 		t.Errorf("sleeps %v", sl.d)
 	}
 	want := url.Values{"to": {"Джелу"}, "bcc": {""}, "subject": {"Партия 1: ваш 3-й ход"}, "message": {"Ваш ход."},
@@ -538,10 +510,10 @@ func TestLoginErrors(t *testing.T) {
 	}
 	srv.logins = []string{"04-login-error-flood.guest.html", "ok"}
 	fm, sl := newForum(t, srv, nil)
-	if err := fm.Login(context.Background()); err != nil {
+	if err := sl.send(func() error { return fm.Login(context.Background()) }); err != nil {
 		t.Fatalf("after login flood: %v", err)
 	}
-	if len(sl.d) != 1 || sl.d[0] != 3*time.Second {
+	if len(sl.d) != 1 || sl.d[0] != 2*time.Second {
 		t.Errorf("sleeps %v", sl.d)
 	}
 }

@@ -7,17 +7,14 @@ import (
 	"net/url"
 
 	"forumgm/forum"
-	"forumgm/poster/form"
 	"forumgm/scraper/generic"
 )
 
 // Reply posts body (BBCode) to the thread through threads/<id>/add-reply and returns the new
 // post's id, read from the redirect XenForo answers with (posts/<id>/). The body goes in
 // "message", which XenForo takes as BBCode as it is (XF\ControllerPlugin\Editor::fromInput reads
-// "message" before the rich editor's "message_html"). A body longer than max_post_chars is split
-// into several posts at paragraph boundaries; the id returned is the last part's. merged is
-// true when the id is not newer than the newest post the dialect saw in the thread (XenForo
-// itself never merges; add-ons do).
+// "message" before the rich editor's "message_html"). merged is true when the id is not newer
+// than the newest post the dialect saw in the thread (XenForo itself never merges; add-ons do).
 func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
 	rt, err := threadRoute(t)
 	if err != nil {
@@ -25,19 +22,14 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ids, merged, err := form.SendParts(ctx, "xenforo", body, f.max, form.SplitFloor(f.cfg, 400), form.Runes,
-		func(ctx context.Context, part string) (id string, merged bool, err error) {
-			err = f.retry(ctx, true, func() error {
-				var e error
-				id, merged, e = f.replyAttempt(ctx, t, rt, part)
-				return e
-			})
-			return id, merged, err
-		})
-	if len(ids) == 0 {
-		return "", false, err
-	}
-	return ids[len(ids)-1], merged, err
+	var id string
+	var merged bool
+	err = f.retry(ctx, true, func() error {
+		var e error
+		id, merged, e = f.replyAttempt(ctx, t, rt, body)
+		return e
+	})
+	return id, merged, err
 }
 
 // ErrPending: XenForo took the reply but holds it for a moderator (its redirect goes to the
@@ -71,35 +63,28 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, rt, body strin
 
 // SendPM starts a conversation with one recipient through <list route>add (recipients, title,
 // message): conversations/add, or direct-messages/add where the header links the list there
-// (XenForo 2.3). A body longer than max_post_chars goes as several conversations of the same title.
+// (XenForo 2.3).
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	_, _, err := form.SendParts(ctx, "xenforo", body, f.max, form.SplitFloor(f.cfg, 400), form.Runes,
-		func(ctx context.Context, part string) (string, bool, error) {
-			var id string
-			err := f.retry(ctx, true, func() error {
-				rt, err := f.listRoute(ctx)
-				if err != nil {
-					return err
-				}
-				if err := f.ensureToken(ctx, rt); err != nil {
-					return err
-				}
-				a, err := f.postJSON(ctx, rt+"add", url.Values{"recipients": {to}, "title": {subject}, "message": {part}})
-				if errors.Is(err, forum.ErrNoPermission) {
-					return fmt.Errorf("xenforo: the bot may not start conversations: %w: %w", forum.ErrNoPM, err)
-				}
-				if err != nil {
-					return err
-				}
-				id = f.convID(a.Redirect)
-				if id == "" {
-					return fmt.Errorf("xenforo: conversation with %s went through, but its redirect %q names none: %w", to, a.Redirect, forum.ErrMarkupChanged)
-				}
-				return nil
-			})
-			return id, false, err
-		})
-	return err
+	return f.retry(ctx, true, func() error {
+		rt, err := f.listRoute(ctx)
+		if err != nil {
+			return err
+		}
+		if err := f.ensureToken(ctx, rt); err != nil {
+			return err
+		}
+		a, err := f.postJSON(ctx, rt+"add", url.Values{"recipients": {to}, "title": {subject}, "message": {body}})
+		if errors.Is(err, forum.ErrNoPermission) {
+			return fmt.Errorf("xenforo: the bot may not start conversations: %w: %w", forum.ErrNoPM, err)
+		}
+		if err != nil {
+			return err
+		}
+		if f.convID(a.Redirect) == "" {
+			return fmt.Errorf("xenforo: conversation with %s went through, but its redirect %q names none: %w", to, a.Redirect, forum.ErrMarkupChanged)
+		}
+		return nil
+	})
 }

@@ -49,8 +49,6 @@ import (
 const (
 	DefaultMaxPostChars = 25000 // XenForo's messageMaxLength option
 	DefaultFloodWait    = 30 * time.Second
-	DefaultFloodRetries = 3
-	DefaultMaxFloodWait = 2 * time.Minute
 	maxPagesPerPoll     = 1000
 )
 
@@ -83,11 +81,6 @@ type Option func(*Forum)
 // WithClient uses c for every request (tests pass a fast one).
 func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
 
-// WithSleep replaces the wait before a retry after flood control (tests record it instead).
-func WithSleep(s func(context.Context, time.Duration) error) Option {
-	return func(f *Forum) { f.board.Sleep = s }
-}
-
 // New builds the XenForo 2 Forum for cfg.
 func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
@@ -107,7 +100,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
 		sentConv: map[string][]forum.Post{}, sections: map[string]string{},
 		forumURL: map[string]string{}, named: map[string]string{}}
-	f.board = form.Board{Name: "xenforo", Check: f.checkPage, FloodRetries: DefaultFloodRetries, MaxFloodWait: DefaultMaxFloodWait}
+	f.board = form.Board{Name: "xenforo", Check: f.checkPage}
 	for _, o := range opts {
 		o(f)
 	}
@@ -495,14 +488,14 @@ func (f *Forum) postJSON(ctx context.Context, rt string, vals url.Values) (*answ
 	return &a, nil
 }
 
-// retry runs attempt until it succeeds or fails for good: flood → wait XenForo's time and retry
-// (bounded), logged out → log in once (when relogin is set), bad token → a fresh token once.
+// retry runs attempt under form.Retry: logged out → log in once (when relogin is set), bad token
+// → a fresh token once.
 func (f *Forum) retry(ctx context.Context, relogin bool, attempt func() error) error {
-	var login func(context.Context) error
+	var r form.Retry
 	if relogin {
-		login = f.Login
+		r.Login = f.Login
 	}
-	return f.board.Retry(ctx, login, nil, func() error {
+	return r.Do(ctx, func() error {
 		err := attempt()
 		if errors.Is(err, forum.ErrBadToken) {
 			f.dropToken()

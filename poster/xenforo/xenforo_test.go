@@ -26,7 +26,7 @@ func open(t *testing.T, f *fakeXF, mod func(*forum.Config)) (*Forum, *testkit.Cl
 		mod(&cfg)
 	}
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 1000, Sleep: clock.Sleep})
-	x, err := New(cfg, WithClient(c), WithSleep(clock.Sleep))
+	x, err := New(cfg, WithClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,8 +163,8 @@ func TestReplyNewID(t *testing.T) {
 	}
 }
 
-// Flood control: the wait XenForo names is waited out and the reply sent again; with
-// ReturnFlood the *forum.FloodError comes back at once.
+// Flood control: the *forum.FloodError comes back at once with the wait XenForo names; the
+// daemon's next try after it goes through.
 func TestFlood(t *testing.T) {
 	f := newFakeXF(t)
 	x, clock := member(t, f, nil)
@@ -173,20 +173,21 @@ func TestFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.flood = []int{17}
-	id, _, err := x.Reply(ctx, forum.Thread{ID: "8276"}, "раз")
+	var id string
+	waits, err := fixture.AfterFlood(func() (err error) { id, _, err = x.Reply(ctx, forum.Thread{ID: "8276"}, "раз"); return err })
 	if err != nil || id == "" {
 		t.Fatalf("reply after flood: %q %v", id, err)
 	}
-	if s := clock.Sleeps(); !slices.Contains(s, 18*time.Second) {
-		t.Errorf("waits: %v (want the board's 17 s and a second)", s)
+	if !slices.Equal(waits, []time.Duration{17 * time.Second}) || len(clock.Sleeps()) != 0 {
+		t.Errorf("waits: %v, sleeps %v (want the board's 17 s)", waits, clock.Sleeps())
 	}
 
-	y, _ := member(t, f, func(c *forum.Config) { c.ReturnFlood = true })
+	y, _ := member(t, f, nil)
 	f.flood = []int{42}
 	_, _, err = y.Reply(ctx, forum.Thread{ID: "8276"}, "два")
 	var fe *forum.FloodError
 	if !errors.As(err, &fe) || fe.Wait != 42*time.Second {
-		t.Fatalf("ReturnFlood: %v", err)
+		t.Fatalf("flood: %v", err)
 	}
 }
 
@@ -237,7 +238,7 @@ func TestGuestReplyLogsIn(t *testing.T) {
 
 func TestReplyRefusals(t *testing.T) {
 	f := newFakeXF(t)
-	x, _ := member(t, f, func(c *forum.Config) { c.ReturnTooLong = true })
+	x, _ := member(t, f, nil)
 	ctx := context.Background()
 	if _, _, err := x.Posts(ctx, forum.Thread{ID: "8276"}, forum.Cursor{}); err != nil {
 		t.Fatal(err)
@@ -532,8 +533,7 @@ func TestClassifyRussian(t *testing.T) {
 	}
 }
 
-// A board in Russian refuses a reply for flood control in its own words: the wait is read and
-// waited out.
+// A board in Russian refuses a reply for flood control in its own words: the wait is read.
 func TestFloodRussian(t *testing.T) {
 	f := newFakeXF(t)
 	f.russian = true
@@ -543,11 +543,13 @@ func TestFloodRussian(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.flood = []int{23}
-	if id, _, err := x.Reply(ctx, forum.Thread{ID: "8276"}, "раз"); err != nil || id == "" {
+	var id string
+	waits, err := fixture.AfterFlood(func() (err error) { id, _, err = x.Reply(ctx, forum.Thread{ID: "8276"}, "раз"); return err })
+	if err != nil || id == "" {
 		t.Fatalf("reply after flood: %q %v", id, err)
 	}
-	if s := clock.Sleeps(); !slices.Contains(s, 24*time.Second) {
-		t.Errorf("waits: %v (want the board's 23 s and a second)", s)
+	if !slices.Equal(waits, []time.Duration{23 * time.Second}) || len(clock.Sleeps()) != 0 {
+		t.Errorf("waits: %v, sleeps %v (want the board's 23 s)", waits, clock.Sleeps())
 	}
 }
 
