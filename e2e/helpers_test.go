@@ -165,7 +165,7 @@ func (r *recorder) count(n int, prefix string) int {
 type account struct {
 	*mybb.Forum
 	rec   *recorder
-	clock *sandbox.ManualClock
+	clock *testkit.Clock
 	mu    sync.Mutex
 	waits []time.Duration
 }

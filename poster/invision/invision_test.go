@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 	"forumgm/internal/testkit"
 )
 

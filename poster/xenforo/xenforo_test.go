@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/fixture"
 	"forumgm/internal/testkit"
 )
 
