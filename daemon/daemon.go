@@ -775,7 +775,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		// The page did not show who wrote the post or what it says: a person must look, the
 		// game judges nothing it cannot attribute or read.
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
-			Detail: "the forum's page did not show the post's " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
+			Detail: "the forum's page did not show the post's " + missing + " (" + problemsText(in.post.Problems) + ")"}}}
 	} else {
 		out, err = ref.Judge(ji)
 	}
@@ -827,14 +827,23 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 func missingParts(p forum.Post) string {
 	var parts []string
 	for _, pr := range p.Problems {
-		switch {
-		case strings.HasPrefix(pr, "author"):
+		switch pr.Kind {
+		case forum.ProblemAuthor:
 			parts = append(parts, "author")
-		case strings.HasPrefix(pr, "body"), strings.HasPrefix(pr, "text"):
+		case forum.ProblemText:
 			parts = append(parts, "text")
 		}
 	}
 	return strings.Join(parts, " and ")
+}
+
+// problemsText is a post's problems as a flag names them: "author: not found (.author); body: …".
+func problemsText(ps []forum.Problem) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, "; ")
 }
 
 // cursorOf is the post id the thread's cursor moves to once in is judged.

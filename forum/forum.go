@@ -48,10 +48,10 @@ type Post struct {
 	Code     []string  `json:"code,omitempty"`     // code blocks of the author's own text, whitespace intact
 	Spoilers []Spoiler `json:"spoilers,omitempty"` // spoilers of the author's own text
 	Edited   bool      `json:"edited"`
-	// Problems lists the fields of this post the dialect could not read ("time: no date",
-	// "author: not found"); the rest of the post is still right. A page that is not a thread at
+	// Problems lists the parts of this post the dialect could not read (a missing author, a
+	// date not understood); the rest of the post is still right. A page that is not a thread at
 	// all is an error, never a list of posts with problems.
-	Problems []string `json:"problems,omitempty"`
+	Problems []Problem `json:"problems,omitempty"`
 }
 
 // UserFinder is a forum that can tell whether a user name exists (forum-check checks the players

@@ -306,11 +306,11 @@ func (r *Reader) Convert(p Post, quoteID QuoteID) forum.Post {
 		out.Permalink = strings.TrimRight(r.BaseURL, "/") + "/t/" + slug + "/" + ID(p.TopicID) + "/" + ID(p.PostNumber)
 	}
 	if out.Author == "" {
-		out.Problems = append(out.Problems, "author: not found")
+		out.Problems = append(out.Problems, forum.NotFound(forum.ProblemAuthor, ""))
 	}
 	t, err := ParseTime(p.CreatedAt)
 	if err != nil {
-		out.Problems = append(out.Problems, "time: "+err.Error())
+		out.Problems = append(out.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	}
 	out.Time = t
 	return out

@@ -184,7 +184,7 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	if author, ok := t.Author.Get(s); ok {
 		p.Author = author
 	} else {
-		p.Problems = append(p.Problems, fmt.Sprintf("author: not found (%s)", t.Author.Sel))
+		p.Problems = append(p.Problems, forum.NotFound(forum.ProblemAuthor, t.Author.Sel))
 	}
 	if !t.AuthorID.IsZero() {
 		p.AuthorID, _ = t.AuthorID.Get(s)
@@ -192,7 +192,7 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	if tm, err := postTime(s, t, o); err == nil {
 		p.Time = tm
 	} else {
-		p.Problems = append(p.Problems, "time: "+oneLineErr(err))
+		p.Problems = append(p.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: oneLineErr(err)})
 	}
 	body := s
 	if t.Body != "" {
@@ -203,7 +203,7 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	}
 	p.Quotes = []forum.Quote{}
 	if body.Length() == 0 {
-		p.Problems = append(p.Problems, fmt.Sprintf("body: not found (%s)", t.Body))
+		p.Problems = append(p.Problems, forum.NotFound(forum.ProblemText, t.Body))
 		return p, nil
 	}
 	r := newRenderer(body, t, o)
@@ -230,8 +230,8 @@ func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n",
 func readable(p forum.Post) bool {
 	var author, body bool
 	for _, pr := range p.Problems {
-		author = author || strings.HasPrefix(pr, "author:")
-		body = body || strings.HasPrefix(pr, "body:")
+		author = author || pr.Kind == forum.ProblemAuthor
+		body = body || pr.Kind == forum.ProblemText
 	}
 	return !author || !body
 }

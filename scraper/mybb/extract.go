@@ -345,7 +345,7 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	// page.
 	name := firstOf(s, Selectors.AuthorName)
 	if name.Length() == 0 {
-		post.Problems = append(post.Problems, "author: not found ("+Selectors.AuthorName+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, Selectors.AuthorName))
 	}
 	post.Author = htmltext.Collapse(name.Text())
 	post.AuthorID = authorID(s, name)
@@ -361,18 +361,18 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 
 	date := firstOf(s, Selectors.PostDate+" || "+Selectors.PostDateAlt)
 	if date.Length() == 0 {
-		post.Problems = append(post.Problems, "time: not found ("+Selectors.PostDate+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, Selectors.PostDate))
 	} else if t, ok := postTime(date, o); ok {
 		post.Time = t
 	} else {
-		post.Problems = append(post.Problems, fmt.Sprintf("time: %q not understood", htmltext.Collapse(date.Text())))
+		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: fmt.Sprintf("%q not understood", htmltext.Collapse(date.Text()))})
 	}
 	post.Edited = edited(s)
 
 	post.Quotes = []forum.Quote{}
 	body := s.Find(Selectors.Body).First()
 	if body.Length() == 0 {
-		post.Problems = append(post.Problems, "body: not found ("+Selectors.Body+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, Selectors.Body))
 		return post, nil
 	}
 	parts := renderBody(body.Nodes[0])

@@ -230,12 +230,12 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 		post.AuthorID = idFromHref(box.Find("a[href*='profile.php']").AttrOr("href", ""))
 	}
 	if post.Author == "" {
-		post.Problems = append(post.Problems, "author: not found ("+sel.byline+", "+sel.authorBox+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, sel.byline+", "+sel.authorBox))
 	}
 	if link.Length() == 0 {
-		post.Problems = append(post.Problems, "time: not found ("+sel.permalink+", "+sel.permalinkAny+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, sel.permalink+", "+sel.permalinkAny))
 	} else if t, err := ParseTime(htmltext.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
-		post.Problems = append(post.Problems, "time: "+err.Error())
+		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	} else {
 		post.Time = t
 	}
@@ -250,7 +250,7 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 		}
 	}
 	if body.Length() == 0 {
-		post.Problems = append(post.Problems, "body: not found ("+sel.body+", "+sel.bodyAny+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, sel.body+", "+sel.bodyAny))
 		return post, nil
 	}
 	b := renderBody(body)
