@@ -61,8 +61,8 @@ type UserFinder interface {
 	UserExists(ctx context.Context, name string) (bool, error)
 }
 
-// Cursor marks how far a reader has read: the last post id seen (ids compare numerically where the
-// engine's ids are numbers) and, where it helps, the page it was on.
+// Cursor marks how far a reader has read: the last post id seen (ids are ordered by CompareIDs)
+// and, where it helps, the page it was on.
 type Cursor struct {
 	PostID string `json:"post_id,omitempty"`
 	Page   int    `json:"page,omitempty"`
@@ -75,12 +75,12 @@ type Cursor struct {
 }
 
 // Listed reports whether a post with id belongs in a read after the cursor: newer than it, or
-// the cursor's own post when Include asks for it. newer orders ids (a before b).
-func (c Cursor) Listed(id string, newer func(a, b string) bool) bool {
+// the cursor's own post when Include asks for it.
+func (c Cursor) Listed(id string) bool {
 	if c.PostID == "" {
 		return true
 	}
-	return newer(c.PostID, id) || c.Include && id == c.PostID
+	return IDLess(c.PostID, id) || c.Include && id == c.PostID
 }
 
 // Thread names a thread on a forum in the dialect's own terms (a topic id, usually).

@@ -9,8 +9,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -69,22 +67,8 @@ func Posts(page []byte, contentType string, cfg forum.Config, check func(doc *go
 		return nil, err
 	}
 	posts := append([]forum.Post(nil), ps...)
-	sort.SliceStable(posts, func(i, j int) bool { return IDLess(posts[i].ID, posts[j].ID) })
+	forum.SortPosts(posts)
 	return posts, nil
-}
-
-// IDLess compares two post ids numerically; ids that are not numbers compare shorter first,
-// then as strings.
-func IDLess(a, b string) bool {
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA != nil || errB != nil {
-		if len(a) != len(b) {
-			return len(a) < len(b)
-		}
-		return a < b
-	}
-	return x < y
 }
 
 // ErrorText is a fragment of an error message a board shows, in lower case, and the forum error

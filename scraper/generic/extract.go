@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -578,25 +577,4 @@ func (r *renderer) spoiler(n *html.Node) forum.Spoiler {
 	r.children(w, n, false, title)
 	sp.Text = w.String()
 	return sp
-}
-
-// SortPosts orders posts by numeric id (ids that are not numbers sort after, as strings).
-func SortPosts(ps []forum.Post) {
-	sort.SliceStable(ps, func(i, j int) bool { return IDLess(ps[i].ID, ps[j].ID) })
-}
-
-// IDLess compares post ids numerically where both are numbers.
-func IDLess(a, b string) bool {
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA == nil && errB == nil {
-		return x < y
-	}
-	if errA == nil {
-		return true
-	}
-	if errB == nil {
-		return false
-	}
-	return a < b
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -101,36 +100,11 @@ type Page struct {
 func (p *Page) MaxPID() string {
 	best := ""
 	for _, q := range p.Posts {
-		if CompareIDs(q.ID, best) > 0 {
+		if forum.CompareIDs(q.ID, best) > 0 {
 			best = q.ID
 		}
 	}
 	return best
-}
-
-// CompareIDs compares numeric ids ("" is lowest): -1, 0 or 1.
-func CompareIDs(a, b string) int {
-	if a == b {
-		return 0
-	}
-	if a == "" {
-		return -1
-	}
-	if b == "" {
-		return 1
-	}
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA != nil || errB != nil {
-		return strings.Compare(a, b)
-	}
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // Parse parses HTML (already UTF-8).
@@ -593,9 +567,4 @@ func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
 		return nil, err
 	}
 	return p, nil
-}
-
-// SortByID sorts posts by numeric id, oldest first.
-func SortByID(posts []forum.Post) {
-	sort.SliceStable(posts, func(i, j int) bool { return CompareIDs(posts[i].ID, posts[j].ID) < 0 })
 }

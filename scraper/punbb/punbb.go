@@ -266,7 +266,7 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 func MaxPostID(doc *goquery.Document) string {
 	max := ""
 	doc.Find("a[href*='pid=']").Each(func(_ int, a *goquery.Selection) {
-		if id := pidFromHref(a.AttrOr("href", "")); id != "" && (max == "" || IDLess(max, id)) {
+		if id := pidFromHref(a.AttrOr("href", "")); id != "" && (max == "" || forum.IDLess(max, id)) {
 			max = id
 		}
 	})
@@ -315,8 +315,5 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
-
-// IDLess compares two post ids numerically.
-func IDLess(a, b string) bool { return extract.IDLess(a, b) }
 
 func init() { forum.RegisterExtractor("punbb", Extract) }

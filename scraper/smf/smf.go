@@ -636,7 +636,4 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	})
 }
 
-// IDLess compares two message ids numerically.
-func IDLess(a, b string) bool { return extract.IDLess(a, b) }
-
 func init() { forum.RegisterExtractor("smf", Extract) }
