@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -969,25 +968,22 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if len(thread) == 0 {
 		return nil
 	}
-	from := forum.Cursor{}
-	if n, err := strconv.ParseInt(thread[0].ID, 10, 64); err == nil && n > 1 {
-		for _, p := range thread[1:] {
-			if m, err := strconv.ParseInt(p.ID, 10, 64); err == nil && m < n {
-				n = m
-			}
+	oldest := thread[0].ID
+	for _, p := range thread[1:] {
+		if forum.IDLess(p.ID, oldest) {
+			oldest = p.ID
 		}
-		from = forum.Cursor{PostID: strconv.FormatInt(n-1, 10)}
 	}
-	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, from)
+	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Before(oldest))
 	if err != nil {
 		return fmt.Errorf("daemon: rescan: %w", err)
 	}
 	byID := map[string]forum.Post{}
-	var maxID int64
+	newest := "" // the newest post read: a move post after it is not provably gone
 	for _, p := range posts {
 		byID[p.ID] = p
-		if n, err := strconv.ParseInt(p.ID, 10, 64); err == nil && n > maxID {
-			maxID = n
+		if forum.IDLess(newest, p.ID) {
+			newest = p.ID
 		}
 	}
 	open, err := d.o.Store.OpenFlags(ctx, d.o.Game)
@@ -1017,8 +1013,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 				return err
 			}
 		case rec.VanishedAt.IsZero():
-			n, err := strconv.ParseInt(rec.ID, 10, 64)
-			if err != nil || n > maxID {
+			if forum.IDLess(newest, rec.ID) {
 				continue // not provably gone
 			}
 			// One read without the post proves nothing (a page served stale or incomplete): it
