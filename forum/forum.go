@@ -1,7 +1,20 @@
-// Package forum owns the one interface through which everything above the forum layer reads and
-// writes a forum (a thread, the bot's private messages, the login), the post model the dialects
-// extract, and the typed errors a dialect reports. Dialects (scraper/<engine> for reading,
-// poster/<engine> for writing and the assembled driver) register themselves here by name.
+// Package forum owns the contract between the forum engines and everything above them:
+//
+//   - Forum, the one interface through which the daemon reads and writes a forum (a thread, the
+//     bot's private messages, the login), and the optional capabilities a dialect may add
+//     (UserFinder, PMNotifier, Attacher, Editor, SectionReader, BoardReader, FloodExempter),
+//     reached through wrappers with As;
+//   - the post model the dialects extract (Post, Quote, Spoiler, Attachment), with the typed
+//     problems of a post read only in part (Problem, ProblemKind: the daemon decides by kind
+//     whether a post can be judged), and the cursor a read resumes from (Cursor);
+//   - the one order of post ids (CompareIDs, IDLess, SortPosts, Before): every dialect's ids
+//     follow it, so nothing above the dialects parses an id;
+//   - the typed errors a dialect reports (ErrLoggedOut, ErrTooLong, *FloodError, ErrTruncated, …)
+//     and Relogin, which logs in again once on ErrLoggedOut;
+//   - the polite HTTP session every HTML dialect goes through (Client: per-host request
+//     limits, cookies, charsets of pages and forms, CheckWhole for a page cut short);
+//   - the registries: dialects register an Opener by name (poster/<engine>, the assembled driver)
+//     and a page Extractor by name (scraper/<engine>, the reading of saved pages).
 package forum
 
 import (
