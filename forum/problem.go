@@ -50,9 +50,9 @@ func (p Problem) MarshalText() ([]byte, error) { return []byte(p.String()), nil 
 // UnmarshalText reads a problem MarshalText wrote; a text of no known kind is a ProblemOther.
 func (p *Problem) UnmarshalText(b []byte) error {
 	s := string(b)
-	for k, name := range problemNames {
-		if rest, ok := strings.CutPrefix(s, name+": "); ok && name != "" {
-			*p = Problem{Kind: ProblemKind(k), Detail: rest}
+	for k := ProblemAuthor; int(k) < len(problemNames); k++ {
+		if rest, ok := strings.CutPrefix(s, problemNames[k]+": "); ok {
+			*p = Problem{Kind: k, Detail: rest}
 			return nil
 		}
 	}
