@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -764,7 +763,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		// The page did not show who wrote the post or what it says: a person must look, the
 		// game judges nothing it cannot attribute or read.
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
-			Detail: "the forum's page did not show the post's " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
+			Detail: "the forum's page did not show the post's " + missing + " (" + problemsText(in.post.Problems) + ")"}}}
 	} else {
 		out, err = ref.Judge(ji)
 	}
@@ -816,14 +815,23 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 func missingParts(p forum.Post) string {
 	var parts []string
 	for _, pr := range p.Problems {
-		switch {
-		case strings.HasPrefix(pr, "author"):
+		switch pr.Kind {
+		case forum.ProblemAuthor:
 			parts = append(parts, "author")
-		case strings.HasPrefix(pr, "body"), strings.HasPrefix(pr, "text"):
+		case forum.ProblemText:
 			parts = append(parts, "text")
 		}
 	}
 	return strings.Join(parts, " and ")
+}
+
+// problemsText is a post's problems as a flag names them: "author: not found (.author); body: …".
+func problemsText(ps []forum.Problem) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, "; ")
 }
 
 // cursorOf is the post id the thread's cursor moves to once in is judged.
@@ -949,25 +957,22 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if len(thread) == 0 {
 		return nil
 	}
-	from := forum.Cursor{}
-	if n, err := strconv.ParseInt(thread[0].ID, 10, 64); err == nil && n > 1 {
-		for _, p := range thread[1:] {
-			if m, err := strconv.ParseInt(p.ID, 10, 64); err == nil && m < n {
-				n = m
-			}
+	oldest := thread[0].ID
+	for _, p := range thread[1:] {
+		if forum.IDLess(p.ID, oldest) {
+			oldest = p.ID
 		}
-		from = forum.Cursor{PostID: strconv.FormatInt(n-1, 10)}
 	}
-	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, from)
+	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Before(oldest))
 	if err != nil {
 		return fmt.Errorf("daemon: rescan: %w", err)
 	}
 	byID := map[string]forum.Post{}
-	var maxID int64
+	newest := "" // the newest post read: a move post after it is not provably gone
 	for _, p := range posts {
 		byID[p.ID] = p
-		if n, err := strconv.ParseInt(p.ID, 10, 64); err == nil && n > maxID {
-			maxID = n
+		if forum.IDLess(newest, p.ID) {
+			newest = p.ID
 		}
 	}
 	open, err := d.o.Store.OpenFlags(ctx, d.o.Game)
@@ -997,8 +1002,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 				return err
 			}
 		case rec.VanishedAt.IsZero():
-			n, err := strconv.ParseInt(rec.ID, 10, 64)
-			if err != nil || n > maxID {
+			if forum.IDLess(newest, rec.ID) {
 				continue // not provably gone
 			}
 			// One read without the post proves nothing (a page served stale or incomplete): it

@@ -102,13 +102,13 @@ func TestMarkerCount(t *testing.T) {
 // missing date alone is not.
 func TestMissingParts(t *testing.T) {
 	for _, tc := range []struct {
-		problems []string
+		problems []forum.Problem
 		want     string
 	}{
 		{nil, ""},
-		{[]string{"time: no date"}, ""},
-		{[]string{"author: not found (.author)"}, "author"},
-		{[]string{"author: not found (x)", "body: not found (y)"}, "author and text"},
+		{[]forum.Problem{{Kind: forum.ProblemTime, Detail: "no date"}}, ""},
+		{[]forum.Problem{forum.NotFound(forum.ProblemAuthor, ".author")}, "author"},
+		{[]forum.Problem{forum.NotFound(forum.ProblemAuthor, "x"), forum.NotFound(forum.ProblemText, "y")}, "author and text"},
 	} {
 		if got := missingParts(forum.Post{Problems: tc.problems}); got != tc.want {
 			t.Errorf("missingParts(%v) = %q, want %q", tc.problems, got, tc.want)

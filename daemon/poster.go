@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -475,11 +474,7 @@ func (d *Daemon) checkFrom(ctx context.Context, it store.OutboxRow) forum.Cursor
 		if prev.State != store.OutboxPosted {
 			return forum.Cursor{}
 		}
-		n, err := strconv.ParseInt(prev.ForumPostID, 10, 64)
-		if err != nil || n <= 1 {
-			return forum.Cursor{}
-		}
-		return forum.Cursor{PostID: strconv.FormatInt(n-1, 10)}
+		return forum.Before(prev.ForumPostID)
 	}
 	return forum.Cursor{}
 }

@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"time"
 
@@ -344,11 +343,11 @@ func (g *gameForum) Join(after forum.Cursor) {
 
 // sharedInbox is the session's inbox read once for all its games: the private messages after the
 // oldest cursor a game asked with, kept (up to inboxKeep) and served to each game after its own
-// cursor. The inbox is read again when the last read is older than every. Message ids must be
-// numbers (MyBB, SMF, phpBB); otherwise each game reads the inbox itself.
+// cursor. The inbox is read again when the last read is older than every. Message ids are
+// ordered by forum.CompareIDs.
 type sharedInbox struct {
 	mu    sync.Mutex
-	base  int64        // the buffer holds every message with an id above base
+	base  string       // the buffer holds every message with an id after base
 	ready bool         // base is set
 	cur   forum.Cursor // the session's cursor: the buffer is complete up to it
 	buf   []forum.Post // oldest first
@@ -364,12 +363,11 @@ func (g *gameForum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post
 	s, now := &g.session.inbox, g.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, ok := numericID(after.PostID)
-	if !ok || (s.ready && id < s.base) {
-		return g.session.Inbox(ctx, after) // not shareable, or older than the buffer
+	if s.ready && forum.IDLess(after.PostID, s.base) {
+		return g.session.Inbox(ctx, after) // older than the buffer
 	}
 	if !s.ready {
-		s.base, s.cur, s.ready = id, after, true
+		s.base, s.cur, s.ready = after.PostID, after, true
 	}
 	if s.at.IsZero() || now.Sub(s.at) >= g.every || now.Before(s.at) {
 		posts, cur, err := g.session.Inbox(ctx, s.cur)
@@ -377,39 +375,21 @@ func (g *gameForum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post
 			return nil, after, err
 		}
 		s.at = now
-		for _, p := range posts {
-			if _, ok := numericID(p.ID); !ok {
-				// Not numbered after all: stop sharing (each game reads for itself).
-				s.ready, s.buf, s.at = false, nil, time.Time{}
-				return g.session.Inbox(ctx, after)
-			}
-		}
 		s.buf = append(s.buf, posts...)
 		s.cur = cur
 		if n := len(s.buf) - inboxKeep; n > 0 {
-			s.base, _ = numericID(s.buf[n-1].ID)
+			s.base = s.buf[n-1].ID
 			s.buf = append([]forum.Post(nil), s.buf[n:]...)
 		}
 	}
 	var out []forum.Post
 	for _, p := range s.buf {
-		if pid, _ := numericID(p.ID); pid > id {
+		if forum.IDLess(after.PostID, p.ID) {
 			out = append(out, p)
 		}
 	}
-	if len(out) == 0 && id > 0 {
-		if last, ok := numericID(s.cur.PostID); !ok || last <= id {
-			return nil, after, nil // nothing new: the game's cursor stays as it is
-		}
+	if len(out) == 0 && after.PostID != "" && !forum.IDLess(after.PostID, s.cur.PostID) {
+		return nil, after, nil // nothing new: the game's cursor stays as it is
 	}
 	return out, s.cur, nil
-}
-
-// numericID is a message id as a number ("" is 0: nothing read yet).
-func numericID(id string) (int64, bool) {
-	if id == "" {
-		return 0, true
-	}
-	n, err := strconv.ParseInt(id, 10, 64)
-	return n, err == nil && n >= 0
 }

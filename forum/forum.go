@@ -1,7 +1,20 @@
-// Package forum owns the one interface through which everything above the forum layer reads and
-// writes a forum (a thread, the bot's private messages, the login), the post model the dialects
-// extract, and the typed errors a dialect reports. Dialects (scraper/<engine> for reading,
-// poster/<engine> for writing and the assembled driver) register themselves here by name.
+// Package forum owns the contract between the forum engines and everything above them:
+//
+//   - Forum, the one interface through which the daemon reads and writes a forum (a thread, the
+//     bot's private messages, the login), and the optional capabilities a dialect may add
+//     (UserFinder, PMNotifier, Attacher, Editor, SectionReader, BoardReader, FloodExempter),
+//     reached through wrappers with As;
+//   - the post model the dialects extract (Post, Quote, Spoiler, Attachment), with the typed
+//     problems of a post read only in part (Problem, ProblemKind: the daemon decides by kind
+//     whether a post can be judged), and the cursor a read resumes from (Cursor);
+//   - the one order of post ids (CompareIDs, IDLess, SortPosts, Before): every dialect's ids
+//     follow it, so nothing above the dialects parses an id;
+//   - the typed errors a dialect reports (ErrLoggedOut, ErrTooLong, *FloodError, ErrTruncated, …)
+//     and Relogin, which logs in again once on ErrLoggedOut;
+//   - the polite HTTP session every HTML dialect goes through (Client: per-host request
+//     limits, cookies, charsets of pages and forms, CheckWhole for a page cut short);
+//   - the registries: dialects register an Opener by name (poster/<engine>, the assembled driver)
+//     and a page Extractor by name (scraper/<engine>, the reading of saved pages).
 package forum
 
 import (
@@ -48,10 +61,10 @@ type Post struct {
 	Code     []string  `json:"code,omitempty"`     // code blocks of the author's own text, whitespace intact
 	Spoilers []Spoiler `json:"spoilers,omitempty"` // spoilers of the author's own text
 	Edited   bool      `json:"edited"`
-	// Problems lists the fields of this post the dialect could not read ("time: no date",
-	// "author: not found"); the rest of the post is still right. A page that is not a thread at
+	// Problems lists the parts of this post the dialect could not read (a missing author, a
+	// date not understood); the rest of the post is still right. A page that is not a thread at
 	// all is an error, never a list of posts with problems.
-	Problems []string `json:"problems,omitempty"`
+	Problems []Problem `json:"problems,omitempty"`
 }
 
 // UserFinder is a forum that can tell whether a user name exists (forum-check checks the players
@@ -61,8 +74,8 @@ type UserFinder interface {
 	UserExists(ctx context.Context, name string) (bool, error)
 }
 
-// Cursor marks how far a reader has read: the last post id seen (ids compare numerically where the
-// engine's ids are numbers) and, where it helps, the page it was on.
+// Cursor marks how far a reader has read: the last post id seen (ids are ordered by CompareIDs)
+// and, where it helps, the page it was on.
 type Cursor struct {
 	PostID string `json:"post_id,omitempty"`
 	Page   int    `json:"page,omitempty"`
@@ -75,12 +88,12 @@ type Cursor struct {
 }
 
 // Listed reports whether a post with id belongs in a read after the cursor: newer than it, or
-// the cursor's own post when Include asks for it. newer orders ids (a before b).
-func (c Cursor) Listed(id string, newer func(a, b string) bool) bool {
+// the cursor's own post when Include asks for it.
+func (c Cursor) Listed(id string) bool {
 	if c.PostID == "" {
 		return true
 	}
-	return newer(c.PostID, id) || c.Include && id == c.PostID
+	return IDLess(c.PostID, id) || c.Include && id == c.PostID
 }
 
 // Thread names a thread on a forum in the dialect's own terms (a topic id, usually).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"time"
 
@@ -59,18 +58,18 @@ func (b *Board) Fetch(ctx context.Context, rawURL string, vals url.Values, chars
 // PostsAfter gathers a topic's posts after the cursor, oldest first, reading back from its newest
 // page: posts and prev are that page's posts and the URL of the page before it, and read reads an
 // older page the same way. It stops at the first page holding a post at or before the cursor, at
-// the topic's first page, or after maxPages pages; less orders post ids. The cursor returned is
+// the topic's first page, or after maxPages pages (ids ordered by forum.CompareIDs). The cursor returned is
 // past the newest post, on lastPage.
-func PostsAfter(after forum.Cursor, lastPage int, posts []forum.Post, prev string, less func(a, b string) bool,
+func PostsAfter(after forum.Cursor, lastPage int, posts []forum.Post, prev string,
 	maxPages int, read func(rawURL string) ([]forum.Post, string, error)) ([]forum.Post, forum.Cursor, error) {
 	var out []forum.Post
 	seen := map[string]bool{}
 	for n := 0; ; n++ {
 		known := false
 		for _, p := range posts {
-			if after.PostID != "" && !less(after.PostID, p.ID) {
+			if after.PostID != "" && !forum.IDLess(after.PostID, p.ID) {
 				known = true
-				if !after.Listed(p.ID, less) {
+				if !after.Listed(p.ID) {
 					continue
 				}
 			}
@@ -87,9 +86,9 @@ func PostsAfter(after forum.Cursor, lastPage int, posts []forum.Post, prev strin
 			return nil, after, err
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return less(out[i].ID, out[j].ID) })
+	forum.SortPosts(out)
 	next := forum.Cursor{PostID: after.PostID, Page: lastPage}
-	if len(out) > 0 && less(next.PostID, out[len(out)-1].ID) || next.PostID == "" && len(out) > 0 {
+	if len(out) > 0 && forum.IDLess(next.PostID, out[len(out)-1].ID) || next.PostID == "" && len(out) > 0 {
 		next.PostID = out[len(out)-1].ID
 	}
 	return out, next, nil

@@ -304,7 +304,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		}
 		older := false
 		for _, post := range pi.Posts {
-			if after.PostID == "" || sg.IDLess(after.PostID, post.ID) {
+			if after.PostID == "" || forum.IDLess(after.PostID, post.ID) {
 				out = append(out, post)
 			} else {
 				older = true
@@ -318,7 +318,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 			next = f.expand(f.x["thread_url"], t.ID, pi.Current-1)
 		}
 	}
-	sg.SortPosts(out)
+	forum.SortPosts(out)
 	if len(out) > 0 {
 		cur.PostID = out[len(out)-1].ID
 	}

@@ -376,7 +376,7 @@ func pageNumber(u *url.URL) int {
 func (f *Forum) sawNewest(topic, id string) {
 	f.state.Lock()
 	defer f.state.Unlock()
-	if cur := f.newest[topic]; cur == "" || generic.IDLess(cur, id) {
+	if cur := f.newest[topic]; cur == "" || forum.IDLess(cur, id) {
 		f.newest[topic] = id
 	}
 }
@@ -396,7 +396,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		return nil, after, err
 	}
 	f.sawNewest(t.ID, last)
-	if after.PostID != "" && !generic.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
+	if after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
 	}
 	page, _, doc, err := f.readPage(ctx, pageURL.String())
@@ -410,7 +410,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if current <= 1 {
 		current = pageNumber(pageURL)
 	}
-	return form.PostsAfter(after, current, page.Posts, page.Prev, generic.IDLess, maxPagesPerPoll,
+	return form.PostsAfter(after, current, page.Posts, page.Prev, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
 			p, _, _, err := f.readPage(ctx, rawURL)
 			if err != nil {
@@ -471,7 +471,7 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, path, topic, b
 	if m := reComment.FindStringSubmatch(p.URL.Fragment); m != nil {
 		id := m[1]
 		f.sawNewest(t.ID, id)
-		return id, newest != "" && !generic.IDLess(newest, id), nil
+		return id, newest != "" && !forum.IDLess(newest, id), nil
 	}
 	if cerr := f.checkPage(d, p.Status); cerr != nil {
 		return "", false, cerr

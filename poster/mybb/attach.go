@@ -198,7 +198,7 @@ func uploaded(form *goquery.Selection) map[string]string {
 		if name == "" {
 			name = strings.TrimSpace(tr.Find("a").First().Text())
 		}
-		if name != "" && scrape.CompareIDs(aid, out[name]) > 0 {
+		if name != "" && forum.CompareIDs(aid, out[name]) > 0 {
 			out[name] = aid
 		}
 	})

@@ -121,9 +121,9 @@ func (f *Forum) submitReply(ctx context.Context, tid string, form scrape.Form, c
 	}
 	// A new post always gets a pid above every existing one; MyBB's auto-merge answers with the
 	// bot's previous post instead.
-	merged := pid == st.OwnLast || (prevLast != "" && scrape.CompareIDs(pid, prevLast) <= 0)
+	merged := pid == st.OwnLast || (prevLast != "" && forum.CompareIDs(pid, prevLast) <= 0)
 	st.OwnLast = pid
-	if scrape.CompareIDs(pid, st.KnownLast) > 0 {
+	if forum.CompareIDs(pid, st.KnownLast) > 0 {
 		st.KnownLast = pid
 	}
 	return pid, merged, nil

@@ -248,7 +248,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil && first == nil {
 		return nil, after, err
 	}
-	if last != "" && after.PostID != "" && !generic.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
+	if last != "" && after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
 		return nil, after, nil // idle: nothing after the cursor
 	}
 	next := f.url("viewtopic.php?pid=" + last)
@@ -280,10 +280,10 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		}
 		older := false
 		for _, post := range pi.Posts {
-			if after.PostID != "" && !generic.IDLess(after.PostID, post.ID) {
+			if after.PostID != "" && !forum.IDLess(after.PostID, post.ID) {
 				older = true
 			}
-			if after.Listed(post.ID, generic.IDLess) {
+			if after.Listed(post.ID) {
 				out = append(out, post)
 			}
 		}
@@ -292,8 +292,8 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		}
 		next = f.url("viewtopic.php?id=" + tid + "&p=" + strconv.Itoa(pi.Current-1))
 	}
-	generic.SortPosts(out)
-	if len(out) > 0 && (after.PostID == "" || generic.IDLess(after.PostID, out[len(out)-1].ID)) {
+	forum.SortPosts(out)
+	if len(out) > 0 && (after.PostID == "" || forum.IDLess(after.PostID, out[len(out)-1].ID)) {
 		cur.PostID = out[len(out)-1].ID
 		f.mu.Lock()
 		f.lastSeen[t.ID] = cur.PostID
@@ -346,9 +346,9 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 		}
 		return "", false, generic.Markup("mybbru", "no post id after replying (at %s)", rp.URL)
 	}
-	merged := last != "" && !generic.IDLess(last, id)
+	merged := last != "" && !forum.IDLess(last, id)
 	f.mu.Lock()
-	if last == "" || generic.IDLess(last, id) {
+	if last == "" || forum.IDLess(last, id) {
 		f.lastSeen[t.ID] = id
 	}
 	f.mu.Unlock()

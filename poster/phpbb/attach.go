@@ -192,7 +192,7 @@ func attachIndex(doc *goquery.Document, stale map[string]bool) map[string]string
 			return
 		}
 		fn := s.AttrOr("value", "")
-		if cur, seen := out[fn]; !seen || generic.IDLess(i, cur) {
+		if cur, seen := out[fn]; !seen || forum.IDLess(i, cur) {
 			out[fn] = i
 		}
 	})

@@ -342,7 +342,7 @@ func (f *Forum) submitReply(ctx context.Context, fm *form.Form, charset string, 
 		}
 		return "", false, generic.Markup("phpbb", "no post id after replying (at %s)", target)
 	}
-	merged := lastID != "" && !generic.IDLess(lastID, id)
+	merged := lastID != "" && !forum.IDLess(lastID, id)
 	return id, merged, nil
 }
 
@@ -440,7 +440,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 			if err != nil {
 				return
 			}
-			if id := form.IDFromURL(u, "p"); id != "" && (after.PostID == "" || generic.IDLess(after.PostID, id)) {
+			if id := form.IDFromURL(u, "p"); id != "" && (after.PostID == "" || forum.IDLess(after.PostID, id)) {
 				ids = append(ids, id)
 			}
 		})
@@ -458,7 +458,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 			}
 			out = append(out, posts...)
 		}
-		generic.SortPosts(out)
+		forum.SortPosts(out)
 		if len(out) > 0 {
 			cur.PostID = out[len(out)-1].ID
 		}

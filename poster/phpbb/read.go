@@ -111,7 +111,7 @@ func (f *Forum) fromCursor(ctx context.Context, t forum.Thread, after forum.Curs
 			return nil, after, false, nil
 		}
 		for _, post := range pg.Posts {
-			if after.Listed(post.ID, generic.IDLess) {
+			if after.Listed(post.ID) {
 				out = append(out, post)
 			}
 		}
@@ -121,7 +121,7 @@ func (f *Forum) fromCursor(ctx context.Context, t forum.Thread, after forum.Curs
 			f.remember(t, out, after, pg.Posts, scr.TotalPosts(doc))
 		}
 	}
-	generic.SortPosts(out)
+	forum.SortPosts(out)
 	return out, f.advance(t, cur, out), true, nil
 }
 
@@ -144,10 +144,10 @@ func (f *Forum) fromLastPage(ctx context.Context, t forum.Thread, after forum.Cu
 		}
 		older := false
 		for _, post := range pg.Posts {
-			if after.PostID != "" && !generic.IDLess(after.PostID, post.ID) {
+			if after.PostID != "" && !forum.IDLess(after.PostID, post.ID) {
 				older = true
 			}
-			if after.Listed(post.ID, generic.IDLess) {
+			if after.Listed(post.ID) {
 				out = append(out, post)
 			}
 		}
@@ -156,7 +156,7 @@ func (f *Forum) fromLastPage(ctx context.Context, t forum.Thread, after forum.Cu
 		}
 		next = pg.Prev
 	}
-	generic.SortPosts(out)
+	forum.SortPosts(out)
 	f.remember(t, out, after, last, total)
 	return out, f.advance(t, cur, out), nil
 }
@@ -167,7 +167,7 @@ func (f *Forum) fromLastPage(ctx context.Context, t forum.Thread, after forum.Cu
 func (f *Forum) remember(t forum.Thread, out []forum.Post, after forum.Cursor, last []forum.Post, total int) {
 	newest := after.PostID
 	for _, p := range out {
-		if newest == "" || generic.IDLess(newest, p.ID) {
+		if newest == "" || forum.IDLess(newest, p.ID) {
 			newest = p.ID
 		}
 	}
@@ -183,7 +183,7 @@ func (f *Forum) remember(t forum.Thread, out []forum.Post, after forum.Cursor, l
 // advance is the cursor past the newest post of out.
 func (f *Forum) advance(t forum.Thread, cur forum.Cursor, out []forum.Post) forum.Cursor {
 	cur.Include = false
-	if len(out) > 0 && (cur.PostID == "" || generic.IDLess(cur.PostID, out[len(out)-1].ID)) {
+	if len(out) > 0 && (cur.PostID == "" || forum.IDLess(cur.PostID, out[len(out)-1].ID)) {
 		cur.PostID = out[len(out)-1].ID
 		f.mu.Lock()
 		f.lastSeen[t.ID] = cur.PostID

@@ -59,7 +59,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 	if err != nil {
 		return nil, after, err
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return generic.IDLess(rows[i].ID, rows[j].ID) })
+	sort.SliceStable(rows, func(i, j int) bool { return forum.IDLess(rows[i].ID, rows[j].ID) })
 	var out []forum.Post
 	cur := after
 	for i, r := range rows {
@@ -110,7 +110,7 @@ func (f *Forum) sentFolder(ctx context.Context, path string, after forum.Cursor,
 		}
 		older := false
 		for _, r := range fl.Rows {
-			if after.PostID != "" && !generic.IDLess(after.PostID, r.ID) {
+			if after.PostID != "" && !forum.IDLess(after.PostID, r.ID) {
 				older = true
 				continue
 			}

@@ -257,7 +257,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	if after.PostID != "" && !punbb.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
+	if after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
 		return nil, after, nil // idle: nothing after the cursor (nor its own post asked for again)
 	}
 	page, err := f.read(ctx, f.u("viewtopic.php", url.Values{"pid": {last}}))
@@ -265,7 +265,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		return nil, after, err
 	}
 	f.learnSection(t.ID, page.Section)
-	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, punbb.IDLess, maxPagesPerPoll,
+	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
 			p, err := f.read(ctx, rawURL)
 			if err != nil {
@@ -327,7 +327,7 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 		}
 		return "", false, fmt.Errorf("punbb: reply sent, but %s names no post: %w", page.URL, forum.ErrMarkupChanged)
 	}
-	return id, newest != "" && !punbb.IDLess(newest, id), nil
+	return id, newest != "" && !forum.IDLess(newest, id), nil
 }
 
 // Section lists the topics on the first page of forum section (viewforum.php?id=N): one request.

@@ -85,15 +85,15 @@ func (f *Forum) feedIdle(ctx context.Context, topic, cursor string) bool {
 	}
 	oldest := items[0][1]
 	for _, it := range items {
-		if it[0] == topic && smf.IDLess(cursor, it[1]) {
+		if it[0] == topic && forum.IDLess(cursor, it[1]) {
 			return false
 		}
-		if smf.IDLess(it[1], oldest) {
+		if forum.IDLess(it[1], oldest) {
 			oldest = it[1]
 		}
 	}
 	// Every post newer than the cursor is listed when the oldest listed is not newer than it.
-	return !smf.IDLess(cursor, oldest)
+	return !forum.IDLess(cursor, oldest)
 }
 
 // Section lists the topics on the first page of board section (index.php?board=N.0): one request.

@@ -39,7 +39,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 	if f.sent.posts == nil {
 		f.sent.posts = map[string]forum.Post{}
 	}
-	isNew := func(id string) bool { return after.PostID == "" || smf.IDLess(after.PostID, id) }
+	isNew := func(id string) bool { return after.PostID == "" || forum.IDLess(after.PostID, id) }
 	page, err := f.read(ctx, f.u(sentFolderQuery), smf.KindPM)
 	if err != nil {
 		return nil, after, fmt.Errorf("smf: sent folder: %w", err)
@@ -68,7 +68,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 			return nil, after, fmt.Errorf("smf: sent folder: %w", err)
 		}
 	}
-	sort.SliceStable(wanted, func(i, j int) bool { return smf.IDLess(wanted[i], wanted[j]) })
+	sort.SliceStable(wanted, func(i, j int) bool { return forum.IDLess(wanted[i], wanted[j]) })
 	out := make([]forum.Post, 0, len(wanted))
 	for _, id := range wanted {
 		p, ok := f.sent.posts[id]

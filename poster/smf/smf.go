@@ -225,7 +225,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		return nil, after, err
 	}
 	f.learnSection(t.ID, page.Section)
-	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, smf.IDLess, maxPagesPerPoll,
+	return form.PostsAfter(after, page.Current, page.Posts, page.PrevURL, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
 			p, err := f.read(ctx, rawURL, smf.KindThread)
 			if err != nil {
@@ -303,7 +303,7 @@ func (f *Forum) findNewPost(ctx context.Context, t forum.Thread, doc *goquery.Do
 		best := ""
 		for _, pg := range pages {
 			for _, p := range pg.Posts {
-				if mine(p) && match(p) && (best == "" || smf.IDLess(best, p.ID)) {
+				if mine(p) && match(p) && (best == "" || forum.IDLess(best, p.ID)) {
 					best = p.ID
 				}
 			}
@@ -311,9 +311,9 @@ func (f *Forum) findNewPost(ctx context.Context, t forum.Thread, doc *goquery.Do
 		return best, best != ""
 	}
 	if id, ok := newest(func(p forum.Post) bool { return sameText(p, body) }); ok {
-		return id, lastMsg != "" && !smf.IDLess(lastMsg, id), nil
+		return id, lastMsg != "" && !forum.IDLess(lastMsg, id), nil
 	}
-	if id, ok := newest(func(p forum.Post) bool { return lastMsg == "" || smf.IDLess(lastMsg, p.ID) }); ok {
+	if id, ok := newest(func(p forum.Post) bool { return lastMsg == "" || forum.IDLess(lastMsg, p.ID) }); ok {
 		return id, false, nil
 	}
 	return "", false, fmt.Errorf("smf: posted, but the new post was not found on the last page of topic %s", t.ID)
@@ -355,7 +355,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 	if err != nil {
 		return nil, after, err
 	}
-	isNew := func(id string) bool { return after.PostID == "" || smf.IDLess(after.PostID, id) }
+	isNew := func(id string) bool { return after.PostID == "" || forum.IDLess(after.PostID, id) }
 	byID := map[string]forum.Post{}
 	var wanted []string
 	for n := 0; n < maxPagesPerPoll; n++ {
@@ -405,7 +405,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 		}
 		out = append(out, p)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return smf.IDLess(out[i].ID, out[j].ID) })
+	sort.SliceStable(out, func(i, j int) bool { return forum.IDLess(out[i].ID, out[j].ID) })
 	next := forum.Cursor{PostID: after.PostID}
 	if len(out) > 0 {
 		next.PostID = out[len(out)-1].ID

@@ -11,7 +11,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
-	"forumgm/scraper/generic"
 	scr "forumgm/scraper/xenforo"
 )
 
@@ -94,7 +93,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 			return nil, after, err
 		}
 		for _, p := range posts {
-			if strings.EqualFold(p.Author, f.cfg.Username) || after.PostID != "" && !generic.IDLess(after.PostID, p.ID) {
+			if strings.EqualFold(p.Author, f.cfg.Username) || after.PostID != "" && !forum.IDLess(after.PostID, p.ID) {
 				continue
 			}
 			f.tok.Lock()
@@ -112,10 +111,10 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 	f.tok.Lock()
 	f.unreadPM = false // every unread conversation was read
 	f.tok.Unlock()
-	sort.SliceStable(out, func(i, j int) bool { return generic.IDLess(out[i].ID, out[j].ID) })
+	sort.SliceStable(out, func(i, j int) bool { return forum.IDLess(out[i].ID, out[j].ID) })
 	next := after
 	next.Include = false
-	if n := len(out); n > 0 && (next.PostID == "" || generic.IDLess(next.PostID, out[n-1].ID)) {
+	if n := len(out); n > 0 && (next.PostID == "" || forum.IDLess(next.PostID, out[n-1].ID)) {
 		next.PostID = out[n-1].ID
 	}
 	return out, next, nil
@@ -178,14 +177,14 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 			f.tok.Unlock()
 		}
 		for _, p := range posts {
-			if after.PostID == "" || generic.IDLess(after.PostID, p.ID) {
+			if after.PostID == "" || forum.IDLess(after.PostID, p.ID) {
 				out = append(out, p)
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return generic.IDLess(out[i].ID, out[j].ID) })
+	sort.SliceStable(out, func(i, j int) bool { return forum.IDLess(out[i].ID, out[j].ID) })
 	next := forum.Cursor{PostID: after.PostID, Page: after.Page}
-	if n := len(out); n > 0 && (next.PostID == "" || generic.IDLess(next.PostID, out[n-1].ID)) {
+	if n := len(out); n > 0 && (next.PostID == "" || forum.IDLess(next.PostID, out[n-1].ID)) {
 		next.PostID = out[n-1].ID
 	}
 	return out, next, nil

@@ -9,7 +9,6 @@ import (
 
 	"forumgm/forum"
 	"forumgm/poster/form"
-	"forumgm/scraper/generic"
 	scr "forumgm/scraper/xenforo"
 )
 
@@ -80,7 +79,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	f.tok.Lock()
 	f.newest[t.ID] = last
 	f.tok.Unlock()
-	if after.PostID != "" && !generic.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
+	if after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
 	}
 	page, doc, err := f.readPage(ctx, pageURL.String(), scr.XF2)
@@ -94,7 +93,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if current <= 1 {
 		current = pageNumber(pageURL)
 	}
-	return form.PostsAfter(after, current, page.Posts, page.Prev, generic.IDLess, maxPagesPerPoll,
+	return form.PostsAfter(after, current, page.Posts, page.Prev, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
 			p, _, err := f.readPage(ctx, rawURL, scr.XF2)
 			if err != nil {

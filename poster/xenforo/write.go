@@ -7,7 +7,6 @@ import (
 	"net/url"
 
 	"forumgm/forum"
-	"forumgm/scraper/generic"
 )
 
 // Reply posts body (BBCode) to the thread through threads/<id>/add-reply and returns the new
@@ -54,11 +53,11 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, rt, body strin
 	id := m[1]
 	f.tok.Lock()
 	newest := f.newest[t.ID]
-	if newest == "" || generic.IDLess(newest, id) {
+	if newest == "" || forum.IDLess(newest, id) {
 		f.newest[t.ID] = id
 	}
 	f.tok.Unlock()
-	return id, newest != "" && !generic.IDLess(newest, id), nil
+	return id, newest != "" && !forum.IDLess(newest, id), nil
 }
 
 // SendPM starts a conversation with one recipient through <list route>add (recipients, title,

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"forumgm/forum"
-	"forumgm/scraper/generic"
 )
 
 // DefaultChunk is how many posts Discourse sends a request (its posts_chunksize setting).
@@ -182,11 +181,10 @@ func (r *Reader) readAll(ctx context.Context, topic string, after forum.Cursor) 
 	for _, p := range raw {
 		have[ID(p.ID)] = true
 	}
-	less := func(a, b string) bool { return generic.IDLess(a, b) }
 	var want []string
 	for _, id := range t.PostStream.Stream {
 		s := ID(id)
-		if !have[s] && after.Listed(s, less) {
+		if !have[s] && after.Listed(s) {
 			want = append(want, s)
 		}
 	}
@@ -229,12 +227,11 @@ func (r *Reader) list(topic string, raw []Post, after forum.Cursor) []forum.Post
 		}
 		return st.numbers[n]
 	}
-	less := func(a, b string) bool { return generic.IDLess(a, b) }
 	seen := map[int]bool{}
 	var out []forum.Post
 	for _, p := range raw {
 		id := ID(p.ID)
-		if seen[p.ID] || !after.Listed(id, less) {
+		if seen[p.ID] || !after.Listed(id) {
 			continue
 		}
 		seen[p.ID] = true
@@ -259,7 +256,7 @@ func (r *Reader) cursor(topic string, raw []Post, after forum.Cursor) forum.Curs
 			}
 			continue
 		}
-		if after.PostID != "" && !generic.IDLess(after.PostID, id) {
+		if after.PostID != "" && !forum.IDLess(after.PostID, id) {
 			continue // older than the cursor
 		}
 		if p.PostNumber > best {
@@ -306,11 +303,11 @@ func (r *Reader) Convert(p Post, quoteID QuoteID) forum.Post {
 		out.Permalink = strings.TrimRight(r.BaseURL, "/") + "/t/" + slug + "/" + ID(p.TopicID) + "/" + ID(p.PostNumber)
 	}
 	if out.Author == "" {
-		out.Problems = append(out.Problems, "author: not found")
+		out.Problems = append(out.Problems, forum.NotFound(forum.ProblemAuthor, ""))
 	}
 	t, err := ParseTime(p.CreatedAt)
 	if err != nil {
-		out.Problems = append(out.Problems, "time: "+err.Error())
+		out.Problems = append(out.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	}
 	out.Time = t
 	return out
@@ -391,7 +388,6 @@ func (r *Reader) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, f
 	if err := r.getJSON(ctx, InboxPath(r.Username), &list); err != nil {
 		return nil, after, err
 	}
-	less := func(a, b string) bool { return generic.IDLess(a, b) }
 	var out []forum.Post
 	cur := forum.Cursor{PostID: after.PostID}
 	var ferr error
@@ -415,14 +411,14 @@ func (r *Reader) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, f
 		}
 		r.pms[lt.ID] = max(tc.Page, read)
 		for _, p := range posts {
-			if strings.EqualFold(p.Author, r.Username) || !after.Listed(p.ID, less) {
+			if strings.EqualFold(p.Author, r.Username) || !after.Listed(p.ID) {
 				continue
 			}
 			p.Subject = lt.Title
 			out = append(out, p)
 		}
 	}
-	generic.SortPosts(out)
+	forum.SortPosts(out)
 	if len(out) > 0 {
 		cur.PostID = out[len(out)-1].ID
 	}
@@ -446,7 +442,6 @@ func (r *Reader) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 	if err := r.getJSON(ctx, SentPath(r.Username), &list); err != nil {
 		return nil, after, err
 	}
-	less := func(a, b string) bool { return generic.IDLess(a, b) }
 	var out []forum.Post
 	var ferr error
 	for _, lt := range list.TopicList.Topics {
@@ -466,12 +461,12 @@ func (r *Reader) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 			r.sent[lt.ID] = mine
 		}
 		for _, p := range mine {
-			if after.Listed(p.ID, less) {
+			if after.Listed(p.ID) {
 				out = append(out, p)
 			}
 		}
 	}
-	generic.SortPosts(out)
+	forum.SortPosts(out)
 	cur := forum.Cursor{PostID: after.PostID}
 	if len(out) > 0 {
 		cur.PostID = out[len(out)-1].ID

@@ -1,16 +1,17 @@
-// Package extract owns what the page readers of PunBB and SMF share around their own markup:
-// the options a page is read with, parsing a page's bytes, the registered forum.Extractor built
-// on a dialect's parser (decode, parse, the page's own error when it has no posts, id order), the
-// numeric order of post ids, and which forum error an error message means (by a dialect's table
-// of message fragments). What a page holds and how it is read stays in the dialect.
+// Package extract owns what the hand-written page readers share around their own markup. For
+// PunBB and SMF: the options a page is read with, parsing a page's bytes, the registered
+// forum.Extractor built on a dialect's parser (decode, parse, the page's own error when it has
+// no posts, posts in forum.CompareIDs order), and which forum error an error message means (by a
+// dialect's table of message fragments). For the readers of a forum's lists (the topic lists of
+// PunBB, SMF, phpBB, Invision and XenForo, MyBB's board index; section.go): the counts of a list's
+// cells (Count) and the last poster's name (Poster). What a page holds and how it is read stays in the dialect; the
+// order of post ids is forum's.
 package extract
 
 import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -69,22 +70,8 @@ func Posts(page []byte, contentType string, cfg forum.Config, check func(doc *go
 		return nil, err
 	}
 	posts := append([]forum.Post(nil), ps...)
-	sort.SliceStable(posts, func(i, j int) bool { return IDLess(posts[i].ID, posts[j].ID) })
+	forum.SortPosts(posts)
 	return posts, nil
-}
-
-// IDLess compares two post ids numerically; ids that are not numbers compare shorter first,
-// then as strings.
-func IDLess(a, b string) bool {
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA != nil || errB != nil {
-		if len(a) != len(b) {
-			return len(a) < len(b)
-		}
-		return a < b
-	}
-	return x < y
 }
 
 // ErrorText is a fragment of an error message a board shows, in lower case, and the forum error

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -184,7 +183,7 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	if author, ok := t.Author.Get(s); ok {
 		p.Author = author
 	} else {
-		p.Problems = append(p.Problems, fmt.Sprintf("author: not found (%s)", t.Author.Sel))
+		p.Problems = append(p.Problems, forum.NotFound(forum.ProblemAuthor, t.Author.Sel))
 	}
 	if !t.AuthorID.IsZero() {
 		p.AuthorID, _ = t.AuthorID.Get(s)
@@ -192,7 +191,7 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	if tm, err := postTime(s, t, o); err == nil {
 		p.Time = tm
 	} else {
-		p.Problems = append(p.Problems, "time: "+oneLineErr(err))
+		p.Problems = append(p.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: oneLineErr(err)})
 	}
 	body := s
 	if t.Body != "" {
@@ -203,7 +202,7 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	}
 	p.Quotes = []forum.Quote{}
 	if body.Length() == 0 {
-		p.Problems = append(p.Problems, fmt.Sprintf("body: not found (%s)", t.Body))
+		p.Problems = append(p.Problems, forum.NotFound(forum.ProblemText, t.Body))
 		return p, nil
 	}
 	r := newRenderer(body, t, o)
@@ -230,8 +229,8 @@ func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n",
 func readable(p forum.Post) bool {
 	var author, body bool
 	for _, pr := range p.Problems {
-		author = author || strings.HasPrefix(pr, "author:")
-		body = body || strings.HasPrefix(pr, "body:")
+		author = author || pr.Kind == forum.ProblemAuthor
+		body = body || pr.Kind == forum.ProblemText
 	}
 	return !author || !body
 }
@@ -578,25 +577,4 @@ func (r *renderer) spoiler(n *html.Node) forum.Spoiler {
 	r.children(w, n, false, title)
 	sp.Text = w.String()
 	return sp
-}
-
-// SortPosts orders posts by numeric id (ids that are not numbers sort after, as strings).
-func SortPosts(ps []forum.Post) {
-	sort.SliceStable(ps, func(i, j int) bool { return IDLess(ps[i].ID, ps[j].ID) })
-}
-
-// IDLess compares post ids numerically where both are numbers.
-func IDLess(a, b string) bool {
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA == nil && errB == nil {
-		return x < y
-	}
-	if errA == nil {
-		return true
-	}
-	if errB == nil {
-		return false
-	}
-	return a < b
 }

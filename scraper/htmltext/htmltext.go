@@ -1,8 +1,10 @@
 // Package htmltext owns turning the HTML of a forum post into what a reader sees: the author's own
 // text, with the top-level quotes, code blocks and spoilers taken out into lists of their own. The
-// walk is shared by the engines (MyBB, PunBB, SMF); what differs between their markup is a
-// Dialect (the classes, the white-space rules and the few readings, such as smileys and quote
-// headers, each engine does its own way), which every scraper keeps next to its selector table.
+// walk (Render) is shared by the hand-written readers (MyBB, PunBB, SMF) and Discourse's cooked
+// HTML; what differs between their markup is a Dialect (the classes, the white-space rules and
+// the few readings, such as smileys and quote headers, each engine does its own way), which every
+// scraper keeps next to its selectors. The selector-table engine (scraper/generic) finds quotes
+// and code its own way and lays its text out with Text.
 //
 // It also holds the small helpers every reader of forum HTML needs: Collapse, AbsURL, HasClass
 // and Attr.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -101,36 +100,11 @@ type Page struct {
 func (p *Page) MaxPID() string {
 	best := ""
 	for _, q := range p.Posts {
-		if CompareIDs(q.ID, best) > 0 {
+		if forum.CompareIDs(q.ID, best) > 0 {
 			best = q.ID
 		}
 	}
 	return best
-}
-
-// CompareIDs compares numeric ids ("" is lowest): -1, 0 or 1.
-func CompareIDs(a, b string) int {
-	if a == b {
-		return 0
-	}
-	if a == "" {
-		return -1
-	}
-	if b == "" {
-		return 1
-	}
-	x, errA := strconv.ParseInt(a, 10, 64)
-	y, errB := strconv.ParseInt(b, 10, 64)
-	if errA != nil || errB != nil {
-		return strings.Compare(a, b)
-	}
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // Parse parses HTML (already UTF-8).
@@ -345,7 +319,7 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	// page.
 	name := firstOf(s, Selectors.AuthorName)
 	if name.Length() == 0 {
-		post.Problems = append(post.Problems, "author: not found ("+Selectors.AuthorName+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, Selectors.AuthorName))
 	}
 	post.Author = htmltext.Collapse(name.Text())
 	post.AuthorID = authorID(s, name)
@@ -361,18 +335,18 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 
 	date := firstOf(s, Selectors.PostDate+" || "+Selectors.PostDateAlt)
 	if date.Length() == 0 {
-		post.Problems = append(post.Problems, "time: not found ("+Selectors.PostDate+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, Selectors.PostDate))
 	} else if t, ok := postTime(date, o); ok {
 		post.Time = t
 	} else {
-		post.Problems = append(post.Problems, fmt.Sprintf("time: %q not understood", htmltext.Collapse(date.Text())))
+		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: fmt.Sprintf("%q not understood", htmltext.Collapse(date.Text()))})
 	}
 	post.Edited = edited(s)
 
 	post.Quotes = []forum.Quote{}
 	body := s.Find(Selectors.Body).First()
 	if body.Length() == 0 {
-		post.Problems = append(post.Problems, "body: not found ("+Selectors.Body+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, Selectors.Body))
 		return post, nil
 	}
 	parts := renderBody(body.Nodes[0])
@@ -593,9 +567,4 @@ func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
 		return nil, err
 	}
 	return p, nil
-}
-
-// SortByID sorts posts by numeric id, oldest first.
-func SortByID(posts []forum.Post) {
-	sort.SliceStable(posts, func(i, j int) bool { return CompareIDs(posts[i].ID, posts[j].ID) < 0 })
 }

@@ -474,7 +474,7 @@ func TestFieldCostsField(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, post := range p.Posts {
-			if post.ID == "" || len(post.Problems) != 1 || !strings.HasPrefix(post.Problems[0], c.problem) {
+			if post.ID == "" || len(post.Problems) != 1 || !strings.HasPrefix(post.Problems[0].String(), c.problem) {
 				t.Errorf("%s: post %s problems %q", name, post.ID, post.Problems)
 			}
 		}

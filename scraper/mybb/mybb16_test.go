@@ -314,7 +314,7 @@ func TestMyBB16FieldCostsField(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, post := range p.Posts {
-			if len(post.Problems) != 1 || !strings.HasPrefix(post.Problems[0], c.problem) || post.Text == "" && len(post.Quotes) == 0 {
+			if len(post.Problems) != 1 || !strings.HasPrefix(post.Problems[0].String(), c.problem) || post.Text == "" && len(post.Quotes) == 0 {
 				t.Errorf("%s: post %s problems %q", name, post.ID, post.Problems)
 			}
 		}

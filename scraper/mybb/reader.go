@@ -157,7 +157,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 
 	// Walk back while the lowest page read starts after the cursor.
 	lo := first
-	for after.PostID != "" && lo.Page > 1 && len(lo.Posts) > 0 && CompareIDs(lo.Posts[0].ID, after.PostID) > 0 {
+	for after.PostID != "" && lo.Page > 1 && len(lo.Posts) > 0 && forum.CompareIDs(lo.Posts[0].ID, after.PostID) > 0 {
 		prev, err := r.page(ctx, ThreadPath(tid, lo.Page-1))
 		if err != nil {
 			return nil, after, err
@@ -199,21 +199,21 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 			if post.ID == after.PostID {
 				curPage = p
 			}
-			if seen[post.ID] || !after.Listed(post.ID, func(a, b string) bool { return CompareIDs(a, b) < 0 }) {
+			if seen[post.ID] || !after.Listed(post.ID) {
 				continue
 			}
 			seen[post.ID] = true
 			out = append(out, post)
-			if CompareIDs(post.ID, cur.PostID) > 0 {
+			if forum.CompareIDs(post.ID, cur.PostID) > 0 {
 				cur.PostID = post.ID
 				curPage = p
 			}
 		}
-		if CompareIDs(pg.LastPID, st.KnownLast) > 0 {
+		if forum.CompareIDs(pg.LastPID, st.KnownLast) > 0 {
 			st.KnownLast = pg.LastPID
 		}
 	}
-	SortByID(out)
+	forum.SortPosts(out)
 	if curPage == 0 {
 		// The cursor's post was not seen (deleted): keep it, pointing at the last page read.
 		curPage = first.Page
@@ -224,7 +224,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		}
 	}
 	cur.Page = curPage
-	if CompareIDs(cur.PostID, st.KnownLast) > 0 {
+	if forum.CompareIDs(cur.PostID, st.KnownLast) > 0 {
 		st.KnownLast = cur.PostID
 	}
 	for _, post := range out {
@@ -258,7 +258,7 @@ func (r *Reader) Folder(ctx context.Context, path string, after forum.Cursor, ca
 	if err != nil {
 		return nil, after, err
 	}
-	SortByID(list)
+	forum.SortPosts(list)
 	if path == InboxFolderPath {
 		r.unreadPM = false // every message listed is read below
 	}
@@ -340,7 +340,7 @@ func (r *Reader) folderList(ctx context.Context, path, afterID string) ([]forum.
 		for _, m := range pg.Posts {
 			switch {
 			case seen[m.ID]:
-			case CompareIDs(m.ID, afterID) > 0:
+			case forum.CompareIDs(m.ID, afterID) > 0:
 				seen[m.ID] = true
 				out = append(out, m)
 			default:

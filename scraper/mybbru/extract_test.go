@@ -202,7 +202,7 @@ func TestNotAThreadPage(t *testing.T) {
 		t.Fatalf("renamed body: %d posts, err = %v", len(posts), err)
 	}
 	for _, p := range posts {
-		if p.Author == "" || len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], "body:") {
+		if p.Author == "" || len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0].String(), "body:") {
 			t.Errorf("renamed body: post %s author %q problems %q", p.ID, p.Author, p.Problems)
 		}
 	}

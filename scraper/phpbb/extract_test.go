@@ -164,7 +164,7 @@ func TestNotAThreadPage(t *testing.T) {
 		t.Fatalf("renamed profile: %d posts, err = %v", len(posts), err)
 	}
 	for _, p := range posts {
-		if p.Author != "" || len(p.Problems) == 0 || !strings.HasPrefix(p.Problems[0], "author:") || p.Text == "" || p.ID == "" {
+		if p.Author != "" || len(p.Problems) == 0 || !strings.HasPrefix(p.Problems[0].String(), "author:") || p.Text == "" || p.ID == "" {
 			t.Errorf("renamed profile: post %s author %q problems %q", p.ID, p.Author, p.Problems)
 		}
 	}

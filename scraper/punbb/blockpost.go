@@ -124,14 +124,14 @@ func blockpost(s *goquery.Selection, base *url.URL, opt Options) forum.Post {
 		post.Author = htmltext.Collapse(s.Find(blk.author).First().Text())
 	}
 	if post.Author == "" {
-		post.Problems = append(post.Problems, "author: not found ("+blk.author+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, blk.author))
 	}
 	link := s.Find(blk.permalink).First()
 	post.Permalink = htmltext.AbsURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
 	if link.Length() == 0 {
-		post.Problems = append(post.Problems, "time: not found ("+blk.permalink+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, blk.permalink))
 	} else if t, err := ParseTime(htmltext.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
-		post.Problems = append(post.Problems, "time: "+err.Error())
+		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	} else {
 		post.Time = t
 	}
@@ -139,7 +139,7 @@ func blockpost(s *goquery.Selection, base *url.URL, opt Options) forum.Post {
 	post.Edited = s.Find(blk.edited).Length() > 0
 	body := s.Find(blk.body).First()
 	if body.Length() == 0 {
-		post.Problems = append(post.Problems, "body: not found ("+blk.body+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, blk.body))
 		return post
 	}
 	b := renderBody(oldBoxes(body))

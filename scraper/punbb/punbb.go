@@ -230,12 +230,12 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 		post.AuthorID = idFromHref(box.Find("a[href*='profile.php']").AttrOr("href", ""))
 	}
 	if post.Author == "" {
-		post.Problems = append(post.Problems, "author: not found ("+sel.byline+", "+sel.authorBox+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, sel.byline+", "+sel.authorBox))
 	}
 	if link.Length() == 0 {
-		post.Problems = append(post.Problems, "time: not found ("+sel.permalink+", "+sel.permalinkAny+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, sel.permalink+", "+sel.permalinkAny))
 	} else if t, err := ParseTime(htmltext.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
-		post.Problems = append(post.Problems, "time: "+err.Error())
+		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	} else {
 		post.Time = t
 	}
@@ -250,7 +250,7 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 		}
 	}
 	if body.Length() == 0 {
-		post.Problems = append(post.Problems, "body: not found ("+sel.body+", "+sel.bodyAny+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, sel.body+", "+sel.bodyAny))
 		return post, nil
 	}
 	b := renderBody(body)
@@ -266,7 +266,7 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 func MaxPostID(doc *goquery.Document) string {
 	max := ""
 	doc.Find("a[href*='pid=']").Each(func(_ int, a *goquery.Selection) {
-		if id := pidFromHref(a.AttrOr("href", "")); id != "" && (max == "" || IDLess(max, id)) {
+		if id := pidFromHref(a.AttrOr("href", "")); id != "" && (max == "" || forum.IDLess(max, id)) {
 			max = id
 		}
 	})
@@ -315,8 +315,5 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
-
-// IDLess compares two post ids numerically.
-func IDLess(a, b string) bool { return extract.IDLess(a, b) }
 
 func init() { forum.RegisterExtractor("punbb", Extract) }

@@ -262,7 +262,7 @@ func fallbacks(t *testing.T, page string) {
 		t.Fatalf("date unreadable: %d posts, %v", len(got), err)
 	}
 	for i, p := range got {
-		if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], "time: ") || !p.Time.IsZero() {
+		if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0].String(), "time: ") || !p.Time.IsZero() {
 			t.Errorf("date unreadable: post %s problems %q time %v", p.ID, p.Problems, p.Time)
 		}
 		p.Problems, p.Time = nil, intact[i].Time

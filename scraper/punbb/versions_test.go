@@ -273,7 +273,7 @@ func TestBlockpostPartLost(t *testing.T) {
 		t.Fatalf("dates unreadable: %d posts, %v", len(got), err)
 	}
 	for i, p := range got {
-		if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], "time: ") {
+		if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0].String(), "time: ") {
 			t.Errorf("post %s problems %q", p.ID, p.Problems)
 		}
 		p.Problems, p.Time = nil, intact[i].Time

@@ -453,16 +453,16 @@ func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Option
 	post := forum.Post{ID: id, Quotes: []forum.Quote{}}
 	post.Author, post.AuthorID = authorOf(s)
 	if post.Author == "" {
-		post.Problems = append(post.Problems, "author: not found ("+sel.author+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, sel.author))
 	}
 	when := s.Find(sel.postTime).First()
 	if when.Length() == 0 {
 		when = s.Find(sel.postTime20).First()
 	}
 	if when.Length() == 0 {
-		post.Problems = append(post.Problems, "time: not found ("+sel.postTime+" || "+sel.postTime20+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, sel.postTime+" || "+sel.postTime20))
 	} else if t, err := ParseTime(dateText(when.Text()), opt.Location, opt.Now); err != nil {
-		post.Problems = append(post.Problems, "time: "+err.Error())
+		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	} else {
 		post.Time = t
 	}
@@ -480,7 +480,7 @@ func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Option
 		htmltext.Collapse(s.Find(sel.modified20).First().Text()) != ""
 	inner := s.Find(sel.inner).First()
 	if inner.Length() == 0 {
-		post.Problems = append(post.Problems, "body: not found ("+sel.inner+")")
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, sel.inner))
 		return post, nil
 	}
 	b := renderBody(inner)
@@ -635,8 +635,5 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
-
-// IDLess compares two message ids numerically.
-func IDLess(a, b string) bool { return extract.IDLess(a, b) }
 
 func init() { forum.RegisterExtractor("smf", Extract) }

@@ -308,7 +308,7 @@ func TestFieldLost20(t *testing.T) {
 			t.Fatalf("%s: %d posts, %v", what, len(posts), err)
 		}
 		for _, p := range posts {
-			if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], c.problem) || p.Text == "" {
+			if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0].String(), c.problem) || p.Text == "" {
 				t.Errorf("%s: post %s problems %q", what, p.ID, p.Problems)
 			}
 		}

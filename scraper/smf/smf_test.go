@@ -289,7 +289,7 @@ func TestMarkupChanged(t *testing.T) {
 			t.Fatalf("%s: %d posts, %v", what, len(posts), err)
 		}
 		for _, p := range posts {
-			if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0], c.problem) || p.Time.IsZero() {
+			if len(p.Problems) != 1 || !strings.HasPrefix(p.Problems[0].String(), c.problem) || p.Time.IsZero() {
 				t.Errorf("%s: post %s problems %q", what, p.ID, p.Problems)
 			}
 		}
@@ -303,7 +303,7 @@ func TestMarkupChanged(t *testing.T) {
 	for _, p := range posts {
 		if len(p.Problems) > 0 {
 			lacking++
-			if !p.Time.IsZero() || p.Author == "" || !strings.HasPrefix(p.Problems[0], "time:") {
+			if !p.Time.IsZero() || p.Author == "" || !strings.HasPrefix(p.Problems[0].String(), "time:") {
 				t.Errorf("date unreadable: post %s time %v problems %q", p.ID, p.Time, p.Problems)
 			}
 		}

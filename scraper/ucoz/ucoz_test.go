@@ -147,7 +147,7 @@ func TestWrittenPost(t *testing.T) {
 		t.Errorf("guest post: %+v", p)
 	}
 	q := posts[1]
-	if q.ID != "8" || q.Author != "Петя" || q.AuthorID != "3" || q.Text != "ок" || !q.Time.IsZero() || len(q.Problems) != 1 || !strings.HasPrefix(q.Problems[0], "time:") {
+	if q.ID != "8" || q.Author != "Петя" || q.AuthorID != "3" || q.Text != "ок" || !q.Time.IsZero() || len(q.Problems) != 1 || !strings.HasPrefix(q.Problems[0].String(), "time:") {
 		t.Errorf("post without a date: %+v", q)
 	}
 	if _, err := Extract([]byte(`<html><body><p>Главная страница сайта</p></body></html>`), "", testConfig(t, "UTC")); !errors.Is(err, forum.ErrMarkupChanged) {
