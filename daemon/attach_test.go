@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/media"
-	mybb "forumgm/poster/mybb"
 )
 
 // picPNG stands for a picture of the field (the bytes matter, not the image).

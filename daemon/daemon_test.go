@@ -3,7 +3,7 @@ package daemon
 import (
 	"errors"
 	"fmt"
-	"forumgm/poster/form"
+	"forumgm/forum/web"
 	"regexp"
 	"strconv"
 	"strings"
@@ -275,7 +275,7 @@ func TestPollPolicy(t *testing.T) {
 
 func TestSplitAndMarkers(t *testing.T) {
 	body := strings.Repeat("строка текста\n", 50) + "[code]\n" + strings.Repeat("|__|__|\n", 20) + "[/code]\nконец"
-	parts := form.Split(body, 300, form.Runes)
+	parts := web.Split(body, 300, web.Runes)
 	if len(parts) < 3 {
 		t.Fatalf("parts: %d", len(parts))
 	}

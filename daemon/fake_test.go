@@ -12,11 +12,11 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"forumgm/dialects/mybb"
 	"forumgm/engine"
 	"forumgm/forum"
 	"forumgm/internal/testkit"
 	"forumgm/judge"
-	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
 )

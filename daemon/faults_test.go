@@ -14,10 +14,10 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/internal/faultproxy"
 	"forumgm/internal/testkit"
-	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
 )

@@ -12,10 +12,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"forumgm/config"
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/internal/testkit"
 	"forumgm/judge"
-	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
 )

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/judge"
-	"forumgm/poster/mybb"
 )
 
 // counter is a byte-counting TCP proxy on loopback in front of a forum, and a transport that

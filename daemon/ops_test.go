@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
-	mybb "forumgm/poster/mybb"
 )
 
 // cutTransport sends requests to the board while up, and to a closed loopback port while down:

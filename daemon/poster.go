@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"forumgm/forum"
+	"forumgm/forum/web"
 	"forumgm/judge"
-	"forumgm/poster/form"
 	"forumgm/store"
 )
 
@@ -142,7 +142,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 		if err != nil {
 			return d.sendFailed(ctx, it, err)
 		}
-		parts := form.Split(body, bodyLimit(limit), form.Runes)
+		parts := web.Split(body, bodyLimit(limit), web.Runes)
 		files := partFiles(parts, native)
 		markers := make([]string, len(parts))
 		for i := range parts {

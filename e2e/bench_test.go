@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/sandbox"
-	scrape "forumgm/scraper/mybb"
 )
 
 // benchThread fills a thread with n posts of the kinds a game thread holds (moves, the bot's
@@ -75,14 +75,14 @@ func BenchmarkExtract20Posts(b *testing.B) {
 	}
 	ct := resp.Header.Get("Content-Type")
 	cfg := bd.config(botName, botPass)
-	posts, err := scrape.Extractor(page, ct, cfg)
+	posts, err := mybb.Extractor(page, ct, cfg)
 	if err != nil || len(posts) != 20 || !strings.Contains(posts[4].Text, "Ход 4 принят.") || len(posts[4].Code) != 1 || len(posts[2].Quotes) != 1 {
 		b.Fatalf("%d posts %v", len(posts), err)
 	}
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := scrape.Extractor(page, ct, cfg); err != nil {
+		if _, err := mybb.Extractor(page, ct, cfg); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,5 +1,5 @@
 // Package e2e holds forumgm's end-to-end tests of the forum layer: the MyBB dialect
-// (forumgm/poster/mybb, reading through forumgm/scraper/mybb) drives the embedded sandbox forum
+// (forumgm/dialects/mybb, reading through forumgm/dialects/mybb) drives the embedded sandbox forum
 // (forumgm/sandbox) over real loopback HTTP, with a real SQLite file per test, exactly as it drives
 // a real MyBB 1.8 board. Time never comes from the wall clock: the board runs on a
 // testkit.Clock, the dialect resolves relative dates against the same clock, and the

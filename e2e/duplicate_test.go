@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
-	scrape "forumgm/scraper/mybb"
 )
 
 // MyBB refuses a reply equal to one the same user posted in the thread within ten minutes (a
@@ -24,7 +24,7 @@ func TestDuplicateReplyIsOnTheBoard(t *testing.T) {
 	}
 	b.clock.Advance(time.Minute)
 	_, _, err = bot.Reply(b.ctx, th, "Ход принят. Ход сарацин.")
-	if !errors.Is(err, scrape.ErrAlreadyPosted) || !errors.Is(err, forum.ErrAmbiguous) {
+	if !errors.Is(err, mybb.ErrAlreadyPosted) || !errors.Is(err, forum.ErrAmbiguous) {
 		t.Fatalf("the same reply again: %v", err)
 	}
 	if ps := b.stored(tid); len(ps) != 3 {

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"forumgm/daemon"
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
-	"forumgm/poster/mybb"
 	"forumgm/sandbox"
 )
 

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/internal/testkit"
-	"forumgm/poster/mybb"
 	"forumgm/sandbox"
 
 	"golang.org/x/time/rate"

@@ -46,7 +46,7 @@ func headOf(t *testing.T, heads []forum.ThreadHead, id string) (forum.ThreadHead
 
 // One GET of the forum's list stands for its threads: the sticky thread first, then the games by
 // last post; a new post moves its game to the top with one more reply; an auto-merged post of
-// the bot changes nothing in the list (as on a real MyBB: scraper/mybb/README.md). The thread's
+// the bot changes nothing in the list (as on a real MyBB: dialects/mybb/README.md). The thread's
 // forum is learnt from the breadcrumb of the thread page read, with no request of its own.
 func TestSectionOverLoopback(t *testing.T) {
 	b := sectionBoard(t, nil)

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
+	_ "forumgm/dialects/generic"
+	_ "forumgm/dialects/mybbru"
+	_ "forumgm/dialects/phpbb"
+	_ "forumgm/dialects/punbb"
+	_ "forumgm/dialects/smf"
 	"forumgm/forum"
-	_ "forumgm/poster/generic"
-	_ "forumgm/poster/mybbru"
-	_ "forumgm/poster/phpbb"
-	_ "forumgm/poster/punbb"
-	_ "forumgm/poster/smf"
 )
 
 // Every dialect refuses a page cut short (here: every page the forum serves stops mid-post, as

@@ -21,8 +21,8 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"forumgm/config"
+	_ "forumgm/dialects/mybb"
 	_ "forumgm/games/crusade"
-	_ "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
 )

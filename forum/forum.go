@@ -13,8 +13,8 @@
 //     and Relogin, which logs in again once on ErrLoggedOut;
 //   - the polite HTTP session every HTML dialect goes through (Client: per-host request
 //     limits, cookies, charsets of pages and forms, CheckWhole for a page cut short);
-//   - the registries: dialects register an Opener by name (poster/<engine>, the assembled driver)
-//     and a page Extractor by name (scraper/<engine>, the reading of saved pages).
+//   - the registries: dialects register an Opener by name (dialects/<engine>, the assembled driver)
+//     and a page Extractor by name (dialects/<engine>, the reading of saved pages).
 package forum
 
 import (

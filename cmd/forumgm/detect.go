@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"forumgm/dialects/detect"
 	"forumgm/forum"
-	"forumgm/scraper/fingerprint"
 )
 
 // threadParam is the query parameter that names the thread in each dialect's thread URLs.
@@ -68,10 +68,10 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	f := fingerprint.Identify(body)
+	f := detect.Identify(body)
 	guessed := false
 	if f.Dialect == "" || (f.Dialect == "generic" && f.Extra == nil) {
-		if g := fingerprint.Guess(body); g != nil {
+		if g := detect.Guess(body); g != nil {
 			f.Dialect, f.Extra, guessed = "generic", g, true
 		}
 	}
@@ -85,7 +85,7 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *asJSON {
 		out := struct {
-			fingerprint.Finding
+			detect.Finding
 			Guessed bool         `json:"guessed,omitempty"`
 			Posts   []forum.Post `json:"posts"`
 			Error   string       `json:"error,omitempty"`
@@ -154,7 +154,7 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // forumBlockYAML is a ready forum: block for the finding.
-func forumBlockYAML(f fingerprint.Finding, pageURL, tz string) string {
+func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 	var b strings.Builder
 	base, thread := "https://forum.example.org/", "\"1\""
 	if u, err := url.Parse(pageURL); err == nil && u.Host != "" {
@@ -187,7 +187,7 @@ func forumBlockYAML(f fingerprint.Finding, pageURL, tz string) string {
 		fmt.Fprintf(&b, "    %s: %s\n", k, v)
 	}
 	if f.Dialect == "generic" {
-		b.WriteString("    # reading only: add thread_url, login_* and reply_* to post (scraper/generic/README.md)\n")
+		b.WriteString("    # reading only: add thread_url, login_* and reply_* to post (forum/scrape/README.md)\n")
 	}
 	return b.String()
 }

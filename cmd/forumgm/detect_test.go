@@ -10,9 +10,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"forumgm/dialects/detect"
 	"forumgm/forum"
 	"forumgm/internal/fixture"
-	"forumgm/scraper/fingerprint"
 )
 
 // TestDetectReal: `forumgm detect --file` names the engine of every real page in
@@ -95,7 +95,7 @@ func TestForumBlockDiscourse(t *testing.T) {
 		"https://example.org/community/t/1234":             "  url: https://example.org/community/\n  dialect: discourse\n  thread: \"1234\"",
 		"https://forum.example/t/2026-games/77":            "  url: https://forum.example/\n  dialect: discourse\n  thread: \"77\"",
 	} {
-		got := forumBlockYAML(fingerprint.Finding{Engine: "Discourse", Dialect: "discourse"}, url, "UTC")
+		got := forumBlockYAML(detect.Finding{Engine: "Discourse", Dialect: "discourse"}, url, "UTC")
 		if !strings.Contains(got, want) {
 			t.Errorf("%s:\n%s\nwant it to hold\n%s", url, got, want)
 		}
@@ -109,7 +109,7 @@ func TestForumBlockPathDialects(t *testing.T) {
 		{"xenforo", "https://xenforo.com/community/threads/a-dark-theme-option.8276/page-2", "https://xenforo.com/community/", `"8276"`},
 		{"invision", "https://forum.armbian.com/topic/34923-csc-armbian-for-rk322x-tv-box-boards/page/3/", "https://forum.armbian.com/", `"34923"`},
 	} {
-		block := forumBlockYAML(fingerprint.Finding{Dialect: tc.dialect}, tc.url, "UTC")
+		block := forumBlockYAML(detect.Finding{Dialect: tc.dialect}, tc.url, "UTC")
 		if !strings.Contains(block, "url: "+tc.base+"\n") || !strings.Contains(block, "thread: "+tc.thread+" ") {
 			t.Errorf("%s:\n%s", tc.dialect, block)
 		}

@@ -1,25 +1,25 @@
 package main
 
 import (
+	"forumgm/dialects/generic"
+	"forumgm/dialects/generic/browser"
 	"forumgm/forum"
-	"forumgm/poster/browser"
-	"forumgm/poster/generic"
 
 	// The forum dialects forumgm speaks; each registers itself with package forum.
-	_ "forumgm/poster/discourse"
-	_ "forumgm/poster/invision"
-	_ "forumgm/poster/mybb"
-	_ "forumgm/poster/mybbru"
-	_ "forumgm/poster/phpbb"
-	_ "forumgm/poster/punbb"
-	_ "forumgm/poster/smf"
-	_ "forumgm/poster/xenforo"
-	_ "forumgm/scraper/ucoz"       // reading only: `forumgm posts --dialect ucoz`
-	_ "forumgm/scraper/vbulletin5" // reading only: `forumgm posts --dialect vbulletin5`
+	_ "forumgm/dialects/discourse"
+	_ "forumgm/dialects/invision"
+	_ "forumgm/dialects/mybb"
+	_ "forumgm/dialects/mybbru"
+	_ "forumgm/dialects/phpbb"
+	_ "forumgm/dialects/punbb"
+	_ "forumgm/dialects/smf"
+	_ "forumgm/dialects/ucoz"       // reading only: `forumgm posts --dialect ucoz`
+	_ "forumgm/dialects/vbulletin5" // reading only: `forumgm posts --dialect vbulletin5`
+	_ "forumgm/dialects/xenforo"
 )
 
 // openForum opens a forum of the named dialect: forum.Open, except that the generic dialect gets
-// the real-browser writer (poster/browser) it uses with Extra["browser"] = "true".
+// the real-browser writer (dialects/generic/browser) it uses with Extra["browser"] = "true".
 func openForum(dialect string, cfg forum.Config) (forum.Forum, error) {
 	if dialect == "generic" {
 		return generic.Opener(generic.Options{NewBrowser: newBrowser})(cfg)

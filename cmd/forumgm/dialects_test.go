@@ -12,16 +12,16 @@ import (
 // TestDialectsLinked checks that the forumgm binary links every dialect and wires the generic
 // dialect's real-browser writer in (openForum), so that a configuration asking for browser=true
 // opens instead of failing at run time. The test binary links more than forumgm does
-// (internal/chrome imports poster/browser), so the binary's own imports are asked of go list.
+// (internal/chrome imports dialects/generic/browser), so the binary's own imports are asked of go list.
 func TestDialectsLinked(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	for _, pkg := range []string{"browser", "discourse", "generic", "invision", "mybb", "mybbru", "phpbb", "punbb", "smf", "xenforo"} {
-		if !slices.Contains(deps, "forumgm/poster/"+pkg) {
-			t.Errorf("forumgm does not link forumgm/poster/%s (see dialects.go)", pkg)
+	for _, pkg := range []string{"generic/browser", "discourse", "generic", "invision", "mybb", "mybbru", "phpbb", "punbb", "smf", "xenforo"} {
+		if !slices.Contains(deps, "forumgm/dialects/"+pkg) {
+			t.Errorf("forumgm does not link forumgm/dialects/%s (see dialects.go)", pkg)
 		}
 	}
 	for _, name := range []string{"discourse", "generic", "invision", "mybb", "mybbru", "phpbb", "punbb", "smf", "xenforo"} {

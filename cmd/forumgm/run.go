@@ -18,10 +18,10 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/dialects/mybb" // the mybb dialect (registered by its init)
 	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/media"
-	mybb "forumgm/poster/mybb" // the mybb dialect (registered by its init)
 	"forumgm/review"
 	"forumgm/store"
 )

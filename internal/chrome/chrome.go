@@ -1,5 +1,5 @@
 // Package chrome owns starting Debian's chromium for the project's browser tests: launched the
-// way forumgm always runs it (poster/browser.Launcher: headless, loopback only), stopped and its
+// way forumgm always runs it (dialects/generic/browser.Launcher: headless, loopback only), stopped and its
 // profile removed when the test ends. A missing chromium fails the test with how to install it.
 package chrome
 
@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-rod/rod"
 
-	"forumgm/poster/browser"
+	"forumgm/dialects/generic/browser"
 )
 
 // Start launches chromium for tb and connects to it. timeout bounds every call on the browser; it

@@ -1,0 +1,279 @@
+// Package mybb is forumgm's MyBB 1.8 (and 1.6) dialect: the forum.Forum registered as "mybb", the
+// writing side. It owns the session (logs in through member.php), replies through the full newreply.php
+// form replaying every hidden field (my_post_key, posthash, subject, …), recognises MyBB's
+// auto-merge of consecutive posts, sends private messages, and turns MyBB's error pages into
+// forum's typed errors. Reply and SendPM act on those errors (form.Retry): they log in again when
+// logged out and fetch a fresh form on a rejected token; flood control and a message too long
+// come back typed (the daemon waits and splits).
+//
+// Reading (threads from a cursor, PM folders) and page markup belong to forumgm/dialects/mybb
+// (Reader), which Posts, Inbox and Sent call through this session; HTTP goes through
+// forum.Client.
+package mybb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/forum/web"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+func init() {
+	forum.Register("mybb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
+}
+
+// DefaultMaxPostLength is MyBB's default maxmessagelength (characters).
+const DefaultMaxPostLength = 65535
+
+// Option tunes a Forum.
+type Option func(*Forum)
+
+// WithClient uses c for HTTP (tests pass a fast one).
+func WithClient(c *forum.Client) Option { return func(f *Forum) { f.c = c } }
+
+// Forum is a MyBB 1.8 board as the bot account sees it. It is safe for concurrent use, but
+// requests of one Forum are made one at a time.
+type Forum struct {
+	cfg       forum.Config
+	base      *url.URL
+	c         *forum.Client
+	maxLen    int
+	attach    bool  // the board takes attachments from the bot (Extra["attachments"])
+	maxAttach int64 // bytes (Extra["max_attachment_size"])
+
+	mu       sync.Mutex // serialises operations (one session, one cookie jar)
+	loggedIn bool
+	// rd reads threads and PM folders (forumgm/dialects/mybb) through this session.
+	rd Reader
+	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes).
+	sentCache map[string]forum.Post
+	// staged is a reply with its files uploaded, refused for flood control (attach.go).
+	staged *staged
+}
+
+// New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
+func New(cfg forum.Config, opts ...Option) (*Forum, error) {
+	if cfg.BaseURL == "" {
+		return nil, errors.New("mybb: no base URL")
+	}
+	raw := cfg.BaseURL
+	if !strings.HasSuffix(raw, "/") {
+		raw += "/"
+	}
+	base, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("mybb: base URL %q: %w", cfg.BaseURL, err)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	f := &Forum{cfg: cfg, base: base, maxLen: DefaultMaxPostLength}
+	if s := cfg.Extra["max_post_length"]; s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 10 {
+			return nil, fmt.Errorf("mybb: bad max_post_length %q", s)
+		}
+		f.maxLen = n
+	}
+	if f.attach, f.maxAttach, err = attachCaps(cfg.Extra); err != nil {
+		return nil, err
+	}
+	for _, o := range opts {
+		o(f)
+	}
+	if f.c == nil {
+		f.c = forum.NewClient(cfg.ClientConfig())
+	}
+	read := OptionsFrom(cfg)
+	read.BaseURL = base.String()
+	f.rd = Reader{
+		Get: func(ctx context.Context, path string) (*goquery.Document, error) {
+			_, doc, err := f.get(ctx, path)
+			return doc, err
+		},
+		Relogin: f.relogin,
+		Probe: func(ctx context.Context, path string) (string, error) {
+			p, err := f.c.GetNoRedirect(ctx, f.abs(path))
+			if err != nil || p.Status < 300 || p.Status > 399 {
+				return "", err
+			}
+			loc, err := p.Location()
+			if err != nil {
+				return "", err
+			}
+			return loc.String(), nil
+		},
+		Options:  read,
+		Username: cfg.Username,
+	}
+	return f, nil
+}
+
+// Capabilities: private messages, and MyBB's default maximum message length unless configured
+// (Extra["max_post_length"]); attachments of MyBB's default image types up to its default size
+// unless configured (Extra["attachments"]: off, Extra["max_attachment_size"]: bytes).
+func (f *Forum) Capabilities() forum.Capabilities {
+	c := forum.Capabilities{PrivateMessages: true, MaxPostLength: f.maxLen}
+	if f.attach {
+		c.Attachments, c.MaxAttachmentSize, c.AttachmentTypes = true, f.maxAttach, attachmentTypes
+	}
+	return c
+}
+
+func (f *Forum) abs(path string) string {
+	u, err := f.base.Parse(path)
+	if err != nil {
+		return f.base.String() + path
+	}
+	return u.String()
+}
+
+// get fetches a board page and parses it.
+func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Document, error) {
+	p, err := f.c.Get(ctx, f.abs(path))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := forum.CheckWhole(p); err != nil { // a page cut short is never read
+		return nil, nil, fmt.Errorf("mybb: %w", err)
+	}
+	doc, err := p.Doc()
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, doc, nil
+}
+
+func (f *Forum) post(ctx context.Context, form Form, charset string) (*forum.Page, *goquery.Document, error) {
+	p, err := f.c.PostForm(ctx, form.Action, form.Values, charset)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := p.Doc()
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, doc, nil
+}
+
+// Login logs in with the configured account: GET the login form (it sets the sid cookie the
+// guest my_post_key is derived from), POST it back with the credentials.
+func (f *Forum) Login(ctx context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.login(ctx)
+}
+
+func (f *Forum) login(ctx context.Context) error {
+	f.loggedIn = false
+	p, doc, err := f.get(ctx, LoginPath)
+	if err != nil {
+		return fmt.Errorf("mybb: login form: %w", err)
+	}
+	sel := doc.Find(Selectors.LoginForm).First()
+	if sel.Length() == 0 {
+		if LoggedIn(doc) {
+			f.loggedIn = true
+			return nil
+		}
+		return fmt.Errorf("mybb: no login form (%s) on %s: %w", Selectors.LoginForm, LoginPath, forum.ErrMarkupChanged)
+	}
+	form := ReadForm(sel, p.URL)
+	if form.Values.Get("my_post_key") == "" {
+		form.Values.Set("my_post_key", MyPostKey(doc))
+	}
+	form.Values.Set("action", "do_login")
+	form.Values.Set("username", f.cfg.Username)
+	form.Values.Set("password", f.cfg.Password)
+	form.Values.Set("remember", "yes")
+	form.Values.Set("submit", "Login")
+	rp, rdoc, err := f.post(ctx, form, p.Charset)
+	if err != nil {
+		return fmt.Errorf("mybb: login: %w", err)
+	}
+	if _, err := Result(rdoc, rp.URL); err != nil {
+		if LoggedIn(rdoc) {
+			f.loggedIn = true
+			return nil
+		}
+		if rdoc.Find(Selectors.LoginForm).Length() > 0 && !errors.Is(err, forum.ErrBadLogin) && errors.Is(err, forum.ErrMarkupChanged) {
+			// The form came back without a recognised message.
+			return fmt.Errorf("mybb: login refused (form shown again): %w", forum.ErrBadLogin)
+		}
+		return fmt.Errorf("mybb: login: %w", err)
+	}
+	f.loggedIn = true
+	return nil
+}
+
+// ensureLogin logs in once before the first write.
+func (f *Forum) ensureLogin(ctx context.Context) error {
+	if f.loggedIn {
+		return nil
+	}
+	return f.login(ctx)
+}
+
+// relogin runs op; when op reports ErrLoggedOut it logs in again and runs op once more.
+func (f *Forum) relogin(ctx context.Context, op func() error) error {
+	return web.Retry{Login: f.login}.Do(ctx, op)
+}
+
+// Posts lists the posts of thread t after the cursor, oldest first, and the new cursor (the
+// newest post's id and the page it is on): scrape.Reader.Posts, through this session.
+func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rd.Posts(ctx, t.ID, after)
+}
+
+// UnreadPM reports whether the last thread page read showed the bot an unread private message
+// (forum.PMNotifier): the daemon then reads the inbox even when the game expects none.
+func (f *Forum) UnreadPM() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rd.UnreadPM()
+}
+
+// Inbox lists the private messages received after the cursor (pmid), oldest first, each read
+// in full (reading marks it read on the board): scrape.Reader.Folder of the inbox. When reading
+// one fails, the messages read so far are returned with their cursor and the error.
+func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.ensureLogin(ctx); err != nil {
+		return nil, after, err
+	}
+	return f.rd.Folder(ctx, InboxFolderPath, after, nil)
+}
+
+// Sent lists the bot's sent private messages (the Sent Items folder, private.php?fid=2: the
+// copies MyBB keeps when options[savecopy] is set, which SendPM always sends) after the cursor
+// (pmid), oldest first, each read in full so that its text can be searched (the daemon looks for
+// a message's marker there after a crash). A message's Author is the sender (the bot) as the
+// message page shows it; its Subject is the message's subject. The sender's copy has a pmid of
+// its own, different from the recipient's copy.
+//
+// Sent copies never change, so each is fetched once per Forum: later calls read only the folder
+// listing and the messages not seen before. When reading one fails, the messages read so far are
+// returned with their cursor and the error.
+func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.ensureLogin(ctx); err != nil {
+		return nil, after, err
+	}
+	if f.sentCache == nil {
+		f.sentCache = map[string]forum.Post{}
+	}
+	return f.rd.Folder(ctx, SentFolderPath, after, f.sentCache)
+}

@@ -1,0 +1,302 @@
+package mybb
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/forum/scrape"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// URLs of a board, relative to its root (resolve them against the base URL).
+
+// ThreadPath is page n of thread tid (page 1 has no page parameter, as MyBB links it).
+func ThreadPath(tid string, page int) string {
+	if page <= 1 {
+		return "showthread.php?tid=" + url.QueryEscape(tid)
+	}
+	return "showthread.php?tid=" + url.QueryEscape(tid) + "&page=" + strconv.Itoa(page)
+}
+
+// LastPostPath answers 302 to the thread's newest post (showthread.php?tid=T&pid=P#pidP).
+func LastPostPath(tid string) string {
+	return "showthread.php?tid=" + url.QueryEscape(tid) + "&action=lastpost"
+}
+
+// PostPath is a post's permalink; the server answers with the page that holds the post.
+func PostPath(tid, pid string) string {
+	return "showthread.php?tid=" + url.QueryEscape(tid) + "&pid=" + url.QueryEscape(pid) + "#pid" + pid
+}
+
+// NewReplyPath is the full reply form of a thread.
+func NewReplyPath(tid string) string { return "newreply.php?tid=" + url.QueryEscape(tid) }
+
+// EditPostPath is the edit form of post pid.
+func EditPostPath(pid string) string { return "editpost.php?pid=" + url.QueryEscape(pid) }
+
+// PMPath reads one private message.
+func PMPath(pmid string) string { return "private.php?action=read&pmid=" + url.QueryEscape(pmid) }
+
+// Paths of the login form, the PM folder listing (inbox, page n) and the PM compose form.
+const (
+	LoginPath   = "member.php?action=login"
+	LoginPost   = "member.php"
+	ComposePath = "private.php?action=send"
+)
+
+// PIDFromURL reads the pid of a post URL: showthread.php?tid=1&pid=16#pid16, Google SEO's
+// Thread-Name?pid=16#pid16, MyBB's own SEO URLs thread-1-post-16.html#pid16 and post-16.html,
+// else the #pidN fragment alone.
+func PIDFromURL(u string) string {
+	u = strings.ReplaceAll(u, "&amp;", "&")
+	frag := ""
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		u, frag = u[:i], u[i+1:]
+	}
+	if id := firstMatch(rePID, queryOf(u)); id != "" {
+		return id
+	}
+	if id := firstMatch(rePIDSEO, u); id != "" {
+		return id
+	}
+	return firstMatch(rePIDFrag, frag)
+}
+
+// MyPostKey is the page's CSRF token: the hidden input, or `var my_post_key = "…"`.
+func MyPostKey(doc *goquery.Document) string {
+	if v, ok := doc.Find(Selectors.PostKeyInput).First().Attr("value"); ok && v != "" {
+		return v
+	}
+	var key string
+	doc.Find("script").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		key = firstMatch(rePostKeyJ, s.Text())
+		return key == ""
+	})
+	return key
+}
+
+// LoggedIn tells whether the page was rendered for a member: the header has a logout link, or,
+// in themes whose header has neither a logout nor a login link (the same header for everyone),
+// the page has the members' quick-reply form.
+func LoggedIn(doc *goquery.Document) bool {
+	if doc.Find(Selectors.LogoutLink).Length() > 0 {
+		return true
+	}
+	return doc.Find(Selectors.LoginLink).Length() == 0 && doc.Find(Selectors.QuickReply).Length() > 0
+}
+
+// Redirect is the target of a MyBB "redirect" page (HTTP 200 with a meta refresh), resolved
+// against base; "" when the page is not one.
+func Redirect(doc *goquery.Document, base *url.URL) string {
+	content, ok := doc.Find(Selectors.RedirectMeta).First().Attr("content")
+	if !ok {
+		return ""
+	}
+	target := firstMatch(reRefresh, content)
+	if target == "" {
+		return ""
+	}
+	target = strings.ReplaceAll(strings.TrimSpace(target), "&amp;", "&")
+	return absolute(base, target)
+}
+
+// InlineErrors are the messages of the "Please correct the following errors" box.
+func InlineErrors(doc *goquery.Document) []string {
+	var out []string
+	doc.Find(Selectors.ErrorBox).Find(Selectors.ErrorItems).Each(func(_ int, li *goquery.Selection) {
+		if s := scrape.Collapse(li.Text()); s != "" {
+			out = append(out, s)
+		}
+	})
+	return out
+}
+
+// genericError is the message of MyBB's error template (a one-cell table under the header):
+// "Authorization code mismatch…", the no-permission list, "The specified thread does not
+// exist." Only read when the page has no post container, form or redirect.
+func genericError(doc *goquery.Document) string {
+	var msg string
+	doc.Find("table.tborder").EachWithBreak(func(_ int, tbl *goquery.Selection) bool {
+		// The table's own rows: MyBB 1.6's no-permission message holds a login form's table.
+		rows := tbl.Find("tr").FilterFunction(func(_ int, tr *goquery.Selection) bool {
+			return tr.Closest("table").IsSelection(tbl)
+		})
+		if rows.Length() != 2 || rows.Eq(0).Find("td.thead").Length() == 0 {
+			return true
+		}
+		td := rows.Eq(1).Find("td.trow1").First()
+		if td.Length() == 0 {
+			return true
+		}
+		txt := scrape.Collapse(td.Text())
+		if ClassifyMessage(txt, true) != nil {
+			msg = txt
+			return false
+		}
+		return true
+	})
+	return msg
+}
+
+// ClassifyMessage turns a MyBB error message into forum's typed error (nil when it is none of
+// them). loggedIn tells a no-permission page for a guest (ErrLoggedOut) from one for a member
+// (ErrNoPermission).
+func ClassifyMessage(msg string, loggedIn bool) error {
+	switch {
+	case msg == "":
+		return nil
+	case reFlood.MatchString(msg) && (reFloodTopic.MatchString(msg) || strings.Contains(strings.ToLower(msg), "wait")):
+		n, _ := strconv.Atoi(firstMatch(reFlood, msg))
+		return fmt.Errorf("mybb: %q: %w", msg, &forum.FloodError{Wait: time.Duration(n) * time.Second})
+	case reBadKey.MatchString(msg):
+		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrBadToken)
+	case reLockout.MatchString(msg):
+		return fmt.Errorf("mybb: account locked out after failed logins: %q: %w", msg, forum.ErrBadLogin)
+	case reBadLogin.MatchString(msg):
+		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrBadLogin)
+	case reTooLong.MatchString(msg):
+		return &TooLongError{Limit: tooLongLimit(msg), Msg: msg}
+	case reTooShort.MatchString(msg):
+		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrTooShort)
+	case reNoPerm.MatchString(msg):
+		if loggedIn {
+			return fmt.Errorf("mybb: %q: %w", msg, forum.ErrNoPermission)
+		}
+		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrLoggedOut)
+	case reDuplicate.MatchString(msg):
+		return fmt.Errorf("mybb: %q: %w", msg, ErrAlreadyPosted)
+	case reNotFound.MatchString(msg):
+		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrNotFound)
+	}
+	return nil
+}
+
+// ErrAlreadyPosted is MyBB's refusal of a reply equal (subject and message) to one the same user
+// posted in the same thread within the last ten minutes: "You have already posted this reply to
+// the specified thread." The reply is on the board already (a retry of a post whose answer was
+// lost). It wraps forum.ErrAmbiguous, so the caller looks for it (its marker) instead of posting
+// it again. The same holds for a private message sent again within five minutes: "You have
+// already submitted the same private message to the same recipient within the last 5 minutes."
+var ErrAlreadyPosted = fmt.Errorf("mybb: the board already has this reply: %w", forum.ErrAmbiguous)
+
+// TooLongError is "The message is too long. Please enter a message shorter than N characters"
+// with the board's limit when the message states it. errors.Is(err, forum.ErrTooLong) holds.
+type TooLongError struct {
+	Limit int // characters; 0 = not stated
+	Msg   string
+}
+
+func (e *TooLongError) Error() string { return fmt.Sprintf("mybb: %q: %v", e.Msg, forum.ErrTooLong) }
+
+// Unwrap makes errors.Is(err, forum.ErrTooLong) true.
+func (e *TooLongError) Unwrap() error { return forum.ErrTooLong }
+
+func tooLongLimit(msg string) int {
+	m := reTooLongLimit.FindStringSubmatch(msg)
+	for _, g := range m[1:] {
+		if n, err := strconv.Atoi(g); err == nil {
+			return n
+		}
+	}
+	return 0
+}
+
+// ErrUnrecognised is wrapped (with forum.ErrMarkupChanged) when a form result page is neither a
+// known success nor a known error.
+var ErrUnrecognised = errors.New("mybb: result page not recognised")
+
+// PageError is the typed error a page shows: an inline error box or the generic error template
+// (nil when the page shows none that is known).
+func PageError(doc *goquery.Document) error {
+	in := LoggedIn(doc)
+	msgs := InlineErrors(doc)
+	for _, m := range msgs {
+		if err := ClassifyMessage(m, in); err != nil {
+			return err
+		}
+	}
+	if msg := genericError(doc); msg != "" {
+		return ClassifyMessage(msg, in)
+	}
+	if len(msgs) > 0 {
+		return fmt.Errorf("mybb: form error %q: %w", strings.Join(msgs, "; "), ErrFormRejected)
+	}
+	return nil
+}
+
+// ErrFormRejected is a form error MyBB showed that forum has no type for (the text is kept).
+var ErrFormRejected = errors.New("mybb: the forum rejected the form")
+
+// Result classifies the page a form POST answered with. Success is a redirect page (HTTP 200
+// with a meta refresh); its target is returned. Anything else is a typed error.
+func Result(doc *goquery.Document, base *url.URL) (string, error) {
+	if err := PageError(doc); err != nil {
+		return "", err
+	}
+	if target := Redirect(doc, base); target != "" {
+		return target, nil
+	}
+	return "", fmt.Errorf("%w: neither a redirect page nor a known error: %w", ErrUnrecognised, forum.ErrMarkupChanged)
+}
+
+// Form is an HTML form ready to be submitted the way a browser would.
+type Form struct {
+	Action string     // resolved against the page's URL
+	Values url.Values // the successful controls
+}
+
+// ReadForm collects a form's controls the way a browser submits it: hidden and text inputs,
+// checked checkboxes and radios, textareas, selected options; no file inputs and no submit
+// buttons (add the one "clicked" yourself).
+func ReadForm(form *goquery.Selection, pageURL *url.URL) Form {
+	f := Form{Values: url.Values{}}
+	action, _ := form.Attr("action")
+	f.Action = absolute(pageURL, strings.ReplaceAll(action, "&amp;", "&"))
+	form.Find("input, textarea, select").Each(func(_ int, in *goquery.Selection) {
+		name, ok := in.Attr("name")
+		if !ok || name == "" {
+			return
+		}
+		if _, dis := in.Attr("disabled"); dis {
+			return
+		}
+		switch goquery.NodeName(in) {
+		case "textarea":
+			f.Values.Add(name, in.Text())
+		case "select":
+			opt := in.Find("option[selected]").First()
+			if opt.Length() == 0 {
+				opt = in.Find("option").First()
+			}
+			if opt.Length() > 0 {
+				v, ok := opt.Attr("value")
+				if !ok {
+					v = opt.Text()
+				}
+				f.Values.Add(name, v)
+			}
+		default:
+			typ := strings.ToLower(in.AttrOr("type", "text"))
+			val := in.AttrOr("value", "")
+			switch typ {
+			case "submit", "button", "image", "reset", "file":
+			case "checkbox", "radio":
+				if _, checked := in.Attr("checked"); checked {
+					if _, has := in.Attr("value"); !has {
+						val = "on"
+					}
+					f.Values.Add(name, val)
+				}
+			default:
+				f.Values.Add(name, val)
+			}
+		}
+	})
+	return f
+}

@@ -1,0 +1,360 @@
+package mybb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
+)
+
+// Folder listings of private.php (MyBB 1.8 numbers the folders 0 Inbox, 1 Unread — a filter
+// of the inbox —, 2 Sent Items, 3 Drafts, 4 Trash Can; the inbox is private.php itself).
+const (
+	InboxFolderPath = "private.php"
+	SentFolderPath  = "private.php?fid=2"
+	maxFolderPages  = 50
+)
+
+// Reader reads a board through a session it does not own (the writer's, forumgm/dialects/mybb,
+// with its cookies and login): the posts of a thread from a cursor, with as few requests as the
+// engine allows, and the private messages of a folder. It remembers per thread where its last
+// cursor was and the newest posts it saw (ThreadState), and is not safe for concurrent use.
+type Reader struct {
+	// Get fetches a board page by path (relative to the board root) and parses it.
+	Get func(ctx context.Context, path string) (*goquery.Document, error)
+	// Relogin runs op, logging in again and running it once more when it reports
+	// forum.ErrLoggedOut. Nil: op runs once.
+	Relogin func(ctx context.Context, op func() error) error
+	// Probe fetches path without following a redirect and gives the Location it redirects to
+	// ("" when it does not redirect): the idle check, showthread.php?tid=T&action=lastpost,
+	// whose 302 names the thread's newest post and has no body. Nil: no probe, pages are read.
+	Probe    func(ctx context.Context, path string) (location string, err error)
+	Options  Options
+	Username string // the bot's account: its newest post per thread is ThreadState.OwnLast
+
+	threads map[string]*ThreadState
+	// unreadPM: the last thread page read showed an unread private message.
+	unreadPM bool
+}
+
+// UnreadPM reports whether the last thread page read showed the bot an unread private message
+// (MyBB's new-PM notice or the header's counter). An idle check that read no page keeps the
+// answer of the last page read.
+func (r *Reader) UnreadPM() bool { return r.unreadPM }
+
+// ThreadState is what a Reader remembers about a thread between calls; the writer keeps KnownLast
+// and OwnLast up to date with its own posts, to tell MyBB's auto-merge from a new post.
+type ThreadState struct {
+	CursorPID  string // the last cursor handed out
+	CursorPage int    // the page that cursor's post is on
+	KnownLast  string // the newest pid seen in the thread
+	OwnLast    string // the bot's newest post (what MyBB would merge a reply into)
+	Section    string // the forum the thread is in (the breadcrumb of its last page read)
+}
+
+// Thread is the state of thread tid (created empty on first use).
+func (r *Reader) Thread(tid string) *ThreadState {
+	if r.threads == nil {
+		r.threads = map[string]*ThreadState{}
+	}
+	st, ok := r.threads[tid]
+	if !ok {
+		st = &ThreadState{}
+		r.threads[tid] = st
+	}
+	return st
+}
+
+func (r *Reader) relogin(ctx context.Context, op func() error) error {
+	if r.Relogin == nil {
+		return op()
+	}
+	return r.Relogin(ctx, op)
+}
+
+func (r *Reader) page(ctx context.Context, path string) (*Page, error) {
+	doc, err := r.Get(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ExtractThread(doc, r.Options)
+	if err == nil && p.LoggedIn {
+		r.unreadPM = p.UnreadPM
+	}
+	if err == nil && p.ThreadID != "" && p.ForumID != "" {
+		r.Thread(p.ThreadID).Section = p.ForumID
+	}
+	return p, err
+}
+
+// Posts lists the posts of thread tid after the cursor, oldest first, and the new cursor (the
+// newest post's id and the page it is on).
+//
+// Requests: with a cursor that names its page (every cursor Posts returns does), an idle poll is
+// one GET of that page. New posts beyond it cost one GET per further page. When the cursor's
+// page starts after the cursor's post (posts were deleted and pages shifted), earlier pages are
+// read back only until the cursor's post is reached. A cursor without a page is located with its
+// permalink (showthread.php?tid=T&pid=P, the page holding the post). An empty cursor reads the
+// thread from page 1.
+//
+// The idle check: when the cursor is the one the last call handed out and does not ask for its
+// own post again (forum.Cursor.Include), the thread's lastpost redirect is asked first (Probe: one
+// request, a 302 without a body, about half a kilobyte both ways) and no page is read when it
+// names the cursor's post. With Include the cursor's page is read (one page): MyBB merges a
+// post into the previous one without a new id, and the redirect cannot tell a post that grew.
+func (r *Reader) Posts(ctx context.Context, tid string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	var (
+		posts []forum.Post
+		cur   forum.Cursor
+	)
+	err := r.relogin(ctx, func() error {
+		var err error
+		posts, cur, err = r.posts(ctx, tid, after)
+		return err
+	})
+	if err != nil {
+		return nil, after, err
+	}
+	return posts, cur, nil
+}
+
+func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	if tid == "" {
+		return nil, after, errors.New("mybb: empty thread id")
+	}
+	st := r.Thread(tid)
+	if r.Probe != nil && after.PostID != "" && !after.Include && after.PostID == st.CursorPID {
+		loc, err := r.Probe(ctx, LastPostPath(tid))
+		if err == nil && loc != "" && PIDFromURL(loc) == after.PostID {
+			return nil, forum.Cursor{PostID: after.PostID, Page: cmpPage(after.Page, st.CursorPage)}, nil
+		}
+		// Anything else (a newer post, a redirect elsewhere, an error): read the pages.
+	}
+	var first *Page
+	var err error
+	switch {
+	case after.PostID == "":
+		first, err = r.page(ctx, ThreadPath(tid, 1))
+	case after.Page > 0:
+		first, err = r.page(ctx, ThreadPath(tid, after.Page))
+	case st.CursorPID == after.PostID && st.CursorPage > 0:
+		first, err = r.page(ctx, ThreadPath(tid, st.CursorPage))
+	default:
+		first, err = r.page(ctx, PostPath(tid, after.PostID))
+		if errors.Is(err, forum.ErrNotFound) {
+			// The cursor's post is gone: start from the last page and walk back.
+			first, err = r.page(ctx, LastPostPath(tid))
+		}
+	}
+	if err != nil {
+		return nil, after, err
+	}
+	pages := map[int]*Page{first.Page: first}
+
+	// Walk back while the lowest page read starts after the cursor.
+	lo := first
+	for after.PostID != "" && lo.Page > 1 && len(lo.Posts) > 0 && forum.CompareIDs(lo.Posts[0].ID, after.PostID) > 0 {
+		prev, err := r.page(ctx, ThreadPath(tid, lo.Page-1))
+		if err != nil {
+			return nil, after, err
+		}
+		if prev.Page != lo.Page-1 || pages[prev.Page] != nil {
+			break // the board answered another page: stop rather than loop
+		}
+		pages[prev.Page] = prev
+		lo = prev
+	}
+
+	// Walk forward to the last page (the last page number may grow while reading).
+	last := first.LastPage
+	for p := first.Page + 1; p <= last; p++ {
+		pg, err := r.page(ctx, ThreadPath(tid, p))
+		if err != nil {
+			return nil, after, err
+		}
+		if pg.Page != p {
+			break
+		}
+		pages[p] = pg
+		if pg.LastPage > last {
+			last = pg.LastPage
+		}
+	}
+
+	// Collect, oldest first, without duplicates (a post can shift across a page boundary).
+	seen := map[string]bool{}
+	var out []forum.Post
+	cur := forum.Cursor{PostID: after.PostID, Page: after.Page}
+	curPage := 0
+	for p := lo.Page; p <= last; p++ {
+		pg := pages[p]
+		if pg == nil {
+			continue
+		}
+		for _, post := range pg.Posts {
+			if post.ID == after.PostID {
+				curPage = p
+			}
+			if seen[post.ID] || !after.Listed(post.ID) {
+				continue
+			}
+			seen[post.ID] = true
+			out = append(out, post)
+			if forum.CompareIDs(post.ID, cur.PostID) > 0 {
+				cur.PostID = post.ID
+				curPage = p
+			}
+		}
+		if forum.CompareIDs(pg.LastPID, st.KnownLast) > 0 {
+			st.KnownLast = pg.LastPID
+		}
+	}
+	forum.SortPosts(out)
+	if curPage == 0 {
+		// The cursor's post was not seen (deleted): keep it, pointing at the last page read.
+		curPage = first.Page
+		for p := range pages {
+			if p > curPage {
+				curPage = p
+			}
+		}
+	}
+	cur.Page = curPage
+	if forum.CompareIDs(cur.PostID, st.KnownLast) > 0 {
+		st.KnownLast = cur.PostID
+	}
+	for _, post := range out {
+		if post.Author != "" && r.Username != "" && post.Author == r.Username {
+			st.OwnLast = post.ID
+		}
+	}
+	st.CursorPID, st.CursorPage = cur.PostID, cur.Page
+	return out, cur, nil
+}
+
+// cmpPage is the cursor's page: its own, else the one the reader remembers.
+func cmpPage(own, kept int) int {
+	if own > 0 {
+		return own
+	}
+	return kept
+}
+
+// Folder lists the PM folder at path (InboxFolderPath, SentFolderPath) after the cursor (pmid),
+// oldest first, each message read in full (reading an inbox message marks it read on the board);
+// cache, when not nil, holds messages already read by pmid and gets the new ones. When reading
+// one fails, the messages read so far are returned with their cursor and the error.
+func (r *Reader) Folder(ctx context.Context, path string, after forum.Cursor, cache map[string]forum.Post) ([]forum.Post, forum.Cursor, error) {
+	var list []forum.Post
+	err := r.relogin(ctx, func() error {
+		var err error
+		list, err = r.folderList(ctx, path, after.PostID)
+		return err
+	})
+	if err != nil {
+		return nil, after, err
+	}
+	forum.SortPosts(list)
+	if path == InboxFolderPath {
+		r.unreadPM = false // every message listed is read below
+	}
+	cur := after
+	var out []forum.Post
+	for _, item := range list {
+		pm, ok := cache[item.ID]
+		if !ok {
+			var err error
+			if pm, err = r.readPM(ctx, item); err != nil {
+				return out, cur, err
+			}
+			if cache != nil {
+				cache[item.ID] = pm
+			}
+		}
+		out = append(out, pm)
+		cur = forum.Cursor{PostID: item.ID}
+	}
+	return out, cur, nil
+}
+
+// readPM reads one message of a folder listing in full.
+func (r *Reader) readPM(ctx context.Context, item forum.Post) (forum.Post, error) {
+	var pm forum.Post
+	err := r.relogin(ctx, func() error {
+		doc, err := r.Get(ctx, PMPath(item.ID))
+		if err != nil {
+			return err
+		}
+		markPMID(doc, item.ID)
+		pg, err := ExtractPM(doc, r.Options)
+		if err != nil {
+			return fmt.Errorf("mybb: PM %s: %w", item.ID, err)
+		}
+		pm = pg.Posts[0]
+		return nil
+	})
+	if err != nil {
+		return forum.Post{}, err
+	}
+	if pm.Subject == "" {
+		pm.Subject = item.Subject
+	}
+	return pm, nil
+}
+
+// markPMID gives a message page that does not name its pmid (no quick-reply form, no
+// reply/delete buttons: a theme that hides them, or a sent copy on a board that shows none) the
+// pmid it was requested by, so that the extractor can name the message.
+func markPMID(doc *goquery.Document, pmid string) {
+	if doc.Find(Selectors.Post).Length() == 0 {
+		return // an error page: let the extractor report it
+	}
+	if v, ok := doc.Find(Selectors.PMIDInput).First().Attr("value"); ok && v != "" && v != "0" {
+		return
+	}
+	if doc.Find(Selectors.PMReplyBtn+", "+Selectors.PMDelete).Filter("[href*='pmid=']").Length() > 0 {
+		return
+	}
+	doc.Find("body").AppendHtml(`<input type="hidden" name="pmid" value="` + html.EscapeString(pmid) + `" />`)
+}
+
+// folderList reads a folder listing from its first page (newest first) until a message at or
+// before the cursor appears or the pages end.
+func (r *Reader) folderList(ctx context.Context, path, afterID string) ([]forum.Post, error) {
+	var out []forum.Post
+	seen := map[string]bool{}
+	for page := 1; page <= maxFolderPages; page++ {
+		doc, err := r.Get(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		pg, err := ExtractPMList(doc, r.Options)
+		if err != nil {
+			return nil, err
+		}
+		reached := false
+		for _, m := range pg.Posts {
+			switch {
+			case seen[m.ID]:
+			case forum.CompareIDs(m.ID, afterID) > 0:
+				seen[m.ID] = true
+				out = append(out, m)
+			default:
+				reached = true
+			}
+		}
+		if reached || pg.Page >= pg.LastPage {
+			return out, nil
+		}
+		next, ok := doc.Find(Selectors.Pagination + " a.pagination_next").First().Attr("href")
+		if !ok {
+			return out, nil
+		}
+		path = next
+	}
+	return out, nil
+}

@@ -1,0 +1,103 @@
+package xenforo
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+
+	"forumgm/forum"
+	"forumgm/forum/web"
+)
+
+var rePage = regexp.MustCompile(`/page-(\d+)`)
+
+// latest asks XenForo for the thread's newest post: threads/<id>/latest answers 303 to the
+// post's place (threads/<slug>.<id>/page-N#post-M, XF\ControllerPlugin\Thread::getPostLink)
+// with a tiny body. It returns the post id and the page URL without the fragment.
+func (f *Forum) latest(ctx context.Context, rt string) (id string, page *url.URL, err error) {
+	err = f.retry(ctx, true, func() error {
+		p, err := f.board.Client.GetNoRedirect(ctx, f.route(rt+"latest"))
+		if p == nil {
+			return err
+		}
+		if p.Status/100 != 3 {
+			if doc, derr := p.Doc(); derr == nil {
+				if cerr := f.checkPage(doc, p.Status); cerr != nil {
+					return cerr
+				}
+			}
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("xenforo: %slatest answered HTTP %d, not a redirect: %w", rt, p.Status, forum.ErrMarkupChanged)
+		}
+		loc, lerr := p.Location()
+		if lerr != nil {
+			return lerr
+		}
+		m := rePostID.FindStringSubmatch(loc.Fragment)
+		if m == nil {
+			m = rePostID.FindStringSubmatch(loc.Path)
+		}
+		if m == nil {
+			return fmt.Errorf("xenforo: %slatest redirected to %s, no post: %w", rt, loc, forum.ErrMarkupChanged)
+		}
+		id = m[1]
+		loc.Fragment = ""
+		page = loc
+		return nil
+	})
+	return id, page, err
+}
+
+func pageNumber(u *url.URL) int {
+	if m := rePage.FindStringSubmatch(u.Path + "?" + u.RawQuery); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return n
+		}
+	}
+	return 1
+}
+
+// Posts lists the posts of thread after the cursor, oldest first. An idle poll is one request
+// (threads/<id>/latest, a redirect); the newest page is read only when its newest post is past
+// the cursor (or the cursor asks for its own post again), older pages only while they may hold
+// posts after the cursor.
+func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	rt, err := threadRoute(t)
+	if err != nil {
+		return nil, after, err
+	}
+	f.name(t)
+	last, pageURL, err := f.latest(ctx, rt)
+	if err != nil {
+		return nil, after, err
+	}
+	f.tok.Lock()
+	f.newest[t.ID] = last
+	f.tok.Unlock()
+	if after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
+		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
+	}
+	page, doc, err := f.readPage(ctx, pageURL.String(), XF2)
+	if err != nil {
+		return nil, after, err
+	}
+	section := SectionOf(doc)
+	f.setSection(t, section)
+	f.noteForumURL(doc, section)
+	current := page.Current
+	if current <= 1 {
+		current = pageNumber(pageURL)
+	}
+	return web.PostsAfter(after, current, page.Posts, page.Prev, maxPagesPerPoll,
+		func(rawURL string) ([]forum.Post, string, error) {
+			p, _, err := f.readPage(ctx, rawURL, XF2)
+			if err != nil {
+				return nil, "", err
+			}
+			return p.Posts, p.Prev, nil
+		})
+}
