@@ -52,7 +52,7 @@ func lockPath(abs string) string { return abs + ".lock" }
 // the daemon; and it takes the lock only at the first write, so two daemons would both start. A
 // separate lock says "one daemon per database" and nothing more.
 func lock(abs string) (*os.File, error) {
-	f, err := os.OpenFile(lockPath(abs), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(lockPath(abs), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("store: lock file: %w", err)
 	}
@@ -171,4 +171,25 @@ func holderOf(f *os.File) string {
 	b := make([]byte, 512)
 	n, _ := f.ReadAt(b, 0)
 	return strings.TrimSpace(string(b[:n]))
+}
+
+// createPrivate creates the database file readable by its owner only (0600, whatever the umask)
+// when it does not exist yet: it holds the games' seeds, salts, marker keys and secret orders.
+// SQLite gives the -wal and -shm files it creates beside it the database file's own mode.
+func createPrivate(abs string) error {
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("store: create %s: %w", abs, err)
+	}
+	if err := f.Chmod(0o600); err != nil { // the umask may have taken bits away, never added any
+		f.Close()
+		return fmt.Errorf("store: create %s: %w", abs, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("store: create %s: %w", abs, err)
+	}
+	return nil
 }

@@ -123,6 +123,9 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 			_ = unlock(s.lock)
 		}
 	}()
+	if err := createPrivate(abs); err != nil {
+		return nil, err
+	}
 	busy := fmt.Sprint(BusyTimeout.Milliseconds())
 	s.w, err = sql.Open("sqlite3", dsn(abs, url.Values{
 		"_journal_mode": {"WAL"},
