@@ -584,7 +584,7 @@ const topicCrumbs = `<nav class='ipsBreadcrumb ipsBreadcrumb_top ipsFaded_withHo
 // where it came from) under the session's user bar, at forum/12-igry-po-perepiske/ (forum/12/ is
 // sent on to it as \IPS\Dispatcher\Front::checkUrl does).
 func (f *fakeIPS) forumView(w http.ResponseWriter, sess string) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "scraper", "invision", "testdata", "forum-12.html"))
+	raw, err := os.ReadFile(filepath.Join("testdata", "forum-12.html"))
 	if err != nil {
 		f.t.Error(err)
 		return

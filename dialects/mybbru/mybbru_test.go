@@ -40,7 +40,7 @@ type board struct {
 }
 
 func (b *board) serve(w http.ResponseWriter, name string) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "scraper", "mybbru", "testdata", "pages", name))
+	raw, err := os.ReadFile(filepath.Join("testdata", "pages", name))
 	if err != nil {
 		b.t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 
 func page(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "scraper", "phpbb", "testdata", "pages", name))
+	b, err := os.ReadFile(filepath.Join("testdata", "pages", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -621,7 +621,7 @@ func (f *fakeXF) badge(r *http.Request) string {
 // forums/xenforo-suggestions.18/ (forums/18/ redirects there, as XenForo redirects a forum URL
 // without its slug).
 func (f *fakeXF) forumView(w http.ResponseWriter, r *http.Request) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "scraper", "xenforo", "testdata", "forum-view-18.html"))
+	raw, err := os.ReadFile(filepath.Join("testdata", "forum-view-18.html"))
 	if err != nil {
 		f.t.Error(err)
 		return

@@ -183,7 +183,7 @@ func TestGenericConfiguredForPhpBB(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	cfg := forum.Config{BaseURL: "http://127.0.0.1:8081/", Location: time.UTC, Now: func() time.Time { return now }, Extra: PhpBBExtra}
 	for _, name := range []string{"viewtopic-t2-page1.html", "viewtopic-t2-page2.html"} {
-		page := read(t, filepath.Join("..", "phpbb", "testdata", "pages", name))
+		page := read(t, filepath.Join("..", "..", "dialects", "phpbb", "testdata", "pages", name))
 		want, err := phpbb.Extract(page, "", cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -256,7 +256,7 @@ func FuzzExtract(f *testing.F) {
 }
 
 func BenchmarkExtract20Posts(b *testing.B) {
-	page := read(b, filepath.Join("..", "phpbb", "testdata", "pages", "viewtopic-bench-20.html"))
+	page := read(b, filepath.Join("..", "..", "dialects", "phpbb", "testdata", "pages", "viewtopic-bench-20.html"))
 	cfg := forum.Config{BaseURL: "http://127.0.0.1:8081/", Extra: PhpBBExtra, Now: func() time.Time { return time.Unix(0, 0) }}
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {

@@ -31,7 +31,7 @@ type phpBBLike struct {
 }
 
 func (s *phpBBLike) serve(w http.ResponseWriter, name string) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "scraper", "phpbb", "testdata", "pages", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "phpbb", "testdata", "pages", name))
 	if err != nil {
 		s.t.Error(err)
 		return
