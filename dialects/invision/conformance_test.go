@@ -1,0 +1,28 @@
+package invision
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/forum/forumtest"
+	"forumgm/internal/fixture"
+)
+
+// The reading part of the dialect conformance suite (forum/forumtest): the captured pages (the
+// whole ones: ips47-armbian-rk322x-comments.html is the comments part of a page alone, the fake
+// board's template).
+func TestConformancePages(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
+	var threads []string
+	for _, p := range fixture.RealPages(t, "invision") {
+		if !strings.HasSuffix(p, "-comments.html") {
+			threads = append(threads, p)
+		}
+	}
+	forumtest.RunPages(t, forumtest.Pages{Dialect: "invision", Config: cfg, Threads: threads,
+		NotThreads: []string{filepath.Join("testdata", "forum-12.html")}})
+}

@@ -1,0 +1,22 @@
+package mybb
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/forum/forumtest"
+	"forumgm/internal/fixture"
+)
+
+// The reading part of the dialect conformance suite (forum/forumtest): the captured pages.
+func TestConformancePages(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
+	capture := fixture.Dir(t, "mybb")
+	forumtest.RunPages(t, forumtest.Pages{Dialect: "mybb", Config: cfg,
+		Threads: append(fixture.RealPages(t, "mybb"), filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")),
+		NotThreads: []string{filepath.Join(capture, "16-forumdisplay-fid3.guest.html"), filepath.Join(capture, "01-login-form.guest.html"),
+			filepath.Join(capture, "26-newreply-noperm.guest.html")}})
+}

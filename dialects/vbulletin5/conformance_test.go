@@ -1,0 +1,19 @@
+package vbulletin5
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/forum/forumtest"
+	"forumgm/internal/fixture"
+)
+
+// The reading part of the dialect conformance suite (forum/forumtest): the captured pages.
+func TestConformancePages(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
+	forumtest.RunPages(t, forumtest.Pages{Dialect: "vbulletin5", Config: cfg,
+		Threads: []string{filepath.Join(fixture.RealDir(t), "generic", "vbulletin552-fandompost.html")}})
+}

@@ -1,0 +1,24 @@
+package xenforo
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/forum/forumtest"
+	"forumgm/internal/fixture"
+)
+
+// The reading part of the dialect conformance suite (forum/forumtest): the captured pages.
+func TestConformancePages(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
+	real := fixture.RealDir(t)
+	threads, err := filepath.Glob(filepath.Join(real, "generic", "xenforo2*.html"))
+	if err != nil || len(threads) == 0 {
+		t.Fatalf("no XenForo 2 pages: %v", err)
+	}
+	forumtest.RunPages(t, forumtest.Pages{Dialect: "xenforo", Config: cfg, Threads: threads,
+		NotThreads: []string{filepath.Join("testdata", "forum-view-18.html")}})
+}

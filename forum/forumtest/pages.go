@@ -1,0 +1,113 @@
+package forumtest
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"forumgm/forum"
+)
+
+// Pages are a dialect's captured pages for RunPages.
+type Pages struct {
+	// Dialect is the name the dialect's extractor is registered under (forum.RegisterExtractor).
+	Dialect string
+	// Config is what the extractor reads with (the board's zone, a clock for relative dates).
+	Config forum.Config
+	// Threads are files of thread pages (at least one), each with posts.
+	Threads []string
+	// NotThreads are files of pages that are not thread pages (a section list, a login form,
+	// an error page). A page with no posts of any engine is always tried besides.
+	NotThreads []string
+	// ContentType is the pages' (as the extractor takes it; "" for HTML).
+	ContentType string
+}
+
+// blank is a whole page of no engine: no posts, nothing a thread page has.
+const blank = `<!DOCTYPE html><html><head><title>Board</title></head><body><div id="content"><p>Welcome.</p></div></body></html>`
+
+// RunPages reads p's pages with the dialect's registered extractor: every thread page gives
+// posts in id order each with an id, an author and a time or the typed problem of what it lacks;
+// a page cut in the middle is refused, by forum.CheckWhole (which every dialect's session runs
+// on a page before its extractor: a whole captured page must pass it) or by the extractor (an
+// error or posts with problems), never read as a shorter thread; a page that is not a thread is
+// a typed error (Typed).
+func RunPages(t *testing.T, p Pages) {
+	t.Helper()
+	x, err := forum.ExtractorFor(p.Dialect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Threads) == 0 {
+		t.Fatalf("forumtest: no thread pages of %s", p.Dialect)
+	}
+	for _, path := range p.Threads {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			page := readFile(t, path)
+			posts, err := x(page, p.ContentType, p.Config)
+			if err != nil {
+				t.Fatalf("whole page: %v", err)
+			}
+			if len(posts) == 0 {
+				t.Fatal("whole page: no posts")
+			}
+			checkPosts(t, posts)
+			if p.ContentType == "" {
+				if err := forum.CheckWhole(htmlPage(page)); err != nil {
+					t.Errorf("the whole page is refused as cut short (the session would never read it): %v", err)
+				}
+			}
+			cut := page[:len(page)/2]
+			if p.ContentType == "" && errors.Is(forum.CheckWhole(htmlPage(cut)), forum.ErrTruncated) {
+				return // refused before the extractor, as every dialect's session does
+			}
+			short, err := x(cut, p.ContentType, p.Config)
+			if err != nil {
+				return
+			}
+			for _, q := range short {
+				if len(q.Problems) > 0 {
+					return
+				}
+			}
+			if len(short) < len(posts) || short[len(short)-1].Text != posts[len(short)-1].Text {
+				t.Errorf("the page cut at %d of %d bytes read as %d posts (of %d) with no error and no problem", len(cut), len(page), len(short), len(posts))
+			}
+		})
+	}
+	nots := map[string][]byte{"blank page": []byte(blank)}
+	if p.ContentType != "" {
+		nots = map[string][]byte{}
+	}
+	for _, path := range p.NotThreads {
+		nots[filepath.Base(path)] = readFile(t, path)
+	}
+	for name, page := range nots {
+		t.Run("not a thread: "+name, func(t *testing.T) {
+			posts, err := x(page, p.ContentType, p.Config)
+			switch {
+			case err == nil:
+				t.Errorf("%d posts and no error", len(posts))
+			case !Typed(err):
+				t.Errorf("%v, want a typed error (%v)", err, typedErrors)
+			}
+		})
+	}
+}
+
+// htmlPage is page as a session fetched it: a 200 HTML answer.
+func htmlPage(page []byte) *forum.Page {
+	return &forum.Page{URL: &url.URL{Scheme: "file", Path: "saved-page.html"}, Status: 200, Header: http.Header{"Content-Type": {"text/html; charset=UTF-8"}}, Body: page}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
