@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,4 +20,25 @@ func TestConformancePages(t *testing.T) {
 	forumtest.RunPages(t, forumtest.Pages{Dialect: "generic", Config: cfg,
 		Threads:    []string{filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")},
 		NotThreads: []string{filepath.Join(capture, "16-viewforum-fid2.guest.html"), filepath.Join(capture, "01-login-form.guest.html")}})
+}
+
+// Cursor.Include gives the cursor's own post back (the board may have merged a post into it) and
+// the rest of the contract's cursor: without Include nothing after the last post. The captured
+// board's thread 2 ends with post 17 on its page 2.
+func TestConformanceCursorInclude(t *testing.T) {
+	_, _, f := setup(t)
+	ctx := context.Background()
+	th := forum.Thread{ID: "2"}
+	posts, _, err := f.Posts(ctx, th, forum.Cursor{PostID: "17", Include: true})
+	if err != nil || len(posts) != 1 || posts[0].ID != "17" {
+		t.Fatalf("Include: %d posts %v, want post 17 alone", len(posts), err)
+	}
+	posts, cur, err := f.Posts(ctx, th, forum.Cursor{PostID: "17"})
+	if err != nil || len(posts) != 0 || cur.PostID != "17" || cur.Include {
+		t.Fatalf("without Include: %d posts, cursor %+v, %v", len(posts), cur, err)
+	}
+	posts, _, err = f.Posts(ctx, th, forum.Cursor{PostID: "16", Include: true})
+	if err != nil || len(posts) != 2 || posts[0].ID != "16" || posts[1].ID != "17" {
+		t.Fatalf("Include from post 16: %d posts %v", len(posts), err)
+	}
 }

@@ -266,7 +266,8 @@ func orDefault(s, d string) string {
 }
 
 // Posts reads last_page_url (or the page the cursor was on, else page 1 of thread_url) and walks
-// back with thread_url while the page's oldest post is newer than the cursor.
+// back with thread_url while the page's oldest post is newer than the cursor; the cursor's own
+// post is read again when the cursor asks for it (forum.Cursor.Include).
 func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	o, err := scrape.OptionsFromConfig(f.cfg)
 	if err != nil {
@@ -304,10 +305,11 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		}
 		older := false
 		for _, post := range pi.Posts {
-			if after.PostID == "" || forum.IDLess(after.PostID, post.ID) {
+			if after.Listed(post.ID) { // after the cursor, or its own post asked for (Include)
 				out = append(out, post)
-			} else {
-				older = true
+			}
+			if after.PostID != "" && !forum.IDLess(after.PostID, post.ID) {
+				older = true // the cursor's post or older: no page before this one is needed
 			}
 		}
 		if older || pi.Current <= 1 {
@@ -322,6 +324,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if len(out) > 0 {
 		cur.PostID = out[len(out)-1].ID
 	}
+	cur.Include = false
 	return out, cur, nil
 }
 
