@@ -21,7 +21,6 @@ var boardSuitePending = map[string]string{
 	"phpbb":     "its captured board replays fixed pages (no posts can be added)",
 	"punbb":     "its captured board replays fixed pages (no posts can be added)",
 	"smf":       "its captured board replays fixed pages (no posts can be added)",
-	"xenforo":   "its fake board (fake_test.go) is not yet wrapped in a forumtest.Harness",
 }
 
 // TestDialectsRunConformance: every registered dialect has dialects/<name>/conformance*_test.go

@@ -20,6 +20,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"forumgm/forum/forumtest"
 	"forumgm/internal/fixture"
 )
 
@@ -53,8 +54,9 @@ type fakeConv struct {
 }
 
 type fakeXF struct {
-	t   *testing.T
-	srv *httptest.Server
+	t     *testing.T
+	srv   *httptest.Server
+	front *forumtest.Front // cuts an answer (the conformance suite's page cut short)
 
 	mu       sync.Mutex
 	shell    string // the real page's <html …> opening tag
@@ -144,7 +146,8 @@ func newFakeXF(t *testing.T) *fakeXF {
 	})
 	doc.Find("article.message--post").Remove()
 	f.skeleton = doc
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.front = forumtest.NewFront(http.HandlerFunc(f.serve))
+	f.srv = httptest.NewServer(f.front)
 	t.Cleanup(f.srv.Close)
 	return f
 }
