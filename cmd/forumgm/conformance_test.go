@@ -16,7 +16,6 @@ import (
 var boardSuitePending = map[string]string{
 	"discourse": "its fake board (fake_test.go) is not yet wrapped in a forumtest.Harness",
 	"generic":   "its captured PunBB board replays fixed pages (no posts can be added); Include is tested alone",
-	"invision":  "its fake board (fake_test.go) is not yet wrapped in a forumtest.Harness",
 	"mybbru":    "its captured board replays fixed pages (no posts can be added)",
 	"phpbb":     "its captured board replays fixed pages (no posts can be added)",
 	"punbb":     "its captured board replays fixed pages (no posts can be added)",

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/forum/forumtest"
 	"forumgm/internal/fixture"
 )
 
@@ -42,8 +43,9 @@ type fakeComment struct {
 }
 
 type fakeIPS struct {
-	t   *testing.T
-	srv *httptest.Server
+	t     *testing.T
+	srv   *httptest.Server
+	front *forumtest.Front // cuts an answer (the conformance suite's page cut short)
 
 	mu       sync.Mutex
 	template string // the real second comment's article
@@ -85,7 +87,8 @@ func newFakeIPS(t *testing.T) *fakeIPS {
 	first := strings.Index(s, "<a id=\"comment-92583\"></a>")
 	f.comments = []fakeComment{{id: 92583, author: "fabiobassa", html: s[first:second]}, {id: 93235, author: "knaerzche", html: s[second:]}}
 	f.template = s[second:]
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.front = forumtest.NewFront(http.HandlerFunc(f.serve))
+	f.srv = httptest.NewServer(f.front)
 	t.Cleanup(f.srv.Close)
 	return f
 }
@@ -362,6 +365,10 @@ func (f *fakeIPS) reply(w http.ResponseWriter, r *http.Request, sess string) {
 	text, ok := form["topic_comment_"+topicID+"_noscript"]
 	if !ok || strings.TrimSpace(text[0]) == "" {
 		f.topicPage(w, sess, (n+perPage-1)/perPage, "This field is required.")
+		return
+	}
+	if len([]rune(text[0])) > 50000 {
+		f.topicPage(w, sess, (n+perPage-1)/perPage, "The value must be shorter than 50000 characters.")
 		return
 	}
 	f.nowUnix += 60
