@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/forum/forumtest"
 	"forumgm/internal/testkit"
 )
 
@@ -27,8 +28,9 @@ import (
 // request, posts created through /posts.json with Discourse's refusals (rate limit, too short,
 // too long, unknown recipient), private-message topics and a category list.
 type fakeDiscourse struct {
-	t   testing.TB
-	srv *httptest.Server
+	t     testing.TB
+	srv   *httptest.Server
+	front *forumtest.Front // cuts an answer (the conformance suite's page cut short)
 
 	mu        sync.Mutex
 	log       []hit // every request, in order
@@ -85,7 +87,8 @@ func newFake(t testing.TB) *fakeDiscourse {
 	if err := json.Unmarshal(f.file("topic.json"), &f.topicTop); err != nil {
 		t.Fatal(err)
 	}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.front = forumtest.NewFront(http.HandlerFunc(f.serve))
+	f.srv = httptest.NewServer(f.front)
 	t.Cleanup(f.srv.Close)
 	return f
 }
