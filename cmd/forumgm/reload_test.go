@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -45,38 +44,10 @@ ops: {log_format: json, log_level: debug}
 		}
 	}
 	write("FORUMGM_TEST_BOT_PW", "5s")
-	cmd := exec.Command(bin, "run", "--config", cfgPath)
-	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+clockPath,
-		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	}()
+	d := startDaemon(t, bin, cfgPath, clockPath)
 	waitFor := func(what string, ok func(string) bool) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for !ok(out.String()) {
-			select {
-			case err := <-exited:
-				t.Fatalf("daemon exited (%v) while waiting for %s:\n%s", err, what, out.String())
-			default:
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s; daemon output:\n%s", what, out.String())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		d.waitFor(t, what, func() bool { return ok(d.out.String()) })
 	}
 	has := func(subs ...string) func(string) bool {
 		return func(s string) bool {
@@ -96,19 +67,19 @@ ops: {log_format: json, log_level: debug}
 
 	os.Unsetenv("FORUMGM_TEST_UNSET_BOT_PW")
 	write("FORUMGM_TEST_UNSET_BOT_PW", "6s")
-	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+	if err := d.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
 	waitFor("the reload refused", func(s string) bool {
 		return has(`"level":"error"`, "config reload refused", "bot.password_env", "FORUMGM_TEST_UNSET_BOT_PW is not set")(s) ||
 			has("config reloaded")(s)
 	})
-	if has("config reloaded")(out.String()) {
-		t.Fatalf("a config without the bot's password was taken:\n%s", out.String())
+	if has("config reloaded")(d.out.String()) {
+		t.Fatalf("a config without the bot's password was taken:\n%s", d.out.String())
 	}
 
 	write("FORUMGM_TEST_BOT_PW", "6s")
-	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+	if err := d.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
 	waitFor("the whole config reloaded", has("config reloaded"))
