@@ -184,6 +184,11 @@ type Review struct {
 	// front of the loopback listener (docs/operations.md). Moderators' notices link to it. Empty:
 	// the UI is reached through an SSH tunnel only, and notices name the CLI.
 	PublicURL string `yaml:"public_url"` // https://host[:port]/, the UI at the host's root
+	// TrustedProxyHeader is the header that reverse proxy puts the real client's address in:
+	// X-Real-IP, or X-Forwarded-For (its last entry, the one the proxy appended). Failed logins
+	// are then counted per real client, not for the proxy's 127.0.0.1 as a whole, and the
+	// proxy's X-Forwarded-Proto is believed. Both only from a loopback peer. Empty: none.
+	TrustedProxyHeader string `yaml:"trusted_proxy_header"`
 }
 
 // Attachments is the folder of pictures forumgm serves itself, for a forum whose dialect takes no
@@ -210,7 +215,7 @@ type ReviewAccount struct {
 func (a ReviewAccount) Password() (string, error) {
 	v, ok := os.LookupEnv(a.PasswordEnv)
 	if !ok || v == "" {
-		return "", fmt.Errorf("config: review.accounts (%s): the environment variable %s is not set", a.Name, a.PasswordEnv)
+		return "", fmt.Errorf("config: review.accounts (%s): %s", a.Name, unsetEnv("password_env", a.PasswordEnv))
 	}
 	return v, nil
 }
@@ -631,6 +636,11 @@ func (c *Config) validate() error {
 			bad("review.public_url", "%q: serve the web UI at the root of a host name (https://mod.example.org/), not under a path", u)
 		}
 	}
+	switch h := strings.ToLower(strings.TrimSpace(c.Review.TrustedProxyHeader)); h {
+	case "", "x-forwarded-for", "x-real-ip":
+	default:
+		bad("review.trusted_proxy_header", "%q: want X-Forwarded-For or X-Real-IP (the header the reverse proxy sets to the client's address)", c.Review.TrustedProxyHeader)
+	}
 	seenAcc := map[string]bool{}
 	for i, a := range c.Review.Accounts {
 		field := fmt.Sprintf("review.accounts[%d]", i)
@@ -653,7 +663,8 @@ func (c *Config) validate() error {
 		case !envName(a.PasswordEnv):
 			bad(field+".password_env", "%q is not an environment variable name (letters, digits, _); put the password in the environment, never in this file", shorten(a.PasswordEnv))
 		case a.PasswordEnv == c.Bot.PasswordEnv:
-			bad(field+".password_env", "%s is the bot's password variable; give the moderators their own", a.PasswordEnv)
+			ref, _ := EnvRef(a.PasswordEnv)
+			bad(field+".password_env", "%s is the bot's password variable; give the moderators their own", ref)
 		}
 	}
 	// attachments (pictures forumgm serves itself)
@@ -702,9 +713,74 @@ func (e *Error) Error() string {
 func (c *Config) Password() (string, error) {
 	v, ok := os.LookupEnv(c.Bot.PasswordEnv)
 	if !ok || v == "" {
-		return "", fmt.Errorf("config: bot.password_env: the environment variable %s is not set", c.Bot.PasswordEnv)
+		return "", fmt.Errorf("config: %s", unsetEnv(c.botPasswordField(), c.Bot.PasswordEnv))
 	}
 	return v, nil
+}
+
+// botPasswordField names the bot's password_env field as the file spells it.
+func (c *Config) botPasswordField() string {
+	if c.ofGames {
+		return "forums." + c.Game.Forum + ".bot.password_env"
+	}
+	return "bot.password_env"
+}
+
+// CheckSecrets reports every password the config names an environment variable for that is not
+// set here, each by its field: the bot's of every forum a game plays on (the game cannot start
+// without it) and, with moderators, each moderator's (the web UI cannot). Validate does not look
+// at the environment; check-config and a reload do (a running daemon's environment is the one it
+// started with). No value that may be a password is printed.
+func (c *Config) CheckSecrets(moderators bool) error {
+	var errs []string
+	seen := map[string]bool{}
+	for _, v := range c.GameConfigs() {
+		field := v.botPasswordField()
+		if seen[field] {
+			continue
+		}
+		seen[field] = true
+		if _, err := v.Password(); err != nil {
+			errs = append(errs, unsetEnv(field, v.Bot.PasswordEnv))
+		}
+	}
+	for i, a := range c.Review.Accounts {
+		if _, err := a.Password(); moderators && err != nil {
+			errs = append(errs, unsetEnv(fmt.Sprintf("review.accounts[%d].password_env", i), a.PasswordEnv)+
+				fmt.Sprintf(" (moderator %s: the web UI would not start)", a.Name))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(errs, "; "))
+}
+
+// unsetEnv says that the environment variable named in field is not set, naming the variable
+// only when the value looks like a variable's name (see EnvRef).
+func unsetEnv(field, name string) string {
+	ref, ok := EnvRef(name)
+	if ok {
+		return fmt.Sprintf("%s: the environment variable %s is not set", field, ref)
+	}
+	return fmt.Sprintf("%s: the environment variable named in %s is not set (the value there, %s, does not look like "+
+		"a variable's name: if it is the password itself, put the password in the environment and the variable's NAME here)",
+		field, field, ref)
+}
+
+// EnvRef shows the environment variable a *_env field names, for a message: "$NAME", ok, when
+// the value looks like a variable's name (capital letters, digits and _, not starting with a
+// digit); else only its first letters ("Hu***"): a value typed there may be the password itself.
+func EnvRef(name string) (ref string, ok bool) {
+	for i, r := range name {
+		if !(r >= 'A' && r <= 'Z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return shorten(name), false
+		}
+	}
+	if name == "" {
+		return shorten(name), false
+	}
+	return "$" + name, true
 }
 
 // Path is the file the config was loaded from ("" when parsed from bytes).

@@ -221,3 +221,21 @@ func TestValidateAttachments(t *testing.T) {
 		}
 	}
 }
+
+// review.trusted_proxy_header names a header a reverse proxy sets to the client's address.
+func TestValidateTrustedProxyHeader(t *testing.T) {
+	for h, ok := range map[string]bool{"": true, "X-Forwarded-For": true, "x-real-ip": true, "X-Client-IP": false, "Forwarded": false} {
+		c, err := Load("../config.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Review.TrustedProxyHeader = h
+		err = c.Validate()
+		if got := err == nil; got != ok {
+			t.Errorf("%q: %v", h, err)
+		}
+		if !ok && (err == nil || !strings.Contains(err.Error(), "review.trusted_proxy_header:")) {
+			t.Errorf("%q: the field is not named: %v", h, err)
+		}
+	}
+}

@@ -112,8 +112,11 @@ func noticeView(game string, n int64, f judge.Flag, kind store.FlagKind, in *jud
 		}
 		v.Failed = v.Reply == ""
 	}
-	if kind == store.FlagOther {
+	switch {
+	case kind == store.FlagOther:
 		v.Detail = escape(templates.Cut(f.Detail, noticeLetters))
+	case f.Warning != "":
+		v.Detail = escape(templates.Cut(f.Warning, 2*noticeLetters)) // e.g. a name that looks like a player's
 	}
 	return v
 }

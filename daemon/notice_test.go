@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/store"
 )
@@ -139,5 +140,15 @@ func TestNoticeLinksUnderTheGame(t *testing.T) {
 		if tc.want != "" && !strings.Contains(body, tc.want) {
 			t.Errorf("%s: the notice lacks its link:\n%s", tc.game, body)
 		}
+	}
+}
+
+// A flag's warning (a name that looks like a player's) is in the moderators' notice (issue 19).
+func TestNoticeShowsWarning(t *testing.T) {
+	in := &judge.Input{PostID: "5", Author: "Джeлу", Post: forum.Post{Text: "1-й ход"}}
+	f := judge.Flag{PostID: "5", Kind: judge.FlagNotInRoster, Detail: "Осторожно: «Джeлу» как «Джелу». 1-й ход", Warning: "Осторожно: «Джeлу» как «Джелу»."}
+	_, body, err := Notice(noticeView("g1", 4, f, store.FlagNotInRoster, in, judge.Outcome{}, ""))
+	if err != nil || !strings.Contains(body, "Подробности: Осторожно: «Джeлу» как «Джелу».\n") {
+		t.Errorf("%v\n%s", err, body)
 	}
 }

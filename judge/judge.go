@@ -115,6 +115,9 @@ type Flag struct {
 	Detail string   `json:"detail"`
 	// Was is an edited post's first-seen text (the moderators' notice shows what changed).
 	Was string `json:"was,omitempty"`
+	// Warning is what the moderators must be told first (Russian; their notice shows it), also
+	// at the head of Detail: the author's name looks like a player's (an impostor?).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Outcome is the result of one input or one timer: the events to append to the log (already

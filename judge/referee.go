@@ -417,7 +417,13 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 			return Outcome{Verdict: Ignored}, nil
 		}
 		out, err := r.say(in, Flagged, SayNotInRoster, nil)
-		out.Flags = []Flag{{Kind: FlagNotInRoster, PostID: in.PostID, Detail: firstLine(in.Post.Text)}}
+		f := Flag{Kind: FlagNotInRoster, PostID: in.PostID, Detail: firstLine(in.Post.Text)}
+		if p := lookalike(r.setup.Players, in.Author); p != "" {
+			f.Warning = cut(fmt.Sprintf("Осторожно: автор «%s» не в составе игры, но его имя выглядит как имя игрока «%s» "+
+				"(в нём латинские буквы вместо русских или наоборот) — возможно, это самозванец.", in.Author, p), maxDetail)
+			f.Detail = f.Warning + " " + f.Detail
+		}
+		out.Flags = []Flag{f}
 		return out, err
 	}
 	return r.decide(in, rd)
@@ -784,6 +790,22 @@ func HasWord(text, word string) bool {
 		}
 		i = j + len(w)
 	}
+}
+
+// lookalike is the player whose name author's reads as once Cyrillic and Latin look-alike letters,
+// case, ё, invisible characters and spacing are folded ("Джeлу" with a Latin e for Джелу), when
+// author is not that player's own spelling; "" when none.
+func lookalike(players []string, author string) string {
+	fold := func(s string) string {
+		return parser.ToCyrillicLower(parser.Fold(strings.Join(strings.Fields(parser.CleanText(s)), " ")))
+	}
+	a := fold(author)
+	for _, p := range players {
+		if fold(p) == a && !strings.EqualFold(strings.TrimSpace(p), strings.TrimSpace(author)) {
+			return p
+		}
+	}
+	return ""
 }
 
 // negated reports whether the text before a word ends with "не" ("не оспариваю").

@@ -79,8 +79,8 @@ func (f *Folder) Put(a forum.Attachment) (string, error) {
 	}
 	name := Name(a)
 	dst := filepath.Join(f.dir, name)
-	if st, err := os.Stat(dst); err == nil && st.Size() == int64(len(a.Data)) {
-		return f.URL(name), nil
+	if st, err := os.Lstat(dst); err == nil && st.Mode().IsRegular() && st.Size() == int64(len(a.Data)) {
+		return f.URL(name), nil // there already (a symlink squatting the name is replaced below)
 	}
 	tmp, err := os.CreateTemp(f.dir, ".put-*")
 	if err != nil {
@@ -114,7 +114,9 @@ func (f *Folder) URL(name string) string { return f.public + name }
 func (f *Folder) Img(a forum.Attachment) string { return "[img]" + f.URL(Name(a)) + "[/img]" }
 
 // Handler serves the folder's files (GET and HEAD of /NAME, NAME as Name gives; nothing else, no
-// listing), with a long cache lifetime: a name's content never changes.
+// listing), with a long cache lifetime: a name's content never changes. Only regular files in the
+// folder itself are served: a symlink (wherever it points) is not, and nothing is opened outside
+// the folder (it is opened as an os.Root).
 func Handler(dir string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -127,17 +129,12 @@ func Handler(dir string) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		fh, err := os.Open(filepath.Join(dir, name))
+		fh, st, err := openRegular(dir, name)
 		if err != nil {
 			http.NotFound(w, r)
 			return
 		}
 		defer fh.Close()
-		st, err := fh.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			http.NotFound(w, r)
-			return
-		}
 		if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
 			w.Header().Set("Content-Type", ct)
 		}
@@ -145,4 +142,31 @@ func Handler(dir string) http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		http.ServeContent(w, r, name, st.ModTime(), fh)
 	})
+}
+
+// openRegular opens the regular file name of dir: not a symlink (looked at without following it),
+// never anything outside dir, and the file opened is the one looked at.
+func openRegular(dir, name string) (*os.File, os.FileInfo, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer root.Close()
+	lst, err := root.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !lst.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("media: %s is not a regular file", name)
+	}
+	fh, err := root.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() || !os.SameFile(lst, st) {
+		fh.Close()
+		return nil, nil, fmt.Errorf("media: %s changed while opened", name)
+	}
+	return fh, st, nil
 }

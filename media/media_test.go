@@ -104,3 +104,53 @@ func TestHandlerServesOnlyHashedNames(t *testing.T) {
 		t.Errorf("POST: %d", res.StatusCode)
 	}
 }
+
+// The handler serves no symlink, whether it points out of the folder or into it, and Put
+// replaces one squatting a picture's name with the picture (issue 19).
+func TestHandlerRefusesSymlinks(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	secret := forum.Attachment{Name: "s.png", ContentType: "image/png", Data: []byte("secret outside the folder")}
+	if err := os.WriteFile(filepath.Join(outside, Name(secret)), secret.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, Name(secret)), filepath.Join(dir, Name(secret))); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := New(dir, "https://example.org/p/")
+	if _, err := f.Put(png); err != nil {
+		t.Fatal(err)
+	}
+	inside := forum.Attachment{Name: "i.png", ContentType: "image/png", Data: []byte("another name")}
+	if err := os.Symlink(Name(png), filepath.Join(dir, Name(inside))); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	get := func(name string) (int, string) {
+		res, err := http.Get(srv.URL + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for _, name := range []string{Name(secret), Name(inside)} {
+		if code, body := get(name); code != http.StatusNotFound {
+			t.Errorf("symlink %s: %d %q", name, code, body)
+		}
+	}
+	if code, _ := get(Name(png)); code != http.StatusOK {
+		t.Errorf("the picture itself: %d", code)
+	}
+	// Put writes the picture in place of a symlink squatting its name.
+	if _, err := f.Put(secret); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(filepath.Join(dir, Name(secret))); err != nil || !st.Mode().IsRegular() {
+		t.Fatalf("after Put: %v %v", st, err)
+	}
+	if code, body := get(Name(secret)); code != http.StatusOK || body != string(secret.Data) {
+		t.Errorf("after Put: %d %q", code, body)
+	}
+}

@@ -2,7 +2,6 @@ package review
 
 import (
 	"math"
-	"net"
 	"strings"
 	"sync"
 	"time"
@@ -10,42 +9,40 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Failed logins are throttled per remote address and per account name: each failure spends a
-// token, tokens come back one per loginRefill, and with none left a login (even with the right
-// password) is answered 429 until one comes back. The web UI listens on loopback only, so every
-// request may share one address: that limit is the looser one, the per-name limit the tight one.
+// Failed logins are throttled per client (the real one, behind a trusted reverse proxy: see
+// Web.client), and per account name from that client: each failure spends a token, tokens come
+// back one per loginRefill, and with none left a login from that client (even with the right
+// password) is answered 429 until one comes back. A name is never locked for everyone: failures
+// from one client (a stranger guessing a public name) do not hold up the moderator logging in from
+// another, so a right password from a client without failures always gets in.
 const (
-	loginFailuresPerName = 5
-	loginFailuresPerAddr = 20
+	loginFailuresPerName = 5  // per account name, from one client
+	loginFailuresPerAddr = 20 // per client, over all names
 	loginRefill          = 12 * time.Second
-	maxThrottleKeys      = 10000 // names and addresses tracked at most (full ones are dropped first)
+	maxThrottleKeys      = 10000 // keys tracked at most per map (full ones are dropped first)
 )
 
 type loginThrottle struct {
 	mu     sync.Mutex
-	byName map[string]*rate.Limiter
-	byAddr map[string]*rate.Limiter
+	byName map[string]*rate.Limiter // by client and account name (nameKey)
+	byAddr map[string]*rate.Limiter // by client
 }
 
 func newLoginThrottle() *loginThrottle {
 	return &loginThrottle{byName: map[string]*rate.Limiter{}, byAddr: map[string]*rate.Limiter{}}
 }
 
-func throttleName(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
-
-func throttleAddr(remote string) string {
-	if h, _, err := net.SplitHostPort(remote); err == nil {
-		return h
-	}
-	return remote
+// nameKey is an account name as tried from one client.
+func nameKey(client, name string) string {
+	return client + "\x00" + strings.ToLower(strings.TrimSpace(name))
 }
 
-// wait says how long until a login for name from remote may be tried (0: now).
-func (l *loginThrottle) wait(now time.Time, remote, name string) time.Duration {
+// wait says how long until a login for name from client may be tried (0: now).
+func (l *loginThrottle) wait(now time.Time, client, name string) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var w time.Duration
-	for _, lim := range []*rate.Limiter{l.byName[throttleName(name)], l.byAddr[throttleAddr(remote)]} {
+	for _, lim := range []*rate.Limiter{l.byName[nameKey(client, name)], l.byAddr[client]} {
 		if lim == nil {
 			continue
 		}
@@ -56,12 +53,12 @@ func (l *loginThrottle) wait(now time.Time, remote, name string) time.Duration {
 	return w
 }
 
-// failed spends a token of the name and of the address.
-func (l *loginThrottle) failed(now time.Time, remote, name string) {
+// failed spends a token of the client and of the name from that client.
+func (l *loginThrottle) failed(now time.Time, client, name string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	take(l.byName, throttleName(name), loginFailuresPerName, now)
-	take(l.byAddr, throttleAddr(remote), loginFailuresPerAddr, now)
+	take(l.byName, nameKey(client, name), loginFailuresPerName, now)
+	take(l.byAddr, client, loginFailuresPerAddr, now)
 }
 
 func take(m map[string]*rate.Limiter, key string, burst int, now time.Time) {

@@ -36,8 +36,10 @@ import (
 // game's pages refuse it. Each game's times are shown in its own time zone (Review.Location). Every Russian text lives
 // in the templates under web/ (pages, the event words in words.html, and messages.tmpl for errors,
 // flashes and titles). An undo and the end of the game are confirmed on a page of their own. Login is a form against the configured accounts
-// (passwords from the environment, compared in constant time); a session cookie (HttpOnly,
-// SameSite=Strict) carries a per-session CSRF token that every POST must echo; cross-origin POSTs
+// (passwords from the environment, compared in constant time; failures throttled per client, see
+// throttle.go, the client found behind a trusted reverse proxy, see proxy.go); a session cookie
+// (HttpOnly, SameSite=Strict, Secure over https) carries a per-session CSRF token that every POST
+// must echo; cross-origin POSTs
 // and requests for a Host other than loopback or WebOptions.PublicURL's (DNS rebinding) are
 // refused. Player text goes through
 // html/template, so it is escaped. Nothing is logged.
@@ -62,6 +64,11 @@ type WebOptions struct {
 	// (review.public_url); its host is accepted besides loopback and its origin is trusted for
 	// POSTs. Empty: loopback only (an SSH tunnel).
 	PublicURL string
+	// TrustedProxyHeader is the header the reverse proxy in front of the UI puts the real
+	// client's address in (review.trusted_proxy_header): X-Real-IP, or X-Forwarded-For (its last
+	// entry, the one the proxy appended). It, and X-Forwarded-Proto, are believed only from a
+	// loopback peer. Empty: the client is the TCP peer (behind a proxy, everyone is 127.0.0.1).
+	TrustedProxyHeader string
 }
 
 // Web is the moderator web UI as an http.Handler, for one or more games.
@@ -72,7 +79,10 @@ type Web struct {
 	plain    map[string]*template.Template // the pages of no game (login, the list), by page
 	msgs     *ttemplate.Template
 	public   string // PublicURL's host ("" when none)
-	handler  http.Handler
+	// publicHTTPS: PublicURL is https (a request for its host came through the TLS proxy).
+	publicHTTPS bool
+	proxyHeader string // TrustedProxyHeader, canonical ("" when none)
+	handler     http.Handler
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -147,11 +157,16 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 		if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 			return nil, fmt.Errorf("review: web: public URL %q: want https://host[:port]/", opt.PublicURL)
 		}
-		w.public = strings.ToLower(u.Host)
+		w.public, w.publicHTTPS = strings.ToLower(u.Host), u.Scheme == "https"
 		if err := cop.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
 			return nil, fmt.Errorf("review: web: public URL %q: %w", opt.PublicURL, err)
 		}
 	}
+	ph, err := ProxyHeader(opt.TrustedProxyHeader)
+	if err != nil {
+		return nil, fmt.Errorf("review: web: trusted proxy header %w", err)
+	}
+	w.proxyHeader = ph
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /login", w.loginPage)
 	mux.HandleFunc("POST /login", w.login)
@@ -369,14 +384,6 @@ func (w *Web) check(name, password string) (string, bool) {
 	return found, found != ""
 }
 
-// safeNext keeps a redirect after login on this site.
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
-		return "/"
-	}
-	return next
-}
-
 // ---- pages ----
 
 // page is what every template gets.
@@ -449,7 +456,7 @@ func (w *Web) loginPage(rw http.ResponseWriter, r *http.Request) {
 // showLogin renders the form with a fresh login token (double submit: cookie and field).
 func (w *Web) showLogin(rw http.ResponseWriter, r *http.Request, status int, next, msg string) {
 	tok := token()
-	http.SetCookie(rw, &http.Cookie{Name: loginCookie, Value: tok, Path: "/login", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	w.cookie(rw, r, loginCookie, tok, "/login", 0)
 	w.render(rw, r, status, "login", page{Title: w.msg("title.login", nil), CSRF: tok, Next: next, Error: msg})
 }
 
@@ -466,7 +473,8 @@ func (w *Web) login(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := w.opt.Now()
-	if wait := w.throttle.wait(now, r.RemoteAddr, r.PostForm.Get("name")); wait > 0 {
+	client := w.client(r)
+	if wait := w.throttle.wait(now, client, r.PostForm.Get("name")); wait > 0 {
 		secs := int(wait.Round(time.Second) / time.Second)
 		rw.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 		w.showLogin(rw, r, http.StatusTooManyRequests, next, w.msg("login.throttled", msgData{N: int64(max(secs, 1))}))
@@ -474,7 +482,7 @@ func (w *Web) login(rw http.ResponseWriter, r *http.Request) {
 	}
 	name, ok := w.check(r.PostForm.Get("name"), r.PostForm.Get("password"))
 	if !ok {
-		w.throttle.failed(now, r.RemoteAddr, r.PostForm.Get("name"))
+		w.throttle.failed(now, client, r.PostForm.Get("name"))
 		w.showLogin(rw, r, http.StatusUnauthorized, next, w.msg("login.wrong", nil))
 		return
 	}
@@ -487,8 +495,8 @@ func (w *Web) login(rw http.ResponseWriter, r *http.Request) {
 	}
 	w.sessions[id] = &session{name: name, csrf: token(), expires: now.Add(w.opt.SessionTTL)}
 	w.mu.Unlock()
-	http.SetCookie(rw, &http.Cookie{Name: loginCookie, Value: "", Path: "/login", MaxAge: -1})
-	http.SetCookie(rw, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	w.cookie(rw, r, loginCookie, "", "/login", -1)
+	w.cookie(rw, r, sessionCookie, id, "/", 0)
 	http.Redirect(rw, r, next, http.StatusSeeOther)
 }
 
@@ -498,7 +506,7 @@ func (w *Web) logout(rw http.ResponseWriter, r *http.Request) {
 		delete(w.sessions, c.Value)
 		w.mu.Unlock()
 	}
-	http.SetCookie(rw, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1})
+	w.cookie(rw, r, sessionCookie, "", "/", -1)
 	http.Redirect(rw, r, "/login", http.StatusSeeOther)
 }
 

@@ -27,25 +27,22 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 	if _, err := daemon.RefereeFactory(cfg, caps, daemon.GameRecord{Start: cfg.StartTime()}); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
-	fmt.Fprintf(stdout, "%s: OK — game %s (%s, %d players) in thread %s on %s (%s), bot %s (password from $%s",
-		*path, cfg.Game.ID, cfg.Game.Kind, len(cfg.Players()), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
-		cfg.Bot.Username, cfg.Bot.PasswordEnv)
-	if _, err := cfg.Password(); err != nil {
-		fmt.Fprint(stdout, ", NOT SET in this environment")
+	// The daemon cannot start without the bot's password, nor the moderator web UI without its
+	// accounts': say so now, not at run.
+	secrets := cfg.CheckSecrets(true)
+	verdict := "OK"
+	if secrets != nil {
+		verdict = "valid, but a password is not set"
 	}
-	fmt.Fprintln(stdout, ")")
+	ref, _ := config.EnvRef(cfg.Bot.PasswordEnv) // a value that may be a password is not printed
+	fmt.Fprintf(stdout, "%s: %s — game %s (%s, %d players) in thread %s on %s (%s), bot %s (password from %s)\n",
+		*path, verdict, cfg.Game.ID, cfg.Game.Kind, len(cfg.Players()), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
+		cfg.Bot.Username, ref)
 	if !caps.PrivateMessages {
 		fmt.Fprintln(stdout, "note: this forum has no private messages: deployments and answers go to the thread; moderators are not notified (use forumgm review list)")
 	}
-	// The moderator web UI cannot start without its accounts' passwords: say so now, not at run.
-	var unset []string
-	for _, a := range cfg.Review.Accounts {
-		if _, err := a.Password(); err != nil {
-			unset = append(unset, fmt.Sprintf("review.accounts %s: $%s is not set", a.Name, a.PasswordEnv))
-		}
-	}
-	if len(unset) > 0 {
-		return fmt.Errorf("%s (the moderator web UI would not start)", strings.Join(unset, "; "))
+	if secrets != nil {
+		return fmt.Errorf("%w (export them before forumgm run)", secrets)
 	}
 	return checkNamesOnline(ctx, cfg, stdout)
 }

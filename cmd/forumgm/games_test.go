@@ -27,6 +27,56 @@ func indent(section string) string {
 	return b.String()
 }
 
+// daemonRun is a test's `forumgm run` child process: its output (written while the test reads)
+// and its end.
+type daemonRun struct {
+	cmd    *exec.Cmd
+	out    *syncBuffer
+	exited chan error
+}
+
+// startDaemon runs the binary on the config in the test environment (the bot's password in
+// FORUMGM_TEST_BOT_PW, the clock read from clockPath, fast polls, no rate limit); it is stopped
+// (SIGTERM, then killed) when the test ends.
+func startDaemon(t *testing.T, bin, cfgPath, clockPath string) *daemonRun {
+	t.Helper()
+	cmd := exec.Command(bin, "run", "--config", cfgPath)
+	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+clockPath,
+		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+	d := &daemonRun{cmd: cmd, out: &syncBuffer{}, exited: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = d.out, d.out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-d.exited:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	return d
+}
+
+// waitFor waits up to 30 s for ok, failing the test when the daemon exits first.
+func (d *daemonRun) waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		select {
+		case err := <-d.exited:
+			t.Fatalf("daemon exited (%v) while waiting for %s:\n%s", err, what, d.out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; daemon output:\n%s", what, d.out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestGamesInOneDaemon runs a several-game config in one daemon process (a Crusade and a
 // Dragonball game on one board, one bot account), then adds a third game with `forumgm games
 // add` (the daemon reloads on SIGHUP and opens it), ends and archives it, and checks that the
@@ -76,24 +126,7 @@ ops: {log_format: json, log_level: debug}
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "run", "--config", cfgPath)
-	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+clockPath,
-		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
-	var out syncBuffer // the child writes while the test reads
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	}()
+	d := startDaemon(t, bin, cfgPath, clockPath)
 	botPosts := func(tid int) []string {
 		ps, err := board.Posts(ctx, tid)
 		if err != nil {
@@ -109,18 +142,7 @@ ops: {log_format: json, log_level: debug}
 	}
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for !ok() {
-			select {
-			case err := <-exited:
-				t.Fatalf("daemon exited (%v) while waiting for %s:\n%s", err, what, out.String())
-			default:
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s; daemon output:\n%s", what, out.String())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		d.waitFor(t, what, ok)
 	}
 	waitFor("both opening posts", func() bool { return len(botPosts(1)) == 1 && len(botPosts(2)) >= 1 })
 	before2 := botPosts(2)
@@ -183,7 +205,7 @@ roster: [{name: Вася, side: crusaders}, {name: Петя, side: saracens}]
 		t.Fatalf("games archive: %s", res)
 	}
 	waitFor("the loop of the archived game stopped", func() bool {
-		for _, l := range strings.Split(out.String(), "\n") {
+		for _, l := range strings.Split(d.out.String(), "\n") {
 			if strings.Contains(l, `"game":"crusade-c"`) && strings.Contains(l, "game loop stopped") {
 				return true
 			}

@@ -98,6 +98,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return nil
 		case <-hup:
 			next, err := config.Load(cfg.Path())
+			if err == nil {
+				// A bot's password this process does not have would stop the next start: refused
+				// now, while the games run (the environment is the one the daemon started with).
+				err = next.CheckSecrets(false)
+			}
 			if err != nil {
 				log.Error().Err(err).Str("kind", "reload").Msg("config reload refused; the games run on as they were")
 				continue

@@ -69,6 +69,9 @@ func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 		}
 		return &Rules{Engine: g, game: g, tmpl: set, noPM: opt.NoPM}, nil
 	}}
+	for _, p := range opt.Roster.Players {
+		setup.Players = append(setup.Players, p.Name) // as the config's setup lists them
+	}
 	ref, err := judge.New(setup, judge.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
 	if err != nil {
 		t.Fatal(err)
@@ -710,5 +713,33 @@ func TestGiantColumn(t *testing.T) {
 	out = mustJudge(t, c, post("Джелу", at(19, 6), "1-й ход крестоносца к1 на C21"), judge.Flagged)
 	if !strings.Contains(out.Messages[0].Body, "нет вертикали 21") {
 		t.Fatalf("reply: %s", out.Messages[0].Body)
+	}
+}
+
+// A move from someone not playing whose name reads as a player's once look-alike letters are
+// folded (a Latin e in «Джeлу», a Cyrillic о in «snоvaya») is flagged with a warning naming both;
+// a stranger's name carries none (issue 19).
+func TestImpostorNameWarned(t *testing.T) {
+	for _, tc := range []struct{ author, player string }{{"Джeлу", "Джелу"}, {"snоvaya", "snovaya"}, {"ДЖEЛУ", "Джелу"}, {"Дже\u200bлу", "Джелу"}, {"Vasya", ""}} {
+		c := newRef(t)
+		out := mustJudge(t, c, post(tc.author, at(19, 5), "1-й ход крестоносца к1 на K16"), judge.Flagged)
+		if len(out.Flags) != 1 || out.Flags[0].Kind != judge.FlagNotInRoster {
+			t.Fatalf("%s: flags %+v", tc.author, out.Flags)
+		}
+		f := out.Flags[0]
+		if tc.player == "" {
+			if f.Warning != "" || f.Detail != "1-й ход крестоносца к1 на K16" {
+				t.Errorf("%s: %+v", tc.author, f)
+			}
+			continue
+		}
+		for _, s := range []string{f.Warning, f.Detail} {
+			if !strings.Contains(s, "«"+tc.author+"»") || !strings.Contains(s, "«"+tc.player+"»") || !strings.Contains(s, "самозванец") {
+				t.Errorf("%s: %q", tc.author, s)
+			}
+		}
+		if !strings.HasSuffix(f.Detail, "1-й ход крестоносца к1 на K16") {
+			t.Errorf("%s: detail %q", tc.author, f.Detail)
+		}
 	}
 }
