@@ -36,10 +36,6 @@ import (
 	"forumgm/forum/web"
 )
 
-func init() {
-	forum.Register("discourse", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
-
 // DefaultMaxPostLength is Discourse's default max_post_length (characters).
 const DefaultMaxPostLength = 32000
 

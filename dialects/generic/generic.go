@@ -119,10 +119,6 @@ func Opener(opt Options) forum.Opener {
 	}
 }
 
-func init() {
-	forum.Register("generic", Opener(Options{}))
-}
-
 // Capabilities: PMs are not configurable in the generic dialect.
 func (f *Forum) Capabilities() forum.Capabilities {
 	return forum.Capabilities{MaxPostLength: f.max}

@@ -101,10 +101,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	return f, nil
 }
 
-func init() {
-	forum.Register("invision", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
-
 var _ forum.Forum = (*Forum)(nil)
 
 // Capabilities: the messenger is Invision's private messages.
@@ -350,7 +346,7 @@ func (f *Forum) readPage(ctx context.Context, rawURL string) (*scrape.Page, *for
 		}
 		fp, d = p, doc
 		f.noteUnread(doc)
-		gp, err = ReadPage(doc, IPS4, f.cfg)
+		gp, err = ReadPage(doc, ips4, f.cfg)
 		return err
 	})
 	return gp, fp, d, err

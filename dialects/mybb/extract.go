@@ -15,10 +15,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-func init() {
-	forum.RegisterExtractor("mybb", Extractor)
-}
-
 // Options are what extraction needs besides the page: where the board lives (to make links
 // absolute), its time zone, and the clock that relative dates are resolved against.
 type Options struct {

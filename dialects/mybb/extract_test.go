@@ -546,7 +546,7 @@ func TestMarkupChanged(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"16-forumdisplay-fid3.guest.html", "53-archive-thread-1.html", "55-printthread.guest.html"} {
-		x, _ := forum.ExtractorFor("mybb")
+		x := Dialect().Extract
 		posts, err := x(fixture.Read(t, "mybb", f), "text/html; charset=UTF-8", forum.Config{})
 		if !errors.Is(err, forum.ErrMarkupChanged) || posts != nil {
 			t.Errorf("%s: %d posts, %v", f, len(posts), err)
@@ -560,10 +560,7 @@ func TestMarkupChanged(t *testing.T) {
 }
 
 func TestRegisteredExtractor(t *testing.T) {
-	x, err := forum.ExtractorFor("mybb")
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := Dialect().Extract
 	posts, err := x(fixture.Read(t, "mybb", "13-thread-p2.gm-bot.html"), "text/html; charset=UTF-8",
 		forum.Config{BaseURL: "http://127.0.0.1:8081", Now: func() time.Time { return captureNow }})
 	if err != nil || len(posts) != 8 || posts[7].ID != "16" {

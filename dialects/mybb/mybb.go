@@ -27,10 +27,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-func init() {
-	forum.Register("mybb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
-
 // DefaultMaxPostLength is MyBB's default maxmessagelength (characters).
 const DefaultMaxPostLength = 65535
 

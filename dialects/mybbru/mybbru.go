@@ -81,10 +81,6 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 
 var _ forum.SectionReader = (*Forum)(nil)
 
-func init() {
-	forum.Register("mybbru", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
-}
-
 // Capabilities: no private messages through this dialect.
 func (f *Forum) Capabilities() forum.Capabilities {
 	return forum.Capabilities{PrivateMessages: false, MaxPostLength: f.max}

@@ -61,5 +61,3 @@ var Thread = &scrape.Table{
 func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
 	return scrape.ExtractWith(Thread, page, contentType, cfg)
 }
-
-func init() { forum.RegisterExtractor("mybbru", Extract) }

@@ -99,10 +99,6 @@ func durationExtra(cfg forum.Config, key string, def time.Duration) time.Duratio
 	return def
 }
 
-func init() {
-	forum.Register("phpbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
-}
-
 // Capabilities: phpBB has private messages; posts up to max_post_chars; attachments of phpBB's
 // default image extensions up to its default max_filesize unless configured
 // (Extra["attachments"]: off, Extra["max_attachment_size"]: bytes).

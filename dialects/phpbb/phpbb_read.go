@@ -185,5 +185,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	}
 	return p.Posts, nil
 }
-
-func init() { forum.RegisterExtractor("phpbb", Extract) }

@@ -83,10 +83,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	return f, nil
 }
 
-func init() {
-	forum.Register("punbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
-
 var (
 	_ forum.Forum         = (*Forum)(nil)
 	_ forum.SectionReader = (*Forum)(nil)

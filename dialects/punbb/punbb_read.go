@@ -314,5 +314,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
-
-func init() { forum.RegisterExtractor("punbb", Extract) }

@@ -105,10 +105,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	return f, nil
 }
 
-func init() {
-	forum.Register("smf", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
-
 var _ forum.Forum = (*Forum)(nil)
 
 // Capabilities: SMF has private messages; posts are limited to max_messageLength characters;

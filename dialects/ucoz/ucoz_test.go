@@ -46,7 +46,7 @@ func readReal(t testing.TB, name string) []byte {
 // TestRealPages reads the thread pages saved from real uCoz sites (testdata/realboards/ucoz at the
 // module root, see its README) against goldens checked field by field against the pages.
 func TestRealPages(t *testing.T) {
-	fixture.RealGolden(t, "ucoz", testConfig(t, "Europe/Moscow"), *update, nil)
+	fixture.RealGolden(t, Dialect(), testConfig(t, "Europe/Moscow"), *update, nil)
 }
 
 // The sites' zones: the date a page shows is in the site's zone (needforkill.ru: Moscow,

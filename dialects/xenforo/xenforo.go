@@ -107,10 +107,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	return f, nil
 }
 
-func init() {
-	forum.Register("xenforo", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
-
 var _ forum.Forum = (*Forum)(nil)
 
 // Capabilities: conversations are XenForo's private messages; posts up to messageMaxLength.

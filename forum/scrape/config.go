@@ -129,5 +129,3 @@ func ExtractWith(t *Table, page []byte, contentType string, cfg forum.Config) ([
 	}
 	return p.Posts, nil
 }
-
-func init() { forum.RegisterExtractor("generic", ExtractPage) }
