@@ -175,13 +175,13 @@ func (f *Forum) login(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("mybb: login form: %w", err)
 	}
-	sel := doc.Find(Selectors.LoginForm).First()
+	sel := doc.Find(selectors.LoginForm).First()
 	if sel.Length() == 0 {
 		if LoggedIn(doc) {
 			f.loggedIn = true
 			return nil
 		}
-		return fmt.Errorf("mybb: no login form (%s) on %s: %w", Selectors.LoginForm, LoginPath, forum.ErrMarkupChanged)
+		return fmt.Errorf("mybb: no login form (%s) on %s: %w", selectors.LoginForm, LoginPath, forum.ErrMarkupChanged)
 	}
 	form := ReadForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {
@@ -201,7 +201,7 @@ func (f *Forum) login(ctx context.Context) error {
 			f.loggedIn = true
 			return nil
 		}
-		if rdoc.Find(Selectors.LoginForm).Length() > 0 && !errors.Is(err, forum.ErrBadLogin) && errors.Is(err, forum.ErrMarkupChanged) {
+		if rdoc.Find(selectors.LoginForm).Length() > 0 && !errors.Is(err, forum.ErrBadLogin) && errors.Is(err, forum.ErrMarkupChanged) {
 			// The form came back without a recognised message.
 			return fmt.Errorf("mybb: login refused (form shown again): %w", forum.ErrBadLogin)
 		}

@@ -262,7 +262,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 			return nil, after, err
 		}
 		o.Base = p.URL
-		pi, err := scrape.Extract(d, Thread, o)
+		pi, err := scrape.Extract(d, threadTable, o)
 		if err != nil {
 			if !loggedIn(d) && reNoPerm.MatchString(message(d)) {
 				return nil, after, fmt.Errorf("mybbru: thread %s: %w", t.ID, forum.ErrLoggedOut)

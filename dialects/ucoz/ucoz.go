@@ -84,8 +84,8 @@ var preset = map[string]string{
 	"required":      "td.posttdMessage",
 }
 
-// Thread is preset as a table.
-var Thread = func() *scrape.Table {
+// threadTable is preset as a table.
+var threadTable = func() *scrape.Table {
 	t, err := scrape.TableFromExtra(preset)
 	if err != nil {
 		panic(err)
@@ -98,7 +98,7 @@ var Thread = func() *scrape.Table {
 // header or the <meta>). cfg.Extra overrides single keys of the table. A page without uCoz posts
 // is forum.ErrMarkupChanged.
 func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
-	t := Thread
+	t := threadTable
 	if len(cfg.Extra) > 0 {
 		extra := maps.Clone(preset)
 		maps.Copy(extra, cfg.Extra)

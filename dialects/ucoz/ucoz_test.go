@@ -108,7 +108,7 @@ func TestRealPagination(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := scrape.Extract(doc, Thread, scrape.Options{Loc: time.UTC, Now: time.Now()})
+		p, err := scrape.Extract(doc, threadTable, scrape.Options{Loc: time.UTC, Now: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func TestQuoteAuthor(t *testing.T) {
 		"Цитата":                "",
 		"Цитата (Кот (старый))": "Кот (старый)",
 	} {
-		m := Thread.QuoteAuthor.FindStringSubmatch(title)
+		m := threadTable.QuoteAuthor.FindStringSubmatch(title)
 		if m == nil || m[1] != want {
 			t.Errorf("%q: %q, want %q", title, m, want)
 		}
