@@ -1,4 +1,4 @@
-// Package generic is the configurable dialect of forum.Forum, registered as "generic": URLs,
+// Package generic is the configurable dialect of forum.Forum ("generic" in a configuration): URLs,
 // selectors, form fields and error patterns come from forum.Config.Extra (keys in README.md). The
 // form helpers it shares with the built-in dialects are in forum/web.
 //

@@ -1,14 +1,3 @@
-// Package mybb is forumgm's MyBB 1.8 (and 1.6) dialect: the forum.Forum registered as "mybb", the
-// writing side. It owns the session (logs in through member.php), replies through the full newreply.php
-// form replaying every hidden field (my_post_key, posthash, subject, …), recognises MyBB's
-// auto-merge of consecutive posts, sends private messages, and turns MyBB's error pages into
-// forum's typed errors. Reply and SendPM act on those errors (form.Retry): they log in again when
-// logged out and fetch a fresh form on a rejected token; flood control and a message too long
-// come back typed (the daemon waits and splits).
-//
-// Reading (threads from a cursor, PM folders) and page markup belong to forumgm/dialects/mybb
-// (Reader), which Posts, Inbox and Sent call through this session; HTTP goes through
-// forum.Client.
 package mybb
 
 import (

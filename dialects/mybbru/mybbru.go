@@ -1,4 +1,4 @@
-// Package mybbru is the MyBB.ru / rusff hosting dialect of forum.Forum, registered as "mybbru":
+// Package mybbru is the MyBB.ru / rusff hosting dialect of forum.Forum ("mybbru" in a configuration):
 // PunBB-style login (login.php?action=in: form_sent, redirect_url, req_username, req_password,
 // save_pass), an idle check of one request (viewtopic.php?id=T&action=last, not followed: its
 // Location names the newest post) and, when that post is past the cursor, reading from the page

@@ -1,4 +1,4 @@
-// Package phpbb reads phpBB 3.0-3.3 pages (prosilver and styles derived from it, and phpBB 3.0's
+// This file reads phpBB 3.0-3.3 pages (prosilver and styles derived from it, and phpBB 3.0's
 // table-based subsilver2 and its derivatives): thread pages, the private-message inbox and a
 // private message; and a forum's topic list into forum.ThreadHead values (section.go). Markup
 // from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
@@ -20,7 +20,7 @@
 //	              li > a), li.previous a[rel=prev], li.next a[rel=next]; 3.0 writes only the
 //	              numbers ("1, <strong>2</strong>, 3"): FillPages takes the neighbours' links
 //
-// subsilver2 (phpBB 3.0 and 3.1; table Subsilver2, chosen when the page has b.postauthor): one
+// subsilver2 (phpBB 3.0 and 3.1; table subsilver2Table, chosen when the page has b.postauthor): one
 // table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body
 // div.postbody (the signature is a span.postbody after it; 3.1: a second div.postbody), edit
 // span.gensmall "Last edited by", quotes div.quotetitle "Name wrote:" + div.quotecontent and code
@@ -28,6 +28,7 @@
 // quote before reading); pages "Page N of M" in td.nav, the "Previous"/"Next" page links in
 // td.gensmall b (3.1: directly in the right-aligned td.gensmall). ThreadTable picks the table of a
 // page.
+
 package phpbb
 
 import (

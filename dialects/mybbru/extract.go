@@ -1,4 +1,4 @@
-// Package mybbru reads pages of the MyBB.ru / rusff.me / forum24 hosting family (a PunBB 1.2
+// This file reads pages of the MyBB.ru / rusff.me / forum24 hosting family (a PunBB 1.2
 // fork; pages usually windows-1251). See README.md for where the markup comes from.
 //
 // Selector table (thread page, viewtopic.php, body#pun-viewtopic):
@@ -15,6 +15,7 @@
 //	spoiler     div.quote-box.spoiler-box: first div = title, blockquote = text
 //	code        div.code-box: strong.legend "Код:", div.blockcode pre (verbatim)
 //	pagination  div.pagelink: strong = current, a = other pages, a.next / a.prev
+
 package mybbru
 
 import (

@@ -1,7 +1,7 @@
-// Package invision reads Invision Community 4 topic pages (the default theme and those built on
-// it) through the generic engine: the selector table ips4. It registers the "invision" page
-// extractor (`forumgm posts --dialect invision --file page.html`); dialects/invision reads topics
-// and messenger conversations with it. ReadSection reads a forum's topic list (forumTable,
+// This file reads Invision Community 4 topic pages (the default theme and those built on
+// it) through the generic engine: the selector table ips4. Extract is the dialect's page
+// extractor (`forumgm posts --dialect invision --file page.html`); the Forum reads topics and
+// messenger conversations with the table. ReadSection reads a forum's topic list (forumTable,
 // topicRow) and SectionOf a topic page's forum (the breadcrumb).
 //
 // The table follows the markup of a real Invision Community 4.7 topic (forum.armbian.com, see
@@ -14,6 +14,7 @@
 // when the editor or a script wrote it), code pre.ipsCode, spoilers div.ipsSpoiler, the edit
 // line span[data-excludequote] ("Edited <date> by <name>"), and the pagination's ul.ipsPagination
 // (pages /page/N/ with SEO URLs, ?page=N without).
+
 package invision
 
 import (
