@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"forumgm/daemon"
+	"forumgm/dialects"
 	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/sandbox"
@@ -27,7 +28,7 @@ func TestLogin(t *testing.T) {
 	b := newBoard(t, nil)
 	tid, _ := b.thread("Крестовый поход", post{botName, "Партия начинается."})
 
-	f, err := forum.Open("mybb", b.config(botName, botPass))
+	f, err := dialects.Registry(dialects.Options{}).Open("mybb", b.config(botName, botPass))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,7 @@ import (
 	"testing"
 	"time"
 
-	_ "forumgm/dialects/generic"
-	_ "forumgm/dialects/mybbru"
-	_ "forumgm/dialects/phpbb"
-	_ "forumgm/dialects/punbb"
-	_ "forumgm/dialects/smf"
+	"forumgm/dialects"
 	"forumgm/forum"
 )
 
@@ -40,7 +36,7 @@ func TestEveryDialectRefusesATruncatedPage(t *testing.T) {
 			if name == "generic" {
 				extra = generic
 			}
-			f, err := forum.Open(name, forum.Config{BaseURL: srv.URL + "/", Username: "gm-bot", Password: "pw",
+			f, err := dialects.Registry(dialects.Options{}).Open(name, forum.Config{BaseURL: srv.URL + "/", Username: "gm-bot", Password: "pw",
 				Location: time.UTC, Now: time.Now, Extra: extra})
 			if err != nil {
 				t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/dialects"
 	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/media"
@@ -32,7 +33,8 @@ type Options struct {
 	Log     zerolog.Logger
 	Metrics *daemon.Metrics // shared by every game (each series labelled by game)
 	Health  *daemon.Health  // nil: none
-	// Open builds the forum of a game's view; default: forum.Open with the view's dialect.
+	// Open builds the forum of a game's view; default: the view's dialect from package dialects
+	// (the generic one without a real-browser writer).
 	Open func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error)
 	// Tune adjusts each game's daemon options before it starts (tests: hooks, a fixed poll).
 	Tune func(*daemon.Options)
@@ -79,8 +81,9 @@ func New(o Options) (*Fleet, error) {
 		o.Metrics = daemon.NewMetrics()
 	}
 	if o.Open == nil {
+		reg := dialects.Registry(dialects.Options{})
 		o.Open = func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error) {
-			return forum.Open(cfg.Forum.Dialect, fcfg)
+			return reg.Open(cfg.Forum.Dialect, fcfg)
 		}
 	}
 	if o.VerifyEvery == 0 {

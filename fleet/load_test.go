@@ -21,7 +21,6 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"forumgm/config"
-	_ "forumgm/dialects/mybb"
 	_ "forumgm/games/crusade"
 	"forumgm/sandbox"
 	"forumgm/store"

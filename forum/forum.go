@@ -13,8 +13,9 @@
 //     and Relogin, which logs in again once on ErrLoggedOut;
 //   - the polite HTTP session every HTML dialect goes through (Client: per-host request
 //     limits, cookies, charsets of pages and forms, CheckWhole for a page cut short);
-//   - the registries: dialects register an Opener by name (dialects/<engine>, the assembled driver)
-//     and a page Extractor by name (dialects/<engine>, the reading of saved pages).
+//   - the dialect descriptor (Dialect: the name, the Opener, the page Extractor, the thread URL and
+//     the Fingerprints of one engine, each built by its dialects/<engine> package) and the Registry
+//     of them that package dialects builds from one explicit list.
 package forum
 
 import (
@@ -23,10 +24,8 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -243,81 +242,6 @@ func (c Config) Rate() rate.Limit {
 		return rate.Limit(v)
 	}
 	return 1
-}
-
-// Opener builds a dialect's Forum.
-type Opener func(cfg Config) (Forum, error)
-
-var (
-	mu       sync.Mutex
-	dialects = map[string]Opener{}
-)
-
-// Register makes a dialect available by name; dialect packages call it from init.
-func Register(name string, open Opener) {
-	mu.Lock()
-	defer mu.Unlock()
-	dialects[name] = open
-}
-
-// Open builds the named dialect's Forum.
-func Open(name string, cfg Config) (Forum, error) {
-	mu.Lock()
-	open, ok := dialects[name]
-	mu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("forum: unknown dialect %q (known: %v)", name, Dialects())
-	}
-	return open(cfg)
-}
-
-// Dialects lists the registered dialect names, sorted.
-func Dialects() []string {
-	mu.Lock()
-	defer mu.Unlock()
-	var out []string
-	for n := range dialects {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Extractor reads the posts out of one saved page of a dialect (a thread page, an inbox or a
-// private message), for `forumgm posts --file` and the dialects' golden tests.
-type Extractor func(page []byte, contentType string, cfg Config) ([]Post, error)
-
-var extractors = map[string]Extractor{}
-
-// RegisterExtractor makes a dialect's page extractor available by name.
-func RegisterExtractor(name string, x Extractor) {
-	mu.Lock()
-	defer mu.Unlock()
-	extractors[name] = x
-}
-
-// ExtractorNames lists the dialects whose saved pages can be read (Dialects plus the reading-only
-// ones), sorted.
-func ExtractorNames() []string {
-	mu.Lock()
-	defer mu.Unlock()
-	out := make([]string, 0, len(extractors))
-	for n := range extractors {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// ExtractorFor returns the named dialect's page extractor.
-func ExtractorFor(name string) (Extractor, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	x, ok := extractors[name]
-	if !ok {
-		return nil, fmt.Errorf("forum: no extractor for dialect %q", name)
-	}
-	return x, nil
 }
 
 // Attachment is a file posted with a reply (a picture of the field). The body says where it goes

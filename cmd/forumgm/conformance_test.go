@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"forumgm/forum"
 )
 
 // boardSuitePending are the writing dialects that do not yet run the board part of the conformance
@@ -25,11 +23,12 @@ var boardSuitePending = map[string]string{
 // running the dialect conformance suite (forum/forumtest): the reading part (RunPages) every
 // dialect, reading-only ones included, and the board part (Run) every writing dialect.
 func TestDialectsRunConformance(t *testing.T) {
+	reg := registry()
 	writers := map[string]bool{}
-	for _, name := range forum.Dialects() {
+	for _, name := range reg.Names() {
 		writers[name] = true
 	}
-	names := forum.ExtractorNames()
+	names := reg.ReaderNames()
 	for name := range writers {
 		if !slices.Contains(names, name) {
 			names = append(names, name)

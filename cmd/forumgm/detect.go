@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -16,23 +15,6 @@ import (
 	"forumgm/dialects/detect"
 	"forumgm/forum"
 )
-
-// threadParam is the query parameter that names the thread in each dialect's thread URLs.
-var threadParam = map[string]*regexp.Regexp{
-	"phpbb":  regexp.MustCompile(`[?&]t=(\d+)`),
-	"smf":    regexp.MustCompile(`[?&;]topic=(\d+)|/topic,(\d+)`),
-	"mybb":   regexp.MustCompile(`[?&]tid=(\d+)|-(\d+)\.html`),
-	"punbb":  regexp.MustCompile(`[?&]id=(\d+)`),
-	"mybbru": regexp.MustCompile(`[?&]id=(\d+)`),
-	// Discourse: /t/<slug>/<id>[/<post number>] (or /t/<id>).
-	"discourse": regexp.MustCompile(`/t/(?:[^/?#]*[^/?#\d][^/?#]*/)?(\d+)`),
-	// XenForo 2 and Invision name the thread in the path; the board's base is what comes before.
-	"xenforo":  regexp.MustCompile(`/threads/(?:[^/?#]*\.)?(\d+)`),
-	"invision": regexp.MustCompile(`/topic/(\d+)`),
-}
-
-// basePath cuts a page's path to the board's base for dialects whose thread URLs are paths.
-var basePath = map[string]string{"xenforo": "/threads/", "invision": "/topic/", "discourse": "/t/"}
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
@@ -79,7 +61,7 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var posts []forum.Post
 	var readErr error
 	if f.Dialect != "" {
-		if x, err := forum.ExtractorFor(f.Dialect); err == nil {
+		if x, err := registry().Extractor(f.Dialect); err == nil {
 			posts, readErr = x(raw, ctype, cfg)
 		}
 	}
@@ -156,19 +138,20 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // forumBlockYAML is a ready forum: block for the finding.
 func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 	var b strings.Builder
+	d, _ := registry().Lookup(f.Dialect)
 	base, thread := "https://forum.example.org/", "\"1\""
 	if u, err := url.Parse(pageURL); err == nil && u.Host != "" {
 		u.RawQuery, u.Fragment = "", ""
-		if cut, ok := basePath[f.Dialect]; ok && strings.Contains(u.Path, cut) {
+		if cut := d.ThreadPath; cut != "" && strings.Contains(u.Path, cut) {
 			u.Path = u.Path[:strings.Index(u.Path, cut)+1]
 		} else if i := strings.LastIndex(u.Path, "/"); i >= 0 {
 			u.Path = u.Path[:i+1]
 		}
 		base = u.String()
 	}
-	if re := threadParam[f.Dialect]; re != nil {
-		if m := re.FindStringSubmatch(pageURL); m != nil {
-			thread = fmt.Sprintf("%q", strings.Join(m[1:], ""))
+	if d.ThreadID != nil {
+		if id, ok := d.ThreadID(pageURL); ok {
+			thread = fmt.Sprintf("%q", id)
 		}
 	}
 	fmt.Fprintf(&b, "forum:\n  url: %s\n  dialect: %s\n  thread: %s  # the game thread's id\n  timezone: %s\n", base, f.Dialect, thread, tz)

@@ -24,15 +24,16 @@ func TestDialectsLinked(t *testing.T) {
 			t.Errorf("forumgm does not link forumgm/dialects/%s (see dialects.go)", pkg)
 		}
 	}
+	reg := registry()
 	for _, name := range []string{"discourse", "generic", "invision", "mybb", "mybbru", "phpbb", "punbb", "smf", "xenforo"} {
-		if !slices.Contains(forum.Dialects(), name) {
-			t.Errorf("dialect %q is not registered (have %v)", name, forum.Dialects())
+		if !slices.Contains(reg.Names(), name) {
+			t.Errorf("dialect %q is not registered (have %v)", name, reg.Names())
 		}
 	}
 	// Reading-only dialects: `forumgm posts --dialect` lists and reads them.
 	for _, name := range []string{"ucoz", "vbulletin5"} {
-		if !slices.Contains(forum.ExtractorNames(), name) {
-			t.Errorf("no page reader %q (have %v)", name, forum.ExtractorNames())
+		if !slices.Contains(reg.ReaderNames(), name) {
+			t.Errorf("no page reader %q (have %v)", name, reg.ReaderNames())
 		}
 	}
 	// Opening starts no browser: it starts on first use.

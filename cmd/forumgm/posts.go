@@ -21,7 +21,7 @@ import (
 func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("posts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(forum.ExtractorNames(), ", ")+" (default: the config's)")
+	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(registry().ReaderNames(), ", ")+" (default: the config's)")
 	file := fs.String("file", "", "a saved page (HTML)")
 	url := fs.String("url", "", "a page to fetch (thread page, inbox or private message)")
 	asJSON := fs.Bool("json", false, "print one JSON array")
@@ -52,7 +52,7 @@ func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errors.New("want --dialect (or --config) and exactly one of --file or --url")
 	}
-	x, err := forum.ExtractorFor(*dialect)
+	x, err := registry().Extractor(*dialect)
 	if err != nil {
 		return err
 	}

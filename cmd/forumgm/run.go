@@ -18,7 +18,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
-	"forumgm/dialects/mybb" // the mybb dialect (registered by its init)
+	"forumgm/dialects/mybb" // the loopback tests' fast mybb session
 	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/media"

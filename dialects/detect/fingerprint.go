@@ -1,16 +1,14 @@
-// Package fingerprint owns recognising which forum engine, and which version of it, rendered a
-// page: from the generator meta, the "Powered by" footer and the markup only that engine writes.
-// It names the forumgm dialect that reads the engine and, for engines without a built-in dialect,
-// proposes the generic dialect's selectors (presets.go).
+// Package detect owns recognising which forum engine, and which version of it, rendered a page:
+// it tries the fingerprints every dialect declares (package dialects' order) and names the forumgm
+// dialect that reads the engine and, for engines run with the generic dialect, proposes its
+// selectors (Preset), or guesses them from the page (Guess).
 package detect
 
 import (
-	"bytes"
-	"regexp"
-	"sort"
-	"strings"
+	"maps"
 
-	"github.com/PuerkitoBio/goquery"
+	"forumgm/dialects"
+	"forumgm/forum"
 )
 
 // Finding is what a page says about the engine behind it.
@@ -29,144 +27,61 @@ type Finding struct {
 	Evidence []string `json:"evidence"`
 }
 
-// rule recognises one engine.
-type rule struct {
-	engine, dialect, reader string
-	// match reports whether the page is this engine's, with the evidence.
-	match func(p *page) []string
-	// version reads the version (and theme) once the engine is known.
-	version func(p *page) (version, theme string)
-}
-
-// page is a parsed page with its raw text.
-type page struct {
-	doc       *goquery.Document
-	raw       string
-	generator string
-	footer    string // the text of "Powered by …" and copyright lines
-}
-
-func (p *page) has(sel string) bool { return p.doc.Find(sel).Length() > 0 }
-
-func (p *page) contains(s string) bool { return strings.Contains(p.raw, s) }
+// generic is the name of the dialect run with selectors from the configuration.
+const generic = "generic"
 
 // Identify reads a page (UTF-8 HTML) and says which engine made it.
 func Identify(html []byte) Finding {
-	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(html))
+	m, err := forum.ParseMarkup(html)
 	if err != nil {
 		return Finding{Evidence: []string{"not HTML: " + err.Error()}}
 	}
-	p := &page{doc: doc, raw: string(html)}
-	p.generator = strings.TrimSpace(doc.Find("meta[name='generator' i]").AttrOr("content", ""))
-	p.footer = footerText(doc)
-	for _, r := range rules {
-		ev := r.match(p)
-		if len(ev) == 0 {
-			continue
+	for _, d := range dialects.All(dialects.Options{}) {
+		for _, fp := range d.Fingerprints {
+			ev := fp.Match(m)
+			if len(ev) == 0 {
+				continue
+			}
+			f := Finding{Engine: fp.Engine, Evidence: ev}
+			switch fp.Via {
+			case forum.ViaOwn:
+				f.Dialect = d.Name
+			case forum.ViaGeneric:
+				f.Dialect = generic
+				if fp.Reader {
+					f.Reader = d.Name
+				}
+			}
+			if fp.Version != nil {
+				f.Version, f.Theme = fp.Version(m)
+			}
+			if f.Dialect == generic {
+				f.Extra = Preset(fp.Engine, f.Version)
+			}
+			return f
 		}
-		f := Finding{Engine: r.engine, Dialect: r.dialect, Reader: r.reader, Evidence: ev}
-		if r.version != nil {
-			f.Version, f.Theme = r.version(p)
-		}
-		if r.dialect == "generic" {
-			f.Extra = Preset(r.engine, f.Version)
-		}
-		return f
 	}
 	return Finding{Evidence: []string{"no engine's generator meta, footer or markup found"}}
 }
 
-var poweredRe = regexp.MustCompile(`(?i)(powered by|©|&copy;|copyright|форум работает на|работает на|под управлением)`)
-
-func footerText(doc *goquery.Document) string {
-	var parts []string
-	doc.Find("p, div, span, li, small, td, footer").Each(func(_ int, s *goquery.Selection) {
-		if s.Children().Length() > 6 {
-			return
-		}
-		t := strings.Join(strings.Fields(s.Text()), " ")
-		if len(t) < 300 && poweredRe.MatchString(t) {
-			parts = append(parts, t)
-		}
-	})
-	sort.Strings(parts)
-	return strings.Join(dedupe(parts), " | ")
-}
-
-func dedupe(s []string) []string {
-	var out []string
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
+// Preset is a copy of the generic dialect's selectors for engine at version, from the dialects'
+// fingerprints (the major version picks it; an engine without versions has its preset under "");
+// nil when none is known. Each was tried on a real page of that engine (testdata/realboards and
+// the tests of this package and of the dialect declaring it).
+func Preset(engine, version string) map[string]string {
+	major := version
+	for i, r := range version {
+		if r < '0' || r > '9' {
+			major = version[:i]
+			break
 		}
 	}
-	return out
-}
-
-func evidence(parts ...string) []string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
+	for _, d := range dialects.All(dialects.Options{}) {
+		for _, fp := range d.Fingerprints {
+			if p, ok := fp.Presets[major]; ok && fp.Engine == engine {
+				return maps.Clone(p)
+			}
 		}
 	}
-	return out
-}
-
-// when returns what if ok, else "".
-func when(ok bool, what string) string {
-	if ok {
-		return what
-	}
-	return ""
-}
-
-var (
-	genVersionRe = regexp.MustCompile(`(\d+(?:\.\d+)+(?:\s*(?:RC|Beta|Alpha)\s*\d*)?)`)
-	// SMF prints "SMF 2.1.4", "SMF 2.0 RC3", and boards' own patch levels ("SMF 2.0.15.10").
-	smfVersionRe = regexp.MustCompile(`SMF (\d+\.\d+(?:\.\d+){0,2}(?: RC\d+| Beta \d+)?)`)
-	pfVersionRe  = regexp.MustCompile(`(?i)(?:PunBB|FluxBB) (\d+\.\d+(?:\.\d+)?)`)
-	mybbVerRe    = regexp.MustCompile(`general\.js\?ver=(\d)(\d)(\d\d)`)
-	phpbbStyleRe = regexp.MustCompile(`styles/([A-Za-z0-9_-]+)/`)
-	smfThemeRe   = regexp.MustCompile(`Themes/([A-Za-z0-9_-]+)/`)
-	fluxStyleRe  = regexp.MustCompile(`style/([A-Za-z0-9_-]+)\.css`)
-	ucozLayerRe  = regexp.MustCompile(`/\.s/src/(layer\d+)(?:\.min)?\.css`)
-	punStyleRe   = regexp.MustCompile(`style/([A-Za-z0-9_-]+)/[A-Za-z0-9_.-]+\.css`)
-	xfVersionRe  = regexp.MustCompile(`^2\.\d+$`)
-)
-
-func footerHas(p *page, s string) string {
-	if strings.Contains(strings.ToLower(p.footer), strings.ToLower(s)) {
-		return "footer: " + clip(p.footer, 100)
-	}
-	return ""
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-func generatorHas(p *page, s string) string {
-	if strings.Contains(strings.ToLower(p.generator), strings.ToLower(s)) {
-		return `generator meta "` + p.generator + `"`
-	}
-	return ""
-}
-
-// mostCommon is the most frequent first group of re in s.
-func mostCommon(re *regexp.Regexp, s string) string {
-	n := map[string]int{}
-	for _, m := range re.FindAllStringSubmatch(s, -1) {
-		n[m[1]]++
-	}
-	best := ""
-	for k, c := range n {
-		if c > n[best] || (c == n[best] && k < best) {
-			best = k
-		}
-	}
-	return best
+	return nil
 }

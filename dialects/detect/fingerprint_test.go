@@ -8,18 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects"
 	"forumgm/dialects/detect"
 	"forumgm/forum"
 	"forumgm/forum/scrape"
 	"forumgm/internal/fixture"
-
-	// The dialects whose extractors the findings name.
-	_ "forumgm/dialects/mybb"
-	_ "forumgm/dialects/mybbru"
-	_ "forumgm/dialects/phpbb"
-	_ "forumgm/dialects/punbb"
-	_ "forumgm/dialects/smf"
-	_ "forumgm/dialects/ucoz"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")
@@ -145,7 +138,7 @@ func TestRealBoards(t *testing.T) {
 			if f.Dialect == "generic" && extra == nil {
 				extra = detect.Guess(body)
 			}
-			x, err := forum.ExtractorFor(f.Dialect)
+			x, err := dialects.Registry(dialects.Options{}).Extractor(f.Dialect)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,6 @@ func TestConformancePages(t *testing.T) {
 		t.Fatalf("no real topics: %v", err)
 	}
 	cfg.BaseURL = "https://discourse.urho3d.io/"
-	forumtest.RunPages(t, forumtest.Pages{Dialect: "discourse", Config: cfg, ContentType: "application/json", Threads: real,
+	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg, ContentType: "application/json", Threads: real,
 		NotThreads: []string{filepath.Join("testdata", "category_topics.json")}})
 }

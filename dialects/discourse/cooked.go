@@ -14,14 +14,14 @@ import (
 // the quote's data-topic, "" when the quote names none (a quote of the same topic).
 type QuoteID func(topic string, n string) string
 
-// Dialect is how Discourse cooks a post (its markdown-it engine, pretty-text): a quote is
+// cookedMarkup is how Discourse cooks a post (its markdown-it engine, pretty-text): a quote is
 // aside.quote naming its author and post in data-username and data-post (data-topic when it
 // quotes another topic), the quoted text in its blockquote and a div.title header outside it; a
 // bare <blockquote> ("> text") is a quote naming nobody; code is <pre><code>; [details] is
 // <details><summary>; the spoiler plugin's is div.spoiler; emoji are img.emoji whose alt is
 // ":name:"; an uploaded picture's lightbox-wrapper carries a file name and size, left out.
 // Paragraphs are separated by a blank line, as typed.
-func Dialect(quoteID QuoteID) *scrape.Dialect {
+func cookedMarkup(quoteID QuoteID) *scrape.Dialect {
 	return &scrape.Dialect{
 		PreIsCode:    true,
 		ParagraphGap: true,
@@ -64,5 +64,5 @@ func Cooked(cooked string, quoteID QuoteID) scrape.Body {
 	for _, n := range nodes {
 		root.AppendChild(n)
 	}
-	return scrape.Render(goquery.NewDocumentFromNode(root).Selection, Dialect(quoteID))
+	return scrape.Render(goquery.NewDocumentFromNode(root).Selection, cookedMarkup(quoteID))
 }

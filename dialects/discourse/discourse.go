@@ -1,22 +1,3 @@
-// Package discourse is forumgm's Discourse dialect, the forum.Forum registered as "discourse":
-// JSON all the way. It owns the session and the writing: logging in (GET /session/csrf for the
-// X-CSRF-Token, then POST /session with the login and password, the session living in the
-// cookies) or an API key sent with every request instead (Api-Key with Api-Username, an admin's
-// key, or User-Api-Key, a user's own), replies and private messages through POST /posts.json,
-// files through POST /uploads.json, and the reading of Discourse's JSON errors into forum's typed
-// errors: a rate limit ({"error_type":"rate_limit","extras":{"wait_seconds":N}}, HTTP 429) is a
-// *forum.FloodError, a body too short or too long ErrTooShort or ErrTooLong, ["BAD CSRF"] a token
-// to fetch again, not_logged_in a session to open again.
-//
-// Reading (topics from a cursor, a category's topic list, the private messages) belongs to
-// forumgm/dialects/discourse (Reader), which this session feeds; HTTP goes through forum.Client.
-//
-// Config.Extra keys: "auth" ("session", the default; "api_key": the configured password is an
-// admin API key, sent for "api_username", default the configured user name; "user_api_key": the
-// password is a user API key), or the key itself in "api_key" / "user_api_key" (and
-// "user_api_client_id"); "max_post_length" (default 32000, Discourse's max_post_length);
-// "attachments" (on or off) and "max_attachment_size" (bytes, default 4 MB); "chunk" (posts a
-// request, default 20: Discourse's posts_chunksize); "rate".
 package discourse
 
 import (
@@ -35,10 +16,6 @@ import (
 	"forumgm/forum"
 	"forumgm/forum/web"
 )
-
-func init() {
-	forum.Register("discourse", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
 
 // DefaultMaxPostLength is Discourse's default max_post_length (characters).
 const DefaultMaxPostLength = 32000

@@ -18,7 +18,7 @@ func cookedMove(i int) string { return fmt.Sprintf("<p>ход %d: e2-e4</p>", i)
 
 func TestOpenRegistered(t *testing.T) {
 	f := newFake(t)
-	d, err := forum.Open("discourse", forum.Config{BaseURL: f.srv.URL, Username: "gm-bot"})
+	d, err := Dialect().Open(forum.Config{BaseURL: f.srv.URL, Username: "gm-bot"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,6 @@ import (
 	"forumgm/forum"
 )
 
-func init() { forum.RegisterExtractor("discourse", Extract) }
-
 // Extract reads the posts out of one saved answer: a topic JSON (/t/<id>.json), a posts JSON
 // (/t/<id>/posts.json) or a single post (/posts/<id>.json). Quotes of the same topic get the
 // quoted post's id when the answer holds that post. Small actions, whispers and deleted posts are

@@ -17,7 +17,7 @@ func TestConformancePages(t *testing.T) {
 	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
 	capture := fixture.Dir(t, "punbb")
 	cfg.Extra = punbbExtra()
-	forumtest.RunPages(t, forumtest.Pages{Dialect: "generic", Config: cfg,
+	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(Options{}), Config: cfg,
 		Threads:    []string{filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")},
 		NotThreads: []string{filepath.Join(capture, "16-viewforum-fid2.guest.html"), filepath.Join(capture, "01-login-form.guest.html")}})
 }

@@ -1,4 +1,4 @@
-// Package generic is the configurable dialect of forum.Forum, registered as "generic": URLs,
+// Package generic is the configurable dialect of forum.Forum ("generic" in a configuration): URLs,
 // selectors, form fields and error patterns come from forum.Config.Extra (keys in README.md). The
 // form helpers it shares with the built-in dialects are in forum/web.
 //
@@ -117,10 +117,6 @@ func Opener(opt Options) forum.Opener {
 		}
 		return f, nil
 	}
-}
-
-func init() {
-	forum.Register("generic", Opener(Options{}))
 }
 
 // Capabilities: PMs are not configurable in the generic dialect.

@@ -23,6 +23,6 @@ func TestConformancePages(t *testing.T) {
 			threads = append(threads, p)
 		}
 	}
-	forumtest.RunPages(t, forumtest.Pages{Dialect: "invision", Config: cfg, Threads: threads,
+	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg, Threads: threads,
 		NotThreads: []string{filepath.Join("testdata", "forum-12.html")}})
 }

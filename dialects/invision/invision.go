@@ -1,7 +1,7 @@
-// Package invision is the Invision Community 4 dialect of forum.Forum, registered as
-// "invision": it logs in through /login/ (csrfKey, auth, password, remember_me,
+// Package invision is the Invision Community 4 dialect of forum.Forum ("invision"
+// in a configuration): it logs in through /login/ (csrfKey, auth, password, remember_me,
 // _processLogin=usernamepassword), reads a topic from its newest page back to the cursor (pages
-// read by dialects/invision) and replies through the topic's comment form
+// read with the table of extract.go) and replies through the topic's comment form
 // (commentform_<topic id>), the way a browser without JavaScript does: the form's hidden fields
 // (csrfKey, commentform_<id>_submitted, _contentReply, plupload, MAX_FILE_SIZE) replayed and the
 // body in the editor's no-script field (<editor>_noscript), which Invision turns into HTML line by
@@ -17,7 +17,7 @@
 //
 // Config.Extra keys: "friendly_urls" ("false": index.php?/topic/… URLs), "max_post_chars"
 // (default 50000), "flood_wait" (a Go duration when the message names no number, default 30s),
-// "rate"; table keys of dialects/invision override the topic table.
+// "rate"; keys of the table (extract.go) override the topic table.
 package invision
 
 import (
@@ -99,10 +99,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	f.board.Defaults(cfg)
 	return f, nil
-}
-
-func init() {
-	forum.Register("invision", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
 }
 
 var _ forum.Forum = (*Forum)(nil)
@@ -350,7 +346,7 @@ func (f *Forum) readPage(ctx context.Context, rawURL string) (*scrape.Page, *for
 		}
 		fp, d = p, doc
 		f.noteUnread(doc)
-		gp, err = ReadPage(doc, IPS4, f.cfg)
+		gp, err = ReadPage(doc, ips4, f.cfg)
 		return err
 	})
 	return gp, fp, d, err

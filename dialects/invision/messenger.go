@@ -195,7 +195,7 @@ func (f *Forum) conversation(ctx context.Context, it convItem) ([]forum.Post, er
 				return fmt.Errorf("invision: %s shows a guest: %w", p.URL, forum.ErrLoggedOut)
 			}
 			title = clean(doc.Find("h1.ipsType_pageTitle").First().Text())
-			page, err = ReadPage(doc, IPS4, f.cfg)
+			page, err = ReadPage(doc, ips4, f.cfg)
 			return err
 		})
 		if err != nil {

@@ -78,7 +78,7 @@ func TestRealPagesWrite(t *testing.T) {
 				t.Errorf("sign-in form: remember_me %q, _processLogin button %d", lv.Get("remember_me"), lf.Find("button[name='_processLogin']").Length())
 			}
 
-			gp, err := ReadPage(doc, IPS4, forum.Config{})
+			gp, err := ReadPage(doc, ips4, forum.Config{})
 			if err != nil || len(gp.Posts) != tc.comments {
 				t.Fatalf("comments: %d, %v", len(gp.Posts), err)
 			}

@@ -103,7 +103,7 @@ func (f *Forum) noteForumURL(doc *goquery.Document, section string) {
 		return
 	}
 	var href string
-	doc.Find(Section.Crumb).Each(func(_ int, a *goquery.Selection) {
+	doc.Find(sectionSel.Crumb).Each(func(_ int, a *goquery.Selection) {
 		u, err := f.base.Parse(a.AttrOr("href", ""))
 		if err != nil || u.Host != f.base.Host {
 			return

@@ -28,7 +28,7 @@ func (f *Forum) editOnce(ctx context.Context, id string, edit func(string) (stri
 	if err != nil {
 		return err
 	}
-	sel := doc.Find(Selectors.EditForm).First()
+	sel := doc.Find(selectors.EditForm).First()
 	if sel.Length() == 0 {
 		if perr := PageError(doc); perr != nil {
 			return fmt.Errorf("mybb: edit post %s: %w", id, perr)
@@ -36,7 +36,7 @@ func (f *Forum) editOnce(ctx context.Context, id string, edit func(string) (stri
 		if !LoggedIn(doc) {
 			return fmt.Errorf("mybb: edit form shown to a guest: %w", forum.ErrLoggedOut)
 		}
-		return fmt.Errorf("mybb: no edit form (%s): %w", Selectors.EditForm, forum.ErrMarkupChanged)
+		return fmt.Errorf("mybb: no edit form (%s): %w", selectors.EditForm, forum.ErrMarkupChanged)
 	}
 	form := ReadForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {

@@ -15,10 +15,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-func init() {
-	forum.RegisterExtractor("mybb", Extractor)
-}
-
 // Options are what extraction needs besides the page: where the board lives (to make links
 // absolute), its time zone, and the clock that relative dates are resolved against.
 type Options struct {
@@ -118,24 +114,24 @@ func Parse(body []byte) (*goquery.Document, error) {
 
 // Detect tells what kind of page doc is.
 func Detect(doc *goquery.Document) Kind {
-	posts := doc.Find(Selectors.Post)
+	posts := doc.Find(selectors.Post)
 	if posts.Length() > 0 {
 		if isPMRead(doc) {
 			return KindPM
 		}
 		return KindThread
 	}
-	if doc.Find(Selectors.PMForm).Length() > 0 {
+	if doc.Find(selectors.PMForm).Length() > 0 {
 		return KindPMList
 	}
 	return KindUnknown
 }
 
 func isPMRead(doc *goquery.Document) bool {
-	if doc.Find(Selectors.PMReplyBtn+", "+Selectors.PMDelete).Length() > 0 {
+	if doc.Find(selectors.PMReplyBtn+", "+selectors.PMDelete).Length() > 0 {
 		return true
 	}
-	id, _ := doc.Find(Selectors.Post).First().Attr("id")
+	id, _ := doc.Find(selectors.Post).First().Attr("id")
 	return id == "post_0" && doc.Find("form[action*='private.php']").Length() > 0
 }
 
@@ -231,21 +227,21 @@ func markup(format string, args ...any) error {
 
 // ExtractThread reads a showthread.php page.
 func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
-	posts := doc.Find(Selectors.Post)
+	posts := doc.Find(selectors.Post)
 	if posts.Length() == 0 {
 		if err := PageError(doc); err != nil {
 			return nil, err
 		}
-		return nil, markup("no post container (%s) on the thread page", Selectors.Post)
+		return nil, markup("no post container (%s) on the thread page", selectors.Post)
 	}
 	base := baseURL(doc, o)
 	p := &Page{Kind: KindThread, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc), UnreadPM: UnreadPM(doc),
 		ForumID: BreadcrumbFID(doc), Moderator: Moderates(doc)}
 	p.Page, p.LastPage = pagination(doc)
-	p.LastPID, _ = doc.Find(Selectors.LastPID).First().Attr("value")
-	if v, ok := doc.Find(Selectors.QuickTID).First().Attr("value"); ok {
+	p.LastPID, _ = doc.Find(selectors.LastPID).First().Attr("value")
+	if v, ok := doc.Find(selectors.QuickTID).First().Attr("value"); ok {
 		p.ThreadID = v
-	} else if href, ok := doc.Find(Selectors.NewReply).First().Attr("href"); ok {
+	} else if href, ok := doc.Find(selectors.NewReply).First().Attr("href"); ok {
 		p.ThreadID = firstMatch(reTID, queryOf(href))
 	}
 	p.Subject = strings.TrimSpace(doc.Find("title").First().Text())
@@ -273,7 +269,7 @@ func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
 			return p, nil
 		}
 	}
-	return nil, markup("no post has an author or a body (%s, %s)", Selectors.AuthorName, Selectors.Body)
+	return nil, markup("no post has an author or a body (%s, %s)", selectors.AuthorName, selectors.Body)
 }
 
 // threadIDElsewhere is the thread id of a page that has neither the quick-reply form nor the
@@ -285,10 +281,10 @@ func threadIDElsewhere(doc *goquery.Document, posts []forum.Post) string {
 			return id
 		}
 	}
-	if v := doc.Find(Selectors.ThreadTID).First().AttrOr("value", ""); v != "" {
+	if v := doc.Find(selectors.ThreadTID).First().AttrOr("value", ""); v != "" {
 		return v
 	}
-	href := doc.Find(Selectors.PrintThread).First().AttrOr("href", "")
+	href := doc.Find(selectors.PrintThread).First().AttrOr("href", "")
 	return firstMatch(reTID, queryOf(strings.ReplaceAll(href, "&amp;", "&")))
 }
 
@@ -296,10 +292,10 @@ func threadIDElsewhere(doc *goquery.Document, posts []forum.Post) string {
 // (#pm_notice), or the header's counter "Private Messages (Unread N, Total M)" with N > 0 (the
 // first number in its brackets, whatever the language pack's words).
 func UnreadPM(doc *goquery.Document) bool {
-	if doc.Find(Selectors.PMNotice).Length() > 0 {
+	if doc.Find(selectors.PMNotice).Length() > 0 {
 		return true
 	}
-	m := rePMCounter.FindStringSubmatch(doc.Find(Selectors.PMCounter).First().Text())
+	m := rePMCounter.FindStringSubmatch(doc.Find(selectors.PMCounter).First().Text())
 	return m != nil && strings.TrimLeft(m[1], "0") != ""
 }
 
@@ -317,25 +313,25 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 
 	// From here on a part that cannot be read costs that part (a problem of the post), not the
 	// page.
-	name := firstOf(s, Selectors.AuthorName)
+	name := firstOf(s, selectors.AuthorName)
 	if name.Length() == 0 {
-		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, Selectors.AuthorName))
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemAuthor, selectors.AuthorName))
 	}
 	post.Author = scrape.Collapse(name.Text())
 	post.AuthorID = authorID(s, name)
 
-	if a := outsideBody(s, Selectors.Permalink); a.Length() > 0 {
+	if a := outsideBody(s, selectors.Permalink); a.Length() > 0 {
 		href, _ := a.Attr("href")
 		post.Permalink = absolute(base, href)
 		post.Subject, _ = a.Attr("title")
 	}
 	if post.Subject == "" {
-		post.Subject = scrape.Collapse(outsideBody(s, Selectors.PostSubject).Text())
+		post.Subject = scrape.Collapse(outsideBody(s, selectors.PostSubject).Text())
 	}
 
-	date := firstOf(s, Selectors.PostDate+" || "+Selectors.PostDateAlt)
+	date := firstOf(s, selectors.PostDate+" || "+selectors.PostDateAlt)
 	if date.Length() == 0 {
-		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, Selectors.PostDate))
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, selectors.PostDate))
 	} else if t, ok := postTime(date, o); ok {
 		post.Time = t
 	} else {
@@ -344,9 +340,9 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 	post.Edited = edited(s)
 
 	post.Quotes = []forum.Quote{}
-	body := s.Find(Selectors.Body).First()
+	body := s.Find(selectors.Body).First()
 	if body.Length() == 0 {
-		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, Selectors.Body))
+		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemText, selectors.Body))
 		return post, nil
 	}
 	parts := renderBody(body.Nodes[0])
@@ -379,7 +375,7 @@ func firstOf(s *goquery.Selection, sels string) *goquery.Selection {
 func outsideBody(s *goquery.Selection, sels string) *goquery.Selection {
 	for _, alt := range strings.Split(sels, "||") {
 		found := s.Find(strings.TrimSpace(alt)).FilterFunction(func(_ int, e *goquery.Selection) bool {
-			return e.Closest(Selectors.Body).Length() == 0
+			return e.Closest(selectors.Body).Length() == 0
 		})
 		if found.Length() > 0 {
 			return found.First()
@@ -399,8 +395,8 @@ func authorID(s, name *goquery.Selection) string {
 		}
 	}
 	var id string
-	s.Find(Selectors.AuthorIDLinks).EachWithBreak(func(_ int, a *goquery.Selection) bool {
-		if a.Closest(Selectors.Body).Length() > 0 {
+	s.Find(selectors.AuthorIDLinks).EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		if a.Closest(selectors.Body).Length() > 0 {
 			return true
 		}
 		id = uidOf(a.AttrOr("href", ""))
@@ -419,18 +415,18 @@ func uidOf(href string) string {
 // edited: the edit notice (span.edited_post) in the date line or the edit holder, or a holder
 // (span or div.post_edit, as themes write it) that has text of its own.
 func edited(s *goquery.Selection) bool {
-	if s.Find(Selectors.EditNotice).Length() > 0 {
+	if s.Find(selectors.EditNotice).Length() > 0 {
 		return true
 	}
-	return scrape.Collapse(s.Find(Selectors.EditSpan).Text()) != ""
+	return scrape.Collapse(s.Find(selectors.EditSpan).Text()) != ""
 }
 
 // postTime reads span.post_date: the first span[title] outside the edit notice is the date.
 func postTime(date *goquery.Selection, o *Options) (time.Time, bool) {
 	c := date.Clone()
-	c.Find(Selectors.EditSpan).Remove()
-	c.Find(Selectors.EditNotice).Remove()
-	titled := c.Find(Selectors.DateTitled).First()
+	c.Find(selectors.EditSpan).Remove()
+	c.Find(selectors.EditNotice).Remove()
+	titled := c.Find(selectors.DateTitled).First()
 	if titled.Length() > 0 {
 		title, _ := titled.Attr("title")
 		text := scrape.Collapse(titled.Text())
@@ -443,12 +439,12 @@ func postTime(date *goquery.Selection, o *Options) (time.Time, bool) {
 
 // pagination reads "Pages (N):" and the current page from the first pagination block.
 func pagination(doc *goquery.Document) (cur, last int) {
-	pg := doc.Find(Selectors.Pagination).First()
+	pg := doc.Find(selectors.Pagination).First()
 	if pg.Length() == 0 {
 		return 1, 1
 	}
-	cur, _ = strconv.Atoi(strings.TrimSpace(pg.Find(Selectors.PageCurrent).First().Text()))
-	if n := firstMatch(rePagesN, pg.Find(Selectors.PagesLabel).First().Text()); n != "" {
+	cur, _ = strconv.Atoi(strings.TrimSpace(pg.Find(selectors.PageCurrent).First().Text()))
+	if n := firstMatch(rePagesN, pg.Find(selectors.PagesLabel).First().Text()); n != "" {
 		last, _ = strconv.Atoi(n)
 	}
 	pg.Find("a").Each(func(_ int, a *goquery.Selection) {
@@ -472,12 +468,12 @@ func pagination(doc *goquery.Document) (cur, last int) {
 
 // ExtractPM reads a private.php?action=read&pmid=N page: one post, whose id is the pmid.
 func ExtractPM(doc *goquery.Document, o Options) (*Page, error) {
-	s := doc.Find(Selectors.Post).First()
+	s := doc.Find(selectors.Post).First()
 	if s.Length() == 0 {
 		if err := PageError(doc); err != nil {
 			return nil, err
 		}
-		return nil, markup("no message (%s) on the PM page", Selectors.Post)
+		return nil, markup("no message (%s) on the PM page", selectors.Post)
 	}
 	base := baseURL(doc, o)
 	p := &Page{Kind: KindPM, Page: 1, LastPage: 1, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc)}
@@ -486,11 +482,11 @@ func ExtractPM(doc *goquery.Document, o Options) (*Page, error) {
 		return nil, err
 	}
 	pmid := ""
-	if v, ok := doc.Find(Selectors.PMIDInput).First().Attr("value"); ok && v != "0" {
+	if v, ok := doc.Find(selectors.PMIDInput).First().Attr("value"); ok && v != "0" {
 		pmid = v
 	}
 	if pmid == "" {
-		doc.Find(Selectors.PMReplyBtn + ", " + Selectors.PMDelete).EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		doc.Find(selectors.PMReplyBtn + ", " + selectors.PMDelete).EachWithBreak(func(_ int, a *goquery.Selection) bool {
 			href, _ := a.Attr("href")
 			pmid = firstMatch(rePMID, queryOf(href))
 			return pmid == ""
@@ -501,7 +497,7 @@ func ExtractPM(doc *goquery.Document, o Options) (*Page, error) {
 	}
 	post.ID = pmid
 	post.Permalink = absolute(base, PMPath(pmid))
-	post.Subject = strings.TrimSpace(doc.Find(Selectors.Posts).Closest("table").Find(Selectors.PMSubject).First().Text())
+	post.Subject = strings.TrimSpace(doc.Find(selectors.Posts).Closest("table").Find(selectors.PMSubject).First().Text())
 	if post.Subject == "" {
 		post.Subject = strings.TrimSpace(strings.TrimPrefix(doc.Find("title").First().Text(), "Viewing PM:"))
 	}
@@ -513,26 +509,26 @@ func ExtractPM(doc *goquery.Document, o Options) (*Page, error) {
 // ExtractPMList reads a private.php folder listing: one Post per message (id = pmid, subject,
 // sender or recipient, time), without text.
 func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
-	form := doc.Find(Selectors.PMForm).First()
+	form := doc.Find(selectors.PMForm).First()
 	if form.Length() == 0 {
 		if err := PageError(doc); err != nil {
 			return nil, err
 		}
-		return nil, markup("no message list (%s)", Selectors.PMForm)
+		return nil, markup("no message list (%s)", selectors.PMForm)
 	}
 	base := baseURL(doc, o)
 	p := &Page{Kind: KindPMList, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc)}
 	p.Page, p.LastPage = pagination(doc)
 	// The folder's title heads the table of its messages (MyBB 1.6's form also holds the User
 	// CP menu, headed "Menu").
-	p.Subject = strings.TrimSpace(form.Find(Selectors.PMRowLink).First().Closest("table").Find("td.thead strong").First().Text())
+	p.Subject = strings.TrimSpace(form.Find(selectors.PMRowLink).First().Closest("table").Find("td.thead strong").First().Text())
 	if p.Subject == "" {
 		p.Subject = strings.TrimSpace(form.Find("td.thead strong").First().Text())
 	}
 	var err error
 	form.Find("tr").EachWithBreak(func(_ int, tr *goquery.Selection) bool {
-		link := tr.Find(Selectors.PMRowLink).Not("[href*='denyreceipt']").First()
-		if link.Length() == 0 || tr.Find("tr").Find(Selectors.PMRowLink).Length() > 0 {
+		link := tr.Find(selectors.PMRowLink).Not("[href*='denyreceipt']").First()
+		if link.Length() == 0 || tr.Find("tr").Find(selectors.PMRowLink).Length() > 0 {
 			// no message, or a layout row around the list (MyBB 1.6's form holds the whole
 			// User CP table): the message is read from its own row
 			return true
@@ -550,7 +546,7 @@ func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
 			post.AuthorID = firstMatch(reUID, queryOf(h))
 		}
 		tds := tr.Children()
-		dateCell := tr.Find(Selectors.DateTitled).Last().Closest("td")
+		dateCell := tr.Find(selectors.DateTitled).Last().Closest("td")
 		if dateCell.Length() == 0 && tds.Length() >= 2 {
 			dateCell = tds.Eq(tds.Length() - 2)
 		}

@@ -546,7 +546,7 @@ func TestMarkupChanged(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"16-forumdisplay-fid3.guest.html", "53-archive-thread-1.html", "55-printthread.guest.html"} {
-		x, _ := forum.ExtractorFor("mybb")
+		x := Dialect().Extract
 		posts, err := x(fixture.Read(t, "mybb", f), "text/html; charset=UTF-8", forum.Config{})
 		if !errors.Is(err, forum.ErrMarkupChanged) || posts != nil {
 			t.Errorf("%s: %d posts, %v", f, len(posts), err)
@@ -560,10 +560,7 @@ func TestMarkupChanged(t *testing.T) {
 }
 
 func TestRegisteredExtractor(t *testing.T) {
-	x, err := forum.ExtractorFor("mybb")
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := Dialect().Extract
 	posts, err := x(fixture.Read(t, "mybb", "13-thread-p2.gm-bot.html"), "text/html; charset=UTF-8",
 		forum.Config{BaseURL: "http://127.0.0.1:8081", Now: func() time.Time { return captureNow }})
 	if err != nil || len(posts) != 8 || posts[7].ID != "16" {
@@ -603,7 +600,7 @@ func TestDates(t *testing.T) {
 	for _, c := range cases {
 		doc, _ := Parse([]byte(`<div class="post_head"><span class="post_date">` + c.html +
 			` <span class="post_edit" id="edited_by_1"></span></span></div>`))
-		got, ok := postTime(doc.Find(Selectors.PostDate), &o)
+		got, ok := postTime(doc.Find(selectors.PostDate), &o)
 		if !ok || !got.Equal(c.want) {
 			t.Errorf("%s: %v %v, want %v", c.html, got, ok, c.want)
 		}
@@ -616,7 +613,7 @@ func TestDates(t *testing.T) {
 
 func TestReadForm(t *testing.T) {
 	doc, _ := Parse(fixture.Read(t, "mybb", "20-newreply-form.gm-bot.html"))
-	f := ReadForm(doc.Find(Selectors.ReplyForm).Not("#quick_reply_form").First(), nil)
+	f := ReadForm(doc.Find(selectors.ReplyForm).Not("#quick_reply_form").First(), nil)
 	want := map[string]string{
 		"my_post_key": "f8405dfcf6435de0e756d5130990f6b8", "posthash": "269400a14267e4bf9ab5414811018eab",
 		"subject": "RE: Крестовый поход — партия 1", "action": "do_newreply", "tid": "1", "replyto": "0",
@@ -636,7 +633,7 @@ func TestReadForm(t *testing.T) {
 		}
 	}
 	doc, _ = Parse(fixture.Read(t, "mybb", "01-login-form.guest.html"))
-	lf := ReadForm(doc.Find(Selectors.LoginForm).First(), nil)
+	lf := ReadForm(doc.Find(selectors.LoginForm).First(), nil)
 	if lf.Values.Get("my_post_key") != "4c7d7fde5b65eef36e067d79743ac45d" || lf.Values.Get("action") != "do_login" || lf.Values.Has("quick_login") {
 		t.Errorf("login form %v", lf.Values)
 	}

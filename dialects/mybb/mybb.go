@@ -1,14 +1,3 @@
-// Package mybb is forumgm's MyBB 1.8 (and 1.6) dialect: the forum.Forum registered as "mybb", the
-// writing side. It owns the session (logs in through member.php), replies through the full newreply.php
-// form replaying every hidden field (my_post_key, posthash, subject, …), recognises MyBB's
-// auto-merge of consecutive posts, sends private messages, and turns MyBB's error pages into
-// forum's typed errors. Reply and SendPM act on those errors (form.Retry): they log in again when
-// logged out and fetch a fresh form on a rejected token; flood control and a message too long
-// come back typed (the daemon waits and splits).
-//
-// Reading (threads from a cursor, PM folders) and page markup belong to forumgm/dialects/mybb
-// (Reader), which Posts, Inbox and Sent call through this session; HTTP goes through
-// forum.Client.
 package mybb
 
 import (
@@ -26,10 +15,6 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 )
-
-func init() {
-	forum.Register("mybb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
-}
 
 // DefaultMaxPostLength is MyBB's default maxmessagelength (characters).
 const DefaultMaxPostLength = 65535
@@ -179,13 +164,13 @@ func (f *Forum) login(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("mybb: login form: %w", err)
 	}
-	sel := doc.Find(Selectors.LoginForm).First()
+	sel := doc.Find(selectors.LoginForm).First()
 	if sel.Length() == 0 {
 		if LoggedIn(doc) {
 			f.loggedIn = true
 			return nil
 		}
-		return fmt.Errorf("mybb: no login form (%s) on %s: %w", Selectors.LoginForm, LoginPath, forum.ErrMarkupChanged)
+		return fmt.Errorf("mybb: no login form (%s) on %s: %w", selectors.LoginForm, LoginPath, forum.ErrMarkupChanged)
 	}
 	form := ReadForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {
@@ -205,7 +190,7 @@ func (f *Forum) login(ctx context.Context) error {
 			f.loggedIn = true
 			return nil
 		}
-		if rdoc.Find(Selectors.LoginForm).Length() > 0 && !errors.Is(err, forum.ErrBadLogin) && errors.Is(err, forum.ErrMarkupChanged) {
+		if rdoc.Find(selectors.LoginForm).Length() > 0 && !errors.Is(err, forum.ErrBadLogin) && errors.Is(err, forum.ErrMarkupChanged) {
 			// The form came back without a recognised message.
 			return fmt.Errorf("mybb: login refused (form shown again): %w", forum.ErrBadLogin)
 		}

@@ -14,7 +14,7 @@ var ctx = context.Background()
 
 func TestRegistered(t *testing.T) {
 	fk := newFake(t)
-	fm, err := forum.Open("mybb", forum.Config{BaseURL: fk.srv.URL})
+	fm, err := Dialect().Open(forum.Config{BaseURL: fk.srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func PIDFromURL(u string) string {
 
 // MyPostKey is the page's CSRF token: the hidden input, or `var my_post_key = "…"`.
 func MyPostKey(doc *goquery.Document) string {
-	if v, ok := doc.Find(Selectors.PostKeyInput).First().Attr("value"); ok && v != "" {
+	if v, ok := doc.Find(selectors.PostKeyInput).First().Attr("value"); ok && v != "" {
 		return v
 	}
 	var key string
@@ -85,16 +85,16 @@ func MyPostKey(doc *goquery.Document) string {
 // in themes whose header has neither a logout nor a login link (the same header for everyone),
 // the page has the members' quick-reply form.
 func LoggedIn(doc *goquery.Document) bool {
-	if doc.Find(Selectors.LogoutLink).Length() > 0 {
+	if doc.Find(selectors.LogoutLink).Length() > 0 {
 		return true
 	}
-	return doc.Find(Selectors.LoginLink).Length() == 0 && doc.Find(Selectors.QuickReply).Length() > 0
+	return doc.Find(selectors.LoginLink).Length() == 0 && doc.Find(selectors.QuickReply).Length() > 0
 }
 
 // Redirect is the target of a MyBB "redirect" page (HTTP 200 with a meta refresh), resolved
 // against base; "" when the page is not one.
 func Redirect(doc *goquery.Document, base *url.URL) string {
-	content, ok := doc.Find(Selectors.RedirectMeta).First().Attr("content")
+	content, ok := doc.Find(selectors.RedirectMeta).First().Attr("content")
 	if !ok {
 		return ""
 	}
@@ -109,7 +109,7 @@ func Redirect(doc *goquery.Document, base *url.URL) string {
 // InlineErrors are the messages of the "Please correct the following errors" box.
 func InlineErrors(doc *goquery.Document) []string {
 	var out []string
-	doc.Find(Selectors.ErrorBox).Find(Selectors.ErrorItems).Each(func(_ int, li *goquery.Selection) {
+	doc.Find(selectors.ErrorBox).Find(selectors.ErrorItems).Each(func(_ int, li *goquery.Selection) {
 		if s := scrape.Collapse(li.Text()); s != "" {
 			out = append(out, s)
 		}

@@ -310,13 +310,13 @@ func (r *Reader) readPM(ctx context.Context, item forum.Post) (forum.Post, error
 // reply/delete buttons: a theme that hides them, or a sent copy on a board that shows none) the
 // pmid it was requested by, so that the extractor can name the message.
 func markPMID(doc *goquery.Document, pmid string) {
-	if doc.Find(Selectors.Post).Length() == 0 {
+	if doc.Find(selectors.Post).Length() == 0 {
 		return // an error page: let the extractor report it
 	}
-	if v, ok := doc.Find(Selectors.PMIDInput).First().Attr("value"); ok && v != "" && v != "0" {
+	if v, ok := doc.Find(selectors.PMIDInput).First().Attr("value"); ok && v != "" && v != "0" {
 		return
 	}
-	if doc.Find(Selectors.PMReplyBtn+", "+Selectors.PMDelete).Filter("[href*='pmid=']").Length() > 0 {
+	if doc.Find(selectors.PMReplyBtn+", "+selectors.PMDelete).Filter("[href*='pmid=']").Length() > 0 {
 		return
 	}
 	doc.Find("body").AppendHtml(`<input type="hidden" name="pmid" value="` + html.EscapeString(pmid) + `" />`)
@@ -350,7 +350,7 @@ func (r *Reader) folderList(ctx context.Context, path, afterID string) ([]forum.
 		if reached || pg.Page >= pg.LastPage {
 			return out, nil
 		}
-		next, ok := doc.Find(Selectors.Pagination + " a.pagination_next").First().Attr("href")
+		next, ok := doc.Find(selectors.Pagination + " a.pagination_next").First().Attr("href")
 		if !ok {
 			return out, nil
 		}

@@ -37,7 +37,7 @@ func realConfig(name string) forum.Config {
 // TestRealPages reads the thread pages saved from real MyBB 1.8 boards (testdata/realboards/mybb
 // at the module root, see its README) against goldens checked by reading each page.
 func TestRealPages(t *testing.T) {
-	fixture.RealGoldenFor(t, "mybb", func(name string) forum.Config {
+	fixture.RealGoldenFor(t, Dialect(), func(name string) forum.Config {
 		if realConfig(name).BaseURL == "" {
 			t.Fatalf("%s: add its board to realBoards", name)
 		}

@@ -2,10 +2,10 @@ package mybb
 
 import "regexp"
 
-// Selectors is the dialect's markup table: every CSS selector the extractor and the form
+// selectors is the dialect's markup table: every CSS selector the extractor and the form
 // readers use, in one place. Values are for MyBB 1.8 with the default theme's postbit templates;
 // "||" alternatives after them read MyBB 1.6's table postbit (README.md, "MyBB 1.6").
-var Selectors = struct {
+var selectors = struct {
 	// Thread and PM pages.
 	Posts      string // the container of the posts
 	Post       string // one post (id="post_{pid}")

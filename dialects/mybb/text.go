@@ -62,9 +62,9 @@ type bodyParts struct {
 // "<b>Spoiler :</b> title <input type=button>" + div.corp) is then the title.
 func renderBody(body *html.Node) bodyParts {
 	sel := goquery.NewDocumentFromNode(body).Selection
-	if sel.Find(Selectors.SpoilerWrap).Length() > 0 {
+	if sel.Find(selectors.SpoilerWrap).Length() > 0 {
 		sel = sel.Clone()
-		sel.Find(Selectors.SpoilerWrap).AddClass("spoiler")
+		sel.Find(selectors.SpoilerWrap).AddClass("spoiler")
 	}
 	if buttonHeads(sel).Length() > 0 {
 		sel = sel.Clone()
@@ -77,7 +77,7 @@ func renderBody(body *html.Node) bodyParts {
 // buttonHeads are the heads of spoilers without a spoiler_title: a spoiler's first div that
 // holds an input button.
 func buttonHeads(sel *goquery.Selection) *goquery.Selection {
-	return sel.Find(Selectors.SpoilerButtonHead).FilterFunction(func(_ int, head *goquery.Selection) bool {
+	return sel.Find(selectors.SpoilerButtonHead).FilterFunction(func(_ int, head *goquery.Selection) bool {
 		return head.Siblings().Filter("div.spoiler_title").Length() == 0 &&
 			head.ChildrenFiltered("input[type=button]").Length() > 0
 	})

@@ -7,10 +7,10 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// DateLayouts are the date and time layouts tried for absolute dates, board default first
+// dateLayouts are the date and time layouts tried for absolute dates, board default first
 // (date format m-d-Y, time format h:i A, joined by ", "). A board with another format adds its
 // own with Options.DateLayouts.
-var DateLayouts = []string{
+var dateLayouts = []string{
 	"01-02-2006, 03:04 PM",
 	"01-02-2006, 3:04 PM",
 	"01-02-2006, 15:04",
@@ -35,7 +35,7 @@ var dateOnlyLayouts = []string{
 
 // layouts are the absolute layouts this board is read with: its configured ones first.
 func (o *Options) layouts() []string {
-	return append(append([]string{}, o.DateLayouts...), DateLayouts...)
+	return append(append([]string{}, o.DateLayouts...), dateLayouts...)
 }
 
 // parseDateOnly reads a date without a time of day ("Today"'s title holds only the date).

@@ -80,7 +80,7 @@ func (f *Forum) replyForm(ctx context.Context, tid string) (Form, string, *goque
 
 // replyFormOf finds the full reply form of a page, or the page's error.
 func replyFormOf(doc *goquery.Document) (*goquery.Selection, error) {
-	sel := doc.Find(Selectors.ReplyForm).Not("#quick_reply_form").First()
+	sel := doc.Find(selectors.ReplyForm).Not("#quick_reply_form").First()
 	if sel.Length() == 0 {
 		if perr := PageError(doc); perr != nil {
 			return nil, perr
@@ -88,7 +88,7 @@ func replyFormOf(doc *goquery.Document) (*goquery.Selection, error) {
 		if !LoggedIn(doc) {
 			return nil, fmt.Errorf("mybb: reply form shown to a guest: %w", forum.ErrLoggedOut)
 		}
-		return nil, fmt.Errorf("mybb: no reply form (%s): %w", Selectors.ReplyForm, forum.ErrMarkupChanged)
+		return nil, fmt.Errorf("mybb: no reply form (%s): %w", selectors.ReplyForm, forum.ErrMarkupChanged)
 	}
 	return sel, nil
 }
@@ -159,7 +159,7 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 	if err != nil {
 		return err
 	}
-	sel := doc.Find(Selectors.PMSendForm).First()
+	sel := doc.Find(selectors.PMSendForm).First()
 	if sel.Length() == 0 {
 		if perr := PageError(doc); perr != nil {
 			return perr
@@ -167,7 +167,7 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 		if !LoggedIn(doc) {
 			return fmt.Errorf("mybb: PM form shown to a guest: %w", forum.ErrLoggedOut)
 		}
-		return fmt.Errorf("mybb: no PM form (%s): %w", Selectors.PMSendForm, forum.ErrMarkupChanged)
+		return fmt.Errorf("mybb: no PM form (%s): %w", selectors.PMSendForm, forum.ErrMarkupChanged)
 	}
 	form := ReadForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {

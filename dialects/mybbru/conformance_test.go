@@ -14,7 +14,7 @@ func TestConformancePages(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
 	pages := filepath.Join("testdata", "pages")
-	forumtest.RunPages(t, forumtest.Pages{Dialect: "mybbru", Config: cfg,
+	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
 		Threads: []string{filepath.Join(pages, "viewtopic-id2-p1.html"), filepath.Join(pages, "viewtopic-id2-p2.html")},
 		NotThreads: []string{filepath.Join(pages, "viewforum-id2.html"), filepath.Join(pages, "login-form.html"),
 			filepath.Join(pages, "message-no-permission.html")}})

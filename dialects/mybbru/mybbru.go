@@ -1,4 +1,4 @@
-// Package mybbru is the MyBB.ru / rusff hosting dialect of forum.Forum, registered as "mybbru":
+// Package mybbru is the MyBB.ru / rusff hosting dialect of forum.Forum ("mybbru" in a configuration):
 // PunBB-style login (login.php?action=in: form_sent, redirect_url, req_username, req_password,
 // save_pass), an idle check of one request (viewtopic.php?id=T&action=last, not followed: its
 // Location names the newest post) and, when that post is past the cursor, reading from the page
@@ -80,10 +80,6 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 }
 
 var _ forum.SectionReader = (*Forum)(nil)
-
-func init() {
-	forum.Register("mybbru", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
-}
 
 // Capabilities: no private messages through this dialect.
 func (f *Forum) Capabilities() forum.Capabilities {
@@ -266,7 +262,7 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 			return nil, after, err
 		}
 		o.Base = p.URL
-		pi, err := scrape.Extract(d, Thread, o)
+		pi, err := scrape.Extract(d, threadTable, o)
 		if err != nil {
 			if !loggedIn(d) && reNoPerm.MatchString(message(d)) {
 				return nil, after, fmt.Errorf("mybbru: thread %s: %w", t.ID, forum.ErrLoggedOut)

@@ -140,7 +140,7 @@ func TestPageInfo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := scrape.Extract(doc, Thread, o)
+		p, err := scrape.Extract(doc, threadTable, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 
 // Selectors of a private-message folder (ucp.php?i=pm&folder=…), from prosilver's
 // ucp_pm_viewfolder.html (messagerow), ucp_header.html (the folder menu) and pagination.html.
-var FolderSel = struct {
+var folderSel = struct {
 	List, Row, Title, Mark, Next, OutboxLink string
 }{
 	List:       "#page-body ul.pmlist",
@@ -51,23 +51,23 @@ var (
 // has an empty Href.
 func ParseFolder(doc *goquery.Document) (Folder, error) {
 	f := Folder{Outbox: -1}
-	if a := doc.Find(FolderSel.OutboxLink).First(); a.Length() > 0 {
+	if a := doc.Find(folderSel.OutboxLink).First(); a.Length() > 0 {
 		f.Outbox = 0
 		if m := reFolderCount.FindStringSubmatch(a.Text()); m != nil {
 			f.Outbox, _ = strconv.Atoi(m[1])
 		}
 	}
-	list := doc.Find(FolderSel.List)
+	list := doc.Find(folderSel.List)
 	if list.Length() == 0 {
-		if doc.Find("#page-body form#viewfolder").Length() > 0 && doc.Find("#page-body form#viewfolder "+FolderSel.Row).Length() == 0 {
+		if doc.Find("#page-body form#viewfolder").Length() > 0 && doc.Find("#page-body form#viewfolder "+folderSel.Row).Length() == 0 {
 			return f, nil // an empty folder: {L_NO_MESSAGES}
 		}
 		return f, scrape.Markup("phpbb", "no private-message list on the page")
 	}
-	list.Find(FolderSel.Row).Each(func(_ int, li *goquery.Selection) {
-		a := li.Find(FolderSel.Title).First()
+	list.Find(folderSel.Row).Each(func(_ int, li *goquery.Selection) {
+		a := li.Find(folderSel.Title).First()
 		href := a.AttrOr("href", "")
-		id := strings.TrimSpace(li.Find(FolderSel.Mark).First().AttrOr("value", ""))
+		id := strings.TrimSpace(li.Find(folderSel.Mark).First().AttrOr("value", ""))
 		if m := reFolderP.FindStringSubmatch(href); id == "" && m != nil {
 			id = m[1]
 		}
@@ -80,6 +80,6 @@ func ParseFolder(doc *goquery.Document) (Folder, error) {
 		}
 		f.Rows = append(f.Rows, row)
 	})
-	f.Next = doc.Find(FolderSel.Next).First().AttrOr("href", "")
+	f.Next = doc.Find(folderSel.Next).First().AttrOr("href", "")
 	return f, nil
 }

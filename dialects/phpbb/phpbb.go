@@ -1,4 +1,4 @@
-// Package phpbb is the phpBB 3.3 dialect of forum.Forum, registered as "phpbb": login through
+// Package phpbb is the phpBB 3.3 dialect of forum.Forum ("phpbb" in a configuration): login through
 // ucp.php (form_token + creation_time + sid), reading a thread from the cursor's own post
 // (viewtopic.php?t=T&start=K, K its place in the topic: an idle check is a page of one post) or
 // from its last page backwards to the cursor, the topic lists of forums (forum.SectionReader), replying through posting.php (the form is replayed with all its hidden inputs and sent no
@@ -97,10 +97,6 @@ func durationExtra(cfg forum.Config, key string, def time.Duration) time.Duratio
 		return d
 	}
 	return def
-}
-
-func init() {
-	forum.Register("phpbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) })
 }
 
 // Capabilities: phpBB has private messages; posts up to max_post_chars; attachments of phpBB's

@@ -13,7 +13,7 @@ import (
 // TestRealPages reads the thread pages saved from real boards (testdata/realboards/phpbb at the
 // module root, see its README) against goldens checked by reading each page.
 func TestRealPages(t *testing.T) {
-	fixture.RealGolden(t, "phpbb", testConfig(), *update, nil)
+	fixture.RealGolden(t, Dialect(), testConfig(), *update, nil)
 }
 
 // phpBB 3.0 writes code as dl.codebox > dd > code with <br /> breaks and the indentation as

@@ -11,9 +11,9 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// Section is the selector table of a forum's topic list (viewforum.php?f=N: prosilver's
+// sectionSel is the selector table of a forum's topic list (viewforum.php?f=N: prosilver's
 // viewforum_body.html) and of the breadcrumb that names a topic's forum (navbar_header.html).
-var Section = struct {
+var sectionSel = struct {
 	Row, Title, Replies, LastPost, LastTime, LastPoster, LastPosterOld string
 	Pinned                                                             []string // row classes of topics kept on top
 	Crumb, CrumbLink, ReturnLink                                       string
@@ -48,34 +48,34 @@ var (
 // (announcements and sticky topics first, both Sticky). A forum without topics gives an empty
 // list; a page that is no topic list is an error wrapping forum.ErrMarkupChanged.
 func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
-	if doc.Find(Section.Row).Length() == 0 && doc.Find("h2.forum-title").Length() == 0 {
+	if doc.Find(sectionSel.Row).Length() == 0 && doc.Find("h2.forum-title").Length() == 0 {
 		return nil, scrape.Markup("phpbb", "not a forum's topic list")
 	}
 	var heads []forum.ThreadHead
-	doc.Find(Section.Row).Each(func(_ int, s *goquery.Selection) {
-		a := s.Find(Section.Title).First()
+	doc.Find(sectionSel.Row).Each(func(_ int, s *goquery.Selection) {
+		a := s.Find(sectionSel.Title).First()
 		m := topicRe.FindStringSubmatch(a.AttrOr("href", ""))
 		if m == nil {
 			return
 		}
 		h := forum.ThreadHead{ID: m[1], Title: strings.Join(strings.Fields(a.Text()), " "),
-			Replies: scrape.Count(s.Find(Section.Replies).First().Text())}
-		for _, c := range Section.Pinned {
+			Replies: scrape.Count(s.Find(sectionSel.Replies).First().Text())}
+		for _, c := range sectionSel.Pinned {
 			h.Sticky = h.Sticky || s.HasClass(c)
 		}
-		if lm := lastPostRe.FindStringSubmatch(s.Find(Section.LastPost).Last().AttrOr("href", "")); lm != nil {
+		if lm := lastPostRe.FindStringSubmatch(s.Find(sectionSel.LastPost).Last().AttrOr("href", "")); lm != nil {
 			h.LastPostID = lm[1] + lm[2]
 		}
-		if t, err := time.Parse(time.RFC3339, s.Find(Section.LastTime).First().AttrOr("datetime", "")); err == nil {
+		if t, err := time.Parse(time.RFC3339, s.Find(sectionSel.LastTime).First().AttrOr("datetime", "")); err == nil {
 			h.LastAt = t
 		}
-		h.LastPoster = strings.Join(strings.Fields(s.Find(Section.LastPoster).First().Text()), " ")
+		h.LastPoster = strings.Join(strings.Fields(s.Find(sectionSel.LastPoster).First().Text()), " ")
 		if h.LastPoster == "" {
-			h.LastPoster = strings.Join(strings.Fields(s.Find(Section.LastPosterOld).First().Text()), " ")
+			h.LastPoster = strings.Join(strings.Fields(s.Find(sectionSel.LastPosterOld).First().Text()), " ")
 		}
 		heads = append(heads, h)
 	})
-	if len(heads) == 0 && doc.Find(Section.Row).Length() > 0 {
+	if len(heads) == 0 && doc.Find(sectionSel.Row).Length() > 0 {
 		return nil, scrape.Markup("phpbb", "a topic list without a readable topic")
 	}
 	return heads, nil
@@ -84,10 +84,10 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 // SectionOf reads the forum a topic page belongs to from its breadcrumb (the innermost forum);
 // "" when the page shows none.
 func SectionOf(doc *goquery.Document) string {
-	if id := doc.Find(Section.Crumb).Last().AttrOr("data-forum-id", ""); id != "" {
+	if id := doc.Find(sectionSel.Crumb).Last().AttrOr("data-forum-id", ""); id != "" {
 		return id
 	}
-	for _, sel := range []string{Section.CrumbLink, Section.ReturnLink} {
+	for _, sel := range []string{sectionSel.CrumbLink, sectionSel.ReturnLink} {
 		if m := forumRe.FindStringSubmatch(doc.Find(sel).Last().AttrOr("href", "")); m != nil {
 			return m[1]
 		}
@@ -99,7 +99,7 @@ func SectionOf(doc *goquery.Document) string {
 // ("14 posts"; TOTAL_POSTS of viewtopic_body.html; subsilver2 "[ 14 posts ]"), -1 when it shows
 // none.
 func TotalPosts(doc *goquery.Document) int {
-	p := doc.Find(Section.TotalPosts).First().Clone()
+	p := doc.Find(sectionSel.TotalPosts).First().Clone()
 	p.Find("ul, a").Remove()
 	return scrape.Count(p.Text())
 }

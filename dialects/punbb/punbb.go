@@ -1,5 +1,5 @@
-// Package punbbposter is the forum.Forum of PunBB 1.2-1.4 and FluxBB 1.2-1.5, registered as
-// "punbb": it logs in, reads a topic from a cursor and replies through the board's HTML forms
+// Package punbb is the forum.Forum of PunBB 1.2-1.4 and FluxBB 1.2-1.5 ("punbb" in a
+// configuration): it logs in, reads a topic from a cursor and replies through the board's HTML forms
 // (every hidden field of a freshly fetched form replayed, csrf_token included where the version
 // has one, POSTed to exactly the form's action, since the token is bound to it, with the form's
 // page as Referer, which FluxBB 1.4/1.5 demand). The versions' forms differ only in what the
@@ -18,7 +18,7 @@
 //
 // Writing: the 302 after a reply names the new post (viewtopic.php?pid=N#pN). Errors are typed
 // (forum.FloodError with the group's wait, ErrTooShort, ErrTooLong, ErrBadToken, ErrNoPermission,
-// ErrLoggedOut) and acted on (form.Retry): logged out → log in again once, bad token → a fresh
+// ErrLoggedOut) and acted on (web.Retry): logged out → log in again once, bad token → a fresh
 // form once; flood control and a message too long come back to the daemon. Forms are encoded in the
 // board's charset (windows-1251 boards get &#NNNN; for what cp1251 cannot hold).
 package punbb
@@ -81,10 +81,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	f.board.Defaults(cfg)
 	return f, nil
-}
-
-func init() {
-	forum.Register("punbb", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
 }
 
 var (

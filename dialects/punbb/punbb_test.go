@@ -403,7 +403,7 @@ func TestWindows1251Board(t *testing.T) {
 }
 
 func TestRegistered(t *testing.T) {
-	fm, err := forum.Open("punbb", forum.Config{BaseURL: "http://127.0.0.1:1/"})
+	fm, err := Dialect().Open(forum.Config{BaseURL: "http://127.0.0.1:1/"})
 	if err != nil {
 		t.Fatal(err)
 	}

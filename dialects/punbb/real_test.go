@@ -10,5 +10,5 @@ import (
 // module root, see its README: FluxBB 1.4/1.5 and PunBB 1.2 blockpost markup) against goldens
 // checked by reading each page.
 func TestRealPages(t *testing.T) {
-	fixture.RealGolden(t, "punbb", testConfig(), *update, nil)
+	fixture.RealGolden(t, Dialect(), testConfig(), *update, nil)
 }

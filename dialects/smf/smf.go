@@ -1,4 +1,4 @@
-// Package smfposter is the forum.Forum of Simple Machines Forum 2.1, registered as "smf": it logs
+// Package smf is the forum.Forum of Simple Machines Forum 2.1 ("smf" in a configuration): it logs
 // in, reads a topic from a cursor, replies, and sends and reads private messages, through SMF's
 // own HTML forms (every hidden field and token of a freshly fetched form replayed: the session
 // check pair, seqnum, last_msg).
@@ -13,9 +13,9 @@
 // The topic lists of boards are read for forum.SectionReader.
 //
 // Writing: SMF never says the new post's id (the 302 goes to topic=T.new#new), so after a reply
-// the poster reads the page it lands on, and the last page if needed, for the bot's newest post
+// the writer reads the page it lands on, and the last page if needed, for the bot's newest post
 // carrying the text it sent. Errors are typed (forum.FloodError with SMF's wait, ErrBadToken,
-// ErrTooShort, ErrTooLong, ErrNoPermission, ErrLoggedOut) and acted on (form.Retry): logged out →
+// ErrTooShort, ErrTooLong, ErrNoPermission, ErrLoggedOut) and acted on (web.Retry): logged out →
 // log in again once, session timed out → a fresh form once, "new reply while typing" → a fresh
 // form; flood control and a message too long come back to the daemon, which waits and splits.
 package smf
@@ -103,10 +103,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	f.board.Defaults(cfg)
 	return f, nil
-}
-
-func init() {
-	forum.Register("smf", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
 }
 
 var _ forum.Forum = (*Forum)(nil)
@@ -245,7 +241,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	return f.retry().Post(ctx, func() (string, bool, error) { return f.replyAttempt(ctx, t, body) })
 }
 
-// retry is how a write is tried again (form.Retry): logged out → log in once, bad token (session
+// retry is how a write is tried again (web.Retry): logged out → log in once, bad token (session
 // timed out, form already submitted) → a fresh form once, new replies while typing → a fresh form
 // (bounded).
 func (f *Forum) retry() web.Retry {

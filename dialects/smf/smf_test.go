@@ -517,7 +517,7 @@ func TestLoginErrors(t *testing.T) {
 }
 
 func TestRegistered(t *testing.T) {
-	fm, err := forum.Open("smf", forum.Config{BaseURL: "http://127.0.0.1:1/"})
+	fm, err := Dialect().Open(forum.Config{BaseURL: "http://127.0.0.1:1/"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,5 +13,5 @@ import (
 func TestConformancePages(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
-	forumtest.RunPages(t, forumtest.Pages{Dialect: "ucoz", Config: cfg, Threads: fixture.RealPages(t, "ucoz")})
+	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg, Threads: fixture.RealPages(t, "ucoz")})
 }

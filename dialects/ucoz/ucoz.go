@@ -1,6 +1,6 @@
 // Package ucoz reads forum thread pages of uCoz sites (the hosted site builder: *.ucoz.ru,
 // *.ucoz.net, *.clan.su, *.3dn.ru, *.at.ua and the sites' own domains; module "forum", pages
-// /forum/F-T-N) through the generic engine: the selector table Preset below, which `forumgm
+// /forum/F-T-N) through the generic engine: the selector table preset below, which `forumgm
 // detect` also proposes for the generic dialect. Reading only: see README.md for where the markup
 // comes from and what a writer would need.
 //
@@ -36,8 +36,8 @@ import (
 // postLink is a post's direct link: /forum/{forum}-{topic}-{post}-16-{Unix time}.
 const postLink = `/forum/\d+-\d+-(\d+)-16-\d+`
 
-// Preset is the selector table (generic dialect keys, forum/scrape/README.md).
-var Preset = map[string]string{
+// preset is the selector table (generic dialect keys, forum/scrape/README.md).
+var preset = map[string]string{
 	"post":       "tr[id^=post]",
 	"post_id":    "@id",
 	"post_id_re": `^post(\d+)$`,
@@ -84,9 +84,9 @@ var Preset = map[string]string{
 	"required":      "td.posttdMessage",
 }
 
-// Thread is Preset as a table.
-var Thread = func() *scrape.Table {
-	t, err := scrape.TableFromExtra(Preset)
+// threadTable is preset as a table.
+var threadTable = func() *scrape.Table {
+	t, err := scrape.TableFromExtra(preset)
 	if err != nil {
 		panic(err)
 	}
@@ -98,9 +98,9 @@ var Thread = func() *scrape.Table {
 // header or the <meta>). cfg.Extra overrides single keys of the table. A page without uCoz posts
 // is forum.ErrMarkupChanged.
 func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
-	t := Thread
+	t := threadTable
 	if len(cfg.Extra) > 0 {
-		extra := maps.Clone(Preset)
+		extra := maps.Clone(preset)
 		maps.Copy(extra, cfg.Extra)
 		var err error
 		if t, err = scrape.TableFromExtra(extra); err != nil {
@@ -110,5 +110,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	}
 	return scrape.ExtractWith(t, page, contentType, cfg)
 }
-
-func init() { forum.RegisterExtractor("ucoz", Extract) }

@@ -46,7 +46,7 @@ func readReal(t testing.TB, name string) []byte {
 // TestRealPages reads the thread pages saved from real uCoz sites (testdata/realboards/ucoz at the
 // module root, see its README) against goldens checked field by field against the pages.
 func TestRealPages(t *testing.T) {
-	fixture.RealGolden(t, "ucoz", testConfig(t, "Europe/Moscow"), *update, nil)
+	fixture.RealGolden(t, Dialect(), testConfig(t, "Europe/Moscow"), *update, nil)
 }
 
 // The sites' zones: the date a page shows is in the site's zone (needforkill.ru: Moscow,
@@ -108,7 +108,7 @@ func TestRealPagination(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := scrape.Extract(doc, Thread, scrape.Options{Loc: time.UTC, Now: time.Now()})
+		p, err := scrape.Extract(doc, threadTable, scrape.Options{Loc: time.UTC, Now: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func TestQuoteAuthor(t *testing.T) {
 		"Цитата":                "",
 		"Цитата (Кот (старый))": "Кот (старый)",
 	} {
-		m := Thread.QuoteAuthor.FindStringSubmatch(title)
+		m := threadTable.QuoteAuthor.FindStringSubmatch(title)
 		if m == nil || m[1] != want {
 			t.Errorf("%q: %q, want %q", title, m, want)
 		}

@@ -14,6 +14,6 @@ import (
 func TestConformancePages(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
-	forumtest.RunPages(t, forumtest.Pages{Dialect: "vbulletin5", Config: cfg,
+	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
 		Threads: []string{filepath.Join(fixture.RealDir(t), "generic", "vbulletin552-fandompost.html")}})
 }

@@ -1,5 +1,5 @@
 // Package vbulletin5 reads vBulletin 5 thread pages (the default style and those built on it)
-// through the generic engine: the selector table VB5 below, which `forumgm detect` also proposes
+// through the generic engine: the selector table vb5 below, which `forumgm detect` also proposes
 // for the generic dialect. Reading only: vBulletin 5 posts replies and private messages through
 // JavaScript calls (ajax/api/...) with a security token, which no built-in poster speaks.
 package vbulletin5
@@ -13,12 +13,12 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// VB5 is vBulletin 5 (default style, 5.5): li.b-post[data-node-id] with its publication time as
+// vb5 is vBulletin 5 (default style, 5.5): li.b-post[data-node-id] with its publication time as
 // Unix seconds (data-node-publishdate; the <time datetime> beside it has no zone and the shown
 // date is in the reader's zone), the author in .b-userinfo__details, the text in
 // .js-post__content-text, quotes div.bbcode_container > div.bbcode_quote "Originally posted by
 // Name" with a link to ?p=N, signatures div.post-signature outside the text.
-var VB5 = map[string]string{
+var vb5 = map[string]string{
 	"post":         "li.b-post[data-node-id]",
 	"post_id":      "@data-node-id",
 	"post_id_re":   `^(\d+)$`,
@@ -55,7 +55,7 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	if doc.Find("li.b-post[data-node-id]").Length() == 0 {
 		return nil, fmt.Errorf("vbulletin5: no vBulletin 5 posts (li.b-post[data-node-id]): %w", forum.ErrMarkupChanged)
 	}
-	extra := maps.Clone(VB5)
+	extra := maps.Clone(vb5)
 	maps.Copy(extra, cfg.Extra)
 	t, err := scrape.TableFromExtra(extra)
 	if err != nil {
@@ -76,5 +76,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	}
 	return p.Posts, nil
 }
-
-func init() { forum.RegisterExtractor("vbulletin5", Extract) }

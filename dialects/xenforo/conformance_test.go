@@ -19,6 +19,6 @@ func TestConformancePages(t *testing.T) {
 	if err != nil || len(threads) == 0 {
 		t.Fatalf("no XenForo 2 pages: %v", err)
 	}
-	forumtest.RunPages(t, forumtest.Pages{Dialect: "xenforo", Config: cfg, Threads: threads,
+	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg, Threads: threads,
 		NotThreads: []string{filepath.Join("testdata", "forum-view-18.html")}})
 }

@@ -124,7 +124,7 @@ func (f *Forum) conversation(ctx context.Context, it convItem) ([]forum.Post, er
 	var out []forum.Post
 	next := it.href
 	for n := 0; next != "" && n < maxPagesPerPoll; n++ {
-		page, doc, err := f.readPage(ctx, next, XF2Conversation)
+		page, doc, err := f.readPage(ctx, next, xf2Conversation)
 		if err != nil {
 			return nil, err
 		}

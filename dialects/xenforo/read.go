@@ -81,7 +81,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
 	}
-	page, doc, err := f.readPage(ctx, pageURL.String(), XF2)
+	page, doc, err := f.readPage(ctx, pageURL.String(), xf2)
 	if err != nil {
 		return nil, after, err
 	}
@@ -94,7 +94,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	}
 	return web.PostsAfter(after, current, page.Posts, page.Prev, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
-			p, _, err := f.readPage(ctx, rawURL, XF2)
+			p, _, err := f.readPage(ctx, rawURL, xf2)
 			if err != nil {
 				return nil, "", err
 			}

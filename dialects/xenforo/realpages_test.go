@@ -68,7 +68,7 @@ func TestRealPagesWrite(t *testing.T) {
 			if x.UnreadPM() {
 				t.Error("unread conversations on a page whose badge says 0 (or has none)")
 			}
-			page, err := ReadPage(doc, XF2, forum.Config{})
+			page, err := ReadPage(doc, xf2, forum.Config{})
 			if err != nil || len(page.Posts) != tc.posts {
 				t.Fatalf("posts: %d, %v", len(page.Posts), err)
 			}
@@ -194,10 +194,10 @@ func TestRealPageNav(t *testing.T) {
 			t.Fatal(err)
 		}
 		href := func(key string) *goquery.Selection {
-			sel, _, _ := strings.Cut(XF2[key], "@")
+			sel, _, _ := strings.Cut(xf2[key], "@")
 			return doc.Find(sel)
 		}
-		return strings.TrimSpace(doc.Find(XF2["page_current"]).First().Text()),
+		return strings.TrimSpace(doc.Find(xf2["page_current"]).First().Text()),
 			href("next_page").First().AttrOr("href", ""), href("prev_page").Length()
 	}
 	if cur, next, prev := read(string(raw)); cur != "1" || next != thread+"page-2" || prev != 0 {

@@ -1,6 +1,6 @@
-// Package xenforo is the XenForo 2 dialect of forum.Forum, registered as "xenforo": it logs in
+// Package xenforo is the XenForo 2 dialect of forum.Forum ("xenforo" in a configuration): it logs in
 // through login/login, reads a thread from its newest page back to the cursor (the pages are
-// read by dialects/xenforo), replies through threads/<id>/add-reply and keeps private messages
+// read with the tables of extract.go), replies through threads/<id>/add-reply and keeps private messages
 // through conversations (conversations/add to send, the conversation list and each unread
 // conversation to receive), and lists a forum's threads from its first page (forum.SectionReader).
 //
@@ -21,7 +21,7 @@
 // Config.Extra keys: "friendly_urls" ("false": the board has no URL rewriting, every route goes
 // through index.php?route), "max_post_chars" (default 25000, XenForo's messageMaxLength),
 // "flood_wait" (a Go duration used when a flood message names no number, default 30s), "rate".
-// Table keys of dialects/xenforo (a theme that moved something) override the thread table.
+// Keys of the tables of extract.go (a theme that moved something) override the thread table.
 package xenforo
 
 import (
@@ -105,10 +105,6 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	f.board.Defaults(cfg)
 	return f, nil
-}
-
-func init() {
-	forum.Register("xenforo", func(cfg forum.Config) (forum.Forum, error) { return New(cfg) })
 }
 
 var _ forum.Forum = (*Forum)(nil)

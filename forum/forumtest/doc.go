@@ -13,7 +13,7 @@
 //     shorter thread) and a page that is not a thread (a typed error). A dialect says what it
 //     lacks (Harness.Lacks, with the reason): the suite then checks the refusal instead (no
 //     private messages: forum.ErrNoPM), it never skips a case silently.
-//   - RunPages reads a dialect's captured pages with its registered extractor, with no board:
+//   - RunPages reads a dialect's captured pages with its descriptor's Extract, with no board:
 //     every post has an id, an author, a time and a text or a typed problem, ids ascend, a page
 //     cut short and a page that is not a thread are errors. Every dialect runs it, reading-only
 //     ones (ucoz, vbulletin5) included.

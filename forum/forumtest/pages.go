@@ -13,8 +13,9 @@ import (
 
 // Pages are a dialect's captured pages for RunPages.
 type Pages struct {
-	// Dialect is the name the dialect's extractor is registered under (forum.RegisterExtractor).
-	Dialect string
+	// Dialect is the dialect whose Extract reads the pages (its descriptor, dialects/<name>'s
+	// Dialect()).
+	Dialect forum.Dialect
 	// Config is what the extractor reads with (the board's zone, a clock for relative dates).
 	Config forum.Config
 	// Threads are files of thread pages (at least one), each with posts.
@@ -29,7 +30,7 @@ type Pages struct {
 // blank is a whole page of no engine: no posts, nothing a thread page has.
 const blank = `<!DOCTYPE html><html><head><title>Board</title></head><body><div id="content"><p>Welcome.</p></div></body></html>`
 
-// RunPages reads p's pages with the dialect's registered extractor: every thread page gives
+// RunPages reads p's pages with the dialect's extractor: every thread page gives
 // posts in id order each with an id, an author and a time or the typed problem of what it lacks;
 // a page cut in the middle is refused, by forum.CheckWhole (which every dialect's session runs
 // on a page before its extractor: a whole captured page must pass it) or by the extractor (an
@@ -37,12 +38,12 @@ const blank = `<!DOCTYPE html><html><head><title>Board</title></head><body><div 
 // a typed error (Typed).
 func RunPages(t *testing.T, p Pages) {
 	t.Helper()
-	x, err := forum.ExtractorFor(p.Dialect)
-	if err != nil {
-		t.Fatal(err)
+	x := p.Dialect.Extract
+	if x == nil {
+		t.Fatalf("forumtest: dialect %q reads no pages", p.Dialect.Name)
 	}
 	if len(p.Threads) == 0 {
-		t.Fatalf("forumtest: no thread pages of %s", p.Dialect)
+		t.Fatalf("forumtest: no thread pages of %s", p.Dialect.Name)
 	}
 	for _, path := range p.Threads {
 		t.Run(filepath.Base(path), func(t *testing.T) {

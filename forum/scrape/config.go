@@ -77,7 +77,7 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 		t.Time = append(t.Time, f)
 	}
 	if len(t.TimeLayouts) > 0 {
-		t.TimeLayouts = append(t.TimeLayouts, DefaultLayouts...)
+		t.TimeLayouts = append(t.TimeLayouts, defaultLayouts...)
 	}
 	if s := get("quote_author_re"); s != "" {
 		re, err := regexp.Compile(s)
@@ -129,5 +129,3 @@ func ExtractWith(t *Table, page []byte, contentType string, cfg forum.Config) ([
 	}
 	return p.Posts, nil
 }
-
-func init() { forum.RegisterExtractor("generic", ExtractPage) }

@@ -1,9 +1,10 @@
-// Package date owns reading the dates forums show, in English and Russian, for every scraper: a
+// This file reads the dates forums show, in English and Russian, for every reader: a
 // board's own layouts (Go syntax, such as MyBB's m-d-Y "11-30-2026, 03:16 AM"), relative forms
 // ("5 minutes ago", "5 минут назад", "Less than 1 minute ago", "just now"), and the common
 // absolute and day-relative forms ("Today at 03:44 AM", "Yesterday 23:59:01", "Nov 30, 2026,
 // 03:44 AM", "30 ноября 2026, 03:44", "2026-11-30 03:44:12", "30.11.2026, 03:44"). The scrapers
 // wrap its errors in their own name.
+
 package scrape
 
 import (

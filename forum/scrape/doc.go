@@ -1,8 +1,9 @@
-// Package generic is the selector-table reading engine and forumgm's configurable reading
-// dialect. The table-driven dialects read their pages with it (phpBB, Invision, XenForo,
+// Package scrape is the dialects' HTML reading kit: the text of a post as a reader sees it
+// (htmltext.go: Render), the dates forums show (date.go), what the hand-written readers share
+// (readers.go), and the selector-table reading engine, which is also the generic dialect's
+// reading. The table-driven dialects read their pages with it (phpBB, Invision, XenForo,
 // vBulletin 5, uCoz, MyBB.ru: each a Table of its own in dialects/<engine>); MyBB, PunBB and SMF
-// have hand-written readers on forum/scrape and forum/scrape instead, and Discourse reads
-// JSON.
+// have hand-written readers on the rest of the kit instead, and Discourse reads JSON.
 //
 // A table describes one engine's markup (Table): where a post is, where its id, permalink, author, time
 // and body are, which parts of the body are quotes, code blocks, spoilers, signatures and edit
@@ -15,5 +16,5 @@
 // that part (a forum.Problem of the post), not the page. Posts come in forum.CompareIDs order.
 //
 // The generic dialect reads its table from forum.Config.Extra (TableFromExtra; keys in README.md)
-// and registers the "generic" Extractor.
+// and reads its saved pages with ExtractPage (its Extractor).
 package scrape

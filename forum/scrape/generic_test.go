@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/dialects"
 	"forumgm/dialects/phpbb"
 	"forumgm/forum"
 	"forumgm/forum/scrape"
@@ -101,7 +102,7 @@ func TestPunBBFixturesMatchDatabase(t *testing.T) {
 	fixture.Raw(t, "punbb", &raw)
 	now := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC) // capture day; pages say "Today 03:45:21"
 	cfg := forum.Config{BaseURL: "http://127.0.0.1:8083/", Location: time.UTC, Now: func() time.Time { return now }, Extra: PunBBExtra}
-	x, err := forum.ExtractorFor("generic")
+	x, err := dialects.Registry(dialects.Options{}).Extractor("generic")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package htmltext owns turning the HTML of a forum post into what a reader sees: the author's own
+// This file turns the HTML of a forum post into what a reader sees: the author's own
 // text, with the top-level quotes, code blocks and spoilers taken out into lists of their own. The
 // walk (Render) is shared by the hand-written readers (MyBB, PunBB, SMF) and Discourse's cooked
 // HTML; what differs between their markup is a Dialect (the classes, the white-space rules and
@@ -8,6 +8,7 @@
 //
 // It also holds the small helpers every reader of forum HTML needs: Collapse, AbsURL, HasClass
 // and Attr.
+
 package scrape
 
 import (

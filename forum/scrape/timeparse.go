@@ -4,8 +4,8 @@ import (
 	"time"
 )
 
-// DefaultLayouts are the absolute date forms the built-in dialects know.
-var DefaultLayouts = []string{
+// defaultLayouts are the absolute date forms the built-in dialects know.
+var defaultLayouts = []string{
 	time.RFC3339,
 	"2006-01-02T15:04:05-0700", // ISO 8601 with a basic offset (XenForo 2's <time datetime>)
 	"2006-01-02 15:04:05",
@@ -26,7 +26,7 @@ var DefaultLayouts = []string{
 // 23:01", "Today, 12:34", "5 минут назад"), resolved against now in loc: date.Parse.
 func ParseTime(s string, layouts []string, loc *time.Location, now time.Time) (time.Time, error) {
 	if len(layouts) == 0 {
-		layouts = DefaultLayouts
+		layouts = defaultLayouts
 	}
 	return ParseDate(s, loc, now, layouts...)
 }

@@ -1,4 +1,4 @@
-// Package phpbb reads phpBB 3.0-3.3 pages (prosilver and styles derived from it, and phpBB 3.0's
+// This file reads phpBB 3.0-3.3 pages (prosilver and styles derived from it, and phpBB 3.0's
 // table-based subsilver2 and its derivatives): thread pages, the private-message inbox and a
 // private message; and a forum's topic list into forum.ThreadHead values (section.go). Markup
 // from phpBB/styles/prosilver/template/{viewtopic_body,bbcode,pagination,
@@ -20,7 +20,7 @@
 //	              li > a), li.previous a[rel=prev], li.next a[rel=next]; 3.0 writes only the
 //	              numbers ("1, <strong>2</strong>, 3"): FillPages takes the neighbours' links
 //
-// subsilver2 (phpBB 3.0 and 3.1; table Subsilver2, chosen when the page has b.postauthor): one
+// subsilver2 (phpBB 3.0 and 3.1; table subsilver2Table, chosen when the page has b.postauthor): one
 // table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body
 // div.postbody (the signature is a span.postbody after it; 3.1: a second div.postbody), edit
 // span.gensmall "Last edited by", quotes div.quotetitle "Name wrote:" + div.quotecontent and code
@@ -28,6 +28,7 @@
 // quote before reading); pages "Page N of M" in td.nav, the "Previous"/"Next" page links in
 // td.gensmall b (3.1: directly in the right-aligned td.gensmall). ThreadTable picks the table of a
 // page.
+
 package phpbb
 
 import (
@@ -39,16 +40,16 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// QuoteAuthor reads the name out of a quote's cite ("Name wrote:"; the Russian pack says
+// quoteAuthorRe reads the name out of a quote's cite ("Name wrote:"; the Russian pack says
 // "Name писал(а):").
-var QuoteAuthor = regexp.MustCompile(`^(.+?)\s+(?:wrote|писал\(а\)|написал\(а\)|пишет)\s*:`)
+var quoteAuthorRe = regexp.MustCompile(`^(.+?)\s+(?:wrote|писал\(а\)|написал\(а\)|пишет)\s*:`)
 
-// Thread is the selector table of a viewtopic.php page. Every role lists its alternatives in
+// threadTable is the selector table of a viewtopic.php page. Every role lists its alternatives in
 // order ("||"): phpBB 3.3 prosilver first, then 3.1/3.2 and prosilver-derived styles that show no
 // <time> (the date is the text after "»" in p.author), then phpBB 3.0 prosilver (profile links
 // without a class, codeboxes as dl.codebox) and 3.0 styles built on it that write the byline as
 // div.author and leave the profile empty.
-var Thread = &scrape.Table{
+var threadTable = &scrape.Table{
 	Name:      "phpbb",
 	Post:      "div.post[id^=p]:has(div.postbody)",
 	ID:        scrape.Field{Attr: "id", Re: regexp.MustCompile(`^p(\d+)$`)},
@@ -73,7 +74,7 @@ var Thread = &scrape.Table{
 	Edited:       "div.notice:not(.post_deleted_msg)",
 	Quote:        "blockquote",
 	QuoteCite:    "cite",
-	QuoteAuthor:  QuoteAuthor,
+	QuoteAuthor:  quoteAuthorRe,
 	QuotePostID:  scrape.Field{Sel: "a[data-post-id]", Attr: "data-post-id"},
 	Code:         "div.codebox, dl.codebox",
 	CodeText:     "pre code, dd > code, p + code",
@@ -85,11 +86,11 @@ var Thread = &scrape.Table{
 	NextPage:     scrape.Field{Sel: "div.pagination li.next a[rel=next]", Attr: "href"},
 }
 
-// Subsilver2 is the selector table of a phpBB 3.0 subsilver2 viewtopic.php page (and styles
+// subsilver2Table is the selector table of a phpBB 3.0 subsilver2 viewtopic.php page (and styles
 // built on it): tables, not the prosilver divs. Edit marks and dates in the English and Russian
 // packs. The permalink is the post's target icon (viewtopic.php?p=N#pN; an img in 3.0, a
 // span.imageset in 3.1): the subject links only the anchor #pN.
-var Subsilver2 = &scrape.Table{
+var subsilver2Table = &scrape.Table{
 	Name:            "phpbb",
 	Post:            "table.tablebg:has(.postauthor)",
 	ID:              scrape.Field{Sel: "a[name^=p]", Attr: "name", Re: regexp.MustCompile(`^p(\d+)$`)},
@@ -104,7 +105,7 @@ var Subsilver2 = &scrape.Table{
 	Edited:          "span.gensmall:contains('Last edited by'), span.gensmall:contains('Последний раз редактировалось')",
 	Quote:           "div.quotecontent",
 	QuoteCite:       "div.quotetitle",
-	QuoteAuthor:     QuoteAuthor,
+	QuoteAuthor:     quoteAuthorRe,
 	Code:            "div.codecontent, pre.codecontent",
 	PageCurrent:     scrape.Field{Sel: "td.nav strong"},
 	PageNumbers:     "td.nav strong, td.gensmall b a, td.gensmall b strong",
@@ -120,9 +121,9 @@ var Subsilver2 = &scrape.Table{
 func ThreadTable(doc *goquery.Document) *scrape.Table {
 	if doc.Find("div.post[id^=p] div.postbody").Length() == 0 && doc.Find("table.tablebg .postauthor").Length() > 0 {
 		subsilver2Quotes(doc)
-		return Subsilver2
+		return subsilver2Table
 	}
-	return Thread
+	return threadTable
 }
 
 // subsilver2Quotes moves each subsilver2 quote title ("Name wrote:") into the quote content that
@@ -131,7 +132,7 @@ func ThreadTable(doc *goquery.Document) *scrape.Table {
 func subsilver2Quotes(doc *goquery.Document) {
 	doc.Find("div.quotetitle").Each(func(_ int, t *goquery.Selection) {
 		next := t.Next()
-		if !next.Is("div.quotecontent") || !QuoteAuthor.MatchString(t.Text()) {
+		if !next.Is("div.quotecontent") || !quoteAuthorRe.MatchString(t.Text()) {
 			t.Remove()
 			return
 		}
@@ -139,10 +140,10 @@ func subsilver2Quotes(doc *goquery.Document) {
 	})
 }
 
-// PM is the selector table of a private message (ucp.php?i=pm&mode=view&p=ID): no <time>, only
+// pmTable is the selector table of a private message (ucp.php?i=pm&mode=view&p=ID): no <time>, only
 // the SENT_DATE text after "Sent:". phpBB 3.0 prosilver: profile links without a class, code as
 // dl.codebox. (subsilver2's message view, a table with no message id, is not read.)
-var PM = &scrape.Table{
+var pmTable = &scrape.Table{
 	Name:            "phpbb",
 	Post:            "#page-body div.post.pm[id^=post-]",
 	ID:              scrape.Field{Attr: "id", Re: regexp.MustCompile(`^post-(\d+)$`)},
@@ -158,7 +159,7 @@ var PM = &scrape.Table{
 	Edited:      "div.notice",
 	Quote:       "blockquote",
 	QuoteCite:   "cite",
-	QuoteAuthor: QuoteAuthor,
+	QuoteAuthor: quoteAuthorRe,
 	QuotePostID: scrape.Field{Sel: "a[data-msg-id]", Attr: "data-msg-id"},
 	Code:        "div.codebox, dl.codebox",
 	CodeText:    "pre code, dd > code, p + code",
@@ -175,7 +176,7 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	if err != nil {
 		return nil, err
 	}
-	t := PM
+	t := pmTable
 	if doc.Find("#page-body div.post.pm").Length() == 0 {
 		t = ThreadTable(doc)
 	}
@@ -185,5 +186,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	}
 	return p.Posts, nil
 }
-
-func init() { forum.RegisterExtractor("phpbb", Extract) }

@@ -1,4 +1,4 @@
-// Package mybbru reads pages of the MyBB.ru / rusff.me / forum24 hosting family (a PunBB 1.2
+// This file reads pages of the MyBB.ru / rusff.me / forum24 hosting family (a PunBB 1.2
 // fork; pages usually windows-1251). See README.md for where the markup comes from.
 //
 // Selector table (thread page, viewtopic.php, body#pun-viewtopic):
@@ -15,6 +15,7 @@
 //	spoiler     div.quote-box.spoiler-box: first div = title, blockquote = text
 //	code        div.code-box: strong.legend "Код:", div.blockcode pre (verbatim)
 //	pagination  div.pagelink: strong = current, a = other pages, a.next / a.prev
+
 package mybbru
 
 import (
@@ -24,11 +25,11 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// QuoteAuthor reads the name out of a quote's cite ("Name написал(а):", "Name wrote:").
-var QuoteAuthor = regexp.MustCompile(`^(.+?)\s+(?:написал\(а\)|написала?|пишет|wrote)\s*:`)
+// quoteAuthorRe reads the name out of a quote's cite ("Name написал(а):", "Name wrote:").
+var quoteAuthorRe = regexp.MustCompile(`^(.+?)\s+(?:написал\(а\)|написала?|пишет|wrote)\s*:`)
 
-// Thread is the selector table of a viewtopic.php page.
-var Thread = &scrape.Table{
+// threadTable is the selector table of a viewtopic.php page.
+var threadTable = &scrape.Table{
 	Name:            "mybbru",
 	Post:            "#pun-main div.topic div.post[id^=p]",
 	ID:              scrape.Field{Attr: "id", Re: regexp.MustCompile(`^p(\d+)$`)},
@@ -43,7 +44,7 @@ var Thread = &scrape.Table{
 	Edited:          ".post-content p.lastedit",
 	Quote:           "div.quote-box:not(.spoiler-box)",
 	QuoteCite:       "cite",
-	QuoteAuthor:     QuoteAuthor,
+	QuoteAuthor:     quoteAuthorRe,
 	QuotePostID:     scrape.Field{Sel: "a[href*='pid=']", Attr: "href", Re: regexp.MustCompile(`pid=(\d+)`)},
 	Code:            "div.code-box",
 	CodeText:        "pre",
@@ -59,7 +60,5 @@ var Thread = &scrape.Table{
 
 // Extract reads a saved thread page (any charset; windows-1251 from the header or <meta>).
 func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
-	return scrape.ExtractWith(Thread, page, contentType, cfg)
+	return scrape.ExtractWith(threadTable, page, contentType, cfg)
 }
-
-func init() { forum.RegisterExtractor("mybbru", Extract) }

@@ -1,11 +1,12 @@
-// Package extract owns what the hand-written page readers share around their own markup. For
-// PunBB and SMF: the options a page is read with, parsing a page's bytes, the registered
+// This file holds what the hand-written page readers share around their own markup. For
+// PunBB and SMF: the options a page is read with, parsing a page's bytes, the
 // forum.Extractor built on a dialect's parser (decode, parse, the page's own error when it has
 // no posts, posts in forum.CompareIDs order), and which forum error an error message means (by a
 // dialect's table of message fragments). For the readers of a forum's lists (the topic lists of
 // PunBB, SMF, phpBB, Invision and XenForo, MyBB's board index; section.go): the counts of a list's
 // cells (Count) and the last poster's name (Poster). What a page holds and how it is read stays in the dialect; the
 // order of post ids is forum's.
+
 package scrape
 
 import (

@@ -1,7 +1,7 @@
-// Package punbb reads PunBB 1.3 and 1.4 pages (div.main-topic, default "Oxygen" style), and the
+// This file reads PunBB 1.3 and 1.4 pages (div.main-topic, default "Oxygen" style), and the
 // "blockpost" topic pages of PunBB 1.2 and FluxBB 1.2-1.5 (blockpost.go): the posts of a topic
 // page into forum.Post values, each part by role with fallbacks (an unreadable part costs that
-// part, reported in the post's Problems), plus what a poller and a poster need from a page (page
+// part, reported in the post's Problems), plus what a poller and the writer need from a page (page
 // numbers, the previous page, the topic id, who is logged in, the quick-post form's token, the
 // forum of the breadcrumb) and the typed errors of the error pages of every version; and a
 // forum's topic list into forum.ThreadHead values (section.go: PunBB 1.3/1.4, FluxBB, PunBB 1.2
@@ -10,6 +10,7 @@
 // Every selector of the 1.3/1.4 markup is in the one table sel below, the blockposts' in blk; the
 // golden tests in testdata/golden pin what they extract from pages captured on a real PunBB 1.4.4
 // and, in versions_test.go, on real PunBB 1.3.6 and FluxBB 1.2.24, 1.4.13 and 1.5.11.
+
 package punbb
 
 import (
@@ -96,7 +97,7 @@ var sel = struct {
 	smileyPath:     "img/smilies/",
 }
 
-// Page is what a poller and a poster need from one PunBB topic page.
+// Page is what a poller and the writer need from one PunBB topic page.
 type Page struct {
 	Posts   []forum.Post // in page order
 	TopicID string
@@ -314,5 +315,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
-
-func init() { forum.RegisterExtractor("punbb", Extract) }

@@ -167,13 +167,13 @@ func TestPagination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ReadPage(doc, IPS4, cfg())
+	p, err := ReadPage(doc, ips4, cfg())
 	if err != nil || p.Current != 2 || p.Prev != "https://board.example/topic/7-t/" || p.Next != "https://board.example/topic/7-t/page/3/" {
 		t.Fatalf("%+v %v", p, err)
 	}
 	doc, _ = docOf(page(`<li class='ipsPagination_first ipsPagination_inactive'><a href='x' rel="first">«</a></li>`,
 		`<li class='ipsPagination_next ipsPagination_inactive'><a href='https://board.example/topic/7-t/page/2/' rel="next">Next</a></li>`))
-	if p, err = ReadPage(doc, IPS4, cfg()); err != nil || p.Next != "" || p.Prev != "" {
+	if p, err = ReadPage(doc, ips4, cfg()); err != nil || p.Next != "" || p.Prev != "" {
 		t.Errorf("last page: %+v %v", p, err)
 	}
 }

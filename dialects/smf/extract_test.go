@@ -39,10 +39,7 @@ var extractPages = []string{
 }
 
 func TestGolden(t *testing.T) {
-	x, err := forum.ExtractorFor("smf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := Dialect().Extract
 	for _, name := range extractPages {
 		t.Run(name, func(t *testing.T) {
 			posts, err := x(fixture.Read(t, "smf", name), "text/html; charset=UTF-8", testConfig())

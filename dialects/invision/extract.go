@@ -1,7 +1,7 @@
-// Package invision reads Invision Community 4 topic pages (the default theme and those built on
-// it) through the generic engine: the selector table IPS4. It registers the "invision" page
-// extractor (`forumgm posts --dialect invision --file page.html`); dialects/invision reads topics
-// and messenger conversations with it. ReadSection reads a forum's topic list (forumTable,
+// This file reads Invision Community 4 topic pages (the default theme and those built on
+// it) through the generic engine: the selector table ips4. Extract is the dialect's page
+// extractor (`forumgm posts --dialect invision --file page.html`); the Forum reads topics and
+// messenger conversations with the table. ReadSection reads a forum's topic list (forumTable,
 // topicRow) and SectionOf a topic page's forum (the breadcrumb).
 //
 // The table follows the markup of a real Invision Community 4.7 topic (forum.armbian.com, see
@@ -14,6 +14,7 @@
 // when the editor or a script wrote it), code pre.ipsCode, spoilers div.ipsSpoiler, the edit
 // line span[data-excludequote] ("Edited <date> by <name>"), and the pagination's ul.ipsPagination
 // (pages /page/N/ with SEO URLs, ?page=N without).
+
 package invision
 
 import (
@@ -26,8 +27,8 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// IPS4 is the Invision Community 4 table of the generic engine.
-var IPS4 = map[string]string{
+// ips4 is the Invision Community 4 table of the generic engine.
+var ips4 = map[string]string{
 	"post":       "article.ipsComment[id^='elComment_']",
 	"post_id":    "@id",
 	"post_id_re": `elComment_(\d+)`,
@@ -59,7 +60,7 @@ var IPS4 = map[string]string{
 	"next_page":       "li.ipsPagination_next:not(.ipsPagination_inactive) a@href",
 }
 
-// ReadPage reads a parsed Invision page with table (IPS4) overridden by cfg.Extra: its posts and
+// ReadPage reads a parsed Invision page with table (ips4) overridden by cfg.Extra: its posts and
 // pagination.
 func ReadPage(doc *goquery.Document, table map[string]string, cfg forum.Config) (*scrape.Page, error) {
 	extra := maps.Clone(table)
@@ -87,11 +88,9 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	if doc.Find("article.ipsComment[id^='elComment_']").Length() == 0 {
 		return nil, fmt.Errorf("invision: no Invision Community posts (article.ipsComment#elComment_N): %w", forum.ErrMarkupChanged)
 	}
-	p, err := ReadPage(doc, IPS4, cfg)
+	p, err := ReadPage(doc, ips4, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return p.Posts, nil
 }
-
-func init() { forum.RegisterExtractor("invision", Extract) }

@@ -12,10 +12,10 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// Section is the selector table of a XenForo 2 forum's thread list (forums/<slug>.<id>/: the
+// sectionSel is the selector table of a XenForo 2 forum's thread list (forums/<slug>.<id>/: the
 // forum_view template, its rows written by thread_list_macros' "item" macro) and of the
 // breadcrumb that names a thread's forum (PAGE_CONTAINER's ul.p-breadcrumbs).
-var Section = struct {
+var sectionSel = struct {
 	Container, Row, Title, Replies, LastTime, LastPoster string
 	Sticky                                               string // a row's mark of a sticky thread
 	Crumb                                                string
@@ -43,13 +43,13 @@ var (
 // (the sticky group first, Sticky). The list shows no last post id. A forum without threads
 // gives an empty list; a page that is no thread list is an error wrapping forum.ErrMarkupChanged.
 func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
-	rows := doc.Find(Section.Row)
-	if rows.Length() == 0 && doc.Find(Section.Container).Length() == 0 {
+	rows := doc.Find(sectionSel.Row)
+	if rows.Length() == 0 && doc.Find(sectionSel.Container).Length() == 0 {
 		return nil, scrape.Markup("xenforo", "not a forum's thread list")
 	}
 	var heads []forum.ThreadHead
 	rows.Each(func(_ int, s *goquery.Selection) {
-		a := s.Find(Section.Title).Last()
+		a := s.Find(sectionSel.Title).Last()
 		id := ""
 		if m := threadRe.FindStringSubmatch(a.AttrOr("href", "")); m != nil {
 			id = m[1]
@@ -60,11 +60,11 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 			return
 		}
 		h := forum.ThreadHead{ID: id, Title: strings.Join(strings.Fields(a.Text()), " "),
-			Replies: replies(s.Find(Section.Replies).First().Text()),
-			Sticky: s.Find(Section.Sticky).Length() > 0 || s.HasClass("is-sticky") ||
+			Replies: replies(s.Find(sectionSel.Replies).First().Text()),
+			Sticky: s.Find(sectionSel.Sticky).Length() > 0 || s.HasClass("is-sticky") ||
 				s.ParentFiltered(".structItemContainer-group--sticky").Length() > 0,
-			LastPoster: strings.Join(strings.Fields(s.Find(Section.LastPoster).First().Text()), " ")}
-		h.LastAt = xfTime(s.Find(Section.LastTime).First())
+			LastPoster: strings.Join(strings.Fields(s.Find(sectionSel.LastPoster).First().Text()), " ")}
+		h.LastAt = xfTime(s.Find(sectionSel.LastTime).First())
 		heads = append(heads, h)
 	})
 	if len(heads) == 0 && rows.Length() > 0 {
@@ -102,7 +102,7 @@ func xfTime(t *goquery.Selection) time.Time {
 // from the node PAGE_CONTAINER names as the thread's container (html[data-container-key=
 // "node-N"] with data-content-key="thread-M", XenForo 2.1+); "" when the page shows none.
 func SectionOf(doc *goquery.Document) string {
-	if m := forumIDRe.FindStringSubmatch(doc.Find(Section.Crumb).Last().AttrOr("href", "")); m != nil {
+	if m := forumIDRe.FindStringSubmatch(doc.Find(sectionSel.Crumb).Last().AttrOr("href", "")); m != nil {
 		return m[1]
 	}
 	h := doc.Find("html").First()

@@ -1,12 +1,13 @@
-// Package smf reads Simple Machines Forum 2.1 pages (default "Curve2" theme): the posts of a
+// This file reads Simple Machines Forum 2.1 pages (default "Curve2" theme): the posts of a
 // topic page and the private messages of the PM inbox / a read PM, into forum.Post values, plus
-// what a poller and a poster need from a page (page numbers, the previous page, the topic id,
+// what a poller and the writer need from a page (page numbers, the previous page, the topic id,
 // the member id of the session, the "new" anchor, the quick-reply last_msg, the board of the
 // linktree) and the typed errors of SMF's error pages; and a board's topic list into
 // forum.ThreadHead values (section.go, its own table sec).
 //
 // Every selector of the pages of posts is in the one table sel below; the golden tests in
 // testdata/golden pin what they extract from pages captured on a real SMF 2.1.4.
+
 package smf
 
 import (
@@ -146,7 +147,7 @@ type PMRow struct {
 	Rendered bool // the message body is shown on the same page
 }
 
-// Page is what a poller and a poster need from one SMF page.
+// Page is what a poller and the writer need from one SMF page.
 type Page struct {
 	Kind    Kind
 	Posts   []forum.Post // topic posts or displayed PMs, in page order
@@ -634,5 +635,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
-
-func init() { forum.RegisterExtractor("smf", Extract) }

@@ -37,21 +37,21 @@ type Section struct {
 // list is its MyBB error or forum.ErrMarkupChanged; a forum without threads is an empty list
 // (MyBB's "no threads" row).
 func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
-	rows := findAlt(doc.Selection, Selectors.SectionRow)
+	rows := findAlt(doc.Selection, selectors.SectionRow)
 	s := &Section{LoggedIn: LoggedIn(doc), UnreadPM: UnreadPM(doc), ForumID: sectionFID(doc)}
 	s.Page, s.LastPage = pagination(doc)
 	if rows.Length() == 0 {
 		if err := PageError(doc); err != nil {
 			return nil, err
 		}
-		if doc.Find(Selectors.SectionEmpty).Length() > 0 || doc.Find(Selectors.NewThread).Length() > 0 && s.ForumID != "" {
+		if doc.Find(selectors.SectionEmpty).Length() > 0 || doc.Find(selectors.NewThread).Length() > 0 && s.ForumID != "" {
 			return s, nil
 		}
-		return nil, markup("no thread rows (%s) on the forum page", Selectors.SectionRow)
+		return nil, markup("no thread rows (%s) on the forum page", selectors.SectionRow)
 	}
 	var problems []string
 	rows.Each(func(_ int, row *goquery.Selection) {
-		subj := findAlt(row, Selectors.SectionSubject).First()
+		subj := findAlt(row, selectors.SectionSubject).First()
 		if subj.Length() == 0 {
 			return // not a thread row (an announcement, a separator)
 		}
@@ -68,11 +68,11 @@ func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
 			return
 		}
 		h.Title = scrape.Collapse(subj.Text())
-		h.Sticky = row.Find(Selectors.SectionSticky).Length() > 0
-		if n, ok := countOf(findAlt(row, Selectors.SectionReplies).First().Text()); ok {
+		h.Sticky = row.Find(selectors.SectionSticky).Length() > 0
+		if n, ok := countOf(findAlt(row, selectors.SectionReplies).First().Text()); ok {
 			h.Replies = n
 		}
-		last := row.Find(Selectors.SectionLastPost).First()
+		last := row.Find(selectors.SectionLastPost).First()
 		if last.Length() > 0 {
 			title, text, rest := lastPostDate(last)
 			if t, ok := o.parseDateTitle(title, text, rest); ok {
@@ -83,7 +83,7 @@ func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
 		s.Threads = append(s.Threads, h)
 	})
 	if len(s.Threads) == 0 {
-		return nil, markup("no thread on the forum page could be read (%s): %s", Selectors.SectionSubject, strings.Join(problems, "; "))
+		return nil, markup("no thread on the forum page could be read (%s): %s", selectors.SectionSubject, strings.Join(problems, "; "))
 	}
 	return s, nil
 }
@@ -150,7 +150,7 @@ func lastPostDate(cell *goquery.Selection) (title, text, rest string) {
 // lastPoster is the last poster's name in the last-post cell: the profile link, or (a guest's
 // post) the plain name after the "Last Post:" link.
 func lastPoster(cell *goquery.Selection) string {
-	if a := cell.Find(Selectors.AuthorLink + ", a[href*='member.php'], a[href*='user-']").Last(); a.Length() > 0 {
+	if a := cell.Find(selectors.AuthorLink + ", a[href*='member.php'], a[href*='user-']").Last(); a.Length() > 0 {
 		return scrape.Collapse(a.Text())
 	}
 	lp := cell.Find("a[href*='action=lastpost']").Last()
@@ -180,7 +180,7 @@ func fidOf(href string) string {
 // mark-read link, else its pagination (the breadcrumb ends with the forum itself as plain text).
 func sectionFID(doc *goquery.Document) string {
 	var fid string
-	doc.Find(Selectors.NewThread + ", " + Selectors.SectionEmpty + ", a[href*='action=markread'], " + Selectors.Pagination + " a").
+	doc.Find(selectors.NewThread + ", " + selectors.SectionEmpty + ", a[href*='action=markread'], " + selectors.Pagination + " a").
 		EachWithBreak(func(_ int, a *goquery.Selection) bool {
 			href := strings.ReplaceAll(a.AttrOr("href", ""), "&amp;", "&")
 			if fid = firstMatch(reFID, queryOf(href)); fid == "" {
@@ -189,7 +189,7 @@ func sectionFID(doc *goquery.Document) string {
 			return fid == ""
 		})
 	if fid == "" { // Google SEO's Forum-Name links carry no id: the forum jump's selection
-		fid = doc.Find(Selectors.ForumJump).First().AttrOr("value", "")
+		fid = doc.Find(selectors.ForumJump).First().AttrOr("value", "")
 	}
 	return fid
 }
@@ -198,13 +198,13 @@ func sectionFID(doc *goquery.Document) string {
 // the breadcrumb (div.navigation), the innermost forum ("" when the page has none).
 func BreadcrumbFID(doc *goquery.Document) string {
 	fid := ""
-	doc.Find(Selectors.Breadcrumb).Each(func(_ int, a *goquery.Selection) {
+	doc.Find(selectors.Breadcrumb).Each(func(_ int, a *goquery.Selection) {
 		if f := fidOf(a.AttrOr("href", "")); f != "" {
 			fid = f
 		}
 	})
 	if fid == "" { // Google SEO's Forum-Name links carry no id: the forum jump's selection
-		fid = doc.Find(Selectors.ForumJump).First().AttrOr("value", "")
+		fid = doc.Find(selectors.ForumJump).First().AttrOr("value", "")
 	}
 	return fid
 }
@@ -216,7 +216,7 @@ func BreadcrumbFID(doc *goquery.Document) string {
 // those rights. A reply form alone is not proof either way: a moderator without the close and
 // stick rights sees no options there (testdata/forums/mybb/section 36, 37), so read a thread page.
 func Moderates(doc *goquery.Document) bool {
-	return doc.Find(Selectors.InlineMod+", "+Selectors.ModOptions).Length() > 0
+	return doc.Find(selectors.InlineMod+", "+selectors.ModOptions).Length() > 0
 }
 
 // Section reads the first page of forum fid's thread list.

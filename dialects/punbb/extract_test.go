@@ -33,10 +33,7 @@ var extractPages = []string{
 }
 
 func TestGolden(t *testing.T) {
-	x, err := forum.ExtractorFor("punbb")
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := Dialect().Extract
 	for _, name := range extractPages {
 		t.Run(name, func(t *testing.T) {
 			posts, err := x(fixture.Read(t, "punbb", name), "text/html; charset=utf-8", testConfig())

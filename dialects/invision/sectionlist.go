@@ -12,10 +12,10 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// Section is the selector table of an Invision Community 4 forum's topic list (forum/<id>-<slug>/:
+// sectionSel is the selector table of an Invision Community 4 forum's topic list (forum/<id>-<slug>/:
 // forums/front/forums/forumTable with its rows from topicRow) and of the breadcrumb that names a
 // topic's forum (core/front/global/breadcrumb).
-var Section = struct {
+var sectionSel = struct {
 	Table, Row, Title, Stats, Replies, LastPoster, LastTime, Pinned, Crumb string
 }{
 	Table: "[data-tableid='topics'], ol.cForumTopicTable",
@@ -41,13 +41,13 @@ var (
 // (pinned topics first, Sticky). The list shows no last comment id. A forum without topics gives
 // an empty list; a page that is no topic list is an error wrapping forum.ErrMarkupChanged.
 func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
-	rows := doc.Find(Section.Row)
-	if rows.Length() == 0 && doc.Find(Section.Table).Length() == 0 {
+	rows := doc.Find(sectionSel.Row)
+	if rows.Length() == 0 && doc.Find(sectionSel.Table).Length() == 0 {
 		return nil, scrape.Markup("invision", "not a forum's topic list")
 	}
 	var heads []forum.ThreadHead
 	rows.Each(func(_ int, s *goquery.Selection) {
-		a := s.Find(Section.Title).First()
+		a := s.Find(sectionSel.Title).First()
 		id := strings.TrimSpace(s.AttrOr("data-rowid", ""))
 		if _, err := strconv.Atoi(id); err != nil {
 			id = ""
@@ -59,13 +59,13 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 			return
 		}
 		h := forum.ThreadHead{ID: id, Title: strings.Join(strings.Fields(a.Text()), " "),
-			Replies: replies(s), Sticky: s.Find(Section.Pinned).Length() > 0}
-		if t, err := time.Parse(time.RFC3339, s.Find(Section.LastTime).First().AttrOr("datetime", "")); err == nil {
+			Replies: replies(s), Sticky: s.Find(sectionSel.Pinned).Length() > 0}
+		if t, err := time.Parse(time.RFC3339, s.Find(sectionSel.LastTime).First().AttrOr("datetime", "")); err == nil {
 			h.LastAt = t
 		}
 		// The second item names the last commenter (a profile link, or the bare name of a guest);
 		// the first holds the photo, the third the time.
-		if li := s.Find(Section.LastPoster); li.Length() >= 2 {
+		if li := s.Find(sectionSel.LastPoster); li.Length() >= 2 {
 			h.LastPoster = strings.Join(strings.Fields(li.Eq(1).Text()), " ")
 		}
 		heads = append(heads, h)
@@ -79,9 +79,9 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 // replies reads the replies stat (the first stat when none is typed forums_comments); -1 when
 // it is missing or written short ("1.6k" names no exact count).
 func replies(row *goquery.Selection) int {
-	n := row.Find(Section.Replies).First()
+	n := row.Find(sectionSel.Replies).First()
 	if n.Length() == 0 {
-		n = row.Find(Section.Stats).First().Find(".ipsDataItem_stats_number")
+		n = row.Find(sectionSel.Stats).First().Find(".ipsDataItem_stats_number")
 	}
 	text := strings.TrimSpace(n.Text())
 	if shortRe.MatchString(text) {
@@ -93,7 +93,7 @@ func replies(row *goquery.Selection) int {
 // SectionOf reads the forum a topic page belongs to from its breadcrumb (the innermost forum
 // link, forum/<id>-<slug>/); "" when the page shows none.
 func SectionOf(doc *goquery.Document) string {
-	links := doc.Find(Section.Crumb)
+	links := doc.Find(sectionSel.Crumb)
 	for i := links.Length() - 1; i >= 0; i-- {
 		if m := forumIDRe.FindStringSubmatch(links.Eq(i).AttrOr("href", "")); m != nil {
 			return m[1]

@@ -1,9 +1,10 @@
-// Package xenforo reads XenForo 2 and XenForo 1 thread pages (default styles and those built on
+// This file reads XenForo 2 and XenForo 1 thread pages (default styles and those built on
 // them) through the generic engine: the selector tables below, which `forumgm detect` also
 // proposes for the generic dialect (XenForo 1). XenForo 2 conversation pages are read with
-// XF2Conversation, a forum's thread list with ReadSection (SectionOf reads a thread page's
-// forum from its breadcrumb). Logging in, replying and conversations are dialects/xenforo's (the
-// "xenforo" dialect, XenForo 2); XenForo 1 boards write through the generic dialect's form keys.
+// xf2Conversation, a forum's thread list with ReadSection (SectionOf reads a thread page's
+// forum from its breadcrumb). Logging in, replying and conversations are the Forum's (XenForo 2);
+// XenForo 1 boards write through the generic dialect's form keys.
+
 package xenforo
 
 import (
@@ -19,7 +20,7 @@ import (
 // XenForo 2 (default style): article.message--post, <time data-time> Unix seconds (2.3:
 // data-timestamp; else the datetime attribute, "2009-05-05T09:36:00+0100"), quotes
 // blockquote.bbCodeBlock--quote with data-source="post: N", "… said:" / "… сказал(а):".
-var XF2 = map[string]string{
+var xf2 = map[string]string{
 	"post":             "article.message--post[data-content^='post-']",
 	"post_id":          "@data-content",
 	"post_id_re":       `post-(\d+)`,
@@ -48,11 +49,11 @@ var XF2 = map[string]string{
 	"next_page":    "a.pageNav-jump--next@href",
 }
 
-// XF2Conversation reads a XenForo 2 conversation page (conversation_message_macros, XenForo
+// xf2Conversation reads a XenForo 2 conversation page (conversation_message_macros, XenForo
 // 2.0.2's templates): article.message--conversationMessage with data-author, the message id on
 // its anchor span#convMessage-N (or data-content="convMessage-N"), the same user block, date and
 // bbWrapper as a post.
-var XF2Conversation = map[string]string{
+var xf2Conversation = map[string]string{
 	"post":             "article.message--conversationMessage",
 	"post_id":          "span.u-anchorTarget[id^='convMessage-']@id || @data-content",
 	"post_id_re":       `convMessage-(\d+)`,
@@ -80,7 +81,7 @@ var XF2Conversation = map[string]string{
 }
 
 // XenForo 1 (default style): li.message#post-N, span/abbr.DateTime (title or data-time).
-var XF1 = map[string]string{
+var xf1 = map[string]string{
 	"post":             "li.message[id^='post-']",
 	"post_id":          "@id",
 	"post_id_re":       `post-(\d+)`,
@@ -103,7 +104,7 @@ var XF1 = map[string]string{
 	"code_text":        "pre",
 }
 
-// ReadPage reads a parsed XenForo 2 page with table (XF2 or XF2Conversation) overridden by
+// ReadPage reads a parsed XenForo 2 page with table (xf2 or xf2Conversation) overridden by
 // cfg.Extra: its posts and pagination. The poster reads every page through it.
 func ReadPage(doc *goquery.Document, table map[string]string, cfg forum.Config) (*scrape.Page, error) {
 	extra := maps.Clone(table)
@@ -136,9 +137,9 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	var base map[string]string
 	switch {
 	case doc.Find("article.message--post").Length() > 0:
-		base = XF2
+		base = xf2
 	case doc.Find("li.message[id^='post-']").Length() > 0:
-		base = XF1
+		base = xf1
 	default:
 		return nil, fmt.Errorf("xenforo: no XenForo 2 (article.message--post) or 1 (li.message#post-N) posts: %w", forum.ErrMarkupChanged)
 	}
@@ -159,5 +160,3 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	}
 	return p.Posts, nil
 }
-
-func init() { forum.RegisterExtractor("xenforo", Extract) }

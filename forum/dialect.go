@@ -1,0 +1,122 @@
+package forum
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Opener builds a dialect's Forum.
+type Opener func(cfg Config) (Forum, error)
+
+// Extractor reads the posts out of one saved page of a dialect (a thread page, an inbox or a
+// private message), for `forumgm posts --file` and the dialects' golden tests.
+type Extractor func(page []byte, contentType string, cfg Config) ([]Post, error)
+
+// Dialect describes one forum engine forumgm speaks: everything the rest of the program knows of
+// it. Each dialects/<name> package builds its own (its Dialect function, in dialect.go); package
+// dialects lists them, and a Registry looks them up by name.
+type Dialect struct {
+	Name string // the name a configuration's forum.dialect gives ("mybb")
+	// Open builds the dialect's Forum; nil: the dialect reads saved pages only.
+	Open Opener
+	// Extract reads one saved page; nil: none.
+	Extract Extractor
+	// ThreadID reads the thread's id out of a thread page's URL (`forumgm detect` proposes it);
+	// nil: the URL does not tell.
+	ThreadID func(pageURL string) (id string, ok bool)
+	// ThreadPath is where thread URLs that name the thread in their path begin ("/threads/"): the
+	// board's base is what comes before it. "": the base is the page's folder.
+	ThreadPath string
+	// Fingerprints recognise the engines this dialect reads (`forumgm detect`), tried in order.
+	Fingerprints []Fingerprint
+}
+
+// ThreadIDFrom is a Dialect.ThreadID reading the id from re's groups (the first one matched, or
+// all of them joined): `[?&]t=(\d+)`.
+func ThreadIDFrom(re *regexp.Regexp) func(string) (string, bool) {
+	return func(pageURL string) (string, bool) {
+		m := re.FindStringSubmatch(pageURL)
+		if m == nil {
+			return "", false
+		}
+		return strings.Join(m[1:], ""), true
+	}
+}
+
+// Registry is a set of dialects, by name and in fingerprint order. It is built once, from an
+// explicit list (package dialects), and not changed afterwards.
+type Registry struct {
+	list   []Dialect
+	byName map[string]int
+}
+
+// NewRegistry builds the registry of ds, in their order; a dialect without a name, or a name
+// given twice, is an error.
+func NewRegistry(ds ...Dialect) (*Registry, error) {
+	r := &Registry{list: slices.Clone(ds), byName: make(map[string]int, len(ds))}
+	for i, d := range ds {
+		if d.Name == "" {
+			return nil, fmt.Errorf("forum: dialect %d has no name", i)
+		}
+		if _, dup := r.byName[d.Name]; dup {
+			return nil, fmt.Errorf("forum: dialect %q given twice", d.Name)
+		}
+		r.byName[d.Name] = i
+	}
+	return r, nil
+}
+
+// All are the dialects in fingerprint order (a copy).
+func (r *Registry) All() []Dialect { return slices.Clone(r.list) }
+
+// Lookup finds the named dialect.
+func (r *Registry) Lookup(name string) (Dialect, bool) {
+	i, ok := r.byName[name]
+	if !ok {
+		return Dialect{}, false
+	}
+	return r.list[i], true
+}
+
+// Open builds the named dialect's Forum.
+func (r *Registry) Open(name string, cfg Config) (Forum, error) {
+	d, ok := r.Lookup(name)
+	if !ok || d.Open == nil {
+		return nil, fmt.Errorf("forum: unknown dialect %q (known: %v)", name, r.Names())
+	}
+	return d.Open(cfg)
+}
+
+// Extractor is the named dialect's page extractor.
+func (r *Registry) Extractor(name string) (Extractor, error) {
+	d, ok := r.Lookup(name)
+	if !ok || d.Extract == nil {
+		return nil, fmt.Errorf("forum: no extractor for dialect %q", name)
+	}
+	return d.Extract, nil
+}
+
+// Names lists the dialects that open a forum, sorted.
+func (r *Registry) Names() []string {
+	return r.names(func(d Dialect) bool { return d.Open != nil })
+}
+
+// ReaderNames lists the dialects whose saved pages can be read (Names plus the reading-only
+// ones), sorted.
+func (r *Registry) ReaderNames() []string {
+	return r.names(func(d Dialect) bool { return d.Extract != nil })
+}
+
+func (r *Registry) names(keep func(Dialect) bool) []string {
+	var out []string
+	for _, d := range r.list {
+		if keep(d) {
+			out = append(out, d.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
