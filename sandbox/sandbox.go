@@ -107,7 +107,7 @@ type Server struct {
 	cfgMu    sync.RWMutex
 	charset  string
 	declared string // the charset the pages say they are in, when it is not charset (a lie)
-	now     func() time.Time
+	now      func() time.Time
 
 	srvMu sync.Mutex
 	srv   *http.Server
