@@ -92,6 +92,7 @@ type Daemon struct {
 	lastAll    time.Time // the last rescan of every move post (zero: not yet)
 	errBack    time.Duration
 	missing    map[string]int // move posts missing from consecutive whole rescans, by post id
+	held       heldPost       // the garbled post the reads stop at (garbled.go)
 	inboxAt    time.Time      // when the inbox was last read
 	wakeMu     sync.Mutex
 	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
@@ -282,9 +283,9 @@ func durable(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // personKinds are the error kinds a person must look at (logged at error level): the forum
 // refuses the bot's login, its pages no longer read (a theme or engine change), the referee
-// failed on a post, the store failed. The others are the forum's weather (flood control, a
+// failed on a post, the store failed, a post is held because its text did not decode cleanly. The others are the forum's weather (flood control, a
 // lost session, a 5xx, a cut page), handled by retrying, and logged as warnings.
-var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true}
+var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true, "encoding": true}
 
 // logEvery is how often one kind of error is logged at most; the rest are counted (always) and
 // the next line says how many were not logged.
@@ -596,7 +597,11 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if err != nil {
 			return d.forumErr(ctx, err)
 		}
+		forum.CheckEncoding(posts)
 		for i, p := range posts {
+			if _, garbled := p.Encoding(); garbled && cur.Include && p.ID == cur.PostID {
+				continue // judged before; read garbled now, which is no edit (garbled.go)
+			}
 			if cur.Include && p.ID == cur.PostID {
 				// The last post read again: did the forum merge a new post into it?
 				part, ok, err := d.grown(ctx, p, now)
@@ -649,6 +654,9 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if beforeStart(in.post.Time, d.o.Start) {
 			continue // the thread's history before the game (sign-ups, chatter) is not for the game
 		}
+		if pr, garbled := in.post.Encoding(); garbled && d.hold(in, pr, now) {
+			return n, nil // it and what follows wait for a clean read; the cursors stay
+		}
 		if in.src == store.SourcePM && d.o.SharedInbox && !ref.Plays(in.post.Author) && !d.moderator(in.post.Author) {
 			continue // another game's player writing to the shared bot account
 		}
@@ -664,6 +672,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 		n++
 	}
+	d.released()
 	for _, cu := range cursors {
 		cctx, cancel := durable(ctx)
 		err := d.o.Store.SetCursor(cctx, d.o.Game, cu.Source, cu.Cursor)
@@ -764,6 +773,8 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		// game judges nothing it cannot attribute or read.
 		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
 			Detail: "the forum's page did not show the post's " + missing + " (" + problemsText(in.post.Problems) + ")"}}}
+	} else if pr, garbled := in.post.Encoding(); garbled {
+		out = garbledOutcome(in.post, pr) // held for holdGarbled, still garbled: a person reads it
 	} else {
 		out, err = ref.Judge(ji)
 	}
@@ -967,6 +978,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("daemon: rescan: %w", err)
 	}
+	forum.CheckEncoding(posts)
 	byID := map[string]forum.Post{}
 	newest := "" // the newest post read: a move post after it is not provably gone
 	for _, p := range posts {
@@ -984,7 +996,10 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 		if ok {
 			delete(d.missing, rec.ID)
 		}
+		_, garbled := p.Encoding()
 		switch {
+		case ok && garbled:
+			continue // read garbled this time: no edit (garbled.go)
 		case ok:
 			h := rec.HashOf(p) // own text, quotes and code blocks: see store.ContentHash
 			last := rec.TextHash

@@ -258,9 +258,22 @@ func getOf(path string) func(*http.Request) bool {
 	return func(r *http.Request) bool { return r.Method == http.MethodGet && strings.Contains(r.URL.Path, path) }
 }
 
+// readPage matches the pages the posts and private messages are read from: the thread, the
+// inbox and its messages (not the message form).
+func readPage(r *http.Request) bool {
+	return r.Method == http.MethodGet && (strings.Contains(r.URL.Path, "showthread.php") ||
+		strings.Contains(r.URL.Path, "private.php") && r.URL.Query().Get("action") != "send")
+}
+
 var (
 	allKinds  = []faultproxy.Kind{faultproxy.Status5xx, faultproxy.Status5xxOut, faultproxy.Reset, faultproxy.ResetOut, faultproxy.Hang, faultproxy.HangOut, faultproxy.Truncate, faultproxy.LoginPage}
 	postKinds = append(append([]faultproxy.Kind(nil), allKinds...), faultproxy.Flood)
+	// charsetKinds make a page lie about its charset (issue 19: a move read as mojibake was lost).
+	// They are put on the pages read for posts (readPage), not on the forms the bot posts from: a
+	// form is posted in the charset its page is in, which Sent1251 (re-encoding without touching
+	// the forum behind) makes another than the forum's.
+	charsetKinds = []faultproxy.Kind{faultproxy.Declared1251, faultproxy.Sent1251}
+	pageKinds    = append(append([]faultproxy.Kind(nil), allKinds...), charsetKinds...)
 )
 
 // One fault at a time, where it hurts: the reply's POST, the private message's POST, the thread
@@ -274,8 +287,9 @@ func TestFaultScenarios(t *testing.T) {
 	}{
 		{"reply", postTo("newreply.php"), postKinds},
 		{"pm", postTo("private.php"), postKinds},
-		{"thread", getOf("showthread.php"), allKinds},
+		{"thread", getOf("showthread.php"), pageKinds},
 		{"inbox", getOf("private.php"), allKinds},
+		{"inbox", readPage, charsetKinds},
 	}
 	for _, tg := range targets {
 		for _, k := range tg.kinds {
@@ -310,6 +324,7 @@ func TestFaultsMixed(t *testing.T) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			got := runFaults(t, seed, []faultproxy.Rule{
 				{Name: "posts", Match: func(r *http.Request) bool { return r.Method == http.MethodPost }, Kinds: postKinds, Rate: 0.25},
+				{Name: "charset", Match: readPage, Kinds: charsetKinds, Rate: 0.15},
 				{Name: "pages", Kinds: allKinds, Rate: 0.25},
 			})
 			faults, requests := got.proxy.Counts()

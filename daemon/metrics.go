@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"maps"
 	"net"
 	"net/http"
 	"sync"
@@ -28,6 +29,7 @@ type Metrics struct {
 	OutboxPending *prometheus.GaugeVec     // items waiting to be posted
 	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
 	FlagsRaised   *prometheus.CounterVec   // new moderator flags
+	PostsHeld     *prometheus.CounterVec   // by source: reads stopped at a post that did not decode cleanly
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -63,9 +65,12 @@ func NewMetrics() *Metrics {
 		FlagsRaised: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_flags_raised_total", Help: "Cases handed to the moderators.",
 		}, []string{"game"}),
+		PostsHeld: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_posts_held_total", Help: "Reads stopped at a post whose text did not decode cleanly (mojibake, U+FFFD): held, not judged, until a read gives its real text.",
+		}, []string{"game", "source"}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
-		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -73,9 +78,10 @@ func NewMetrics() *Metrics {
 // refused, the store failing) before /healthz reports unhealthy.
 const DefaultMaxFailures = 3
 
-// Health is what /healthz reports: the last cycle, the failed polls in a row and the last error.
-// It is unhealthy (503) when no cycle finished within MaxQuiet, or when the last MaxFailures polls
-// all failed; one cycle that completes makes it healthy again.
+// Health is what /healthz reports: the last cycle, the failed polls in a row, the last error and
+// the posts held. It is unhealthy (503) when no cycle finished within MaxQuiet, when the last
+// MaxFailures polls all failed, or while a game holds a post that did not decode cleanly; one
+// cycle that completes (and holds nothing) makes it healthy again.
 type Health struct {
 	mu        sync.Mutex
 	started   time.Time
@@ -83,6 +89,7 @@ type Health struct {
 	failures  int // polls failed in a row since the last finished cycle
 	lastErr   string
 	lastErrAt time.Time
+	held      map[string]string // by game: the post its reads stop at (garbled text), and why
 	// MaxQuiet is how long without a finished cycle is still healthy.
 	MaxQuiet time.Duration
 	// MaxFailures is how many failed polls in a row are still healthy minus one: with 3, the
@@ -94,6 +101,21 @@ type Health struct {
 // NewHealth tracks health against a clock.
 func NewHealth(now func() time.Time, maxQuiet time.Duration) *Health {
 	return &Health{started: now(), now: now, MaxQuiet: maxQuiet, MaxFailures: DefaultMaxFailures}
+}
+
+// Hold records the post game's reads stop at because its text did not decode cleanly, what
+// says which and why; "" records that the game holds none.
+func (h *Health) Hold(game, what string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if what == "" {
+		delete(h.held, game)
+		return
+	}
+	if h.held == nil {
+		h.held = map[string]string{}
+	}
+	h.held[game] = what
 }
 
 // Cycle records a finished cycle (a poll that worked): the failures in a row start again at 0.
@@ -128,14 +150,19 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	}
 	quiet := now.Sub(ref) > h.MaxQuiet
 	failing := h.MaxFailures > 0 && h.failures >= h.MaxFailures
-	ok := !quiet && !failing
+	ok := !quiet && !failing && len(h.held) == 0
 	body := map[string]any{"ok": ok, "last_cycle": fmtT(h.lastCycle), "failed_polls_in_row": h.failures,
 		"last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
+	if len(h.held) > 0 {
+		body["held_posts"] = maps.Clone(h.held)
+	}
 	switch {
 	case failing:
 		body["reason"] = "the last polls failed"
 	case quiet:
 		body["reason"] = "no poll finished recently"
+	case len(h.held) > 0:
+		body["reason"] = "a post is held: its text did not decode cleanly (held_posts)"
 	}
 	h.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")

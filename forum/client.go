@@ -12,16 +12,13 @@ import (
 	"net/http/cookiejar"
 	"net/textproto"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/time/rate"
@@ -460,38 +457,6 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 		return page, false, &StatusError{Method: method, URL: u.String(), Status: resp.StatusCode}
 	}
 	return page, false, nil
-}
-
-// Decode turns a page's bytes into UTF-8, using the Content-Type header, the page's <meta>, or a
-// sniff, and says which charset it was.
-func Decode(raw []byte, contentType string) ([]byte, string, error) {
-	if len(raw) == 0 {
-		return raw, "utf-8", nil
-	}
-	_, name, certain := charset.DetermineEncoding(raw, contentType)
-	if name == "" || name == "utf-8" || (!certain && name == "windows-1252" && lateUTF8Meta(raw)) {
-		return raw, "utf-8", nil
-	}
-	r, err := charset.NewReader(bytes.NewReader(raw), contentType)
-	if err != nil {
-		return nil, "", fmt.Errorf("decode %s: %w", name, err)
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, "", fmt.Errorf("decode %s: %w", name, err)
-	}
-	return b, name, nil
-}
-
-var metaCharsetRe = regexp.MustCompile(`(?i)<meta[^>]+charset=["']?([a-z0-9_-]+)`)
-
-// lateUTF8Meta says, for a page the sniff took for windows-1252 (its fallback when no charset is
-// complete in the first 1024 bytes, where the HTML prescan stops), whether the page's first
-// <meta> charset says UTF-8 and the page is valid UTF-8: a saved SMF 2.0 page (Curve writes its
-// <meta> after about 1 KB of scripts).
-func lateUTF8Meta(raw []byte) bool {
-	m := metaCharsetRe.FindSubmatch(raw)
-	return m != nil && strings.EqualFold(string(m[1]), "utf-8") && utf8.Valid(raw)
 }
 
 // EncodeForm url-encodes form values in the named charset; characters the charset cannot hold

@@ -4,7 +4,8 @@ import "strings"
 
 // ProblemKind is the part of a post a dialect could not read. What the daemon does with a post
 // depends on it: a post without its author or its text goes to a person, a post without its date
-// is judged at the time it was read.
+// is judged at the time it was read, a post whose text did not decode cleanly waits for a read
+// that gives its real text.
 type ProblemKind int
 
 const (
@@ -14,10 +15,13 @@ const (
 	ProblemAuthor             // the author's name was not found
 	ProblemTime               // the date was not found or not understood
 	ProblemText               // the post's body (so its text) was not found
+	// ProblemEncoding: the author or the text holds replacement characters or mojibake (the page
+	// was read in a charset it is not in; see Garbled): what it says is not what was written.
+	ProblemEncoding
 )
 
 // problemNames are the kinds as a problem's text begins: "time: not found (.post_date)".
-var problemNames = [...]string{ProblemAuthor: "author", ProblemTime: "time", ProblemText: "body"}
+var problemNames = [...]string{ProblemAuthor: "author", ProblemTime: "time", ProblemText: "body", ProblemEncoding: "encoding"}
 
 // Problem is a part of a post the dialect could not read, and why: Detail says what was looked
 // for or what could not be understood ("not found (.author)", `"вчера" not understood`).

@@ -183,10 +183,7 @@ type pageData struct {
 }
 
 func (q *req) base(title string) *pageData {
-	cs := "UTF-8"
-	if q.s.cp1251() {
-		cs = "windows-1251"
-	}
+	_, cs := q.s.pageCharset()
 	d := &pageData{BB: q.bb, Board: q.s.opts.BoardName, Title: title, Charset: cs, Key: q.key, User: q.user,
 		LogoutKey: q.logoutKey(), CurrentTime: absDate(q.now, q.s.opts.Location)}
 	if d.Title == "" {
@@ -214,11 +211,10 @@ func (q *req) write(status int, html []byte) {
 	}
 	h := q.w.Header()
 	h.Set("Cache-Control", "no-cache, private")
-	if q.s.cp1251() {
-		h.Set("Content-Type", "text/html; charset=windows-1251")
+	sent, declared := q.s.pageCharset()
+	h.Set("Content-Type", "text/html; charset="+declared)
+	if isCP1251(sent) {
 		html = encodeCP1251(string(html))
-	} else {
-		h.Set("Content-Type", "text/html; charset=UTF-8")
 	}
 	q.w.WriteHeader(status)
 	_, _ = q.w.Write(html)

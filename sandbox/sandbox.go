@@ -104,9 +104,10 @@ type Server struct {
 	marker string     // random placeholder prefix for textarea contents
 	mu     sync.Mutex // serialises writes (flood, merge and insert happen atomically)
 
-	cfgMu   sync.RWMutex
-	charset string
-	now     func() time.Time
+	cfgMu    sync.RWMutex
+	charset  string
+	declared string // the charset the pages say they are in, when it is not charset (a lie)
+	now      func() time.Time
 
 	srvMu sync.Mutex
 	srv   *http.Server
@@ -235,6 +236,29 @@ func (s *Server) SetCharset(cs string) {
 	s.cfgMu.Lock()
 	defer s.cfgMu.Unlock()
 	s.charset = cs
+}
+
+// DeclareCharset makes the pages declare cs (in the Content-Type header and the <meta>) whatever
+// charset they are sent in, as a misconfigured board or proxy does: a UTF-8 page declared as
+// windows-1251, or the reverse. "" makes them declare the charset they are in again.
+func (s *Server) DeclareCharset(cs string) {
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
+	s.declared = cs
+}
+
+// pageCharset is the charset the pages are sent in, and the one they declare.
+func (s *Server) pageCharset() (sent, declared string) {
+	s.cfgMu.RLock()
+	defer s.cfgMu.RUnlock()
+	sent = "UTF-8"
+	if isCP1251(s.charset) {
+		sent = "windows-1251"
+	}
+	if s.declared != "" {
+		return sent, s.declared
+	}
+	return sent, sent
 }
 
 func (s *Server) cp1251() bool {

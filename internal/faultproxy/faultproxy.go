@@ -3,8 +3,9 @@
 // their CDNs bring, scripted and seeded so that a scenario replays exactly: a 5xx before the
 // forum saw a request or after it took it (the CDN's 502/504 after a post was stored), a
 // connection reset before or after, a hang (bounded) before or after, a page cut short (a PHP
-// fatal error mid-page), the login page instead of the page asked for (a lost session), and the
-// forum's flood-control page.
+// fatal error mid-page), the login page instead of the page asked for (a lost session), the
+// forum's flood-control page, and a page whose declared charset is not the one it is sent in (UTF-8
+// declared as windows-1251, windows-1251 declared as UTF-8: a misconfigured board or proxy).
 //
 // The proxy passes requests on with their own Host header, so a forum that builds its links from
 // Host (the sandbox does) links back through the proxy; Location headers naming the upstream are
@@ -21,10 +22,15 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
+
+	"forumgm/forum"
 	"forumgm/internal/loopback"
 )
 
@@ -43,12 +49,18 @@ const (
 	Truncate     Kind = "truncate"     // passed on; a 200 HTML answer cut short with a PHP fatal error
 	LoginPage    Kind = "login-page"   // the forum's login page (as a guest) answered instead
 	Flood        Kind = "flood"        // Options.FloodPage answered, nothing passed on
+	// Declared1251: passed on; a 200 HTML answer declares windows-1251 (its Content-Type header
+	// and its <meta>) while its bytes stay the UTF-8 they are.
+	Declared1251 Kind = "charset-declared-1251"
+	// Sent1251: passed on; a 200 HTML answer in UTF-8 is re-encoded in windows-1251 (what it cannot
+	// hold as &#NNNN;) while it still declares UTF-8.
+	Sent1251 Kind = "charset-sent-1251"
 )
 
 // Forwards reports whether the forum sees a request answered with the fault.
 func (k Kind) Forwards() bool {
 	switch k {
-	case None, Status5xxOut, ResetOut, HangOut, Truncate:
+	case None, Status5xxOut, ResetOut, HangOut, Truncate, Declared1251, Sent1251:
 		return true
 	}
 	return false
@@ -282,7 +294,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.answered(i, resp.StatusCode)
-	switch kind {
+	switch k := kind; k {
 	case Status5xxOut:
 		errorPage(w, []int{http.StatusBadGateway, http.StatusGatewayTimeout}[p.pick(2)])
 		return
@@ -304,6 +316,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				c = min(i+len(p.opt.CutAfter)+18+p.pick(31), len(rbody)-1)
 			}
 			rbody = append(rbody[:c:c], fatal...)
+		}
+	case Declared1251, Sent1251:
+		if resp.StatusCode == http.StatusOK && strings.Contains(resp.Header.Get("Content-Type"), "html") {
+			rbody = misdeclare(k, resp.Header, rbody)
 		}
 	}
 	copyHeader(w.Header(), resp.Header)
@@ -361,6 +377,26 @@ func (p *Proxy) guestPage(ctx context.Context, host string) ([]byte, http.Header
 	h := resp.Header.Clone()
 	h.Del("Set-Cookie") // the client's session is left alone: only the page says it is gone
 	return b, h, nil
+}
+
+var metaCharsetRe = regexp.MustCompile(`(?i)(<meta[^>]+charset=["']?)[a-z0-9_-]+`)
+
+// misdeclare makes a UTF-8 page (header h, body b) lie about its charset as kind says: the
+// declaration changed to windows-1251 (Declared1251), or the bytes re-encoded in windows-1251
+// (Sent1251). A page not in UTF-8 is left as it is.
+func misdeclare(kind Kind, h http.Header, b []byte) []byte {
+	if !utf8.Valid(b) {
+		return b
+	}
+	if kind == Sent1251 {
+		s, err := forum.EncodeString(charmap.Windows1251, string(b))
+		if err != nil {
+			return b
+		}
+		return []byte(s)
+	}
+	h.Set("Content-Type", "text/html; charset=windows-1251")
+	return metaCharsetRe.ReplaceAll(b, []byte("${1}windows-1251"))
 }
 
 func errorPage(w http.ResponseWriter, status int) {

@@ -67,6 +67,8 @@ func TestEachFault(t *testing.T) {
 		{Truncate, "GET", false, 200, "Fatal error", true},
 		{LoginPage, "GET", false, 200, `name="username"`, false},
 		{Flood, "POST", false, 200, "Please wait 5 more seconds", false},
+		{Declared1251, "GET", false, 200, "ход к1 на K16", true},
+		{Sent1251, "GET", false, 200, "K16", true},
 	} {
 		t.Run(string(c.kind), func(t *testing.T) {
 			up := newUpstream(t)
@@ -207,5 +209,40 @@ func TestLocationRewritten(t *testing.T) {
 	}
 	if _, err := Start(context.Background(), "http://192.0.2.1:80", Options{}); err == nil {
 		t.Error("a non-loopback upstream was accepted")
+	}
+}
+
+// The charset faults make a page lie about its charset (read by the declaration, the text is
+// mojibake), and forum.Decode reads it by what it is.
+func TestCharsetFaults(t *testing.T) {
+	for _, c := range []struct {
+		kind             Kind
+		declared, actual string
+	}{
+		{Declared1251, "windows-1251", "utf-8"},
+		{Sent1251, "UTF-8", "windows-1251"},
+	} {
+		t.Run(string(c.kind), func(t *testing.T) {
+			up := newUpstream(t)
+			p, err := Start(context.Background(), up.srv.URL, Options{Seed: 1, Rules: []Rule{{Name: "all", Kinds: []Kind{c.kind}, Rate: 1}}, MaxInRow: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			resp, err := http.Get(p.URL() + "/page")
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			ct := resp.Header.Get("Content-Type")
+			if !strings.HasSuffix(ct, "charset="+c.declared) {
+				t.Errorf("Content-Type %q, want it to declare %s", ct, c.declared)
+			}
+			body, cs, err := forum.Decode(raw, ct)
+			if err != nil || cs != c.actual || !strings.Contains(string(body), "ход к1 на K16") || forum.Garbled(string(body)) != "" {
+				t.Errorf("decoded as %q (%v): %.200s", cs, err, body)
+			}
+		})
 	}
 }
