@@ -18,7 +18,6 @@ var boardSuitePending = map[string]string{
 	"mybbru":  "its captured board replays fixed pages (no posts can be added)",
 	"phpbb":   "its captured board replays fixed pages (no posts can be added)",
 	"punbb":   "its captured board replays fixed pages (no posts can be added)",
-	"smf":     "its captured board replays fixed pages (no posts can be added)",
 }
 
 // TestDialectsRunConformance: every registered dialect has dialects/<name>/conformance*_test.go
