@@ -16,7 +16,6 @@ import (
 var boardSuitePending = map[string]string{
 	"generic": "its captured PunBB board replays fixed pages (no posts can be added); Include is tested alone",
 	"mybbru":  "its captured board replays fixed pages (no posts can be added)",
-	"punbb":   "its captured board replays fixed pages (no posts can be added)",
 }
 
 // TestDialectsRunConformance: every registered dialect has dialects/<name>/conformance*_test.go

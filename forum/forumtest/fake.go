@@ -33,8 +33,10 @@ type FakeBoard struct {
 	Session string
 	// FloodWait is the wait the board's flood refusal names (its captured flood page's).
 	FloodWait time.Duration
-	// MaxLen is the longest post the board takes, in characters.
+	// MaxLen is the longest post the board takes, in characters (in bytes with Bytes).
 	MaxLen int
+	// Bytes: the board counts MaxLen in bytes of UTF-8 (PunBB's FORUM_MAX_POSTSIZE).
+	Bytes bool
 	// Front is the front the board is served through (set by Serve).
 	Front *Front
 	// URL is the served board's root, with no trailing slash (set by Serve).
@@ -74,6 +76,7 @@ type FakeOptions struct {
 	// FloodWait and MaxLen are the board's (see FakeBoard).
 	FloodWait time.Duration
 	MaxLen    int
+	Bytes     bool
 	// Seed is how many posts the thread starts with, Player's and Other's in turn (at least 3;
 	// as many as fill a page make the suite's reads cross pages).
 	Seed int
@@ -82,7 +85,7 @@ type FakeOptions struct {
 // NewFakeBoard is a board whose thread holds o.Seed posts of the players.
 func NewFakeBoard(o FakeOptions) *FakeBoard {
 	f := &FakeBoard{Bot: o.Bot, Player: o.Player, Other: o.Other, FloodWait: o.FloodWait, MaxLen: o.MaxLen,
-		now: o.Start.Add(-time.Minute), nextPost: o.FirstPost, nextMsg: o.FirstMessage}
+		Bytes: o.Bytes, now: o.Start.Add(-time.Minute), nextPost: o.FirstPost, nextMsg: o.FirstMessage}
 	f.Add(o.Player, "Начинаем партию.")
 	f.Add(o.Other, "Первый ход: e2-e4.")
 	f.Add(o.Player, "Ответ: e7-e5.")
@@ -154,7 +157,7 @@ func (f *FakeBoard) refuse(text string) Refusal {
 	case f.flood:
 		f.flood = false
 		return Flooded
-	case f.MaxLen > 0 && len([]rune(text)) > f.MaxLen:
+	case f.MaxLen > 0 && f.Bytes && len(text) > f.MaxLen, f.MaxLen > 0 && !f.Bytes && len([]rune(text)) > f.MaxLen:
 		return TooLong
 	}
 	return Taken
