@@ -14,7 +14,6 @@ import (
 // suite (forumtest.Run) on a board of their own, and why; each still runs its reading part. The
 // list only shrinks: a dialect on it that runs the board suite fails the test.
 var boardSuitePending = map[string]string{
-	"generic": "its captured PunBB board replays fixed pages (no posts can be added); Include is tested alone",
 	"mybbru":  "its captured board replays fixed pages (no posts can be added)",
 }
 
