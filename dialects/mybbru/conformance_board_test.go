@@ -3,7 +3,6 @@ package mybbru
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -66,29 +65,18 @@ var (
 )
 
 func newMybbruBoard(t *testing.T) *mybbruBoard {
-	b := &mybbruBoard{t: t, FakeBoard: forumtest.NewFakeBoard(forumtest.FakeOptions{
+	b := &mybbruBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
-		FirstPost: 14, FloodWait: 15 * time.Second, MaxLen: 65535, Seed: mybbruPerPage})}
-	page := b.file("viewtopic-id2-p2.html")
+		FirstPost: 14, FloodWait: 15 * time.Second, MaxLen: 65535, Seed: mybbruPerPage,
+		Dir: filepath.Join("testdata", "pages"), Host: "http://forum.example.mybb.ru",
+		Charset: charmap.Windows1251, ContentType: "text/html; charset=windows-1251"})}
+	page := b.File("viewtopic-id2-p2.html")
 	b.member = b.thread(page)
-	guestNav := mybbruGuestNav.FindString(b.file("login-form.html"))
+	guestNav := mybbruGuestNav.FindString(b.File("login-form.html"))
 	b.guest = b.thread(strings.NewReplacer("var UserID = 3;", "var UserID = 1;", `var UserLogin = "gm-bot";`, `var UserLogin = "";`).
 		Replace(mybbruNav.ReplaceAllLiteralString(page, guestNav)))
-	b.Serve(t, http.HandlerFunc(b.serve))
+	b.Serve(http.HandlerFunc(b.serve))
 	return b
-}
-
-// file is a test page in UTF-8, its host replaced by the fake's when served.
-func (b *mybbruBoard) file(name string) string {
-	raw, err := os.ReadFile(filepath.Join("testdata", "pages", name))
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	s, err := charmap.Windows1251.NewDecoder().String(string(raw))
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return strings.ReplaceAll(s, "http://forum.example.mybb.ru", "{{HOST}}")
 }
 
 func (b *mybbruBoard) thread(page string) mybbruThread {
@@ -112,15 +100,11 @@ func mybbruBody(text string) string { return forumtest.HTML(text, "<br />") }
 func (b *mybbruBoard) serve(w http.ResponseWriter, r *http.Request) {
 	b.Lock()
 	defer b.Unlock()
-	c, _ := r.Cookie("mybb_ru")
-	member := c != nil && b.Member(c.Value)
+	member := b.Member(r, "mybb_ru")
 	q := r.URL.Query()
 	page := strings.TrimPrefix(r.URL.Path, "/")
 	if r.Method == http.MethodPost {
-		raw, err := forumtest.Form(r)
-		if err != nil {
-			b.t.Errorf("POST %s: %v", r.URL, err)
-		}
+		raw := b.Form(r)
 		get := func(k string) string {
 			s, err := charmap.Windows1251.NewDecoder().String(raw.Get(k))
 			if err != nil {
@@ -131,22 +115,22 @@ func (b *mybbruBoard) serve(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case page == "login.php" && q.Get("action") == "in":
 			if get("req_username") != b.Bot || get("req_password") != "GmBotPass1" {
-				b.write(w, 200, b.file("login-error.html"))
+				b.Write(w, 200, b.File("login-error.html"))
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: "mybb_ru", Value: b.LogIn(), Path: "/"})
 			http.Redirect(w, r, strings.ReplaceAll(get("redirect_url"), "http://forum.example.mybb.ru", ""), http.StatusFound)
 		case !member:
-			b.write(w, 200, b.file("message-no-permission.html"))
+			b.Write(w, 200, b.File("message-no-permission.html"))
 		case page == "post.php" && q.Get("tid") == "2":
 			p, refused := b.Reply(get("req_message"))
 			switch refused {
 			case forumtest.Flooded:
-				b.write(w, 200, b.file("post-error-flood.html"))
+				b.Write(w, 200, b.File("post-error-flood.html"))
 			case forumtest.TooLong:
-				b.write(w, 200, b.file("post-error-too-long.html"))
+				b.Write(w, 200, b.File("post-error-too-long.html"))
 			default:
-				b.write(w, 200, strings.ReplaceAll(b.file("redirect-posted.html"), "pid=13#p13", fmt.Sprintf("pid=%d#p%d", p.ID, p.ID)))
+				b.Write(w, 200, strings.ReplaceAll(b.File("redirect-posted.html"), "pid=13#p13", fmt.Sprintf("pid=%d#p%d", p.ID, p.ID)))
 			}
 		default:
 			b.t.Errorf("unexpected POST %s", r.URL)
@@ -156,53 +140,28 @@ func (b *mybbruBoard) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case page == "login.php":
-		b.write(w, 200, b.file("login-form.html"))
+		b.Write(w, 200, b.File("login-form.html"))
 	case page == "viewtopic.php" && q.Get("id") == "2" && q.Get("action") == "last":
 		last := b.Posts[len(b.Posts)-1].ID
 		w.Header().Set("Location", fmt.Sprintf("/viewtopic.php?pid=%d#p%d", last, last))
 		w.WriteHeader(http.StatusFound)
 	case page == "viewtopic.php" && q.Get("id") == "2":
 		n, _ := strconv.Atoi(q.Get("p"))
-		b.write(w, 200, b.topic(max(n, 1), member))
-	case page == "viewtopic.php" && q.Get("pid") != "" && b.has(q.Get("pid")):
+		b.Write(w, 200, b.topic(max(n, 1), member))
+	case page == "viewtopic.php" && q.Get("pid") != "" && b.Has(q.Get("pid")):
 		id, _ := strconv.Atoi(q.Get("pid"))
-		b.write(w, 200, b.topic(b.PageOf(id, mybbruPerPage), member))
+		b.Write(w, 200, b.topic(b.PageOf(id, mybbruPerPage), member))
 	case page == "viewtopic.php":
-		b.write(w, 200, strings.Replace(b.file("message-no-permission.html"), "У вас нет прав для доступа к этой странице.",
+		b.Write(w, 200, strings.Replace(b.File("message-no-permission.html"), "У вас нет прав для доступа к этой странице.",
 			"Неверный запрос. Ссылка, по которой вы пришли, неверная или устаревшая.", 1))
 	case page == "post.php" && !member:
-		b.write(w, 200, b.file("message-no-permission.html"))
+		b.Write(w, 200, b.File("message-no-permission.html"))
 	case page == "post.php" && q.Get("tid") == "2":
-		b.write(w, 200, b.file("post-reply-form.html"))
+		b.Write(w, 200, b.File("post-reply-form.html"))
 	default:
 		b.t.Errorf("unexpected GET %s", r.URL)
 		w.WriteHeader(http.StatusNotFound)
 	}
-}
-
-// has reports whether the thread holds post id.
-func (b *mybbruBoard) has(id string) bool {
-	for _, p := range b.Posts {
-		if fmt.Sprint(p.ID) == id {
-			return true
-		}
-	}
-	return false
-}
-
-// write sends page in windows-1251 (what the charset cannot hold as &#NNNN;).
-func (b *mybbruBoard) write(w http.ResponseWriter, status int, page string) {
-	page = strings.ReplaceAll(page, "{{HOST}}", b.URL)
-	if i := strings.Index(page, "{{"); i >= 0 {
-		b.t.Errorf("a slot left unfilled: %.40q", page[i:])
-	}
-	body, err := forum.EncodeString(charmap.Windows1251, page)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	w.Header().Set("Content-Type", "text/html; charset=windows-1251")
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(body))
 }
 
 // topic is page n of topic 2 (past the last: the last).

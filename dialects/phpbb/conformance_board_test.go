@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -98,8 +96,7 @@ func TestEmptyInboxAndMissingTopic(t *testing.T) {
 // Outbox, where phpBB keeps it until the recipient's next visit, stays empty).
 type phpbbBoard struct {
 	*forumtest.FakeBoard
-	t   *testing.T
-	dir string
+	t *testing.T
 
 	member, guest phpbbThread
 	inbox, sent   phpbbFolder
@@ -123,14 +120,15 @@ var (
 )
 
 func newPHPBBBoard(t *testing.T) *phpbbBoard {
-	b := &phpbbBoard{t: t, dir: fixture.Dir(t, "phpbb33"), FakeBoard: forumtest.NewFakeBoard(forumtest.FakeOptions{
+	b := &phpbbBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 12, 1, 9, 50, 0, 0, time.UTC),
-		FirstPost: 14, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: 60000, Seed: phpbbPerPage})}
+		FirstPost: 14, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: 60000, Seed: phpbbPerPage,
+		Dir: fixture.Dir(t, "phpbb33"), Host: "http://127.0.0.1:18233"})}
 	b.member = b.thread("13-thread-p2.gm-bot.html")
 	b.guest = b.thread("11-thread-p2.guest.html")
-	b.inbox = b.folder(b.asBot(b.file("33-pm-inbox.dzhelu.html")))
-	b.sent = b.folder(b.file("35-pm-sentbox.gm-bot.html"))
-	page := b.file("34-pm-read.dzhelu.html")
+	b.inbox = b.folder(b.asBot(b.File("33-pm-inbox.dzhelu.html")))
+	b.sent = b.folder(b.File("35-pm-sentbox.gm-bot.html"))
+	page := b.File("34-pm-read.dzhelu.html")
 	i, j := strings.Index(page, `<div id="post-1"`), strings.Index(page, "\n<fieldset class=\"display-options\">")
 	msg := forumtest.Slot(t, page[i:j], `<div class="content">`, "{{BODY}}")
 	msg = strings.NewReplacer("post-1", "post-{{ID}}", "profile1", "profile{{ID}}", "sig1", "sig{{ID}}", "p=1", "p={{ID}}", "pm/1/", "pm/{{ID}}/",
@@ -138,17 +136,8 @@ func newPHPBBBoard(t *testing.T) *phpbbBoard {
 		"Ваш ход", "{{SUBJECT}}", "Tue Dec 01, 2026 9:44 am", "{{DATE}}").Replace(msg)
 	ids := strings.NewReplacer("p=1", "p={{ID}}", `value="1"`, `value="{{ID}}"`)
 	b.view.head, b.view.msg, b.view.tail = ids.Replace(b.asBot(page[:i])), msg, ids.Replace(b.asBot(page[j:]))
-	b.Serve(t, http.HandlerFunc(b.serve))
+	b.Serve(http.HandlerFunc(b.serve))
 	return b
-}
-
-// file is a captured page, its host replaced by the fake's when served.
-func (b *phpbbBoard) file(name string) string {
-	raw, err := os.ReadFile(filepath.Join(b.dir, name))
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return strings.ReplaceAll(string(raw), "http://127.0.0.1:18233", "{{HOST}}")
 }
 
 // asBot is the header of a page captured for Джелу as gm-bot sees it.
@@ -158,7 +147,7 @@ func (b *phpbbBoard) asBot(page string) string {
 }
 
 func (b *phpbbBoard) thread(name string) phpbbThread {
-	head, blocks, tail := forumtest.Blocks(b.t, b.file(name), phpbbPostStart, "\t\t\n\t\t</div>\n\t</div>\n")
+	head, blocks, tail := forumtest.Blocks(b.t, b.File(name), phpbbPostStart, "\t\t\n\t\t</div>\n\t</div>\n")
 	block := blocks[2] // post 9 (Джелу), with the space before the next post
 	block = forumtest.Slot(b.t, block, `<div class="content">`, "{{BODY}}")
 	block = phpbbTime.ReplaceAllString(block, "{{TIME}}")
@@ -191,26 +180,22 @@ func phpbbBody(text string) string { return forumtest.HTML(text, "<br>\n") }
 func (b *phpbbBoard) serve(w http.ResponseWriter, r *http.Request) {
 	b.Lock()
 	defer b.Unlock()
-	c, _ := r.Cookie("phpbb3_hiva5_sid")
-	member := c != nil && b.Member(c.Value)
+	member := b.Member(r, "phpbb3_hiva5_sid")
 	q := r.URL.Query()
 	page := strings.TrimPrefix(r.URL.Path, "/")
 	if r.Method == http.MethodPost {
-		vals, err := forumtest.Form(r)
-		if err != nil {
-			b.t.Errorf("POST %s: %v", r.URL, err)
-		}
+		vals := b.Form(r)
 		switch {
 		case page == "ucp.php" && q.Get("mode") == "login":
 			if vals.Get("username") != b.Bot || vals.Get("password") != "GmBotPass1" {
-				b.write(w, 200, b.file("03-login-error.guest.html"))
+				b.Write(w, 200, b.File("03-login-error.guest.html"))
 				return
 			}
 			sid := b.LogIn()
 			http.SetCookie(w, &http.Cookie{Name: "phpbb3_hiva5_sid", Value: sid, Path: "/"})
 			http.Redirect(w, r, "/index.php?sid="+sid, http.StatusFound)
 		case !member:
-			b.write(w, 200, b.file("26-reply-login-required.guest.html"))
+			b.Write(w, 200, b.File("26-reply-login-required.guest.html"))
 		case page == "posting.php" && q.Get("mode") == "reply" && q.Get("t") == "2":
 			p, refused := b.Reply(vals.Get("message"))
 			if refused == forumtest.Taken {
@@ -219,7 +204,7 @@ func (b *phpbbBoard) serve(w http.ResponseWriter, r *http.Request) {
 			}
 			b.refuse(w, "28-reply-error-flood.gm-bot.html", refused)
 		case page == "ucp.php" && q.Get("mode") == "compose" && vals.Get("add_to") != "":
-			b.write(w, 200, b.compose(vals.Get("username_list")))
+			b.Write(w, 200, b.compose(vals.Get("username_list")))
 		case page == "ucp.php" && q.Get("mode") == "compose" && vals.Get("post") != "":
 			to := ""
 			for name, id := range phpbbUsers {
@@ -234,7 +219,7 @@ func (b *phpbbBoard) serve(w http.ResponseWriter, r *http.Request) {
 				b.refuse(w, "32-pm-send-error-flood.gm-bot.html", refused)
 				return
 			}
-			b.write(w, 200, b.file("31-pm-send-success.gm-bot.html"))
+			b.Write(w, 200, b.File("31-pm-send-success.gm-bot.html"))
 		default:
 			b.t.Errorf("unexpected POST %s", r.URL)
 			w.WriteHeader(http.StatusNotFound)
@@ -243,67 +228,57 @@ func (b *phpbbBoard) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case page == "ucp.php" && q.Get("mode") == "login" && member, page == "index.php" && member:
-		b.write(w, 200, b.file("02b-login-redirect-target.gm-bot.html"))
+		b.Write(w, 200, b.File("02b-login-redirect-target.gm-bot.html"))
 	case page == "ucp.php" && q.Get("mode") == "login":
-		b.write(w, 200, b.file("01-login-form.guest.html"))
+		b.Write(w, 200, b.File("01-login-form.guest.html"))
 	case page == "index.php":
-		b.write(w, 200, b.file("18-index.guest.html"))
+		b.Write(w, 200, b.File("18-index.guest.html"))
 	case page == "viewtopic.php" && q.Get("t") == "2":
 		start, _ := strconv.Atoi(q.Get("start"))
-		b.write(w, 200, b.topic(start, member))
+		b.Write(w, 200, b.topic(start, member))
 	case page == "viewtopic.php" && q.Get("p") != "":
 		// A post's link: the page of the topic that holds it.
 		id, _ := strconv.Atoi(q.Get("p"))
-		b.write(w, 200, b.topic((b.PageOf(id, phpbbPerPage)-1)*phpbbPerPage, member))
+		b.Write(w, 200, b.topic((b.PageOf(id, phpbbPerPage)-1)*phpbbPerPage, member))
 	case page == "viewtopic.php":
 		notFound := strings.NewReplacer("This message has been sent successfully.", "The requested topic does not exist.").
-			Replace(regexp.MustCompile(`(?s)<meta http-equiv="refresh"[^>]*>|<br /><br /><a href="./ucp.php\?i=pm.*?</p>`).ReplaceAllString(b.file("31-pm-send-success.gm-bot.html"), "</p>"))
-		b.write(w, http.StatusNotFound, notFound)
+			Replace(regexp.MustCompile(`(?s)<meta http-equiv="refresh"[^>]*>|<br /><br /><a href="./ucp.php\?i=pm.*?</p>`).ReplaceAllString(b.File("31-pm-send-success.gm-bot.html"), "</p>"))
+		b.Write(w, http.StatusNotFound, notFound)
 	case !member && (page == "posting.php" || page == "ucp.php"):
-		b.write(w, 200, b.file("26-reply-login-required.guest.html"))
+		b.Write(w, 200, b.File("26-reply-login-required.guest.html"))
 	case page == "posting.php" && q.Get("mode") == "reply" && q.Get("t") == "2":
 		last := b.Posts[len(b.Posts)-1].ID
-		b.write(w, 200, strings.Replace(b.file("20-reply-form.gm-bot.html"), `name="topic_cur_post_id" value="12"`, fmt.Sprintf(`name="topic_cur_post_id" value="%d"`, last), 1))
+		b.Write(w, 200, strings.Replace(b.File("20-reply-form.gm-bot.html"), `name="topic_cur_post_id" value="12"`, fmt.Sprintf(`name="topic_cur_post_id" value="%d"`, last), 1))
 	case page == "ucp.php" && q.Get("mode") == "compose":
-		b.write(w, 200, b.compose(""))
+		b.Write(w, 200, b.compose(""))
 	case page == "ucp.php" && q.Get("folder") == "inbox":
-		b.write(w, 200, b.folderPage(b.inbox, b.Inbox, "0"))
+		b.Write(w, 200, b.folderPage(b.inbox, b.Inbox, "0"))
 	case page == "ucp.php" && q.Get("folder") == "sentbox":
-		b.write(w, 200, b.folderPage(b.sent, b.Sent, "-1"))
+		b.Write(w, 200, b.folderPage(b.sent, b.Sent, "-1"))
 	case page == "ucp.php" && q.Get("folder") == "outbox":
-		b.write(w, 200, b.folderPage(b.sent, nil, "-2"))
+		b.Write(w, 200, b.folderPage(b.sent, nil, "-2"))
 	case page == "ucp.php" && q.Get("mode") == "view":
-		b.write(w, 200, b.message(q.Get("p")))
+		b.Write(w, 200, b.message(q.Get("p")))
 	default:
 		b.t.Errorf("unexpected GET %s", r.URL)
 		w.WriteHeader(http.StatusNotFound)
 	}
 }
 
-func (b *phpbbBoard) write(w http.ResponseWriter, status int, page string) {
-	page = strings.ReplaceAll(page, "{{HOST}}", b.URL)
-	if i := strings.Index(page, "{{"); i >= 0 {
-		b.t.Errorf("a slot left unfilled: %.40q", page[i:])
-	}
-	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(page))
-}
-
 // refuse shows the form again with phpBB's error: flood control as captured, a message too long
 // worded as TOO_MANY_CHARS_POST.
 func (b *phpbbBoard) refuse(w http.ResponseWriter, flood string, refused forumtest.Refusal) {
-	page := b.file(flood)
+	page := b.File(flood)
 	if refused == forumtest.TooLong {
 		page = strings.Replace(page, "You cannot make another post so soon after your last.",
 			fmt.Sprintf("Your message contains %d characters. The maximum number of allowed characters is %d.", b.MaxLen+1, b.MaxLen), 1)
 	}
-	b.write(w, 200, page)
+	b.Write(w, 200, page)
 }
 
 // compose is the PM form, with to among its recipients when given.
 func (b *phpbbBoard) compose(to string) string {
-	page := b.file("30-pm-compose.gm-bot.html")
+	page := b.File("30-pm-compose.gm-bot.html")
 	if to == "" {
 		page = strings.Replace(page, `<input type="hidden" name="address_list[u][59]" value="to" />`, "", 1)
 		return regexp.MustCompile(`(?s)<ul class="recipients">.*?</ul>`).ReplaceAllString(page, `<ul class="recipients"></ul>`)

@@ -3,8 +3,6 @@ package punbb
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -45,8 +43,7 @@ func TestConformance(t *testing.T) {
 // message" of 26.
 type punbbBoard struct {
 	*forumtest.FakeBoard
-	t   *testing.T
-	dir string
+	t *testing.T
 
 	member, guest punbbThread
 }
@@ -68,26 +65,18 @@ var (
 )
 
 func newPunBBBoard(t *testing.T) *punbbBoard {
-	b := &punbbBoard{t: t, dir: fixture.Dir(t, "punbb"), FakeBoard: forumtest.NewFakeBoard(forumtest.FakeOptions{
+	b := &punbbBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 3, 50, 0, 0, time.UTC),
-		FirstPost: 21, FloodWait: 10 * time.Second, MaxLen: DefaultMaxPostBytes, Bytes: true, Seed: punbbPerPage})}
+		FirstPost: 21, FloodWait: 10 * time.Second, MaxLen: DefaultMaxPostBytes, Bytes: true, Seed: punbbPerPage,
+		Dir: fixture.Dir(t, "punbb"), Host: "http://127.0.0.1:8083", ContentType: "text/html; charset=utf-8"})}
 	b.member = b.thread("13-thread-p2.gm-bot.html")
 	b.guest = b.thread("11-thread-p2.guest.html")
-	b.Serve(t, http.HandlerFunc(b.serve))
+	b.Serve(http.HandlerFunc(b.serve))
 	return b
 }
 
-// file is a captured page, its host replaced by the fake's when served.
-func (b *punbbBoard) file(name string) string {
-	raw, err := os.ReadFile(filepath.Join(b.dir, name))
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return strings.ReplaceAll(string(raw), "http://127.0.0.1:8083", "{{HOST}}")
-}
-
 func (b *punbbBoard) thread(name string) punbbThread {
-	head, blocks, tail := forumtest.Blocks(b.t, b.file(name), punbbPostStart, "\n\t\t</div>\n")
+	head, blocks, tail := forumtest.Blocks(b.t, b.File(name), punbbPostStart, "\n\t\t</div>\n")
 	block := blocks[1] // post 11 (Джелу), with the space before the next post
 	block = forumtest.Slot(b.t, block, `<div class="entry-content">`, "\n\t\t\t\t\t\t<p>{{BODY}}</p>\n\t\t\t\t\t")
 	block = punbbPostStart.ReplaceAllString(block, "\t\t<div class=\"{{CLASS}}\">")
@@ -113,32 +102,28 @@ func punbbBody(text string) string {
 func (b *punbbBoard) serve(w http.ResponseWriter, r *http.Request) {
 	b.Lock()
 	defer b.Unlock()
-	c, _ := r.Cookie("forum_cookie_414004")
-	member := c != nil && b.Member(c.Value)
+	member := b.Member(r, "forum_cookie_414004")
 	q := r.URL.Query()
 	page := strings.TrimPrefix(r.URL.Path, "/")
 	if r.Method == http.MethodPost {
-		vals, err := forumtest.Form(r)
-		if err != nil {
-			b.t.Errorf("POST %s: %v", r.URL, err)
-		}
+		vals := b.Form(r)
 		switch {
 		case page == "login.php":
 			if vals.Get("req_username") != b.Bot || vals.Get("req_password") != "GmBotPass1" {
-				b.write(w, 200, b.file("03-login-error.guest.html"))
+				b.Write(w, 200, b.File("03-login-error.guest.html"))
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: "forum_cookie_414004", Value: b.LogIn(), Path: "/"})
 			http.Redirect(w, r, "/viewtopic.php?id=2&login=1", http.StatusFound)
 		case !member:
-			b.write(w, 200, b.file("26-reply-noperm.guest.html"))
+			b.Write(w, 200, b.File("26-reply-noperm.guest.html"))
 		case page == "post.php" && q.Get("tid") == "2":
 			p, refused := b.Reply(vals.Get("req_message"))
 			switch refused {
 			case forumtest.Flooded:
-				b.write(w, 200, b.file("25b-reply-error-flood.gm-bot.html"))
+				b.Write(w, 200, b.File("25b-reply-error-flood.gm-bot.html"))
 			case forumtest.TooLong:
-				b.write(w, 200, strings.Replace(b.file("24-reply-error-empty.gm-bot.html"), "You must enter a message.",
+				b.Write(w, 200, strings.Replace(b.File("24-reply-error-empty.gm-bot.html"), "You must enter a message.",
 					fmt.Sprintf("Posts cannot be longer than %d bytes.", b.MaxLen), 1))
 			default:
 				http.Redirect(w, r, fmt.Sprintf("/viewtopic.php?pid=%d#p%d", p.ID, p.ID), http.StatusFound)
@@ -151,7 +136,7 @@ func (b *punbbBoard) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case page == "login.php":
-		b.write(w, 200, b.file("01-login-form.guest.html"))
+		b.Write(w, 200, b.File("01-login-form.guest.html"))
 	case page == "viewtopic.php" && q.Get("id") == "2" && q.Get("action") == "last":
 		last := b.Posts[len(b.Posts)-1].ID
 		w.Header().Set("Location", fmt.Sprintf("/viewtopic.php?pid=%d#p%d", last, last))
@@ -161,41 +146,21 @@ func (b *punbbBoard) serve(w http.ResponseWriter, r *http.Request) {
 		if _, last := b.Page(1, punbbPerPage); n < 1 || n > last {
 			n = 1 // PunBB shows the first page for a page out of range
 		}
-		b.write(w, 200, b.topic(n, member))
-	case page == "viewtopic.php" && q.Get("pid") != "" && b.has(q.Get("pid")):
+		b.Write(w, 200, b.topic(n, member))
+	case page == "viewtopic.php" && q.Get("pid") != "" && b.Has(q.Get("pid")):
 		id, _ := strconv.Atoi(q.Get("pid"))
-		b.write(w, 200, b.topic(b.PageOf(id, punbbPerPage), member))
+		b.Write(w, 200, b.topic(b.PageOf(id, punbbPerPage), member))
 	case page == "viewtopic.php":
-		b.write(w, 200, strings.NewReplacer("You do not have permission to access this page.", "Bad request. The link you followed is incorrect or outdated.").
-			Replace(b.file("26-reply-noperm.guest.html")))
+		b.Write(w, 200, strings.NewReplacer("You do not have permission to access this page.", "Bad request. The link you followed is incorrect or outdated.").
+			Replace(b.File("26-reply-noperm.guest.html")))
 	case page == "post.php" && !member:
-		b.write(w, 200, b.file("26-reply-noperm.guest.html"))
+		b.Write(w, 200, b.File("26-reply-noperm.guest.html"))
 	case page == "post.php" && q.Get("tid") == "2":
-		b.write(w, 200, b.file("20-reply-form.gm-bot.html"))
+		b.Write(w, 200, b.File("20-reply-form.gm-bot.html"))
 	default:
 		b.t.Errorf("unexpected GET %s", r.URL)
 		w.WriteHeader(http.StatusNotFound)
 	}
-}
-
-// has reports whether the thread holds post id.
-func (b *punbbBoard) has(id string) bool {
-	for _, p := range b.Posts {
-		if fmt.Sprint(p.ID) == id {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *punbbBoard) write(w http.ResponseWriter, status int, page string) {
-	page = strings.ReplaceAll(page, "{{HOST}}", b.URL)
-	if i := strings.Index(page, "{{"); i >= 0 {
-		b.t.Errorf("a slot left unfilled: %.40q", page[i:])
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(page))
 }
 
 // topic is page n of topic 2.

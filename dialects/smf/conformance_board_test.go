@@ -3,8 +3,6 @@ package smf
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -39,8 +37,7 @@ func TestConformance(t *testing.T) {
 // error_long_message). A missing topic is SMF's not_a_topic fatal error in the markup of 28.
 type smfBoard struct {
 	*forumtest.FakeBoard
-	t   *testing.T
-	dir string
+	t *testing.T
 
 	member, guest threadSkeleton
 	inbox, sent   folderSkeleton
@@ -71,28 +68,20 @@ var (
 )
 
 func newSMFBoard(t *testing.T) *smfBoard {
-	b := &smfBoard{t: t, dir: fixture.Dir(t, "smf"), FakeBoard: forumtest.NewFakeBoard(forumtest.FakeOptions{
+	b := &smfBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 3, 44, 0, 0, time.UTC),
-		FirstPost: 19, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: DefaultMaxPostLength, Seed: smfPerPage})}
+		FirstPost: 19, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: DefaultMaxPostLength, Seed: smfPerPage,
+		Dir: fixture.Dir(t, "smf"), Host: "http://127.0.0.1:8082"})}
 	b.member = b.threadSkeleton("22b-reply-redirect-target.gm-bot.html")
 	b.guest = b.threadSkeleton("11-thread-p2.guest.html")
-	b.inbox = b.folderSkeleton(b.file("33-pm-inbox.dzhelu.html"), b.asBot)
-	b.sent = b.folderSkeleton(b.file("35-pm-sent.gm-bot.html"), func(s string) string { return s })
-	head, items, tail := forumtest.Blocks(t, b.file("50-rss-board2.xml"), regexp.MustCompile(`\t\t<item>`), "</item>\n")
+	b.inbox = b.folderSkeleton(b.File("33-pm-inbox.dzhelu.html"), b.asBot)
+	b.sent = b.folderSkeleton(b.File("35-pm-sent.gm-bot.html"), func(s string) string { return s })
+	head, items, tail := forumtest.Blocks(t, b.File("50-rss-board2.xml"), regexp.MustCompile(`\t\t<item>`), "</item>\n")
 	b.feedHead, b.feedTail = head, tail
 	b.feedItem = strings.NewReplacer("msg17", "msg{{ID}}", "msg=17", "msg={{ID}}", "Mon, 30 Nov 2026 03:47:41 GMT", "{{DATE}}").
 		Replace(regexp.MustCompile(`(?s)<!\[CDATA\[.*?\]\]>`).ReplaceAllString(items[0], "<![CDATA[{{BODY}}]]>"))
-	b.Serve(t, http.HandlerFunc(b.serve))
+	b.Serve(http.HandlerFunc(b.serve))
 	return b
-}
-
-// file is a captured page with the captured host replaced by the fake's (set later: "{{HOST}}").
-func (b *smfBoard) file(name string) string {
-	raw, err := os.ReadFile(filepath.Join(b.dir, name))
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return strings.ReplaceAll(string(raw), "http://127.0.0.1:8082", "{{HOST}}")
 }
 
 // asBot is a page captured for Джелу as gm-bot would see it.
@@ -101,7 +90,7 @@ func (b *smfBoard) asBot(page string) string {
 }
 
 func (b *smfBoard) threadSkeleton(name string) threadSkeleton {
-	head, blocks, tail := forumtest.Blocks(b.t, b.file(name), smfPostStart, `<hr class="post_separator">`)
+	head, blocks, tail := forumtest.Blocks(b.t, b.File(name), smfPostStart, `<hr class="post_separator">`)
 	block := blocks[len(blocks)-2] // msg 16 (snovaya), with the space before the next block
 	block = forumtest.Slot(b.t, block, `<div class="inner" data-msgid="16"`, "{{BODY}}")
 	block = smfToday.ReplaceAllString(block, "{{DATE}}")
@@ -142,23 +131,19 @@ func (b *smfBoard) serve(w http.ResponseWriter, r *http.Request) {
 	b.Lock()
 	defer b.Unlock()
 	q := r.URL.RawQuery
-	c, _ := r.Cookie("SMFCookie956")
-	member := c != nil && b.Member(c.Value)
+	member := b.Member(r, "SMFCookie956")
 	if r.Method == http.MethodPost {
-		vals, err := forumtest.Form(r)
-		if err != nil {
-			b.t.Errorf("POST %s: %v", q, err)
-		}
+		vals := b.Form(r)
 		switch {
 		case strings.Contains(q, "action=login2"):
 			if vals.Get("user") != b.Bot || vals.Get("passwrd") != "GmBotPass1" {
-				b.write(w, 200, b.file("03-login-error.guest.html"))
+				b.Write(w, 200, b.File("03-login-error.guest.html"))
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: "SMFCookie956", Value: b.LogIn(), Path: "/"})
 			http.Redirect(w, r, "/index.php?action=login2;sa=check;member=2", http.StatusFound)
 		case !member:
-			b.write(w, 200, b.file("26-reply-noperm.guest.html"))
+			b.Write(w, 200, b.File("26-reply-noperm.guest.html"))
 		case q == "action=post2;start=0;board=2":
 			_, refused := b.Reply(vals.Get("message"))
 			b.refusal(w, r, refused, "28-reply-error-flood.gm-bot.html", "/index.php?topic=2.new#new")
@@ -173,48 +158,36 @@ func (b *smfBoard) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case q == "action=login":
-		b.write(w, 200, b.file("01-login-form.guest.html"))
+		b.Write(w, 200, b.File("01-login-form.guest.html"))
 	case q == "action=login2;sa=check;member=2":
 		http.Redirect(w, r, "/index.php", http.StatusFound)
 	case q == "" && member:
-		b.write(w, 200, b.asBot(b.file("17-boardindex-pm-notice.dzhelu.html")))
+		b.Write(w, 200, b.asBot(b.File("17-boardindex-pm-notice.dzhelu.html")))
 	case q == "":
-		b.write(w, 200, b.file("18-boardindex.guest.html"))
+		b.Write(w, 200, b.File("18-boardindex.guest.html"))
 	case q == "action=.xml;type=rss;board=2;limit=5":
 		w.Header().Set("Content-Type", "application/rss+xml; charset=UTF-8")
-		b.write(w, 200, b.feed())
+		b.Write(w, 200, b.feed())
 	case strings.HasPrefix(q, "topic=2."):
-		b.write(w, 200, b.thread(strings.TrimPrefix(q, "topic=2."), member))
+		b.Write(w, 200, b.thread(strings.TrimPrefix(q, "topic=2."), member))
 	case strings.HasPrefix(q, "topic="):
-		b.write(w, http.StatusNotFound, b.notATopic())
+		b.Write(w, http.StatusNotFound, b.notATopic())
 	case !member && (strings.HasPrefix(q, "action=post;") || strings.HasPrefix(q, "action=pm")):
 		// SMF's is_not_guest(): the login form with "Only registered members are allowed…".
-		b.write(w, 200, b.file("26-reply-noperm.guest.html"))
+		b.Write(w, 200, b.File("26-reply-noperm.guest.html"))
 	case q == "action=post;topic=2.0":
 		last := b.Posts[len(b.Posts)-1].ID
-		b.write(w, 200, strings.Replace(b.file("20-reply-form.gm-bot.html"), `name="last_msg" value="17"`, fmt.Sprintf(`name="last_msg" value="%d"`, last), 1))
+		b.Write(w, 200, strings.Replace(b.File("20-reply-form.gm-bot.html"), `name="last_msg" value="17"`, fmt.Sprintf(`name="last_msg" value="%d"`, last), 1))
 	case q == "action=pm;sa=send":
-		b.write(w, 200, b.file("30-pm-compose.gm-bot.html"))
+		b.Write(w, 200, b.File("30-pm-compose.gm-bot.html"))
 	case q == "action=pm;f=inbox;start=0", q == "action=pm;f=inbox;l=-1;done=sent":
-		b.write(w, 200, b.folder(b.inbox, b.Inbox, true))
+		b.Write(w, 200, b.folder(b.inbox, b.Inbox, true))
 	case q == sentFolderQuery:
-		b.write(w, 200, b.folder(b.sent, b.Sent, false))
+		b.Write(w, 200, b.folder(b.sent, b.Sent, false))
 	default:
 		b.t.Errorf("unexpected GET %q", q)
 		w.WriteHeader(http.StatusNotFound)
 	}
-}
-
-func (b *smfBoard) write(w http.ResponseWriter, status int, page string) {
-	if w.Header().Get("Content-Type") == "" {
-		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
-	}
-	page = strings.ReplaceAll(page, "{{HOST}}", b.URL)
-	if i := strings.Index(page, "{{"); i >= 0 {
-		b.t.Errorf("a slot left unfilled: %.40q", page[i:])
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(page))
 }
 
 // refusal answers a write: SMF's fatal flood error (403), the form's error box for a message
@@ -222,10 +195,10 @@ func (b *smfBoard) write(w http.ResponseWriter, status int, page string) {
 func (b *smfBoard) refusal(w http.ResponseWriter, r *http.Request, refused forumtest.Refusal, flood, next string) {
 	switch refused {
 	case forumtest.Flooded:
-		b.write(w, http.StatusForbidden, b.file(flood))
+		b.Write(w, http.StatusForbidden, b.File(flood))
 	case forumtest.TooLong:
-		page := b.file("24-reply-error-empty.gm-bot.html")
-		b.write(w, 200, strings.Replace(page, "The message body was left empty.",
+		page := b.File("24-reply-error-empty.gm-bot.html")
+		b.Write(w, 200, strings.Replace(page, "The message body was left empty.",
 			fmt.Sprintf("The message exceeds the maximum allowed length (%d characters).", b.MaxLen), 1))
 	default:
 		http.Redirect(w, r, next, http.StatusFound)
@@ -316,5 +289,5 @@ func (b *smfBoard) notATopic() string {
 	return strings.NewReplacer(`id="post_WaitTime_broken"`, `id="not_a_topic"`,
 		"The last posting from your IP was less than 5 seconds ago. Please try again later.",
 		"The topic or board you are looking for appears to be either missing or off limits to you.").
-		Replace(b.file("28-reply-error-flood.gm-bot.html"))
+		Replace(b.File("28-reply-error-flood.gm-bot.html"))
 }

@@ -5,10 +5,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/text/encoding"
 
 	"forumgm/forum"
 )
@@ -41,6 +45,9 @@ type FakeBoard struct {
 	Front *Front
 	// URL is the served board's root, with no trailing slash (set by Serve).
 	URL string
+
+	t     testing.TB
+	pages FakeOptions // where the captured pages are and how they are served
 
 	flood    bool      // the bot's next write is refused with flood control
 	now      time.Time // the time of the last write
@@ -80,12 +87,21 @@ type FakeOptions struct {
 	// Seed is how many posts the thread starts with, Player's and Other's in turn (at least 3;
 	// as many as fill a page make the suite's reads cross pages).
 	Seed int
+	// Dir holds the captured pages (File), made at Host (the captured board's address, which
+	// File turns into the slot {{HOST}}), in Charset (nil: UTF-8); ContentType is the pages'
+	// (default "text/html; charset=UTF-8").
+	Dir, Host   string
+	Charset     encoding.Encoding
+	ContentType string
 }
 
 // NewFakeBoard is a board whose thread holds o.Seed posts of the players.
-func NewFakeBoard(o FakeOptions) *FakeBoard {
+func NewFakeBoard(t testing.TB, o FakeOptions) *FakeBoard {
+	if o.ContentType == "" {
+		o.ContentType = "text/html; charset=UTF-8"
+	}
 	f := &FakeBoard{Bot: o.Bot, Player: o.Player, Other: o.Other, FloodWait: o.FloodWait, MaxLen: o.MaxLen,
-		Bytes: o.Bytes, now: o.Start.Add(-time.Minute), nextPost: o.FirstPost, nextMsg: o.FirstMessage}
+		Bytes: o.Bytes, t: t, pages: o, now: o.Start.Add(-time.Minute), nextPost: o.FirstPost, nextMsg: o.FirstMessage}
 	f.Add(o.Player, "Начинаем партию.")
 	f.Add(o.Other, "Первый ход: e2-e4.")
 	f.Add(o.Player, "Ответ: e7-e5.")
@@ -101,11 +117,60 @@ func NewFakeBoard(o FakeOptions) *FakeBoard {
 
 // Serve serves the board with h (which answers for it, holding its lock) through a Front, until
 // the test ends.
-func (f *FakeBoard) Serve(t testing.TB, h http.Handler) {
+func (f *FakeBoard) Serve(h http.Handler) {
 	f.Front = NewFront(h)
 	srv := httptest.NewServer(f.Front)
-	t.Cleanup(srv.Close)
+	f.t.Cleanup(srv.Close)
 	f.URL = srv.URL
+}
+
+// File is the captured page name (in Dir), in UTF-8, the captured board's address made the slot
+// {{HOST}} (Write fills it).
+func (f *FakeBoard) File(name string) string {
+	raw, err := os.ReadFile(filepath.Join(f.pages.Dir, name))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	s := string(raw)
+	if f.pages.Charset != nil {
+		if s, err = f.pages.Charset.NewDecoder().String(s); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	return strings.ReplaceAll(s, f.pages.Host, "{{HOST}}")
+}
+
+// Write answers with page, {{HOST}} filled with the board's address, in the board's charset and
+// content type (unless the handler set one). A slot left unfilled ("{{…") fails the test.
+func (f *FakeBoard) Write(w http.ResponseWriter, status int, page string) {
+	page = strings.ReplaceAll(page, "{{HOST}}", f.URL)
+	if i := strings.Index(page, "{{"); i >= 0 {
+		f.t.Errorf("forumtest: a slot left unfilled: %.40q", page[i:])
+	}
+	if f.pages.Charset != nil {
+		var err error
+		if page, err = forum.EncodeString(f.pages.Charset, page); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", f.pages.ContentType)
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(page))
+}
+
+// Has reports whether the thread holds post id (lock held).
+func (f *FakeBoard) Has(id string) bool { return f.index(id) >= 0 }
+
+// index is the place of post id in the thread, -1 when it holds none (lock held).
+func (f *FakeBoard) index(id string) int {
+	for i, p := range f.Posts {
+		if fmt.Sprint(p.ID) == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // Now is the board's clock: a minute after its last write (for forum.Config.Now).
@@ -136,8 +201,12 @@ func (f *FakeBoard) LogIn() string {
 	return f.Session
 }
 
-// Member reports whether session is the bot's valid session (lock held).
-func (f *FakeBoard) Member(session string) bool { return session != "" && session == f.Session }
+// Member reports whether r carries the bot's valid session in the cookie named cookie (lock
+// held).
+func (f *FakeBoard) Member(r *http.Request, cookie string) bool {
+	c, err := r.Cookie(cookie)
+	return err == nil && f.Session != "" && c.Value == f.Session
+}
 
 // Refusal is why the board refused a write of the bot.
 type Refusal int
@@ -221,13 +290,11 @@ func (f *FakeBoard) Board(fm forum.Forum, thread, notThread string) *Board {
 		Grow: func(t testing.TB, id, text string) {
 			f.Lock()
 			defer f.Unlock()
-			for i := range f.Posts {
-				if fmt.Sprint(f.Posts[i].ID) == id {
-					f.Posts[i].Text += "\n\n" + text
-					return
-				}
+			i := f.index(id)
+			if i < 0 {
+				t.Fatalf("forumtest: no post %s on the fake board", id)
 			}
-			t.Fatalf("forumtest: no post %s on the fake board", id)
+			f.Posts[i].Text += "\n\n" + text
 		},
 		LogOut: func(testing.TB) {
 			f.Lock()
@@ -255,19 +322,19 @@ func (f *FakeBoard) Board(fm forum.Forum, thread, notThread string) *Board {
 }
 
 // Form is the form of a POST, urlencoded or multipart (its body alone: the query of a URL such as
-// SMF's "action=post2;start=0" is not a form).
-func Form(r *http.Request) (url.Values, error) {
+// SMF's "action=post2;start=0" is not a form); a form that cannot be read fails the test.
+func (f *FakeBoard) Form(r *http.Request) url.Values {
 	query := r.URL.RawQuery
 	r.URL.RawQuery = ""
 	defer func() { r.URL.RawQuery = query }()
+	var err error
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		if err := r.ParseMultipartForm(1 << 20); err != nil {
-			return nil, err
-		}
-		return r.PostForm, nil
+		err = r.ParseMultipartForm(1 << 20)
+	} else {
+		err = r.ParseForm()
 	}
-	if err := r.ParseForm(); err != nil {
-		return nil, err
+	if err != nil {
+		f.t.Errorf("forumtest: the form of POST %s: %v", r.URL, err)
 	}
-	return r.PostForm, nil
+	return r.PostForm
 }
