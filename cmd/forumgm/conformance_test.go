@@ -11,13 +11,7 @@ import (
 // boardSuitePending are the writing dialects that do not yet run the board part of the conformance
 // suite (forumtest.Run) on a board of their own, and why; each still runs its reading part. The
 // list only shrinks: a dialect on it that runs the board suite fails the test.
-var boardSuitePending = map[string]string{
-	"generic": "its captured PunBB board replays fixed pages (no posts can be added); Include is tested alone",
-	"mybbru":  "its captured board replays fixed pages (no posts can be added)",
-	"phpbb":   "its captured board replays fixed pages (no posts can be added)",
-	"punbb":   "its captured board replays fixed pages (no posts can be added)",
-	"smf":     "its captured board replays fixed pages (no posts can be added)",
-}
+var boardSuitePending = map[string]string{}
 
 // TestDialectsRunConformance: every registered dialect has dialects/<name>/conformance*_test.go
 // running the dialect conformance suite (forum/forumtest): the reading part (RunPages) every

@@ -241,7 +241,15 @@ func (f *Forum) Login(ctx context.Context) error {
 		return derr
 	}
 	msg := f.errorText(rd)
-	if f.match("error_bad_login", msg) || rd.Find(formSel).Find("input[name='"+passField+"']").Length() > 0 || !f.loggedIn(rd) {
+	refused := f.match("error_bad_login", msg) || rd.Find(formSel).Find("input[name='"+passField+"']").Length() > 0
+	if target := web.RedirectTarget(rp, rd); !refused && !f.loggedIn(rd) && target.String() != rp.URL.String() {
+		// A "Redirecting…" page (MyBB, PunBB 1.2, FluxBB) shows no navigation: the page it
+		// leads to tells whether the login took.
+		if _, td, terr := f.getDoc(ctx, target.String()); terr == nil {
+			rd = td
+		}
+	}
+	if refused || !f.loggedIn(rd) {
 		return fmt.Errorf("generic: login: %q: %w", msg, forum.ErrBadLogin)
 	}
 	return err

@@ -118,9 +118,8 @@ func (f *Forum) url(path string) string {
 func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Document, error) {
 	p, err := f.c.Get(ctx, f.url(path))
 	if err != nil {
-		var se *forum.StatusError
-		if errors.As(err, &se) && se.Status == 404 {
-			return nil, nil, fmt.Errorf("phpbb: %w: %v", forum.ErrNotFound, err)
+		if terr := typed404(err); terr != err {
+			return nil, nil, terr
 		}
 		if p == nil {
 			return nil, nil, err
@@ -133,6 +132,16 @@ func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Doc
 		return nil, nil, derr
 	}
 	return p, doc, err
+}
+
+// typed404 is err with an answer 404 typed as forum.ErrNotFound (phpBB answers NO_TOPIC and
+// NO_FORUM with 404 and its message page).
+func typed404(err error) error {
+	var se *forum.StatusError
+	if errors.As(err, &se) && se.Status == 404 {
+		return fmt.Errorf("phpbb: %w: %v", forum.ErrNotFound, err)
+	}
+	return err
 }
 
 func (f *Forum) post(ctx context.Context, fm *web.Form, charset string) (*forum.Page, *goquery.Document, error) {
@@ -423,6 +432,9 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 			return fmt.Errorf("phpbb: inbox: %w", forum.ErrLoggedOut)
 		}
 		if doc.Find("ul.pmlist, ul.topiclist").Length() == 0 {
+			if fl, err := ParseFolder(doc); err == nil && len(fl.Rows) == 0 {
+				return nil // an empty inbox: "No messages" and no list
+			}
 			if msg := errorText(doc); msg != "" {
 				return f.classify(msg)
 			}

@@ -70,7 +70,7 @@ func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string, o 
 		err = forum.CheckWhole(p) // a page cut short is never read
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, typed404(err)
 	}
 	doc, err := p.Doc()
 	if err != nil {
@@ -101,6 +101,9 @@ func (f *Forum) fromCursor(ctx context.Context, t forum.Thread, after forum.Curs
 	next := f.topicURL(t, k)
 	var out []forum.Post
 	cur := after
+	// The page at start=k need not begin a page of phpBB's pagination, whose links go to starts
+	// at multiples of posts_per_page: the next page may repeat posts of this one.
+	seen := map[string]bool{}
 	for pages := 0; next != "" && pages < 10000; pages++ {
 		pg, doc, err := f.topicPage(ctx, t, next, o)
 		if err != nil {
@@ -110,7 +113,8 @@ func (f *Forum) fromCursor(ctx context.Context, t forum.Thread, after forum.Curs
 			return nil, after, false, nil
 		}
 		for _, post := range pg.Posts {
-			if after.Listed(post.ID) {
+			if after.Listed(post.ID) && !seen[post.ID] {
+				seen[post.ID] = true
 				out = append(out, post)
 			}
 		}

@@ -19,6 +19,11 @@
 //     ones (ucoz, vbulletin5) included.
 //
 // A dialect joins with dialects/<name>/conformance_test.go calling both; cmd/forumgm's tests
-// fail when a registered dialect has none. Front is the kit's fault front a test board serves
-// through (Board.Cut).
+// fail when a registered dialect has none.
+//
+// The fake-board kit: Front is the fault front a test board serves through (Board.Cut);
+// FakeBoard is a stateful board's state (a thread, the bot's session and private messages, the
+// refusals the suite arms) that a dialect's test renders in its engine's markup, with templates
+// cut from its captured pages (Blocks, Slot), and whose Board gives the suite's hooks;
+// SandboxBoard is the Board on package sandbox's MyBB board.
 package forumtest

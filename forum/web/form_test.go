@@ -163,8 +163,10 @@ func TestFloodWait(t *testing.T) {
 		"At least 30 seconds have to pass between posts": 30 * time.Second,
 		"Подождите 15 секунд":                            15 * time.Second,
 		"wait 5 сек.":                                    5 * time.Second,
-		"wait 0 seconds":                                 time.Minute,
-		"too soon":                                       time.Minute,
+		// MyBB's flood message (the generic dialect reads it on a MyBB board).
+		"You are trying to post a message too quickly after posting a previous message. Please wait 41 more seconds.": 41 * time.Second,
+		"wait 0 seconds": time.Minute,
+		"too soon":       time.Minute,
 	} {
 		if got := FloodWait(msg, time.Minute); got != want {
 			t.Errorf("FloodWait(%q) = %v, want %v", msg, got, want)
