@@ -614,7 +614,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 				}
 				continue
 			}
-			ins = append(ins, input{src: src, post: p, seq: i})
+			ins = append(ins, inputs(src, p, i)...) // a post merged before this read: its parts (split.go)
 		}
 		next.Include = false
 		if next != cur {
