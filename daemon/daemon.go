@@ -567,6 +567,7 @@ type input struct {
 	// An appended part of a post the forum merged a new post into (see merged.go): the cursor
 	// stays at the post itself, and once judged the post as it is now (hash) is known.
 	cursorID, hash string
+	late           bool // first seen after later posts were judged (late.go): the cursor stays
 }
 
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
@@ -614,7 +615,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 				}
 				continue
 			}
-			ins = append(ins, input{src: src, post: p, seq: i})
+			ins = append(ins, inputs(src, p, i)...) // a post merged before this read: its parts (split.go)
 		}
 		next.Include = false
 		if next != cur {
@@ -775,6 +776,8 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 			Detail: "the forum's page did not show the post's " + missing + " (" + problemsText(in.post.Problems) + ")"}}}
 	} else if pr, garbled := in.post.Encoding(); garbled {
 		out = garbledOutcome(in.post, pr) // held for holdGarbled, still garbled: a person reads it
+	} else if in.late {
+		out, err = judge.Late(ref, ji)
 	} else {
 		out, err = ref.Judge(ji)
 	}
@@ -795,6 +798,9 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		Post:      &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
 		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: cursorOf(in)}},
 		ExpectSeq: store.Expect(seq)}
+	if in.late {
+		c.Cursor = nil // the thread's cursor is past it already
+	}
 	if c.At.IsZero() {
 		c.At = d.o.Clock.Now()
 	}
@@ -979,6 +985,9 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 		return fmt.Errorf("daemon: rescan: %w", err)
 	}
 	forum.CheckEncoding(posts)
+	if err := d.judgeLate(ctx, posts); err != nil {
+		return err
+	}
 	byID := map[string]forum.Post{}
 	newest := "" // the newest post read: a move post after it is not provably gone
 	for _, p := range posts {

@@ -86,7 +86,7 @@ func (d *Daemon) grown(ctx context.Context, p forum.Post, now time.Time) (in inp
 	if !appended {
 		return input{}, false, d.flagEdited(ctx, rec, p, h)
 	}
-	if rest == "" && len(p.Quotes) == len(first.Quotes) {
+	if rest == "" && (len(p.Quotes) == len(first.Quotes) || len(newQuotes(p.Quotes, first.Quotes, parts)) == 0) {
 		// Nothing new to read (a part judged before a crash): the post as it is now is known.
 		_, err := d.o.Store.MarkPostEdited(ctx, d.o.Game, store.SourceThread, p.ID, h, nil)
 		return input{}, false, err

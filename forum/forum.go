@@ -64,6 +64,12 @@ type Post struct {
 	// date not understood); the rest of the post is still right. A page that is not a thread at
 	// all is an error, never a list of posts with problems.
 	Problems []Problem `json:"problems,omitempty"`
+	// Parts are the posts the forum merged into this one, in order, when the dialect can tell
+	// them apart by its engine's own merge separator (MyBB's postmergesep, "[hr]"): each with
+	// its own Text, Quotes, Code and Spoilers (the other fields are this post's). Nil: one part,
+	// or a dialect whose engine does not merge. Text and the other fields above stay the whole
+	// post as shown. Not kept in JSON: a post is split when it is read.
+	Parts []Post `json:"-"`
 }
 
 // UserFinder is a forum that can tell whether a user name exists (forum-check checks the players

@@ -196,7 +196,7 @@ const (
 
 // RefereeTemplates are the templates every game must define.
 var RefereeTemplates = []string{SayStart, SayHelp, SayUnreadable, SayNotInRoster, SayDispute, SayPaused,
-	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayReveal}
+	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayReveal, SayLate}
 
 // Sender as a message's To means: answer the input's author, privately when the input came
 // privately and the forum has private messages, else in the thread.

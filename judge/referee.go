@@ -394,9 +394,7 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 		return r.say(in, Refused, SayPaused, nil)
 	}
 	if isPlayer && in.Source == Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword) {
-		out, err := r.say(in, Flagged, SayDispute, nil)
-		out.Flags = []Flag{{Kind: FlagDispute, PostID: in.PostID, Detail: firstLine(in.Post.Text)}}
-		return out, err
+		return r.dispute(in) // a move before the keyword's line is judged too (dispute.go)
 	}
 	switch rd.Kind {
 	case Chatter:

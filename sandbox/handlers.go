@@ -570,7 +570,7 @@ func (q *req) showthread() {
 	switch q.in("action") {
 	case "lastpost", "newpost":
 		var pid int
-		if err := q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&pid); err != nil {
+		if err := q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? AND visible = 1 ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&pid); err != nil {
 			q.fail(err)
 			return
 		}
@@ -597,7 +597,7 @@ func (q *req) showthread() {
 		bits = append(bits, q.postbit(p, (page-1)*ppp+i+1, r))
 	}
 	var lastPID int
-	_ = q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&lastPID)
+	_ = q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? AND visible = 1 ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&lastPID)
 	f, _ := q.s.forum(q.ctx, t.FID)
 	nav := []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}}
 	if f != nil {

@@ -58,7 +58,8 @@ CREATE TABLE IF NOT EXISTS posts(
 	dateline INTEGER NOT NULL,
 	edituid INTEGER NOT NULL DEFAULT 0,
 	edittime INTEGER NOT NULL DEFAULT 0,
-	editreason TEXT NOT NULL DEFAULT ''
+	editreason TEXT NOT NULL DEFAULT '',
+	visible INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS posts_tid ON posts(tid, dateline, pid);
 CREATE TABLE IF NOT EXISTS sticky(tid INTEGER PRIMARY KEY);
@@ -90,6 +91,10 @@ func openDB(path string) (*sql.DB, error) {
 	}
 	db.SetMaxOpenConns(8)
 	if _, err := db.Exec(schema + attachSchema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sandbox: schema: %w", err)
+	}
+	if err := addVisible(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sandbox: schema: %w", err)
 	}
@@ -159,7 +164,7 @@ type threadRow struct {
 }
 
 const threadSelect = `SELECT t.tid, t.fid, t.subject, t.uid, COALESCE(u.username,''), t.dateline, t.lastpost, t.lastposteruid,
-	COALESCE(l.username,''), t.views, (SELECT COUNT(*) FROM posts p WHERE p.tid = t.tid), t.firstpost,
+	COALESCE(l.username,''), t.views, (SELECT COUNT(*) FROM posts p WHERE p.tid = t.tid AND p.visible = 1), t.firstpost,
 	EXISTS(SELECT 1 FROM sticky s WHERE s.tid = t.tid)
 	FROM threads t LEFT JOIN users u ON u.uid = t.uid LEFT JOIN users l ON l.uid = t.lastposteruid `
 
@@ -290,7 +295,7 @@ func (s *Server) post(ctx context.Context, pid int) (*postRow, error) {
 
 // threadPosts lists a thread's posts in display order (limit < 0: all).
 func (s *Server) threadPosts(ctx context.Context, tid, offset, limit int) ([]*postRow, error) {
-	rows, err := s.db.QueryContext(ctx, postSelect+`WHERE p.tid = ? ORDER BY p.dateline, p.pid LIMIT ? OFFSET ?`, tid, limit, offset)
+	rows, err := s.db.QueryContext(ctx, postSelect+`WHERE p.tid = ? AND p.visible = 1 ORDER BY p.dateline, p.pid LIMIT ? OFFSET ?`, tid, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +314,7 @@ func (s *Server) threadPosts(ctx context.Context, tid, offset, limit int) ([]*po
 // postIndex is the 0-based position of a post in its thread.
 func (s *Server) postIndex(ctx context.Context, p *postRow) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM posts WHERE tid = ? AND (dateline < ? OR (dateline = ? AND pid < ?))`,
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM posts WHERE tid = ? AND visible = 1 AND (dateline < ? OR (dateline = ? AND pid < ?))`,
 		p.TID, p.Dateline, p.Dateline, p.PID).Scan(&n)
 	return n, err
 }

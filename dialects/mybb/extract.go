@@ -353,6 +353,7 @@ func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, e
 		post.Quotes = []forum.Quote{}
 	}
 	post.Spoilers = parts.spoilers
+	post.Parts = parts.merged
 	return post, nil
 }
 

@@ -51,6 +51,8 @@ type bodyParts struct {
 	code     []string
 	quotes   []forum.Quote
 	spoilers []forum.Spoiler
+	// merged are the posts MyBB merged into this one (see mergedParts); nil: one post.
+	merged []forum.Post
 }
 
 // renderBody splits a post body node into own text, code blocks, quotes and spoilers. The
@@ -71,7 +73,44 @@ func renderBody(body *html.Node) bodyParts {
 		buttonHeads(sel).AddClass("spoiler_title")
 	}
 	b := scrape.Render(sel, &bodyMarkup)
-	return bodyParts{text: b.Text, code: b.Code, quotes: b.Quotes, spoilers: b.Spoilers}
+	return bodyParts{text: b.Text, code: b.Code, quotes: b.Quotes, spoilers: b.Spoilers, merged: mergedParts(sel)}
+}
+
+// mergedParts are the parts of a post MyBB's auto-merge made of a user's consecutive posts: it
+// appends the new message after its postmergesep, "[hr]" by default, which the body shows as an
+// <hr> of its own (a top-level child of the body; an [hr] inside a quote or spoiler separates
+// nothing). Each part is rendered like a whole body; nil unless two parts or more hold something.
+// An author's own top-level [hr] reads the same way: its parts are judged each on its own.
+func mergedParts(body *goquery.Selection) []forum.Post {
+	var groups []*html.Node
+	group := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	for _, n := range body.Nodes {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && c.DataAtom == atom.Hr {
+				groups = append(groups, group)
+				group = &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+				continue
+			}
+			for _, k := range goquery.NewDocumentFromNode(c).Selection.Clone().Nodes {
+				group.AppendChild(k)
+			}
+		}
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	var parts []forum.Post
+	for _, g := range append(groups, group) {
+		b := scrape.Render(goquery.NewDocumentFromNode(g).Selection, &bodyMarkup)
+		if strings.TrimSpace(b.Text) == "" && len(b.Quotes) == 0 && len(b.Code) == 0 && len(b.Spoilers) == 0 {
+			continue
+		}
+		parts = append(parts, forum.Post{Text: b.Text, Quotes: b.Quotes, Code: b.Code, Spoilers: b.Spoilers})
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
 }
 
 // buttonHeads are the heads of spoilers without a spoiler_title: a spoiler's first div that

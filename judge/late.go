@@ -1,0 +1,51 @@
+package judge
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A post can appear in a thread late: hidden from one read and shown in a later one, after later
+// posts were judged (MyBB's moderation queue approves a new member's post later, keeping its id
+// and time; a lagging database replica serves a page without it). The referee judges such a post
+// when it is first seen unless the order of play makes that unfair: what a player's late post
+// holds for the game (a move, an order, an answer, a line that looks like one) was written against
+// a position the game has since left, so it is flagged for a moderator (who may accept it, judged
+// then, or reject it) and the player is told in the thread (SayLate). Chatter, a request for help,
+// a dispute and a stranger's post are judged as ever: none of them depends on the order of play.
+// Each game's rules document states the ruling (games/<name>/docs/decisions.md).
+
+// SayLate is the template answering a player whose post appeared late and went to a moderator.
+const SayLate = "late"
+
+// Late judges in, a post first seen after later posts were judged: r's JudgeLate when it has one,
+// else Judge.
+func Late(r Referee, in Input) (Outcome, error) {
+	if l, ok := r.(interface{ JudgeLate(Input) (Outcome, error) }); ok {
+		return l.JudgeLate(in)
+	}
+	return r.Judge(in)
+}
+
+// JudgeLate judges a post that appeared late (see Late).
+func (r *referee) JudgeLate(in Input) (Outcome, error) {
+	if r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(in.Author), strings.TrimSpace(r.opt.Bot)) {
+		return Outcome{Verdict: Ignored}, nil
+	}
+	rd := r.rules.Read(in)
+	inPlay := rd.Kind == Intent || rd.Kind == Unreadable
+	dispute := in.Source == Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword)
+	if !inPlay || dispute || !r.rules.IsPlayer(in.Author) {
+		return r.Judge(in)
+	}
+	out, err := r.say(in, Flagged, SayLate, nil)
+	warn := "Пост появился в теме с опозданием: его не было при чтении темы, а более поздние посты уже рассмотрены " +
+		"(очередь модерации форума или запаздывающая копия базы). Ход не рассмотрен — решите, засчитать ли его сейчас."
+	stamp := "unknown"
+	if !in.At.IsZero() {
+		stamp = in.At.Format("2006-01-02 15:04 MST")
+	}
+	out.Flags = []Flag{{Kind: FlagOther, PostID: in.PostID, Warning: warn,
+		Detail: cut(fmt.Sprintf("%s the post (stamped %s) appeared late, after later posts were judged: %s", warn, stamp, firstLine(in.Post.Text)), maxDetail)}}
+	return out, err
+}
