@@ -247,6 +247,7 @@ type Context struct {
 type Fair struct {
 	Commitment string // hex sha256 of salt:seed, posted at the start
 	Seed, Salt string // revealed at the end
+	Check      string // the in-browser fair-play check's address ("" when none is served)
 }
 
 // ---- the registry ----
