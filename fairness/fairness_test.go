@@ -1,10 +1,14 @@
 package fairness_test
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"forumgm/engine"
 	"forumgm/fairness"
 	_ "forumgm/games/crusade"
 	_ "forumgm/games/dragonball"
@@ -65,5 +69,28 @@ func TestRevealLinksTheCheck(t *testing.T) {
 		if !strings.Contains(linked, want) || !strings.Contains(linked, "в браузере") {
 			t.Errorf("%s: reveal does not link the check page:\n%s", ex, linked)
 		}
+	}
+}
+
+// docs/fairness.md's test vectors and commitment example are what the Go code gives.
+func TestDocVectors(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "fairness.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `([^`]*)` \\| (\\d+) \\| (\\d+) \\| `([0-9a-f]{16})` \\| (\\d+) \\|$")
+	rows := row.FindAllStringSubmatch(string(b), -1)
+	if len(rows) < 5 {
+		t.Fatalf("%d test vectors in docs/fairness.md", len(rows))
+	}
+	for _, r := range rows {
+		n, _ := strconv.ParseUint(r[2], 10, 64)
+		bound, _ := strconv.Atoi(r[3])
+		if got := strconv.Itoa(engine.Derive(r[1], n, bound)); got != r[5] {
+			t.Errorf("doc: draw %d of seed %q bound %d is %s, Go gives %s", n, r[1], bound, r[5], got)
+		}
+	}
+	if c := engine.Commitment("1", "transcript"); !strings.Contains(string(b), "`sha256(\"transcript:1\")` =\n`"+c+"`") {
+		t.Errorf("doc: the commitment example is not %s", c)
 	}
 }
