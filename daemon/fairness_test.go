@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/config"
 	"forumgm/fairness"
 	"forumgm/forum"
 	"forumgm/judge"
@@ -14,25 +13,9 @@ import (
 // With a served pictures folder (attachments.public_url) the game's final post links the
 // players' fair-play check, seed, salt and commitment in the link's fragment (issue 20).
 func TestRevealLinksTheFairnessCheck(t *testing.T) {
-	cfg, err := config.Parse([]byte(`
-forum: {url: "http://127.0.0.1:1/", thread: "1"}
-bot: {username: gm-bot, password_env: PW}
-moderators: [Moderator]
-game:
-  id: g1
-  kind: crusade
-  timezone: Europe/Moscow
-  roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
-attachments: {dir: pics, public_url: "https://example.org/pics/"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
+	cfg := crusadeConfig(t, `attachments: {dir: pics, public_url: "https://example.org/pics/"}`+"\n")
 	start := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
-	f, err := RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true}, GameRecord{Start: start, Seed: "5eed", Salt: "5a17"})
+	f, err := RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true}, GameRecord{Start: start, Seed: "e2e", Salt: "salt"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +34,7 @@ attachments: {dir: pics, public_url: "https://example.org/pics/"}
 	for _, m := range out.Messages {
 		all.WriteString(m.Body)
 	}
-	want := "[url=" + fairness.URL("https://example.org/pics/") + "#seed=5eed&salt=5a17&c="
+	want := "[url=" + fairness.URL("https://example.org/pics/") + "#seed=e2e&salt=salt&c="
 	if !strings.Contains(all.String(), want) {
 		t.Errorf("the final post does not link the check page %s:\n%s", want, all.String())
 	}
