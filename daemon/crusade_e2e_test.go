@@ -15,6 +15,16 @@ import (
 
 func crusadeFactory(t testing.TB, start time.Time) func() (judge.Referee, error) {
 	t.Helper()
+	f, err := RefereeFactory(crusadeConfig(t, ""), forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, GameRecord{Start: start, Seed: "e2e", Salt: "salt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// crusadeConfig is the end-to-end tests' Crusade config, with extra top-level sections.
+func crusadeConfig(t testing.TB, extra string) *config.Config {
+	t.Helper()
 	cfg, err := config.Parse([]byte(`
 forum: {url: "http://127.0.0.1:1/", thread: "1"}
 bot: {username: gm-bot, password_env: PW}
@@ -24,18 +34,14 @@ game:
   kind: crusade
   timezone: Europe/Moscow
   roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
-`))
+` + extra))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, GameRecord{Start: start, Seed: "e2e", Salt: "salt"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
+	return cfg
 }
 
 // TestCrusadeDayEndToEnd plays a Crusade evening over loopback HTTP against the sandbox with the

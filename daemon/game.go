@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"forumgm/config"
+	"forumgm/fairness"
 	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/store"
@@ -85,7 +86,7 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
 	}
 	opt := judge.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
-		Seed: rec.Seed, Salt: rec.Salt}
+		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL)}
 	f := func() (judge.Referee, error) { return judge.New(setup, opt) }
 	if _, err := f(); err != nil {
 		return nil, err

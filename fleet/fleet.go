@@ -20,6 +20,7 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/dialects"
+	"forumgm/fairness"
 	"forumgm/forum"
 	"forumgm/judge"
 	"forumgm/media"
@@ -198,6 +199,10 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 	var files *media.Folder
 	if a := v.Attachments; a.PublicURL != "" {
 		if files, err = media.New(v.Resolve(a.Dir), a.PublicURL); err != nil {
+			return nil, err
+		}
+		// The players' fair-play check is served beside the pictures; the final post links it.
+		if _, err := files.Put(fairness.Attachment()); err != nil {
 			return nil, err
 		}
 	}

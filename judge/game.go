@@ -49,6 +49,10 @@ type Setup struct {
 	New func() (Rules, error)
 	// Players are the roster's forum names (config checks them against moderators and the bot).
 	Players []string
+	// Fixed names the settings set (their YAML names) that fix a draw or the starting position
+	// (test positions: fixed die faces, start cells, balances, a given salt). Players cannot see
+	// or check them, so check-config refuses them in a live config (docs/fairness.md).
+	Fixed []string
 }
 
 // Engine is a game's pure engine as Rules embed it (its Apply, NextTimer, Tick and DecodeEvent
@@ -243,6 +247,7 @@ type Context struct {
 type Fair struct {
 	Commitment string // hex sha256 of salt:seed, posted at the start
 	Seed, Salt string // revealed at the end
+	Check      string // the in-browser fair-play check's address ("" when none is served)
 }
 
 // ---- the registry ----

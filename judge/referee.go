@@ -24,6 +24,9 @@ type Options struct {
 	// Seed is the game's secret seed: every draw of chance derives from it. Salt hides it in
 	// the commitment posted at the start; both are revealed at the end.
 	Seed, Salt string
+	// Check is the address of the players' in-browser fair-play check (package fairness), given
+	// to the templates in Context.Fair; "" when the pictures folder is not served.
+	Check string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -66,7 +69,7 @@ func New(setup *Setup, opt Options) (Referee, error) {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
 	r := &referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
-	r.fair = Fair{Commitment: engine.Commitment(opt.Seed, opt.Salt)}
+	r.fair = Fair{Commitment: engine.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
 	return r, nil
 }
 

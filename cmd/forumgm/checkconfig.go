@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"forumgm/config"
 	"io"
@@ -27,6 +28,9 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 	if _, err := daemon.RefereeFactory(cfg, caps, daemon.GameRecord{Start: cfg.StartTime()}); err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
+	if err := refuseFixed(cfg, caps); err != nil {
+		return err
+	}
 	// The daemon cannot start without the bot's password, nor the moderator web UI without its
 	// accounts': say so now, not at run.
 	secrets := cfg.CheckSecrets(true)
@@ -45,6 +49,29 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 		return fmt.Errorf("%w (export them before forumgm run)", secrets)
 	}
 	return checkNamesOnline(ctx, cfg, stdout)
+}
+
+// refuseFixed refuses a live game whose settings fix chance or the starting position (football's
+// dice, start_cells, points, goals, dice_salt): the players could not check the game was fair.
+// Transcripts and tests set them through their own path.
+func refuseFixed(cfg *config.Config, caps forum.Capabilities) error {
+	var errs []error
+	for _, g := range cfg.GameConfigs() {
+		setup, err := g.GameSetup(!caps.PrivateMessages, g.StartTime())
+		if err != nil {
+			return fmt.Errorf("game %s: %w", g.Game.ID, err)
+		}
+		if len(setup.Fixed) == 0 {
+			continue
+		}
+		names := make([]string, len(setup.Fixed))
+		for i, f := range setup.Fixed {
+			names[i] = "settings." + f
+		}
+		errs = append(errs, fmt.Errorf("game %s: %s: fixes chance or the starting position (a test setting): a live game must not set it, the players could not check it (docs/fairness.md)",
+			g.Game.ID, strings.Join(names, ", ")))
+	}
+	return errors.Join(errs...)
 }
 
 // checkNamesOnline looks the players and moderators up on the forum when the bot can log in

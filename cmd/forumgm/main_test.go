@@ -69,6 +69,46 @@ review:
 	}
 }
 
+// check-config refuses a live football game whose settings fix chance or the start (issue 20):
+// fixed die faces, start cells, balances, goals, a given salt; it names every field.
+func TestCheckConfigFixedChance(t *testing.T) {
+	dir := t.TempDir()
+	cfg := dir + "/config.yaml"
+	t.Setenv("FORUMGM_TEST_CC_BOT", "x")
+	base := `forum: {url: "http://127.0.0.1:1/", thread: "1"}
+bot: {username: gm-bot, password_env: FORUMGM_TEST_CC_BOT}
+game:
+  kind: football
+  teams:
+    - {name: Команда 1, captain: Вася}
+    - {name: Команда 2, captain: Гоша}
+  board: default
+  settings:
+    first_turn: "2026-12-01T20:00:00+03:00"
+`
+	check := func(extra string) (int, string) {
+		if err := os.WriteFile(cfg, []byte(base+extra), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		return run([]string{"check-config", "--config", cfg}, &out, &errb), errb.String()
+	}
+	if code, stderr := check(""); code != 0 {
+		t.Fatalf("an honest game: exit %d, stderr %q", code, stderr)
+	}
+	for _, c := range []struct{ extra, field string }{
+		{"    dice: {37: 6, 12: 6}\n", "settings.dice"},
+		{"    start_cells: {Команда 1: 6}\n", "settings.start_cells"},
+		{"    points: {Команда 1: 5}\n", "settings.points"},
+		{"    goals: {Команда 1: [3, 0]}\n", "settings.goals"},
+		{"    dice_salt: abc\n", "settings.dice_salt"},
+	} {
+		if code, stderr := check(c.extra); code != 1 || !strings.Contains(stderr, c.field) || !strings.Contains(stderr, "live game") {
+			t.Errorf("%s: exit %d, stderr %q", c.field, code, stderr)
+		}
+	}
+}
+
 // The command table is in alphabetical order (the usage lists it as written) and names each command once.
 func TestCommandTableSorted(t *testing.T) {
 	for i := 1; i < len(commands); i++ {

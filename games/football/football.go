@@ -106,7 +106,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if _, err := newRules(); err != nil {
 		return nil, err
 	}
-	return &judge.Setup{New: newRules, Players: players}, nil
+	return &judge.Setup{New: newRules, Players: players, Fixed: s.Fixed()}, nil
 }
 
 // settings are the defaults overlaid with the spec's settings, time zone and question bank.

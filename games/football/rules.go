@@ -169,19 +169,44 @@ func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 // Ender is the intent ending the game by a moderator's decision (ranked by the formula).
 func (r *Rules) Ender(_, reason string) any { return &rules.EndGame{Reason: reason} }
 
-// Undoable: a roll, an attack, a defence or points spent may be undone.
+// Undoable: a move whose die face nobody but its captain has seen may be undone — an attack or a
+// defence while its turn is open on a forum with private messages, or points spent in the open
+// turn. A move whose face is public is final, as Dragonball's resolved round is: a roll (its
+// face is posted at once), an attack or a defence without private messages (posted in the
+// thread), any move of a closed turn (the close posts every face), and a move that drew a new
+// table (its commitment is posted). Undoing it would free a number whose face everyone knows,
+// and the team could pick another; a wrong move is settled by the moderators' other tools
+// (pause, end). docs/fairness.md says so.
 func (r *Rules) Undoable(ev engine.Event) (string, bool) {
 	switch e := ev.(type) {
 	case *rules.Rolled:
-		return fmt.Sprintf("ход %d: бросок «%s», число %d (%s)", e.Turn, e.Team, e.Number, e.Author), true
+		return "", false
 	case *rules.AttackDeclared:
+		if r.noPM || e.Redraw != nil || !r.turnOpen(e.Close) {
+			return "", false
+		}
 		return fmt.Sprintf("ход %d: атака «%s» на «%s», число %d (%s)", e.Turn, e.Team, e.Target, e.Number, e.Author), true
 	case *rules.DefenceRolled:
+		if r.noPM || e.Redraw != nil || !r.turnOpen(e.Close) {
+			return "", false
+		}
 		return fmt.Sprintf("ход %d: защита «%s», число %d (%s)", e.Turn, e.Team, e.Number, e.Author), true
 	case *rules.PointsSpent:
+		if !r.turnOpen(e.Close) {
+			return "", false
+		}
 		return fmt.Sprintf("баллы «%s»: +%d (%s)", e.Team, e.Spent, e.Author), true
 	}
 	return "", false
+}
+
+// turnOpen reports whether a move made in the window closing at close is of the turn still open.
+func (r *Rules) turnOpen(close time.Time) bool {
+	if !r.game.WindowOpen() {
+		return false
+	}
+	_, c, ok := r.game.Opens(r.game.Turn())
+	return ok && c.Equal(close)
 }
 
 // Snapshot is the contract's `replay --json` "final".

@@ -1,6 +1,7 @@
 package football
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -336,6 +337,48 @@ func TestUndoAttack(t *testing.T) {
 	}
 	if out := g.post(at(20, 3), "Петя", false, "Бросаю 58"); out.Verdict != judge.Accepted {
 		t.Errorf("after the undo the team moves again with the same number: %s %+v", out.Verdict, out.Messages)
+	}
+}
+
+// A moderator may not undo a move whose face is public (issue 20): a roll (posted at once), an
+// attack without private messages (posted in the thread), an attack of a closed turn (the close
+// posts every face). The number stays used, so the team cannot pick another.
+func TestUndoPublicFace(t *testing.T) {
+	undo := func(g *game, when time.Time) error {
+		_, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Мод", Reason: "ошибка", At: when})
+		return err
+	}
+	g := newGame(t, "", false)
+	if out := g.post(at(20, 1), "Катя", false, "Бросаю 37"); out.Verdict != judge.Accepted {
+		t.Fatalf("roll: %s %+v", out.Verdict, out.Messages)
+	}
+	if err := undo(g, at(20, 2)); !errors.Is(err, judge.ErrNothingToUndo) {
+		t.Errorf("a public roll undone: %v", err)
+	}
+	if out := g.post(at(20, 3), "Катя", false, "Бросаю 12"); out.Verdict == judge.Accepted {
+		t.Errorf("after a refused undo the team moved again: %+v", out.Messages)
+	}
+
+	g = newGame(t, "", true)
+	g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
+	if err := undo(g, at(20, 2)); !errors.Is(err, judge.ErrNothingToUndo) {
+		t.Errorf("an attack whose face went to the thread undone: %v", err)
+	}
+
+	g = newGame(t, "", false)
+	g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
+	g.post(at(20, 2), "Вася", true, "+1 к атаке")
+	g.advance(at(23, 59))
+	closed := false
+	for _, ev := range g.log {
+		_, ok := ev.(*rules.TurnClosed)
+		closed = closed || ok
+	}
+	if !closed {
+		t.Fatal("turn 1 did not close by 23:59")
+	}
+	if err := undo(g, at(23, 59)); !errors.Is(err, judge.ErrNothingToUndo) {
+		t.Errorf("a move of a closed turn undone: %v", err)
 	}
 }
 

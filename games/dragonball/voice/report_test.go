@@ -141,7 +141,7 @@ func TestDragonballStartAndFinal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fair := struct{ Commitment, Seed, Salt string }{"abc", "s33d", "salt"}
+	fair := struct{ Commitment, Seed, Salt, Check string }{"abc", "s33d", "salt", ""} // judge.Fair's fields
 	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false}
 	out, err := s.Render("start", data)
 	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00 по Москве") || !strings.Contains(out, "личным сообщением") {

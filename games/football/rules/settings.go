@@ -77,6 +77,24 @@ type Settings struct {
 	Questions []Question `yaml:"questions,omitempty" json:"questions,omitempty"`
 }
 
+// Fixed names the settings set (by their YAML names) that fix chance or the starting position
+// instead of the seed and the rules: dice (faces of the first table), start_cells, points,
+// goals and dice_salt. They are for transcripts and tests; a live game refuses them, since the
+// players could not check them (docs/fairness.md).
+func (s Settings) Fixed() []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"dice", len(s.Dice) > 0}, {"start_cells", len(s.StartCells) > 0}, {"points", len(s.Points) > 0},
+		{"goals", len(s.Goals) > 0}, {"dice_salt", s.Salt != ""}} {
+		if f.set {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
 // DefaultSettings are the rulings' and the contract's defaults. FirstTurn (or TurnTimes) must be
 // set by the caller.
 func DefaultSettings() Settings {
