@@ -98,6 +98,7 @@ type Daemon struct {
 	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
 	woken      bool               // a Wake came while the loop worked
 	dropped    bool               // a picture was dropped (no attachments, no Files): logged once
+	marks      marks              // the game's markers found in the bot's posts since the start (restore.go)
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -158,6 +159,9 @@ func (d *Daemon) hook(step string) {
 // Run logs in and runs cycles until ctx ends. A commit in flight when ctx ends is finished.
 func (d *Daemon) Run(ctx context.Context) error {
 	if _, err := d.o.Store.EnsureGame(ctx, d.o.Game, d.o.Kind, d.o.GameConfig); err != nil {
+		if stopsGame(err) {
+			return d.stop(err)
+		}
 		return fmt.Errorf("daemon: %w", err)
 	}
 	for {
@@ -187,6 +191,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			d.log.Info().Msg("shutting down")
 			return nil
+		}
+		if stopsGame(err) {
+			return d.stop(err)
 		}
 		wait := d.interval(busy)
 		if err != nil {
@@ -390,6 +397,10 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 		}
 		d.hook("cycle")
 	}()
+	if err := d.o.Store.CheckFile(); err != nil {
+		d.fail("store", err)
+		return false, err
+	}
 	if err := d.sync(ctx); err != nil {
 		d.fail("store", err)
 		return false, err
@@ -448,6 +459,9 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 	}
 	if at.After(now) {
 		return false, nil
+	}
+	if err := d.checkNewStore(ctx); err != nil {
+		return false, err
 	}
 	out, err := ref.Start(at)
 	if err != nil {
@@ -599,6 +613,9 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			return d.forumErr(ctx, err)
 		}
 		forum.CheckEncoding(posts)
+		if src == store.SourceThread {
+			d.noteMarkers(posts)
+		}
 		for i, p := range posts {
 			if _, garbled := p.Encoding(); garbled && cur.Include && p.ID == cur.PostID {
 				continue // judged before; read garbled now, which is no edit (garbled.go)
@@ -985,6 +1002,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 		return fmt.Errorf("daemon: rescan: %w", err)
 	}
 	forum.CheckEncoding(posts)
+	d.noteMarkers(posts)
 	if err := d.judgeLate(ctx, posts); err != nil {
 		return err
 	}

@@ -78,10 +78,11 @@ func NewMetrics() *Metrics {
 // refused, the store failing) before /healthz reports unhealthy.
 const DefaultMaxFailures = 3
 
-// Health is what /healthz reports: the last cycle, the failed polls in a row, the last error and
-// the posts held. It is unhealthy (503) when no cycle finished within MaxQuiet, when the last
-// MaxFailures polls all failed, or while a game holds a post that did not decode cleanly; one
-// cycle that completes (and holds nothing) makes it healthy again.
+// Health is what /healthz reports: the last cycle, the failed polls in a row, the last error, the
+// posts held and the games stopped. It is unhealthy (503) when no cycle finished within MaxQuiet,
+// when the last MaxFailures polls all failed, while a game holds a post that did not decode
+// cleanly, or once a game stopped for good; one cycle that completes (and holds nothing) makes it
+// healthy again, unless a game stopped.
 type Health struct {
 	mu        sync.Mutex
 	started   time.Time
@@ -90,6 +91,7 @@ type Health struct {
 	lastErr   string
 	lastErrAt time.Time
 	held      map[string]string // by game: the post its reads stop at (garbled text), and why
+	stopped   map[string]string // by game: why its loop ended for good
 	// MaxQuiet is how long without a finished cycle is still healthy.
 	MaxQuiet time.Duration
 	// MaxFailures is how many failed polls in a row are still healthy minus one: with 3, the
@@ -116,6 +118,16 @@ func (h *Health) Hold(game, what string) {
 		h.held = map[string]string{}
 	}
 	h.held[game] = what
+}
+
+// Stop records that game's loop ended for good, and why (the process may run other games on).
+func (h *Health) Stop(game, why string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopped == nil {
+		h.stopped = map[string]string{}
+	}
+	h.stopped[game] = why
 }
 
 // Cycle records a finished cycle (a poll that worked): the failures in a row start again at 0.
@@ -150,13 +162,18 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	}
 	quiet := now.Sub(ref) > h.MaxQuiet
 	failing := h.MaxFailures > 0 && h.failures >= h.MaxFailures
-	ok := !quiet && !failing && len(h.held) == 0
+	ok := !quiet && !failing && len(h.held) == 0 && len(h.stopped) == 0
 	body := map[string]any{"ok": ok, "last_cycle": fmtT(h.lastCycle), "failed_polls_in_row": h.failures,
 		"last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
 	if len(h.held) > 0 {
 		body["held_posts"] = maps.Clone(h.held)
 	}
+	if len(h.stopped) > 0 {
+		body["stopped_games"] = maps.Clone(h.stopped)
+	}
 	switch {
+	case len(h.stopped) > 0:
+		body["reason"] = "a game stopped: a person must look (stopped_games)"
 	case failing:
 		body["reason"] = "the last polls failed"
 	case quiet:

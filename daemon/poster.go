@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 	"unicode"
@@ -148,23 +149,31 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 		for i := range parts {
 			markers[i] = PartMarker(it.Marker, i+1, len(parts))
 		}
-		var found map[string]forum.Post
-		if it.Attempts > 0 {
-			var err error
-			found, err = d.findMarkers(ctx, it, markers)
-			if err != nil {
+		// An item tried before may be on the forum; any item may be when the store is behind the
+		// thread (an older backup restored): the first of each kind after a start looks, the
+		// others find what that look and the later reads saw (restore.go).
+		if it.Attempts > 0 || !d.lookedFor(it.Kind) {
+			if _, err := d.findMarkers(ctx, it, markers); err != nil {
 				return d.sendFailed(ctx, it, err)
 			}
 		}
+		found := d.knownMarkers(markers)
 		firstID := ""
 		var postedAt time.Time // when the first part went out: the forum's time of a part found
+		foundFirst := false    // the first part was found on the forum (postedAt is the forum's)
 		again := false         // redo the split and the marker look-up (flood wait, shorter limit)
 		for i, part := range parts {
 			if p, ok := found[markers[i]]; ok {
-				log.Info().Str("post", p.ID).Int("part", i+1).Msg("already on the forum (found by marker): not posting again")
+				ev := log.Info()
+				msg := "already on the forum (found by marker): not posting again"
+				if it.Attempts == 0 {
+					ev = log.Warn()
+					msg = "already on the forum though this store never sent it (an older backup restored?): marked posted at the forum's time, not posted again"
+				}
+				ev.Str("post", p.ID).Int("part", i+1).Time("forum_time", p.Time).Msg(msg)
 				d.m.RepliesPosted.WithLabelValues(d.o.Game, string(it.Kind), "found").Inc()
 				if i == 0 {
-					firstID, postedAt = p.ID, p.Time
+					firstID, postedAt, foundFirst = p.ID, p.Time, !p.Time.IsZero()
 				}
 				continue
 			}
@@ -243,7 +252,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 		if postedAt.IsZero() {
 			postedAt = now
 		}
-		if err := d.posted(ctx, it, firstID, postedAt); err != nil {
+		if err := d.posted(ctx, it, firstID, postedAt, foundFirst); err != nil {
 			return err
 		}
 		d.hook("posted")
@@ -266,10 +275,14 @@ func (d *Daemon) render(ctx context.Context, it store.OutboxRow, body string, no
 
 // posted marks an item posted. An item that starts a side's clock first tells the game when it
 // was posted (judge.Deliver, at the posting minute: the forum's time of a post found by its
-// marker after a crash); the events that move the clock are committed with the mark, both or
-// neither. A referee that fails on it does not hold the outbox up: the item is marked posted.
-func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string, at time.Time) error {
+// marker after a crash or a restore); the events that move the clock are committed with the mark,
+// both or neither. A referee that fails on it does not hold the outbox up: the item is marked
+// posted, at now, or at the forum's time (at) of a post found by its marker (found).
+func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string, at time.Time, found bool) error {
 	now := d.o.Clock.Now()
+	if found {
+		now = at
+	}
 	for try := 1; it.Clock != "" && try <= maxRedecide; try++ {
 		ref, seq, err := d.referee(ctx)
 		if err != nil {
@@ -420,14 +433,17 @@ func bodyLimit(limit int) int {
 // findMarkers looks for markers in the bot's recent posts (replies) or sent messages (PMs) and
 // returns the post holding each one found (its forum id and time: a merged post's is its first
 // part's). A marker counts only in a post by the bot and only on a line of its own, where Mark
-// puts it.
+// puts it. Every marker of the game found on the way is kept (noteMarkers).
 func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []string) (map[string]forum.Post, error) {
 	var posts []forum.Post
 	switch it.Kind {
 	case store.OutboxPM:
 		sf, ok := forum.As[forum.SentFolder](d.o.Forum)
 		if !ok {
-			d.log.Warn().Int64("outbox", it.ID).Msg("the dialect cannot list sent messages: a private message whose first attempt may have gone out is sent again")
+			if it.Attempts > 0 {
+				d.log.Warn().Int64("outbox", it.ID).Msg("the dialect cannot list sent messages: a private message whose first attempt may have gone out is sent again")
+			}
+			d.setLookedFor(it.Kind)
 			return nil, nil
 		}
 		var err error
@@ -440,20 +456,9 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 			return nil, fmt.Errorf("daemon: look for %s: %w", it.Marker, err)
 		}
 	}
-	found := map[string]forum.Post{}
-	for _, p := range posts {
-		// Only the bot's own posts count: a player who posts a marker suppresses nothing. (The
-		// sent folder's messages are the bot's; their author is the bot too.)
-		if !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
-			continue
-		}
-		for _, m := range markers {
-			if containsMarker(p.Text, m) {
-				found[m] = p
-			}
-		}
-	}
-	return found, nil
+	d.noteMarkers(posts)
+	d.setLookedFor(it.Kind)
+	return d.knownMarkers(markers), nil
 }
 
 // checkFrom is where to start reading the thread to find an item's marker: just before the post
@@ -483,12 +488,23 @@ func (d *Daemon) checkFrom(ctx context.Context, it store.OutboxRow) forum.Cursor
 // each reply a forum merged into one post), not inside other text such as a quoted or echoed line,
 // and as a whole token (not the prefix of a part's marker).
 func containsMarker(text, m string) bool {
-	for line := range strings.Lines(text) {
-		if strings.TrimFunc(line, markerSpace) == m {
+	for line := range markerLines(text) {
+		if line == m {
 			return true
 		}
 	}
 	return false
+}
+
+// markerLines are text's lines trimmed of what may surround a marker's line (markerSpace).
+func markerLines(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for line := range strings.Lines(text) {
+			if !yield(strings.TrimFunc(line, markerSpace)) {
+				return
+			}
+		}
+	}
 }
 
 // markerSpace is what may surround the marker's line: spaces and the invisible characters a

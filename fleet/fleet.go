@@ -45,6 +45,9 @@ type Options struct {
 	// VerifyEvery is how often a game reads its thread itself even when the section list says
 	// nothing changed; 0: an hour.
 	VerifyEvery time.Duration
+	// Ended, if set, is told of a game whose loop ended with an error (the game stopped for good:
+	// its store's file is gone, its thread holds another store's game), not of a game stopped.
+	Ended func(game string, err error)
 }
 
 // Game is one running game.
@@ -249,6 +252,9 @@ func (f *Fleet) start(ctx context.Context, g *Game) {
 		defer close(g.done)
 		if err := g.Daemon.Run(gctx); err != nil {
 			f.o.Log.Error().Err(err).Str("game", g.Config.Game.ID).Msg("game loop ended")
+			if f.o.Ended != nil {
+				f.o.Ended(g.Config.Game.ID, err)
+			}
 		}
 	}()
 }

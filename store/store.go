@@ -72,9 +72,10 @@ type Store struct {
 	w      *sql.DB // the single writer connection
 	r      *sql.DB // query-only readers
 	now    func() time.Time
-	shared bool     // no lock (Shared)
-	lock   *os.File // the held lock file (see lock)
-	path   string   // the database's absolute path
+	shared bool        // no lock (Shared)
+	lock   *os.File    // the held lock file (see lock)
+	path   string      // the database's absolute path
+	file   os.FileInfo // the database file as opened (CheckFile)
 }
 
 // Option configures Open.
@@ -170,6 +171,11 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 	n := min(runtime.GOMAXPROCS(0), 4)
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
+	if err := s.fileIdentity(); err != nil {
+		s.r.Close()
+		s.w.Close()
+		return nil, err
+	}
 	ok = true
 	return s, nil
 }
@@ -191,8 +197,12 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// write runs fn in one write transaction (BEGIN IMMEDIATE on the writer connection).
+// write runs fn in one write transaction (BEGIN IMMEDIATE on the writer connection), unless the
+// database file was deleted or replaced (CheckFile).
 func (s *Store) write(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	if err := s.CheckFile(); err != nil {
+		return fmt.Errorf("store: %s: %w", what, err)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: %s: begin: %w", what, err)

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +46,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if hooks.clock != nil {
 		clock = hooks.clock
 	}
+	// A game that stops for good ends the process when it was the last one, or at once when the
+	// store's file is gone (every game writes there); the others run on otherwise.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	g, err := openGames(ctx, cfg, clock, log, hooks)
 	if err != nil {
 		// The log stays JSON (or console) like every other line: a supervisor reads it there.
@@ -96,6 +102,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		case <-ctx.Done():
 			g.Fleet.Wait()
 			return nil
+		case <-g.ended:
+			if err := g.stopped(); err != nil {
+				cancel()
+				g.Fleet.Wait()
+				return err
+			}
 		case <-hup:
 			next, err := config.Load(cfg.Path())
 			if err == nil {
@@ -128,6 +140,42 @@ type games struct {
 	Store   *store.Store
 	Metrics *daemon.Metrics
 	Health  *daemon.Health
+
+	mu    sync.Mutex
+	ended chan struct{}    // a game's loop ended with an error (see ended)
+	errs  map[string]error // by game: why its loop ended
+}
+
+// end records that game's loop ended with err (fleet.Options.Ended).
+func (g *games) end(game string, err error) {
+	g.mu.Lock()
+	g.errs[game] = err
+	g.mu.Unlock()
+	select {
+	case g.ended <- struct{}{}:
+	default:
+	}
+}
+
+// stopped is what ends the process after games stopped: the store's file gone (no game can write
+// on), or every game stopped; nil while some game runs on.
+func (g *games) stopped() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var all []error
+	for id, err := range g.errs {
+		if errors.Is(err, store.ErrFileGone) {
+			return err
+		}
+		all = append(all, fmt.Errorf("game %s: %w", id, err))
+	}
+	for _, x := range g.Fleet.Games() {
+		if _, ok := g.errs[x.Config.Game.ID]; !ok {
+			return nil
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Error() < all[j].Error() })
+	return errors.Join(all...)
 }
 
 func (g *games) Close() error { return g.Store.Close() }
@@ -149,8 +197,9 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 	}
 	m := daemon.NewMetrics()
 	h := daemon.NewHealth(clock.Now, 2*cfg.Poll.Ceiling.D()+time.Minute)
+	g := &games{Store: st, Metrics: m, Health: h, ended: make(chan struct{}, 1), errs: map[string]error{}}
 	fl, err := fleet.New(fleet.Options{
-		Store: st, Clock: clock, Log: log, Metrics: m, Health: h,
+		Store: st, Clock: clock, Log: log, Metrics: m, Health: h, Ended: g.end,
 		Open: func(v *config.Config, fcfg forum.Config) (forum.Forum, error) {
 			if hooks.fastHTTP && v.Forum.Dialect == "mybb" {
 				// Tests against the loopback sandbox: no politeness rate limit.
@@ -173,7 +222,8 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 		st.Close()
 		return nil, err
 	}
-	return &games{Fleet: fl, Store: st, Metrics: m, Health: h}, nil
+	g.Fleet = fl
+	return g, nil
 }
 
 // testHooks are switched on by environment variables, for the crash tests only:

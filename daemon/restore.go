@@ -1,0 +1,189 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"forumgm/forum"
+	"forumgm/store"
+)
+
+// A store can be behind the thread: an older backup put back, or the store deleted and made anew.
+// Each message the daemon posts carries its marker (store.Marker, keyed by the store's secret), so
+// the thread itself says what was posted:
+//
+//   - Before the first message of a kind after a start (a thread reply, a private message), the
+//     daemon looks for the game's markers where that message could already be: the thread from
+//     the post of the last reply the store knows as posted (a later reply may have been merged
+//     into it), or the sent folder. The markers found, and those in every page of the thread
+//     read later, are kept (marks): an item whose marker is among them is not posted again but
+//     marked posted at the forum's time, so a store restored from a backup catches up from the
+//     thread, and a deadline counts from the real post.
+//   - A store that has not started the game yet reads the whole thread first: a post of the bot
+//     holding a marker of this game under another key is another store's game, and a second game
+//     is refused (ErrSecondGame) rather than opened in the same thread.
+//   - The store's file deleted or replaced under the daemon (store.ErrFileGone) stops the game.
+
+// ErrSecondGame: the game's thread already holds the bot's posts of this game id made by another
+// store (the store was deleted, or another one runs the game): the game is not started a second
+// time (see SecondGameError).
+var ErrSecondGame = errors.New("daemon: the thread already holds this game's posts from another store")
+
+// SecondGameError names the post that shows the game was started by another store.
+type SecondGameError struct {
+	Game, Thread string
+	Post         forum.Post // the opening post when it is there, else the oldest such post
+	Marker       string
+}
+
+func (e *SecondGameError) Error() string {
+	what := "a post"
+	if _, n, _ := store.MarkerOf(e.Marker); n == 1 {
+		what = "the opening post"
+	}
+	at := ""
+	if !e.Post.Time.IsZero() {
+		at = " of " + e.Post.Time.Format("2006-01-02 15:04 MST")
+	}
+	return fmt.Sprintf("daemon: game %s: thread %s already holds %s of this game from another store (post %s%s, marker %s): "+
+		"a second game is not started in the same thread; put that game's store (or its latest backup) back, "+
+		"or give this game a new id: %v", e.Game, e.Thread, what, e.Post.ID, at, e.Marker, ErrSecondGame)
+}
+
+// Is makes errors.Is(err, ErrSecondGame) true.
+func (e *SecondGameError) Is(target error) bool { return target == ErrSecondGame }
+
+// stopsGame reports whether err ends the game's loop for good: the store's file is gone or the
+// thread holds another store's game. Retrying could only lose commits or post a second game.
+func stopsGame(err error) bool {
+	return errors.Is(err, store.ErrFileGone) || errors.Is(err, ErrSecondGame)
+}
+
+// stop ends the game loop loudly: an error-level line, the errors counter, /healthz.
+func (d *Daemon) stop(err error) error {
+	d.m.Errors.WithLabelValues(d.o.Game, "stopped").Inc()
+	if d.o.Health != nil {
+		d.o.Health.Error(err)
+		d.o.Health.Stop(d.o.Game, err.Error())
+	}
+	d.log.Error().Err(err).Str("kind", "stopped").Msg("the game stops: a person must look (see docs/operations.md, Backup)")
+	return fmt.Errorf("daemon: game %s stopped: %w", d.o.Game, err)
+}
+
+// marks are the game's markers found in the bot's posts (and sent messages) read since the
+// daemon started, and which kinds of message have been looked for since then.
+type marks struct {
+	mu     sync.Mutex
+	posts  map[string]forum.Post // by marker (a part's marker for a part)
+	looked map[store.OutboxKind]bool
+}
+
+// noteMarkers keeps the game's markers found in the bot's posts among posts.
+func (d *Daemon) noteMarkers(posts []forum.Post) {
+	d.marks.mu.Lock()
+	defer d.marks.mu.Unlock()
+	for _, p := range posts {
+		// Only the bot's own posts count: a player who posts a marker suppresses nothing. (The
+		// sent folder's messages are the bot's; their author is the bot too.)
+		if !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
+			continue
+		}
+		for m := range markerLines(p.Text) {
+			if g, _, ok := store.MarkerOf(m); !ok || g != d.o.Game {
+				continue
+			}
+			if d.marks.posts == nil {
+				d.marks.posts = map[string]forum.Post{}
+			}
+			if _, ok := d.marks.posts[m]; !ok {
+				d.marks.posts[m] = p // the first post holding it (a merged post's time is its first part's)
+			}
+		}
+	}
+}
+
+// knownMarkers returns the post holding each of markers found so far.
+func (d *Daemon) knownMarkers(markers []string) map[string]forum.Post {
+	d.marks.mu.Lock()
+	defer d.marks.mu.Unlock()
+	found := map[string]forum.Post{}
+	for _, m := range markers {
+		if p, ok := d.marks.posts[m]; ok {
+			found[m] = p
+		}
+	}
+	return found
+}
+
+// lookedFor reports whether messages of kind have been looked for since the daemon started.
+func (d *Daemon) lookedFor(kind store.OutboxKind) bool {
+	d.marks.mu.Lock()
+	defer d.marks.mu.Unlock()
+	return d.marks.looked[kind]
+}
+
+func (d *Daemon) setLookedFor(kind store.OutboxKind) {
+	d.marks.mu.Lock()
+	defer d.marks.mu.Unlock()
+	if d.marks.looked == nil {
+		d.marks.looked = map[store.OutboxKind]bool{}
+	}
+	d.marks.looked[kind] = true
+}
+
+// checkNewStore reads the whole thread before the game's first start in this store: the game's
+// markers found there are kept (so the opening post goes out without another read), and one of
+// them under another store's key refuses the start with a *SecondGameError. Done once per daemon.
+func (d *Daemon) checkNewStore(ctx context.Context) error {
+	if d.lookedFor(store.OutboxReply) {
+		return nil
+	}
+	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Cursor{})
+	if err != nil {
+		return d.forumErr(ctx, fmt.Errorf("daemon: read the thread before the start: %w", err))
+	}
+	d.noteMarkers(posts)
+	d.marks.mu.Lock()
+	found := make(map[string]forum.Post, len(d.marks.posts))
+	for m, p := range d.marks.posts {
+		found[m] = p
+	}
+	d.marks.mu.Unlock()
+	var foreign []*SecondGameError
+	for m, p := range found {
+		own, err := d.o.Store.OwnMarker(ctx, d.o.Game, m)
+		if err != nil {
+			d.fail("store", err)
+			return err
+		}
+		if !own {
+			foreign = append(foreign, &SecondGameError{Game: d.o.Game, Thread: d.o.Thread.ID, Post: p, Marker: m})
+		}
+	}
+	if len(foreign) > 0 {
+		// Name the opening post when it is there, else the oldest post found.
+		sort.Slice(foreign, func(i, j int) bool {
+			a, b := foreign[i], foreign[j]
+			if oa, ob := isOpening(a.Marker), isOpening(b.Marker); oa != ob {
+				return oa
+			}
+			if a.Post.ID != b.Post.ID {
+				return forum.IDLess(a.Post.ID, b.Post.ID)
+			}
+			return a.Marker < b.Marker
+		})
+		return foreign[0]
+	}
+	d.setLookedFor(store.OutboxReply)
+	return nil
+}
+
+// isOpening reports whether marker is the game's first item's (its opening post).
+func isOpening(marker string) bool {
+	_, n, _ := store.MarkerOf(marker)
+	return n == 1
+}
