@@ -370,6 +370,11 @@ func (w *fleetWorld) idle(t *testing.T) {
 // finished reports whether every game has judged every post of its own, fired every timer due
 // by the world's clock (and at least its own evening's) and posted everything.
 func (w *fleetWorld) finished(t *testing.T) bool {
+	return w.gamesFinished(t, w.games...)
+}
+
+// gamesFinished is finished for some of the world's games.
+func (w *fleetWorld) gamesFinished(t *testing.T, games ...*fleetGame) bool {
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
 	if err != nil {
@@ -380,7 +385,7 @@ func (w *fleetWorld) finished(t *testing.T) bool {
 	if err != nil {
 		return false
 	}
-	for _, g := range w.games {
+	for _, g := range games {
 		clk, ok, err := st.Clock(ctx, g.id)
 		if err != nil || !ok || clk.Before(g.game.clockAt) {
 			return false
