@@ -3,7 +3,8 @@
 // commits every outcome (verdict, events, replies, flags, cursor, clock) in one store transaction;
 // a poster then drains the outbox, so every reply reaches the forum exactly once, even across a
 // crash: each message carries a marker, and an item whose earlier attempt may have reached the
-// forum is looked up by its marker before it is posted again.
+// forum is looked up by its marker before it is posted again; so are the first after a start,
+// for a store behind the thread (restore.go).
 package daemon
 
 import (
