@@ -100,7 +100,9 @@ func (d *Daemon) noteMarkers(posts []forum.Post) {
 				d.marks.posts = map[string]forum.Post{}
 			}
 			if _, ok := d.marks.posts[m]; !ok {
-				d.marks.posts[m] = p // the first post holding it (a merged post's time is its first part's)
+				// The first post holding it (a merged post's time is its first part's); its id,
+				// author and time are what is kept (the index lives as long as the daemon).
+				d.marks.posts[m] = forum.Post{ID: p.ID, Author: p.Author, Time: p.Time}
 			}
 		}
 	}

@@ -82,14 +82,7 @@ func TestOlderBackupRestoredCatchesUpFromTheThread(t *testing.T) {
 		t.Fatalf("before the restore: %d bot posts, %d private messages", len(want), len(wantPMs))
 	}
 	posted := map[string]time.Time{} // by marker: when the reply went out
-	for id := int64(1); ; id++ {
-		it, err := r.st.Outbox(r.ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, it := range outboxItems(t, r) {
 		posted[it.Marker] = it.PostedAt
 	}
 
@@ -110,15 +103,8 @@ func TestOlderBackupRestoredCatchesUpFromTheThread(t *testing.T) {
 		t.Errorf("the private message arrived %d times: %q", len(got), got)
 	}
 	// What was found posted is marked posted at the forum's time (to the minute), not the restart.
-	n := 0
-	for id := int64(1); ; id++ {
-		it, err := r.st.Outbox(r.ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	items := outboxItems(t, r)
+	for _, it := range items {
 		if it.State != store.OutboxPosted {
 			t.Errorf("outbox %d (%s) is %s", it.ID, it.Marker, it.State)
 		}
@@ -130,13 +116,28 @@ func TestOlderBackupRestoredCatchesUpFromTheThread(t *testing.T) {
 		if d := it.PostedAt.Sub(was); d < -time.Minute || d > time.Minute || !it.PostedAt.Before(restart) {
 			t.Errorf("outbox %d (%s) posted at %v, want the forum's time %v", it.ID, it.Marker, it.PostedAt, was)
 		}
-		n++
 	}
-	if n != len(posted) {
-		t.Errorf("%d outbox items after the restore, %d before", n, len(posted))
+	if len(items) != len(posted) {
+		t.Errorf("%d outbox items after the restore, %d before", len(items), len(posted))
 	}
 	if !strings.Contains(r.log.String(), "an older backup restored?") {
 		t.Errorf("the catch-up is not logged:\n%s", r.log.String())
+	}
+}
+
+// outboxItems lists the rig's outbox items, in the order they were queued.
+func outboxItems(t *testing.T, r *rig) []store.OutboxRow {
+	t.Helper()
+	var out []store.OutboxRow
+	for id := int64(1); ; id++ {
+		it, err := r.st.Outbox(r.ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, it)
 	}
 }
 

@@ -77,19 +77,9 @@ func TestCrashOlderBackupRestored(t *testing.T) {
 	if !strings.Contains(out, "an older backup restored?") {
 		t.Errorf("the catch-up is not logged:\n%s", out)
 	}
-	got := w.result(t) // counts every marker: a reply or private message twice is an error
-	if strings.Join(got.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") {
-		t.Errorf("the thread differs from the uninterrupted run's:\n--- want\n%s\n--- got\n%s",
-			strings.Join(want.thread, "\n===\n"), strings.Join(got.thread, "\n===\n"))
-	}
-	if strings.Join(got.pms, "\n===\n") != strings.Join(want.pms, "\n===\n") {
-		t.Errorf("the private messages differ from the uninterrupted run's:\n--- want\n%s\n--- got\n%s",
-			strings.Join(want.pms, "\n===\n"), strings.Join(got.pms, "\n===\n"))
-	}
-	// The deadlines the replies started count from when they were really posted.
-	if got.snapshot != want.snapshot {
-		t.Errorf("final state differs:\nwant %s\ngot  %s", want.snapshot, got.snapshot)
-	}
+	// The result counts every marker: a reply or private message twice is an error. The
+	// deadlines the replies started count from when they were really posted (the final state).
+	sameAsUninterrupted(t, want, w.result(t))
 }
 
 func TestCrashStoreDeleted(t *testing.T) {

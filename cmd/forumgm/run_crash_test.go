@@ -485,6 +485,17 @@ func crashAnywhere(t *testing.T, game *crashGame, kinds []string) {
 	if hookKills < 5 {
 		t.Errorf("only %d hook crashes happened", hookKills)
 	}
+	sameAsUninterrupted(t, want, got)
+}
+
+func (w *crashWorld) finishedFn(t *testing.T) func() bool {
+	return func() bool { return w.finished(t) }
+}
+
+// sameAsUninterrupted compares a run's thread, private messages and final state with the
+// uninterrupted run's.
+func sameAsUninterrupted(t *testing.T, want, got crashResult) {
+	t.Helper()
 	if strings.Join(got.thread, "\n===\n") != strings.Join(want.thread, "\n===\n") {
 		t.Errorf("the thread differs from the uninterrupted run's:\n--- want\n%s\n--- got\n%s",
 			strings.Join(want.thread, "\n===\n"), strings.Join(got.thread, "\n===\n"))
@@ -496,8 +507,4 @@ func crashAnywhere(t *testing.T, game *crashGame, kinds []string) {
 	if got.snapshot != want.snapshot {
 		t.Errorf("final state differs:\nwant %s\ngot  %s", want.snapshot, got.snapshot)
 	}
-}
-
-func (w *crashWorld) finishedFn(t *testing.T) func() bool {
-	return func() bool { return w.finished(t) }
 }
