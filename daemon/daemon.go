@@ -68,6 +68,10 @@ type Options struct {
 	// "attempt", "sent", "posted", "cycle"); the crash tests exit from it, the race test commits a
 	// moderator's event from it.
 	Hook func(step string)
+
+	// MaxClockSkew is how far the forum's stamps may be from Clock before it is an error
+	// (clockcheck.go); 0: forum.DefaultMaxSkew.
+	MaxClockSkew time.Duration
 }
 
 // Daemon is one game's loop.
@@ -98,6 +102,7 @@ type Daemon struct {
 	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
 	woken      bool               // a Wake came while the loop worked
 	dropped    bool               // a picture was dropped (no attachments, no Files): logged once
+	cw         clockWatch         // the forum's clock against ours, and ours between cycles (clockcheck.go)
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -283,9 +288,12 @@ func durable(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // personKinds are the error kinds a person must look at (logged at error level): the forum
 // refuses the bot's login, its pages no longer read (a theme or engine change), the referee
-// failed on a post, the store failed, a post is held because its text did not decode cleanly. The others are the forum's weather (flood control, a
-// lost session, a 5xx, a cut page), handled by retrying, and logged as warnings.
-var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true, "encoding": true}
+// failed on a post, the store failed, a post is held because its text did not decode cleanly,
+// the forum's times are off this host's clock or this host's clock jumped (clockcheck.go). The
+// others are the forum's weather (flood control, a lost session, a 5xx, a cut page), handled by
+// retrying, and logged as warnings.
+var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true, "encoding": true,
+	"clock_skew": true, "clock_jump": true}
 
 // logEvery is how often one kind of error is logged at most; the rest are counted (always) and
 // the next line says how many were not logged.
@@ -395,6 +403,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 		return false, err
 	}
 	now := d.o.Clock.Now()
+	jumped := d.checkJump(now)
 	started, err := d.ensureStarted(ctx, now)
 	if err != nil {
 		return false, err
@@ -412,6 +421,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 		return n > 0, err
 	}
 	fired, err := d.fireDue(ctx, now)
+	d.afterJump(jumped, fired)
 	if err != nil {
 		return true, err
 	}
@@ -598,6 +608,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			return d.forumErr(ctx, err)
 		}
 		forum.CheckEncoding(posts)
+		d.checkStamps(src, posts, d.o.Clock.Now())
 		for i, p := range posts {
 			if _, garbled := p.Encoding(); garbled && cur.Include && p.ID == cur.PostID {
 				continue // judged before; read garbled now, which is no edit (garbled.go)
@@ -644,6 +655,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		return a.seq < b.seq
 	})
 	n := 0
+	defer d.reportBeforeStart()
 	for _, in := range ins {
 		if ctx.Err() != nil {
 			return n, ctx.Err()
@@ -652,7 +664,8 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			continue // our own replies
 		}
 		if beforeStart(in.post.Time, d.o.Start) {
-			continue // the thread's history before the game (sign-ups, chatter) is not for the game
+			d.skipBeforeStart(in) // the thread's history before the game (sign-ups, chatter): counted, logged
+			continue
 		}
 		if pr, garbled := in.post.Encoding(); garbled && d.hold(in, pr, now) {
 			return n, nil // it and what follows wait for a clean read; the cursors stay

@@ -388,6 +388,7 @@ func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, file
 	if err != nil {
 		return "", err
 	}
+	d.noteSent(id, d.o.Clock.Now(), merged)
 	if merged && first {
 		// (A later part of a split message merging into the first is its continuation.)
 		d.headMerged(ctx, id, body, d.o.Clock.Now())
