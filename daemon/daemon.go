@@ -111,7 +111,9 @@ const inboxEvery = 30 * time.Minute
 
 // inboxDue reports whether this poll reads the inbox: the game expects a private message now
 // (judge.ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
-// the inbox was not read for inboxEvery (or ever).
+// the inbox was not read for inboxEvery (or ever). While the game expects one, the loop polls at
+// the poll interval without the idle back-off however quiet the thread is (interval): a private
+// message is read on the clock, not when someone happens to post in the thread.
 func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
 	if judge.ExpectsPrivate(ref, now) {
 		return true
@@ -120,6 +122,12 @@ func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
 		return true
 	}
 	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery
+}
+
+// expectsPrivate reports whether the game may receive a private message at now on a forum that
+// has them.
+func (d *Daemon) expectsPrivate(ref judge.Referee, now time.Time) bool {
+	return d.o.Forum.Capabilities().PrivateMessages && judge.ExpectsPrivate(ref, now)
 }
 
 // New builds a daemon; call Run (or Cycle from tests).
@@ -256,10 +264,11 @@ func (d *Daemon) interval(busy bool) time.Duration {
 	}
 	now := d.o.Clock.Now()
 	var next time.Time
-	expecting := false
+	expecting, private := false, false
 	d.mu.Lock()
 	if d.ref != nil {
 		expecting = !d.ref.Paused()
+		private = expecting && d.expectsPrivate(d.ref, now)
 		if t, ok := d.ref.NextTimer(d.clockOr(now)); ok {
 			next = t
 		}
@@ -271,7 +280,11 @@ func (d *Daemon) interval(busy bool) time.Duration {
 			next = t
 		}
 	}
-	return d.o.Poll.Interval(now, d.idle, expecting, next)
+	idle := d.idle
+	if private {
+		idle = 0 // the inbox on the clock: no idle back-off (inboxDue)
+	}
+	return d.o.Poll.Interval(now, idle, expecting, next)
 }
 
 func (d *Daemon) clockOr(now time.Time) time.Time {
