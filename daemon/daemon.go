@@ -306,7 +306,7 @@ func durable(ctx context.Context) (context.Context, context.CancelFunc) {
 // others are the forum's weather (flood control, a lost session, a 5xx, a cut page), handled by
 // retrying, and logged as warnings.
 var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true, "encoding": true,
-	"clock_skew": true, "clock_jump": true}
+	"clock_skew": true, "clock_jump": true, "too_large": true}
 
 // logEvery is how often one kind of error is logged at most; the rest are counted (always) and
 // the next line says how many were not logged.
@@ -960,6 +960,10 @@ func kindOf(err error) string {
 		return "logged_out"
 	case errors.Is(err, forum.ErrTooLong):
 		return "too_long"
+	case errors.Is(err, forum.ErrMaintenance):
+		return "maintenance"
+	case errors.Is(err, forum.ErrTooLarge):
+		return "too_large"
 	case errors.Is(err, forum.ErrMarkupChanged):
 		return "markup_changed"
 	case errors.Is(err, forum.ErrTruncated):

@@ -263,7 +263,7 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 	fcfg := forum.Config{
 		BaseURL: v.Forum.URL, Username: v.Bot.Username, Password: password,
 		Location: v.ForumLocation(), Now: f.o.Clock.Now, UserAgent: v.Forum.UserAgent, Extra: v.Forum.Extra,
-		Limits: f.limits,
+		Limits: f.limits, Slow: daemon.SlowRequests(f.o.Log.With().Str("forum", v.Forum.URL).Logger()),
 	}
 	fo, err := f.o.Open(v, fcfg)
 	if err != nil {
