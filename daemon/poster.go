@@ -242,6 +242,9 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 		if postedAt.IsZero() {
 			postedAt = now
 		}
+		if _, ok := found[markers[0]]; !ok && it.Kind == store.OutboxReply && firstID != "" {
+			firstID = d.confirmPost(ctx, it, firstID, markers[0]) // the redirect named the bot's post?
+		}
 		if err := d.posted(ctx, it, firstID, postedAt); err != nil {
 			return err
 		}
