@@ -19,6 +19,7 @@ func (d *Daemon) confirmPost(ctx context.Context, it store.OutboxRow, id, marker
 	log := d.log.With().Int64("outbox", it.ID).Str("marker", marker).Str("named", id).Logger()
 	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Before(id))
 	if err != nil {
+		d.fail(kindOf(err), err) // counted like any read's error
 		log.Warn().Err(err).Msg("could not read the reply's post back to check its id: the forum's id stands")
 		return id
 	}
@@ -36,10 +37,10 @@ func (d *Daemon) confirmPost(ctx context.Context, it store.OutboxRow, id, marker
 	}
 	if found == "" {
 		more, err := d.findMarkers(ctx, it, []string{marker})
-		if err == nil {
-			if p, ok := more[marker]; ok {
-				found = p.ID
-			}
+		if err != nil {
+			d.fail(kindOf(err), err)
+		} else if p, ok := more[marker]; ok {
+			found = p.ID
 		}
 	}
 	if found == "" {

@@ -17,8 +17,10 @@ import (
 // answers one after another, with every item's marker on a line of its own at the end, so that
 // after a crash each item is found by its own marker in the sent folder.
 
-// burstPMs is how many pending private messages to one recipient make a burst sent as one.
-const burstPMs = 3
+// burstPMs is how many pending private messages to one recipient make a burst sent as one: more
+// than a game's ordinary backlog (a captain's roll, points and question in one turn), so that
+// only a flood is merged and the usual answers go out as they always did.
+const burstPMs = 10
 
 // burstBudget bounds a burst's message in characters where the forum states no limit; burstMax
 // bounds the items in it.

@@ -108,8 +108,8 @@ func TestPMBurstIsFairAndCoalesced(t *testing.T) {
 	}
 }
 
-// Without a burst (two messages), each answer goes alone, as before; the answers to several
-// players go round-robin.
+// Without a burst, each answer goes alone, as before; the answers to several players go
+// round-robin; a burst goes as one.
 func TestPMRoundRobin(t *testing.T) {
 	r := newRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fakeFactory)
 	rows := func(to ...string) []store.OutboxRow {
@@ -135,7 +135,13 @@ func TestPMRoundRobin(t *testing.T) {
 	if strings.Join(s, " ") != "1 4 3 5 2 6 7" {
 		t.Errorf("schedule: %s, want 1 4 3 5 2 6 7 (replies in place, a b c a b)", strings.Join(s, " "))
 	}
-	got = r.d.schedule(rows("a", "b", "a", "a", "a"))
+	to := []string{"a", "b"}
+	var want []string
+	for i := 0; i < burstPMs; i++ {
+		to = append(to, "a")
+		want = append(want, fmt.Sprint(i+3))
+	}
+	got = r.d.schedule(rows(to...))
 	s = nil
 	for _, b := range got {
 		var ids []string
@@ -144,7 +150,7 @@ func TestPMRoundRobin(t *testing.T) {
 		}
 		s = append(s, strings.Join(ids, "+"))
 	}
-	if strings.Join(s, " ") != "1+3+4+5 2" {
-		t.Errorf("schedule: %s, want 1+3+4+5 2 (a's burst as one, then b)", strings.Join(s, " "))
+	if w := "1+" + strings.Join(want, "+") + " 2"; strings.Join(s, " ") != w {
+		t.Errorf("schedule: %s, want %s (a's burst as one, then b)", strings.Join(s, " "), w)
 	}
 }
