@@ -123,17 +123,19 @@ func TestPMRoundRobin(t *testing.T) {
 		}
 		return out
 	}
-	got := r.d.schedule(rows("a", "a", "", "b", "c", "", "b"))
-	var s []string
-	for _, b := range got {
-		var ids []string
-		for _, it := range b {
-			ids = append(ids, fmt.Sprint(it.ID))
+	schedule := func(to ...string) string { // the batches' item ids: "1+2 3"
+		var s []string
+		for _, b := range r.d.schedule(rows(to...)) {
+			var ids []string
+			for _, it := range b {
+				ids = append(ids, fmt.Sprint(it.ID))
+			}
+			s = append(s, strings.Join(ids, "+"))
 		}
-		s = append(s, strings.Join(ids, "+"))
+		return strings.Join(s, " ")
 	}
-	if strings.Join(s, " ") != "1 4 3 5 2 6 7" {
-		t.Errorf("schedule: %s, want 1 4 3 5 2 6 7 (replies in place, a b c a b)", strings.Join(s, " "))
+	if got := schedule("a", "a", "", "b", "c", "", "b"); got != "1 4 3 5 2 6 7" {
+		t.Errorf("schedule: %s, want 1 4 3 5 2 6 7 (replies in place, a b c a b)", got)
 	}
 	to := []string{"a", "b"}
 	var want []string
@@ -141,16 +143,7 @@ func TestPMRoundRobin(t *testing.T) {
 		to = append(to, "a")
 		want = append(want, fmt.Sprint(i+3))
 	}
-	got = r.d.schedule(rows(to...))
-	s = nil
-	for _, b := range got {
-		var ids []string
-		for _, it := range b {
-			ids = append(ids, fmt.Sprint(it.ID))
-		}
-		s = append(s, strings.Join(ids, "+"))
-	}
-	if w := "1+" + strings.Join(want, "+") + " 2"; strings.Join(s, " ") != w {
-		t.Errorf("schedule: %s, want %s (a's burst as one, then b)", strings.Join(s, " "), w)
+	if got, w := schedule(to...), "1+"+strings.Join(want, "+")+" 2"; got != w {
+		t.Errorf("schedule: %s, want %s (a's burst as one, then b)", got, w)
 	}
 }
