@@ -51,6 +51,9 @@ type Forum struct {
 	Dialect  string `yaml:"dialect"`  // the forum engine: mybb, smf, punbb, ...
 	Thread   string `yaml:"thread"`   // the game thread's id in the dialect's terms (MyBB: tid)
 	Timezone string `yaml:"timezone"` // the zone the forum shows times in (default: the game's)
+	// MaxClockSkew is how far the forum's post stamps may be from this host's clock before it is
+	// an error (logged, counted, on /healthz); 0: 5m (forum.DefaultMaxSkew).
+	MaxClockSkew Duration `yaml:"max_clock_skew,omitempty"`
 	// UserAgent overrides the default descriptive User-Agent.
 	UserAgent string `yaml:"user_agent"`
 	// Extra holds dialect-specific settings (the generic dialect's selectors).
@@ -596,6 +599,9 @@ func (c *Config) validate() error {
 				bad(fmt.Sprintf("game.roster[%d].name", i), "%q is the bot's own account", name)
 			}
 		}
+	}
+	if c.Forum.MaxClockSkew < 0 {
+		bad("forum.max_clock_skew", "%s is negative", c.Forum.MaxClockSkew.D())
 	}
 	// poll
 	if c.Poll.Floor.D() < time.Second {

@@ -69,6 +69,10 @@ type Options struct {
 	// "attempt", "sent", "posted", "cycle"); the crash tests exit from it, the race test commits a
 	// moderator's event from it.
 	Hook func(step string)
+
+	// MaxClockSkew is how far the forum's stamps may be from Clock before it is an error
+	// (clockcheck.go); 0: forum.DefaultMaxSkew.
+	MaxClockSkew time.Duration
 }
 
 // Daemon is one game's loop.
@@ -100,6 +104,7 @@ type Daemon struct {
 	woken      bool               // a Wake came while the loop worked
 	dropped    bool               // a picture was dropped (no attachments, no Files): logged once
 	marks      marks              // the game's markers found in the bot's posts since the start (restore.go)
+	cw         clockWatch         // the forum's clock against ours, and ours between cycles (clockcheck.go)
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -108,7 +113,9 @@ const inboxEvery = 30 * time.Minute
 
 // inboxDue reports whether this poll reads the inbox: the game expects a private message now
 // (judge.ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
-// the inbox was not read for inboxEvery (or ever).
+// the inbox was not read for inboxEvery (or ever). While the game expects one, the loop polls at
+// the poll interval without the idle back-off however quiet the thread is (interval): a private
+// message is read on the clock, not when someone happens to post in the thread.
 func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
 	if judge.ExpectsPrivate(ref, now) {
 		return true
@@ -117,6 +124,12 @@ func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
 		return true
 	}
 	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery
+}
+
+// expectsPrivate reports whether the game may receive a private message at now on a forum that
+// has them.
+func (d *Daemon) expectsPrivate(ref judge.Referee, now time.Time) bool {
+	return d.o.Forum.Capabilities().PrivateMessages && judge.ExpectsPrivate(ref, now)
 }
 
 // New builds a daemon; call Run (or Cycle from tests).
@@ -259,10 +272,11 @@ func (d *Daemon) interval(busy bool) time.Duration {
 	}
 	now := d.o.Clock.Now()
 	var next time.Time
-	expecting := false
+	expecting, private := false, false
 	d.mu.Lock()
 	if d.ref != nil {
 		expecting = !d.ref.Paused()
+		private = expecting && d.expectsPrivate(d.ref, now)
 		if t, ok := d.ref.NextTimer(d.clockOr(now)); ok {
 			next = t
 		}
@@ -274,7 +288,11 @@ func (d *Daemon) interval(busy bool) time.Duration {
 			next = t
 		}
 	}
-	return d.o.Poll.Interval(now, d.idle, expecting, next)
+	idle := d.idle
+	if private {
+		idle = 0 // the inbox on the clock: no idle back-off (inboxDue)
+	}
+	return d.o.Poll.Interval(now, idle, expecting, next)
 }
 
 func (d *Daemon) clockOr(now time.Time) time.Time {
@@ -291,9 +309,12 @@ func durable(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // personKinds are the error kinds a person must look at (logged at error level): the forum
 // refuses the bot's login, its pages no longer read (a theme or engine change), the referee
-// failed on a post, the store failed, a post is held because its text did not decode cleanly. The others are the forum's weather (flood control, a
-// lost session, a 5xx, a cut page), handled by retrying, and logged as warnings.
-var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true, "encoding": true}
+// failed on a post, the store failed, a post is held because its text did not decode cleanly,
+// the forum's times are off this host's clock or this host's clock jumped (clockcheck.go). The
+// others are the forum's weather (flood control, a lost session, a 5xx, a cut page), handled by
+// retrying, and logged as warnings.
+var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true, "encoding": true,
+	"clock_skew": true, "clock_jump": true, "too_large": true}
 
 // logEvery is how often one kind of error is logged at most; the rest are counted (always) and
 // the next line says how many were not logged.
@@ -407,6 +428,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 		return false, err
 	}
 	now := d.o.Clock.Now()
+	jumped := d.checkJump(now)
 	started, err := d.ensureStarted(ctx, now)
 	if err != nil {
 		return false, err
@@ -424,6 +446,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 		return n > 0, err
 	}
 	fired, err := d.fireDue(ctx, now)
+	d.afterJump(jumped, fired)
 	if err != nil {
 		return true, err
 	}
@@ -617,6 +640,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if src == store.SourceThread {
 			d.noteMarkers(posts)
 		}
+		d.checkStamps(src, posts, d.o.Clock.Now())
 		for i, p := range posts {
 			if _, garbled := p.Encoding(); garbled && cur.Include && p.ID == cur.PostID {
 				continue // judged before; read garbled now, which is no edit (garbled.go)
@@ -663,6 +687,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		return a.seq < b.seq
 	})
 	n := 0
+	defer d.reportBeforeStart()
 	for _, in := range ins {
 		if ctx.Err() != nil {
 			return n, ctx.Err()
@@ -671,7 +696,8 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			continue // our own replies
 		}
 		if beforeStart(in.post.Time, d.o.Start) {
-			continue // the thread's history before the game (sign-ups, chatter) is not for the game
+			d.skipBeforeStart(in) // the thread's history before the game (sign-ups, chatter): counted, logged
+			continue
 		}
 		if pr, garbled := in.post.Encoding(); garbled && d.hold(in, pr, now) {
 			return n, nil // it and what follows wait for a clean read; the cursors stay
@@ -958,6 +984,10 @@ func kindOf(err error) string {
 		return "logged_out"
 	case errors.Is(err, forum.ErrTooLong):
 		return "too_long"
+	case errors.Is(err, forum.ErrMaintenance):
+		return "maintenance"
+	case errors.Is(err, forum.ErrTooLarge):
+		return "too_large"
 	case errors.Is(err, forum.ErrMarkupChanged):
 		return "markup_changed"
 	case errors.Is(err, forum.ErrTruncated):

@@ -153,6 +153,10 @@ type rigOptions struct {
 	floodSeconds int  // the board's flood control for posts (0: off)
 	maxMessage   int  // the board's longest message (0: MyBB's 65535)
 	noMerge      bool // the board does not merge a user's consecutive posts (the bot exempted)
+	// boardSkew, if set, puts the board's clock this far from the rig's (a forum clock that is off).
+	boardSkew func() time.Duration
+	// forumLoc, if set, is the zone the dialect reads the board's times in (a wrong forum.timezone).
+	forumLoc *time.Location
 }
 
 func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, error), ro rigOptions) *rig {
@@ -161,7 +165,11 @@ func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, err
 	t.Cleanup(cancel)
 	dir := t.TempDir()
 	clock := testkit.NewClock(start)
-	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: clock.Now, Location: msk,
+	boardNow := clock.Now
+	if ro.boardSkew != nil {
+		boardNow = func() time.Time { return clock.Now().Add(ro.boardSkew()) }
+	}
+	board, err := sandbox.New(ctx, sandbox.Options{DBPath: dir + "/board.db", Now: boardNow, Location: msk,
 		Users: []sandbox.User{{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}, {Name: "Moderator", Password: "p3"},
 			{Name: "gm-bot", Password: "botpw"}, {Name: "Вася", Password: "p4"}},
 		Threads:      []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{{Author: "gm-bot", Message: "Тема игры: ходы ниже."}}}},
@@ -194,7 +202,7 @@ func newForum(t testing.TB, url string, clock Clock) forum.Forum {
 }
 
 func newForumWith(t testing.TB, url string, clock Clock, ro rigOptions) forum.Forum {
-	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: clock.Now},
+	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: cmp.Or(ro.forumLoc, msk), Now: clock.Now},
 		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})))
 	if err != nil {
 		t.Fatal(err)

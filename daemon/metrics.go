@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,6 +31,8 @@ type Metrics struct {
 	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
 	FlagsRaised   *prometheus.CounterVec   // new moderator flags
 	PostsHeld     *prometheus.CounterVec   // by source: reads stopped at a post that did not decode cleanly
+	ClockSkew     *prometheus.GaugeVec     // the forum's stamps minus this host's clock, seconds (last measured)
+	BeforeStart   *prometheus.CounterVec   // by source: posts not judged because stamped before the game's start
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -68,9 +71,15 @@ func NewMetrics() *Metrics {
 		PostsHeld: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_posts_held_total", Help: "Reads stopped at a post whose text did not decode cleanly (mojibake, U+FFFD): held, not judged, until a read gives its real text.",
 		}, []string{"game", "source"}),
+		ClockSkew: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "forumgm_clock_skew_seconds", Help: "The forum's post stamps minus this host's clock when the post was made (last measured; positive: the forum is ahead).",
+		}, []string{"game"}),
+		BeforeStart: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_posts_before_start_total", Help: "Posts not judged because they are stamped before the game's start (the thread's history, or a forum clock or zone that is off).",
+		}, []string{"game", "source"}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
-		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.ClockSkew, m.BeforeStart, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -90,8 +99,9 @@ type Health struct {
 	failures  int // polls failed in a row since the last finished cycle
 	lastErr   string
 	lastErrAt time.Time
-	held      map[string]string // by game: the post its reads stop at (garbled text), and why
-	stopped   map[string]string // by game: why its loop ended for good
+	held      map[string]string             // by game: the post its reads stop at (garbled text), and why
+	stopped   map[string]string             // by game: why its loop ended for good
+	warnings  map[string]map[string]warning // by /healthz field (clock_skew, clock_jump), by game
 	// MaxQuiet is how long without a finished cycle is still healthy.
 	MaxQuiet time.Duration
 	// MaxFailures is how many failed polls in a row are still healthy minus one: with 3, the
@@ -130,6 +140,31 @@ func (h *Health) Stop(game, why string) {
 	h.stopped[game] = why
 }
 
+// warning is one game's entry under a /healthz field: what it says, and whether /healthz fails
+// while it stands.
+type warning struct {
+	what    string
+	failing bool
+}
+
+// Warn records what /healthz shows for game under field (clock_skew, clock_jump); "" clears it.
+// A failing warning makes /healthz unhealthy until it is cleared.
+func (h *Health) Warn(field, game, what string, failing bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if what == "" {
+		delete(h.warnings[field], game)
+		return
+	}
+	if h.warnings == nil {
+		h.warnings = map[string]map[string]warning{}
+	}
+	if h.warnings[field] == nil {
+		h.warnings[field] = map[string]warning{}
+	}
+	h.warnings[field][game] = warning{what: what, failing: failing}
+}
+
 // Cycle records a finished cycle (a poll that worked): the failures in a row start again at 0.
 func (h *Health) Cycle() {
 	h.mu.Lock()
@@ -162,8 +197,7 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	}
 	quiet := now.Sub(ref) > h.MaxQuiet
 	failing := h.MaxFailures > 0 && h.failures >= h.MaxFailures
-	ok := !quiet && !failing && len(h.held) == 0 && len(h.stopped) == 0
-	body := map[string]any{"ok": ok, "last_cycle": fmtT(h.lastCycle), "failed_polls_in_row": h.failures,
+	body := map[string]any{"last_cycle": fmtT(h.lastCycle), "failed_polls_in_row": h.failures,
 		"last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
 	if len(h.held) > 0 {
 		body["held_posts"] = maps.Clone(h.held)
@@ -171,6 +205,21 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	if len(h.stopped) > 0 {
 		body["stopped_games"] = maps.Clone(h.stopped)
 	}
+	warned := "" // a field whose warning fails /healthz
+	for _, field := range slices.Sorted(maps.Keys(h.warnings)) {
+		byGame := map[string]string{}
+		for game, w := range h.warnings[field] {
+			byGame[game] = w.what
+			if w.failing && warned == "" {
+				warned = field
+			}
+		}
+		if len(byGame) > 0 {
+			body[field] = byGame
+		}
+	}
+	ok := !quiet && !failing && len(h.held) == 0 && len(h.stopped) == 0 && warned == ""
+	body["ok"] = ok
 	switch {
 	case len(h.stopped) > 0:
 		body["reason"] = "a game stopped: a person must look (stopped_games)"
@@ -180,6 +229,10 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 		body["reason"] = "no poll finished recently"
 	case len(h.held) > 0:
 		body["reason"] = "a post is held: its text did not decode cleanly (held_posts)"
+	case warned == "clock_skew":
+		body["reason"] = "the forum's times are off this host's clock: moves may be judged at the wrong time or not at all (clock_skew)"
+	case warned != "":
+		body["reason"] = "see " + warned
 	}
 	h.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")

@@ -25,7 +25,8 @@ var errAttempt = errors.New("sending (outcome unknown until confirmed)")
 const maxAmbiguous = 2
 
 // Drain posts the pending outbox items and reports how many it delivered. Thread replies go in
-// the order they were queued and private messages in theirs, each queue on its own: the first
+// the order they were queued and private messages round-robin across recipients (each's in
+// their order; a recipient's burst as one message: pmfair.go), each queue on its own: the first
 // reply that cannot be delivered now holds back the later replies (never the private messages),
 // and the first private message that cannot be delivered now holds back the later private
 // messages (never the replies). A private message that can never be delivered (an unknown user,
@@ -41,7 +42,8 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 	n, left := 0, len(items)
 	var first error
 	held := map[store.OutboxKind]bool{}
-	for _, it := range items {
+	for _, b := range d.schedule(items) { // private messages fairly (pmfair.go)
+		it := b[0]
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
@@ -52,10 +54,10 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 			held[it.Kind] = true
 			continue
 		}
-		err := d.deliver(ctx, it)
+		got, gaveUp, err := d.deliverBatch(ctx, b)
+		n, left = n+got, left-got-gaveUp
 		switch {
-		case errors.Is(err, errGivenUp):
-			left--
+		case err == nil, errors.Is(err, errGivenUp):
 		case errors.Is(err, errHeld):
 			held[it.Kind] = true // the board asked to wait: not a failure, the game goes on
 			continue
@@ -65,9 +67,6 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 				first = err
 			}
 			continue
-		default:
-			n++
-			left--
 		}
 		delete(d.retryAt, it.ID)
 		d.m.OutboxPending.WithLabelValues(d.o.Game).Set(float64(left))
@@ -252,6 +251,9 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 		if postedAt.IsZero() {
 			postedAt = now
 		}
+		if _, ok := found[markers[0]]; !ok && it.Kind == store.OutboxReply && firstID != "" {
+			firstID = d.confirmPost(ctx, it, firstID, markers[0]) // the redirect named the bot's post?
+		}
 		if err := d.posted(ctx, it, firstID, postedAt, foundFirst); err != nil {
 			return err
 		}
@@ -401,6 +403,7 @@ func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, file
 	if err != nil {
 		return "", err
 	}
+	d.noteSent(id, d.o.Clock.Now(), merged)
 	if merged && first {
 		// (A later part of a split message merging into the first is its continuation.)
 		d.headMerged(ctx, id, body, d.o.Clock.Now())

@@ -219,7 +219,7 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 		Game: v.Game.ID, Kind: v.Game.Kind, Thread: forum.Thread{ID: v.Forum.Thread},
 		Forum: gf, Store: f.o.Store, NewReferee: newRef, Bot: v.Bot.Username, Moderators: v.Moderators,
 		PublicURL: v.Review.PublicURL, SharedInbox: v.Bot.Shared,
-		Start: rec.Start, Clock: f.o.Clock, Poll: poll, Log: f.o.Log, Metrics: f.o.Metrics, Health: f.o.Health,
+		Start: rec.Start, MaxClockSkew: v.Forum.MaxClockSkew.D(), Clock: f.o.Clock, Poll: poll, Log: f.o.Log, Metrics: f.o.Metrics, Health: f.o.Health,
 		Files: files,
 	}
 	if f.o.Tune != nil {
@@ -274,7 +274,7 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 	fcfg := forum.Config{
 		BaseURL: v.Forum.URL, Username: v.Bot.Username, Password: password,
 		Location: v.ForumLocation(), Now: f.o.Clock.Now, UserAgent: v.Forum.UserAgent, Extra: v.Forum.Extra,
-		Limits: f.limits,
+		Limits: f.limits, Slow: daemon.SlowRequests(f.o.Log.With().Str("forum", v.Forum.URL).Logger()),
 	}
 	fo, err := f.o.Open(v, fcfg)
 	if err != nil {

@@ -24,6 +24,9 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// MaxPage is the largest page read: a larger answer is refused (ErrTooLarge).
+const MaxPage = 16 << 20
+
 // DefaultUserAgent identifies forumgm to forum operators.
 const DefaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
 
@@ -42,6 +45,12 @@ type ClientConfig struct {
 	// Limits, if set, holds the per-host rate limits shared with other clients (several bot
 	// accounts on one forum host share its politeness); nil: this client's own.
 	Limits *HostLimits
+	// Slow, if set, is told of each request that took SlowAfter or longer (a stalled read that
+	// timed out included, err then says so), whether or not a retry then worked: the caller logs
+	// it, so a forum that stalls leaves a line naming the URL and how long.
+	Slow func(method, url string, took time.Duration, err error)
+	// SlowAfter is when a request counts as slow; 10s.
+	SlowAfter time.Duration
 }
 
 // WithSleep is c with its Sleep set (nil keeps the default).
@@ -123,6 +132,9 @@ func (p *Page) Location() (*url.URL, error) {
 func NewClient(cfg ClientConfig) *Client {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = DefaultUserAgent
+	}
+	if cfg.SlowAfter == 0 {
+		cfg.SlowAfter = 10 * time.Second
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 30 * time.Second
@@ -311,7 +323,11 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 		if err := c.limiter(u.Host).Wait(ctx); err != nil {
 			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
 		}
+		t0 := time.Now()
 		page, retry, err := c.once(ctx, method, u, body, ctype, follow, header)
+		if took := time.Since(t0); c.cfg.Slow != nil && took >= c.cfg.SlowAfter && ctx.Err() == nil {
+			c.cfg.Slow(method, u.String(), took, err)
+		}
 		if err == nil || !retry || attempt >= c.cfg.MaxRetries || ctx.Err() != nil {
 			return page, err
 		}
@@ -420,12 +436,20 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 		return nil, true, fmt.Errorf("forum: %s %s: %w", method, u, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxPage+1))
 	if err != nil {
 		if !idempotent(method) {
 			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: fmt.Errorf("read body: %w", err)}
 		}
 		return nil, true, fmt.Errorf("forum: %s %s: read body: %w", method, u, err)
+	}
+	if len(raw) > MaxPage {
+		// Refused whole, not read cut short (and not retried: it would be as large again).
+		err := fmt.Errorf("forum: %s %s: over the %d MiB cap: %w", method, u, MaxPage>>20, ErrTooLarge)
+		if !idempotent(method) {
+			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: err}
+		}
+		return nil, false, err
 	}
 	page := &Page{URL: resp.Request.URL, Status: resp.StatusCode, Header: resp.Header, Raw: raw}
 	if resp.StatusCode == http.StatusNotModified && havePrev {

@@ -233,12 +233,14 @@ type Config struct {
 	// Limits are the per-host request limits shared by every session of the process (nil: the
 	// dialect's client keeps its own).
 	Limits *HostLimits
+	// Slow, if set, is told of each slow request (ClientConfig.Slow): the daemon logs it.
+	Slow func(method, url string, took time.Duration, err error)
 }
 
 // ClientConfig is the polite client a dialect builds for this config: its User-Agent, rate and
 // shared limits.
 func (c Config) ClientConfig() ClientConfig {
-	return ClientConfig{UserAgent: c.UserAgent, Rate: c.Rate(), Limits: c.Limits}
+	return ClientConfig{UserAgent: c.UserAgent, Rate: c.Rate(), Limits: c.Limits, Slow: c.Slow}
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"forumgm/daemon"
 	"forumgm/forum"
@@ -72,24 +74,57 @@ func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stdout, "  note: player %s has no post in the thread yet (check the spelling of the name)\n", name)
 		}
 	}
+	newest := posts
 	if caps.PrivateMessages {
 		pms, _, err := f.Inbox(ctx, forum.Cursor{})
 		if err != nil {
 			return fmt.Errorf("inbox: %w", err)
 		}
+		newest = append(newest[:len(newest):len(newest)], pms...)
 		fmt.Fprintf(stdout, "inbox: %d messages\n", len(pms))
 		for _, p := range pms[max(0, len(pms)-*last):] {
 			fmt.Fprintf(stdout, "  pm %s from %s: %s\n", p.ID, p.Author, fcLine(p.Subject+" — "+p.Text, 80))
 		}
 	}
+	skewed := checkClock(newest, time.Now(), cmp.Or(cfg.Forum.MaxClockSkew.D(), forum.DefaultMaxSkew), stdout)
 	missing, err := checkNames(ctx, f, cfg.Players(), cfg.Moderators, stdout)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "nothing was posted")
+	if skewed != nil {
+		return skewed
+	}
 	if len(missing) > 0 {
 		return fmt.Errorf("no such user on the forum: %s (the game's private messages to them would be undeliverable: check the spelling in the config)", strings.Join(missing, ", "))
 	}
+	return nil
+}
+
+// checkClock compares the newest stamp read (thread and inbox) with now: a stamp in the future
+// beyond max is a forum clock ahead of this host's or a wrong forum.timezone, reported with its
+// likely cause (and returned as the error). A clock behind cannot show here without a post of
+// known time: the daemon measures it on each reply of the bot's it reads back (clock_skew).
+func checkClock(posts []forum.Post, now time.Time, max time.Duration, stdout io.Writer) error {
+	var newest forum.Post
+	for _, p := range posts {
+		if !p.Time.IsZero() && (newest.Time.IsZero() || p.Time.After(newest.Time)) {
+			newest = p
+		}
+	}
+	if newest.Time.IsZero() {
+		fmt.Fprintln(stdout, "clock: no dated post to compare with this host's clock")
+		return nil
+	}
+	s := forum.SkewOf(newest.Time, now)
+	if time.Duration(s) > max {
+		err := fmt.Errorf("the forum's times are off this host's clock: post %s is stamped %s, %s (over forum.max_clock_skew %s): %s",
+			newest.ID, newest.Time.Format("2006-01-02 15:04 MST"), s, max, s.Cause())
+		fmt.Fprintf(stdout, "clock: error: %v\n", err)
+		return err
+	}
+	fmt.Fprintf(stdout, "clock: the newest post (%s) is stamped %s, %s before this host's clock: none in the future (a forum clock behind shows once the bot posts: clock_skew on /healthz)\n",
+		newest.ID, newest.Time.Format("2006-01-02 15:04 MST"), now.Sub(newest.Time).Round(time.Second))
 	return nil
 }
 

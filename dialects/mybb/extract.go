@@ -149,7 +149,9 @@ func Extract(doc *goquery.Document, o Options) (*Page, error) {
 	if err := PageError(doc); err != nil {
 		return nil, err
 	}
-	return nil, fmt.Errorf("mybb: no thread, private message or message list on the page: %w", forum.ErrMarkupChanged)
+	// A login page (a lost session, a proxy's) or a maintenance page is no theme change.
+	return nil, forum.Unrecognised(doc.Find("body").Text(), doc.Find("input[type=password]").Length() > 0,
+		fmt.Errorf("mybb: no thread, private message or message list on the page: %w", forum.ErrMarkupChanged))
 }
 
 // Extractor is the registered forum.Extractor: it decodes the page, detects its kind and

@@ -173,6 +173,8 @@ func ClassifyMessage(msg string, loggedIn bool) error {
 		return fmt.Errorf("mybb: %q: %w", msg, ErrAlreadyPosted)
 	case reNotFound.MatchString(msg):
 		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrNotFound)
+	case forum.Maintenance(msg): // "The board is closed for maintenance", the board-closed reason
+		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrMaintenance)
 	}
 	return nil
 }

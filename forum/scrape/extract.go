@@ -78,11 +78,11 @@ func Parse(page []byte, contentType string) (*goquery.Document, error) {
 // author, time or body, is a markup change (never an empty list).
 func Extract(doc *goquery.Document, t *Table, o Options) (*Page, error) {
 	if t.Required != "" && find(doc.Selection, t.Required).Length() == 0 {
-		return nil, Markup(t.Name, "no %q on the page", t.Required)
+		return nil, unrecognised(doc, Markup(t.Name, "no %q on the page", t.Required))
 	}
 	nodes := find(doc.Selection, t.Post)
 	if nodes.Length() == 0 {
-		return nil, Markup(t.Name, "no posts (%q) on the page", t.Post)
+		return nil, unrecognised(doc, Markup(t.Name, "no posts (%q) on the page", t.Post))
 	}
 	if o.Loc == nil {
 		o.Loc = time.UTC
@@ -575,4 +575,9 @@ func (r *renderer) spoiler(n *html.Node) forum.Spoiler {
 	r.children(w, n, false, title)
 	sp.Text = w.String()
 	return sp
+}
+
+// unrecognised tells a login or maintenance page from a changed one (forum.Unrecognised).
+func unrecognised(doc *goquery.Document, err error) error {
+	return forum.Unrecognised(doc.Find("body").Text(), doc.Find("input[type=password]").Length() > 0, err)
 }
