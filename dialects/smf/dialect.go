@@ -9,10 +9,11 @@ import (
 // Dialect describes Simple Machines Forum 2.
 func Dialect() forum.Dialect {
 	return forum.Dialect{
-		Name:     "smf",
-		Open:     func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
-		Extract:  Extract,
-		ThreadID: forum.ThreadIDFrom(threadURLRe),
+		Name:       "smf",
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
+		Extract:    Extract,
+		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: PageThread,
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "SMF",
 			Match: func(m *forum.Markup) []string {

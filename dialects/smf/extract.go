@@ -635,3 +635,17 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
+
+// PageThread is the topic a saved topic page is of (Page.TopicID: its canonical link, the topic
+// field of its reply or moderation form).
+func PageThread(page []byte, contentType string) (string, bool) {
+	body, _, err := forum.Decode(page, contentType)
+	if err != nil {
+		return "", false
+	}
+	p, _, err := ParseBytes(body, Options{})
+	if err != nil || p.Kind != KindThread || p.TopicID == "" {
+		return "", false
+	}
+	return p.TopicID, true
+}
