@@ -9,10 +9,11 @@ import (
 // Dialect describes PunBB 1.2–1.4 and FluxBB, its fork.
 func Dialect() forum.Dialect {
 	return forum.Dialect{
-		Name:     "punbb",
-		Open:     func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
-		Extract:  Extract,
-		ThreadID: forum.ThreadIDFrom(threadURLRe),
+		Name:       "punbb",
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
+		Extract:    Extract,
+		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: PageThread,
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "FluxBB",
 			Match: func(m *forum.Markup) []string {

@@ -315,3 +315,17 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
+
+// PageThread is the topic a saved topic page is of (Page.TopicID: the title's link, the reply
+// link or quick-post form, the page links, the breadcrumb, the head links, the feed).
+func PageThread(page []byte, contentType string) (string, bool) {
+	body, _, err := forum.Decode(page, contentType)
+	if err != nil {
+		return "", false
+	}
+	p, _, err := ParseBytes(body, Options{})
+	if err != nil || p.TopicID == "" {
+		return "", false
+	}
+	return p.TopicID, true
+}
