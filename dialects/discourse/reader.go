@@ -103,7 +103,7 @@ func pageThread(t *Topic) string {
 }
 
 // PageThread is the topic a saved topic JSON (or one post's) is of (the descriptor's PageThread).
-func PageThread(page []byte, _ string) (string, bool) {
+func PageThread(page []byte, _ string, _ forum.Config) (string, bool) {
 	var t Topic
 	var p Post
 	if json.Unmarshal(page, &t) != nil || json.Unmarshal(page, &p) != nil {

@@ -172,7 +172,7 @@ func Extractor(page []byte, contentType string, cfg forum.Config) ([]forum.Post,
 
 // PageThread is the id of the thread a saved thread page is of (Page.ThreadID: the quick-reply
 // form's tid, the new-reply button, the posts' permalinks, the search form, the print link).
-func PageThread(page []byte, contentType string) (string, bool) {
+func PageThread(page []byte, contentType string, _ forum.Config) (string, bool) {
 	body, _, err := forum.Decode(page, contentType)
 	if err != nil {
 		return "", false

@@ -318,7 +318,7 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 
 // PageThread is the topic a saved topic page is of (Page.TopicID: the title's link, the reply
 // link or quick-post form, the page links, the breadcrumb, the head links, the feed).
-func PageThread(page []byte, contentType string) (string, bool) {
+func PageThread(page []byte, contentType string, _ forum.Config) (string, bool) {
 	body, _, err := forum.Decode(page, contentType)
 	if err != nil {
 		return "", false

@@ -638,7 +638,7 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 
 // PageThread is the topic a saved topic page is of (Page.TopicID: its canonical link, the topic
 // field of its reply or moderation form).
-func PageThread(page []byte, contentType string) (string, bool) {
+func PageThread(page []byte, contentType string, _ forum.Config) (string, bool) {
 	body, _, err := forum.Decode(page, contentType)
 	if err != nil {
 		return "", false

@@ -116,7 +116,7 @@ func checkPageThread(t *testing.T, p Pages, name string, page []byte) {
 		return
 	}
 	want, listed := p.ThreadIDs[name]
-	got, ok := p.Dialect.PageThread(page, p.ContentType)
+	got, ok := p.Dialect.PageThread(page, p.ContentType, p.Config)
 	switch {
 	case !listed:
 		t.Errorf("forumtest: Pages.ThreadIDs does not say which thread %s is of (PageThread finds %q)", name, got)

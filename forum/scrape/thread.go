@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"forumgm/forum"
 )
 
 // ThreadSource is one place a page names its own thread: the attribute Attr of the first element
@@ -46,8 +48,8 @@ func PageThread(doc *goquery.Document, sources ...ThreadSource) string {
 
 // PageThreadOf is a forum.Dialect's PageThread: the page decoded and parsed, its thread read by
 // of.
-func PageThreadOf(of func(*goquery.Document) string) func(page []byte, contentType string) (string, bool) {
-	return func(page []byte, contentType string) (string, bool) {
+func PageThreadOf(of func(*goquery.Document) string) func(page []byte, contentType string, cfg forum.Config) (string, bool) {
+	return func(page []byte, contentType string, _ forum.Config) (string, bool) {
 		doc, err := Parse(page, contentType)
 		if err != nil {
 			return "", false
