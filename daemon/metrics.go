@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,6 +31,7 @@ type Metrics struct {
 	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
 	FlagsRaised   *prometheus.CounterVec   // new moderator flags
 	PostsHeld     *prometheus.CounterVec   // by source: reads stopped at a post that did not decode cleanly
+	WrongThread   *prometheus.CounterVec   // reads refused: the forum served another thread's page
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -68,9 +70,12 @@ func NewMetrics() *Metrics {
 		PostsHeld: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_posts_held_total", Help: "Reads stopped at a post whose text did not decode cleanly (mojibake, U+FFFD): held, not judged, until a read gives its real text.",
 		}, []string{"game", "source"}),
+		WrongThread: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_wrong_thread_reads_total", Help: "Reads of the game's thread refused because the forum served another thread's page (moved or merged threads, a caching front, a wrong redirect): nothing judged, the next poll reads again.",
+		}, []string{"game"}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
-		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.WrongThread, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -79,9 +84,9 @@ func NewMetrics() *Metrics {
 const DefaultMaxFailures = 3
 
 // Health is what /healthz reports: the last cycle, the failed polls in a row, the last error and
-// the posts held. It is unhealthy (503) when no cycle finished within MaxQuiet, when the last
-// MaxFailures polls all failed, or while a game holds a post that did not decode cleanly; one
-// cycle that completes (and holds nothing) makes it healthy again.
+// the problems games have (Problem: the posts held, a page of another thread). It is unhealthy
+// (503) when no cycle finished within MaxQuiet, when the last MaxFailures polls all failed, or
+// while a game has a problem; one cycle that completes (and has none) makes it healthy again.
 type Health struct {
 	mu        sync.Mutex
 	started   time.Time
@@ -89,7 +94,7 @@ type Health struct {
 	failures  int // polls failed in a row since the last finished cycle
 	lastErr   string
 	lastErrAt time.Time
-	held      map[string]string // by game: the post its reads stop at (garbled text), and why
+	problems  map[string]map[string]string // by kind (problemReasons), by game: what the problem is
 	// MaxQuiet is how long without a finished cycle is still healthy.
 	MaxQuiet time.Duration
 	// MaxFailures is how many failed polls in a row are still healthy minus one: with 3, the
@@ -103,20 +108,37 @@ func NewHealth(now func() time.Time, maxQuiet time.Duration) *Health {
 	return &Health{started: now(), now: now, MaxQuiet: maxQuiet, MaxFailures: DefaultMaxFailures}
 }
 
-// Hold records the post game's reads stop at because its text did not decode cleanly, what
-// says which and why; "" records that the game holds none.
-func (h *Health) Hold(game, what string) {
+// problemReasons are the kinds of a game's problem /healthz reports (each under its own key, by
+// game) while it lasts, with why /healthz is unhealthy then.
+var problemReasons = map[string]string{
+	"held_posts":   "a post is held: its text did not decode cleanly (held_posts)",
+	"wrong_thread": "the forum serves another thread's page for a game's thread (wrong_thread)",
+}
+
+// Problem records game's problem of kind (a key of problemReasons), what saying which and why; ""
+// records that the game has none of that kind.
+func (h *Health) Problem(kind, game, what string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if what == "" {
-		delete(h.held, game)
+		delete(h.problems[kind], game)
+		if len(h.problems[kind]) == 0 {
+			delete(h.problems, kind)
+		}
 		return
 	}
-	if h.held == nil {
-		h.held = map[string]string{}
+	if h.problems == nil {
+		h.problems = map[string]map[string]string{}
 	}
-	h.held[game] = what
+	if h.problems[kind] == nil {
+		h.problems[kind] = map[string]string{}
+	}
+	h.problems[kind][game] = what
 }
+
+// Hold records the post game's reads stop at because its text did not decode cleanly, what
+// says which and why; "" records that the game holds none.
+func (h *Health) Hold(game, what string) { h.Problem("held_posts", game, what) }
 
 // Cycle records a finished cycle (a poll that worked): the failures in a row start again at 0.
 func (h *Health) Cycle() {
@@ -150,19 +172,20 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	}
 	quiet := now.Sub(ref) > h.MaxQuiet
 	failing := h.MaxFailures > 0 && h.failures >= h.MaxFailures
-	ok := !quiet && !failing && len(h.held) == 0
+	ok := !quiet && !failing && len(h.problems) == 0
 	body := map[string]any{"ok": ok, "last_cycle": fmtT(h.lastCycle), "failed_polls_in_row": h.failures,
 		"last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
-	if len(h.held) > 0 {
-		body["held_posts"] = maps.Clone(h.held)
+	kinds := slices.Sorted(maps.Keys(h.problems))
+	for _, k := range kinds {
+		body[k] = maps.Clone(h.problems[k])
 	}
 	switch {
 	case failing:
 		body["reason"] = "the last polls failed"
 	case quiet:
 		body["reason"] = "no poll finished recently"
-	case len(h.held) > 0:
-		body["reason"] = "a post is held: its text did not decode cleanly (held_posts)"
+	case len(kinds) > 0:
+		body["reason"] = problemReasons[kinds[0]]
 	}
 	h.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
