@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes MyBB 1.6 and 1.8.
@@ -13,7 +14,7 @@ func Dialect() forum.Dialect {
 		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
 		Extract:    Extractor,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
-		PageThread: PageThread,
+		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "MyBB",
 			Match: func(m *forum.Markup) []string {

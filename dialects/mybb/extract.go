@@ -170,22 +170,14 @@ func Extractor(page []byte, contentType string, cfg forum.Config) ([]forum.Post,
 	return p.Posts, nil
 }
 
-// PageThread is the id of the thread a saved thread page is of (Page.ThreadID: the quick-reply
-// form's tid, the new-reply button, the posts' permalinks, the search form, the print link).
-func PageThread(page []byte, contentType string, _ forum.Config) (string, bool) {
-	body, _, err := forum.Decode(page, contentType)
-	if err != nil {
-		return "", false
+// pageThread is the id of the thread a thread page is of (Page.ThreadID: the quick-reply form's
+// tid, the new-reply button, the posts' permalinks, the search form, the print link), for the
+// descriptor's PageThread.
+func pageThread(doc *goquery.Document) string {
+	if p, err := ExtractThread(doc, Options{}); err == nil {
+		return p.ThreadID
 	}
-	doc, err := Parse(body)
-	if err != nil {
-		return "", false
-	}
-	p, err := ExtractThread(doc, Options{})
-	if err != nil || p.ThreadID == "" {
-		return "", false
-	}
-	return p.ThreadID, true
+	return ""
 }
 
 // baseURL is the board root used to make links absolute: the configured one, else the page's

@@ -316,16 +316,12 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	})
 }
 
-// PageThread is the topic a saved topic page is of (Page.TopicID: the title's link, the reply
-// link or quick-post form, the page links, the breadcrumb, the head links, the feed).
-func PageThread(page []byte, contentType string, _ forum.Config) (string, bool) {
-	body, _, err := forum.Decode(page, contentType)
-	if err != nil {
-		return "", false
+// pageThread is the topic a topic page is of (Page.TopicID: the title's link, the reply link or
+// quick-post form, the page links, the breadcrumb, the head links, the feed), for the
+// descriptor's PageThread.
+func pageThread(doc *goquery.Document) string {
+	if p, err := Parse(doc, Options{}); err == nil {
+		return p.TopicID
 	}
-	p, _, err := ParseBytes(body, Options{})
-	if err != nil || p.TopicID == "" {
-		return "", false
-	}
-	return p.TopicID, true
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes Simple Machines Forum 2.
@@ -13,7 +14,7 @@ func Dialect() forum.Dialect {
 		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
 		Extract:    Extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
-		PageThread: PageThread,
+		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "SMF",
 			Match: func(m *forum.Markup) []string {

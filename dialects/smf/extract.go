@@ -636,16 +636,11 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 	})
 }
 
-// PageThread is the topic a saved topic page is of (Page.TopicID: its canonical link, the topic
-// field of its reply or moderation form).
-func PageThread(page []byte, contentType string, _ forum.Config) (string, bool) {
-	body, _, err := forum.Decode(page, contentType)
-	if err != nil {
-		return "", false
+// pageThread is the topic a topic page is of (Page.TopicID: its canonical link, the topic field
+// of its reply or moderation form), for the descriptor's PageThread.
+func pageThread(doc *goquery.Document) string {
+	if p, err := Parse(doc, Options{}); err == nil && p.Kind == KindThread {
+		return p.TopicID
 	}
-	p, _, err := ParseBytes(body, Options{})
-	if err != nil || p.Kind != KindThread || p.TopicID == "" {
-		return "", false
-	}
-	return p.TopicID, true
+	return ""
 }
