@@ -308,13 +308,13 @@ func durable(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // personKinds are the error kinds a person must look at (logged at error level): the forum
-// refuses the bot's login, its pages no longer read (a theme or engine change), the referee
-// failed on a post, the store failed, a post is held because its text did not decode cleanly,
-// the forum's times are off this host's clock or this host's clock jumped (clockcheck.go). The
-// others are the forum's weather (flood control, a lost session, a 5xx, a cut page), handled by
-// retrying, and logged as warnings.
+// refuses the bot's login, its pages no longer read (a theme or engine change) or are another
+// thread's, the referee failed on a post, the store failed, a post is held because its text did
+// not decode cleanly, the forum's times are off this host's clock or this host's clock jumped
+// (clockcheck.go). The others are the forum's weather (flood control, a lost session, a 5xx, a
+// cut page), handled by retrying, and logged as warnings.
 var personKinds = map[string]bool{"login": true, "markup_changed": true, "referee": true, "store": true, "encoding": true,
-	"clock_skew": true, "clock_jump": true, "too_large": true}
+	"clock_skew": true, "clock_jump": true, "too_large": true, "wrong_thread": true}
 
 // logEvery is how often one kind of error is logged at most; the rest are counted (always) and
 // the next line says how many were not logged.
@@ -343,6 +343,9 @@ func (d *Daemon) fail(kind string, err error) {
 	}
 	if n > 0 {
 		ev = ev.Int("not_logged_since", n)
+	}
+	if wt := (*forum.WrongThreadError)(nil); errors.As(err, &wt) {
+		ev = ev.Str("thread_asked", wt.Asked).Str("thread_found", wt.Found)
 	}
 	ev.Err(err).Str("kind", kind).Msg("error")
 }
@@ -633,6 +636,9 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		t0 := time.Now()
 		posts, next, err := list(ctx, cur)
 		d.m.PollLatency.WithLabelValues(d.o.Game, string(src)).Observe(time.Since(t0).Seconds())
+		if src == store.SourceThread {
+			d.wrongThread(err)
+		}
 		if err != nil {
 			return d.forumErr(ctx, err)
 		}
@@ -973,6 +979,24 @@ func (d *Daemon) forumErr(ctx context.Context, err error) error {
 	return err
 }
 
+// wrongThread counts a read of the game's thread refused as another thread's page
+// (forum.ErrWrongThread: nothing of it is judged, the cursor stays, the next poll reads again)
+// and shows it on /healthz until a read of the thread works.
+func (d *Daemon) wrongThread(err error) {
+	wt := (*forum.WrongThreadError)(nil)
+	wrong := errors.As(err, &wt)
+	if wrong {
+		d.m.WrongThread.WithLabelValues(d.o.Game).Inc()
+	}
+	switch {
+	case d.o.Health == nil:
+	case wrong:
+		d.o.Health.Problem("wrong_thread", d.o.Game, fmt.Sprintf("the forum served thread %s's page for the game's thread %s", wt.Found, wt.Asked))
+	case err == nil:
+		d.o.Health.Problem("wrong_thread", d.o.Game, "")
+	}
+}
+
 func kindOf(err error) string {
 	var fe *forum.FloodError
 	switch {
@@ -992,6 +1016,8 @@ func kindOf(err error) string {
 		return "markup_changed"
 	case errors.Is(err, forum.ErrTruncated):
 		return "truncated"
+	case errors.Is(err, forum.ErrWrongThread):
+		return "wrong_thread"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return "canceled"
 	}

@@ -33,6 +33,7 @@ type Metrics struct {
 	PostsHeld     *prometheus.CounterVec   // by source: reads stopped at a post that did not decode cleanly
 	ClockSkew     *prometheus.GaugeVec     // the forum's stamps minus this host's clock, seconds (last measured)
 	BeforeStart   *prometheus.CounterVec   // by source: posts not judged because stamped before the game's start
+	WrongThread   *prometheus.CounterVec   // reads refused: the forum served another thread's page
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -77,9 +78,12 @@ func NewMetrics() *Metrics {
 		BeforeStart: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_posts_before_start_total", Help: "Posts not judged because they are stamped before the game's start (the thread's history, or a forum clock or zone that is off).",
 		}, []string{"game", "source"}),
+		WrongThread: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_wrong_thread_reads_total", Help: "Reads of the game's thread refused because the forum served another thread's page (moved or merged threads, a caching front, a wrong redirect): nothing judged, the next poll reads again.",
+		}, []string{"game"}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
-		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.ClockSkew, m.BeforeStart, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.ClockSkew, m.BeforeStart, m.WrongThread, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -88,9 +92,10 @@ func NewMetrics() *Metrics {
 const DefaultMaxFailures = 3
 
 // Health is what /healthz reports: the last cycle, the failed polls in a row, the last error, the
-// posts held and the games stopped. It is unhealthy (503) when no cycle finished within MaxQuiet,
-// when the last MaxFailures polls all failed, while a game holds a post that did not decode
-// cleanly, or once a game stopped for good; one cycle that completes (and holds nothing) makes it
+// problems games have (Problem: the posts held, a page of another thread), the games stopped and
+// the warnings (Warn: the forum's clock). It is unhealthy (503) when no cycle finished within
+// MaxQuiet, when the last MaxFailures polls all failed, while a game has a problem or a failing
+// warning, or once a game stopped for good; one cycle that completes (and has none) makes it
 // healthy again, unless a game stopped.
 type Health struct {
 	mu        sync.Mutex
@@ -99,7 +104,7 @@ type Health struct {
 	failures  int // polls failed in a row since the last finished cycle
 	lastErr   string
 	lastErrAt time.Time
-	held      map[string]string             // by game: the post its reads stop at (garbled text), and why
+	problems  map[string]map[string]string  // by kind (problemReasons), by game: what the problem is
 	stopped   map[string]string             // by game: why its loop ended for good
 	warnings  map[string]map[string]warning // by /healthz field (clock_skew, clock_jump), by game
 	// MaxQuiet is how long without a finished cycle is still healthy.
@@ -115,19 +120,32 @@ func NewHealth(now func() time.Time, maxQuiet time.Duration) *Health {
 	return &Health{started: now(), now: now, MaxQuiet: maxQuiet, MaxFailures: DefaultMaxFailures}
 }
 
-// Hold records the post game's reads stop at because its text did not decode cleanly, what
-// says which and why; "" records that the game holds none.
-func (h *Health) Hold(game, what string) {
+// problemReasons are the kinds of a game's problem /healthz reports (each under its own key, by
+// game) while it lasts, with why /healthz is unhealthy then.
+var problemReasons = map[string]string{
+	"held_posts":   "a post is held: its text did not decode cleanly (held_posts)",
+	"wrong_thread": "the forum serves another thread's page for a game's thread (wrong_thread)",
+}
+
+// Problem records game's problem of kind (a key of problemReasons), what saying which and why; ""
+// records that the game has none of that kind.
+func (h *Health) Problem(kind, game, what string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if what == "" {
-		delete(h.held, game)
+		delete(h.problems[kind], game)
+		if len(h.problems[kind]) == 0 {
+			delete(h.problems, kind)
+		}
 		return
 	}
-	if h.held == nil {
-		h.held = map[string]string{}
+	if h.problems == nil {
+		h.problems = map[string]map[string]string{}
 	}
-	h.held[game] = what
+	if h.problems[kind] == nil {
+		h.problems[kind] = map[string]string{}
+	}
+	h.problems[kind][game] = what
 }
 
 // Stop records that game's loop ended for good, and why (the process may run other games on).
@@ -165,6 +183,10 @@ func (h *Health) Warn(field, game, what string, failing bool) {
 	h.warnings[field][game] = warning{what: what, failing: failing}
 }
 
+// Hold records the post game's reads stop at because its text did not decode cleanly, what
+// says which and why; "" records that the game holds none.
+func (h *Health) Hold(game, what string) { h.Problem("held_posts", game, what) }
+
 // Cycle records a finished cycle (a poll that worked): the failures in a row start again at 0.
 func (h *Health) Cycle() {
 	h.mu.Lock()
@@ -199,8 +221,9 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	failing := h.MaxFailures > 0 && h.failures >= h.MaxFailures
 	body := map[string]any{"last_cycle": fmtT(h.lastCycle), "failed_polls_in_row": h.failures,
 		"last_error": h.lastErr, "last_error_at": fmtT(h.lastErrAt)}
-	if len(h.held) > 0 {
-		body["held_posts"] = maps.Clone(h.held)
+	kinds := slices.Sorted(maps.Keys(h.problems))
+	for _, k := range kinds {
+		body[k] = maps.Clone(h.problems[k])
 	}
 	if len(h.stopped) > 0 {
 		body["stopped_games"] = maps.Clone(h.stopped)
@@ -218,7 +241,7 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 			body[field] = byGame
 		}
 	}
-	ok := !quiet && !failing && len(h.held) == 0 && len(h.stopped) == 0 && warned == ""
+	ok := !quiet && !failing && len(h.problems) == 0 && len(h.stopped) == 0 && warned == ""
 	body["ok"] = ok
 	switch {
 	case len(h.stopped) > 0:
@@ -227,8 +250,8 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 		body["reason"] = "the last polls failed"
 	case quiet:
 		body["reason"] = "no poll finished recently"
-	case len(h.held) > 0:
-		body["reason"] = "a post is held: its text did not decode cleanly (held_posts)"
+	case len(kinds) > 0:
+		body["reason"] = problemReasons[kinds[0]]
 	case warned == "clock_skew":
 		body["reason"] = "the forum's times are off this host's clock: moves may be judged at the wrong time or not at all (clock_skew)"
 	case warned != "":

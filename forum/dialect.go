@@ -27,6 +27,12 @@ type Dialect struct {
 	// ThreadID reads the thread's id out of a thread page's URL (`forumgm detect` proposes it);
 	// nil: the URL does not tell.
 	ThreadID func(pageURL string) (id string, ok bool)
+	// PageThread reads the id of the thread a saved thread page is a page of out of the page's own
+	// markup (the reply form, the canonical link, the pagination, the JSON's topic id), as the
+	// dialect's Forum checks every page it reads (CheckThread); ok is false when the page shows
+	// none (an old theme), or cfg says nowhere to look (generic). nil: the dialect cannot tell
+	// (reading-only dialects).
+	PageThread func(page []byte, contentType string, cfg Config) (id string, ok bool)
 	// ThreadPath is where thread URLs that name the thread in their path begin ("/threads/"): the
 	// board's base is what comes before it. "": the base is the page's folder.
 	ThreadPath string

@@ -9,8 +9,9 @@
 //     whether a post can be judged), and the cursor a read resumes from (Cursor);
 //   - the one order of post ids (CompareIDs, IDLess, SortPosts, Before): every dialect's ids
 //     follow it, so nothing above the dialects parses an id;
-//   - the typed errors a dialect reports (ErrLoggedOut, ErrTooLong, *FloodError, ErrTruncated, …)
-//     and Relogin, which logs in again once on ErrLoggedOut;
+//   - the typed errors a dialect reports (ErrLoggedOut, ErrTooLong, *FloodError, ErrTruncated,
+//     *WrongThreadError, …), CheckThread (a page is the thread's asked for) and Relogin, which
+//     logs in again once on ErrLoggedOut;
 //   - the polite HTTP session every HTML dialect goes through (Client: per-host request
 //     limits, cookies, charsets of pages and forms, CheckWhole for a page cut short);
 //   - the dialect descriptor (Dialect: the name, the Opener, the page Extractor, the thread URL and
@@ -205,7 +206,36 @@ var (
 	// board, a type or size it refuses, its quota full); nothing was posted. The file can be
 	// linked instead.
 	ErrAttachmentRefused = errors.New("forum: attachment refused")
+	// ErrWrongThread: a page read for a thread is another thread's (a moderator moved or merged
+	// threads, a caching front mixed pages up, a wrong redirect): nothing on it is the thread's.
+	// It comes as a *WrongThreadError naming both threads.
+	ErrWrongThread = errors.New("forum: the page is another thread's")
 )
+
+// WrongThreadError is ErrWrongThread with the thread asked for and the thread the page showed
+// itself to be (errors.Is(err, ErrWrongThread) holds).
+type WrongThreadError struct {
+	Asked string // the thread read
+	Found string // the thread the page is of
+}
+
+func (e *WrongThreadError) Error() string {
+	return fmt.Sprintf("%v: thread %s asked for, the page is thread %s's", ErrWrongThread, e.Asked, e.Found)
+}
+
+// Is makes errors.Is(err, ErrWrongThread) hold.
+func (e *WrongThreadError) Is(target error) bool { return target == ErrWrongThread }
+
+// CheckThread checks that a page read for thread asked is that thread's: found is the thread id
+// the page shows of its own (its reply form, canonical link, pagination, in the dialect's own
+// terms, as asked is). A page that shows none ("": an old theme) is not refused for that alone;
+// one that shows another is a *WrongThreadError.
+func CheckThread(asked, found string) error {
+	if found == "" || found == asked {
+		return nil
+	}
+	return &WrongThreadError{Asked: asked, Found: found}
+}
 
 // FloodError is the forum's flood control: try again after Wait. A dialect returns it at once,
 // never waits it out: the daemon does, reading and judging meanwhile. Likewise a message the

@@ -2,6 +2,8 @@ package discourse
 
 import (
 	"fmt"
+	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,5 +57,13 @@ func startFake(t *testing.T) *forumtest.Board {
 			f.addPostLocked(tp, player, "<p>"+text+"</p>", 1)
 		},
 		Cut: func(_ testing.TB, text string) { f.front.Cut(text) },
+		WrongThread: func(testing.TB) forum.Thread {
+			other := f.addTopic(2, func(i int) string { return fmt.Sprintf("<p>Ход %d в другой теме.</p>", i) })
+			re := regexp.MustCompile(`^/t/` + strconv.Itoa(topic) + `([./])`)
+			f.front.Swap(func(u *url.URL) { // the topic's requests answered with the other's
+				u.Path = re.ReplaceAllString(u.Path, "/t/"+strconv.Itoa(other)+"$1")
+			})
+			return forum.Thread{ID: strconv.Itoa(other)}
+		},
 	}
 }

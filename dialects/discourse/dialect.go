@@ -13,6 +13,7 @@ func Dialect() forum.Dialect {
 		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
 		Extract:    Extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: PageThread,
 		ThreadPath: "/t/",
 		Fingerprints: []forum.Fingerprint{{
 			Engine:  "Discourse",

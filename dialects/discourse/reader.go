@@ -71,6 +71,51 @@ func (r *Reader) getJSON(ctx context.Context, path string, v any) error {
 	return nil
 }
 
+// topicJSON fetches an answer about topic at path into t and checks that it is the topic's: the
+// topic id it gives and each post's topic_id (a page of another topic is a
+// *forum.WrongThreadError).
+func (r *Reader) topicJSON(ctx context.Context, topic, path string, t *Topic) error {
+	if err := r.getJSON(ctx, path, t); err != nil {
+		return err
+	}
+	if err := forum.CheckThread(topic, pageThread(t)); err != nil {
+		return fmt.Errorf("discourse: %s: %w", path, err)
+	}
+	for _, p := range t.PostStream.Posts {
+		if p.TopicID != 0 {
+			if err := forum.CheckThread(topic, ID(p.TopicID)); err != nil {
+				return fmt.Errorf("discourse: %s: post %d: %w", path, p.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// pageThread is the topic an answer about a topic is of: its id, else its first post's topic_id.
+func pageThread(t *Topic) string {
+	switch {
+	case t.ID != 0:
+		return ID(t.ID)
+	case len(t.PostStream.Posts) > 0 && t.PostStream.Posts[0].TopicID != 0:
+		return ID(t.PostStream.Posts[0].TopicID)
+	}
+	return ""
+}
+
+// PageThread is the topic a saved topic JSON (or one post's) is of (the descriptor's PageThread).
+func PageThread(page []byte, _ string, _ forum.Config) (string, bool) {
+	var t Topic
+	var p Post
+	if json.Unmarshal(page, &t) != nil || json.Unmarshal(page, &p) != nil {
+		return "", false
+	}
+	if p.PostNumber > 0 && p.TopicID != 0 {
+		return ID(p.TopicID), true // a post: its id is no topic's
+	}
+	id := pageThread(&t)
+	return id, id != ""
+}
+
 // TopicPath, PostsAfterPath, PostsByIDPath and PostPath are the read endpoints.
 func TopicPath(topic string) string { return "t/" + url.PathEscape(topic) + ".json" }
 
@@ -132,14 +177,14 @@ func (r *Reader) Posts(ctx context.Context, topic string, after forum.Cursor) ([
 	var raw []Post
 	if after.Include {
 		var t Topic
-		if err := r.getJSON(ctx, PostsByIDPath(topic, []string{after.PostID}), &t); err != nil {
+		if err := r.topicJSON(ctx, topic, PostsByIDPath(topic, []string{after.PostID}), &t); err != nil {
 			return nil, after, err
 		}
 		raw = append(raw, t.PostStream.Posts...)
 	}
 	for {
 		var t Topic
-		err := r.getJSON(ctx, PostsAfterPath(topic, n), &t)
+		err := r.topicJSON(ctx, topic, PostsAfterPath(topic, n), &t)
 		var se *forum.StatusError
 		if errors.As(err, &se) && se.Status == 400 {
 			// A Discourse older than the post_number filter asks for post_ids.
@@ -171,7 +216,7 @@ func (r *Reader) Posts(ctx context.Context, topic string, after forum.Cursor) ([
 // readAll reads the topic JSON and every post its stream lists after the cursor.
 func (r *Reader) readAll(ctx context.Context, topic string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	var t Topic
-	if err := r.getJSON(ctx, TopicPath(topic), &t); err != nil {
+	if err := r.topicJSON(ctx, topic, TopicPath(topic), &t); err != nil {
 		return nil, after, err
 	}
 	st := r.topic(topic)
@@ -191,7 +236,7 @@ func (r *Reader) readAll(ctx context.Context, topic string, after forum.Cursor) 
 	for len(want) > 0 {
 		k := min(len(want), r.chunk())
 		var more Topic
-		if err := r.getJSON(ctx, PostsByIDPath(topic, want[:k]), &more); err != nil {
+		if err := r.topicJSON(ctx, topic, PostsByIDPath(topic, want[:k]), &more); err != nil {
 			return nil, after, err
 		}
 		raw = append(raw, more.PostStream.Posts...)

@@ -54,6 +54,7 @@ func mybbExtra() map[string]string {
 		"required":      "#posts",
 		"thread_url":    "showthread.php?tid={thread}&page={page}",
 		"last_page_url": "showthread.php?tid={thread}&action=lastpost",
+		"thread_id":     "input[name='tid']@value",
 		"logged_in":     "a[href*='action=logout']",
 		"login_url":     "member.php?action=login", "login_form": "form:has(input[name='action'][value='do_login']):has(input[name='username'])",
 		"login_user_field": "username", "login_pass_field": "password",

@@ -2,6 +2,7 @@ package generic
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,7 +20,8 @@ func TestConformancePages(t *testing.T) {
 	cfg.Extra = punbbExtra()
 	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(Options{}), Config: cfg,
 		Threads:    []string{filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")},
-		NotThreads: []string{filepath.Join(capture, "16-viewforum-fid2.guest.html"), filepath.Join(capture, "01-login-form.guest.html")}})
+		NotThreads: []string{filepath.Join(capture, "16-viewforum-fid2.guest.html"), filepath.Join(capture, "01-login-form.guest.html")},
+		ThreadIDs:  map[string]string{"10-thread-p1.guest.html": "2", "13-thread-p2.gm-bot.html": "2"}})
 }
 
 // Cursor.Include gives the cursor's own post back (the board may have merged a post into it) and
@@ -40,5 +42,16 @@ func TestConformanceCursorInclude(t *testing.T) {
 	posts, _, err = f.Posts(ctx, th, forum.Cursor{PostID: "16", Include: true})
 	if err != nil || len(posts) != 2 || posts[0].ID != "16" || posts[1].ID != "17" {
 		t.Fatalf("Include from post 16: %d posts %v", len(posts), err)
+	}
+}
+
+// A page of another thread is refused where the config names the page's own thread id
+// (thread_id): the captured board answers thread 2's pages whatever thread is asked.
+func TestConformanceWrongThread(t *testing.T) {
+	_, _, f := setup(t)
+	posts, _, err := f.Posts(context.Background(), forum.Thread{ID: "3"}, forum.Cursor{})
+	var wt *forum.WrongThreadError
+	if !errors.As(err, &wt) || wt.Asked != "3" || wt.Found != "2" || len(posts) != 0 {
+		t.Fatalf("thread 2's pages read for thread 3: %d posts, %v; want a *forum.WrongThreadError", len(posts), err)
 	}
 }

@@ -14,6 +14,9 @@ func Dialect(opt Options) forum.Dialect {
 		Name:    "generic",
 		Open:    Opener(opt),
 		Extract: scrape.ExtractPage,
+		// A page's own thread id is where the config says (thread_id): a config that does not say
+		// leaves pages unchecked.
+		PageThread: PageThread,
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "NodeBB",
 			Via:    forum.ViaNone,

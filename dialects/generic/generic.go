@@ -296,6 +296,9 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 			}
 			return nil, after, err
 		}
+		if err := forum.CheckThread(t.ID, pageThread(f.table, d)); err != nil {
+			return nil, after, fmt.Errorf("generic: %w", err)
+		}
 		if pages == 0 {
 			cur.Page = pi.Current
 			if f.x["last_page_url"] == "" && pi.Last > pi.Current {
@@ -330,6 +333,31 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	}
 	cur.Include = false
 	return out, cur, nil
+}
+
+// pageThread is the id of the thread doc is a page of where the table says (thread_id); "" when
+// it does not say, or the page does not show it.
+func pageThread(t *scrape.Table, doc *goquery.Document) string {
+	if t.Thread.IsZero() {
+		return ""
+	}
+	id, _ := t.Thread.Get(doc.Selection)
+	return id
+}
+
+// PageThread is the descriptor's PageThread: the thread of a saved page where cfg's table says
+// (thread_id).
+func PageThread(page []byte, contentType string, cfg forum.Config) (string, bool) {
+	t, err := scrape.TableFromExtra(cfg.Extra)
+	if err != nil {
+		return "", false
+	}
+	doc, err := scrape.Parse(page, contentType)
+	if err != nil {
+		return "", false
+	}
+	id := pageThread(t, doc)
+	return id, id != ""
 }
 
 func cloneWith(m map[string]string, k, v string) map[string]string {

@@ -64,5 +64,9 @@ func startFake(t *testing.T) *forumtest.Board {
 			f.receive(0, player, subject, text)
 		},
 		Cut: func(_ testing.TB, text string) { f.front.Cut(text) },
+		WrongThread: func(testing.TB) forum.Thread {
+			f.front.Relabel(topicID, "34924") // the topic's pages as topic 34924's: links, redirects, the comment form
+			return forum.Thread{ID: "34924"}
+		},
 	}
 }

@@ -24,5 +24,6 @@ func TestConformancePages(t *testing.T) {
 		}
 	}
 	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg, Threads: threads,
-		NotThreads: []string{filepath.Join("testdata", "forum-12.html")}})
+		NotThreads: []string{filepath.Join("testdata", "forum-12.html")},
+		ThreadIDs:  map[string]string{"ips47-gopiratia-t16.html": "16", "ips47-gopiratia-t230.html": "230", "ips47-gopiratia-t9.html": "9"}})
 }

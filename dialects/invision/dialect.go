@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes Invision Community 4 (login, replies, the messenger).
@@ -14,6 +15,7 @@ func Dialect() forum.Dialect {
 		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
 		Extract:    Extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: scrape.PageThreadOf(pageThread),
 		ThreadPath: "/topic/",
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "Invision Community",

@@ -387,6 +387,9 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	}
 	f.name(t)
 	last, pageURL, err := f.latest(ctx, t, path)
+	if err == nil {
+		err = checkThread(number, nil, pageURL)
+	}
 	if err != nil {
 		return nil, after, err
 	}
@@ -395,6 +398,9 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
 	}
 	page, _, doc, err := f.readPage(ctx, pageURL.String())
+	if err == nil {
+		err = checkThread(number, doc, nil)
+	}
 	if err != nil {
 		return nil, after, err
 	}
@@ -407,7 +413,10 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	}
 	return web.PostsAfter(after, current, page.Posts, page.Prev, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
-			p, _, _, err := f.readPage(ctx, rawURL)
+			p, _, doc, err := f.readPage(ctx, rawURL)
+			if err == nil {
+				err = checkThread(number, doc, nil)
+			}
 			if err != nil {
 				return nil, "", err
 			}
@@ -515,4 +524,37 @@ func noscriptField(fs *goquery.Selection) string {
 		return ""
 	}
 	return name + "_noscript"
+}
+
+// pageThread is the id of the topic doc is a page of: the body's data-pageid (the topic
+// controller's), the canonical link or og:url, the comment feed's id ("topic-N"), the comment
+// form's commentform_N_submitted.
+func pageThread(doc *goquery.Document) string {
+	id := forum.ThreadIDFrom(threadURLRe)
+	prefixed := func(prefix, suffix string) func(string) (string, bool) {
+		return func(v string) (string, bool) {
+			v, ok := strings.CutPrefix(v, prefix)
+			v, ok2 := strings.CutSuffix(v, suffix)
+			return v, ok && ok2 && v != "" && strings.Trim(v, "0123456789") == ""
+		}
+	}
+	return scrape.PageThread(doc, append(append([]scrape.ThreadSource{{Sel: `body[data-pagecontroller="topic"]`, Attr: "data-pageid"}},
+		scrape.Canonical(id)...),
+		scrape.ThreadSource{Sel: `[data-feedid^="topic-"]`, Attr: "data-feedid", ID: prefixed("topic-", "")},
+		scrape.ThreadSource{Sel: `input[name^="commentform_"][name$="_submitted"]`, Attr: "name", ID: prefixed("commentform_", "_submitted")})...)
+}
+
+// checkThread checks that a page read for topic number (doc; or the URL a redirect named) is
+// that topic's.
+func checkThread(number string, doc *goquery.Document, loc *url.URL) error {
+	found := ""
+	if doc != nil {
+		found = pageThread(doc)
+	} else if m := threadURLRe.FindStringSubmatch(loc.String()); m != nil {
+		found = m[1]
+	}
+	if err := forum.CheckThread(number, found); err != nil {
+		return fmt.Errorf("invision: %w", err)
+	}
+	return nil
 }

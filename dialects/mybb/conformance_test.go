@@ -18,5 +18,10 @@ func TestConformancePages(t *testing.T) {
 	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
 		Threads: append(fixture.RealPages(t, "mybb"), filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")),
 		NotThreads: []string{filepath.Join(capture, "16-forumdisplay-fid3.guest.html"), filepath.Join(capture, "01-login-form.guest.html"),
-			filepath.Join(capture, "26-newreply-noperm.guest.html")}})
+			filepath.Join(capture, "26-newreply-noperm.guest.html")},
+		ThreadIDs: map[string]string{"mybb18-bootbb-samp-t587166.html": "587166", "mybb18-bootbb-samp-t593146.html": "593146",
+			"mybb18-bootbb-samp-t594242-p2.html": "594242", "mybb18-emerald-burgershot-t1026.html": "1026",
+			"mybb18-emerald-burgershot-t1808.html": "1808", "mybb18-emerald-burgershot-t2159.html": "2159",
+			"mybb18-vienna-starboundfr-t162-p3.html": "162", "mybb18-vienna-starboundfr-t17-p2.html": "17",
+			"mybb18-vienna-starboundfr-t263.html": "263", "10-thread-p1.guest.html": "1", "13-thread-p2.gm-bot.html": "1"}})
 }

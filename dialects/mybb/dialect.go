@@ -4,15 +4,17 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes MyBB 1.6 and 1.8.
 func Dialect() forum.Dialect {
 	return forum.Dialect{
-		Name:     "mybb",
-		Open:     func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
-		Extract:  Extractor,
-		ThreadID: forum.ThreadIDFrom(threadURLRe),
+		Name:       "mybb",
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
+		Extract:    Extractor,
+		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "MyBB",
 			Match: func(m *forum.Markup) []string {

@@ -172,6 +172,16 @@ func Extractor(page []byte, contentType string, cfg forum.Config) ([]forum.Post,
 	return p.Posts, nil
 }
 
+// pageThread is the id of the thread a thread page is of (Page.ThreadID: the quick-reply form's
+// tid, the new-reply button, the posts' permalinks, the search form, the print link), for the
+// descriptor's PageThread.
+func pageThread(doc *goquery.Document) string {
+	if p, err := ExtractThread(doc, Options{}); err == nil {
+		return p.ThreadID
+	}
+	return ""
+}
+
 // baseURL is the board root used to make links absolute: the configured one, else the page's
 // own `var rootpath = "…"`.
 func baseURL(doc *goquery.Document, o Options) *url.URL {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"strings"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -76,12 +77,18 @@ func (r *Reader) relogin(ctx context.Context, op func() error) error {
 	return r.Relogin(ctx, op)
 }
 
-func (r *Reader) page(ctx context.Context, path string) (*Page, error) {
+// page reads a page of thread tid at path; a page of another thread is a *forum.WrongThreadError.
+func (r *Reader) page(ctx context.Context, tid, path string) (*Page, error) {
 	doc, err := r.Get(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	p, err := ExtractThread(doc, r.Options)
+	if err == nil {
+		if err := forum.CheckThread(tid, p.ThreadID); err != nil {
+			return nil, fmt.Errorf("mybb: %s: %w", path, err)
+		}
+	}
 	if err == nil && p.LoggedIn {
 		r.unreadPM = p.UnreadPM
 	}
@@ -129,6 +136,11 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	st := r.Thread(tid)
 	if r.Probe != nil && after.PostID != "" && !after.Include && after.PostID == st.CursorPID {
 		loc, err := r.Probe(ctx, LastPostPath(tid))
+		if err == nil {
+			if err := forum.CheckThread(tid, firstMatch(reTID, queryOf(strings.ReplaceAll(loc, "&amp;", "&")))); err != nil {
+				return nil, after, fmt.Errorf("mybb: the thread's last post redirect to %s: %w", loc, err)
+			}
+		}
 		if err == nil && loc != "" && PIDFromURL(loc) == after.PostID {
 			return nil, forum.Cursor{PostID: after.PostID, Page: cmpPage(after.Page, st.CursorPage)}, nil
 		}
@@ -138,16 +150,16 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	var err error
 	switch {
 	case after.PostID == "":
-		first, err = r.page(ctx, ThreadPath(tid, 1))
+		first, err = r.page(ctx, tid, ThreadPath(tid, 1))
 	case after.Page > 0:
-		first, err = r.page(ctx, ThreadPath(tid, after.Page))
+		first, err = r.page(ctx, tid, ThreadPath(tid, after.Page))
 	case st.CursorPID == after.PostID && st.CursorPage > 0:
-		first, err = r.page(ctx, ThreadPath(tid, st.CursorPage))
+		first, err = r.page(ctx, tid, ThreadPath(tid, st.CursorPage))
 	default:
-		first, err = r.page(ctx, PostPath(tid, after.PostID))
+		first, err = r.page(ctx, tid, PostPath(tid, after.PostID))
 		if errors.Is(err, forum.ErrNotFound) {
 			// The cursor's post is gone: start from the last page and walk back.
-			first, err = r.page(ctx, LastPostPath(tid))
+			first, err = r.page(ctx, tid, LastPostPath(tid))
 		}
 	}
 	if err != nil {
@@ -158,7 +170,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	// Walk back while the lowest page read starts after the cursor.
 	lo := first
 	for after.PostID != "" && lo.Page > 1 && len(lo.Posts) > 0 && forum.CompareIDs(lo.Posts[0].ID, after.PostID) > 0 {
-		prev, err := r.page(ctx, ThreadPath(tid, lo.Page-1))
+		prev, err := r.page(ctx, tid, ThreadPath(tid, lo.Page-1))
 		if err != nil {
 			return nil, after, err
 		}
@@ -172,7 +184,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	// Walk forward to the last page (the last page number may grow while reading).
 	last := first.LastPage
 	for p := first.Page + 1; p <= last; p++ {
-		pg, err := r.page(ctx, ThreadPath(tid, p))
+		pg, err := r.page(ctx, tid, ThreadPath(tid, p))
 		if err != nil {
 			return nil, after, err
 		}

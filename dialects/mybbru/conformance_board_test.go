@@ -69,7 +69,9 @@ func newMybbruBoard(t *testing.T) *mybbruBoard {
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
 		FirstPost: 14, FloodWait: 15 * time.Second, MaxLen: 65535, Seed: mybbruPerPage,
 		Dir: filepath.Join("testdata", "pages"), Host: "http://forum.example.mybb.ru",
-		Charset: charmap.Windows1251, ContentType: "text/html; charset=windows-1251"})}
+		Charset: charmap.Windows1251, ContentType: "text/html; charset=windows-1251",
+		OtherThread: "7", Relabel: []string{"viewtopic.php?id=2&", "viewtopic.php?id=7&", `viewtopic.php?id=2"`, `viewtopic.php?id=7"`,
+			"tid=2&", "tid=7&", `tid=2"`, `tid=7"`}})}
 	page := b.File("viewtopic-id2-p2.html")
 	b.member = b.thread(page)
 	guestNav := mybbruGuestNav.FindString(b.File("login-form.html"))

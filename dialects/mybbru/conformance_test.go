@@ -17,5 +17,6 @@ func TestConformancePages(t *testing.T) {
 	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
 		Threads: []string{filepath.Join(pages, "viewtopic-id2-p1.html"), filepath.Join(pages, "viewtopic-id2-p2.html")},
 		NotThreads: []string{filepath.Join(pages, "viewforum-id2.html"), filepath.Join(pages, "login-form.html"),
-			filepath.Join(pages, "message-no-permission.html")}})
+			filepath.Join(pages, "message-no-permission.html")},
+		ThreadIDs: map[string]string{"viewtopic-id2-p1.html": "2", "viewtopic-id2-p2.html": "2"}})
 }

@@ -4,16 +4,18 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes MyBB.ru (and the rusff and forum24 hostings): PunBB's markup under
 // #pun-main, so package dialects tries its fingerprint before PunBB's.
 func Dialect() forum.Dialect {
 	return forum.Dialect{
-		Name:     "mybbru",
-		Open:     func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) },
-		Extract:  Extract,
-		ThreadID: forum.ThreadIDFrom(threadURLRe),
+		Name:       "mybbru",
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) },
+		Extract:    Extract,
+		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "MyBB.ru",
 			Match: func(m *forum.Markup) []string {

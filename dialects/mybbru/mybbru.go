@@ -269,6 +269,9 @@ func (f *Forum) posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 			}
 			return nil, after, err
 		}
+		if err := forum.CheckThread(t.ID, pageThread(d)); err != nil {
+			return nil, after, fmt.Errorf("mybbru: %w", err)
+		}
 		f.learnSection(t.ID, d)
 		if pages == 0 {
 			cur.Page = pi.Current
@@ -400,3 +403,16 @@ func (f *Forum) learnSection(topic string, d *goquery.Document) {
 	}
 	f.sections[topic] = section
 }
+
+// pageThread is the id of the topic doc is a page of: its canonical link, the reply link or the
+// quick-post form (post.php?tid=N), the page links, the breadcrumb's last link.
+func pageThread(doc *goquery.Document) string {
+	id, tid := forum.ThreadIDFrom(threadURLRe), forum.ThreadIDFrom(tidRe)
+	return scrape.PageThread(doc, append(scrape.Canonical(id),
+		scrape.ThreadSource{Sel: `a[href*="post.php?tid="]`, Attr: "href", ID: tid},
+		scrape.ThreadSource{Sel: `form[action*="post.php?tid="]`, Attr: "action", ID: tid},
+		scrape.ThreadSource{Sel: `div.pagelink a[href*="viewtopic.php?id="]`, Attr: "href", ID: id},
+		scrape.ThreadSource{Sel: `.crumbs a[href*="viewtopic.php?id="]`, Attr: "href", ID: id})...)
+}
+
+var tidRe = regexp.MustCompile(`[?&]tid=(\d+)`)

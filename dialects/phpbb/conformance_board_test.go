@@ -123,7 +123,8 @@ func newPHPBBBoard(t *testing.T) *phpbbBoard {
 	b := &phpbbBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 12, 1, 9, 50, 0, 0, time.UTC),
 		FirstPost: 14, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: 60000, Seed: phpbbPerPage,
-		Dir: fixture.Dir(t, "phpbb33"), Host: "http://127.0.0.1:18233"})}
+		Dir: fixture.Dir(t, "phpbb33"), Host: "http://127.0.0.1:18233",
+		OtherThread: "7", Relabel: []string{"t=2&", "t=7&", `t=2"`, `t=7"`, `name="t" value="2"`, `name="t" value="7"`}})}
 	b.member = b.thread("13-thread-p2.gm-bot.html")
 	b.guest = b.thread("11-thread-p2.guest.html")
 	b.inbox = b.folder(b.asBot(b.File("33-pm-inbox.dzhelu.html")))

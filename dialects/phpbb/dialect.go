@@ -4,15 +4,17 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes phpBB 3.
 func Dialect() forum.Dialect {
 	return forum.Dialect{
-		Name:     "phpbb",
-		Open:     func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) },
-		Extract:  Extract,
-		ThreadID: forum.ThreadIDFrom(threadURLRe),
+		Name:       "phpbb",
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) },
+		Extract:    Extract,
+		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "phpBB",
 			Match: func(m *forum.Markup) []string {

@@ -85,6 +85,9 @@ func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string, o 
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := forum.CheckThread(t.ID, pageThread(doc)); err != nil {
+		return nil, nil, fmt.Errorf("phpbb: %w", err)
+	}
 	FillPages(doc, pg, p.URL) // phpBB 3.0 prosilver numbers its pages without prev/next links
 	if s := SectionOf(doc); s != "" {
 		f.mu.Lock()
@@ -233,3 +236,15 @@ func (f *Forum) SectionOf(t forum.Thread) string {
 }
 
 var _ forum.SectionReader = (*Forum)(nil)
+
+// pageThread is the id of the topic doc is a page of: its canonical link (3.1 and later), the
+// topic title's link, the quick-reply form or subsilver2's display options form, the reply
+// button, the "search this topic" form's t.
+func pageThread(doc *goquery.Document) string {
+	id := forum.ThreadIDFrom(threadURLRe)
+	return scrape.PageThread(doc, append(scrape.Canonical(id),
+		scrape.ThreadSource{Sel: `h2.topic-title a[href*="viewtopic.php"], h2 > a[href*="viewtopic.php"], a.titles[href*="viewtopic.php"]`, Attr: "href", ID: id},
+		scrape.ThreadSource{Sel: `form#qr_postform, form[name="viewtopic"]`, Attr: "action", ID: id},
+		scrape.ThreadSource{Sel: `a[href*="posting.php?mode=reply"]`, Attr: "href", ID: id},
+		scrape.ThreadSource{Sel: `input[type="hidden"][name="t"]`, Attr: "value"})...)
+}

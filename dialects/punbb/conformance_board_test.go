@@ -68,7 +68,9 @@ func newPunBBBoard(t *testing.T) *punbbBoard {
 	b := &punbbBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 3, 50, 0, 0, time.UTC),
 		FirstPost: 21, FloodWait: 10 * time.Second, MaxLen: DefaultMaxPostBytes, Bytes: true, Seed: punbbPerPage,
-		Dir: fixture.Dir(t, "punbb"), Host: "http://127.0.0.1:8083", ContentType: "text/html; charset=utf-8"})}
+		Dir: fixture.Dir(t, "punbb"), Host: "http://127.0.0.1:8083", ContentType: "text/html; charset=utf-8",
+		OtherThread: "7", Relabel: []string{"viewtopic.php?id=2&", "viewtopic.php?id=7&", `viewtopic.php?id=2"`, `viewtopic.php?id=7"`,
+			"tid=2&", "tid=7&", `tid=2"`, `tid=7"`}})}
 	b.member = b.thread("13-thread-p2.gm-bot.html")
 	b.guest = b.thread("11-thread-p2.guest.html")
 	b.Serve(http.HandlerFunc(b.serve))

@@ -18,5 +18,8 @@ func TestConformancePages(t *testing.T) {
 	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
 		Threads: append(fixture.RealPages(t, "punbb"), filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")),
 		NotThreads: []string{filepath.Join(capture, "16-viewforum-fid2.guest.html"), filepath.Join(capture, "01-login-form.guest.html"),
-			filepath.Join(capture, "26-reply-noperm.guest.html")}})
+			filepath.Join(capture, "26-reply-noperm.guest.html")},
+		ThreadIDs: map[string]string{"fluxbb-air-bittorrent-t134.html": "134", "fluxbb-air-bittorrent-t28.html": "28",
+			"fluxbb-air-bittorrent-t6.html": "6", "punbb12-oxygen-textdrive-excerpt.html": "7356",
+			"10-thread-p1.guest.html": "2", "13-thread-p2.gm-bot.html": "2"}})
 }

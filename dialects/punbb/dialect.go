@@ -4,15 +4,17 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes PunBB 1.2–1.4 and FluxBB, its fork.
 func Dialect() forum.Dialect {
 	return forum.Dialect{
-		Name:     "punbb",
-		Open:     func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
-		Extract:  Extract,
-		ThreadID: forum.ThreadIDFrom(threadURLRe),
+		Name:       "punbb",
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
+		Extract:    Extract,
+		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "FluxBB",
 			Match: func(m *forum.Markup) []string {

@@ -315,3 +315,13 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
+
+// pageThread is the topic a topic page is of (Page.TopicID: the title's link, the reply link or
+// quick-post form, the page links, the breadcrumb, the head links, the feed), for the
+// descriptor's PageThread.
+func pageThread(doc *goquery.Document) string {
+	if p, err := Parse(doc, Options{}); err == nil {
+		return p.TopicID
+	}
+	return ""
+}

@@ -255,19 +255,31 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && last == after.PostID) {
 		return nil, after, nil // idle: nothing after the cursor (nor its own post asked for again)
 	}
-	page, err := f.read(ctx, f.u("viewtopic.php", url.Values{"pid": {last}}))
+	page, err := f.topicPage(ctx, t, f.u("viewtopic.php", url.Values{"pid": {last}}))
 	if err != nil {
 		return nil, after, err
 	}
 	f.learnSection(t.ID, page.Section)
 	return web.PostsAfter(after, page.Current, page.Posts, page.PrevURL, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
-			p, err := f.read(ctx, rawURL)
+			p, err := f.topicPage(ctx, t, rawURL)
 			if err != nil {
 				return nil, "", err
 			}
 			return p.Posts, p.PrevURL, nil
 		})
+}
+
+// topicPage reads a page of topic t; a page of another topic is a *forum.WrongThreadError.
+func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string) (*Page, error) {
+	p, err := f.read(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := forum.CheckThread(t.ID, p.TopicID); err != nil {
+		return nil, fmt.Errorf("punbb: %w", err)
+	}
+	return p, nil
 }
 
 // Reply posts body to the topic and returns the new post's id from PunBB's redirect. merged is set

@@ -71,7 +71,8 @@ func newSMFBoard(t *testing.T) *smfBoard {
 	b := &smfBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 3, 44, 0, 0, time.UTC),
 		FirstPost: 19, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: DefaultMaxPostLength, Seed: smfPerPage,
-		Dir: fixture.Dir(t, "smf"), Host: "http://127.0.0.1:8082"})}
+		Dir: fixture.Dir(t, "smf"), Host: "http://127.0.0.1:8082",
+		OtherThread: "7", Relabel: []string{"topic=2.", "topic=7.", `name="topic" value="2"`, `name="topic" value="7"`}})}
 	b.member = b.threadSkeleton("22b-reply-redirect-target.gm-bot.html")
 	b.guest = b.threadSkeleton("11-thread-p2.guest.html")
 	b.inbox = b.folderSkeleton(b.File("33-pm-inbox.dzhelu.html"), b.asBot)

@@ -18,5 +18,7 @@ func TestConformancePages(t *testing.T) {
 	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
 		Threads: append(fixture.RealPages(t, "smf"), filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")),
 		NotThreads: []string{filepath.Join(capture, "16-messageindex-board2.guest.html"), filepath.Join(capture, "01-login-form.guest.html"),
-			filepath.Join(capture, "26-reply-noperm.guest.html")}})
+			filepath.Join(capture, "26-reply-noperm.guest.html")},
+		ThreadIDs: map[string]string{"smf20-nostalgia-geekhack-excerpt.html": "115887", "smf20rc3-core-contribs.html": "38573",
+			"10-thread-p1.guest.html": "2", "13-thread-p2.gm-bot.html": "2"}})
 }

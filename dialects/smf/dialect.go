@@ -4,15 +4,17 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes Simple Machines Forum 2.
 func Dialect() forum.Dialect {
 	return forum.Dialect{
-		Name:     "smf",
-		Open:     func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
-		Extract:  Extract,
-		ThreadID: forum.ThreadIDFrom(threadURLRe),
+		Name:       "smf",
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
+		Extract:    Extract,
+		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "SMF",
 			Match: func(m *forum.Markup) []string {

@@ -635,3 +635,12 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 		return p.Posts, doc, nil
 	})
 }
+
+// pageThread is the topic a topic page is of (Page.TopicID: its canonical link, the topic field
+// of its reply or moderation form), for the descriptor's PageThread.
+func pageThread(doc *goquery.Document) string {
+	if p, err := Parse(doc, Options{}); err == nil && p.Kind == KindThread {
+		return p.TopicID
+	}
+	return ""
+}

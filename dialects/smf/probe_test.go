@@ -2,6 +2,7 @@ package smf
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -61,7 +62,8 @@ func TestIdleCheckCost(t *testing.T) {
 	// Topic 3 at msg 12: the feed's oldest post (13) is past the cursor, so it cannot tell.
 	before := srv.meter.Read()
 	srv.pages["topic=3.msg999999"] = "11-thread-p2.guest.html"
-	if _, _, err := fm.Posts(ctx, forum.Thread{ID: "3"}, forum.Cursor{PostID: "12"}); err != nil {
+	// The captured page is topic 2's: read for topic 3 it is refused, after the same requests.
+	if _, _, err := fm.Posts(ctx, forum.Thread{ID: "3"}, forum.Cursor{PostID: "12"}); !errors.Is(err, forum.ErrWrongThread) {
 		t.Fatal(err)
 	}
 	if got := srv.meter.Since(before).Paths; len(got) != 2 || got[0] != feed {

@@ -215,19 +215,31 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if after.PostID != "" && !after.Include && f.feedIdle(ctx, t.ID, after.PostID) {
 		return nil, after, nil
 	}
-	page, err := f.read(ctx, f.lastPageURL(t.ID), KindThread)
+	page, err := f.topicPage(ctx, t, f.lastPageURL(t.ID))
 	if err != nil {
 		return nil, after, err
 	}
 	f.learnSection(t.ID, page.Section)
 	return web.PostsAfter(after, page.Current, page.Posts, page.PrevURL, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
-			p, err := f.read(ctx, rawURL, KindThread)
+			p, err := f.topicPage(ctx, t, rawURL)
 			if err != nil {
 				return nil, "", err
 			}
 			return p.Posts, p.PrevURL, nil
 		})
+}
+
+// topicPage reads a page of topic t; a page of another topic is a *forum.WrongThreadError.
+func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string) (*Page, error) {
+	p, err := f.read(ctx, rawURL, KindThread)
+	if err != nil {
+		return nil, err
+	}
+	if err := forum.CheckThread(t.ID, p.TopicID); err != nil {
+		return nil, fmt.Errorf("smf: %w", err)
+	}
+	return p, nil
 }
 
 // Reply posts body to the topic and returns the new post's id, found on the page SMF redirects

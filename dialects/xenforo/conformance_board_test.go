@@ -63,5 +63,11 @@ func startFake(t *testing.T) *forumtest.Board {
 			f.receive(0, player, subject, text)
 		},
 		Cut: func(_ testing.TB, text string) { f.front.Cut(text) },
+		WrongThread: func(testing.TB) forum.Thread {
+			// The thread's pages relabelled as thread 8301's: its links, its content key, its
+			// search filter, and the latest post's redirect.
+			f.front.Relabel(".8276/", ".8301/", "thread-8276", "thread-8301", ":8276}", ":8301}")
+			return forum.Thread{ID: "8301"}
+		},
 	}
 }

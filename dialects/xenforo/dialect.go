@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 // Dialect describes XenForo: version 2 has the full dialect (login, replies, conversations);
@@ -16,6 +17,7 @@ func Dialect() forum.Dialect {
 		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
 		Extract:    Extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
+		PageThread: scrape.PageThreadOf(pageThread),
 		ThreadPath: "/threads/",
 		Fingerprints: []forum.Fingerprint{{
 			Engine:  "XenForo",

@@ -6,8 +6,12 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 	"forumgm/forum/web"
 )
 
@@ -72,6 +76,9 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	}
 	f.name(t)
 	last, pageURL, err := f.latest(ctx, rt)
+	if err == nil {
+		err = checkThread(t, nil, pageURL)
+	}
 	if err != nil {
 		return nil, after, err
 	}
@@ -82,6 +89,9 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil
 	}
 	page, doc, err := f.readPage(ctx, pageURL.String(), xf2)
+	if err == nil {
+		err = checkThread(t, doc, nil)
+	}
 	if err != nil {
 		return nil, after, err
 	}
@@ -94,10 +104,36 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	}
 	return web.PostsAfter(after, current, page.Posts, page.Prev, maxPagesPerPoll,
 		func(rawURL string) ([]forum.Post, string, error) {
-			p, _, err := f.readPage(ctx, rawURL, xf2)
+			p, doc, err := f.readPage(ctx, rawURL, xf2)
+			if err == nil {
+				err = checkThread(t, doc, nil)
+			}
 			if err != nil {
 				return nil, "", err
 			}
 			return p.Posts, p.Prev, nil
 		})
+}
+
+// pageThread is the id of the thread doc is a page of: the page's data-content-key
+// ("thread-8276", XenForo 2's html element), its canonical link or og:url, its reply form.
+func pageThread(doc *goquery.Document) string {
+	id := forum.ThreadIDFrom(threadURLRe)
+	return scrape.PageThread(doc, append([]scrape.ThreadSource{{Sel: `html[data-content-key^="thread-"]`, Attr: "data-content-key",
+		ID: func(v string) (string, bool) { return strings.CutPrefix(v, "thread-") }}},
+		append(scrape.Canonical(id), scrape.ThreadSource{Sel: `form[action*="/add-reply"]`, Attr: "action", ID: id})...)...)
+}
+
+// checkThread checks that a page read for t (doc; or the URL a redirect named) is t's.
+func checkThread(t forum.Thread, doc *goquery.Document, loc *url.URL) error {
+	found := ""
+	if doc != nil {
+		found = pageThread(doc)
+	} else if m := threadURLRe.FindStringSubmatch(loc.Path); m != nil {
+		found = m[1]
+	}
+	if err := forum.CheckThread(threadNumber(t.ID), found); err != nil {
+		return fmt.Errorf("xenforo: %w", err)
+	}
+	return nil
 }

@@ -10,12 +10,14 @@
 //     the next read or write), flood control (*forum.FloodError with the board's wait), a message
 //     too long (forum.ErrTooLong), private messages after a cursor, the sent folder
 //     (forum.SentFolder), a page cut short (an error or posts with problems, never a silently
-//     shorter thread) and a page that is not a thread (a typed error). A dialect says what it
+//     shorter thread), a page that is not a thread (a typed error) and another thread's pages
+//     served for the thread (forum.ErrWrongThread naming both). A dialect says what it
 //     lacks (Harness.Lacks, with the reason): the suite then checks the refusal instead (no
 //     private messages: forum.ErrNoPM), it never skips a case silently.
 //   - RunPages reads a dialect's captured pages with its descriptor's Extract, with no board:
 //     every post has an id, an author, a time and a text or a typed problem, ids ascend, a page
-//     cut short and a page that is not a thread are errors. Every dialect runs it, reading-only
+//     cut short and a page that is not a thread are errors, and the descriptor's PageThread
+//     finds each page's own thread id (the id every page read live is checked by). Every dialect runs it, reading-only
 //     ones (ucoz, vbulletin5) included.
 //
 // A dialect joins with dialects/<name>/conformance_test.go calling both; cmd/forumgm's tests

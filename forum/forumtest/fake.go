@@ -93,6 +93,11 @@ type FakeOptions struct {
 	Dir, Host   string
 	Charset     encoding.Encoding
 	ContentType string
+	// OtherThread is another thread's id, and Relabel the pairs (old, new, ...) that make the
+	// board's pages that thread's wherever they name their own (Front.Relabel): the suite's
+	// WrongThread.
+	OtherThread string
+	Relabel     []string
 }
 
 // NewFakeBoard is a board whose thread holds o.Seed posts of the players.
@@ -278,7 +283,8 @@ func (f *FakeBoard) PageOf(id, per int) int {
 
 // Board is the suite's Board on f for fm, the bot's Forum: Post adds a post of Player, Grow
 // makes it longer under its id, LogOut forgets the bot's session, Flood refuses the bot's next
-// write, TooLong is a text over MaxLen, PM is a message from Player, Cut cuts an answer.
+// write, TooLong is a text over MaxLen, PM is a message from Player, Cut cuts an answer,
+// WrongThread relabels every answer as FakeOptions.OtherThread's.
 func (f *FakeBoard) Board(fm forum.Forum, thread, notThread string) *Board {
 	return &Board{
 		Forum: fm, Thread: forum.Thread{ID: thread}, NotThread: forum.Thread{ID: notThread}, Player: f.Player,
@@ -318,6 +324,13 @@ func (f *FakeBoard) Board(fm forum.Forum, thread, notThread string) *Board {
 			f.receive(subject, text)
 		},
 		Cut: func(_ testing.TB, text string) { f.Front.Cut(text) },
+		WrongThread: func(t testing.TB) forum.Thread {
+			if f.pages.OtherThread == "" || len(f.pages.Relabel) == 0 {
+				t.Fatal("forumtest: FakeOptions.OtherThread or Relabel is empty")
+			}
+			f.Front.Relabel(f.pages.Relabel...)
+			return forum.Thread{ID: f.pages.OtherThread}
+		},
 	}
 }
 

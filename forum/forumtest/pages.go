@@ -20,6 +20,10 @@ type Pages struct {
 	Config forum.Config
 	// Threads are files of thread pages (at least one), each with posts.
 	Threads []string
+	// ThreadIDs are the ids of the threads the pages of Threads are of, by file name (a page that
+	// shows none, an old theme or an excerpt, is listed with ""): the dialect's PageThread must
+	// find each.
+	ThreadIDs map[string]string
 	// NotThreads are files of pages that are not thread pages (a section list, a login form,
 	// an error page). A page with no posts of any engine is always tried besides.
 	NotThreads []string
@@ -35,7 +39,8 @@ const blank = `<!DOCTYPE html><html><head><title>Board</title></head><body><div 
 // a page cut in the middle is refused, by forum.CheckWhole (which every dialect's session runs
 // on a page before its extractor: a whole captured page must pass it) or by the extractor (an
 // error or posts with problems), never read as a shorter thread; a page that is not a thread is
-// a typed error (Typed).
+// a typed error (Typed); the dialect's PageThread finds the thread id each thread page is of
+// (Pages.ThreadIDs), required of every dialect that opens a forum.
 func RunPages(t *testing.T, p Pages) {
 	t.Helper()
 	x := p.Dialect.Extract
@@ -45,9 +50,13 @@ func RunPages(t *testing.T, p Pages) {
 	if len(p.Threads) == 0 {
 		t.Fatalf("forumtest: no thread pages of %s", p.Dialect.Name)
 	}
+	if p.Dialect.PageThread == nil && p.Dialect.Open != nil {
+		t.Errorf("forumtest: dialect %q opens forums but has no PageThread: its pages cannot be checked to be the thread's", p.Dialect.Name)
+	}
 	for _, path := range p.Threads {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			page := readFile(t, path)
+			checkPageThread(t, p, filepath.Base(path), page)
 			posts, err := x(page, p.ContentType, p.Config)
 			if err != nil {
 				t.Fatalf("whole page: %v", err)
@@ -96,6 +105,27 @@ func RunPages(t *testing.T, p Pages) {
 				t.Errorf("%v, want a typed error (%v)", err, typedErrors)
 			}
 		})
+	}
+}
+
+// checkPageThread checks that the dialect finds on page the thread id p.ThreadIDs gives it.
+func checkPageThread(t *testing.T, p Pages, name string, page []byte) {
+	t.Helper()
+	if p.Dialect.PageThread == nil {
+		t.Logf("dialect %s reads saved pages only and does not tell a page's thread", p.Dialect.Name)
+		return
+	}
+	want, listed := p.ThreadIDs[name]
+	got, ok := p.Dialect.PageThread(page, p.ContentType, p.Config)
+	switch {
+	case !listed:
+		t.Errorf("forumtest: Pages.ThreadIDs does not say which thread %s is of (PageThread finds %q)", name, got)
+	case ok != (got != ""):
+		t.Errorf("PageThread: %q, ok %v", got, ok)
+	case got != want && want == "":
+		t.Errorf("the page's own thread id: PageThread finds %q, listed as showing none", got)
+	case got != want:
+		t.Errorf("the page's own thread id: PageThread finds %q, want %q", got, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package forumtest
 import (
 	"context"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -80,5 +81,19 @@ func SandboxBoard(t *testing.T, open func(cfg forum.Config) (forum.Forum, error)
 			}
 		},
 		Cut: func(_ testing.TB, text string) { front.Cut(text) },
+		WrongThread: func(t testing.TB) forum.Thread {
+			clock.Advance(2 * time.Hour)
+			moved, _, err := sb.NewThread(ctx, other, sandbox.DefaultFID, "Другая тема", "Ход в другой теме: a2-a4.")
+			if err != nil {
+				t.Fatal(err)
+			}
+			front.Swap(func(u *url.URL) { // the thread moved into the other: every request answered with its pages
+				if q := u.Query(); q.Get("tid") == strconv.Itoa(tid) {
+					q.Set("tid", strconv.Itoa(moved))
+					u.RawQuery = q.Encode()
+				}
+			})
+			return forum.Thread{ID: strconv.Itoa(moved)}
+		},
 	}
 }

@@ -63,6 +63,10 @@ type Board struct {
 	PM func(t testing.TB, subject, text string)
 	// Cut makes the board cut its next answer holding text in the middle of text (Front.Cut).
 	Cut func(t testing.TB, text string)
+	// WrongThread makes the board answer every request for Thread with the pages of another
+	// thread (a moderator moved or merged threads, a caching front, a wrong redirect: Front.Swap,
+	// Front.Relabel) and returns that thread.
+	WrongThread func(t testing.TB) forum.Thread
 }
 
 // Run runs the conformance suite on the dialect h starts boards of.
@@ -86,6 +90,7 @@ func Run(t *testing.T, h Harness) {
 		{"sent-folder", testSent},
 		{"truncated", testTruncated},
 		{"not-a-thread", testNotThread},
+		{"wrong-thread", testWrongThread},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -529,6 +534,39 @@ func testNotThread(t *testing.T, _ Harness, b *Board) {
 	}
 	if !Typed(err) {
 		t.Errorf("not a thread: %v, want a typed error (%v)", err, typedErrors)
+	}
+}
+
+// testWrongThread: another thread's page served for the board's thread is forum.ErrWrongThread
+// naming both threads, from any cursor (the thread's start, its last post with Include, its
+// middle), with no posts: nothing of the other thread is read as the board's. From the last post
+// without Include an idle check that reads no page of the thread (a feed, a redirect naming the
+// newest post alone) may instead find nothing new.
+func testWrongThread(t *testing.T, _ Harness, b *Board) {
+	need(t, "WrongThread", b.WrongThread != nil)
+	login(t, b)
+	posts, c := read(t, b, forum.Cursor{})
+	if len(posts) == 0 {
+		t.Fatal("no posts")
+	}
+	other := b.WrongThread(t)
+	if other.ID == "" || other.ID == b.Thread.ID {
+		t.Fatalf("forumtest: WrongThread gave thread %q, want another than %q", other.ID, b.Thread.ID)
+	}
+	for _, from := range []forum.Cursor{{}, c, {PostID: c.PostID, Include: true}, {PostID: posts[0].ID}} {
+		got, _, err := b.Forum.Posts(ctx, b.Thread, from)
+		var wt *forum.WrongThreadError
+		switch {
+		case from == c && err == nil && len(got) == 0:
+			t.Logf("after %+v: nothing new, no page read (the idle check)", from)
+		case !errors.Is(err, forum.ErrWrongThread) || !errors.As(err, &wt):
+			t.Errorf("after %+v, thread %s's pages served for thread %s: %d posts (%s), %v; want a *forum.WrongThreadError",
+				from, other.ID, b.Thread.ID, len(got), ids(got), err)
+		case wt.Asked != b.Thread.ID || wt.Found != other.ID:
+			t.Errorf("after %+v: %v, want thread %s asked and %s found", from, err, b.Thread.ID, other.ID)
+		case len(got) > 0:
+			t.Errorf("after %+v: %v with %d posts (%s), want none", from, err, len(got), ids(got))
+		}
 	}
 }
 

@@ -57,6 +57,7 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 		PrevPage:         field("prev_page"),
 		NextPage:         field("next_page"),
 		Required:         get("required"),
+		Thread:           field("thread_id"),
 	}
 	t.Remove = append(t.Remove, list("edited_notice")...)
 	// time_re applies to every alternative of time; a "||" list of as many regexps gives each

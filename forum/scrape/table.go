@@ -158,4 +158,8 @@ type Table struct {
 	// Required is a selector every page of this kind has (beside posts); when it is missing the
 	// markup is taken to have changed.
 	Required string
+	// Thread is where a thread page shows its own thread's id (a hidden input's value, a
+	// canonical link's href through Re); zero: the table does not say, and pages are not checked
+	// to be the thread's.
+	Thread Field
 }

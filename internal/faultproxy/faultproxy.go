@@ -4,8 +4,10 @@
 // forum saw a request or after it took it (the CDN's 502/504 after a post was stored), a
 // connection reset before or after, a hang (bounded) before or after, a page cut short (a PHP
 // fatal error mid-page), the login page instead of the page asked for (a lost session), the
-// forum's flood-control page, and a page whose declared charset is not the one it is sent in (UTF-8
-// declared as windows-1251, windows-1251 declared as UTF-8: a misconfigured board or proxy).
+// forum's flood-control page, a page whose declared charset is not the one it is sent in (UTF-8
+// declared as windows-1251, windows-1251 declared as UTF-8: a misconfigured board or proxy), and
+// another thread's page for the one asked (a moderator moved or merged threads, a caching front, a
+// wrong redirect).
 //
 // The proxy passes requests on with their own Host header, so a forum that builds its links from
 // Host (the sandbox does) links back through the proxy; Location headers naming the upstream are
@@ -55,12 +57,15 @@ const (
 	// Sent1251: passed on; a 200 HTML answer in UTF-8 is re-encoded in windows-1251 (what it cannot
 	// hold as &#NNNN;) while it still declares UTF-8.
 	Sent1251 Kind = "charset-sent-1251"
+	// OtherThread: passed on as the request Options.OtherThread makes of it: the page of another
+	// thread answered for the one asked.
+	OtherThread Kind = "other-thread"
 )
 
 // Forwards reports whether the forum sees a request answered with the fault.
 func (k Kind) Forwards() bool {
 	switch k {
-	case None, Status5xxOut, ResetOut, HangOut, Truncate, Declared1251, Sent1251:
+	case None, Status5xxOut, ResetOut, HangOut, Truncate, Declared1251, Sent1251, OtherThread:
 		return true
 	}
 	return false
@@ -92,6 +97,9 @@ type Options struct {
 	// last occurrence (the start of the page's last post body, say): a page cut mid-post. Else the
 	// cut falls anywhere between a third and nine tenths of the page.
 	CutAfter string
+	// OtherThread changes a request's URL to ask for another thread's page (tid=1 to tid=2), for
+	// OtherThread; nil: the fault passes requests on unchanged.
+	OtherThread func(u *url.URL)
 	// Transport reaches the upstream; default a fresh http.Transport.
 	Transport http.RoundTripper
 }
@@ -288,7 +296,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write(p.opt.FloodPage)
 		return
 	}
-	resp, rbody, err := p.forward(r, body)
+	fwd := r
+	if kind == OtherThread && p.opt.OtherThread != nil {
+		u := *r.URL
+		p.opt.OtherThread(&u)
+		fwd = r.Clone(r.Context())
+		fwd.URL = &u
+	}
+	resp, rbody, err := p.forward(fwd, body)
 	if err != nil {
 		errorPage(w, http.StatusBadGateway)
 		return

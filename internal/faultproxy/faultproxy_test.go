@@ -246,3 +246,32 @@ func TestCharsetFaults(t *testing.T) {
 		})
 	}
 }
+
+// OtherThread passes the request on as Options.OtherThread makes it: another thread's page for
+// the one asked.
+func TestOtherThread(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "<html><body>thread %s</body></html>", r.URL.Query().Get("tid"))
+	}))
+	defer up.Close()
+	p, err := Start(context.Background(), up.URL, Options{Rules: []Rule{{Kinds: []Kind{OtherThread}, Nth: []int{1}}},
+		OtherThread: func(u *url.URL) { u.RawQuery = strings.Replace(u.RawQuery, "tid=1", "tid=2", 1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, want := range []string{"thread 2", "thread 1"} {
+		resp, err := http.Get(p.URL() + "/showthread.php?tid=1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), want) {
+			t.Errorf("got %q, want %q", b, want)
+		}
+	}
+	if e := p.Events(); e[0].Fault != OtherThread || !e[0].Forwarded || e[1].Fault != None {
+		t.Errorf("events %+v", e)
+	}
+}
