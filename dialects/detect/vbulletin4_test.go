@@ -17,7 +17,7 @@ import (
 )
 
 // A vBulletin 4 page whose style drops the generator meta and the footer and shows the time
-// among the author's details (testdata/realboards/generic/vbulletin423-customstyle-airforceforums.html,
+// among the author's details (testdata/realboards/generic/vbulletin423-custom-airforce.html,
 // made from vbulletin423-airforceforums.html: see the README there) is named vBulletin 4 by its
 // scripts and style sheets and read by the vBulletin 4 preset as the original page is: the same
 // ids, authors, times and texts.
@@ -35,7 +35,7 @@ func TestVBulletin4CustomStyle(t *testing.T) {
 		}
 		return posts, f
 	}
-	posts, f := read("vbulletin423-customstyle-airforceforums.html")
+	posts, f := read("vbulletin423-custom-airforce.html")
 	if f.Engine != "vBulletin" || !strings.HasPrefix(f.Version, "4.") || f.Dialect != "generic" || f.Extra["body"] != "blockquote.postcontent" {
 		t.Fatalf("finding %+v", f)
 	}
@@ -73,7 +73,7 @@ func TestGuessQuoteNotBody(t *testing.T) {
 	// The custom-style vBulletin 4 page (the body guessed as div.postbody, holding
 	// blockquote.postcontent): no quote selector matches a body, an element holding it, or
 	// blockquote.postcontent, the text's own wrapper.
-	raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "vbulletin423-customstyle-airforceforums.html"))
+	raw, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "vbulletin423-custom-airforce.html"))
 	if err != nil {
 		t.Fatal(err)
 	}

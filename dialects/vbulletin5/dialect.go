@@ -84,7 +84,7 @@ func scriptVersion(m *forum.Markup) string {
 // member.php/N-name or members/N-name/ (friendly URLs), the quoted author in the cite's <strong>
 // whatever the language's wording, the quoted post in its link (?p=N, or #postN where a saved
 // copy dropped the query). Tried too on a copy of a real page made like a custom style's
-// (testdata/realboards/generic/vbulletin423-customstyle-airforceforums.html: no generator meta
+// (testdata/realboards/generic/vbulletin423-custom-airforce.html: no generator meta
 // or footer, the time in dl.userinfo_extra).
 var vb4 = map[string]string{
 	"post":         "li[id^='post_'].postcontainer",
