@@ -96,3 +96,16 @@ func TestGuessQuoteNotBody(t *testing.T) {
 		})
 	}
 }
+
+// Without a generator meta, footer or SIMPLEVERSION, the scripts' ?v= tells the version; one
+// marker alone names no engine.
+func TestVBulletinScriptVersion(t *testing.T) {
+	page := `<html><head><script type="text/javascript" src="clientscript/vbulletin_md5.js?v=425"></script>
+<script type="text/javascript">var SESSIONURL = "";</script></head><body><p>x</p></body></html>`
+	if f := detect.Identify([]byte(page)); f.Engine != "vBulletin" || f.Version != "4.2.5" || f.Extra["post"] != "li[id^='post_'].postcontainer" {
+		t.Errorf("got %+v", f)
+	}
+	if f := detect.Identify([]byte(`<html><body><script>var SESSIONURL = "";</script></body></html>`)); f.Engine != "" {
+		t.Errorf("one marker: %+v", f)
+	}
+}

@@ -43,7 +43,7 @@ var markers = []struct {
 	re   *regexp.Regexp
 	what string
 }{
-	{regexp.MustCompile(`clientscript/vbulletin[-_][a-z_-]+\.js`), "script: clientscript/vbulletin*.js"},
+	{regexp.MustCompile(`clientscript/vbulletin[-_][a-z0-9_-]+\.js`), "script: clientscript/vbulletin*.js"},
 	{regexp.MustCompile(`\bvBulletin_init\(\)`), "script: vBulletin_init()"},
 	{regexp.MustCompile(`\bvar SESSIONURL\s*=`), "script: var SESSIONURL"},
 	{regexp.MustCompile(`clientscript/vbulletin_css/`), "style sheets: clientscript/vbulletin_css/ (vBulletin 4)"},
@@ -64,7 +64,7 @@ func scriptMarkers(m *forum.Markup) []string {
 // first: the SIMPLEVERSION variable, the ?v= of their scripts ("425" is 4.2.5, "3811" 3.8.11).
 var versionRes = []*regexp.Regexp{
 	regexp.MustCompile(`\bSIMPLEVERSION\s*=\s*"(\d{3,4})"`),
-	regexp.MustCompile(`clientscript/vbulletin[-_][a-z_-]+\.js\?v=(\d{3,4})\b`),
+	regexp.MustCompile(`clientscript/vbulletin[-_][a-z0-9_-]+\.js\?v=(\d{3,4})\b`),
 }
 
 // scriptVersion is the version the scripts tell ("4.2.5"), or "".
