@@ -115,3 +115,28 @@ func TestForumBlockPathDialects(t *testing.T) {
 		}
 	}
 }
+
+// A saved Discourse topic page (HTML, not its JSON): `detect` names Discourse and reads it, and
+// `forumgm posts --dialect discourse --file` returns its posts from the crawler view.
+func TestPostsDiscourseHTML(t *testing.T) {
+	path := filepath.Join(fixture.Root(t), "dialects", "discourse", "testdata", "html", "crawler-2026.html")
+	var out, errb bytes.Buffer
+	if code := run([]string{"detect", "--json", "--file", path}, &out, &errb); code != 0 {
+		t.Fatalf("detect: exit %d: %s", code, errb.String())
+	}
+	var got struct {
+		Engine, Dialect, Error string
+		Posts                  []forum.Post
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Engine != "Discourse" || got.Dialect != "discourse" || got.Error != "" || len(got.Posts) != 3 {
+		t.Fatalf("detect: %v %+v", err, got)
+	}
+	out.Reset()
+	if code := run([]string{"posts", "--json", "--dialect", "discourse", "--file", path}, &out, &errb); code != 0 {
+		t.Fatalf("posts: exit %d: %s", code, errb.String())
+	}
+	var posts []forum.Post
+	if err := json.Unmarshal(out.Bytes(), &posts); err != nil || len(posts) != 3 || posts[2].Author != "boris" || posts[2].Text != "Отвечаю: a2-a3." || posts[2].Quotes[0].PostID != "2" {
+		t.Fatalf("posts: %v %s", err, out.String())
+	}
+}

@@ -47,6 +47,7 @@ var want = map[string][3]string{
 	"generic/xenforo23-ragezone-t680281.html":           {"XenForo", "2.3", "xenforo"},
 	"generic/xenforo23-uix-pkodev-t161.html":            {"XenForo", "2.3", "xenforo"},
 	"generic/vbulletin423-airforceforums.html":          {"vBulletin", "4.2.3", "generic"},
+	"generic/vbulletin423-custom-airforce.html":         {"vBulletin", "4.2.3", "generic"},
 	"generic/vbulletin422-xenfovb-astyles-t10236.html":  {"vBulletin", "4.2.2", "generic"},
 	"generic/vbulletin422-xenfovb-astyles-t26792.html":  {"vBulletin", "4.2.2", "generic"},
 	"generic/vbulletin420-xenfovb-astyles-t21767.html":  {"vBulletin", "4.2.0", "generic"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,15 +95,67 @@ func Guess(html []byte) map[string]string {
 			}
 		})
 	}
-	p.Find("blockquote").EachWithBreak(func(_ int, s *goquery.Selection) bool {
-		extra["quote"] = "blockquote"
-		if s.Find("cite").Length() > 0 {
+	// Quotes: blockquote, or, when the style writes the body (vBulletin 4's
+	// blockquote.postcontent) or signatures as blockquotes too, the kind of blockquote that
+	// says quote or holds a cite.
+	posts := doc.Find(best.sel)
+	cands := []string{"blockquote"}
+	posts.Find("blockquote").Each(func(_ int, s *goquery.Selection) {
+		sel := selectorOf(s)
+		if sel == "" || slices.Contains(cands, sel) || !strings.Contains(strings.ToLower(s.AttrOr("class", "")+" "+s.AttrOr("id", "")), "quote") && s.Find("cite").Length() == 0 {
+			return
+		}
+		cands = append(cands, sel)
+	})
+	for _, sel := range cands {
+		q := posts.Find(sel)
+		if q.Length() == 0 || takesBody(posts, extra["body"], sel) {
+			continue
+		}
+		extra["quote"] = sel
+		if q.Find("cite").Length() > 0 {
 			extra["quote_cite"] = "cite"
 		}
-		return false
-	})
+		break
+	}
 	return extra
 }
+
+// takesBody reports whether sel, a selector of a post's inner parts (quotes, code), would take
+// the post's text: in some post it matches the body (bodySel; the post itself when "") or an
+// element holding it, or it matches in every post and in most of them holds at least half of
+// the body's text (a style's wrapper of the text, not a quote).
+func takesBody(posts *goquery.Selection, bodySel, sel string) bool {
+	taken, every := false, true
+	n, most := 0, 0
+	posts.EachWithBreak(func(_ int, p *goquery.Selection) bool {
+		body := p
+		if bodySel != "" {
+			body = p.Find(bodySel).First()
+		}
+		if body.Length() == 0 {
+			return true
+		}
+		n++
+		all, big := textLen(body), false
+		m := p.Find(sel)
+		every = every && m.Length() > 0
+		m.Each(func(_ int, s *goquery.Selection) {
+			if s.Nodes[0] == body.Nodes[0] || s.Contains(body.Nodes[0]) {
+				taken = true
+			}
+			big = big || all > 0 && 2*textLen(s) >= all
+		})
+		if big {
+			most++
+		}
+		return !taken
+	})
+	return taken || n > 0 && every && 2*most > n
+}
+
+// textLen is the length of an element's text with its white space collapsed.
+func textLen(s *goquery.Selection) int { return len(strings.Join(strings.Fields(s.Text()), " ")) }
 
 var idPrefixRe = regexp.MustCompile(`^([A-Za-z_-]+?)[_-]?\d+$`)
 

@@ -13,7 +13,8 @@
 // topic list (/c/<slug>/<id>.json) standing for its topics, and the bot's private-message topics
 // (/topics/private-messages/<user>.json). This package owns the JSON shapes of those answers and
 // the reading of a post's cooked HTML (quotes as aside.quote with data-username and data-post,
-// code as <pre>, spoilers as <details>). Reader makes no request of its own: the Forum hands it a
+// code as <pre>, spoilers as <details>), and the reading of a saved topic's HTML page from its
+// crawler view (Extract, crawler.go: saved pages only). Reader makes no request of its own: the Forum hands it a
 // Get that carries the session or the API key. HTTP goes through forum.Client.
 //
 // Config.Extra keys: "auth" ("session", the default; "api_key": the configured password is an

@@ -9,13 +9,17 @@ import (
 )
 
 // Extract reads the posts out of one saved answer: a topic JSON (/t/<id>.json), a posts JSON
-// (/t/<id>/posts.json) or a single post (/posts/<id>.json). Quotes of the same topic get the
+// (/t/<id>/posts.json), a single post (/posts/<id>.json), or a topic's HTML page, whose crawler
+// view it reads (crawler.go: post numbers for ids, no user ids). Quotes of the same topic get the
 // quoted post's id when the answer holds that post. Small actions, whispers and deleted posts are
 // left out, as Reader leaves them out.
-func Extract(page []byte, _ string, cfg forum.Config) ([]forum.Post, error) {
+func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+	if isHTML(page, contentType) {
+		return extractCrawler(page, cfg)
+	}
 	var t Topic
 	if err := json.Unmarshal(page, &t); err != nil {
-		return nil, fmt.Errorf("discourse: not a topic JSON (%v; save /t/<id>.json, not the HTML page): %w", err, forum.ErrMarkupChanged)
+		return nil, fmt.Errorf("discourse: neither a topic JSON nor a topic's HTML page (%v; save /t/<id>.json or the topic's page): %w", err, forum.ErrMarkupChanged)
 	}
 	raw := t.PostStream.Posts
 	if len(raw) == 0 {
