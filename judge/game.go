@@ -53,7 +53,7 @@ type Setup struct {
 
 // Engine is a game's pure engine as Rules embed it (its Apply, NextTimer, Tick and DecodeEvent
 // serve as the Rules' own; Decide is usually wrapped).
-type Engine = engine.Game
+type Engine = engine.Engine
 
 // DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt
 // setting is an error naming it, never silently ignored).
@@ -70,9 +70,9 @@ func DecodeStrict(n *yaml.Node, v any) error {
 // Rules is one running game: the pure engine's state with the game's grammar (post → intent),
 // voice (templates) and views over it. It is deterministic and does no I/O.
 type Rules interface {
-	// The engine (see engine.Game): Tick gets the game's source of chance; Decide gets it in
+	// The engine (see game.Engine): Tick gets the game's source of chance; Decide gets it in
 	// Input.Rand. Every draw is recorded in the events decided.
-	Decide(in engine.Input) ([]engine.Event, error)
+	Decide(in engine.Act) ([]engine.Event, error)
 	Apply(ev engine.Event) error
 	NextTimer(t time.Time) (time.Time, bool)
 	Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error)

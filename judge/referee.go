@@ -426,7 +426,7 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 // decide judges an intent and commits what it causes.
 func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
 	evs, refused, err := r.chance(in.At, func(rnd *engine.Rand) ([]engine.Event, error) {
-		return r.rules.Decide(engine.Input{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
+		return r.rules.Decide(engine.Act{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
 	})
 	if err != nil {
 		return Outcome{}, err
@@ -582,7 +582,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
 	case ModEnd:
 		evs, refused, err := r.chance(cmd.At, func(rnd *engine.Rand) ([]engine.Event, error) {
-			return r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+			return r.rules.Decide(engine.Act{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
 		})
 		if refused != nil {
 			return Outcome{}, fmt.Errorf("judge: end: %w", refused)
@@ -607,7 +607,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
 		evs, refused, err := r.chance(cmd.At, func(rnd *engine.Rand) ([]engine.Event, error) {
-			return r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+			return r.rules.Decide(engine.Act{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
 		})
 		if refused != nil {
 			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)

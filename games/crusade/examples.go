@@ -84,7 +84,7 @@ func (v *View) exampleAuthor(s rules.Side) string {
 // tryTurn reports whether the turn is accepted for author as if their side had the move, with no
 // sloppiness but a missing or mismatching quoted board (the example is only the move text).
 func (v *View) tryTurn(author string, t rules.Turn) bool {
-	evs, err := v.game.Try(engine.Input{At: v.now(), Author: author, Body: &t})
+	evs, err := v.game.Try(engine.Act{At: v.now(), Author: author, Body: &t})
 	if err != nil || len(evs) == 0 {
 		return false
 	}

@@ -265,7 +265,7 @@ func (r *Rules) Game() *rules.Game { return r.game }
 
 // Decide judges an intent (a deployment on a forum without private messages counts as private:
 // there is no other way to send it).
-func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
 	if _, ok := in.Body.(*rules.Deployment); ok && r.noPM {
 		in.Private = true
 	}

@@ -209,7 +209,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 			}
 			return evs
 		}
-		apply(g.Decide(engine.Input{At: at(1, 10, 0), Body: rules.StartGame{}, Rand: rnd}))
+		apply(g.Decide(engine.Act{At: at(1, 10, 0), Body: rules.StartGame{}, Rand: rnd}))
 		for !g.Over() {
 			st := g.State()
 			for _, p := range st.Players {
@@ -248,7 +248,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 							Fire: []rules.Fire{rules.FireNone, rules.FireNone, rules.FireFlame, rules.FireVolley}[src.Intn(4)]})
 					}
 				}
-				apply(g.Decide(engine.Input{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
+				apply(g.Decide(engine.Act{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
 			}
 			next, ok := g.NextTimer(st.At)
 			if !ok {

@@ -271,7 +271,7 @@ func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 
 // Decide judges an intent. On a forum without private messages orders in the thread count as
 // sent privately: there is no other way to send them.
-func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
 	if _, ok := in.Body.(*rules.Orders); ok && r.noPM {
 		in.Private = true
 	}

@@ -43,7 +43,7 @@ func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 
 // Decide judges an intent. On a forum without private messages the captain's points and answers
 // come in the thread and count as sent privately (there is no other way to send them).
-func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
 	if r.noPM {
 		switch in.Body.(type) {
 		case *rules.Points, *rules.Answer:

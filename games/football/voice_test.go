@@ -79,7 +79,7 @@ func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.
 	at := func(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, moscow) }
 	post := func(when time.Time, who string, private bool, body any) {
 		until(when)
-		evs, err := g.Decide(engine.Input{At: when, Author: who, Private: private, Body: body, Rand: rnd})
+		evs, err := g.Decide(engine.Act{At: when, Author: who, Private: private, Body: body, Rand: rnd})
 		if err != nil {
 			t.Fatalf("%s %+v: %v", who, body, err)
 		}
@@ -113,7 +113,7 @@ func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.
 	for _, ev := range evs {
 		g2.Apply(ev)
 	}
-	evs, err = g2.Decide(engine.Input{At: at(20, 1), Author: "Катя", Body: &rules.Roll{Number: 37}, Rand: engine.NewRand("y", 0)})
+	evs, err = g2.Decide(engine.Act{At: at(20, 1), Author: "Катя", Body: &rules.Roll{Number: 37}, Rand: engine.NewRand("y", 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

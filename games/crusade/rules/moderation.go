@@ -47,7 +47,7 @@ type WoundsAdjusted struct {
 func (PlayerAdded) EventKind() string    { return KindPlayerAdded }
 func (WoundsAdjusted) EventKind() string { return KindWoundsAdjusted }
 
-func (g *Game) decideAddPlayer(in engine.Input, b *AddPlayer) ([]engine.Event, error) {
+func (g *Game) decideAddPlayer(in engine.Act, b *AddPlayer) ([]engine.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}
@@ -58,7 +58,7 @@ func (g *Game) decideAddPlayer(in engine.Input, b *AddPlayer) ([]engine.Event, e
 	return []engine.Event{&PlayerAdded{At: in.At, By: in.Author, Player: b.Player}}, nil
 }
 
-func (g *Game) decideAdjustWounds(in engine.Input, b *AdjustWounds) ([]engine.Event, error) {
+func (g *Game) decideAdjustWounds(in engine.Act, b *AdjustWounds) ([]engine.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}

@@ -28,7 +28,7 @@ type EndGame struct {
 
 // Decide judges one input. Bodies: Turn, Allocation, Deployment, Answer, EndGame (values or
 // pointers). A refusal is a *Refusal; nothing changes.
-func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
+func (g *Game) Decide(in engine.Act) ([]engine.Event, error) {
 	switch b := in.Body.(type) {
 	case Turn:
 		return g.decideTurn(in, &b)
@@ -72,7 +72,7 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 	return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: fmt.Sprintf("%T", in.Body)})
 }
 
-func (g *Game) decideEnd(in engine.Input, b *EndGame) ([]engine.Event, error) {
+func (g *Game) decideEnd(in engine.Act, b *EndGame) ([]engine.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}
@@ -85,7 +85,7 @@ func (g *Game) decideEnd(in engine.Input, b *EndGame) ([]engine.Event, error) {
 // turnJudge judges one Turn on a copy of the position.
 type turnJudge struct {
 	g        *Game
-	in       engine.Input
+	in       engine.Act
 	turn     *Turn
 	side     Side
 	pos      *position
@@ -117,7 +117,7 @@ func (g *Game) player(author string) (Player, error) {
 	return player, nil
 }
 
-func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
+func (g *Game) decideTurn(in engine.Act, t *Turn) ([]engine.Event, error) {
 	st := g.st
 	player, err := g.player(in.Author)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // decideAllocation judges a side's wound allocation (a post or a private message).
-func (g *Game) decideAllocation(in engine.Input, a *Allocation) ([]engine.Event, error) {
+func (g *Game) decideAllocation(in engine.Act, a *Allocation) ([]engine.Event, error) {
 	st := g.st
 	player, err := g.player(in.Author)
 	if err != nil {
@@ -91,7 +91,7 @@ func NormaliseAnswer(s string) string {
 }
 
 // decideAnswer judges an answer to today's question.
-func (g *Game) decideAnswer(in engine.Input, a *Answer) ([]engine.Event, error) {
+func (g *Game) decideAnswer(in engine.Act, a *Answer) ([]engine.Event, error) {
 	st := g.st
 	if st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
@@ -124,7 +124,7 @@ func (g *Game) decideAnswer(in engine.Input, a *Answer) ([]engine.Event, error) 
 }
 
 // decideDeployment judges a side's private deployment; when both sides are in, the game starts.
-func (g *Game) decideDeployment(in engine.Input, d *Deployment) ([]engine.Event, error) {
+func (g *Game) decideDeployment(in engine.Act, d *Deployment) ([]engine.Event, error) {
 	st := g.st
 	if st.Phase != PhaseDeploying {
 		return nil, refuse(Problem{Code: CodeNotDeploying})

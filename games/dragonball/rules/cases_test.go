@@ -258,7 +258,7 @@ func runCase(t *testing.T, c caseFile) {
 func checkMessage(t *testing.T, g *Game, i int, m CaseMessage) {
 	t.Helper()
 	o := &Orders{Tacts: m.Tacts, Dragon: m.Dragon}
-	in := engine.Input{At: t0.Add(time.Duration(i+1) * time.Minute), Author: m.Author, Private: !m.Public, Body: o}
+	in := engine.Act{At: t0.Add(time.Duration(i+1) * time.Minute), Author: m.Author, Private: !m.Public, Body: o}
 	evs, err := g.Decide(in)
 	var refused, notes []Code
 	var dropped []int

@@ -28,7 +28,7 @@ func (GameEnded) EventKind() string { return KindGameEnded }
 
 // decideEnd judges a moderator's EndGame: refused when the game is over or the winner names no
 // team.
-func (g *Game) decideEnd(in engine.Input, e *EndGame) ([]engine.Event, error) {
+func (g *Game) decideEnd(in engine.Act, e *EndGame) ([]engine.Event, error) {
 	if g.st.Over {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}

@@ -24,7 +24,7 @@ func TestEndGame(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g, _ := newGame(t, DefaultSettings(), nil, "end")
 			g.st.Score = c.score
-			evs, err := g.Decide(engine.Input{At: t0, Author: "Moderator", Body: &EndGame{Winner: c.winner, Reason: "тест"}})
+			evs, err := g.Decide(engine.Act{At: t0, Author: "Moderator", Body: &EndGame{Winner: c.winner, Reason: "тест"}})
 			if c.refused {
 				if r, ok := AsRefusal(err); !ok || r.Problems[0].Code != CodeUnknownTeam || len(r.Problems[0].Options) != 3 {
 					t.Fatalf("want unknown_team, got %v", err)
@@ -52,7 +52,7 @@ func TestEndGame(t *testing.T) {
 			if _, err := send(t, g, "Гарри", &Orders{Tacts: []TactOrder{{Tact: 1}}}); err == nil {
 				t.Error("orders accepted after the end")
 			}
-			if _, err := g.Decide(engine.Input{At: t0, Author: "Moderator", Body: EndGame{}}); err == nil {
+			if _, err := g.Decide(engine.Act{At: t0, Author: "Moderator", Body: EndGame{}}); err == nil {
 				t.Error("a second end accepted")
 			}
 		})

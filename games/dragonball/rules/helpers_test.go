@@ -51,7 +51,7 @@ func applyAll(t testing.TB, g *Game, evs []engine.Event) {
 // send decides an orders message by author (private) and applies it.
 func send(t testing.TB, g *Game, author string, o *Orders) (*OrdersAccepted, error) {
 	t.Helper()
-	evs, err := g.Decide(engine.Input{At: t0.Add(time.Hour), Author: author, Private: true, Body: o})
+	evs, err := g.Decide(engine.Act{At: t0.Add(time.Hour), Author: author, Private: true, Body: o})
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ type StartGame struct{}
 // Decide judges one input: an *Orders (or Orders) message, answered with an OrdersAccepted
 // holding the orders as understood (and any refused lines), or a *Refusal when nothing was
 // accepted; or StartGame, answered with GameStarted (it needs in.Rand).
-func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
+func (g *Game) Decide(in engine.Act) ([]engine.Event, error) {
 	switch b := in.Body.(type) {
 	case StartGame, *StartGame:
 		if in.Rand == nil {
@@ -58,7 +58,7 @@ type orderCheck struct {
 	spells  int     // the team's enchanted passes counted so far
 }
 
-func (g *Game) decideOrders(in engine.Input, o *Orders) ([]engine.Event, error) {
+func (g *Game) decideOrders(in engine.Act, o *Orders) ([]engine.Event, error) {
 	st := g.st
 	switch {
 	case !st.Started:

@@ -157,13 +157,13 @@ func TestRandomGames(t *testing.T) {
 				}
 			}
 		}
-		keep(g.Decide(engine.Input{At: t0, Body: StartGame{}, Rand: rnd}))
+		keep(g.Decide(engine.Act{At: t0, Body: StartGame{}, Rand: rnd}))
 		checkInvariants(t, g, "start")
 		for !g.Over() {
 			orders := randomOrders(g, src)
 			for _, p := range g.st.Players {
 				if o := orders[p.Name]; o != nil && !o.Empty() {
-					keep(g.Decide(engine.Input{At: g.st.At.Add(1), Author: p.Name, Private: true, Body: o}))
+					keep(g.Decide(engine.Act{At: g.st.At.Add(1), Author: p.Name, Private: true, Body: o}))
 				}
 			}
 			at, ok := g.NextTimer(g.st.At)

@@ -60,7 +60,7 @@ func TestReplay(t *testing.T) {
 		}
 	}
 	keep(g.Start(t0, rnd))
-	keep(g.Decide(engine.Input{At: t0, Author: "Драко", Private: true, Body: &Orders{
+	keep(g.Decide(engine.Act{At: t0, Author: "Драко", Private: true, Body: &Orders{
 		Tacts:  []TactOrder{{Tact: 1, Cell: 12, Height: 3}, {Tact: 2, Cell: 28}},
 		Dragon: []DragonOrder{{Tact: 1, Move: MoveLeft, Mouth: MouthClosed}, {Tact: 2, Fire: FireFlame}}}}))
 	for i := 0; i < 3; i++ {

@@ -201,7 +201,7 @@ func (s *State) clone() *State {
 	return &c
 }
 
-// Game is a running game of Dragonball. It implements engine.Game.
+// Game is a running game of Dragonball. It implements game.Engine.
 type Game struct {
 	settings Settings
 	teams    [2]Team
@@ -209,7 +209,7 @@ type Game struct {
 	st       *State
 }
 
-var _ engine.Game = (*Game)(nil)
+var _ engine.Engine = (*Game)(nil)
 
 // Name is the game's identifier.
 func (g *Game) Name() string { return "dragonball" }

@@ -81,7 +81,7 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 		if res.Class != Move {
 			b.Fatalf("class %s", res.Class)
 		}
-		evs, err := g.Decide(engine.Input{At: now.Add(time.Minute), Author: teams[team].Members[0], Body: res.Intents[0], Rand: rnd})
+		evs, err := g.Decide(engine.Act{At: now.Add(time.Minute), Author: teams[team].Members[0], Body: res.Intents[0], Rand: rnd})
 		if err != nil {
 			b.Fatal(err)
 		}

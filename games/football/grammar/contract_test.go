@@ -58,7 +58,7 @@ func TestContractExample(t *testing.T) {
 		if r.Class != Move || len(r.Intents) != 1 {
 			t.Fatalf("%q: %s %v", text, r.Class, r.Problems)
 		}
-		evs, err := g.Decide(engine.Input{At: at, Author: author, Private: private, Body: r.Intents[0], Rand: rnd})
+		evs, err := g.Decide(engine.Act{At: at, Author: author, Private: private, Body: r.Intents[0], Rand: rnd})
 		for _, e := range evs {
 			if err := g.Apply(e); err != nil {
 				t.Fatal(err)

@@ -138,4 +138,4 @@ func refuse(ps ...Problem) error { return &Refusal{Game: "football", Problems: p
 var ErrUnknownEvent = errors.New("football: unknown event kind")
 
 // ErrNoRand is Decide's and Tick's error when a rule needs chance and the input brought no Rand.
-var ErrNoRand = errors.New("football: this needs the game's Rand (engine.Input.Rand is nil)")
+var ErrNoRand = errors.New("football: this needs the game's Rand (game.Act.Rand is nil)")

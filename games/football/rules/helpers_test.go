@@ -126,7 +126,7 @@ func (h *harness) decide(at time.Time, author string, private bool, body any) ([
 	h.t.Helper()
 	h.until(at)
 	before := h.snap()
-	evs, err := h.g.Decide(engine.Input{At: at, Author: author, Private: private, Body: body, Rand: h.rnd})
+	evs, err := h.g.Decide(engine.Act{At: at, Author: author, Private: private, Body: body, Rand: h.rnd})
 	if h.rnd.Pending() != 0 {
 		h.t.Fatalf("decide left %d draws unrecorded", h.rnd.Pending())
 	}

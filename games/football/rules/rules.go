@@ -13,7 +13,7 @@ import (
 // and the team's move is not spent. Rules that need chance (a question's pick, a new mapping when
 // the last number is used) draw from in.Rand and record the draws in the event; without a Rand
 // they fail with ErrNoRand.
-func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
+func (g *Game) Decide(in engine.Act) ([]engine.Event, error) {
 	var ev engine.Event
 	var err error
 	switch b := in.Body.(type) {
@@ -56,7 +56,7 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 
 // player is the author's team while the game runs; otherwise the refusal saying why not.
 // Answers are judged while the game is ending (the final table waits for them).
-func (g *Game) player(in engine.Input, answering bool) (*TeamState, Team, error) {
+func (g *Game) player(in engine.Act, answering bool) (*TeamState, Team, error) {
 	switch g.st.Phase {
 	case PhaseNew:
 		return nil, Team{}, refuse(Problem{Code: CodeNotStarted})
@@ -130,7 +130,7 @@ func (g *Game) faceOf(n int, rnd *engine.Rand) (epoch, face int, redraw *Dice, e
 	return epoch, face, redraw, nil
 }
 
-func (g *Game) decideRoll(in engine.Input, b *Roll) (engine.Event, error) {
+func (g *Game) decideRoll(in engine.Act, b *Roll) (engine.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -217,7 +217,7 @@ func (g *Game) freeQuestions() []int {
 	return out
 }
 
-func (g *Game) decideAttack(in engine.Input, b *Attack) (engine.Event, error) {
+func (g *Game) decideAttack(in engine.Act, b *Attack) (engine.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func (g *Game) decideAttack(in engine.Input, b *Attack) (engine.Event, error) {
 	return ev, nil
 }
 
-func (g *Game) decideDefence(in engine.Input, b *Defence) (engine.Event, error) {
+func (g *Game) decideDefence(in engine.Act, b *Defence) (engine.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -312,7 +312,7 @@ func (g *Game) decideDefence(in engine.Input, b *Defence) (engine.Event, error) 
 	return ev, nil
 }
 
-func (g *Game) decidePoints(in engine.Input, b *Points) (engine.Event, error) {
+func (g *Game) decidePoints(in engine.Act, b *Points) (engine.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -353,7 +353,7 @@ func (g *Game) decidePoints(in engine.Input, b *Points) (engine.Event, error) {
 		Added: added + spent, Face: face, Balance: t.Points - spent, Close: g.clk.close(g.st.Turn)}, nil
 }
 
-func (g *Game) decideAnswer(in engine.Input, b *Answer) (engine.Event, error) {
+func (g *Game) decideAnswer(in engine.Act, b *Answer) (engine.Event, error) {
 	t, team, err := g.player(in, true)
 	if err != nil {
 		return nil, err
@@ -396,7 +396,7 @@ func (g *Game) decideAnswer(in engine.Input, b *Answer) (engine.Event, error) {
 
 // decideMoves judges a post's intents in order on a copy of the game: all accepted, or a refusal
 // listing every problem (a refused intent is skipped, the later ones judged without it).
-func (g *Game) decideMoves(in engine.Input, b *Moves) ([]engine.Event, error) {
+func (g *Game) decideMoves(in engine.Act, b *Moves) ([]engine.Event, error) {
 	if len(b.Intents) == 1 {
 		in.Body = b.Intents[0]
 		return g.Decide(in)
@@ -436,7 +436,7 @@ func (g *Game) decideMoves(in engine.Input, b *Moves) ([]engine.Event, error) {
 
 // answerAndEnd judges an answer; when the game is ending and this was the last open question,
 // the final table follows at once.
-func (g *Game) answerAndEnd(in engine.Input, b *Answer) ([]engine.Event, error) {
+func (g *Game) answerAndEnd(in engine.Act, b *Answer) ([]engine.Event, error) {
 	ev, err := g.decideAnswer(in, b)
 	if err != nil {
 		return nil, err
@@ -455,7 +455,7 @@ func (g *Game) answerAndEnd(in engine.Input, b *Answer) ([]engine.Event, error) 
 	return []engine.Event{ev, w.end(in.At, reason)}, nil
 }
 
-func (g *Game) decideEnd(in engine.Input, b *EndGame) (engine.Event, error) {
+func (g *Game) decideEnd(in engine.Act, b *EndGame) (engine.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}

@@ -277,7 +277,7 @@ func TestNoRand(t *testing.T) {
 	h := newHarness(t, s, testTeams(4))
 	h.until(hm(t, "20:00"))
 	// landing on a question cell draws the question: no Rand, no decision
-	_, err := h.g.Decide(engine.Input{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 37}})
+	_, err := h.g.Decide(engine.Act{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 37}})
 	if !errors.Is(err, ErrNoRand) {
 		t.Errorf("want ErrNoRand, got %v", err)
 	}
@@ -293,7 +293,7 @@ func TestNotStartedAndTickStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = g.Decide(engine.Input{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 1}})
+	_, err = g.Decide(engine.Act{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 1}})
 	if r := refusalOf(t, err); !r.Has(CodeNotStarted) {
 		t.Errorf("codes %v", r.Codes())
 	}

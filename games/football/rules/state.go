@@ -120,7 +120,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 }
 
 // Game is a running game of the football dice quiz. Its Decide, Apply, NextTimer and
-// DecodeEvent have engine.Game's shapes; Tick takes the game's Rand as well (see Tick).
+// DecodeEvent have game.Engine's shapes; Tick takes the game's Rand as well (see Tick).
 type Game struct {
 	settings Settings
 	board    *Board
@@ -574,4 +574,4 @@ func (g *Game) attackCells(gr int) []int {
 	return out
 }
 
-var _ engine.Game = (*Game)(nil)
+var _ engine.Engine = (*Game)(nil)
