@@ -18,8 +18,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/judge"
 	"forumgm/media"
 	"forumgm/store"
@@ -525,7 +525,7 @@ func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []stri
 // store numbers the flags (store.Commit.Notices), so each names its flag's own number.
 func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) error {
 	for _, ev := range out.Events {
-		r, err := engine.Encode(ev)
+		r, err := game.Encode(ev)
 		if err != nil {
 			return err
 		}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/judge"
 	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
@@ -40,7 +40,7 @@ type fakeRef struct {
 
 func (f *fakeRef) Start(at time.Time) (judge.Outcome, error) {
 	ev := fakeEvent{What: "start"}
-	return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev}, Messages: []judge.Message{{Body: "Игра началась. [code]доска 0[/code]"}}}, nil
+	return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev}, Messages: []judge.Message{{Body: "Игра началась. [code]доска 0[/code]"}}}, nil
 }
 
 func (f *fakeRef) Judge(in judge.Input) (judge.Outcome, error) {
@@ -48,7 +48,7 @@ func (f *fakeRef) Judge(in judge.Input) (judge.Outcome, error) {
 	switch {
 	case in.Source == judge.PM:
 		ev := fakeEvent{What: "pm", Text: t}
-		return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev},
+		return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev},
 			Messages: []judge.Message{{To: in.Author, Subject: "Принято", Body: "Распределение принято: " + t}}}, nil
 	case strings.Contains(t, "??"):
 		return judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, Detail: "не понял"}},
@@ -58,7 +58,7 @@ func (f *fakeRef) Judge(in judge.Input) (judge.Outcome, error) {
 	case strings.Contains(t, "ход"):
 		f.moves++
 		ev := fakeEvent{What: "move", Text: t}
-		return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev},
+		return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev},
 			Messages: []judge.Message{{Body: fmt.Sprintf("Ход %d принят (пост %s). [code]доска %d[/code]", f.moves, in.PostID, f.moves)}}}, nil
 	}
 	return judge.Outcome{Verdict: judge.Ignored}, nil
@@ -75,14 +75,14 @@ func (f *fakeRef) NextTimer(t time.Time) (time.Time, bool) {
 func (f *fakeRef) Fire(at time.Time) (judge.Outcome, error) {
 	f.closes++
 	ev := fakeEvent{What: "close", Text: at.In(f.loc).Format("2006-01-02")}
-	return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev},
+	return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev},
 		Messages: []judge.Message{{Body: fmt.Sprintf("Итоги дня %s: ходов %d.", ev.Text, f.moves)}}}, nil
 }
 
 func (f *fakeRef) Moderate(cmd judge.ModCommand) (judge.Outcome, error) {
 	ev := fakeEvent{What: string(cmd.Action), Text: cmd.By}
 	f.apply(ev)
-	return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev}}, nil
+	return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev}}, nil
 }
 
 func (f *fakeRef) apply(ev fakeEvent) {
@@ -98,7 +98,7 @@ func (f *fakeRef) apply(ev fakeEvent) {
 	}
 }
 
-func (f *fakeRef) Restore(recs []engine.Record) error {
+func (f *fakeRef) Restore(recs []game.Record) error {
 	for _, r := range recs {
 		var ev fakeEvent
 		if err := json.Unmarshal(r.Data, &ev); err != nil {

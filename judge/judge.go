@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 )
 
 // Source says where a post came from.
@@ -121,7 +121,7 @@ type Flag struct {
 // folded into the referee's state), the messages to post, and the flags to raise.
 type Outcome struct {
 	Verdict  Verdict
-	Events   []engine.Event
+	Events   []game.Event
 	Messages []Message
 	Flags    []Flag
 }
@@ -178,7 +178,7 @@ type Referee interface {
 	// Moderate carries out a moderator command.
 	Moderate(cmd ModCommand) (Outcome, error)
 	// Restore folds stored events into a fresh referee (start-up).
-	Restore(recs []engine.Record) error
+	Restore(recs []game.Record) error
 	// Snapshot is the state as JSON-ready data (the replay's "final").
 	Snapshot() any
 	// Paused reports whether a moderator paused the game.

@@ -8,8 +8,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	gcr "forumgm/games/crusade"
 	cr "forumgm/games/crusade/rules"
 	"forumgm/judge"
@@ -36,7 +36,7 @@ func crusadeFactory(t *testing.T) func() (judge.Referee, error) {
 }
 
 // turns lists the TurnPlayed events of an outcome.
-func turns(evs []engine.Event) []*cr.TurnPlayed {
+func turns(evs []game.Event) []*cr.TurnPlayed {
 	var out []*cr.TurnPlayed
 	for _, e := range evs {
 		switch tp := e.(type) {

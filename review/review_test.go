@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/judge"
 	"forumgm/store"
 )
@@ -26,13 +26,13 @@ func (m *modRef) Judge(judge.Input) (judge.Outcome, error) {
 }
 func (m *modRef) NextTimer(time.Time) (time.Time, bool) { return time.Time{}, false }
 func (m *modRef) Fire(time.Time) (judge.Outcome, error) { return judge.Outcome{}, nil }
-func (m *modRef) Restore(recs []engine.Record) error    { return nil }
+func (m *modRef) Restore(recs []game.Record) error      { return nil }
 func (m *modRef) Snapshot() any                         { return nil }
 func (m *modRef) Paused() bool                          { return m.paused }
 func (m *modRef) ForGame(judge.Input) bool              { return false }
 func (m *modRef) Plays(string) bool                     { return true }
 func (m *modRef) Moderate(c judge.ModCommand) (judge.Outcome, error) {
-	out := judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{modEvent{Action: string(c.Action)}}}
+	out := judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{modEvent{Action: string(c.Action)}}}
 	switch c.Action {
 	case judge.ModAccept:
 		out.Messages = []judge.Message{{Body: "Ход принят модератором."}}

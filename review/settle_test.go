@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/judge"
 	"forumgm/parser"
 	"forumgm/store"
@@ -49,7 +49,7 @@ func newSettleRig(t *testing.T, kind store.FlagKind, verdict store.Verdict, auth
 			t.Fatalf("the move must be legal: %v %+v", err, out)
 		}
 		for _, ev := range out.Events {
-			rec, err := engine.Encode(ev)
+			rec, err := game.Encode(ev)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	_ "forumgm/games/crusade"
 	_ "forumgm/games/dragonball"
 	_ "forumgm/games/football"
@@ -53,7 +53,7 @@ func snapshot(t testing.TB, r judge.Referee) string {
 // step is one judged post of a replay: the log before it and the state before and after.
 type step struct {
 	index         int
-	before        []engine.Record
+	before        []game.Record
 	stateBefore   string
 	stateAfter    string
 	out           judge.Outcome
@@ -62,16 +62,16 @@ type step struct {
 }
 
 // play replays a transcript step by step, keeping the whole event log.
-func play(t testing.TB, tr *Transcript) (judge.Referee, []engine.Record, []step) {
+func play(t testing.TB, tr *Transcript) (judge.Referee, []game.Record, []step) {
 	t.Helper()
 	ref, err := tr.Referee()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log []engine.Record
-	keep := func(evs []engine.Event) {
+	var log []game.Record
+	keep := func(evs []game.Event) {
 		for _, ev := range evs {
-			rec, err := engine.Encode(ev)
+			rec, err := game.Encode(ev)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []engine.Record, []step)
 			src = judge.PM
 		}
 		in := judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
-		st := step{index: i, before: append([]engine.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
+		st := step{index: i, before: append([]game.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
 		out, err := ref.Judge(in)
 		if err != nil {
 			t.Fatalf("post %d: %v", i, err)
@@ -228,9 +228,9 @@ func conform(t *testing.T, tr *Transcript) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d, ok := ev.(engine.Drawer); ok {
+		if d, ok := ev.(game.Drawer); ok {
 			for _, dr := range d.Drawn() {
-				if engine.Derive(tr.Seed, dr.N, dr.Bound) != dr.Value {
+				if game.Derive(tr.Seed, dr.N, dr.Bound) != dr.Value {
 					t.Errorf("event %d (%s): draw %d does not derive from the seed", i, rec.Kind, dr.N)
 				}
 			}

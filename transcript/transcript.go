@@ -15,7 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/judge"
 	"forumgm/parser"
 )
@@ -131,7 +131,7 @@ type Result struct {
 	Final any          `json:"final"`
 	Timed []Timed      `json:"timed"`
 	// Events is the game's event log, in order (not in the JSON).
-	Events []engine.Event `json:"-"`
+	Events []game.Event `json:"-"`
 }
 
 // split separates the game's own keys from the common ones, and takes the seed and the salt out

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
 )
 
 // shuffleGame plays n move posts of a long game: each side moves one warrior a cell out and back,
 // ten warriors a side, three actions each a day, the clock running through the daily closes.
 // It returns the event log (timed events included) and the referee.
-func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
+func shuffleGame(tb testing.TB, n int) ([]game.Record, *tref) {
 	tb.Helper()
 	c := newRef(&testing.T{})
 	crus := []string{"к1", "к2", "к3", "к4", "к5", "л1", "л2", "л3", "а1", "а2"}
@@ -32,10 +32,10 @@ func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
 	away["н1"] = rules.Cell{Row: home["н1"].Row - 1, Col: 1}
 	away["н3"] = rules.Cell{Row: home["н3"].Row + 1, Col: 1}
 	out := map[string]bool{}
-	var recs []engine.Record
-	keep := func(evs []engine.Event) {
+	var recs []game.Record
+	keep := func(evs []game.Event) {
 		for _, ev := range evs {
-			r, err := engine.Encode(ev)
+			r, err := game.Encode(ev)
 			if err != nil {
 				tb.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 )
@@ -76,10 +76,10 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 				}
 			}
 			// The log folded again gives the same clock.
-			var recs []engine.Record
-			for _, evs := range [][]engine.Event{out.Events, del.Events} {
+			var recs []game.Record
+			for _, evs := range [][]game.Event{out.Events, del.Events} {
 				for _, ev := range evs {
-					rec, err := engine.Encode(ev)
+					rec, err := game.Encode(ev)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -95,7 +95,7 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 			}
 			for _, ref := range []judge.Referee{r, fresh} {
 				from := tc.posted
-				var fired []engine.Event
+				var fired []game.Event
 				for len(fired) == 0 {
 					next, ok := ref.NextTimer(from)
 					if !ok {

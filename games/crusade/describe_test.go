@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
 	"forumgm/judge"
 )
@@ -18,7 +18,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatal("crusade rules are not a judge.Describer")
 	}
 	cases := []struct {
-		ev   engine.Event
+		ev   game.Event
 		want string
 	}{
 		{&rules.GameStarted{}, "игра началась"},

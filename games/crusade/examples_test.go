@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
 	"forumgm/judge"
@@ -40,7 +40,7 @@ func (x *exampleChecker) check(where, author, body string) {
 			x.t.Errorf("%s: example %q is not read as a move", where, ex)
 		case grammar.TurnPost:
 			x.checked++
-			evs, err := x.c.game().Try(engine.Act{Author: author, Body: r.Turn})
+			evs, err := x.c.game().Try(game.Act{Author: author, Body: r.Turn})
 			if err != nil {
 				x.t.Errorf("%s: example %q for %s is refused: %v", where, ex, author, err)
 				continue
@@ -59,7 +59,7 @@ func (x *exampleChecker) check(where, author, body string) {
 					x.t.Errorf("%s: allocation example %q for %s names %+v", where, ex, author, v)
 				}
 			}
-			_, err := x.c.game().Try(engine.Act{Author: author, Body: r.Allocation})
+			_, err := x.c.game().Try(game.Act{Author: author, Body: r.Allocation})
 			if ref, ok := rules.AsRefusal(err); err != nil && (!ok || len(ref.Problems) != 1 || ref.Problems[0].Code != rules.CodeNothingOwed) {
 				x.t.Errorf("%s: allocation example %q for %s refused: %v", where, ex, author, err)
 			}

@@ -18,7 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
 	"forumgm/games/crusade/voice"
@@ -241,7 +241,7 @@ func loadVoice() (*templates.Set, error) {
 
 // Rules is one running Crusade game: the engine's state with the grammar and the voice.
 type Rules struct {
-	judge.Engine // NextTimer, Tick, DecodeEvent (Apply below)
+	game.Engine // NextTimer, Tick, DecodeEvent (Apply below)
 	game         *rules.Game
 	tmpl         *templates.Set
 	noPM         bool
@@ -265,7 +265,7 @@ func (r *Rules) Game() *rules.Game { return r.game }
 
 // Decide judges an intent (a deployment on a forum without private messages counts as private:
 // there is no other way to send it).
-func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
+func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 	if _, ok := in.Body.(*rules.Deployment); ok && r.noPM {
 		in.Private = true
 	}
@@ -273,7 +273,7 @@ func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
 }
 
 // Apply folds an event into the state; the examples found on the old state are dropped.
-func (r *Rules) Apply(ev engine.Event) error {
+func (r *Rules) Apply(ev game.Event) error {
 	r.examples = nil
 	return r.game.Apply(ev)
 }
@@ -417,7 +417,7 @@ func parseSide(s string) (rules.Side, bool) {
 }
 
 // Undoable: a played turn may be undone.
-func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+func (r *Rules) Undoable(ev game.Event) (string, bool) {
 	if tp, ok := ev.(*rules.TurnPlayed); ok {
 		return fmt.Sprintf("ход %d (%s)", tp.Number, tp.Author), true
 	}
@@ -449,7 +449,7 @@ var eventTemplates = []string{"turn", "allocated", "deployment_received", "game_
 	"answer_accepted", "time_limit", "day_closed", "game_ended", "player_added", "wounds_adjusted"}
 
 // Messages renders what an event causes.
-func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c judge.Context, ev game.Event) ([]judge.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var name string
@@ -512,7 +512,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 // clockOf is the clock a public reply to ev starts ("" none): the reply to a turn or to the
 // armies' deployment shows the position the side to move answers (the templates put
 // judge.DeadlineSlot after whose move it is).
-func (r *Rules) clockOf(ev engine.Event) string {
+func (r *Rules) clockOf(ev game.Event) string {
 	switch ev.(type) {
 	case *rules.TurnPlayed, *rules.GameStarted:
 		return r.Clock()
@@ -533,7 +533,7 @@ func (r *Rules) Clock() string {
 
 // Delivered is the reply showing wait key's position posted at at: the side's evening limit
 // counts from then when that is later than the wait's start (games/crusade/rules: Game.Delivered).
-func (r *Rules) Delivered(key string, at time.Time) ([]engine.Event, error) {
+func (r *Rules) Delivered(key string, at time.Time) ([]game.Event, error) {
 	return r.game.Delivered(key, at), nil
 }
 
@@ -603,7 +603,7 @@ func (r *Rules) Snapshot() any {
 
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
-func (r *Rules) Describe(ev engine.Event) string {
+func (r *Rules) Describe(ev game.Event) string {
 	return r.tmpl.Optional("event "+ev.EventKind(), ev)
 }
 
@@ -654,7 +654,7 @@ func (r *Rules) Winners() []judge.Winner {
 type View struct {
 	// The fields the commonest replies read come first (a template finds a field by its name,
 	// looking through the fields in order).
-	Event engine.Event
+	Event game.Event
 	// Turn is the played turn's words when the reply answers one (TurnPlayed).
 	Turn *TurnWords
 	// Board is the current board text.

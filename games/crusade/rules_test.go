@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
 	"forumgm/judge"
@@ -264,7 +264,7 @@ func TestQuestionPostSaysHowToAnswer(t *testing.T) {
 // position before the turn.
 func TestRestoreAndModeration(t *testing.T) {
 	c := newRef(t)
-	var log []engine.Event
+	var log []game.Event
 	keep := func(out judge.Outcome, err error) judge.Outcome {
 		t.Helper()
 		if err != nil {
@@ -299,9 +299,9 @@ func TestRestoreAndModeration(t *testing.T) {
 	keep(c.Judge(post("snovaya", at(19, 31), "1-й ход н2 на N3")))
 
 	// Rebuild from the stored form of the log.
-	var recs []engine.Record
+	var recs []game.Record
 	for _, ev := range log {
-		r, err := engine.Encode(ev)
+		r, err := game.Encode(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +321,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	}
 }
 
-func kinds(evs []engine.Event) []string {
+func kinds(evs []game.Event) []string {
 	var out []string
 	for _, e := range evs {
 		out = append(out, e.EventKind())

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/dragonball/picture"
 	"forumgm/games/dragonball/rules"
 	"forumgm/judge"
@@ -188,13 +188,13 @@ func TestRandomRoundsDraw(t *testing.T) {
 	teams := [2]rules.Team{{Name: "Грифоны", Side: rules.SideA, Players: []string{"Гарри", "Рон", "Джинни"}},
 		{Name: "Змеи", Side: rules.SideB, Players: []string{"Драко", "Крэбб", "Гойл"}}}
 	for gi := 0; gi < games; gi++ {
-		src := engine.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0)
-		rnd := engine.NewRand(fmt.Sprintf("picture-game-%d", gi), 0)
+		src := game.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0)
+		rnd := game.NewRand(fmt.Sprintf("picture-game-%d", gi), 0)
 		g, err := rules.New(rules.DefaultSettings(), teams[:], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		apply := func(evs []engine.Event, err error) []engine.Event {
+		apply := func(evs []game.Event, err error) []game.Event {
 			t.Helper()
 			if err != nil {
 				if _, ok := rules.AsRefusal(err); ok {
@@ -209,7 +209,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 			}
 			return evs
 		}
-		apply(g.Decide(engine.Act{At: at(1, 10, 0), Body: rules.StartGame{}, Rand: rnd}))
+		apply(g.Decide(game.Act{At: at(1, 10, 0), Body: rules.StartGame{}, Rand: rnd}))
 		for !g.Over() {
 			st := g.State()
 			for _, p := range st.Players {
@@ -248,7 +248,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 							Fire: []rules.Fire{rules.FireNone, rules.FireNone, rules.FireFlame, rules.FireVolley}[src.Intn(4)]})
 					}
 				}
-				apply(g.Decide(engine.Act{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
+				apply(g.Decide(game.Act{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
 			}
 			next, ok := g.NextTimer(st.At)
 			if !ok {

@@ -23,7 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/dragonball/grammar"
 	"forumgm/games/dragonball/rules"
 	"forumgm/games/dragonball/voice"
@@ -249,7 +249,7 @@ func loadVoice() (*templates.Set, error) {
 
 // Rules is one running Dragonball game: the engine's state with the grammar and the voice.
 type Rules struct {
-	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
+	game.Engine // Apply, NextTimer, Tick, DecodeEvent
 	game         *rules.Game
 	tmpl         *templates.Set
 	noPM         bool
@@ -265,13 +265,13 @@ var (
 func (r *Rules) Game() *rules.Game { return r.game }
 
 // Open starts the game: the starting position, with the balls' directions and heights drawn.
-func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (r *Rules) Open(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	return r.game.Start(at, rnd)
 }
 
 // Decide judges an intent. On a forum without private messages orders in the thread count as
 // sent privately: there is no other way to send them.
-func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
+func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 	if _, ok := in.Body.(*rules.Orders); ok && r.noPM {
 		in.Private = true
 	}
@@ -359,7 +359,7 @@ func (r *Rules) Ender(winner, reason string) any {
 }
 
 // Undoable: a player's orders message while its round is open (see the package comment).
-func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+func (r *Rules) Undoable(ev game.Event) (string, bool) {
 	if oa, ok := ev.(*rules.OrdersAccepted); ok && !r.game.Over() && oa.Round > r.game.Round() {
 		return fmt.Sprintf("приказы %s (раунд %d)", oa.Author, oa.Round), true
 	}
@@ -382,7 +382,7 @@ func (r *Rules) Required() []string {
 // Messages renders what an event causes: orders are confirmed to their author (privately when
 // they came privately); the round report (with a picture of the field after its last tact
 // attached), the end and the seed go to the thread.
-func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c judge.Context, ev game.Event) ([]judge.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var out []judge.Message
@@ -428,7 +428,7 @@ func (r *Rules) Snapshot() any { return r.game.Final() }
 
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
-func (r *Rules) Describe(ev engine.Event) string {
+func (r *Rules) Describe(ev game.Event) string {
 	return r.tmpl.Optional("event "+ev.EventKind(), ev)
 }
 
@@ -463,7 +463,7 @@ func (r *Rules) Winners() []judge.Winner {
 type View struct {
 	Author       string
 	Private      bool
-	Event        engine.Event
+	Event        game.Event
 	Problems     []rules.Problem
 	Lines        []rules.Problem
 	Mod          *judge.ModCommand

@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/dragonball/rules"
 	"forumgm/judge"
 	"forumgm/parser"
@@ -462,7 +462,7 @@ func TestSandboxDeadline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs, err := rules.(judge.Opener).Open(now, engine.NewRand("1", 0))
+		evs, err := rules.(judge.Opener).Open(now, game.NewRand("1", 0))
 		if err != nil {
 			t.Fatal(err)
 		}

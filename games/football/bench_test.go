@@ -5,19 +5,19 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/judge"
 	"forumgm/parser"
 )
 
 // openTurn is the log of a game whose turn 1 has just opened (the start and the opening).
-func openTurn(b *testing.B) []engine.Record {
+func openTurn(b *testing.B) []game.Record {
 	g := newGame(b, "", false)
 	g.advance(at(20, 0))
-	var recs []engine.Record
+	var recs []game.Record
 	for _, ev := range g.log {
-		rec, err := engine.Encode(ev)
+		rec, err := game.Encode(ev)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/rules"
 	"forumgm/judge"
 )
@@ -17,7 +17,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatal("football rules are not a judge.Describer")
 	}
 	cases := []struct {
-		ev   engine.Event
+		ev   game.Event
 		want string
 	}{
 		{&rules.GameStarted{}, "игра началась"},

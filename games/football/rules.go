@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/grammar"
 	"forumgm/games/football/rules"
 	"forumgm/judge"
@@ -14,7 +14,7 @@ import (
 
 // Rules is one running football game: the engine's state with the grammar and the voice.
 type Rules struct {
-	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
+	game.Engine // Apply, NextTimer, Tick, DecodeEvent
 	game         *rules.Game
 	tmpl         *templates.Set
 	noPM         bool
@@ -33,17 +33,17 @@ func (r *Rules) Game() *rules.Game { return r.game }
 
 // Open begins the game in the opening post: the teams are split into groups and the first die
 // table is drawn and committed, so both are public before turn 1.
-func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (r *Rules) Open(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	ev, err := r.game.Begin(at, rnd)
 	if err != nil {
 		return nil, err
 	}
-	return []engine.Event{ev}, nil
+	return []game.Event{ev}, nil
 }
 
 // Decide judges an intent. On a forum without private messages the captain's points and answers
 // come in the thread and count as sent privately (there is no other way to send them).
-func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
+func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 	if r.noPM {
 		switch in.Body.(type) {
 		case *rules.Points, *rules.Answer:
@@ -54,7 +54,7 @@ func (r *Rules) Decide(in engine.Act) ([]engine.Event, error) {
 }
 
 // Apply folds an event (and keeps the start for the opening post).
-func (r *Rules) Apply(ev engine.Event) error {
+func (r *Rules) Apply(ev game.Event) error {
 	if err := r.game.Apply(ev); err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
 func (r *Rules) Ender(_, reason string) any { return &rules.EndGame{Reason: reason} }
 
 // Undoable: a roll, an attack, a defence or points spent may be undone.
-func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+func (r *Rules) Undoable(ev game.Event) (string, bool) {
 	switch e := ev.(type) {
 	case *rules.Rolled:
 		return fmt.Sprintf("ход %d: бросок «%s», число %d (%s)", e.Turn, e.Team, e.Number, e.Author), true
@@ -215,7 +215,7 @@ type part struct{ name, to string }
 
 // Messages renders what an event causes: replies in the thread, and the faces and questions by
 // private message to the team's captain.
-func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c judge.Context, ev game.Event) ([]judge.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var parts []part
@@ -269,7 +269,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
-func (r *Rules) Describe(ev engine.Event) string {
+func (r *Rules) Describe(ev game.Event) string {
 	return r.tmpl.Optional("event "+ev.EventKind(), ev)
 }
 
@@ -298,7 +298,7 @@ func (r *Rules) Winners() []judge.Winner { return nil }
 type View struct {
 	Author   string
 	Private  bool
-	Event    engine.Event
+	Event    game.Event
 	Problems []rules.Problem
 	Lines    []*grammar.LineError // at most echoLines of them, each cut
 	More     int                  // how many more unreadable lines were not echoed

@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/rules"
 	"forumgm/judge"
 	"forumgm/parser"
@@ -36,16 +36,16 @@ func specOf(t testing.TB, src string) judge.Spec {
 	return judge.Spec{Node: *doc.Content[0], Start: at(19, 0)}
 }
 
-// game is a started referee of a game with the teams above, turn 1 at 20:00, Команда 1 on an
+// match is a started referee of a game with the teams above, turn 1 at 20:00, Команда 1 on an
 // attack cell and the faces of some numbers fixed.
-type game struct {
+type match struct {
 	t    testing.TB
 	ref  judge.Referee
 	last time.Time
-	log  []engine.Event
+	log  []game.Event
 }
 
-func newGame(t testing.TB, extra string, noPM bool) *game {
+func newGame(t testing.TB, extra string, noPM bool) *match {
 	t.Helper()
 	src := teamsYAML + `settings:
   first_turn: "2026-12-01T20:00:00+03:00"
@@ -63,7 +63,7 @@ func newGame(t testing.TB, extra string, noPM bool) *game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &game{t: t, ref: ref, last: at(19, 0)}
+	g := &match{t: t, ref: ref, last: at(19, 0)}
 	out, err := ref.Start(at(19, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func newGame(t testing.TB, extra string, noPM bool) *game {
 }
 
 // post judges a post (advancing the clock to it first).
-func (g *game) post(when time.Time, author string, private bool, text string) judge.Outcome {
+func (g *match) post(when time.Time, author string, private bool, text string) judge.Outcome {
 	g.t.Helper()
 	g.advance(when)
 	src := judge.Thread
@@ -89,13 +89,13 @@ func (g *game) post(when time.Time, author string, private bool, text string) ju
 }
 
 // moderate carries out a moderator command, keeping its events.
-func (g *game) moderate(cmd judge.ModCommand) (judge.Outcome, error) {
+func (g *match) moderate(cmd judge.ModCommand) (judge.Outcome, error) {
 	out, err := g.ref.Moderate(cmd)
 	g.log = append(g.log, out.Events...)
 	return out, err
 }
 
-func (g *game) advance(to time.Time) {
+func (g *match) advance(to time.Time) {
 	g.t.Helper()
 	var err error
 	g.last, err = judge.Advance(g.ref, g.last, to, func(_ time.Time, o judge.Outcome) error {
@@ -107,7 +107,7 @@ func (g *game) advance(to time.Time) {
 	}
 }
 
-func (g *game) final() rules.Final { return g.ref.Snapshot().(rules.Final) }
+func (g *match) final() rules.Final { return g.ref.Snapshot().(rules.Final) }
 
 func TestSetupReportsEveryProblem(t *testing.T) {
 	cases := map[string]struct{ src, want string }{
@@ -221,7 +221,7 @@ func TestStartPost(t *testing.T) {
 	}
 	started := out.Events[0].(*rules.GameStarted)
 	body := out.Messages[0].Body
-	seed := strings.Index(body, engine.Commitment("7", "s"))
+	seed := strings.Index(body, game.Commitment("7", "s"))
 	dice := strings.Index(body, started.Dice.Commitment)
 	if seed < 0 || dice < 0 || seed > dice {
 		t.Errorf("the seed's commitment (at %d) must come before the die table's (at %d):\n%s", seed, dice, body)
@@ -373,14 +373,14 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("an honest log: %v", err)
 	}
 
-	tamper := func(name string, change func(evs []engine.Event) []engine.Event, want string) {
+	tamper := func(name string, change func(evs []game.Event) []game.Event, want string) {
 		t.Helper()
 		evs := change(clone(t, g.log))
 		if err := Verify(evs); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", name, err, want)
 		}
 	}
-	tamper("a roll's face", func(evs []engine.Event) []engine.Event {
+	tamper("a roll's face", func(evs []game.Event) []game.Event {
 		for _, ev := range evs {
 			if r, ok := ev.(*rules.Rolled); ok {
 				r.Face = r.Face%6 + 1
@@ -388,7 +388,7 @@ func TestVerify(t *testing.T) {
 		}
 		return evs
 	}, "gave")
-	tamper("the table drawn", func(evs []engine.Event) []engine.Event {
+	tamper("the table drawn", func(evs []game.Event) []game.Event {
 		for _, ev := range evs {
 			if s, ok := ev.(*rules.GameStarted); ok {
 				s.Dice.Faces[36] = s.Dice.Faces[36]%6 + 1
@@ -396,7 +396,7 @@ func TestVerify(t *testing.T) {
 		}
 		return evs
 	}, "commitment")
-	tamper("the revealed table", func(evs []engine.Event) []engine.Event {
+	tamper("the revealed table", func(evs []game.Event) []game.Event {
 		for _, ev := range evs {
 			if e, ok := ev.(*rules.GameEnded); ok {
 				e.Reveal[0].Salt = "другая"
@@ -404,15 +404,15 @@ func TestVerify(t *testing.T) {
 		}
 		return evs
 	}, "do not match")
-	tamper("no start", func(evs []engine.Event) []engine.Event { return evs[1:] }, "never")
+	tamper("no start", func(evs []game.Event) []game.Event { return evs[1:] }, "never")
 }
 
 // clone deep-copies events through their JSON.
-func clone(t *testing.T, evs []engine.Event) []engine.Event {
+func clone(t *testing.T, evs []game.Event) []game.Event {
 	t.Helper()
-	var out []engine.Event
+	var out []game.Event
 	for _, ev := range evs {
-		rec, err := engine.Encode(ev)
+		rec, err := game.Encode(ev)
 		if err != nil {
 			t.Fatal(err)
 		}

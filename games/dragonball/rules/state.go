@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Team is one team as the transcript names it: A plays on the left half, B on the right.
@@ -209,7 +209,7 @@ type Game struct {
 	st       *State
 }
 
-var _ engine.Engine = (*Game)(nil)
+var _ game.Engine = (*Game)(nil)
 
 // Name is the game's identifier.
 func (g *Game) Name() string { return "dragonball" }

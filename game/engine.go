@@ -6,7 +6,7 @@
 // one event into the state. Timed rules (a daily close, a deadline) are driven from outside: the
 // caller asks NextTimer when the next one is due and calls Tick at that moment, in order, never
 // skipping one, so a replay and a live daemon that was down for a while reach the same state.
-package engine
+package game
 
 import (
 	"encoding/json"
