@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"forumgm/game"
-	"forumgm/judge"
 	"forumgm/store"
 	"forumgm/transcript"
 )
@@ -104,7 +103,7 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 		}
 	}
 	if ref, err := replayed.Referee(); err == nil {
-		verifyOwn(rep, judge.RulesOf(ref), res.Events)
+		verifyOwn(rep, game.RulesOf(ref), res.Events)
 	}
 	var expected []transcript.Post
 	for _, p := range res.Thread(&replayed) {
@@ -134,7 +133,7 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 // Store checks a game kept in the store: its seed against the commitment in its opening post and
 // against a revealed seed (if the game revealed it), and every draw recorded in its event log.
 // newRef builds the game's referee (to decode its events).
-func Store(ctx context.Context, st *store.Store, id string, newRef func() (judge.Referee, error)) (*Report, error) {
+func Store(ctx context.Context, st *store.Store, id string, newRef func() (game.Referee, error)) (*Report, error) {
 	g, err := st.Game(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
@@ -161,12 +160,12 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (judge
 	}
 	var evs []game.Event
 	for i, r := range recs {
-		ev, err := judge.DecodeAny(ref, r)
+		ev, err := game.DecodeAny(ref, r)
 		if err != nil {
 			return nil, fmt.Errorf("audit: event %d: %w", i+1, err)
 		}
 		evs = append(evs, ev)
-		if rv, ok := ev.(*judge.RevealedEvent); ok {
+		if rv, ok := ev.(*game.RevealedEvent); ok {
 			rep.add(rv.Seed == rec.Seed && rv.Salt == rec.Salt, "event %d: the revealed seed is the stored one", i+1)
 		}
 		if d, ok := ev.(game.Drawer); ok {
@@ -176,7 +175,7 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (judge
 			}
 		}
 	}
-	verifyOwn(rep, judge.RulesOf(ref), evs)
+	verifyOwn(rep, game.RulesOf(ref), evs)
 	if err := ref.Restore(recs); err != nil {
 		rep.add(false, "the event log does not fold: %v", err)
 	} else {
@@ -185,10 +184,10 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (judge
 	return rep, nil
 }
 
-// verifyOwn runs the game's own fairness checks (judge.Verifier: commitments of its own, such as
+// verifyOwn runs the game's own fairness checks (game.Verifier: commitments of its own, such as
 // a die table) over its events, when it has any.
-func verifyOwn(rep *Report, rules judge.Rules, evs []game.Event) {
-	v, ok := rules.(judge.Verifier)
+func verifyOwn(rep *Report, rules game.Rules, evs []game.Event) {
+	v, ok := rules.(game.Verifier)
 	if !ok {
 		return
 	}

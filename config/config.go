@@ -17,7 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // Config is the whole config.yaml.
@@ -123,7 +123,7 @@ func (g *Game) UnmarshalYAML(n *yaml.Node) error {
 	type plain Game
 	var p plain
 	if len(common.Content) > 0 {
-		if err := judge.DecodeStrict(common, &p); err != nil {
+		if err := game.DecodeStrict(common, &p); err != nil {
 			return err
 		}
 	}
@@ -574,9 +574,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if c.Game.Kind == "" {
-		bad("game.kind", "missing (the game: %s)", strings.Join(judge.Games(), ", "))
-	} else if _, err := judge.Lookup(c.Game.Kind); err != nil {
-		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(judge.Games(), ", "))
+		bad("game.kind", "missing (the game: %s)", strings.Join(game.Games(), ", "))
+	} else if _, err := game.Lookup(c.Game.Kind); err != nil {
+		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(game.Games(), ", "))
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
 		bad("game", "%v", flatten(err))
 	} else {
@@ -787,8 +787,8 @@ func (c *Config) IsModerator(name string) bool {
 
 // GameSetup decodes the game's own keys through the game's plug-in. noPM: the forum has no
 // private messages; start: the game's start (zero: now is not known yet).
-func (c *Config) GameSetup(noPM bool, start time.Time) (*judge.Setup, error) {
-	g, err := judge.Lookup(c.Game.Kind)
+func (c *Config) GameSetup(noPM bool, start time.Time) (*game.Setup, error) {
+	g, err := game.Lookup(c.Game.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -796,7 +796,7 @@ func (c *Config) GameSetup(noPM bool, start time.Time) (*judge.Setup, error) {
 	if c.path != "" {
 		dir = filepath.Dir(c.path)
 	}
-	return g.Setup(judge.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
+	return g.Setup(game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
 		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM})
 }
 

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/media"
 	mybb "forumgm/poster/mybb"
 )
@@ -27,25 +27,25 @@ var picPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR-field-of-round-1")
 // the placeholder where the picture goes, and the positions as text.
 type picRef struct {
 	*fakeRef
-	pic judge.Attachment
+	pic forum.Attachment
 }
 
-func (p *picRef) Judge(in judge.Input) (judge.Outcome, error) {
+func (p *picRef) Judge(in game.Input) (game.Outcome, error) {
 	out, err := p.fakeRef.Judge(in)
 	for i, m := range out.Messages {
-		if m.To == "" && out.Verdict == judge.Accepted {
+		if m.To == "" && out.Verdict == game.Accepted {
 			out.Messages[i].Body = "Отчёт раунда.\n" + forum.Placeholder(p.pic.Name) + "\nПозиции: " + m.Body
-			out.Messages[i].Attachments = []judge.Attachment{p.pic}
+			out.Messages[i].Attachments = []forum.Attachment{p.pic}
 		}
 	}
 	return out, err
 }
 
-func picFactory(pic judge.Attachment) func() (judge.Referee, error) {
-	return func() (judge.Referee, error) { return &picRef{fakeRef: &fakeRef{loc: msk}, pic: pic}, nil }
+func picFactory(pic forum.Attachment) func() (game.Referee, error) {
+	return func() (game.Referee, error) { return &picRef{fakeRef: &fakeRef{loc: msk}, pic: pic}, nil }
 }
 
-var field = judge.Attachment{Name: "round-1.png", ContentType: "image/png", Data: picPNG}
+var field = forum.Attachment{Name: "round-1.png", ContentType: "image/png", Data: picPNG}
 
 var reAttachTag = regexp.MustCompile(`\[attachment=(\d+)\]`)
 
@@ -263,7 +263,7 @@ func TestReportPictureDroppedWithoutPublicURL(t *testing.T) {
 // than the sandbox's 500 KB) is linked from forumgm's folder instead; one report, no upload kept.
 func TestRefusedAttachmentIsLinked(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
-	big := judge.Attachment{Name: "round-1.png", ContentType: "image/png", Data: append(append([]byte{}, picPNG...), make([]byte, 600*1024)...)}
+	big := forum.Attachment{Name: "round-1.png", ContentType: "image/png", Data: append(append([]byte{}, picPNG...), make([]byte, 600*1024)...)}
 	r := newRig(t, start, picFactory(big))
 	files, err := media.New(filepath.Join(r.dir, "pictures"), "https://example.org/pics/")
 	if err != nil {

@@ -20,7 +20,6 @@ import (
 
 	"forumgm/forum"
 	"forumgm/game"
-	"forumgm/judge"
 	"forumgm/media"
 	"forumgm/store"
 	"forumgm/templates"
@@ -36,7 +35,7 @@ type Options struct {
 	Store      *store.Store
 	// NewReferee builds a fresh referee (start-up, and again whenever the event log changed
 	// behind the daemon's back: a moderator's command from another process).
-	NewReferee func() (judge.Referee, error)
+	NewReferee func() (game.Referee, error)
 	// Files is where pictures the forum cannot take as attachments are served from (linked with
 	// [img]); nil: such pictures are dropped and the message's text stands alone.
 	Files      *media.Folder
@@ -78,7 +77,7 @@ type Daemon struct {
 	m   *Metrics
 
 	mu       sync.Mutex
-	ref      judge.Referee
+	ref      game.Referee
 	seq      int64     // the last event seq the referee has folded
 	clock    time.Time // the game clock: the last timer fired
 	hasClock bool
@@ -105,10 +104,10 @@ type Daemon struct {
 const inboxEvery = 30 * time.Minute
 
 // inboxDue reports whether this poll reads the inbox: the game expects a private message now
-// (judge.ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
+// (game.ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
 // the inbox was not read for inboxEvery (or ever).
-func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
-	if judge.ExpectsPrivate(ref, now) {
+func (d *Daemon) inboxDue(ref game.Referee, now time.Time) bool {
+	if game.ExpectsPrivate(ref, now) {
 		return true
 	}
 	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
@@ -156,7 +155,7 @@ func (d *Daemon) hook(step string) {
 }
 
 // Referee returns the current referee (tests and the sandbox inspect its snapshot).
-func (d *Daemon) Referee() judge.Referee {
+func (d *Daemon) Referee() game.Referee {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.ref
@@ -349,7 +348,7 @@ func (d *Daemon) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("daemon: new referee: %w", err)
 	}
-	judge.Lean(ref) // the current state only: undo is the moderators' tools' business
+	game.Lean(ref) // the current state only: undo is the moderators' tools' business
 	if err := ref.Restore(recs); err != nil {
 		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
 	}
@@ -360,7 +359,7 @@ func (d *Daemon) sync(ctx context.Context) error {
 
 // referee returns the referee and the seq it folded, rebuilding it from the store first when a
 // refused commit dropped it (invalidate): no path meets a nil referee.
-func (d *Daemon) referee(ctx context.Context) (judge.Referee, int64, error) {
+func (d *Daemon) referee(ctx context.Context) (game.Referee, int64, error) {
 	d.mu.Lock()
 	ref, seq := d.ref, d.seq
 	d.mu.Unlock()
@@ -485,7 +484,7 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 // their moderator notices. On failure the referee is dropped (it may be ahead of the store); a
 // store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
 // the caller's cue to rebuild and decide again.
-func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome, in *judge.Input) error {
+func (d *Daemon) commit(ctx context.Context, c *store.Commit, out game.Outcome, in *game.Input) error {
 	n := Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
 	if err := FillWith(c, out, in, n); err != nil {
 		d.invalidate()
@@ -517,13 +516,13 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 // queued (a PM for a named recipient, a thread reply otherwise), the flags, and for each flag a
 // private message to each moderator (when the forum has private messages). in names the post the
 // outcome is about (flags default to it).
-func Fill(c *store.Commit, out judge.Outcome, in *judge.Input, moderators []string, caps forum.Capabilities) error {
+func Fill(c *store.Commit, out game.Outcome, in *game.Input, moderators []string, caps forum.Capabilities) error {
 	return FillWith(c, out, in, Notify{Moderators: moderators, PM: caps.PrivateMessages})
 }
 
 // FillWith is Fill with the moderators' notices configured by n. The notices are made after the
 // store numbers the flags (store.Commit.Notices), so each names its flag's own number.
-func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) error {
+func FillWith(c *store.Commit, out game.Outcome, in *game.Input, n Notify) error {
 	for _, ev := range out.Events {
 		r, err := game.Encode(ev)
 		if err != nil {
@@ -535,10 +534,7 @@ func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) err
 		if strings.TrimSpace(m.Body) == "" {
 			continue
 		}
-		var atts []forum.Attachment
-		for _, a := range m.Attachments {
-			atts = append(atts, forum.Attachment{Name: a.Name, ContentType: a.ContentType, Data: a.Data})
-		}
+		atts := m.Attachments
 		if m.To == "" {
 			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts, Clock: m.Clock})
 		} else {
@@ -555,7 +551,7 @@ func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) err
 		if pid != "" {
 			nf.PostID = pid
 			nf.Source = store.SourceThread
-			if in != nil && in.PostID == pid && in.Source == judge.PM {
+			if in != nil && in.PostID == pid && in.Source == game.PM {
 				nf.Source = store.SourcePM
 			}
 		}
@@ -754,7 +750,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if seen && rec.Judged() {
 		return nil // judged before a crash; the cursor lagged
 	}
-	ji := judge.Input{Source: in.src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
+	ji := game.Input{Source: in.src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
 	if seen {
 		// The first-seen post stands: the whole of it when it was stored whole, else its text.
 		if rec.Whole {
@@ -770,11 +766,11 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if ji.At.IsZero() {
 		ji.At = d.o.Clock.Now() // the forum's date could not be read: when it was read
 	}
-	var out judge.Outcome
+	var out game.Outcome
 	if missing := missingParts(in.post); missing != "" {
 		// The page did not show who wrote the post or what it says: a person must look, the
 		// game judges nothing it cannot attribute or read.
-		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
+		out = game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagOther, PostID: in.post.ID,
 			Detail: "the forum's page did not show the post's " + missing + " (" + strings.Join(in.post.Problems, "; ") + ")"}}}
 	} else {
 		out, err = ref.Judge(ji)
@@ -784,7 +780,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		// moderator rather than stall the game.
 		d.invalidate()
 		d.fail("referee", err)
-		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, PostID: in.post.ID,
+		out = game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagUnreadable, PostID: in.post.ID,
 			Detail: "the referee failed on this post: " + err.Error()}}}
 	}
 	d.hook("decided")
@@ -1056,13 +1052,13 @@ func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.Post
 		}
 	}
 	if !dup {
-		in := &judge.Input{Source: judge.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
+		in := &game.Input{Source: game.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
 		// The notice shows an edit as what changed from the first-seen text.
 		was := rec.Text
 		if rec.Whole {
 			was = rec.Post.Text
 		}
-		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
+		out := game.Outcome{Flags: []game.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
 		c := store.Commit{Game: d.o.Game}
 		if err := d.commit(ctx, &c, out, in); err != nil {
 			return err

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 )
 
@@ -231,7 +231,7 @@ func TestPauseStopsJudging(t *testing.T) {
 	r := newRig(t, start, fakeFactory)
 	r.cycle(t)
 	ref := r.d.Referee()
-	out, _ := ref.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: start})
+	out, _ := ref.Moderate(game.ModCommand{Action: game.ModPause, By: "Moderator", At: start})
 	c := store.Commit{Game: "g1", At: start, Cause: store.ModeratorCause("Moderator"), Actor: "Moderator"}
 	if err := Fill(&c, out, nil, nil, r.fo.Capabilities()); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 
 	"forumgm/forum"
 	"forumgm/game"
-	"forumgm/judge"
 	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
@@ -38,30 +37,30 @@ type fakeRef struct {
 	paused bool
 }
 
-func (f *fakeRef) Start(at time.Time) (judge.Outcome, error) {
+func (f *fakeRef) Start(at time.Time) (game.Outcome, error) {
 	ev := fakeEvent{What: "start"}
-	return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev}, Messages: []judge.Message{{Body: "Игра началась. [code]доска 0[/code]"}}}, nil
+	return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev}, Messages: []game.Message{{Body: "Игра началась. [code]доска 0[/code]"}}}, nil
 }
 
-func (f *fakeRef) Judge(in judge.Input) (judge.Outcome, error) {
+func (f *fakeRef) Judge(in game.Input) (game.Outcome, error) {
 	t := in.Post.Text
 	switch {
-	case in.Source == judge.PM:
+	case in.Source == game.PM:
 		ev := fakeEvent{What: "pm", Text: t}
-		return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev},
-			Messages: []judge.Message{{To: in.Author, Subject: "Принято", Body: "Распределение принято: " + t}}}, nil
+		return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev},
+			Messages: []game.Message{{To: in.Author, Subject: "Принято", Body: "Распределение принято: " + t}}}, nil
 	case strings.Contains(t, "??"):
-		return judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, Detail: "не понял"}},
-			Messages: []judge.Message{{Body: "Не понял ход " + in.PostID}}}, nil
+		return game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagUnreadable, Detail: "не понял"}},
+			Messages: []game.Message{{Body: "Не понял ход " + in.PostID}}}, nil
 	case strings.Contains(t, "плохой"):
-		return judge.Outcome{Verdict: judge.Refused, Messages: []judge.Message{{Body: "Ход отклонён: " + in.PostID}}}, nil
+		return game.Outcome{Verdict: game.Refused, Messages: []game.Message{{Body: "Ход отклонён: " + in.PostID}}}, nil
 	case strings.Contains(t, "ход"):
 		f.moves++
 		ev := fakeEvent{What: "move", Text: t}
-		return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev},
-			Messages: []judge.Message{{Body: fmt.Sprintf("Ход %d принят (пост %s). [code]доска %d[/code]", f.moves, in.PostID, f.moves)}}}, nil
+		return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev},
+			Messages: []game.Message{{Body: fmt.Sprintf("Ход %d принят (пост %s). [code]доска %d[/code]", f.moves, in.PostID, f.moves)}}}, nil
 	}
-	return judge.Outcome{Verdict: judge.Ignored}, nil
+	return game.Outcome{Verdict: game.Ignored}, nil
 }
 
 func (f *fakeRef) NextTimer(t time.Time) (time.Time, bool) {
@@ -72,17 +71,17 @@ func (f *fakeRef) NextTimer(t time.Time) (time.Time, bool) {
 	return time.Date(l.Year(), l.Month(), l.Day()+1, 0, 0, 0, 0, f.loc), true
 }
 
-func (f *fakeRef) Fire(at time.Time) (judge.Outcome, error) {
+func (f *fakeRef) Fire(at time.Time) (game.Outcome, error) {
 	f.closes++
 	ev := fakeEvent{What: "close", Text: at.In(f.loc).Format("2006-01-02")}
-	return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev},
-		Messages: []judge.Message{{Body: fmt.Sprintf("Итоги дня %s: ходов %d.", ev.Text, f.moves)}}}, nil
+	return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev},
+		Messages: []game.Message{{Body: fmt.Sprintf("Итоги дня %s: ходов %d.", ev.Text, f.moves)}}}, nil
 }
 
-func (f *fakeRef) Moderate(cmd judge.ModCommand) (judge.Outcome, error) {
+func (f *fakeRef) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 	ev := fakeEvent{What: string(cmd.Action), Text: cmd.By}
 	f.apply(ev)
-	return judge.Outcome{Verdict: judge.Accepted, Events: []game.Event{ev}}, nil
+	return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev}}, nil
 }
 
 func (f *fakeRef) apply(ev fakeEvent) {
@@ -109,10 +108,10 @@ func (f *fakeRef) Restore(recs []game.Record) error {
 	return nil
 }
 
-func (f *fakeRef) Snapshot() any            { return map[string]int{"moves": f.moves, "closes": f.closes} }
-func (f *fakeRef) Paused() bool             { return f.paused }
-func (f *fakeRef) ForGame(judge.Input) bool { return false }
-func (f *fakeRef) Plays(string) bool        { return true }
+func (f *fakeRef) Snapshot() any           { return map[string]int{"moves": f.moves, "closes": f.closes} }
+func (f *fakeRef) Paused() bool            { return f.paused }
+func (f *fakeRef) ForGame(game.Input) bool { return false }
+func (f *fakeRef) Plays(string) bool       { return true }
 
 var msk = time.FixedZone("MSK", 3*3600)
 
@@ -142,7 +141,7 @@ func (w syncWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error)) *rig {
+func newRig(t testing.TB, start time.Time, newRef func() (game.Referee, error)) *rig {
 	t.Helper()
 	return newRigWith(t, start, newRef, rigOptions{})
 }
@@ -156,7 +155,7 @@ type rigOptions struct {
 	noMerge      bool // the board does not merge a user's consecutive posts (the bot exempted)
 }
 
-func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, error), ro rigOptions) *rig {
+func newRigWith(t testing.TB, start time.Time, newRef func() (game.Referee, error), ro rigOptions) *rig {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -205,7 +204,7 @@ func newForumWith(t testing.TB, url string, clock Clock, ro rigOptions) forum.Fo
 	return f
 }
 
-func (r *rig) newDaemon(t testing.TB, newRef func() (judge.Referee, error), opts ...func(*Options)) *Daemon {
+func (r *rig) newDaemon(t testing.TB, newRef func() (game.Referee, error), opts ...func(*Options)) *Daemon {
 	if _, err := r.st.EnsureGame(r.ctx, "g1", "fake", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -261,4 +260,4 @@ func (r *rig) botTexts(t testing.TB) []string {
 	return out
 }
 
-func fakeFactory() (judge.Referee, error) { return &fakeRef{loc: msk}, nil }
+func fakeFactory() (game.Referee, error) { return &fakeRef{loc: msk}, nil }

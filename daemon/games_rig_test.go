@@ -13,7 +13,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	mybb "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
@@ -80,7 +80,7 @@ type table struct {
 	bot    string
 	thread int
 	cfg    *config.Config
-	newRef func() (judge.Referee, error)
+	newRef func() (game.Referee, error)
 	st     *store.Store
 	fo     forum.Forum
 	d      *Daemon
@@ -345,7 +345,7 @@ func (g *table) newRefOver(t testing.TB) bool {
 	if err := ref.Restore(recs); err != nil {
 		t.Fatal(err)
 	}
-	return judge.RulesOf(ref).Over()
+	return game.RulesOf(ref).Over()
 }
 
 // crashAndRecover crashes a new daemon at step crashAt during its next cycle, then lets another

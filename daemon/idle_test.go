@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/poster/mybb"
 )
 
@@ -130,7 +130,7 @@ func idleRig(t *testing.T) (*rig, *counter, *atomic.Bool) {
 	}
 	expects := &atomic.Bool{}
 	r.fo = f
-	r.d = r.newDaemon(t, func() (judge.Referee, error) { return quietRef{&fakeRef{loc: msk}, expects}, nil })
+	r.d = r.newDaemon(t, func() (game.Referee, error) { return quietRef{&fakeRef{loc: msk}, expects}, nil })
 	return r, c, expects
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -82,7 +82,7 @@ func Notice(v NoticeView) (subject, body string, err error) {
 
 // noticeView is the notice about flag f (numbered n) raised on in, with out the outcome that
 // raised it.
-func noticeView(game string, n int64, f judge.Flag, kind store.FlagKind, in *judge.Input, out judge.Outcome, publicURL string) NoticeView {
+func noticeView(game string, n int64, f game.Flag, kind store.FlagKind, in *game.Input, out game.Outcome, publicURL string) NoticeView {
 	v := NoticeView{Game: game, N: n, Kind: kind, PostID: f.PostID}
 	if v.PostID == "" && in != nil {
 		v.PostID = in.PostID
@@ -190,7 +190,7 @@ func lineDiff(was, now string) ([]DiffLine, int) {
 
 // notices is a commit's Notices: a private message to each moderator about each flag, made once
 // the store has numbered the flags.
-func notices(game string, out judge.Outcome, in *judge.Input, flags []store.NewFlag, n Notify) func([]int64) ([]store.OutboxItem, error) {
+func notices(game string, out game.Outcome, in *game.Input, flags []store.NewFlag, n Notify) func([]int64) ([]store.OutboxItem, error) {
 	return func(ids []int64) ([]store.OutboxItem, error) {
 		var items []store.OutboxItem
 		for i, id := range ids {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 )
 
@@ -71,9 +71,9 @@ func TestModeratorNotice(t *testing.T) {
 
 // Without review.public_url the notice names the CLI only; a failed referee is said in Russian.
 func TestModeratorNoticeWithoutWebUI(t *testing.T) {
-	in := &judge.Input{PostID: "12", Author: "snovaya"}
-	f := judge.Flag{Kind: judge.FlagUnreadable, PostID: "12", Detail: "ошибка судьи: judge: boom"}
-	_, body, err := Notice(noticeView("g1", 4, f, store.FlagUnreadable, in, judge.Outcome{}, ""))
+	in := &game.Input{PostID: "12", Author: "snovaya"}
+	f := game.Flag{Kind: game.FlagUnreadable, PostID: "12", Detail: "ошибка судьи: judge: boom"}
+	_, body, err := Notice(noticeView("g1", 4, f, store.FlagUnreadable, in, game.Outcome{}, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,13 +122,13 @@ func TestLineDiff(t *testing.T) {
 // With several games the notice links to the flag under its own game's path in the web UI, the
 // one the UI serves it at (/g/ID/flag/N), whatever the public URL's trailing slash.
 func TestNoticeLinksUnderTheGame(t *testing.T) {
-	in := &judge.Input{PostID: "5", Author: "Петя"}
+	in := &game.Input{PostID: "5", Author: "Петя"}
 	for _, tc := range []struct{ game, public, want string }{
 		{"crusade-1", "https://mod.example.org/", "https://mod.example.org/g/crusade-1/flag/12"},
 		{"football-1", "https://mod.example.org", "https://mod.example.org/g/football-1/flag/12"},
 		{"g1", "", ""},
 	} {
-		v := noticeView(tc.game, 12, judge.Flag{PostID: "5"}, store.FlagDispute, in, judge.Outcome{}, tc.public)
+		v := noticeView(tc.game, 12, game.Flag{PostID: "5"}, store.FlagDispute, in, game.Outcome{}, tc.public)
 		if v.WebURL != tc.want {
 			t.Errorf("%s at %q: %q, want %q", tc.game, tc.public, v.WebURL, tc.want)
 		}

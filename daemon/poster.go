@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/poster/form"
 	"forumgm/store"
 )
@@ -262,14 +262,14 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 // render makes an item's body as it goes out at now: a reply that starts a side's clock states
 // the deadline that follows from now (judge.FillDeadline).
 func (d *Daemon) render(ctx context.Context, it store.OutboxRow, body string, now time.Time) (string, error) {
-	if it.Clock == "" && !strings.Contains(body, judge.DeadlineSlot) {
+	if it.Clock == "" && !strings.Contains(body, game.DeadlineSlot) {
 		return body, nil
 	}
 	ref, _, err := d.referee(ctx)
 	if err != nil {
 		return "", err
 	}
-	return judge.FillDeadline(ref, body, it.Clock, now), nil
+	return game.FillDeadline(ref, body, it.Clock, now), nil
 }
 
 // posted marks an item posted. An item that starts a side's clock first tells the game when it
@@ -283,7 +283,7 @@ func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string,
 		if err != nil {
 			return err
 		}
-		out, err := judge.Deliver(ref, it.Clock, it.Marker, at)
+		out, err := game.Deliver(ref, it.Clock, it.Marker, at)
 		if err != nil {
 			d.invalidate()
 			d.fail("referee", fmt.Errorf("daemon: outbox %d (%s): delivered: %w", it.ID, it.Marker, err))
@@ -292,7 +292,7 @@ func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string,
 		if len(out.Events) == 0 {
 			break
 		}
-		c := store.Commit{Game: d.o.Game, At: judge.PostingMinute(at), Cause: store.OutboxCause(it.Marker),
+		c := store.Commit{Game: d.o.Game, At: game.PostingMinute(at), Cause: store.OutboxCause(it.Marker),
 			Posted: &store.Posted{ID: it.ID, ForumPostID: forumID, At: now}, ExpectSeq: store.Expect(seq)}
 		err = d.commit(ctx, &c, out, nil)
 		if err == nil {

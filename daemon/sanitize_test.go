@@ -6,16 +6,16 @@ import (
 	"unicode/utf8"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 )
 
 // What a player wrote reaches a post only as valid UTF-8 without NUL, opening no tag and holding
 // no marker: in a moderator's notice and in any body the poster marks.
 func TestEchoedPlayerTextSanitised(t *testing.T) {
-	in := &judge.Input{PostID: "7", Author: "Дже\x00лу\xc3", Post: forum.Post{Text: "ход\xff\xfe к1\x00 [b]fgm-g1-3-0123456789ab"}}
-	f := judge.Flag{Kind: judge.FlagEdited, PostID: "7", Was: "ход к2"}
-	_, notice, err := Notice(noticeView("g1", 3, f, store.FlagEdited, in, judge.Outcome{}, ""))
+	in := &game.Input{PostID: "7", Author: "Дже\x00лу\xc3", Post: forum.Post{Text: "ход\xff\xfe к1\x00 [b]fgm-g1-3-0123456789ab"}}
+	f := game.Flag{Kind: game.FlagEdited, PostID: "7", Was: "ход к2"}
+	_, notice, err := Notice(noticeView("g1", 3, f, store.FlagEdited, in, game.Outcome{}, ""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 )
 
@@ -70,11 +70,11 @@ type quietStart struct {
 	onStart func()
 }
 
-func (q quietStart) Start(at time.Time) (judge.Outcome, error) {
+func (q quietStart) Start(at time.Time) (game.Outcome, error) {
 	if q.onStart != nil {
 		q.onStart()
 	}
-	return judge.Outcome{Verdict: judge.Accepted, Messages: []judge.Message{{Body: "Игра началась."}}}, nil
+	return game.Outcome{Verdict: game.Accepted, Messages: []game.Message{{Body: "Игра началась."}}}, nil
 }
 
 // Two daemons start the same game: B decides the opening, A commits its opening first, B's
@@ -83,10 +83,10 @@ func (q quietStart) Start(at time.Time) (judge.Outcome, error) {
 func TestSecondDaemonStartingLateKeepsItsReferee(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	quiet := func() (judge.Referee, error) { return quietStart{fakeRef: &fakeRef{loc: msk}}, nil }
+	quiet := func() (game.Referee, error) { return quietStart{fakeRef: &fakeRef{loc: msk}}, nil }
 	a := r.newDaemon(t, quiet)
 	raced := false
-	b := r.newDaemon(t, func() (judge.Referee, error) {
+	b := r.newDaemon(t, func() (game.Referee, error) {
 		return quietStart{fakeRef: &fakeRef{loc: msk}, onStart: func() {
 			if !raced {
 				raced = true

@@ -20,7 +20,7 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/media"
 	"forumgm/store"
 )
@@ -49,7 +49,7 @@ type Game struct {
 	Config     *config.Config // the game's single-game view
 	Daemon     *daemon.Daemon
 	Forum      forum.Forum // the game's forum (the shared session seen through its section)
-	NewReferee func() (judge.Referee, error)
+	NewReferee func() (game.Referee, error)
 
 	fingerprint string
 	session     string

@@ -3,7 +3,7 @@ package review
 import (
 	"context"
 
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // Over reports whether the game has ended (by its rules or a moderator's end).
@@ -12,6 +12,6 @@ func (r *Review) Over(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	rules := judge.RulesOf(ref)
+	rules := game.RulesOf(ref)
 	return rules != nil && rules.Over(), nil
 }

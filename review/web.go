@@ -20,8 +20,8 @@ import (
 	ttemplate "text/template"
 	"time"
 
+	"forumgm/game"
 	"forumgm/internal/loopback"
-	"forumgm/judge"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -706,7 +706,7 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 		return
 	}
 	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
-	var out judge.Outcome
+	var out game.Outcome
 	var err error
 	var done string
 	n := msgData{N: id}
@@ -719,7 +719,7 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 			done = w.msg("done.kept_dispute", n)
 		case serr == nil && !retype(c.Flag.Kind):
 			done = w.msg("done.kept", n)
-		case out.Verdict == judge.Refused:
+		case out.Verdict == game.Refused:
 			done = w.msg("done.accepted_refused", n)
 		default:
 			done = w.msg("done.accepted", n)
@@ -741,7 +741,7 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 // command is Undo, Pause, Resume or End: the same Review methods the CLI calls.
 func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
-	var out judge.Outcome
+	var out game.Outcome
 	var err error
 	var done string
 	back := gamePath(g.Game)
@@ -755,7 +755,7 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 		case lerr != nil:
 			err = lerr
 		case !ok:
-			err = judge.ErrNothingToUndo
+			err = game.ErrNothingToUndo
 		case label != r.PostForm.Get("label"):
 			w.setFlash(s, false, w.msg("err.undo_moved", msgData{Label: label}))
 			http.Redirect(rw, r, back, http.StatusSeeOther)
@@ -799,7 +799,7 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 }
 
 // after reports an action's outcome as a flash and redirects (POST, redirect, GET).
-func (w *Web) after(rw http.ResponseWriter, r *http.Request, s *session, out judge.Outcome, err error, done, okTo, failTo string) {
+func (w *Web) after(rw http.ResponseWriter, r *http.Request, s *session, out game.Outcome, err error, done, okTo, failTo string) {
 	if err != nil {
 		w.setFlash(s, false, w.errorText(err))
 		http.Redirect(rw, r, failTo, http.StatusSeeOther)
@@ -825,13 +825,13 @@ func (w *Web) errorText(err error) string {
 		return w.msg("err.no_flag", nil)
 	case errors.Is(err, store.ErrLogMoved):
 		return w.msg("err.log_moved", nil)
-	case errors.Is(err, judge.ErrNothingToUndo):
+	case errors.Is(err, game.ErrNothingToUndo):
 		return w.msg("err.nothing_to_undo", nil)
-	case errors.Is(err, judge.ErrPauseState):
+	case errors.Is(err, game.ErrPauseState):
 		return w.msg("err.pause_state", nil)
-	case errors.Is(err, judge.ErrNoReadable):
+	case errors.Is(err, game.ErrNoReadable):
 		return w.msg("err.no_readable", nil)
-	case errors.Is(err, judge.ErrNotPlaying):
+	case errors.Is(err, game.ErrNotPlaying):
 		return w.msg("err.not_playing", nil)
 	case errors.Is(err, ErrNotModerator):
 		return w.msg("err.not_moderator", nil)

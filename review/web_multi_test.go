@@ -13,8 +13,8 @@ import (
 
 	"forumgm/daemon"
 	"forumgm/forum"
+	"forumgm/game"
 	gfb "forumgm/games/football"
-	"forumgm/judge"
 	"forumgm/store"
 
 	_ "forumgm/games/dragonball" // every registered game has words in the UI
@@ -31,7 +31,7 @@ const (
 
 var yekt = time.FixedZone("YEKT", 5*3600)
 
-func footballFactory(t *testing.T) func() (judge.Referee, error) {
+func footballFactory(t *testing.T) func() (game.Referee, error) {
 	t.Helper()
 	var n yaml.Node
 	src := `teams:
@@ -46,12 +46,12 @@ settings:
 	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
 		t.Fatal(err)
 	}
-	setup, err := gfb.Game{}.Setup(judge.Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 19, 0, 0, 0, msk), Timezone: "Europe/Moscow"})
+	setup, err := gfb.Game{}.Setup(game.Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 19, 0, 0, 0, msk), Timezone: "Europe/Moscow"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() (judge.Referee, error) {
-		return judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
+	return func() (game.Referee, error) {
+		return game.New(setup, game.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
 	}
 }
 
@@ -316,7 +316,7 @@ func between(s, from, to string) string {
 // The games' kinds have words for every registered game; games are given once each, with an id.
 func TestWebGamesGiven(t *testing.T) {
 	m := newMultiEnv(t)
-	for _, k := range judge.Games() {
+	for _, k := range game.Games() {
 		if m.env.web.msgs.Lookup("game."+k) == nil {
 			t.Errorf("no words for the game %s", k)
 		}

@@ -18,7 +18,6 @@ import (
 	_ "forumgm/games/crusade"
 	_ "forumgm/games/dragonball"
 	_ "forumgm/games/football"
-	"forumgm/judge"
 	"forumgm/parser"
 )
 
@@ -41,7 +40,7 @@ func examples(t testing.TB) map[string][]*Transcript {
 	return out
 }
 
-func snapshot(t testing.TB, r judge.Referee) string {
+func snapshot(t testing.TB, r game.Referee) string {
 	t.Helper()
 	b, err := json.Marshal(r.Snapshot())
 	if err != nil {
@@ -56,13 +55,13 @@ type step struct {
 	before        []game.Record
 	stateBefore   string
 	stateAfter    string
-	out           judge.Outcome
-	input         judge.Input
+	out           game.Outcome
+	input         game.Input
 	undoableEvent bool
 }
 
 // play replays a transcript step by step, keeping the whole event log.
-func play(t testing.TB, tr *Transcript) (judge.Referee, []game.Record, []step) {
+func play(t testing.TB, tr *Transcript) (game.Referee, []game.Record, []step) {
 	t.Helper()
 	ref, err := tr.Referee()
 	if err != nil {
@@ -78,7 +77,7 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []game.Record, []step) {
 			log = append(log, rec)
 		}
 	}
-	emit := func(_ time.Time, o judge.Outcome) error { keep(o.Events); return nil }
+	emit := func(_ time.Time, o game.Outcome) error { keep(o.Events); return nil }
 	start, err := ref.Start(tr.Start)
 	if err != nil {
 		t.Fatal(err)
@@ -87,14 +86,14 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []game.Record, []step) {
 	last := tr.Start
 	var steps []step
 	for i, p := range tr.Posts {
-		if last, err = judge.Advance(ref, last, p.At, emit); err != nil {
+		if last, err = game.Advance(ref, last, p.At, emit); err != nil {
 			t.Fatal(err)
 		}
-		src := judge.Thread
+		src := game.Thread
 		if p.Private {
-			src = judge.PM
+			src = game.PM
 		}
-		in := judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
+		in := game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
 		st := step{index: i, before: append([]game.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
 		out, err := ref.Judge(in)
 		if err != nil {
@@ -102,7 +101,7 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []game.Record, []step) {
 		}
 		keep(out.Events)
 		st.out, st.stateAfter = out, snapshot(t, ref)
-		rules := judge.RulesOf(ref)
+		rules := game.RulesOf(ref)
 		for _, ev := range out.Events {
 			if _, ok := rules.Undoable(ev); ok {
 				st.undoableEvent = true
@@ -114,7 +113,7 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []game.Record, []step) {
 		}
 	}
 	if !tr.Until.IsZero() {
-		if _, err := judge.Advance(ref, last, tr.Until, emit); err != nil {
+		if _, err := game.Advance(ref, last, tr.Until, emit); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -123,7 +122,7 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []game.Record, []step) {
 
 func TestConformance(t *testing.T) {
 	byGame := examples(t)
-	for _, name := range judge.Games() {
+	for _, name := range game.Games() {
 		t.Run(name, func(t *testing.T) {
 			trs := byGame[name]
 			if len(trs) == 0 {
@@ -150,11 +149,11 @@ func conform(t *testing.T, tr *Transcript) {
 	}
 
 	ref, log, steps := play(t, tr)
-	rules := judge.RulesOf(ref)
+	rules := game.RulesOf(ref)
 
 	// Every template the game may render exists (events, refusal codes, parser reasons) and
 	// every template the referee renders.
-	for _, n := range append(rules.Required(), judge.RefereeTemplates...) {
+	for _, n := range append(rules.Required(), game.RefereeTemplates...) {
 		if !rules.Defined(n) {
 			t.Errorf("no template %q", n)
 		}
@@ -162,10 +161,10 @@ func conform(t *testing.T, tr *Transcript) {
 
 	// A post that is not accepted changes no state.
 	for _, s := range steps {
-		if s.out.Verdict != judge.Accepted && s.stateBefore != s.stateAfter {
+		if s.out.Verdict != game.Accepted && s.stateBefore != s.stateAfter {
 			t.Errorf("post %d (%s) changed the state", s.index, s.out.Verdict)
 		}
-		if s.out.Verdict != judge.Accepted && len(s.out.Events) > 0 {
+		if s.out.Verdict != game.Accepted && len(s.out.Events) > 0 {
 			t.Errorf("post %d (%s) produced events", s.index, s.out.Verdict)
 		}
 	}
@@ -188,24 +187,24 @@ func conform(t *testing.T, tr *Transcript) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge.Lean(lean)
+	game.Lean(lean)
 	if err := lean.Restore(log); err != nil {
 		t.Fatal(err)
 	}
 	if snapshot(t, lean) != snapshot(t, ref) {
 		t.Error("a lean referee's state differs from the full one's")
 	}
-	if _, ok := judge.LastUndoable(lean); ok {
+	if _, ok := game.LastUndoable(lean); ok {
 		t.Error("a lean referee offers an undo")
 	}
-	if _, err := lean.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "test"}); !errors.Is(err, judge.ErrNeedsLog) {
+	if _, err := lean.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "test"}); !errors.Is(err, game.ErrNeedsLog) {
 		t.Errorf("a lean referee's undo: %v", err)
 	}
 	if len(steps) > 0 {
 		last := steps[len(steps)-1]
 		full, lean2 := mustReferee(t, tr), mustReferee(t, tr)
-		judge.Lean(lean2)
-		for _, r := range []judge.Referee{full, lean2} {
+		game.Lean(lean2)
+		for _, r := range []game.Referee{full, lean2} {
 			if err := r.Restore(last.before); err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +223,7 @@ func conform(t *testing.T, tr *Transcript) {
 
 	// Every draw recorded in the log derives from the seed.
 	for i, rec := range log {
-		ev, err := judge.DecodeAny(fresh, rec)
+		ev, err := game.DecodeAny(fresh, rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +253,7 @@ func conform(t *testing.T, tr *Transcript) {
 		if _, err := r.Judge(s.input); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "test", At: s.input.At}); err != nil {
+		if _, err := r.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "test", At: s.input.At}); err != nil {
 			t.Fatal(err)
 		}
 		if got := snapshot(t, r); got != before {
@@ -273,7 +272,7 @@ func TestNoReplyAmplification(t *testing.T) {
 		fmt.Fprintf(&b, "%d-й ход к%d на Z%d атакует http://evil.example/%d [b]x[/b]\n", i%3+1, i%9, i, i)
 	}
 	junk := b.String()
-	for _, name := range judge.Games() {
+	for _, name := range game.Games() {
 		t.Run(name, func(t *testing.T) {
 			tr := byGame[name][0]
 			_, _, steps := play(t, tr)
@@ -289,7 +288,7 @@ func TestNoReplyAmplification(t *testing.T) {
 					in := s.input
 					in.Post = parser.FromBBCode(junk)
 					if private {
-						in.Source = judge.PM
+						in.Source = game.PM
 					}
 					out, err := r.Judge(in)
 					if err != nil {
@@ -323,7 +322,7 @@ func FuzzReferee(f *testing.F) {
 	byGame := examples(f)
 	var trs []*Transcript
 	var played [][]step
-	for _, name := range judge.Games() {
+	for _, name := range game.Games() {
 		for _, tr := range byGame[name] {
 			_, _, steps := play(f, tr)
 			if len(steps) == 0 {
@@ -351,20 +350,20 @@ func FuzzReferee(f *testing.F) {
 		in.Author = authors[int(who>>4)%len(authors)]
 		in.Post = parser.FromBBCode(text)
 		if who&8 != 0 {
-			in.Source = judge.PM
+			in.Source = game.PM
 		}
 		before := snapshot(t, r)
 		out, err := r.Judge(in)
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		if out.Verdict != judge.Accepted && snapshot(t, r) != before {
+		if out.Verdict != game.Accepted && snapshot(t, r) != before {
 			t.Fatalf("%q: verdict %s changed the state", text, out.Verdict)
 		}
 	})
 }
 
-func mustReferee(t *testing.T, tr *Transcript) judge.Referee {
+func mustReferee(t *testing.T, tr *Transcript) game.Referee {
 	t.Helper()
 	r, err := tr.Referee()
 	if err != nil {

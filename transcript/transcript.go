@@ -16,7 +16,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/game"
-	"forumgm/judge"
 	"forumgm/parser"
 )
 
@@ -78,7 +77,7 @@ func parse(b []byte, dir string) (*Transcript, error) {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	if t.Game == "" {
-		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(judge.Games(), " | "))
+		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(game.Games(), " | "))
 	}
 	spec, seed, salt, err := split(doc.Content[0])
 	if err != nil {
@@ -168,12 +167,12 @@ func split(m *yaml.Node) (spec yaml.Node, seed, salt string, err error) {
 }
 
 // Setup decodes the transcript's game.
-func (t *Transcript) Setup() (*judge.Setup, error) {
-	g, err := judge.Lookup(t.Game)
+func (t *Transcript) Setup() (*game.Setup, error) {
+	g, err := game.Lookup(t.Game)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	setup, err := g.Setup(judge.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
+	setup, err := g.Setup(game.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %s: %w", t.Game, err)
 	}
@@ -181,12 +180,12 @@ func (t *Transcript) Setup() (*judge.Setup, error) {
 }
 
 // Referee builds the transcript's referee.
-func (t *Transcript) Referee() (judge.Referee, error) {
+func (t *Transcript) Referee() (game.Referee, error) {
 	setup, err := t.Setup()
 	if err != nil {
 		return nil, err
 	}
-	return judge.New(setup, judge.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
+	return game.New(setup, game.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
@@ -200,13 +199,13 @@ func (t *Transcript) Replay() (*Result, error) {
 	// posted is what the game's replies at at become on the forum: a transcript posts each reply
 	// at the time of what it answers (no posting delays), so a reply that starts a clock states
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
-	posted := func(at time.Time, out *judge.Outcome) error {
+	posted := func(at time.Time, out *game.Outcome) error {
 		for i, m := range out.Messages {
-			out.Messages[i].Body = judge.FillDeadline(ref, m.Body, m.Clock, at)
+			out.Messages[i].Body = game.FillDeadline(ref, m.Body, m.Clock, at)
 			if m.Clock == "" {
 				continue
 			}
-			del, err := judge.Deliver(ref, m.Clock, "", at)
+			del, err := game.Deliver(ref, m.Clock, "", at)
 			if err != nil {
 				return err
 			}
@@ -214,7 +213,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		}
 		return nil
 	}
-	timed := func(at time.Time, out judge.Outcome) error {
+	timed := func(at time.Time, out game.Outcome) error {
 		if err := posted(at, &out); err != nil {
 			return err
 		}
@@ -235,14 +234,14 @@ func (t *Transcript) Replay() (*Result, error) {
 	}
 	last := t.Start
 	for i, p := range t.Posts {
-		if last, err = judge.Advance(ref, last, p.At, timed); err != nil {
+		if last, err = game.Advance(ref, last, p.At, timed); err != nil {
 			return nil, fmt.Errorf("transcript: before post %d: %w", i, err)
 		}
-		src := judge.Thread
+		src := game.Thread
 		if p.Private {
-			src = judge.PM
+			src = game.PM
 		}
-		out, err := ref.Judge(judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
+		out, err := ref.Judge(game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
 		if err == nil {
 			err = posted(p.At, &out)
 		}
@@ -257,7 +256,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		}
 	}
 	if !t.Until.IsZero() {
-		if _, err := judge.Advance(ref, last, t.Until, timed); err != nil {
+		if _, err := game.Advance(ref, last, t.Until, timed); err != nil {
 			return nil, fmt.Errorf("transcript: until: %w", err)
 		}
 	}
@@ -265,7 +264,7 @@ func (t *Transcript) Replay() (*Result, error) {
 	return res, nil
 }
 
-func bodies(ms []judge.Message) []string {
+func bodies(ms []game.Message) []string {
 	out := []string{}
 	for _, m := range ms {
 		b := m.Body

@@ -14,7 +14,7 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -113,7 +113,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return n, nil
 	}
-	report := func(what string, out judge.Outcome, err error) error {
+	report := func(what string, out game.Outcome, err error) error {
 		if err != nil {
 			return err
 		}
@@ -202,7 +202,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case "accept":
 			out, err := rv.AcceptAs(ctx, n, *by, *reason, *text)
 			what := fmt.Sprintf("flag %d accepted", n)
-			if err == nil && out.Verdict == judge.Refused {
+			if err == nil && out.Verdict == game.Refused {
 				what = fmt.Sprintf("flag %d closed, but the move breaks the rules: a refusal is posted", n)
 			}
 			return report(what, out, err)
@@ -271,7 +271,7 @@ func count(n int, noun string) string {
 // newReview is the moderator tools over a game's store: the CLI, the web UI and the daemon's
 // process all build them the same way.
 // cfg is the game's single-game view: who may act on the game is cfg.Moderating().
-func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee, error), caps forum.Capabilities) *review.Review {
+func newReview(cfg *config.Config, st *store.Store, newRef func() (game.Referee, error), caps forum.Capabilities) *review.Review {
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
 		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
 }

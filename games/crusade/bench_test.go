@@ -2,7 +2,6 @@ package crusade
 
 import (
 	"fmt"
-	"forumgm/judge"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +46,7 @@ func shuffleGame(tb testing.TB, n int) ([]game.Record, *tref) {
 		day, k := i/60, i%60
 		when := at(19, 0).AddDate(0, 0, day).Add(time.Duration(k) * time.Minute)
 		var err error
-		last, err = judge.Advance(c, last, when, func(_ time.Time, o judge.Outcome) error { keep(o.Events); return nil })
+		last, err = game.Advance(c, last, when, func(_ time.Time, o game.Outcome) error { keep(o.Events); return nil })
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -61,7 +60,7 @@ func shuffleGame(tb testing.TB, n int) ([]game.Record, *tref) {
 			to = home[w]
 		}
 		o, err := c.Judge(post(author, when, fmt.Sprintf("%d-й ход %s на %s", k/20+1, w, to)))
-		if err != nil || o.Verdict != judge.Accepted {
+		if err != nil || o.Verdict != game.Accepted {
 			tb.Fatalf("post %d (%s %s→%s): %v %+v", i, author, w, to, err, o.Messages)
 		}
 		out[w] = !out[w]
@@ -98,9 +97,9 @@ func BenchmarkJudgeMovePost(b *testing.B) {
 // referees are built untimed in batches: stopping the timer around each judgement would time
 // the benchmark's own bookkeeping (each StopTimer/StartTimer pair reads the memory statistics,
 // stopping the world) more than the judgement. check looks at the first outcome.
-func judgeFresh(b *testing.B, in judge.Input, check func(judge.Outcome)) {
+func judgeFresh(b *testing.B, in game.Input, check func(game.Outcome)) {
 	const batch = 64
-	refs := make([]judge.Referee, batch)
+	refs := make([]game.Referee, batch)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; {
@@ -112,7 +111,7 @@ func judgeFresh(b *testing.B, in judge.Input, check func(judge.Outcome)) {
 		b.StartTimer()
 		for k := range n {
 			out, err := refs[k].Judge(in)
-			if err != nil || out.Verdict != judge.Accepted {
+			if err != nil || out.Verdict != game.Accepted {
 				b.Fatal(err, out.Verdict)
 			}
 			if i == 0 && k == 0 && check != nil {
@@ -135,7 +134,7 @@ func BenchmarkJudgeEditedBoardPost(b *testing.B) {
 	delete(tokens, from)
 	tokens[to] = "к1"
 	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+rules.Render(tokens)+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
-	judgeFresh(b, in, func(out judge.Outcome) {
+	judgeFresh(b, in, func(out game.Outcome) {
 		if strings.Contains(out.Messages[0].Body, "Неаккуратность") {
 			b.Fatalf("the edited board is taken for sloppy:\n%s", out.Messages[0].Body)
 		}

@@ -22,7 +22,6 @@ import (
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
 	"forumgm/games/crusade/voice"
-	"forumgm/judge"
 	"forumgm/quiz"
 	"forumgm/templates"
 )
@@ -35,7 +34,7 @@ var defaultQuestions []byte
 // Name is the game's name in config.yaml and transcripts.
 const Name = "crusade"
 
-func init() { judge.Register(Game{}) }
+func init() { game.Register(Game{}) }
 
 // Game is Crusade's plug-in value.
 type Game struct{}
@@ -64,10 +63,10 @@ type player struct {
 }
 
 // Setup decodes and checks a configured Crusade game.
-func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
+func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	var in spec
 	if sp.Node.Kind != 0 {
-		if err := judge.DecodeStrict(&sp.Node, &in); err != nil {
+		if err := game.DecodeStrict(&sp.Node, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -110,7 +109,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	newRules := func() (judge.Rules, error) {
+	newRules := func() (game.Rules, error) {
 		g, err := rules.New(s, roster, setup)
 		if err != nil {
 			return nil, err
@@ -120,11 +119,11 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if _, err := newRules(); err != nil {
 		return nil, err
 	}
-	return &judge.Setup{New: newRules, Players: names}, nil
+	return &game.Setup{New: newRules, Players: names}, nil
 }
 
 // settings are the defaults overlaid with the spec's settings, calendar and question bank.
-func settings(sp judge.Spec, in spec) (rules.Settings, error) {
+func settings(sp game.Spec, in spec) (rules.Settings, error) {
 	s := rules.DefaultSettings()
 	if in.Settings.Kind != 0 {
 		if sp.Timezone != "" {
@@ -136,7 +135,7 @@ func settings(sp judge.Spec, in spec) (rules.Settings, error) {
 				}
 			}
 		}
-		if err := judge.DecodeStrict(&in.Settings, &s); err != nil {
+		if err := game.DecodeStrict(&in.Settings, &s); err != nil {
 			return s, fmt.Errorf("settings: %w", err)
 		}
 	}
@@ -242,9 +241,9 @@ func loadVoice() (*templates.Set, error) {
 // Rules is one running Crusade game: the engine's state with the grammar and the voice.
 type Rules struct {
 	game.Engine // NextTimer, Tick, DecodeEvent (Apply below)
-	game         *rules.Game
-	tmpl         *templates.Set
-	noPM         bool
+	game        *rules.Game
+	tmpl        *templates.Set
+	noPM        bool
 	// examples holds the replies' examples found on the current state (Apply clears it).
 	examples []example
 	// set is the game's settings, copied once (they never change during a game).
@@ -306,25 +305,25 @@ func (r *Rules) Over() bool { return r.game.Phase() == rules.PhaseOver }
 
 // Read is the grammar: a move, an allocation, a deployment, an answer to today's question, a
 // request for help, or chatter.
-func (r *Rules) Read(in judge.Input) judge.Reading {
+func (r *Rules) Read(in game.Input) game.Reading {
 	res := grammar.ParseKnown(in.Post, grammar.Known{Text: r.game.Board(), Cells: r.game.Tokens()})
 	switch res.Class {
 	case grammar.Chatter:
 		if grammar.IsHelp(in.Post.Text) {
-			return judge.Reading{Kind: judge.Help}
+			return game.Reading{Kind: game.Help}
 		}
-		if r.game.CurrentQuestion() == nil || in.Source != judge.Thread {
-			return judge.Reading{Kind: judge.Chatter}
+		if r.game.CurrentQuestion() == nil || in.Source != game.Thread {
+			return game.Reading{Kind: game.Chatter}
 		}
 		text, form := grammar.ReadAnswer(in.Post.Text)
 		if form == grammar.NotAnswer {
-			return judge.Reading{Kind: judge.Chatter}
+			return game.Reading{Kind: game.Chatter}
 		}
-		return judge.Reading{Kind: judge.Intent, Intent: &rules.Answer{Text: text}}
+		return game.Reading{Kind: game.Intent, Intent: &rules.Answer{Text: text}}
 	case grammar.Unreadable:
-		return judge.Reading{Kind: judge.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
+		return game.Reading{Kind: game.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
 	}
-	rd := judge.Reading{Kind: judge.Intent, Move: true}
+	rd := game.Reading{Kind: game.Intent, Move: true}
 	switch res.Class {
 	case grammar.TurnPost:
 		rd.Intent = res.Turn
@@ -344,14 +343,14 @@ func (r *Rules) Read(in judge.Input) judge.Reading {
 }
 
 // Say renders a template for a situation the referee reaches.
-func (r *Rules) Say(name string, c judge.Context) (string, error) {
+func (r *Rules) Say(name string, c game.Context) (string, error) {
 	return r.tmpl.Render(name, r.view(c))
 }
 
 // Refusal explains the engine's refusal. A refused answer to the daily question is answered when
 // the post is surely an answer ("Ответ: …", or one to three words such as "Кажется, Эдесса");
 // a short post that may as well be chatter ("хм, сложно") is not.
-func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
+func (r *Rules) Refusal(c game.Context, err error) (string, bool, error) {
 	ref, ok := rules.AsRefusal(err)
 	if !ok {
 		return "", false, err
@@ -429,7 +428,7 @@ func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
 
 // Required lists every template the game may render.
 func (r *Rules) Required() []string {
-	names := append([]string(nil), judge.RefereeTemplates...)
+	names := append([]string(nil), game.RefereeTemplates...)
 	names = append(names, "refused", "answer_refused", "board_unreadable", "turn_hidden", "deadline")
 	names = append(names, eventTemplates...)
 	for _, c := range rules.AllCodes {
@@ -449,7 +448,7 @@ var eventTemplates = []string{"turn", "allocated", "deployment_received", "game_
 	"answer_accepted", "time_limit", "day_closed", "game_ended", "player_added", "wounds_adjusted"}
 
 // Messages renders what an event causes.
-func (r *Rules) Messages(c judge.Context, ev game.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var name string
@@ -461,7 +460,7 @@ func (r *Rules) Messages(c judge.Context, ev game.Event) ([]judge.Message, error
 			return nil, err
 		}
 		v.Turn = t
-		if c.In != nil && c.In.Source == judge.PM {
+		if c.In != nil && c.In.Source == game.PM {
 			// A hidden forest turn: the details to the player, a notice with the public board
 			// (forest warriors not drawn) and any meeting in the forest to the thread.
 			private, err := r.tmpl.Render("turn", v)
@@ -472,7 +471,7 @@ func (r *Rules) Messages(c judge.Context, ev game.Event) ([]judge.Message, error
 			if err != nil {
 				return nil, err
 			}
-			return []judge.Message{{To: judge.Sender, Body: private}, {Body: notice, Clock: r.clockOf(e)}}, nil
+			return []game.Message{{To: game.Sender, Body: private}, {Body: notice, Clock: r.clockOf(e)}}, nil
 		}
 		name, public = "turn", true
 	case *rules.WoundsAllocated:
@@ -504,14 +503,14 @@ func (r *Rules) Messages(c judge.Context, ev game.Event) ([]judge.Message, error
 		return nil, err
 	}
 	if public {
-		return []judge.Message{{Body: body, Clock: r.clockOf(ev)}}, nil
+		return []game.Message{{Body: body, Clock: r.clockOf(ev)}}, nil
 	}
-	return []judge.Message{{To: judge.Sender, Body: body}}, nil
+	return []game.Message{{To: game.Sender, Body: body}}, nil
 }
 
 // clockOf is the clock a public reply to ev starts ("" none): the reply to a turn or to the
 // armies' deployment shows the position the side to move answers (the templates put
-// judge.DeadlineSlot after whose move it is).
+// game.DeadlineSlot after whose move it is).
 func (r *Rules) clockOf(ev game.Event) string {
 	switch ev.(type) {
 	case *rules.TurnPlayed, *rules.GameStarted:
@@ -529,7 +528,7 @@ func (r *Rules) Clock() string {
 	return rules.ClockKey(r.game.Turns(), r.game.SideToMove())
 }
 
-// ---- the clock a reply starts (judge.ClockStarter) ----
+// ---- the clock a reply starts (game.ClockStarter) ----
 
 // Delivered is the reply showing wait key's position posted at at: the side's evening limit
 // counts from then when that is later than the wait's start (games/crusade/rules: Game.Delivered).
@@ -599,7 +598,7 @@ func (r *Rules) Snapshot() any {
 	return f
 }
 
-// ---- the moderators' words (judge.Describer) ----
+// ---- the moderators' words (game.Describer) ----
 
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
@@ -638,10 +637,10 @@ func (r *Rules) Status() string {
 }
 
 // Winners are the sides and a draw, as EndGame takes them.
-func (r *Rules) Winners() []judge.Winner {
-	var out []judge.Winner
+func (r *Rules) Winners() []game.Winner {
+	var out []game.Winner
 	for _, s := range []rules.Side{rules.Crusaders, rules.Saracens, rules.Draw} {
-		out = append(out, judge.Winner{Name: string(s), Label: sideName(s)})
+		out = append(out, game.Winner{Name: string(s), Label: sideName(s)})
 	}
 	return out
 }
@@ -666,8 +665,8 @@ type View struct {
 	Private  bool
 	Problems []rules.Problem
 	Lines    []*grammar.LineError
-	Mod      *judge.ModCommand
-	Fair     judge.Fair
+	Mod      *game.ModCommand
+	Fair     game.Fair
 	Dispute  string // the word players write to call a moderator
 	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
 	Phase rules.Phase
@@ -682,7 +681,7 @@ type View struct {
 	rules    *Rules
 }
 
-func (r *Rules) view(c judge.Context) *View {
+func (r *Rules) view(c game.Context) *View {
 	g := r.game
 	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
 		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == rules.PhaseOver, Settings: r.settings()}
@@ -696,7 +695,7 @@ func (r *Rules) view(c judge.Context) *View {
 	}
 	if c.In != nil {
 		v.Author = c.In.Author
-		v.Private = c.In.Source == judge.PM
+		v.Private = c.In.Source == game.PM
 	}
 	if ls, ok := c.Lines.([]*grammar.LineError); ok {
 		v.Lines = ls
@@ -741,7 +740,7 @@ func funcs() map[string]any {
 		"longList":  longList,
 		"day":       day,
 		"month":     month,
-		"deadline":  func() string { return judge.DeadlineSlot },
+		"deadline":  func() string { return game.DeadlineSlot },
 	}
 }
 
@@ -948,14 +947,14 @@ func title(s string) string {
 
 // Sandbox is Crusade in the sandbox forum: two players, the default board, the quoted board
 // optional (a try-out).
-func (Game) Sandbox() judge.SandboxGame {
-	return judge.SandboxGame{
+func (Game) Sandbox() game.SandboxGame {
+	return game.SandboxGame{
 		Title:   "Crusade",
 		Subject: "Крестовый поход — партия 1",
 		Intro: "[b]Крестовый поход — партия в песочнице[/b]\n" +
 			"Ведущий — бот gm-bot. Крестоносцы: Джелу, сарацины: snovaya.\n" +
 			"Правила, доска и порядок ходов — ниже. Удачной игры!",
-		Players: []judge.SandboxUser{
+		Players: []game.SandboxUser{
 			{Name: "Джелу", Password: "crusader", Role: "player, crusaders (крестоносцы)"},
 			{Name: "snovaya", Password: "saracen", Role: "player, saracens (сарацины)"},
 		},

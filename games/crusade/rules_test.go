@@ -11,7 +11,6 @@ import (
 	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
 	"forumgm/parser"
 )
 
@@ -26,13 +25,13 @@ type CrusadeOptions struct {
 
 // tref is a referee with the test's options and access to the engine.
 type tref struct {
-	judge.Referee
+	game.Referee
 	opt CrusadeOptions
 }
 
-func (c *tref) rules() *Rules           { return judge.RulesOf(c.Referee).(*Rules) }
-func (c *tref) game() *rules.Game       { return c.rules().game }
-func (c *tref) view(*judge.Input) *View { return c.rules().view(judge.Context{}) }
+func (c *tref) rules() *Rules          { return game.RulesOf(c.Referee).(*Rules) }
+func (c *tref) game() *rules.Game      { return c.rules().game }
+func (c *tref) view(*game.Input) *View { return c.rules().view(game.Context{}) }
 
 var msk = time.FixedZone("MSK", 3*3600)
 
@@ -62,25 +61,25 @@ func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 	if opt.NoPM {
 		opt.Settings.ForestInvisible = false
 	}
-	setup := &judge.Setup{New: func() (judge.Rules, error) {
+	setup := &game.Setup{New: func() (game.Rules, error) {
 		g, err := rules.New(opt.Settings, opt.Roster, opt.Setup)
 		if err != nil {
 			return nil, err
 		}
 		return &Rules{Engine: g, game: g, tmpl: set, noPM: opt.NoPM}, nil
 	}}
-	ref, err := judge.New(setup, judge.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
+	ref, err := game.New(setup, game.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &tref{Referee: ref, opt: opt}
 }
 
-func post(author string, when time.Time, text string) judge.Input {
-	return judge.Input{Source: judge.Thread, PostID: when.Format("1504"), Author: author, At: when, Post: parser.FromBBCode(text)}
+func post(author string, when time.Time, text string) game.Input {
+	return game.Input{Source: game.Thread, PostID: when.Format("1504"), Author: author, At: when, Post: parser.FromBBCode(text)}
 }
 
-func mustJudge(t *testing.T, c *tref, in judge.Input, want judge.Verdict) judge.Outcome {
+func mustJudge(t *testing.T, c *tref, in game.Input, want game.Verdict) game.Outcome {
 	t.Helper()
 	out, err := c.Judge(in)
 	if err != nil {
@@ -134,27 +133,27 @@ func hasCyrillic(s string) bool {
 func TestJudgeVerdicts(t *testing.T) {
 	cases := []struct {
 		name, author, text string
-		want               judge.Verdict
+		want               game.Verdict
 		reply              string // a fragment of the reply ("" = no reply)
-		flag               judge.FlagKind
+		flag               game.FlagKind
 	}{
-		{"move", "Джелу", "1-й ход крестоносца к1 на K16", judge.Accepted, "к1: K17 → K16", ""},
-		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", judge.Accepted, "к1: K17 → K16", ""},
-		{"too far", "Джелу", "1-й ход к1 на K14", judge.Refused, "к1 ходит не дальше чем на 1 клетку в любую сторону (и по диагонали), а K14 дальше; из K17 можно на", ""},
-		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", judge.Refused, "ходят крестоносцы", ""},
-		{"chatter", "Джелу", "Всем привет, играем!", judge.Ignored, "", ""},
-		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", judge.Flagged, "нет строки Z", judge.FlagUnreadable},
-		{"stranger", "Vasya", "1-й ход крестоносца к1 на K16", judge.Flagged, "не записаны", judge.FlagNotInRoster},
-		{"dispute", "snovaya", "#спор ход был неправильный", judge.Flagged, "передано модератору", judge.FlagDispute},
-		{"help", "Джелу", "помощь", judge.Accepted, "Как писать ходы", ""},
-		{"bot itself", "gm-bot", "1-й ход крестоносца к1 на K16", judge.Ignored, "", ""},
-		{"escaped", "Джелу", "1-й ход к1 на K14 [b]", judge.Refused, "", ""},
+		{"move", "Джелу", "1-й ход крестоносца к1 на K16", game.Accepted, "к1: K17 → K16", ""},
+		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", game.Accepted, "к1: K17 → K16", ""},
+		{"too far", "Джелу", "1-й ход к1 на K14", game.Refused, "к1 ходит не дальше чем на 1 клетку в любую сторону (и по диагонали), а K14 дальше; из K17 можно на", ""},
+		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", game.Refused, "ходят крестоносцы", ""},
+		{"chatter", "Джелу", "Всем привет, играем!", game.Ignored, "", ""},
+		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", game.Flagged, "нет строки Z", game.FlagUnreadable},
+		{"stranger", "Vasya", "1-й ход крестоносца к1 на K16", game.Flagged, "не записаны", game.FlagNotInRoster},
+		{"dispute", "snovaya", "#спор ход был неправильный", game.Flagged, "передано модератору", game.FlagDispute},
+		{"help", "Джелу", "помощь", game.Accepted, "Как писать ходы", ""},
+		{"bot itself", "gm-bot", "1-й ход крестоносца к1 на K16", game.Ignored, "", ""},
+		{"escaped", "Джелу", "1-й ход к1 на K14 [b]", game.Refused, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newRef(t)
 			out := mustJudge(t, c, post(tc.author, at(19, 5), tc.text), tc.want)
-			if tc.reply == "" && len(out.Messages) > 0 && tc.want == judge.Ignored {
+			if tc.reply == "" && len(out.Messages) > 0 && tc.want == game.Ignored {
 				t.Fatalf("ignored post got a reply: %+v", out.Messages)
 			}
 			if tc.reply != "" && (len(out.Messages) == 0 || !strings.Contains(out.Messages[0].Body, tc.reply)) {
@@ -163,7 +162,7 @@ func TestJudgeVerdicts(t *testing.T) {
 			if tc.flag != "" && (len(out.Flags) != 1 || out.Flags[0].Kind != tc.flag) {
 				t.Fatalf("flags %+v, want %s", out.Flags, tc.flag)
 			}
-			if tc.want != judge.Accepted && len(out.Events) > 0 {
+			if tc.want != game.Accepted && len(out.Events) > 0 {
 				t.Fatalf("a %s post produced events %+v", tc.want, out.Events)
 			}
 		})
@@ -175,7 +174,7 @@ func TestEscapesPlayerNames(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) {
 		o.Roster.Players[0].Name = "[url=x]Джелу"
 	})
-	out := mustJudge(t, c, post("[url=x]Джелу", at(19, 5), "1-й ход к1 на K14"), judge.Refused)
+	out := mustJudge(t, c, post("[url=x]Джелу", at(19, 5), "1-й ход к1 на K14"), game.Refused)
 	if strings.Contains(out.Messages[0].Body, "[url=x]") {
 		t.Fatalf("name not escaped: %q", out.Messages[0].Body)
 	}
@@ -184,15 +183,15 @@ func TestEscapesPlayerNames(t *testing.T) {
 // A private message is answered by private message; a refused post changes nothing.
 func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
 	c := newRef(t)
-	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход к1 на K16"), judge.Accepted) // sloppy? no: board not required
+	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход к1 на K16"), game.Accepted) // sloppy? no: board not required
 	before, _ := c.game().SnapshotJSON()
-	mustJudge(t, c, post("snovaya", at(19, 10), "1-й ход н2 на N5"), judge.Refused)
+	mustJudge(t, c, post("snovaya", at(19, 10), "1-й ход н2 на N5"), game.Refused)
 	after, _ := c.game().SnapshotJSON()
 	if string(before) != string(after) {
 		t.Fatal("a refused post changed the state")
 	}
 	in := post("Джелу", at(19, 15), "ранение: р2 защита")
-	in.Source = judge.PM
+	in.Source = game.PM
 	out, err := c.Judge(in)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +206,7 @@ func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
 func TestDailyQuestion(t *testing.T) {
 	c := newRef(t)
 	var asked bool
-	_, err := judge.Advance(c, at(18, 0), at(21, 15), func(when time.Time, out judge.Outcome) error {
+	_, err := game.Advance(c, at(18, 0), at(21, 15), func(when time.Time, out game.Outcome) error {
 		for _, m := range out.Messages {
 			if strings.Contains(m.Body, "Сколько воинов в армии?") {
 				asked = true
@@ -221,23 +220,23 @@ func TestDailyQuestion(t *testing.T) {
 	if err != nil || !asked {
 		t.Fatalf("question not asked: %v", err)
 	}
-	mustJudge(t, c, post("snovaya", at(21, 16), "хм, сложно"), judge.Ignored)
-	out := mustJudge(t, c, post("snovaya", at(21, 17), "Ответ: двадцать"), judge.Refused)
+	mustJudge(t, c, post("snovaya", at(21, 16), "хм, сложно"), game.Ignored)
+	out := mustJudge(t, c, post("snovaya", at(21, 17), "Ответ: двадцать"), game.Refused)
 	if !strings.Contains(out.Messages[0].Body, "неверно") {
 		t.Fatalf("wrong answer reply: %q", out.Messages[0].Body)
 	}
 	// a bare wrong answer gets the same "неверно"
-	out = mustJudge(t, c, post("snovaya", at(21, 17), "Двадцать"), judge.Refused)
+	out = mustJudge(t, c, post("snovaya", at(21, 17), "Двадцать"), game.Refused)
 	if !strings.Contains(out.Messages[0].Body, "неверно") {
 		t.Fatalf("bare wrong answer reply: %q", out.Messages[0].Body)
 	}
 	// a natural answer is read and answered
-	out = mustJudge(t, c, post("snovaya", at(21, 18), "Кажется, пятнадцать!"), judge.Accepted)
+	out = mustJudge(t, c, post("snovaya", at(21, 18), "Кажется, пятнадцать!"), game.Accepted)
 	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") || !strings.Contains(out.Messages[0].Body, "первым") {
 		t.Fatalf("right answer reply: %q", out.Messages[0].Body)
 	}
 	// the second side's answer says what it costs at midnight
-	out = mustJudge(t, c, post("Джелу", at(21, 19), "15"), judge.Accepted)
+	out = mustJudge(t, c, post("Джелу", at(21, 19), "15"), game.Accepted)
 	if b := out.Messages[0].Body; !strings.Contains(b, "вторым") || !strings.Contains(b, "в 00:00 крестоносцам — 4 ранения") {
 		t.Fatalf("second answer reply: %q", b)
 	}
@@ -247,7 +246,7 @@ func TestDailyQuestion(t *testing.T) {
 func TestQuestionPostSaysHowToAnswer(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.WoundsQuestion = 5 })
 	var body string
-	_, err := judge.Advance(c, at(18, 0), at(21, 10), func(_ time.Time, out judge.Outcome) error {
+	_, err := game.Advance(c, at(18, 0), at(21, 10), func(_ time.Time, out game.Outcome) error {
 		for _, m := range out.Messages {
 			if strings.Contains(m.Body, "Вопрос дня") {
 				body = m.Body
@@ -265,7 +264,7 @@ func TestQuestionPostSaysHowToAnswer(t *testing.T) {
 func TestRestoreAndModeration(t *testing.T) {
 	c := newRef(t)
 	var log []game.Event
-	keep := func(out judge.Outcome, err error) judge.Outcome {
+	keep := func(out game.Outcome, err error) game.Outcome {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -276,7 +275,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	keep(c.Judge(post("Джелу", at(19, 5), "1-й ход к1 на K16")))
 	beforeSecond, _ := c.game().SnapshotJSON()
 	keep(c.Judge(post("snovaya", at(19, 10), "1-й ход н2 на N3")))
-	out := keep(c.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
+	out := keep(c.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
 	if !strings.Contains(out.Messages[0].Body, "отменил ход 2") {
 		t.Fatalf("undo reply: %q", out.Messages[0].Body)
 	}
@@ -284,18 +283,18 @@ func TestRestoreAndModeration(t *testing.T) {
 	if string(afterUndo) != string(beforeSecond) {
 		t.Fatalf("undo did not restore the position before the turn")
 	}
-	keep(c.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: at(19, 25)}))
+	keep(c.Moderate(game.ModCommand{Action: game.ModPause, By: "Moderator", At: at(19, 25)}))
 	if !c.Paused() {
 		t.Fatal("not paused")
 	}
 	if _, ok := c.NextTimer(at(19, 25)); ok {
 		t.Fatal("a paused game has no timers")
 	}
-	mustJudge(t, c, post("snovaya", at(19, 26), "1-й ход н2 на N3"), judge.Refused)
-	if _, err := c.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: at(19, 27)}); err == nil {
+	mustJudge(t, c, post("snovaya", at(19, 26), "1-й ход н2 на N3"), game.Refused)
+	if _, err := c.Moderate(game.ModCommand{Action: game.ModPause, By: "Moderator", At: at(19, 27)}); err == nil {
 		t.Fatal("pausing a paused game must fail")
 	}
-	keep(c.Moderate(judge.ModCommand{Action: judge.ModResume, By: "Moderator", At: at(19, 30)}))
+	keep(c.Moderate(game.ModCommand{Action: game.ModResume, By: "Moderator", At: at(19, 30)}))
 	keep(c.Judge(post("snovaya", at(19, 31), "1-й ход н2 на N3")))
 
 	// Rebuild from the stored form of the log.
@@ -316,7 +315,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	if string(a) != string(b) || c2.Paused() != c.Paused() {
 		t.Fatalf("restored state differs:\n%s\n%s", a, b)
 	}
-	if !reflect.DeepEqual(kinds(log), []string{rules.KindTurnPlayed, rules.KindTurnPlayed, judge.KindUndone, judge.KindPaused, judge.KindResumed, rules.KindTurnPlayed}) {
+	if !reflect.DeepEqual(kinds(log), []string{rules.KindTurnPlayed, rules.KindTurnPlayed, game.KindUndone, game.KindPaused, game.KindResumed, rules.KindTurnPlayed}) {
 		t.Fatalf("log kinds %v", kinds(log))
 	}
 }
@@ -355,8 +354,8 @@ func TestHiddenForestTurn(t *testing.T) {
 			"р2": {Row: 2, Col: 12}, "р1": {Row: 1, Col: 7}, "ш1": {Row: 0, Col: 5}, "ш2": {Row: 10, Col: 2}}}
 	})
 	in := post("Джелу", at(19, 5), "1-й ход р2 на B11")
-	in.Source = judge.PM
-	out := mustJudge(t, c, in, judge.Accepted)
+	in.Source = game.PM
+	out := mustJudge(t, c, in, game.Accepted)
 	if len(out.Messages) != 2 || out.Messages[0].To != "Джелу" || out.Messages[1].To != "" {
 		t.Fatalf("want a private detail and a public notice, got %+v", out.Messages)
 	}
@@ -371,15 +370,15 @@ func TestHiddenForestTurn(t *testing.T) {
 	if out.Messages[0].Clock != "" || out.Messages[1].Clock != rules.ClockKey(1, rules.Saracens) {
 		t.Fatalf("clocks %q %q", out.Messages[0].Clock, out.Messages[1].Clock)
 	}
-	if got := judge.FillDeadline(c.Referee, out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
+	if got := game.FillDeadline(c.Referee, out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
 		t.Fatalf("the notice's deadline: %q", got)
 	}
-	if got := judge.FillDeadline(c.Referee, out.Messages[0].Body, out.Messages[0].Clock, at(19, 5)); strings.Contains(got, judge.DeadlineSlot) || !strings.HasSuffix(got, "Следующий ход: сарацины.") {
+	if got := game.FillDeadline(c.Referee, out.Messages[0].Body, out.Messages[0].Clock, at(19, 5)); strings.Contains(got, game.DeadlineSlot) || !strings.HasSuffix(got, "Следующий ход: сарацины.") {
 		t.Fatalf("the private reply's end: %q", got)
 	}
 	in = post("snovaya", at(19, 10), "1-й ход ш1 на A6")
-	in.Source = judge.PM
-	out = mustJudge(t, c, in, judge.Accepted)
+	in.Source = game.PM
+	out = mustJudge(t, c, in, game.Accepted)
 	if !strings.Contains(out.Messages[1].Body, "ш1 на A5, р1 на B7") {
 		t.Fatalf("a meeting in the forest must be revealed publicly: %q", out.Messages[1].Body)
 	}
@@ -400,7 +399,7 @@ func TestForumWithoutPM(t *testing.T) {
 	if err != nil || !strings.Contains(start.Messages[0].Body, "нет личных сообщений") || !strings.Contains(start.Messages[0].Body, "в тему") {
 		t.Fatalf("start: %v %+v", err, start.Messages)
 	}
-	out := mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"), judge.Accepted)
+	out := mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"), game.Accepted)
 	if out.Messages[0].To != "" {
 		t.Fatalf("no PMs: the answer goes to the thread: %+v", out.Messages)
 	}
@@ -409,8 +408,8 @@ func TestForumWithoutPM(t *testing.T) {
 func TestUnknownPrivateMessageAnswered(t *testing.T) {
 	c := newRef(t)
 	in := post("snovaya", at(19, 5), "привет, когда начинаем?")
-	in.Source = judge.PM
-	out := mustJudge(t, c, in, judge.Ignored)
+	in.Source = game.PM
+	out := mustJudge(t, c, in, game.Ignored)
 	if len(out.Messages) != 1 || out.Messages[0].To != "snovaya" || !strings.Contains(out.Messages[0].Body, "не понял") {
 		t.Fatalf("a private message the game cannot use must be answered privately: %+v", out.Messages)
 	}
@@ -427,7 +426,7 @@ func TestUnreadableQuotedBoard(t *testing.T) {
 		}
 	}
 	text := "[quote=gm-bot][code]\n" + strings.Join(lines, "\n") + "\n[/code][/quote]\n1-й ход крестоносца к1 на K16"
-	out := mustJudge(t, c, post("Джелу", at(19, 5), text), judge.Accepted)
+	out := mustJudge(t, c, post("Джелу", at(19, 5), text), game.Accepted)
 	body := out.Messages[0].Body
 	if !strings.Contains(body, "Поле в цитате не читается: строка K: 21 клетка вместо 20") {
 		t.Fatalf("reply: %q", body)
@@ -479,12 +478,12 @@ func TestRefusalNamesTheRule(t *testing.T) {
 			"к1": {Row: 2, Col: 8}, "к2": {Row: 3, Col: 8}, "р1": {Row: 15, Col: 18},
 			"ш3": {Row: 5, Col: 5}, "ш2": {Row: 5, Col: 6}, "ш1": {Row: 8, Col: 2}, "л1": {Row: 5, Col: 7}}}
 	})
-	out := mustJudge(t, c, post("Джелу", at(18, 1), "к1,к2 строем на F8"), judge.Refused)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "к1,к2 строем на F8"), game.Refused)
 	if b := out.Messages[0].Body; !strings.Contains(b, "поперёк своей линии") || strings.Contains(b, "не дальше") {
 		t.Errorf("formation along its line: %s", b)
 	}
-	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход р1 на P17"), judge.Accepted)
-	out = mustJudge(t, c, post("snovaya", at(18, 3), "ш3 атакует копьём F7"), judge.Refused)
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход р1 на P17"), game.Accepted)
+	out = mustJudge(t, c, post("snovaya", at(18, 3), "ш3 атакует копьём F7"), game.Refused)
 	if b := out.Messages[0].Body; !strings.Contains(b, "копью ш3") || strings.Contains(b, "выстрел") {
 		t.Errorf("guard's lance blocked: %s", b)
 	}
@@ -502,12 +501,12 @@ func TestSideWordTypos(t *testing.T) {
 		{"Джелу", "2-й ход крестоносца к1 на K15"},
 		{"snovaya", "2-й ход сорацина н2 на M4"},
 	} {
-		out := mustJudge(t, c, post(tc.who, at(19, len(tc.text)), tc.text), judge.Accepted)
+		out := mustJudge(t, c, post(tc.who, at(19, len(tc.text)), tc.text), game.Accepted)
 		if b := out.Messages[0].Body; strings.Contains(b, "Неаккуратность") || strings.Contains(b, "ранени") {
 			t.Errorf("%q: %s", tc.text, b)
 		}
 	}
-	out := mustJudge(t, c, post("Джелу", at(20, 0), "3-й ход гостя к1 на K14"), judge.Flagged)
+	out := mustJudge(t, c, post("Джелу", at(20, 0), "3-й ход гостя к1 на K14"), game.Flagged)
 	if b := out.Messages[0].Body; !strings.Contains(b, "гостя") || strings.Contains(b, "ранени") {
 		t.Errorf("unknown word: %s", b)
 	}
@@ -517,7 +516,7 @@ func TestSideWordTypos(t *testing.T) {
 // warrior of that side) and by when; an allocation inside a longer post is read.
 func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
-	out := mustJudge(t, c, post("Джелу", at(18, 10), "1-й ход к1 на K16"), judge.Accepted)
+	out := mustJudge(t, c, post("Джелу", at(18, 10), "1-й ход к1 на K16"), game.Accepted)
 	b := out.Messages[0].Body
 	for _, want := range []string{"Крестоносцы должны распределить 1 ранение до 00:00 (до конца 1 декабря)", "[i]ранение: р2 защита[/i]"} {
 		if !strings.Contains(b, want) {
@@ -525,7 +524,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 		}
 	}
 	// the time limit: the saracens got the move at 18:10; the evening hour runs from 19:00
-	_, err := judge.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o judge.Outcome) error {
+	_, err := game.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o game.Outcome) error {
 		for _, m := range o.Messages {
 			if strings.Contains(m.Body, "думают над ходом") && (!strings.Contains(m.Body, "Сарацины должны распределить 2 ранения до 00:00 (до конца 1 декабря)") ||
 				!strings.Contains(m.Body, "[i]ранение: ш2 защита[/i]")) {
@@ -537,7 +536,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out = mustJudge(t, c, post("Джелу", at(20, 5), "Привет всем! ранение: к1 защита"), judge.Accepted)
+	out = mustJudge(t, c, post("Джелу", at(20, 5), "Привет всем! ранение: к1 защита"), game.Accepted)
 	if w := c.game().WoundsOwed(rules.Crusaders); w.Unallocated != 0 || len(w.Allocated) != 1 || w.Allocated[0].Warrior != "к1" {
 		t.Fatalf("allocation inside a longer post: %+v %+v", w, out.Messages)
 	}
@@ -548,7 +547,7 @@ func TestTimeLimitNoticeUsesSettings(t *testing.T) {
 	for _, tc := range []struct{ limit, want string }{{"1h", "дольше часа"}, {"20m", "дольше 20 минут"}, {"2h", "дольше 2 часов"}, {"1h30m", "дольше 1 ч 30 мин"}, {"21m", "дольше 21 минуты"}} {
 		c := newRef(t, func(o *CrusadeOptions) { o.Settings.MoveLimit = tc.limit })
 		seen := false
-		_, err := judge.Advance(c, at(18, 0), at(23, 59), func(_ time.Time, o judge.Outcome) error {
+		_, err := game.Advance(c, at(18, 0), at(23, 59), func(_ time.Time, o game.Outcome) error {
 			for _, m := range o.Messages {
 				if strings.Contains(m.Body, "думают над ходом") {
 					seen = true
@@ -568,12 +567,12 @@ func TestTimeLimitNoticeUsesSettings(t *testing.T) {
 // Long lists of legal cells are told as the reach; short ones are listed.
 func TestLegalCellListsShort(t *testing.T) {
 	c := newRef(t)
-	out := mustJudge(t, c, post("Джелу", at(18, 1), "1-й ход р2 на R10"), judge.Refused)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "1-й ход р2 на R10"), game.Refused)
 	b := out.Messages[0].Body
 	if !strings.Contains(b, "не дальше чем на 3 клетки в любую сторону") || strings.Contains(b, "и ещё") || strings.Contains(b, "можно на") {
 		t.Errorf("knight too far: %s", b)
 	}
-	out = mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 на K15"), judge.Refused)
+	out = mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 на K15"), game.Refused)
 	if b := out.Messages[0].Body; !strings.Contains(b, "не дальше чем на 1 клетку") || !strings.Contains(b, "можно на J16, J17, J18, K16, K18, L16, L18") {
 		t.Errorf("pikeman too far: %s", b)
 	}
@@ -583,14 +582,14 @@ func TestLegalCellListsShort(t *testing.T) {
 // summary writes the date in Russian; "к1 K17 K16" and "K-16" are read.
 func TestOutOfTurnAndRussianDate(t *testing.T) {
 	c := newRef(t)
-	out := mustJudge(t, c, post("snovaya", at(18, 1), "1-й ход н2 на N3"), judge.Refused)
+	out := mustJudge(t, c, post("snovaya", at(18, 1), "1-й ход н2 на N3"), game.Refused)
 	if b := out.Messages[0].Body; strings.Contains(b, "заново") || !strings.Contains(b, "после хода крестоносцев") {
 		t.Errorf("out of turn: %s", b)
 	}
-	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 K17 K16"), judge.Accepted)
-	mustJudge(t, c, post("snovaya", at(18, 3), "1-й ход н2 на N-3"), judge.Accepted)
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 K17 K16"), game.Accepted)
+	mustJudge(t, c, post("snovaya", at(18, 3), "1-й ход н2 на N-3"), game.Accepted)
 	seen := false
-	_, err := judge.Advance(c, at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o judge.Outcome) error {
+	_, err := game.Advance(c, at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o game.Outcome) error {
 		for _, m := range o.Messages {
 			if strings.Contains(m.Body, "Итоги дня") {
 				seen = true
@@ -613,7 +612,7 @@ func TestUnreadableQuotesLittle(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		fmt.Fprintf(&b, "1-й ход к1 на Q%d и ещё много слов про жизнь https://spam.example/%d [url=http://x.example]тут[/url] %s\n", i%20+1, i, strings.Repeat("ля", 40))
 	}
-	out := mustJudge(t, c, post("Джелу", at(18, 1), b.String()), judge.Flagged)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), b.String()), game.Flagged)
 	body := out.Messages[0].Body
 	if n := strings.Count(body, "\n"); n > 8 {
 		t.Errorf("reply has %d lines", n)
@@ -633,22 +632,22 @@ func TestDisputeKeywordTold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	help := mustJudge(t, c, post("Джелу", at(18, 1), "помощь"), judge.Accepted)
+	help := mustJudge(t, c, post("Джелу", at(18, 1), "помощь"), game.Accepted)
 	for name, body := range map[string]string{"start": start.Messages[0].Body, "help": help.Messages[0].Body} {
 		if !strings.Contains(body, "#спор") {
 			t.Errorf("%s does not mention #спор: %s", name, body)
 		}
 	}
 	// and the keyword, written as told, is a dispute
-	mustJudge(t, c, post("Джелу", at(18, 2), "#спор: ход был верный"), judge.Flagged)
+	mustJudge(t, c, post("Джелу", at(18, 2), "#спор: ход был верный"), game.Flagged)
 }
 
 // While the armies deploy there is no position: the hints show forms, not broken examples.
 func TestHintsWhileDeploying(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Setup = rules.Setup{Mode: rules.SetupPrivate, At: at(18, 0)} })
-	in := judge.Input{Source: judge.PM, PostID: "pm1", Author: "Джелу", At: at(18, 1), Post: parser.FromBBCode("привет")}
-	for _, name := range []string{judge.SayStart, judge.SayPMUnknown, judge.SayHelp} {
-		body, err := c.rules().Say(name, judge.Context{In: &in})
+	in := game.Input{Source: game.PM, PostID: "pm1", Author: "Джелу", At: at(18, 1), Post: parser.FromBBCode("привет")}
+	for _, name := range []string{game.SayStart, game.SayPMUnknown, game.SayHelp} {
+		body, err := c.rules().Say(name, game.Context{In: &in})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -662,24 +661,24 @@ func TestHintsWhileDeploying(t *testing.T) {
 // wounds to allocate, and all game long with invisible forests; not otherwise.
 func TestExpectsPrivate(t *testing.T) {
 	c := newRef(t)
-	if judge.ExpectsPrivate(c.Referee, at(19, 0)) {
+	if game.ExpectsPrivate(c.Referee, at(19, 0)) {
 		t.Fatal("a running game with nothing owed and visible forests expects a private message")
 	}
 	// A move without the quoted board when it is required: sloppy, a wound to allocate.
 	c = newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
-	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на K16"), judge.Accepted)
+	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на K16"), game.Accepted)
 	if c.game().WoundsOwed(rules.Crusaders).Unallocated == 0 {
 		t.Fatal("test setup: no wound owed")
 	}
-	if !judge.ExpectsPrivate(c.Referee, at(19, 6)) {
+	if !game.ExpectsPrivate(c.Referee, at(19, 6)) {
 		t.Fatal("wounds to allocate: no private message expected")
 	}
 	forest := newRef(t, func(o *CrusadeOptions) { o.Settings.ForestInvisible = true })
-	if !judge.ExpectsPrivate(forest.Referee, at(19, 0)) {
+	if !game.ExpectsPrivate(forest.Referee, at(19, 0)) {
 		t.Fatal("invisible forests: no private message expected")
 	}
 	private := newRef(t, func(o *CrusadeOptions) { o.Setup.Mode = rules.SetupPrivate })
-	if !judge.ExpectsPrivate(private.Referee, at(18, 30)) {
+	if !game.ExpectsPrivate(private.Referee, at(18, 30)) {
 		t.Fatal("a private deployment pending: no private message expected")
 	}
 }
@@ -702,12 +701,12 @@ func TestDateMonths(t *testing.T) {
 // A giant column number is told as no such column, never as "вертикали -1".
 func TestGiantColumn(t *testing.T) {
 	c := newRef(t)
-	out := mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на C99999999999999999999999"), judge.Flagged)
+	out := mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на C99999999999999999999999"), game.Flagged)
 	body := out.Messages[0].Body
 	if strings.Contains(body, "-1") || !strings.Contains(body, "такой вертикали на поле нет") {
 		t.Fatalf("reply: %s", body)
 	}
-	out = mustJudge(t, c, post("Джелу", at(19, 6), "1-й ход крестоносца к1 на C21"), judge.Flagged)
+	out = mustJudge(t, c, post("Джелу", at(19, 6), "1-й ход крестоносца к1 на C21"), game.Flagged)
 	if !strings.Contains(out.Messages[0].Body, "нет вертикали 21") {
 		t.Fatalf("reply: %s", out.Messages[0].Body)
 	}

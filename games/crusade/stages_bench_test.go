@@ -5,7 +5,6 @@ import (
 
 	"forumgm/game"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
 )
 
 // BenchmarkJudgeStages splits BenchmarkJudgeMovePost into its stages, each on the state it meets
@@ -27,7 +26,7 @@ func BenchmarkJudgeStages(b *testing.B) {
 			b.StopTimer()
 			r := newRef(&testing.T{}).rules()
 			b.StartTimer()
-			if rd := r.Read(in); rd.Kind != judge.Intent {
+			if rd := r.Read(in); rd.Kind != game.Intent {
 				b.Fatal(rd.Kind)
 			}
 		}
@@ -50,7 +49,7 @@ func BenchmarkJudgeStages(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if _, err := r.Messages(judge.Context{In: &in}, evs[0]); err != nil {
+			if _, err := r.Messages(game.Context{In: &in}, evs[0]); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -3,7 +3,7 @@ package dragonball
 import (
 	"testing"
 
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // FuzzJudge: any text, from a player, the handler, a stranger or the bot, in the thread or
@@ -32,10 +32,10 @@ func FuzzJudge(f *testing.F) {
 		private := who&8 != 0
 		before := finalJSON(t, r)
 		out := r.send(author, private, at(1, 12, 0), text)
-		if out.Verdict != judge.Accepted && finalJSON(t, r) != before {
+		if out.Verdict != game.Accepted && finalJSON(t, r) != before {
 			t.Fatalf("%q by %s: verdict %s changed the state", text, author, out.Verdict)
 		}
-		if (out.Verdict == judge.Refused || out.Verdict == judge.Flagged || private && author != "gm-bot") && len(out.Messages) == 0 {
+		if (out.Verdict == game.Refused || out.Verdict == game.Flagged || private && author != "gm-bot") && len(out.Messages) == 0 {
 			t.Fatalf("%q by %s: verdict %s without an answer", text, author, out.Verdict)
 		}
 	})

@@ -11,18 +11,17 @@ import (
 	"forumgm/game"
 	"forumgm/games/dragonball/picture"
 	"forumgm/games/dragonball/rules"
-	"forumgm/judge"
 )
 
 // resolveRound plays one round with the Snakes' dragon breathing fire in tact 3 and returns the
 // deadline's outcome.
-func resolveRound(t *testing.T, rounds string) (*ref, judge.Outcome) {
+func resolveRound(t *testing.T, rounds string) (*ref, game.Outcome) {
 	t.Helper()
 	r := newRef(t, "settings: {rounds: "+rounds+"}\n"+teamsYAML)
 	r.send("Гарри", true, at(1, 11, 0), "Такт 1: 17 в2\nТакт 2: 33 в2")
 	r.send("Драко", true, at(1, 12, 0), "Такт 1: 27 в2\nДракон такт 3: пламя")
-	var outs []judge.Outcome
-	if _, err := judge.Advance(r, at(1, 12, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+	var outs []game.Outcome
+	if _, err := game.Advance(r, at(1, 12, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 		outs = append(outs, o)
 		return nil
 	}); err != nil {
@@ -64,7 +63,7 @@ func TestReportCarriesPicture(t *testing.T) {
 			}
 			// The same round drawn again is the same picture (a replay posts the same bytes).
 			ev := out.Events[0].(*rules.RoundResolved)
-			again, err := r.rules().pictureOf(ev, r.rules().view(judge.Context{Event: ev}))
+			again, err := r.rules().pictureOf(ev, r.rules().view(game.Context{Event: ev}))
 			if err != nil || !bytes.Equal(again.Data, a.Data) {
 				t.Errorf("drawn again: %v, same %v", err, bytes.Equal(again.Data, a.Data))
 			}

@@ -7,7 +7,6 @@ import (
 
 	"forumgm/forum"
 	"forumgm/game"
-	"forumgm/judge"
 	"forumgm/parser"
 )
 
@@ -31,8 +30,8 @@ func openTurn(b *testing.B) []game.Record {
 func benchJudge(b *testing.B, author, text string) {
 	recs := openTurn(b)
 	setup := setupOf(b)
-	fresh := func() judge.Referee {
-		r, err := judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "7", Salt: "s"})
+	fresh := func() game.Referee {
+		r, err := game.New(setup, game.Options{Bot: "gm-bot", Seed: "7", Salt: "s"})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -41,7 +40,7 @@ func benchJudge(b *testing.B, author, text string) {
 		}
 		return r
 	}
-	in := judge.Input{Source: judge.Thread, PostID: "1", Author: author, At: at(20, 1), Post: parser.FromBBCode(text)}
+	in := game.Input{Source: game.Thread, PostID: "1", Author: author, At: at(20, 1), Post: parser.FromBBCode(text)}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -49,14 +48,14 @@ func benchJudge(b *testing.B, author, text string) {
 		r := fresh()
 		b.StartTimer()
 		out, err := r.Judge(in)
-		if err != nil || out.Verdict != judge.Accepted {
+		if err != nil || out.Verdict != game.Accepted {
 			b.Fatal(err, out.Verdict, out.Messages)
 		}
 	}
 }
 
 // setupOf is the set-up newGame uses.
-func setupOf(b *testing.B) *judge.Setup {
+func setupOf(b *testing.B) *game.Setup {
 	src := teamsYAML + `settings:
   first_turn: "2026-12-01T20:00:00+03:00"
   start_cells: {Команда 1: 6}
@@ -82,12 +81,12 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var r judge.Referee
+	var r game.Referee
 	var last time.Time
 	turn := 0
 	next := func() {
 		if r == nil || turn == 25 {
-			if r, err = judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "7", Salt: "s"}); err != nil {
+			if r, err = game.New(setup, game.Options{Bot: "gm-bot", Seed: "7", Salt: "s"}); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := r.Start(at(19, 0)); err != nil {
@@ -97,7 +96,7 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 		}
 		turn++
 		open := at(20, 0).Add(time.Duration(turn-1) * 30 * time.Minute)
-		if last, err = judge.Advance(r, last, open, func(time.Time, judge.Outcome) error { return nil }); err != nil {
+		if last, err = game.Advance(r, last, open, func(time.Time, game.Outcome) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -113,9 +112,9 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 			next()
 			b.StartTimer()
 		}
-		in := judge.Input{Source: judge.Thread, PostID: "p", Author: authors[i%4], At: last.Add(time.Minute), Post: posts[i%100]}
+		in := game.Input{Source: game.Thread, PostID: "p", Author: authors[i%4], At: last.Add(time.Minute), Post: posts[i%100]}
 		out, err := r.Judge(in)
-		if err != nil || out.Verdict != judge.Accepted {
+		if err != nil || out.Verdict != game.Accepted {
 			b.Fatal(i, err, out.Verdict, out.Messages)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 
 	"forumgm/game"
 	"forumgm/games/football/rules"
-	"forumgm/judge"
 	"forumgm/parser"
 )
 
@@ -27,20 +26,20 @@ const teamsYAML = `teams:
 `
 
 // specOf is a game's own keys as YAML.
-func specOf(t testing.TB, src string) judge.Spec {
+func specOf(t testing.TB, src string) game.Spec {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatal(err)
 	}
-	return judge.Spec{Node: *doc.Content[0], Start: at(19, 0)}
+	return game.Spec{Node: *doc.Content[0], Start: at(19, 0)}
 }
 
 // match is a started referee of a game with the teams above, turn 1 at 20:00, Команда 1 on an
 // attack cell and the faces of some numbers fixed.
 type match struct {
 	t    testing.TB
-	ref  judge.Referee
+	ref  game.Referee
 	last time.Time
 	log  []game.Event
 }
@@ -59,7 +58,7 @@ func newGame(t testing.TB, extra string, noPM bool) *match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "7", Salt: "s", NoPM: noPM})
+	ref, err := game.New(setup, game.Options{Bot: "gm-bot", Seed: "7", Salt: "s", NoPM: noPM})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,14 +72,14 @@ func newGame(t testing.TB, extra string, noPM bool) *match {
 }
 
 // post judges a post (advancing the clock to it first).
-func (g *match) post(when time.Time, author string, private bool, text string) judge.Outcome {
+func (g *match) post(when time.Time, author string, private bool, text string) game.Outcome {
 	g.t.Helper()
 	g.advance(when)
-	src := judge.Thread
+	src := game.Thread
 	if private {
-		src = judge.PM
+		src = game.PM
 	}
-	out, err := g.ref.Judge(judge.Input{Source: src, PostID: "p", Author: author, At: when, Post: parser.FromBBCode(text)})
+	out, err := g.ref.Judge(game.Input{Source: src, PostID: "p", Author: author, At: when, Post: parser.FromBBCode(text)})
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -89,7 +88,7 @@ func (g *match) post(when time.Time, author string, private bool, text string) j
 }
 
 // moderate carries out a moderator command, keeping its events.
-func (g *match) moderate(cmd judge.ModCommand) (judge.Outcome, error) {
+func (g *match) moderate(cmd game.ModCommand) (game.Outcome, error) {
 	out, err := g.ref.Moderate(cmd)
 	g.log = append(g.log, out.Events...)
 	return out, err
@@ -98,7 +97,7 @@ func (g *match) moderate(cmd judge.ModCommand) (judge.Outcome, error) {
 func (g *match) advance(to time.Time) {
 	g.t.Helper()
 	var err error
-	g.last, err = judge.Advance(g.ref, g.last, to, func(_ time.Time, o judge.Outcome) error {
+	g.last, err = game.Advance(g.ref, g.last, to, func(_ time.Time, o game.Outcome) error {
 		g.log = append(g.log, o.Events...)
 		return nil
 	})
@@ -211,7 +210,7 @@ func TestStartPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := judge.New(setup, judge.Options{Seed: "7", Salt: "s"})
+	ref, _ := game.New(setup, game.Options{Seed: "7", Salt: "s"})
 	out, err := ref.Start(at(19, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -245,24 +244,24 @@ func TestReadAndAnswer(t *testing.T) {
 		author       string
 		private      bool
 		text         string
-		verdict      judge.Verdict
+		verdict      game.Verdict
 		to, contains string
 		moreReplies  int
 	}{
-		{at(20, 1), "Петя", false, "Атакуем команду 2 — 58", judge.Accepted, "", "атакует ворота команды «Команда 2»", 1},
-		{at(20, 2), "Петя", true, "+2 к атаке", judge.Refused, "Петя", "капитан", 0},
-		{at(20, 2), "Вася", false, "+2 к атаке", judge.Refused, "", "личным сообщением", 0},
-		{at(20, 3), "Вася", true, "добавляю 5 баллов к атаке", judge.Accepted, "Вася", "просили 5, но на счету было только 3", 0},
-		{at(20, 4), "Саша", false, "Защищаемся 12", judge.Accepted, "", "защищается", 1},
-		{at(20, 5), "Гоша", true, "+1 к защите", judge.Refused, "Гоша", "нет игровых баллов", 0},
-		{at(20, 6), "Гоша", true, "как дела?", judge.Ignored, "Гоша", "не понял это сообщение", 0},
-		{at(20, 6), "Гоша", true, "Ответ: Пеле", judge.Refused, "Гоша", "нет открытого вопроса", 0},
-		{at(20, 7), "Незнакомец", true, "Пеле", judge.Ignored, "Незнакомец", "не понял это сообщение", 0},
-		{at(20, 7), "Незнакомец", false, "Бросаю 40", judge.Flagged, "", "не записаны", 0},
-		{at(20, 8), "Катя", false, "бросаю 37 или 38", judge.Flagged, "", "назовите одно", 0},
-		{at(20, 8), "Катя", false, "справка", judge.Accepted, "", "Как ходить", 0},
-		{at(20, 8), "Катя", false, "Ход принят, ждём", judge.Ignored, "", "", 0},
-		{at(20, 9), "Катя", true, "Бросаю 37", judge.Refused, "Катя", "в теме игры", 0},
+		{at(20, 1), "Петя", false, "Атакуем команду 2 — 58", game.Accepted, "", "атакует ворота команды «Команда 2»", 1},
+		{at(20, 2), "Петя", true, "+2 к атаке", game.Refused, "Петя", "капитан", 0},
+		{at(20, 2), "Вася", false, "+2 к атаке", game.Refused, "", "личным сообщением", 0},
+		{at(20, 3), "Вася", true, "добавляю 5 баллов к атаке", game.Accepted, "Вася", "просили 5, но на счету было только 3", 0},
+		{at(20, 4), "Саша", false, "Защищаемся 12", game.Accepted, "", "защищается", 1},
+		{at(20, 5), "Гоша", true, "+1 к защите", game.Refused, "Гоша", "нет игровых баллов", 0},
+		{at(20, 6), "Гоша", true, "как дела?", game.Ignored, "Гоша", "не понял это сообщение", 0},
+		{at(20, 6), "Гоша", true, "Ответ: Пеле", game.Refused, "Гоша", "нет открытого вопроса", 0},
+		{at(20, 7), "Незнакомец", true, "Пеле", game.Ignored, "Незнакомец", "не понял это сообщение", 0},
+		{at(20, 7), "Незнакомец", false, "Бросаю 40", game.Flagged, "", "не записаны", 0},
+		{at(20, 8), "Катя", false, "бросаю 37 или 38", game.Flagged, "", "назовите одно", 0},
+		{at(20, 8), "Катя", false, "справка", game.Accepted, "", "Как ходить", 0},
+		{at(20, 8), "Катя", false, "Ход принят, ждём", game.Ignored, "", "", 0},
+		{at(20, 9), "Катя", true, "Бросаю 37", game.Refused, "Катя", "в теме игры", 0},
 	}
 	for i, c := range cases {
 		out := g.post(c.when, c.author, c.private, c.text)
@@ -314,7 +313,7 @@ func TestPrivateMessages(t *testing.T) {
 		t.Errorf("without private messages the face goes to the thread: %+v", out.Messages)
 	}
 	out = g.post(at(20, 2), "Вася", false, "+1 к атаке")
-	if out.Verdict != judge.Accepted || out.Messages[0].To != "" {
+	if out.Verdict != game.Accepted || out.Messages[0].To != "" {
 		t.Errorf("without private messages points come in the thread: %s %+v", out.Verdict, out.Messages)
 	}
 }
@@ -324,7 +323,7 @@ func TestUndoAttack(t *testing.T) {
 	g := newGame(t, "", false)
 	before := g.final()
 	g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
-	out, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Мод", Reason: "ошибка", At: at(20, 2)})
+	out, err := g.ref.Moderate(game.ModCommand{Action: game.ModUndo, By: "Мод", Reason: "ошибка", At: at(20, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +333,7 @@ func TestUndoAttack(t *testing.T) {
 	if after := g.final(); len(after.Used) != len(before.Used) {
 		t.Errorf("used after the undo %v, before %v", after.Used, before.Used)
 	}
-	if out := g.post(at(20, 3), "Петя", false, "Бросаю 58"); out.Verdict != judge.Accepted {
+	if out := g.post(at(20, 3), "Петя", false, "Бросаю 58"); out.Verdict != game.Accepted {
 		t.Errorf("after the undo the team moves again with the same number: %s %+v", out.Verdict, out.Messages)
 	}
 }
@@ -343,7 +342,7 @@ func TestUndoAttack(t *testing.T) {
 func TestModeratorEnd(t *testing.T) {
 	g := newGame(t, "", false)
 	g.advance(at(20, 0))
-	out, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Мод", Reason: "все ушли", At: at(20, 5)})
+	out, err := g.ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "Мод", Reason: "все ушли", At: at(20, 5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +365,7 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("a running game's log: %v", err)
 	}
 	g.advance(at(23, 0))
-	if _, err := g.moderate(judge.ModCommand{Action: judge.ModEnd, By: "Мод", At: at(23, 1)}); err != nil {
+	if _, err := g.moderate(game.ModCommand{Action: game.ModEnd, By: "Мод", At: at(23, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := Verify(g.log); err != nil {
@@ -430,7 +429,7 @@ func clone(t *testing.T, evs []game.Event) []game.Event {
 
 func TestRequiredTemplates(t *testing.T) {
 	g := newGame(t, "", false)
-	rules := judge.RulesOf(g.ref)
+	rules := game.RulesOf(g.ref)
 	for _, n := range rules.Required() {
 		if !rules.Defined(n) {
 			t.Errorf("no template %q", n)
@@ -442,11 +441,11 @@ func TestRequiredTemplates(t *testing.T) {
 // to spend (Команда 1 has 3), the captain's points may come privately.
 func TestExpectsPrivate(t *testing.T) {
 	g := newGame(t, "", false)
-	if judge.ExpectsPrivate(g.ref, at(19, 30)) {
+	if game.ExpectsPrivate(g.ref, at(19, 30)) {
 		t.Error("before the first turn: a private message expected")
 	}
 	g.advance(at(20, 1))
-	if !judge.ExpectsPrivate(g.ref, at(20, 1)) {
+	if !game.ExpectsPrivate(g.ref, at(20, 1)) {
 		t.Error("a turn open, points to spend: none expected")
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"forumgm/game"
 	"forumgm/games/football/grammar"
 	"forumgm/games/football/rules"
-	"forumgm/judge"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -166,15 +165,15 @@ func TestTemplatesRenderEveryEvent(t *testing.T) {
 			t.Errorf("no template renders %s", k)
 		}
 	}
-	// the referee's own situations (judge.RefereeTemplates)
+	// the referee's own situations (game.RefereeTemplates)
 	for _, name := range []string{"start", "help", "unreadable", "not_in_roster", "dispute", "paused", "pm_unknown",
 		"pause", "resume", "undone", "mod_rejected", "mod_accepted", "mod_kept", "seed_reveal"} {
 		v := view(g, "Петя", byKind[rules.KindRolled])
 		if name == "start" {
 			v.Event = byKind[rules.KindGameStarted]
 		}
-		v.Mod = &judge.ModCommand{By: "Модератор", Reason: "проверка", Flag: judge.FlagDispute}
-		v.Fair = judge.Fair{Commitment: "abc123", Seed: "32", Salt: "соль"}
+		v.Mod = &game.ModCommand{By: "Модератор", Reason: "проверка", Flag: game.FlagDispute}
+		v.Fair = game.Fair{Commitment: "abc123", Seed: "32", Salt: "соль"}
 		v.Lines = []*grammar.LineError{{LineNo: 1, Line: "Атакуем Команда 2", Kind: "attack", Reason: grammar.ReasonNoNumber}}
 		out, err := set.Render(name, v)
 		if err != nil {

@@ -1,4 +1,4 @@
-package judge
+package game
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode"
 
-	"forumgm/game"
 	"forumgm/parser"
 )
 
@@ -41,7 +40,7 @@ type referee struct {
 	setup  *Setup
 	rules  Rules
 	fair   Fair
-	log    []game.Event // every event folded so far, referee events included
+	log    []Event      // every event folded so far, referee events included
 	undone map[int]bool // log positions of events undone by a moderator
 	// lean: the log is dropped once restored (the daemon keeps only the current state; an undo
 	// is a moderator's command, carried out by a full referee in the review tools).
@@ -66,7 +65,7 @@ func New(setup *Setup, opt Options) (Referee, error) {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
 	r := &referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
-	r.fair = Fair{Commitment: game.Commitment(opt.Seed, opt.Salt)}
+	r.fair = Fair{Commitment: Commitment(opt.Seed, opt.Salt)}
 	return r, nil
 }
 
@@ -155,8 +154,8 @@ func (*UndoneEvent) EventKind() string    { return KindUndone }
 func (*ModeratedEvent) EventKind() string { return KindModerated }
 func (*RevealedEvent) EventKind() string  { return KindRevealed }
 
-func (r *referee) decode(kind string, data []byte) (game.Event, error) {
-	var ev game.Event
+func (r *referee) decode(kind string, data []byte) (Event, error) {
+	var ev Event
 	switch kind {
 	case KindPaused:
 		ev = &PausedEvent{}
@@ -180,7 +179,7 @@ func (r *referee) decode(kind string, data []byte) (game.Event, error) {
 }
 
 // DecodeAny rebuilds a stored event of r's game, the referee's own events included.
-func DecodeAny(r Referee, rec game.Record) (game.Event, error) {
+func DecodeAny(r Referee, rec Record) (Event, error) {
 	rf, ok := r.(*referee)
 	if !ok {
 		return nil, errors.New("judge: not a referee of this package")
@@ -189,10 +188,10 @@ func DecodeAny(r Referee, rec game.Record) (game.Event, error) {
 }
 
 // refereeEvent reports whether e is the referee's own (moderation), not the game's.
-func refereeEvent(e game.Event) bool { return strings.HasPrefix(e.EventKind(), "judge.") }
+func refereeEvent(e Event) bool { return strings.HasPrefix(e.EventKind(), "judge.") }
 
 // apply folds one event (the game's or the referee's).
-func (r *referee) apply(ev game.Event) error {
+func (r *referee) apply(ev Event) error {
 	switch e := ev.(type) {
 	case *PausedEvent:
 		r.paused = true
@@ -210,7 +209,7 @@ func (r *referee) apply(ev game.Event) error {
 			return fmt.Errorf("judge: %w", err)
 		}
 	}
-	if d, ok := ev.(game.Drawer); ok {
+	if d, ok := ev.(Drawer); ok {
 		for _, dr := range d.Drawn() {
 			r.draws = max(r.draws, dr.N+1)
 		}
@@ -264,7 +263,7 @@ func (r *referee) undo(pos int) error {
 }
 
 // Restore folds stored events into the referee.
-func (r *referee) Restore(recs []game.Record) error {
+func (r *referee) Restore(recs []Record) error {
 	r.restoring = true
 	defer func() {
 		r.restoring = false
@@ -287,7 +286,7 @@ func (r *referee) Restore(recs []game.Record) error {
 
 // commit folds events into the referee; on a failure the referee is unusable and must be
 // restored from the log (a bug: the game's own events must fit its state).
-func (r *referee) commit(evs []game.Event) error {
+func (r *referee) commit(evs []Event) error {
 	for _, ev := range evs {
 		if err := r.apply(ev); err != nil {
 			return err
@@ -297,13 +296,13 @@ func (r *referee) commit(evs []game.Event) error {
 }
 
 // commitAt commits events and, when they end the game, the seed's reveal after them.
-func (r *referee) commitAt(at time.Time, evs []game.Event) ([]game.Event, error) {
+func (r *referee) commitAt(at time.Time, evs []Event) ([]Event, error) {
 	if err := r.commit(evs); err != nil {
 		return nil, err
 	}
 	if r.rules.Over() && !r.revealed() {
 		rev := &RevealedEvent{At: at, Seed: r.opt.Seed, Salt: r.opt.Salt}
-		if err := r.commit([]game.Event{rev}); err != nil {
+		if err := r.commit([]Event{rev}); err != nil {
 			return nil, err
 		}
 		evs = append(evs, rev)
@@ -314,7 +313,7 @@ func (r *referee) commitAt(at time.Time, evs []game.Event) ([]game.Event, error)
 // chance lets the rules decide with the game's source of chance, then commits what they
 // decided (and the seed's reveal when it ends the game). The decision's own error (a refusal)
 // comes back as decided; nothing is committed then.
-func (r *referee) chance(at time.Time, decide func(rnd *game.Rand) ([]game.Event, error)) (evs []game.Event, decided, err error) {
+func (r *referee) chance(at time.Time, decide func(rnd *Rand) ([]Event, error)) (evs []Event, decided, err error) {
 	rnd := r.rand()
 	if evs, decided = decide(rnd); decided != nil {
 		return nil, decided, nil
@@ -327,10 +326,10 @@ func (r *referee) chance(at time.Time, decide func(rnd *game.Rand) ([]game.Event
 }
 
 // rand is the game's source of chance, positioned after every draw recorded so far.
-func (r *referee) rand() *game.Rand { return game.NewRand(r.opt.Seed, r.draws) }
+func (r *referee) rand() *Rand { return NewRand(r.opt.Seed, r.draws) }
 
 // checkDrawn fails when the rules drew from rnd without recording every draw in an event.
-func checkDrawn(rnd *game.Rand) error {
+func checkDrawn(rnd *Rand) error {
 	if n := rnd.Pending(); n > 0 {
 		return fmt.Errorf("judge: the rules drew %d numbers they did not record in an event", n)
 	}
@@ -356,7 +355,7 @@ func (r *referee) revealed() bool { return r.shown }
 // Start gives the opening post (with the seed's commitment), after the game's opening events
 // when it has any (Opener); it carries the clock that runs (ClockStarter), if any.
 func (r *referee) Start(at time.Time) (Outcome, error) {
-	var evs []game.Event
+	var evs []Event
 	if o, ok := r.rules.(Opener); ok {
 		rnd := r.rand()
 		var err error
@@ -425,8 +424,8 @@ func (r *referee) Judge(in Input) (Outcome, error) {
 
 // decide judges an intent and commits what it causes.
 func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
-	evs, refused, err := r.chance(in.At, func(rnd *game.Rand) ([]game.Event, error) {
-		return r.rules.Decide(game.Act{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
+	evs, refused, err := r.chance(in.At, func(rnd *Rand) ([]Event, error) {
+		return r.rules.Decide(Act{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
 	})
 	if err != nil {
 		return Outcome{}, err
@@ -449,7 +448,7 @@ func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
 }
 
 // accepted renders the replies to committed events.
-func (r *referee) accepted(in *Input, evs []game.Event) (Outcome, error) {
+func (r *referee) accepted(in *Input, evs []Event) (Outcome, error) {
 	out := Outcome{Verdict: Accepted, Events: evs}
 	c := r.ctx(in)
 	for _, ev := range evs {
@@ -498,7 +497,7 @@ func (r *referee) NextTimer(t time.Time) (time.Time, bool) {
 
 // Fire runs the timed rules due at at.
 func (r *referee) Fire(at time.Time) (Outcome, error) {
-	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(at, rnd) })
+	evs, failed, err := r.chance(at, func(rnd *Rand) ([]Event, error) { return r.rules.Tick(at, rnd) })
 	if failed != nil {
 		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
 	}
@@ -523,7 +522,7 @@ func (r *referee) Delivered(key, marker string, at time.Time) (Outcome, error) {
 	if err != nil || len(evs) == 0 {
 		return Outcome{}, err
 	}
-	evs = append([]game.Event{&DeliveredEvent{At: at, Clock: key, Marker: marker}}, evs...)
+	evs = append([]Event{&DeliveredEvent{At: at, Clock: key, Marker: marker}}, evs...)
 	if err := r.commit(evs); err != nil {
 		return Outcome{}, err
 	}
@@ -555,16 +554,16 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		if (cmd.Action == ModPause) == r.paused {
 			return Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
 		}
-		var ev game.Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
+		var ev Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
 		name := SayPause
 		if cmd.Action == ModResume {
 			ev, name = &ResumedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}, SayResume
 		}
-		if err := r.commit([]game.Event{ev}); err != nil {
+		if err := r.commit([]Event{ev}); err != nil {
 			return Outcome{}, err
 		}
 		body, err := r.rules.Say(name, c)
-		return Outcome{Verdict: Accepted, Events: []game.Event{ev}, Messages: []Message{{Body: body}}}, err
+		return Outcome{Verdict: Accepted, Events: []Event{ev}, Messages: []Message{{Body: body}}}, err
 	case ModUndo:
 		if r.lean {
 			return Outcome{}, ErrNeedsLog
@@ -575,14 +574,14 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		}
 		c.Event = r.log[pos]
 		ev := &UndoneEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason, Event: pos, Label: label}
-		if err := r.commit([]game.Event{ev}); err != nil {
+		if err := r.commit([]Event{ev}); err != nil {
 			return Outcome{}, err
 		}
 		body, err := r.rules.Say(SayUndone, c)
-		return Outcome{Verdict: Accepted, Events: []game.Event{ev}, Messages: []Message{{Body: body}}}, err
+		return Outcome{Verdict: Accepted, Events: []Event{ev}, Messages: []Message{{Body: body}}}, err
 	case ModEnd:
-		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+		evs, refused, err := r.chance(cmd.At, func(rnd *Rand) ([]Event, error) {
+			return r.rules.Decide(Act{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
 		})
 		if refused != nil {
 			return Outcome{}, fmt.Errorf("judge: end: %w", refused)
@@ -606,8 +605,8 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
-		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+		evs, refused, err := r.chance(cmd.At, func(rnd *Rand) ([]Event, error) {
+			return r.rules.Decide(Act{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
 		})
 		if refused != nil {
 			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)
@@ -628,10 +627,10 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		keep := cmd.Action == ModAccept && (cmd.Flag == FlagEdited || cmd.Flag == FlagDeleted || cmd.Flag == FlagDispute)
 		if cmd.Action == ModClose || keep {
 			// Nothing is judged again: the first-seen post, or the decision disputed, stands.
-			if err := r.commit([]game.Event{mark}); err != nil {
+			if err := r.commit([]Event{mark}); err != nil {
 				return Outcome{}, err
 			}
-			out := Outcome{Verdict: Ignored, Events: []game.Event{mark}}
+			out := Outcome{Verdict: Ignored, Events: []Event{mark}}
 			if keep {
 				body, err := r.rules.Say(SayModKept, c)
 				if err != nil {
@@ -642,14 +641,14 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			return out, nil
 		}
 		if cmd.Action == ModReject {
-			if err := r.commit([]game.Event{mark}); err != nil {
+			if err := r.commit([]Event{mark}); err != nil {
 				return Outcome{}, err
 			}
 			body, err := r.rules.Say(SayModRejected, c)
 			if err != nil {
 				return Outcome{}, err
 			}
-			return Outcome{Verdict: Refused, Events: []game.Event{mark}, Messages: []Message{r.route(cmd.Post, Message{To: Sender, Body: body})}}, nil
+			return Outcome{Verdict: Refused, Events: []Event{mark}, Messages: []Message{r.route(cmd.Post, Message{To: Sender, Body: body})}}, nil
 		}
 		in := *cmd.Post
 		in.At = cmd.At
@@ -669,7 +668,7 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 		if err != nil || out.Verdict != Accepted {
 			return out, err
 		}
-		if err := r.commit([]game.Event{mark}); err != nil {
+		if err := r.commit([]Event{mark}); err != nil {
 			return Outcome{}, err
 		}
 		out.Events = append(out.Events, mark)
@@ -708,7 +707,7 @@ func LastUndoable(r Referee) (label string, ok bool) {
 
 // Describe puts a stored event of r's game into words through the game's Describer; "" for the
 // referee's own events, a game without words for it, or an event that does not decode.
-func Describe(r Referee, rec game.Record) string {
+func Describe(r Referee, rec Record) string {
 	rf, isRef := r.(*referee)
 	if !isRef || strings.HasPrefix(rec.Kind, "judge.") {
 		return ""

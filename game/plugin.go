@@ -1,4 +1,4 @@
-package judge
+package game
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
-	"forumgm/game"
 )
 
 // Game is a game plug-in: one value registered under its name (cmd/forumgm links the games by
@@ -66,13 +64,13 @@ func DecodeStrict(n *yaml.Node, v any) error {
 // Rules is one running game: the pure engine's state with the game's grammar (post → intent),
 // voice (templates) and views over it. It is deterministic and does no I/O.
 type Rules interface {
-	// The engine (see game.Engine): Tick gets the game's source of chance; Decide gets it in
+	// The engine (see Engine): Tick gets the game's source of chance; Decide gets it in
 	// Input.Rand. Every draw is recorded in the events decided.
-	Decide(in game.Act) ([]game.Event, error)
-	Apply(ev game.Event) error
+	Decide(in Act) ([]Event, error)
+	Apply(ev Event) error
 	NextTimer(t time.Time) (time.Time, bool)
-	Tick(at time.Time, rnd *game.Rand) ([]game.Event, error)
-	DecodeEvent(kind string, data []byte) (game.Event, error)
+	Tick(at time.Time, rnd *Rand) ([]Event, error)
+	DecodeEvent(kind string, data []byte) (Event, error)
 
 	// Title is the game's Russian name (private messages' subjects).
 	Title() string
@@ -85,7 +83,7 @@ type Rules interface {
 	Say(name string, c Context) (string, error)
 	// Messages renders what one accepted event causes (Context.Event is nil: the event is ev).
 	// A message To Sender answers the input's author (privately when the input came privately).
-	Messages(c Context, ev game.Event) ([]Message, error)
+	Messages(c Context, ev Event) ([]Message, error)
 	// Refusal renders the answer to an input the engine refused with err (a typed refusal);
 	// quiet: nothing is said (an implicit answer that was wrong). An error that is not a
 	// refusal is returned as is.
@@ -95,7 +93,7 @@ type Rules interface {
 	// Ender is the intent that ends the game by a moderator's decision.
 	Ender(winner, reason string) any
 	// Undoable reports whether moderators may undo ev (a move), with a label naming it.
-	Undoable(ev game.Event) (label string, ok bool)
+	Undoable(ev Event) (label string, ok bool)
 	// Snapshot is the state as `replay --json` shows it ("final").
 	Snapshot() any
 	// Required lists every template name the rules may render (events, refusal codes, parser
@@ -121,7 +119,7 @@ type ClockStarter interface {
 	// Delivered is the message carrying clock key posted at at: the events that move that clock
 	// (none when nothing changes: the clock is no longer the current one, its limit has passed,
 	// the message was not late).
-	Delivered(key string, at time.Time) ([]game.Event, error)
+	Delivered(key string, at time.Time) ([]Event, error)
 	// Deadline is what a message carrying clock key posted at at says in its DeadlineSlot (the
 	// deadline that follows, in the game's words; "" to say nothing).
 	Deadline(key string, at time.Time) (string, error)
@@ -133,7 +131,7 @@ type ClockStarter interface {
 // Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
 // Open once, when the game starts, before it renders the opening post.
 type Opener interface {
-	Open(at time.Time, rnd *game.Rand) ([]game.Event, error)
+	Open(at time.Time, rnd *Rand) ([]Event, error)
 }
 
 // PrivateExpecter is Rules that know when a private message can matter to the game (a private
@@ -150,7 +148,7 @@ type PrivateExpecter interface {
 // revealed. Verify gets the game's events in order (the referee's included) and returns the first
 // mismatch; a log of a game that has not ended is checked as far as it can be.
 type Verifier interface {
-	Verify(evs []game.Event) error
+	Verify(evs []Event) error
 }
 
 // Describer is Rules that put their state and events into words for the moderators (the web
@@ -158,7 +156,7 @@ type Verifier interface {
 type Describer interface {
 	// Describe is one of the game's events in words ("ход 3 (Джелу)"); "" when the game has no
 	// words for it (the web UI then shows its kind).
-	Describe(ev game.Event) string
+	Describe(ev Event) string
 	// Status is the state in words: whose turn it is, what a side owes ("" when nothing to say).
 	Status() string
 	// Winners are the names a moderator may give when ending the game (Ender's winner), with
@@ -228,7 +226,7 @@ type Reading struct {
 type Context struct {
 	In      *Input      // the input answered (nil: the clock, a moderator)
 	Mod     *ModCommand // the moderator command answered
-	Event   game.Event  // the event a template is about
+	Event   Event       // the event a template is about
 	Lines   any         // Reading.Lines
 	Fair    Fair        // the seed's commitment (and, at the end, the seed)
 	Dispute string      // the dispute keyword players write to call a moderator

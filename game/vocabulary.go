@@ -2,14 +2,13 @@
 // and inbox (posts, private messages, the clock, moderator commands) into the engine's events
 // and the Russian messages to post. It is where the parser, the engine and the templates meet;
 // it does no I/O and reads no clock: the daemon and the replay command drive it.
-package judge
+package game
 
 import (
 	"strings"
 	"time"
 
 	"forumgm/forum"
-	"forumgm/game"
 )
 
 // Source says where a post came from.
@@ -47,7 +46,7 @@ type Message struct {
 	Body    string `json:"body"`
 	// Attachments are files posted with the message (a picture of the field); the body must
 	// read well without them (forums and readers without images).
-	Attachments []Attachment `json:"attachments,omitempty"`
+	Attachments []forum.Attachment `json:"attachments,omitempty"`
 	// Clock is set when the message starts a side's clock (it shows the position a side must
 	// answer): the game's key for that clock (see ClockStarter). The poster reports the
 	// message's posting time (Deliver) and fills its DeadlineSlot (FillDeadline) when it sends.
@@ -89,13 +88,6 @@ func FillDeadline(r Referee, body, key string, at time.Time) string {
 	return strings.ReplaceAll(body, DeadlineSlot, words)
 }
 
-// Attachment is a file attached to a message.
-type Attachment struct {
-	Name        string `json:"name"`         // file name, e.g. "round-2.png"
-	ContentType string `json:"content_type"` // e.g. "image/png"
-	Data        []byte `json:"data"`
-}
-
 // FlagKind is why a post goes to the moderator queue.
 type FlagKind string
 
@@ -121,7 +113,7 @@ type Flag struct {
 // folded into the referee's state), the messages to post, and the flags to raise.
 type Outcome struct {
 	Verdict  Verdict
-	Events   []game.Event
+	Events   []Event
 	Messages []Message
 	Flags    []Flag
 }
@@ -178,7 +170,7 @@ type Referee interface {
 	// Moderate carries out a moderator command.
 	Moderate(cmd ModCommand) (Outcome, error)
 	// Restore folds stored events into a fresh referee (start-up).
-	Restore(recs []game.Record) error
+	Restore(recs []Record) error
 	// Snapshot is the state as JSON-ready data (the replay's "final").
 	Snapshot() any
 	// Paused reports whether a moderator paused the game.
