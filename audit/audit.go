@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/transcript"
 )
@@ -103,7 +104,7 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 		}
 	}
 	if ref, err := replayed.Referee(); err == nil {
-		verifyOwn(rep, game.RulesOf(ref), res.Events)
+		verifyOwn(rep, ref.Rules(), res.Events)
 	}
 	var expected []transcript.Post
 	for _, p := range res.Thread(&replayed) {
@@ -133,7 +134,7 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 // Store checks a game kept in the store: its seed against the commitment in its opening post and
 // against a revealed seed (if the game revealed it), and every draw recorded in its event log.
 // newRef builds the game's referee (to decode its events).
-func Store(ctx context.Context, st *store.Store, id string, newRef func() (game.Referee, error)) (*Report, error) {
+func Store(ctx context.Context, st *store.Store, id string, newRef func() (*referee.Referee, error)) (*Report, error) {
 	g, err := st.Game(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
@@ -160,12 +161,12 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (game.
 	}
 	var evs []game.Event
 	for i, r := range recs {
-		ev, err := game.DecodeAny(ref, r)
+		ev, err := ref.Decode(r)
 		if err != nil {
 			return nil, fmt.Errorf("audit: event %d: %w", i+1, err)
 		}
 		evs = append(evs, ev)
-		if rv, ok := ev.(*game.RevealedEvent); ok {
+		if rv, ok := ev.(*referee.RevealedEvent); ok {
 			rep.add(rv.Seed == rec.Seed && rv.Salt == rec.Salt, "event %d: the revealed seed is the stored one", i+1)
 		}
 		if d, ok := ev.(game.Drawer); ok {
@@ -175,7 +176,7 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (game.
 			}
 		}
 	}
-	verifyOwn(rep, game.RulesOf(ref), evs)
+	verifyOwn(rep, ref.Rules(), evs)
 	if err := ref.Restore(recs); err != nil {
 		rep.add(false, "the event log does not fold: %v", err)
 	} else {

@@ -14,35 +14,18 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/forum"
-	"forumgm/game"
-	"forumgm/media"
 	mybb "forumgm/poster/mybb"
+
+	"forumgm/forum"
+	"forumgm/media"
+	"forumgm/referee"
 )
 
 // picPNG stands for a picture of the field (the bytes matter, not the image).
 var picPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR-field-of-round-1")
 
-// picRef is the fake referee whose accepted moves are answered with a report carrying a picture:
-// the placeholder where the picture goes, and the positions as text.
-type picRef struct {
-	*fakeRef
-	pic forum.Attachment
-}
-
-func (p *picRef) Judge(in game.Input) (game.Outcome, error) {
-	out, err := p.fakeRef.Judge(in)
-	for i, m := range out.Messages {
-		if m.To == "" && out.Verdict == game.Accepted {
-			out.Messages[i].Body = "Отчёт раунда.\n" + forum.Placeholder(p.pic.Name) + "\nПозиции: " + m.Body
-			out.Messages[i].Attachments = []forum.Attachment{p.pic}
-		}
-	}
-	return out, err
-}
-
-func picFactory(pic forum.Attachment) func() (game.Referee, error) {
-	return func() (game.Referee, error) { return &picRef{fakeRef: &fakeRef{loc: msk}, pic: pic}, nil }
+func picFactory(pic forum.Attachment) func() (*referee.Referee, error) {
+	return fakeWith(func(f *fakeRules) { f.pic = &pic })
 }
 
 var field = forum.Attachment{Name: "round-1.png", ContentType: "image/png", Data: picPNG}

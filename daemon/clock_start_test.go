@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/game"
 	cr "forumgm/games/crusade/rules"
+
+	"forumgm/game"
+	"forumgm/referee"
 )
 
 // A move's reply held up by the board's flood control starts the opponent's clock when it is
@@ -44,7 +46,7 @@ func TestLateReplyStartsTheClock(t *testing.T) {
 		kinds = append(kinds, e.Kind)
 	}
 	got := strings.Join(kinds, " ")
-	if !strings.HasSuffix(got, cr.KindTurnPlayed+" "+game.KindDelivered+" "+cr.KindClockStarted) {
+	if !strings.HasSuffix(got, cr.KindTurnPlayed+" "+referee.KindDelivered+" "+cr.KindClockStarted) {
 		t.Fatalf("events: %s", got)
 	}
 	last := evs[len(evs)-1]
@@ -95,7 +97,7 @@ func TestPromptReplyMovesNothing(t *testing.T) {
 	}
 	evs, _ := r.st.Events(context.Background(), "g1")
 	for _, e := range evs {
-		if e.Kind == game.KindDelivered || e.Kind == cr.KindClockStarted {
+		if e.Kind == referee.KindDelivered || e.Kind == cr.KindClockStarted {
 			t.Fatalf("a prompt reply logged %s", e.Kind)
 		}
 	}

@@ -9,11 +9,11 @@ import (
 
 	"forumgm/config"
 	"forumgm/forum"
-	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
-func crusadeFactory(t testing.TB, start time.Time) func() (game.Referee, error) {
+func crusadeFactory(t testing.TB, start time.Time) func() (*referee.Referee, error) {
 	t.Helper()
 	cfg, err := config.Parse([]byte(`
 forum: {url: "http://127.0.0.1:1/", thread: "1"}

@@ -21,6 +21,7 @@ import (
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/media"
+	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -35,7 +36,7 @@ type Options struct {
 	Store      *store.Store
 	// NewReferee builds a fresh referee (start-up, and again whenever the event log changed
 	// behind the daemon's back: a moderator's command from another process).
-	NewReferee func() (game.Referee, error)
+	NewReferee func() (*referee.Referee, error)
 	// Files is where pictures the forum cannot take as attachments are served from (linked with
 	// [img]); nil: such pictures are dropped and the message's text stands alone.
 	Files      *media.Folder
@@ -77,7 +78,7 @@ type Daemon struct {
 	m   *Metrics
 
 	mu       sync.Mutex
-	ref      game.Referee
+	ref      *referee.Referee
 	seq      int64     // the last event seq the referee has folded
 	clock    time.Time // the game clock: the last timer fired
 	hasClock bool
@@ -106,8 +107,8 @@ const inboxEvery = 30 * time.Minute
 // inboxDue reports whether this poll reads the inbox: the game expects a private message now
 // (game.ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
 // the inbox was not read for inboxEvery (or ever).
-func (d *Daemon) inboxDue(ref game.Referee, now time.Time) bool {
-	if game.ExpectsPrivate(ref, now) {
+func (d *Daemon) inboxDue(ref *referee.Referee, now time.Time) bool {
+	if ref.ExpectsPrivate(now) {
 		return true
 	}
 	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
@@ -155,7 +156,7 @@ func (d *Daemon) hook(step string) {
 }
 
 // Referee returns the current referee (tests and the sandbox inspect its snapshot).
-func (d *Daemon) Referee() game.Referee {
+func (d *Daemon) Referee() *referee.Referee {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.ref
@@ -348,7 +349,7 @@ func (d *Daemon) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("daemon: new referee: %w", err)
 	}
-	game.Lean(ref) // the current state only: undo is the moderators' tools' business
+	ref.Lean() // the current state only: undo is the moderators' tools' business
 	if err := ref.Restore(recs); err != nil {
 		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
 	}
@@ -359,7 +360,7 @@ func (d *Daemon) sync(ctx context.Context) error {
 
 // referee returns the referee and the seq it folded, rebuilding it from the store first when a
 // refused commit dropped it (invalidate): no path meets a nil referee.
-func (d *Daemon) referee(ctx context.Context) (game.Referee, int64, error) {
+func (d *Daemon) referee(ctx context.Context) (*referee.Referee, int64, error) {
 	d.mu.Lock()
 	ref, seq := d.ref, d.seq
 	d.mu.Unlock()

@@ -11,10 +11,11 @@ import (
 
 	"github.com/rs/zerolog"
 
+	mybb "forumgm/poster/mybb"
+
 	"forumgm/config"
 	"forumgm/forum"
-	"forumgm/game"
-	mybb "forumgm/poster/mybb"
+	"forumgm/referee"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -80,7 +81,7 @@ type table struct {
 	bot    string
 	thread int
 	cfg    *config.Config
-	newRef func() (game.Referee, error)
+	newRef func() (*referee.Referee, error)
 	st     *store.Store
 	fo     forum.Forum
 	d      *Daemon
@@ -345,7 +346,7 @@ func (g *table) newRefOver(t testing.TB) bool {
 	if err := ref.Restore(recs); err != nil {
 		t.Fatal(err)
 	}
-	return game.RulesOf(ref).Over()
+	return ref.Rules().Over()
 }
 
 // crashAndRecover crashes a new daemon at step crashAt during its next cycle, then lets another

@@ -269,7 +269,7 @@ func (d *Daemon) render(ctx context.Context, it store.OutboxRow, body string, no
 	if err != nil {
 		return "", err
 	}
-	return game.FillDeadline(ref, body, it.Clock, now), nil
+	return ref.FillDeadline(body, it.Clock, now), nil
 }
 
 // posted marks an item posted. An item that starts a side's clock first tells the game when it
@@ -283,7 +283,7 @@ func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string,
 		if err != nil {
 			return err
 		}
-		out, err := game.Deliver(ref, it.Clock, it.Marker, at)
+		out, err := ref.Delivered(it.Clock, it.Marker, at)
 		if err != nil {
 			d.invalidate()
 			d.fail("referee", fmt.Errorf("daemon: outbox %d (%s): delivered: %w", it.ID, it.Marker, err))

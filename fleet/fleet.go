@@ -20,8 +20,8 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/game"
 	"forumgm/media"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -49,7 +49,7 @@ type Game struct {
 	Config     *config.Config // the game's single-game view
 	Daemon     *daemon.Daemon
 	Forum      forum.Forum // the game's forum (the shared session seen through its section)
-	NewReferee func() (game.Referee, error)
+	NewReferee func() (*referee.Referee, error)
 
 	fingerprint string
 	session     string

@@ -8,17 +8,19 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/forum"
-	"forumgm/game"
 	gcr "forumgm/games/crusade"
 	cr "forumgm/games/crusade/rules"
+
+	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
 var msk = time.FixedZone("MSK", 3*3600)
 
-func crusadeFactory(t *testing.T) func() (game.Referee, error) {
+func crusadeFactory(t *testing.T) func() (*referee.Referee, error) {
 	t.Helper()
 	// board_required defaults to true: a move without the quoted board is sloppy.
 	var n yaml.Node
@@ -29,8 +31,8 @@ func crusadeFactory(t *testing.T) func() (game.Referee, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() (game.Referee, error) {
-		return game.New(setup, game.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
+	return func() (*referee.Referee, error) {
+		return referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
 	}
 }
 
@@ -70,7 +72,7 @@ func TestAcceptJudgesTheQuotedBoard(t *testing.T) {
 	if tp := turns(out.Events); len(tp) != 1 || len(tp[0].Sloppy) != 1 || tp[0].Sloppy[0].Code != cr.SloppyBoardMissing {
 		t.Fatalf("without the quote the move must be sloppy (board missing), got %+v", tp)
 	}
-	board := cr.Render(game.RulesOf(scratch).(*gcr.Rules).Game().Tokens())
+	board := cr.Render(scratch.Rules().(*gcr.Rules).Game().Tokens())
 	if !strings.Contains(board, "|к1|") {
 		t.Fatalf("board lacks к1:\n%s", board)
 	}
@@ -97,7 +99,7 @@ func TestAcceptJudgesTheQuotedBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := when.Add(20 * time.Minute)
-	rv := &Review{Store: st, Game: "g", NewReferee: newRef, Now: func() time.Time { return now },
+	rv := &Review{Store: st, Game: "g", NewReferee: reviewRef(newRef), Now: func() time.Time { return now },
 		Moderators: []string{"Moderator"}, Caps: forum.Capabilities{PrivateMessages: true}}
 	flags, err := rv.List(ctx)
 	if err != nil || len(flags) != 1 {

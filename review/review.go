@@ -18,14 +18,30 @@ import (
 	"forumgm/daemon"
 	"forumgm/forum"
 	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 )
+
+// Referee is what the moderators' tools ask of the game's referee (a *referee.Referee; a test may
+// stand in a stub that only knows moderator commands).
+type Referee interface {
+	Restore(recs []game.Record) error
+	Moderate(cmd game.ModCommand) (game.Outcome, error)
+	Snapshot() any
+	Rules() game.Rules
+	LastUndoable() (label string, ok bool)
+	Describer() game.Describer
+	Describe(rec game.Record) string
+	UnreadableReply(in game.Input) (body string, ok bool)
+}
+
+var _ Referee = (*referee.Referee)(nil)
 
 // Review works on one game's store.
 type Review struct {
 	Store      *store.Store
 	Game       string
-	NewReferee func() (game.Referee, error)
+	NewReferee func() (Referee, error)
 	Now        func() time.Time
 	Moderators []string
 	Caps       forum.Capabilities
@@ -97,7 +113,7 @@ func (r *Review) Queue(ctx context.Context) ([]Case, error) {
 // Explain fills in what the game answers each unreadable move among cases (Case.Said), read
 // again on the game's current state.
 func (r *Review) Explain(ctx context.Context, cases []Case) error {
-	var ref game.Referee
+	var ref Referee
 	for i, c := range cases {
 		if !c.HasPost || c.Flag.Kind != store.FlagUnreadable {
 			continue
@@ -108,7 +124,7 @@ func (r *Review) Explain(ctx context.Context, cases []Case) error {
 				return err
 			}
 		}
-		cases[i].Said, _ = game.UnreadableReply(ref, *Input(c.Post))
+		cases[i].Said, _ = ref.UnreadableReply(*Input(c.Post))
 	}
 	return nil
 }
@@ -159,7 +175,7 @@ func (r *Review) Log(ctx context.Context, n int) ([]store.EventRow, error) {
 
 // referee rebuilds the game's referee from the log and returns it with the log's last seq (the
 // log is gapless, so it is the number of events folded): a command's commit expects that seq.
-func (r *Review) referee(ctx context.Context) (game.Referee, int64, error) {
+func (r *Review) referee(ctx context.Context) (Referee, int64, error) {
 	recs, err := r.Store.Records(ctx, r.Game)
 	if err != nil {
 		return nil, 0, err

@@ -7,6 +7,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -16,20 +17,21 @@ type modEvent struct {
 
 func (modEvent) EventKind() string { return "mod" }
 
+// reviewRef is a factory of real referees as Review takes it.
+func reviewRef(newRef func() (*referee.Referee, error)) func() (Referee, error) {
+	return func() (Referee, error) { return newRef() }
+}
+
 // modRef is a referee that only knows moderator commands.
 type modRef struct{ paused bool }
 
-func (m *modRef) Start(time.Time) (game.Outcome, error) { return game.Outcome{}, nil }
-func (m *modRef) Judge(game.Input) (game.Outcome, error) {
-	return game.Outcome{Verdict: game.Ignored}, nil
-}
-func (m *modRef) NextTimer(time.Time) (time.Time, bool) { return time.Time{}, false }
-func (m *modRef) Fire(time.Time) (game.Outcome, error)  { return game.Outcome{}, nil }
-func (m *modRef) Restore(recs []game.Record) error      { return nil }
-func (m *modRef) Snapshot() any                         { return nil }
-func (m *modRef) Paused() bool                          { return m.paused }
-func (m *modRef) ForGame(game.Input) bool               { return false }
-func (m *modRef) Plays(string) bool                     { return true }
+func (m *modRef) Restore(recs []game.Record) error          { return nil }
+func (m *modRef) Snapshot() any                             { return nil }
+func (m *modRef) Rules() game.Rules                         { return nil }
+func (m *modRef) LastUndoable() (string, bool)              { return "", false }
+func (m *modRef) Describer() game.Describer                 { return nil }
+func (m *modRef) Describe(game.Record) string               { return "" }
+func (m *modRef) UnreadableReply(game.Input) (string, bool) { return "", false }
 func (m *modRef) Moderate(c game.ModCommand) (game.Outcome, error) {
 	out := game.Outcome{Verdict: game.Accepted, Events: []game.Event{modEvent{Action: string(c.Action)}}}
 	switch c.Action {
@@ -58,7 +60,7 @@ func TestReviewAcceptAndPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rv := &Review{Store: st, Game: "g", NewReferee: func() (game.Referee, error) { return &modRef{}, nil },
+	rv := &Review{Store: st, Game: "g", NewReferee: func() (Referee, error) { return &modRef{}, nil },
 		Now: func() time.Time { return now }, Moderators: []string{"Moderator"}, Caps: forum.Capabilities{PrivateMessages: true}}
 	flags, err := rv.List(ctx)
 	if err != nil || len(flags) != 1 {

@@ -9,6 +9,7 @@ import (
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -59,7 +60,7 @@ func newSettleRig(t *testing.T, kind store.FlagKind, verdict store.Verdict, auth
 		t.Fatal(err)
 	}
 	now := when.Add(17 * time.Minute)
-	rv := &Review{Store: st, Game: "g", NewReferee: newRef, Now: func() time.Time { return now },
+	rv := &Review{Store: st, Game: "g", NewReferee: reviewRef(newRef), Now: func() time.Time { return now },
 		Moderators: []string{"Moderator"}, Caps: forum.Capabilities{PrivateMessages: true}}
 	flags, err := rv.List(ctx)
 	if err != nil || len(flags) != 1 {
@@ -92,7 +93,7 @@ func TestAcceptEditedKeepsFirstVersion(t *testing.T) {
 				t.Fatal(err)
 			}
 			after := r.kinds(t)
-			if len(after) != len(before)+1 || after[len(after)-1] != game.KindModerated {
+			if len(after) != len(before)+1 || after[len(after)-1] != referee.KindModerated {
 				t.Fatalf("want only the moderator's decision logged: %v → %v", before, after)
 			}
 			if len(out.Messages) != 1 || strings.Contains(out.Messages[0].Body, "не принят") || !strings.Contains(out.Messages[0].Body, "Moderator") {
@@ -143,7 +144,7 @@ func TestCloseFlagWithoutPost(t *testing.T) {
 	if f.State != store.FlagDismissed || f.ResolvedBy != "Moderator" {
 		t.Fatalf("flag %+v", f)
 	}
-	if k := r.kinds(t); len(k) != 1 || k[0] != game.KindModerated {
+	if k := r.kinds(t); len(k) != 1 || k[0] != referee.KindModerated {
 		t.Fatalf("log %v", k)
 	}
 }
@@ -169,7 +170,7 @@ func TestEndWithWinner(t *testing.T) {
 		t.Errorf("the seed is not revealed: %s", body)
 	}
 	k := r.kinds(t)
-	if k[len(k)-1] != game.KindRevealed {
+	if k[len(k)-1] != referee.KindRevealed {
 		t.Fatalf("log %v", k)
 	}
 }

@@ -38,8 +38,8 @@ func (r *Review) Standing(ctx context.Context) (Standing, error) {
 	if err != nil {
 		return Standing{}, err
 	}
-	s.LastMove, s.CanUndo = game.LastUndoable(ref)
-	if d := game.DescriberOf(ref); d != nil {
+	s.LastMove, s.CanUndo = ref.LastUndoable()
+	if d := ref.Describer(); d != nil {
 		s.Status, s.Winners = d.Status(), d.Winners()
 	}
 	return s, nil
@@ -87,7 +87,7 @@ func (r *Review) LastMove(ctx context.Context) (label string, ok bool, err error
 	if err != nil {
 		return "", false, err
 	}
-	label, ok = game.LastUndoable(ref)
+	label, ok = ref.LastUndoable()
 	return label, ok, nil
 }
 
@@ -135,7 +135,7 @@ func (r *Review) Described(ctx context.Context, n int) ([]Entry, error) {
 	}
 	out := make([]Entry, len(evs))
 	for i, e := range evs {
-		out[i] = Entry{EventRow: e, Words: game.Describe(ref, e.Record())}
+		out[i] = Entry{EventRow: e, Words: ref.Describe(e.Record())}
 	}
 	return out, nil
 }

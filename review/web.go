@@ -22,6 +22,7 @@ import (
 
 	"forumgm/game"
 	"forumgm/internal/loopback"
+	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -755,7 +756,7 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 		case lerr != nil:
 			err = lerr
 		case !ok:
-			err = game.ErrNothingToUndo
+			err = referee.ErrNothingToUndo
 		case label != r.PostForm.Get("label"):
 			w.setFlash(s, false, w.msg("err.undo_moved", msgData{Label: label}))
 			http.Redirect(rw, r, back, http.StatusSeeOther)
@@ -825,13 +826,13 @@ func (w *Web) errorText(err error) string {
 		return w.msg("err.no_flag", nil)
 	case errors.Is(err, store.ErrLogMoved):
 		return w.msg("err.log_moved", nil)
-	case errors.Is(err, game.ErrNothingToUndo):
+	case errors.Is(err, referee.ErrNothingToUndo):
 		return w.msg("err.nothing_to_undo", nil)
-	case errors.Is(err, game.ErrPauseState):
+	case errors.Is(err, referee.ErrPauseState):
 		return w.msg("err.pause_state", nil)
-	case errors.Is(err, game.ErrNoReadable):
+	case errors.Is(err, referee.ErrNoReadable):
 		return w.msg("err.no_readable", nil)
-	case errors.Is(err, game.ErrNotPlaying):
+	case errors.Is(err, referee.ErrNotPlaying):
 		return w.msg("err.not_playing", nil)
 	case errors.Is(err, ErrNotModerator):
 		return w.msg("err.not_moderator", nil)

@@ -11,13 +11,15 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	gfb "forumgm/games/football"
+
+	_ "forumgm/games/dragonball" // every registered game has words in the UI
+
 	"forumgm/daemon"
 	"forumgm/forum"
 	"forumgm/game"
-	gfb "forumgm/games/football"
+	"forumgm/referee"
 	"forumgm/store"
-
-	_ "forumgm/games/dragonball" // every registered game has words in the UI
 )
 
 // Two games of different kinds in one store and one web UI: a Crusade game in Moscow time that
@@ -31,7 +33,7 @@ const (
 
 var yekt = time.FixedZone("YEKT", 5*3600)
 
-func footballFactory(t *testing.T) func() (game.Referee, error) {
+func footballFactory(t *testing.T) func() (*referee.Referee, error) {
 	t.Helper()
 	var n yaml.Node
 	src := `teams:
@@ -50,8 +52,8 @@ settings:
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() (game.Referee, error) {
-		return game.New(setup, game.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
+	return func() (*referee.Referee, error) {
+		return referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
 	}
 }
 
@@ -75,21 +77,22 @@ func newMultiEnv(t *testing.T) *multiEnv {
 	when := time.Date(2026, 12, 1, 19, 5, 0, 0, msk)
 	now := when.Add(20 * time.Minute)
 	clock := func() time.Time { return now }
-	cr := &Review{Store: st, Game: crusadeID, NewReferee: crusadeFactory(t), Now: clock, Moderators: []string{modName},
+	cr := &Review{Store: st, Game: crusadeID, NewReferee: reviewRef(crusadeFactory(t)), Now: clock, Moderators: []string{modName},
 		Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName, annaName}, Location: msk}
-	fb := &Review{Store: st, Game: footballID, NewReferee: footballFactory(t), Now: clock, Moderators: []string{modName},
+	fb := &Review{Store: st, Game: footballID, NewReferee: reviewRef(footballFactory(t)), Now: clock, Moderators: []string{modName},
 		Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName}, Location: yekt}
 	// Both games started at 19:00 Moscow time: their opening posts queued (the football quiz
 	// logs its start; Crusade has no event before the first move).
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	for _, g := range []struct {
-		kind string
-		rv   *Review
-	}{{"crusade", cr}, {"football", fb}} {
+		kind   string
+		rv     *Review
+		newRef func() (*referee.Referee, error)
+	}{{"crusade", cr, crusadeFactory(t)}, {"football", fb, footballFactory(t)}} {
 		if _, err := st.EnsureGame(ctx, g.rv.Game, g.kind, nil); err != nil {
 			t.Fatal(err)
 		}
-		ref, err := g.rv.NewReferee()
+		ref, err := g.newRef()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -50,7 +50,7 @@ func newWebEnv(t *testing.T) *webEnv {
 	}
 	when := time.Date(2026, 12, 1, 19, 5, 0, 0, msk)
 	now := when.Add(20 * time.Minute)
-	rv := &Review{Store: st, Game: "g", NewReferee: crusadeFactory(t), Now: func() time.Time { return now },
+	rv := &Review{Store: st, Game: "g", NewReferee: reviewRef(crusadeFactory(t)), Now: func() time.Time { return now },
 		Moderators: []string{modName}, Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName, "Анна"}}
 	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: "Анна", Password: "другой"}}, Location: msk}, rv)
 	if err != nil {
@@ -508,7 +508,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 		t.Fatalf("undo:\n%s", r.body)
 	}
 	last := e.events()[len(e.events())-1]
-	if last.Kind != game.KindUndone || last.Actor != modName || last.Reason != "ошибка ведущего" {
+	if last.Kind != referee.KindUndone || last.Actor != modName || last.Reason != "ошибка ведущего" {
 		t.Fatalf("last event after undo: %+v", last)
 	}
 
@@ -520,7 +520,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 	if err != nil || !g.Paused || g.PausedBy != modName || g.PauseReason != "разбираемся" {
 		t.Fatalf("game after pause: %+v %v", g, err)
 	}
-	if last := e.events()[len(e.events())-1]; last.Kind != game.KindPaused || last.Actor != modName {
+	if last := e.events()[len(e.events())-1]; last.Kind != referee.KindPaused || last.Actor != modName {
 		t.Fatalf("last event after pause: %+v", last)
 	}
 	r = c.send("/g/g/pause", nil)
@@ -534,7 +534,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 	if g, _ := e.st.Game(context.Background(), "g"); g.Paused {
 		t.Fatalf("still paused: %+v", g)
 	}
-	if last := e.events()[len(e.events())-1]; last.Kind != game.KindResumed || last.Actor != modName {
+	if last := e.events()[len(e.events())-1]; last.Kind != referee.KindResumed || last.Actor != modName {
 		t.Fatalf("last event after resume: %+v", last)
 	}
 	lg := c.get("/g/g/log")

@@ -14,11 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/game"
 	_ "forumgm/games/crusade"
 	_ "forumgm/games/dragonball"
 	_ "forumgm/games/football"
+
+	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // examples are the example transcripts by game.
@@ -40,7 +42,7 @@ func examples(t testing.TB) map[string][]*Transcript {
 	return out
 }
 
-func snapshot(t testing.TB, r game.Referee) string {
+func snapshot(t testing.TB, r *referee.Referee) string {
 	t.Helper()
 	b, err := json.Marshal(r.Snapshot())
 	if err != nil {
@@ -61,7 +63,7 @@ type step struct {
 }
 
 // play replays a transcript step by step, keeping the whole event log.
-func play(t testing.TB, tr *Transcript) (game.Referee, []game.Record, []step) {
+func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step) {
 	t.Helper()
 	ref, err := tr.Referee()
 	if err != nil {
@@ -86,7 +88,7 @@ func play(t testing.TB, tr *Transcript) (game.Referee, []game.Record, []step) {
 	last := tr.Start
 	var steps []step
 	for i, p := range tr.Posts {
-		if last, err = game.Advance(ref, last, p.At, emit); err != nil {
+		if last, err = ref.Advance(last, p.At, emit); err != nil {
 			t.Fatal(err)
 		}
 		src := game.Thread
@@ -101,7 +103,7 @@ func play(t testing.TB, tr *Transcript) (game.Referee, []game.Record, []step) {
 		}
 		keep(out.Events)
 		st.out, st.stateAfter = out, snapshot(t, ref)
-		rules := game.RulesOf(ref)
+		rules := ref.Rules()
 		for _, ev := range out.Events {
 			if _, ok := rules.Undoable(ev); ok {
 				st.undoableEvent = true
@@ -113,7 +115,7 @@ func play(t testing.TB, tr *Transcript) (game.Referee, []game.Record, []step) {
 		}
 	}
 	if !tr.Until.IsZero() {
-		if _, err := game.Advance(ref, last, tr.Until, emit); err != nil {
+		if _, err := ref.Advance(last, tr.Until, emit); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,7 +151,7 @@ func conform(t *testing.T, tr *Transcript) {
 	}
 
 	ref, log, steps := play(t, tr)
-	rules := game.RulesOf(ref)
+	rules := ref.Rules()
 
 	// Every template the game may render exists (events, refusal codes, parser reasons) and
 	// every template the referee renders.
@@ -187,24 +189,24 @@ func conform(t *testing.T, tr *Transcript) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game.Lean(lean)
+	lean.Lean()
 	if err := lean.Restore(log); err != nil {
 		t.Fatal(err)
 	}
 	if snapshot(t, lean) != snapshot(t, ref) {
 		t.Error("a lean referee's state differs from the full one's")
 	}
-	if _, ok := game.LastUndoable(lean); ok {
+	if _, ok := lean.LastUndoable(); ok {
 		t.Error("a lean referee offers an undo")
 	}
-	if _, err := lean.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "test"}); !errors.Is(err, game.ErrNeedsLog) {
+	if _, err := lean.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "test"}); !errors.Is(err, referee.ErrNeedsLog) {
 		t.Errorf("a lean referee's undo: %v", err)
 	}
 	if len(steps) > 0 {
 		last := steps[len(steps)-1]
 		full, lean2 := mustReferee(t, tr), mustReferee(t, tr)
-		game.Lean(lean2)
-		for _, r := range []game.Referee{full, lean2} {
+		lean2.Lean()
+		for _, r := range []*referee.Referee{full, lean2} {
 			if err := r.Restore(last.before); err != nil {
 				t.Fatal(err)
 			}
@@ -223,7 +225,7 @@ func conform(t *testing.T, tr *Transcript) {
 
 	// Every draw recorded in the log derives from the seed.
 	for i, rec := range log {
-		ev, err := game.DecodeAny(fresh, rec)
+		ev, err := fresh.Decode(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,7 +365,7 @@ func FuzzReferee(f *testing.F) {
 	})
 }
 
-func mustReferee(t *testing.T, tr *Transcript) game.Referee {
+func mustReferee(t *testing.T, tr *Transcript) *referee.Referee {
 	t.Helper()
 	r, err := tr.Referee()
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // Transcript is a game written down: the keys every game shares, and the game's own (its
@@ -180,12 +181,12 @@ func (t *Transcript) Setup() (*game.Setup, error) {
 }
 
 // Referee builds the transcript's referee.
-func (t *Transcript) Referee() (game.Referee, error) {
+func (t *Transcript) Referee() (*referee.Referee, error) {
 	setup, err := t.Setup()
 	if err != nil {
 		return nil, err
 	}
-	return game.New(setup, game.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
+	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
@@ -201,11 +202,11 @@ func (t *Transcript) Replay() (*Result, error) {
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
 	posted := func(at time.Time, out *game.Outcome) error {
 		for i, m := range out.Messages {
-			out.Messages[i].Body = game.FillDeadline(ref, m.Body, m.Clock, at)
+			out.Messages[i].Body = ref.FillDeadline(m.Body, m.Clock, at)
 			if m.Clock == "" {
 				continue
 			}
-			del, err := game.Deliver(ref, m.Clock, "", at)
+			del, err := ref.Delivered(m.Clock, "", at)
 			if err != nil {
 				return err
 			}
@@ -234,7 +235,7 @@ func (t *Transcript) Replay() (*Result, error) {
 	}
 	last := t.Start
 	for i, p := range t.Posts {
-		if last, err = game.Advance(ref, last, p.At, timed); err != nil {
+		if last, err = ref.Advance(last, p.At, timed); err != nil {
 			return nil, fmt.Errorf("transcript: before post %d: %w", i, err)
 		}
 		src := game.Thread
@@ -256,7 +257,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		}
 	}
 	if !t.Until.IsZero() {
-		if _, err := game.Advance(ref, last, t.Until, timed); err != nil {
+		if _, err := ref.Advance(last, t.Until, timed); err != nil {
 			return nil, fmt.Errorf("transcript: until: %w", err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"forumgm/daemon"
 	"forumgm/forum"
 	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -271,8 +272,8 @@ func count(n int, noun string) string {
 // newReview is the moderator tools over a game's store: the CLI, the web UI and the daemon's
 // process all build them the same way.
 // cfg is the game's single-game view: who may act on the game is cfg.Moderating().
-func newReview(cfg *config.Config, st *store.Store, newRef func() (game.Referee, error), caps forum.Capabilities) *review.Review {
-	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
+func newReview(cfg *config.Config, st *store.Store, newRef func() (*referee.Referee, error), caps forum.Capabilities) *review.Review {
+	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: func() (review.Referee, error) { return newRef() }, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
 		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
 }
 

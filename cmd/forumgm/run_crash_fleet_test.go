@@ -22,7 +22,7 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -72,7 +72,7 @@ type fleetGame struct {
 	game   *crashGame
 	pids   []int // its players' thread posts
 	view   *config.Config
-	newRef func() (game.Referee, error)
+	newRef func() (*referee.Referee, error)
 }
 
 // fleetWorld is a sandbox board with a thread per game and one daemon config listing the games.
@@ -412,7 +412,7 @@ func (w *fleetWorld) finished(t *testing.T) bool {
 	return true
 }
 
-func (w *fleetWorld) referee(ctx context.Context, st *store.Store, g *fleetGame) (game.Referee, error) {
+func (w *fleetWorld) referee(ctx context.Context, st *store.Store, g *fleetGame) (*referee.Referee, error) {
 	ref, err := g.newRef()
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"forumgm/game"
 	"forumgm/games/crusade/rules"
+	"forumgm/referee"
 )
 
 // shuffleGame plays n move posts of a long game: each side moves one warrior a cell out and back,
@@ -46,7 +47,7 @@ func shuffleGame(tb testing.TB, n int) ([]game.Record, *tref) {
 		day, k := i/60, i%60
 		when := at(19, 0).AddDate(0, 0, day).Add(time.Duration(k) * time.Minute)
 		var err error
-		last, err = game.Advance(c, last, when, func(_ time.Time, o game.Outcome) error { keep(o.Events); return nil })
+		last, err = c.Advance(last, when, func(_ time.Time, o game.Outcome) error { keep(o.Events); return nil })
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -99,14 +100,14 @@ func BenchmarkJudgeMovePost(b *testing.B) {
 // stopping the world) more than the judgement. check looks at the first outcome.
 func judgeFresh(b *testing.B, in game.Input, check func(game.Outcome)) {
 	const batch = 64
-	refs := make([]game.Referee, batch)
+	refs := make([]*referee.Referee, batch)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; {
 		b.StopTimer()
 		n := min(batch, b.N-i)
 		for k := range n {
-			refs[k] = newRef(&testing.T{})
+			refs[k] = newRef(&testing.T{}).Referee
 		}
 		b.StartTimer()
 		for k := range n {

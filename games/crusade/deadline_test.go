@@ -8,6 +8,7 @@ import (
 
 	"forumgm/game"
 	"forumgm/games/crusade/rules"
+	"forumgm/referee"
 )
 
 // The reply to a move starts the opponent's clock: it carries the clock's key and states the
@@ -40,7 +41,7 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 			}
 			// The opening post shows the board: it starts the crusaders' clock.
 			if m := st.Messages[0]; m.Clock != rules.ClockKey(0, rules.Crusaders) ||
-				!strings.Contains(game.FillDeadline(r.Referee, m.Body, m.Clock, at(18, 0)), "\nХодят крестоносцы, срок хода — до 20:00.\n") {
+				!strings.Contains(r.Referee.FillDeadline(m.Body, m.Clock, at(18, 0)), "\nХодят крестоносцы, срок хода — до 20:00.\n") {
 				t.Fatalf("the opening post's clock %q:\n%s", m.Clock, m.Body)
 			}
 			out, err := r.Judge(post("Джелу", tc.move, "1-й ход крестоносца к1 на K16"))
@@ -51,11 +52,11 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 			if m.Clock != rules.ClockKey(1, rules.Saracens) || strings.Count(m.Body, game.DeadlineSlot) != 1 {
 				t.Fatalf("the reply carries no clock (%q) or slot:\n%s", m.Clock, m.Body)
 			}
-			body := game.FillDeadline(r.Referee, m.Body, m.Clock, tc.posted)
+			body := r.Referee.FillDeadline(m.Body, m.Clock, tc.posted)
 			if lines := strings.Split(body, "\n"); lines[len(lines)-1] != tc.want {
 				t.Fatalf("reply ends %q, want %q", lines[len(lines)-1], tc.want)
 			}
-			del, err := game.Deliver(r.Referee, m.Clock, "fgm-x-1", tc.posted)
+			del, err := r.Referee.Delivered(m.Clock, "fgm-x-1", tc.posted)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,14 +64,14 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 				t.Fatalf("deliver: %+v", del.Events)
 			}
 			if tc.moved {
-				if len(del.Events) != 2 || del.Events[0].EventKind() != game.KindDelivered || del.Events[1].EventKind() != rules.KindClockStarted {
+				if len(del.Events) != 2 || del.Events[0].EventKind() != referee.KindDelivered || del.Events[1].EventKind() != rules.KindClockStarted {
 					t.Fatalf("deliver events %v", del.Events)
 				}
-				if again, _ := game.Deliver(r.Referee, m.Clock, "fgm-x-1", tc.posted); len(again.Events) != 0 {
+				if again, _ := r.Referee.Delivered(m.Clock, "fgm-x-1", tc.posted); len(again.Events) != 0 {
 					t.Fatalf("delivered twice: %v", again.Events)
 				}
 				// The deadline said after the move is the one said before it.
-				if again := game.FillDeadline(r.Referee, m.Body, m.Clock, tc.posted); again != body {
+				if again := r.Referee.FillDeadline(m.Body, m.Clock, tc.posted); again != body {
 					t.Fatalf("the deadline changed after delivery:\n%s\n%s", again, body)
 				}
 			}
@@ -92,7 +93,7 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 			if err := fresh.Restore(recs); err != nil {
 				t.Fatal(err)
 			}
-			for _, ref := range []game.Referee{r, fresh} {
+			for _, ref := range []*referee.Referee{r.Referee, fresh.Referee} {
 				from := tc.posted
 				var fired []game.Event
 				for len(fired) == 0 {
@@ -150,7 +151,7 @@ func TestArmiesLaidOutStateTheDeadline(t *testing.T) {
 	if laid == nil || laid.Clock != rules.ClockKey(0, rules.Crusaders) {
 		t.Fatalf("the armies' post carries no clock: %+v", out.Messages)
 	}
-	if got := game.FillDeadline(c.Referee, laid.Body, laid.Clock, at(12, 10)); !strings.HasSuffix(got, "Ходят крестоносцы, срок хода — до 20:00.") {
+	if got := c.Referee.FillDeadline(laid.Body, laid.Clock, at(12, 10)); !strings.HasSuffix(got, "Ходят крестоносцы, срок хода — до 20:00.") {
 		t.Fatalf("the armies' post ends %q", got[max(0, len(got)-120):])
 	}
 }

@@ -138,14 +138,14 @@ func TestEveryExampleIsLegal(t *testing.T) {
 		x.replies("sloppy turn", author, out)
 		x.sayAll("after turn " + ms[1][1])
 	}
-	_, err := game.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o game.Outcome) error {
+	_, err := c.Advance(at(18, 10), at(20, 1), func(_ time.Time, o game.Outcome) error {
 		x.replies("time limit", "Джелу", o)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = game.Advance(c, at(20, 1), at(23, 59).Add(time.Minute), func(_ time.Time, o game.Outcome) error {
+	_, err = c.Advance(at(20, 1), at(23, 59).Add(time.Minute), func(_ time.Time, o game.Outcome) error {
 		x.replies("close (crusaders)", "Джелу", o)
 		return nil
 	})

@@ -12,6 +12,7 @@ import (
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // CrusadeOptions build a referee straight from the engine's values (the tests' positions).
@@ -25,11 +26,11 @@ type CrusadeOptions struct {
 
 // tref is a referee with the test's options and access to the engine.
 type tref struct {
-	game.Referee
+	*referee.Referee
 	opt CrusadeOptions
 }
 
-func (c *tref) rules() *Rules          { return game.RulesOf(c.Referee).(*Rules) }
+func (c *tref) rules() *Rules          { return c.Referee.Rules().(*Rules) }
 func (c *tref) game() *rules.Game      { return c.rules().game }
 func (c *tref) view(*game.Input) *View { return c.rules().view(game.Context{}) }
 
@@ -68,7 +69,7 @@ func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 		}
 		return &Rules{Engine: g, game: g, tmpl: set, noPM: opt.NoPM}, nil
 	}}
-	ref, err := game.New(setup, game.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
+	ref, err := referee.New(setup, referee.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
 func TestDailyQuestion(t *testing.T) {
 	c := newRef(t)
 	var asked bool
-	_, err := game.Advance(c, at(18, 0), at(21, 15), func(when time.Time, out game.Outcome) error {
+	_, err := c.Advance(at(18, 0), at(21, 15), func(when time.Time, out game.Outcome) error {
 		for _, m := range out.Messages {
 			if strings.Contains(m.Body, "Сколько воинов в армии?") {
 				asked = true
@@ -246,7 +247,7 @@ func TestDailyQuestion(t *testing.T) {
 func TestQuestionPostSaysHowToAnswer(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.WoundsQuestion = 5 })
 	var body string
-	_, err := game.Advance(c, at(18, 0), at(21, 10), func(_ time.Time, out game.Outcome) error {
+	_, err := c.Advance(at(18, 0), at(21, 10), func(_ time.Time, out game.Outcome) error {
 		for _, m := range out.Messages {
 			if strings.Contains(m.Body, "Вопрос дня") {
 				body = m.Body
@@ -315,7 +316,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	if string(a) != string(b) || c2.Paused() != c.Paused() {
 		t.Fatalf("restored state differs:\n%s\n%s", a, b)
 	}
-	if !reflect.DeepEqual(kinds(log), []string{rules.KindTurnPlayed, rules.KindTurnPlayed, game.KindUndone, game.KindPaused, game.KindResumed, rules.KindTurnPlayed}) {
+	if !reflect.DeepEqual(kinds(log), []string{rules.KindTurnPlayed, rules.KindTurnPlayed, referee.KindUndone, referee.KindPaused, referee.KindResumed, rules.KindTurnPlayed}) {
 		t.Fatalf("log kinds %v", kinds(log))
 	}
 }
@@ -370,10 +371,10 @@ func TestHiddenForestTurn(t *testing.T) {
 	if out.Messages[0].Clock != "" || out.Messages[1].Clock != rules.ClockKey(1, rules.Saracens) {
 		t.Fatalf("clocks %q %q", out.Messages[0].Clock, out.Messages[1].Clock)
 	}
-	if got := game.FillDeadline(c.Referee, out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
+	if got := c.Referee.FillDeadline(out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
 		t.Fatalf("the notice's deadline: %q", got)
 	}
-	if got := game.FillDeadline(c.Referee, out.Messages[0].Body, out.Messages[0].Clock, at(19, 5)); strings.Contains(got, game.DeadlineSlot) || !strings.HasSuffix(got, "Следующий ход: сарацины.") {
+	if got := c.Referee.FillDeadline(out.Messages[0].Body, out.Messages[0].Clock, at(19, 5)); strings.Contains(got, game.DeadlineSlot) || !strings.HasSuffix(got, "Следующий ход: сарацины.") {
 		t.Fatalf("the private reply's end: %q", got)
 	}
 	in = post("snovaya", at(19, 10), "1-й ход ш1 на A6")
@@ -524,7 +525,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 		}
 	}
 	// the time limit: the saracens got the move at 18:10; the evening hour runs from 19:00
-	_, err := game.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o game.Outcome) error {
+	_, err := c.Advance(at(18, 10), at(20, 1), func(_ time.Time, o game.Outcome) error {
 		for _, m := range o.Messages {
 			if strings.Contains(m.Body, "думают над ходом") && (!strings.Contains(m.Body, "Сарацины должны распределить 2 ранения до 00:00 (до конца 1 декабря)") ||
 				!strings.Contains(m.Body, "[i]ранение: ш2 защита[/i]")) {
@@ -547,7 +548,7 @@ func TestTimeLimitNoticeUsesSettings(t *testing.T) {
 	for _, tc := range []struct{ limit, want string }{{"1h", "дольше часа"}, {"20m", "дольше 20 минут"}, {"2h", "дольше 2 часов"}, {"1h30m", "дольше 1 ч 30 мин"}, {"21m", "дольше 21 минуты"}} {
 		c := newRef(t, func(o *CrusadeOptions) { o.Settings.MoveLimit = tc.limit })
 		seen := false
-		_, err := game.Advance(c, at(18, 0), at(23, 59), func(_ time.Time, o game.Outcome) error {
+		_, err := c.Advance(at(18, 0), at(23, 59), func(_ time.Time, o game.Outcome) error {
 			for _, m := range o.Messages {
 				if strings.Contains(m.Body, "думают над ходом") {
 					seen = true
@@ -589,7 +590,7 @@ func TestOutOfTurnAndRussianDate(t *testing.T) {
 	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 K17 K16"), game.Accepted)
 	mustJudge(t, c, post("snovaya", at(18, 3), "1-й ход н2 на N-3"), game.Accepted)
 	seen := false
-	_, err := game.Advance(c, at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o game.Outcome) error {
+	_, err := c.Advance(at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o game.Outcome) error {
 		for _, m := range o.Messages {
 			if strings.Contains(m.Body, "Итоги дня") {
 				seen = true
@@ -661,7 +662,7 @@ func TestHintsWhileDeploying(t *testing.T) {
 // wounds to allocate, and all game long with invisible forests; not otherwise.
 func TestExpectsPrivate(t *testing.T) {
 	c := newRef(t)
-	if game.ExpectsPrivate(c.Referee, at(19, 0)) {
+	if c.Referee.ExpectsPrivate(at(19, 0)) {
 		t.Fatal("a running game with nothing owed and visible forests expects a private message")
 	}
 	// A move without the quoted board when it is required: sloppy, a wound to allocate.
@@ -670,15 +671,15 @@ func TestExpectsPrivate(t *testing.T) {
 	if c.game().WoundsOwed(rules.Crusaders).Unallocated == 0 {
 		t.Fatal("test setup: no wound owed")
 	}
-	if !game.ExpectsPrivate(c.Referee, at(19, 6)) {
+	if !c.Referee.ExpectsPrivate(at(19, 6)) {
 		t.Fatal("wounds to allocate: no private message expected")
 	}
 	forest := newRef(t, func(o *CrusadeOptions) { o.Settings.ForestInvisible = true })
-	if !game.ExpectsPrivate(forest.Referee, at(19, 0)) {
+	if !forest.Referee.ExpectsPrivate(at(19, 0)) {
 		t.Fatal("invisible forests: no private message expected")
 	}
 	private := newRef(t, func(o *CrusadeOptions) { o.Setup.Mode = rules.SetupPrivate })
-	if !game.ExpectsPrivate(private.Referee, at(18, 30)) {
+	if !private.Referee.ExpectsPrivate(at(18, 30)) {
 		t.Fatal("a private deployment pending: no private message expected")
 	}
 }

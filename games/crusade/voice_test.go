@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/game"
+	"forumgm/referee"
 )
 
 // TestTemplatesParsedOnce: every game set up and every referee (and every rebuild of its rules, as
@@ -22,11 +23,11 @@ func TestTemplatesParsedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 2 {
-			ref, err := game.New(setup, game.Options{Seed: "1", Salt: "s"})
+			ref, err := referee.New(setup, referee.Options{Seed: "1", Salt: "s"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			sets = append(sets, game.RulesOf(ref).(*Rules).tmpl)
+			sets = append(sets, ref.Rules().(*Rules).tmpl)
 			rules, err := setup.New()
 			if err != nil {
 				t.Fatal(err)

@@ -37,7 +37,7 @@ func BenchmarkRound(b *testing.B) {
 			r.send(name, true, at(1, 11, 0), orders[name])
 		}
 		n := 0
-		if _, err := game.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
+		if _, err := r.Advance(at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 			n += len(o.Messages)
 			return nil
 		}); err != nil || n == 0 {
@@ -52,7 +52,7 @@ func BenchmarkReportPicture(b *testing.B) {
 	r := newRef(b, teamsYAML)
 	r.send("Драко", true, at(1, 11, 0), "Дракон такт 3: пламя")
 	var ev *rules.RoundResolved
-	if _, err := game.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
+	if _, err := r.Advance(at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 		ev = o.Events[0].(*rules.RoundResolved)
 		return nil
 	}); err != nil || ev == nil {

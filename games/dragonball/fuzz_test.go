@@ -30,9 +30,9 @@ func FuzzJudge(f *testing.F) {
 		r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 2, height: 2, balls: [красный]}}}\n")
 		author := []string{"Гарри", "Драко", "Невилл", "gm-bot"}[who%4]
 		private := who&8 != 0
-		before := finalJSON(t, r)
+		before := finalJSON(t, r.Referee)
 		out := r.send(author, private, at(1, 12, 0), text)
-		if out.Verdict != game.Accepted && finalJSON(t, r) != before {
+		if out.Verdict != game.Accepted && finalJSON(t, r.Referee) != before {
 			t.Fatalf("%q by %s: verdict %s changed the state", text, author, out.Verdict)
 		}
 		if (out.Verdict == game.Refused || out.Verdict == game.Flagged || private && author != "gm-bot") && len(out.Messages) == 0 {

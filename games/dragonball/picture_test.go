@@ -21,7 +21,7 @@ func resolveRound(t *testing.T, rounds string) (*ref, game.Outcome) {
 	r.send("Гарри", true, at(1, 11, 0), "Такт 1: 17 в2\nТакт 2: 33 в2")
 	r.send("Драко", true, at(1, 12, 0), "Такт 1: 27 в2\nДракон такт 3: пламя")
 	var outs []game.Outcome
-	if _, err := game.Advance(r, at(1, 12, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
+	if _, err := r.Advance(at(1, 12, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 		outs = append(outs, o)
 		return nil
 	}); err != nil {

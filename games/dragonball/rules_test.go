@@ -14,6 +14,7 @@ import (
 	"forumgm/game"
 	"forumgm/games/dragonball/rules"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 var msk = time.FixedZone("MSK", 3*3600)
@@ -41,16 +42,16 @@ func specOf(t testing.TB, src string) game.Spec {
 
 // ref is a started referee of the game src describes.
 type ref struct {
-	game.Referee
+	*referee.Referee
 	t testing.TB
 }
 
-func (r *ref) rules() *Rules { return game.RulesOf(r.Referee).(*Rules) }
+func (r *ref) rules() *Rules { return r.Referee.Rules().(*Rules) }
 
-func newRef(t testing.TB, src string, mut ...func(*game.Spec, *game.Options)) *ref {
+func newRef(t testing.TB, src string, mut ...func(*game.Spec, *referee.Options)) *ref {
 	t.Helper()
 	sp := specOf(t, src)
-	opt := game.Options{Bot: "gm-bot", Seed: "1", Salt: "s"}
+	opt := referee.Options{Bot: "gm-bot", Seed: "1", Salt: "s"}
 	for _, m := range mut {
 		m(&sp, &opt)
 	}
@@ -59,7 +60,7 @@ func newRef(t testing.TB, src string, mut ...func(*game.Spec, *game.Options)) *r
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := game.New(setup, opt)
+	r, err := referee.New(setup, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func (r *ref) send(author string, private bool, when time.Time, text string) gam
 	return out
 }
 
-func finalJSON(t testing.TB, r game.Referee) string {
+func finalJSON(t testing.TB, r *referee.Referee) string {
 	t.Helper()
 	b, err := json.Marshal(r.Snapshot())
 	if err != nil {
@@ -129,7 +130,7 @@ teams:
 
 // config.yaml's game section: the zone is game.timezone (a deadline in that zone), not a setting.
 func TestSetupFromConfig(t *testing.T) {
-	cfg := func(sp *game.Spec, _ *game.Options) {
+	cfg := func(sp *game.Spec, _ *referee.Options) {
 		sp.Timezone, sp.WorkingDays = "Asia/Yekaterinburg", []string{"Monday"}
 	}
 	r := newRef(t, "settings: {deadline: \"21:00\"}\n"+teamsYAML, cfg)
@@ -195,7 +196,7 @@ func TestRefusedLines(t *testing.T) {
 			t.Errorf("the answer lacks %q:\n%s", want, body)
 		}
 	}
-	before := finalJSON(t, r)
+	before := finalJSON(t, r.Referee)
 	orders := r.rules().game.State().Orders["Рон"]
 	out = r.send("Рон", true, at(1, 12, 0), "Такт 1: 100 в2\nТакт 3: 58 в5")
 	if out.Verdict != game.Refused || out.Messages[0].To != "Рон" || !strings.Contains(out.Messages[0].Body, "Приказы не приняты") ||
@@ -203,7 +204,7 @@ func TestRefusedLines(t *testing.T) {
 		!strings.Contains(out.Messages[0].Body, "57 → 100: это не соседняя клетка") {
 		t.Errorf("%s: %+v", out.Verdict, out.Messages)
 	}
-	if finalJSON(t, r) != before || !reflect.DeepEqual(r.rules().game.State().Orders["Рон"], orders) {
+	if finalJSON(t, r.Referee) != before || !reflect.DeepEqual(r.rules().game.State().Orders["Рон"], orders) {
 		t.Error("a refused message changed the state")
 	}
 	// Orders in the thread where they go privately: refused in the thread with the reason.
@@ -233,7 +234,7 @@ func TestReadings(t *testing.T) {
 		{"Гарри", false, "#спор дракон не мог меня проглотить", game.Flagged, "передано модератору"},
 	}
 	for _, c := range cases {
-		before := finalJSON(t, r)
+		before := finalJSON(t, r.Referee)
 		out := r.send(c.author, c.private, at(1, 12, 0), c.text)
 		if out.Verdict != c.verdict {
 			t.Errorf("%q: verdict %s, want %s", c.text, out.Verdict, c.verdict)
@@ -244,7 +245,7 @@ func TestReadings(t *testing.T) {
 		if c.private && len(out.Messages) > 0 && out.Messages[0].To != c.author {
 			t.Errorf("%q: a private message is answered privately: %+v", c.text, out.Messages[0])
 		}
-		if finalJSON(t, r) != before {
+		if finalJSON(t, r.Referee) != before {
 			t.Errorf("%q changed the state", c.text)
 		}
 	}
@@ -253,7 +254,7 @@ func TestReadings(t *testing.T) {
 // Without private messages orders go in the thread (spells too) and are answered there.
 func TestNoPM(t *testing.T) {
 	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n",
-		func(sp *game.Spec, _ *game.Options) { sp.NoPM = true })
+		func(sp *game.Spec, _ *referee.Options) { sp.NoPM = true })
 	if !r.rules().game.Settings().OrdersPublic {
 		t.Fatal("no private messages: orders_public")
 	}
@@ -273,7 +274,7 @@ func TestRoundsAndEnd(t *testing.T) {
 	r := newRef(t, "settings: {rounds: 1}\n"+teamsYAML)
 	r.send("Гарри", true, at(1, 11, 0), "Такт 1: 2 в2\nОписание: разминка")
 	var outs []game.Outcome
-	if _, err := game.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
+	if _, err := r.Advance(at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 		outs = append(outs, o)
 		return nil
 	}); err != nil {
@@ -301,7 +302,7 @@ func TestRoundsAndEnd(t *testing.T) {
 func TestSnapshotFields(t *testing.T) {
 	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n")
 	var f map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(finalJSON(t, r)), &f); err != nil {
+	if err := json.Unmarshal([]byte(finalJSON(t, r.Referee)), &f); err != nil {
 		t.Fatal(err)
 	}
 	keys := func(raw json.RawMessage) []string {
@@ -374,7 +375,7 @@ func TestUndo(t *testing.T) {
 	if o := r.rules().game.State().Orders["Рон"]; o == nil || o.Tacts[0].Cell != 18 {
 		t.Errorf("the earlier orders stand again: %+v", o)
 	}
-	if _, err := game.Advance(r, at(1, 13, 0), at(2, 0, 0), func(time.Time, game.Outcome) error { return nil }); err != nil {
+	if _, err := r.Advance(at(1, 13, 0), at(2, 0, 0), func(time.Time, game.Outcome) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", At: at(2, 9, 0)}); err == nil {
@@ -479,7 +480,7 @@ func TestSandboxDeadline(t *testing.T) {
 
 // What the sandbox's banner suggests trying is accepted as it stands.
 func TestSandboxTry(t *testing.T) {
-	r := newRef(t, sandboxAt(at(1, 12, 0)).Spec, func(sp *game.Spec, _ *game.Options) { sp.Timezone = "Europe/Moscow" })
+	r := newRef(t, sandboxAt(at(1, 12, 0)).Spec, func(sp *game.Spec, _ *referee.Options) { sp.Timezone = "Europe/Moscow" })
 	out := r.send("Гарри", true, at(1, 12, 1), "Такт 1: 17 в2\nДракон такт 1: вперёд")
 	if out.Verdict != game.Accepted || strings.Contains(out.Messages[0].Body, "Не принято") {
 		t.Errorf("%s:\n%s", out.Verdict, out.Messages[0].Body)
@@ -488,10 +489,10 @@ func TestSandboxTry(t *testing.T) {
 
 // TestExpectsPrivate: orders go by private message all game long; written in the thread, none.
 func TestExpectsPrivate(t *testing.T) {
-	if r := newRef(t, teamsYAML); !game.ExpectsPrivate(r.Referee, at(1, 11, 0)) {
+	if r := newRef(t, teamsYAML); !r.Referee.ExpectsPrivate(at(1, 11, 0)) {
 		t.Error("orders by private message: none expected")
 	}
-	if r := newRef(t, teamsYAML, func(sp *game.Spec, _ *game.Options) { sp.NoPM = true }); game.ExpectsPrivate(r.Referee, at(1, 11, 0)) {
+	if r := newRef(t, teamsYAML, func(sp *game.Spec, _ *referee.Options) { sp.NoPM = true }); r.Referee.ExpectsPrivate(at(1, 11, 0)) {
 		t.Error("orders in the thread: a private message expected")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // openTurn is the log of a game whose turn 1 has just opened (the start and the opening).
@@ -30,8 +31,8 @@ func openTurn(b *testing.B) []game.Record {
 func benchJudge(b *testing.B, author, text string) {
 	recs := openTurn(b)
 	setup := setupOf(b)
-	fresh := func() game.Referee {
-		r, err := game.New(setup, game.Options{Bot: "gm-bot", Seed: "7", Salt: "s"})
+	fresh := func() *referee.Referee {
+		r, err := referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "7", Salt: "s"})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -81,12 +82,12 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var r game.Referee
+	var r *referee.Referee
 	var last time.Time
 	turn := 0
 	next := func() {
 		if r == nil || turn == 25 {
-			if r, err = game.New(setup, game.Options{Bot: "gm-bot", Seed: "7", Salt: "s"}); err != nil {
+			if r, err = referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "7", Salt: "s"}); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := r.Start(at(19, 0)); err != nil {
@@ -96,7 +97,7 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 		}
 		turn++
 		open := at(20, 0).Add(time.Duration(turn-1) * 30 * time.Minute)
-		if last, err = game.Advance(r, last, open, func(time.Time, game.Outcome) error { return nil }); err != nil {
+		if last, err = r.Advance(last, open, func(time.Time, game.Outcome) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

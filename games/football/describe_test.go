@@ -11,7 +11,7 @@ import (
 // Every event the engine logs has words for the moderators' web UI.
 func TestDescribe(t *testing.T) {
 	g := newGame(t, "", false)
-	d, ok := game.RulesOf(g.ref).(game.Describer)
+	d, ok := g.ref.Rules().(game.Describer)
 	if !ok {
 		t.Fatal("football rules are not a game.Describer")
 	}

@@ -12,6 +12,7 @@ import (
 	"forumgm/game"
 	"forumgm/games/football/rules"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 var msk = time.FixedZone("MSK", 3*3600)
@@ -39,7 +40,7 @@ func specOf(t testing.TB, src string) game.Spec {
 // attack cell and the faces of some numbers fixed.
 type match struct {
 	t    testing.TB
-	ref  game.Referee
+	ref  *referee.Referee
 	last time.Time
 	log  []game.Event
 }
@@ -58,7 +59,7 @@ func newGame(t testing.TB, extra string, noPM bool) *match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := game.New(setup, game.Options{Bot: "gm-bot", Seed: "7", Salt: "s", NoPM: noPM})
+	ref, err := referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "7", Salt: "s", NoPM: noPM})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func (g *match) moderate(cmd game.ModCommand) (game.Outcome, error) {
 func (g *match) advance(to time.Time) {
 	g.t.Helper()
 	var err error
-	g.last, err = game.Advance(g.ref, g.last, to, func(_ time.Time, o game.Outcome) error {
+	g.last, err = g.ref.Advance(g.last, to, func(_ time.Time, o game.Outcome) error {
 		g.log = append(g.log, o.Events...)
 		return nil
 	})
@@ -210,7 +211,7 @@ func TestStartPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := game.New(setup, game.Options{Seed: "7", Salt: "s"})
+	ref, _ := referee.New(setup, referee.Options{Seed: "7", Salt: "s"})
 	out, err := ref.Start(at(19, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -429,7 +430,7 @@ func clone(t *testing.T, evs []game.Event) []game.Event {
 
 func TestRequiredTemplates(t *testing.T) {
 	g := newGame(t, "", false)
-	rules := game.RulesOf(g.ref)
+	rules := g.ref.Rules()
 	for _, n := range rules.Required() {
 		if !rules.Defined(n) {
 			t.Errorf("no template %q", n)
@@ -441,11 +442,11 @@ func TestRequiredTemplates(t *testing.T) {
 // to spend (Команда 1 has 3), the captain's points may come privately.
 func TestExpectsPrivate(t *testing.T) {
 	g := newGame(t, "", false)
-	if game.ExpectsPrivate(g.ref, at(19, 30)) {
+	if g.ref.ExpectsPrivate(at(19, 30)) {
 		t.Error("before the first turn: a private message expected")
 	}
 	g.advance(at(20, 1))
-	if !game.ExpectsPrivate(g.ref, at(20, 1)) {
+	if !g.ref.ExpectsPrivate(at(20, 1)) {
 		t.Error("a turn open, points to spend: none expected")
 	}
 }
