@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "forumgm/games/crusade"
 	"forumgm/transcript"
 )
 
@@ -17,7 +16,7 @@ func thread(t *testing.T) *transcript.Transcript {
 // threadOf replays an example file and gives its whole thread as a transcript.
 func threadOf(t *testing.T, path string) *transcript.Transcript {
 	t.Helper()
-	tr, err := transcript.Load(path)
+	tr, err := transcript.Load(path, known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +30,7 @@ func threadOf(t *testing.T, path string) *transcript.Transcript {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := transcript.Parse(b)
+	back, err := transcript.Parse(b, known)
 	if err != nil {
 		t.Fatalf("the thread transcript does not read back: %v", err)
 	}

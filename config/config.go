@@ -41,6 +41,8 @@ type Config struct {
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
+	// games are the games game.kind names one of (given to Validate; GameSetup decodes through them).
+	games *game.Registry
 	// ofGames: this is one game's view of a several-game config (GameConfigs).
 	ofGames bool
 }
@@ -238,8 +240,8 @@ func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(),
 // D is the value as a time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
 
-// Load reads, defaults and validates a config file.
-func Load(path string) (*Config, error) {
+// Load reads, defaults and validates a config file of games in reg.
+func Load(path string, reg *game.Registry) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -249,7 +251,7 @@ func Load(path string) (*Config, error) {
 		return nil, fmt.Errorf("config: %s: %w", path, err)
 	}
 	c.path = path
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(reg); err != nil {
 		return nil, fmt.Errorf("config: %s: %w", path, err)
 	}
 	return c, nil
@@ -397,8 +399,10 @@ func (c *Config) Select(id string) (*Config, error) {
 	return nil, fmt.Errorf("config: no game %q (games: %s)", id, strings.Join(ids, ", "))
 }
 
-// Validate checks every field and reports every problem, each naming its field.
-func (c *Config) Validate() error {
+// Validate checks every field and reports every problem, each naming its field; game.kind names
+// one of the games in reg, which GameSetup then uses.
+func (c *Config) Validate(reg *game.Registry) error {
+	c.games = reg
 	if c.Multi() {
 		return c.validateMulti()
 	}
@@ -574,9 +578,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if c.Game.Kind == "" {
-		bad("game.kind", "missing (the game: %s)", strings.Join(game.Games(), ", "))
-	} else if _, err := game.Lookup(c.Game.Kind); err != nil {
-		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(game.Games(), ", "))
+		bad("game.kind", "missing (the game: %s)", strings.Join(c.games.Names(), ", "))
+	} else if _, err := c.games.Lookup(c.Game.Kind); err != nil {
+		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(c.games.Names(), ", "))
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
 		bad("game", "%v", flatten(err))
 	} else {
@@ -788,7 +792,10 @@ func (c *Config) IsModerator(name string) bool {
 // GameSetup decodes the game's own keys through the game's plug-in. noPM: the forum has no
 // private messages; start: the game's start (zero: now is not known yet).
 func (c *Config) GameSetup(noPM bool, start time.Time) (*game.Setup, error) {
-	g, err := game.Lookup(c.Game.Kind)
+	if c.games == nil {
+		return nil, errors.New("config: the games are not known yet (Validate first)")
+	}
+	g, err := c.games.Lookup(c.Game.Kind)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	_ "forumgm/games/crusade"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,7 +27,7 @@ game:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(known); err != nil {
 		t.Fatal(err)
 	}
 	f, err := RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, GameRecord{Start: start, Seed: "e2e", Salt: "salt"})

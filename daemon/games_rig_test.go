@@ -102,7 +102,7 @@ func (b *board) game(t testing.TB, id, bot string, thread int, gameYAML string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(known); err != nil {
 		t.Fatal(err)
 	}
 	g := &table{b: b, id: id, kind: cfg.Game.Kind, bot: bot, thread: thread, cfg: cfg}

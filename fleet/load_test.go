@@ -21,7 +21,6 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"forumgm/config"
-	_ "forumgm/games/crusade"
 	_ "forumgm/poster/mybb"
 	"forumgm/sandbox"
 	"forumgm/store"
@@ -446,7 +445,7 @@ store: {path: %s}
 		os.Setenv("FLEET_BOT_PW", "bot-pw-123")
 		c, err := config.Parse([]byte(cfgText))
 		if err == nil {
-			err = c.Validate()
+			err = c.Validate(known)
 		}
 		if err != nil {
 			b.Fatal(err)

@@ -2,10 +2,6 @@ package game
 
 import (
 	"bytes"
-	"fmt"
-	"sort"
-	"strings"
-	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -239,50 +235,6 @@ type Fair struct {
 	Seed, Salt string // revealed at the end
 }
 
-// ---- the registry ----
-
-var (
-	regMu sync.RWMutex
-	games = map[string]Game{}
-)
-
-// Register makes a game known by its name; a second registration of a name panics (a
-// programming error at init).
-func Register(g Game) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := games[g.Name()]; dup {
-		panic("judge: game registered twice: " + g.Name())
-	}
-	games[g.Name()] = g
-}
-
-// Lookup finds a registered game.
-func Lookup(name string) (Game, error) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	if g, ok := games[name]; ok {
-		return g, nil
-	}
-	return nil, fmt.Errorf("judge: unknown game %q (known: %s)", name, strings.Join(namesLocked(), ", "))
-}
-
-// Games lists the registered games' names, sorted.
-func Games() []string {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	return namesLocked()
-}
-
-func namesLocked() []string {
-	var ns []string
-	for n := range games {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
-
 // Sandboxed is a game that can be tried in the embedded sandbox forum (`forumgm sandbox --game`).
 type Sandboxed interface {
 	Sandbox() SandboxGame
@@ -304,16 +256,4 @@ type SandboxGame struct {
 // SandboxUser is one throwaway sandbox login.
 type SandboxUser struct {
 	Name, Password, Role string
-}
-
-// SandboxGames lists the registered games that can run in the sandbox, sorted by name.
-func SandboxGames() []string {
-	var ns []string
-	for _, n := range Games() {
-		g, _ := Lookup(n)
-		if _, ok := g.(Sandboxed); ok {
-			ns = append(ns, n)
-		}
-	}
-	return ns
 }

@@ -14,10 +14,6 @@ import (
 	"testing"
 	"time"
 
-	_ "forumgm/games/crusade"
-	_ "forumgm/games/dragonball"
-	_ "forumgm/games/football"
-
 	"forumgm/game"
 	"forumgm/parser"
 	"forumgm/referee"
@@ -33,7 +29,7 @@ func examples(t testing.TB) map[string][]*Transcript {
 	sort.Strings(files)
 	out := map[string][]*Transcript{}
 	for _, f := range files {
-		tr, err := Load(f)
+		tr, err := Load(f, known)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -124,7 +120,7 @@ func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step
 
 func TestConformance(t *testing.T) {
 	byGame := examples(t)
-	for _, name := range game.Games() {
+	for _, name := range known.Names() {
 		t.Run(name, func(t *testing.T) {
 			trs := byGame[name]
 			if len(trs) == 0 {
@@ -274,7 +270,7 @@ func TestNoReplyAmplification(t *testing.T) {
 		fmt.Fprintf(&b, "%d-й ход к%d на Z%d атакует http://evil.example/%d [b]x[/b]\n", i%3+1, i%9, i, i)
 	}
 	junk := b.String()
-	for _, name := range game.Games() {
+	for _, name := range known.Names() {
 		t.Run(name, func(t *testing.T) {
 			tr := byGame[name][0]
 			_, _, steps := play(t, tr)
@@ -324,7 +320,7 @@ func FuzzReferee(f *testing.F) {
 	byGame := examples(f)
 	var trs []*Transcript
 	var played [][]step
-	for _, name := range game.Games() {
+	for _, name := range known.Names() {
 		for _, tr := range byGame[name] {
 			_, _, steps := play(f, tr)
 			if len(steps) == 0 {

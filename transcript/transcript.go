@@ -39,6 +39,8 @@ type Transcript struct {
 	spec yaml.Node
 	// dir is the transcript's folder (relative file names resolve against it).
 	dir string
+	// games are the games the transcript's game: names one of.
+	games *game.Registry
 }
 
 // common are the keys Transcript decodes itself; the rest belongs to the game.
@@ -52,20 +54,20 @@ type Post struct {
 	Text    string    `yaml:"text"`
 }
 
-// Load reads a transcript file.
-func Load(path string) (*Transcript, error) {
+// Load reads a transcript file of one of the games in reg.
+func Load(path string, reg *game.Registry) (*Transcript, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	return parse(b, filepath.Dir(path))
+	return parse(b, filepath.Dir(path), reg)
 }
 
-// Parse reads a transcript from YAML and checks it (file names in it resolve against the working
-// folder).
-func Parse(b []byte) (*Transcript, error) { return parse(b, "") }
+// Parse reads a transcript of one of the games in reg from YAML and checks it (file names in it
+// resolve against the working folder).
+func Parse(b []byte, reg *game.Registry) (*Transcript, error) { return parse(b, "", reg) }
 
-func parse(b []byte, dir string) (*Transcript, error) {
+func parse(b []byte, dir string, reg *game.Registry) (*Transcript, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
@@ -78,13 +80,13 @@ func parse(b []byte, dir string) (*Transcript, error) {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	if t.Game == "" {
-		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(game.Games(), " | "))
+		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(reg.Names(), " | "))
 	}
 	spec, seed, salt, err := split(doc.Content[0])
 	if err != nil {
 		return nil, err
 	}
-	t.spec, t.Seed, t.Salt, t.dir = spec, seed, salt, dir
+	t.spec, t.Seed, t.Salt, t.dir, t.games = spec, seed, salt, dir, reg
 	if t.Start.IsZero() {
 		return nil, fmt.Errorf("transcript: no start time (start: 2026-12-01T18:00:00+03:00)")
 	}
@@ -169,7 +171,7 @@ func split(m *yaml.Node) (spec yaml.Node, seed, salt string, err error) {
 
 // Setup decodes the transcript's game.
 func (t *Transcript) Setup() (*game.Setup, error) {
-	g, err := game.Lookup(t.Game)
+	g, err := t.games.Lookup(t.Game)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

@@ -74,7 +74,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
 	}
-	all, err := config.Load(*path)
+	all, err := config.Load(*path, knownGames())
 	if err != nil {
 		return err
 	}

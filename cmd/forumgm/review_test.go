@@ -38,7 +38,7 @@ store: {path: forumgm.db}
 		t.Fatal(err)
 	}
 	t.Setenv("FORUMGM_TEST_REVIEW_BOT", "x")
-	cfg, err := config.Load(path)
+	cfg, err := config.Load(path, knownGames())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,7 +104,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			g.Fleet.Wait()
 			return nil
 		case <-hup:
-			next, err := config.Load(cfg.Path())
+			next, err := config.Load(cfg.Path(), knownGames())
 			if err != nil {
 				log.Error().Err(err).Str("kind", "reload").Msg("config reload refused; the games run on as they were")
 				continue

@@ -200,11 +200,11 @@ games:
 	if err := writeFile(w.cfgPath, cfg.String()); err != nil {
 		t.Fatal(err)
 	}
-	c, err := config.Load(w.cfgPath)
+	c, err := config.Load(w.cfgPath, knownGames())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(knownGames()); err != nil {
 		t.Fatal(err)
 	}
 	views := c.GameConfigs()

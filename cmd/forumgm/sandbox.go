@@ -43,11 +43,11 @@ func sandboxUsers(g game.SandboxGame) []game.SandboxUser {
 
 // sandboxGame is the named game's sandbox description (name "": the first such game).
 func sandboxGame(name string) (string, game.SandboxGame, error) {
-	names := game.SandboxGames()
+	names := knownGames().Sandboxed()
 	if name == "" && len(names) > 0 {
 		name = names[0]
 	}
-	g, err := game.Lookup(name)
+	g, err := knownGames().Lookup(name)
 	if err != nil {
 		return "", game.SandboxGame{}, err
 	}
@@ -98,7 +98,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "the board's loopback address")
-	gameName := fs.String("game", "", "the game to play: "+strings.Join(game.SandboxGames(), ", ")+" (default: the first)")
+	gameName := fs.String("game", "", "the game to play: "+strings.Join(knownGames().Sandboxed(), ", ")+" (default: the first)")
 	dir := fs.String("dir", "", "folder for the board and the game state (default: a new temporary folder)")
 	quiet := fs.Bool("quiet", false, "log warnings only")
 	if err := fs.Parse(args); err != nil {
@@ -185,7 +185,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(sb.Config)
+	cfg, err := config.Load(sb.Config, knownGames())
 	if err != nil {
 		return nil, err
 	}

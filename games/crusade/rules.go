@@ -1,6 +1,6 @@
-// Package crusade is Crusade ("Крестовый поход") as a forumgm game: it registers the game, decodes
-// its settings, roster, deployment and question bank, and gives the referee the game's rules
-// (games/crusade/rules), grammar (games/crusade/grammar) and voice (games/crusade/voice) over one state.
+// Package crusade is Crusade ("Крестовый поход") as a forumgm game (listed in package games): it
+// decodes its settings, roster, deployment and question bank, and gives the referee the game's
+// rules (games/crusade/rules), grammar (games/crusade/grammar) and voice (games/crusade/voice) over one state.
 package crusade
 
 import (
@@ -33,8 +33,6 @@ var defaultQuestions []byte
 
 // Name is the game's name in config.yaml and transcripts.
 const Name = "crusade"
-
-func init() { game.Register(Game{}) }
 
 // Game is Crusade's plug-in value.
 type Game struct{}

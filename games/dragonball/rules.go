@@ -1,4 +1,4 @@
-// Package dragonball is Dragonball ("Драконбол") as a forumgm game: it registers the game,
+// Package dragonball is Dragonball ("Драконбол") as a forumgm game (listed in package games): it
 // decodes its settings, teams and deployment, and gives the referee the game's rules
 // (games/dragonball/rules), grammar (games/dragonball/grammar) and voice (games/dragonball/voice) over one
 // state.
@@ -33,8 +33,6 @@ import (
 
 // Name is the game's name in config.yaml and transcripts.
 const Name = "dragonball"
-
-func init() { game.Register(Game{}) }
 
 // Game is Dragonball's plug-in value.
 type Game struct{}

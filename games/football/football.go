@@ -1,6 +1,6 @@
-// Package football is the football dice quiz ("футбольная игра с кубиком") as a forumgm game: it
-// registers the game, decodes its settings, teams, board and question bank, and gives the referee
-// the game's rules (games/football/rules), grammar (games/football/grammar) and voice (games/football/voice)
+// Package football is the football dice quiz ("футбольная игра с кубиком") as a forumgm game
+// (listed in package games): it decodes its settings, teams, board and question bank, and gives
+// the referee the game's rules (games/football/rules), grammar (games/football/grammar) and voice (games/football/voice)
 // over one state; it also owns the replay's "final" view, what moderators may undo, the fairness
 // check of the die tables (judge.Verifier) and the game's sandbox set-up.
 package football
@@ -29,8 +29,6 @@ var defaultQuestions []byte
 
 // Name is the game's name in config.yaml and transcripts.
 const Name = "football"
-
-func init() { game.Register(Game{}) }
 
 // Game is the football quiz's plug-in value.
 type Game struct{}

@@ -186,19 +186,21 @@ var heightWords = map[string]bool{"в": true, "выс": true, "высота": tr
 
 // dirWords are the six directions in Russian and English (English codes after the look-alike
 // mapping: e -> е, w -> ш, ne -> пе, nw -> пш, se -> се, sw -> сш).
-var dirWords = map[string]db.Dir{
+var dirWords = withDirCodes(map[string]db.Dir{
 	"восток": db.E, "вправо": db.E, "направо": db.E, "е": db.E, "в": db.E,
 	"запад": db.W, "влево": db.W, "налево": db.W, "ш": db.W, "з": db.W,
 	"св": db.NE, "северо-восток": db.NE, "пе": db.NE,
 	"сз": db.NW, "северо-запад": db.NW, "пш": db.NW,
 	"юв": db.SE, "юго-восток": db.SE, "се": db.SE,
 	"юз": db.SW, "юго-запад": db.SW, "сш": db.SW,
-}
+})
 
-func init() {
+// withDirCodes adds each direction's own code to words.
+func withDirCodes(words map[string]db.Dir) map[string]db.Dir {
 	for _, d := range db.Dirs {
-		dirWords[norm(d.String())] = d
+		words[norm(d.String())] = d
 	}
+	return words
 }
 
 var cellWords = map[string]bool{"клетка": true, "клетку": true, "клетке": true, "кл": true, "на": true, "в": true}
