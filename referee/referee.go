@@ -14,7 +14,7 @@ import (
 	"unicode"
 
 	"forumgm/game"
-	"forumgm/parser"
+	"forumgm/russian"
 )
 
 // Options configure a referee beyond the game's own setup.
@@ -773,7 +773,7 @@ func (r *Referee) Snapshot() any { return r.rules.Snapshot() }
 // HasWord reports whether text holds word as a whole word (case and look-alike letters folded):
 // "#спор" is found in "#спор: ход был верный", not in "не оспариваю".
 func HasWord(text, word string) bool {
-	t, w := parser.Fold(text), parser.Fold(word)
+	t, w := russian.Fold(text), russian.Fold(word)
 	if w == "" {
 		return false
 	}

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"unicode"
 
-	"forumgm/forum"
 	db "forumgm/games/dragonball/rules"
-	"forumgm/parser"
+
+	"forumgm/forum"
+	"forumgm/russian"
 )
 
 // ParsePost reads the poster's own text (never quotes) and own code blocks.
@@ -30,7 +31,7 @@ func ParsePost(p forum.Post) *db.Orders {
 // norm is the form lines are read in: folded (lower case, ё as е) with Latin look-alike letters
 // read as Cyrillic ("Takт" is "такт", "h2" is "н2"). It maps rune for rune, so rune offsets in
 // the normal form are offsets in the original.
-func norm(s string) string { return parser.ToCyrillicLower(parser.Fold(s)) }
+func norm(s string) string { return russian.ToCyrillicLower(russian.Fold(s)) }
 
 // headers: "[дракон] такт N", "[дракон] N[-й] такт", "[дракон] N)" or "N." or "N:".
 var (
@@ -42,7 +43,7 @@ var (
 // Parse reads the text of a message.
 func Parse(text string) *db.Orders {
 	o := &db.Orders{}
-	lines := strings.Split(parser.CleanText(text), "\n")
+	lines := strings.Split(russian.CleanText(text), "\n")
 	var descr []string
 	inDescr := false
 	dragonNext := false // a "Дракон:" line alone: the following tact lines are the dragon's
@@ -407,7 +408,7 @@ func readDragon(tact int, line, body string) (db.DragonOrder, *db.Problem) {
 // IsHelp reports whether a message asks for the help text ("помощь", "справка", "help", "как
 // писать приказы?").
 func IsHelp(text string) bool {
-	switch strings.Trim(parser.Fold(strings.TrimSpace(text)), "!?.… ") {
+	switch strings.Trim(russian.Fold(strings.TrimSpace(text)), "!?.… ") {
 	case "помощь", "справка", "help", "как ходить", "как писать приказы", "как играть", "правила":
 		return true
 	}

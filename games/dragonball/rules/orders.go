@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"forumgm/game"
-	"forumgm/parser"
+	"forumgm/russian"
 )
 
 // StartGame is the input that opens the game (the referee sends it with the game's Rand): the
@@ -330,7 +330,7 @@ func (c *orderCheck) tact(t *TactOrder) (Problem, bool) {
 
 // NameKey is the form names are compared in: folded, look-alike letters read as Cyrillic.
 func NameKey(s string) string {
-	return parser.ToCyrillicLower(parser.Fold(strings.TrimSpace(s)))
+	return russian.ToCyrillicLower(russian.Fold(strings.TrimSpace(s)))
 }
 
 // findPlayer finds a player by a name as written: exactly (up to case, ё and look-alike

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"forumgm/game"
-	"forumgm/parser"
+	"forumgm/russian"
 )
 
 // Deployment is a test position (the transcript's `deployment`): what it does not name starts
@@ -52,7 +52,7 @@ type BallPlace struct {
 // ColorOf reads a ball's colour as players write it (case, ё/е, look-alike letters, with or
 // without the adjective ending: "красный", "Красн", "чорный").
 func ColorOf(s string) (Color, bool) {
-	f := parser.ToCyrillicLower(parser.Fold(s))
+	f := russian.ToCyrillicLower(russian.Fold(s))
 	stems := []struct {
 		stem string
 		c    Color
