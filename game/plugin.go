@@ -13,6 +13,8 @@ import (
 type Game interface {
 	// Name is the game's identifier in config.yaml (game.kind) and transcripts (game:).
 	Name() string
+	// Title is the game's Russian name as the moderators' pages show it ("Крестовый поход").
+	Title() string
 	// Setup decodes a game as written in config.yaml's game section or in a transcript (both
 	// give a Spec) and checks it, reporting every problem with the field it is in.
 	Setup(spec Spec) (*Setup, error)

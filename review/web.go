@@ -63,6 +63,8 @@ type WebOptions struct {
 	// (review.public_url); its host is accepted besides loopback and its origin is trusted for
 	// POSTs. Empty: loopback only (an SSH tunnel).
 	PublicURL string
+	// Games word the games' kinds by their titles (nil: a kind is shown as is).
+	Games *game.Registry
 }
 
 // Web is the moderator web UI as an http.Handler, for one or more games.
@@ -176,6 +178,14 @@ func (w *Web) parse() error {
 	msgs, err := ttemplate.New("messages").Option("missingkey=error").ParseFS(webFS, "web/messages.tmpl")
 	if err != nil {
 		return fmt.Errorf("review: web messages: %w", err)
+	}
+	if w.opt.Games != nil {
+		for _, name := range w.opt.Games.Names() {
+			g, _ := w.opt.Games.Lookup(name)
+			if _, err := msgs.New("game." + name).Parse(g.Title()); err != nil {
+				return fmt.Errorf("review: the title of %s: %w", name, err)
+			}
+		}
 	}
 	w.msgs = msgs
 	w.plain, err = w.parsePages(w.opt.Location)
@@ -586,7 +596,7 @@ func (w *Web) kind(ctx context.Context, g *Review) string {
 	return w.gameKindText(k)
 }
 
-// gameKindText words a game's kind ("game.KIND" in the messages; an unknown kind as is).
+// gameKindText words a game's kind (its title, "game.KIND" in the messages; an unknown kind as is).
 func (w *Web) gameKindText(k string) string {
 	if k == "" || w.msgs.Lookup("game."+k) == nil {
 		return k

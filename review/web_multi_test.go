@@ -106,7 +106,7 @@ func newMultiEnv(t *testing.T) *multiEnv {
 			t.Fatal(err)
 		}
 	}
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: annaName, Password: annaPass}}, Location: time.UTC}, cr, fb)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: annaName, Password: annaPass}}, Location: time.UTC, Games: known}, cr, fb)
 	if err != nil {
 		t.Fatal(err)
 	}

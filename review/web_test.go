@@ -52,7 +52,7 @@ func newWebEnv(t *testing.T) *webEnv {
 	now := when.Add(20 * time.Minute)
 	rv := &Review{Store: st, Game: "g", NewReferee: reviewRef(crusadeFactory(t)), Now: func() time.Time { return now },
 		Moderators: []string{modName}, Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName, "Анна"}}
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: "Анна", Password: "другой"}}, Location: msk}, rv)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: "Анна", Password: "другой"}}, Location: msk, Games: known}, rv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func TestWebSessionExpires(t *testing.T) {
 	e := newWebEnv(t)
 	now := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, Now: func() time.Time { return now }, SessionTTL: time.Hour}, e.rv)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, Now: func() time.Time { return now }, SessionTTL: time.Hour, Games: known}, e.rv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -609,7 +609,7 @@ func TestServe(t *testing.T) {
 // only for it; a stranger's host name gets a Russian explanation.
 func TestWebPublicURL(t *testing.T) {
 	e := newWebEnv(t)
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "https://mod.example.org/"}, e.rv)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "https://mod.example.org/", Games: known}, e.rv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -331,7 +331,7 @@ func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.W
 	games := byID(reviews)
 	// Each game shows its times in its own zone; the list of games in the first game's.
 	loc := games[0].Location
-	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL}, games...)
+	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL, Games: knownGames()}, games...)
 	return web, names, err
 }
 

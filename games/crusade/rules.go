@@ -40,6 +40,9 @@ type Game struct{}
 // Name is "crusade".
 func (Game) Name() string { return Name }
 
+// Title is the game's name on the moderators' pages.
+func (Game) Title() string { return "Крестовый поход" }
+
 // spec is the game's own part of config.yaml's game section or a transcript.
 type spec struct {
 	// Settings override the defaults by the settings' names (games/crusade/rules.Settings).

@@ -40,6 +40,9 @@ type Game struct{}
 // Name is "dragonball".
 func (Game) Name() string { return Name }
 
+// Title is the game's name on the moderators' pages.
+func (Game) Title() string { return "Драконбол" }
+
 // spec is the game's own part of config.yaml's game section or of a transcript.
 type spec struct {
 	// Settings override the defaults by the contract's names (games/dragonball/rules.Settings).
