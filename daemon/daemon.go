@@ -23,7 +23,6 @@ import (
 	"forumgm/media"
 	"forumgm/referee"
 	"forumgm/store"
-	"forumgm/templates"
 )
 
 // Options configure one game's daemon.
@@ -486,8 +485,8 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 // store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
 // the caller's cue to rebuild and decide again.
 func (d *Daemon) commit(ctx context.Context, c *store.Commit, out game.Outcome, in *game.Input) error {
-	n := Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
-	if err := FillWith(c, out, in, n); err != nil {
+	n := store.Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
+	if err := c.Fill(out, in, n); err != nil {
 		d.invalidate()
 		d.fail("referee", err)
 		return err
@@ -512,60 +511,6 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out game.Outcome, 
 	}
 	return nil
 }
-
-// Fill turns a referee outcome into the parts of a store commit: the events encoded, the messages
-// queued (a PM for a named recipient, a thread reply otherwise), the flags, and for each flag a
-// private message to each moderator (when the forum has private messages). in names the post the
-// outcome is about (flags default to it).
-func Fill(c *store.Commit, out game.Outcome, in *game.Input, moderators []string, caps forum.Capabilities) error {
-	return FillWith(c, out, in, Notify{Moderators: moderators, PM: caps.PrivateMessages})
-}
-
-// FillWith is Fill with the moderators' notices configured by n. The notices are made after the
-// store numbers the flags (store.Commit.Notices), so each names its flag's own number.
-func FillWith(c *store.Commit, out game.Outcome, in *game.Input, n Notify) error {
-	for _, ev := range out.Events {
-		r, err := game.Encode(ev)
-		if err != nil {
-			return err
-		}
-		c.Events = append(c.Events, r)
-	}
-	for _, m := range out.Messages {
-		if strings.TrimSpace(m.Body) == "" {
-			continue
-		}
-		atts := m.Attachments
-		if m.To == "" {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts, Clock: m.Clock})
-		} else {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts, Clock: m.Clock})
-		}
-	}
-	first := len(c.Flags)
-	for _, f := range out.Flags {
-		nf := store.NewFlag{Kind: f.Kind, Detail: f.Detail}
-		pid := f.PostID
-		if pid == "" && in != nil {
-			pid = in.PostID
-		}
-		if pid != "" {
-			nf.PostID = pid
-			nf.Source = store.SourceThread
-			if in != nil && in.PostID == pid && in.Source == game.PM {
-				nf.Source = store.SourcePM
-			}
-		}
-		c.Flags = append(c.Flags, nf)
-	}
-	if n.PM && len(n.Moderators) > 0 && len(out.Flags) > 0 && first == 0 {
-		c.Notices = notices(c.Game, out, in, c.Flags, n)
-	}
-	return nil
-}
-
-// escape makes player text safe to echo (templates.Escape: no tags, no marker, valid UTF-8).
-func escape(s string) string { return templates.Escape(s) }
 
 // input is one new post or private message to judge.
 type input struct {

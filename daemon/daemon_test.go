@@ -233,7 +233,7 @@ func TestPauseStopsJudging(t *testing.T) {
 	ref := r.d.Referee()
 	out, _ := ref.Moderate(game.ModCommand{Action: game.ModPause, By: "Moderator", At: start})
 	c := store.Commit{Game: "g1", At: start, Cause: store.ModeratorCause("Moderator"), Actor: "Moderator"}
-	if err := Fill(&c, out, nil, nil, r.fo.Capabilities()); err != nil {
+	if err := c.Fill(out, nil, store.Notify{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.st.Commit(r.ctx, c); err != nil {

@@ -18,7 +18,7 @@ func TestFillAttachments(t *testing.T) {
 		{Body: "plain"},
 	}}
 	var c store.Commit
-	if err := Fill(&c, out, nil, nil, forum.Capabilities{PrivateMessages: true}); err != nil {
+	if err := c.Fill(out, nil, store.Notify{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Outbox) != 3 {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/store"
 )
@@ -33,7 +32,7 @@ func moderate(ctx context.Context, t *testing.T, st *store.Store, cmd game.ModCo
 	}
 	c := store.Commit{Game: "g1", At: cmd.At, Cause: store.ModeratorCause(cmd.By), Actor: cmd.By, Reason: cmd.Reason,
 		Resolve: resolve, Post: post, ExpectSeq: store.Expect(int64(len(recs)))}
-	if err := Fill(&c, out, nil, nil, forum.Capabilities{}); err != nil {
+	if err := c.Fill(out, nil, store.Notify{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Commit(ctx, c); err != nil {

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"forumgm/daemon"
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/referee"
@@ -363,7 +362,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 	if c.Post.Judged() && c.Post.Verdict != store.VerdictFlagged {
 		cm.Post = nil // an edited or deleted move post keeps its verdict; the flag is resolved
 	}
-	if err := daemon.FillWith(&cm, out, in, r.notify()); err != nil {
+	if err := cm.Fill(out, in, r.notify()); err != nil {
 		return game.Outcome{}, err
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
@@ -373,8 +372,8 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 }
 
 // notify is who hears of flags a command raises.
-func (r *Review) notify() daemon.Notify {
-	return daemon.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
+func (r *Review) notify() store.Notify {
+	return store.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
 }
 
 // Undo undoes the last applied move (a compensating event; the board is posted again).
@@ -452,7 +451,7 @@ func (r *Review) command(ctx context.Context, cmd game.ModCommand) (game.Outcome
 		return game.Outcome{}, cause(err, "review: %s", action)
 	}
 	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason, ExpectSeq: store.Expect(seq)}
-	if err := daemon.FillWith(&cm, out, nil, r.notify()); err != nil {
+	if err := cm.Fill(out, nil, r.notify()); err != nil {
 		return game.Outcome{}, err
 	}
 	if action == game.ModPause || action == game.ModResume {

@@ -13,7 +13,6 @@ import (
 
 	gfb "forumgm/games/football"
 
-	"forumgm/daemon"
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/referee"
@@ -99,7 +98,7 @@ func newMultiEnv(t *testing.T) *multiEnv {
 			t.Fatalf("%s start: %v", g.kind, err)
 		}
 		cm := store.Commit{Game: g.rv.Game, At: start, Cause: "start"}
-		if err := daemon.Fill(&cm, out, nil, nil, forum.Capabilities{}); err != nil {
+		if err := cm.Fill(out, nil, store.Notify{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Commit(ctx, cm); err != nil {

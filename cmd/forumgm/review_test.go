@@ -62,7 +62,7 @@ store: {path: forumgm.db}
 			t.Fatal(err)
 		}
 		cm := store.Commit{Game: "g1", At: c.at, Cause: "start"}
-		if err := daemon.Fill(&cm, out, nil, nil, forum.Capabilities{}); err != nil {
+		if err := cm.Fill(out, nil, store.Notify{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Commit(ctx, cm); err != nil {
