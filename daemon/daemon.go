@@ -21,6 +21,7 @@ import (
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/media"
+	"forumgm/ops"
 	"forumgm/referee"
 	"forumgm/store"
 )
@@ -58,8 +59,8 @@ type Options struct {
 	Recent    time.Duration // 0: a day
 	RescanAll time.Duration
 	Log       zerolog.Logger
-	Metrics   *Metrics // nil: a private set
-	Health    *Health  // nil: none
+	Metrics   *ops.Metrics // nil: a private set
+	Health    *ops.Health  // nil: none
 	// StartDelay is waited once before the first cycle: games started together (a daemon with
 	// many games) spread their polls over the interval instead of polling in one burst.
 	StartDelay time.Duration
@@ -74,7 +75,7 @@ type Options struct {
 type Daemon struct {
 	o   Options
 	log zerolog.Logger
-	m   *Metrics
+	m   *ops.Metrics
 
 	mu       sync.Mutex
 	ref      *referee.Referee
@@ -125,7 +126,7 @@ func New(o Options) (*Daemon, error) {
 		o.Clock = RealClock{}
 	}
 	if o.Metrics == nil {
-		o.Metrics = NewMetrics()
+		o.Metrics = ops.NewMetrics()
 	}
 	if o.Rescan == 0 {
 		o.Rescan = 10 * time.Minute

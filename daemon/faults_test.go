@@ -14,9 +14,11 @@ import (
 
 	"github.com/rs/zerolog"
 
+	mybb "forumgm/poster/mybb"
+
 	"forumgm/forum"
 	"forumgm/internal/faultproxy"
-	mybb "forumgm/poster/mybb"
+	"forumgm/ops"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -58,7 +60,7 @@ type faultOutcome struct {
 	flags   []string            // kind, post, detail
 	events  []string            // kind and data
 	proxy   *faultproxy.Proxy
-	metrics *Metrics
+	metrics *ops.Metrics
 	log     string
 }
 
@@ -114,7 +116,7 @@ func runFaults(t *testing.T, seed uint64, rules []faultproxy.Rule) faultOutcome 
 	}
 	var logMu sync.Mutex
 	var logs strings.Builder
-	m := NewMetrics()
+	m := ops.NewMetrics()
 	if _, err := st.EnsureGame(ctx, "g1", "fake", nil); err != nil {
 		t.Fatal(err)
 	}

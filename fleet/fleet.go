@@ -21,6 +21,7 @@ import (
 	"forumgm/daemon"
 	"forumgm/forum"
 	"forumgm/media"
+	"forumgm/ops"
 	"forumgm/referee"
 	"forumgm/store"
 )
@@ -30,8 +31,8 @@ type Options struct {
 	Store   *store.Store
 	Clock   daemon.Clock
 	Log     zerolog.Logger
-	Metrics *daemon.Metrics // shared by every game (each series labelled by game)
-	Health  *daemon.Health  // nil: none
+	Metrics *ops.Metrics // shared by every game (each series labelled by game)
+	Health  *ops.Health  // nil: none
 	// Open builds the forum of a game's view; default: forum.Open with the view's dialect.
 	Open func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error)
 	// Tune adjusts each game's daemon options before it starts (tests: hooks, a fixed poll).
@@ -76,7 +77,7 @@ func New(o Options) (*Fleet, error) {
 		o.Clock = daemon.RealClock{}
 	}
 	if o.Metrics == nil {
-		o.Metrics = daemon.NewMetrics()
+		o.Metrics = ops.NewMetrics()
 	}
 	if o.Open == nil {
 		o.Open = func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error) {

@@ -16,12 +16,14 @@ import (
 
 	"github.com/rs/zerolog"
 
+	mybb "forumgm/poster/mybb" // the mybb dialect (registered by its init)
+
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/media"
-	mybb "forumgm/poster/mybb" // the mybb dialect (registered by its init)
+	"forumgm/ops"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -39,7 +41,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	log, err := daemon.NewLogger(stderr, cfg.Ops.LogFormat, cfg.Ops.LogLevel)
+	log, err := ops.NewLogger(stderr, cfg.Ops.LogFormat, cfg.Ops.LogLevel)
 	if err != nil {
 		return err
 	}
@@ -59,7 +61,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer g.Close()
 	if cfg.Ops.Listen != "" {
-		addr, stop, err := daemon.ListenOps(cfg.Ops.Listen, g.Metrics, g.Health)
+		addr, stop, err := ops.ListenOps(cfg.Ops.Listen, g.Metrics, g.Health)
 		if err != nil {
 			return fmt.Errorf("ops listen %s: %w", cfg.Ops.Listen, err)
 		}
@@ -128,8 +130,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 type games struct {
 	Fleet   *fleet.Fleet
 	Store   *store.Store
-	Metrics *daemon.Metrics
-	Health  *daemon.Health
+	Metrics *ops.Metrics
+	Health  *ops.Health
 }
 
 func (g *games) Close() error { return g.Store.Close() }
@@ -149,8 +151,8 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 	if err != nil {
 		return nil, err
 	}
-	m := daemon.NewMetrics()
-	h := daemon.NewHealth(clock.Now, 2*cfg.Poll.Ceiling.D()+time.Minute)
+	m := ops.NewMetrics()
+	h := ops.NewHealth(clock.Now, 2*cfg.Poll.Ceiling.D()+time.Minute)
 	fl, err := fleet.New(fleet.Options{
 		Store: st, Clock: clock, Log: log, Metrics: m, Health: h,
 		Open: func(v *config.Config, fcfg forum.Config) (forum.Forum, error) {

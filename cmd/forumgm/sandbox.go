@@ -13,6 +13,7 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/game"
+	"forumgm/ops"
 	"forumgm/review"
 	"forumgm/sandbox"
 )
@@ -199,7 +200,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if logw == nil {
 		logw = io.Discard
 	}
-	log, err := daemon.NewLogger(logw, cfg.Ops.LogFormat, level)
+	log, err := ops.NewLogger(logw, cfg.Ops.LogFormat, level)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +209,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, err
 	}
-	sb.OpsAddr, sb.stopOps, err = daemon.ListenOps(cfg.Ops.Listen, sb.game.Metrics, sb.game.Health)
+	sb.OpsAddr, sb.stopOps, err = ops.ListenOps(cfg.Ops.Listen, sb.game.Metrics, sb.game.Health)
 	if err != nil {
 		sb.stopOps = func() {}
 		return nil, err
