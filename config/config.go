@@ -82,7 +82,7 @@ type Bot struct {
 type Game struct {
 	// ID keys the game in the store (letters, digits, '-', '_'); default "<kind>-<thread>".
 	ID   string `yaml:"id"`
-	Kind string `yaml:"kind"` // the game: one of the registered games' names
+	Kind string `yaml:"kind"` // the game: one of the known games' names (games.All)
 	// Timezone is the game's clock (daily close, evening window, deadlines); IANA name.
 	Timezone string `yaml:"timezone"`
 	// Calendar: the working days (the game's and the poll's busy windows).

@@ -29,7 +29,7 @@ import (
 // Options configure one game's daemon.
 type Options struct {
 	Game       string // the store's game id
-	Kind       string // the game's name (a registered game), for EnsureGame
+	Kind       string // the game's name (one of games.All), for EnsureGame
 	GameConfig []byte // JSON of the game's configuration, stored once (EnsureGame)
 	Thread     forum.Thread
 	Forum      forum.Forum

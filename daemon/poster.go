@@ -260,7 +260,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 }
 
 // render makes an item's body as it goes out at now: a reply that starts a side's clock states
-// the deadline that follows from now (judge.FillDeadline).
+// the deadline that follows from now (the referee's FillDeadline).
 func (d *Daemon) render(ctx context.Context, it store.OutboxRow, body string, now time.Time) (string, error) {
 	if it.Clock == "" && !strings.Contains(body, game.DeadlineSlot) {
 		return body, nil
@@ -273,7 +273,7 @@ func (d *Daemon) render(ctx context.Context, it store.OutboxRow, body string, no
 }
 
 // posted marks an item posted. An item that starts a side's clock first tells the game when it
-// was posted (judge.Deliver, at the posting minute: the forum's time of a post found by its
+// was posted (the referee's Delivered, at the posting minute: the forum's time of a post found by its
 // marker after a crash); the events that move the clock are committed with the mark, both or
 // neither. A referee that fails on it does not hold the outbox up: the item is marked posted.
 func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string, at time.Time) error {

@@ -1,7 +1,7 @@
 package transcript
 
-// The conformance suite every registered game runs: a game joins it by being linked here (one
-// blank import) and by having at least one example transcript in ../examples.
+// The conformance suite every game runs: a game joins it by being in games.All (known, here) and
+// by having at least one example transcript in ../games/<name>/examples.
 
 import (
 	"encoding/json"

@@ -2,7 +2,7 @@
 // (listed in package games): it decodes its settings, teams, board and question bank, and gives
 // the referee the game's rules (games/football/rules), grammar (games/football/grammar) and voice (games/football/voice)
 // over one state; it also owns the replay's "final" view, what moderators may undo, the fairness
-// check of the die tables (judge.Verifier) and the game's sandbox set-up.
+// check of the die tables (game.Verifier) and the game's sandbox set-up.
 package football
 
 import (

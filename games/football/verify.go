@@ -8,7 +8,7 @@ import (
 	"forumgm/games/football/rules"
 )
 
-// Verify re-checks the die tables of a game's log (judge.Verifier, forumgm verify): every table
+// Verify re-checks the die tables of a game's log (game.Verifier, forumgm verify): every table
 // drawn matches the commitment posted for it, every named number's face is the face the table of
 // its epoch has, and, once the game has ended, every table revealed matches its commitment and
 // every face (games/football/rules.VerifyLog).

@@ -1,7 +1,7 @@
 // Package dragonball owns the rules of Dragonball ("Драконбол"): the 211-cell hex field, the
 // teams, dragons and balls, the players' orders as the engine judges them, and the resolution of
 // a round's three tacts in the order of the seed's section 9. It is pure: chance comes only from
-// the *engine.Rand it is handed, and every draw is recorded in the event it decides.
+// the *game.Rand it is handed, and every draw is recorded in the event it decides.
 package rules
 
 import "slices"

@@ -49,7 +49,7 @@ func MappingText(faces []int) string {
 	return b.String()
 }
 
-// Commit is the commitment of a mapping: engine.Commitment over its MappingText and the salt,
+// Commit is the commitment of a mapping: game.Commitment over its MappingText and the salt,
 // that is sha256(salt + ":" + MappingText) in hex.
 func Commit(faces []int, salt string) string { return game.Commitment(MappingText(faces), salt) }
 

@@ -122,7 +122,7 @@ func (p Problem) String() string {
 // applied.
 type Refusal = game.Refusal[Code, Problem]
 
-// ProblemCode is the problem's code (engine.Problem).
+// ProblemCode is the problem's code (game.Problem).
 func (p Problem) ProblemCode() Code { return p.Code }
 
 // AsRefusal unwraps err to a *Refusal.

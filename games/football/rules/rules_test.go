@@ -119,7 +119,7 @@ func TestDiceCommitment(t *testing.T) {
 	if err := VerifyDice(d.Commitment, d.Faces[:99], d.Salt, 6); err == nil {
 		t.Error("a short mapping passed")
 	}
-	// the commitment is engine.Commitment over the canonical text
+	// the commitment is game.Commitment over the canonical text
 	if !strings.HasPrefix(MappingText(d.Faces), "1:") || Commit(d.Faces, d.Salt) != game.Commitment(MappingText(d.Faces), d.Salt) {
 		t.Error("the commitment is not engine.Commitment(MappingText, salt)")
 	}
