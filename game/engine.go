@@ -1,4 +1,10 @@
-// Package engine owns the contract every game's rules engine implements.
+// Package game owns the contract a game plug-in implements, at the bottom of the import graph:
+// the plug-in value (Game: Name, Title, Setup) and the Rules it builds with their optional parts
+// (plugin.go); the pure engine inside them (Engine, Act, Event and its stored Record: engine.go),
+// the seeded source of chance and commitments (rand.go), typed refusals (refusal.go); the
+// vocabulary the referee, the daemon and the store share (Input, Outcome, Message, Flag,
+// ModCommand: vocabulary.go); and the Registry of the games a process knows (registry.go, built
+// from the list in package games). It imports only forum (for Post and Attachment).
 //
 // An engine is pure: it reads no clock, does no I/O, logs nothing, and iterates maps only after
 // sorting their keys. Its state is a fold of its events: Decide judges an input against the current
