@@ -10,8 +10,8 @@ import (
 	"regexp"
 	"strings"
 
-	"forumgm/engine"
-	"forumgm/judge"
+	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/transcript"
 )
@@ -83,31 +83,31 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 	if len(bot) == 0 {
 		return nil, fmt.Errorf("audit: the thread has no post by the bot %q", tr.Bot)
 	}
-	want := engine.Commitment(seed, salt)
+	want := game.Commitment(seed, salt)
 	got := commitment(bot[0].Text)
 	rep.add(got == want, "commitment in the opening post %s; sha256(salt:seed) of the revealed seed = %s", orNone(got), want)
 
-	game := *tr
-	game.Posts, game.Seed, game.Salt = players, seed, salt
-	res, err := game.Replay()
+	replayed := *tr
+	replayed.Posts, replayed.Seed, replayed.Salt = players, seed, salt
+	res, err := replayed.Replay()
 	if err != nil {
 		return nil, fmt.Errorf("audit: replay with the revealed seed: %w", err)
 	}
 	for _, ev := range res.Events {
-		d, ok := ev.(engine.Drawer)
+		d, ok := ev.(game.Drawer)
 		if !ok {
 			continue
 		}
 		for _, dr := range d.Drawn() {
-			v := engine.Derive(seed, dr.N, dr.Bound)
+			v := game.Derive(seed, dr.N, dr.Bound)
 			rep.add(v == dr.Value, "draw %d (%s): %d of 0..%d derived from the seed", dr.N, ev.EventKind(), v, dr.Bound-1)
 		}
 	}
-	if ref, err := game.Referee(); err == nil {
-		verifyOwn(rep, judge.RulesOf(ref), res.Events)
+	if ref, err := replayed.Referee(); err == nil {
+		verifyOwn(rep, ref.Rules(), res.Events)
 	}
 	var expected []transcript.Post
-	for _, p := range res.Thread(&game) {
+	for _, p := range res.Thread(&replayed) {
 		if strings.EqualFold(p.Author, tr.Bot) {
 			expected = append(expected, p)
 		}
@@ -134,24 +134,24 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 // Store checks a game kept in the store: its seed against the commitment in its opening post and
 // against a revealed seed (if the game revealed it), and every draw recorded in its event log.
 // newRef builds the game's referee (to decode its events).
-func Store(ctx context.Context, st *store.Store, game string, newRef func() (judge.Referee, error)) (*Report, error) {
-	g, err := st.Game(ctx, game)
+func Store(ctx context.Context, st *store.Store, id string, newRef func() (*referee.Referee, error)) (*Report, error) {
+	g, err := st.Game(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 	var rec struct{ Seed, Salt string }
 	if err := json.Unmarshal(g.Config, &rec); err != nil || rec.Seed == "" {
-		return nil, fmt.Errorf("audit: game %s has no seed in the store", game)
+		return nil, fmt.Errorf("audit: game %s has no seed in the store", id)
 	}
 	rep := &Report{}
-	want := engine.Commitment(rec.Seed, rec.Salt)
-	if first, err := st.Outbox(ctx, firstOutboxID(ctx, st, game)); err == nil {
+	want := game.Commitment(rec.Seed, rec.Salt)
+	if first, err := st.Outbox(ctx, firstOutboxID(ctx, st, id)); err == nil {
 		got := commitment(first.Body)
 		rep.add(got == want, "commitment in the opening post %s; sha256(salt:seed) of the stored seed = %s", orNone(got), want)
 	} else {
 		rep.add(false, "the opening post is not in the store: %v", err)
 	}
-	recs, err := st.Records(ctx, game)
+	recs, err := st.Records(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
@@ -159,24 +159,24 @@ func Store(ctx context.Context, st *store.Store, game string, newRef func() (jud
 	if err != nil {
 		return nil, err
 	}
-	var evs []engine.Event
+	var evs []game.Event
 	for i, r := range recs {
-		ev, err := judge.DecodeAny(ref, r)
+		ev, err := ref.Decode(r)
 		if err != nil {
 			return nil, fmt.Errorf("audit: event %d: %w", i+1, err)
 		}
 		evs = append(evs, ev)
-		if rv, ok := ev.(*judge.RevealedEvent); ok {
+		if rv, ok := ev.(*referee.RevealedEvent); ok {
 			rep.add(rv.Seed == rec.Seed && rv.Salt == rec.Salt, "event %d: the revealed seed is the stored one", i+1)
 		}
-		if d, ok := ev.(engine.Drawer); ok {
+		if d, ok := ev.(game.Drawer); ok {
 			for _, dr := range d.Drawn() {
-				v := engine.Derive(rec.Seed, dr.N, dr.Bound)
+				v := game.Derive(rec.Seed, dr.N, dr.Bound)
 				rep.add(v == dr.Value, "event %d (%s): draw %d = %d of 0..%d derived from the seed", i+1, r.Kind, dr.N, dr.Value, dr.Bound-1)
 			}
 		}
 	}
-	verifyOwn(rep, judge.RulesOf(ref), evs)
+	verifyOwn(rep, ref.Rules(), evs)
 	if err := ref.Restore(recs); err != nil {
 		rep.add(false, "the event log does not fold: %v", err)
 	} else {
@@ -185,10 +185,10 @@ func Store(ctx context.Context, st *store.Store, game string, newRef func() (jud
 	return rep, nil
 }
 
-// verifyOwn runs the game's own fairness checks (judge.Verifier: commitments of its own, such as
+// verifyOwn runs the game's own fairness checks (game.Verifier: commitments of its own, such as
 // a die table) over its events, when it has any.
-func verifyOwn(rep *Report, rules judge.Rules, evs []engine.Event) {
-	v, ok := rules.(judge.Verifier)
+func verifyOwn(rep *Report, rules game.Rules, evs []game.Event) {
+	v, ok := rules.(game.Verifier)
 	if !ok {
 		return
 	}
@@ -200,8 +200,8 @@ func verifyOwn(rep *Report, rules judge.Rules, evs []engine.Event) {
 }
 
 // firstOutboxID is the id of the game's first queued item (its opening post).
-func firstOutboxID(ctx context.Context, st *store.Store, game string) int64 {
-	id, _ := st.FirstOutboxID(ctx, game)
+func firstOutboxID(ctx context.Context, st *store.Store, gameID string) int64 {
+	id, _ := st.FirstOutboxID(ctx, gameID)
 	return id
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "forumgm/games/crusade"
 	"forumgm/transcript"
 )
 
@@ -19,7 +18,7 @@ func thread(t *testing.T) *transcript.Transcript {
 // threadOf replays an example file and gives its whole thread as a transcript.
 func threadOf(t *testing.T, path string) *transcript.Transcript {
 	t.Helper()
-	tr, err := transcript.Load(path)
+	tr, err := transcript.Load(path, known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +36,7 @@ func threadOf(t *testing.T, path string) *transcript.Transcript {
 	if err := os.WriteFile(file, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	back, err := transcript.Load(file)
+	back, err := transcript.Load(file, known)
 	if err != nil {
 		t.Fatalf("the thread transcript does not read back: %v", err)
 	}

@@ -3,8 +3,6 @@ package audit
 import (
 	"strings"
 	"testing"
-
-	_ "forumgm/games/dragonball"
 )
 
 // threadOf replays an example and gives the thread as a forum shows it, as a transcript.

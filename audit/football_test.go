@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	_ "forumgm/games/football"
 )
 
 const footballEarly = "../games/football/examples/football-early.yaml"

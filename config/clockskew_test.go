@@ -23,7 +23,7 @@ func TestMaxClockSkew(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return cfg, cfg.Validate()
+		return cfg, cfg.Validate(known)
 	}
 	cfg, err := with("3m")
 	if err != nil || cfg.Forum.MaxClockSkew.D() != 3*time.Minute {

@@ -17,7 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // Config is the whole config.yaml.
@@ -41,6 +41,8 @@ type Config struct {
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
+	// games are the games game.kind names one of (given to Validate; GameSetup decodes through them).
+	games *game.Registry
 	// ofGames: this is one game's view of a several-game config (GameConfigs).
 	ofGames bool
 }
@@ -83,7 +85,7 @@ type Bot struct {
 type Game struct {
 	// ID keys the game in the store (letters, digits, '-', '_'); default "<kind>-<thread>".
 	ID   string `yaml:"id"`
-	Kind string `yaml:"kind"` // the game: one of the registered games' names
+	Kind string `yaml:"kind"` // the game: one of the known games' names (games.All)
 	// Timezone is the game's clock (daily close, evening window, deadlines); IANA name.
 	Timezone string `yaml:"timezone"`
 	// Calendar: the working days (the game's and the poll's busy windows).
@@ -126,7 +128,7 @@ func (g *Game) UnmarshalYAML(n *yaml.Node) error {
 	type plain Game
 	var p plain
 	if len(common.Content) > 0 {
-		if err := judge.DecodeStrict(common, &p); err != nil {
+		if err := game.DecodeStrict(common, &p); err != nil {
 			return err
 		}
 	}
@@ -246,8 +248,8 @@ func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(),
 // D is the value as a time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
 
-// Load reads, defaults and validates a config file.
-func Load(path string) (*Config, error) {
+// Load reads, defaults and validates a config file of games in reg.
+func Load(path string, reg *game.Registry) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -257,7 +259,7 @@ func Load(path string) (*Config, error) {
 		return nil, fmt.Errorf("config: %s: %w", path, err)
 	}
 	c.path = path
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(reg); err != nil {
 		return nil, fmt.Errorf("config: %s: %w", path, err)
 	}
 	return c, nil
@@ -405,8 +407,10 @@ func (c *Config) Select(id string) (*Config, error) {
 	return nil, fmt.Errorf("config: no game %q (games: %s)", id, strings.Join(ids, ", "))
 }
 
-// Validate checks every field and reports every problem, each naming its field.
-func (c *Config) Validate() error {
+// Validate checks every field and reports every problem, each naming its field; game.kind names
+// one of the games in reg, which GameSetup then uses.
+func (c *Config) Validate(reg *game.Registry) error {
+	c.games = reg
 	if c.Multi() {
 		return c.validateMulti()
 	}
@@ -582,9 +586,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if c.Game.Kind == "" {
-		bad("game.kind", "missing (the game: %s)", strings.Join(judge.Games(), ", "))
-	} else if _, err := judge.Lookup(c.Game.Kind); err != nil {
-		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(judge.Games(), ", "))
+		bad("game.kind", "missing (the game: %s)", strings.Join(c.games.Names(), ", "))
+	} else if _, err := c.games.Lookup(c.Game.Kind); err != nil {
+		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(c.games.Names(), ", "))
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
 		bad("game", "%v", flatten(err))
 	} else {
@@ -869,8 +873,11 @@ func (c *Config) IsModerator(name string) bool {
 
 // GameSetup decodes the game's own keys through the game's plug-in. noPM: the forum has no
 // private messages; start: the game's start (zero: now is not known yet).
-func (c *Config) GameSetup(noPM bool, start time.Time) (*judge.Setup, error) {
-	g, err := judge.Lookup(c.Game.Kind)
+func (c *Config) GameSetup(noPM bool, start time.Time) (*game.Setup, error) {
+	if c.games == nil {
+		return nil, errors.New("config: the games are not known yet (Validate first)")
+	}
+	g, err := c.games.Lookup(c.Game.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -878,7 +885,7 @@ func (c *Config) GameSetup(noPM bool, start time.Time) (*judge.Setup, error) {
 	if c.path != "" {
 		dir = filepath.Dir(c.path)
 	}
-	return g.Setup(judge.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
+	return g.Setup(game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
 		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM})
 }
 

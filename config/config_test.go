@@ -1,7 +1,6 @@
 package config
 
 import (
-	_ "forumgm/games/crusade"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,7 @@ import (
 )
 
 func TestExampleConfigLoads(t *testing.T) {
-	c, err := Load("../config.yaml")
+	c, err := Load("../config.yaml", known)
 	if err != nil {
 		t.Fatalf("the example config.yaml must be valid: %v", err)
 	}
@@ -48,7 +47,7 @@ review: {public_url: "http://mod.example.org/"}
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.Validate()
+	err = c.Validate(known)
 	if err == nil {
 		t.Fatal("want errors")
 	}
@@ -88,7 +87,7 @@ game:
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.Validate()
+	err = c.Validate(known)
 	if err == nil || !strings.Contains(err.Error(), "roster:") || !strings.Contains(err.Error(), "settings:") || !strings.Contains(err.Error(), "deployment:") {
 		t.Fatalf("want roster and settings errors, got %v", err)
 	}
@@ -108,7 +107,7 @@ store: {path: state/x.db}
 	if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(p)
+	c, err := Load(p, known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +128,7 @@ store: {path: state/x.db}
 }
 
 func TestReviewAccounts(t *testing.T) {
-	c, err := Load("../config.yaml")
+	c, err := Load("../config.yaml", known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +155,7 @@ review:
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.Validate()
+	err = c.Validate(known)
 	if err == nil {
 		t.Fatal("want errors")
 	}
@@ -207,7 +206,7 @@ func TestValidateAttachments(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		err = cfg.Validate()
+		err = cfg.Validate(known)
 		if len(c.bad) == 0 {
 			if err != nil {
 				t.Errorf("%s: %v", c.name, err)
@@ -225,12 +224,12 @@ func TestValidateAttachments(t *testing.T) {
 // review.trusted_proxy_header names a header a reverse proxy sets to the client's address.
 func TestValidateTrustedProxyHeader(t *testing.T) {
 	for h, ok := range map[string]bool{"": true, "X-Forwarded-For": true, "x-real-ip": true, "X-Client-IP": false, "Forwarded": false} {
-		c, err := Load("../config.yaml")
+		c, err := Load("../config.yaml", known)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.Review.TrustedProxyHeader = h
-		err = c.Validate()
+		err = c.Validate(known)
 		if got := err == nil; got != ok {
 			t.Errorf("%q: %v", h, err)
 		}

@@ -50,7 +50,7 @@ func TestGameConfigsGiveEachGameItsView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(known); err != nil {
 		t.Fatalf("valid several-game config refused: %v", err)
 	}
 	views := c.GameConfigs()
@@ -104,7 +104,7 @@ func TestGameConfigsGiveEachGameItsView(t *testing.T) {
 }
 
 func TestSingleGameConfigIsItsOwnView(t *testing.T) {
-	c, err := Load("../config.yaml")
+	c, err := Load("../config.yaml", known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestMultiValidateNamesFields(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = c.Validate()
+			err = c.Validate(known)
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -168,7 +168,7 @@ func TestSingleGameRefusesGamesListKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "belong in forum.thread") {
+	if err := c.Validate(known); err == nil || !strings.Contains(err.Error(), "belong in forum.thread") {
 		t.Fatalf("game.thread in a single-game config: %v", err)
 	}
 }
@@ -185,13 +185,13 @@ func TestModerating(t *testing.T) {
 	want := map[string]string{"crusade-a": "Moderator", "crusade-2": "Arbiter", "lone": "Moderator"}
 	// A web account named in no game's moderators is refused; a player of one game may moderate
 	// another.
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), `review.accounts[2].name: "Helper" moderates no game`) {
+	if err := c.Validate(known); err == nil || !strings.Contains(err.Error(), `review.accounts[2].name: "Helper" moderates no game`) {
 		t.Errorf("an account moderating nothing: %v", err)
 	}
 	c.Review.Accounts = c.Review.Accounts[:2]
 	c.Games[1].Moderators = []string{"Arbiter", "snovaya"}
 	c.Review.Accounts = append(c.Review.Accounts, ReviewAccount{Name: "snovaya", PasswordEnv: "P3"})
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(known); err != nil {
 		t.Errorf("a player of crusade-a moderating crusade-2: %v", err)
 	}
 	c.Games[1].Moderators = []string{"Arbiter"}
@@ -201,7 +201,7 @@ func TestModerating(t *testing.T) {
 			t.Errorf("%s: moderating %q, want %q", v.Game.ID, got, want[v.Game.ID])
 		}
 	}
-	one, err := Load("../config.yaml")
+	one, err := Load("../config.yaml", known)
 	if err != nil {
 		t.Fatal(err)
 	}

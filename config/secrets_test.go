@@ -9,7 +9,7 @@ import (
 // CheckSecrets names every password variable that is not set by its field: the bot's (of each
 // forum a game plays on, in a several-game config) and, when asked, the moderators' (issue 19).
 func TestCheckSecretsNamesUnsetFields(t *testing.T) {
-	c, err := Load("../config.yaml")
+	c, err := Load("../config.yaml", known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ review:
 	_, err = c.Review.Accounts[0].Password()
 	add(err)
 	add(c.CheckSecrets(true))
-	add(c.Validate()) // Boris shares the bot's variable
+	add(c.Validate(known)) // Boris shares the bot's variable
 	add(m.CheckSecrets(false))
 	_, err = m.GameConfigs()[2].Password()
 	add(err)

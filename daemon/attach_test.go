@@ -16,36 +16,19 @@ import (
 
 	"forumgm/dialects/mybb"
 	"forumgm/forum"
-	"forumgm/judge"
 	"forumgm/media"
+
+	"forumgm/referee"
 )
 
 // picPNG stands for a picture of the field (the bytes matter, not the image).
 var picPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR-field-of-round-1")
 
-// picRef is the fake referee whose accepted moves are answered with a report carrying a picture:
-// the placeholder where the picture goes, and the positions as text.
-type picRef struct {
-	*fakeRef
-	pic judge.Attachment
+func picFactory(pic forum.Attachment) func() (*referee.Referee, error) {
+	return fakeWith(func(f *fakeRules) { f.pic = &pic })
 }
 
-func (p *picRef) Judge(in judge.Input) (judge.Outcome, error) {
-	out, err := p.fakeRef.Judge(in)
-	for i, m := range out.Messages {
-		if m.To == "" && out.Verdict == judge.Accepted {
-			out.Messages[i].Body = "Отчёт раунда.\n" + forum.Placeholder(p.pic.Name) + "\nПозиции: " + m.Body
-			out.Messages[i].Attachments = []judge.Attachment{p.pic}
-		}
-	}
-	return out, err
-}
-
-func picFactory(pic judge.Attachment) func() (judge.Referee, error) {
-	return func() (judge.Referee, error) { return &picRef{fakeRef: &fakeRef{loc: msk}, pic: pic}, nil }
-}
-
-var field = judge.Attachment{Name: "round-1.png", ContentType: "image/png", Data: picPNG}
+var field = forum.Attachment{Name: "round-1.png", ContentType: "image/png", Data: picPNG}
 
 var reAttachTag = regexp.MustCompile(`\[attachment=(\d+)\]`)
 
@@ -262,7 +245,7 @@ func TestReportPictureDroppedWithoutPublicURL(t *testing.T) {
 // than the sandbox's 500 KB) is linked from forumgm's folder instead; one report, no upload kept.
 func TestRefusedAttachmentIsLinked(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
-	big := judge.Attachment{Name: "round-1.png", ContentType: "image/png", Data: append(append([]byte{}, picPNG...), make([]byte, 600*1024)...)}
+	big := forum.Attachment{Name: "round-1.png", ContentType: "image/png", Data: append(append([]byte{}, picPNG...), make([]byte, 600*1024)...)}
 	r := newRig(t, start, picFactory(big))
 	files, err := media.New(filepath.Join(r.dir, "pictures"), "https://example.org/pics/")
 	if err != nil {

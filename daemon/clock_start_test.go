@@ -7,7 +7,9 @@ import (
 	"time"
 
 	cr "forumgm/games/crusade/rules"
-	"forumgm/judge"
+
+	"forumgm/game"
+	"forumgm/referee"
 )
 
 // A move's reply held up by the board's flood control starts the opponent's clock when it is
@@ -32,7 +34,7 @@ func TestLateReplyStartsTheClock(t *testing.T) {
 	if !strings.Contains(reply, "Ход 1 принят") || !strings.Contains(reply, "Следующий ход: сарацины, срок хода — до 20:06.") {
 		t.Fatalf("the reply does not state the deadline from its posting time:\n%s", reply)
 	}
-	if strings.Contains(reply, judge.DeadlineSlot) {
+	if strings.Contains(reply, game.DeadlineSlot) {
 		t.Fatalf("the slot went out:\n%s", reply)
 	}
 	evs, err := r.st.Events(context.Background(), "g1")
@@ -44,7 +46,7 @@ func TestLateReplyStartsTheClock(t *testing.T) {
 		kinds = append(kinds, e.Kind)
 	}
 	got := strings.Join(kinds, " ")
-	if !strings.HasSuffix(got, cr.KindTurnPlayed+" "+judge.KindDelivered+" "+cr.KindClockStarted) {
+	if !strings.HasSuffix(got, cr.KindTurnPlayed+" "+referee.KindDelivered+" "+cr.KindClockStarted) {
 		t.Fatalf("events: %s", got)
 	}
 	last := evs[len(evs)-1]
@@ -95,7 +97,7 @@ func TestPromptReplyMovesNothing(t *testing.T) {
 	}
 	evs, _ := r.st.Events(context.Background(), "g1")
 	for _, e := range evs {
-		if e.Kind == judge.KindDelivered || e.Kind == cr.KindClockStarted {
+		if e.Kind == referee.KindDelivered || e.Kind == cr.KindClockStarted {
 			t.Fatalf("a prompt reply logged %s", e.Kind)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/ops"
+
 	dto "github.com/prometheus/client_model/go"
 )
 
@@ -21,14 +23,14 @@ func gaugeValue(t *testing.T, g interface{ Write(*dto.Metric) error }) float64 {
 
 // skewRig is a rig whose board's clock is skew off the daemon's (changeable), with its own
 // metrics and /healthz.
-func skewRig(t *testing.T, ro rigOptions, skew *atomic.Int64) (*rig, *Metrics, *Health) {
+func skewRig(t *testing.T, ro rigOptions, skew *atomic.Int64) (*rig, *ops.Metrics, *ops.Health) {
 	t.Helper()
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	ro.boardSkew = func() time.Duration { return time.Duration(skew.Load()) }
 	ro.noMerge = true // the bot's replies are posts of their own, read back with their own stamps
 	r := newRigWith(t, start, fakeFactory, ro)
-	m := NewMetrics()
-	h := NewHealth(r.clock.Now, time.Hour)
+	m := ops.NewMetrics()
+	h := ops.NewHealth(r.clock.Now, time.Hour)
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Metrics, o.Health = m, h })
 	return r, m, h
 }

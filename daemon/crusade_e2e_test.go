@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	_ "forumgm/games/crusade"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,11 +8,11 @@ import (
 
 	"forumgm/config"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
-func crusadeFactory(t testing.TB, start time.Time) func() (judge.Referee, error) {
+func crusadeFactory(t testing.TB, start time.Time) func() (*referee.Referee, error) {
 	t.Helper()
 	f, err := RefereeFactory(crusadeConfig(t, ""), forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, GameRecord{Start: start, Seed: "e2e", Salt: "salt"})
 	if err != nil {
@@ -38,7 +37,7 @@ game:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(known); err != nil {
 		t.Fatal(err)
 	}
 	return cfg

@@ -18,25 +18,25 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"forumgm/engine"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/media"
+	"forumgm/ops"
+	"forumgm/referee"
 	"forumgm/store"
-	"forumgm/templates"
 )
 
 // Options configure one game's daemon.
 type Options struct {
 	Game       string // the store's game id
-	Kind       string // the game's name (a registered game), for EnsureGame
+	Kind       string // the game's name (one of games.All), for EnsureGame
 	GameConfig []byte // JSON of the game's configuration, stored once (EnsureGame)
 	Thread     forum.Thread
 	Forum      forum.Forum
 	Store      *store.Store
 	// NewReferee builds a fresh referee (start-up, and again whenever the event log changed
 	// behind the daemon's back: a moderator's command from another process).
-	NewReferee func() (judge.Referee, error)
+	NewReferee func() (*referee.Referee, error)
 	// Files is where pictures the forum cannot take as attachments are served from (linked with
 	// [img]); nil: such pictures are dropped and the message's text stands alone.
 	Files      *media.Folder
@@ -59,8 +59,8 @@ type Options struct {
 	Recent    time.Duration // 0: a day
 	RescanAll time.Duration
 	Log       zerolog.Logger
-	Metrics   *Metrics // nil: a private set
-	Health    *Health  // nil: none
+	Metrics   *ops.Metrics // nil: a private set
+	Health    *ops.Health  // nil: none
 	// StartDelay is waited once before the first cycle: games started together (a daemon with
 	// many games) spread their polls over the interval instead of polling in one burst.
 	StartDelay time.Duration
@@ -79,10 +79,10 @@ type Options struct {
 type Daemon struct {
 	o   Options
 	log zerolog.Logger
-	m   *Metrics
+	m   *ops.Metrics
 
 	mu       sync.Mutex
-	ref      judge.Referee
+	ref      *referee.Referee
 	seq      int64     // the last event seq the referee has folded
 	clock    time.Time // the game clock: the last timer fired
 	hasClock bool
@@ -112,12 +112,12 @@ type Daemon struct {
 const inboxEvery = 30 * time.Minute
 
 // inboxDue reports whether this poll reads the inbox: the game expects a private message now
-// (judge.ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
+// (the referee's ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
 // the inbox was not read for inboxEvery (or ever). While the game expects one, the loop polls at
 // the poll interval without the idle back-off however quiet the thread is (interval): a private
 // message is read on the clock, not when someone happens to post in the thread.
-func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
-	if judge.ExpectsPrivate(ref, now) {
+func (d *Daemon) inboxDue(ref *referee.Referee, now time.Time) bool {
+	if ref.ExpectsPrivate(now) {
 		return true
 	}
 	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
@@ -128,8 +128,8 @@ func (d *Daemon) inboxDue(ref judge.Referee, now time.Time) bool {
 
 // expectsPrivate reports whether the game may receive a private message at now on a forum that
 // has them.
-func (d *Daemon) expectsPrivate(ref judge.Referee, now time.Time) bool {
-	return d.o.Forum.Capabilities().PrivateMessages && judge.ExpectsPrivate(ref, now)
+func (d *Daemon) expectsPrivate(ref *referee.Referee, now time.Time) bool {
+	return d.o.Forum.Capabilities().PrivateMessages && ref.ExpectsPrivate(now)
 }
 
 // New builds a daemon; call Run (or Cycle from tests).
@@ -141,7 +141,7 @@ func New(o Options) (*Daemon, error) {
 		o.Clock = RealClock{}
 	}
 	if o.Metrics == nil {
-		o.Metrics = NewMetrics()
+		o.Metrics = ops.NewMetrics()
 	}
 	if o.Rescan == 0 {
 		o.Rescan = 10 * time.Minute
@@ -374,7 +374,7 @@ func (d *Daemon) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("daemon: new referee: %w", err)
 	}
-	judge.Lean(ref) // the current state only: undo is the moderators' tools' business
+	ref.Lean() // the current state only: undo is the moderators' tools' business
 	if err := ref.Restore(recs); err != nil {
 		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
 	}
@@ -385,7 +385,7 @@ func (d *Daemon) sync(ctx context.Context) error {
 
 // referee returns the referee and the seq it folded, rebuilding it from the store first when a
 // refused commit dropped it (invalidate): no path meets a nil referee.
-func (d *Daemon) referee(ctx context.Context) (judge.Referee, int64, error) {
+func (d *Daemon) referee(ctx context.Context) (*referee.Referee, int64, error) {
 	d.mu.Lock()
 	ref, seq := d.ref, d.seq
 	d.mu.Unlock()
@@ -519,9 +519,9 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 // their moderator notices. On failure the referee is dropped (it may be ahead of the store); a
 // store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
 // the caller's cue to rebuild and decide again.
-func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome, in *judge.Input) error {
-	n := Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
-	if err := FillWith(c, out, in, n); err != nil {
+func (d *Daemon) commit(ctx context.Context, c *store.Commit, out game.Outcome, in *game.Input) error {
+	n := store.Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
+	if err := c.Fill(out, in, n); err != nil {
 		d.invalidate()
 		d.fail("referee", err)
 		return err
@@ -546,59 +546,6 @@ func (d *Daemon) commit(ctx context.Context, c *store.Commit, out judge.Outcome,
 	}
 	return nil
 }
-
-// FillWith turns a referee outcome into the parts of a store commit: the events encoded, the
-// messages queued (a PM for a named recipient, a thread reply otherwise), the flags, and for each
-// flag the moderators' notices configured by n (a private message to each moderator when the forum
-// has private messages). in names the post the outcome is about (flags default to it). The notices
-// are made after the store numbers the flags (store.Commit.Notices), so each names its flag's own
-// number.
-func FillWith(c *store.Commit, out judge.Outcome, in *judge.Input, n Notify) error {
-	for _, ev := range out.Events {
-		r, err := engine.Encode(ev)
-		if err != nil {
-			return err
-		}
-		c.Events = append(c.Events, r)
-	}
-	for _, m := range out.Messages {
-		if strings.TrimSpace(m.Body) == "" {
-			continue
-		}
-		var atts []forum.Attachment
-		for _, a := range m.Attachments {
-			atts = append(atts, forum.Attachment{Name: a.Name, ContentType: a.ContentType, Data: a.Data})
-		}
-		if m.To == "" {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxReply, Body: m.Body, Attachments: atts, Clock: m.Clock})
-		} else {
-			c.Outbox = append(c.Outbox, store.OutboxItem{Kind: store.OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts, Clock: m.Clock})
-		}
-	}
-	first := len(c.Flags)
-	for _, f := range out.Flags {
-		nf := store.NewFlag{Kind: f.Kind, Detail: f.Detail}
-		pid := f.PostID
-		if pid == "" && in != nil {
-			pid = in.PostID
-		}
-		if pid != "" {
-			nf.PostID = pid
-			nf.Source = store.SourceThread
-			if in != nil && in.PostID == pid && in.Source == judge.PM {
-				nf.Source = store.SourcePM
-			}
-		}
-		c.Flags = append(c.Flags, nf)
-	}
-	if n.PM && len(n.Moderators) > 0 && len(out.Flags) > 0 && first == 0 {
-		c.Notices = notices(c.Game, out, in, c.Flags, n)
-	}
-	return nil
-}
-
-// escape makes player text safe to echo (templates.Escape: no tags, no marker, valid UTF-8).
-func escape(s string) string { return templates.Escape(s) }
 
 // input is one new post or private message to judge.
 type input struct {
@@ -802,7 +749,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if seen && rec.Judged() {
 		return nil // judged before a crash; the cursor lagged
 	}
-	ji := judge.Input{Source: in.src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
+	ji := game.Input{Source: in.src, PostID: in.post.ID, Author: in.post.Author, At: in.post.Time, Post: in.post}
 	if seen {
 		// The first-seen post stands: the whole of it when it was stored whole, else its text.
 		if rec.Whole {
@@ -818,16 +765,16 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	if ji.At.IsZero() {
 		ji.At = d.o.Clock.Now() // the forum's date could not be read: when it was read
 	}
-	var out judge.Outcome
+	var out game.Outcome
 	if missing := missingParts(in.post); missing != "" {
 		// The page did not show who wrote the post or what it says: a person must look, the
 		// game judges nothing it cannot attribute or read.
-		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagOther, PostID: in.post.ID,
+		out = game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagOther, PostID: in.post.ID,
 			Detail: "the forum's page did not show the post's " + missing + " (" + problemsText(in.post.Problems) + ")"}}}
 	} else if pr, garbled := in.post.Encoding(); garbled {
 		out = garbledOutcome(in.post, pr) // held for holdGarbled, still garbled: a person reads it
 	} else if in.late {
-		out, err = judge.Late(ref, ji)
+		out, err = ref.JudgeLate(ji)
 	} else {
 		out, err = ref.Judge(ji)
 	}
@@ -836,7 +783,7 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		// moderator rather than stall the game.
 		d.invalidate()
 		d.fail("referee", err)
-		out = judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, PostID: in.post.ID,
+		out = game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagUnreadable, PostID: in.post.ID,
 			Detail: "the referee failed on this post: " + err.Error()}}}
 	}
 	d.hook("decided")
@@ -1148,13 +1095,13 @@ func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.Post
 		}
 	}
 	if !dup {
-		in := &judge.Input{Source: judge.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
+		in := &game.Input{Source: game.Thread, PostID: rec.ID, Author: rec.Author, Post: p}
 		// The notice shows an edit as what changed from the first-seen text.
 		was := rec.Text
 		if rec.Whole {
 			was = rec.Post.Text
 		}
-		out := judge.Outcome{Flags: []judge.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
+		out := game.Outcome{Flags: []game.Flag{{Kind: kind, PostID: rec.ID, Detail: detail + " [" + tag + "]", Was: was}}}
 		c := store.Commit{Game: d.o.Game}
 		if err := d.commit(ctx, &c, out, in); err != nil {
 			return err

@@ -3,14 +3,15 @@ package daemon
 import (
 	"errors"
 	"fmt"
-	"forumgm/forum/web"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"forumgm/judge"
+	"forumgm/forum/web"
+
+	"forumgm/game"
 	"forumgm/store"
 )
 
@@ -231,9 +232,9 @@ func TestPauseStopsJudging(t *testing.T) {
 	r := newRig(t, start, fakeFactory)
 	r.cycle(t)
 	ref := r.d.Referee()
-	out, _ := ref.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: start})
+	out, _ := ref.Moderate(game.ModCommand{Action: game.ModPause, By: "Moderator", At: start})
 	c := store.Commit{Game: "g1", At: start, Cause: store.ModeratorCause("Moderator"), Actor: "Moderator"}
-	if err := FillWith(&c, out, nil, Notify{PM: r.fo.Capabilities().PrivateMessages}); err != nil {
+	if err := c.Fill(out, nil, store.Notify{PM: r.fo.Capabilities().PrivateMessages}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.st.Commit(r.ctx, c); err != nil {

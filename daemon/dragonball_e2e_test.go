@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	_ "forumgm/games/dragonball"
 	"forumgm/store"
 )
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"forumgm/forum"
+	"forumgm/ops"
 )
 
 // Errors a person must see are logged at error level, each kind at most once a minute, the next
@@ -60,7 +61,7 @@ func (l *loginFails) Login(ctx context.Context) error {
 func TestLoginRetriedAtStartUp(t *testing.T) {
 	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	h := NewHealth(r.clock.Now, time.Hour)
+	h := ops.NewHealth(r.clock.Now, time.Hour)
 	ctx, cancel := context.WithCancel(r.ctx)
 	defer cancel()
 	lf := &loginFails{Forum: r.fo, left: 3}

@@ -1,10 +1,10 @@
 package daemon
 
-import "forumgm/judge"
+import "forumgm/referee"
 
 // Referee returns the current referee (tests inspect its snapshot). Test-only: kept out of the
 // binary.
-func (d *Daemon) Referee() judge.Referee {
+func (d *Daemon) Referee() *referee.Referee {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.ref

@@ -7,7 +7,7 @@ import (
 
 	"forumgm/fairness"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // With a served pictures folder (attachments.public_url) the game's final post links the
@@ -26,7 +26,7 @@ func TestRevealLinksTheFairnessCheck(t *testing.T) {
 	if _, err := ref.Start(start); err != nil {
 		t.Fatal(err)
 	}
-	out, err := ref.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Moderator", Winner: "crusaders", Reason: "проверка", At: start.Add(time.Hour)})
+	out, err := ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "Moderator", Winner: "crusaders", Reason: "проверка", At: start.Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}

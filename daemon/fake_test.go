@@ -4,19 +4,22 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"forumgm/dialects/mybb"
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/internal/testkit"
-	"forumgm/judge"
+
+	"forumgm/referee"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -29,91 +32,153 @@ type fakeEvent struct {
 
 func (fakeEvent) EventKind() string { return "fake" }
 
-// fakeRef is a tiny deterministic referee: a thread post containing "ход" is a move (accepted),
-// one containing "плохой" is refused, one containing "??" is flagged unreadable, a private
-// message is confirmed privately, the daily close at 00:00 (game zone) posts a summary.
-type fakeRef struct {
-	loc    *time.Location
-	moves  int
-	closes int
-	paused bool
+// fakeRules is a tiny deterministic game, run by the real referee: a thread post containing "ход"
+// is a move (accepted), one containing "плохой" is refused, one containing "??" is flagged
+// unreadable, a private message is confirmed privately, the daily close at 00:00 (game zone)
+// posts a summary. Its options change it for one test: quiet (an opening that records no event,
+// onStart called when it is asked for the opening), expects (whether it expects a private message;
+// nil: always), pic (accepted moves are answered with a report carrying the picture).
+type fakeRules struct {
+	loc     *time.Location
+	moves   int
+	closes  int
+	quiet   bool
+	onStart func()
+	expects *atomic.Bool
+	pic     *forum.Attachment
 }
 
-func (f *fakeRef) Start(at time.Time) (judge.Outcome, error) {
-	ev := fakeEvent{What: "start"}
-	return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev}, Messages: []judge.Message{{Body: "Игра началась. [code]доска 0[/code]"}}}, nil
+// fakeIntent is what the fake game reads from a post (What: move, pm, bad, end).
+type fakeIntent fakeEvent
+
+var errFakeRefused = errors.New("fake: refused")
+
+func (f *fakeRules) Open(time.Time, *game.Rand) ([]game.Event, error) {
+	if f.quiet {
+		return nil, nil
+	}
+	return []game.Event{fakeEvent{What: "start"}}, nil
 }
 
-func (f *fakeRef) Judge(in judge.Input) (judge.Outcome, error) {
+func (f *fakeRules) Read(in game.Input) game.Reading {
 	t := in.Post.Text
 	switch {
-	case in.Source == judge.PM:
-		ev := fakeEvent{What: "pm", Text: t}
-		return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev},
-			Messages: []judge.Message{{To: in.Author, Subject: "Принято", Body: "Распределение принято: " + t}}}, nil
+	case in.Source == game.PM:
+		return game.Reading{Kind: game.Intent, Intent: fakeIntent{What: "pm", Text: t}}
 	case strings.Contains(t, "??"):
-		return judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, Detail: "не понял"}},
-			Messages: []judge.Message{{Body: "Не понял ход " + in.PostID}}}, nil
+		return game.Reading{Kind: game.Unreadable, Detail: "не понял"}
 	case strings.Contains(t, "плохой"):
-		return judge.Outcome{Verdict: judge.Refused, Messages: []judge.Message{{Body: "Ход отклонён: " + in.PostID}}}, nil
+		return game.Reading{Kind: game.Intent, Intent: fakeIntent{What: "bad"}}
 	case strings.Contains(t, "ход"):
-		f.moves++
-		ev := fakeEvent{What: "move", Text: t}
-		return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev},
-			Messages: []judge.Message{{Body: fmt.Sprintf("Ход %d принят (пост %s). [code]доска %d[/code]", f.moves, in.PostID, f.moves)}}}, nil
+		return game.Reading{Kind: game.Intent, Intent: fakeIntent{What: "move", Text: t}}
 	}
-	return judge.Outcome{Verdict: judge.Ignored}, nil
+	return game.Reading{Kind: game.Chatter}
 }
 
-func (f *fakeRef) NextTimer(t time.Time) (time.Time, bool) {
-	if f.paused {
-		return time.Time{}, false
+func (f *fakeRules) Decide(in game.Act) ([]game.Event, error) {
+	it, _ := in.Body.(fakeIntent)
+	if it.What == "bad" {
+		return nil, errFakeRefused
 	}
-	l := t.In(f.loc)
-	return time.Date(l.Year(), l.Month(), l.Day()+1, 0, 0, 0, 0, f.loc), true
+	return []game.Event{fakeEvent(it)}, nil
 }
 
-func (f *fakeRef) Fire(at time.Time) (judge.Outcome, error) {
-	f.closes++
-	ev := fakeEvent{What: "close", Text: at.In(f.loc).Format("2006-01-02")}
-	return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev},
-		Messages: []judge.Message{{Body: fmt.Sprintf("Итоги дня %s: ходов %d.", ev.Text, f.moves)}}}, nil
-}
-
-func (f *fakeRef) Moderate(cmd judge.ModCommand) (judge.Outcome, error) {
-	ev := fakeEvent{What: string(cmd.Action), Text: cmd.By}
-	f.apply(ev)
-	return judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{ev}}, nil
-}
-
-func (f *fakeRef) apply(ev fakeEvent) {
-	switch ev.What {
+func (f *fakeRules) Apply(ev game.Event) error {
+	e, ok := ev.(fakeEvent)
+	if !ok {
+		return fmt.Errorf("fake: event %T", ev)
+	}
+	switch e.What {
 	case "move", "accept": // a moderator's accept forces a flagged move
 		f.moves++
 	case "close":
 		f.closes++
-	case "pause":
-		f.paused = true
-	case "resume":
-		f.paused = false
-	}
-}
-
-func (f *fakeRef) Restore(recs []engine.Record) error {
-	for _, r := range recs {
-		var ev fakeEvent
-		if err := json.Unmarshal(r.Data, &ev); err != nil {
-			return err
-		}
-		f.apply(ev)
 	}
 	return nil
 }
 
-func (f *fakeRef) Snapshot() any            { return map[string]int{"moves": f.moves, "closes": f.closes} }
-func (f *fakeRef) Paused() bool             { return f.paused }
-func (f *fakeRef) ForGame(judge.Input) bool { return false }
-func (f *fakeRef) Plays(string) bool        { return true }
+func (f *fakeRules) NextTimer(t time.Time) (time.Time, bool) {
+	l := t.In(f.loc)
+	return time.Date(l.Year(), l.Month(), l.Day()+1, 0, 0, 0, 0, f.loc), true
+}
+
+func (f *fakeRules) Tick(at time.Time, _ *game.Rand) ([]game.Event, error) {
+	return []game.Event{fakeEvent{What: "close", Text: at.In(f.loc).Format("2006-01-02")}}, nil
+}
+
+func (f *fakeRules) DecodeEvent(kind string, data []byte) (game.Event, error) {
+	var ev fakeEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+func (f *fakeRules) Say(name string, c game.Context) (string, error) {
+	switch name {
+	case game.SayStart:
+		if f.onStart != nil {
+			f.onStart()
+		}
+		if f.quiet {
+			return "Игра началась.", nil
+		}
+		return "Игра началась. [code]доска 0[/code]", nil
+	case game.SayUnreadable:
+		return "Не понял ход " + c.In.PostID, nil
+	}
+	return "", nil
+}
+
+func (f *fakeRules) Messages(c game.Context, ev game.Event) ([]game.Message, error) {
+	e := ev.(fakeEvent)
+	switch e.What {
+	case "pm":
+		return []game.Message{{To: c.In.Author, Subject: "Принято", Body: "Распределение принято: " + e.Text}}, nil
+	case "move":
+		m := game.Message{Body: fmt.Sprintf("Ход %d принят (пост %s). [code]доска %d[/code]", f.moves, c.In.PostID, f.moves)}
+		if f.pic != nil {
+			m.Body = "Отчёт раунда.\n" + forum.Placeholder(f.pic.Name) + "\nПозиции: " + m.Body
+			m.Attachments = []forum.Attachment{*f.pic}
+		}
+		return []game.Message{m}, nil
+	case "close":
+		return []game.Message{{Body: fmt.Sprintf("Итоги дня %s: ходов %d.", e.Text, f.moves)}}, nil
+	}
+	return nil, nil
+}
+
+func (f *fakeRules) Refusal(c game.Context, err error) (string, bool, error) {
+	if !errors.Is(err, errFakeRefused) {
+		return "", false, err
+	}
+	return "Ход отклонён: " + c.In.PostID, false, nil
+}
+
+func (f *fakeRules) ExpectsPrivate(time.Time) bool { return f.expects == nil || f.expects.Load() }
+
+func (f *fakeRules) Title() string                      { return "Игра" }
+func (f *fakeRules) IsPlayer(string) bool               { return true }
+func (f *fakeRules) Over() bool                         { return false }
+func (f *fakeRules) Ender(string, string) any           { return fakeIntent{What: "end"} }
+func (f *fakeRules) Undoable(game.Event) (string, bool) { return "", false }
+func (f *fakeRules) Snapshot() any                      { return map[string]int{"moves": f.moves, "closes": f.closes} }
+func (f *fakeRules) Required() []string                 { return nil }
+func (f *fakeRules) Defined(string) bool                { return true }
+
+// fakeWith is a factory of referees of the fake game as change makes it.
+func fakeWith(change func(*fakeRules)) func() (*referee.Referee, error) {
+	return func() (*referee.Referee, error) {
+		setup := &game.Setup{New: func() (game.Rules, error) {
+			f := &fakeRules{loc: msk}
+			if change != nil {
+				change(f)
+			}
+			return f, nil
+		}}
+		return referee.New(setup, referee.Options{DisputeKeyword: "#не-бывает-спора"})
+	}
+}
 
 var msk = time.FixedZone("MSK", 3*3600)
 
@@ -143,7 +208,7 @@ func (w syncWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-func newRig(t testing.TB, start time.Time, newRef func() (judge.Referee, error)) *rig {
+func newRig(t testing.TB, start time.Time, newRef func() (*referee.Referee, error)) *rig {
 	t.Helper()
 	return newRigWith(t, start, newRef, rigOptions{})
 }
@@ -159,7 +224,7 @@ type rigOptions struct {
 	forumLoc *time.Location
 }
 
-func newRigWith(t testing.TB, start time.Time, newRef func() (judge.Referee, error), ro rigOptions) *rig {
+func newRigWith(t testing.TB, start time.Time, newRef func() (*referee.Referee, error), ro rigOptions) *rig {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -210,7 +275,7 @@ func newForumWith(t testing.TB, url string, clock Clock, ro rigOptions) forum.Fo
 	return f
 }
 
-func (r *rig) newDaemon(t testing.TB, newRef func() (judge.Referee, error), opts ...func(*Options)) *Daemon {
+func (r *rig) newDaemon(t testing.TB, newRef func() (*referee.Referee, error), opts ...func(*Options)) *Daemon {
 	if _, err := r.st.EnsureGame(r.ctx, "g1", "fake", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -266,4 +331,4 @@ func (r *rig) botTexts(t testing.TB) []string {
 	return out
 }
 
-func fakeFactory() (judge.Referee, error) { return &fakeRef{loc: msk}, nil }
+func fakeFactory() (*referee.Referee, error) { return fakeWith(nil)() }

@@ -18,6 +18,8 @@ import (
 	"forumgm/forum"
 	"forumgm/internal/faultproxy"
 	"forumgm/internal/testkit"
+
+	"forumgm/ops"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -59,7 +61,7 @@ type faultOutcome struct {
 	flags   []string            // kind, post, detail
 	events  []string            // kind and data
 	proxy   *faultproxy.Proxy
-	metrics *Metrics
+	metrics *ops.Metrics
 	log     string
 }
 
@@ -115,7 +117,7 @@ func runFaults(t *testing.T, seed uint64, rules []faultproxy.Rule) faultOutcome 
 	}
 	var logMu sync.Mutex
 	var logs strings.Builder
-	m := NewMetrics()
+	m := ops.NewMetrics()
 	if _, err := st.EnsureGame(ctx, "g1", "fake", nil); err != nil {
 		t.Fatal(err)
 	}

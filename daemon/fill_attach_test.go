@@ -3,21 +3,22 @@ package daemon
 import (
 	"testing"
 
-	"forumgm/judge"
+	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/store"
 )
 
 // TestFillAttachments: a message's attachments are queued with its outbox item, a reply's and a
 // private message's alike; a message without any queues none.
 func TestFillAttachments(t *testing.T) {
-	pic := judge.Attachment{Name: "round-1.png", ContentType: "image/png", Data: []byte("\x89PNG")}
-	out := judge.Outcome{Messages: []judge.Message{
-		{Body: "report", Attachments: []judge.Attachment{pic}},
-		{To: "Вася", Subject: "s", Body: "copy", Attachments: []judge.Attachment{pic}},
+	pic := forum.Attachment{Name: "round-1.png", ContentType: "image/png", Data: []byte("\x89PNG")}
+	out := game.Outcome{Messages: []game.Message{
+		{Body: "report", Attachments: []forum.Attachment{pic}},
+		{To: "Вася", Subject: "s", Body: "copy", Attachments: []forum.Attachment{pic}},
 		{Body: "plain"},
 	}}
 	var c store.Commit
-	if err := FillWith(&c, out, nil, Notify{PM: true}); err != nil {
+	if err := c.Fill(out, nil, store.Notify{PM: true}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Outbox) != 3 {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	_ "forumgm/games/football"
 	"forumgm/store"
 )
 

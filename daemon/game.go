@@ -11,7 +11,7 @@ import (
 	"forumgm/config"
 	"forumgm/fairness"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -80,14 +80,14 @@ func secret() (string, error) {
 
 // RefereeFactory builds fresh referees for a game from the config, the forum's capabilities and
 // the game's record (start time, seed and salt).
-func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord) (func() (judge.Referee, error), error) {
+func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord) (func() (*referee.Referee, error), error) {
 	setup, err := cfg.GameSetup(!caps.PrivateMessages, rec.Start)
 	if err != nil {
 		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
 	}
-	opt := judge.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
+	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
 		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL)}
-	f := func() (judge.Referee, error) { return judge.New(setup, opt) }
+	f := func() (*referee.Referee, error) { return referee.New(setup, opt) }
 	if _, err := f(); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/internal/testkit"
-	"forumgm/judge"
+	"forumgm/referee"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -81,7 +81,7 @@ type table struct {
 	bot    string
 	thread int
 	cfg    *config.Config
-	newRef func() (judge.Referee, error)
+	newRef func() (*referee.Referee, error)
 	st     *store.Store
 	fo     forum.Forum
 	d      *Daemon
@@ -102,7 +102,7 @@ func (b *board) game(t testing.TB, id, bot string, thread int, gameYAML string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(known); err != nil {
 		t.Fatal(err)
 	}
 	g := &table{b: b, id: id, kind: cfg.Game.Kind, bot: bot, thread: thread, cfg: cfg}
@@ -346,7 +346,7 @@ func (g *table) newRefOver(t testing.TB) bool {
 	if err := ref.Restore(recs); err != nil {
 		t.Fatal(err)
 	}
-	return judge.RulesOf(ref).Over()
+	return ref.Rules().Over()
 }
 
 // crashAndRecover crashes a new daemon at step crashAt during its next cycle, then lets another

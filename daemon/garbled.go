@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // A post whose author or text did not decode cleanly (forum.ProblemEncoding: replacement
@@ -57,7 +57,7 @@ func (d *Daemon) released() {
 }
 
 // garbledOutcome is the verdict on a post still garbled after holdGarbled: a person must read it.
-func garbledOutcome(p forum.Post, pr forum.Problem) judge.Outcome {
-	return judge.Outcome{Verdict: judge.Flagged, Flags: []judge.Flag{{Kind: judge.FlagUnreadable, PostID: p.ID,
+func garbledOutcome(p forum.Post, pr forum.Problem) game.Outcome {
+	return game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagUnreadable, PostID: p.ID,
 		Detail: fmt.Sprintf("the post did not read cleanly for %s (%s): read it on the forum", holdGarbled, pr)}}}
 }

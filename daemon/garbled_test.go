@@ -13,12 +13,13 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"forumgm/forum"
+	"forumgm/ops"
 	"forumgm/store"
 )
 
 // checkJudged fails unless each of the posts was judged (accepted) with the text it was written
 // with, and nothing was ignored or flagged.
-func checkJudged(t *testing.T, r *rig, m *Metrics, want map[int]string) {
+func checkJudged(t *testing.T, r *rig, m *ops.Metrics, want map[int]string) {
 	t.Helper()
 	for pid, text := range want {
 		rec, ok, err := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(pid))
@@ -48,7 +49,7 @@ func judgedNow(t *testing.T, r *rig, pid int) {
 func TestCharsetMismatchLosesNoMove(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	m := NewMetrics()
+	m := ops.NewMetrics()
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Metrics = m })
 	r.cycle(t)
 	want := map[int]string{}
@@ -105,7 +106,7 @@ func as1251(s string) string {
 	return string(b)
 }
 
-func healthOf(h *Health) (int, string) {
+func healthOf(h *ops.Health) (int, string) {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	return w.Code, w.Body.String()
@@ -117,8 +118,8 @@ func healthOf(h *Health) (int, string) {
 func TestGarbledPostIsHeldUntilItReadsRight(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	m := NewMetrics()
-	h := NewHealth(r.clock.Now, time.Hour)
+	m := ops.NewMetrics()
+	h := ops.NewHealth(r.clock.Now, time.Hour)
 	g := &garbling{Forum: r.fo}
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Metrics, o.Health, o.Forum = m, h, g })
 	r.cycle(t)
@@ -177,7 +178,7 @@ func TestGarbledPostIsHeldUntilItReadsRight(t *testing.T) {
 func TestGarbledPostGoesToModeratorsAfterHold(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	m := NewMetrics()
+	m := ops.NewMetrics()
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Metrics = m })
 	r.cycle(t)
 	bad := r.post(t, "snovaya", as1251("1-й ход сарацина с1 на B3"))

@@ -12,7 +12,6 @@ import (
 
 	"forumgm/dialects/mybb"
 	"forumgm/forum"
-	"forumgm/judge"
 )
 
 // counter is a byte-counting TCP proxy on loopback in front of a forum, and a transport that
@@ -109,14 +108,6 @@ func (c *counter) seen() []string {
 	return append([]string(nil), c.requests...)
 }
 
-// quietRef is the fake game expecting no private message unless told.
-type quietRef struct {
-	*fakeRef
-	expects *atomic.Bool
-}
-
-func (q quietRef) ExpectsPrivate(time.Time) bool { return q.expects.Load() }
-
 // idleRig is a rig whose daemon reads the board through the counter.
 func idleRig(t *testing.T) (*rig, *counter, *atomic.Bool) {
 	t.Helper()
@@ -129,7 +120,7 @@ func idleRig(t *testing.T) (*rig, *counter, *atomic.Bool) {
 	}
 	expects := &atomic.Bool{}
 	r.fo = f
-	r.d = r.newDaemon(t, func() (judge.Referee, error) { return quietRef{&fakeRef{loc: msk}, expects}, nil })
+	r.d = r.newDaemon(t, fakeWith(func(f *fakeRules) { f.expects = expects }))
 	return r, c, expects
 }
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -129,7 +129,7 @@ func (d *Daemon) flagEdited(ctx context.Context, rec store.PostRecord, p forum.P
 		if err != nil {
 			return err
 		}
-		if !ref.ForGame(judge.Input{Source: judge.Thread, PostID: p.ID, Author: p.Author, At: p.Time, Post: p}) {
+		if !ref.ForGame(game.Input{Source: game.Thread, PostID: p.ID, Author: p.Author, At: p.Time, Post: p}) {
 			_, err := d.o.Store.MarkPostEdited(ctx, d.o.Game, store.SourceThread, p.ID, h, nil)
 			return err
 		}

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/forum"
-	"forumgm/judge"
 	"forumgm/store"
 )
 
@@ -67,88 +65,5 @@ func TestModeratorNotice(t *testing.T) {
 	rest := regexp.MustCompile(`forumgm review [a-z|]+( \d+)?|--by|https?://\S+|\[/?quote\]|\[size=1\].*`).ReplaceAllString(pm.Message, "")
 	if w := regexp.MustCompile(`[A-Za-z]{3,}`).FindString(rest); w != "" {
 		t.Errorf("English word %q in the notice:\n%s", w, pm.Message)
-	}
-}
-
-// Without review.public_url the notice names the CLI only; a failed referee is said in Russian.
-func TestModeratorNoticeWithoutWebUI(t *testing.T) {
-	in := &judge.Input{PostID: "12", Author: "snovaya"}
-	f := judge.Flag{Kind: judge.FlagUnreadable, PostID: "12", Detail: "ошибка судьи: judge: boom"}
-	_, body, err := Notice(noticeView("g1", 4, f, store.FlagUnreadable, in, judge.Outcome{}, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(body, "в браузере") || strings.Contains(body, "boom") || !strings.Contains(body, "не смог разобрать") ||
-		!strings.Contains(body, "forumgm review show 4") {
-		t.Errorf("notice:\n%s", body)
-	}
-}
-
-// An edit is shown as the lines it changed, removed before added.
-func TestLineDiff(t *testing.T) {
-	cases := []struct {
-		was, now string
-		want     string
-	}{
-		{"к1 на K16", "к1 на K15", "-к1 на K16|+к1 на K15"},
-		{"привет\nк1 на K16\nпока", "привет\nк1 на K15\nпока", "-к1 на K16|+к1 на K15"},
-		{"a\nb", "a\nb\nc", "+c"},
-		{"a\nb\nc", "a\nc", "-b"},
-		{"x", "x", ""},
-		{"[b]x[/b]", "y", "-[\u200bb]x[\u200b/b]|+y"},
-	}
-	for _, tc := range cases {
-		d, more := lineDiff(tc.was, tc.now)
-		var got []string
-		for _, l := range d {
-			sign := "-"
-			if l.Added {
-				sign = "+"
-			}
-			got = append(got, sign+l.Text)
-		}
-		if strings.Join(got, "|") != tc.want || more != 0 {
-			t.Errorf("lineDiff(%q, %q) = %q (+%d), want %q", tc.was, tc.now, got, more, tc.want)
-		}
-	}
-	var long []string
-	for i := 0; i < 30; i++ {
-		long = append(long, fmt.Sprint("line ", i))
-	}
-	if d, more := lineDiff("", strings.Join(long, "\n")); len(d) != noticeDiff || more != 31-noticeDiff {
-		t.Errorf("long diff: %d lines, %d more", len(d), more)
-	}
-}
-
-// With several games the notice links to the flag under its own game's path in the web UI, the
-// one the UI serves it at (/g/ID/flag/N), whatever the public URL's trailing slash.
-func TestNoticeLinksUnderTheGame(t *testing.T) {
-	in := &judge.Input{PostID: "5", Author: "Петя"}
-	for _, tc := range []struct{ game, public, want string }{
-		{"crusade-1", "https://mod.example.org/", "https://mod.example.org/g/crusade-1/flag/12"},
-		{"football-1", "https://mod.example.org", "https://mod.example.org/g/football-1/flag/12"},
-		{"g1", "", ""},
-	} {
-		v := noticeView(tc.game, 12, judge.Flag{PostID: "5"}, store.FlagDispute, in, judge.Outcome{}, tc.public)
-		if v.WebURL != tc.want {
-			t.Errorf("%s at %q: %q, want %q", tc.game, tc.public, v.WebURL, tc.want)
-		}
-		_, body, err := Notice(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tc.want != "" && !strings.Contains(body, tc.want) {
-			t.Errorf("%s: the notice lacks its link:\n%s", tc.game, body)
-		}
-	}
-}
-
-// A flag's warning (a name that looks like a player's) is in the moderators' notice (issue 19).
-func TestNoticeShowsWarning(t *testing.T) {
-	in := &judge.Input{PostID: "5", Author: "Джeлу", Post: forum.Post{Text: "1-й ход"}}
-	f := judge.Flag{PostID: "5", Kind: judge.FlagNotInRoster, Detail: "Осторожно: «Джeлу» как «Джелу». 1-й ход", Warning: "Осторожно: «Джeлу» как «Джелу»."}
-	_, body, err := Notice(noticeView("g1", 4, f, store.FlagNotInRoster, in, judge.Outcome{}, ""))
-	if err != nil || !strings.Contains(body, "Подробности: Осторожно: «Джeлу» как «Джелу».\n") {
-		t.Errorf("%v\n%s", err, body)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"forumgm/dialects/mybb"
 	"forumgm/forum"
+
+	"forumgm/ops"
 )
 
 // cutTransport sends requests to the board while up, and to a closed loopback port while down:
@@ -120,10 +122,10 @@ func TestOpsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.fo = fo
-	m := NewMetrics()
-	h := NewHealth(r.clock.Now, time.Hour) // quiet time far beyond this test: only failures count
+	m := ops.NewMetrics()
+	h := ops.NewHealth(r.clock.Now, time.Hour) // quiet time far beyond this test: only failures count
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Metrics, o.Health = m, h })
-	addr, stop, err := ListenOps("127.0.0.1:0", m, h)
+	addr, stop, err := ops.ListenOps("127.0.0.1:0", m, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,22 +203,22 @@ func TestOpsServer(t *testing.T) {
 	// The forum becomes unreachable: each poll fails; /healthz stays up for the first
 	// DefaultMaxFailures-1 failures, then reports 503 with the error.
 	tr.down.Store(true)
-	for i := 1; i <= DefaultMaxFailures; i++ {
+	for i := 1; i <= ops.DefaultMaxFailures; i++ {
 		r.clock.Advance(time.Minute)
 		if _, err := r.d.Cycle(r.ctx); err == nil {
 			t.Fatalf("poll %d succeeded with the forum down", i)
 		}
 		code, hb := health(t, base)
-		if i < DefaultMaxFailures && (code != http.StatusOK || !hb.OK || hb.Failed != i) {
+		if i < ops.DefaultMaxFailures && (code != http.StatusOK || !hb.OK || hb.Failed != i) {
 			t.Fatalf("after %d failed polls: %d %+v, want still healthy", i, code, hb)
 		}
-		if i == DefaultMaxFailures && (code != http.StatusServiceUnavailable || hb.OK || hb.Failed != i || hb.LastError == "" || hb.Reason == "") {
+		if i == ops.DefaultMaxFailures && (code != http.StatusServiceUnavailable || hb.OK || hb.Failed != i || hb.LastError == "" || hb.Reason == "") {
 			t.Fatalf("after %d failed polls: %d %+v, want 503 with the error", i, code, hb)
 		}
 	}
 	_, body = get(t, base, "/metrics")
-	if v, _ := sample(body, "forumgm_errors_total", with("kind", "forum")); v < DefaultMaxFailures {
-		t.Errorf("forum errors = %v, want >= %d:\n%s", v, DefaultMaxFailures, grep(body, "forumgm_errors_total"))
+	if v, _ := sample(body, "forumgm_errors_total", with("kind", "forum")); v < ops.DefaultMaxFailures {
+		t.Errorf("forum errors = %v, want >= %d:\n%s", v, ops.DefaultMaxFailures, grep(body, "forumgm_errors_total"))
 	}
 	if strings.Contains(body, "botpw") {
 		t.Error("the bot's password is in /metrics")
@@ -251,9 +253,9 @@ func grep(body, prefix string) string {
 
 // /metrics and /healthz answer only requests for a loopback Host (DNS rebinding), like the web UI.
 func TestOpsRefusesForeignHost(t *testing.T) {
-	m := NewMetrics()
-	h := NewHealth(time.Now, time.Hour)
-	addr, stop, err := ListenOps("127.0.0.1:0", m, h)
+	m := ops.NewMetrics()
+	h := ops.NewHealth(time.Now, time.Hour)
+	addr, stop, err := ops.ListenOps("127.0.0.1:0", m, h)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/forum/web"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 )
 
@@ -263,20 +263,20 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 }
 
 // render makes an item's body as it goes out at now: a reply that starts a side's clock states
-// the deadline that follows from now (judge.FillDeadline).
+// the deadline that follows from now (the referee's FillDeadline).
 func (d *Daemon) render(ctx context.Context, it store.OutboxRow, body string, now time.Time) (string, error) {
-	if it.Clock == "" && !strings.Contains(body, judge.DeadlineSlot) {
+	if it.Clock == "" && !strings.Contains(body, game.DeadlineSlot) {
 		return body, nil
 	}
 	ref, _, err := d.referee(ctx)
 	if err != nil {
 		return "", err
 	}
-	return judge.FillDeadline(ref, body, it.Clock, now), nil
+	return ref.FillDeadline(body, it.Clock, now), nil
 }
 
 // posted marks an item posted. An item that starts a side's clock first tells the game when it
-// was posted (judge.Deliver, at the posting minute: the forum's time of a post found by its
+// was posted (the referee's Delivered, at the posting minute: the forum's time of a post found by its
 // marker after a crash or a restore); the events that move the clock are committed with the mark,
 // both or neither. A referee that fails on it does not hold the outbox up: the item is marked
 // posted, at now, or at the forum's time (at) of a post found by its marker (found).
@@ -290,7 +290,7 @@ func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string,
 		if err != nil {
 			return err
 		}
-		out, err := judge.Deliver(ref, it.Clock, it.Marker, at)
+		out, err := ref.Delivered(it.Clock, it.Marker, at)
 		if err != nil {
 			d.invalidate()
 			d.fail("referee", fmt.Errorf("daemon: outbox %d (%s): delivered: %w", it.ID, it.Marker, err))
@@ -299,7 +299,7 @@ func (d *Daemon) posted(ctx context.Context, it store.OutboxRow, forumID string,
 		if len(out.Events) == 0 {
 			break
 		}
-		c := store.Commit{Game: d.o.Game, At: judge.PostingMinute(at), Cause: store.OutboxCause(it.Marker),
+		c := store.Commit{Game: d.o.Game, At: game.PostingMinute(at), Cause: store.OutboxCause(it.Marker),
 			Posted: &store.Posted{ID: it.ID, ForumPostID: forumID, At: now}, ExpectSeq: store.Expect(seq)}
 		err = d.commit(ctx, &c, out, nil)
 		if err == nil {

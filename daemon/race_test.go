@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 )
 
 // moderate does what `forumgm review` does from another process: rebuild the referee from the
 // log, carry out the command, commit it (expecting the log it read).
-func moderate(ctx context.Context, t *testing.T, st *store.Store, cmd judge.ModCommand, resolve *store.Resolution, post *store.Judgement) {
+func moderate(ctx context.Context, t *testing.T, st *store.Store, cmd game.ModCommand, resolve *store.Resolution, post *store.Judgement) {
 	t.Helper()
 	recs, err := st.Records(ctx, "g1")
 	if err != nil {
@@ -23,13 +23,16 @@ func moderate(ctx context.Context, t *testing.T, st *store.Store, cmd judge.ModC
 	if err := ref.Restore(recs); err != nil {
 		t.Fatal(err)
 	}
-	out, err := ref.Moderate(cmd)
-	if err != nil {
+	var out game.Outcome
+	if cmd.Action == game.ModAccept {
+		// The fake game's accept forces the flagged move, whatever it says: one event, a move.
+		out = game.Outcome{Verdict: game.Accepted, Events: []game.Event{fakeEvent{What: "accept", Text: cmd.By}}}
+	} else if out, err = ref.Moderate(cmd); err != nil {
 		t.Fatal(err)
 	}
 	c := store.Commit{Game: "g1", At: cmd.At, Cause: store.ModeratorCause(cmd.By), Actor: cmd.By, Reason: cmd.Reason,
 		Resolve: resolve, Post: post, ExpectSeq: store.Expect(int64(len(recs)))}
-	if err := FillWith(&c, out, nil, Notify{}); err != nil {
+	if err := c.Fill(out, nil, store.Notify{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Commit(ctx, c); err != nil {
@@ -69,7 +72,7 @@ func TestModeratorCommitDuringJudgement(t *testing.T) {
 		if decided == 1 {
 			now := r.clock.Now()
 			rec, _, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, flagged)
-			moderate(r.ctx, t, r.st, judge.ModCommand{Action: judge.ModAccept, By: "Moderator", Reason: "ход читается", At: now},
+			moderate(r.ctx, t, r.st, game.ModCommand{Action: game.ModAccept, By: "Moderator", Reason: "ход читается", At: now},
 				&store.Resolution{FlagID: flags[0].ID, State: store.FlagAccepted, By: "Moderator", Note: "ход читается", At: now},
 				&store.Judgement{Source: store.SourceThread, Post: rec.Post, Verdict: store.VerdictAccepted})
 		}
@@ -121,7 +124,7 @@ func TestPauseDuringJudgement(t *testing.T) {
 	r.d.o.Hook = func(step string) {
 		if step == "decided" && !paused {
 			paused = true
-			moderate(r.ctx, t, r.st, judge.ModCommand{Action: judge.ModPause, By: "Moderator", Reason: "разбираемся", At: r.clock.Now()}, nil, nil)
+			moderate(r.ctx, t, r.st, game.ModCommand{Action: game.ModPause, By: "Moderator", Reason: "разбираемся", At: r.clock.Now()}, nil, nil)
 		}
 	}
 	r.cycle(t)
@@ -132,7 +135,7 @@ func TestPauseDuringJudgement(t *testing.T) {
 		t.Fatalf("cursor moved while paused: %+v -> %+v", cur, now)
 	}
 	r.clock.Advance(time.Minute)
-	moderate(r.ctx, t, r.st, judge.ModCommand{Action: judge.ModResume, By: "Moderator", At: r.clock.Now()}, nil, nil)
+	moderate(r.ctx, t, r.st, game.ModCommand{Action: game.ModResume, By: "Moderator", At: r.clock.Now()}, nil, nil)
 	r.clock.Advance(time.Minute)
 	r.cycle(t)
 	if rec, ok, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, pid); !ok || rec.Verdict != store.VerdictAccepted {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/ops"
 	"forumgm/store"
 )
 
@@ -160,7 +161,7 @@ func botPMsTo(t *testing.T, r *rig, user string) []string {
 func TestStoreDeletedUnderTheDaemonStopsIt(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	health := NewHealth(r.clock.Now, time.Hour)
+	health := ops.NewHealth(r.clock.Now, time.Hour)
 	cycles := 0
 	d := r.newDaemon(t, fakeFactory, func(o *Options) {
 		o.Health = health
@@ -245,7 +246,7 @@ func TestDeletedStoreDoesNotOpenASecondGame(t *testing.T) {
 	// The store is deleted; the daemon starts on a new one.
 	r.replaceStore(t, "")
 	r.clock.Advance(time.Minute)
-	health := NewHealth(r.clock.Now, time.Hour)
+	health := ops.NewHealth(r.clock.Now, time.Hour)
 	d := r.newDaemon(t, fakeFactory, func(o *Options) { o.Health = health })
 	ctx, cancel := context.WithTimeout(r.ctx, 30*time.Second)
 	defer cancel()

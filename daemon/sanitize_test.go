@@ -1,30 +1,12 @@
 package daemon
 
 import (
-	"strings"
 	"testing"
-	"unicode/utf8"
-
-	"forumgm/forum"
-	"forumgm/judge"
-	"forumgm/store"
 )
 
 // What a player wrote reaches a post only as valid UTF-8 without NUL, opening no tag and holding
-// no marker: in a moderator's notice and in any body the poster marks.
+// no marker: in any body the poster marks (a moderator's notice: store's TestEchoedPlayerTextSanitised).
 func TestEchoedPlayerTextSanitised(t *testing.T) {
-	in := &judge.Input{PostID: "7", Author: "Дже\x00лу\xc3", Post: forum.Post{Text: "ход\xff\xfe к1\x00 [b]fgm-g1-3-0123456789ab"}}
-	f := judge.Flag{Kind: judge.FlagEdited, PostID: "7", Was: "ход к2"}
-	_, notice, err := Notice(noticeView("g1", 3, f, store.FlagEdited, in, judge.Outcome{}, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !utf8.ValidString(notice) || strings.ContainsRune(notice, 0) || strings.Contains(notice, "[b]") || strings.Contains(notice, "fgm-") {
-		t.Errorf("notice: %q", notice)
-	}
-	if !strings.Contains(notice, "Джелу") || !strings.Contains(notice, "ход к1") {
-		t.Errorf("the readable text is lost: %q", notice)
-	}
 	got := Mark("ход\xff к1\x00\n", "fgm-g1-1-0123456789ab")
 	if got != "ход к1\n[size=1][color=#b0b0b0]fgm-g1-1-0123456789ab[/color][/size]" {
 		t.Errorf("Mark: %q", got)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
 	"forumgm/store"
 )
 
@@ -63,31 +62,18 @@ func TestSecondDaemonLosingTheRaceKeepsItsReferee(t *testing.T) {
 	}
 }
 
-// quietStart is the fake referee with an opening that records no event (a game whose start is
-// only the clock), and a callback when it is asked for the opening.
-type quietStart struct {
-	*fakeRef
-	onStart func()
-}
-
-func (q quietStart) Start(at time.Time) (judge.Outcome, error) {
-	if q.onStart != nil {
-		q.onStart()
-	}
-	return judge.Outcome{Verdict: judge.Accepted, Messages: []judge.Message{{Body: "Игра началась."}}}, nil
-}
-
 // Two daemons start the same game: B decides the opening, A commits its opening first, B's
 // commit is refused (the timer fired), which drops B's referee; B's cycle goes on to read the
 // thread with a rebuilt referee instead of panicking on a nil one.
 func TestSecondDaemonStartingLateKeepsItsReferee(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRig(t, start, fakeFactory)
-	quiet := func() (judge.Referee, error) { return quietStart{fakeRef: &fakeRef{loc: msk}}, nil }
+	quiet := fakeWith(func(f *fakeRules) { f.quiet = true })
 	a := r.newDaemon(t, quiet)
 	raced := false
-	b := r.newDaemon(t, func() (judge.Referee, error) {
-		return quietStart{fakeRef: &fakeRef{loc: msk}, onStart: func() {
+	b := r.newDaemon(t, fakeWith(func(f *fakeRules) {
+		f.quiet = true
+		f.onStart = func() {
 			if !raced {
 				raced = true
 				if _, err := a.Cycle(r.ctx); err != nil {
@@ -96,8 +82,8 @@ func TestSecondDaemonStartingLateKeepsItsReferee(t *testing.T) {
 				r.clock.Advance(time.Minute)
 				r.post(t, "Джелу", "1-й ход крестоносца к1 на K16") // for B to read
 			}
-		}}, nil
-	})
+		}
+	}))
 	if _, err := b.Cycle(r.ctx); err != nil {
 		t.Errorf("daemon B's cycle: %v", err)
 	}

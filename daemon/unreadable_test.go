@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"forumgm/forum"
+	"forumgm/ops"
 )
 
 // A maintenance page is the forum's weather (a warning of its own kind), a login page a lost
@@ -36,7 +37,7 @@ func TestUnreadablePagesHaveTheirOwnKinds(t *testing.T) {
 // A slow forum request is logged with its URL (without a session id) and how long it took.
 func TestSlowRequestsAreLogged(t *testing.T) {
 	var b strings.Builder
-	slow := SlowRequests(zerolog.New(&b))
+	slow := ops.SlowRequests(zerolog.New(&b))
 	slow("GET", "http://forum.example/viewtopic.php?t=5&sid=0123456789abcdef", 30*time.Second, errors.New("context deadline exceeded"))
 	got := b.String()
 	for _, want := range []string{`"level":"warn"`, `"kind":"slow_request"`, `"took":"30s"`, "viewtopic.php", "t=5", "context deadline exceeded"} {

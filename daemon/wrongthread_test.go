@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"forumgm/internal/faultproxy"
+	"forumgm/ops"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -37,8 +38,8 @@ func TestOtherThreadsPageIsNeverJudged(t *testing.T) {
 	}
 	t.Cleanup(func() { px.Close() })
 	r.fo = newForum(t, px.URL(), r.clock)
-	m := NewMetrics()
-	h := NewHealth(r.clock.Now, time.Hour)
+	m := ops.NewMetrics()
+	h := ops.NewHealth(r.clock.Now, time.Hour)
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Metrics, o.Health = m, h })
 	r.cycle(t)
 	first := r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")

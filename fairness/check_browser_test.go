@@ -13,8 +13,8 @@ import (
 
 	"github.com/go-rod/rod"
 
-	"forumgm/engine"
 	"forumgm/fairness"
+	"forumgm/game"
 	"forumgm/internal/chrome"
 	"forumgm/media"
 )
@@ -71,7 +71,7 @@ func verdicts(t *testing.T, p *rod.Page) ([]string, string, string) {
 // fails the commitment. The fragment of the final post's link fills seed, salt and commitment.
 func TestCheckPageBrowser(t *testing.T) {
 	seed, salt := strings.Repeat("3f", 32), strings.Repeat("a1", 32)
-	commit := engine.Commitment(seed, salt)
+	commit := game.Commitment(seed, salt)
 	p, _ := servedPage(t, "seed="+seed+"&salt="+salt+"&c="+commit)
 	if got := p.MustElement("#seed").MustProperty("value").String(); got != seed {
 		t.Fatalf("the link's seed did not fill the form: %q", got)
@@ -88,7 +88,7 @@ func TestCheckPageBrowser(t *testing.T) {
 	lines := func(tamper int) string {
 		var b strings.Builder
 		for i, d := range draws {
-			v := engine.Derive(seed, d.n, d.bound)
+			v := game.Derive(seed, d.n, d.bound)
 			if i == tamper {
 				v = (v + 1) % d.bound
 			}
@@ -127,7 +127,7 @@ func TestCheckPageBrowser(t *testing.T) {
 	fails := 0
 	for i, d := range draws {
 		want := "ok"
-		if engine.Derive(other, d.n, d.bound) != engine.Derive(seed, d.n, d.bound) {
+		if game.Derive(other, d.n, d.bound) != game.Derive(seed, d.n, d.bound) {
 			want = "fail"
 			fails++
 		}
@@ -148,24 +148,24 @@ func TestCheckPageBrowser(t *testing.T) {
 
 	// The formats a player may paste: forumgm verify's lines and the event log's JSON.
 	fill(p, "salt", salt)
-	v := engine.Derive(seed, 5, 6)
+	v := game.Derive(seed, 5, 6)
 	fill(p, "draws", fmt.Sprintf("ok   draw 5 (football.rolled): %d of 0..5 derived from the seed\n"+
 		"ok   event 3 (football.rolled): draw 7 = %d of 0..99 derived from the seed\nverified: the game follows from its committed seed\n",
-		v, engine.Derive(seed, 7, 100)))
+		v, game.Derive(seed, 7, 100)))
 	rows, _, _ = verdicts(t, p)
 	if len(rows) != 2 || rows[0] != "ok" || rows[1] != "ok" || !p.MustHas("#skipped") {
 		t.Errorf("forumgm verify's lines: %v", rows)
 	}
-	js, _ := json.Marshal(engine.Chance{Draws: []engine.Draw{{N: 5, Bound: 6, Value: v}, {N: 9, Bound: 2, Value: 1 - engine.Derive(seed, 9, 2)}}})
+	js, _ := json.Marshal(game.Chance{Draws: []game.Draw{{N: 5, Bound: 6, Value: v}, {N: 9, Bound: 2, Value: 1 - game.Derive(seed, 9, 2)}}})
 	fill(p, "draws", string(js))
 	if rows, _, _ = verdicts(t, p); len(rows) != 2 || rows[0] != "ok" || rows[1] != "fail" {
 		t.Errorf("JSON draws: %v", rows)
 	}
 }
 
-// The page's derivation, written from docs/fairness.md, is the Go one (engine.Derive) for many
+// The page's derivation, written from docs/fairness.md, is the Go one (game.Derive) for many
 // seeds, draw numbers and bounds, bounds near 2^31 and 2^63 included; its commitment is
-// engine.Commitment.
+// game.Commitment.
 func TestCheckPageDerivesAsGo(t *testing.T) {
 	p, _ := servedPage(t, "")
 	seeds := []string{"1", "7", "transcript", strings.Repeat("0", 64), "c0ffee" + strings.Repeat("9", 58), "зерно партии"}
@@ -182,7 +182,7 @@ func TestCheckPageDerivesAsGo(t *testing.T) {
 		for _, n := range ns {
 			for _, b := range bounds {
 				cases = append(cases, c{s, strconv.FormatUint(n, 10), strconv.Itoa(b)})
-				want = append(want, strconv.Itoa(engine.Derive(s, n, b)))
+				want = append(want, strconv.Itoa(game.Derive(s, n, b)))
 			}
 		}
 	}
@@ -190,7 +190,7 @@ func TestCheckPageDerivesAsGo(t *testing.T) {
 	for n := uint64(0); n < 300; n++ {
 		b := 2 + int(n%7)*1000 + int(n%3)<<30
 		cases = append(cases, c{"a1b2", strconv.FormatUint(n, 10), strconv.Itoa(b)})
-		want = append(want, strconv.Itoa(engine.Derive("a1b2", n, b)))
+		want = append(want, strconv.Itoa(game.Derive("a1b2", n, b)))
 	}
 	res := p.MustEval(`async (cases) => {
 		const out = [];
@@ -211,8 +211,8 @@ func TestCheckPageDerivesAsGo(t *testing.T) {
 		}
 	}
 	for _, s := range seeds {
-		if got := p.MustEval(`(s) => window.forumgmCommitment(s, "соль")`, s).String(); got != engine.Commitment(s, "соль") {
-			t.Errorf("commitment of %q: page %s, Go %s", s, got, engine.Commitment(s, "соль"))
+		if got := p.MustEval(`(s) => window.forumgmCommitment(s, "соль")`, s).String(); got != game.Commitment(s, "соль") {
+			t.Errorf("commitment of %q: page %s, Go %s", s, got, game.Commitment(s, "соль"))
 		}
 	}
 }

@@ -2,7 +2,7 @@
 // (no network; WebCrypto's HMAC-SHA256 and BigInt) that re-derives a game's draws from the seed
 // revealed in its final post and checks the commitment of its opening post, draw by draw, in
 // Russian. The page is written from docs/fairness.md alone; its tests hold it to the Go
-// derivation (engine.Derive). forumgm puts it in the pictures folder (attachments), where it is
+// derivation (game.Derive). forumgm puts it in the pictures folder (attachments), where it is
 // served beside the pictures, and the final post links it.
 package fairness
 

@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/engine"
 	"forumgm/fairness"
+	"forumgm/game"
 	_ "forumgm/games/crusade"
 	_ "forumgm/games/dragonball"
 	_ "forumgm/games/football"
-	"forumgm/judge"
 	"forumgm/media"
 	"forumgm/transcript"
 )
@@ -43,7 +42,7 @@ func TestURLIsWherePutServesIt(t *testing.T) {
 func TestRevealLinksTheCheck(t *testing.T) {
 	for _, ex := range []string{"crusade/examples/crusade-flag.yaml", "dragonball/examples/dragonball-score.yaml",
 		"football/examples/football-twelve.yaml"} {
-		tr, err := transcript.Load(filepath.Join("..", "games", ex))
+		tr, err := transcript.Load(filepath.Join("..", "games", ex), known)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,9 +50,9 @@ func TestRevealLinksTheCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rules := judge.RulesOf(ref)
-		fair := judge.Fair{Commitment: "c0ffee", Seed: "5eed", Salt: "5a17"}
-		plain, err := rules.Say(judge.SayReveal, judge.Context{Fair: fair})
+		rules := ref.Rules()
+		fair := game.Fair{Commitment: "c0ffee", Seed: "5eed", Salt: "5a17"}
+		plain, err := rules.Say(game.SayReveal, game.Context{Fair: fair})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +60,7 @@ func TestRevealLinksTheCheck(t *testing.T) {
 			t.Errorf("%s: reveal without a check page:\n%s", ex, plain)
 		}
 		fair.Check = "https://example.org/pics/0123.html"
-		linked, err := rules.Say(judge.SayReveal, judge.Context{Fair: fair})
+		linked, err := rules.Say(game.SayReveal, game.Context{Fair: fair})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,11 +85,11 @@ func TestDocVectors(t *testing.T) {
 	for _, r := range rows {
 		n, _ := strconv.ParseUint(r[2], 10, 64)
 		bound, _ := strconv.Atoi(r[3])
-		if got := strconv.Itoa(engine.Derive(r[1], n, bound)); got != r[5] {
+		if got := strconv.Itoa(game.Derive(r[1], n, bound)); got != r[5] {
 			t.Errorf("doc: draw %d of seed %q bound %d is %s, Go gives %s", n, r[1], bound, r[5], got)
 		}
 	}
-	if c := engine.Commitment("1", "transcript"); !strings.Contains(string(b), "`sha256(\"transcript:1\")` =\n`"+c+"`") {
+	if c := game.Commitment("1", "transcript"); !strings.Contains(string(b), "`sha256(\"transcript:1\")` =\n`"+c+"`") {
 		t.Errorf("doc: the commitment example is not %s", c)
 	}
 }

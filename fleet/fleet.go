@@ -22,8 +22,9 @@ import (
 	"forumgm/dialects"
 	"forumgm/fairness"
 	"forumgm/forum"
-	"forumgm/judge"
 	"forumgm/media"
+	"forumgm/ops"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -32,8 +33,8 @@ type Options struct {
 	Store   *store.Store
 	Clock   daemon.Clock
 	Log     zerolog.Logger
-	Metrics *daemon.Metrics // shared by every game (each series labelled by game)
-	Health  *daemon.Health  // nil: none
+	Metrics *ops.Metrics // shared by every game (each series labelled by game)
+	Health  *ops.Health  // nil: none
 	// Open builds the forum of a game's view; default: the view's dialect from package dialects
 	// (the generic one without a real-browser writer).
 	Open func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error)
@@ -55,7 +56,7 @@ type Game struct {
 	Config     *config.Config // the game's single-game view
 	Daemon     *daemon.Daemon
 	Forum      forum.Forum // the game's forum (the shared session seen through its section)
-	NewReferee func() (judge.Referee, error)
+	NewReferee func() (*referee.Referee, error)
 
 	fingerprint string
 	session     string
@@ -82,7 +83,7 @@ func New(o Options) (*Fleet, error) {
 		o.Clock = daemon.RealClock{}
 	}
 	if o.Metrics == nil {
-		o.Metrics = daemon.NewMetrics()
+		o.Metrics = ops.NewMetrics()
 	}
 	if o.Open == nil {
 		reg := dialects.Registry(dialects.Options{})
@@ -274,7 +275,7 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 	fcfg := forum.Config{
 		BaseURL: v.Forum.URL, Username: v.Bot.Username, Password: password,
 		Location: v.ForumLocation(), Now: f.o.Clock.Now, UserAgent: v.Forum.UserAgent, Extra: v.Forum.Extra,
-		Limits: f.limits, Slow: daemon.SlowRequests(f.o.Log.With().Str("forum", v.Forum.URL).Logger()),
+		Limits: f.limits, Slow: ops.SlowRequests(f.o.Log.With().Str("forum", v.Forum.URL).Logger()),
 	}
 	fo, err := f.o.Open(v, fcfg)
 	if err != nil {

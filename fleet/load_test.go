@@ -21,7 +21,6 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"forumgm/config"
-	_ "forumgm/games/crusade"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -445,7 +444,7 @@ store: {path: %s}
 		os.Setenv("FLEET_BOT_PW", "bot-pw-123")
 		c, err := config.Parse([]byte(cfgText))
 		if err == nil {
-			err = c.Validate()
+			err = c.Validate(known)
 		}
 		if err != nil {
 			b.Fatal(err)

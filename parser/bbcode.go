@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"forumgm/forum"
+	"forumgm/russian"
 )
 
 // FromBBCode splits a post as its author typed it in BBCode into the shape the forum scrapers
@@ -25,9 +26,9 @@ import (
 //     text ("[J5]") stays as typed, and so does an unclosed [quote], [code] or [spoiler].
 //
 // Line breaks are kept; blank lines at the start and end of each text are trimmed; CRLF, &nbsp;
-// and no-break spaces are cleaned (CleanText).
+// and no-break spaces are cleaned (russian.CleanText).
 func FromBBCode(text string) forum.Post {
-	text = CleanText(text)
+	text = russian.CleanText(text)
 	var p forum.Post
 	p.Text = trimBlankLines(renderBB(text, &p))
 	return p

@@ -2,8 +2,6 @@ package review
 
 import (
 	"context"
-
-	"forumgm/judge"
 )
 
 // Over reports whether the game has ended (by its rules or a moderator's end).
@@ -12,6 +10,6 @@ func (r *Review) Over(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	rules := judge.RulesOf(ref)
+	rules := ref.Rules()
 	return rules != nil && rules.Over(), nil
 }

@@ -8,35 +8,36 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
-	"forumgm/forum"
 	gcr "forumgm/games/crusade"
 	cr "forumgm/games/crusade/rules"
-	"forumgm/judge"
+
+	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
 var msk = time.FixedZone("MSK", 3*3600)
 
-func crusadeFactory(t *testing.T) func() (judge.Referee, error) {
+func crusadeFactory(t *testing.T) func() (*referee.Referee, error) {
 	t.Helper()
 	// board_required defaults to true: a move without the quoted board is sloppy.
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte("roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]"), &n); err != nil {
 		t.Fatal(err)
 	}
-	setup, err := gcr.Game{}.Setup(judge.Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 18, 0, 0, 0, msk)})
+	setup, err := gcr.Game{}.Setup(game.Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 18, 0, 0, 0, msk)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() (judge.Referee, error) {
-		return judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
+	return func() (*referee.Referee, error) {
+		return referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
 	}
 }
 
 // turns lists the TurnPlayed events of an outcome.
-func turns(evs []engine.Event) []*cr.TurnPlayed {
+func turns(evs []game.Event) []*cr.TurnPlayed {
 	var out []*cr.TurnPlayed
 	for _, e := range evs {
 		switch tp := e.(type) {
@@ -63,15 +64,15 @@ func TestAcceptJudgesTheQuotedBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare := judge.Input{Source: judge.Thread, PostID: "1", Author: "Джелу", At: when, Post: parser.FromBBCode(move)}
+	bare := game.Input{Source: game.Thread, PostID: "1", Author: "Джелу", At: when, Post: parser.FromBBCode(move)}
 	out, err := scratch.Judge(bare)
-	if err != nil || out.Verdict != judge.Accepted {
+	if err != nil || out.Verdict != game.Accepted {
 		t.Fatalf("scratch move: %v %+v", err, out)
 	}
 	if tp := turns(out.Events); len(tp) != 1 || len(tp[0].Sloppy) != 1 || tp[0].Sloppy[0].Code != cr.SloppyBoardMissing {
 		t.Fatalf("without the quote the move must be sloppy (board missing), got %+v", tp)
 	}
-	board := cr.Render(judge.RulesOf(scratch).(*gcr.Rules).Game().Tokens())
+	board := cr.Render(scratch.Rules().(*gcr.Rules).Game().Tokens())
 	if !strings.Contains(board, "|к1|") {
 		t.Fatalf("board lacks к1:\n%s", board)
 	}
@@ -98,7 +99,7 @@ func TestAcceptJudgesTheQuotedBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := when.Add(20 * time.Minute)
-	rv := &Review{Store: st, Game: "g", NewReferee: newRef, Now: func() time.Time { return now },
+	rv := &Review{Store: st, Game: "g", NewReferee: reviewRef(newRef), Now: func() time.Time { return now },
 		Moderators: []string{"Moderator"}, Caps: forum.Capabilities{PrivateMessages: true}}
 	flags, err := rv.List(ctx)
 	if err != nil || len(flags) != 1 {
@@ -113,7 +114,7 @@ func TestAcceptJudgesTheQuotedBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	tp := turns(out.Events)
-	if out.Verdict != judge.Accepted || len(tp) != 1 {
+	if out.Verdict != game.Accepted || len(tp) != 1 {
 		t.Fatalf("accept: verdict %s, turns %+v", out.Verdict, tp)
 	}
 	if len(tp[0].Sloppy) != 0 || tp[0].Wounds != 0 || len(tp[0].BoardDiff) != 0 {

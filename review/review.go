@@ -15,17 +15,32 @@ import (
 	"strings"
 	"time"
 
-	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 )
+
+// Referee is what the moderators' tools ask of the game's referee (a *referee.Referee; a test may
+// stand in a stub that only knows moderator commands).
+type Referee interface {
+	Restore(recs []game.Record) error
+	Moderate(cmd game.ModCommand) (game.Outcome, error)
+	Snapshot() any
+	Rules() game.Rules
+	LastUndoable() (label string, ok bool)
+	Describer() game.Describer
+	Describe(rec game.Record) string
+	UnreadableReply(in game.Input) (body string, ok bool)
+}
+
+var _ Referee = (*referee.Referee)(nil)
 
 // Review works on one game's store.
 type Review struct {
 	Store      *store.Store
 	Game       string
-	NewReferee func() (judge.Referee, error)
+	NewReferee func() (Referee, error)
 	Now        func() time.Time
 	Moderators []string
 	Caps       forum.Capabilities
@@ -97,7 +112,7 @@ func (r *Review) Queue(ctx context.Context) ([]Case, error) {
 // Explain fills in what the game answers each unreadable move among cases (Case.Said), read
 // again on the game's current state.
 func (r *Review) Explain(ctx context.Context, cases []Case) error {
-	var ref judge.Referee
+	var ref Referee
 	for i, c := range cases {
 		if !c.HasPost || c.Flag.Kind != store.FlagUnreadable {
 			continue
@@ -108,7 +123,7 @@ func (r *Review) Explain(ctx context.Context, cases []Case) error {
 				return err
 			}
 		}
-		cases[i].Said, _ = judge.UnreadableReply(ref, *Input(c.Post))
+		cases[i].Said, _ = ref.UnreadableReply(*Input(c.Post))
 	}
 	return nil
 }
@@ -159,7 +174,7 @@ func (r *Review) Log(ctx context.Context, n int) ([]store.EventRow, error) {
 
 // referee rebuilds the game's referee from the log and returns it with the log's last seq (the
 // log is gapless, so it is the number of events folded): a command's commit expects that seq.
-func (r *Review) referee(ctx context.Context) (judge.Referee, int64, error) {
+func (r *Review) referee(ctx context.Context) (Referee, int64, error) {
 	recs, err := r.Store.Records(ctx, r.Game)
 	if err != nil {
 		return nil, 0, err
@@ -180,7 +195,7 @@ const maxTries = 5
 
 // retry runs a command until its commit is not refused for a moved log (store.ErrLogMoved): each
 // try rebuilds the referee from the log as it is then.
-func retry(fn func() (judge.Outcome, error)) (judge.Outcome, error) {
+func retry(fn func() (game.Outcome, error)) (game.Outcome, error) {
 	for try := 1; ; try++ {
 		out, err := fn()
 		if !errors.Is(err, store.ErrLogMoved) || try >= maxTries {
@@ -192,7 +207,7 @@ func retry(fn func() (judge.Outcome, error)) (judge.Outcome, error) {
 // Input rebuilds the referee's input from a stored post: the whole post as first seen (own text,
 // quotes with the quoted board, code blocks), so a moderator's decision judges exactly what the
 // daemon judged; for a post recorded before the store kept whole posts, its own text.
-func Input(p store.PostRecord) *judge.Input {
+func Input(p store.PostRecord) *game.Input {
 	post := p.Post
 	if post.ID == "" {
 		post.ID = p.ID
@@ -203,7 +218,7 @@ func Input(p store.PostRecord) *judge.Input {
 	if post.Time.IsZero() {
 		post.Time = p.PostedAt
 	}
-	return &judge.Input{Source: p.Source, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
+	return &game.Input{Source: p.Source, PostID: p.ID, Author: p.Author, At: p.PostedAt, Post: post}
 }
 
 // NotModeratorError is an action by a name that is not a configured moderator.
@@ -274,63 +289,63 @@ func (w *wrapped) Unwrap() error { return w.err }
 // an edited or deleted post's first-seen version stands; a disputed decision stands. A non-empty
 // text is the move the moderator types (what the player meant), judged as if the player had
 // written it.
-func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string) (judge.Outcome, error) {
+func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string) (game.Outcome, error) {
 	by, err := r.need(by, reason, false)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, judge.ModAccept, by, reason, text) })
+	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, game.ModAccept, by, reason, text) })
 }
 
 // Close closes a flag without any post (a case settled elsewhere); the reason is logged.
-func (r *Review) Close(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	return r.decide(ctx, id, judge.ModClose, by, reason)
+func (r *Review) Close(ctx context.Context, id int64, by, reason string) (game.Outcome, error) {
+	return r.decide(ctx, id, game.ModClose, by, reason)
 }
 
 // Reject refuses a flagged post with the moderator's reason (a refusal is posted).
-func (r *Review) Reject(ctx context.Context, id int64, by, reason string) (judge.Outcome, error) {
-	return r.decide(ctx, id, judge.ModReject, by, reason)
+func (r *Review) Reject(ctx context.Context, id int64, by, reason string) (game.Outcome, error) {
+	return r.decide(ctx, id, game.ModReject, by, reason)
 }
 
 // decide runs a command about a flag (reject and close need a reason).
-func (r *Review) decide(ctx context.Context, id int64, action judge.ModAction, by, reason string) (judge.Outcome, error) {
+func (r *Review) decide(ctx context.Context, id int64, action game.ModAction, by, reason string) (game.Outcome, error) {
 	by, err := r.need(by, reason, true)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return retry(func() (judge.Outcome, error) { return r.decideOnce(ctx, id, action, by, reason, "") })
+	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, action, by, reason, "") })
 }
 
-func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModAction, by, reason, text string) (judge.Outcome, error) {
+func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction, by, reason, text string) (game.Outcome, error) {
 	c, err := r.Show(ctx, id)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
 	if c.Flag.State != store.FlagOpen {
-		return judge.Outcome{}, &NotOpenError{ID: id, State: c.Flag.State, By: c.Flag.ResolvedBy}
+		return game.Outcome{}, &NotOpenError{ID: id, State: c.Flag.State, By: c.Flag.ResolvedBy}
 	}
 	if !c.HasPost {
-		return judge.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s", id, action)
+		return game.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s", id, action)
 	}
 	// The first-seen post stands, quotes and code blocks included.
 	in := Input(c.Post)
 	post := in.Post
 	ref, seq, err := r.referee(ctx)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
 	now := r.Now()
-	out, err := ref.Moderate(judge.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in,
+	out, err := ref.Moderate(game.ModCommand{Action: action, By: by, Reason: reason, At: now, Post: in,
 		Flag: c.Flag.Kind, Text: text})
 	if err != nil {
-		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
+		return game.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	state := store.FlagAccepted
 	verdict := out.Verdict
 	switch action {
-	case judge.ModReject:
+	case game.ModReject:
 		state, verdict = store.FlagRejected, store.VerdictRefused
-	case judge.ModClose:
+	case game.ModClose:
 		state = store.FlagDismissed
 	}
 	if verdict == "" || verdict == store.VerdictPending {
@@ -343,103 +358,103 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action judge.ModActio
 	if c.Post.Judged() && c.Post.Verdict != store.VerdictFlagged {
 		cm.Post = nil // an edited or deleted move post keeps its verdict; the flag is resolved
 	}
-	if err := daemon.FillWith(&cm, out, in, r.notify()); err != nil {
-		return judge.Outcome{}, err
+	if err := cm.Fill(out, in, r.notify()); err != nil {
+		return game.Outcome{}, err
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
-		return judge.Outcome{}, cause(err, "review: %s flag %d", action, id)
+		return game.Outcome{}, cause(err, "review: %s flag %d", action, id)
 	}
 	return out, nil
 }
 
 // notify is who hears of flags a command raises.
-func (r *Review) notify() daemon.Notify {
-	return daemon.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
+func (r *Review) notify() store.Notify {
+	return store.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
 }
 
 // Undo undoes the last applied move (a compensating event; the board is posted again).
-func (r *Review) Undo(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	return r.game(ctx, judge.ModUndo, by, reason, true)
+func (r *Review) Undo(ctx context.Context, by, reason string) (game.Outcome, error) {
+	return r.game(ctx, game.ModUndo, by, reason, true)
 }
 
 // Pause stops judging and the clock's penalties until Resume.
-func (r *Review) Pause(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	return r.game(ctx, judge.ModPause, by, reason, false)
+func (r *Review) Pause(ctx context.Context, by, reason string) (game.Outcome, error) {
+	return r.game(ctx, game.ModPause, by, reason, false)
 }
 
 // Resume resumes a paused game.
-func (r *Review) Resume(ctx context.Context, by, reason string) (judge.Outcome, error) {
-	return r.game(ctx, judge.ModResume, by, reason, false)
+func (r *Review) Resume(ctx context.Context, by, reason string) (game.Outcome, error) {
+	return r.game(ctx, game.ModResume, by, reason, false)
 }
 
 // game runs a command about the whole game.
-func (r *Review) game(ctx context.Context, action judge.ModAction, by, reason string, needReason bool) (judge.Outcome, error) {
+func (r *Review) game(ctx context.Context, action game.ModAction, by, reason string, needReason bool) (game.Outcome, error) {
 	by, err := r.need(by, reason, needReason)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, action, by, reason, "") })
+	return retry(func() (game.Outcome, error) { return r.gameOnce(ctx, action, by, reason, "") })
 }
 
 // End ends the game by the moderators' decision: winner in the game's terms, or "draw", or ""
 // (the game decides); the reason is logged and posted.
-func (r *Review) End(ctx context.Context, by, reason, winner string) (judge.Outcome, error) {
+func (r *Review) End(ctx context.Context, by, reason, winner string) (game.Outcome, error) {
 	by, err := r.need(by, reason, true)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return retry(func() (judge.Outcome, error) { return r.gameOnce(ctx, judge.ModEnd, by, reason, winner) })
+	return retry(func() (game.Outcome, error) { return r.gameOnce(ctx, game.ModEnd, by, reason, winner) })
 }
 
 // AddPlayer adds a forum user to the game's roster as role (a side or a team, in the game's
 // terms); the reason is logged.
-func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (judge.Outcome, error) {
+func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (game.Outcome, error) {
 	by, err := r.need(by, reason, true)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return retry(func() (judge.Outcome, error) {
-		return r.command(ctx, judge.ModCommand{Action: judge.ModAddPlayer, By: by, Reason: reason, Player: name, Role: role})
+	return retry(func() (game.Outcome, error) {
+		return r.command(ctx, game.ModCommand{Action: game.ModAddPlayer, By: by, Reason: reason, Player: name, Role: role})
 	})
 }
 
 // Adjust changes a side's or team's count by amount (Crusade: wounds owed; negative takes back).
-func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (judge.Outcome, error) {
+func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (game.Outcome, error) {
 	by, err := r.need(by, reason, true)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return retry(func() (judge.Outcome, error) {
-		return r.command(ctx, judge.ModCommand{Action: judge.ModAdjust, By: by, Reason: reason, Target: target, Amount: amount})
+	return retry(func() (game.Outcome, error) {
+		return r.command(ctx, game.ModCommand{Action: game.ModAdjust, By: by, Reason: reason, Target: target, Amount: amount})
 	})
 }
 
-func (r *Review) gameOnce(ctx context.Context, action judge.ModAction, by, reason, winner string) (judge.Outcome, error) {
-	return r.command(ctx, judge.ModCommand{Action: action, By: by, Reason: reason, Winner: winner})
+func (r *Review) gameOnce(ctx context.Context, action game.ModAction, by, reason, winner string) (game.Outcome, error) {
+	return r.command(ctx, game.ModCommand{Action: action, By: by, Reason: reason, Winner: winner})
 }
 
 // command carries out a moderator's command about the whole game and commits its outcome.
-func (r *Review) command(ctx context.Context, cmd judge.ModCommand) (judge.Outcome, error) {
+func (r *Review) command(ctx context.Context, cmd game.ModCommand) (game.Outcome, error) {
 	action, by, reason := cmd.Action, cmd.By, cmd.Reason
 	ref, seq, err := r.referee(ctx)
 	if err != nil {
-		return judge.Outcome{}, err
+		return game.Outcome{}, err
 	}
 	now := r.Now()
 	cmd.At = now
 	out, err := ref.Moderate(cmd)
 	if err != nil {
-		return judge.Outcome{}, cause(err, "review: %s", action)
+		return game.Outcome{}, cause(err, "review: %s", action)
 	}
 	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason, ExpectSeq: store.Expect(seq)}
-	if err := daemon.FillWith(&cm, out, nil, r.notify()); err != nil {
-		return judge.Outcome{}, err
+	if err := cm.Fill(out, nil, r.notify()); err != nil {
+		return game.Outcome{}, err
 	}
-	if action == judge.ModPause || action == judge.ModResume {
-		cm.Pause = &store.PauseUpdate{Paused: action == judge.ModPause, Reason: reason, By: by}
+	if action == game.ModPause || action == game.ModResume {
+		cm.Pause = &store.PauseUpdate{Paused: action == game.ModPause, Reason: reason, By: by}
 	}
 	if err := r.Store.Commit(ctx, cm); err != nil {
-		return judge.Outcome{}, cause(err, "review: %s", action)
+		return game.Outcome{}, cause(err, "review: %s", action)
 	}
 	return out, nil
 }

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -17,27 +17,28 @@ type modEvent struct {
 
 func (modEvent) EventKind() string { return "mod" }
 
+// reviewRef is a factory of real referees as Review takes it.
+func reviewRef(newRef func() (*referee.Referee, error)) func() (Referee, error) {
+	return func() (Referee, error) { return newRef() }
+}
+
 // modRef is a referee that only knows moderator commands.
 type modRef struct{ paused bool }
 
-func (m *modRef) Start(time.Time) (judge.Outcome, error) { return judge.Outcome{}, nil }
-func (m *modRef) Judge(judge.Input) (judge.Outcome, error) {
-	return judge.Outcome{Verdict: judge.Ignored}, nil
-}
-func (m *modRef) NextTimer(time.Time) (time.Time, bool) { return time.Time{}, false }
-func (m *modRef) Fire(time.Time) (judge.Outcome, error) { return judge.Outcome{}, nil }
-func (m *modRef) Restore(recs []engine.Record) error    { return nil }
-func (m *modRef) Snapshot() any                         { return nil }
-func (m *modRef) Paused() bool                          { return m.paused }
-func (m *modRef) ForGame(judge.Input) bool              { return false }
-func (m *modRef) Plays(string) bool                     { return true }
-func (m *modRef) Moderate(c judge.ModCommand) (judge.Outcome, error) {
-	out := judge.Outcome{Verdict: judge.Accepted, Events: []engine.Event{modEvent{Action: string(c.Action)}}}
+func (m *modRef) Restore(recs []game.Record) error          { return nil }
+func (m *modRef) Snapshot() any                             { return nil }
+func (m *modRef) Rules() game.Rules                         { return nil }
+func (m *modRef) LastUndoable() (string, bool)              { return "", false }
+func (m *modRef) Describer() game.Describer                 { return nil }
+func (m *modRef) Describe(game.Record) string               { return "" }
+func (m *modRef) UnreadableReply(game.Input) (string, bool) { return "", false }
+func (m *modRef) Moderate(c game.ModCommand) (game.Outcome, error) {
+	out := game.Outcome{Verdict: game.Accepted, Events: []game.Event{modEvent{Action: string(c.Action)}}}
 	switch c.Action {
-	case judge.ModAccept:
-		out.Messages = []judge.Message{{Body: "Ход принят модератором."}}
-	case judge.ModPause:
-		out.Messages = []judge.Message{{Body: "Игра на паузе."}}
+	case game.ModAccept:
+		out.Messages = []game.Message{{Body: "Ход принят модератором."}}
+	case game.ModPause:
+		out.Messages = []game.Message{{Body: "Игра на паузе."}}
 	}
 	return out, nil
 }
@@ -59,7 +60,7 @@ func TestReviewAcceptAndPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rv := &Review{Store: st, Game: "g", NewReferee: func() (judge.Referee, error) { return &modRef{}, nil },
+	rv := &Review{Store: st, Game: "g", NewReferee: func() (Referee, error) { return &modRef{}, nil },
 		Now: func() time.Time { return now }, Moderators: []string{"Moderator"}, Caps: forum.Capabilities{PrivateMessages: true}}
 	flags, err := rv.List(ctx)
 	if err != nil || len(flags) != 1 {

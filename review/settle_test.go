@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -44,12 +44,12 @@ func newSettleRig(t *testing.T, kind store.FlagKind, verdict store.Verdict, auth
 	cm := store.Commit{Game: "g", At: when, Post: &store.Judgement{Source: store.SourceThread, Post: post, Verdict: verdict},
 		Flags: []store.NewFlag{{Source: store.SourceThread, PostID: "7", Kind: kind, Detail: "?"}}}
 	if verdict == store.VerdictAccepted {
-		out, err := ref.Judge(judge.Input{Source: judge.Thread, PostID: "7", Author: author, At: when, Post: post})
-		if err != nil || out.Verdict != judge.Accepted {
+		out, err := ref.Judge(game.Input{Source: game.Thread, PostID: "7", Author: author, At: when, Post: post})
+		if err != nil || out.Verdict != game.Accepted {
 			t.Fatalf("the move must be legal: %v %+v", err, out)
 		}
 		for _, ev := range out.Events {
-			rec, err := engine.Encode(ev)
+			rec, err := game.Encode(ev)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func newSettleRig(t *testing.T, kind store.FlagKind, verdict store.Verdict, auth
 		t.Fatal(err)
 	}
 	now := when.Add(17 * time.Minute)
-	rv := &Review{Store: st, Game: "g", NewReferee: newRef, Now: func() time.Time { return now },
+	rv := &Review{Store: st, Game: "g", NewReferee: reviewRef(newRef), Now: func() time.Time { return now },
 		Moderators: []string{"Moderator"}, Caps: forum.Capabilities{PrivateMessages: true}}
 	flags, err := rv.List(ctx)
 	if err != nil || len(flags) != 1 {
@@ -93,7 +93,7 @@ func TestAcceptEditedKeepsFirstVersion(t *testing.T) {
 				t.Fatal(err)
 			}
 			after := r.kinds(t)
-			if len(after) != len(before)+1 || after[len(after)-1] != judge.KindModerated {
+			if len(after) != len(before)+1 || after[len(after)-1] != referee.KindModerated {
 				t.Fatalf("want only the moderator's decision logged: %v → %v", before, after)
 			}
 			if len(out.Messages) != 1 || strings.Contains(out.Messages[0].Body, "не принят") || !strings.Contains(out.Messages[0].Body, "Moderator") {
@@ -117,7 +117,7 @@ func TestAcceptUnreadableWithText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Verdict != judge.Accepted || len(out.Messages) == 0 || !strings.Contains(out.Messages[0].Body, "к1: K17 → K16") ||
+	if out.Verdict != game.Accepted || len(out.Messages) == 0 || !strings.Contains(out.Messages[0].Body, "к1: K17 → K16") ||
 		!strings.Contains(out.Messages[0].Body, "модератором Moderator") || !strings.Contains(out.Messages[0].Body, "Джелу") {
 		t.Fatalf("accept as retyped: %s %+v", out.Verdict, out.Messages)
 	}
@@ -144,7 +144,7 @@ func TestCloseFlagWithoutPost(t *testing.T) {
 	if f.State != store.FlagDismissed || f.ResolvedBy != "Moderator" {
 		t.Fatalf("flag %+v", f)
 	}
-	if k := r.kinds(t); len(k) != 1 || k[0] != judge.KindModerated {
+	if k := r.kinds(t); len(k) != 1 || k[0] != referee.KindModerated {
 		t.Fatalf("log %v", k)
 	}
 }
@@ -170,7 +170,7 @@ func TestEndWithWinner(t *testing.T) {
 		t.Errorf("the seed is not revealed: %s", body)
 	}
 	k := r.kinds(t)
-	if k[len(k)-1] != judge.KindRevealed {
+	if k[len(k)-1] != referee.KindRevealed {
 		t.Fatalf("log %v", k)
 	}
 }
@@ -197,7 +197,7 @@ func TestAddPlayerAndAdjustWounds(t *testing.T) {
 		t.Fatalf("announcement %+v", out.Messages)
 	}
 	out, err = r.rv.Accept(ctx, r.flag, "Moderator", "теперь играет")
-	if err != nil || out.Verdict != judge.Accepted || !strings.Contains(out.Messages[0].Body, "к1: K17 → K16") {
+	if err != nil || out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "к1: K17 → K16") {
 		t.Fatalf("the flagged move after the player was added: %v %+v", err, out)
 	}
 

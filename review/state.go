@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/store"
 )
 
@@ -24,7 +24,7 @@ type Standing struct {
 	LastMove string
 	CanUndo  bool
 	// Winners are the names a moderator may give when ending the game (none: the game decides).
-	Winners []judge.Winner
+	Winners []game.Winner
 }
 
 // Standing rebuilds the referee from the log and describes the game as it stands.
@@ -38,8 +38,8 @@ func (r *Review) Standing(ctx context.Context) (Standing, error) {
 	if err != nil {
 		return Standing{}, err
 	}
-	s.LastMove, s.CanUndo = judge.LastUndoable(ref)
-	if d := judge.DescriberOf(ref); d != nil {
+	s.LastMove, s.CanUndo = ref.LastUndoable()
+	if d := ref.Describer(); d != nil {
 		s.Status, s.Winners = d.Status(), d.Winners()
 	}
 	return s, nil
@@ -87,7 +87,7 @@ func (r *Review) LastMove(ctx context.Context) (label string, ok bool, err error
 	if err != nil {
 		return "", false, err
 	}
-	label, ok = judge.LastUndoable(ref)
+	label, ok = ref.LastUndoable()
 	return label, ok, nil
 }
 
@@ -135,7 +135,7 @@ func (r *Review) Described(ctx context.Context, n int) ([]Entry, error) {
 	}
 	out := make([]Entry, len(evs))
 	for i, e := range evs {
-		out[i] = Entry{EventRow: e, Words: judge.Describe(ref, e.Record())}
+		out[i] = Entry{EventRow: e, Words: ref.Describe(e.Record())}
 	}
 	return out, nil
 }

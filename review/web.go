@@ -20,8 +20,9 @@ import (
 	ttemplate "text/template"
 	"time"
 
+	"forumgm/game"
 	"forumgm/internal/loopback"
-	"forumgm/judge"
+	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/templates"
 )
@@ -69,6 +70,8 @@ type WebOptions struct {
 	// entry, the one the proxy appended). It, and X-Forwarded-Proto, are believed only from a
 	// loopback peer. Empty: the client is the TCP peer (behind a proxy, everyone is 127.0.0.1).
 	TrustedProxyHeader string
+	// Games word the games' kinds by their titles (nil: a kind is shown as is).
+	Games *game.Registry
 }
 
 // Web is the moderator web UI as an http.Handler, for one or more games.
@@ -190,6 +193,14 @@ func (w *Web) parse() error {
 	msgs, err := ttemplate.New("messages").Option("missingkey=error").ParseFS(webFS, "web/messages.tmpl")
 	if err != nil {
 		return fmt.Errorf("review: web messages: %w", err)
+	}
+	if w.opt.Games != nil {
+		for _, name := range w.opt.Games.Names() {
+			g, _ := w.opt.Games.Lookup(name)
+			if _, err := msgs.New("game." + name).Parse(g.Title()); err != nil {
+				return fmt.Errorf("review: the title of %s: %w", name, err)
+			}
+		}
 	}
 	w.msgs = msgs
 	w.plain, err = w.parsePages(w.opt.Location)
@@ -593,7 +604,7 @@ func (w *Web) kind(ctx context.Context, g *Review) string {
 	return w.gameKindText(k)
 }
 
-// gameKindText words a game's kind ("game.KIND" in the messages; an unknown kind as is).
+// gameKindText words a game's kind (its title, "game.KIND" in the messages; an unknown kind as is).
 func (w *Web) gameKindText(k string) string {
 	if k == "" || w.msgs.Lookup("game."+k) == nil {
 		return k
@@ -714,7 +725,7 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 		return
 	}
 	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
-	var out judge.Outcome
+	var out game.Outcome
 	var err error
 	var done string
 	n := msgData{N: id}
@@ -727,7 +738,7 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 			done = w.msg("done.kept_dispute", n)
 		case serr == nil && !retype(c.Flag.Kind):
 			done = w.msg("done.kept", n)
-		case out.Verdict == judge.Refused:
+		case out.Verdict == game.Refused:
 			done = w.msg("done.accepted_refused", n)
 		default:
 			done = w.msg("done.accepted", n)
@@ -749,7 +760,7 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 // command is Undo, Pause, Resume or End: the same Review methods the CLI calls.
 func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 	s, reason := current(r), strings.TrimSpace(r.PostForm.Get("reason"))
-	var out judge.Outcome
+	var out game.Outcome
 	var err error
 	var done string
 	back := gamePath(g.Game)
@@ -763,7 +774,7 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 		case lerr != nil:
 			err = lerr
 		case !ok:
-			err = judge.ErrNothingToUndo
+			err = referee.ErrNothingToUndo
 		case label != r.PostForm.Get("label"):
 			w.setFlash(s, false, w.msg("err.undo_moved", msgData{Label: label}))
 			http.Redirect(rw, r, back, http.StatusSeeOther)
@@ -807,7 +818,7 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 }
 
 // after reports an action's outcome as a flash and redirects (POST, redirect, GET).
-func (w *Web) after(rw http.ResponseWriter, r *http.Request, s *session, out judge.Outcome, err error, done, okTo, failTo string) {
+func (w *Web) after(rw http.ResponseWriter, r *http.Request, s *session, out game.Outcome, err error, done, okTo, failTo string) {
 	if err != nil {
 		w.setFlash(s, false, w.errorText(err))
 		http.Redirect(rw, r, failTo, http.StatusSeeOther)
@@ -833,13 +844,13 @@ func (w *Web) errorText(err error) string {
 		return w.msg("err.no_flag", nil)
 	case errors.Is(err, store.ErrLogMoved):
 		return w.msg("err.log_moved", nil)
-	case errors.Is(err, judge.ErrNothingToUndo):
+	case errors.Is(err, referee.ErrNothingToUndo):
 		return w.msg("err.nothing_to_undo", nil)
-	case errors.Is(err, judge.ErrPauseState):
+	case errors.Is(err, referee.ErrPauseState):
 		return w.msg("err.pause_state", nil)
-	case errors.Is(err, judge.ErrNoReadable):
+	case errors.Is(err, referee.ErrNoReadable):
 		return w.msg("err.no_readable", nil)
-	case errors.Is(err, judge.ErrNotPlaying):
+	case errors.Is(err, referee.ErrNotPlaying):
 		return w.msg("err.not_playing", nil)
 	case errors.Is(err, ErrNotModerator):
 		return w.msg("err.not_moderator", nil)

@@ -11,13 +11,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/daemon"
-	"forumgm/forum"
 	gfb "forumgm/games/football"
-	"forumgm/judge"
-	"forumgm/store"
 
-	_ "forumgm/games/dragonball" // every registered game has words in the UI
+	"forumgm/forum"
+	"forumgm/game"
+	"forumgm/referee"
+	"forumgm/store"
 )
 
 // Two games of different kinds in one store and one web UI: a Crusade game in Moscow time that
@@ -31,7 +30,7 @@ const (
 
 var yekt = time.FixedZone("YEKT", 5*3600)
 
-func footballFactory(t *testing.T) func() (judge.Referee, error) {
+func footballFactory(t *testing.T) func() (*referee.Referee, error) {
 	t.Helper()
 	var n yaml.Node
 	src := `teams:
@@ -46,12 +45,12 @@ settings:
 	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
 		t.Fatal(err)
 	}
-	setup, err := gfb.Game{}.Setup(judge.Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 19, 0, 0, 0, msk), Timezone: "Europe/Moscow"})
+	setup, err := gfb.Game{}.Setup(game.Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 19, 0, 0, 0, msk), Timezone: "Europe/Moscow"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() (judge.Referee, error) {
-		return judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
+	return func() (*referee.Referee, error) {
+		return referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "test", Salt: "salt"})
 	}
 }
 
@@ -75,21 +74,22 @@ func newMultiEnv(t *testing.T) *multiEnv {
 	when := time.Date(2026, 12, 1, 19, 5, 0, 0, msk)
 	now := when.Add(20 * time.Minute)
 	clock := func() time.Time { return now }
-	cr := &Review{Store: st, Game: crusadeID, NewReferee: crusadeFactory(t), Now: clock, Moderators: []string{modName},
+	cr := &Review{Store: st, Game: crusadeID, NewReferee: reviewRef(crusadeFactory(t)), Now: clock, Moderators: []string{modName},
 		Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName, annaName}, Location: msk}
-	fb := &Review{Store: st, Game: footballID, NewReferee: footballFactory(t), Now: clock, Moderators: []string{modName},
+	fb := &Review{Store: st, Game: footballID, NewReferee: reviewRef(footballFactory(t)), Now: clock, Moderators: []string{modName},
 		Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName}, Location: yekt}
 	// Both games started at 19:00 Moscow time: their opening posts queued (the football quiz
 	// logs its start; Crusade has no event before the first move).
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	for _, g := range []struct {
-		kind string
-		rv   *Review
-	}{{"crusade", cr}, {"football", fb}} {
+		kind   string
+		rv     *Review
+		newRef func() (*referee.Referee, error)
+	}{{"crusade", cr, crusadeFactory(t)}, {"football", fb, footballFactory(t)}} {
 		if _, err := st.EnsureGame(ctx, g.rv.Game, g.kind, nil); err != nil {
 			t.Fatal(err)
 		}
-		ref, err := g.rv.NewReferee()
+		ref, err := g.newRef()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,14 +98,14 @@ func newMultiEnv(t *testing.T) *multiEnv {
 			t.Fatalf("%s start: %v", g.kind, err)
 		}
 		cm := store.Commit{Game: g.rv.Game, At: start, Cause: "start"}
-		if err := daemon.FillWith(&cm, out, nil, daemon.Notify{}); err != nil {
+		if err := cm.Fill(out, nil, store.Notify{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Commit(ctx, cm); err != nil {
 			t.Fatal(err)
 		}
 	}
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: annaName, Password: annaPass}}, Location: time.UTC}, cr, fb)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: annaName, Password: annaPass}}, Location: time.UTC, Games: known}, cr, fb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func between(s, from, to string) string {
 // The games' kinds have words for every registered game; games are given once each, with an id.
 func TestWebGamesGiven(t *testing.T) {
 	m := newMultiEnv(t)
-	for _, k := range judge.Games() {
+	for _, k := range known.Names() {
 		if m.env.web.msgs.Lookup("game."+k) == nil {
 			t.Errorf("no words for the game %s", k)
 		}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -50,9 +50,9 @@ func newWebEnv(t *testing.T) *webEnv {
 	}
 	when := time.Date(2026, 12, 1, 19, 5, 0, 0, msk)
 	now := when.Add(20 * time.Minute)
-	rv := &Review{Store: st, Game: "g", NewReferee: crusadeFactory(t), Now: func() time.Time { return now },
+	rv := &Review{Store: st, Game: "g", NewReferee: reviewRef(crusadeFactory(t)), Now: func() time.Time { return now },
 		Moderators: []string{modName}, Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName, "Анна"}}
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: "Анна", Password: "другой"}}, Location: msk}, rv)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: "Анна", Password: "другой"}}, Location: msk, Games: known}, rv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func TestWebSessionExpires(t *testing.T) {
 	e := newWebEnv(t)
 	now := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, Now: func() time.Time { return now }, SessionTTL: time.Hour}, e.rv)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, Now: func() time.Time { return now }, SessionTTL: time.Hour, Games: known}, e.rv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,7 +508,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 		t.Fatalf("undo:\n%s", r.body)
 	}
 	last := e.events()[len(e.events())-1]
-	if last.Kind != judge.KindUndone || last.Actor != modName || last.Reason != "ошибка ведущего" {
+	if last.Kind != referee.KindUndone || last.Actor != modName || last.Reason != "ошибка ведущего" {
 		t.Fatalf("last event after undo: %+v", last)
 	}
 
@@ -520,7 +520,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 	if err != nil || !g.Paused || g.PausedBy != modName || g.PauseReason != "разбираемся" {
 		t.Fatalf("game after pause: %+v %v", g, err)
 	}
-	if last := e.events()[len(e.events())-1]; last.Kind != judge.KindPaused || last.Actor != modName {
+	if last := e.events()[len(e.events())-1]; last.Kind != referee.KindPaused || last.Actor != modName {
 		t.Fatalf("last event after pause: %+v", last)
 	}
 	r = c.send("/g/g/pause", nil)
@@ -534,7 +534,7 @@ func TestWebUndoPauseResume(t *testing.T) {
 	if g, _ := e.st.Game(context.Background(), "g"); g.Paused {
 		t.Fatalf("still paused: %+v", g)
 	}
-	if last := e.events()[len(e.events())-1]; last.Kind != judge.KindResumed || last.Actor != modName {
+	if last := e.events()[len(e.events())-1]; last.Kind != referee.KindResumed || last.Actor != modName {
 		t.Fatalf("last event after resume: %+v", last)
 	}
 	lg := c.get("/g/g/log")
@@ -609,7 +609,7 @@ func TestServe(t *testing.T) {
 // only for it; a stranger's host name gets a Russian explanation.
 func TestWebPublicURL(t *testing.T) {
 	e := newWebEnv(t)
-	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "https://mod.example.org/"}, e.rv)
+	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}}, PublicURL: "https://mod.example.org/", Games: known}, e.rv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 )
 
 // Commit is everything one judged input changes, written in one transaction by Store.Commit.
@@ -26,7 +26,7 @@ type Commit struct {
 	// Post is the judged post and its verdict, or nil (a timer, a moderator action).
 	Post *Judgement
 	// Events are appended to the game's log in order, seqs assigned by the store.
-	Events []engine.Record
+	Events []game.Record
 	// Outbox items are queued in order, after the events.
 	Outbox []OutboxItem
 	// Flags are added to the moderator's queue (Game may be left empty).
@@ -168,7 +168,7 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 	}
 	now := s.now()
 	return s.write(ctx, "commit "+c.Game, func(tx *sql.Tx) error {
-		if _, err := game(ctx, tx, c.Game); err != nil {
+		if _, err := gameRow(ctx, tx, c.Game); err != nil {
 			return err
 		}
 		if c.ExpectSeq != nil {
@@ -310,7 +310,7 @@ type EventRow struct {
 }
 
 // Record is the engine's view of the event.
-func (e EventRow) Record() engine.Record { return engine.Record{Kind: e.Kind, Data: e.Data} }
+func (e EventRow) Record() game.Record { return game.Record{Kind: e.Kind, Data: e.Data} }
 
 // Events returns the game's log in seq order (1..n).
 func (s *Store) Events(ctx context.Context, game string) ([]EventRow, error) {
@@ -340,13 +340,13 @@ func (s *Store) Events(ctx context.Context, game string) ([]EventRow, error) {
 	return out, nil
 }
 
-// Records returns the game's log as engine records, for engine.Replay.
-func (s *Store) Records(ctx context.Context, game string) ([]engine.Record, error) {
-	evs, err := s.Events(ctx, game)
+// Records returns the game's log as stored records, for game.Replay.
+func (s *Store) Records(ctx context.Context, id string) ([]game.Record, error) {
+	evs, err := s.Events(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.Record, len(evs))
+	out := make([]game.Record, len(evs))
 	for i, e := range evs {
 		out[i] = e.Record()
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 )
 
 // TestCommitAtomic provokes failures at every stage of a Commit, after earlier stages have written,
@@ -75,7 +75,7 @@ func TestCommitAtomic(t *testing.T) {
 			name: "timer already fired",
 			prepare: func(t *testing.T, s *Store) {
 				if err := s.Commit(ctx, Commit{Game: "g", At: timer, TimerAt: &timer,
-					Events: []engine.Record{rec("day_closed", `{}`)}}); err != nil {
+					Events: []game.Record{rec("day_closed", `{}`)}}); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -182,16 +182,16 @@ func TestCommitSeqsGaplessPerGame(t *testing.T) {
 	// Commits with 0..3 events, interleaved between two games.
 	want := map[string]int{}
 	for i := range 12 {
-		game := []string{"a", "b"}[i%2]
-		var evs []engine.Record
+		id := []string{"a", "b"}[i%2]
+		var evs []game.Record
 		for j := range i % 4 {
 			evs = append(evs, rec("e", `{"i":`+string(rune('0'+i%10))+`,"j":`+string(rune('0'+j))+`}`))
 		}
 		at := t0.Add(time.Duration(i) * time.Minute)
-		if err := s.Commit(ctx, Commit{Game: game, At: at, Cause: ModeratorCause("mod"), Events: evs}); err != nil {
+		if err := s.Commit(ctx, Commit{Game: id, At: at, Cause: ModeratorCause("mod"), Events: evs}); err != nil {
 			t.Fatal(err)
 		}
-		want[game] += len(evs)
+		want[id] += len(evs)
 	}
 	for game, n := range want {
 		evs := checkGapless(t, s, game)
@@ -379,7 +379,7 @@ func TestTimerFiresOnce(t *testing.T) {
 	}
 	for i, st := range steps {
 		at := st.at
-		err := s.Commit(ctx, Commit{Game: "g", At: at, TimerAt: &at, Events: []engine.Record{rec("day_closed", `{}`)}})
+		err := s.Commit(ctx, Commit{Game: "g", At: at, TimerAt: &at, Events: []game.Record{rec("day_closed", `{}`)}})
 		if !errors.Is(err, st.wantIs) || (st.wantIs == nil) != (err == nil) {
 			t.Fatalf("step %d (%v): error %v, want %v", i, at, err, st.wantIs)
 		}
@@ -407,7 +407,7 @@ func TestCommitExpectSeq(t *testing.T) {
 	}
 	// A moderator's command from another process moved the log to 3 meanwhile.
 	mod := Commit{Game: "g", At: t0, Cause: ModeratorCause("Moderator"), Actor: "Moderator",
-		Events: []engine.Record{rec("paused", `{"by":"Moderator"}`)}, ExpectSeq: Expect(2)}
+		Events: []game.Record{rec("paused", `{"by":"Moderator"}`)}, ExpectSeq: Expect(2)}
 	if err := s.Commit(ctx, mod); err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +430,7 @@ func TestCommitExpectSeq(t *testing.T) {
 		t.Fatalf("last seq %d, want 5", seq)
 	}
 	// Without ExpectSeq nothing is checked (timers of a game nobody else writes, tests).
-	if err := s.Commit(ctx, Commit{Game: "g", At: t0, Cause: TimerCause, Events: []engine.Record{rec("tick", `{}`)}}); err != nil {
+	if err := s.Commit(ctx, Commit{Game: "g", At: t0, Cause: TimerCause, Events: []game.Record{rec("tick", `{}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Commit(ctx, Commit{Game: "g", ExpectSeq: Expect(-1)}); !errors.Is(err, ErrInvalid) {
@@ -445,7 +445,7 @@ func TestCommitPause(t *testing.T) {
 	s, _ := openTest(t)
 	ensureGame(t, s, "g")
 	pause := Commit{Game: "g", At: t0, Cause: ModeratorCause("Moderator"), Actor: "Moderator",
-		Events: []engine.Record{rec("judge.paused", `{"by":"Moderator"}`)}, ExpectSeq: Expect(7),
+		Events: []game.Record{rec("judge.paused", `{"by":"Moderator"}`)}, ExpectSeq: Expect(7),
 		Pause: &PauseUpdate{Paused: true, Reason: "разбираемся", By: "Moderator"}}
 	if err := s.Commit(ctx, pause); !errors.Is(err, ErrLogMoved) {
 		t.Fatalf("stale pause: %v", err)
@@ -462,7 +462,7 @@ func TestCommitPause(t *testing.T) {
 		t.Fatalf("after the pause: %+v %v", g, err)
 	}
 	resume := Commit{Game: "g", At: t0, Cause: ModeratorCause("Moderator"), Actor: "Moderator",
-		Events: []engine.Record{rec("judge.resumed", `{"by":"Moderator"}`)}, Pause: &PauseUpdate{By: "Moderator"}}
+		Events: []game.Record{rec("judge.resumed", `{"by":"Moderator"}`)}, Pause: &PauseUpdate{By: "Moderator"}}
 	if err := s.Commit(ctx, resume); err != nil {
 		t.Fatal(err)
 	}

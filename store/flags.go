@@ -5,21 +5,21 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"forumgm/judge"
+	"forumgm/game"
 	"time"
 )
 
 // FlagKind says why a case needs a moderator (the referee's vocabulary).
-type FlagKind = judge.FlagKind
+type FlagKind = game.FlagKind
 
 // Flag kinds.
 const (
-	FlagUnreadable  = judge.FlagUnreadable
-	FlagEdited      = judge.FlagEdited
-	FlagDeleted     = judge.FlagDeleted
-	FlagNotInRoster = judge.FlagNotInRoster
-	FlagDispute     = judge.FlagDispute
-	FlagOther       = judge.FlagOther
+	FlagUnreadable  = game.FlagUnreadable
+	FlagEdited      = game.FlagEdited
+	FlagDeleted     = game.FlagDeleted
+	FlagNotInRoster = game.FlagNotInRoster
+	FlagDispute     = game.FlagDispute
+	FlagOther       = game.FlagOther
 )
 
 func validFlagKind(k FlagKind) bool {

@@ -44,7 +44,7 @@ func (s *Store) EnsureGame(ctx context.Context, id, name string, config json.Raw
 			return err
 		}
 		var err error
-		g, err = game(ctx, tx, id)
+		g, err = gameRow(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func (s *Store) SetGameConfig(ctx context.Context, id string, config json.RawMes
 
 // Game returns the stored game; ErrNotFound if there is none.
 func (s *Store) Game(ctx context.Context, id string) (Game, error) {
-	g, err := game(ctx, s.r, id)
+	g, err := gameRow(ctx, s.r, id)
 	if err != nil {
 		return Game{}, fmt.Errorf("store: game %s: %w", id, err)
 	}
@@ -117,7 +117,7 @@ func setPaused(ctx context.Context, tx *sql.Tx, id string, p PauseUpdate, now ti
 
 const gameCols = `id, name, config, created_at, paused, pause_reason, paused_by, pause_changed_at`
 
-func game(ctx context.Context, q queryer, id string) (Game, error) {
+func gameRow(ctx context.Context, q queryer, id string) (Game, error) {
 	g, err := scanGame(q.QueryRowContext(ctx, `SELECT `+gameCols+` FROM games WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/internal/testkit"
 )
 
@@ -43,17 +43,17 @@ func mkPost(id string) forum.Post {
 	return forum.Post{ID: id, Author: "Игрок " + id, AuthorID: "u" + id, Time: t0.Add(time.Minute), Text: "ход " + id}
 }
 
-func rec(kind, data string) engine.Record {
-	return engine.Record{Kind: kind, Data: json.RawMessage(data)}
+func rec(kind, data string) game.Record {
+	return game.Record{Kind: kind, Data: json.RawMessage(data)}
 }
 
 // moveCommit is a typical commit: a post accepted, two events, one reply, the cursor moved.
-func moveCommit(game, id string) Commit {
+func moveCommit(gameID, id string) Commit {
 	return Commit{
-		Game: game,
+		Game: gameID,
 		At:   t0,
 		Post: &Judgement{Source: SourceThread, Post: mkPost(id), Verdict: VerdictAccepted},
-		Events: []engine.Record{
+		Events: []game.Record{
 			rec("move", fmt.Sprintf(`{"post":%q,"from":"a1","to":"a2"}`, id)),
 			rec("turn_passed", `{"to":"next"}`),
 		},

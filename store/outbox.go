@@ -41,7 +41,7 @@ type OutboxItem struct {
 	// Attachments are files posted with the item (at most MaxAttachments, each at most
 	// MaxAttachmentSize bytes); their bytes are stored once however many items carry them.
 	Attachments []forum.Attachment
-	// Clock is the game's key of the clock the item starts (judge.Message.Clock); "" none.
+	// Clock is the game's key of the clock the item starts (game.Message.Clock); "" none.
 	Clock string
 }
 

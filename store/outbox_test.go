@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
+	"forumgm/game"
 )
 
 func TestOutboxLifecycle(t *testing.T) {
@@ -249,8 +249,8 @@ func TestCommitPostedWithEvents(t *testing.T) {
 	id := pending[0].ID
 	seq, _ := s.LastSeq(ctx, "g")
 	at := time.Date(2026, 12, 1, 16, 6, 0, 0, time.UTC)
-	posted := func(game string, expect int64) Commit {
-		return Commit{Game: game, At: at, Cause: "delivered", Events: []engine.Record{rec("judge.delivered", `{}`)},
+	posted := func(gameID string, expect int64) Commit {
+		return Commit{Game: gameID, At: at, Cause: "delivered", Events: []game.Record{rec("judge.delivered", `{}`)},
 			Posted: &Posted{ID: id, ForumPostID: "77", At: at}, ExpectSeq: Expect(expect)}
 	}
 	if err := s.Commit(ctx, posted("g", seq+5)); !errors.Is(err, ErrLogMoved) {

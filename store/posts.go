@@ -9,32 +9,32 @@ import (
 	"time"
 
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // The store records posts in the referee's vocabulary (judge): where a post was read (Source),
 // what became of it (Verdict, plus Pending: seen but not yet judged) and why a case needs a
 // moderator (FlagKind). The names below are the same types, not copies.
 type (
-	Source  = judge.Source
-	Verdict = judge.Verdict
+	Source  = game.Source
+	Verdict = game.Verdict
 )
 
 // Sources.
 const (
-	SourceThread = judge.Thread
-	SourcePM     = judge.PM
+	SourceThread = game.Thread
+	SourcePM     = game.PM
 )
 
 func validSource(s Source) bool { return s == SourceThread || s == SourcePM }
 
 // Verdicts. Pending means seen but not yet judged.
 const (
-	VerdictPending  = judge.Pending
-	VerdictAccepted = judge.Accepted
-	VerdictRefused  = judge.Refused
-	VerdictIgnored  = judge.Ignored
-	VerdictFlagged  = judge.Flagged
+	VerdictPending  = game.Pending
+	VerdictAccepted = game.Accepted
+	VerdictRefused  = game.Refused
+	VerdictIgnored  = game.Ignored
+	VerdictFlagged  = game.Flagged
 )
 
 func validVerdict(v Verdict) bool {

@@ -5,7 +5,9 @@
 // The key operation is Commit: one transaction that records a post's verdict, appends the events it
 // caused, queues the replies, adds flags and moves the cursor and clock, all or nothing. Judging a
 // post twice is refused (ErrAlreadyJudged) and a timed rule cannot fire twice (ErrTimerFired), so
-// a daemon that crashes anywhere and starts again neither loses nor repeats anything.
+// a daemon that crashes anywhere and starts again neither loses nor repeats anything. A referee's
+// outcome becomes a Commit's parts by Commit.Fill (the daemon and the moderators' tools alike),
+// with a private message to each moderator about each new flag (the notices, notice.go).
 //
 // Connections: one writer connection (all writes are serialized through it, transactions start
 // with BEGIN IMMEDIATE, so this process never meets SQLITE_BUSY from itself, and another process

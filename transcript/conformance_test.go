@@ -1,7 +1,7 @@
 package transcript
 
-// The conformance suite every registered game runs: a game joins it by being linked here (one
-// blank import) and by having at least one example transcript in ../examples.
+// The conformance suite every game runs: a game joins it by being in games.All (known, here) and
+// by having at least one example transcript in ../games/<name>/examples.
 
 import (
 	"encoding/json"
@@ -14,12 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
-	_ "forumgm/games/crusade"
-	_ "forumgm/games/dragonball"
-	_ "forumgm/games/football"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // examples are the example transcripts by game.
@@ -32,7 +29,7 @@ func examples(t testing.TB) map[string][]*Transcript {
 	sort.Strings(files)
 	out := map[string][]*Transcript{}
 	for _, f := range files {
-		tr, err := Load(f)
+		tr, err := Load(f, known)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -41,7 +38,7 @@ func examples(t testing.TB) map[string][]*Transcript {
 	return out
 }
 
-func snapshot(t testing.TB, r judge.Referee) string {
+func snapshot(t testing.TB, r *referee.Referee) string {
 	t.Helper()
 	b, err := json.Marshal(r.Snapshot())
 	if err != nil {
@@ -53,32 +50,32 @@ func snapshot(t testing.TB, r judge.Referee) string {
 // step is one judged post of a replay: the log before it and the state before and after.
 type step struct {
 	index         int
-	before        []engine.Record
+	before        []game.Record
 	stateBefore   string
 	stateAfter    string
-	out           judge.Outcome
-	input         judge.Input
+	out           game.Outcome
+	input         game.Input
 	undoableEvent bool
 }
 
 // play replays a transcript step by step, keeping the whole event log.
-func play(t testing.TB, tr *Transcript) (judge.Referee, []engine.Record, []step) {
+func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step) {
 	t.Helper()
 	ref, err := tr.Referee()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log []engine.Record
-	keep := func(evs []engine.Event) {
+	var log []game.Record
+	keep := func(evs []game.Event) {
 		for _, ev := range evs {
-			rec, err := engine.Encode(ev)
+			rec, err := game.Encode(ev)
 			if err != nil {
 				t.Fatal(err)
 			}
 			log = append(log, rec)
 		}
 	}
-	emit := func(_ time.Time, o judge.Outcome) error { keep(o.Events); return nil }
+	emit := func(_ time.Time, o game.Outcome) error { keep(o.Events); return nil }
 	start, err := ref.Start(tr.Start)
 	if err != nil {
 		t.Fatal(err)
@@ -87,22 +84,22 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []engine.Record, []step)
 	last := tr.Start
 	var steps []step
 	for i, p := range tr.Posts {
-		if last, err = judge.Advance(ref, last, p.At, emit); err != nil {
+		if last, err = ref.Advance(last, p.At, emit); err != nil {
 			t.Fatal(err)
 		}
-		src := judge.Thread
+		src := game.Thread
 		if p.Private {
-			src = judge.PM
+			src = game.PM
 		}
-		in := judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
-		st := step{index: i, before: append([]engine.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
+		in := game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
+		st := step{index: i, before: append([]game.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
 		out, err := ref.Judge(in)
 		if err != nil {
 			t.Fatalf("post %d: %v", i, err)
 		}
 		keep(out.Events)
 		st.out, st.stateAfter = out, snapshot(t, ref)
-		rules := judge.RulesOf(ref)
+		rules := ref.Rules()
 		for _, ev := range out.Events {
 			if _, ok := rules.Undoable(ev); ok {
 				st.undoableEvent = true
@@ -114,7 +111,7 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []engine.Record, []step)
 		}
 	}
 	if !tr.Until.IsZero() {
-		if _, err := judge.Advance(ref, last, tr.Until, emit); err != nil {
+		if _, err := ref.Advance(last, tr.Until, emit); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -123,7 +120,7 @@ func play(t testing.TB, tr *Transcript) (judge.Referee, []engine.Record, []step)
 
 func TestConformance(t *testing.T) {
 	byGame := examples(t)
-	for _, name := range judge.Games() {
+	for _, name := range known.Names() {
 		t.Run(name, func(t *testing.T) {
 			trs := byGame[name]
 			if len(trs) == 0 {
@@ -150,11 +147,11 @@ func conform(t *testing.T, tr *Transcript) {
 	}
 
 	ref, log, steps := play(t, tr)
-	rules := judge.RulesOf(ref)
+	rules := ref.Rules()
 
 	// Every template the game may render exists (events, refusal codes, parser reasons) and
 	// every template the referee renders.
-	for _, n := range append(rules.Required(), judge.RefereeTemplates...) {
+	for _, n := range append(rules.Required(), game.RefereeTemplates...) {
 		if !rules.Defined(n) {
 			t.Errorf("no template %q", n)
 		}
@@ -162,10 +159,10 @@ func conform(t *testing.T, tr *Transcript) {
 
 	// A post that is not accepted changes no state.
 	for _, s := range steps {
-		if s.out.Verdict != judge.Accepted && s.stateBefore != s.stateAfter {
+		if s.out.Verdict != game.Accepted && s.stateBefore != s.stateAfter {
 			t.Errorf("post %d (%s) changed the state", s.index, s.out.Verdict)
 		}
-		if s.out.Verdict != judge.Accepted && len(s.out.Events) > 0 {
+		if s.out.Verdict != game.Accepted && len(s.out.Events) > 0 {
 			t.Errorf("post %d (%s) produced events", s.index, s.out.Verdict)
 		}
 	}
@@ -188,24 +185,24 @@ func conform(t *testing.T, tr *Transcript) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge.Lean(lean)
+	lean.Lean()
 	if err := lean.Restore(log); err != nil {
 		t.Fatal(err)
 	}
 	if snapshot(t, lean) != snapshot(t, ref) {
 		t.Error("a lean referee's state differs from the full one's")
 	}
-	if _, ok := judge.LastUndoable(lean); ok {
+	if _, ok := lean.LastUndoable(); ok {
 		t.Error("a lean referee offers an undo")
 	}
-	if _, err := lean.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "test"}); !errors.Is(err, judge.ErrNeedsLog) {
+	if _, err := lean.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "test"}); !errors.Is(err, referee.ErrNeedsLog) {
 		t.Errorf("a lean referee's undo: %v", err)
 	}
 	if len(steps) > 0 {
 		last := steps[len(steps)-1]
 		full, lean2 := mustReferee(t, tr), mustReferee(t, tr)
-		judge.Lean(lean2)
-		for _, r := range []judge.Referee{full, lean2} {
+		lean2.Lean()
+		for _, r := range []*referee.Referee{full, lean2} {
 			if err := r.Restore(last.before); err != nil {
 				t.Fatal(err)
 			}
@@ -224,13 +221,13 @@ func conform(t *testing.T, tr *Transcript) {
 
 	// Every draw recorded in the log derives from the seed.
 	for i, rec := range log {
-		ev, err := judge.DecodeAny(fresh, rec)
+		ev, err := fresh.Decode(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d, ok := ev.(engine.Drawer); ok {
+		if d, ok := ev.(game.Drawer); ok {
 			for _, dr := range d.Drawn() {
-				if engine.Derive(tr.Seed, dr.N, dr.Bound) != dr.Value {
+				if game.Derive(tr.Seed, dr.N, dr.Bound) != dr.Value {
 					t.Errorf("event %d (%s): draw %d does not derive from the seed", i, rec.Kind, dr.N)
 				}
 			}
@@ -254,7 +251,7 @@ func conform(t *testing.T, tr *Transcript) {
 		if _, err := r.Judge(s.input); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "test", At: s.input.At}); err != nil {
+		if _, err := r.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "test", At: s.input.At}); err != nil {
 			t.Fatal(err)
 		}
 		if got := snapshot(t, r); got != before {
@@ -273,7 +270,7 @@ func TestNoReplyAmplification(t *testing.T) {
 		fmt.Fprintf(&b, "%d-й ход к%d на Z%d атакует http://evil.example/%d [b]x[/b]\n", i%3+1, i%9, i, i)
 	}
 	junk := b.String()
-	for _, name := range judge.Games() {
+	for _, name := range known.Names() {
 		t.Run(name, func(t *testing.T) {
 			tr := byGame[name][0]
 			_, _, steps := play(t, tr)
@@ -289,7 +286,7 @@ func TestNoReplyAmplification(t *testing.T) {
 					in := s.input
 					in.Post = parser.FromBBCode(junk)
 					if private {
-						in.Source = judge.PM
+						in.Source = game.PM
 					}
 					out, err := r.Judge(in)
 					if err != nil {
@@ -323,7 +320,7 @@ func FuzzReferee(f *testing.F) {
 	byGame := examples(f)
 	var trs []*Transcript
 	var played [][]step
-	for _, name := range judge.Games() {
+	for _, name := range known.Names() {
 		for _, tr := range byGame[name] {
 			_, _, steps := play(f, tr)
 			if len(steps) == 0 {
@@ -351,20 +348,20 @@ func FuzzReferee(f *testing.F) {
 		in.Author = authors[int(who>>4)%len(authors)]
 		in.Post = parser.FromBBCode(text)
 		if who&8 != 0 {
-			in.Source = judge.PM
+			in.Source = game.PM
 		}
 		before := snapshot(t, r)
 		out, err := r.Judge(in)
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		if out.Verdict != judge.Accepted && snapshot(t, r) != before {
+		if out.Verdict != game.Accepted && snapshot(t, r) != before {
 			t.Fatalf("%q: verdict %s changed the state", text, out.Verdict)
 		}
 	})
 }
 
-func mustReferee(t *testing.T, tr *Transcript) judge.Referee {
+func mustReferee(t *testing.T, tr *Transcript) *referee.Referee {
 	t.Helper()
 	r, err := tr.Referee()
 	if err != nil {

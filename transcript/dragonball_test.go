@@ -57,7 +57,7 @@ type dbOutput struct {
 
 func replayDragonball(t *testing.T, path string) ([]byte, dbOutput) {
 	t.Helper()
-	tr, err := Load(path)
+	tr, err := Load(path, known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestDragonballTranscriptErrors(t *testing.T) {
 		"bad deployment":  {base + teams + "deployment: {players: {a: {cell: 300, height: 2}}}\n", "deployment"},
 	}
 	for name, c := range cases {
-		_, err := Parse([]byte(c.src))
+		_, err := Parse([]byte(c.src), known)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: want an error naming %q, got %v", name, c.want, err)
 		}

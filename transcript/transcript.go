@@ -15,9 +15,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // Transcript is a game written down: the keys every game shares, and the game's own (its
@@ -39,6 +39,8 @@ type Transcript struct {
 	spec yaml.Node
 	// dir is the transcript's folder (relative file names resolve against it).
 	dir string
+	// games are the games the transcript's game: names one of.
+	games *game.Registry
 }
 
 // common are the keys Transcript decodes itself; the rest belongs to the game.
@@ -52,16 +54,16 @@ type Post struct {
 	Text    string    `yaml:"text"`
 }
 
-// Load reads a transcript file.
-func Load(path string) (*Transcript, error) {
+// Load reads a transcript file of one of the games in reg.
+func Load(path string, reg *game.Registry) (*Transcript, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	return parse(b, filepath.Dir(path))
+	return parse(b, filepath.Dir(path), reg)
 }
 
-func parse(b []byte, dir string) (*Transcript, error) {
+func parse(b []byte, dir string, reg *game.Registry) (*Transcript, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
@@ -74,13 +76,13 @@ func parse(b []byte, dir string) (*Transcript, error) {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	if t.Game == "" {
-		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(judge.Games(), " | "))
+		return nil, fmt.Errorf("transcript: no game named (game: %s)", strings.Join(reg.Names(), " | "))
 	}
 	spec, seed, salt, err := split(doc.Content[0])
 	if err != nil {
 		return nil, err
 	}
-	t.spec, t.Seed, t.Salt, t.dir = spec, seed, salt, dir
+	t.spec, t.Seed, t.Salt, t.dir, t.games = spec, seed, salt, dir, reg
 	if t.Start.IsZero() {
 		return nil, fmt.Errorf("transcript: no start time (start: 2026-12-01T18:00:00+03:00)")
 	}
@@ -127,7 +129,7 @@ type Result struct {
 	Final any          `json:"final"`
 	Timed []Timed      `json:"timed"`
 	// Events is the game's event log, in order (not in the JSON).
-	Events []engine.Event `json:"-"`
+	Events []game.Event `json:"-"`
 }
 
 // split separates the game's own keys from the common ones, and takes the seed and the salt out
@@ -164,12 +166,12 @@ func split(m *yaml.Node) (spec yaml.Node, seed, salt string, err error) {
 }
 
 // Setup decodes the transcript's game.
-func (t *Transcript) Setup() (*judge.Setup, error) {
-	g, err := judge.Lookup(t.Game)
+func (t *Transcript) Setup() (*game.Setup, error) {
+	g, err := t.games.Lookup(t.Game)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	setup, err := g.Setup(judge.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
+	setup, err := g.Setup(game.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %s: %w", t.Game, err)
 	}
@@ -177,12 +179,12 @@ func (t *Transcript) Setup() (*judge.Setup, error) {
 }
 
 // Referee builds the transcript's referee.
-func (t *Transcript) Referee() (judge.Referee, error) {
+func (t *Transcript) Referee() (*referee.Referee, error) {
 	setup, err := t.Setup()
 	if err != nil {
 		return nil, err
 	}
-	return judge.New(setup, judge.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
+	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
@@ -196,13 +198,13 @@ func (t *Transcript) Replay() (*Result, error) {
 	// posted is what the game's replies at at become on the forum: a transcript posts each reply
 	// at the time of what it answers (no posting delays), so a reply that starts a clock states
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
-	posted := func(at time.Time, out *judge.Outcome) error {
+	posted := func(at time.Time, out *game.Outcome) error {
 		for i, m := range out.Messages {
-			out.Messages[i].Body = judge.FillDeadline(ref, m.Body, m.Clock, at)
+			out.Messages[i].Body = ref.FillDeadline(m.Body, m.Clock, at)
 			if m.Clock == "" {
 				continue
 			}
-			del, err := judge.Deliver(ref, m.Clock, "", at)
+			del, err := ref.Delivered(m.Clock, "", at)
 			if err != nil {
 				return err
 			}
@@ -210,7 +212,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		}
 		return nil
 	}
-	timed := func(at time.Time, out judge.Outcome) error {
+	timed := func(at time.Time, out game.Outcome) error {
 		if err := posted(at, &out); err != nil {
 			return err
 		}
@@ -231,14 +233,14 @@ func (t *Transcript) Replay() (*Result, error) {
 	}
 	last := t.Start
 	for i, p := range t.Posts {
-		if last, err = judge.Advance(ref, last, p.At, timed); err != nil {
+		if last, err = ref.Advance(last, p.At, timed); err != nil {
 			return nil, fmt.Errorf("transcript: before post %d: %w", i, err)
 		}
-		src := judge.Thread
+		src := game.Thread
 		if p.Private {
-			src = judge.PM
+			src = game.PM
 		}
-		out, err := ref.Judge(judge.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
+		out, err := ref.Judge(game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
 		if err == nil {
 			err = posted(p.At, &out)
 		}
@@ -253,7 +255,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		}
 	}
 	if !t.Until.IsZero() {
-		if _, err := judge.Advance(ref, last, t.Until, timed); err != nil {
+		if _, err := ref.Advance(last, t.Until, timed); err != nil {
 			return nil, fmt.Errorf("transcript: until: %w", err)
 		}
 	}
@@ -261,7 +263,7 @@ func (t *Transcript) Replay() (*Result, error) {
 	return res, nil
 }
 
-func bodies(ms []judge.Message) []string {
+func bodies(ms []game.Message) []string {
 	out := []string{}
 	for _, m := range ms {
 		b := m.Body

@@ -34,7 +34,7 @@ type output struct {
 
 func replayFile(t *testing.T, path string) ([]byte, output) {
 	t.Helper()
-	tr, err := Load(path)
+	tr, err := Load(path, known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestFootballExamples(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			path := example(c.file)
-			tr, err := Load(path)
+			tr, err := Load(path, known)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,7 +277,7 @@ func TestTranscriptErrors(t *testing.T) {
 		"post no author": base + "posts: [{at: 2026-12-01T19:00:00+03:00, text: x}]\n",
 	}
 	for name, src := range cases {
-		if _, err := Parse([]byte(src)); err == nil {
+		if _, err := Parse([]byte(src), known); err == nil {
 			t.Errorf("%s: want an error", name)
 		}
 	}
@@ -291,7 +291,7 @@ func TestTranscriptErrors(t *testing.T) {
 		"bad deployment":  base + "deployment: [1, 2]\n",
 	}
 	for name, src := range refCases {
-		tr, err := Parse([]byte(src))
+		tr, err := Parse([]byte(src), known)
 		if err != nil {
 			continue // the game's part is checked when the transcript is read
 		}
@@ -314,7 +314,7 @@ posts:
   - {author: A, at: 2026-12-01T19:02:00+03:00, private: true, text: "ранение: р1 защита"}
 until: 2026-12-01T23:00:00+03:00
 `
-	tr, err := Parse([]byte(src))
+	tr, err := Parse([]byte(src), known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +360,7 @@ posts:
   - {author: A, at: 2026-12-01T12:20:00+03:00, private: true, text: "` + crus + `"}
   - {author: A, at: 2026-12-01T12:30:00+03:00, text: "1-й ход к1 на K16"}
 `
-	tr, err := Parse([]byte(src))
+	tr, err := Parse([]byte(src), known)
 	if err != nil {
 		t.Fatal(err)
 	}

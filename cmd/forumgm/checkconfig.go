@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"forumgm/config"
 	"io"
 	"strings"
 	"time"
+
+	"forumgm/config"
 
 	"forumgm/daemon"
 	"forumgm/forum"

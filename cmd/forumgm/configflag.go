@@ -20,5 +20,5 @@ func loadConfig(fs *flag.FlagSet, path *string, args []string) (*config.Config, 
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	return config.Load(*path)
+	return config.Load(*path, knownGames())
 }

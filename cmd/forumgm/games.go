@@ -1,8 +1,9 @@
 package main
 
-// The games forumgm plays, linked in by their registration (as the forum dialects are).
 import (
-	_ "forumgm/games/crusade"
-	_ "forumgm/games/dragonball"
-	_ "forumgm/games/football"
+	"forumgm/game"
+	gamelist "forumgm/games" // main has its own type games (a daemon's running games)
 )
+
+// knownGames are the games forumgm plays (the list in package games).
+func knownGames() *game.Registry { return game.NewRegistry(gamelist.All()...) }

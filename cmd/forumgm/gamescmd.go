@@ -101,7 +101,7 @@ func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // gamesList prints every game of the config, and the store's games no longer in it (archived).
 func gamesList(ctx context.Context, path string, stdout io.Writer) error {
-	all, err := config.Load(path)
+	all, err := config.Load(path, knownGames())
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func eventsOf(ctx context.Context, st *store.Store, game string) (int, string, e
 // withGame runs fn with the moderator tools of game id of the config at path, over its store
 // opened beside the running daemon.
 func withGame(ctx context.Context, path, id string, fn func(*review.Review) error) error {
-	all, err := config.Load(path)
+	all, err := config.Load(path, knownGames())
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func gamesEdit(path string, stdout io.Writer, edit func(games *yaml.Node) (strin
 	c, err := config.Parse(out.Bytes())
 	if err == nil {
 		c.SetPath(path)
-		err = c.Validate()
+		err = c.Validate(knownGames())
 	}
 	if err != nil {
 		return fmt.Errorf("games: the config would not be valid, nothing changed: %w", err)

@@ -26,7 +26,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errors.New("want one transcript file")
 	}
-	t, err := transcript.Load(fs.Arg(0))
+	t, err := transcript.Load(fs.Arg(0), knownGames())
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,8 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
+	"forumgm/referee"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -66,7 +67,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
 	}
-	all, err := config.Load(*path)
+	all, err := config.Load(*path, knownGames())
 	if err != nil {
 		return err
 	}
@@ -106,7 +107,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return n, nil
 	}
-	report := func(what string, out judge.Outcome, err error) error {
+	report := func(what string, out game.Outcome, err error) error {
 		if err != nil {
 			return err
 		}
@@ -195,7 +196,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case "accept":
 			out, err := rv.AcceptAs(ctx, n, *by, *reason, *text)
 			what := fmt.Sprintf("flag %d accepted", n)
-			if err == nil && out.Verdict == judge.Refused {
+			if err == nil && out.Verdict == game.Refused {
 				what = fmt.Sprintf("flag %d closed, but the move breaks the rules: a refusal is posted", n)
 			}
 			return report(what, out, err)
@@ -264,8 +265,8 @@ func count(n int, noun string) string {
 // newReview is the moderator tools over a game's store: the CLI, the web UI and the daemon's
 // process all build them the same way.
 // cfg is the game's single-game view: who may act on the game is cfg.Moderating().
-func newReview(cfg *config.Config, st *store.Store, newRef func() (judge.Referee, error), caps forum.Capabilities) *review.Review {
-	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: newRef, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
+func newReview(cfg *config.Config, st *store.Store, newRef func() (*referee.Referee, error), caps forum.Capabilities) *review.Review {
+	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: func() (review.Referee, error) { return newRef() }, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
 		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
 }
 
@@ -324,7 +325,7 @@ func reviewWeb(cfg *config.Config, reviews map[string]*review.Review) (*review.W
 	// Each game shows its times in its own zone; the list of games in the first game's.
 	loc := games[0].Location
 	web, err := review.NewWeb(review.WebOptions{Accounts: accounts, Location: loc, PublicURL: cfg.Review.PublicURL,
-		TrustedProxyHeader: cfg.Review.TrustedProxyHeader}, games...)
+		TrustedProxyHeader: cfg.Review.TrustedProxyHeader, Games: knownGames()}, games...)
 	return web, names, err
 }
 

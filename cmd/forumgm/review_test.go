@@ -38,7 +38,7 @@ store: {path: forumgm.db}
 		t.Fatal(err)
 	}
 	t.Setenv("FORUMGM_TEST_REVIEW_BOT", "x")
-	cfg, err := config.Load(path)
+	cfg, err := config.Load(path, knownGames())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ store: {path: forumgm.db}
 			t.Fatal(err)
 		}
 		cm := store.Commit{Game: "g1", At: c.at, Cause: "start"}
-		if err := daemon.FillWith(&cm, out, nil, daemon.Notify{}); err != nil {
+		if err := cm.Fill(out, nil, store.Notify{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Commit(ctx, cm); err != nil {

@@ -24,6 +24,7 @@ import (
 	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/media"
+	"forumgm/ops"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -34,7 +35,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	log, err := daemon.NewLogger(stderr, cfg.Ops.LogFormat, cfg.Ops.LogLevel)
+	log, err := ops.NewLogger(stderr, cfg.Ops.LogFormat, cfg.Ops.LogLevel)
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer g.Close()
 	if cfg.Ops.Listen != "" {
-		addr, stop, err := daemon.ListenOps(cfg.Ops.Listen, g.Metrics, g.Health)
+		addr, stop, err := ops.ListenOps(cfg.Ops.Listen, g.Metrics, g.Health)
 		if err != nil {
 			return fmt.Errorf("ops listen %s: %w", cfg.Ops.Listen, err)
 		}
@@ -109,7 +110,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				return err
 			}
 		case <-hup:
-			next, err := config.Load(cfg.Path())
+			next, err := config.Load(cfg.Path(), knownGames())
 			if err == nil {
 				// A bot's password this process does not have would stop the next start: refused
 				// now, while the games run (the environment is the one the daemon started with).
@@ -138,8 +139,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 type games struct {
 	Fleet   *fleet.Fleet
 	Store   *store.Store
-	Metrics *daemon.Metrics
-	Health  *daemon.Health
+	Metrics *ops.Metrics
+	Health  *ops.Health
 
 	mu    sync.Mutex
 	ended chan struct{}    // a game's loop ended with an error (see ended)
@@ -195,8 +196,8 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 	if err != nil {
 		return nil, err
 	}
-	m := daemon.NewMetrics()
-	h := daemon.NewHealth(clock.Now, 2*cfg.Poll.Ceiling.D()+time.Minute)
+	m := ops.NewMetrics()
+	h := ops.NewHealth(clock.Now, 2*cfg.Poll.Ceiling.D()+time.Minute)
 	g := &games{Store: st, Metrics: m, Health: h, ended: make(chan struct{}, 1), errs: map[string]error{}}
 	fl, err := fleet.New(fleet.Options{
 		Store: st, Clock: clock, Log: log, Metrics: m, Health: h, Ended: g.end,

@@ -22,7 +22,7 @@ import (
 	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/referee"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
@@ -72,7 +72,7 @@ type fleetGame struct {
 	game   *crashGame
 	pids   []int // its players' thread posts
 	view   *config.Config
-	newRef func() (judge.Referee, error)
+	newRef func() (*referee.Referee, error)
 }
 
 // fleetWorld is a sandbox board with a thread per game and one daemon config listing the games.
@@ -200,11 +200,11 @@ games:
 	if err := writeFile(w.cfgPath, cfg.String()); err != nil {
 		t.Fatal(err)
 	}
-	c, err := config.Load(w.cfgPath)
+	c, err := config.Load(w.cfgPath, knownGames())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.Validate(knownGames()); err != nil {
 		t.Fatal(err)
 	}
 	views := c.GameConfigs()
@@ -417,7 +417,7 @@ func (w *fleetWorld) gamesFinished(t *testing.T, games ...*fleetGame) bool {
 	return true
 }
 
-func (w *fleetWorld) referee(ctx context.Context, st *store.Store, g *fleetGame) (judge.Referee, error) {
+func (w *fleetWorld) referee(ctx context.Context, st *store.Store, g *fleetGame) (*referee.Referee, error) {
 	ref, err := g.newRef()
 	if err != nil {
 		return nil, err

@@ -3,9 +3,6 @@ package main
 import (
 	"testing"
 	"time"
-
-	_ "forumgm/games/dragonball"
-	_ "forumgm/games/football"
 )
 
 // The crash test over the other games: a whole Dragonball game of two rounds (orders by private

@@ -388,7 +388,7 @@ func (w *crashWorld) result(t *testing.T) crashResult {
 			t.Errorf("private message %s arrived %d times", m, n)
 		}
 	}
-	cfg, err := config.Load(w.cfgPath)
+	cfg, err := config.Load(w.cfgPath, knownGames())
 	if err != nil {
 		t.Fatal(err)
 	}

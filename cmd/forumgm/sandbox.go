@@ -12,7 +12,8 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
-	"forumgm/judge"
+	"forumgm/game"
+	"forumgm/ops"
 	"forumgm/review"
 	"forumgm/sandbox"
 )
@@ -20,8 +21,8 @@ import (
 // The sandbox's own accounts beside the game's players: throwaway local logins, printed for the
 // user.
 var (
-	sandboxModerator = judge.SandboxUser{Name: "Moderator", Password: "moderator", Role: "moderator"}
-	sandboxBot       = judge.SandboxUser{Name: "gm-bot", Password: "gm-bot-sandbox", Role: "the game master bot (forumgm posts as it)"}
+	sandboxModerator = game.SandboxUser{Name: "Moderator", Password: "moderator", Role: "moderator"}
+	sandboxBot       = game.SandboxUser{Name: "gm-bot", Password: "gm-bot-sandbox", Role: "the game master bot (forumgm posts as it)"}
 )
 
 const sandboxPasswordEnv = "FORUMGM_SANDBOX_BOT_PASSWORD"
@@ -30,30 +31,30 @@ const sandboxPasswordEnv = "FORUMGM_SANDBOX_BOT_PASSWORD"
 const sandboxModEnv = "FORUMGM_SANDBOX_MOD_PASSWORD"
 
 // sandboxUsers are every sandbox login: the game's players, the moderator, the bot.
-func sandboxUsers(g judge.SandboxGame) []judge.SandboxUser {
-	return append(append([]judge.SandboxUser(nil), g.Players...), sandboxModerator, sandboxBot)
+func sandboxUsers(g game.SandboxGame) []game.SandboxUser {
+	return append(append([]game.SandboxUser(nil), g.Players...), sandboxModerator, sandboxBot)
 }
 
 // sandboxGame is the named game's sandbox description (name "": the first such game).
-func sandboxGame(name string) (string, judge.SandboxGame, error) {
-	names := judge.SandboxGames()
+func sandboxGame(name string) (string, game.SandboxGame, error) {
+	names := knownGames().Sandboxed()
 	if name == "" && len(names) > 0 {
 		name = names[0]
 	}
-	g, err := judge.Lookup(name)
+	g, err := knownGames().Lookup(name)
 	if err != nil {
-		return "", judge.SandboxGame{}, err
+		return "", game.SandboxGame{}, err
 	}
-	sg, ok := g.(judge.Sandboxed)
+	sg, ok := g.(game.Sandboxed)
 	if !ok {
-		return "", judge.SandboxGame{}, fmt.Errorf("game %q has no sandbox set-up (games with one: %s)", name, strings.Join(names, ", "))
+		return "", game.SandboxGame{}, fmt.Errorf("game %q has no sandbox set-up (games with one: %s)", name, strings.Join(names, ", "))
 	}
 	return name, sg.Sandbox(), nil
 }
 
 // sandboxBoard opens (or creates) the sandbox board in dir with the seeded accounts and the game
 // thread (tid 1), served by the caller.
-func sandboxBoard(ctx context.Context, dir string, g judge.SandboxGame, loc *time.Location, now func() time.Time) (*sandbox.Server, error) {
+func sandboxBoard(ctx context.Context, dir string, g game.SandboxGame, loc *time.Location, now func() time.Time) (*sandbox.Server, error) {
 	var users []sandbox.User
 	for _, u := range sandboxUsers(g) {
 		users = append(users, sandbox.User{Name: u.Name, Password: u.Password})
@@ -67,7 +68,7 @@ func sandboxBoard(ctx context.Context, dir string, g judge.SandboxGame, loc *tim
 
 // sandboxConfig is the config.yaml of the sandbox game (written to the sandbox folder, so that
 // `forumgm review --config DIR/config.yaml` works on it).
-func sandboxConfig(kind string, g judge.SandboxGame, url string, floor, ceiling time.Duration, listen string) string {
+func sandboxConfig(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen string) string {
 	return fmt.Sprintf(`# forumgm sandbox game (written by forumgm sandbox)
 # The board is on loopback: no need for the polite 1 request/s a real forum gets.
 forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow, extra: {rate: "20"}}
@@ -91,7 +92,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "the board's loopback address")
-	gameName := fs.String("game", "", "the game to play: "+strings.Join(judge.SandboxGames(), ", ")+" (default: the first)")
+	gameName := fs.String("game", "", "the game to play: "+strings.Join(knownGames().Sandboxed(), ", ")+" (default: the first)")
 	dir := fs.String("dir", "", "folder for the board and the game state (default: a new temporary folder)")
 	quiet := fs.Bool("quiet", false, "log warnings only")
 	if err := fs.Parse(args); err != nil {
@@ -138,8 +139,8 @@ type sandboxRun struct {
 
 	Review string // the moderator web UI's URL
 
-	kind string            // the game's name
-	sg   judge.SandboxGame // the game's sandbox set-up
+	kind string           // the game's name
+	sg   game.SandboxGame // the game's sandbox set-up
 
 	board      *sandbox.Server
 	game       *games
@@ -178,7 +179,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(sb.Config)
+	cfg, err := config.Load(sb.Config, knownGames())
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +193,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if logw == nil {
 		logw = io.Discard
 	}
-	log, err := daemon.NewLogger(logw, cfg.Ops.LogFormat, level)
+	log, err := ops.NewLogger(logw, cfg.Ops.LogFormat, level)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, err
 	}
-	sb.OpsAddr, sb.stopOps, err = daemon.ListenOps(cfg.Ops.Listen, sb.game.Metrics, sb.game.Health)
+	sb.OpsAddr, sb.stopOps, err = ops.ListenOps(cfg.Ops.Listen, sb.game.Metrics, sb.game.Health)
 	if err != nil {
 		sb.stopOps = func() {}
 		return nil, err

@@ -32,7 +32,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var rep *audit.Report
 	switch {
 	case *cfgPath != "":
-		cfg, err := config.Load(*cfgPath)
+		cfg, err := config.Load(*cfgPath, knownGames())
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fs.Usage()
 			return errors.New("--seed is required with a thread file (the game reveals it in its last post)")
 		}
-		tr, err := transcript.Load(fs.Arg(0))
+		tr, err := transcript.Load(fs.Arg(0), knownGames())
 		if err != nil {
 			return err
 		}

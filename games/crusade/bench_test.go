@@ -2,19 +2,19 @@ package crusade
 
 import (
 	"fmt"
-	"forumgm/judge"
 	"strings"
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
+	"forumgm/referee"
 )
 
 // shuffleGame plays n move posts of a long game: each side moves one warrior a cell out and back,
 // ten warriors a side, three actions each a day, the clock running through the daily closes.
 // It returns the event log (timed events included) and the referee.
-func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
+func shuffleGame(tb testing.TB, n int) ([]game.Record, *tref) {
 	tb.Helper()
 	c := newRef(&testing.T{})
 	crus := []string{"к1", "к2", "к3", "к4", "к5", "л1", "л2", "л3", "а1", "а2"}
@@ -32,10 +32,10 @@ func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
 	away["н1"] = rules.Cell{Row: home["н1"].Row - 1, Col: 1}
 	away["н3"] = rules.Cell{Row: home["н3"].Row + 1, Col: 1}
 	out := map[string]bool{}
-	var recs []engine.Record
-	keep := func(evs []engine.Event) {
+	var recs []game.Record
+	keep := func(evs []game.Event) {
 		for _, ev := range evs {
-			r, err := engine.Encode(ev)
+			r, err := game.Encode(ev)
 			if err != nil {
 				tb.Fatal(err)
 			}
@@ -47,7 +47,7 @@ func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
 		day, k := i/60, i%60
 		when := at(19, 0).AddDate(0, 0, day).Add(time.Duration(k) * time.Minute)
 		var err error
-		last, err = judge.Advance(c, last, when, func(_ time.Time, o judge.Outcome) error { keep(o.Events); return nil })
+		last, err = c.Advance(last, when, func(_ time.Time, o game.Outcome) error { keep(o.Events); return nil })
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func shuffleGame(tb testing.TB, n int) ([]engine.Record, *tref) {
 			to = home[w]
 		}
 		o, err := c.Judge(post(author, when, fmt.Sprintf("%d-й ход %s на %s", k/20+1, w, to)))
-		if err != nil || o.Verdict != judge.Accepted {
+		if err != nil || o.Verdict != game.Accepted {
 			tb.Fatalf("post %d (%s %s→%s): %v %+v", i, author, w, to, err, o.Messages)
 		}
 		out[w] = !out[w]
@@ -98,21 +98,21 @@ func BenchmarkJudgeMovePost(b *testing.B) {
 // referees are built untimed in batches: stopping the timer around each judgement would time
 // the benchmark's own bookkeeping (each StopTimer/StartTimer pair reads the memory statistics,
 // stopping the world) more than the judgement. check looks at the first outcome.
-func judgeFresh(b *testing.B, in judge.Input, check func(judge.Outcome)) {
+func judgeFresh(b *testing.B, in game.Input, check func(game.Outcome)) {
 	const batch = 64
-	refs := make([]judge.Referee, batch)
+	refs := make([]*referee.Referee, batch)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; {
 		b.StopTimer()
 		n := min(batch, b.N-i)
 		for k := range n {
-			refs[k] = newRef(&testing.T{})
+			refs[k] = newRef(&testing.T{}).Referee
 		}
 		b.StartTimer()
 		for k := range n {
 			out, err := refs[k].Judge(in)
-			if err != nil || out.Verdict != judge.Accepted {
+			if err != nil || out.Verdict != game.Accepted {
 				b.Fatal(err, out.Verdict)
 			}
 			if i == 0 && k == 0 && check != nil {
@@ -135,7 +135,7 @@ func BenchmarkJudgeEditedBoardPost(b *testing.B) {
 	delete(tokens, from)
 	tokens[to] = "к1"
 	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+rules.Render(tokens)+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
-	judgeFresh(b, in, func(out judge.Outcome) {
+	judgeFresh(b, in, func(out game.Outcome) {
 		if strings.Contains(out.Messages[0].Body, "Неаккуратность") {
 			b.Fatalf("the edited board is taken for sloppy:\n%s", out.Messages[0].Body)
 		}

@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
+	"forumgm/referee"
 )
 
 // The reply to a move starts the opponent's clock: it carries the clock's key and states the
-// deadline that follows from its posting time (the poster fills judge.DeadlineSlot); once posted
+// deadline that follows from its posting time (the poster fills game.DeadlineSlot); once posted
 // late (flood control), the referee moves the clock's start to the posting minute.
 func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 	cases := []struct {
@@ -41,22 +41,22 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 			}
 			// The opening post shows the board: it starts the crusaders' clock.
 			if m := st.Messages[0]; m.Clock != rules.ClockKey(0, rules.Crusaders) ||
-				!strings.Contains(judge.FillDeadline(r.Referee, m.Body, m.Clock, at(18, 0)), "\nХодят крестоносцы, срок хода — до 20:00.\n") {
+				!strings.Contains(r.Referee.FillDeadline(m.Body, m.Clock, at(18, 0)), "\nХодят крестоносцы, срок хода — до 20:00.\n") {
 				t.Fatalf("the opening post's clock %q:\n%s", m.Clock, m.Body)
 			}
 			out, err := r.Judge(post("Джелу", tc.move, "1-й ход крестоносца к1 на K16"))
-			if err != nil || out.Verdict != judge.Accepted || len(out.Messages) != 1 {
+			if err != nil || out.Verdict != game.Accepted || len(out.Messages) != 1 {
 				t.Fatalf("move: %+v %v", out, err)
 			}
 			m := out.Messages[0]
-			if m.Clock != rules.ClockKey(1, rules.Saracens) || strings.Count(m.Body, judge.DeadlineSlot) != 1 {
+			if m.Clock != rules.ClockKey(1, rules.Saracens) || strings.Count(m.Body, game.DeadlineSlot) != 1 {
 				t.Fatalf("the reply carries no clock (%q) or slot:\n%s", m.Clock, m.Body)
 			}
-			body := judge.FillDeadline(r.Referee, m.Body, m.Clock, tc.posted)
+			body := r.Referee.FillDeadline(m.Body, m.Clock, tc.posted)
 			if lines := strings.Split(body, "\n"); lines[len(lines)-1] != tc.want {
 				t.Fatalf("reply ends %q, want %q", lines[len(lines)-1], tc.want)
 			}
-			del, err := judge.Deliver(r.Referee, m.Clock, "fgm-x-1", tc.posted)
+			del, err := r.Referee.Delivered(m.Clock, "fgm-x-1", tc.posted)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,22 +64,22 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 				t.Fatalf("deliver: %+v", del.Events)
 			}
 			if tc.moved {
-				if len(del.Events) != 2 || del.Events[0].EventKind() != judge.KindDelivered || del.Events[1].EventKind() != rules.KindClockStarted {
+				if len(del.Events) != 2 || del.Events[0].EventKind() != referee.KindDelivered || del.Events[1].EventKind() != rules.KindClockStarted {
 					t.Fatalf("deliver events %v", del.Events)
 				}
-				if again, _ := judge.Deliver(r.Referee, m.Clock, "fgm-x-1", tc.posted); len(again.Events) != 0 {
+				if again, _ := r.Referee.Delivered(m.Clock, "fgm-x-1", tc.posted); len(again.Events) != 0 {
 					t.Fatalf("delivered twice: %v", again.Events)
 				}
 				// The deadline said after the move is the one said before it.
-				if again := judge.FillDeadline(r.Referee, m.Body, m.Clock, tc.posted); again != body {
+				if again := r.Referee.FillDeadline(m.Body, m.Clock, tc.posted); again != body {
 					t.Fatalf("the deadline changed after delivery:\n%s\n%s", again, body)
 				}
 			}
 			// The log folded again gives the same clock.
-			var recs []engine.Record
-			for _, evs := range [][]engine.Event{out.Events, del.Events} {
+			var recs []game.Record
+			for _, evs := range [][]game.Event{out.Events, del.Events} {
 				for _, ev := range evs {
-					rec, err := engine.Encode(ev)
+					rec, err := game.Encode(ev)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -93,9 +93,9 @@ func TestReplyStatesTheDeadlineFromItsPostingTime(t *testing.T) {
 			if err := fresh.Restore(recs); err != nil {
 				t.Fatal(err)
 			}
-			for _, ref := range []judge.Referee{r, fresh} {
+			for _, ref := range []*referee.Referee{r.Referee, fresh.Referee} {
 				from := tc.posted
-				var fired []engine.Event
+				var fired []game.Event
 				for len(fired) == 0 {
 					next, ok := ref.NextTimer(from)
 					if !ok {
@@ -140,9 +140,9 @@ func TestArmiesLaidOutStateTheDeadline(t *testing.T) {
 		id := rules.WarriorID(w)
 		lines[id.Side()] = append(lines[id.Side()], w+" "+rules.DefaultDeployment()[id].String())
 	}
-	mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: "+strings.Join(lines[rules.Saracens], ", ")), judge.Accepted)
-	out := mustJudge(t, c, post("Джелу", at(12, 10), "расстановка: "+strings.Join(lines[rules.Crusaders], ", ")), judge.Accepted)
-	var laid *judge.Message
+	mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: "+strings.Join(lines[rules.Saracens], ", ")), game.Accepted)
+	out := mustJudge(t, c, post("Джелу", at(12, 10), "расстановка: "+strings.Join(lines[rules.Crusaders], ", ")), game.Accepted)
+	var laid *game.Message
 	for i, m := range out.Messages {
 		if strings.Contains(m.Body, "Армии расставлены") {
 			laid = &out.Messages[i]
@@ -151,7 +151,7 @@ func TestArmiesLaidOutStateTheDeadline(t *testing.T) {
 	if laid == nil || laid.Clock != rules.ClockKey(0, rules.Crusaders) {
 		t.Fatalf("the armies' post carries no clock: %+v", out.Messages)
 	}
-	if got := judge.FillDeadline(c.Referee, laid.Body, laid.Clock, at(12, 10)); !strings.HasSuffix(got, "Ходят крестоносцы, срок хода — до 20:00.") {
+	if got := c.Referee.FillDeadline(laid.Body, laid.Clock, at(12, 10)); !strings.HasSuffix(got, "Ходят крестоносцы, срок хода — до 20:00.") {
 		t.Fatalf("the armies' post ends %q", got[max(0, len(got)-120):])
 	}
 }

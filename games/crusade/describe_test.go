@@ -4,21 +4,20 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
 )
 
 // Every event the engine logs has words for the moderators' web UI, and a few say what matters.
 func TestDescribe(t *testing.T) {
 	c := newRef(t)
-	var r judge.Rules = c.rules()
-	d, ok := r.(judge.Describer)
+	var r game.Rules = c.rules()
+	d, ok := r.(game.Describer)
 	if !ok {
-		t.Fatal("crusade rules are not a judge.Describer")
+		t.Fatal("crusade rules are not a game.Describer")
 	}
 	cases := []struct {
-		ev   engine.Event
+		ev   game.Event
 		want string
 	}{
 		{&rules.GameStarted{}, "игра началась"},

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
 )
@@ -84,7 +84,7 @@ func (v *View) exampleAuthor(s rules.Side) string {
 // tryTurn reports whether the turn is accepted for author as if their side had the move, with no
 // sloppiness but a missing or mismatching quoted board (the example is only the move text).
 func (v *View) tryTurn(author string, t rules.Turn) bool {
-	evs, err := v.game.Try(engine.Input{At: v.now(), Author: author, Body: &t})
+	evs, err := v.game.Try(game.Act{At: v.now(), Author: author, Body: &t})
 	if err != nil || len(evs) == 0 {
 		return false
 	}
@@ -350,7 +350,7 @@ func (v *View) MoreLines() int { return max(0, len(v.Lines)-maxQuoted) }
 // dueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
 // event answered (a turn, a time-limit notice, the daily close at the new day's 00:00); nil when
 // the reply answers no timed event.
-func dueDay(ev engine.Event, loc *time.Location) *Date {
+func dueDay(ev game.Event, loc *time.Location) *Date {
 	var at time.Time
 	switch e := ev.(type) {
 	case *rules.TurnPlayed:

@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
 	"forumgm/parser"
 )
 
@@ -40,7 +39,7 @@ func (x *exampleChecker) check(where, author, body string) {
 			x.t.Errorf("%s: example %q is not read as a move", where, ex)
 		case grammar.TurnPost:
 			x.checked++
-			evs, err := x.c.game().Try(engine.Input{Author: author, Body: r.Turn})
+			evs, err := x.c.game().Try(game.Act{Author: author, Body: r.Turn})
 			if err != nil {
 				x.t.Errorf("%s: example %q for %s is refused: %v", where, ex, author, err)
 				continue
@@ -59,7 +58,7 @@ func (x *exampleChecker) check(where, author, body string) {
 					x.t.Errorf("%s: allocation example %q for %s names %+v", where, ex, author, v)
 				}
 			}
-			_, err := x.c.game().Try(engine.Input{Author: author, Body: r.Allocation})
+			_, err := x.c.game().Try(game.Act{Author: author, Body: r.Allocation})
 			if ref, ok := rules.AsRefusal(err); err != nil && (!ok || len(ref.Problems) != 1 || ref.Problems[0].Code != rules.CodeNothingOwed) {
 				x.t.Errorf("%s: allocation example %q for %s refused: %v", where, ex, author, err)
 			}
@@ -73,7 +72,7 @@ func (x *exampleChecker) check(where, author, body string) {
 func (x *exampleChecker) say(name, author string, lines any) string {
 	x.t.Helper()
 	in := post(author, at(18, 0), "")
-	body, err := x.c.rules().Say(name, judge.Context{In: &in, Lines: lines})
+	body, err := x.c.rules().Say(name, game.Context{In: &in, Lines: lines})
 	if err != nil {
 		x.t.Fatal(err)
 	}
@@ -84,7 +83,7 @@ func (x *exampleChecker) say(name, author string, lines any) string {
 func (x *exampleChecker) sayAll(when string) {
 	x.t.Helper()
 	unread := grammar.Parse(parser.FromBBCode("1-й ход к1 на Q16")).Problems
-	start, err := x.c.rules().Say(judge.SayStart, judge.Context{})
+	start, err := x.c.rules().Say(game.SayStart, game.Context{})
 	if err != nil {
 		x.t.Fatal(err)
 	}
@@ -94,7 +93,7 @@ func (x *exampleChecker) sayAll(when string) {
 	}
 	x.check(when+" start", toMove, start)
 	for _, author := range []string{"Джелу", "snovaya"} {
-		for _, name := range []string{judge.SayHelp, judge.SayUnreadable, judge.SayPMUnknown} {
+		for _, name := range []string{game.SayHelp, game.SayUnreadable, game.SayPMUnknown} {
 			x.check(when+" "+name, author, x.say(name, author, unread))
 		}
 	}
@@ -102,7 +101,7 @@ func (x *exampleChecker) sayAll(when string) {
 
 // replies checks the examples of an outcome's messages for author; a line about one side
 // ("Сарацины должны распределить …") is for that side's player.
-func (x *exampleChecker) replies(where, author string, out judge.Outcome) {
+func (x *exampleChecker) replies(where, author string, out game.Outcome) {
 	x.t.Helper()
 	for _, m := range out.Messages {
 		for _, l := range strings.Split(m.Body, "\n") {
@@ -129,24 +128,24 @@ func TestEveryExampleIsLegal(t *testing.T) {
 
 	// the examples are legal moves: play them, and check again in each new position
 	for i, author := range []string{"Джелу", "snovaya", "Джелу", "snovaya", "Джелу", "snovaya"} {
-		help := x.say(judge.SayHelp, author, nil)
+		help := x.say(game.SayHelp, author, nil)
 		ms := italic.FindAllStringSubmatch(help, -1)
 		if len(ms) < 2 {
 			t.Fatalf("help for %s shows no examples: %s", author, help)
 		}
 		// the two-warrior example: two warriors' first (or next) actions in one post
-		out := mustJudge(t, c, post(author, at(18, 1+i), ms[1][1]), judge.Accepted)
+		out := mustJudge(t, c, post(author, at(18, 1+i), ms[1][1]), game.Accepted)
 		x.replies("sloppy turn", author, out)
 		x.sayAll("after turn " + ms[1][1])
 	}
-	_, err := judge.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o judge.Outcome) error {
+	_, err := c.Advance(at(18, 10), at(20, 1), func(_ time.Time, o game.Outcome) error {
 		x.replies("time limit", "Джелу", o)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = judge.Advance(c, at(20, 1), at(23, 59).Add(time.Minute), func(_ time.Time, o judge.Outcome) error {
+	_, err = c.Advance(at(20, 1), at(23, 59).Add(time.Minute), func(_ time.Time, o game.Outcome) error {
 		x.replies("close (crusaders)", "Джелу", o)
 		return nil
 	})
@@ -163,7 +162,7 @@ func TestEveryExampleIsLegal(t *testing.T) {
 	})
 	y := &exampleChecker{t: t, c: near}
 	y.sayAll("enemies in reach")
-	help := y.say(judge.SayHelp, "Джелу", nil)
+	help := y.say(game.SayHelp, "Джелу", nil)
 	if !strings.Contains(help, "атакует мечом") && !strings.Contains(help, "стреляет в") {
 		t.Errorf("no attack example with enemies in reach: %s", help)
 	}
@@ -177,7 +176,7 @@ func BenchmarkHelpExamples(b *testing.B) {
 	c := newRef(b)
 	in := post("snovaya", at(18, 0), "помощь")
 	for i := 0; i < b.N; i++ {
-		body, err := c.rules().Say(judge.SayHelp, judge.Context{In: &in})
+		body, err := c.rules().Say(game.SayHelp, game.Context{In: &in})
 		if err != nil || !strings.Contains(body, "[i]") {
 			b.Fatal(body, err)
 		}
@@ -189,13 +188,13 @@ func BenchmarkHelpExamples(b *testing.B) {
 func TestExamplesFollowTheState(t *testing.T) {
 	c := newRef(t)
 	in := post("Джелу", at(19, 5), "помощь")
-	v := c.rules().view(judge.Context{In: &in})
+	v := c.rules().view(game.Context{In: &in})
 	first := v.ExampleMove()
 	if first == nil {
 		t.Fatal("no example move at the start")
 	}
-	mustJudge(t, c, post("Джелу", at(19, 6), fmt.Sprintf("%d-й ход крестоносца %s на %s", first.Ordinal, first.Warrior, first.To)), judge.Accepted)
-	v = c.rules().view(judge.Context{In: &in})
+	mustJudge(t, c, post("Джелу", at(19, 6), fmt.Sprintf("%d-й ход крестоносца %s на %s", first.Ordinal, first.Warrior, first.To)), game.Accepted)
+	v = c.rules().view(game.Context{In: &in})
 	s := v.ExampleSide()
 	fresh := v.findMoves(s, v.exampleAuthor(s), 1)
 	got := v.ExampleMove()

@@ -1,7 +1,7 @@
 package crusade
 
 import (
-	"forumgm/judge"
+	"forumgm/game"
 	"testing"
 )
 
@@ -31,7 +31,7 @@ func FuzzJudge(f *testing.F) {
 		author := []string{"Джелу", "snovaya", "Vasya", "gm-bot"}[who%4]
 		in := post(author, at(19, 5), text)
 		if who&4 != 0 {
-			in.Source = judge.PM
+			in.Source = game.PM
 		}
 		before, _ := c.game().SnapshotJSON()
 		out, err := c.Judge(in)
@@ -39,10 +39,10 @@ func FuzzJudge(f *testing.F) {
 			t.Fatalf("%q by %s: %v", text, author, err)
 		}
 		after, _ := c.game().SnapshotJSON()
-		if out.Verdict != judge.Accepted && string(before) != string(after) {
+		if out.Verdict != game.Accepted && string(before) != string(after) {
 			t.Fatalf("%q by %s: verdict %s changed the state", text, author, out.Verdict)
 		}
-		if (out.Verdict != judge.Ignored || in.Source == judge.PM) && author != "gm-bot" && len(out.Messages) == 0 {
+		if (out.Verdict != game.Ignored || in.Source == game.PM) && author != "gm-bot" && len(out.Messages) == 0 {
 			t.Fatalf("%q by %s: verdict %s without a reply", text, author, out.Verdict)
 		}
 	})

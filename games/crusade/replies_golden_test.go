@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -31,11 +31,11 @@ func TestTurnRepliesGolden(t *testing.T) {
 			Victory: &rules.Victory{Winner: rules.Saracens, Reason: rules.VictoryFlag, Warrior: "в1", Cell: &k1}},
 		{At: at(19, 5), Author: "snovaya", Side: rules.Saracens, Number: 5, Next: rules.Crusaders},
 	}
-	for _, src := range []judge.Source{judge.Thread, judge.PM} {
+	for _, src := range []game.Source{game.Thread, game.PM} {
 		for _, ev := range evs {
 			in := post(ev.Author, at(19, 5), "x")
 			in.Source = src
-			msgs, err := c.rules().Messages(judge.Context{In: &in}, ev)
+			msgs, err := c.rules().Messages(game.Context{In: &in}, ev)
 			if err != nil {
 				t.Fatal(err)
 			}

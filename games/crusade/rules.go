@@ -1,6 +1,6 @@
-// Package crusade is Crusade ("Крестовый поход") as a forumgm game: it registers the game, decodes
-// its settings, roster, deployment and question bank, and gives the referee the game's rules
-// (games/crusade/rules), grammar (games/crusade/grammar) and voice (games/crusade/voice) over one state.
+// Package crusade is Crusade ("Крестовый поход") as a forumgm game (listed in package games): it
+// decodes its settings, roster, deployment and question bank, and gives the referee the game's
+// rules (games/crusade/rules), grammar (games/crusade/grammar) and voice (games/crusade/voice) over one state.
 package crusade
 
 import (
@@ -18,11 +18,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
 	"forumgm/games/crusade/voice"
-	"forumgm/judge"
 	"forumgm/quiz"
 	"forumgm/templates"
 )
@@ -35,13 +34,14 @@ var defaultQuestions []byte
 // Name is the game's name in config.yaml and transcripts.
 const Name = "crusade"
 
-func init() { judge.Register(Game{}) }
-
 // Game is Crusade's plug-in value.
 type Game struct{}
 
 // Name is "crusade".
 func (Game) Name() string { return Name }
+
+// Title is the game's name on the moderators' pages.
+func (Game) Title() string { return "Крестовый поход" }
 
 // spec is the game's own part of config.yaml's game section or a transcript.
 type spec struct {
@@ -64,10 +64,10 @@ type player struct {
 }
 
 // Setup decodes and checks a configured Crusade game.
-func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
+func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	var in spec
 	if sp.Node.Kind != 0 {
-		if err := judge.DecodeStrict(&sp.Node, &in); err != nil {
+		if err := game.DecodeStrict(&sp.Node, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -110,7 +110,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	newRules := func() (judge.Rules, error) {
+	newRules := func() (game.Rules, error) {
 		g, err := rules.New(s, roster, setup)
 		if err != nil {
 			return nil, err
@@ -120,11 +120,11 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if _, err := newRules(); err != nil {
 		return nil, err
 	}
-	return &judge.Setup{New: newRules, Players: names}, nil
+	return &game.Setup{New: newRules, Players: names}, nil
 }
 
 // settings are the defaults overlaid with the spec's settings, calendar and question bank.
-func settings(sp judge.Spec, in spec) (rules.Settings, error) {
+func settings(sp game.Spec, in spec) (rules.Settings, error) {
 	s := rules.DefaultSettings()
 	if in.Settings.Kind != 0 {
 		if sp.Timezone != "" {
@@ -136,7 +136,7 @@ func settings(sp judge.Spec, in spec) (rules.Settings, error) {
 				}
 			}
 		}
-		if err := judge.DecodeStrict(&in.Settings, &s); err != nil {
+		if err := game.DecodeStrict(&in.Settings, &s); err != nil {
 			return s, fmt.Errorf("settings: %w", err)
 		}
 	}
@@ -241,10 +241,10 @@ func loadVoice() (*templates.Set, error) {
 
 // Rules is one running Crusade game: the engine's state with the grammar and the voice.
 type Rules struct {
-	judge.Engine // NextTimer, Tick, DecodeEvent (Apply below)
-	game         *rules.Game
-	tmpl         *templates.Set
-	noPM         bool
+	game.Engine // NextTimer, Tick, DecodeEvent (Apply below)
+	game        *rules.Game
+	tmpl        *templates.Set
+	noPM        bool
 	// examples holds the replies' examples found on the current state (Apply clears it).
 	examples []example
 	// set is the game's settings, copied once (they never change during a game).
@@ -265,7 +265,7 @@ func (r *Rules) Game() *rules.Game { return r.game }
 
 // Decide judges an intent (a deployment on a forum without private messages counts as private:
 // there is no other way to send it).
-func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 	if _, ok := in.Body.(*rules.Deployment); ok && r.noPM {
 		in.Private = true
 	}
@@ -273,7 +273,7 @@ func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
 }
 
 // Apply folds an event into the state; the examples found on the old state are dropped.
-func (r *Rules) Apply(ev engine.Event) error {
+func (r *Rules) Apply(ev game.Event) error {
 	r.examples = nil
 	return r.game.Apply(ev)
 }
@@ -306,25 +306,25 @@ func (r *Rules) Over() bool { return r.game.Phase() == rules.PhaseOver }
 
 // Read is the grammar: a move, an allocation, a deployment, an answer to today's question, a
 // request for help, or chatter.
-func (r *Rules) Read(in judge.Input) judge.Reading {
+func (r *Rules) Read(in game.Input) game.Reading {
 	res := grammar.ParseKnown(in.Post, grammar.Known{Text: r.game.Board(), Cells: r.game.Tokens()})
 	switch res.Class {
 	case grammar.Chatter:
 		if grammar.IsHelp(in.Post.Text) {
-			return judge.Reading{Kind: judge.Help}
+			return game.Reading{Kind: game.Help}
 		}
-		if r.game.CurrentQuestion() == nil || in.Source != judge.Thread {
-			return judge.Reading{Kind: judge.Chatter}
+		if r.game.CurrentQuestion() == nil || in.Source != game.Thread {
+			return game.Reading{Kind: game.Chatter}
 		}
 		text, form := grammar.ReadAnswer(in.Post.Text)
 		if form == grammar.NotAnswer {
-			return judge.Reading{Kind: judge.Chatter}
+			return game.Reading{Kind: game.Chatter}
 		}
-		return judge.Reading{Kind: judge.Intent, Intent: &rules.Answer{Text: text}}
+		return game.Reading{Kind: game.Intent, Intent: &rules.Answer{Text: text}}
 	case grammar.Unreadable:
-		return judge.Reading{Kind: judge.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
+		return game.Reading{Kind: game.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
 	}
-	rd := judge.Reading{Kind: judge.Intent, Move: true}
+	rd := game.Reading{Kind: game.Intent, Move: true}
 	switch res.Class {
 	case grammar.TurnPost:
 		rd.Intent = res.Turn
@@ -344,14 +344,14 @@ func (r *Rules) Read(in judge.Input) judge.Reading {
 }
 
 // Say renders a template for a situation the referee reaches.
-func (r *Rules) Say(name string, c judge.Context) (string, error) {
+func (r *Rules) Say(name string, c game.Context) (string, error) {
 	return r.tmpl.Render(name, r.view(c))
 }
 
 // Refusal explains the engine's refusal. A refused answer to the daily question is answered when
 // the post is surely an answer ("Ответ: …", or one to three words such as "Кажется, Эдесса");
 // a short post that may as well be chatter ("хм, сложно") is not.
-func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
+func (r *Rules) Refusal(c game.Context, err error) (string, bool, error) {
 	ref, ok := rules.AsRefusal(err)
 	if !ok {
 		return "", false, err
@@ -417,7 +417,7 @@ func parseSide(s string) (rules.Side, bool) {
 }
 
 // Undoable: a played turn may be undone.
-func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+func (r *Rules) Undoable(ev game.Event) (string, bool) {
 	if tp, ok := ev.(*rules.TurnPlayed); ok {
 		return fmt.Sprintf("ход %d (%s)", tp.Number, tp.Author), true
 	}
@@ -429,7 +429,7 @@ func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
 
 // Required lists every template the game may render.
 func (r *Rules) Required() []string {
-	names := append([]string(nil), judge.RefereeTemplates...)
+	names := append([]string(nil), game.RefereeTemplates...)
 	names = append(names, "refused", "answer_refused", "board_unreadable", "turn_hidden", "deadline")
 	names = append(names, eventTemplates...)
 	for _, c := range rules.AllCodes {
@@ -449,7 +449,7 @@ var eventTemplates = []string{"turn", "allocated", "deployment_received", "game_
 	"answer_accepted", "time_limit", "day_closed", "game_ended", "player_added", "wounds_adjusted"}
 
 // Messages renders what an event causes.
-func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var name string
@@ -461,7 +461,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 			return nil, err
 		}
 		v.Turn = t
-		if c.In != nil && c.In.Source == judge.PM {
+		if c.In != nil && c.In.Source == game.PM {
 			// A hidden forest turn: the details to the player, a notice with the public board
 			// (forest warriors not drawn) and any meeting in the forest to the thread.
 			private, err := r.tmpl.Render("turn", v)
@@ -472,7 +472,7 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 			if err != nil {
 				return nil, err
 			}
-			return []judge.Message{{To: judge.Sender, Body: private}, {Body: notice, Clock: r.clockOf(e)}}, nil
+			return []game.Message{{To: game.Sender, Body: private}, {Body: notice, Clock: r.clockOf(e)}}, nil
 		}
 		name, public = "turn", true
 	case *rules.WoundsAllocated:
@@ -504,15 +504,15 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 		return nil, err
 	}
 	if public {
-		return []judge.Message{{Body: body, Clock: r.clockOf(ev)}}, nil
+		return []game.Message{{Body: body, Clock: r.clockOf(ev)}}, nil
 	}
-	return []judge.Message{{To: judge.Sender, Body: body}}, nil
+	return []game.Message{{To: game.Sender, Body: body}}, nil
 }
 
 // clockOf is the clock a public reply to ev starts ("" none): the reply to a turn or to the
 // armies' deployment shows the position the side to move answers (the templates put
-// judge.DeadlineSlot after whose move it is).
-func (r *Rules) clockOf(ev engine.Event) string {
+// game.DeadlineSlot after whose move it is).
+func (r *Rules) clockOf(ev game.Event) string {
 	switch ev.(type) {
 	case *rules.TurnPlayed, *rules.GameStarted:
 		return r.Clock()
@@ -529,11 +529,11 @@ func (r *Rules) Clock() string {
 	return rules.ClockKey(r.game.Turns(), r.game.SideToMove())
 }
 
-// ---- the clock a reply starts (judge.ClockStarter) ----
+// ---- the clock a reply starts (game.ClockStarter) ----
 
 // Delivered is the reply showing wait key's position posted at at: the side's evening limit
 // counts from then when that is later than the wait's start (games/crusade/rules: Game.Delivered).
-func (r *Rules) Delivered(key string, at time.Time) ([]engine.Event, error) {
+func (r *Rules) Delivered(key string, at time.Time) ([]game.Event, error) {
 	return r.game.Delivered(key, at), nil
 }
 
@@ -599,11 +599,11 @@ func (r *Rules) Snapshot() any {
 	return f
 }
 
-// ---- the moderators' words (judge.Describer) ----
+// ---- the moderators' words (game.Describer) ----
 
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
-func (r *Rules) Describe(ev engine.Event) string {
+func (r *Rules) Describe(ev game.Event) string {
 	return r.tmpl.Optional("event "+ev.EventKind(), ev)
 }
 
@@ -638,10 +638,10 @@ func (r *Rules) Status() string {
 }
 
 // Winners are the sides and a draw, as EndGame takes them.
-func (r *Rules) Winners() []judge.Winner {
-	var out []judge.Winner
+func (r *Rules) Winners() []game.Winner {
+	var out []game.Winner
 	for _, s := range []rules.Side{rules.Crusaders, rules.Saracens, rules.Draw} {
-		out = append(out, judge.Winner{Name: string(s), Label: sideName(s)})
+		out = append(out, game.Winner{Name: string(s), Label: sideName(s)})
 	}
 	return out
 }
@@ -654,7 +654,7 @@ func (r *Rules) Winners() []judge.Winner {
 type View struct {
 	// The fields the commonest replies read come first (a template finds a field by its name,
 	// looking through the fields in order).
-	Event engine.Event
+	Event game.Event
 	// Turn is the played turn's words when the reply answers one (TurnPlayed).
 	Turn *TurnWords
 	// Board is the current board text.
@@ -666,8 +666,8 @@ type View struct {
 	Private  bool
 	Problems []rules.Problem
 	Lines    []*grammar.LineError
-	Mod      *judge.ModCommand
-	Fair     judge.Fair
+	Mod      *game.ModCommand
+	Fair     game.Fair
 	Dispute  string // the word players write to call a moderator
 	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
 	Phase rules.Phase
@@ -682,7 +682,7 @@ type View struct {
 	rules    *Rules
 }
 
-func (r *Rules) view(c judge.Context) *View {
+func (r *Rules) view(c game.Context) *View {
 	g := r.game
 	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
 		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == rules.PhaseOver, Settings: r.settings()}
@@ -696,7 +696,7 @@ func (r *Rules) view(c judge.Context) *View {
 	}
 	if c.In != nil {
 		v.Author = c.In.Author
-		v.Private = c.In.Source == judge.PM
+		v.Private = c.In.Source == game.PM
 	}
 	if ls, ok := c.Lines.([]*grammar.LineError); ok {
 		v.Lines = ls
@@ -741,7 +741,7 @@ func funcs() map[string]any {
 		"longList":  longList,
 		"day":       day,
 		"month":     month,
-		"deadline":  func() string { return judge.DeadlineSlot },
+		"deadline":  func() string { return game.DeadlineSlot },
 	}
 }
 
@@ -948,14 +948,14 @@ func title(s string) string {
 
 // Sandbox is Crusade in the sandbox forum: two players, the default board, the quoted board
 // optional (a try-out).
-func (Game) Sandbox() judge.SandboxGame {
-	return judge.SandboxGame{
+func (Game) Sandbox() game.SandboxGame {
+	return game.SandboxGame{
 		Title:   "Crusade",
 		Subject: "Крестовый поход — партия 1",
 		Intro: "[b]Крестовый поход — партия в песочнице[/b]\n" +
 			"Ведущий — бот gm-bot. Крестоносцы: Джелу, сарацины: snovaya.\n" +
 			"Правила, доска и порядок ходов — ниже. Удачной игры!",
-		Players: []judge.SandboxUser{
+		Players: []game.SandboxUser{
 			{Name: "Джелу", Password: "crusader", Role: "player, crusaders (крестоносцы)"},
 			{Name: "snovaya", Password: "saracen", Role: "player, saracens (сарацины)"},
 		},

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/grammar"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // CrusadeOptions build a referee straight from the engine's values (the tests' positions).
@@ -26,13 +26,13 @@ type CrusadeOptions struct {
 
 // tref is a referee with the test's options and access to the engine.
 type tref struct {
-	judge.Referee
+	*referee.Referee
 	opt CrusadeOptions
 }
 
-func (c *tref) rules() *Rules           { return judge.RulesOf(c.Referee).(*Rules) }
-func (c *tref) game() *rules.Game       { return c.rules().game }
-func (c *tref) view(*judge.Input) *View { return c.rules().view(judge.Context{}) }
+func (c *tref) rules() *Rules          { return c.Referee.Rules().(*Rules) }
+func (c *tref) game() *rules.Game      { return c.rules().game }
+func (c *tref) view(*game.Input) *View { return c.rules().view(game.Context{}) }
 
 var msk = time.FixedZone("MSK", 3*3600)
 
@@ -62,7 +62,7 @@ func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 	if opt.NoPM {
 		opt.Settings.ForestInvisible = false
 	}
-	setup := &judge.Setup{New: func() (judge.Rules, error) {
+	setup := &game.Setup{New: func() (game.Rules, error) {
 		g, err := rules.New(opt.Settings, opt.Roster, opt.Setup)
 		if err != nil {
 			return nil, err
@@ -72,18 +72,18 @@ func newRef(t testing.TB, mut ...func(*CrusadeOptions)) *tref {
 	for _, p := range opt.Roster.Players {
 		setup.Players = append(setup.Players, p.Name) // as the config's setup lists them
 	}
-	ref, err := judge.New(setup, judge.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
+	ref, err := referee.New(setup, referee.Options{Bot: opt.Bot, NoPM: opt.NoPM, Seed: "1", Salt: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &tref{Referee: ref, opt: opt}
 }
 
-func post(author string, when time.Time, text string) judge.Input {
-	return judge.Input{Source: judge.Thread, PostID: when.Format("1504"), Author: author, At: when, Post: parser.FromBBCode(text)}
+func post(author string, when time.Time, text string) game.Input {
+	return game.Input{Source: game.Thread, PostID: when.Format("1504"), Author: author, At: when, Post: parser.FromBBCode(text)}
 }
 
-func mustJudge(t *testing.T, c *tref, in judge.Input, want judge.Verdict) judge.Outcome {
+func mustJudge(t *testing.T, c *tref, in game.Input, want game.Verdict) game.Outcome {
 	t.Helper()
 	out, err := c.Judge(in)
 	if err != nil {
@@ -137,27 +137,27 @@ func hasCyrillic(s string) bool {
 func TestJudgeVerdicts(t *testing.T) {
 	cases := []struct {
 		name, author, text string
-		want               judge.Verdict
+		want               game.Verdict
 		reply              string // a fragment of the reply ("" = no reply)
-		flag               judge.FlagKind
+		flag               game.FlagKind
 	}{
-		{"move", "Джелу", "1-й ход крестоносца к1 на K16", judge.Accepted, "к1: K17 → K16", ""},
-		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", judge.Accepted, "к1: K17 → K16", ""},
-		{"too far", "Джелу", "1-й ход к1 на K14", judge.Refused, "к1 ходит не дальше чем на 1 клетку в любую сторону (и по диагонали), а K14 дальше; из K17 можно на", ""},
-		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", judge.Refused, "ходят крестоносцы", ""},
-		{"chatter", "Джелу", "Всем привет, играем!", judge.Ignored, "", ""},
-		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", judge.Flagged, "нет строки Z", judge.FlagUnreadable},
-		{"stranger", "Vasya", "1-й ход крестоносца к1 на K16", judge.Flagged, "не записаны", judge.FlagNotInRoster},
-		{"dispute", "snovaya", "#спор ход был неправильный", judge.Flagged, "передано модератору", judge.FlagDispute},
-		{"help", "Джелу", "помощь", judge.Accepted, "Как писать ходы", ""},
-		{"bot itself", "gm-bot", "1-й ход крестоносца к1 на K16", judge.Ignored, "", ""},
-		{"escaped", "Джелу", "1-й ход к1 на K14 [b]", judge.Refused, "", ""},
+		{"move", "Джелу", "1-й ход крестоносца к1 на K16", game.Accepted, "к1: K17 → K16", ""},
+		{"latin look-alikes", "Джелу", "1-й ход крестоносца k1 на К16", game.Accepted, "к1: K17 → K16", ""},
+		{"too far", "Джелу", "1-й ход к1 на K14", game.Refused, "к1 ходит не дальше чем на 1 клетку в любую сторону (и по диагонали), а K14 дальше; из K17 можно на", ""},
+		{"out of turn", "snovaya", "1-й ход сарацина н2 на N3", game.Refused, "ходят крестоносцы", ""},
+		{"chatter", "Джелу", "Всем привет, играем!", game.Ignored, "", ""},
+		{"unreadable", "Джелу", "2-й ход крестоносца в1 на Z9", game.Flagged, "нет строки Z", game.FlagUnreadable},
+		{"stranger", "Vasya", "1-й ход крестоносца к1 на K16", game.Flagged, "не записаны", game.FlagNotInRoster},
+		{"dispute", "snovaya", "#спор ход был неправильный", game.Flagged, "передано модератору", game.FlagDispute},
+		{"help", "Джелу", "помощь", game.Accepted, "Как писать ходы", ""},
+		{"bot itself", "gm-bot", "1-й ход крестоносца к1 на K16", game.Ignored, "", ""},
+		{"escaped", "Джелу", "1-й ход к1 на K14 [b]", game.Refused, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newRef(t)
 			out := mustJudge(t, c, post(tc.author, at(19, 5), tc.text), tc.want)
-			if tc.reply == "" && len(out.Messages) > 0 && tc.want == judge.Ignored {
+			if tc.reply == "" && len(out.Messages) > 0 && tc.want == game.Ignored {
 				t.Fatalf("ignored post got a reply: %+v", out.Messages)
 			}
 			if tc.reply != "" && (len(out.Messages) == 0 || !strings.Contains(out.Messages[0].Body, tc.reply)) {
@@ -166,7 +166,7 @@ func TestJudgeVerdicts(t *testing.T) {
 			if tc.flag != "" && (len(out.Flags) != 1 || out.Flags[0].Kind != tc.flag) {
 				t.Fatalf("flags %+v, want %s", out.Flags, tc.flag)
 			}
-			if tc.want != judge.Accepted && len(out.Events) > 0 {
+			if tc.want != game.Accepted && len(out.Events) > 0 {
 				t.Fatalf("a %s post produced events %+v", tc.want, out.Events)
 			}
 		})
@@ -178,7 +178,7 @@ func TestEscapesPlayerNames(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) {
 		o.Roster.Players[0].Name = "[url=x]Джелу"
 	})
-	out := mustJudge(t, c, post("[url=x]Джелу", at(19, 5), "1-й ход к1 на K14"), judge.Refused)
+	out := mustJudge(t, c, post("[url=x]Джелу", at(19, 5), "1-й ход к1 на K14"), game.Refused)
 	if strings.Contains(out.Messages[0].Body, "[url=x]") {
 		t.Fatalf("name not escaped: %q", out.Messages[0].Body)
 	}
@@ -187,15 +187,15 @@ func TestEscapesPlayerNames(t *testing.T) {
 // A private message is answered by private message; a refused post changes nothing.
 func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
 	c := newRef(t)
-	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход к1 на K16"), judge.Accepted) // sloppy? no: board not required
+	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход к1 на K16"), game.Accepted) // sloppy? no: board not required
 	before, _ := c.game().SnapshotJSON()
-	mustJudge(t, c, post("snovaya", at(19, 10), "1-й ход н2 на N5"), judge.Refused)
+	mustJudge(t, c, post("snovaya", at(19, 10), "1-й ход н2 на N5"), game.Refused)
 	after, _ := c.game().SnapshotJSON()
 	if string(before) != string(after) {
 		t.Fatal("a refused post changed the state")
 	}
 	in := post("Джелу", at(19, 15), "ранение: р2 защита")
-	in.Source = judge.PM
+	in.Source = game.PM
 	out, err := c.Judge(in)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +210,7 @@ func TestPrivateAllocationAndRefusalKeepsState(t *testing.T) {
 func TestDailyQuestion(t *testing.T) {
 	c := newRef(t)
 	var asked bool
-	_, err := judge.Advance(c, at(18, 0), at(21, 15), func(when time.Time, out judge.Outcome) error {
+	_, err := c.Advance(at(18, 0), at(21, 15), func(when time.Time, out game.Outcome) error {
 		for _, m := range out.Messages {
 			if strings.Contains(m.Body, "Сколько воинов в армии?") {
 				asked = true
@@ -224,23 +224,23 @@ func TestDailyQuestion(t *testing.T) {
 	if err != nil || !asked {
 		t.Fatalf("question not asked: %v", err)
 	}
-	mustJudge(t, c, post("snovaya", at(21, 16), "хм, сложно"), judge.Ignored)
-	out := mustJudge(t, c, post("snovaya", at(21, 17), "Ответ: двадцать"), judge.Refused)
+	mustJudge(t, c, post("snovaya", at(21, 16), "хм, сложно"), game.Ignored)
+	out := mustJudge(t, c, post("snovaya", at(21, 17), "Ответ: двадцать"), game.Refused)
 	if !strings.Contains(out.Messages[0].Body, "неверно") {
 		t.Fatalf("wrong answer reply: %q", out.Messages[0].Body)
 	}
 	// a bare wrong answer gets the same "неверно"
-	out = mustJudge(t, c, post("snovaya", at(21, 17), "Двадцать"), judge.Refused)
+	out = mustJudge(t, c, post("snovaya", at(21, 17), "Двадцать"), game.Refused)
 	if !strings.Contains(out.Messages[0].Body, "неверно") {
 		t.Fatalf("bare wrong answer reply: %q", out.Messages[0].Body)
 	}
 	// a natural answer is read and answered
-	out = mustJudge(t, c, post("snovaya", at(21, 18), "Кажется, пятнадцать!"), judge.Accepted)
+	out = mustJudge(t, c, post("snovaya", at(21, 18), "Кажется, пятнадцать!"), game.Accepted)
 	if !strings.Contains(out.Messages[0].Body, "Верно, snovaya") || !strings.Contains(out.Messages[0].Body, "первым") {
 		t.Fatalf("right answer reply: %q", out.Messages[0].Body)
 	}
 	// the second side's answer says what it costs at midnight
-	out = mustJudge(t, c, post("Джелу", at(21, 19), "15"), judge.Accepted)
+	out = mustJudge(t, c, post("Джелу", at(21, 19), "15"), game.Accepted)
 	if b := out.Messages[0].Body; !strings.Contains(b, "вторым") || !strings.Contains(b, "в 00:00 крестоносцам — 4 ранения") {
 		t.Fatalf("second answer reply: %q", b)
 	}
@@ -250,7 +250,7 @@ func TestDailyQuestion(t *testing.T) {
 func TestQuestionPostSaysHowToAnswer(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.WoundsQuestion = 5 })
 	var body string
-	_, err := judge.Advance(c, at(18, 0), at(21, 10), func(_ time.Time, out judge.Outcome) error {
+	_, err := c.Advance(at(18, 0), at(21, 10), func(_ time.Time, out game.Outcome) error {
 		for _, m := range out.Messages {
 			if strings.Contains(m.Body, "Вопрос дня") {
 				body = m.Body
@@ -267,8 +267,8 @@ func TestQuestionPostSaysHowToAnswer(t *testing.T) {
 // position before the turn.
 func TestRestoreAndModeration(t *testing.T) {
 	c := newRef(t)
-	var log []engine.Event
-	keep := func(out judge.Outcome, err error) judge.Outcome {
+	var log []game.Event
+	keep := func(out game.Outcome, err error) game.Outcome {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -279,7 +279,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	keep(c.Judge(post("Джелу", at(19, 5), "1-й ход к1 на K16")))
 	beforeSecond, _ := c.game().SnapshotJSON()
 	keep(c.Judge(post("snovaya", at(19, 10), "1-й ход н2 на N3")))
-	out := keep(c.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
+	out := keep(c.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
 	if !strings.Contains(out.Messages[0].Body, "отменил ход 2") {
 		t.Fatalf("undo reply: %q", out.Messages[0].Body)
 	}
@@ -287,24 +287,24 @@ func TestRestoreAndModeration(t *testing.T) {
 	if string(afterUndo) != string(beforeSecond) {
 		t.Fatalf("undo did not restore the position before the turn")
 	}
-	keep(c.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: at(19, 25)}))
+	keep(c.Moderate(game.ModCommand{Action: game.ModPause, By: "Moderator", At: at(19, 25)}))
 	if !c.Paused() {
 		t.Fatal("not paused")
 	}
 	if _, ok := c.NextTimer(at(19, 25)); ok {
 		t.Fatal("a paused game has no timers")
 	}
-	mustJudge(t, c, post("snovaya", at(19, 26), "1-й ход н2 на N3"), judge.Refused)
-	if _, err := c.Moderate(judge.ModCommand{Action: judge.ModPause, By: "Moderator", At: at(19, 27)}); err == nil {
+	mustJudge(t, c, post("snovaya", at(19, 26), "1-й ход н2 на N3"), game.Refused)
+	if _, err := c.Moderate(game.ModCommand{Action: game.ModPause, By: "Moderator", At: at(19, 27)}); err == nil {
 		t.Fatal("pausing a paused game must fail")
 	}
-	keep(c.Moderate(judge.ModCommand{Action: judge.ModResume, By: "Moderator", At: at(19, 30)}))
+	keep(c.Moderate(game.ModCommand{Action: game.ModResume, By: "Moderator", At: at(19, 30)}))
 	keep(c.Judge(post("snovaya", at(19, 31), "1-й ход н2 на N3")))
 
 	// Rebuild from the stored form of the log.
-	var recs []engine.Record
+	var recs []game.Record
 	for _, ev := range log {
-		r, err := engine.Encode(ev)
+		r, err := game.Encode(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,12 +319,12 @@ func TestRestoreAndModeration(t *testing.T) {
 	if string(a) != string(b) || c2.Paused() != c.Paused() {
 		t.Fatalf("restored state differs:\n%s\n%s", a, b)
 	}
-	if !reflect.DeepEqual(kinds(log), []string{rules.KindTurnPlayed, rules.KindTurnPlayed, judge.KindUndone, judge.KindPaused, judge.KindResumed, rules.KindTurnPlayed}) {
+	if !reflect.DeepEqual(kinds(log), []string{rules.KindTurnPlayed, rules.KindTurnPlayed, referee.KindUndone, referee.KindPaused, referee.KindResumed, rules.KindTurnPlayed}) {
 		t.Fatalf("log kinds %v", kinds(log))
 	}
 }
 
-func kinds(evs []engine.Event) []string {
+func kinds(evs []game.Event) []string {
 	var out []string
 	for _, e := range evs {
 		out = append(out, e.EventKind())
@@ -358,8 +358,8 @@ func TestHiddenForestTurn(t *testing.T) {
 			"р2": {Row: 2, Col: 12}, "р1": {Row: 1, Col: 7}, "ш1": {Row: 0, Col: 5}, "ш2": {Row: 10, Col: 2}}}
 	})
 	in := post("Джелу", at(19, 5), "1-й ход р2 на B11")
-	in.Source = judge.PM
-	out := mustJudge(t, c, in, judge.Accepted)
+	in.Source = game.PM
+	out := mustJudge(t, c, in, game.Accepted)
 	if len(out.Messages) != 2 || out.Messages[0].To != "Джелу" || out.Messages[1].To != "" {
 		t.Fatalf("want a private detail and a public notice, got %+v", out.Messages)
 	}
@@ -374,15 +374,15 @@ func TestHiddenForestTurn(t *testing.T) {
 	if out.Messages[0].Clock != "" || out.Messages[1].Clock != rules.ClockKey(1, rules.Saracens) {
 		t.Fatalf("clocks %q %q", out.Messages[0].Clock, out.Messages[1].Clock)
 	}
-	if got := judge.FillDeadline(c.Referee, out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
+	if got := c.Referee.FillDeadline(out.Messages[1].Body, out.Messages[1].Clock, at(19, 5)); !strings.HasSuffix(got, "Следующий ход: сарацины, срок хода — до 20:05.") {
 		t.Fatalf("the notice's deadline: %q", got)
 	}
-	if got := judge.FillDeadline(c.Referee, out.Messages[0].Body, out.Messages[0].Clock, at(19, 5)); strings.Contains(got, judge.DeadlineSlot) || !strings.HasSuffix(got, "Следующий ход: сарацины.") {
+	if got := c.Referee.FillDeadline(out.Messages[0].Body, out.Messages[0].Clock, at(19, 5)); strings.Contains(got, game.DeadlineSlot) || !strings.HasSuffix(got, "Следующий ход: сарацины.") {
 		t.Fatalf("the private reply's end: %q", got)
 	}
 	in = post("snovaya", at(19, 10), "1-й ход ш1 на A6")
-	in.Source = judge.PM
-	out = mustJudge(t, c, in, judge.Accepted)
+	in.Source = game.PM
+	out = mustJudge(t, c, in, game.Accepted)
 	if !strings.Contains(out.Messages[1].Body, "ш1 на A5, р1 на B7") {
 		t.Fatalf("a meeting in the forest must be revealed publicly: %q", out.Messages[1].Body)
 	}
@@ -403,7 +403,7 @@ func TestForumWithoutPM(t *testing.T) {
 	if err != nil || !strings.Contains(start.Messages[0].Body, "нет личных сообщений") || !strings.Contains(start.Messages[0].Body, "в тему") {
 		t.Fatalf("start: %v %+v", err, start.Messages)
 	}
-	out := mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"), judge.Accepted)
+	out := mustJudge(t, c, post("snovaya", at(12, 5), "расстановка: ш1 I1, ш2 J2, ш3 K2, в1 E4, в2 F4, в3 G4, в4 H4, в5 I4, в6 J4, в7 K4, в8 L4, н1 O1, н2 O2, н3 P1, н4 P2"), game.Accepted)
 	if out.Messages[0].To != "" {
 		t.Fatalf("no PMs: the answer goes to the thread: %+v", out.Messages)
 	}
@@ -412,8 +412,8 @@ func TestForumWithoutPM(t *testing.T) {
 func TestUnknownPrivateMessageAnswered(t *testing.T) {
 	c := newRef(t)
 	in := post("snovaya", at(19, 5), "привет, когда начинаем?")
-	in.Source = judge.PM
-	out := mustJudge(t, c, in, judge.Ignored)
+	in.Source = game.PM
+	out := mustJudge(t, c, in, game.Ignored)
 	if len(out.Messages) != 1 || out.Messages[0].To != "snovaya" || !strings.Contains(out.Messages[0].Body, "не понял") {
 		t.Fatalf("a private message the game cannot use must be answered privately: %+v", out.Messages)
 	}
@@ -430,7 +430,7 @@ func TestUnreadableQuotedBoard(t *testing.T) {
 		}
 	}
 	text := "[quote=gm-bot][code]\n" + strings.Join(lines, "\n") + "\n[/code][/quote]\n1-й ход крестоносца к1 на K16"
-	out := mustJudge(t, c, post("Джелу", at(19, 5), text), judge.Accepted)
+	out := mustJudge(t, c, post("Джелу", at(19, 5), text), game.Accepted)
 	body := out.Messages[0].Body
 	if !strings.Contains(body, "Поле в цитате не читается: строка K: 21 клетка вместо 20") {
 		t.Fatalf("reply: %q", body)
@@ -482,12 +482,12 @@ func TestRefusalNamesTheRule(t *testing.T) {
 			"к1": {Row: 2, Col: 8}, "к2": {Row: 3, Col: 8}, "р1": {Row: 15, Col: 18},
 			"ш3": {Row: 5, Col: 5}, "ш2": {Row: 5, Col: 6}, "ш1": {Row: 8, Col: 2}, "л1": {Row: 5, Col: 7}}}
 	})
-	out := mustJudge(t, c, post("Джелу", at(18, 1), "к1,к2 строем на F8"), judge.Refused)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "к1,к2 строем на F8"), game.Refused)
 	if b := out.Messages[0].Body; !strings.Contains(b, "поперёк своей линии") || strings.Contains(b, "не дальше") {
 		t.Errorf("formation along its line: %s", b)
 	}
-	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход р1 на P17"), judge.Accepted)
-	out = mustJudge(t, c, post("snovaya", at(18, 3), "ш3 атакует копьём F7"), judge.Refused)
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход р1 на P17"), game.Accepted)
+	out = mustJudge(t, c, post("snovaya", at(18, 3), "ш3 атакует копьём F7"), game.Refused)
 	if b := out.Messages[0].Body; !strings.Contains(b, "копью ш3") || strings.Contains(b, "выстрел") {
 		t.Errorf("guard's lance blocked: %s", b)
 	}
@@ -505,12 +505,12 @@ func TestSideWordTypos(t *testing.T) {
 		{"Джелу", "2-й ход крестоносца к1 на K15"},
 		{"snovaya", "2-й ход сорацина н2 на M4"},
 	} {
-		out := mustJudge(t, c, post(tc.who, at(19, len(tc.text)), tc.text), judge.Accepted)
+		out := mustJudge(t, c, post(tc.who, at(19, len(tc.text)), tc.text), game.Accepted)
 		if b := out.Messages[0].Body; strings.Contains(b, "Неаккуратность") || strings.Contains(b, "ранени") {
 			t.Errorf("%q: %s", tc.text, b)
 		}
 	}
-	out := mustJudge(t, c, post("Джелу", at(20, 0), "3-й ход гостя к1 на K14"), judge.Flagged)
+	out := mustJudge(t, c, post("Джелу", at(20, 0), "3-й ход гостя к1 на K14"), game.Flagged)
 	if b := out.Messages[0].Body; !strings.Contains(b, "гостя") || strings.Contains(b, "ранени") {
 		t.Errorf("unknown word: %s", b)
 	}
@@ -520,7 +520,7 @@ func TestSideWordTypos(t *testing.T) {
 // warrior of that side) and by when; an allocation inside a longer post is read.
 func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
-	out := mustJudge(t, c, post("Джелу", at(18, 10), "1-й ход к1 на K16"), judge.Accepted)
+	out := mustJudge(t, c, post("Джелу", at(18, 10), "1-й ход к1 на K16"), game.Accepted)
 	b := out.Messages[0].Body
 	for _, want := range []string{"Крестоносцы должны распределить 1 ранение до 00:00 (до конца 1 декабря)", "[i]ранение: р2 защита[/i]"} {
 		if !strings.Contains(b, want) {
@@ -528,7 +528,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 		}
 	}
 	// the time limit: the saracens got the move at 18:10; the evening hour runs from 19:00
-	_, err := judge.Advance(c, at(18, 10), at(20, 1), func(_ time.Time, o judge.Outcome) error {
+	_, err := c.Advance(at(18, 10), at(20, 1), func(_ time.Time, o game.Outcome) error {
 		for _, m := range o.Messages {
 			if strings.Contains(m.Body, "думают над ходом") && (!strings.Contains(m.Body, "Сарацины должны распределить 2 ранения до 00:00 (до конца 1 декабря)") ||
 				!strings.Contains(m.Body, "[i]ранение: ш2 защита[/i]")) {
@@ -540,7 +540,7 @@ func TestWoundRepliesSayHowToAllocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out = mustJudge(t, c, post("Джелу", at(20, 5), "Привет всем! ранение: к1 защита"), judge.Accepted)
+	out = mustJudge(t, c, post("Джелу", at(20, 5), "Привет всем! ранение: к1 защита"), game.Accepted)
 	if w := c.game().WoundsOwed(rules.Crusaders); w.Unallocated != 0 || len(w.Allocated) != 1 || w.Allocated[0].Warrior != "к1" {
 		t.Fatalf("allocation inside a longer post: %+v %+v", w, out.Messages)
 	}
@@ -551,7 +551,7 @@ func TestTimeLimitNoticeUsesSettings(t *testing.T) {
 	for _, tc := range []struct{ limit, want string }{{"1h", "дольше часа"}, {"20m", "дольше 20 минут"}, {"2h", "дольше 2 часов"}, {"1h30m", "дольше 1 ч 30 мин"}, {"21m", "дольше 21 минуты"}} {
 		c := newRef(t, func(o *CrusadeOptions) { o.Settings.MoveLimit = tc.limit })
 		seen := false
-		_, err := judge.Advance(c, at(18, 0), at(23, 59), func(_ time.Time, o judge.Outcome) error {
+		_, err := c.Advance(at(18, 0), at(23, 59), func(_ time.Time, o game.Outcome) error {
 			for _, m := range o.Messages {
 				if strings.Contains(m.Body, "думают над ходом") {
 					seen = true
@@ -571,12 +571,12 @@ func TestTimeLimitNoticeUsesSettings(t *testing.T) {
 // Long lists of legal cells are told as the reach; short ones are listed.
 func TestLegalCellListsShort(t *testing.T) {
 	c := newRef(t)
-	out := mustJudge(t, c, post("Джелу", at(18, 1), "1-й ход р2 на R10"), judge.Refused)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), "1-й ход р2 на R10"), game.Refused)
 	b := out.Messages[0].Body
 	if !strings.Contains(b, "не дальше чем на 3 клетки в любую сторону") || strings.Contains(b, "и ещё") || strings.Contains(b, "можно на") {
 		t.Errorf("knight too far: %s", b)
 	}
-	out = mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 на K15"), judge.Refused)
+	out = mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 на K15"), game.Refused)
 	if b := out.Messages[0].Body; !strings.Contains(b, "не дальше чем на 1 клетку") || !strings.Contains(b, "можно на J16, J17, J18, K16, K18, L16, L18") {
 		t.Errorf("pikeman too far: %s", b)
 	}
@@ -586,14 +586,14 @@ func TestLegalCellListsShort(t *testing.T) {
 // summary writes the date in Russian; "к1 K17 K16" and "K-16" are read.
 func TestOutOfTurnAndRussianDate(t *testing.T) {
 	c := newRef(t)
-	out := mustJudge(t, c, post("snovaya", at(18, 1), "1-й ход н2 на N3"), judge.Refused)
+	out := mustJudge(t, c, post("snovaya", at(18, 1), "1-й ход н2 на N3"), game.Refused)
 	if b := out.Messages[0].Body; strings.Contains(b, "заново") || !strings.Contains(b, "после хода крестоносцев") {
 		t.Errorf("out of turn: %s", b)
 	}
-	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 K17 K16"), judge.Accepted)
-	mustJudge(t, c, post("snovaya", at(18, 3), "1-й ход н2 на N-3"), judge.Accepted)
+	mustJudge(t, c, post("Джелу", at(18, 2), "1-й ход к1 K17 K16"), game.Accepted)
+	mustJudge(t, c, post("snovaya", at(18, 3), "1-й ход н2 на N-3"), game.Accepted)
 	seen := false
-	_, err := judge.Advance(c, at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o judge.Outcome) error {
+	_, err := c.Advance(at(18, 3), at(23, 59).Add(time.Minute), func(_ time.Time, o game.Outcome) error {
 		for _, m := range o.Messages {
 			if strings.Contains(m.Body, "Итоги дня") {
 				seen = true
@@ -616,7 +616,7 @@ func TestUnreadableQuotesLittle(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		fmt.Fprintf(&b, "1-й ход к1 на Q%d и ещё много слов про жизнь https://spam.example/%d [url=http://x.example]тут[/url] %s\n", i%20+1, i, strings.Repeat("ля", 40))
 	}
-	out := mustJudge(t, c, post("Джелу", at(18, 1), b.String()), judge.Flagged)
+	out := mustJudge(t, c, post("Джелу", at(18, 1), b.String()), game.Flagged)
 	body := out.Messages[0].Body
 	if n := strings.Count(body, "\n"); n > 8 {
 		t.Errorf("reply has %d lines", n)
@@ -636,22 +636,22 @@ func TestDisputeKeywordTold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	help := mustJudge(t, c, post("Джелу", at(18, 1), "помощь"), judge.Accepted)
+	help := mustJudge(t, c, post("Джелу", at(18, 1), "помощь"), game.Accepted)
 	for name, body := range map[string]string{"start": start.Messages[0].Body, "help": help.Messages[0].Body} {
 		if !strings.Contains(body, "#спор") {
 			t.Errorf("%s does not mention #спор: %s", name, body)
 		}
 	}
 	// and the keyword, written as told, is a dispute
-	mustJudge(t, c, post("Джелу", at(18, 2), "#спор: ход был верный"), judge.Flagged)
+	mustJudge(t, c, post("Джелу", at(18, 2), "#спор: ход был верный"), game.Flagged)
 }
 
 // While the armies deploy there is no position: the hints show forms, not broken examples.
 func TestHintsWhileDeploying(t *testing.T) {
 	c := newRef(t, func(o *CrusadeOptions) { o.Setup = rules.Setup{Mode: rules.SetupPrivate, At: at(18, 0)} })
-	in := judge.Input{Source: judge.PM, PostID: "pm1", Author: "Джелу", At: at(18, 1), Post: parser.FromBBCode("привет")}
-	for _, name := range []string{judge.SayStart, judge.SayPMUnknown, judge.SayHelp} {
-		body, err := c.rules().Say(name, judge.Context{In: &in})
+	in := game.Input{Source: game.PM, PostID: "pm1", Author: "Джелу", At: at(18, 1), Post: parser.FromBBCode("привет")}
+	for _, name := range []string{game.SayStart, game.SayPMUnknown, game.SayHelp} {
+		body, err := c.rules().Say(name, game.Context{In: &in})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -665,24 +665,24 @@ func TestHintsWhileDeploying(t *testing.T) {
 // wounds to allocate, and all game long with invisible forests; not otherwise.
 func TestExpectsPrivate(t *testing.T) {
 	c := newRef(t)
-	if judge.ExpectsPrivate(c.Referee, at(19, 0)) {
+	if c.Referee.ExpectsPrivate(at(19, 0)) {
 		t.Fatal("a running game with nothing owed and visible forests expects a private message")
 	}
 	// A move without the quoted board when it is required: sloppy, a wound to allocate.
 	c = newRef(t, func(o *CrusadeOptions) { o.Settings.BoardRequired = true })
-	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на K16"), judge.Accepted)
+	mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на K16"), game.Accepted)
 	if c.game().WoundsOwed(rules.Crusaders).Unallocated == 0 {
 		t.Fatal("test setup: no wound owed")
 	}
-	if !judge.ExpectsPrivate(c.Referee, at(19, 6)) {
+	if !c.Referee.ExpectsPrivate(at(19, 6)) {
 		t.Fatal("wounds to allocate: no private message expected")
 	}
 	forest := newRef(t, func(o *CrusadeOptions) { o.Settings.ForestInvisible = true })
-	if !judge.ExpectsPrivate(forest.Referee, at(19, 0)) {
+	if !forest.Referee.ExpectsPrivate(at(19, 0)) {
 		t.Fatal("invisible forests: no private message expected")
 	}
 	private := newRef(t, func(o *CrusadeOptions) { o.Setup.Mode = rules.SetupPrivate })
-	if !judge.ExpectsPrivate(private.Referee, at(18, 30)) {
+	if !private.Referee.ExpectsPrivate(at(18, 30)) {
 		t.Fatal("a private deployment pending: no private message expected")
 	}
 }
@@ -705,12 +705,12 @@ func TestDateMonths(t *testing.T) {
 // A giant column number is told as no such column, never as "вертикали -1".
 func TestGiantColumn(t *testing.T) {
 	c := newRef(t)
-	out := mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на C99999999999999999999999"), judge.Flagged)
+	out := mustJudge(t, c, post("Джелу", at(19, 5), "1-й ход крестоносца к1 на C99999999999999999999999"), game.Flagged)
 	body := out.Messages[0].Body
 	if strings.Contains(body, "-1") || !strings.Contains(body, "такой вертикали на поле нет") {
 		t.Fatalf("reply: %s", body)
 	}
-	out = mustJudge(t, c, post("Джелу", at(19, 6), "1-й ход крестоносца к1 на C21"), judge.Flagged)
+	out = mustJudge(t, c, post("Джелу", at(19, 6), "1-й ход крестоносца к1 на C21"), game.Flagged)
 	if !strings.Contains(out.Messages[0].Body, "нет вертикали 21") {
 		t.Fatalf("reply: %s", out.Messages[0].Body)
 	}
@@ -722,8 +722,8 @@ func TestGiantColumn(t *testing.T) {
 func TestImpostorNameWarned(t *testing.T) {
 	for _, tc := range []struct{ author, player string }{{"Джeлу", "Джелу"}, {"snоvaya", "snovaya"}, {"ДЖEЛУ", "Джелу"}, {"Дже\u200bлу", "Джелу"}, {"Vasya", ""}} {
 		c := newRef(t)
-		out := mustJudge(t, c, post(tc.author, at(19, 5), "1-й ход крестоносца к1 на K16"), judge.Flagged)
-		if len(out.Flags) != 1 || out.Flags[0].Kind != judge.FlagNotInRoster {
+		out := mustJudge(t, c, post(tc.author, at(19, 5), "1-й ход крестоносца к1 на K16"), game.Flagged)
+		if len(out.Flags) != 1 || out.Flags[0].Kind != game.FlagNotInRoster {
 			t.Fatalf("%s: flags %+v", tc.author, out.Flags)
 		}
 		f := out.Flags[0]

@@ -3,9 +3,8 @@ package crusade
 import (
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/crusade/rules"
-	"forumgm/judge"
 )
 
 // BenchmarkJudgeStages splits BenchmarkJudgeMovePost into its stages, each on the state it meets
@@ -16,7 +15,7 @@ func BenchmarkJudgeStages(b *testing.B) {
 	c := newRef(&testing.T{})
 	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+rules.Render(c.game().Tokens())+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
 	rd := c.rules().Read(in)
-	intent := engine.Input{At: in.At, Author: in.Author, Body: rd.Intent, Rand: engine.NewRand("1", 0)}
+	intent := game.Act{At: in.At, Author: in.Author, Body: rd.Intent, Rand: game.NewRand("1", 0)}
 	evs, err := c.rules().Decide(intent)
 	if err != nil {
 		b.Fatal(err)
@@ -27,7 +26,7 @@ func BenchmarkJudgeStages(b *testing.B) {
 			b.StopTimer()
 			r := newRef(&testing.T{}).rules()
 			b.StartTimer()
-			if rd := r.Read(in); rd.Kind != judge.Intent {
+			if rd := r.Read(in); rd.Kind != game.Intent {
 				b.Fatal(rd.Kind)
 			}
 		}
@@ -50,7 +49,7 @@ func BenchmarkJudgeStages(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			if _, err := r.Messages(judge.Context{In: &in}, evs[0]); err != nil {
+			if _, err := r.Messages(game.Context{In: &in}, evs[0]); err != nil {
 				b.Fatal(err)
 			}
 		}

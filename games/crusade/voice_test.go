@@ -5,7 +5,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/judge"
+	"forumgm/game"
+	"forumgm/referee"
 )
 
 // TestTemplatesParsedOnce: every game set up and every referee (and every rebuild of its rules, as
@@ -17,16 +18,16 @@ func TestTemplatesParsedOnce(t *testing.T) {
 	}
 	var sets []any
 	for range 2 {
-		setup, err := Game{}.Setup(judge.Spec{Node: *node.Content[0], Start: at(18, 0)})
+		setup, err := Game{}.Setup(game.Spec{Node: *node.Content[0], Start: at(18, 0)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 2 {
-			ref, err := judge.New(setup, judge.Options{Seed: "1", Salt: "s"})
+			ref, err := referee.New(setup, referee.Options{Seed: "1", Salt: "s"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			sets = append(sets, judge.RulesOf(ref).(*Rules).tmpl)
+			sets = append(sets, ref.Rules().(*Rules).tmpl)
 			rules, err := setup.New()
 			if err != nil {
 				t.Fatal(err)

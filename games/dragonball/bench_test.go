@@ -4,20 +4,20 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/game"
 	"forumgm/games/dragonball/picture"
 	"forumgm/games/dragonball/rules"
-	"forumgm/judge"
 	"forumgm/parser"
 )
 
 // BenchmarkJudgeOrders: an orders message read, checked, applied and answered.
 func BenchmarkJudgeOrders(b *testing.B) {
 	r := newRef(b, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n")
-	in := judge.Input{Source: judge.PM, PostID: "1", Author: "Гарри", At: at(1, 11, 0),
+	in := game.Input{Source: game.PM, PostID: "1", Author: "Гарри", At: at(1, 11, 0),
 		Post: parser.FromBBCode("Такт 1: 58 в3\nТакт 2: пас 61 в2\nТакт 3: 58 в3 отбираю у Драко\nДракон такт 1: вперёд, пасть закрыта\nОписание: вперёд!")}
 	b.ReportAllocs()
 	for b.Loop() {
-		if out, err := r.Judge(in); err != nil || out.Verdict != judge.Accepted {
+		if out, err := r.Judge(in); err != nil || out.Verdict != game.Accepted {
 			b.Fatal(out.Verdict, err)
 		}
 	}
@@ -37,7 +37,7 @@ func BenchmarkRound(b *testing.B) {
 			r.send(name, true, at(1, 11, 0), orders[name])
 		}
 		n := 0
-		if _, err := judge.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+		if _, err := r.Advance(at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 			n += len(o.Messages)
 			return nil
 		}); err != nil || n == 0 {
@@ -52,7 +52,7 @@ func BenchmarkReportPicture(b *testing.B) {
 	r := newRef(b, teamsYAML)
 	r.send("Драко", true, at(1, 11, 0), "Дракон такт 3: пламя")
 	var ev *rules.RoundResolved
-	if _, err := judge.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+	if _, err := r.Advance(at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 		ev = o.Events[0].(*rules.RoundResolved)
 		return nil
 	}); err != nil || ev == nil {

@@ -4,20 +4,19 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/dragonball/rules"
-	"forumgm/judge"
 )
 
 // Every event the engine logs has words for the moderators' web UI.
 func TestDescribe(t *testing.T) {
 	r := newRef(t, teamsYAML)
-	d, ok := judge.Rules(r.rules()).(judge.Describer)
+	d, ok := game.Rules(r.rules()).(game.Describer)
 	if !ok {
-		t.Fatal("dragonball rules are not a judge.Describer")
+		t.Fatal("dragonball rules are not a game.Describer")
 	}
 	cases := []struct {
-		ev   engine.Event
+		ev   game.Event
 		want string
 	}{
 		{&rules.GameStarted{}, "игра началась"},

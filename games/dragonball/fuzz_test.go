@@ -3,7 +3,7 @@ package dragonball
 import (
 	"testing"
 
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // FuzzJudge: any text, from a player, the handler, a stranger or the bot, in the thread or
@@ -30,12 +30,12 @@ func FuzzJudge(f *testing.F) {
 		r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 2, height: 2, balls: [красный]}}}\n")
 		author := []string{"Гарри", "Драко", "Невилл", "gm-bot"}[who%4]
 		private := who&8 != 0
-		before := finalJSON(t, r)
+		before := finalJSON(t, r.Referee)
 		out := r.send(author, private, at(1, 12, 0), text)
-		if out.Verdict != judge.Accepted && finalJSON(t, r) != before {
+		if out.Verdict != game.Accepted && finalJSON(t, r.Referee) != before {
 			t.Fatalf("%q by %s: verdict %s changed the state", text, author, out.Verdict)
 		}
-		if (out.Verdict == judge.Refused || out.Verdict == judge.Flagged || private && author != "gm-bot") && len(out.Messages) == 0 {
+		if (out.Verdict == game.Refused || out.Verdict == game.Flagged || private && author != "gm-bot") && len(out.Messages) == 0 {
 			t.Fatalf("%q by %s: verdict %s without an answer", text, author, out.Verdict)
 		}
 	})

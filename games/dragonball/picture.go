@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sync"
 
+	"forumgm/forum"
 	"forumgm/games/dragonball/picture"
 	"forumgm/games/dragonball/rules"
-	"forumgm/judge"
 )
 
 // The round report carries a picture of the field after the round's last tact: the round's event
@@ -72,16 +72,16 @@ func fieldAfter(ev *rules.RoundResolved, teams [2]rules.Team, title string) pict
 }
 
 // pictureOf draws the picture of a resolved round as an attachment.
-func (r *Rules) pictureOf(ev *rules.RoundResolved, v *View) (judge.Attachment, error) {
+func (r *Rules) pictureOf(ev *rules.RoundResolved, v *View) (forum.Attachment, error) {
 	title, err := r.tmpl.Render("picture_title", v)
 	if err != nil {
-		return judge.Attachment{}, err
+		return forum.Attachment{}, err
 	}
 	data, err := drawCached(fieldAfter(ev, r.game.Teams(), title))
 	if err != nil {
-		return judge.Attachment{}, err
+		return forum.Attachment{}, err
 	}
-	return judge.Attachment{Name: fmt.Sprintf("dragonball-round-%d.png", ev.Round), ContentType: "image/png", Data: data}, nil
+	return forum.Attachment{Name: fmt.Sprintf("dragonball-round-%d.png", ev.Round), ContentType: "image/png", Data: data}, nil
 }
 
 // Drawing a picture takes tens of milliseconds, and the same report is rendered again whenever

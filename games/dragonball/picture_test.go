@@ -8,21 +8,20 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/dragonball/picture"
 	"forumgm/games/dragonball/rules"
-	"forumgm/judge"
 )
 
 // resolveRound plays one round with the Snakes' dragon breathing fire in tact 3 and returns the
 // deadline's outcome.
-func resolveRound(t *testing.T, rounds string) (*ref, judge.Outcome) {
+func resolveRound(t *testing.T, rounds string) (*ref, game.Outcome) {
 	t.Helper()
 	r := newRef(t, "settings: {rounds: "+rounds+"}\n"+teamsYAML)
 	r.send("Гарри", true, at(1, 11, 0), "Такт 1: 17 в2\nТакт 2: 33 в2")
 	r.send("Драко", true, at(1, 12, 0), "Такт 1: 27 в2\nДракон такт 3: пламя")
-	var outs []judge.Outcome
-	if _, err := judge.Advance(r, at(1, 12, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+	var outs []game.Outcome
+	if _, err := r.Advance(at(1, 12, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 		outs = append(outs, o)
 		return nil
 	}); err != nil {
@@ -64,7 +63,7 @@ func TestReportCarriesPicture(t *testing.T) {
 			}
 			// The same round drawn again is the same picture (a replay posts the same bytes).
 			ev := out.Events[0].(*rules.RoundResolved)
-			again, err := r.rules().pictureOf(ev, r.rules().view(judge.Context{Event: ev}))
+			again, err := r.rules().pictureOf(ev, r.rules().view(game.Context{Event: ev}))
 			if err != nil || !bytes.Equal(again.Data, a.Data) {
 				t.Errorf("drawn again: %v, same %v", err, bytes.Equal(again.Data, a.Data))
 			}
@@ -188,13 +187,13 @@ func TestRandomRoundsDraw(t *testing.T) {
 	teams := [2]rules.Team{{Name: "Грифоны", Side: rules.SideA, Players: []string{"Гарри", "Рон", "Джинни"}},
 		{Name: "Змеи", Side: rules.SideB, Players: []string{"Драко", "Крэбб", "Гойл"}}}
 	for gi := 0; gi < games; gi++ {
-		src := engine.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0)
-		rnd := engine.NewRand(fmt.Sprintf("picture-game-%d", gi), 0)
+		src := game.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0)
+		rnd := game.NewRand(fmt.Sprintf("picture-game-%d", gi), 0)
 		g, err := rules.New(rules.DefaultSettings(), teams[:], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		apply := func(evs []engine.Event, err error) []engine.Event {
+		apply := func(evs []game.Event, err error) []game.Event {
 			t.Helper()
 			if err != nil {
 				if _, ok := rules.AsRefusal(err); ok {
@@ -209,7 +208,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 			}
 			return evs
 		}
-		apply(g.Decide(engine.Input{At: at(1, 10, 0), Body: rules.StartGame{}, Rand: rnd}))
+		apply(g.Decide(game.Act{At: at(1, 10, 0), Body: rules.StartGame{}, Rand: rnd}))
 		for !g.Over() {
 			st := g.State()
 			for _, p := range st.Players {
@@ -248,7 +247,7 @@ func TestRandomRoundsDraw(t *testing.T) {
 							Fire: []rules.Fire{rules.FireNone, rules.FireNone, rules.FireFlame, rules.FireVolley}[src.Intn(4)]})
 					}
 				}
-				apply(g.Decide(engine.Input{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
+				apply(g.Decide(game.Act{At: st.At.Add(time.Minute), Author: p.Name, Private: true, Body: o}))
 			}
 			next, ok := g.NextTimer(st.At)
 			if !ok {

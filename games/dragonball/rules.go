@@ -1,4 +1,4 @@
-// Package dragonball is Dragonball ("Драконбол") as a forumgm game: it registers the game,
+// Package dragonball is Dragonball ("Драконбол") as a forumgm game (listed in package games): it
 // decodes its settings, teams and deployment, and gives the referee the game's rules
 // (games/dragonball/rules), grammar (games/dragonball/grammar) and voice (games/dragonball/voice) over one
 // state.
@@ -23,24 +23,25 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/games/dragonball/grammar"
 	"forumgm/games/dragonball/rules"
 	"forumgm/games/dragonball/voice"
-	"forumgm/judge"
 	"forumgm/templates"
 )
 
 // Name is the game's name in config.yaml and transcripts.
 const Name = "dragonball"
 
-func init() { judge.Register(Game{}) }
-
 // Game is Dragonball's plug-in value.
 type Game struct{}
 
 // Name is "dragonball".
 func (Game) Name() string { return Name }
+
+// Title is the game's name on the moderators' pages.
+func (Game) Title() string { return "Драконбол" }
 
 // spec is the game's own part of config.yaml's game section or of a transcript.
 type spec struct {
@@ -53,10 +54,10 @@ type spec struct {
 }
 
 // Setup decodes and checks a configured Dragonball game, reporting every problem it finds.
-func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
+func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	var in spec
 	if sp.Node.Kind != 0 {
-		if err := judge.DecodeStrict(&sp.Node, &in); err != nil {
+		if err := game.DecodeStrict(&sp.Node, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -67,7 +68,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	var dep *rules.Deployment
 	if in.Deployment.Kind != 0 && !(in.Deployment.Kind == yaml.ScalarNode && (in.Deployment.Value == "default" || in.Deployment.Value == "")) {
 		dep = &rules.Deployment{}
-		if err := judge.DecodeStrict(&in.Deployment, dep); err != nil {
+		if err := game.DecodeStrict(&in.Deployment, dep); err != nil {
 			errs = append(errs, fmt.Errorf("deployment: %w", err))
 			dep = nil
 		}
@@ -84,7 +85,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 		return nil, err
 	}
 	teams := in.Teams
-	newRules := func() (judge.Rules, error) {
+	newRules := func() (game.Rules, error) {
 		g, err := rules.New(s, teams, dep)
 		if err != nil {
 			return nil, err
@@ -98,12 +99,12 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	for _, t := range teams {
 		names = append(names, t.Players...)
 	}
-	return &judge.Setup{New: newRules, Players: names}, nil
+	return &game.Setup{New: newRules, Players: names}, nil
 }
 
 // settings are the defaults overlaid with the spec's settings and calendar; every problem is
 // reported, in the settings' order.
-func settings(sp judge.Spec, n *yaml.Node) (rules.Settings, []error) {
+func settings(sp game.Spec, n *yaml.Node) (rules.Settings, []error) {
 	s := rules.DefaultSettings()
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("settings."+format, a...)) }
@@ -117,7 +118,7 @@ func settings(sp judge.Spec, n *yaml.Node) (rules.Settings, []error) {
 				bad("timezone: set it in game.timezone instead")
 			}
 		}
-		if err := judge.DecodeStrict(n, &s); err != nil {
+		if err := game.DecodeStrict(n, &s); err != nil {
 			errs = append(errs, fmt.Errorf("settings: %w", err))
 			return s, errs
 		}
@@ -249,29 +250,29 @@ func loadVoice() (*templates.Set, error) {
 
 // Rules is one running Dragonball game: the engine's state with the grammar and the voice.
 type Rules struct {
-	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
-	game         *rules.Game
-	tmpl         *templates.Set
-	noPM         bool
+	game.Engine // Apply, NextTimer, Tick, DecodeEvent
+	game        *rules.Game
+	tmpl        *templates.Set
+	noPM        bool
 }
 
 var (
-	_ judge.Rules     = (*Rules)(nil)
-	_ judge.Opener    = (*Rules)(nil)
-	_ judge.Sandboxed = Game{}
+	_ game.Rules     = (*Rules)(nil)
+	_ game.Opener    = (*Rules)(nil)
+	_ game.Sandboxed = Game{}
 )
 
 // Game is the engine, for queries.
 func (r *Rules) Game() *rules.Game { return r.game }
 
 // Open starts the game: the starting position, with the balls' directions and heights drawn.
-func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (r *Rules) Open(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	return r.game.Start(at, rnd)
 }
 
 // Decide judges an intent. On a forum without private messages orders in the thread count as
 // sent privately: there is no other way to send them.
-func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 	if _, ok := in.Body.(*rules.Orders); ok && r.noPM {
 		in.Private = true
 	}
@@ -306,21 +307,21 @@ func (r *Rules) ordersPublic() bool { return r.game.Settings().OrdersPublic }
 // cannot be read, or chatter. Where orders go by private message, unreadable order-like lines in
 // the thread are chatter (the thread is for talk); readable orders there are judged and refused
 // with the reason (send them privately).
-func (r *Rules) Read(in judge.Input) judge.Reading {
+func (r *Rules) Read(in game.Input) game.Reading {
 	o := grammar.ParsePost(in.Post)
 	if o.Empty() {
 		if grammar.IsHelp(in.Post.Text) {
-			return judge.Reading{Kind: judge.Help}
+			return game.Reading{Kind: game.Help}
 		}
-		return judge.Reading{Kind: judge.Chatter}
+		return game.Reading{Kind: game.Chatter}
 	}
 	if len(o.Tacts) == 0 && len(o.Dragon) == 0 && !o.HasDescription {
-		if in.Source == judge.Thread && !r.ordersPublic() {
-			return judge.Reading{Kind: judge.Chatter}
+		if in.Source == game.Thread && !r.ordersPublic() {
+			return game.Reading{Kind: game.Chatter}
 		}
-		return judge.Reading{Kind: judge.Unreadable, Lines: o.Unreadable, Detail: detail(o.Unreadable)}
+		return game.Reading{Kind: game.Unreadable, Lines: o.Unreadable, Detail: detail(o.Unreadable)}
 	}
-	return judge.Reading{Kind: judge.Intent, Intent: o, Move: true}
+	return game.Reading{Kind: game.Intent, Intent: o, Move: true}
 }
 
 // detail is a short English description of unreadable lines for the moderator's flag.
@@ -337,12 +338,12 @@ func detail(ps []rules.Problem) string {
 }
 
 // Say renders a template for a situation the referee reaches.
-func (r *Rules) Say(name string, c judge.Context) (string, error) {
+func (r *Rules) Say(name string, c game.Context) (string, error) {
 	return r.tmpl.Render(name, r.view(c))
 }
 
 // Refusal explains the engine's refusal, line by line.
-func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
+func (r *Rules) Refusal(c game.Context, err error) (string, bool, error) {
 	ref, ok := rules.AsRefusal(err)
 	if !ok {
 		return "", false, err
@@ -359,7 +360,7 @@ func (r *Rules) Ender(winner, reason string) any {
 }
 
 // Undoable: a player's orders message while its round is open (see the package comment).
-func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+func (r *Rules) Undoable(ev game.Event) (string, bool) {
 	if oa, ok := ev.(*rules.OrdersAccepted); ok && !r.game.Over() && oa.Round > r.game.Round() {
 		return fmt.Sprintf("приказы %s (раунд %d)", oa.Author, oa.Round), true
 	}
@@ -373,7 +374,7 @@ func (r *Rules) Defined(name string) bool { return r.tmpl.Defined(name) }
 // the parts they are made of (refusal codes and happenings are branches of "problem" and
 // "happening", checked code by code in games/dragonball/voice_test.go).
 func (r *Rules) Required() []string {
-	names := append([]string(nil), judge.RefereeTemplates...)
+	names := append([]string(nil), game.RefereeTemplates...)
 	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
 		"field", "score", "tact_order", "dragon_order", "cells", "ball", "Ball", "effect", "moves",
 		"deadline", "where_orders", "example", "picture_title")
@@ -382,26 +383,26 @@ func (r *Rules) Required() []string {
 // Messages renders what an event causes: orders are confirmed to their author (privately when
 // they came privately); the round report (with a picture of the field after its last tact
 // attached), the end and the seed go to the thread.
-func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) {
 	c.Event = ev
 	v := r.view(c)
-	var out []judge.Message
+	var out []game.Message
 	var name string
 	to := ""
 	switch e := ev.(type) {
 	case *rules.OrdersAccepted:
-		name, to = "orders", judge.Sender
+		name, to = "orders", game.Sender
 	case *rules.RoundResolved:
 		body, err := r.tmpl.Render("report", v)
 		if err != nil {
 			return nil, err
 		}
-		m := judge.Message{Body: body}
+		m := game.Message{Body: body}
 		if e.State != nil {
 			// The picture is an extra: the text says it all, so a picture that cannot be drawn
 			// leaves the report without it rather than holding the report back.
 			if a, err := r.pictureOf(e, v); err == nil {
-				m.Attachments = []judge.Attachment{a}
+				m.Attachments = []forum.Attachment{a}
 			}
 		}
 		out = append(out, m)
@@ -418,17 +419,17 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	if err != nil {
 		return nil, err
 	}
-	return append(out, judge.Message{To: to, Body: body}), nil
+	return append(out, game.Message{To: to, Body: body}), nil
 }
 
 // Snapshot is the contract's `final` object of `forumgm replay --json`.
 func (r *Rules) Snapshot() any { return r.game.Final() }
 
-// ---- the moderators' words (judge.Describer) ----
+// ---- the moderators' words (game.Describer) ----
 
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
-func (r *Rules) Describe(ev engine.Event) string {
+func (r *Rules) Describe(ev game.Event) string {
 	return r.tmpl.Optional("event "+ev.EventKind(), ev)
 }
 
@@ -449,12 +450,12 @@ func (r *Rules) Status() string {
 }
 
 // Winners are the teams and a draw, as EndGame takes them.
-func (r *Rules) Winners() []judge.Winner {
-	var out []judge.Winner
+func (r *Rules) Winners() []game.Winner {
+	var out []game.Winner
 	for _, t := range r.game.Teams() {
-		out = append(out, judge.Winner{Name: t.Name, Label: t.Name})
+		out = append(out, game.Winner{Name: t.Name, Label: t.Name})
 	}
-	return append(out, judge.Winner{Name: "draw", Label: "ничья"})
+	return append(out, game.Winner{Name: "draw", Label: "ничья"})
 }
 
 // ---- template data ----
@@ -463,11 +464,11 @@ func (r *Rules) Winners() []judge.Winner {
 type View struct {
 	Author       string
 	Private      bool
-	Event        engine.Event
+	Event        game.Event
 	Problems     []rules.Problem
 	Lines        []rules.Problem
-	Mod          *judge.ModCommand
-	Fair         judge.Fair
+	Mod          *game.ModCommand
+	Fair         game.Fair
 	Dispute      string
 	OrdersPublic bool
 	Teams        [2]rules.Team
@@ -475,12 +476,12 @@ type View struct {
 	Settings     rules.Settings
 }
 
-func (r *Rules) view(c judge.Context) *View {
+func (r *Rules) view(c game.Context) *View {
 	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
 		Teams: r.game.Teams(), Final: r.game.Final(), Settings: r.game.Settings()}
 	if c.In != nil {
 		v.Author = c.In.Author
-		v.Private = c.In.Source == judge.PM
+		v.Private = c.In.Source == game.PM
 	}
 	if ls, ok := c.Lines.([]rules.Problem); ok {
 		v.Lines = ls

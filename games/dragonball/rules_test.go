@@ -11,10 +11,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/dragonball/rules"
-	"forumgm/judge"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 var msk = time.FixedZone("MSK", 3*3600)
@@ -27,13 +27,13 @@ const teamsYAML = `teams:
 `
 
 // spec is a game section (YAML) as a Spec starting at 10:00 on 1 December.
-func specOf(t testing.TB, src string) judge.Spec {
+func specOf(t testing.TB, src string) game.Spec {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatal(err)
 	}
-	sp := judge.Spec{Start: at(1, 10, 0)}
+	sp := game.Spec{Start: at(1, 10, 0)}
 	if len(doc.Content) > 0 {
 		sp.Node = *doc.Content[0]
 	}
@@ -42,16 +42,16 @@ func specOf(t testing.TB, src string) judge.Spec {
 
 // ref is a started referee of the game src describes.
 type ref struct {
-	judge.Referee
+	*referee.Referee
 	t testing.TB
 }
 
-func (r *ref) rules() *Rules { return judge.RulesOf(r.Referee).(*Rules) }
+func (r *ref) rules() *Rules { return r.Referee.Rules().(*Rules) }
 
-func newRef(t testing.TB, src string, mut ...func(*judge.Spec, *judge.Options)) *ref {
+func newRef(t testing.TB, src string, mut ...func(*game.Spec, *referee.Options)) *ref {
 	t.Helper()
 	sp := specOf(t, src)
-	opt := judge.Options{Bot: "gm-bot", Seed: "1", Salt: "s"}
+	opt := referee.Options{Bot: "gm-bot", Seed: "1", Salt: "s"}
 	for _, m := range mut {
 		m(&sp, &opt)
 	}
@@ -60,7 +60,7 @@ func newRef(t testing.TB, src string, mut ...func(*judge.Spec, *judge.Options)) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := judge.New(setup, opt)
+	r, err := referee.New(setup, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,20 +70,20 @@ func newRef(t testing.TB, src string, mut ...func(*judge.Spec, *judge.Options)) 
 	return &ref{Referee: r, t: t}
 }
 
-func (r *ref) send(author string, private bool, when time.Time, text string) judge.Outcome {
+func (r *ref) send(author string, private bool, when time.Time, text string) game.Outcome {
 	r.t.Helper()
-	src := judge.Thread
+	src := game.Thread
 	if private {
-		src = judge.PM
+		src = game.PM
 	}
-	out, err := r.Judge(judge.Input{Source: src, PostID: when.Format("0215:04"), Author: author, At: when, Post: parser.FromBBCode(text)})
+	out, err := r.Judge(game.Input{Source: src, PostID: when.Format("0215:04"), Author: author, At: when, Post: parser.FromBBCode(text)})
 	if err != nil {
 		r.t.Fatalf("%q by %s: %v", text, author, err)
 	}
 	return out
 }
 
-func finalJSON(t testing.TB, r judge.Referee) string {
+func finalJSON(t testing.TB, r *referee.Referee) string {
 	t.Helper()
 	b, err := json.Marshal(r.Snapshot())
 	if err != nil {
@@ -130,7 +130,7 @@ teams:
 
 // config.yaml's game section: the zone is game.timezone (a deadline in that zone), not a setting.
 func TestSetupFromConfig(t *testing.T) {
-	cfg := func(sp *judge.Spec, _ *judge.Options) {
+	cfg := func(sp *game.Spec, _ *referee.Options) {
 		sp.Timezone, sp.WorkingDays = "Asia/Yekaterinburg", []string{"Monday"}
 	}
 	r := newRef(t, "settings: {deadline: \"21:00\"}\n"+teamsYAML, cfg)
@@ -162,7 +162,7 @@ func TestSetupFromConfig(t *testing.T) {
 func TestOrdersAnsweredPrivately(t *testing.T) {
 	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n")
 	out := r.send("Гарри", true, at(1, 11, 0), "Такт 1: 58 в3\nТакт 2: пас 61 в2\nТакт 3: 58 в3 отбираю у Драко\nДракон такт 1: вперёд, пасть закрыта\nОписание: Гарри летит [к победе].")
-	if out.Verdict != judge.Accepted || len(out.Messages) != 1 {
+	if out.Verdict != game.Accepted || len(out.Messages) != 1 {
 		t.Fatalf("%s: %+v", out.Verdict, out.Messages)
 	}
 	m := out.Messages[0]
@@ -186,7 +186,7 @@ func TestOrdersAnsweredPrivately(t *testing.T) {
 func TestRefusedLines(t *testing.T) {
 	r := newRef(t, teamsYAML+"deployment: {players: {Рон: {cell: 57, height: 2}}}\n")
 	out := r.send("Рон", true, at(1, 11, 0), "Такт 1: 58 в2\nТакт 2: 61\nДракон такт 1: вперёд")
-	if out.Verdict != judge.Accepted || len(out.Messages) != 1 {
+	if out.Verdict != game.Accepted || len(out.Messages) != 1 {
 		t.Fatalf("%s: %+v", out.Verdict, out.Messages)
 	}
 	body := out.Messages[0].Body
@@ -196,20 +196,20 @@ func TestRefusedLines(t *testing.T) {
 			t.Errorf("the answer lacks %q:\n%s", want, body)
 		}
 	}
-	before := finalJSON(t, r)
+	before := finalJSON(t, r.Referee)
 	orders := r.rules().game.State().Orders["Рон"]
 	out = r.send("Рон", true, at(1, 12, 0), "Такт 1: 100 в2\nТакт 3: 58 в5")
-	if out.Verdict != judge.Refused || out.Messages[0].To != "Рон" || !strings.Contains(out.Messages[0].Body, "Приказы не приняты") ||
+	if out.Verdict != game.Refused || out.Messages[0].To != "Рон" || !strings.Contains(out.Messages[0].Body, "Приказы не приняты") ||
 		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: не понял «5»") ||
 		!strings.Contains(out.Messages[0].Body, "57 → 100: это не соседняя клетка") {
 		t.Errorf("%s: %+v", out.Verdict, out.Messages)
 	}
-	if finalJSON(t, r) != before || !reflect.DeepEqual(r.rules().game.State().Orders["Рон"], orders) {
+	if finalJSON(t, r.Referee) != before || !reflect.DeepEqual(r.rules().game.State().Orders["Рон"], orders) {
 		t.Error("a refused message changed the state")
 	}
 	// Orders in the thread where they go privately: refused in the thread with the reason.
 	out = r.send("Рон", false, at(1, 13, 0), "Такт 1: 58 в2")
-	if out.Verdict != judge.Refused || out.Messages[0].To != "" || !strings.Contains(out.Messages[0].Body, "личным сообщением") {
+	if out.Verdict != game.Refused || out.Messages[0].To != "" || !strings.Contains(out.Messages[0].Body, "личным сообщением") {
 		t.Errorf("orders in the thread: %s %+v", out.Verdict, out.Messages)
 	}
 }
@@ -222,19 +222,19 @@ func TestReadings(t *testing.T) {
 		author  string
 		private bool
 		text    string
-		verdict judge.Verdict
+		verdict game.Verdict
 		reply   string // a part of the reply ("" : no reply)
 	}{
-		{"Гойл", false, "помощь", judge.Accepted, "Как писать приказы"},
-		{"Гойл", true, "справка", judge.Accepted, "Как писать приказы"},
-		{"Джинни", false, "Удачи всем! Ловлю момент.", judge.Ignored, ""},
-		{"Джинни", true, "ловлю мяч на 57", judge.Flagged, "я не понял приказ"},
-		{"Невилл", true, "Такт 1: 57 в2 ловлю", judge.Flagged, "не записаны"},
-		{"Гойл", true, "привет, когда срок?", judge.Ignored, "до 23:00 по Москве"},
-		{"Гарри", false, "#спор дракон не мог меня проглотить", judge.Flagged, "передано модератору"},
+		{"Гойл", false, "помощь", game.Accepted, "Как писать приказы"},
+		{"Гойл", true, "справка", game.Accepted, "Как писать приказы"},
+		{"Джинни", false, "Удачи всем! Ловлю момент.", game.Ignored, ""},
+		{"Джинни", true, "ловлю мяч на 57", game.Flagged, "я не понял приказ"},
+		{"Невилл", true, "Такт 1: 57 в2 ловлю", game.Flagged, "не записаны"},
+		{"Гойл", true, "привет, когда срок?", game.Ignored, "до 23:00 по Москве"},
+		{"Гарри", false, "#спор дракон не мог меня проглотить", game.Flagged, "передано модератору"},
 	}
 	for _, c := range cases {
-		before := finalJSON(t, r)
+		before := finalJSON(t, r.Referee)
 		out := r.send(c.author, c.private, at(1, 12, 0), c.text)
 		if out.Verdict != c.verdict {
 			t.Errorf("%q: verdict %s, want %s", c.text, out.Verdict, c.verdict)
@@ -245,7 +245,7 @@ func TestReadings(t *testing.T) {
 		if c.private && len(out.Messages) > 0 && out.Messages[0].To != c.author {
 			t.Errorf("%q: a private message is answered privately: %+v", c.text, out.Messages[0])
 		}
-		if finalJSON(t, r) != before {
+		if finalJSON(t, r.Referee) != before {
 			t.Errorf("%q changed the state", c.text)
 		}
 	}
@@ -254,15 +254,15 @@ func TestReadings(t *testing.T) {
 // Without private messages orders go in the thread (spells too) and are answered there.
 func TestNoPM(t *testing.T) {
 	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n",
-		func(sp *judge.Spec, _ *judge.Options) { sp.NoPM = true })
+		func(sp *game.Spec, _ *referee.Options) { sp.NoPM = true })
 	if !r.rules().game.Settings().OrdersPublic {
 		t.Fatal("no private messages: orders_public")
 	}
 	out := r.send("Гарри", false, at(1, 11, 0), "Такт 1: 58 в2 пас 60 в2 Гуллис-дуллис")
-	if out.Verdict != judge.Accepted || out.Messages[0].To != "" || !strings.Contains(out.Messages[0].Body, "(Гуллис-дуллис)") {
+	if out.Verdict != game.Accepted || out.Messages[0].To != "" || !strings.Contains(out.Messages[0].Body, "(Гуллис-дуллис)") {
 		t.Errorf("%s %+v", out.Verdict, out.Messages)
 	}
-	body, err := r.rules().Say(judge.SayStart, judge.Context{})
+	body, err := r.rules().Say(game.SayStart, game.Context{})
 	if err != nil || !strings.Contains(body, "здесь, в теме") || !strings.Contains(body, "заклинания заговорённых пасов видны всем") {
 		t.Errorf("start: %v\n%s", err, body)
 	}
@@ -273,8 +273,8 @@ func TestNoPM(t *testing.T) {
 func TestRoundsAndEnd(t *testing.T) {
 	r := newRef(t, "settings: {rounds: 1}\n"+teamsYAML)
 	r.send("Гарри", true, at(1, 11, 0), "Такт 1: 2 в2\nОписание: разминка")
-	var outs []judge.Outcome
-	if _, err := judge.Advance(r, at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o judge.Outcome) error {
+	var outs []game.Outcome
+	if _, err := r.Advance(at(1, 11, 0), at(2, 0, 0), func(_ time.Time, o game.Outcome) error {
 		outs = append(outs, o)
 		return nil
 	}); err != nil {
@@ -302,7 +302,7 @@ func TestRoundsAndEnd(t *testing.T) {
 func TestSnapshotFields(t *testing.T) {
 	r := newRef(t, teamsYAML+"deployment: {players: {Гарри: {cell: 57, height: 2, balls: [красный]}}}\n")
 	var f map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(finalJSON(t, r)), &f); err != nil {
+	if err := json.Unmarshal([]byte(finalJSON(t, r.Referee)), &f); err != nil {
 		t.Fatal(err)
 	}
 	keys := func(raw json.RawMessage) []string {
@@ -365,7 +365,7 @@ func TestUndo(t *testing.T) {
 	r := newRef(t, teamsYAML)
 	r.send("Рон", true, at(1, 11, 0), "Такт 1: 18 в2")
 	r.send("Рон", true, at(1, 12, 0), "Такт 1: 17 в3")
-	out, err := r.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", Reason: "по просьбе игрока", At: at(1, 13, 0)})
+	out, err := r.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "по просьбе игрока", At: at(1, 13, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,10 +375,10 @@ func TestUndo(t *testing.T) {
 	if o := r.rules().game.State().Orders["Рон"]; o == nil || o.Tacts[0].Cell != 18 {
 		t.Errorf("the earlier orders stand again: %+v", o)
 	}
-	if _, err := judge.Advance(r, at(1, 13, 0), at(2, 0, 0), func(time.Time, judge.Outcome) error { return nil }); err != nil {
+	if _, err := r.Advance(at(1, 13, 0), at(2, 0, 0), func(time.Time, game.Outcome) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Moderator", At: at(2, 9, 0)}); err == nil {
+	if _, err := r.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", At: at(2, 9, 0)}); err == nil {
 		t.Error("a resolved round was undone")
 	}
 }
@@ -386,10 +386,10 @@ func TestUndo(t *testing.T) {
 // A moderator ends the game: the winner named or by the score; the seed is revealed.
 func TestModeratorEnd(t *testing.T) {
 	r := newRef(t, teamsYAML)
-	if _, err := r.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Moderator", Winner: "Вороны", At: at(1, 12, 0)}); err == nil {
+	if _, err := r.Moderate(game.ModCommand{Action: game.ModEnd, By: "Moderator", Winner: "Вороны", At: at(1, 12, 0)}); err == nil {
 		t.Error("an unknown winner accepted")
 	}
-	out, err := r.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Moderator", Winner: "Змеи", Reason: "Грифоны сдались", At: at(1, 12, 0)})
+	out, err := r.Moderate(game.ModCommand{Action: game.ModEnd, By: "Moderator", Winner: "Змеи", Reason: "Грифоны сдались", At: at(1, 12, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,15 +407,15 @@ func TestModeratorEnd(t *testing.T) {
 func TestTemplatesRender(t *testing.T) {
 	r := newRef(t, teamsYAML)
 	rs := r.rules()
-	for _, n := range append(rs.Required(), judge.RefereeTemplates...) {
+	for _, n := range append(rs.Required(), game.RefereeTemplates...) {
 		if !rs.Defined(n) {
 			t.Errorf("no template %q", n)
 		}
 	}
-	in := &judge.Input{Source: judge.PM, Author: "Гойл", At: at(1, 12, 0)}
-	mod := &judge.ModCommand{By: "Moderator", Reason: "перерыв", Flag: judge.FlagDispute}
-	for _, n := range judge.RefereeTemplates {
-		c := judge.Context{In: in, Mod: mod, Dispute: "#спор", Fair: judge.Fair{Commitment: "abc", Seed: "1", Salt: "s"},
+	in := &game.Input{Source: game.PM, Author: "Гойл", At: at(1, 12, 0)}
+	mod := &game.ModCommand{By: "Moderator", Reason: "перерыв", Flag: game.FlagDispute}
+	for _, n := range game.RefereeTemplates {
+		c := game.Context{In: in, Mod: mod, Dispute: "#спор", Fair: game.Fair{Commitment: "abc", Seed: "1", Salt: "s"},
 			Lines: []rules.Problem{{Code: rules.CodeUnreadable, Line: "ловлю", Detail: "no_tact"}}}
 		body, err := rs.Say(n, c)
 		if err != nil || body == "" || strings.Contains(body, "<no value>") {
@@ -434,7 +434,7 @@ func TestSandbox(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(sg.Spec), &doc); err != nil {
 		t.Fatalf("spec: %v\n%s", err, sg.Spec)
 	}
-	sp := judge.Spec{Node: *doc.Content[0], Start: time.Now(), Timezone: "Europe/Moscow"}
+	sp := game.Spec{Node: *doc.Content[0], Start: time.Now(), Timezone: "Europe/Moscow"}
 	setup, err := Game{}.Setup(sp)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, sg.Spec)
@@ -454,7 +454,7 @@ func TestSandboxDeadline(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(sg.Spec), &doc); err != nil {
 			t.Fatal(err)
 		}
-		setup, err := Game{}.Setup(judge.Spec{Node: *doc.Content[0], Start: now, Timezone: "Europe/Moscow"})
+		setup, err := Game{}.Setup(game.Spec{Node: *doc.Content[0], Start: now, Timezone: "Europe/Moscow"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -462,7 +462,7 @@ func TestSandboxDeadline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs, err := rules.(judge.Opener).Open(now, engine.NewRand("1", 0))
+		evs, err := rules.(game.Opener).Open(now, game.NewRand("1", 0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -480,19 +480,19 @@ func TestSandboxDeadline(t *testing.T) {
 
 // What the sandbox's banner suggests trying is accepted as it stands.
 func TestSandboxTry(t *testing.T) {
-	r := newRef(t, sandboxAt(at(1, 12, 0)).Spec, func(sp *judge.Spec, _ *judge.Options) { sp.Timezone = "Europe/Moscow" })
+	r := newRef(t, sandboxAt(at(1, 12, 0)).Spec, func(sp *game.Spec, _ *referee.Options) { sp.Timezone = "Europe/Moscow" })
 	out := r.send("Гарри", true, at(1, 12, 1), "Такт 1: 17 в2\nДракон такт 1: вперёд")
-	if out.Verdict != judge.Accepted || strings.Contains(out.Messages[0].Body, "Не принято") {
+	if out.Verdict != game.Accepted || strings.Contains(out.Messages[0].Body, "Не принято") {
 		t.Errorf("%s:\n%s", out.Verdict, out.Messages[0].Body)
 	}
 }
 
 // TestExpectsPrivate: orders go by private message all game long; written in the thread, none.
 func TestExpectsPrivate(t *testing.T) {
-	if r := newRef(t, teamsYAML); !judge.ExpectsPrivate(r.Referee, at(1, 11, 0)) {
+	if r := newRef(t, teamsYAML); !r.Referee.ExpectsPrivate(at(1, 11, 0)) {
 		t.Error("orders by private message: none expected")
 	}
-	if r := newRef(t, teamsYAML, func(sp *judge.Spec, _ *judge.Options) { sp.NoPM = true }); judge.ExpectsPrivate(r.Referee, at(1, 11, 0)) {
+	if r := newRef(t, teamsYAML, func(sp *game.Spec, _ *referee.Options) { sp.NoPM = true }); r.Referee.ExpectsPrivate(at(1, 11, 0)) {
 		t.Error("orders in the thread: a private message expected")
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"forumgm/judge"
+	"forumgm/game"
 )
 
 // sandboxLead is how long after the sandbox opens the first round resolves.
@@ -14,25 +14,25 @@ const sandboxLead = 10 * time.Minute
 // rounds. The deadline is a time of day, so the sandbox sets it to the time of day ten minutes
 // after it opens (the wall clock, in the sandbox's zone Europe/Moscow): the first round resolves
 // then, the next ones at the same time on the following days.
-func (Game) Sandbox() judge.SandboxGame {
+func (Game) Sandbox() game.SandboxGame {
 	return sandboxAt(time.Now())
 }
 
-func sandboxAt(now time.Time) judge.SandboxGame {
+func sandboxAt(now time.Time) game.SandboxGame {
 	loc, err := time.LoadLocation("Europe/Moscow")
 	if err != nil {
 		loc = time.FixedZone("MSK", 3*3600)
 	}
 	d := now.In(loc).Add(sandboxLead + time.Minute - 1).Truncate(time.Minute)
 	deadline := d.Format("15:04")
-	return judge.SandboxGame{
+	return game.SandboxGame{
 		Title:   "Dragonball",
 		Subject: "Драконбол — матч в песочнице",
 		Intro: "[b]Драконбол — матч в песочнице[/b]\n" +
 			"Ведущий — бот gm-bot. Грифоны: Гарри, Рон, Джинни (дракону приказывает Гарри). " +
 			"Змеи: Драко, Крэбб, Гойл (дракону приказывает Драко).\n" +
 			"Приказы — личным сообщением боту, раунд разыгрывается в " + deadline + " по Москве. Удачной игры!",
-		Players: []judge.SandboxUser{
+		Players: []game.SandboxUser{
 			{Name: "Гарри", Password: "griffin-1", Role: "player, Грифоны (side A), the dragon's handler"},
 			{Name: "Рон", Password: "griffin-2", Role: "player, Грифоны (side A)"},
 			{Name: "Джинни", Password: "griffin-3", Role: "player, Грифоны (side A)"},

@@ -5,19 +5,19 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
-	"forumgm/judge"
+	"forumgm/game"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // openTurn is the log of a game whose turn 1 has just opened (the start and the opening).
-func openTurn(b *testing.B) []engine.Record {
+func openTurn(b *testing.B) []game.Record {
 	g := newGame(b, "", false)
 	g.advance(at(20, 0))
-	var recs []engine.Record
+	var recs []game.Record
 	for _, ev := range g.log {
-		rec, err := engine.Encode(ev)
+		rec, err := game.Encode(ev)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -31,8 +31,8 @@ func openTurn(b *testing.B) []engine.Record {
 func benchJudge(b *testing.B, author, text string) {
 	recs := openTurn(b)
 	setup := setupOf(b)
-	fresh := func() judge.Referee {
-		r, err := judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "7", Salt: "s"})
+	fresh := func() *referee.Referee {
+		r, err := referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "7", Salt: "s"})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func benchJudge(b *testing.B, author, text string) {
 		}
 		return r
 	}
-	in := judge.Input{Source: judge.Thread, PostID: "1", Author: author, At: at(20, 1), Post: parser.FromBBCode(text)}
+	in := game.Input{Source: game.Thread, PostID: "1", Author: author, At: at(20, 1), Post: parser.FromBBCode(text)}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -49,14 +49,14 @@ func benchJudge(b *testing.B, author, text string) {
 		r := fresh()
 		b.StartTimer()
 		out, err := r.Judge(in)
-		if err != nil || out.Verdict != judge.Accepted {
+		if err != nil || out.Verdict != game.Accepted {
 			b.Fatal(err, out.Verdict, out.Messages)
 		}
 	}
 }
 
 // setupOf is the set-up newGame uses.
-func setupOf(b *testing.B) *judge.Setup {
+func setupOf(b *testing.B) *game.Setup {
 	src := teamsYAML + `settings:
   first_turn: "2026-12-01T20:00:00+03:00"
   start_cells: {Команда 1: 6}
@@ -82,12 +82,12 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var r judge.Referee
+	var r *referee.Referee
 	var last time.Time
 	turn := 0
 	next := func() {
 		if r == nil || turn == 25 {
-			if r, err = judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "7", Salt: "s"}); err != nil {
+			if r, err = referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "7", Salt: "s"}); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := r.Start(at(19, 0)); err != nil {
@@ -97,7 +97,7 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 		}
 		turn++
 		open := at(20, 0).Add(time.Duration(turn-1) * 30 * time.Minute)
-		if last, err = judge.Advance(r, last, open, func(time.Time, judge.Outcome) error { return nil }); err != nil {
+		if last, err = r.Advance(last, open, func(time.Time, game.Outcome) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -113,9 +113,9 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 			next()
 			b.StartTimer()
 		}
-		in := judge.Input{Source: judge.Thread, PostID: "p", Author: authors[i%4], At: last.Add(time.Minute), Post: posts[i%100]}
+		in := game.Input{Source: game.Thread, PostID: "p", Author: authors[i%4], At: last.Add(time.Minute), Post: posts[i%100]}
 		out, err := r.Judge(in)
-		if err != nil || out.Verdict != judge.Accepted {
+		if err != nil || out.Verdict != game.Accepted {
 			b.Fatal(i, err, out.Verdict, out.Messages)
 		}
 	}

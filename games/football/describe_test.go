@@ -4,20 +4,19 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/rules"
-	"forumgm/judge"
 )
 
 // Every event the engine logs has words for the moderators' web UI.
 func TestDescribe(t *testing.T) {
 	g := newGame(t, "", false)
-	d, ok := judge.RulesOf(g.ref).(judge.Describer)
+	d, ok := g.ref.Rules().(game.Describer)
 	if !ok {
-		t.Fatal("football rules are not a judge.Describer")
+		t.Fatal("football rules are not a game.Describer")
 	}
 	cases := []struct {
-		ev   engine.Event
+		ev   game.Event
 		want string
 	}{
 		{&rules.GameStarted{}, "игра началась"},

@@ -1,8 +1,8 @@
-// Package football is the football dice quiz ("футбольная игра с кубиком") as a forumgm game: it
-// registers the game, decodes its settings, teams, board and question bank, and gives the referee
-// the game's rules (games/football/rules), grammar (games/football/grammar) and voice (games/football/voice)
+// Package football is the football dice quiz ("футбольная игра с кубиком") as a forumgm game
+// (listed in package games): it decodes its settings, teams, board and question bank, and gives
+// the referee the game's rules (games/football/rules), grammar (games/football/grammar) and voice (games/football/voice)
 // over one state; it also owns the replay's "final" view, what moderators may undo, the fairness
-// check of the die tables (judge.Verifier) and the game's sandbox set-up.
+// check of the die tables (game.Verifier) and the game's sandbox set-up.
 package football
 
 import (
@@ -17,8 +17,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"forumgm/game"
 	"forumgm/games/football/rules"
-	"forumgm/judge"
 	"forumgm/quiz"
 )
 
@@ -30,13 +30,14 @@ var defaultQuestions []byte
 // Name is the game's name in config.yaml and transcripts.
 const Name = "football"
 
-func init() { judge.Register(Game{}) }
-
 // Game is the football quiz's plug-in value.
 type Game struct{}
 
 // Name is "football".
 func (Game) Name() string { return Name }
+
+// Title is the game's name on the moderators' pages.
+func (Game) Title() string { return "Футбол с кубиком" }
 
 // spec is the game's own part of config.yaml's game section or of a transcript.
 type spec struct {
@@ -52,10 +53,10 @@ type spec struct {
 }
 
 // Setup decodes and checks a configured football game, reporting every problem it finds.
-func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
+func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	var in spec
 	if sp.Node.Kind != 0 {
-		if err := judge.DecodeStrict(&sp.Node, &in); err != nil {
+		if err := game.DecodeStrict(&sp.Node, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -96,7 +97,7 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 			}
 		}
 	}
-	newRules := func() (judge.Rules, error) {
+	newRules := func() (game.Rules, error) {
 		g, err := rules.New(s, board, in.Teams)
 		if err != nil {
 			return nil, err
@@ -106,11 +107,11 @@ func (Game) Setup(sp judge.Spec) (*judge.Setup, error) {
 	if _, err := newRules(); err != nil {
 		return nil, err
 	}
-	return &judge.Setup{New: newRules, Players: players, Fixed: s.Fixed()}, nil
+	return &game.Setup{New: newRules, Players: players, Fixed: s.Fixed()}, nil
 }
 
 // settings are the defaults overlaid with the spec's settings, time zone and question bank.
-func settings(sp judge.Spec, in spec) (rules.Settings, error) {
+func settings(sp game.Spec, in spec) (rules.Settings, error) {
 	s := rules.DefaultSettings()
 	if in.Settings.Kind != 0 {
 		if sp.Timezone != "" {
@@ -126,7 +127,7 @@ func settings(sp judge.Spec, in spec) (rules.Settings, error) {
 		if err != nil {
 			return s, err
 		}
-		if err := judge.DecodeStrict(rest, &s); err != nil {
+		if err := game.DecodeStrict(rest, &s); err != nil {
 			return s, fmt.Errorf("settings: %w", err)
 		}
 		if after > 0 {
@@ -229,7 +230,7 @@ func firstTurnAfter(n *yaml.Node) (*yaml.Node, time.Duration, error) {
 }
 
 // loadBoard reads the board: the default one, or a board file.
-func loadBoard(sp judge.Spec, name string) (*rules.Board, error) {
+func loadBoard(sp game.Spec, name string) (*rules.Board, error) {
 	if name == "" || name == "default" {
 		return defaultBoard(), nil
 	}
@@ -246,7 +247,7 @@ func loadBoard(sp judge.Spec, name string) (*rules.Board, error) {
 }
 
 // resolve makes a relative file name relative to the spec's folder.
-func resolve(sp judge.Spec, file string) string {
+func resolve(sp game.Spec, file string) string {
 	if !filepath.IsAbs(file) && sp.Dir != "" {
 		return filepath.Join(sp.Dir, file)
 	}

@@ -5,27 +5,26 @@ import (
 	"strings"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/grammar"
 	"forumgm/games/football/rules"
-	"forumgm/judge"
 	"forumgm/templates"
 )
 
 // Rules is one running football game: the engine's state with the grammar and the voice.
 type Rules struct {
-	judge.Engine // Apply, NextTimer, Tick, DecodeEvent
-	game         *rules.Game
-	tmpl         *templates.Set
-	noPM         bool
-	teams        []string           // the teams' names, for the grammar's attack targets
-	started      *rules.GameStarted // the groups and the first die table (the opening post shows them)
+	game.Engine // Apply, NextTimer, Tick, DecodeEvent
+	game        *rules.Game
+	tmpl        *templates.Set
+	noPM        bool
+	teams       []string           // the teams' names, for the grammar's attack targets
+	started     *rules.GameStarted // the groups and the first die table (the opening post shows them)
 }
 
 var (
-	_ judge.Rules    = (*Rules)(nil)
-	_ judge.Opener   = (*Rules)(nil)
-	_ judge.Verifier = (*Rules)(nil)
+	_ game.Rules    = (*Rules)(nil)
+	_ game.Opener   = (*Rules)(nil)
+	_ game.Verifier = (*Rules)(nil)
 )
 
 // Game is the engine, for queries.
@@ -33,17 +32,17 @@ func (r *Rules) Game() *rules.Game { return r.game }
 
 // Open begins the game in the opening post: the teams are split into groups and the first die
 // table is drawn and committed, so both are public before turn 1.
-func (r *Rules) Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (r *Rules) Open(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	ev, err := r.game.Begin(at, rnd)
 	if err != nil {
 		return nil, err
 	}
-	return []engine.Event{ev}, nil
+	return []game.Event{ev}, nil
 }
 
 // Decide judges an intent. On a forum without private messages the captain's points and answers
 // come in the thread and count as sent privately (there is no other way to send them).
-func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
+func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 	if r.noPM {
 		switch in.Body.(type) {
 		case *rules.Points, *rules.Answer:
@@ -54,7 +53,7 @@ func (r *Rules) Decide(in engine.Input) ([]engine.Event, error) {
 }
 
 // Apply folds an event (and keeps the start for the opening post).
-func (r *Rules) Apply(ev engine.Event) error {
+func (r *Rules) Apply(ev game.Event) error {
 	if err := r.game.Apply(ev); err != nil {
 		return err
 	}
@@ -104,31 +103,31 @@ func (r *Rules) ExpectsPrivate(now time.Time) bool {
 // Read is the grammar: rolls, attacks, defences and points (moves), an answer to the team's
 // question, a request for help, or chatter. A private message from someone on no team is never
 // an answer (it is answered as a message the game cannot use).
-func (r *Rules) Read(in judge.Input) judge.Reading {
-	res := grammar.Parse(in.Post, grammar.Options{Teams: r.teams, Private: in.Source == judge.PM})
+func (r *Rules) Read(in game.Input) game.Reading {
+	res := grammar.Parse(in.Post, grammar.Options{Teams: r.teams, Private: in.Source == game.PM})
 	switch res.Class {
 	case grammar.Help:
-		return judge.Reading{Kind: judge.Help}
+		return game.Reading{Kind: game.Help}
 	case grammar.Unreadable:
-		return judge.Reading{Kind: judge.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
+		return game.Reading{Kind: game.Unreadable, Lines: res.Problems, Detail: lineErrors(res.Problems)}
 	case grammar.Move:
-		return judge.Reading{Kind: judge.Intent, Intent: res.Body(), Move: true}
+		return game.Reading{Kind: game.Intent, Intent: res.Body(), Move: true}
 	case grammar.AnswerPost:
 		if a, ok := res.Intents[0].(*rules.Answer); !ok || !a.Explicit && !r.awaitsAnswer(in) {
-			return judge.Reading{Kind: judge.Chatter}
+			return game.Reading{Kind: game.Chatter}
 		}
 		if !r.IsPlayer(in.Author) {
-			return judge.Reading{Kind: judge.Chatter}
+			return game.Reading{Kind: game.Chatter}
 		}
-		return judge.Reading{Kind: judge.Intent, Intent: res.Body()}
+		return game.Reading{Kind: game.Intent, Intent: res.Body()}
 	}
-	return judge.Reading{Kind: judge.Chatter}
+	return game.Reading{Kind: game.Chatter}
 }
 
 // awaitsAnswer reports whether a bare private message from in's author may be an answer: the
 // author is a team's captain and the team has a question open, or one that closed less than
 // question_time ago (a late answer is told so). Otherwise it is a message the game cannot use.
-func (r *Rules) awaitsAnswer(in judge.Input) bool {
+func (r *Rules) awaitsAnswer(in game.Input) bool {
 	team, ok := r.game.TeamOf(in.Author)
 	if !ok || !strings.EqualFold(strings.TrimSpace(team.Captain), strings.TrimSpace(in.Author)) {
 		return false
@@ -145,9 +144,9 @@ func (r *Rules) awaitsAnswer(in judge.Input) bool {
 
 // Say renders a template for a situation the referee reaches; the opening post shows the groups
 // and the die table's commitment.
-func (r *Rules) Say(name string, c judge.Context) (string, error) {
+func (r *Rules) Say(name string, c game.Context) (string, error) {
 	v := r.view(c)
-	if name == judge.SayStart && v.Event == nil && r.started != nil {
+	if name == game.SayStart && v.Event == nil && r.started != nil {
 		v.Event = r.started
 	}
 	return r.tmpl.Render(name, v)
@@ -155,7 +154,7 @@ func (r *Rules) Say(name string, c judge.Context) (string, error) {
 
 // Refusal explains the engine's refusal. None is quiet: every post is answered (a bare private
 // message that cannot be an answer never reaches the engine: Read calls it chatter).
-func (r *Rules) Refusal(c judge.Context, err error) (string, bool, error) {
+func (r *Rules) Refusal(c game.Context, err error) (string, bool, error) {
 	ref, ok := rules.AsRefusal(err)
 	if !ok {
 		return "", false, err
@@ -177,7 +176,7 @@ func (r *Rules) Ender(_, reason string) any { return &rules.EndGame{Reason: reas
 // table (its commitment is posted). Undoing it would free a number whose face everyone knows,
 // and the team could pick another; a wrong move is settled by the moderators' other tools
 // (pause, end). docs/fairness.md says so.
-func (r *Rules) Undoable(ev engine.Event) (string, bool) {
+func (r *Rules) Undoable(ev game.Event) (string, bool) {
 	switch e := ev.(type) {
 	case *rules.Rolled:
 		return "", false
@@ -222,7 +221,7 @@ var eventTemplates = []string{"game_started", "turn_opened", "rolled", "question
 
 // Required lists every template the game may render.
 func (r *Rules) Required() []string {
-	names := append([]string(nil), judge.RefereeTemplates...)
+	names := append([]string(nil), game.RefereeTemplates...)
 	names = append(names, "refused", "cell", "redraw", "table", "reveal")
 	names = append(names, eventTemplates...)
 	for _, c := range rules.AllCodes {
@@ -235,12 +234,12 @@ func (r *Rules) Required() []string {
 }
 
 // part is one message an event causes: a template and whom it goes to ("" the thread,
-// judge.Sender the input's author, else a captain).
+// game.Sender the input's author, else a captain).
 type part struct{ name, to string }
 
 // Messages renders what an event causes: replies in the thread, and the faces and questions by
 // private message to the team's captain.
-func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, error) {
+func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) {
 	c.Event = ev
 	v := r.view(c)
 	var parts []part
@@ -259,9 +258,9 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	case *rules.DefenceRolled:
 		parts = []part{{"defence_rolled", ""}, {"defence_pm", e.Captain}}
 	case *rules.PointsSpent:
-		parts = []part{{"points_spent", judge.Sender}}
+		parts = []part{{"points_spent", game.Sender}}
 	case *rules.AnswerJudged:
-		parts = []part{{"answer_judged", judge.Sender}}
+		parts = []part{{"answer_judged", game.Sender}}
 	case *rules.QuestionExpired:
 		parts = []part{{"question_expired", e.Captain}}
 	case *rules.TurnClosed:
@@ -271,14 +270,14 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	default:
 		return nil, nil
 	}
-	var out []judge.Message
+	var out []game.Message
 	for _, p := range parts {
 		body, err := r.tmpl.Render(p.name, v)
 		if err != nil {
 			return nil, err
 		}
-		m := judge.Message{To: p.to, Body: body}
-		if p.to != "" && p.to != judge.Sender {
+		m := game.Message{To: p.to, Body: body}
+		if p.to != "" && p.to != game.Sender {
 			if r.noPM {
 				m.To = "" // no private messages: the thread
 			} else {
@@ -290,11 +289,11 @@ func (r *Rules) Messages(c judge.Context, ev engine.Event) ([]judge.Message, err
 	return out, nil
 }
 
-// ---- the moderators' words (judge.Describer) ----
+// ---- the moderators' words (game.Describer) ----
 
 // Describe is an event in words for the moderators ("event KIND" in the templates); "" when the
 // templates have no words for it.
-func (r *Rules) Describe(ev engine.Event) string {
+func (r *Rules) Describe(ev game.Event) string {
 	return r.tmpl.Optional("event "+ev.EventKind(), ev)
 }
 
@@ -315,7 +314,7 @@ func (r *Rules) Status() string {
 }
 
 // Winners: none, the final table decides.
-func (r *Rules) Winners() []judge.Winner { return nil }
+func (r *Rules) Winners() []game.Winner { return nil }
 
 // ---- template data ----
 
@@ -323,22 +322,22 @@ func (r *Rules) Winners() []judge.Winner { return nil }
 type View struct {
 	Author   string
 	Private  bool
-	Event    engine.Event
+	Event    game.Event
 	Problems []rules.Problem
 	Lines    []*grammar.LineError // at most echoLines of them, each cut
 	More     int                  // how many more unreadable lines were not echoed
 	Examples []string
-	Mod      *judge.ModCommand
-	Fair     judge.Fair
+	Mod      *game.ModCommand
+	Fair     game.Fair
 	NoPM     bool // the forum has no private messages
 	game     *rules.Game
 }
 
-func (r *Rules) view(c judge.Context) *View {
+func (r *Rules) view(c game.Context) *View {
 	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
 	if c.In != nil {
 		v.Author = c.In.Author
-		v.Private = c.In.Source == judge.PM
+		v.Private = c.In.Source == game.PM
 	}
 	if ls, ok := c.Lines.([]*grammar.LineError); ok {
 		v.Lines, v.More = echoed(ls)

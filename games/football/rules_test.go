@@ -10,10 +10,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/rules"
-	"forumgm/judge"
 	"forumgm/parser"
+	"forumgm/referee"
 )
 
 var msk = time.FixedZone("MSK", 3*3600)
@@ -28,25 +28,25 @@ const teamsYAML = `teams:
 `
 
 // specOf is a game's own keys as YAML.
-func specOf(t testing.TB, src string) judge.Spec {
+func specOf(t testing.TB, src string) game.Spec {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatal(err)
 	}
-	return judge.Spec{Node: *doc.Content[0], Start: at(19, 0)}
+	return game.Spec{Node: *doc.Content[0], Start: at(19, 0)}
 }
 
-// game is a started referee of a game with the teams above, turn 1 at 20:00, Команда 1 on an
+// match is a started referee of a game with the teams above, turn 1 at 20:00, Команда 1 on an
 // attack cell and the faces of some numbers fixed.
-type game struct {
+type match struct {
 	t    testing.TB
-	ref  judge.Referee
+	ref  *referee.Referee
 	last time.Time
-	log  []engine.Event
+	log  []game.Event
 }
 
-func newGame(t testing.TB, extra string, noPM bool) *game {
+func newGame(t testing.TB, extra string, noPM bool) *match {
 	t.Helper()
 	src := teamsYAML + `settings:
   first_turn: "2026-12-01T20:00:00+03:00"
@@ -60,11 +60,11 @@ func newGame(t testing.TB, extra string, noPM bool) *game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := judge.New(setup, judge.Options{Bot: "gm-bot", Seed: "7", Salt: "s", NoPM: noPM})
+	ref, err := referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "7", Salt: "s", NoPM: noPM})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &game{t: t, ref: ref, last: at(19, 0)}
+	g := &match{t: t, ref: ref, last: at(19, 0)}
 	out, err := ref.Start(at(19, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -74,14 +74,14 @@ func newGame(t testing.TB, extra string, noPM bool) *game {
 }
 
 // post judges a post (advancing the clock to it first).
-func (g *game) post(when time.Time, author string, private bool, text string) judge.Outcome {
+func (g *match) post(when time.Time, author string, private bool, text string) game.Outcome {
 	g.t.Helper()
 	g.advance(when)
-	src := judge.Thread
+	src := game.Thread
 	if private {
-		src = judge.PM
+		src = game.PM
 	}
-	out, err := g.ref.Judge(judge.Input{Source: src, PostID: "p", Author: author, At: when, Post: parser.FromBBCode(text)})
+	out, err := g.ref.Judge(game.Input{Source: src, PostID: "p", Author: author, At: when, Post: parser.FromBBCode(text)})
 	if err != nil {
 		g.t.Fatal(err)
 	}
@@ -90,16 +90,16 @@ func (g *game) post(when time.Time, author string, private bool, text string) ju
 }
 
 // moderate carries out a moderator command, keeping its events.
-func (g *game) moderate(cmd judge.ModCommand) (judge.Outcome, error) {
+func (g *match) moderate(cmd game.ModCommand) (game.Outcome, error) {
 	out, err := g.ref.Moderate(cmd)
 	g.log = append(g.log, out.Events...)
 	return out, err
 }
 
-func (g *game) advance(to time.Time) {
+func (g *match) advance(to time.Time) {
 	g.t.Helper()
 	var err error
-	g.last, err = judge.Advance(g.ref, g.last, to, func(_ time.Time, o judge.Outcome) error {
+	g.last, err = g.ref.Advance(g.last, to, func(_ time.Time, o game.Outcome) error {
 		g.log = append(g.log, o.Events...)
 		return nil
 	})
@@ -108,7 +108,7 @@ func (g *game) advance(to time.Time) {
 	}
 }
 
-func (g *game) final() rules.Final { return g.ref.Snapshot().(rules.Final) }
+func (g *match) final() rules.Final { return g.ref.Snapshot().(rules.Final) }
 
 func TestSetupReportsEveryProblem(t *testing.T) {
 	cases := map[string]struct{ src, want string }{
@@ -212,7 +212,7 @@ func TestStartPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := judge.New(setup, judge.Options{Seed: "7", Salt: "s"})
+	ref, _ := referee.New(setup, referee.Options{Seed: "7", Salt: "s"})
 	out, err := ref.Start(at(19, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func TestStartPost(t *testing.T) {
 	}
 	started := out.Events[0].(*rules.GameStarted)
 	body := out.Messages[0].Body
-	seed := strings.Index(body, engine.Commitment("7", "s"))
+	seed := strings.Index(body, game.Commitment("7", "s"))
 	dice := strings.Index(body, started.Dice.Commitment)
 	if seed < 0 || dice < 0 || seed > dice {
 		t.Errorf("the seed's commitment (at %d) must come before the die table's (at %d):\n%s", seed, dice, body)
@@ -246,24 +246,24 @@ func TestReadAndAnswer(t *testing.T) {
 		author       string
 		private      bool
 		text         string
-		verdict      judge.Verdict
+		verdict      game.Verdict
 		to, contains string
 		moreReplies  int
 	}{
-		{at(20, 1), "Петя", false, "Атакуем команду 2 — 58", judge.Accepted, "", "атакует ворота команды «Команда 2»", 1},
-		{at(20, 2), "Петя", true, "+2 к атаке", judge.Refused, "Петя", "капитан", 0},
-		{at(20, 2), "Вася", false, "+2 к атаке", judge.Refused, "", "личным сообщением", 0},
-		{at(20, 3), "Вася", true, "добавляю 5 баллов к атаке", judge.Accepted, "Вася", "просили 5, но на счету было только 3", 0},
-		{at(20, 4), "Саша", false, "Защищаемся 12", judge.Accepted, "", "защищается", 1},
-		{at(20, 5), "Гоша", true, "+1 к защите", judge.Refused, "Гоша", "нет игровых баллов", 0},
-		{at(20, 6), "Гоша", true, "как дела?", judge.Ignored, "Гоша", "не понял это сообщение", 0},
-		{at(20, 6), "Гоша", true, "Ответ: Пеле", judge.Refused, "Гоша", "нет открытого вопроса", 0},
-		{at(20, 7), "Незнакомец", true, "Пеле", judge.Ignored, "Незнакомец", "не понял это сообщение", 0},
-		{at(20, 7), "Незнакомец", false, "Бросаю 40", judge.Flagged, "", "не записаны", 0},
-		{at(20, 8), "Катя", false, "бросаю 37 или 38", judge.Flagged, "", "назовите одно", 0},
-		{at(20, 8), "Катя", false, "справка", judge.Accepted, "", "Как ходить", 0},
-		{at(20, 8), "Катя", false, "Ход принят, ждём", judge.Ignored, "", "", 0},
-		{at(20, 9), "Катя", true, "Бросаю 37", judge.Refused, "Катя", "в теме игры", 0},
+		{at(20, 1), "Петя", false, "Атакуем команду 2 — 58", game.Accepted, "", "атакует ворота команды «Команда 2»", 1},
+		{at(20, 2), "Петя", true, "+2 к атаке", game.Refused, "Петя", "капитан", 0},
+		{at(20, 2), "Вася", false, "+2 к атаке", game.Refused, "", "личным сообщением", 0},
+		{at(20, 3), "Вася", true, "добавляю 5 баллов к атаке", game.Accepted, "Вася", "просили 5, но на счету было только 3", 0},
+		{at(20, 4), "Саша", false, "Защищаемся 12", game.Accepted, "", "защищается", 1},
+		{at(20, 5), "Гоша", true, "+1 к защите", game.Refused, "Гоша", "нет игровых баллов", 0},
+		{at(20, 6), "Гоша", true, "как дела?", game.Ignored, "Гоша", "не понял это сообщение", 0},
+		{at(20, 6), "Гоша", true, "Ответ: Пеле", game.Refused, "Гоша", "нет открытого вопроса", 0},
+		{at(20, 7), "Незнакомец", true, "Пеле", game.Ignored, "Незнакомец", "не понял это сообщение", 0},
+		{at(20, 7), "Незнакомец", false, "Бросаю 40", game.Flagged, "", "не записаны", 0},
+		{at(20, 8), "Катя", false, "бросаю 37 или 38", game.Flagged, "", "назовите одно", 0},
+		{at(20, 8), "Катя", false, "справка", game.Accepted, "", "Как ходить", 0},
+		{at(20, 8), "Катя", false, "Ход принят, ждём", game.Ignored, "", "", 0},
+		{at(20, 9), "Катя", true, "Бросаю 37", game.Refused, "Катя", "в теме игры", 0},
 	}
 	for i, c := range cases {
 		out := g.post(c.when, c.author, c.private, c.text)
@@ -315,7 +315,7 @@ func TestPrivateMessages(t *testing.T) {
 		t.Errorf("without private messages the face goes to the thread: %+v", out.Messages)
 	}
 	out = g.post(at(20, 2), "Вася", false, "+1 к атаке")
-	if out.Verdict != judge.Accepted || out.Messages[0].To != "" {
+	if out.Verdict != game.Accepted || out.Messages[0].To != "" {
 		t.Errorf("without private messages points come in the thread: %s %+v", out.Verdict, out.Messages)
 	}
 }
@@ -325,7 +325,7 @@ func TestUndoAttack(t *testing.T) {
 	g := newGame(t, "", false)
 	before := g.final()
 	g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
-	out, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Мод", Reason: "ошибка", At: at(20, 2)})
+	out, err := g.ref.Moderate(game.ModCommand{Action: game.ModUndo, By: "Мод", Reason: "ошибка", At: at(20, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestUndoAttack(t *testing.T) {
 	if after := g.final(); len(after.Used) != len(before.Used) {
 		t.Errorf("used after the undo %v, before %v", after.Used, before.Used)
 	}
-	if out := g.post(at(20, 3), "Петя", false, "Бросаю 58"); out.Verdict != judge.Accepted {
+	if out := g.post(at(20, 3), "Петя", false, "Бросаю 58"); out.Verdict != game.Accepted {
 		t.Errorf("after the undo the team moves again with the same number: %s %+v", out.Verdict, out.Messages)
 	}
 }
@@ -344,24 +344,24 @@ func TestUndoAttack(t *testing.T) {
 // attack without private messages (posted in the thread), an attack of a closed turn (the close
 // posts every face). The number stays used, so the team cannot pick another.
 func TestUndoPublicFace(t *testing.T) {
-	undo := func(g *game, when time.Time) error {
-		_, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModUndo, By: "Мод", Reason: "ошибка", At: when})
+	undo := func(g *match, when time.Time) error {
+		_, err := g.ref.Moderate(game.ModCommand{Action: game.ModUndo, By: "Мод", Reason: "ошибка", At: when})
 		return err
 	}
 	g := newGame(t, "", false)
-	if out := g.post(at(20, 1), "Катя", false, "Бросаю 37"); out.Verdict != judge.Accepted {
+	if out := g.post(at(20, 1), "Катя", false, "Бросаю 37"); out.Verdict != game.Accepted {
 		t.Fatalf("roll: %s %+v", out.Verdict, out.Messages)
 	}
-	if err := undo(g, at(20, 2)); !errors.Is(err, judge.ErrNothingToUndo) {
+	if err := undo(g, at(20, 2)); !errors.Is(err, referee.ErrNothingToUndo) {
 		t.Errorf("a public roll undone: %v", err)
 	}
-	if out := g.post(at(20, 3), "Катя", false, "Бросаю 12"); out.Verdict == judge.Accepted {
+	if out := g.post(at(20, 3), "Катя", false, "Бросаю 12"); out.Verdict == game.Accepted {
 		t.Errorf("after a refused undo the team moved again: %+v", out.Messages)
 	}
 
 	g = newGame(t, "", true)
 	g.post(at(20, 1), "Петя", false, "Атакуем Команда 2, 58")
-	if err := undo(g, at(20, 2)); !errors.Is(err, judge.ErrNothingToUndo) {
+	if err := undo(g, at(20, 2)); !errors.Is(err, referee.ErrNothingToUndo) {
 		t.Errorf("an attack whose face went to the thread undone: %v", err)
 	}
 
@@ -377,7 +377,7 @@ func TestUndoPublicFace(t *testing.T) {
 	if !closed {
 		t.Fatal("turn 1 did not close by 23:59")
 	}
-	if err := undo(g, at(23, 59)); !errors.Is(err, judge.ErrNothingToUndo) {
+	if err := undo(g, at(23, 59)); !errors.Is(err, referee.ErrNothingToUndo) {
 		t.Errorf("a move of a closed turn undone: %v", err)
 	}
 }
@@ -386,7 +386,7 @@ func TestUndoPublicFace(t *testing.T) {
 func TestModeratorEnd(t *testing.T) {
 	g := newGame(t, "", false)
 	g.advance(at(20, 0))
-	out, err := g.ref.Moderate(judge.ModCommand{Action: judge.ModEnd, By: "Мод", Reason: "все ушли", At: at(20, 5)})
+	out, err := g.ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "Мод", Reason: "все ушли", At: at(20, 5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,21 +409,21 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("a running game's log: %v", err)
 	}
 	g.advance(at(23, 0))
-	if _, err := g.moderate(judge.ModCommand{Action: judge.ModEnd, By: "Мод", At: at(23, 1)}); err != nil {
+	if _, err := g.moderate(game.ModCommand{Action: game.ModEnd, By: "Мод", At: at(23, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := Verify(g.log); err != nil {
 		t.Fatalf("an honest log: %v", err)
 	}
 
-	tamper := func(name string, change func(evs []engine.Event) []engine.Event, want string) {
+	tamper := func(name string, change func(evs []game.Event) []game.Event, want string) {
 		t.Helper()
 		evs := change(clone(t, g.log))
 		if err := Verify(evs); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", name, err, want)
 		}
 	}
-	tamper("a roll's face", func(evs []engine.Event) []engine.Event {
+	tamper("a roll's face", func(evs []game.Event) []game.Event {
 		for _, ev := range evs {
 			if r, ok := ev.(*rules.Rolled); ok {
 				r.Face = r.Face%6 + 1
@@ -431,7 +431,7 @@ func TestVerify(t *testing.T) {
 		}
 		return evs
 	}, "gave")
-	tamper("the table drawn", func(evs []engine.Event) []engine.Event {
+	tamper("the table drawn", func(evs []game.Event) []game.Event {
 		for _, ev := range evs {
 			if s, ok := ev.(*rules.GameStarted); ok {
 				s.Dice.Faces[36] = s.Dice.Faces[36]%6 + 1
@@ -439,7 +439,7 @@ func TestVerify(t *testing.T) {
 		}
 		return evs
 	}, "commitment")
-	tamper("the revealed table", func(evs []engine.Event) []engine.Event {
+	tamper("the revealed table", func(evs []game.Event) []game.Event {
 		for _, ev := range evs {
 			if e, ok := ev.(*rules.GameEnded); ok {
 				e.Reveal[0].Salt = "другая"
@@ -447,15 +447,15 @@ func TestVerify(t *testing.T) {
 		}
 		return evs
 	}, "do not match")
-	tamper("no start", func(evs []engine.Event) []engine.Event { return evs[1:] }, "never")
+	tamper("no start", func(evs []game.Event) []game.Event { return evs[1:] }, "never")
 }
 
 // clone deep-copies events through their JSON.
-func clone(t *testing.T, evs []engine.Event) []engine.Event {
+func clone(t *testing.T, evs []game.Event) []game.Event {
 	t.Helper()
-	var out []engine.Event
+	var out []game.Event
 	for _, ev := range evs {
-		rec, err := engine.Encode(ev)
+		rec, err := game.Encode(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -473,7 +473,7 @@ func clone(t *testing.T, evs []engine.Event) []engine.Event {
 
 func TestRequiredTemplates(t *testing.T) {
 	g := newGame(t, "", false)
-	rules := judge.RulesOf(g.ref)
+	rules := g.ref.Rules()
 	for _, n := range rules.Required() {
 		if !rules.Defined(n) {
 			t.Errorf("no template %q", n)
@@ -485,11 +485,11 @@ func TestRequiredTemplates(t *testing.T) {
 // to spend (Команда 1 has 3), the captain's points may come privately.
 func TestExpectsPrivate(t *testing.T) {
 	g := newGame(t, "", false)
-	if judge.ExpectsPrivate(g.ref, at(19, 30)) {
+	if g.ref.ExpectsPrivate(at(19, 30)) {
 		t.Error("before the first turn: a private message expected")
 	}
 	g.advance(at(20, 1))
-	if !judge.ExpectsPrivate(g.ref, at(20, 1)) {
+	if !g.ref.ExpectsPrivate(at(20, 1)) {
 		t.Error("a turn open, points to spend: none expected")
 	}
 }

@@ -1,18 +1,18 @@
 package football
 
-import "forumgm/judge"
+import "forumgm/game"
 
 // Sandbox is the football quiz in the sandbox forum: four teams of two (a captain and a member),
 // every one a throwaway login, and short turns so a whole game fits in an hour.
-func (Game) Sandbox() judge.SandboxGame {
-	return judge.SandboxGame{
+func (Game) Sandbox() game.SandboxGame {
+	return game.SandboxGame{
 		Title:   "Football dice quiz",
 		Subject: "Футбольная игра с кубиком — песочница",
 		Intro: "[b]Футбольная игра с кубиком — партия в песочнице[/b]\n" +
 			"Ведущий — бот gm-bot. Четыре команды: «Команда 1» (капитан Вася, Петя), «Команда 2» (капитан Гоша, Оля), " +
 			"«Команда 3» (капитан Катя, Миша), «Команда 4» (капитан Дима, Лена).\n" +
 			"Ходы короткие: первый — через 2 минуты после старта, потом каждые 4 минуты, на ход 3 минуты. Удачной игры!",
-		Players: []judge.SandboxUser{
+		Players: []game.SandboxUser{
 			{Name: "Вася", Password: "team1cap", Role: "captain, Команда 1 (group 1)"},
 			{Name: "Петя", Password: "team1", Role: "member, Команда 1"},
 			{Name: "Гоша", Password: "team2cap", Role: "captain, Команда 2 (group 1)"},

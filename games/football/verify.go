@@ -4,18 +4,18 @@ import (
 	"errors"
 	"fmt"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/rules"
 )
 
-// Verify re-checks the die tables of a game's log (judge.Verifier, forumgm verify): every table
+// Verify re-checks the die tables of a game's log (game.Verifier, forumgm verify): every table
 // drawn matches the commitment posted for it, every named number's face is the face the table of
 // its epoch has, and, once the game has ended, every table revealed matches its commitment and
 // every face (games/football/rules.VerifyLog).
-func (r *Rules) Verify(evs []engine.Event) error { return Verify(evs) }
+func (r *Rules) Verify(evs []game.Event) error { return Verify(evs) }
 
 // Verify is Rules.Verify on any football log.
-func Verify(evs []engine.Event) error {
+func Verify(evs []game.Event) error {
 	tables := map[int]*rules.Dice{}
 	ended := false
 	check := func(d *rules.Dice) error {

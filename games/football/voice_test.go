@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	"forumgm/games/football/grammar"
 	"forumgm/games/football/rules"
-	"forumgm/judge"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -19,13 +18,13 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var moscow = time.FixedZone("MSK", 3*3600)
 
 // view is the data the templates get from the plug-in, over game g.
-func view(g *rules.Game, author string, ev engine.Event) *View {
+func view(g *rules.Game, author string, ev game.Event) *View {
 	return &View{Author: author, Event: ev, Examples: grammar.Examples, game: g}
 }
 
 // footballGame plays a short game that produces every kind of event and returns them by kind
 // (the first of each kind; "question" and "yellow" are rolls onto such cells) and in order.
-func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.Event) {
+func footballGame(t *testing.T) (*rules.Game, map[string]game.Event, []game.Event) {
 	t.Helper()
 	s := rules.DefaultSettings()
 	s.Location = moscow
@@ -46,9 +45,9 @@ func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := engine.NewRand("templates", 0)
-	var all []engine.Event
-	apply := func(evs ...engine.Event) {
+	rnd := game.NewRand("templates", 0)
+	var all []game.Event
+	apply := func(evs ...game.Event) {
 		for _, ev := range evs {
 			if err := g.Apply(ev); err != nil {
 				t.Fatal(err)
@@ -79,7 +78,7 @@ func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.
 	at := func(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, moscow) }
 	post := func(when time.Time, who string, private bool, body any) {
 		until(when)
-		evs, err := g.Decide(engine.Input{At: when, Author: who, Private: private, Body: body, Rand: rnd})
+		evs, err := g.Decide(game.Act{At: when, Author: who, Private: private, Body: body, Rand: rnd})
 		if err != nil {
 			t.Fatalf("%s %+v: %v", who, body, err)
 		}
@@ -93,7 +92,7 @@ func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.
 	post(at(20, 31), "Гоша", false, &rules.Roll{Number: 40}) // 1 -> 7: yellow
 	post(at(20, 32), "Дима", false, &rules.Roll{Number: 41}) // 18 -> 20
 	until(at(21, 0))
-	byKind := map[string]engine.Event{}
+	byKind := map[string]game.Event{}
 	for _, ev := range all {
 		if _, ok := byKind[ev.EventKind()]; !ok {
 			byKind[ev.EventKind()] = ev // the first of each kind
@@ -107,13 +106,13 @@ func footballGame(t *testing.T) (*rules.Game, map[string]engine.Event, []engine.
 	}
 	// a question left to expire, in a game of its own
 	g2, _ := rules.New(s, rules.DefaultBoard(), teams)
-	st2, _ := g2.Begin(start.At, engine.NewRand("x", 0))
+	st2, _ := g2.Begin(start.At, game.NewRand("x", 0))
 	g2.Apply(st2)
 	evs, _ := g2.Tick(at(20, 0), nil)
 	for _, ev := range evs {
 		g2.Apply(ev)
 	}
-	evs, err = g2.Decide(engine.Input{At: at(20, 1), Author: "Катя", Body: &rules.Roll{Number: 37}, Rand: engine.NewRand("y", 0)})
+	evs, err = g2.Decide(game.Act{At: at(20, 1), Author: "Катя", Body: &rules.Roll{Number: 37}, Rand: game.NewRand("y", 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,15 +165,15 @@ func TestTemplatesRenderEveryEvent(t *testing.T) {
 			t.Errorf("no template renders %s", k)
 		}
 	}
-	// the referee's own situations (judge.RefereeTemplates)
+	// the referee's own situations (game.RefereeTemplates)
 	for _, name := range []string{"start", "help", "unreadable", "not_in_roster", "dispute", "paused", "pm_unknown",
 		"pause", "resume", "undone", "mod_rejected", "mod_accepted", "mod_kept", "seed_reveal"} {
 		v := view(g, "Петя", byKind[rules.KindRolled])
 		if name == "start" {
 			v.Event = byKind[rules.KindGameStarted]
 		}
-		v.Mod = &judge.ModCommand{By: "Модератор", Reason: "проверка", Flag: judge.FlagDispute}
-		v.Fair = judge.Fair{Commitment: "abc123", Seed: "32", Salt: "соль"}
+		v.Mod = &game.ModCommand{By: "Модератор", Reason: "проверка", Flag: game.FlagDispute}
+		v.Fair = game.Fair{Commitment: "abc123", Seed: "32", Salt: "соль"}
 		v.Lines = []*grammar.LineError{{LineNo: 1, Line: "Атакуем Команда 2", Kind: "attack", Reason: grammar.ReasonNoNumber}}
 		out, err := set.Render(name, v)
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"forumgm/parser"
+	"forumgm/russian"
 )
 
 // Answer reads a post as an answer to the daily question: the text after "Ответ:" (or "ответ -",
@@ -12,10 +12,10 @@ import (
 // text when it is short enough to be one (one or two lines, at most 80 characters); "" when the
 // post is too long to be an answer.
 func Answer(own string) (text string, explicit bool) {
-	t := strings.TrimSpace(parser.CleanText(own))
+	t := strings.TrimSpace(russian.CleanText(own))
 	r := []rune(t)
 	const word = "ответ"
-	if len(r) >= len([]rune(word)) && parser.Fold(string(r[:len([]rune(word))])) == word {
+	if len(r) >= len([]rune(word)) && russian.Fold(string(r[:len([]rune(word))])) == word {
 		rest := r[len([]rune(word)):]
 		if len(rest) == 0 || !unicode.IsLetter(rest[0]) {
 			return strings.TrimSpace(strings.TrimLeft(string(rest), " :-—–")), true
@@ -63,17 +63,17 @@ func ReadAnswer(own string) (string, AnswerForm) {
 	words := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
 	})
-	for len(words) > 0 && hedgeWords[parser.Fold(words[0])] {
+	for len(words) > 0 && hedgeWords[russian.Fold(words[0])] {
 		words = words[1:]
 	}
-	for len(words) > 0 && hedgeWords[parser.Fold(words[len(words)-1])] {
+	for len(words) > 0 && hedgeWords[russian.Fold(words[len(words)-1])] {
 		words = words[:len(words)-1]
 	}
 	if len(words) == 0 || len(words) > 3 {
 		return text, MaybeAnswer
 	}
 	for _, w := range words {
-		if chatWords[parser.Fold(w)] {
+		if chatWords[russian.Fold(w)] {
 			return text, MaybeAnswer
 		}
 	}
@@ -86,7 +86,7 @@ func ReadAnswer(own string) (string, AnswerForm) {
 // IsHelp reports whether a post asks for the help text ("помощь", "справка", "help",
 // "как ходить?").
 func IsHelp(own string) bool {
-	switch strings.Trim(parser.Fold(strings.TrimSpace(own)), "!?. ") {
+	switch strings.Trim(russian.Fold(strings.TrimSpace(own)), "!?. ") {
 	case "помощь", "справка", "help", "как ходить":
 		return true
 	}

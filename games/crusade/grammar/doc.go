@@ -29,7 +29,7 @@
 // ordinal: "1-й", "1-ый", "1й", "2-ой", "3-ий", "первый", "второй", "третий", "четвёртый"...,
 // a bare number followed by "ход" ("1 ход"), or "ход 1", "ход №1". side: any form of
 // "сарацин"/"крестоносец" ("сарацина", "крестоносца"), misspelt ones included (within
-// parser.Typos edits: "сарацна", "сорацина", "крестонсца"), optional and ignored. After an
+// russian.Typos edits: "сарацна", "сорацина", "крестонсца"), optional and ignored. After an
 // ordinal, any other word right before the warrior (but fillers such as "воина", "мой") makes
 // the line unreadable (ReasonUnknownWord): the player is asked, and the ordinal written is never
 // read as missing. A cell may carry a dash ("K-16"); two cells with nothing between them are

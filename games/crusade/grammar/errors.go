@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	cr "forumgm/games/crusade/rules"
-	"forumgm/parser"
+
+	"forumgm/russian"
 )
 
 // Reason says why a line that looks like a move, an attack, a wound allocation or a placement could
@@ -92,7 +93,7 @@ func tokErr(t *token, r Reason) *LineError {
 // look-alike: С, Е, Р, ...) and a column 1..20, with spaces allowed between them ("G5", "g 5",
 // "С5"). The error is a *LineError (without the line) with ReasonUnknownRow or ReasonBadColumn.
 func ReadCell(s string) (cr.Cell, error) {
-	toks := tokenize(parser.CleanText(strings.TrimSpace(s)))
+	toks := tokenize(russian.CleanText(strings.TrimSpace(s)))
 	switch {
 	case len(toks) == 1 && toks[0].kind == tCode:
 		c, e := cellOf(toks[0])
@@ -112,7 +113,7 @@ func ReadCell(s string) (cr.Cell, error) {
 
 // cellOf reads a code token as a cell.
 func cellOf(t token) (cr.Cell, *LineError) {
-	l, _ := parser.LatinUpper(t.letter)
+	l, _ := russian.LatinUpper(t.letter)
 	row := strings.IndexRune(cr.Rows, l)
 	if row < 0 {
 		return cr.Cell{}, &LineError{Token: t.raw, Reason: ReasonUnknownRow, Row: string(t.letter)}
@@ -131,7 +132,7 @@ func cellOf(t token) (cr.Cell, *LineError) {
 // Latin look-alike ("н2", "Н2", "H2", "p1", "B3") and the number. The error is a *LineError
 // (without the line) with ReasonUnknownWarrior.
 func ReadWarrior(s string) (cr.WarriorID, error) {
-	toks := tokenize(parser.CleanText(strings.TrimSpace(s)))
+	toks := tokenize(russian.CleanText(strings.TrimSpace(s)))
 	if len(toks) == 1 && toks[0].kind == tCode {
 		w, e := warriorOf(toks[0])
 		if e != nil {
@@ -144,7 +145,7 @@ func ReadWarrior(s string) (cr.WarriorID, error) {
 
 // warriorOf reads a code token as a warrior.
 func warriorOf(t token) (cr.WarriorID, *LineError) {
-	k, ok := parser.CyrillicLower(t.letter)
+	k, ok := russian.CyrillicLower(t.letter)
 	if ok && len(t.digits) <= 2 {
 		n, _ := strconv.Atoi(t.digits)
 		w := cr.WarriorID(string(k) + strconv.Itoa(n))
@@ -158,7 +159,7 @@ func warriorOf(t token) (cr.WarriorID, *LineError) {
 // kindLetter reports whether the token's letter reads as a warrior kind letter (after look-alike
 // mapping), whatever its number.
 func kindLetter(t token) bool {
-	k, ok := parser.CyrillicLower(t.letter)
+	k, ok := russian.CyrillicLower(t.letter)
 	if !ok {
 		return false
 	}

@@ -8,7 +8,9 @@ import (
 	"unicode"
 
 	cr "forumgm/games/crusade/rules"
+
 	"forumgm/parser"
+	"forumgm/russian"
 )
 
 // FuzzParse: Parse never panics, is deterministic, and its result is consistent.
@@ -117,7 +119,7 @@ func FuzzMoveLine(f *testing.F) {
 			cellText = strings.ToLower(cellText)
 			warText = strings.ToUpper(warText)
 		case 2:
-			cellText = parser.ToCyrillicLower(cellText[:1]) + cellText[1:] // may stay Latin
+			cellText = russian.ToCyrillicLower(cellText[:1]) + cellText[1:] // may stay Latin
 			cellText = strings.ToUpper(cellText)
 		case 3:
 			cellText = cellText[:1] + " " + cellText[1:]

@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	cr "forumgm/games/crusade/rules"
-	"forumgm/parser"
+
+	"forumgm/russian"
 )
 
 // Word classes, by folded form (lower case, ё -> е).
@@ -47,7 +48,7 @@ var sideForms = []string{"сарацин", "сарацина", "сарацины
 
 // isSideWord reads a side word, misspelt ones included ("сарацна", "сорацина", "крестонсца").
 func isSideWord(f string) bool {
-	return strings.HasPrefix(f, "сарацин") || strings.HasPrefix(f, "крестонос") || parser.NearWord(f, sideForms...)
+	return strings.HasPrefix(f, "сарацин") || strings.HasPrefix(f, "крестонос") || russian.NearWord(f, sideForms...)
 }
 
 // fillerWords may stand between a move's ordinal and its warrior ("1-й ход воина н2 на G5").

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"strings"
 
-	"forumgm/forum"
 	cr "forumgm/games/crusade/rules"
-	"forumgm/parser"
+
+	"forumgm/forum"
+	"forumgm/russian"
 )
 
 // Class is what a post is, for the game.
@@ -52,7 +53,7 @@ type srcLine struct {
 func ownLines(p forum.Post) []srcLine {
 	var out []srcLine
 	add := func(text string) {
-		for i, l := range strings.Split(parser.CleanText(text), "\n") {
+		for i, l := range strings.Split(russian.CleanText(text), "\n") {
 			if boardish(l) {
 				continue
 			}

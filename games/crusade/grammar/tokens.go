@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"forumgm/parser"
+	"forumgm/russian"
 )
 
 // tokKind is the kind of a token of a line.
@@ -69,13 +69,13 @@ func tokenize(line string) []token {
 				k++
 			}
 			if utf8.RuneCountInString(line[i:j]) == 1 && k > j {
-				out = append(out, token{kind: tCode, raw: line[i:k], fold: parser.Fold(line[i:k]), start: i, end: k, letter: r, digits: line[j:k]})
+				out = append(out, token{kind: tCode, raw: line[i:k], fold: russian.Fold(line[i:k]), start: i, end: k, letter: r, digits: line[j:k]})
 				i = k
 				continue
 			}
 			w := line[i:j]
-			t := token{kind: tWord, raw: w, fold: parser.Fold(w), start: i, end: j}
-			if n, ok := parser.FoldedOrdinal(t.fold); ok {
+			t := token{kind: tWord, raw: w, fold: russian.Fold(w), start: i, end: j}
+			if n, ok := russian.FoldedOrdinal(t.fold); ok {
 				t.kind, t.ord = tOrd, n
 			}
 			out = append(out, t)
@@ -101,8 +101,8 @@ func tokenize(line string) []token {
 				m += s2
 			}
 			if m > k {
-				if n, ok := parser.ParseOrdinal(line[i:m]); ok && unicode.Is(unicode.Cyrillic, firstRune(line[k:m])) {
-					out = append(out, token{kind: tOrd, raw: line[i:m], fold: parser.Fold(line[i:m]), start: i, end: m, ord: n})
+				if n, ok := russian.ParseOrdinal(line[i:m]); ok && unicode.Is(unicode.Cyrillic, firstRune(line[k:m])) {
+					out = append(out, token{kind: tOrd, raw: line[i:m], fold: russian.Fold(line[i:m]), start: i, end: m, ord: n})
 					i = m
 					continue
 				}

@@ -3,7 +3,7 @@ package rules
 import (
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // dayStart is local midnight of t's day in the game's zone.
@@ -112,9 +112,9 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 // Tick fires the timed rules due exactly at `at`, in this order: a time-limit violation, the
 // question, the daily close, the deployment deadline. A rule already fired (its event applied)
 // does not fire again.
-func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (g *Game) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	st := g.st
-	var evs []engine.Event
+	var evs []game.Event
 	switch st.Phase {
 	case PhaseDeploying:
 		if dl := g.settings.DeploymentDeadline; dl != nil && at.Equal(*dl) {
@@ -151,7 +151,7 @@ func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 			left := g.questionsLeft()
 			idx := left[rnd.Intn(len(left))]
 			evs = append(evs, &QuestionAsked{At: at, Number: n, Index: idx, Text: g.settings.Questions[idx].Text,
-				Chance: engine.Chance{Draws: rnd.Take()}})
+				Chance: game.Chance{Draws: rnd.Take()}})
 		}
 		if g.dayStart(at).Equal(at) && at.After(st.LastClose) {
 			evs = append(evs, g.closeDay(at))

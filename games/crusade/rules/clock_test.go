@@ -4,14 +4,14 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // driver runs a game with a recorded event log and fires every timer up to a time.
 type driver struct {
 	t   *testing.T
 	g   *Game
-	log []engine.Record
+	log []game.Record
 	now time.Time
 	mk  func() *Game
 }
@@ -20,10 +20,10 @@ func newDriver(t *testing.T, mk func() *Game, start time.Time) *driver {
 	return &driver{t: t, g: mk(), mk: mk, now: start}
 }
 
-func (d *driver) apply(evs []engine.Event) {
+func (d *driver) apply(evs []game.Event) {
 	d.t.Helper()
 	for _, ev := range evs {
-		rec, err := engine.Encode(ev)
+		rec, err := game.Encode(ev)
 		if err != nil {
 			d.t.Fatal(err)
 		}
@@ -35,9 +35,9 @@ func (d *driver) apply(evs []engine.Event) {
 }
 
 // advance fires the timers up to and including `to`, returning the events.
-func (d *driver) advance(to time.Time) []engine.Event {
+func (d *driver) advance(to time.Time) []game.Event {
 	d.t.Helper()
-	var all []engine.Event
+	var all []game.Event
 	for {
 		next, ok := d.g.NextTimer(d.now)
 		if !ok || next.After(to) {
@@ -62,7 +62,7 @@ func (d *driver) advance(to time.Time) []engine.Event {
 	return all
 }
 
-func (d *driver) decide(in engine.Input) []engine.Event {
+func (d *driver) decide(in game.Act) []game.Event {
 	d.t.Helper()
 	d.advance(in.At)
 	evs, err := d.g.Decide(in)
@@ -78,7 +78,7 @@ func (d *driver) decide(in engine.Input) []engine.Event {
 func (d *driver) replayEqual() {
 	d.t.Helper()
 	fresh := d.mk()
-	if err := engine.Replay(fresh, d.log); err != nil {
+	if err := game.Replay(fresh, d.log); err != nil {
 		d.t.Fatal(err)
 	}
 	if a, b := snap(d.t, d.g), snap(d.t, fresh); a != b {
@@ -86,7 +86,7 @@ func (d *driver) replayEqual() {
 	}
 }
 
-func kinds(evs []engine.Event) []string {
+func kinds(evs []game.Event) []string {
 	var out []string
 	for _, e := range evs {
 		out = append(out, e.EventKind())
@@ -164,13 +164,13 @@ func TestClockQuestionCloseAndTimeLimit(t *testing.T) {
 	if q.Text == "Ёж?" {
 		right = "ЕЖ."
 	}
-	r := refused(t, d.g, engine.Input{At: at(3, 21, 11), Author: "Crus", Body: Answer{Text: "Лондон"}})
+	r := refused(t, d.g, game.Act{At: at(3, 21, 11), Author: "Crus", Body: Answer{Text: "Лондон"}})
 	if !r.Has(CodeWrongAnswer) {
 		t.Fatal(r)
 	}
-	d.decide(engine.Input{At: at(3, 21, 12), Author: "Sara", Body: Answer{Text: right}})
-	d.decide(engine.Input{At: at(3, 21, 12), Author: "Crus", Body: Answer{Text: right}})
-	r = refused(t, d.g, engine.Input{At: at(3, 21, 13), Author: "Crus", Body: Answer{Text: right}})
+	d.decide(game.Act{At: at(3, 21, 12), Author: "Sara", Body: Answer{Text: right}})
+	d.decide(game.Act{At: at(3, 21, 12), Author: "Crus", Body: Answer{Text: right}})
+	r = refused(t, d.g, game.Act{At: at(3, 21, 13), Author: "Crus", Body: Answer{Text: right}})
 	if !r.Has(CodeAlreadyAnswered) {
 		t.Fatal(r)
 	}
@@ -182,19 +182,19 @@ func TestClockQuestionCloseAndTimeLimit(t *testing.T) {
 	if owed != 7 {
 		t.Fatalf("owed %d", owed)
 	}
-	r = refused(t, d.g, engine.Input{At: at(3, 22, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{{Warrior: "р1", Stat: StatDefence, Count: 8}}}})
+	r = refused(t, d.g, game.Act{At: at(3, 22, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{{Warrior: "р1", Stat: StatDefence, Count: 8}}}})
 	if !r.Has(CodeAllocationTooMany) || r.Problems[0].Limit != 7 {
 		t.Fatal(r)
 	}
-	r = refused(t, d.g, engine.Input{At: at(3, 22, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{{Warrior: "р2", Stat: StatDefence, Count: 2}}}})
+	r = refused(t, d.g, game.Act{At: at(3, 22, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{{Warrior: "р2", Stat: StatDefence, Count: 2}}}})
 	if !r.Has(CodeStatAlreadyZero) {
 		t.Fatal(r)
 	}
-	r = refused(t, d.g, engine.Input{At: at(3, 22, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{{Warrior: "ш1", Stat: StatDefence}}}})
+	r = refused(t, d.g, game.Act{At: at(3, 22, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{{Warrior: "ш1", Stat: StatDefence}}}})
 	if !r.Has(CodeEnemyWarrior) {
 		t.Fatal(r)
 	}
-	d.decide(engine.Input{At: at(3, 22, 0), Author: "Crus", Private: true, Body: Allocation{Wounds: []Wound{
+	d.decide(game.Act{At: at(3, 22, 0), Author: "Crus", Private: true, Body: Allocation{Wounds: []Wound{
 		{Warrior: "р2", Stat: StatDefence, Count: 1}, {Warrior: "р2", Stat: StatAttack, Count: 6}}}})
 	if o := d.g.WoundsOwed(Crusaders); o.Unallocated != 0 || o.Total != 7 {
 		t.Fatalf("owed after allocation %+v", o)
@@ -238,7 +238,7 @@ func TestDeathByWounds(t *testing.T) {
 	d.g.st.Owed[Crusaders] = 11 // as if earned by sloppiness; mirrored in the fresh game below
 	d.mk = func() *Game { g := mk(); g.st.Owed[Crusaders] = 11; return g }
 	// к1: sword 2, lance 10, defence 1 -> 10 attack wounds and 1 defence wound kill it
-	d.decide(engine.Input{At: at(2, 10, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{
+	d.decide(game.Act{At: at(2, 10, 0), Author: "Crus", Body: Allocation{Wounds: []Wound{
 		{Warrior: "к1", Stat: StatAttack, Count: 10}, {Warrior: "к1", Stat: StatDefence, Count: 1}}}})
 	evs := d.advance(at(3, 0, 0))
 	dc := evs[len(evs)-1].(*DayClosed)
@@ -332,7 +332,7 @@ func TestPrivateDeployment(t *testing.T) {
 			sar[w] = c
 		}
 	}
-	r := refused(t, d.g, engine.Input{At: at(2, 13, 0), Author: "Sara", Body: Deployment{Cells: sar}})
+	r := refused(t, d.g, game.Act{At: at(2, 13, 0), Author: "Sara", Body: Deployment{Cells: sar}})
 	if !r.Has(CodeDeploymentPublic) {
 		t.Fatal(r)
 	}
@@ -343,14 +343,14 @@ func TestPrivateDeployment(t *testing.T) {
 	bad["н3"] = *cellPtrS("B1")
 	bad["н4"] = *cellPtrS("B2")
 	delete(bad, "в8")
-	r = refused(t, d.g, engine.Input{At: at(2, 13, 0), Author: "Sara", Private: true, Body: Deployment{Cells: bad}})
+	r = refused(t, d.g, game.Act{At: at(2, 13, 0), Author: "Sara", Private: true, Body: Deployment{Cells: bad}})
 	for _, c := range []Code{CodeDeployOutside, CodeDeployMissing, CodeForestFull} {
 		if !r.Has(c) {
 			t.Errorf("want %s in %v", c, r.Codes())
 		}
 	}
 	sar["ш1"] = *cellPtrS("A1") // forest deployment is allowed
-	d.decide(engine.Input{At: at(2, 13, 0), Author: "Sara", Private: true, Body: Deployment{Cells: sar}})
+	d.decide(game.Act{At: at(2, 13, 0), Author: "Sara", Private: true, Body: Deployment{Cells: sar}})
 	if d.g.Phase() != PhaseDeploying {
 		t.Fatal("started with one side")
 	}
@@ -382,8 +382,8 @@ func TestPrivateDeploymentBothIn(t *testing.T) {
 		}
 		return m
 	}
-	play(t, g, engine.Input{At: t0, Author: "Crus", Private: true, Body: Deployment{Cells: split(Crusaders)}})
-	evs := play(t, g, engine.Input{At: t0.Add(time.Minute), Author: "Sara", Private: true, Body: Deployment{Cells: split(Saracens)}})
+	play(t, g, game.Act{At: t0, Author: "Crus", Private: true, Body: Deployment{Cells: split(Crusaders)}})
+	evs := play(t, g, game.Act{At: t0.Add(time.Minute), Author: "Sara", Private: true, Body: Deployment{Cells: split(Saracens)}})
 	if len(evs) != 2 || evs[1].EventKind() != KindGameStarted || g.Phase() != PhasePlaying || g.SideToMove() != Crusaders {
 		t.Fatalf("both in: %v", kinds(evs))
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // A side's evening time limit counts from when it got the move (the move post's time). The board
@@ -86,12 +86,12 @@ func (g *Game) movable(key string, at time.Time) bool {
 // is still the current one and its limit has not passed; otherwise nothing changes (a reply posted
 // after a later move, or after the limit fired while the referee caught up). No event is decided
 // when the first deadline would stay where it is.
-func (g *Game) Delivered(key string, at time.Time) []engine.Event {
+func (g *Game) Delivered(key string, at time.Time) []game.Event {
 	if !g.movable(key, at) {
 		return nil
 	}
 	st := g.st
-	return []engine.Event{&ClockStarted{At: at.In(g.clk.loc), Side: st.ToMove, Turn: st.Turns, Was: st.ToMoveSince.In(g.clk.loc)}}
+	return []game.Event{&ClockStarted{At: at.In(g.clk.loc), Side: st.ToMove, Turn: st.Turns, Was: st.ToMoveSince.In(g.clk.loc)}}
 }
 
 // Deadline is the first deadline of wait key as a reply posted at at states it: from the later of

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // The board reply that shows a move starts the opponent's clock when it is posted later than the
@@ -89,7 +89,7 @@ func TestDeliveredStartsTheClock(t *testing.T) {
 	}
 }
 
-func firstViolation(log []engine.Record) *TimeLimitExceeded {
+func firstViolation(log []game.Record) *TimeLimitExceeded {
 	for _, r := range log {
 		if r.Kind == KindTimeLimitExceeded {
 			var tl TimeLimitExceeded

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Event kinds.
@@ -190,7 +190,7 @@ type QuestionAsked struct {
 	Number int       `json:"number"`
 	Index  int       `json:"index"` // the question's place in the bank, drawn among those not asked yet
 	Text   string    `json:"text"`
-	engine.Chance
+	game.Chance
 }
 
 // AnswerAccepted: a side's first correct answer to today's question.
@@ -257,8 +257,8 @@ func (DayClosed) EventKind() string          { return KindDayClosed }
 func (GameEnded) EventKind() string          { return KindGameEnded }
 
 // DecodeEvent rebuilds a stored event.
-func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
-	var ev engine.Event
+func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
+	var ev game.Event
 	switch kind {
 	case KindGameStarted:
 		ev = &GameStarted{}
@@ -295,7 +295,7 @@ func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
 
 // Apply folds one event into the state. Events are facts: Apply re-judges nothing, it only
 // checks that the event fits the state.
-func (g *Game) Apply(ev engine.Event) error {
+func (g *Game) Apply(ev game.Event) error {
 	g.memo = memo{}
 	switch e := ev.(type) {
 	case *GameStarted:

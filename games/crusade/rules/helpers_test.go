@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 var msk = func() *time.Location {
@@ -72,7 +72,7 @@ func snap(t testing.TB, g *Game) string {
 }
 
 // play decides and applies; it fails the test on a refusal.
-func play(t testing.TB, g *Game, in engine.Input) []engine.Event {
+func play(t testing.TB, g *Game, in game.Act) []game.Event {
 	t.Helper()
 	evs, err := g.Decide(in)
 	if err != nil {
@@ -87,7 +87,7 @@ func play(t testing.TB, g *Game, in engine.Input) []engine.Event {
 }
 
 // refused decides, expects a refusal, and checks the state did not change.
-func refused(t testing.TB, g *Game, in engine.Input) *Refusal {
+func refused(t testing.TB, g *Game, in game.Act) *Refusal {
 	t.Helper()
 	before := snap(t, g)
 	evs, err := g.Decide(in)
@@ -109,11 +109,11 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-func turnIn(s Side, at time.Time, t Turn) engine.Input {
-	return engine.Input{At: at, Author: author(s), Body: t}
+func turnIn(s Side, at time.Time, t Turn) game.Act {
+	return game.Act{At: at, Author: author(s), Body: t}
 }
 
 func hasCode(r *Refusal, c Code) bool { return r != nil && r.Has(c) }
 
 // testRand is the source of chance the tests' ticks draw from.
-var testRand = engine.NewRand("test", 0)
+var testRand = game.NewRand("test", 0)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // AddPlayer is a moderator's command to add a player to the roster (a forum user who should play
@@ -47,7 +47,7 @@ type WoundsAdjusted struct {
 func (PlayerAdded) EventKind() string    { return KindPlayerAdded }
 func (WoundsAdjusted) EventKind() string { return KindWoundsAdjusted }
 
-func (g *Game) decideAddPlayer(in engine.Input, b *AddPlayer) ([]engine.Event, error) {
+func (g *Game) decideAddPlayer(in game.Act, b *AddPlayer) ([]game.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}
@@ -55,10 +55,10 @@ func (g *Game) decideAddPlayer(in engine.Input, b *AddPlayer) ([]engine.Event, e
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("crusade: add player %s: %w", b.Player.Name, err)
 	}
-	return []engine.Event{&PlayerAdded{At: in.At, By: in.Author, Player: b.Player}}, nil
+	return []game.Event{&PlayerAdded{At: in.At, By: in.Author, Player: b.Player}}, nil
 }
 
-func (g *Game) decideAdjustWounds(in engine.Input, b *AdjustWounds) ([]engine.Event, error) {
+func (g *Game) decideAdjustWounds(in game.Act, b *AdjustWounds) ([]game.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}
@@ -72,7 +72,7 @@ func (g *Game) decideAdjustWounds(in engine.Input, b *AdjustWounds) ([]engine.Ev
 	if owed < 0 {
 		return nil, fmt.Errorf("crusade: wounds: the %s owe %d unallocated wounds; %d cannot be taken back", b.Side, g.st.Owed[b.Side], -b.Delta)
 	}
-	return []engine.Event{&WoundsAdjusted{At: in.At, By: in.Author, Side: b.Side, Delta: b.Delta, Owed: owed, Reason: b.Reason}}, nil
+	return []game.Event{&WoundsAdjusted{At: in.At, By: in.Author, Side: b.Side, Delta: b.Delta, Owed: owed, Reason: b.Reason}}, nil
 }
 
 func (g *Game) applyPlayerAdded(e *PlayerAdded) error {

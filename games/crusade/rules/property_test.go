@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // randomTurn builds a legal-looking turn for side s: 1..3 of its warriors, random nearby moves and
@@ -185,7 +185,7 @@ func BenchmarkReplay300(b *testing.B) {
 	}
 	g := mk()
 	rng := rand.New(rand.NewSource(3))
-	var log []engine.Record
+	var log []game.Record
 	now := at(2, 9, 0)
 	clock := now
 	for len(log) < 300 {
@@ -200,7 +200,7 @@ func BenchmarkReplay300(b *testing.B) {
 			}
 			evs, _ := g.Tick(next, testRand)
 			for _, ev := range evs {
-				rec, _ := engine.Encode(ev)
+				rec, _ := game.Encode(ev)
 				log = append(log, rec)
 				_ = g.Apply(ev)
 			}
@@ -216,14 +216,14 @@ func BenchmarkReplay300(b *testing.B) {
 			continue
 		}
 		for _, ev := range evs {
-			rec, _ := engine.Encode(ev)
+			rec, _ := game.Encode(ev)
 			log = append(log, rec)
 			_ = g.Apply(ev)
 		}
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := engine.Replay(mk(), log); err != nil {
+		if err := game.Replay(mk(), log); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // maxActors is how many warriors one turn may use; maxDaily how many actions a warrior has a day;
@@ -28,7 +28,7 @@ type EndGame struct {
 
 // Decide judges one input. Bodies: Turn, Allocation, Deployment, Answer, EndGame (values or
 // pointers). A refusal is a *Refusal; nothing changes.
-func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
+func (g *Game) Decide(in game.Act) ([]game.Event, error) {
 	switch b := in.Body.(type) {
 	case Turn:
 		return g.decideTurn(in, &b)
@@ -72,20 +72,20 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 	return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: fmt.Sprintf("%T", in.Body)})
 }
 
-func (g *Game) decideEnd(in engine.Input, b *EndGame) ([]engine.Event, error) {
+func (g *Game) decideEnd(in game.Act, b *EndGame) ([]game.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}
 	if b.Winner != "" && b.Winner != Crusaders && b.Winner != Saracens && b.Winner != Draw {
 		return nil, fmt.Errorf("crusade: end game: unknown winner %q", b.Winner)
 	}
-	return []engine.Event{&GameEnded{At: in.At, Author: in.Author, Winner: b.Winner, Reason: b.Reason}}, nil
+	return []game.Event{&GameEnded{At: in.At, Author: in.Author, Winner: b.Winner, Reason: b.Reason}}, nil
 }
 
 // turnJudge judges one Turn on a copy of the position.
 type turnJudge struct {
 	g        *Game
-	in       engine.Input
+	in       game.Act
 	turn     *Turn
 	side     Side
 	pos      *position
@@ -117,7 +117,7 @@ func (g *Game) player(author string) (Player, error) {
 	return player, nil
 }
 
-func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
+func (g *Game) decideTurn(in game.Act, t *Turn) ([]game.Event, error) {
 	st := g.st
 	player, err := g.player(in.Author)
 	if err != nil {
@@ -239,7 +239,7 @@ func (g *Game) decideTurn(in engine.Input, t *Turn) ([]engine.Event, error) {
 	} else {
 		j.ev.Next = j.side.Other()
 	}
-	return []engine.Event{j.ev}, nil
+	return []game.Event{j.ev}, nil
 }
 
 // normaliseKind maps the stated kind onto what the attacker can do with it: a knight's lance is

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 func swordAt(w, tgt, cell string) Turn {
@@ -139,27 +139,27 @@ func TestTurnOrderAndRoster(t *testing.T) {
 		return Turn{Moves: []Move{{Warrior: WarriorID(w), Ordinal: 1, To: *cellPtrS(to)}}}
 	}
 	// the saracens post first: out of turn, with the side to move
-	r := refused(t, g, engine.Input{At: t0, Author: "Sara", Body: mv("ш2", "K3")})
+	r := refused(t, g, game.Act{At: t0, Author: "Sara", Body: mv("ш2", "K3")})
 	if !r.Has(CodeOutOfTurn) || r.Problems[0].Side != Crusaders {
 		t.Fatalf("want out_of_turn naming crusaders, got %+v", r)
 	}
 	// Bob may not move Alice's р1; he is told who controls it
-	r = refused(t, g, engine.Input{At: t0, Author: "bob", Body: mv("р1", "E6")})
+	r = refused(t, g, game.Act{At: t0, Author: "bob", Body: mv("р1", "E6")})
 	if !r.Has(CodeNotYourWarrior) || r.Problems[0].Owner != "Alice" {
 		t.Fatalf("want not_your_warrior owned by Alice, got %+v", r)
 	}
-	refused(t, g, engine.Input{At: t0, Author: "Mallory", Body: mv("р1", "E6")})
+	refused(t, g, game.Act{At: t0, Author: "Mallory", Body: mv("р1", "E6")})
 	// names match case-insensitively
-	play(t, g, engine.Input{At: t0, Author: "  ALICE ", Body: mv("р1", "E6")})
+	play(t, g, game.Act{At: t0, Author: "  ALICE ", Body: mv("р1", "E6")})
 	if g.SideToMove() != Saracens {
 		t.Fatalf("side to move %s", g.SideToMove())
 	}
-	r = refused(t, g, engine.Input{At: t0, Author: "Bob", Body: mv("р3", "G6")})
+	r = refused(t, g, game.Act{At: t0, Author: "Bob", Body: mv("р3", "G6")})
 	if !r.Has(CodeOutOfTurn) {
 		t.Fatalf("crusaders twice in a row: %v", r)
 	}
-	play(t, g, engine.Input{At: t0, Author: "sara", Body: mv("ш2", "K3")})
-	play(t, g, engine.Input{At: t0, Author: "Bob", Body: mv("р3", "G6")})
+	play(t, g, game.Act{At: t0, Author: "sara", Body: mv("ш2", "K3")})
+	play(t, g, game.Act{At: t0, Author: "Bob", Body: mv("р3", "G6")})
 }
 
 func TestRefusalData(t *testing.T) {
@@ -185,7 +185,7 @@ func TestRefusalData(t *testing.T) {
 	if !r.Has(CodeUnknownWarrior) {
 		t.Fatal(r)
 	}
-	r = refused(t, g, engine.Input{At: t0, Author: "Sara", Body: 42})
+	r = refused(t, g, game.Act{At: t0, Author: "Sara", Body: 42})
 	if !r.Has(CodeUnsupportedBody) {
 		t.Fatal(r)
 	}

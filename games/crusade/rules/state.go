@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Phase is the stage of the game.
@@ -115,7 +115,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 	return out
 }
 
-// Game is a running game of Crusade. It implements engine.Game.
+// Game is a running game of Crusade. It implements game.Engine.
 type Game struct {
 	settings Settings
 	clk      clockSettings
@@ -579,7 +579,7 @@ func (g *Game) PlayerSide(name string) (Side, bool) {
 	return p.Side, ok
 }
 
-var _ engine.Game = (*Game)(nil)
+var _ game.Engine = (*Game)(nil)
 
 // Controls reports whether the named player may act with w (the roster gives it to them).
 func (g *Game) Controls(name string, w WarriorID) bool {
@@ -593,7 +593,7 @@ func (g *Game) Controls(name string, w WarriorID) bool {
 
 // Try judges in on the current position as if the author's side had the move, and changes
 // nothing: what a reply may show as an example is tried with it.
-func (g *Game) Try(in engine.Input) ([]engine.Event, error) {
+func (g *Game) Try(in game.Act) ([]game.Event, error) {
 	c := &Game{settings: g.settings, clk: g.clk, roster: g.roster, setup: g.setup, st: g.st.clone()}
 	if p, ok := c.roster.player(in.Author); ok && c.st.Phase == PhasePlaying {
 		c.st.ToMove = p.Side

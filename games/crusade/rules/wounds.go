@@ -4,11 +4,11 @@ import (
 	"strings"
 	"unicode"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // decideAllocation judges a side's wound allocation (a post or a private message).
-func (g *Game) decideAllocation(in engine.Input, a *Allocation) ([]engine.Event, error) {
+func (g *Game) decideAllocation(in game.Act, a *Allocation) ([]game.Event, error) {
 	st := g.st
 	player, err := g.player(in.Author)
 	if err != nil {
@@ -77,7 +77,7 @@ func (g *Game) decideAllocation(in engine.Input, a *Allocation) ([]engine.Event,
 	if len(probs) > 0 {
 		return nil, refuse(probs...)
 	}
-	return []engine.Event{&WoundsAllocated{At: in.At, Side: side, Author: in.Author, Private: in.Private,
+	return []game.Event{&WoundsAllocated{At: in.At, Side: side, Author: in.Author, Private: in.Private,
 		Wounds: out, Remaining: owed - total}}, nil
 }
 
@@ -91,7 +91,7 @@ func NormaliseAnswer(s string) string {
 }
 
 // decideAnswer judges an answer to today's question.
-func (g *Game) decideAnswer(in engine.Input, a *Answer) ([]engine.Event, error) {
+func (g *Game) decideAnswer(in game.Act, a *Answer) ([]game.Event, error) {
 	st := g.st
 	if st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
@@ -119,12 +119,12 @@ func (g *Game) decideAnswer(in engine.Input, a *Answer) ([]engine.Event, error) 
 	if !correct {
 		return nil, refuse(Problem{Code: CodeWrongAnswer, Detail: got})
 	}
-	return []engine.Event{&AnswerAccepted{At: in.At, Side: player.Side, Author: in.Author, Text: a.Text,
+	return []game.Event{&AnswerAccepted{At: in.At, Side: player.Side, Author: in.Author, Text: a.Text,
 		First: len(q.Answers) == 0}}, nil
 }
 
 // decideDeployment judges a side's private deployment; when both sides are in, the game starts.
-func (g *Game) decideDeployment(in engine.Input, d *Deployment) ([]engine.Event, error) {
+func (g *Game) decideDeployment(in game.Act, d *Deployment) ([]game.Event, error) {
 	st := g.st
 	if st.Phase != PhaseDeploying {
 		return nil, refuse(Problem{Code: CodeNotDeploying})
@@ -185,7 +185,7 @@ func (g *Game) decideDeployment(in engine.Input, d *Deployment) ([]engine.Event,
 	for w, c := range d.Cells {
 		cells[w] = c
 	}
-	evs := []engine.Event{&DeploymentReceived{At: in.At, Side: side, Author: in.Author, Cells: cells}}
+	evs := []game.Event{&DeploymentReceived{At: in.At, Side: side, Author: in.Author, Cells: cells}}
 	if other, ok := st.Deployments[side.Other()]; ok {
 		all := cloneMap(other)
 		for w, c := range cells {

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"unicode"
 
-	"forumgm/forum"
 	db "forumgm/games/dragonball/rules"
-	"forumgm/parser"
+
+	"forumgm/forum"
+	"forumgm/russian"
 )
 
 // ParsePost reads the poster's own text (never quotes) and own code blocks.
@@ -30,7 +31,7 @@ func ParsePost(p forum.Post) *db.Orders {
 // norm is the form lines are read in: folded (lower case, ё as е) with Latin look-alike letters
 // read as Cyrillic ("Takт" is "такт", "h2" is "н2"). It maps rune for rune, so rune offsets in
 // the normal form are offsets in the original.
-func norm(s string) string { return parser.ToCyrillicLower(parser.Fold(s)) }
+func norm(s string) string { return russian.ToCyrillicLower(russian.Fold(s)) }
 
 // headers: "[дракон] такт N", "[дракон] N[-й] такт", "[дракон] N)" or "N." or "N:".
 var (
@@ -42,7 +43,7 @@ var (
 // Parse reads the text of a message.
 func Parse(text string) *db.Orders {
 	o := &db.Orders{}
-	lines := strings.Split(parser.CleanText(text), "\n")
+	lines := strings.Split(russian.CleanText(text), "\n")
 	var descr []string
 	inDescr := false
 	dragonNext := false // a "Дракон:" line alone: the following tact lines are the dragon's
@@ -186,19 +187,21 @@ var heightWords = map[string]bool{"в": true, "выс": true, "высота": tr
 
 // dirWords are the six directions in Russian and English (English codes after the look-alike
 // mapping: e -> е, w -> ш, ne -> пе, nw -> пш, se -> се, sw -> сш).
-var dirWords = map[string]db.Dir{
+var dirWords = withDirCodes(map[string]db.Dir{
 	"восток": db.E, "вправо": db.E, "направо": db.E, "е": db.E, "в": db.E,
 	"запад": db.W, "влево": db.W, "налево": db.W, "ш": db.W, "з": db.W,
 	"св": db.NE, "северо-восток": db.NE, "пе": db.NE,
 	"сз": db.NW, "северо-запад": db.NW, "пш": db.NW,
 	"юв": db.SE, "юго-восток": db.SE, "се": db.SE,
 	"юз": db.SW, "юго-запад": db.SW, "сш": db.SW,
-}
+})
 
-func init() {
+// withDirCodes adds each direction's own code to words.
+func withDirCodes(words map[string]db.Dir) map[string]db.Dir {
 	for _, d := range db.Dirs {
-		dirWords[norm(d.String())] = d
+		words[norm(d.String())] = d
 	}
+	return words
 }
 
 var cellWords = map[string]bool{"клетка": true, "клетку": true, "клетке": true, "кл": true, "на": true, "в": true}
@@ -405,7 +408,7 @@ func readDragon(tact int, line, body string) (db.DragonOrder, *db.Problem) {
 // IsHelp reports whether a message asks for the help text ("помощь", "справка", "help", "как
 // писать приказы?").
 func IsHelp(text string) bool {
-	switch strings.Trim(parser.Fold(strings.TrimSpace(text)), "!?.… ") {
+	switch strings.Trim(russian.Fold(strings.TrimSpace(text)), "!?.… ") {
 	case "помощь", "справка", "help", "как ходить", "как писать приказы", "как играть", "правила":
 		return true
 	}

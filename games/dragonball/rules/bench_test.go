@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // BenchmarkResolveRound resolves a full round: 2 teams of 7, 2 dragons, 5 balls, 3 tacts, every
@@ -19,7 +19,7 @@ func BenchmarkResolveRound(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rnd := engine.NewRand("bench", 0)
+	rnd := game.NewRand("bench", 0)
 	evs, _ := g.Start(t0, rnd)
 	applyAll(b, g, evs)
 	for t, team := range g.teams {
@@ -50,7 +50,7 @@ func BenchmarkResolveRound(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r := engine.NewRand("bench", uint64(i))
+		r := game.NewRand("bench", uint64(i))
 		_ = g.Resolve(at, r)
 	}
 }

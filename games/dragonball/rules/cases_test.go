@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -186,7 +186,7 @@ func runCase(t *testing.T, c caseFile) {
 	if seed == "" {
 		seed = "case"
 	}
-	rnd := engine.NewRand(seed, 0)
+	rnd := game.NewRand(seed, 0)
 	evs, err := g.Start(t0, rnd)
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +258,7 @@ func runCase(t *testing.T, c caseFile) {
 func checkMessage(t *testing.T, g *Game, i int, m CaseMessage) {
 	t.Helper()
 	o := &Orders{Tacts: m.Tacts, Dragon: m.Dragon}
-	in := engine.Input{At: t0.Add(time.Duration(i+1) * time.Minute), Author: m.Author, Private: !m.Public, Body: o}
+	in := game.Act{At: t0.Add(time.Duration(i+1) * time.Minute), Author: m.Author, Private: !m.Public, Body: o}
 	evs, err := g.Decide(in)
 	var refused, notes []Code
 	var dropped []int

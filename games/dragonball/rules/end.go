@@ -3,7 +3,7 @@ package rules
 import (
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // KindGameEnded is the kind of GameEnded.
@@ -28,7 +28,7 @@ func (GameEnded) EventKind() string { return KindGameEnded }
 
 // decideEnd judges a moderator's EndGame: refused when the game is over or the winner names no
 // team.
-func (g *Game) decideEnd(in engine.Input, e *EndGame) ([]engine.Event, error) {
+func (g *Game) decideEnd(in game.Act, e *EndGame) ([]game.Event, error) {
 	if g.st.Over {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}
@@ -46,7 +46,7 @@ func (g *Game) decideEnd(in engine.Input, e *EndGame) ([]engine.Event, error) {
 	default:
 		return nil, refuse(Problem{Code: CodeUnknownTeam, Detail: w, Options: []string{g.teams[0].Name, g.teams[1].Name, "draw"}})
 	}
-	return []engine.Event{&GameEnded{At: in.At, By: in.Author, Winner: w, Reason: e.Reason}}, nil
+	return []game.Event{&GameEnded{At: in.At, By: in.Author, Winner: w, Reason: e.Reason}}, nil
 }
 
 func (g *Game) applyEnded(e *GameEnded) {

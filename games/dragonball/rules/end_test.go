@@ -3,7 +3,7 @@ package rules
 import (
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // TestEndGame: a moderator's end names the winner (or lets the score decide), folds from the
@@ -24,7 +24,7 @@ func TestEndGame(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g, _ := newGame(t, DefaultSettings(), nil, "end")
 			g.st.Score = c.score
-			evs, err := g.Decide(engine.Input{At: t0, Author: "Moderator", Body: &EndGame{Winner: c.winner, Reason: "тест"}})
+			evs, err := g.Decide(game.Act{At: t0, Author: "Moderator", Body: &EndGame{Winner: c.winner, Reason: "тест"}})
 			if c.refused {
 				if r, ok := AsRefusal(err); !ok || r.Problems[0].Code != CodeUnknownTeam || len(r.Problems[0].Options) != 3 {
 					t.Fatalf("want unknown_team, got %v", err)
@@ -34,7 +34,7 @@ func TestEndGame(t *testing.T) {
 			if err != nil || len(evs) != 1 {
 				t.Fatalf("%v %v", evs, err)
 			}
-			rec, err := engine.Encode(evs[0])
+			rec, err := game.Encode(evs[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +42,7 @@ func TestEndGame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			applyAll(t, g, []engine.Event{back})
+			applyAll(t, g, []game.Event{back})
 			if !g.Over() || g.Winner() != c.want || g.Final().Winner != c.want {
 				t.Errorf("over %v winner %q, want %q", g.Over(), g.Winner(), c.want)
 			}
@@ -52,7 +52,7 @@ func TestEndGame(t *testing.T) {
 			if _, err := send(t, g, "Гарри", &Orders{Tacts: []TactOrder{{Tact: 1}}}); err == nil {
 				t.Error("orders accepted after the end")
 			}
-			if _, err := g.Decide(engine.Input{At: t0, Author: "Moderator", Body: EndGame{}}); err == nil {
+			if _, err := g.Decide(game.Act{At: t0, Author: "Moderator", Body: EndGame{}}); err == nil {
 				t.Error("a second end accepted")
 			}
 		})

@@ -3,7 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
-	"forumgm/engine"
+	"forumgm/game"
 	"strings"
 )
 
@@ -107,9 +107,9 @@ func (p Problem) String() string {
 
 // Refusal is Decide's error when an input is refused: every problem found; nothing of it is
 // applied.
-type Refusal = engine.Refusal[Code, Problem]
+type Refusal = game.Refusal[Code, Problem]
 
-// ProblemCode is the problem's code (engine.Problem).
+// ProblemCode is the problem's code (game.Problem).
 func (p Problem) ProblemCode() Code { return p.Code }
 
 // AsRefusal unwraps err to a *Refusal.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Event kinds.
@@ -19,7 +19,7 @@ const (
 type GameStarted struct {
 	At    time.Time `json:"at"`
 	State *State    `json:"state"`
-	engine.Chance
+	game.Chance
 }
 
 // OrdersAccepted is a message of orders as understood: the author's standing orders for the
@@ -53,7 +53,7 @@ type RoundResolved struct {
 	// Descriptions are the players' descriptions, in roster order.
 	Descriptions []Description `json:"descriptions,omitempty"`
 	State        *State        `json:"state"`
-	engine.Chance
+	game.Chance
 }
 
 // Description is a player's text for the report.
@@ -68,8 +68,8 @@ func (OrdersAccepted) EventKind() string { return KindOrdersAccepted }
 func (RoundResolved) EventKind() string  { return KindRoundResolved }
 
 // DecodeEvent rebuilds a stored event (always a pointer).
-func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
-	var ev engine.Event
+func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
+	var ev game.Event
 	switch kind {
 	case KindGameStarted:
 		ev = &GameStarted{}
@@ -89,7 +89,7 @@ func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
 }
 
 // Apply folds one event into the state.
-func (g *Game) Apply(ev engine.Event) error {
+func (g *Game) Apply(ev game.Event) error {
 	switch e := ev.(type) {
 	case *GameStarted:
 		if e.State == nil {

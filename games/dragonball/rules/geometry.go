@@ -1,7 +1,7 @@
 // Package dragonball owns the rules of Dragonball ("Драконбол"): the 211-cell hex field, the
 // teams, dragons and balls, the players' orders as the engine judges them, and the resolution of
 // a round's three tacts in the order of the seed's section 9. It is pure: chance comes only from
-// the *engine.Rand it is handed, and every draw is recorded in the event it decides.
+// the *game.Rand it is handed, and every draw is recorded in the event it decides.
 package rules
 
 import "slices"
@@ -20,15 +20,12 @@ const Centre Cell = 106
 
 var rowLens = [13]int{15, 16, 17, 16, 17, 16, 17, 16, 17, 16, 17, 16, 15}
 
-// geometry tables, built once.
-var (
-	cellRow  [NumCells + 1]int // 0-based row
-	cellX    [NumCells + 1]int // x in half-cells
-	cellAt   [13][33]Cell      // by row and x; 0 where there is no cell
-	rowStart [13]Cell
-)
+// geometry tables, built once: each cell's 0-based row and x in half-cells, the cell at a row and
+// x (0 where there is none), each row's first cell.
+var cellRow, cellX, cellAt, rowStart = layOut()
 
-func init() {
+// layOut numbers the cells row by row.
+func layOut() (cellRow, cellX [NumCells + 1]int, cellAt [13][33]Cell, rowStart [13]Cell) {
 	c := Cell(1)
 	for r, n := range rowLens {
 		rowStart[r] = c
@@ -40,6 +37,7 @@ func init() {
 			c++
 		}
 	}
+	return cellRow, cellX, cellAt, rowStart
 }
 
 // Valid reports whether c is a field cell.

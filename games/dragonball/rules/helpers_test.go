@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 var msk = time.FixedZone("MSK", 3*3600)
@@ -24,13 +24,13 @@ func testTeams() []Team {
 }
 
 // newGame starts a game with the settings and deployment given.
-func newGame(t testing.TB, s Settings, dep *Deployment, seed string) (*Game, *engine.Rand) {
+func newGame(t testing.TB, s Settings, dep *Deployment, seed string) (*Game, *game.Rand) {
 	t.Helper()
 	g, err := New(s, testTeams(), dep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := engine.NewRand(seed, 0)
+	rnd := game.NewRand(seed, 0)
 	evs, err := g.Start(t0, rnd)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func newGame(t testing.TB, s Settings, dep *Deployment, seed string) (*Game, *en
 	return g, rnd
 }
 
-func applyAll(t testing.TB, g *Game, evs []engine.Event) {
+func applyAll(t testing.TB, g *Game, evs []game.Event) {
 	t.Helper()
 	for _, ev := range evs {
 		if err := g.Apply(ev); err != nil {
@@ -51,7 +51,7 @@ func applyAll(t testing.TB, g *Game, evs []engine.Event) {
 // send decides an orders message by author (private) and applies it.
 func send(t testing.TB, g *Game, author string, o *Orders) (*OrdersAccepted, error) {
 	t.Helper()
-	evs, err := g.Decide(engine.Input{At: t0.Add(time.Hour), Author: author, Private: true, Body: o})
+	evs, err := g.Decide(game.Act{At: t0.Add(time.Hour), Author: author, Private: true, Body: o})
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func send(t testing.TB, g *Game, author string, o *Orders) (*OrdersAccepted, err
 }
 
 // resolve ticks the next deadline.
-func resolve(t testing.TB, g *Game, rnd *engine.Rand) *RoundResolved {
+func resolve(t testing.TB, g *Game, rnd *game.Rand) *RoundResolved {
 	t.Helper()
 	at, ok := g.NextTimer(g.st.At)
 	if !ok {

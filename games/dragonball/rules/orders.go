@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"forumgm/engine"
-	"forumgm/parser"
+	"forumgm/game"
+	"forumgm/russian"
 )
 
 // StartGame is the input that opens the game (the referee sends it with the game's Rand): the
@@ -17,7 +17,7 @@ type StartGame struct{}
 // Decide judges one input: an *Orders (or Orders) message, answered with an OrdersAccepted
 // holding the orders as understood (and any refused lines), or a *Refusal when nothing was
 // accepted; or StartGame, answered with GameStarted (it needs in.Rand).
-func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
+func (g *Game) Decide(in game.Act) ([]game.Event, error) {
 	switch b := in.Body.(type) {
 	case StartGame, *StartGame:
 		if in.Rand == nil {
@@ -58,7 +58,7 @@ type orderCheck struct {
 	spells  int     // the team's enchanted passes counted so far
 }
 
-func (g *Game) decideOrders(in engine.Input, o *Orders) ([]engine.Event, error) {
+func (g *Game) decideOrders(in game.Act, o *Orders) ([]game.Event, error) {
 	st := g.st
 	switch {
 	case !st.Started:
@@ -137,7 +137,7 @@ func (g *Game) decideOrders(in engine.Input, o *Orders) ([]engine.Event, error) 
 	if len(ev.Accepted) == 0 && len(ev.AcceptedDragon) == 0 && !ev.Description {
 		return nil, refuse(ev.Refused...)
 	}
-	return []engine.Event{ev}, nil
+	return []game.Event{ev}, nil
 }
 
 func (g *Game) newCheck(p *PlayerState, round int) *orderCheck {
@@ -330,7 +330,7 @@ func (c *orderCheck) tact(t *TactOrder) (Problem, bool) {
 
 // NameKey is the form names are compared in: folded, look-alike letters read as Cyrillic.
 func NameKey(s string) string {
-	return parser.ToCyrillicLower(parser.Fold(strings.TrimSpace(s)))
+	return russian.ToCyrillicLower(russian.Fold(strings.TrimSpace(s)))
 }
 
 // findPlayer finds a player by a name as written: exactly (up to case, ё and look-alike

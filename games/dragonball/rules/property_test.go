@@ -5,13 +5,13 @@ import (
 	"slices"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // randomOrders gives every player on the field (and every handler) orders for the round drawn
 // from src: moves to random neighbours, random heights, random ball actions. Some are refused;
 // that is part of the test.
-func randomOrders(g *Game, src *engine.Rand) map[string]*Orders {
+func randomOrders(g *Game, src *game.Rand) map[string]*Orders {
 	out := map[string]*Orders{}
 	for _, p := range g.st.Players {
 		o := &Orders{}
@@ -131,14 +131,14 @@ func checkInvariants(t *testing.T, g *Game, where string) {
 // every draw is recorded, and replaying the log gives the same game.
 func TestRandomGames(t *testing.T) {
 	for gi := 0; gi < 40; gi++ {
-		src := engine.NewRand(fmt.Sprintf("orders-%d", gi), 0)
+		src := game.NewRand(fmt.Sprintf("orders-%d", gi), 0)
 		g, err := New(DefaultSettings(), testTeams(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rnd := engine.NewRand(fmt.Sprintf("game-%d", gi), 0)
-		var log []engine.Record
-		keep := func(evs []engine.Event, err error) {
+		rnd := game.NewRand(fmt.Sprintf("game-%d", gi), 0)
+		var log []game.Record
+		keep := func(evs []game.Event, err error) {
 			t.Helper()
 			if err != nil {
 				if _, ok := AsRefusal(err); ok {
@@ -147,7 +147,7 @@ func TestRandomGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, ev := range evs {
-				rec, err := engine.Encode(ev)
+				rec, err := game.Encode(ev)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -157,13 +157,13 @@ func TestRandomGames(t *testing.T) {
 				}
 			}
 		}
-		keep(g.Decide(engine.Input{At: t0, Body: StartGame{}, Rand: rnd}))
+		keep(g.Decide(game.Act{At: t0, Body: StartGame{}, Rand: rnd}))
 		checkInvariants(t, g, "start")
 		for !g.Over() {
 			orders := randomOrders(g, src)
 			for _, p := range g.st.Players {
 				if o := orders[p.Name]; o != nil && !o.Empty() {
-					keep(g.Decide(engine.Input{At: g.st.At.Add(1), Author: p.Name, Private: true, Body: o}))
+					keep(g.Decide(game.Act{At: g.st.At.Add(1), Author: p.Name, Private: true, Body: o}))
 				}
 			}
 			at, ok := g.NextTimer(g.st.At)
@@ -183,7 +183,7 @@ func TestRandomGames(t *testing.T) {
 			t.Fatalf("game %d over without a result", gi)
 		}
 		g2, _ := New(DefaultSettings(), testTeams(), nil)
-		if err := engine.Replay(g2, log); err != nil {
+		if err := game.Replay(g2, log); err != nil {
 			t.Fatal(err)
 		}
 		if a, b := jsonOf(g.Final()), jsonOf(g2.Final()); a != b {

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // What names one kind of Happening. Stable: templates key their Russian text on it.
@@ -72,7 +72,7 @@ type Happening struct {
 
 // Tick resolves the round at its deadline. rnd is the game's source of chance; every draw goes
 // into the RoundResolved event.
-func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (g *Game) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	if !g.st.Started || g.st.Over || !g.isDeadline(at) {
 		return nil, nil
 	}
@@ -80,11 +80,11 @@ func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 		return nil, errf("tick %s: no source of chance", at.Format(time.RFC3339))
 	}
 	ev := g.Resolve(at, rnd)
-	return []engine.Event{ev}, nil
+	return []game.Event{ev}, nil
 }
 
 // Resolve plays out the round on a copy of the state and returns the event.
-func (g *Game) Resolve(at time.Time, rnd *engine.Rand) *RoundResolved {
+func (g *Game) Resolve(at time.Time, rnd *game.Rand) *RoundResolved {
 	r := &resolver{g: g, st: g.st.clone(), rnd: rnd, set: g.settings}
 	r.round = r.st.Round + 1
 	ev := &RoundResolved{At: at, Round: r.round}
@@ -123,7 +123,7 @@ func (g *Game) Resolve(at time.Time, rnd *engine.Rand) *RoundResolved {
 type resolver struct {
 	g     *Game
 	st    *State
-	rnd   *engine.Rand
+	rnd   *game.Rand
 	set   Settings
 	round int
 	tact  int

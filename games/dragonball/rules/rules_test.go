@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // TestNotNeighbourAlternatives: the contract's example refusal names the cells one can go to.
@@ -106,7 +106,7 @@ func TestDecideNeverDraws(t *testing.T) {
 	if _, err := g.Tick(at, nil); err == nil {
 		t.Error("Tick without a Rand should fail")
 	}
-	if evs, err := g.Tick(at.Add(1), engine.NewRand("x", 0)); err != nil || len(evs) != 0 {
+	if evs, err := g.Tick(at.Add(1), game.NewRand("x", 0)); err != nil || len(evs) != 0 {
 		t.Errorf("Tick off the deadline: %v %v", evs, err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -53,11 +53,11 @@ func TestStartByDecide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Decide(engine.Input{At: t0, Body: StartGame{}}); err == nil {
+	if _, err := g.Decide(game.Act{At: t0, Body: StartGame{}}); err == nil {
 		t.Error("start without a Rand accepted")
 	}
-	rnd := engine.NewRand("s", 0)
-	evs, err := g.Decide(engine.Input{At: t0, Body: StartGame{}, Rand: rnd})
+	rnd := game.NewRand("s", 0)
+	evs, err := g.Decide(game.Act{At: t0, Body: StartGame{}, Rand: rnd})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestStartByDecide(t *testing.T) {
 	if st := evs[0].(*GameStarted); len(st.Draws) != 10 || rnd.Pending() != 0 {
 		t.Errorf("start draws: %d (want a direction and a height per ball), pending %d", len(st.Draws), rnd.Pending())
 	}
-	if _, err := g.Decide(engine.Input{At: t0, Body: StartGame{}, Rand: rnd}); err == nil {
+	if _, err := g.Decide(game.Act{At: t0, Body: StartGame{}, Rand: rnd}); err == nil {
 		t.Error("started twice")
 	}
 }
@@ -123,7 +123,7 @@ deployment:
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := g.Start(t0, engine.NewRand("1", 0))
+	evs, err := g.Start(t0, game.NewRand("1", 0))
 	if err != nil {
 		t.Fatal(err)
 	}

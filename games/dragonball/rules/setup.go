@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"forumgm/engine"
-	"forumgm/parser"
+	"forumgm/game"
+	"forumgm/russian"
 )
 
 // Deployment is a test position (the transcript's `deployment`): what it does not name starts
@@ -52,7 +52,7 @@ type BallPlace struct {
 // ColorOf reads a ball's colour as players write it (case, ё/е, look-alike letters, with or
 // without the adjective ending: "красный", "Красн", "чорный").
 func ColorOf(s string) (Color, bool) {
-	f := parser.ToCyrillicLower(parser.Fold(s))
+	f := russian.ToCyrillicLower(russian.Fold(s))
 	stems := []struct {
 		stem string
 		c    Color
@@ -131,7 +131,7 @@ func New(settings Settings, teams []Team, dep *Deployment) (*Game, error) {
 
 // Start opens the game at `at`: the GameStarted event with the starting position; the balls'
 // random directions and heights (those not deployed) are drawn from rnd.
-func (g *Game) Start(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (g *Game) Start(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	if g.st.Started {
 		return nil, refuse(Problem{Code: CodeGameOver, Detail: "already started"})
 	}
@@ -140,12 +140,12 @@ func (g *Game) Start(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
 		return nil, err
 	}
 	st.Started, st.At = true, at
-	return []engine.Event{&GameStarted{At: at, State: st, Chance: engine.Chance{Draws: rnd.Take()}}}, nil
+	return []game.Event{&GameStarted{At: at, State: st, Chance: game.Chance{Draws: rnd.Take()}}}, nil
 }
 
 // initial builds the starting state (with rnd nil, random parts are left unset: a dry run that
 // checks the deployment).
-func (g *Game) initial(rnd *engine.Rand) (*State, error) {
+func (g *Game) initial(rnd *game.Rand) (*State, error) {
 	dep := g.deploy
 	if dep == nil {
 		dep = &Deployment{}

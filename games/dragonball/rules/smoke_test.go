@@ -3,7 +3,7 @@ package rules
 import (
 	"testing"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 func TestDefaultStartAndRound(t *testing.T) {
@@ -41,15 +41,15 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := engine.NewRand("replay", 0)
-	var log []engine.Record
-	keep := func(evs []engine.Event, err error) {
+	rnd := game.NewRand("replay", 0)
+	var log []game.Record
+	keep := func(evs []game.Event, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ev := range evs {
-			rec, err := engine.Encode(ev)
+			rec, err := game.Encode(ev)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestReplay(t *testing.T) {
 		}
 	}
 	keep(g.Start(t0, rnd))
-	keep(g.Decide(engine.Input{At: t0, Author: "Драко", Private: true, Body: &Orders{
+	keep(g.Decide(game.Act{At: t0, Author: "Драко", Private: true, Body: &Orders{
 		Tacts:  []TactOrder{{Tact: 1, Cell: 12, Height: 3}, {Tact: 2, Cell: 28}},
 		Dragon: []DragonOrder{{Tact: 1, Move: MoveLeft, Mouth: MouthClosed}, {Tact: 2, Fire: FireFlame}}}}))
 	for i := 0; i < 3; i++ {
@@ -68,7 +68,7 @@ func TestReplay(t *testing.T) {
 		keep(g.Tick(at, rnd))
 	}
 	g2, _ := New(DefaultSettings(), testTeams(), nil)
-	if err := engine.Replay(g2, log); err != nil {
+	if err := game.Replay(g2, log); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := jsonOf(g.Final()), jsonOf(g2.Final()); a != b {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Team is one team as the transcript names it: A plays on the left half, B on the right.
@@ -201,7 +201,7 @@ func (s *State) clone() *State {
 	return &c
 }
 
-// Game is a running game of Dragonball. It implements engine.Game.
+// Game is a running game of Dragonball. It implements game.Engine.
 type Game struct {
 	settings Settings
 	teams    [2]Team
@@ -209,7 +209,7 @@ type Game struct {
 	st       *State
 }
 
-var _ engine.Game = (*Game)(nil)
+var _ game.Engine = (*Game)(nil)
 
 // Name is the game's identifier.
 func (g *Game) Name() string { return "dragonball" }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	db "forumgm/games/dragonball/rules"
 	"forumgm/templates"
 )
@@ -59,8 +59,8 @@ func TestDragonballReplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := engine.NewRand("tmpl", 0)
-	apply := func(evs []engine.Event, err error) []engine.Event {
+	rnd := game.NewRand("tmpl", 0)
+	apply := func(evs []game.Event, err error) []game.Event {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -73,7 +73,7 @@ func TestDragonballReplies(t *testing.T) {
 		return evs
 	}
 	apply(g.Start(t0, rnd))
-	evs := apply(g.Decide(engine.Input{At: t0, Author: "Гарри", Private: true, Body: &db.Orders{
+	evs := apply(g.Decide(game.Act{At: t0, Author: "Гарри", Private: true, Body: &db.Orders{
 		Tacts: []db.TactOrder{{Tact: 1, Cell: 58, Height: 2}, {Tact: 2, Cell: 61, Line: "Такт 2: 61"},
 			{Tact: 2, Cell: 59, Action: db.Pass, To: 61, ToHeight: 3, Ball: db.Red}},
 		Dragon:      []db.DragonOrder{{Tact: 1, Move: db.MoveForward, Fire: db.FireFlame, Mouth: db.MouthClosed}},
@@ -87,7 +87,7 @@ func TestDragonballReplies(t *testing.T) {
 			t.Errorf("orders reply lacks %q:\n%s", want, out)
 		}
 	}
-	_, err = g.Decide(engine.Input{At: t0, Author: "Рон", Private: true, Body: &db.Orders{Tacts: []db.TactOrder{{Tact: 1, Cell: 60, Line: "Такт 1: 60"}}}})
+	_, err = g.Decide(game.Act{At: t0, Author: "Рон", Private: true, Body: &db.Orders{Tacts: []db.TactOrder{{Tact: 1, Cell: 60, Line: "Такт 1: 60"}}}})
 	r, ok := db.AsRefusal(err)
 	if !ok {
 		t.Fatalf("want a refusal, got %v", err)
@@ -141,7 +141,7 @@ func TestDragonballStartAndFinal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fair := struct{ Commitment, Seed, Salt, Check string }{"abc", "s33d", "salt", ""} // judge.Fair's fields
+	fair := struct{ Commitment, Seed, Salt, Check string }{"abc", "s33d", "salt", ""} // game.Fair's fields
 	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false}
 	out, err := s.Render("start", data)
 	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00 по Москве") || !strings.Contains(out, "личным сообщением") {

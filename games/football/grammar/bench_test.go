@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	fb "forumgm/games/football/rules"
 	"forumgm/parser"
 )
@@ -31,7 +31,7 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rnd := engine.NewRand("bench", 0)
+	rnd := game.NewRand("bench", 0)
 	start, err := g.Begin(s.FirstTurn.Add(-time.Hour), rnd)
 	if err != nil {
 		b.Fatal(err)
@@ -81,7 +81,7 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 		if res.Class != Move {
 			b.Fatalf("class %s", res.Class)
 		}
-		evs, err := g.Decide(engine.Input{At: now.Add(time.Minute), Author: teams[team].Members[0], Body: res.Intents[0], Rand: rnd})
+		evs, err := g.Decide(game.Act{At: now.Add(time.Minute), Author: teams[team].Members[0], Body: res.Intents[0], Rand: rnd})
 		if err != nil {
 			b.Fatal(err)
 		}

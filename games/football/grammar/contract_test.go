@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 	fb "forumgm/games/football/rules"
 	"forumgm/parser"
 )
@@ -23,7 +23,7 @@ func TestContractExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := engine.NewRand("1", 0)
+	rnd := game.NewRand("1", 0)
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	ev, err := g.Begin(start, rnd)
 	if err != nil {
@@ -52,13 +52,13 @@ func TestContractExample(t *testing.T) {
 		}
 	}
 	names := []string{"Команда 1", "Команда 2"}
-	judge := func(author string, at time.Time, private bool, text string) ([]engine.Event, error) {
+	judge := func(author string, at time.Time, private bool, text string) ([]game.Event, error) {
 		tick(at)
 		r := Parse(parser.FromBBCode(text), Options{Teams: names, Private: private})
 		if r.Class != Move || len(r.Intents) != 1 {
 			t.Fatalf("%q: %s %v", text, r.Class, r.Problems)
 		}
-		evs, err := g.Decide(engine.Input{At: at, Author: author, Private: private, Body: r.Intents[0], Rand: rnd})
+		evs, err := g.Decide(game.Act{At: at, Author: author, Private: private, Body: r.Intents[0], Rand: rnd})
 		for _, e := range evs {
 			if err := g.Apply(e); err != nil {
 				t.Fatal(err)

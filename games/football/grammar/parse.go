@@ -56,9 +56,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"forumgm/forum"
 	fb "forumgm/games/football/rules"
-	"forumgm/parser"
+
+	"forumgm/forum"
+	"forumgm/russian"
 )
 
 // Class is what a post is, for the game.
@@ -139,7 +140,7 @@ const maxAnswer = 80
 
 // Parse reads a post; see the package documentation.
 func Parse(p forum.Post, opt Options) Result {
-	own := strings.TrimSpace(parser.CleanText(p.Text))
+	own := strings.TrimSpace(russian.CleanText(p.Text))
 	var res Result
 	if isHelp(own) {
 		res.Class = Help
@@ -188,7 +189,7 @@ func Parse(p forum.Post, opt Options) Result {
 
 // isHelp reports whether the post asks for the help text.
 func isHelp(own string) bool {
-	switch strings.Trim(parser.Fold(own), "!?. ") {
+	switch strings.Trim(russian.Fold(own), "!?. ") {
 	case "помощь", "справка", "help", "как ходить", "как играть":
 		return true
 	}
@@ -200,7 +201,7 @@ func explicitAnswer(own string) (string, bool) {
 	r := []rune(own)
 	const word = "ответ"
 	n := utf8.RuneCountInString(word)
-	if len(r) <= n || parser.ToCyrillicLower(parser.Fold(string(r[:n]))) != word {
+	if len(r) <= n || russian.ToCyrillicLower(russian.Fold(string(r[:n]))) != word {
 		return "", false
 	}
 	rest := r[n:]
@@ -549,9 +550,9 @@ func tokenize(s string) []token {
 				j += s2
 			}
 			w := s[i:j]
-			f := parser.Fold(w)
+			f := russian.Fold(w)
 			if hasCyrillic(w) {
-				f = parser.ToCyrillicLower(f)
+				f = russian.ToCyrillicLower(f)
 			}
 			out = append(out, token{kind: tWord, raw: w, fold: f, start: i, end: j})
 			i = j

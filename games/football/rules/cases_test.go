@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // caseFile is one rule case in testdata/cases (format: testdata/cases/README.md).
@@ -161,7 +161,7 @@ func TestCases(t *testing.T) {
 			board := caseBoard(t, c)
 			h := newHarnessOn(t, caseSettings(t, c), board, testTeams(n))
 			for i, s := range c.Steps {
-				var evs []engine.Event
+				var evs []game.Event
 				switch {
 				case s.Tick != "" && s.At == "":
 					evs = h.until(hm(t, s.Tick))
@@ -229,7 +229,7 @@ func TestCases(t *testing.T) {
 
 // checkEvents matches the events of a step against the wanted ones (each a subset of the
 // event's JSON plus its kind), in order, one to one.
-func checkEvents(t *testing.T, where string, evs []engine.Event, want []map[string]any) {
+func checkEvents(t *testing.T, where string, evs []game.Event, want []map[string]any) {
 	t.Helper()
 	if len(evs) != len(want) {
 		var kinds []string
@@ -342,14 +342,14 @@ func subset(path string, want, got any) error {
 }
 
 // newReplay folds a log (through its stored form) into a fresh game and returns its snapshot.
-func newReplay(t *testing.T, s Settings, b *Board, teams []Team, log []engine.Event) string {
+func newReplay(t *testing.T, s Settings, b *Board, teams []Team, log []game.Event) string {
 	t.Helper()
 	g, err := New(s, b, teams)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ev := range log {
-		r, err := engine.Encode(ev)
+		r, err := game.Encode(ev)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,7 @@ package rules
 import (
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // NextTimer is the earliest timed rule due strictly after t: before the start, Settings.Begin
@@ -43,10 +43,10 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 // checked), the questions whose time ran out, the next turn's opening, and the end once no turn
 // is left and no question is open. It decides on a copy: the caller applies the events returned,
 // in order. rnd is the game's Rand; only the start draws from it.
-func (g *Game) Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error) {
+func (g *Game) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	w := g.clone()
-	var evs []engine.Event
-	emit := func(ev engine.Event) error {
+	var evs []game.Event
+	emit := func(ev game.Event) error {
 		evs = append(evs, ev)
 		return w.Apply(ev)
 	}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Numbers is the size of the seed's table: players name a number 1..Numbers.
@@ -49,9 +49,9 @@ func MappingText(faces []int) string {
 	return b.String()
 }
 
-// Commit is the commitment of a mapping: engine.Commitment over its MappingText and the salt,
+// Commit is the commitment of a mapping: game.Commitment over its MappingText and the salt,
 // that is sha256(salt + ":" + MappingText) in hex.
-func Commit(faces []int, salt string) string { return engine.Commitment(MappingText(faces), salt) }
+func Commit(faces []int, salt string) string { return game.Commitment(MappingText(faces), salt) }
 
 // ErrCommitment is VerifyDice's error when a revealed mapping does not match its commitment.
 var ErrCommitment = errors.New("football: the mapping and salt do not match the commitment")
@@ -77,7 +77,7 @@ func VerifyDice(commitment string, mapping []int, salt string, faces int) error 
 // drawDice draws a mapping from rnd: each number's face uniform in 1..faces (independent, as a
 // die is), except the numbers fixed (first mapping only, settings.dice), which draw nothing;
 // then the salt (16 bytes, hex) unless one is given.
-func drawDice(rnd *engine.Rand, epoch, faces int, fixed map[int]int, salt string) *Dice {
+func drawDice(rnd *game.Rand, epoch, faces int, fixed map[int]int, salt string) *Dice {
 	d := &Dice{Epoch: epoch, Faces: make([]int, Numbers)}
 	for n := 1; n <= Numbers; n++ {
 		if f, ok := fixed[n]; ok {
@@ -101,7 +101,7 @@ func drawDice(rnd *engine.Rand, epoch, faces int, fixed map[int]int, salt string
 // VerifyLog re-checks a game's log as forumgm verify does: every mapping revealed at the end
 // matches the commitment posted for it, and every roll's face is the face its number has in the
 // mapping of its epoch. It returns the first mismatch found.
-func VerifyLog(evs []engine.Event) error {
+func VerifyLog(evs []game.Event) error {
 	committed := map[int]string{}
 	var revealed []Dice
 	for _, ev := range evs {

@@ -3,7 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
-	"forumgm/engine"
+	"forumgm/game"
 	"strings"
 	"time"
 )
@@ -120,9 +120,9 @@ func (p Problem) String() string {
 
 // Refusal is Decide's error when an input is refused: every problem found; nothing of it is
 // applied.
-type Refusal = engine.Refusal[Code, Problem]
+type Refusal = game.Refusal[Code, Problem]
 
-// ProblemCode is the problem's code (engine.Problem).
+// ProblemCode is the problem's code (game.Problem).
 func (p Problem) ProblemCode() Code { return p.Code }
 
 // AsRefusal unwraps err to a *Refusal.
@@ -138,4 +138,4 @@ func refuse(ps ...Problem) error { return &Refusal{Game: "football", Problems: p
 var ErrUnknownEvent = errors.New("football: unknown event kind")
 
 // ErrNoRand is Decide's and Tick's error when a rule needs chance and the input brought no Rand.
-var ErrNoRand = errors.New("football: this needs the game's Rand (engine.Input.Rand is nil)")
+var ErrNoRand = errors.New("football: this needs the game's Rand (game.Act.Rand is nil)")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Event kinds (stable: stored in the log).
@@ -37,7 +37,7 @@ type TeamStart struct {
 // private; replies show only Dice.Commitment). Draws: the split's shuffle (group_split random),
 // then the mapping's faces, then the salt.
 type GameStarted struct {
-	engine.Chance
+	game.Chance
 	At    time.Time   `json:"at"`
 	Teams []TeamStart `json:"teams"` // in roster order (after the shuffle, if random)
 	Dice  Dice        `json:"dice"`
@@ -74,7 +74,7 @@ type QuestionSent struct {
 // lap). Targets: whom the team may attack from the new cell. Redraw: the new mapping when this
 // roll used the last free number. Draws: the question's pick, then the redraw.
 type Rolled struct {
-	engine.Chance
+	game.Chance
 	At             time.Time     `json:"at"`
 	Author         string        `json:"author"`
 	Team           string        `json:"team"`
@@ -101,7 +101,7 @@ type Rolled struct {
 // AttackDeclared: an accepted attack. The face goes to the attacking captain privately; the
 // thread is told that Team attacks Target.
 type AttackDeclared struct {
-	engine.Chance
+	game.Chance
 	At      time.Time `json:"at"`
 	Author  string    `json:"author"`
 	Team    string    `json:"team"`
@@ -119,7 +119,7 @@ type AttackDeclared struct {
 // DefenceRolled: an accepted defence roll against this turn's attack by Attacker. The face goes
 // to the defending captain privately.
 type DefenceRolled struct {
-	engine.Chance
+	game.Chance
 	At       time.Time `json:"at"`
 	Author   string    `json:"author"`
 	Team     string    `json:"team"`
@@ -251,13 +251,13 @@ func (e *DefenceRolled) roll() (int, int, int)  { return e.Epoch, e.Number, e.Fa
 func (e *DefenceRolled) redraw() *Dice          { return e.Redraw }
 
 // DecodeEvent rebuilds a stored event (always a pointer).
-func (g *Game) DecodeEvent(kind string, data []byte) (engine.Event, error) {
+func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
 	return DecodeEvent(kind, data)
 }
 
 // DecodeEvent rebuilds a stored event (always a pointer).
-func DecodeEvent(kind string, data []byte) (engine.Event, error) {
-	var ev engine.Event
+func DecodeEvent(kind string, data []byte) (game.Event, error) {
+	var ev game.Event
 	switch kind {
 	case KindGameStarted:
 		ev = &GameStarted{}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 var msk = func() *time.Location {
@@ -59,8 +59,8 @@ func testTeams(n int) []Team {
 type harness struct {
 	t   testing.TB
 	g   *Game
-	rnd *engine.Rand
-	log []engine.Event
+	rnd *game.Rand
+	log []game.Event
 	now time.Time
 }
 
@@ -75,7 +75,7 @@ func newHarnessOn(t testing.TB, s Settings, b *Board, teams []Team) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, g: g, rnd: engine.NewRand("test-seed", 0), now: day.Add(19 * time.Hour)}
+	h := &harness{t: t, g: g, rnd: game.NewRand("test-seed", 0), now: day.Add(19 * time.Hour)}
 	ev, err := g.Begin(h.now, h.rnd)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func newHarnessOn(t testing.TB, s Settings, b *Board, teams []Team) *harness {
 	return h
 }
 
-func (h *harness) apply(evs ...engine.Event) {
+func (h *harness) apply(evs ...game.Event) {
 	h.t.Helper()
 	for _, ev := range evs {
 		if err := h.g.Apply(ev); err != nil {
@@ -95,9 +95,9 @@ func (h *harness) apply(evs ...engine.Event) {
 }
 
 // until fires every timer due up to and including `to`, in order, and returns the events.
-func (h *harness) until(to time.Time) []engine.Event {
+func (h *harness) until(to time.Time) []game.Event {
 	h.t.Helper()
-	var out []engine.Event
+	var out []game.Event
 	for {
 		at, ok := h.g.NextTimer(h.now)
 		if !ok || at.After(to) {
@@ -122,11 +122,11 @@ func (h *harness) until(to time.Time) []engine.Event {
 
 // decide judges an input at `at` (firing the timers due first); on acceptance it applies the
 // events. A refusal must leave the state unchanged.
-func (h *harness) decide(at time.Time, author string, private bool, body any) ([]engine.Event, error) {
+func (h *harness) decide(at time.Time, author string, private bool, body any) ([]game.Event, error) {
 	h.t.Helper()
 	h.until(at)
 	before := h.snap()
-	evs, err := h.g.Decide(engine.Input{At: at, Author: author, Private: private, Body: body, Rand: h.rnd})
+	evs, err := h.g.Decide(game.Act{At: at, Author: author, Private: private, Body: body, Rand: h.rnd})
 	if h.rnd.Pending() != 0 {
 		h.t.Fatalf("decide left %d draws unrecorded", h.rnd.Pending())
 	}
@@ -140,7 +140,7 @@ func (h *harness) decide(at time.Time, author string, private bool, body any) ([
 	return evs, nil
 }
 
-func (h *harness) play(at time.Time, author string, body any) engine.Event {
+func (h *harness) play(at time.Time, author string, body any) game.Event {
 	h.t.Helper()
 	evs, err := h.decide(at, author, false, body)
 	if err != nil {

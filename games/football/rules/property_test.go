@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // randomGame plays a whole game of random posts (rolls, attacks, defences, points, answers,
@@ -137,7 +137,7 @@ func BenchmarkDecideRoll(b *testing.B) {
 	h := newHarness(b, s, testTeams(6))
 	h.until(hm(b, "20:00"))
 	snap := *h.g.st.clone()
-	in := engine.Input{At: hm(b, "20:03"), Author: "Игрок 1", Body: &Roll{Number: 37}, Rand: h.rnd}
+	in := game.Act{At: hm(b, "20:03"), Author: "Игрок 1", Body: &Roll{Number: 37}, Rand: h.rnd}
 	b.ReportAllocs()
 	for b.Loop() {
 		evs, err := h.g.Decide(in)

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Decide judges one input: a *Roll, *Attack, *Defence, *Points, *Answer or *EndGame (values are
@@ -13,8 +13,8 @@ import (
 // and the team's move is not spent. Rules that need chance (a question's pick, a new mapping when
 // the last number is used) draw from in.Rand and record the draws in the event; without a Rand
 // they fail with ErrNoRand.
-func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
-	var ev engine.Event
+func (g *Game) Decide(in game.Act) ([]game.Event, error) {
+	var ev game.Event
 	var err error
 	switch b := in.Body.(type) {
 	case *Roll:
@@ -51,12 +51,12 @@ func (g *Game) Decide(in engine.Input) ([]engine.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []engine.Event{ev}, nil
+	return []game.Event{ev}, nil
 }
 
 // player is the author's team while the game runs; otherwise the refusal saying why not.
 // Answers are judged while the game is ending (the final table waits for them).
-func (g *Game) player(in engine.Input, answering bool) (*TeamState, Team, error) {
+func (g *Game) player(in game.Act, answering bool) (*TeamState, Team, error) {
 	switch g.st.Phase {
 	case PhaseNew:
 		return nil, Team{}, refuse(Problem{Code: CodeNotStarted})
@@ -118,7 +118,7 @@ func (g *Game) numberProblems(n int, line string) []Problem {
 }
 
 // faceOf is the face behind n and, when n is the last free number, the next mapping.
-func (g *Game) faceOf(n int, rnd *engine.Rand) (epoch, face int, redraw *Dice, err error) {
+func (g *Game) faceOf(n int, rnd *game.Rand) (epoch, face int, redraw *Dice, err error) {
 	st := g.st
 	epoch, face = st.Dice.Epoch, st.Dice.Face(n)
 	if len(st.Used)+1 == Numbers {
@@ -130,7 +130,7 @@ func (g *Game) faceOf(n int, rnd *engine.Rand) (epoch, face int, redraw *Dice, e
 	return epoch, face, redraw, nil
 }
 
-func (g *Game) decideRoll(in engine.Input, b *Roll) (engine.Event, error) {
+func (g *Game) decideRoll(in game.Act, b *Roll) (game.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -217,7 +217,7 @@ func (g *Game) freeQuestions() []int {
 	return out
 }
 
-func (g *Game) decideAttack(in engine.Input, b *Attack) (engine.Event, error) {
+func (g *Game) decideAttack(in game.Act, b *Attack) (game.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func (g *Game) decideAttack(in engine.Input, b *Attack) (engine.Event, error) {
 	return ev, nil
 }
 
-func (g *Game) decideDefence(in engine.Input, b *Defence) (engine.Event, error) {
+func (g *Game) decideDefence(in game.Act, b *Defence) (game.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -312,7 +312,7 @@ func (g *Game) decideDefence(in engine.Input, b *Defence) (engine.Event, error) 
 	return ev, nil
 }
 
-func (g *Game) decidePoints(in engine.Input, b *Points) (engine.Event, error) {
+func (g *Game) decidePoints(in game.Act, b *Points) (game.Event, error) {
 	t, team, err := g.player(in, false)
 	if err != nil {
 		return nil, err
@@ -353,7 +353,7 @@ func (g *Game) decidePoints(in engine.Input, b *Points) (engine.Event, error) {
 		Added: added + spent, Face: face, Balance: t.Points - spent, Close: g.clk.close(g.st.Turn)}, nil
 }
 
-func (g *Game) decideAnswer(in engine.Input, b *Answer) (engine.Event, error) {
+func (g *Game) decideAnswer(in game.Act, b *Answer) (game.Event, error) {
 	t, team, err := g.player(in, true)
 	if err != nil {
 		return nil, err
@@ -396,13 +396,13 @@ func (g *Game) decideAnswer(in engine.Input, b *Answer) (engine.Event, error) {
 
 // decideMoves judges a post's intents in order on a copy of the game: all accepted, or a refusal
 // listing every problem (a refused intent is skipped, the later ones judged without it).
-func (g *Game) decideMoves(in engine.Input, b *Moves) ([]engine.Event, error) {
+func (g *Game) decideMoves(in game.Act, b *Moves) ([]game.Event, error) {
 	if len(b.Intents) == 1 {
 		in.Body = b.Intents[0]
 		return g.Decide(in)
 	}
 	w := g.clone()
-	var evs []engine.Event
+	var evs []game.Event
 	var probs []Problem
 	for _, it := range b.Intents {
 		if it == nil {
@@ -436,13 +436,13 @@ func (g *Game) decideMoves(in engine.Input, b *Moves) ([]engine.Event, error) {
 
 // answerAndEnd judges an answer; when the game is ending and this was the last open question,
 // the final table follows at once.
-func (g *Game) answerAndEnd(in engine.Input, b *Answer) ([]engine.Event, error) {
+func (g *Game) answerAndEnd(in game.Act, b *Answer) ([]game.Event, error) {
 	ev, err := g.decideAnswer(in, b)
 	if err != nil {
 		return nil, err
 	}
 	if g.st.Phase != PhaseEnding || len(g.deadlines()) > 1 {
-		return []engine.Event{ev}, nil
+		return []game.Event{ev}, nil
 	}
 	w := g.clone()
 	if err := w.Apply(ev); err != nil {
@@ -452,10 +452,10 @@ func (g *Game) answerAndEnd(in engine.Input, b *Answer) ([]engine.Event, error) 
 	if w.st.Decided {
 		reason = EndEarly
 	}
-	return []engine.Event{ev, w.end(in.At, reason)}, nil
+	return []game.Event{ev, w.end(in.At, reason)}, nil
 }
 
-func (g *Game) decideEnd(in engine.Input, b *EndGame) (engine.Event, error) {
+func (g *Game) decideEnd(in game.Act, b *EndGame) (game.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // TestSeedRankingExample: the seed's example table after 12 turns.
@@ -86,7 +86,7 @@ func TestDecided(t *testing.T) {
 }
 
 func TestDiceCommitment(t *testing.T) {
-	rnd := engine.NewRand("seed", 0)
+	rnd := game.NewRand("seed", 0)
 	d := drawDice(rnd, 1, 6, map[int]int{37: 4}, "")
 	draws := rnd.Take()
 	if len(draws) != 99+saltBytes {
@@ -119,18 +119,18 @@ func TestDiceCommitment(t *testing.T) {
 	if err := VerifyDice(d.Commitment, d.Faces[:99], d.Salt, 6); err == nil {
 		t.Error("a short mapping passed")
 	}
-	// the commitment is engine.Commitment over the canonical text
-	if !strings.HasPrefix(MappingText(d.Faces), "1:") || Commit(d.Faces, d.Salt) != engine.Commitment(MappingText(d.Faces), d.Salt) {
-		t.Error("the commitment is not engine.Commitment(MappingText, salt)")
+	// the commitment is game.Commitment over the canonical text
+	if !strings.HasPrefix(MappingText(d.Faces), "1:") || Commit(d.Faces, d.Salt) != game.Commitment(MappingText(d.Faces), d.Salt) {
+		t.Error("the commitment is not game.Commitment(MappingText, salt)")
 	}
 	// the same seed draws the same mapping; another seed another
-	d2 := drawDice(engine.NewRand("seed", 0), 1, 6, map[int]int{37: 4}, "")
-	d3 := drawDice(engine.NewRand("other", 0), 1, 6, map[int]int{37: 4}, "")
+	d2 := drawDice(game.NewRand("seed", 0), 1, 6, map[int]int{37: 4}, "")
+	d3 := drawDice(game.NewRand("other", 0), 1, 6, map[int]int{37: 4}, "")
 	if d2.Commitment != d.Commitment || d3.Commitment == d.Commitment {
 		t.Error("the mapping is not a function of the seed")
 	}
 	// a given salt draws no salt
-	r4 := engine.NewRand("seed", 0)
+	r4 := game.NewRand("seed", 0)
 	drawDice(r4, 1, 6, nil, "given")
 	if n := len(r4.Take()); n != 100 {
 		t.Errorf("given salt: %d draws", n)
@@ -196,7 +196,7 @@ func TestRedrawAfterHundred(t *testing.T) {
 		t.Fatal(err)
 	}
 	// a forged face is caught
-	forged := append([]engine.Event(nil), h.log...)
+	forged := append([]game.Event(nil), h.log...)
 	for i, e := range forged {
 		if r, ok := e.(*Rolled); ok && r.Number == 5 {
 			c := *r
@@ -218,7 +218,7 @@ func TestRandomSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := g.Begin(day.Add(19*time.Hour), engine.NewRand("split", 0))
+	ev, err := g.Begin(day.Add(19*time.Hour), game.NewRand("split", 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,13 +239,13 @@ func TestRandomSplit(t *testing.T) {
 	if sizes[1] != 4 || sizes[2] != 3 || len(seen) != 7 {
 		t.Errorf("groups %v, teams %v", sizes, seen)
 	}
-	ev2, _ := g.Begin(day.Add(19*time.Hour), engine.NewRand("split", 0))
+	ev2, _ := g.Begin(day.Add(19*time.Hour), game.NewRand("split", 0))
 	if !reflect.DeepEqual(ev, ev2) {
 		t.Error("the split is not a function of the seed")
 	}
 	roster := testSettings()
 	g2, _ := New(roster, DefaultBoard(), teams)
-	ev3, _ := g2.Begin(day.Add(19*time.Hour), engine.NewRand("split", 0))
+	ev3, _ := g2.Begin(day.Add(19*time.Hour), game.NewRand("split", 0))
 	for i, ts := range ev3.Teams {
 		if ts.Name != teams[i].Name || ts.Group != 1+boolInt(i >= 4) {
 			t.Errorf("roster split: %d %+v", i, ts)
@@ -277,7 +277,7 @@ func TestNoRand(t *testing.T) {
 	h := newHarness(t, s, testTeams(4))
 	h.until(hm(t, "20:00"))
 	// landing on a question cell draws the question: no Rand, no decision
-	_, err := h.g.Decide(engine.Input{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 37}})
+	_, err := h.g.Decide(game.Act{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 37}})
 	if !errors.Is(err, ErrNoRand) {
 		t.Errorf("want ErrNoRand, got %v", err)
 	}
@@ -293,7 +293,7 @@ func TestNotStartedAndTickStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = g.Decide(engine.Input{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 1}})
+	_, err = g.Decide(game.Act{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 1}})
 	if r := refusalOf(t, err); !r.Has(CodeNotStarted) {
 		t.Errorf("codes %v", r.Codes())
 	}
@@ -301,7 +301,7 @@ func TestNotStartedAndTickStarts(t *testing.T) {
 	if !ok || !at.Equal(hm(t, "20:00")) {
 		t.Fatalf("next timer %v %v", at, ok)
 	}
-	rnd := engine.NewRand("x", 0)
+	rnd := game.NewRand("x", 0)
 	evs, err := g.Tick(at, rnd)
 	if err != nil {
 		t.Fatal(err)
@@ -397,7 +397,7 @@ func TestTeamKey(t *testing.T) {
 }
 
 func TestDecodeEveryKind(t *testing.T) {
-	evs := []engine.Event{&GameStarted{}, &TurnOpened{}, &Rolled{}, &AttackDeclared{}, &DefenceRolled{},
+	evs := []game.Event{&GameStarted{}, &TurnOpened{}, &Rolled{}, &AttackDeclared{}, &DefenceRolled{},
 		&PointsSpent{}, &AnswerJudged{}, &QuestionExpired{}, &TurnClosed{}, &GameEnded{}}
 	seen := map[string]bool{}
 	for _, ev := range evs {
@@ -405,7 +405,7 @@ func TestDecodeEveryKind(t *testing.T) {
 			t.Errorf("kind %q", ev.EventKind())
 		}
 		seen[ev.EventKind()] = true
-		r, err := engine.Encode(ev)
+		r, err := game.Encode(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -446,7 +446,7 @@ func TestBeginByTick(t *testing.T) {
 	if !ok || !at.Equal(hm(t, "19:01")) {
 		t.Fatalf("first timer %v", at)
 	}
-	evs, err := g.Tick(at, engine.NewRand("b", 0))
+	evs, err := g.Tick(at, game.NewRand("b", 0))
 	if err != nil || len(evs) != 1 || evs[0].EventKind() != KindGameStarted {
 		t.Fatalf("%v %s", err, jsonOf(evs))
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"forumgm/engine"
+	"forumgm/game"
 )
 
 // Phase is the stage of the game.
@@ -120,7 +120,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 }
 
 // Game is a running game of the football dice quiz. Its Decide, Apply, NextTimer and
-// DecodeEvent have engine.Game's shapes; Tick takes the game's Rand as well (see Tick).
+// DecodeEvent have game.Engine's shapes; Tick takes the game's Rand as well (see Tick).
 type Game struct {
 	settings Settings
 	board    *Board
@@ -176,7 +176,7 @@ func (g *Game) Teams() []Team { return append([]Team(nil), g.roster...) }
 // numbers in settings.dice fixed) and committed. The referee calls it when the game is created
 // and posts the commitment before the first turn; Tick calls it if it was not. The caller applies
 // the event.
-func (g *Game) Begin(at time.Time, rnd *engine.Rand) (*GameStarted, error) {
+func (g *Game) Begin(at time.Time, rnd *game.Rand) (*GameStarted, error) {
 	if g.st.Phase != PhaseNew {
 		return nil, fmt.Errorf("football: begin: the game has begun")
 	}
@@ -235,7 +235,7 @@ func lookup[V any](m map[string]V, name string) (V, bool) {
 
 // Apply folds one event into the state. Events are facts: Apply re-judges nothing and never
 // draws. Events are pointers (DecodeEvent's).
-func (g *Game) Apply(ev engine.Event) error {
+func (g *Game) Apply(ev game.Event) error {
 	st := g.st
 	switch e := ev.(type) {
 	case *GameStarted:
@@ -574,4 +574,4 @@ func (g *Game) attackCells(gr int) []int {
 	return out
 }
 
-var _ engine.Game = (*Game)(nil)
+var _ game.Engine = (*Game)(nil)

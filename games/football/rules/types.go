@@ -2,7 +2,7 @@
 // teams and their groups, the ring board (loaded from YAML), laps, question and yellow-card cells,
 // attacks and defences with game points, the secret die table behind the numbers 1..100 with its
 // commitment, turn windows, the early end and the ranking. It is a pure engine (see package
-// engine): no I/O, no clock reads, deterministic; chance comes only from the *engine.Rand the
+// engine): no I/O, no clock reads, deterministic; chance comes only from the *game.Rand the
 // referee hands in, and every draw is recorded in the event that used it.
 //
 // The rules are games/football/docs/decisions.md (with the seed, the rulings and the contract beside it).

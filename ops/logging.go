@@ -1,4 +1,4 @@
-package daemon
+package ops
 
 import (
 	"fmt"
@@ -15,14 +15,14 @@ import (
 func NewLogger(w io.Writer, format, level string) (zerolog.Logger, error) {
 	lvl, err := zerolog.ParseLevel(level)
 	if err != nil || level == "" {
-		return zerolog.Nop(), fmt.Errorf("daemon: log level %q: want debug, info, warn or error", level)
+		return zerolog.Nop(), fmt.Errorf("ops: log level %q: want debug, info, warn or error", level)
 	}
 	switch format {
 	case "json", "":
 	case "console":
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.RFC3339, NoColor: true}
 	default:
-		return zerolog.Nop(), fmt.Errorf("daemon: log format %q: want json or console", format)
+		return zerolog.Nop(), fmt.Errorf("ops: log format %q: want json or console", format)
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
 }

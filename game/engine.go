@@ -1,4 +1,10 @@
-// Package engine owns the contract every game's rules engine implements.
+// Package game owns the contract a game plug-in implements, at the bottom of the import graph:
+// the plug-in value (Game: Name, Title, Setup) and the Rules it builds with their optional parts
+// (plugin.go); the pure engine inside them (Engine, Act, Event and its stored Record: engine.go),
+// the seeded source of chance and commitments (rand.go), typed refusals (refusal.go); the
+// vocabulary the referee, the daemon and the store share (Input, Outcome, Message, Flag,
+// ModCommand: vocabulary.go); and the Registry of the games a process knows (registry.go, built
+// from the list in package games). It imports only forum (for Post and Attachment).
 //
 // An engine is pure: it reads no clock, does no I/O, logs nothing, and iterates maps only after
 // sorting their keys. Its state is a fold of its events: Decide judges an input against the current
@@ -6,7 +12,7 @@
 // one event into the state. Timed rules (a daily close, a deadline) are driven from outside: the
 // caller asks NextTimer when the next one is due and calls Tick at that moment, in order, never
 // skipping one, so a replay and a live daemon that was down for a while reach the same state.
-package engine
+package game
 
 import (
 	"encoding/json"
@@ -20,9 +26,9 @@ type Event interface {
 	EventKind() string
 }
 
-// Input is one thing a game is asked to judge: a player's post or private message (Body holds the
-// game-specific intents the parser produced), an answer to a question, a moderator command.
-type Input struct {
+// Act is one thing a game's engine is asked to judge: a player's post or private message (Body
+// holds the game-specific intent the grammar read), an answer to a question, a moderator command.
+type Act struct {
 	At      time.Time // when it happened (the post's time), in any zone
 	Author  string    // the forum user name (players) or the moderator's name
 	Private bool      // came by private message to the game
@@ -30,14 +36,14 @@ type Input struct {
 	Rand    *Rand     // the game's source of chance; nil when the input cannot draw
 }
 
-// Game is a rules engine for one running game.
-type Game interface {
+// Engine is a rules engine for one running game.
+type Engine interface {
 	// Name is the game's identifier ("crusade").
 	Name() string
 	// Decide judges in against the current state. It never changes the state: the caller appends
 	// the returned events to the log and folds each with Apply. A refusal is a typed error whose
 	// fields name every problem; templates explain it to players.
-	Decide(in Input) ([]Event, error)
+	Decide(in Act) ([]Event, error)
 	// Apply folds one event into the state.
 	Apply(ev Event) error
 	// NextTimer is the earliest timed rule due strictly after t, if any.
@@ -65,7 +71,7 @@ func Encode(ev Event) (Record, error) {
 }
 
 // Replay folds stored records into g in order.
-func Replay(g Game, recs []Record) error {
+func Replay(g Engine, recs []Record) error {
 	for i, r := range recs {
 		ev, err := g.DecodeEvent(r.Kind, r.Data)
 		if err != nil {

@@ -1,4 +1,4 @@
-package daemon
+package store
 
 import (
 	"fmt"
@@ -7,10 +7,58 @@ import (
 	"strings"
 	"sync"
 
-	"forumgm/judge"
-	"forumgm/store"
+	"forumgm/game"
 	"forumgm/templates"
 )
+
+// Fill adds a referee's outcome to c: the events encoded, the messages queued (a PM for a named
+// recipient, a thread reply otherwise), the flags, and for each flag a private message to each of
+// n's moderators (when the forum has private messages). in names the post the outcome is about
+// (flags default to it). The notices are made once the store numbers the flags (Commit.Notices),
+// so each names its flag's own number.
+func (c *Commit) Fill(out game.Outcome, in *game.Input, n Notify) error {
+	for _, ev := range out.Events {
+		r, err := game.Encode(ev)
+		if err != nil {
+			return err
+		}
+		c.Events = append(c.Events, r)
+	}
+	for _, m := range out.Messages {
+		if strings.TrimSpace(m.Body) == "" {
+			continue
+		}
+		atts := m.Attachments
+		if m.To == "" {
+			c.Outbox = append(c.Outbox, OutboxItem{Kind: OutboxReply, Body: m.Body, Attachments: atts, Clock: m.Clock})
+		} else {
+			c.Outbox = append(c.Outbox, OutboxItem{Kind: OutboxPM, Recipient: m.To, Subject: m.Subject, Body: m.Body, Attachments: atts, Clock: m.Clock})
+		}
+	}
+	first := len(c.Flags)
+	for _, f := range out.Flags {
+		nf := NewFlag{Kind: f.Kind, Detail: f.Detail}
+		pid := f.PostID
+		if pid == "" && in != nil {
+			pid = in.PostID
+		}
+		if pid != "" {
+			nf.PostID = pid
+			nf.Source = SourceThread
+			if in != nil && in.PostID == pid && in.Source == game.PM {
+				nf.Source = SourcePM
+			}
+		}
+		c.Flags = append(c.Flags, nf)
+	}
+	if n.PM && len(n.Moderators) > 0 && len(out.Flags) > 0 && first == 0 {
+		c.Notices = notices(c.Game, out, in, c.Flags, n)
+	}
+	return nil
+}
+
+// escape makes player text safe to echo (templates.Escape: no tags, no marker, valid UTF-8).
+func escape(s string) string { return templates.Escape(s) }
 
 // Notify is who hears of a new flag and where they can settle it.
 type Notify struct {
@@ -25,7 +73,7 @@ type Notify struct {
 type NoticeView struct {
 	Game      string
 	N         int64 // the flag's own number
-	Kind      store.FlagKind
+	Kind      FlagKind
 	PostID    string
 	Author    string // escaped
 	Permalink string
@@ -82,7 +130,7 @@ func Notice(v NoticeView) (subject, body string, err error) {
 
 // noticeView is the notice about flag f (numbered n) raised on in, with out the outcome that
 // raised it.
-func noticeView(game string, n int64, f judge.Flag, kind store.FlagKind, in *judge.Input, out judge.Outcome, publicURL string) NoticeView {
+func noticeView(game string, n int64, f game.Flag, kind FlagKind, in *game.Input, out game.Outcome, publicURL string) NoticeView {
 	v := NoticeView{Game: game, N: n, Kind: kind, PostID: f.PostID}
 	if v.PostID == "" && in != nil {
 		v.PostID = in.PostID
@@ -95,13 +143,13 @@ func noticeView(game string, n int64, f judge.Flag, kind store.FlagKind, in *jud
 		v.Author, v.Permalink, text = escape(in.Author), in.Post.Permalink, in.Post.Text
 	}
 	switch kind {
-	case store.FlagEdited:
+	case FlagEdited:
 		v.Diff, v.DiffMore = lineDiff(f.Was, text)
-	case store.FlagDeleted:
+	case FlagDeleted:
 	default:
 		v.Excerpt, v.ExcerptMore = excerptLines(text)
 	}
-	if kind == store.FlagUnreadable {
+	if kind == FlagUnreadable {
 		// The game's own words to the player say what it could not read (the flag's Detail is
 		// the parser's, in English); no words means the referee failed.
 		for _, m := range out.Messages {
@@ -113,7 +161,7 @@ func noticeView(game string, n int64, f judge.Flag, kind store.FlagKind, in *jud
 		v.Failed = v.Reply == ""
 	}
 	switch {
-	case kind == store.FlagOther:
+	case kind == FlagOther:
 		v.Detail = escape(templates.Cut(f.Detail, noticeLetters))
 	case f.Warning != "":
 		v.Detail = escape(templates.Cut(f.Warning, 2*noticeLetters)) // e.g. a name that looks like a player's
@@ -193,19 +241,19 @@ func lineDiff(was, now string) ([]DiffLine, int) {
 
 // notices is a commit's Notices: a private message to each moderator about each flag, made once
 // the store has numbered the flags.
-func notices(game string, out judge.Outcome, in *judge.Input, flags []store.NewFlag, n Notify) func([]int64) ([]store.OutboxItem, error) {
-	return func(ids []int64) ([]store.OutboxItem, error) {
-		var items []store.OutboxItem
+func notices(game string, out game.Outcome, in *game.Input, flags []NewFlag, n Notify) func([]int64) ([]OutboxItem, error) {
+	return func(ids []int64) ([]OutboxItem, error) {
+		var items []OutboxItem
 		for i, id := range ids {
 			if i >= len(out.Flags) || i >= len(flags) {
 				break
 			}
 			subject, body, err := Notice(noticeView(game, id, out.Flags[i], flags[i].Kind, in, out, n.PublicURL))
 			if err != nil {
-				return nil, fmt.Errorf("daemon: moderator notice: %w", err)
+				return nil, fmt.Errorf("store: moderator notice: %w", err)
 			}
 			for _, mod := range n.Moderators {
-				items = append(items, store.OutboxItem{Kind: store.OutboxPM, Recipient: mod, Subject: subject, Body: body})
+				items = append(items, OutboxItem{Kind: OutboxPM, Recipient: mod, Subject: subject, Body: body})
 			}
 		}
 		return items, nil

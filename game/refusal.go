@@ -1,4 +1,4 @@
-package engine
+package game
 
 import "strings"
 
@@ -10,7 +10,7 @@ type Problem[C ~string] interface {
 }
 
 // Refusal is an engine's typed error when an input is refused: every problem found, and nothing
-// of the input applied. Each engine names its instance (type Refusal = engine.Refusal[Code,
+// of the input applied. Each engine names its instance (type Refusal = game.Refusal[Code,
 // Problem]) and builds it with its game's name.
 type Refusal[C ~string, P Problem[C]] struct {
 	Game     string `json:"-"`

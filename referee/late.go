@@ -1,8 +1,10 @@
-package judge
+package referee
 
 import (
 	"fmt"
 	"strings"
+
+	"forumgm/game"
 )
 
 // A post can appear in a thread late: hidden from one read and shown in a later one, after later
@@ -15,37 +17,25 @@ import (
 // a dispute and a stranger's post are judged as ever: none of them depends on the order of play.
 // Each game's rules document states the ruling (games/<name>/docs/decisions.md).
 
-// SayLate is the template answering a player whose post appeared late and went to a moderator.
-const SayLate = "late"
-
-// Late judges in, a post first seen after later posts were judged: r's JudgeLate when it has one,
-// else Judge.
-func Late(r Referee, in Input) (Outcome, error) {
-	if l, ok := r.(interface{ JudgeLate(Input) (Outcome, error) }); ok {
-		return l.JudgeLate(in)
-	}
-	return r.Judge(in)
-}
-
-// JudgeLate judges a post that appeared late (see Late).
-func (r *referee) JudgeLate(in Input) (Outcome, error) {
+// JudgeLate judges in, a post first seen after later posts were judged (see above).
+func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
 	if r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(in.Author), strings.TrimSpace(r.opt.Bot)) {
-		return Outcome{Verdict: Ignored}, nil
+		return game.Outcome{Verdict: game.Ignored}, nil
 	}
 	rd := r.rules.Read(in)
-	inPlay := rd.Kind == Intent || rd.Kind == Unreadable
-	dispute := in.Source == Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword)
+	inPlay := rd.Kind == game.Intent || rd.Kind == game.Unreadable
+	dispute := in.Source == game.Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword)
 	if !inPlay || dispute || !r.rules.IsPlayer(in.Author) {
 		return r.Judge(in)
 	}
-	out, err := r.say(in, Flagged, SayLate, nil)
+	out, err := r.say(in, game.Flagged, game.SayLate, nil)
 	warn := "Пост появился в теме с опозданием: его не было при чтении темы, а более поздние посты уже рассмотрены " +
 		"(очередь модерации форума или запаздывающая копия базы). Ход не рассмотрен — решите, засчитать ли его сейчас."
 	stamp := "unknown"
 	if !in.At.IsZero() {
 		stamp = in.At.Format("2006-01-02 15:04 MST")
 	}
-	out.Flags = []Flag{{Kind: FlagOther, PostID: in.PostID, Warning: warn,
+	out.Flags = []game.Flag{{Kind: game.FlagOther, PostID: in.PostID, Warning: warn,
 		Detail: cut(fmt.Sprintf("%s the post (stamped %s) appeared late, after later posts were judged: %s", warn, stamp, firstLine(in.Post.Text)), maxDetail)}}
 	return out, err
 }

@@ -1,16 +1,10 @@
-package judge
+package game
 
 import (
 	"bytes"
-	"fmt"
-	"sort"
-	"strings"
-	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
-	"forumgm/engine"
 )
 
 // Game is a game plug-in: one value registered under its name (cmd/forumgm links the games by
@@ -19,6 +13,8 @@ import (
 type Game interface {
 	// Name is the game's identifier in config.yaml (game.kind) and transcripts (game:).
 	Name() string
+	// Title is the game's Russian name as the moderators' pages show it ("Крестовый поход").
+	Title() string
 	// Setup decodes a game as written in config.yaml's game section or in a transcript (both
 	// give a Spec) and checks it, reporting every problem with the field it is in.
 	Setup(spec Spec) (*Setup, error)
@@ -55,10 +51,6 @@ type Setup struct {
 	Fixed []string
 }
 
-// Engine is a game's pure engine as Rules embed it (its Apply, NextTimer, Tick and DecodeEvent
-// serve as the Rules' own; Decide is usually wrapped).
-type Engine = engine.Game
-
 // DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt
 // setting is an error naming it, never silently ignored).
 func DecodeStrict(n *yaml.Node, v any) error {
@@ -74,13 +66,13 @@ func DecodeStrict(n *yaml.Node, v any) error {
 // Rules is one running game: the pure engine's state with the game's grammar (post → intent),
 // voice (templates) and views over it. It is deterministic and does no I/O.
 type Rules interface {
-	// The engine (see engine.Game): Tick gets the game's source of chance; Decide gets it in
+	// The engine (see Engine): Tick gets the game's source of chance; Decide gets it in
 	// Input.Rand. Every draw is recorded in the events decided.
-	Decide(in engine.Input) ([]engine.Event, error)
-	Apply(ev engine.Event) error
+	Decide(in Act) ([]Event, error)
+	Apply(ev Event) error
 	NextTimer(t time.Time) (time.Time, bool)
-	Tick(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
-	DecodeEvent(kind string, data []byte) (engine.Event, error)
+	Tick(at time.Time, rnd *Rand) ([]Event, error)
+	DecodeEvent(kind string, data []byte) (Event, error)
 
 	// Title is the game's Russian name (private messages' subjects).
 	Title() string
@@ -93,7 +85,7 @@ type Rules interface {
 	Say(name string, c Context) (string, error)
 	// Messages renders what one accepted event causes (Context.Event is nil: the event is ev).
 	// A message To Sender answers the input's author (privately when the input came privately).
-	Messages(c Context, ev engine.Event) ([]Message, error)
+	Messages(c Context, ev Event) ([]Message, error)
 	// Refusal renders the answer to an input the engine refused with err (a typed refusal);
 	// quiet: nothing is said (an implicit answer that was wrong). An error that is not a
 	// refusal is returned as is.
@@ -103,7 +95,7 @@ type Rules interface {
 	// Ender is the intent that ends the game by a moderator's decision.
 	Ender(winner, reason string) any
 	// Undoable reports whether moderators may undo ev (a move), with a label naming it.
-	Undoable(ev engine.Event) (label string, ok bool)
+	Undoable(ev Event) (label string, ok bool)
 	// Snapshot is the state as `replay --json` shows it ("final").
 	Snapshot() any
 	// Required lists every template name the rules may render (events, refusal codes, parser
@@ -129,7 +121,7 @@ type ClockStarter interface {
 	// Delivered is the message carrying clock key posted at at: the events that move that clock
 	// (none when nothing changes: the clock is no longer the current one, its limit has passed,
 	// the message was not late).
-	Delivered(key string, at time.Time) ([]engine.Event, error)
+	Delivered(key string, at time.Time) ([]Event, error)
 	// Deadline is what a message carrying clock key posted at at says in its DeadlineSlot (the
 	// deadline that follows, in the game's words; "" to say nothing).
 	Deadline(key string, at time.Time) (string, error)
@@ -141,7 +133,7 @@ type ClockStarter interface {
 // Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
 // Open once, when the game starts, before it renders the opening post.
 type Opener interface {
-	Open(at time.Time, rnd *engine.Rand) ([]engine.Event, error)
+	Open(at time.Time, rnd *Rand) ([]Event, error)
 }
 
 // PrivateExpecter is Rules that know when a private message can matter to the game (a private
@@ -158,7 +150,7 @@ type PrivateExpecter interface {
 // revealed. Verify gets the game's events in order (the referee's included) and returns the first
 // mismatch; a log of a game that has not ended is checked as far as it can be.
 type Verifier interface {
-	Verify(evs []engine.Event) error
+	Verify(evs []Event) error
 }
 
 // Describer is Rules that put their state and events into words for the moderators (the web
@@ -166,7 +158,7 @@ type Verifier interface {
 type Describer interface {
 	// Describe is one of the game's events in words ("ход 3 (Джелу)"); "" when the game has no
 	// words for it (the web UI then shows its kind).
-	Describe(ev engine.Event) string
+	Describe(ev Event) string
 	// Status is the state in words: whose turn it is, what a side owes ("" when nothing to say).
 	Status() string
 	// Winners are the names a moderator may give when ending the game (Ender's winner), with
@@ -196,6 +188,7 @@ const (
 	SayModAccepted = "mod_accepted"  // added to the reply to a post a moderator accepted
 	SayModKept     = "mod_kept"      // an edited post's first version, or a disputed decision, stands
 	SayReveal      = "seed_reveal"   // the seed and salt, published at the end (Context.Fair)
+	SayLate        = "late"          // a player's post appeared late and went to a moderator
 )
 
 // RefereeTemplates are the templates every game must define.
@@ -234,13 +227,13 @@ type Reading struct {
 
 // Context is what templates get from the referee.
 type Context struct {
-	In      *Input       // the input answered (nil: the clock, a moderator)
-	Mod     *ModCommand  // the moderator command answered
-	Event   engine.Event // the event a template is about
-	Lines   any          // Reading.Lines
-	Fair    Fair         // the seed's commitment (and, at the end, the seed)
-	Dispute string       // the dispute keyword players write to call a moderator
-	Private bool         // the answer goes by private message
+	In      *Input      // the input answered (nil: the clock, a moderator)
+	Mod     *ModCommand // the moderator command answered
+	Event   Event       // the event a template is about
+	Lines   any         // Reading.Lines
+	Fair    Fair        // the seed's commitment (and, at the end, the seed)
+	Dispute string      // the dispute keyword players write to call a moderator
+	Private bool        // the answer goes by private message
 }
 
 // Fair is the game's commit-reveal of its seed.
@@ -248,50 +241,6 @@ type Fair struct {
 	Commitment string // hex sha256 of salt:seed, posted at the start
 	Seed, Salt string // revealed at the end
 	Check      string // the in-browser fair-play check's address ("" when none is served)
-}
-
-// ---- the registry ----
-
-var (
-	regMu sync.RWMutex
-	games = map[string]Game{}
-)
-
-// Register makes a game known by its name; a second registration of a name panics (a
-// programming error at init).
-func Register(g Game) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := games[g.Name()]; dup {
-		panic("judge: game registered twice: " + g.Name())
-	}
-	games[g.Name()] = g
-}
-
-// Lookup finds a registered game.
-func Lookup(name string) (Game, error) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	if g, ok := games[name]; ok {
-		return g, nil
-	}
-	return nil, fmt.Errorf("judge: unknown game %q (known: %s)", name, strings.Join(namesLocked(), ", "))
-}
-
-// Games lists the registered games' names, sorted.
-func Games() []string {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	return namesLocked()
-}
-
-func namesLocked() []string {
-	var ns []string
-	for n := range games {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
 }
 
 // Sandboxed is a game that can be tried in the embedded sandbox forum (`forumgm sandbox --game`).
@@ -315,16 +264,4 @@ type SandboxGame struct {
 // SandboxUser is one throwaway sandbox login.
 type SandboxUser struct {
 	Name, Password, Role string
-}
-
-// SandboxGames lists the registered games that can run in the sandbox, sorted by name.
-func SandboxGames() []string {
-	var ns []string
-	for _, n := range Games() {
-		g, _ := Lookup(n)
-		if _, ok := g.(Sandboxed); ok {
-			ns = append(ns, n)
-		}
-	}
-	return ns
 }

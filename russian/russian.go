@@ -1,4 +1,8 @@
-package parser
+// Package russian normalises players' Russian text for every game's grammar and rules: cleaning
+// forum-mangled whitespace, case folding with ё -> е, Cyrillic/Latin look-alike letters in both
+// directions, ordinals ("1-й", "1-ый", "первый") and near-misses (typos). Everything here is a
+// pure function: no I/O, no clock, no logging.
+package russian
 
 import (
 	"strconv"

@@ -1,14 +1,8 @@
-// Package judge owns the referee of one running game: it turns what happens in a game's thread
-// and inbox (posts, private messages, the clock, moderator commands) into the engine's events
-// and the Russian messages to post. It is where the parser, the engine and the templates meet;
-// it does no I/O and reads no clock: the daemon and the replay command drive it.
-package judge
+package game
 
 import (
-	"strings"
 	"time"
 
-	"forumgm/engine"
 	"forumgm/forum"
 )
 
@@ -47,10 +41,11 @@ type Message struct {
 	Body    string `json:"body"`
 	// Attachments are files posted with the message (a picture of the field); the body must
 	// read well without them (forums and readers without images).
-	Attachments []Attachment `json:"attachments,omitempty"`
+	Attachments []forum.Attachment `json:"attachments,omitempty"`
 	// Clock is set when the message starts a side's clock (it shows the position a side must
 	// answer): the game's key for that clock (see ClockStarter). The poster reports the
-	// message's posting time (Deliver) and fills its DeadlineSlot (FillDeadline) when it sends.
+	// message's posting time (the referee's Delivered) and fills its DeadlineSlot (FillDeadline)
+	// when it sends.
 	Clock string `json:"clock,omitempty"`
 }
 
@@ -61,40 +56,6 @@ const DeadlineSlot = "[deadline]"
 
 // PostingMinute is a posting time as forums show it: to the minute.
 func PostingMinute(t time.Time) time.Time { return t.Truncate(time.Minute) }
-
-// Deliver tells r that a message carrying clock key (Message.Clock) went out as outbox item marker
-// at at (minute precision): the outcome's events (to commit) move the side's clock when the game
-// says so; none when nothing changes or r's game has no clocks (ClockStarter).
-func Deliver(r Referee, key, marker string, at time.Time) (Outcome, error) {
-	if d, ok := r.(interface {
-		Delivered(key, marker string, at time.Time) (Outcome, error)
-	}); ok && key != "" {
-		return d.Delivered(key, marker, at)
-	}
-	return Outcome{}, nil
-}
-
-// FillDeadline replaces body's DeadlineSlot with what r's game says of the deadline of clock key
-// for a message posted at at (PostingMinute), or with nothing when it says nothing.
-func FillDeadline(r Referee, body, key string, at time.Time) string {
-	if !strings.Contains(body, DeadlineSlot) {
-		return body
-	}
-	words := ""
-	if d, ok := r.(interface {
-		Deadline(key string, at time.Time) string
-	}); ok && key != "" {
-		words = d.Deadline(key, at)
-	}
-	return strings.ReplaceAll(body, DeadlineSlot, words)
-}
-
-// Attachment is a file attached to a message.
-type Attachment struct {
-	Name        string `json:"name"`         // file name, e.g. "round-2.png"
-	ContentType string `json:"content_type"` // e.g. "image/png"
-	Data        []byte `json:"data"`
-}
 
 // FlagKind is why a post goes to the moderator queue.
 type FlagKind string
@@ -124,7 +85,7 @@ type Flag struct {
 // folded into the referee's state), the messages to post, and the flags to raise.
 type Outcome struct {
 	Verdict  Verdict
-	Events   []engine.Event
+	Events   []Event
 	Messages []Message
 	Flags    []Flag
 }
@@ -164,59 +125,4 @@ type ModCommand struct {
 	Role   string   // add_player: the side or team
 	Target string   // adjust: the side or team
 	Amount int      // adjust: how much (negative: taken back)
-}
-
-// Referee judges one game. Implementations are deterministic: the same inputs in the same order
-// give the same outcomes, byte for byte.
-type Referee interface {
-	// Start gives the opening messages (rules summary, the first board or the deployment call)
-	// and events, once, when the game is created.
-	Start(at time.Time) (Outcome, error)
-	// Judge decides one post or private message.
-	Judge(in Input) (Outcome, error)
-	// NextTimer is the earliest timed rule due strictly after t.
-	NextTimer(t time.Time) (time.Time, bool)
-	// Fire runs the timed rules due at exactly at.
-	Fire(at time.Time) (Outcome, error)
-	// Moderate carries out a moderator command.
-	Moderate(cmd ModCommand) (Outcome, error)
-	// Restore folds stored events into a fresh referee (start-up).
-	Restore(recs []engine.Record) error
-	// Snapshot is the state as JSON-ready data (the replay's "final").
-	Snapshot() any
-	// Paused reports whether a moderator paused the game.
-	Paused() bool
-	// ForGame reports whether a post holds something for the game (not chatter); nothing changes.
-	ForGame(in Input) bool
-	// Plays reports whether a forum user plays in the game.
-	Plays(name string) bool
-}
-
-// ExpectsPrivate reports whether referee r expects a private message at now: its game's Rules say
-// so (PrivateExpecter), and a referee or game that cannot tell expects one always. The daemon reads
-// the inbox only when it does (or when a forum page shows an unread message).
-func ExpectsPrivate(r Referee, now time.Time) bool {
-	if e, ok := r.(interface{ ExpectsPrivate(time.Time) bool }); ok {
-		return e.ExpectsPrivate(now)
-	}
-	return true
-}
-
-// Advance fires, in order, every timed rule of r due after last and at or before to, handing each
-// outcome to emit (which commits it). It returns the time of the last timer fired (or last).
-func Advance(r Referee, last, to time.Time, emit func(at time.Time, out Outcome) error) (time.Time, error) {
-	for {
-		at, ok := r.NextTimer(last)
-		if !ok || at.After(to) {
-			return last, nil
-		}
-		out, err := r.Fire(at)
-		if err != nil {
-			return last, err
-		}
-		if err := emit(at, out); err != nil {
-			return last, err
-		}
-		last = at
-	}
 }

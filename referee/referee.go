@@ -1,4 +1,9 @@
-package judge
+// Package referee owns the one referee every game runs under: it turns what happens in a game's
+// thread and inbox (posts, private messages, the clock, moderator commands) into the game's
+// events and the Russian messages to post, over the game's Rules (package game): roster and bot
+// checks, disputes, moderation, restore from the log, timers and the seeded source of chance. It
+// does no I/O and reads no clock: the daemon and the replay command drive it.
+package referee
 
 import (
 	"encoding/json"
@@ -8,8 +13,8 @@ import (
 	"time"
 	"unicode"
 
-	"forumgm/engine"
-	"forumgm/parser"
+	"forumgm/game"
+	"forumgm/russian"
 )
 
 // Options configure a referee beyond the game's own setup.
@@ -37,15 +42,15 @@ var (
 	ErrNotPlaying    = errors.New("does not play in this game")
 )
 
-// referee is the one referee every game runs under: roster and bot checks, disputes, moderation,
-// restore from the log, timers and the seeded source of chance, over the game's Rules.
-type referee struct {
+// Referee judges one game. It is deterministic: the same inputs in the same order give the same
+// outcomes, byte for byte.
+type Referee struct {
 	opt    Options
-	setup  *Setup
-	rules  Rules
-	fair   Fair
-	log    []engine.Event // every event folded so far, referee events included
-	undone map[int]bool   // log positions of events undone by a moderator
+	setup  *game.Setup
+	rules  game.Rules
+	fair   game.Fair
+	log    []game.Event // every event folded so far, referee events included
+	undone map[int]bool // log positions of events undone by a moderator
 	// lean: the log is dropped once restored (the daemon keeps only the current state; an undo
 	// is a moderator's command, carried out by a full referee in the review tools).
 	lean      bool
@@ -57,7 +62,7 @@ type referee struct {
 }
 
 // New builds the referee of a configured game.
-func New(setup *Setup, opt Options) (Referee, error) {
+func New(setup *game.Setup, opt Options) (*Referee, error) {
 	if setup == nil || setup.New == nil {
 		return nil, errors.New("judge: no game setup")
 	}
@@ -68,25 +73,22 @@ func New(setup *Setup, opt Options) (Referee, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	r := &referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
-	r.fair = Fair{Commitment: engine.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
+	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
+	r.fair = game.Fair{Commitment: game.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
 	return r, nil
 }
 
-// RulesOf is the running game's rules, for queries (tests, the sandbox, the web UI).
-func RulesOf(r Referee) Rules {
-	if rf, ok := r.(*referee); ok {
-		return rf.rules
-	}
-	return nil
-}
+// Rules is the running game's rules, for queries (tests, the sandbox, the web UI).
+func (r *Referee) Rules() game.Rules { return r.rules }
 
-func (r *referee) Paused() bool { return r.paused }
+// Paused reports whether a moderator paused the game.
+func (r *Referee) Paused() bool { return r.paused }
 
-// ExpectsPrivate asks the game's Rules whether a private message can be for the game at now
-// (PrivateExpecter); a game that cannot tell expects one always.
-func (r *referee) ExpectsPrivate(now time.Time) bool {
-	if e, ok := r.rules.(PrivateExpecter); ok {
+// ExpectsPrivate reports whether a private message can be for the game at now: the game's Rules
+// say so (PrivateExpecter), and a game that cannot tell expects one always. The daemon reads the
+// inbox only when it does (or when a forum page shows an unread message).
+func (r *Referee) ExpectsPrivate(now time.Time) bool {
+	if e, ok := r.rules.(game.PrivateExpecter); ok {
 		return e.ExpectsPrivate(now)
 	}
 	return true
@@ -125,13 +127,13 @@ type UndoneEvent struct {
 
 // ModeratedEvent records a moderator's decision on a flagged post.
 type ModeratedEvent struct {
-	At     time.Time `json:"at"`
-	By     string    `json:"by"`
-	Action ModAction `json:"action"`
-	PostID string    `json:"post_id,omitempty"`
-	Reason string    `json:"reason,omitempty"`
-	Flag   FlagKind  `json:"flag,omitempty"`
-	Text   string    `json:"text,omitempty"` // the move as the moderator retyped it
+	At     time.Time      `json:"at"`
+	By     string         `json:"by"`
+	Action game.ModAction `json:"action"`
+	PostID string         `json:"post_id,omitempty"`
+	Reason string         `json:"reason,omitempty"`
+	Flag   game.FlagKind  `json:"flag,omitempty"`
+	Text   string         `json:"text,omitempty"` // the move as the moderator retyped it
 }
 
 // RevealedEvent is the seed published (the game's end, or a moderator's reveal).
@@ -158,8 +160,8 @@ func (*UndoneEvent) EventKind() string    { return KindUndone }
 func (*ModeratedEvent) EventKind() string { return KindModerated }
 func (*RevealedEvent) EventKind() string  { return KindRevealed }
 
-func (r *referee) decode(kind string, data []byte) (engine.Event, error) {
-	var ev engine.Event
+func (r *Referee) decode(kind string, data []byte) (game.Event, error) {
+	var ev game.Event
 	switch kind {
 	case KindPaused:
 		ev = &PausedEvent{}
@@ -182,20 +184,14 @@ func (r *referee) decode(kind string, data []byte) (engine.Event, error) {
 	return ev, nil
 }
 
-// DecodeAny rebuilds a stored event of r's game, the referee's own events included.
-func DecodeAny(r Referee, rec engine.Record) (engine.Event, error) {
-	rf, ok := r.(*referee)
-	if !ok {
-		return nil, errors.New("judge: not a referee of this package")
-	}
-	return rf.decode(rec.Kind, rec.Data)
-}
+// Decode rebuilds a stored event of the game, the referee's own events included.
+func (r *Referee) Decode(rec game.Record) (game.Event, error) { return r.decode(rec.Kind, rec.Data) }
 
 // refereeEvent reports whether e is the referee's own (moderation), not the game's.
-func refereeEvent(e engine.Event) bool { return strings.HasPrefix(e.EventKind(), "judge.") }
+func refereeEvent(e game.Event) bool { return strings.HasPrefix(e.EventKind(), "judge.") }
 
 // apply folds one event (the game's or the referee's).
-func (r *referee) apply(ev engine.Event) error {
+func (r *Referee) apply(ev game.Event) error {
 	switch e := ev.(type) {
 	case *PausedEvent:
 		r.paused = true
@@ -213,7 +209,7 @@ func (r *referee) apply(ev engine.Event) error {
 			return fmt.Errorf("judge: %w", err)
 		}
 	}
-	if d, ok := ev.(engine.Drawer); ok {
+	if d, ok := ev.(game.Drawer); ok {
 		for _, dr := range d.Drawn() {
 			r.draws = max(r.draws, dr.N+1)
 		}
@@ -229,17 +225,13 @@ func (r *referee) apply(ev engine.Event) error {
 // Lean makes r keep only the game's current state: the event log it folds while restoring is
 // dropped at the end of Restore, and later events are not kept. Such a referee cannot undo
 // (ErrNeedsLog); a daemon's referee is lean, the moderators' tools use a full one.
-func Lean(r Referee) {
-	if rf, ok := r.(*referee); ok {
-		rf.lean = true
-	}
-}
+func (r *Referee) Lean() { r.lean = true }
 
 // ErrNeedsLog: a lean referee was asked for something that needs the whole log (an undo).
 var ErrNeedsLog = errors.New("judge: a lean referee keeps no event log (undo needs a full referee)")
 
 // undo rebuilds the rules from the start, folding every game event but the undone ones.
-func (r *referee) undo(pos int) error {
+func (r *Referee) undo(pos int) error {
 	if r.dropped > 0 {
 		return ErrNeedsLog
 	}
@@ -267,7 +259,7 @@ func (r *referee) undo(pos int) error {
 }
 
 // Restore folds stored events into the referee.
-func (r *referee) Restore(recs []engine.Record) error {
+func (r *Referee) Restore(recs []game.Record) error {
 	r.restoring = true
 	defer func() {
 		r.restoring = false
@@ -290,7 +282,7 @@ func (r *referee) Restore(recs []engine.Record) error {
 
 // commit folds events into the referee; on a failure the referee is unusable and must be
 // restored from the log (a bug: the game's own events must fit its state).
-func (r *referee) commit(evs []engine.Event) error {
+func (r *Referee) commit(evs []game.Event) error {
 	for _, ev := range evs {
 		if err := r.apply(ev); err != nil {
 			return err
@@ -300,13 +292,13 @@ func (r *referee) commit(evs []engine.Event) error {
 }
 
 // commitAt commits events and, when they end the game, the seed's reveal after them.
-func (r *referee) commitAt(at time.Time, evs []engine.Event) ([]engine.Event, error) {
+func (r *Referee) commitAt(at time.Time, evs []game.Event) ([]game.Event, error) {
 	if err := r.commit(evs); err != nil {
 		return nil, err
 	}
 	if r.rules.Over() && !r.revealed() {
 		rev := &RevealedEvent{At: at, Seed: r.opt.Seed, Salt: r.opt.Salt}
-		if err := r.commit([]engine.Event{rev}); err != nil {
+		if err := r.commit([]game.Event{rev}); err != nil {
 			return nil, err
 		}
 		evs = append(evs, rev)
@@ -317,7 +309,7 @@ func (r *referee) commitAt(at time.Time, evs []engine.Event) ([]engine.Event, er
 // chance lets the rules decide with the game's source of chance, then commits what they
 // decided (and the seed's reveal when it ends the game). The decision's own error (a refusal)
 // comes back as decided; nothing is committed then.
-func (r *referee) chance(at time.Time, decide func(rnd *engine.Rand) ([]engine.Event, error)) (evs []engine.Event, decided, err error) {
+func (r *Referee) chance(at time.Time, decide func(rnd *game.Rand) ([]game.Event, error)) (evs []game.Event, decided, err error) {
 	rnd := r.rand()
 	if evs, decided = decide(rnd); decided != nil {
 		return nil, decided, nil
@@ -330,19 +322,19 @@ func (r *referee) chance(at time.Time, decide func(rnd *engine.Rand) ([]engine.E
 }
 
 // rand is the game's source of chance, positioned after every draw recorded so far.
-func (r *referee) rand() *engine.Rand { return engine.NewRand(r.opt.Seed, r.draws) }
+func (r *Referee) rand() *game.Rand { return game.NewRand(r.opt.Seed, r.draws) }
 
 // checkDrawn fails when the rules drew from rnd without recording every draw in an event.
-func checkDrawn(rnd *engine.Rand) error {
+func checkDrawn(rnd *game.Rand) error {
 	if n := rnd.Pending(); n > 0 {
 		return fmt.Errorf("judge: the rules drew %d numbers they did not record in an event", n)
 	}
 	return nil
 }
 
-func (r *referee) ctx(in *Input) Context {
-	c := Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword}
-	if in != nil && in.Source == PM && !r.opt.NoPM {
+func (r *Referee) ctx(in *game.Input) game.Context {
+	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword}
+	if in != nil && in.Source == game.PM && !r.opt.NoPM {
 		c.Private = true
 	}
 	if r.revealed() {
@@ -352,101 +344,101 @@ func (r *referee) ctx(in *Input) Context {
 }
 
 // revealed reports whether the seed is public (a RevealedEvent is in the log).
-func (r *referee) revealed() bool { return r.shown }
+func (r *Referee) revealed() bool { return r.shown }
 
 // ---- starting ----
 
 // Start gives the opening post (with the seed's commitment), after the game's opening events
 // when it has any (Opener); it carries the clock that runs (ClockStarter), if any.
-func (r *referee) Start(at time.Time) (Outcome, error) {
-	var evs []engine.Event
-	if o, ok := r.rules.(Opener); ok {
+func (r *Referee) Start(at time.Time) (game.Outcome, error) {
+	var evs []game.Event
+	if o, ok := r.rules.(game.Opener); ok {
 		rnd := r.rand()
 		var err error
 		if evs, err = o.Open(at, rnd); err != nil {
-			return Outcome{}, fmt.Errorf("judge: start: %w", err)
+			return game.Outcome{}, fmt.Errorf("judge: start: %w", err)
 		}
 		if err := checkDrawn(rnd); err != nil {
-			return Outcome{}, err
+			return game.Outcome{}, err
 		}
 		if err := r.commit(evs); err != nil {
-			return Outcome{}, err
+			return game.Outcome{}, err
 		}
 	}
-	body, err := r.rules.Say(SayStart, r.ctx(nil))
+	body, err := r.rules.Say(game.SayStart, r.ctx(nil))
 	if err != nil {
-		return Outcome{}, err
+		return game.Outcome{}, err
 	}
-	m := Message{Body: body}
-	if cs, ok := r.rules.(ClockStarter); ok {
+	m := game.Message{Body: body}
+	if cs, ok := r.rules.(game.ClockStarter); ok {
 		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
 	}
-	return Outcome{Verdict: Accepted, Events: evs, Messages: []Message{m}}, nil
+	return game.Outcome{Verdict: game.Accepted, Events: evs, Messages: []game.Message{m}}, nil
 }
 
 // ---- judging posts ----
 
 // Judge decides one post or private message.
-func (r *referee) Judge(in Input) (Outcome, error) {
+func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 	if r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(in.Author), strings.TrimSpace(r.opt.Bot)) {
-		return Outcome{Verdict: Ignored}, nil
+		return game.Outcome{Verdict: game.Ignored}, nil
 	}
 	rd := r.rules.Read(in)
 	isPlayer := r.rules.IsPlayer(in.Author)
-	if r.paused && (rd.Kind == Unreadable || rd.Kind == Intent && rd.Move) {
-		return r.say(in, Refused, SayPaused, nil)
+	if r.paused && (rd.Kind == game.Unreadable || rd.Kind == game.Intent && rd.Move) {
+		return r.say(in, game.Refused, game.SayPaused, nil)
 	}
-	if isPlayer && in.Source == Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword) {
+	if isPlayer && in.Source == game.Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword) {
 		return r.dispute(in) // a move before the keyword's line is judged too (dispute.go)
 	}
 	switch rd.Kind {
-	case Chatter:
-		if in.Source == PM {
+	case game.Chatter:
+		if in.Source == game.PM {
 			// Nothing is dropped silently: a private message the game cannot use is answered.
-			return r.say(in, Ignored, SayPMUnknown, nil)
+			return r.say(in, game.Ignored, game.SayPMUnknown, nil)
 		}
-		return Outcome{Verdict: Ignored}, nil
-	case Help:
-		return r.say(in, Accepted, SayHelp, nil)
-	case Unreadable:
-		out, err := r.say(in, Flagged, SayUnreadable, rd.Lines)
-		out.Flags = []Flag{{Kind: FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
+		return game.Outcome{Verdict: game.Ignored}, nil
+	case game.Help:
+		return r.say(in, game.Accepted, game.SayHelp, nil)
+	case game.Unreadable:
+		out, err := r.say(in, game.Flagged, game.SayUnreadable, rd.Lines)
+		out.Flags = []game.Flag{{Kind: game.FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
 		return out, err
 	}
 	if !isPlayer {
 		if !rd.Move {
-			return Outcome{Verdict: Ignored}, nil
+			return game.Outcome{Verdict: game.Ignored}, nil
 		}
-		out, err := r.say(in, Flagged, SayNotInRoster, nil)
-		f := Flag{Kind: FlagNotInRoster, PostID: in.PostID, Detail: firstLine(in.Post.Text)}
+		out, err := r.say(in, game.Flagged, game.SayNotInRoster, nil)
+		f := game.Flag{Kind: game.FlagNotInRoster, PostID: in.PostID, Detail: firstLine(in.Post.Text)}
 		if p := lookalike(r.setup.Players, in.Author); p != "" {
 			f.Warning = cut(fmt.Sprintf("Осторожно: автор «%s» не в составе игры, но его имя выглядит как имя игрока «%s» "+
 				"(в нём латинские буквы вместо русских или наоборот) — возможно, это самозванец.", in.Author, p), maxDetail)
 			f.Detail = f.Warning + " " + f.Detail
 		}
-		out.Flags = []Flag{f}
+		out.Flags = []game.Flag{f}
 		return out, err
 	}
 	return r.decide(in, rd)
 }
 
 // decide judges an intent and commits what it causes.
-func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
-	evs, refused, err := r.chance(in.At, func(rnd *engine.Rand) ([]engine.Event, error) {
-		return r.rules.Decide(engine.Input{At: in.At, Author: in.Author, Private: in.Source == PM, Body: rd.Intent, Rand: rnd})
+func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
+	evs, refused, err := r.chance(in.At, func(rnd *game.Rand) ([]game.Event, error) {
+		return r.rules.Decide(game.Act{At: in.At, Author: in.Author, Private: in.Source == game.PM, Body: rd.Intent, Rand: rnd})
 	})
 	if err != nil {
-		return Outcome{}, err
+		return game.Outcome{}, err
 	}
 	if refused != nil {
 		body, quiet, e := r.rules.Refusal(r.ctx(&in), refused)
 		if e != nil {
-			return Outcome{}, fmt.Errorf("judge: post %s: %w", in.PostID, e)
+			return game.Outcome{}, fmt.Errorf("judge: post %s: %w", in.PostID, e)
 		}
 		if quiet {
-			return Outcome{Verdict: Ignored}, nil
+			return game.Outcome{Verdict: game.Ignored}, nil
 		}
-		return Outcome{Verdict: Refused, Messages: []Message{r.route(&in, Message{To: Sender, Body: body})}}, nil
+		return game.Outcome{Verdict: game.Refused, Messages: []game.Message{r.route(&in, game.Message{To: game.Sender, Body: body})}}, nil
 	}
 	out, err := r.accepted(&in, evs)
 	if err == nil && rd.Note != "" && len(out.Messages) > 0 {
@@ -456,13 +448,13 @@ func (r *referee) decide(in Input, rd Reading) (Outcome, error) {
 }
 
 // accepted renders the replies to committed events.
-func (r *referee) accepted(in *Input, evs []engine.Event) (Outcome, error) {
-	out := Outcome{Verdict: Accepted, Events: evs}
+func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, error) {
+	out := game.Outcome{Verdict: game.Accepted, Events: evs}
 	c := r.ctx(in)
 	for _, ev := range evs {
 		msgs, err := r.rules.Messages(c, ev)
 		if err != nil {
-			return Outcome{}, err
+			return game.Outcome{}, err
 		}
 		for _, m := range msgs {
 			out.Messages = append(out.Messages, r.route(in, m))
@@ -472,31 +464,31 @@ func (r *referee) accepted(in *Input, evs []engine.Event) (Outcome, error) {
 }
 
 // say renders one of the game's templates as the answer to in.
-func (r *referee) say(in Input, v Verdict, name string, lines any) (Outcome, error) {
+func (r *Referee) say(in game.Input, v game.Verdict, name string, lines any) (game.Outcome, error) {
 	c := r.ctx(&in)
 	c.Lines = lines
 	body, err := r.rules.Say(name, c)
 	if err != nil {
-		return Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return Outcome{Verdict: v, Messages: []Message{r.route(&in, Message{To: Sender, Body: body})}}, nil
+	return game.Outcome{Verdict: v, Messages: []game.Message{r.route(&in, game.Message{To: game.Sender, Body: body})}}, nil
 }
 
 // route resolves a message addressed to the Sender.
-func (r *referee) route(in *Input, m Message) Message {
-	if m.To != Sender {
+func (r *Referee) route(in *game.Input, m game.Message) game.Message {
+	if m.To != game.Sender {
 		return m
 	}
-	if in != nil && in.Source == PM && !r.opt.NoPM {
-		return Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments, Clock: m.Clock}
+	if in != nil && in.Source == game.PM && !r.opt.NoPM {
+		return game.Message{To: in.Author, Subject: replySubject(in.Post.Subject, r.rules.Title()), Body: m.Body, Attachments: m.Attachments, Clock: m.Clock}
 	}
-	return Message{Body: m.Body, Attachments: m.Attachments, Clock: m.Clock}
+	return game.Message{Body: m.Body, Attachments: m.Attachments, Clock: m.Clock}
 }
 
 // ---- the clock ----
 
 // NextTimer is the game's next timed rule after t; none while paused.
-func (r *referee) NextTimer(t time.Time) (time.Time, bool) {
+func (r *Referee) NextTimer(t time.Time) (time.Time, bool) {
 	if r.paused {
 		return time.Time{}, false
 	}
@@ -504,13 +496,13 @@ func (r *referee) NextTimer(t time.Time) (time.Time, bool) {
 }
 
 // Fire runs the timed rules due at at.
-func (r *referee) Fire(at time.Time) (Outcome, error) {
-	evs, failed, err := r.chance(at, func(rnd *engine.Rand) ([]engine.Event, error) { return r.rules.Tick(at, rnd) })
+func (r *Referee) Fire(at time.Time) (game.Outcome, error) {
+	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(at, rnd) })
 	if failed != nil {
-		return Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
+		return game.Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
 	}
 	if err != nil {
-		return Outcome{}, err
+		return game.Outcome{}, err
 	}
 	return r.accepted(nil, evs)
 }
@@ -520,143 +512,171 @@ func (r *referee) Fire(at time.Time) (Outcome, error) {
 // Delivered reports a message carrying clock key (Message.Clock) posted at at as outbox item
 // marker to the game (ClockStarter): when the game moves the clock, the outcome has a
 // DeliveredEvent and the game's events, committed; else nothing.
-func (r *referee) Delivered(key, marker string, at time.Time) (Outcome, error) {
-	cs, ok := r.rules.(ClockStarter)
+func (r *Referee) Delivered(key, marker string, at time.Time) (game.Outcome, error) {
+	cs, ok := r.rules.(game.ClockStarter)
 	if !ok || key == "" {
-		return Outcome{}, nil
+		return game.Outcome{}, nil
 	}
-	at = PostingMinute(at)
+	at = game.PostingMinute(at)
 	evs, err := cs.Delivered(key, at)
 	if err != nil || len(evs) == 0 {
-		return Outcome{}, err
+		return game.Outcome{}, err
 	}
-	evs = append([]engine.Event{&DeliveredEvent{At: at, Clock: key, Marker: marker}}, evs...)
+	evs = append([]game.Event{&DeliveredEvent{At: at, Clock: key, Marker: marker}}, evs...)
 	if err := r.commit(evs); err != nil {
-		return Outcome{}, err
+		return game.Outcome{}, err
 	}
-	return Outcome{Verdict: Accepted, Events: evs}, nil
+	return game.Outcome{Verdict: game.Accepted, Events: evs}, nil
 }
 
 // Deadline is what a message carrying clock key posted at at says of its deadline ("" when the
 // game says nothing or fails to: a reply is never held up by it).
-func (r *referee) Deadline(key string, at time.Time) string {
-	cs, ok := r.rules.(ClockStarter)
+func (r *Referee) Deadline(key string, at time.Time) string {
+	cs, ok := r.rules.(game.ClockStarter)
 	if !ok || key == "" {
 		return ""
 	}
-	words, err := cs.Deadline(key, PostingMinute(at))
+	words, err := cs.Deadline(key, game.PostingMinute(at))
 	if err != nil {
 		return ""
 	}
 	return words
 }
 
+// FillDeadline replaces body's DeadlineSlot with what the game says of the deadline of clock key
+// for a message posted at at (PostingMinute), or with nothing when it says nothing.
+func (r *Referee) FillDeadline(body, key string, at time.Time) string {
+	if !strings.Contains(body, game.DeadlineSlot) {
+		return body
+	}
+	return strings.ReplaceAll(body, game.DeadlineSlot, r.Deadline(key, at))
+}
+
+// Advance fires, in order, every timed rule due after last and at or before to, handing each
+// outcome to emit (which commits it). It returns the time of the last timer fired (or last).
+func (r *Referee) Advance(last, to time.Time, emit func(at time.Time, out game.Outcome) error) (time.Time, error) {
+	for {
+		at, ok := r.NextTimer(last)
+		if !ok || at.After(to) {
+			return last, nil
+		}
+		out, err := r.Fire(at)
+		if err != nil {
+			return last, err
+		}
+		if err := emit(at, out); err != nil {
+			return last, err
+		}
+		last = at
+	}
+}
+
 // ---- moderation ----
 
 // Moderate carries out a moderator command.
-func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
+func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 	c := r.ctx(nil)
 	c.Mod = &cmd
 	switch cmd.Action {
-	case ModPause, ModResume:
-		if (cmd.Action == ModPause) == r.paused {
-			return Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
+	case game.ModPause, game.ModResume:
+		if (cmd.Action == game.ModPause) == r.paused {
+			return game.Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
 		}
-		var ev engine.Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
-		name := SayPause
-		if cmd.Action == ModResume {
-			ev, name = &ResumedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}, SayResume
+		var ev game.Event = &PausedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}
+		name := game.SayPause
+		if cmd.Action == game.ModResume {
+			ev, name = &ResumedEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason}, game.SayResume
 		}
-		if err := r.commit([]engine.Event{ev}); err != nil {
-			return Outcome{}, err
+		if err := r.commit([]game.Event{ev}); err != nil {
+			return game.Outcome{}, err
 		}
 		body, err := r.rules.Say(name, c)
-		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
-	case ModUndo:
+		return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev}, Messages: []game.Message{{Body: body}}}, err
+	case game.ModUndo:
 		if r.lean {
-			return Outcome{}, ErrNeedsLog
+			return game.Outcome{}, ErrNeedsLog
 		}
 		pos, label := r.lastUndoable()
 		if pos < 0 {
-			return Outcome{}, fmt.Errorf("judge: %w", ErrNothingToUndo)
+			return game.Outcome{}, fmt.Errorf("judge: %w", ErrNothingToUndo)
 		}
 		c.Event = r.log[pos]
 		ev := &UndoneEvent{At: cmd.At, By: cmd.By, Reason: cmd.Reason, Event: pos, Label: label}
-		if err := r.commit([]engine.Event{ev}); err != nil {
-			return Outcome{}, err
+		if err := r.commit([]game.Event{ev}); err != nil {
+			return game.Outcome{}, err
 		}
-		body, err := r.rules.Say(SayUndone, c)
-		return Outcome{Verdict: Accepted, Events: []engine.Event{ev}, Messages: []Message{{Body: body}}}, err
-	case ModEnd:
-		evs, refused, err := r.chance(cmd.At, func(rnd *engine.Rand) ([]engine.Event, error) {
-			return r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+		body, err := r.rules.Say(game.SayUndone, c)
+		return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev}, Messages: []game.Message{{Body: body}}}, err
+	case game.ModEnd:
+		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
+			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
 		})
 		if refused != nil {
-			return Outcome{}, fmt.Errorf("judge: end: %w", refused)
+			return game.Outcome{}, fmt.Errorf("judge: end: %w", refused)
 		}
 		if err != nil {
-			return Outcome{}, err
+			return game.Outcome{}, err
 		}
 		return r.accepted(nil, evs)
-	case ModAddPlayer, ModAdjust:
-		adj, ok := r.rules.(Adjuster)
+	case game.ModAddPlayer, game.ModAdjust:
+		adj, ok := r.rules.(game.Adjuster)
 		if !ok {
-			return Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
+			return game.Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
 		}
 		var intent any
 		var err error
-		if cmd.Action == ModAddPlayer {
+		if cmd.Action == game.ModAddPlayer {
 			intent, err = adj.AddPlayer(cmd.Player, cmd.Role)
 		} else {
 			intent, err = adj.Adjust(cmd.Target, cmd.Amount, cmd.Reason)
 		}
 		if err != nil {
-			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
+			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
-		evs, refused, err := r.chance(cmd.At, func(rnd *engine.Rand) ([]engine.Event, error) {
-			return r.rules.Decide(engine.Input{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
+			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
 		})
 		if refused != nil {
-			return Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)
+			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)
 		}
 		if err != nil {
-			return Outcome{}, err
+			return game.Outcome{}, err
 		}
 		out, err := r.accepted(nil, evs)
-		out.Verdict = Accepted
+		out.Verdict = game.Accepted
 		return out, err
-	case ModAccept, ModReject, ModClose:
+	case game.ModAccept, game.ModReject, game.ModClose:
 		if cmd.Post == nil {
-			return Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
+			return game.Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
 		}
 		mark := &ModeratedEvent{At: cmd.At, By: cmd.By, Action: cmd.Action, PostID: cmd.Post.PostID, Reason: cmd.Reason,
 			Flag: cmd.Flag, Text: cmd.Text}
 		c.In = cmd.Post
-		keep := cmd.Action == ModAccept && (cmd.Flag == FlagEdited || cmd.Flag == FlagDeleted || cmd.Flag == FlagDispute)
-		if cmd.Action == ModClose || keep {
+		keep := cmd.Action == game.ModAccept && (cmd.Flag == game.FlagEdited || cmd.Flag == game.FlagDeleted || cmd.Flag == game.FlagDispute)
+		if cmd.Action == game.ModClose || keep {
 			// Nothing is judged again: the first-seen post, or the decision disputed, stands.
-			if err := r.commit([]engine.Event{mark}); err != nil {
-				return Outcome{}, err
+			if err := r.commit([]game.Event{mark}); err != nil {
+				return game.Outcome{}, err
 			}
-			out := Outcome{Verdict: Ignored, Events: []engine.Event{mark}}
+			out := game.Outcome{Verdict: game.Ignored, Events: []game.Event{mark}}
 			if keep {
-				body, err := r.rules.Say(SayModKept, c)
+				body, err := r.rules.Say(game.SayModKept, c)
 				if err != nil {
-					return Outcome{}, err
+					return game.Outcome{}, err
 				}
-				out.Messages = []Message{r.route(cmd.Post, Message{To: Sender, Body: body})}
+				out.Messages = []game.Message{r.route(cmd.Post, game.Message{To: game.Sender, Body: body})}
 			}
 			return out, nil
 		}
-		if cmd.Action == ModReject {
-			if err := r.commit([]engine.Event{mark}); err != nil {
-				return Outcome{}, err
+		if cmd.Action == game.ModReject {
+			if err := r.commit([]game.Event{mark}); err != nil {
+				return game.Outcome{}, err
 			}
-			body, err := r.rules.Say(SayModRejected, c)
+			body, err := r.rules.Say(game.SayModRejected, c)
 			if err != nil {
-				return Outcome{}, err
+				return game.Outcome{}, err
 			}
-			return Outcome{Verdict: Refused, Events: []engine.Event{mark}, Messages: []Message{r.route(cmd.Post, Message{To: Sender, Body: body})}}, nil
+			return game.Outcome{Verdict: game.Refused, Events: []game.Event{mark}, Messages: []game.Message{r.route(cmd.Post, game.Message{To: game.Sender, Body: body})}}, nil
 		}
 		in := *cmd.Post
 		in.At = cmd.At
@@ -666,32 +686,32 @@ func (r *referee) Moderate(cmd ModCommand) (Outcome, error) {
 			in.Post.Text = cmd.Text
 		}
 		rd := r.rules.Read(in)
-		if rd.Kind != Intent {
-			return Outcome{}, fmt.Errorf("judge: accept: %s: %w; give the move as the player meant it (review accept --text, or the text box in the web UI)", describe(in), ErrNoReadable)
+		if rd.Kind != game.Intent {
+			return game.Outcome{}, fmt.Errorf("judge: accept: %s: %w; give the move as the player meant it (review accept --text, or the text box in the web UI)", describe(in), ErrNoReadable)
 		}
-		if cmd.Flag == FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
-			return Outcome{}, fmt.Errorf("judge: accept: %s %w; add them to the roster first", in.Author, ErrNotPlaying)
+		if cmd.Flag == game.FlagNotInRoster && !r.rules.IsPlayer(in.Author) {
+			return game.Outcome{}, fmt.Errorf("judge: accept: %s %w; add them to the roster first", in.Author, ErrNotPlaying)
 		}
 		out, err := r.decide(in, rd)
-		if err != nil || out.Verdict != Accepted {
+		if err != nil || out.Verdict != game.Accepted {
 			return out, err
 		}
-		if err := r.commit([]engine.Event{mark}); err != nil {
-			return Outcome{}, err
+		if err := r.commit([]game.Event{mark}); err != nil {
+			return game.Outcome{}, err
 		}
 		out.Events = append(out.Events, mark)
-		if note, err := r.rules.Say(SayModAccepted, c); err == nil && len(out.Messages) > 0 {
+		if note, err := r.rules.Say(game.SayModAccepted, c); err == nil && len(out.Messages) > 0 {
 			out.Messages[0].Body += "\n" + note
 		} else if err != nil {
-			return Outcome{}, err
+			return game.Outcome{}, err
 		}
 		return out, nil
 	}
-	return Outcome{}, fmt.Errorf("judge: unknown moderator action %q", cmd.Action)
+	return game.Outcome{}, fmt.Errorf("judge: unknown moderator action %q", cmd.Action)
 }
 
 // lastUndoable is the log position of the last move not undone yet (-1: none).
-func (r *referee) lastUndoable() (int, string) {
+func (r *Referee) lastUndoable() (int, string) {
 	for i := len(r.log) - 1; i >= 0; i-- {
 		if r.undone[i] || refereeEvent(r.log[i]) {
 			continue
@@ -704,27 +724,22 @@ func (r *referee) lastUndoable() (int, string) {
 }
 
 // LastUndoable names the move a moderator's undo would undo now (the game's label for it).
-func LastUndoable(r Referee) (label string, ok bool) {
-	rf, isRef := r.(*referee)
-	if !isRef {
-		return "", false
-	}
-	pos, label := rf.lastUndoable()
+func (r *Referee) LastUndoable() (label string, ok bool) {
+	pos, label := r.lastUndoable()
 	return label, pos >= 0
 }
 
-// Describe puts a stored event of r's game into words through the game's Describer; "" for the
+// Describe puts a stored event of the game into words through the game's Describer; "" for the
 // referee's own events, a game without words for it, or an event that does not decode.
-func Describe(r Referee, rec engine.Record) string {
-	rf, isRef := r.(*referee)
-	if !isRef || strings.HasPrefix(rec.Kind, "judge.") {
+func (r *Referee) Describe(rec game.Record) string {
+	if strings.HasPrefix(rec.Kind, "judge.") {
 		return ""
 	}
-	d, ok := rf.rules.(Describer)
+	d, ok := r.rules.(game.Describer)
 	if !ok {
 		return ""
 	}
-	ev, err := rf.decode(rec.Kind, rec.Data)
+	ev, err := r.decode(rec.Kind, rec.Data)
 	if err != nil {
 		return ""
 	}
@@ -734,42 +749,38 @@ func Describe(r Referee, rec engine.Record) string {
 // UnreadableReply is what the game answers a post it cannot read (its "unreadable" template, naming
 // the parts it could not read), on r's current state, without judging anything; ok is false when
 // the post reads (or is chatter) now.
-func UnreadableReply(r Referee, in Input) (body string, ok bool) {
-	rf, isRef := r.(*referee)
-	if !isRef {
+func (r *Referee) UnreadableReply(in game.Input) (body string, ok bool) {
+	rd := r.rules.Read(in)
+	if rd.Kind != game.Unreadable {
 		return "", false
 	}
-	rd := rf.rules.Read(in)
-	if rd.Kind != Unreadable {
-		return "", false
-	}
-	c := rf.ctx(&in)
+	c := r.ctx(&in)
 	c.Lines = rd.Lines
-	body, err := rf.rules.Say(SayUnreadable, c)
+	body, err := r.rules.Say(game.SayUnreadable, c)
 	return body, err == nil && strings.TrimSpace(body) != ""
 }
 
-// DescriberOf is the running game's Describer, or nil when the game has none.
-func DescriberOf(r Referee) Describer {
-	d, _ := RulesOf(r).(Describer)
+// Describer is the running game's Describer, or nil when the game has none.
+func (r *Referee) Describer() game.Describer {
+	d, _ := r.rules.(game.Describer)
 	return d
 }
 
 // Plays reports whether a forum user plays in the game.
-func (r *referee) Plays(name string) bool { return r.rules.IsPlayer(name) }
+func (r *Referee) Plays(name string) bool { return r.rules.IsPlayer(name) }
 
 // ForGame reports whether a post holds something for the game.
-func (r *referee) ForGame(in Input) bool { return r.rules.Read(in).Kind != Chatter }
+func (r *Referee) ForGame(in game.Input) bool { return r.rules.Read(in).Kind != game.Chatter }
 
 // Snapshot is the state in the replay's "final" shape.
-func (r *referee) Snapshot() any { return r.rules.Snapshot() }
+func (r *Referee) Snapshot() any { return r.rules.Snapshot() }
 
 // ---- helpers ----
 
 // HasWord reports whether text holds word as a whole word (case and look-alike letters folded):
 // "#спор" is found in "#спор: ход был верный", not in "не оспариваю".
 func HasWord(text, word string) bool {
-	t, w := parser.Fold(text), parser.Fold(word)
+	t, w := russian.Fold(text), russian.Fold(word)
 	if w == "" {
 		return false
 	}
@@ -798,7 +809,7 @@ func HasWord(text, word string) bool {
 // author is not that player's own spelling; "" when none.
 func lookalike(players []string, author string) string {
 	fold := func(s string) string {
-		return parser.ToCyrillicLower(parser.Fold(strings.Join(strings.Fields(parser.CleanText(s)), " ")))
+		return russian.ToCyrillicLower(russian.Fold(strings.Join(strings.Fields(russian.CleanText(s)), " ")))
 	}
 	a := fold(author)
 	for _, p := range players {
@@ -847,7 +858,7 @@ func cut(s string, n int) string {
 }
 
 // describe names a post for a moderator's error message.
-func describe(in Input) string {
+func describe(in game.Input) string {
 	return fmt.Sprintf("post %s by %s", in.PostID, in.Author)
 }
 

@@ -1,6 +1,10 @@
-package judge
+package referee
 
-import "strings"
+import (
+	"strings"
+
+	"forumgm/game"
+)
 
 // A player's post may hold a move and then a dispute ("2-й ход крестоносца к1 на K15", then
 // "#спор: …" on a line of its own, typed together or merged by the forum): the lines before the
@@ -8,31 +12,31 @@ import "strings"
 // says both. A post whose lines before the keyword hold nothing for the game is a dispute alone.
 
 // dispute answers a player's thread post holding the dispute keyword.
-func (r *referee) dispute(in Input) (Outcome, error) {
-	out, err := r.say(in, Flagged, SayDispute, nil)
+func (r *Referee) dispute(in game.Input) (game.Outcome, error) {
+	out, err := r.say(in, game.Flagged, game.SayDispute, nil)
 	if err != nil {
 		return out, err
 	}
-	flag := Flag{Kind: FlagDispute, PostID: in.PostID, Detail: firstLine(in.Post.Text)}
+	flag := game.Flag{Kind: game.FlagDispute, PostID: in.PostID, Detail: firstLine(in.Post.Text)}
 	before, rest := splitAtWord(in.Post.Text, r.opt.DisputeKeyword)
 	if strings.TrimSpace(before) == "" {
-		out.Flags = []Flag{flag}
+		out.Flags = []game.Flag{flag}
 		return out, nil
 	}
 	mv := in
 	mv.Post.Text = before
-	if r.rules.Read(mv).Kind == Chatter {
-		out.Flags = []Flag{flag}
+	if r.rules.Read(mv).Kind == game.Chatter {
+		out.Flags = []game.Flag{flag}
 		return out, nil
 	}
 	moved, err := r.Judge(mv)
 	if err != nil {
-		return Outcome{}, err
+		return game.Outcome{}, err
 	}
 	flag.Detail = firstLine(rest)
 	moved.Flags = append(moved.Flags, flag)
-	if moved.Verdict != Accepted && moved.Verdict != Refused {
-		moved.Verdict = Flagged
+	if moved.Verdict != game.Accepted && moved.Verdict != game.Refused {
+		moved.Verdict = game.Flagged
 	}
 	said := out.Messages[0]
 	for i, m := range moved.Messages {

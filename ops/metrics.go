@@ -1,4 +1,7 @@
-package daemon
+// Package ops owns what operators watch a running forumgm by: the Prometheus metrics, the health
+// report (/healthz) and the ops listener serving both on loopback, and the structured logger.
+// The daemon, the fleet and the commands share them.
+package ops
 
 import (
 	"encoding/json"

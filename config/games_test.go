@@ -1,0 +1,9 @@
+package config
+
+import (
+	"forumgm/game"
+	"forumgm/games"
+)
+
+// known are the games the tests name (the list in package games).
+var known = game.NewRegistry(games.All()...)
