@@ -126,6 +126,8 @@ func (f *fakeRules) Say(name string, c game.Context) (string, error) {
 		return "Игра началась. [code]доска 0[/code]", nil
 	case game.SayUnreadable:
 		return "Не понял ход " + c.In.PostID, nil
+	case game.SayLate: // a move that appeared late goes to a moderator; its author is told
+		return "Ход опоздал и передан модератору (пост " + c.In.PostID + ")", nil
 	}
 	return "", nil
 }

@@ -14,7 +14,7 @@ import (
 // pid and time; a lagging replica served a page without it). The reads after the cursor never
 // list it again, so each rescan, which reads the thread from before the oldest recent move post,
 // looks for a post id before the cursor that the store has never seen, and hands it to the
-// referee as a late post (judge.Late: judged now, or flagged for a moderator with the player told,
+// referee as a late post (Referee.JudgeLate: judged now, or flagged for a moderator with the player told,
 // where the order of play makes judging it unfair). Its verdict is recorded like any post's; the
 // cursor stays where it is. No post id, once seen, is skipped without a verdict or a flag.
 
