@@ -77,10 +77,10 @@ func ReadPage(doc *goquery.Document, table map[string]string, cfg forum.Config) 
 	return scrape.Extract(doc, t, o)
 }
 
-// Extract reads a saved Invision Community 4 topic page. cfg.Extra overrides single keys of the
+// extract reads a saved Invision Community 4 topic page. cfg.Extra overrides single keys of the
 // table (a theme that moved the date, say). A page without article.ipsComment posts is
 // forum.ErrMarkupChanged.
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err
