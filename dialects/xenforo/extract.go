@@ -126,10 +126,10 @@ func ReadPage(doc *goquery.Document, table map[string]string, cfg forum.Config) 
 	return scrape.Extract(doc, t, o)
 }
 
-// Extract reads a saved XenForo thread page: XenForo 2 markup (html#XF, article.message--post)
+// extract reads a saved XenForo thread page: XenForo 2 markup (html#XF, article.message--post)
 // or XenForo 1 (li.message#post-N). cfg.Extra overrides single keys of the table (a theme that
 // moved the date, say). A page of neither is forum.ErrMarkupChanged.
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err
