@@ -14,9 +14,9 @@ import (
 	"forumgm/forum/web"
 )
 
-// FeedRecheck: every FeedRecheck-th idle check of a topic reads its last page even when the
+// feedRecheck: every FeedRecheck-th idle check of a topic reads its last page even when the
 // feed says nothing is new (see feedIdle).
-const FeedRecheck = 20
+const feedRecheck = 20
 
 // feedItem is one post of a board's feed: <link>…index.php?topic=T.msgM#msgM</link>.
 type feedItem struct {
@@ -70,7 +70,7 @@ func (f *Forum) feedIdle(ctx context.Context, topic, cursor string) bool {
 	}
 	f.secMu.Lock()
 	f.feedChecks[topic]++
-	recheck := f.feedChecks[topic]%FeedRecheck == 0
+	recheck := f.feedChecks[topic]%feedRecheck == 0
 	f.secMu.Unlock()
 	if recheck {
 		return false

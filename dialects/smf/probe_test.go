@@ -80,7 +80,7 @@ func TestFeedRecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages := 0
-	for range FeedRecheck {
+	for range feedRecheck {
 		before := srv.meter.Read()
 		if _, _, err := fm.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{PostID: "17"}); err != nil {
 			t.Fatal(err)
@@ -92,7 +92,7 @@ func TestFeedRecheck(t *testing.T) {
 		}
 	}
 	if pages != 1 {
-		t.Errorf("%d page reads in %d idle checks, want 1", pages, FeedRecheck)
+		t.Errorf("%d page reads in %d idle checks, want 1", pages, feedRecheck)
 	}
 }
 
