@@ -24,11 +24,11 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// MaxPage is the largest page read: a larger answer is refused (ErrTooLarge).
-const MaxPage = 16 << 20
+// maxPage is the largest page read: a larger answer is refused (ErrTooLarge).
+const maxPage = 16 << 20
 
-// DefaultUserAgent identifies forumgm to forum operators.
-const DefaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
+// defaultUserAgent identifies forumgm to forum operators.
+const defaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
 
 // ClientConfig tunes a Client. Zero values take the defaults noted.
 type ClientConfig struct {
@@ -131,7 +131,7 @@ func (p *Page) Location() (*url.URL, error) {
 // NewClient builds a Client.
 func NewClient(cfg ClientConfig) *Client {
 	if cfg.UserAgent == "" {
-		cfg.UserAgent = DefaultUserAgent
+		cfg.UserAgent = defaultUserAgent
 	}
 	if cfg.SlowAfter == 0 {
 		cfg.SlowAfter = 10 * time.Second
@@ -356,25 +356,25 @@ func (e *StatusError) Error() string {
 // may not have been carried out.
 var ErrAmbiguous = errors.New("forum: outcome unknown")
 
-// AmbiguousError is the answer to a non-idempotent request (a POST) that leaves its outcome
+// ambiguousError is the answer to a non-idempotent request (a POST) that leaves its outcome
 // unknown: a 429 or 5xx status (a proxy or CDN may answer 502/504 after the forum stored the post),
 // a timeout, or a connection reset. The client never repeats such a request; the caller looks for
 // the effect (the daemon: the outbox marker) before sending again. Err is the *StatusError or the
 // transport error.
-type AmbiguousError struct {
+type ambiguousError struct {
 	Method, URL string
 	Err         error
 }
 
-func (e *AmbiguousError) Error() string {
+func (e *ambiguousError) Error() string {
 	return fmt.Sprintf("forum: %s %s: outcome unknown (the forum may have taken it): %v", e.Method, e.URL, e.Err)
 }
 
 // Unwrap gives the status or transport error.
-func (e *AmbiguousError) Unwrap() error { return e.Err }
+func (e *ambiguousError) Unwrap() error { return e.Err }
 
 // Is makes errors.Is(err, ErrAmbiguous) true.
-func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+func (e *ambiguousError) Is(target error) bool { return target == ErrAmbiguous }
 
 // idempotent says whether a request may be repeated blindly.
 func idempotent(method string) bool {
@@ -431,23 +431,23 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	if err != nil {
 		// A POST that may have reached the server is never retried: its outcome is unknown.
 		if !idempotent(method) {
-			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: err}
+			return nil, false, &ambiguousError{Method: method, URL: u.String(), Err: err}
 		}
 		return nil, true, fmt.Errorf("forum: %s %s: %w", method, u, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxPage+1))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxPage+1))
 	if err != nil {
 		if !idempotent(method) {
-			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: fmt.Errorf("read body: %w", err)}
+			return nil, false, &ambiguousError{Method: method, URL: u.String(), Err: fmt.Errorf("read body: %w", err)}
 		}
 		return nil, true, fmt.Errorf("forum: %s %s: read body: %w", method, u, err)
 	}
-	if len(raw) > MaxPage {
+	if len(raw) > maxPage {
 		// Refused whole, not read cut short (and not retried: it would be as large again).
-		err := fmt.Errorf("forum: %s %s: over the %d MiB cap: %w", method, u, MaxPage>>20, ErrTooLarge)
+		err := fmt.Errorf("forum: %s %s: over the %d MiB cap: %w", method, u, maxPage>>20, ErrTooLarge)
 		if !idempotent(method) {
-			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: err}
+			return nil, false, &ambiguousError{Method: method, URL: u.String(), Err: err}
 		}
 		return nil, false, err
 	}
@@ -461,7 +461,7 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		se := &StatusError{Method: method, URL: u.String(), Status: resp.StatusCode}
 		if !idempotent(method) {
-			return page, false, &AmbiguousError{Method: method, URL: u.String(), Err: se}
+			return page, false, &ambiguousError{Method: method, URL: u.String(), Err: se}
 		}
 		return page, true, se
 	}
