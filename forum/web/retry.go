@@ -8,9 +8,9 @@ import (
 	"forumgm/forum"
 )
 
-// MaxAgain bounds how often Retry sends a fresh form again after one of a dialect's passing
+// maxAgain bounds how often Retry sends a fresh form again after one of a dialect's passing
 // refusals (Retry.Again), per write.
-const MaxAgain = 3
+const maxAgain = 3
 
 // Retry is the one write-retry policy of every dialect: how one write (a reply, a private
 // message, an edit, a login-protected read) is tried again when the board refused it for a
@@ -51,7 +51,7 @@ func (r Retry) Do(ctx context.Context, attempt func() error) error {
 					return fmt.Errorf("%w (before a fresh form: %w)", err, ferr)
 				}
 			}
-		case again < MaxAgain && r.again(err):
+		case again < maxAgain && r.again(err):
 			again++
 		default:
 			return err
