@@ -11,9 +11,9 @@ import (
 // Opener builds a dialect's Forum.
 type Opener func(cfg Config) (Forum, error)
 
-// extractor reads the posts out of one saved page of a dialect (a thread page, an inbox or a
+// Extractor reads the posts out of one saved page of a dialect (a thread page, an inbox or a
 // private message), for `forumgm posts --file` and the dialects' golden tests.
-type extractor func(page []byte, contentType string, cfg Config) ([]Post, error)
+type Extractor func(page []byte, contentType string, cfg Config) ([]Post, error)
 
 // Dialect describes one forum engine forumgm speaks: everything the rest of the program knows of
 // it. Each dialects/<name> package builds its own (its Dialect function, in dialect.go); package
@@ -23,7 +23,7 @@ type Dialect struct {
 	// Open builds the dialect's Forum; nil: the dialect reads saved pages only.
 	Open Opener
 	// Extract reads one saved page; nil: none.
-	Extract extractor
+	Extract Extractor
 	// ThreadID reads the thread's id out of a thread page's URL (`forumgm detect` proposes it);
 	// nil: the URL does not tell.
 	ThreadID func(pageURL string) (id string, ok bool)
@@ -97,7 +97,7 @@ func (r *Registry) Open(name string, cfg Config) (Forum, error) {
 }
 
 // Extractor is the named dialect's page extractor.
-func (r *Registry) Extractor(name string) (extractor, error) {
+func (r *Registry) Extractor(name string) (Extractor, error) {
 	d, ok := r.Lookup(name)
 	if !ok || d.Extract == nil {
 		return nil, fmt.Errorf("forum: no extractor for dialect %q", name)

@@ -19,7 +19,7 @@ type Fingerprint struct {
 	Match func(m *Markup) (evidence []string)
 	// Version reads the version (and theme) once the engine is known; nil: none told.
 	Version func(m *Markup) (version, theme string)
-	Via     via
+	Via     Via
 	// Reader (Via Generic): the fingerprint's own dialect reads the engine's saved pages
 	// (`forumgm posts --dialect <it>`) although it does not write to the engine.
 	Reader bool
@@ -28,12 +28,12 @@ type Fingerprint struct {
 	Presets map[string]map[string]string
 }
 
-// via says which dialect runs a fingerprint's engine.
-type via int
+// Via says which dialect runs a fingerprint's engine.
+type Via int
 
 const (
 	// ViaOwn: the fingerprint's own dialect reads and writes the engine.
-	ViaOwn via = iota
+	ViaOwn Via = iota
 	// ViaGeneric: the generic dialect, with the fingerprint's Presets.
 	ViaGeneric
 	// ViaNone: no dialect reads the engine yet.

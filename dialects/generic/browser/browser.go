@@ -27,8 +27,8 @@ import (
 	"forumgm/forum/web"
 )
 
-// writer is a lazily started headless chromium.
-type writer struct {
+// Writer is a lazily started headless chromium.
+type Writer struct {
 	Bin        string
 	Hosts      []string
 	MinFormAge time.Duration
@@ -43,8 +43,8 @@ type writer struct {
 }
 
 // New builds a Writer from a dialect Config.
-func New(cfg forum.Config) *writer {
-	w := &writer{Bin: Bin, MinFormAge: 2 * time.Second, Sleep: forum.Sleep, Timeout: 60 * time.Second}
+func New(cfg forum.Config) *Writer {
+	w := &Writer{Bin: Bin, MinFormAge: 2 * time.Second, Sleep: forum.Sleep, Timeout: 60 * time.Second}
 	if b := cfg.Extra["browser_bin"]; b != "" {
 		w.Bin = b
 	}
@@ -60,9 +60,9 @@ func New(cfg forum.Config) *writer {
 }
 
 // Writer is the generic dialect's real-browser writer.
-var _ generic.BrowserWriter = (*writer)(nil)
+var _ generic.BrowserWriter = (*Writer)(nil)
 
-func (w *writer) browser() (*rod.Browser, error) {
+func (w *Writer) browser() (*rod.Browser, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.b != nil {
@@ -94,7 +94,7 @@ func (w *writer) browser() (*rod.Browser, error) {
 }
 
 // Close stops the browser and removes its profile.
-func (w *writer) Close() error {
+func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.b == nil {
@@ -108,7 +108,7 @@ func (w *writer) Close() error {
 	return err
 }
 
-func (w *writer) open(ctx context.Context, url string) (*rod.Page, error) {
+func (w *Writer) open(ctx context.Context, url string) (*rod.Page, error) {
 	b, err := w.browser()
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func fill(p *rod.Page, form, name, value string) error {
 }
 
 // submit clicks the form's submit button (not a preview one) and waits for the next page.
-func (w *writer) submit(ctx context.Context, p *rod.Page, form string, loaded time.Time) error {
+func (w *Writer) submit(ctx context.Context, p *rod.Page, form string, loaded time.Time) error {
 	if d := w.MinFormAge - time.Since(loaded); d > 0 {
 		if err := w.Sleep(ctx, d); err != nil {
 			return err
@@ -167,7 +167,7 @@ func (w *writer) submit(ctx context.Context, p *rod.Page, form string, loaded ti
 }
 
 // Login fills the login form and submits it; the session cookies stay in the browser.
-func (w *writer) Login(ctx context.Context, loginURL, form, userField, passField, user, pass string) error {
+func (w *Writer) Login(ctx context.Context, loginURL, form, userField, passField, user, pass string) error {
 	p, err := w.open(ctx, loginURL)
 	if err != nil {
 		return err
@@ -189,7 +189,7 @@ func (w *writer) Login(ctx context.Context, loginURL, form, userField, passField
 }
 
 // Reply opens formURL, writes body into field, submits, and returns where the browser ends up.
-func (w *writer) Reply(ctx context.Context, formURL, form, field, body string) (string, string, error) {
+func (w *Writer) Reply(ctx context.Context, formURL, form, field, body string) (string, string, error) {
 	p, err := w.open(ctx, formURL)
 	if err != nil {
 		return "", "", err
@@ -215,7 +215,7 @@ func (w *writer) Reply(ctx context.Context, formURL, form, field, body string) (
 	return info.URL, html, nil
 }
 
-var _ generic.BrowserWriter = (*writer)(nil)
+var _ generic.BrowserWriter = (*Writer)(nil)
 
 // Bin is Debian's chromium, the only browser forumgm runs (never a downloaded one).
 const Bin = "/usr/bin/chromium"
