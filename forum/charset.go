@@ -241,7 +241,7 @@ func CheckEncoding(posts []Post) {
 		p := &posts[i]
 		for _, part := range []struct{ name, s string }{{"author", p.Author}, {"text", p.Text}} {
 			if why := Garbled(part.s); why != "" {
-				p.Problems = append(p.Problems, Problem{Kind: problemEncoding, Detail: part.name + ": " + why})
+				p.Problems = append(p.Problems, Problem{Kind: ProblemEncoding, Detail: part.name + ": " + why})
 			}
 		}
 	}
@@ -250,7 +250,7 @@ func CheckEncoding(posts []Post) {
 // Encoding returns the post's ProblemEncoding, if it has one.
 func (p Post) Encoding() (Problem, bool) {
 	for _, pr := range p.Problems {
-		if pr.Kind == problemEncoding {
+		if pr.Kind == ProblemEncoding {
 			return pr, true
 		}
 	}

@@ -32,7 +32,7 @@ const defaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://gi
 
 // ClientConfig tunes a Client. Zero values take the defaults noted.
 type ClientConfig struct {
-	UserAgent  string        // DefaultUserAgent
+	UserAgent  string        // defaultUserAgent
 	Timeout    time.Duration // per request, 30s
 	Rate       rate.Limit    // requests per second per host, 1
 	Burst      int           // 2
@@ -203,7 +203,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Page, error) {
 // Send makes a request with headers of its own on top of the client's (a JSON API's key, a CSRF
 // token, Accept: application/json), following redirects. A GET or HEAD is retried as Get is; any
 // other method never is: like PostForm, an answer that leaves its outcome unknown is an
-// *AmbiguousError. Conditional GETs work as for Get.
+// *ambiguousError. Conditional GETs work as for Get.
 func (c *Client) Send(ctx context.Context, method, rawURL string, body []byte, contentType string, header http.Header) (*Page, error) {
 	return c.do(ctx, method, rawURL, body, contentType, true, header)
 }
@@ -216,7 +216,7 @@ func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error
 // PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
 // the charset cannot hold become &#NNNN;). A POST is never repeated by the client: when the answer
 // leaves it unknown whether the forum took it (429, 5xx, a timeout, a reset connection) the error
-// is an *AmbiguousError (errors.Is(err, ErrAmbiguous)), and the caller must look for what it
+// is an *ambiguousError (errors.Is(err, ErrAmbiguous)), and the caller must look for what it
 // posted before it posts again.
 func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, boardCharset string) (*Page, error) {
 	enc, err := EncodeForm(form, boardCharset)
@@ -236,7 +236,7 @@ type FormFile struct {
 
 // PostMultipart posts form and files as multipart/form-data (an upload form), the values encoded
 // in the board's charset as EncodeForm does. Like PostForm it is never repeated by the client: an
-// unknown outcome is an *AmbiguousError.
+// unknown outcome is an *ambiguousError.
 func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Values, files []FormFile, boardCharset string) (*Page, error) {
 	return c.SendMultipart(ctx, rawURL, form, files, boardCharset, nil)
 }
@@ -352,7 +352,7 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("forum: %s %s: HTTP %d", e.Method, e.URL, e.Status)
 }
 
-// ErrAmbiguous is the class of *AmbiguousError: a request that is not idempotent (a POST) may or
+// ErrAmbiguous is the class of *ambiguousError: a request that is not idempotent (a POST) may or
 // may not have been carried out.
 var ErrAmbiguous = errors.New("forum: outcome unknown")
 

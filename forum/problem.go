@@ -9,19 +9,19 @@ import "strings"
 type ProblemKind int
 
 const (
-	// problemOther is a problem of no known kind (its Detail is the whole text): what a stored
+	// ProblemOther is a problem of no known kind (its Detail is the whole text): what a stored
 	// post written before the kinds existed may hold.
-	problemOther  ProblemKind = iota
+	ProblemOther  ProblemKind = iota
 	ProblemAuthor             // the author's name was not found
 	ProblemTime               // the date was not found or not understood
 	ProblemText               // the post's body (so its text) was not found
-	// problemEncoding: the author or the text holds replacement characters or mojibake (the page
+	// ProblemEncoding: the author or the text holds replacement characters or mojibake (the page
 	// was read in a charset it is not in; see Garbled): what it says is not what was written.
-	problemEncoding
+	ProblemEncoding
 )
 
 // problemNames are the kinds as a problem's text begins: "time: not found (.post_date)".
-var problemNames = [...]string{ProblemAuthor: "author", ProblemTime: "time", ProblemText: "body", problemEncoding: "encoding"}
+var problemNames = [...]string{ProblemAuthor: "author", ProblemTime: "time", ProblemText: "body", ProblemEncoding: "encoding"}
 
 // Problem is a part of a post the dialect could not read, and why: Detail says what was looked
 // for or what could not be understood ("not found (.author)", `"вчера" not understood`).
@@ -41,7 +41,7 @@ func NotFound(k ProblemKind, where string) Problem {
 
 // String is the problem as logs, flags and the commands show it: "kind: detail".
 func (p Problem) String() string {
-	if p.Kind <= problemOther || int(p.Kind) >= len(problemNames) {
+	if p.Kind <= ProblemOther || int(p.Kind) >= len(problemNames) {
 		return p.Detail
 	}
 	return problemNames[p.Kind] + ": " + p.Detail
@@ -60,6 +60,6 @@ func (p *Problem) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	*p = Problem{Kind: problemOther, Detail: s}
+	*p = Problem{Kind: ProblemOther, Detail: s}
 	return nil
 }

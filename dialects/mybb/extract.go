@@ -76,7 +76,7 @@ type Page struct {
 	Kind     Kind
 	ThreadID string // thread pages
 	ForumID  string // thread pages: the forum the thread is in (the breadcrumb's last forum link)
-	// Moderator: the page shows the bot moderation tools of the thread's forum (Moderates).
+	// Moderator: the page shows the bot moderation tools of the thread's forum (moderates).
 	Moderator bool
 	Subject   string // the thread's or the PM's title
 	Page      int    // current page (1-based); 1 when there is no pagination

@@ -23,7 +23,7 @@ const (
 // reader reads a board through a session it does not own (the writer's, forumgm/dialects/mybb,
 // with its cookies and login): the posts of a thread from a cursor, with as few requests as the
 // engine allows, and the private messages of a folder. It remembers per thread where its last
-// cursor was and the newest posts it saw (ThreadState), and is not safe for concurrent use.
+// cursor was and the newest posts it saw (threadState), and is not safe for concurrent use.
 type reader struct {
 	// Get fetches a board page by path (relative to the board root) and parses it.
 	Get func(ctx context.Context, path string) (*goquery.Document, error)
@@ -35,7 +35,7 @@ type reader struct {
 	// whose 302 names the thread's newest post and has no body. Nil: no probe, pages are read.
 	Probe    func(ctx context.Context, path string) (location string, err error)
 	Options  options
-	Username string // the bot's account: its newest post per thread is ThreadState.OwnLast
+	Username string // the bot's account: its newest post per thread is threadState.OwnLast
 
 	threads map[string]*threadState
 	// unreadPM: the last thread page read showed an unread private message.
@@ -47,7 +47,7 @@ type reader struct {
 // answer of the last page read.
 func (r *reader) UnreadPM() bool { return r.unreadPM }
 
-// threadState is what a Reader remembers about a thread between calls; the writer keeps KnownLast
+// threadState is what a reader remembers about a thread between calls; the writer keeps KnownLast
 // and OwnLast up to date with its own posts, to tell MyBB's auto-merge from a new post.
 type threadState struct {
 	CursorPID  string // the last cursor handed out
@@ -256,7 +256,7 @@ func cmpPage(own, kept int) int {
 	return kept
 }
 
-// Folder lists the PM folder at path (InboxFolderPath, SentFolderPath) after the cursor (pmid),
+// Folder lists the PM folder at path (inboxFolderPath, sentFolderPath) after the cursor (pmid),
 // oldest first, each message read in full (reading an inbox message marks it read on the board);
 // cache, when not nil, holds messages already read by pmid and gets the new ones. When reading
 // one fails, the messages read so far are returned with their cursor and the error.

@@ -9,7 +9,7 @@ import (
 
 // dateLayouts are the date and time layouts tried for absolute dates, board default first
 // (date format m-d-Y, time format h:i A, joined by ", "). A board with another format adds its
-// own with Options.DateLayouts.
+// own with options.DateLayouts.
 var dateLayouts = []string{
 	"01-02-2006, 03:04 PM",
 	"01-02-2006, 3:04 PM",

@@ -228,7 +228,7 @@ func TestCapturedPMs(t *testing.T) {
 
 // Every captured thread page knows its place in the topic (page N of 3) and links the pages
 // before and after it, through the table or, where the style writes only page numbers,
-// FillPages.
+// fillPages.
 func TestCapturedPagination(t *testing.T) {
 	o, _ := scrape.OptionsFromConfig(testConfig())
 	for _, c := range captures {

@@ -26,7 +26,7 @@ func TestSentGolden(t *testing.T) {
 	}
 }
 
-// ParseFolder reads the rows of Sent messages and the Outbox (newest first, each with its own
+// parseFolder reads the rows of Sent messages and the Outbox (newest first, each with its own
 // folder's view link) and the Outbox count of the folder menu.
 func TestParseFolder(t *testing.T) {
 	for _, c := range []struct {

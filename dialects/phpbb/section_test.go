@@ -44,7 +44,7 @@ func TestReadSection(t *testing.T) {
 	}
 }
 
-// SectionOf and TotalPosts on the written 3.3 pages and the real boards (3.0 navlinks; a style
+// SectionOf and totalPosts on the written 3.3 pages and the real boards (3.0 navlinks; a style
 // with only the "Return to" link and div.paging; subsilver2's "[ 7 posts ]"; 3.2 crumbs).
 func TestSectionOfAndTotalPosts(t *testing.T) {
 	real := func(name string) []byte {

@@ -14,7 +14,7 @@ import (
 	"forumgm/forum/web"
 )
 
-// feedRecheck: every FeedRecheck-th idle check of a topic reads its last page even when the
+// feedRecheck: every feedRecheck-th idle check of a topic reads its last page even when the
 // feed says nothing is new (see feedIdle).
 const feedRecheck = 20
 
@@ -60,7 +60,7 @@ func (f *Forum) boardFeed(ctx context.Context, board string) ([][2]string, error
 // the feed reaches back to the cursor (message ids grow across the whole forum) without a newer
 // post of the topic. False when a newer post of the topic is listed or the feed cannot tell: the
 // board not known yet (no page of the topic read), feeds off (remembered: the feed is not asked
-// again), an error (the page read after it reports its own). Every FeedRecheck-th check of a
+// again), an error (the page read after it reports its own). Every feedRecheck-th check of a
 // topic reads its page anyway: a topic moved to another board goes quiet in its old board's feed,
 // and the page's linktree names the new board.
 func (f *Forum) feedIdle(ctx context.Context, topic, cursor string) bool {

@@ -64,7 +64,7 @@ type Forum struct {
 	noFeed    atomic.Bool // the board answered the feed with something else: feeds are off
 	secMu     sync.Mutex
 	sections  map[string]string // topic id → board id, from the linktrees of the pages read
-	// feedChecks counts the idle checks of each topic (every FeedRecheck-th reads the page).
+	// feedChecks counts the idle checks of each topic (every feedRecheck-th reads the page).
 	feedChecks map[string]int
 }
 

@@ -4,7 +4,7 @@
 // HTML; what differs between their markup is a Dialect (the classes, the white-space rules and
 // the few readings, such as smileys and quote headers, each engine does its own way), which every
 // scraper keeps next to its selectors. The selector-table engine (forum/scrape) finds quotes
-// and code its own way and lays its text out with Text.
+// and code its own way and lays its text out with the text type below.
 //
 // It also holds the small helpers every reader of forum HTML needs: Collapse, AbsURL, HasClass
 // and Attr.
@@ -161,7 +161,7 @@ func classContains(n *html.Node, part string) bool {
 // find their quotes and code their own way (forum/scrape's selector tables): runs of white
 // space collapse to one space (HTML rendering), Break and block boundaries become line breaks (at
 // most one blank line in a row unless KeepBreaks), and verbatim blocks (code, pre) are copied
-// byte for byte on lines of their own. The zero Text is ready to use.
+// byte for byte on lines of their own. The zero text is ready to use.
 type text struct {
 	b       strings.Builder
 	pending int  // line breaks owed before the next visible text
@@ -279,7 +279,7 @@ func (d *Dialect) isSpoiler(n *html.Node) bool {
 	return classContains(n, "spoiler") || HasClass(n, "sp-wrap")
 }
 
-// builder is a Text with the dialect's white-space rules.
+// builder is a text with the dialect's white-space rules.
 func (d *Dialect) builder() *text {
 	return &text{NbspVisible: d.NbspVisible, KeepBreaks: d.KeepBreaks}
 }

@@ -152,7 +152,7 @@ func TestAbsURL(t *testing.T) {
 	}
 }
 
-// Text is the layout the walkers share (forum/scrape drives it with its own selectors).
+// text is the layout the walkers share (forum/scrape drives it with its own selectors).
 func TestText(t *testing.T) {
 	var w text
 	w.Break() // nothing yet: no leading line

@@ -17,7 +17,7 @@ const maxAgain = 3
 // passing reason, each attempt on a freshly fetched form. A lost session (forum.ErrLoggedOut) is
 // logged in again once; a rejected form token (forum.ErrBadToken) gets a fresh form once (after
 // Fresh); one of the dialect's own passing refusals (Again: new posts since the form was loaded,
-// a stale CSRF token) gets a fresh form at most MaxAgain times. Everything else comes back at
+// a stale CSRF token) gets a fresh form at most maxAgain times. Everything else comes back at
 // once: flood control (*forum.FloodError) and a message too long (forum.ErrTooLong) included, since
 // the daemon waits out flood control (reading and judging meanwhile) and splits a message itself.
 type Retry struct {
