@@ -24,15 +24,15 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// MaxPage is the largest page read: a larger answer is refused (ErrTooLarge).
-const MaxPage = 16 << 20
+// maxPage is the largest page read: a larger answer is refused (ErrTooLarge).
+const maxPage = 16 << 20
 
-// DefaultUserAgent identifies forumgm to forum operators.
-const DefaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
+// defaultUserAgent identifies forumgm to forum operators.
+const defaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
 
 // ClientConfig tunes a Client. Zero values take the defaults noted.
 type ClientConfig struct {
-	UserAgent  string        // DefaultUserAgent
+	UserAgent  string        // defaultUserAgent
 	Timeout    time.Duration // per request, 30s
 	Rate       rate.Limit    // requests per second per host, 1
 	Burst      int           // 2
@@ -131,7 +131,7 @@ func (p *Page) Location() (*url.URL, error) {
 // NewClient builds a Client.
 func NewClient(cfg ClientConfig) *Client {
 	if cfg.UserAgent == "" {
-		cfg.UserAgent = DefaultUserAgent
+		cfg.UserAgent = defaultUserAgent
 	}
 	if cfg.SlowAfter == 0 {
 		cfg.SlowAfter = 10 * time.Second
@@ -203,7 +203,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Page, error) {
 // Send makes a request with headers of its own on top of the client's (a JSON API's key, a CSRF
 // token, Accept: application/json), following redirects. A GET or HEAD is retried as Get is; any
 // other method never is: like PostForm, an answer that leaves its outcome unknown is an
-// *AmbiguousError. Conditional GETs work as for Get.
+// *ambiguousError. Conditional GETs work as for Get.
 func (c *Client) Send(ctx context.Context, method, rawURL string, body []byte, contentType string, header http.Header) (*Page, error) {
 	return c.do(ctx, method, rawURL, body, contentType, true, header)
 }
@@ -216,7 +216,7 @@ func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error
 // PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
 // the charset cannot hold become &#NNNN;). A POST is never repeated by the client: when the answer
 // leaves it unknown whether the forum took it (429, 5xx, a timeout, a reset connection) the error
-// is an *AmbiguousError (errors.Is(err, ErrAmbiguous)), and the caller must look for what it
+// is an *ambiguousError (errors.Is(err, ErrAmbiguous)), and the caller must look for what it
 // posted before it posts again.
 func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, boardCharset string) (*Page, error) {
 	enc, err := EncodeForm(form, boardCharset)
@@ -236,7 +236,7 @@ type FormFile struct {
 
 // PostMultipart posts form and files as multipart/form-data (an upload form), the values encoded
 // in the board's charset as EncodeForm does. Like PostForm it is never repeated by the client: an
-// unknown outcome is an *AmbiguousError.
+// unknown outcome is an *ambiguousError.
 func (c *Client) PostMultipart(ctx context.Context, rawURL string, form url.Values, files []FormFile, boardCharset string) (*Page, error) {
 	return c.SendMultipart(ctx, rawURL, form, files, boardCharset, nil)
 }
@@ -352,29 +352,29 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("forum: %s %s: HTTP %d", e.Method, e.URL, e.Status)
 }
 
-// ErrAmbiguous is the class of *AmbiguousError: a request that is not idempotent (a POST) may or
+// ErrAmbiguous is the class of *ambiguousError: a request that is not idempotent (a POST) may or
 // may not have been carried out.
 var ErrAmbiguous = errors.New("forum: outcome unknown")
 
-// AmbiguousError is the answer to a non-idempotent request (a POST) that leaves its outcome
+// ambiguousError is the answer to a non-idempotent request (a POST) that leaves its outcome
 // unknown: a 429 or 5xx status (a proxy or CDN may answer 502/504 after the forum stored the post),
 // a timeout, or a connection reset. The client never repeats such a request; the caller looks for
 // the effect (the daemon: the outbox marker) before sending again. Err is the *StatusError or the
 // transport error.
-type AmbiguousError struct {
+type ambiguousError struct {
 	Method, URL string
 	Err         error
 }
 
-func (e *AmbiguousError) Error() string {
+func (e *ambiguousError) Error() string {
 	return fmt.Sprintf("forum: %s %s: outcome unknown (the forum may have taken it): %v", e.Method, e.URL, e.Err)
 }
 
 // Unwrap gives the status or transport error.
-func (e *AmbiguousError) Unwrap() error { return e.Err }
+func (e *ambiguousError) Unwrap() error { return e.Err }
 
 // Is makes errors.Is(err, ErrAmbiguous) true.
-func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+func (e *ambiguousError) Is(target error) bool { return target == ErrAmbiguous }
 
 // idempotent says whether a request may be repeated blindly.
 func idempotent(method string) bool {
@@ -431,23 +431,23 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	if err != nil {
 		// A POST that may have reached the server is never retried: its outcome is unknown.
 		if !idempotent(method) {
-			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: err}
+			return nil, false, &ambiguousError{Method: method, URL: u.String(), Err: err}
 		}
 		return nil, true, fmt.Errorf("forum: %s %s: %w", method, u, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxPage+1))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxPage+1))
 	if err != nil {
 		if !idempotent(method) {
-			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: fmt.Errorf("read body: %w", err)}
+			return nil, false, &ambiguousError{Method: method, URL: u.String(), Err: fmt.Errorf("read body: %w", err)}
 		}
 		return nil, true, fmt.Errorf("forum: %s %s: read body: %w", method, u, err)
 	}
-	if len(raw) > MaxPage {
+	if len(raw) > maxPage {
 		// Refused whole, not read cut short (and not retried: it would be as large again).
-		err := fmt.Errorf("forum: %s %s: over the %d MiB cap: %w", method, u, MaxPage>>20, ErrTooLarge)
+		err := fmt.Errorf("forum: %s %s: over the %d MiB cap: %w", method, u, maxPage>>20, ErrTooLarge)
 		if !idempotent(method) {
-			return nil, false, &AmbiguousError{Method: method, URL: u.String(), Err: err}
+			return nil, false, &ambiguousError{Method: method, URL: u.String(), Err: err}
 		}
 		return nil, false, err
 	}
@@ -461,7 +461,7 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		se := &StatusError{Method: method, URL: u.String(), Status: resp.StatusCode}
 		if !idempotent(method) {
-			return page, false, &AmbiguousError{Method: method, URL: u.String(), Err: se}
+			return page, false, &ambiguousError{Method: method, URL: u.String(), Err: se}
 		}
 		return page, true, se
 	}

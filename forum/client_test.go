@@ -206,7 +206,7 @@ func TestClientPostAmbiguousNeverRepeated(t *testing.T) {
 			}))
 			defer srv.Close()
 			_, err := fastClient().PostForm(context.Background(), srv.URL, url.Values{"message": {"ход"}}, "utf-8")
-			var ae *AmbiguousError
+			var ae *ambiguousError
 			if !errors.Is(err, ErrAmbiguous) || !errors.As(err, &ae) || ae.Method != http.MethodPost {
 				t.Fatalf("want an ambiguous error, got %v", err)
 			}

@@ -381,10 +381,10 @@ type SectionReader interface {
 	SectionOf(t Thread) string
 }
 
-// Wrapper is a Forum built around another (a shared session, a section watch) that adds or
+// wrapper is a Forum built around another (a shared session, a section watch) that adds or
 // changes some methods; the optional interfaces (Attacher, PMNotifier, ...) are the inner
 // forum's, found with As.
-type Wrapper interface {
+type wrapper interface {
 	Unwrap() Forum
 }
 
@@ -394,7 +394,7 @@ func As[T any](f Forum) (T, bool) {
 		if t, ok := f.(T); ok {
 			return t, true
 		}
-		w, ok := f.(Wrapper)
+		w, ok := f.(wrapper)
 		if !ok {
 			break
 		}

@@ -56,7 +56,7 @@ func TestClientReportsSlowRequests(t *testing.T) {
 
 // A page over the cap is refused whole as too large (naming the cap), never read cut short.
 func TestClientRefusesTooLargePage(t *testing.T) {
-	big := make([]byte, MaxPage+1024)
+	big := make([]byte, maxPage+1024)
 	for i := range big {
 		big[i] = 'a'
 	}

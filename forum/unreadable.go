@@ -12,7 +12,7 @@ import (
 // logged as a warning, kind maintenance), not a theme change (ErrMarkupChanged).
 var ErrMaintenance = errors.New("forum: the forum shows a maintenance page (closed for maintenance)")
 
-// ErrTooLarge is a page over the client's size cap (MaxPage): it is refused whole, never read cut
+// ErrTooLarge is a page over the client's size cap (maxPage): it is refused whole, never read cut
 // short.
 var ErrTooLarge = errors.New("forum: page too large")
 

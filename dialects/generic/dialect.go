@@ -12,7 +12,7 @@ import (
 func Dialect(opt Options) forum.Dialect {
 	return forum.Dialect{
 		Name:    "generic",
-		Open:    Opener(opt),
+		Open:    opener(opt),
 		Extract: scrape.ExtractPage,
 		// A page's own thread id is where the config says (thread_id): a config that does not say
 		// leaves pages unchecked.

@@ -108,8 +108,8 @@ func New(cfg forum.Config, opt Options) (*Forum, error) {
 	return f, nil
 }
 
-// Opener opens the generic dialect with opt (the real-browser writer, say) for every config.
-func Opener(opt Options) forum.Opener {
+// opener opens the generic dialect with opt (the real-browser writer, say) for every config.
+func opener(opt Options) forum.Opener {
 	return func(cfg forum.Config) (forum.Forum, error) {
 		f, err := New(cfg, opt)
 		if err != nil {

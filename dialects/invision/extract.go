@@ -1,7 +1,7 @@
 // This file reads Invision Community 4 topic pages (the default theme and those built on
-// it) through the generic engine: the selector table ips4. Extract is the dialect's page
+// it) through the generic engine: the selector table ips4. extract is the dialect's page
 // extractor (`forumgm posts --dialect invision --file page.html`); the Forum reads topics and
-// messenger conversations with the table. ReadSection reads a forum's topic list (forumTable,
+// messenger conversations with the table. readSection reads a forum's topic list (forumTable,
 // topicRow) and SectionOf a topic page's forum (the breadcrumb).
 //
 // The table follows the markup of a real Invision Community 4.7 topic (forum.armbian.com, see
@@ -77,10 +77,10 @@ func ReadPage(doc *goquery.Document, table map[string]string, cfg forum.Config) 
 	return scrape.Extract(doc, t, o)
 }
 
-// Extract reads a saved Invision Community 4 topic page. cfg.Extra overrides single keys of the
+// extract reads a saved Invision Community 4 topic page. cfg.Extra overrides single keys of the
 // table (a theme that moved the date, say). A page without article.ipsComment posts is
 // forum.ErrMarkupChanged.
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err

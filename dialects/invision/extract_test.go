@@ -32,7 +32,7 @@ func realPage(t *testing.T) string {
 
 // The real Invision Community 4.7 comments read right (golden checked against the page).
 func TestRealPages(t *testing.T) {
-	posts, err := Extract([]byte(realPage(t)), "", cfg())
+	posts, err := extract([]byte(realPage(t)), "", cfg())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestRealTopicPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			posts, err := Extract(raw, "", cfg())
+			posts, err := extract(raw, "", cfg())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +123,7 @@ func TestQuotesAndEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	posts, err := Extract([]byte(withContent(t, string(content), "knaerzche")), "", cfg())
+	posts, err := extract([]byte(withContent(t, string(content), "knaerzche")), "", cfg())
 	if err != nil || len(posts) != 1 {
 		t.Fatalf("%d posts, %v", len(posts), err)
 	}
@@ -142,7 +142,7 @@ func TestQuotesAndEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	posts, err = Extract([]byte(withContent(t, string(nested), "")), "", cfg())
+	posts, err = extract([]byte(withContent(t, string(nested), "")), "", cfg())
 	if err != nil || len(posts) != 1 {
 		t.Fatalf("%d posts, %v", len(posts), err)
 	}
@@ -179,7 +179,7 @@ func TestPagination(t *testing.T) {
 }
 
 func TestNotInvision(t *testing.T) {
-	if _, err := Extract([]byte(`<html><body><article class="message--post">x</article></body></html>`), "", cfg()); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := extract([]byte(`<html><body><article class="message--post">x</article></body></html>`), "", cfg()); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("%v", err)
 	}
 }
@@ -187,7 +187,7 @@ func TestNotInvision(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	f.Add([]byte(`<article id="elComment_1" class="ipsComment"><div data-role="commentContent">x</div></article>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		posts, err := Extract(page, "", cfg())
+		posts, err := extract(page, "", cfg())
 		if err == nil && len(posts) == 0 {
 			t.Error("no error and no posts")
 		}

@@ -40,8 +40,8 @@ import (
 
 // Defaults of the dialect.
 const (
-	DefaultMaxPostChars = 50000
-	DefaultFloodWait    = 30 * time.Second
+	defaultMaxPostChars = 50000
+	defaultFloodWait    = 30 * time.Second
 	maxPagesPerPoll     = 1000
 )
 
@@ -67,14 +67,14 @@ type Forum struct {
 	named    map[string]string       // topic number -> the N-slug id callers name it by
 }
 
-// Option changes how New builds a Forum.
-type Option func(*Forum)
+// option changes how New builds a Forum.
+type option func(*Forum)
 
-// WithClient uses c for every request (tests pass a fast one).
-func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
+// withClient uses c for every request (tests pass a fast one).
+func withClient(c *forum.Client) option { return func(f *Forum) { f.board.Client = c } }
 
 // New builds the Invision Community Forum for cfg.
-func New(cfg forum.Config, opts ...Option) (*Forum, error) {
+func New(cfg forum.Config, opts ...option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
 	if err != nil || !base.IsAbs() {
 		return nil, fmt.Errorf("invision: bad base URL %q", cfg.BaseURL)
@@ -83,12 +83,12 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		base.Path += "/"
 	}
 	cfg = web.ConfigDefaults(cfg)
-	fw := DefaultFloodWait
+	fw := defaultFloodWait
 	if d, err := time.ParseDuration(cfg.Extra["flood_wait"]); err == nil && d > 0 {
 		fw = d
 	}
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
-		max: web.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
+		max: web.ExtraInt(cfg, "max_post_chars", defaultMaxPostChars), floodWait: fw,
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
 		sentConv: map[string][]forum.Post{}, canon: map[string]string{},
 		sections: map[string]string{}, forumURL: map[string]string{},
@@ -404,7 +404,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	section := SectionOf(doc)
+	section := sectionOf(doc)
 	f.setSection(t, number, section)
 	f.noteForumURL(doc, section)
 	current := page.Current
@@ -445,9 +445,9 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	return id, merged, err
 }
 
-// ErrPending: Invision took the comment but holds it for a moderator ("Your content will need to
+// errPending: Invision took the comment but holds it for a moderator ("Your content will need to
 // be approved by a moderator"); it has no place in the topic yet.
-var ErrPending = errors.New("invision: the comment awaits a moderator's approval")
+var errPending = errors.New("invision: the comment awaits a moderator's approval")
 
 func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, path, topic, body string) (string, bool, error) {
 	last, pageURL, err := f.latest(ctx, t, path)
@@ -487,7 +487,7 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, path, topic, b
 		return "", false, f.classify(p.Status, msg)
 	}
 	if msg := clean(d.Find(".ipsMessage_warning, .ipsMessage").First().Text()); strings.Contains(msg, "approved by a moderator") {
-		return "", false, fmt.Errorf("invision: reply to %s: %w", t.ID, ErrPending)
+		return "", false, fmt.Errorf("invision: reply to %s: %w", t.ID, errPending)
 	}
 	if d.Find("form:has(input[name='"+submitted+"'])").Length() > 0 {
 		return "", false, fmt.Errorf("invision: reply to %s: the form came back without an error (csrfKey refused): %w", t.ID, forum.ErrBadToken)

@@ -82,7 +82,7 @@ func TestRealPagesWrite(t *testing.T) {
 			if err != nil || len(gp.Posts) != tc.comments {
 				t.Fatalf("comments: %d, %v", len(gp.Posts), err)
 			}
-			section := SectionOf(doc)
+			section := sectionOf(doc)
 			x.noteForumURL(doc, section)
 			if section == "" || !strings.HasPrefix(x.forumURL[section], "https://go-piratia.ru/forum/"+section+"-") {
 				t.Errorf("forum %q at %q", section, x.forumURL[section])
@@ -177,7 +177,7 @@ func TestRealTopicList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	heads, err := SectionBytes(raw, "text/html; charset=utf-8")
+	heads, err := sectionBytes(raw, "text/html; charset=utf-8")
 	if err != nil || len(heads) != 25 {
 		t.Fatalf("%d heads, %v", len(heads), err)
 	}

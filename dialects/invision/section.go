@@ -41,7 +41,7 @@ func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead
 			f.state.Unlock()
 		}
 		f.noteUnread(doc)
-		heads, err = ReadSection(doc)
+		heads, err = readSection(doc)
 		return err
 	})
 	f.state.Lock()

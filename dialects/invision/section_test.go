@@ -26,7 +26,7 @@ func readTestdata(t testing.TB, name string) []byte {
 // pinned topics first, an unread topic, a moved topic's row (no data-rowid: skipped), a guest
 // last poster (a bare name), a short-written count ("1.2k": no exact count), a three-digit one.
 func TestReadSection(t *testing.T) {
-	heads, err := SectionBytes(readTestdata(t, "forum-12.html"), "text/html; charset=utf-8")
+	heads, err := sectionBytes(readTestdata(t, "forum-12.html"), "text/html; charset=utf-8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +50,11 @@ func TestReadSection(t *testing.T) {
 	if !reflect.DeepEqual(heads, want) {
 		t.Errorf("heads\n%+v\nwant\n%+v", heads, want)
 	}
-	if heads, err := SectionBytes(readTestdata(t, "forum-empty.html"), ""); err != nil || len(heads) != 0 {
+	if heads, err := sectionBytes(readTestdata(t, "forum-empty.html"), ""); err != nil || len(heads) != 0 {
 		t.Errorf("empty forum: %v, %v", heads, err)
 	}
 	for _, name := range []string{"topic-breadcrumb.html", "processwire-post-34996.content.html"} {
-		if _, err := SectionBytes(readTestdata(t, name), ""); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := sectionBytes(readTestdata(t, name), ""); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s as a topic list: %v", name, err)
 		}
 	}
@@ -73,7 +73,7 @@ func TestReadSectionRow(t *testing.T) {
 		{"thumbtack, no last poster", list(`<li class="ipsDataItem" data-rowid="8"><h4 class="ipsDataItem_title"><span><span class="ipsBadge ipsBadge_icon"><i class="fa fa-thumbtack"></i></span></span><span class="ipsType_break"><a href="/topic/8-a/">A</a></span></h4><ul class="ipsDataItem_lastPoster"><li><time datetime="2026-11-30T10:00:00Z">x</time></li></ul></li>`),
 			forum.ThreadHead{ID: "8", Title: "A", Replies: -1, Sticky: true, LastAt: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)}},
 	} {
-		heads, err := SectionBytes([]byte(c.page), "")
+		heads, err := sectionBytes([]byte(c.page), "")
 		if err != nil || len(heads) != 1 {
 			t.Errorf("%s: %+v, %v", c.name, heads, err)
 			continue
@@ -86,7 +86,7 @@ func TestReadSectionRow(t *testing.T) {
 			t.Errorf("%s: %+v, want %+v", c.name, heads[0], c.want)
 		}
 	}
-	if _, err := SectionBytes([]byte(list(`<li class="ipsDataItem" data-rowid="?"><a href="/x">?</a></li>`)), ""); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := sectionBytes([]byte(list(`<li class="ipsDataItem" data-rowid="?"><a href="/x">?</a></li>`)), ""); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("a list without a readable topic: %v", err)
 	}
 }
@@ -107,7 +107,7 @@ func TestSectionOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SectionOf(doc); got != c.want {
+		if got := sectionOf(doc); got != c.want {
 			t.Errorf("%s: SectionOf = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -119,7 +119,7 @@ func FuzzSection(f *testing.F) {
 	f.Add([]byte(page[strings.Index(page, `<ol class='ipsClear`):]))
 	f.Add([]byte(`<ol class="cForumTopicTable"><li class="ipsDataItem" data-rowid="1"><h4 class="ipsDataItem_title"><span class="ipsType_break"><a href="/topic/1-a/">a</a></span></h4></li></ol>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		heads, err := SectionBytes(page, "text/html; charset=utf-8")
+		heads, err := sectionBytes(page, "text/html; charset=utf-8")
 		for _, h := range heads {
 			if h.ID == "" {
 				t.Fatalf("a head without an id: %+v (err %v)", h, err)

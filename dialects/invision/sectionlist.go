@@ -37,10 +37,10 @@ var (
 	shortRe   = regexp.MustCompile(`\d\s*\p{L}`) // "1.6k", "2 тыс."
 )
 
-// ReadSection reads the first page of a forum's topic list into thread heads, in the order shown
+// readSection reads the first page of a forum's topic list into thread heads, in the order shown
 // (pinned topics first, Sticky). The list shows no last comment id. A forum without topics gives
 // an empty list; a page that is no topic list is an error wrapping forum.ErrMarkupChanged.
-func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
+func readSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 	rows := doc.Find(sectionSel.Row)
 	if rows.Length() == 0 && doc.Find(sectionSel.Table).Length() == 0 {
 		return nil, scrape.Markup("invision", "not a forum's topic list")
@@ -90,9 +90,9 @@ func replies(row *goquery.Selection) int {
 	return scrape.Count(text)
 }
 
-// SectionOf reads the forum a topic page belongs to from its breadcrumb (the innermost forum
+// sectionOf reads the forum a topic page belongs to from its breadcrumb (the innermost forum
 // link, forum/<id>-<slug>/); "" when the page shows none.
-func SectionOf(doc *goquery.Document) string {
+func sectionOf(doc *goquery.Document) string {
 	links := doc.Find(sectionSel.Crumb)
 	for i := links.Length() - 1; i >= 0; i-- {
 		if m := forumIDRe.FindStringSubmatch(links.Eq(i).AttrOr("href", "")); m != nil {
@@ -102,11 +102,11 @@ func SectionOf(doc *goquery.Document) string {
 	return ""
 }
 
-// SectionBytes reads a saved topic list (tests, fuzzing).
-func SectionBytes(page []byte, contentType string) ([]forum.ThreadHead, error) {
+// sectionBytes reads a saved topic list (tests, fuzzing).
+func sectionBytes(page []byte, contentType string) ([]forum.ThreadHead, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err
 	}
-	return ReadSection(doc)
+	return readSection(doc)
 }

@@ -16,9 +16,9 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// DefaultMaxAttachmentSize is MyBB's default limit for PNG, JPEG and GIF files (500 KB, the
+// defaultMaxAttachmentSize is MyBB's default limit for PNG, JPEG and GIF files (500 KB, the
 // attachtypes table of a fresh install); Extra["max_attachment_size"] (bytes) overrides it.
-const DefaultMaxAttachmentSize = 500 * 1024
+const defaultMaxAttachmentSize = 500 * 1024
 
 // attachmentTypes are the image types a fresh MyBB 1.8 takes (attachtypes with the image icon).
 var attachmentTypes = []string{"gif", "jpeg", "jpg", "png"}
@@ -33,7 +33,7 @@ func attachCaps(extra map[string]string) (on bool, max int64, err error) {
 	default:
 		return false, 0, fmt.Errorf("mybb: bad attachments %q (on or off)", extra["attachments"])
 	}
-	max = DefaultMaxAttachmentSize
+	max = defaultMaxAttachmentSize
 	if s := extra["max_attachment_size"]; s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 1 {
@@ -136,8 +136,8 @@ func (f *Forum) replyAttachOnce(ctx context.Context, tid, key, body string, file
 		if doc, err = up.Doc(); err != nil {
 			return "", false, err
 		}
-		if perr := PageError(doc); perr != nil {
-			if errors.Is(perr, ErrFormRejected) { // the upload's own error ("file type not allowed", …)
+		if perr := pageError(doc); perr != nil {
+			if errors.Is(perr, errFormRejected) { // the upload's own error ("file type not allowed", …)
 				return "", false, fmt.Errorf("mybb: upload: %w: %w", perr, forum.ErrAttachmentRefused)
 			}
 			return "", false, perr
@@ -146,18 +146,18 @@ func (f *Forum) replyAttachOnce(ctx context.Context, tid, key, body string, file
 			return "", false, err
 		}
 		pageURL = up.URL
-		form = ReadForm(sel, up.URL)
+		form = readForm(sel, up.URL)
 		if form.Values.Get("my_post_key") == "" {
-			form.Values.Set("my_post_key", MyPostKey(doc))
+			form.Values.Set("my_post_key", myPostKey(doc))
 		}
 	}
 	aids := uploaded(sel)
-	next := ReadForm(sel, pageURL)
+	next := readForm(sel, pageURL)
 	if next.Values.Get("posthash") != posthash {
 		return "", false, fmt.Errorf("mybb: the form came back with another posthash (%q, sent %q): %w", next.Values.Get("posthash"), posthash, forum.ErrMarkupChanged)
 	}
 	if next.Values.Get("my_post_key") == "" {
-		next.Values.Set("my_post_key", MyPostKey(doc))
+		next.Values.Set("my_post_key", myPostKey(doc))
 	}
 	if next.Values.Get("tid") == "" {
 		next.Values.Set("tid", tid)

@@ -131,7 +131,7 @@ func TestReplyWithAttachmentsOff(t *testing.T) {
 	if c := fm.Capabilities(); c.Attachments || c.Takes(picture) {
 		t.Errorf("attachments off: %+v", c)
 	}
-	big := forum.Attachment{Name: "big.png", Data: make([]byte, DefaultMaxAttachmentSize+1)}
+	big := forum.Attachment{Name: "big.png", Data: make([]byte, defaultMaxAttachmentSize+1)}
 	if newFake(t).forum(t, nil).Capabilities().Takes(big) {
 		t.Error("a file above MyBB's default 500 KB is taken")
 	}

@@ -10,14 +10,14 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// BoardPath is the board index (every forum with its thread and post counts and last post).
-const BoardPath = "index.php"
+// boardPath is the board index (every forum with its thread and post counts and last post).
+const boardPath = "index.php"
 
-// ExtractBoard reads the forums of the board index: per forum row (forumbit) its fid, thread and
+// extractBoard reads the forums of the board index: per forum row (forumbit) its fid, thread and
 // post counts and the last post's thread and poster. Sub-forums listed inside a row are counted
 // in their parent's row by MyBB and are not rows of their own. A page without forum rows is its
 // MyBB error or forum.ErrMarkupChanged.
-func ExtractBoard(doc *goquery.Document) ([]forum.SectionHead, error) {
+func extractBoard(doc *goquery.Document) ([]forum.SectionHead, error) {
 	var out []forum.SectionHead
 	doc.Find("tr").Each(func(_ int, row *goquery.Selection) {
 		link := row.Find("td strong a[href*='forumdisplay.php?fid=']").First()
@@ -49,7 +49,7 @@ func ExtractBoard(doc *goquery.Document) ([]forum.SectionHead, error) {
 		out = append(out, h)
 	})
 	if len(out) == 0 {
-		if err := PageError(doc); err != nil {
+		if err := pageError(doc); err != nil {
 			return nil, err
 		}
 		return nil, markup("no forum rows on the board index")
@@ -64,17 +64,17 @@ func count(s string) (int, bool) {
 }
 
 // Board reads the board index: one request for every section's counts.
-func (r *Reader) Board(ctx context.Context) ([]forum.SectionHead, error) {
+func (r *reader) Board(ctx context.Context) ([]forum.SectionHead, error) {
 	var out []forum.SectionHead
 	err := r.relogin(ctx, func() error {
-		doc, err := r.Get(ctx, BoardPath)
+		doc, err := r.Get(ctx, boardPath)
 		if err != nil {
 			return err
 		}
 		if LoggedIn(doc) {
 			r.unreadPM = UnreadPM(doc)
 		}
-		out, err = ExtractBoard(doc)
+		out, err = extractBoard(doc)
 		return err
 	})
 	return out, err

@@ -22,7 +22,7 @@ func TestExtractBoardRealIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ExtractBoard(doc)
+	got, err := extractBoard(doc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@
 // fixed in one place. A page whose markup is not recognised yields an error wrapping
 // forum.ErrMarkupChanged, never an empty list.
 //
-// Reader reads a board through a session it is given: a thread's posts from a cursor with as few
+// reader reads a board through a session it is given: a thread's posts from a cursor with as few
 // requests as the engine allows (one per idle poll), and the messages of a PM folder; the
 // Forum's Posts, Inbox and Sent call it through its session. Extractor reads one saved page
 // (`forumgm posts --file`). Dialect (dialect.go) describes the dialect to package dialects.

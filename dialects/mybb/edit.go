@@ -24,13 +24,13 @@ func (f *Forum) editOnce(ctx context.Context, id string, edit func(string) (stri
 	if err := f.ensureLogin(ctx); err != nil {
 		return err
 	}
-	p, doc, err := f.get(ctx, EditPostPath(id))
+	p, doc, err := f.get(ctx, editPostPath(id))
 	if err != nil {
 		return err
 	}
 	sel := doc.Find(selectors.EditForm).First()
 	if sel.Length() == 0 {
-		if perr := PageError(doc); perr != nil {
+		if perr := pageError(doc); perr != nil {
 			return fmt.Errorf("mybb: edit post %s: %w", id, perr)
 		}
 		if !LoggedIn(doc) {
@@ -38,9 +38,9 @@ func (f *Forum) editOnce(ctx context.Context, id string, edit func(string) (stri
 		}
 		return fmt.Errorf("mybb: no edit form (%s): %w", selectors.EditForm, forum.ErrMarkupChanged)
 	}
-	form := ReadForm(sel, p.URL)
+	form := readForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {
-		form.Values.Set("my_post_key", MyPostKey(doc))
+		form.Values.Set("my_post_key", myPostKey(doc))
 	}
 	text, err := edit(form.Values.Get("message"))
 	if err != nil {
@@ -54,7 +54,7 @@ func (f *Forum) editOnce(ctx context.Context, id string, edit func(string) (stri
 	if err != nil {
 		return err
 	}
-	if _, err := Result(rdoc, rp.URL); err != nil {
+	if _, err := result(rdoc, rp.URL); err != nil {
 		return fmt.Errorf("mybb: edit post %s: %w", id, err)
 	}
 	return nil

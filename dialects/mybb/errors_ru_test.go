@@ -121,9 +121,9 @@ func TestClassifyRussianPack(t *testing.T) {
 		{src: "1.6 private error_invalidpmrecipient", member: true,
 			msg: "Указанный получатель либо неверен, либо не существует. Пожалуйста, вернитесь и попробуйте исправить это.", want: forum.ErrNotFound},
 	} {
-		err := ClassifyMessage(c.msg, c.member)
+		err := classifyMessage(c.msg, c.member)
 		var fe *forum.FloodError
-		var tl *TooLongError
+		var tl *tooLongError
 		switch {
 		case c.wait > 0:
 			if !errors.As(err, &fe) || fe.Wait != c.wait {

@@ -15,33 +15,33 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// Options are what extraction needs besides the page: where the board lives (to make links
+// options are what extraction needs besides the page: where the board lives (to make links
 // absolute), its time zone, and the clock that relative dates are resolved against.
-type Options struct {
+type options struct {
 	BaseURL     string
 	Location    *time.Location
 	Now         func() time.Time
 	DateLayouts []string // extra absolute layouts (Go syntax), tried first
 }
 
-// OptionsFrom takes the extraction options from a dialect config. Extra["date_layout"] adds a
+// optionsFrom takes the extraction options from a dialect config. Extra["date_layout"] adds a
 // board-specific absolute date layout.
-func OptionsFrom(cfg forum.Config) Options {
-	o := Options{BaseURL: cfg.BaseURL, Location: cfg.Location, Now: cfg.Now}
+func optionsFrom(cfg forum.Config) options {
+	o := options{BaseURL: cfg.BaseURL, Location: cfg.Location, Now: cfg.Now}
 	if l := cfg.Extra["date_layout"]; l != "" {
 		o.DateLayouts = []string{l}
 	}
 	return o
 }
 
-func (o *Options) loc() *time.Location {
+func (o *options) loc() *time.Location {
 	if o.Location == nil {
 		return time.UTC
 	}
 	return o.Location
 }
 
-func (o *Options) now() time.Time {
+func (o *options) now() time.Time {
 	if o.Now == nil {
 		return time.Now()
 	}
@@ -53,19 +53,19 @@ type Kind int
 
 // Page kinds.
 const (
-	KindUnknown Kind = iota
-	KindThread       // showthread.php
-	KindPMList       // private.php (a folder)
-	KindPM           // private.php?action=read&pmid=N
+	kindUnknown Kind = iota
+	kindThread       // showthread.php
+	kindPMList       // private.php (a folder)
+	kindPM           // private.php?action=read&pmid=N
 )
 
 func (k Kind) String() string {
 	switch k {
-	case KindThread:
+	case kindThread:
 		return "thread"
-	case KindPMList:
+	case kindPMList:
 		return "pm-list"
-	case KindPM:
+	case kindPM:
 		return "pm"
 	}
 	return "unknown"
@@ -76,7 +76,7 @@ type Page struct {
 	Kind     Kind
 	ThreadID string // thread pages
 	ForumID  string // thread pages: the forum the thread is in (the breadcrumb's last forum link)
-	// Moderator: the page shows the bot moderation tools of the thread's forum (Moderates).
+	// Moderator: the page shows the bot moderation tools of the thread's forum (moderates).
 	Moderator bool
 	Subject   string // the thread's or the PM's title
 	Page      int    // current page (1-based); 1 when there is no pagination
@@ -103,8 +103,8 @@ func (p *Page) MaxPID() string {
 	return best
 }
 
-// Parse parses HTML (already UTF-8).
-func Parse(body []byte) (*goquery.Document, error) {
+// parse parses HTML (already UTF-8).
+func parse(body []byte) (*goquery.Document, error) {
 	d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("mybb: parse: %w", err)
@@ -112,19 +112,19 @@ func Parse(body []byte) (*goquery.Document, error) {
 	return d, nil
 }
 
-// Detect tells what kind of page doc is.
-func Detect(doc *goquery.Document) Kind {
+// detect tells what kind of page doc is.
+func detect(doc *goquery.Document) Kind {
 	posts := doc.Find(selectors.Post)
 	if posts.Length() > 0 {
 		if isPMRead(doc) {
-			return KindPM
+			return kindPM
 		}
-		return KindThread
+		return kindThread
 	}
 	if doc.Find(selectors.PMForm).Length() > 0 {
-		return KindPMList
+		return kindPMList
 	}
-	return KindUnknown
+	return kindUnknown
 }
 
 func isPMRead(doc *goquery.Document) bool {
@@ -135,18 +135,18 @@ func isPMRead(doc *goquery.Document) bool {
 	return id == "post_0" && doc.Find("form[action*='private.php']").Length() > 0
 }
 
-// Extract detects the page kind and extracts it. A page that is none of the known kinds is a
+// extract detects the page kind and extracts it. A page that is none of the known kinds is a
 // MyBB error page (its typed error) or an unknown page (forum.ErrMarkupChanged).
-func Extract(doc *goquery.Document, o Options) (*Page, error) {
-	switch Detect(doc) {
-	case KindThread:
-		return ExtractThread(doc, o)
-	case KindPM:
-		return ExtractPM(doc, o)
-	case KindPMList:
-		return ExtractPMList(doc, o)
+func extract(doc *goquery.Document, o options) (*Page, error) {
+	switch detect(doc) {
+	case kindThread:
+		return extractThread(doc, o)
+	case kindPM:
+		return extractPM(doc, o)
+	case kindPMList:
+		return extractPMList(doc, o)
 	}
-	if err := PageError(doc); err != nil {
+	if err := pageError(doc); err != nil {
 		return nil, err
 	}
 	// A login page (a lost session, a proxy's) or a maintenance page is no theme change.
@@ -161,11 +161,11 @@ func Extractor(page []byte, contentType string, cfg forum.Config) ([]forum.Post,
 	if err != nil {
 		return nil, err
 	}
-	doc, err := Parse(body)
+	doc, err := parse(body)
 	if err != nil {
 		return nil, err
 	}
-	p, err := Extract(doc, OptionsFrom(cfg))
+	p, err := extract(doc, optionsFrom(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func Extractor(page []byte, contentType string, cfg forum.Config) ([]forum.Post,
 // tid, the new-reply button, the posts' permalinks, the search form, the print link), for the
 // descriptor's PageThread.
 func pageThread(doc *goquery.Document) string {
-	if p, err := ExtractThread(doc, Options{}); err == nil {
+	if p, err := extractThread(doc, options{}); err == nil {
 		return p.ThreadID
 	}
 	return ""
@@ -184,7 +184,7 @@ func pageThread(doc *goquery.Document) string {
 
 // baseURL is the board root used to make links absolute: the configured one, else the page's
 // own `var rootpath = "…"`.
-func baseURL(doc *goquery.Document, o Options) *url.URL {
+func baseURL(doc *goquery.Document, o options) *url.URL {
 	raw := o.BaseURL
 	if raw == "" {
 		doc.Find("script").EachWithBreak(func(_ int, s *goquery.Selection) bool {
@@ -237,18 +237,18 @@ func markup(format string, args ...any) error {
 	return fmt.Errorf("mybb: "+format+": %w", append(args, forum.ErrMarkupChanged)...)
 }
 
-// ExtractThread reads a showthread.php page.
-func ExtractThread(doc *goquery.Document, o Options) (*Page, error) {
+// extractThread reads a showthread.php page.
+func extractThread(doc *goquery.Document, o options) (*Page, error) {
 	posts := doc.Find(selectors.Post)
 	if posts.Length() == 0 {
-		if err := PageError(doc); err != nil {
+		if err := pageError(doc); err != nil {
 			return nil, err
 		}
 		return nil, markup("no post container (%s) on the thread page", selectors.Post)
 	}
 	base := baseURL(doc, o)
-	p := &Page{Kind: KindThread, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc), UnreadPM: UnreadPM(doc),
-		ForumID: BreadcrumbFID(doc), Moderator: Moderates(doc)}
+	p := &Page{Kind: kindThread, LoggedIn: LoggedIn(doc), MyPostKey: myPostKey(doc), UnreadPM: UnreadPM(doc),
+		ForumID: breadcrumbFID(doc), Moderator: moderates(doc)}
 	p.Page, p.LastPage = pagination(doc)
 	p.LastPID, _ = doc.Find(selectors.LastPID).First().Attr("value")
 	if v, ok := doc.Find(selectors.QuickTID).First().Attr("value"); ok {
@@ -314,7 +314,7 @@ func UnreadPM(doc *goquery.Document) bool {
 var rePMCounter = regexp.MustCompile(`\(\D*?(\d+)`)
 
 // extractPost reads one div.post.
-func extractPost(s *goquery.Selection, base *url.URL, o *Options) (forum.Post, error) {
+func extractPost(s *goquery.Selection, base *url.URL, o *options) (forum.Post, error) {
 	var post forum.Post
 	idAttr, _ := s.Attr("id")
 	m := rePostID.FindStringSubmatch(idAttr)
@@ -435,7 +435,7 @@ func edited(s *goquery.Selection) bool {
 }
 
 // postTime reads span.post_date: the first span[title] outside the edit notice is the date.
-func postTime(date *goquery.Selection, o *Options) (time.Time, bool) {
+func postTime(date *goquery.Selection, o *options) (time.Time, bool) {
 	c := date.Clone()
 	c.Find(selectors.EditSpan).Remove()
 	c.Find(selectors.EditNotice).Remove()
@@ -479,17 +479,17 @@ func pagination(doc *goquery.Document) (cur, last int) {
 	return cur, last
 }
 
-// ExtractPM reads a private.php?action=read&pmid=N page: one post, whose id is the pmid.
-func ExtractPM(doc *goquery.Document, o Options) (*Page, error) {
+// extractPM reads a private.php?action=read&pmid=N page: one post, whose id is the pmid.
+func extractPM(doc *goquery.Document, o options) (*Page, error) {
 	s := doc.Find(selectors.Post).First()
 	if s.Length() == 0 {
-		if err := PageError(doc); err != nil {
+		if err := pageError(doc); err != nil {
 			return nil, err
 		}
 		return nil, markup("no message (%s) on the PM page", selectors.Post)
 	}
 	base := baseURL(doc, o)
-	p := &Page{Kind: KindPM, Page: 1, LastPage: 1, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc)}
+	p := &Page{Kind: kindPM, Page: 1, LastPage: 1, LoggedIn: LoggedIn(doc), MyPostKey: myPostKey(doc)}
 	post, err := extractPost(s, base, &o)
 	if err != nil {
 		return nil, err
@@ -509,7 +509,7 @@ func ExtractPM(doc *goquery.Document, o Options) (*Page, error) {
 		return nil, markup("PM page without its pmid")
 	}
 	post.ID = pmid
-	post.Permalink = absolute(base, PMPath(pmid))
+	post.Permalink = absolute(base, pmPath(pmid))
 	post.Subject = strings.TrimSpace(doc.Find(selectors.Posts).Closest("table").Find(selectors.PMSubject).First().Text())
 	if post.Subject == "" {
 		post.Subject = strings.TrimSpace(strings.TrimPrefix(doc.Find("title").First().Text(), "Viewing PM:"))
@@ -519,18 +519,18 @@ func ExtractPM(doc *goquery.Document, o Options) (*Page, error) {
 	return p, nil
 }
 
-// ExtractPMList reads a private.php folder listing: one Post per message (id = pmid, subject,
+// extractPMList reads a private.php folder listing: one Post per message (id = pmid, subject,
 // sender or recipient, time), without text.
-func ExtractPMList(doc *goquery.Document, o Options) (*Page, error) {
+func extractPMList(doc *goquery.Document, o options) (*Page, error) {
 	form := doc.Find(selectors.PMForm).First()
 	if form.Length() == 0 {
-		if err := PageError(doc); err != nil {
+		if err := pageError(doc); err != nil {
 			return nil, err
 		}
 		return nil, markup("no message list (%s)", selectors.PMForm)
 	}
 	base := baseURL(doc, o)
-	p := &Page{Kind: KindPMList, LoggedIn: LoggedIn(doc), MyPostKey: MyPostKey(doc)}
+	p := &Page{Kind: kindPMList, LoggedIn: LoggedIn(doc), MyPostKey: myPostKey(doc)}
 	p.Page, p.LastPage = pagination(doc)
 	// The folder's title heads the table of its messages (MyBB 1.6's form also holds the User
 	// CP menu, headed "Menu").

@@ -24,15 +24,15 @@ var goldenPages = []struct {
 	file string
 	kind Kind
 }{
-	{"10-thread-p1.guest.html", KindThread},
-	{"11-thread-p2.guest.html", KindThread},
-	{"12-thread-p1.gm-bot.html", KindThread},
-	{"13-thread-p2.gm-bot.html", KindThread},
-	{"15-post-permalink-pid12.guest.html", KindThread},
-	{"33-pm-inbox.dzhelu.html", KindPMList},
-	{"34-pm-read.dzhelu.html", KindPM},
-	{"35-pm-sent-folder.gm-bot.html", KindPMList},
-	{"36-pm-inbox-after-read.dzhelu.html", KindPMList},
+	{"10-thread-p1.guest.html", kindThread},
+	{"11-thread-p2.guest.html", kindThread},
+	{"12-thread-p1.gm-bot.html", kindThread},
+	{"13-thread-p2.gm-bot.html", kindThread},
+	{"15-post-permalink-pid12.guest.html", kindThread},
+	{"33-pm-inbox.dzhelu.html", kindPMList},
+	{"34-pm-read.dzhelu.html", kindPM},
+	{"35-pm-sent-folder.gm-bot.html", kindPMList},
+	{"36-pm-inbox-after-read.dzhelu.html", kindPMList},
 }
 
 // golden is what a golden file pins (the page's facts, without its session token).
@@ -49,11 +49,11 @@ type golden struct {
 
 func extractFile(t testing.TB, name string) *Page {
 	t.Helper()
-	doc, err := Parse(fixture.Read(t, "mybb", name))
+	doc, err := parse(fixture.Read(t, "mybb", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Extract(doc, testOptions())
+	p, err := extract(doc, testOptions())
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -398,11 +398,11 @@ func TestErrorPages(t *testing.T) {
 		{"section/35-reply-error-duplicate.gm-bot.moderator.html", forum.ErrAmbiguous, 0},
 	}
 	for _, c := range cases {
-		doc, err := Parse(fixture.Read(t, "mybb", c.file))
+		doc, err := parse(fixture.Read(t, "mybb", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Result(doc, nil)
+		_, err = result(doc, nil)
 		if err == nil {
 			t.Errorf("%s: no error", c.file)
 		}
@@ -417,16 +417,16 @@ func TestErrorPages(t *testing.T) {
 		}
 	}
 	// A member without permission is ErrNoPermission, a guest ErrLoggedOut.
-	if err := ClassifyMessage("You are either not logged in or do not have permission to view this page.", true); !errors.Is(err, forum.ErrNoPermission) {
+	if err := classifyMessage("You are either not logged in or do not have permission to view this page.", true); !errors.Is(err, forum.ErrNoPermission) {
 		t.Errorf("member no-permission: %v", err)
 	}
 	// Too long, with the board's limit.
-	err := ClassifyMessage("The message is too long. Please enter a message shorter than 65535 characters (currently 70001).", true)
-	var tl *TooLongError
+	err := classifyMessage("The message is too long. Please enter a message shorter than 65535 characters (currently 70001).", true)
+	var tl *tooLongError
 	if !errors.Is(err, forum.ErrTooLong) || !errors.As(err, &tl) || tl.Limit != 65535 {
 		t.Errorf("too long: %v", err)
 	}
-	if err := ClassifyMessage("You have failed to login within the required number of attempts. You must now wait 0h 14m 59s before you can login again.", false); !errors.Is(err, forum.ErrBadLogin) || !strings.Contains(err.Error(), "locked out") {
+	if err := classifyMessage("You have failed to login within the required number of attempts. You must now wait 0h 14m 59s before you can login again.", false); !errors.Is(err, forum.ErrBadLogin) || !strings.Contains(err.Error(), "locked out") {
 		t.Errorf("lockout: %v", err)
 	}
 }
@@ -441,19 +441,19 @@ func TestSuccessPages(t *testing.T) {
 	}
 	base := testOptions().BaseURL
 	for file, want := range cases {
-		doc, _ := Parse(fixture.Read(t, "mybb", file))
-		u := baseURL(doc, Options{BaseURL: base})
-		got, err := Result(doc, u)
+		doc, _ := parse(fixture.Read(t, "mybb", file))
+		u := baseURL(doc, options{BaseURL: base})
+		got, err := result(doc, u)
 		if err != nil || got != want {
 			t.Errorf("%s: %q, %v; want %q", file, got, err, want)
 		}
 	}
-	if pid := PIDFromURL(cases["22-reply-success.gm-bot.html"]); pid != "16" {
+	if pid := pidFromURL(cases["22-reply-success.gm-bot.html"]); pid != "16" {
 		t.Errorf("pid %q", pid)
 	}
 	for _, file := range []string{"20-newreply-form.gm-bot.html", "10-thread-p1.guest.html"} {
-		doc, _ := Parse(fixture.Read(t, "mybb", file))
-		if _, err := Result(doc, nil); !errors.Is(err, forum.ErrMarkupChanged) {
+		doc, _ := parse(fixture.Read(t, "mybb", file))
+		if _, err := result(doc, nil); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s as a result page: %v", file, err)
 		}
 	}
@@ -468,8 +468,8 @@ func TestFieldCostsField(t *testing.T) {
 		"no author": {strings.ReplaceAll(strings.ReplaceAll(page, `class="author_information"`, `class="who"`), `class="post_author`, `class="who2`), "author:"},
 		"no date":   {strings.ReplaceAll(page, `class="post_date"`, `class="when"`), "time:"},
 	} {
-		doc, _ := Parse([]byte(c.broken))
-		p, err := ExtractThread(doc, testOptions())
+		doc, _ := parse([]byte(c.broken))
+		p, err := extractThread(doc, testOptions())
 		if err != nil || len(p.Posts) == 0 {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -486,8 +486,8 @@ func TestFieldCostsField(t *testing.T) {
 func TestThemeFallbacks(t *testing.T) {
 	page := string(fixture.Read(t, "mybb", "11-thread-p2.guest.html"))
 	want := map[string]forum.Post{}
-	doc, _ := Parse([]byte(page))
-	orig, err := ExtractThread(doc, testOptions())
+	doc, _ := parse([]byte(page))
+	orig, err := extractThread(doc, testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,8 +499,8 @@ func TestThemeFallbacks(t *testing.T) {
 		"largetext renamed": strings.ReplaceAll(page, `class="largetext"`, `class="name"`),
 		"User-Name.html":    seo.ReplaceAllString(page, `<span class="largetext"><a href="http://127.0.0.1:8081/User-$1.html">$1</a>`),
 	} {
-		doc, _ := Parse([]byte(broken))
-		p, err := ExtractThread(doc, testOptions())
+		doc, _ := parse([]byte(broken))
+		p, err := extractThread(doc, testOptions())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -514,8 +514,8 @@ func TestThemeFallbacks(t *testing.T) {
 	// div.post_edit holding the notice as plain text (themes that drop span.edited_post).
 	edited := regexp.MustCompile(`<span class="post_edit" id="edited_by_(\d+)"></span>`).ReplaceAllString(page,
 		`<div class="post_edit" id="edited_by_$1">(This post was last modified: 11-30-2026, 03:20 AM by gm-bot.)</div>`)
-	doc, _ = Parse([]byte(edited))
-	p, err := ExtractThread(doc, testOptions())
+	doc, _ = parse([]byte(edited))
+	p, err := extractThread(doc, testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,8 +539,8 @@ func TestMarkupChanged(t *testing.T) {
 		"no author, no body": strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(page, `class="post_body`, `class="message`),
 			`class="author_information"`, `class="who"`), `class="post_author`, `class="who2`),
 	} {
-		doc, _ := Parse([]byte(broken))
-		p, err := ExtractThread(doc, testOptions())
+		doc, _ := parse([]byte(broken))
+		p, err := extractThread(doc, testOptions())
 		if !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v, %v", name, p, err)
 		}
@@ -553,8 +553,8 @@ func TestMarkupChanged(t *testing.T) {
 		}
 	}
 	// The no-permission page read as a thread page is its typed error, not a markup change.
-	doc, _ := Parse(fixture.Read(t, "mybb", "26-newreply-noperm.guest.html"))
-	if _, err := ExtractThread(doc, testOptions()); !errors.Is(err, forum.ErrLoggedOut) {
+	doc, _ := parse(fixture.Read(t, "mybb", "26-newreply-noperm.guest.html"))
+	if _, err := extractThread(doc, testOptions()); !errors.Is(err, forum.ErrLoggedOut) {
 		t.Errorf("no-permission page: %v", err)
 	}
 }
@@ -574,7 +574,7 @@ func TestDates(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 30, 12, 30, 40, 0, msk)
-	o := Options{Location: msk, Now: func() time.Time { return now }}
+	o := options{Location: msk, Now: func() time.Time { return now }}
 	cases := []struct {
 		html string
 		want time.Time
@@ -598,22 +598,22 @@ func TestDates(t *testing.T) {
 		{`30-12-2012, 18h17 <span class="post_edit" id="edited_by_4531"><span class="edited_post">(Modification du message : 31-12-2012, 00h09 par X.)</span></span>`, time.Date(2012, 12, 30, 18, 17, 0, 0, msk)},
 	}
 	for _, c := range cases {
-		doc, _ := Parse([]byte(`<div class="post_head"><span class="post_date">` + c.html +
+		doc, _ := parse([]byte(`<div class="post_head"><span class="post_date">` + c.html +
 			` <span class="post_edit" id="edited_by_1"></span></span></div>`))
 		got, ok := postTime(doc.Find(selectors.PostDate), &o)
 		if !ok || !got.Equal(c.want) {
 			t.Errorf("%s: %v %v, want %v", c.html, got, ok, c.want)
 		}
 	}
-	doc, _ := Parse([]byte(`<span class="post_date">sometime</span>`))
+	doc, _ := parse([]byte(`<span class="post_date">sometime</span>`))
 	if _, ok := postTime(doc.Find("span.post_date"), &o); ok {
 		t.Error("nonsense date accepted")
 	}
 }
 
 func TestReadForm(t *testing.T) {
-	doc, _ := Parse(fixture.Read(t, "mybb", "20-newreply-form.gm-bot.html"))
-	f := ReadForm(doc.Find(selectors.ReplyForm).Not("#quick_reply_form").First(), nil)
+	doc, _ := parse(fixture.Read(t, "mybb", "20-newreply-form.gm-bot.html"))
+	f := readForm(doc.Find(selectors.ReplyForm).Not("#quick_reply_form").First(), nil)
 	want := map[string]string{
 		"my_post_key": "f8405dfcf6435de0e756d5130990f6b8", "posthash": "269400a14267e4bf9ab5414811018eab",
 		"subject": "RE: Крестовый поход — партия 1", "action": "do_newreply", "tid": "1", "replyto": "0",
@@ -632,8 +632,8 @@ func TestReadForm(t *testing.T) {
 			t.Errorf("%s sent", k)
 		}
 	}
-	doc, _ = Parse(fixture.Read(t, "mybb", "01-login-form.guest.html"))
-	lf := ReadForm(doc.Find(selectors.LoginForm).First(), nil)
+	doc, _ = parse(fixture.Read(t, "mybb", "01-login-form.guest.html"))
+	lf := readForm(doc.Find(selectors.LoginForm).First(), nil)
 	if lf.Values.Get("my_post_key") != "4c7d7fde5b65eef36e067d79743ac45d" || lf.Values.Get("action") != "do_login" || lf.Values.Has("quick_login") {
 		t.Errorf("login form %v", lf.Values)
 	}
@@ -683,19 +683,19 @@ func FuzzExtract(f *testing.F) {
 	}
 	f.Add([]byte(`<div class="post" id="post_1"><div class="author_information"><span class="largetext">x</span></div><div class="post_head"><span class="post_date">Today, 1:00 PM</span></div><div class="post_body"><blockquote class="mycode_quote"><cite>Quote:</cite><blockquote class="mycode_quote"></blockquote></blockquote><div class="codeblock"><code>a<br>b</code></div><div class="spoiler"></div><hr><img class="smilie"></div></div>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		doc, err := Parse(page)
+		doc, err := parse(page)
 		if err != nil {
 			return
 		}
-		p, err := Extract(doc, testOptions())
+		p, err := extract(doc, testOptions())
 		if err == nil && p == nil {
 			t.Fatal("nil page without error")
 		}
-		if err == nil && p.Kind == KindThread && len(p.Posts) == 0 {
+		if err == nil && p.Kind == kindThread && len(p.Posts) == 0 {
 			t.Fatal("thread page with no posts and no error")
 		}
-		_, _ = Result(doc, nil)
-		_ = ReadForm(doc.Find("form").First(), nil)
+		_, _ = result(doc, nil)
+		_ = readForm(doc.Find("form").First(), nil)
 	})
 }
 
@@ -728,11 +728,11 @@ func BenchmarkExtractThreadPage(b *testing.B) {
 				want = 20
 			}
 			for b.Loop() {
-				doc, err := Parse(page)
+				doc, err := parse(page)
 				if err != nil {
 					b.Fatal(err)
 				}
-				p, err := ExtractThread(doc, testOptions())
+				p, err := extractThread(doc, testOptions())
 				if err != nil || len(p.Posts) != want {
 					b.Fatalf("%v, %d posts", err, len(p.Posts))
 				}
@@ -752,7 +752,7 @@ func TestUnreadPM(t *testing.T) {
 		{"12-thread-p1.gm-bot.html", false},
 		{"10-thread-p1.guest.html", false},
 	} {
-		doc, err := Parse(fixture.Read(t, "mybb", c.file))
+		doc, err := parse(fixture.Read(t, "mybb", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -765,7 +765,7 @@ func TestUnreadPM(t *testing.T) {
 		`<ul><li><a href="http://x/private.php">Личные сообщения</a> (Новых: 2, Всего: 5)</li></ul>`: true,
 		`<ul><li><a href="http://x/private.php">Private Messages</a> (Unread 0, Total 5)</li></ul>`:  false,
 	} {
-		doc, err := Parse([]byte(page))
+		doc, err := parse([]byte(page))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,8 +16,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// DefaultMaxPostLength is MyBB's default maxmessagelength (characters).
-const DefaultMaxPostLength = 65535
+// defaultMaxPostLength is MyBB's default maxmessagelength (characters).
+const defaultMaxPostLength = 65535
 
 // Option tunes a Forum.
 type Option func(*Forum)
@@ -38,7 +38,7 @@ type Forum struct {
 	mu       sync.Mutex // serialises operations (one session, one cookie jar)
 	loggedIn bool
 	// rd reads threads and PM folders (forumgm/dialects/mybb) through this session.
-	rd Reader
+	rd reader
 	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes).
 	sentCache map[string]forum.Post
 	// staged is a reply with its files uploaded, refused for flood control (attach.go).
@@ -61,7 +61,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	f := &Forum{cfg: cfg, base: base, maxLen: DefaultMaxPostLength}
+	f := &Forum{cfg: cfg, base: base, maxLen: defaultMaxPostLength}
 	if s := cfg.Extra["max_post_length"]; s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 10 {
@@ -78,9 +78,9 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	if f.c == nil {
 		f.c = forum.NewClient(cfg.ClientConfig())
 	}
-	read := OptionsFrom(cfg)
+	read := optionsFrom(cfg)
 	read.BaseURL = base.String()
-	f.rd = Reader{
+	f.rd = reader{
 		Get: func(ctx context.Context, path string) (*goquery.Document, error) {
 			_, doc, err := f.get(ctx, path)
 			return doc, err
@@ -160,7 +160,7 @@ func (f *Forum) Login(ctx context.Context) error {
 
 func (f *Forum) login(ctx context.Context) error {
 	f.loggedIn = false
-	p, doc, err := f.get(ctx, LoginPath)
+	p, doc, err := f.get(ctx, loginPath)
 	if err != nil {
 		return fmt.Errorf("mybb: login form: %w", err)
 	}
@@ -170,11 +170,11 @@ func (f *Forum) login(ctx context.Context) error {
 			f.loggedIn = true
 			return nil
 		}
-		return fmt.Errorf("mybb: no login form (%s) on %s: %w", selectors.LoginForm, LoginPath, forum.ErrMarkupChanged)
+		return fmt.Errorf("mybb: no login form (%s) on %s: %w", selectors.LoginForm, loginPath, forum.ErrMarkupChanged)
 	}
-	form := ReadForm(sel, p.URL)
+	form := readForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {
-		form.Values.Set("my_post_key", MyPostKey(doc))
+		form.Values.Set("my_post_key", myPostKey(doc))
 	}
 	form.Values.Set("action", "do_login")
 	form.Values.Set("username", f.cfg.Username)
@@ -185,7 +185,7 @@ func (f *Forum) login(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("mybb: login: %w", err)
 	}
-	if _, err := Result(rdoc, rp.URL); err != nil {
+	if _, err := result(rdoc, rp.URL); err != nil {
 		if LoggedIn(rdoc) {
 			f.loggedIn = true
 			return nil
@@ -238,7 +238,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 	if err := f.ensureLogin(ctx); err != nil {
 		return nil, after, err
 	}
-	return f.rd.Folder(ctx, InboxFolderPath, after, nil)
+	return f.rd.Folder(ctx, inboxFolderPath, after, nil)
 }
 
 // Sent lists the bot's sent private messages (the Sent Items folder, private.php?fid=2: the
@@ -260,5 +260,5 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 	if f.sentCache == nil {
 		f.sentCache = map[string]forum.Post{}
 	}
-	return f.rd.Folder(ctx, SentFolderPath, after, f.sentCache)
+	return f.rd.Folder(ctx, sentFolderPath, after, f.sentCache)
 }

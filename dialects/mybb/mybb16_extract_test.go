@@ -21,17 +21,17 @@ import (
 // capture16Now is a moment just after the 1.6 pages were captured (2026-12-01 09:46–09:47 UTC).
 var capture16Now = time.Date(2026, 12, 1, 9, 47, 0, 0, time.UTC)
 
-func options16() Options {
-	return Options{BaseURL: "http://127.0.0.1:18300/", Location: time.UTC, Now: func() time.Time { return capture16Now }}
+func options16() options {
+	return options{BaseURL: "http://127.0.0.1:18300/", Location: time.UTC, Now: func() time.Time { return capture16Now }}
 }
 
 func extract16(t testing.TB, name string) *Page {
 	t.Helper()
-	doc, err := Parse(fixture.Read(t, "mybb16", name))
+	doc, err := parse(fixture.Read(t, "mybb16", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Extract(doc, options16())
+	p, err := extract(doc, options16())
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -50,19 +50,19 @@ var golden16Pages = []struct {
 	file string
 	kind Kind
 }{
-	{"10-thread-p1.guest.html", KindThread},
-	{"11-thread-p2.guest.html", KindThread},
-	{"12-thread-p1.gm-bot.html", KindThread},
-	{"13-thread-p2.gm-bot.html", KindThread},
-	{"15-post-permalink-pid10.guest.html", KindThread},
-	{"60-thread-p1-classic.guest.html", KindThread},
-	{"61-thread-p2-classic.guest.html", KindThread},
-	{"62-thread-p1-classic.gm-bot.html", KindThread},
-	{"63-thread-p2-classic.gm-bot.html", KindThread},
-	{"33-pm-inbox.dzhelu.html", KindPMList},
-	{"34-pm-read.dzhelu.html", KindPM},
-	{"35-pm-sent-folder.gm-bot.html", KindPMList},
-	{"36-pm-inbox-after-read.dzhelu.html", KindPMList},
+	{"10-thread-p1.guest.html", kindThread},
+	{"11-thread-p2.guest.html", kindThread},
+	{"12-thread-p1.gm-bot.html", kindThread},
+	{"13-thread-p2.gm-bot.html", kindThread},
+	{"15-post-permalink-pid10.guest.html", kindThread},
+	{"60-thread-p1-classic.guest.html", kindThread},
+	{"61-thread-p2-classic.guest.html", kindThread},
+	{"62-thread-p1-classic.gm-bot.html", kindThread},
+	{"63-thread-p2-classic.gm-bot.html", kindThread},
+	{"33-pm-inbox.dzhelu.html", kindPMList},
+	{"34-pm-read.dzhelu.html", kindPM},
+	{"35-pm-sent-folder.gm-bot.html", kindPMList},
+	{"36-pm-inbox-after-read.dzhelu.html", kindPMList},
 }
 
 // The extraction of every 1.6 page is pinned in testdata/golden/mybb16 (checked by hand against
@@ -255,8 +255,8 @@ func TestMyBB16ResultPages(t *testing.T) {
 		"23-reply-automerged-tid2.snezhana.html": "http://127.0.0.1:18300/showthread.php?tid=2&pid=15#pid15",
 	}
 	for file, want := range ok {
-		doc, _ := Parse(fixture.Read(t, "mybb16", file))
-		got, err := Result(doc, baseURL(doc, options16()))
+		doc, _ := parse(fixture.Read(t, "mybb16", file))
+		got, err := result(doc, baseURL(doc, options16()))
 		if err != nil || got != want {
 			t.Errorf("%s: %q, %v; want %q", file, got, err, want)
 		}
@@ -275,8 +275,8 @@ func TestMyBB16ResultPages(t *testing.T) {
 		{"32-pm-send-error-duplicate.gm-bot.html", ErrAlreadyPosted, 0},
 	}
 	for _, c := range bad {
-		doc, _ := Parse(fixture.Read(t, "mybb16", c.file))
-		_, err := Result(doc, nil)
+		doc, _ := parse(fixture.Read(t, "mybb16", c.file))
+		_, err := result(doc, nil)
 		if err == nil {
 			t.Errorf("%s: no error", c.file)
 			continue
@@ -308,8 +308,8 @@ func TestMyBB16FieldCostsField(t *testing.T) {
 		if broken == page {
 			t.Fatalf("%s: nothing replaced", name)
 		}
-		doc, _ := Parse([]byte(broken))
-		p, err := ExtractThread(doc, options16())
+		doc, _ := parse([]byte(broken))
+		p, err := extractThread(doc, options16())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -324,8 +324,8 @@ func TestMyBB16FieldCostsField(t *testing.T) {
 // The 1.6 thread list (rows without a class, the id on the title link, the "who posted" count a
 // javascript: link, the last post's date as plain text) and the board index.
 func TestMyBB16SectionAndBoard(t *testing.T) {
-	doc, _ := Parse(fixture.Read(t, "mybb16", "16-forumdisplay-fid2.guest.html"))
-	s, err := ExtractSection(doc, options16())
+	doc, _ := parse(fixture.Read(t, "mybb16", "16-forumdisplay-fid2.guest.html"))
+	s, err := extractSection(doc, options16())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,8 +342,8 @@ func TestMyBB16SectionAndBoard(t *testing.T) {
 			t.Errorf("thread %d: %+v, want %+v", i, h, want[i])
 		}
 	}
-	doc, _ = Parse(fixture.Read(t, "mybb16", "17-index-with-pm-notice.dzhelu.html"))
-	b, err := ExtractBoard(doc)
+	doc, _ = parse(fixture.Read(t, "mybb16", "17-index-with-pm-notice.dzhelu.html"))
+	b, err := extractBoard(doc)
 	if err != nil || len(b) != 1 || b[0].ID != "2" || b[0].Threads != 2 || b[0].Posts != 15 || b[0].LastThread != "2" || b[0].LastPoster != "Снежана" {
 		t.Errorf("board %+v, %v", b, err)
 	}
@@ -378,8 +378,8 @@ func TestMyBB16Moderator(t *testing.T) {
 func TestMyBB16MergeInvisibleInList(t *testing.T) {
 	var lists [2][]forum.ThreadHead
 	for i, f := range []string{"16-forumdisplay-fid2.guest.html", "25-forumdisplay-fid2-after-merge.guest.html"} {
-		doc, _ := Parse(fixture.Read(t, "mybb16", f))
-		s, err := ExtractSection(doc, options16())
+		doc, _ := parse(fixture.Read(t, "mybb16", f))
+		s, err := extractSection(doc, options16())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,44 +16,44 @@ import (
 
 // URLs of a board, relative to its root (resolve them against the base URL).
 
-// ThreadPath is page n of thread tid (page 1 has no page parameter, as MyBB links it).
-func ThreadPath(tid string, page int) string {
+// threadPath is page n of thread tid (page 1 has no page parameter, as MyBB links it).
+func threadPath(tid string, page int) string {
 	if page <= 1 {
 		return "showthread.php?tid=" + url.QueryEscape(tid)
 	}
 	return "showthread.php?tid=" + url.QueryEscape(tid) + "&page=" + strconv.Itoa(page)
 }
 
-// LastPostPath answers 302 to the thread's newest post (showthread.php?tid=T&pid=P#pidP).
-func LastPostPath(tid string) string {
+// lastPostPath answers 302 to the thread's newest post (showthread.php?tid=T&pid=P#pidP).
+func lastPostPath(tid string) string {
 	return "showthread.php?tid=" + url.QueryEscape(tid) + "&action=lastpost"
 }
 
-// PostPath is a post's permalink; the server answers with the page that holds the post.
-func PostPath(tid, pid string) string {
+// postPath is a post's permalink; the server answers with the page that holds the post.
+func postPath(tid, pid string) string {
 	return "showthread.php?tid=" + url.QueryEscape(tid) + "&pid=" + url.QueryEscape(pid) + "#pid" + pid
 }
 
-// NewReplyPath is the full reply form of a thread.
-func NewReplyPath(tid string) string { return "newreply.php?tid=" + url.QueryEscape(tid) }
+// newReplyPath is the full reply form of a thread.
+func newReplyPath(tid string) string { return "newreply.php?tid=" + url.QueryEscape(tid) }
 
-// EditPostPath is the edit form of post pid.
-func EditPostPath(pid string) string { return "editpost.php?pid=" + url.QueryEscape(pid) }
+// editPostPath is the edit form of post pid.
+func editPostPath(pid string) string { return "editpost.php?pid=" + url.QueryEscape(pid) }
 
-// PMPath reads one private message.
-func PMPath(pmid string) string { return "private.php?action=read&pmid=" + url.QueryEscape(pmid) }
+// pmPath reads one private message.
+func pmPath(pmid string) string { return "private.php?action=read&pmid=" + url.QueryEscape(pmid) }
 
 // Paths of the login form, the PM folder listing (inbox, page n) and the PM compose form.
 const (
-	LoginPath   = "member.php?action=login"
-	LoginPost   = "member.php"
-	ComposePath = "private.php?action=send"
+	loginPath   = "member.php?action=login"
+	loginPost   = "member.php"
+	composePath = "private.php?action=send"
 )
 
-// PIDFromURL reads the pid of a post URL: showthread.php?tid=1&pid=16#pid16, Google SEO's
+// pidFromURL reads the pid of a post URL: showthread.php?tid=1&pid=16#pid16, Google SEO's
 // Thread-Name?pid=16#pid16, MyBB's own SEO URLs thread-1-post-16.html#pid16 and post-16.html,
 // else the #pidN fragment alone.
-func PIDFromURL(u string) string {
+func pidFromURL(u string) string {
 	u = strings.ReplaceAll(u, "&amp;", "&")
 	frag := ""
 	if i := strings.IndexByte(u, '#'); i >= 0 {
@@ -68,8 +68,8 @@ func PIDFromURL(u string) string {
 	return firstMatch(rePIDFrag, frag)
 }
 
-// MyPostKey is the page's CSRF token: the hidden input, or `var my_post_key = "…"`.
-func MyPostKey(doc *goquery.Document) string {
+// myPostKey is the page's CSRF token: the hidden input, or `var my_post_key = "…"`.
+func myPostKey(doc *goquery.Document) string {
 	if v, ok := doc.Find(selectors.PostKeyInput).First().Attr("value"); ok && v != "" {
 		return v
 	}
@@ -91,9 +91,9 @@ func LoggedIn(doc *goquery.Document) bool {
 	return doc.Find(selectors.LoginLink).Length() == 0 && doc.Find(selectors.QuickReply).Length() > 0
 }
 
-// Redirect is the target of a MyBB "redirect" page (HTTP 200 with a meta refresh), resolved
+// redirect is the target of a MyBB "redirect" page (HTTP 200 with a meta refresh), resolved
 // against base; "" when the page is not one.
-func Redirect(doc *goquery.Document, base *url.URL) string {
+func redirect(doc *goquery.Document, base *url.URL) string {
 	content, ok := doc.Find(selectors.RedirectMeta).First().Attr("content")
 	if !ok {
 		return ""
@@ -106,8 +106,8 @@ func Redirect(doc *goquery.Document, base *url.URL) string {
 	return absolute(base, target)
 }
 
-// InlineErrors are the messages of the "Please correct the following errors" box.
-func InlineErrors(doc *goquery.Document) []string {
+// inlineErrors are the messages of the "Please correct the following errors" box.
+func inlineErrors(doc *goquery.Document) []string {
 	var out []string
 	doc.Find(selectors.ErrorBox).Find(selectors.ErrorItems).Each(func(_ int, li *goquery.Selection) {
 		if s := scrape.Collapse(li.Text()); s != "" {
@@ -135,7 +135,7 @@ func genericError(doc *goquery.Document) string {
 			return true
 		}
 		txt := scrape.Collapse(td.Text())
-		if ClassifyMessage(txt, true) != nil {
+		if classifyMessage(txt, true) != nil {
 			msg = txt
 			return false
 		}
@@ -144,10 +144,10 @@ func genericError(doc *goquery.Document) string {
 	return msg
 }
 
-// ClassifyMessage turns a MyBB error message into forum's typed error (nil when it is none of
+// classifyMessage turns a MyBB error message into forum's typed error (nil when it is none of
 // them). loggedIn tells a no-permission page for a guest (ErrLoggedOut) from one for a member
 // (ErrNoPermission).
-func ClassifyMessage(msg string, loggedIn bool) error {
+func classifyMessage(msg string, loggedIn bool) error {
 	switch {
 	case msg == "":
 		return nil
@@ -161,7 +161,7 @@ func ClassifyMessage(msg string, loggedIn bool) error {
 	case reBadLogin.MatchString(msg):
 		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrBadLogin)
 	case reTooLong.MatchString(msg):
-		return &TooLongError{Limit: tooLongLimit(msg), Msg: msg}
+		return &tooLongError{Limit: tooLongLimit(msg), Msg: msg}
 	case reTooShort.MatchString(msg):
 		return fmt.Errorf("mybb: %q: %w", msg, forum.ErrTooShort)
 	case reNoPerm.MatchString(msg):
@@ -187,17 +187,17 @@ func ClassifyMessage(msg string, loggedIn bool) error {
 // already submitted the same private message to the same recipient within the last 5 minutes."
 var ErrAlreadyPosted = fmt.Errorf("mybb: the board already has this reply: %w", forum.ErrAmbiguous)
 
-// TooLongError is "The message is too long. Please enter a message shorter than N characters"
+// tooLongError is "The message is too long. Please enter a message shorter than N characters"
 // with the board's limit when the message states it. errors.Is(err, forum.ErrTooLong) holds.
-type TooLongError struct {
+type tooLongError struct {
 	Limit int // characters; 0 = not stated
 	Msg   string
 }
 
-func (e *TooLongError) Error() string { return fmt.Sprintf("mybb: %q: %v", e.Msg, forum.ErrTooLong) }
+func (e *tooLongError) Error() string { return fmt.Sprintf("mybb: %q: %v", e.Msg, forum.ErrTooLong) }
 
 // Unwrap makes errors.Is(err, forum.ErrTooLong) true.
-func (e *TooLongError) Unwrap() error { return forum.ErrTooLong }
+func (e *tooLongError) Unwrap() error { return forum.ErrTooLong }
 
 func tooLongLimit(msg string) int {
 	m := reTooLongLimit.FindStringSubmatch(msg)
@@ -209,42 +209,42 @@ func tooLongLimit(msg string) int {
 	return 0
 }
 
-// ErrUnrecognised is wrapped (with forum.ErrMarkupChanged) when a form result page is neither a
+// errUnrecognised is wrapped (with forum.ErrMarkupChanged) when a form result page is neither a
 // known success nor a known error.
-var ErrUnrecognised = errors.New("mybb: result page not recognised")
+var errUnrecognised = errors.New("mybb: result page not recognised")
 
-// PageError is the typed error a page shows: an inline error box or the generic error template
+// pageError is the typed error a page shows: an inline error box or the generic error template
 // (nil when the page shows none that is known).
-func PageError(doc *goquery.Document) error {
+func pageError(doc *goquery.Document) error {
 	in := LoggedIn(doc)
-	msgs := InlineErrors(doc)
+	msgs := inlineErrors(doc)
 	for _, m := range msgs {
-		if err := ClassifyMessage(m, in); err != nil {
+		if err := classifyMessage(m, in); err != nil {
 			return err
 		}
 	}
 	if msg := genericError(doc); msg != "" {
-		return ClassifyMessage(msg, in)
+		return classifyMessage(msg, in)
 	}
 	if len(msgs) > 0 {
-		return fmt.Errorf("mybb: form error %q: %w", strings.Join(msgs, "; "), ErrFormRejected)
+		return fmt.Errorf("mybb: form error %q: %w", strings.Join(msgs, "; "), errFormRejected)
 	}
 	return nil
 }
 
-// ErrFormRejected is a form error MyBB showed that forum has no type for (the text is kept).
-var ErrFormRejected = errors.New("mybb: the forum rejected the form")
+// errFormRejected is a form error MyBB showed that forum has no type for (the text is kept).
+var errFormRejected = errors.New("mybb: the forum rejected the form")
 
-// Result classifies the page a form POST answered with. Success is a redirect page (HTTP 200
+// result classifies the page a form POST answered with. Success is a redirect page (HTTP 200
 // with a meta refresh); its target is returned. Anything else is a typed error.
-func Result(doc *goquery.Document, base *url.URL) (string, error) {
-	if err := PageError(doc); err != nil {
+func result(doc *goquery.Document, base *url.URL) (string, error) {
+	if err := pageError(doc); err != nil {
 		return "", err
 	}
-	if target := Redirect(doc, base); target != "" {
+	if target := redirect(doc, base); target != "" {
 		return target, nil
 	}
-	return "", fmt.Errorf("%w: neither a redirect page nor a known error: %w", ErrUnrecognised, forum.ErrMarkupChanged)
+	return "", fmt.Errorf("%w: neither a redirect page nor a known error: %w", errUnrecognised, forum.ErrMarkupChanged)
 }
 
 // Form is an HTML form ready to be submitted the way a browser would.
@@ -253,10 +253,10 @@ type Form struct {
 	Values url.Values // the successful controls
 }
 
-// ReadForm collects a form's controls the way a browser submits it: hidden and text inputs,
+// readForm collects a form's controls the way a browser submits it: hidden and text inputs,
 // checked checkboxes and radios, textareas, selected options; no file inputs and no submit
 // buttons (add the one "clicked" yourself).
-func ReadForm(form *goquery.Selection, pageURL *url.URL) Form {
+func readForm(form *goquery.Selection, pageURL *url.URL) Form {
 	f := Form{Values: url.Values{}}
 	action, _ := form.Attr("action")
 	f.Action = absolute(pageURL, strings.ReplaceAll(action, "&amp;", "&"))

@@ -15,16 +15,16 @@ import (
 // Folder listings of private.php (MyBB 1.8 numbers the folders 0 Inbox, 1 Unread — a filter
 // of the inbox —, 2 Sent Items, 3 Drafts, 4 Trash Can; the inbox is private.php itself).
 const (
-	InboxFolderPath = "private.php"
-	SentFolderPath  = "private.php?fid=2"
+	inboxFolderPath = "private.php"
+	sentFolderPath  = "private.php?fid=2"
 	maxFolderPages  = 50
 )
 
-// Reader reads a board through a session it does not own (the writer's, forumgm/dialects/mybb,
+// reader reads a board through a session it does not own (the writer's, forumgm/dialects/mybb,
 // with its cookies and login): the posts of a thread from a cursor, with as few requests as the
 // engine allows, and the private messages of a folder. It remembers per thread where its last
-// cursor was and the newest posts it saw (ThreadState), and is not safe for concurrent use.
-type Reader struct {
+// cursor was and the newest posts it saw (threadState), and is not safe for concurrent use.
+type reader struct {
 	// Get fetches a board page by path (relative to the board root) and parses it.
 	Get func(ctx context.Context, path string) (*goquery.Document, error)
 	// Relogin runs op, logging in again and running it once more when it reports
@@ -34,10 +34,10 @@ type Reader struct {
 	// ("" when it does not redirect): the idle check, showthread.php?tid=T&action=lastpost,
 	// whose 302 names the thread's newest post and has no body. Nil: no probe, pages are read.
 	Probe    func(ctx context.Context, path string) (location string, err error)
-	Options  Options
-	Username string // the bot's account: its newest post per thread is ThreadState.OwnLast
+	Options  options
+	Username string // the bot's account: its newest post per thread is threadState.OwnLast
 
-	threads map[string]*ThreadState
+	threads map[string]*threadState
 	// unreadPM: the last thread page read showed an unread private message.
 	unreadPM bool
 }
@@ -45,11 +45,11 @@ type Reader struct {
 // UnreadPM reports whether the last thread page read showed the bot an unread private message
 // (MyBB's new-PM notice or the header's counter). An idle check that read no page keeps the
 // answer of the last page read.
-func (r *Reader) UnreadPM() bool { return r.unreadPM }
+func (r *reader) UnreadPM() bool { return r.unreadPM }
 
-// ThreadState is what a Reader remembers about a thread between calls; the writer keeps KnownLast
+// threadState is what a reader remembers about a thread between calls; the writer keeps KnownLast
 // and OwnLast up to date with its own posts, to tell MyBB's auto-merge from a new post.
-type ThreadState struct {
+type threadState struct {
 	CursorPID  string // the last cursor handed out
 	CursorPage int    // the page that cursor's post is on
 	KnownLast  string // the newest pid seen in the thread
@@ -58,19 +58,19 @@ type ThreadState struct {
 }
 
 // Thread is the state of thread tid (created empty on first use).
-func (r *Reader) Thread(tid string) *ThreadState {
+func (r *reader) Thread(tid string) *threadState {
 	if r.threads == nil {
-		r.threads = map[string]*ThreadState{}
+		r.threads = map[string]*threadState{}
 	}
 	st, ok := r.threads[tid]
 	if !ok {
-		st = &ThreadState{}
+		st = &threadState{}
 		r.threads[tid] = st
 	}
 	return st
 }
 
-func (r *Reader) relogin(ctx context.Context, op func() error) error {
+func (r *reader) relogin(ctx context.Context, op func() error) error {
 	if r.Relogin == nil {
 		return op()
 	}
@@ -78,12 +78,12 @@ func (r *Reader) relogin(ctx context.Context, op func() error) error {
 }
 
 // page reads a page of thread tid at path; a page of another thread is a *forum.WrongThreadError.
-func (r *Reader) page(ctx context.Context, tid, path string) (*Page, error) {
+func (r *reader) page(ctx context.Context, tid, path string) (*Page, error) {
 	doc, err := r.Get(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	p, err := ExtractThread(doc, r.Options)
+	p, err := extractThread(doc, r.Options)
 	if err == nil {
 		if err := forum.CheckThread(tid, p.ThreadID); err != nil {
 			return nil, fmt.Errorf("mybb: %s: %w", path, err)
@@ -113,7 +113,7 @@ func (r *Reader) page(ctx context.Context, tid, path string) (*Page, error) {
 // request, a 302 without a body, about half a kilobyte both ways) and no page is read when it
 // names the cursor's post. With Include the cursor's page is read (one page): MyBB merges a
 // post into the previous one without a new id, and the redirect cannot tell a post that grew.
-func (r *Reader) Posts(ctx context.Context, tid string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+func (r *reader) Posts(ctx context.Context, tid string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	var (
 		posts []forum.Post
 		cur   forum.Cursor
@@ -129,19 +129,19 @@ func (r *Reader) Posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	return posts, cur, nil
 }
 
-func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	if tid == "" {
 		return nil, after, errors.New("mybb: empty thread id")
 	}
 	st := r.Thread(tid)
 	if r.Probe != nil && after.PostID != "" && !after.Include && after.PostID == st.CursorPID {
-		loc, err := r.Probe(ctx, LastPostPath(tid))
+		loc, err := r.Probe(ctx, lastPostPath(tid))
 		if err == nil {
 			if err := forum.CheckThread(tid, firstMatch(reTID, queryOf(strings.ReplaceAll(loc, "&amp;", "&")))); err != nil {
 				return nil, after, fmt.Errorf("mybb: the thread's last post redirect to %s: %w", loc, err)
 			}
 		}
-		if err == nil && loc != "" && PIDFromURL(loc) == after.PostID {
+		if err == nil && loc != "" && pidFromURL(loc) == after.PostID {
 			return nil, forum.Cursor{PostID: after.PostID, Page: cmpPage(after.Page, st.CursorPage)}, nil
 		}
 		// Anything else (a newer post, a redirect elsewhere, an error): read the pages.
@@ -150,16 +150,16 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	var err error
 	switch {
 	case after.PostID == "":
-		first, err = r.page(ctx, tid, ThreadPath(tid, 1))
+		first, err = r.page(ctx, tid, threadPath(tid, 1))
 	case after.Page > 0:
-		first, err = r.page(ctx, tid, ThreadPath(tid, after.Page))
+		first, err = r.page(ctx, tid, threadPath(tid, after.Page))
 	case st.CursorPID == after.PostID && st.CursorPage > 0:
-		first, err = r.page(ctx, tid, ThreadPath(tid, st.CursorPage))
+		first, err = r.page(ctx, tid, threadPath(tid, st.CursorPage))
 	default:
-		first, err = r.page(ctx, tid, PostPath(tid, after.PostID))
+		first, err = r.page(ctx, tid, postPath(tid, after.PostID))
 		if errors.Is(err, forum.ErrNotFound) {
 			// The cursor's post is gone: start from the last page and walk back.
-			first, err = r.page(ctx, tid, LastPostPath(tid))
+			first, err = r.page(ctx, tid, lastPostPath(tid))
 		}
 	}
 	if err != nil {
@@ -170,7 +170,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	// Walk back while the lowest page read starts after the cursor.
 	lo := first
 	for after.PostID != "" && lo.Page > 1 && len(lo.Posts) > 0 && forum.CompareIDs(lo.Posts[0].ID, after.PostID) > 0 {
-		prev, err := r.page(ctx, tid, ThreadPath(tid, lo.Page-1))
+		prev, err := r.page(ctx, tid, threadPath(tid, lo.Page-1))
 		if err != nil {
 			return nil, after, err
 		}
@@ -184,7 +184,7 @@ func (r *Reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 	// Walk forward to the last page (the last page number may grow while reading).
 	last := first.LastPage
 	for p := first.Page + 1; p <= last; p++ {
-		pg, err := r.page(ctx, tid, ThreadPath(tid, p))
+		pg, err := r.page(ctx, tid, threadPath(tid, p))
 		if err != nil {
 			return nil, after, err
 		}
@@ -256,11 +256,11 @@ func cmpPage(own, kept int) int {
 	return kept
 }
 
-// Folder lists the PM folder at path (InboxFolderPath, SentFolderPath) after the cursor (pmid),
+// Folder lists the PM folder at path (inboxFolderPath, sentFolderPath) after the cursor (pmid),
 // oldest first, each message read in full (reading an inbox message marks it read on the board);
 // cache, when not nil, holds messages already read by pmid and gets the new ones. When reading
 // one fails, the messages read so far are returned with their cursor and the error.
-func (r *Reader) Folder(ctx context.Context, path string, after forum.Cursor, cache map[string]forum.Post) ([]forum.Post, forum.Cursor, error) {
+func (r *reader) Folder(ctx context.Context, path string, after forum.Cursor, cache map[string]forum.Post) ([]forum.Post, forum.Cursor, error) {
 	var list []forum.Post
 	err := r.relogin(ctx, func() error {
 		var err error
@@ -271,7 +271,7 @@ func (r *Reader) Folder(ctx context.Context, path string, after forum.Cursor, ca
 		return nil, after, err
 	}
 	forum.SortPosts(list)
-	if path == InboxFolderPath {
+	if path == inboxFolderPath {
 		r.unreadPM = false // every message listed is read below
 	}
 	cur := after
@@ -294,15 +294,15 @@ func (r *Reader) Folder(ctx context.Context, path string, after forum.Cursor, ca
 }
 
 // readPM reads one message of a folder listing in full.
-func (r *Reader) readPM(ctx context.Context, item forum.Post) (forum.Post, error) {
+func (r *reader) readPM(ctx context.Context, item forum.Post) (forum.Post, error) {
 	var pm forum.Post
 	err := r.relogin(ctx, func() error {
-		doc, err := r.Get(ctx, PMPath(item.ID))
+		doc, err := r.Get(ctx, pmPath(item.ID))
 		if err != nil {
 			return err
 		}
 		markPMID(doc, item.ID)
-		pg, err := ExtractPM(doc, r.Options)
+		pg, err := extractPM(doc, r.Options)
 		if err != nil {
 			return fmt.Errorf("mybb: PM %s: %w", item.ID, err)
 		}
@@ -336,7 +336,7 @@ func markPMID(doc *goquery.Document, pmid string) {
 
 // folderList reads a folder listing from its first page (newest first) until a message at or
 // before the cursor appears or the pages end.
-func (r *Reader) folderList(ctx context.Context, path, afterID string) ([]forum.Post, error) {
+func (r *reader) folderList(ctx context.Context, path, afterID string) ([]forum.Post, error) {
 	var out []forum.Post
 	seen := map[string]bool{}
 	for page := 1; page <= maxFolderPages; page++ {
@@ -344,7 +344,7 @@ func (r *Reader) folderList(ctx context.Context, path, afterID string) ([]forum.
 		if err != nil {
 			return nil, err
 		}
-		pg, err := ExtractPMList(doc, r.Options)
+		pg, err := extractPMList(doc, r.Options)
 		if err != nil {
 			return nil, err
 		}

@@ -26,17 +26,17 @@ var (
 	ruNow  = time.Date(2026, 12, 1, 14, 12, 0, 0, ruZone)
 )
 
-func ruOptions() Options {
-	return Options{BaseURL: "http://127.0.0.1:18450/", Location: ruZone, Now: func() time.Time { return ruNow }}
+func ruOptions() options {
+	return options{BaseURL: "http://127.0.0.1:18450/", Location: ruZone, Now: func() time.Time { return ruNow }}
 }
 
 func extractRu(t testing.TB, name string) *Page {
 	t.Helper()
-	doc, err := Parse(fixture.Read(t, ruDir, name))
+	doc, err := parse(fixture.Read(t, ruDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Extract(doc, ruOptions())
+	p, err := extract(doc, ruOptions())
 	if err != nil {
 		t.Fatalf("%s/%s: %v", ruDir, name, err)
 	}
@@ -168,11 +168,11 @@ func TestRussianCapturesMatchRaw(t *testing.T) {
 		t.Errorf("permalink: page %d does not hold post 10", perm.Page)
 	}
 
-	doc, err := Parse(fixture.Read(t, ruDir, "16-forumdisplay-fid2.guest.html"))
+	doc, err := parse(fixture.Read(t, ruDir, "16-forumdisplay-fid2.guest.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := ExtractSection(doc, ruOptions())
+	s, err := extractSection(doc, ruOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,14 +210,14 @@ func TestRussianResultPages(t *testing.T) {
 		{file: "37-pm-send-error-flood.gm-bot.html", wait: 59 * time.Second, loggedIn: true},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			doc, err := Parse(fixture.Read(t, ruDir, c.file))
+			doc, err := parse(fixture.Read(t, ruDir, c.file))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.target == "" && LoggedIn(doc) != c.loggedIn { // a redirect page has no header
 				t.Errorf("logged in %v, want %v", LoggedIn(doc), c.loggedIn)
 			}
-			target, err := Result(doc, base)
+			target, err := result(doc, base)
 			var fe *forum.FloodError
 			switch {
 			case c.target != "":
@@ -242,7 +242,7 @@ func TestRussianUnreadPM(t *testing.T) {
 		"17-index-with-pm-notice.dzhelu.html": true, "33-pm-inbox.dzhelu.html": true,
 		"36-pm-inbox-after-read.dzhelu.html": false, "12-thread-p1.gm-bot.html": false,
 	} {
-		doc, err := Parse(fixture.Read(t, ruDir, f))
+		doc, err := parse(fixture.Read(t, ruDir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +256,7 @@ func TestRussianUnreadPM(t *testing.T) {
 func ruPostDate(t *testing.T, id string) string {
 	t.Helper()
 	for _, f := range ruThreadPages[:2] {
-		doc, err := Parse(fixture.Read(t, ruDir, f))
+		doc, err := parse(fixture.Read(t, ruDir, f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,11 +41,11 @@ func (f *Forum) FloodExempt(ctx context.Context, t forum.Thread) (bool, string, 
 	}
 	var exempt bool
 	err := f.relogin(ctx, func() error {
-		_, doc, err := f.get(ctx, ThreadPath(t.ID, 1))
+		_, doc, err := f.get(ctx, threadPath(t.ID, 1))
 		if err != nil {
 			return err
 		}
-		p, err := ExtractThread(doc, f.rd.Options)
+		p, err := extractThread(doc, f.rd.Options)
 		if err != nil {
 			return err
 		}

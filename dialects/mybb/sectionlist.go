@@ -15,11 +15,11 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// SectionPath is the first page of forum fid's thread list (forumdisplay.php).
-func SectionPath(fid string) string { return "forumdisplay.php?fid=" + url.QueryEscape(fid) }
+// sectionPath is the first page of forum fid's thread list (forumdisplay.php).
+func sectionPath(fid string) string { return "forumdisplay.php?fid=" + url.QueryEscape(fid) }
 
-// Section is what a forumdisplay.php page yields.
-type Section struct {
+// section is what a forumdisplay.php page yields.
+type section struct {
 	ForumID  string `json:"forum_id"` // from the page's own links (new-thread button, sort links, pagination)
 	Page     int    `json:"page"`     // current page of the thread list (1-based)
 	LastPage int    `json:"last_page"`
@@ -30,18 +30,18 @@ type Section struct {
 	Threads []forum.ThreadHead `json:"threads"`
 }
 
-// ExtractSection reads the thread list of a forumdisplay.php page: per thread its id, title,
+// extractSection reads the thread list of a forumdisplay.php page: per thread its id, title,
 // replies (the "who posted" link), the last post's time (the board's relative dates resolved
 // like a thread page's) and poster, and whether it is sticky. The list does not show the last
 // post's id (its link is action=lastpost), so LastPostID stays empty. A page without a thread
 // list is its MyBB error or forum.ErrMarkupChanged; a forum without threads is an empty list
 // (MyBB's "no threads" row).
-func ExtractSection(doc *goquery.Document, o Options) (*Section, error) {
+func extractSection(doc *goquery.Document, o options) (*section, error) {
 	rows := findAlt(doc.Selection, selectors.SectionRow)
-	s := &Section{LoggedIn: LoggedIn(doc), UnreadPM: UnreadPM(doc), ForumID: sectionFID(doc)}
+	s := &section{LoggedIn: LoggedIn(doc), UnreadPM: UnreadPM(doc), ForumID: sectionFID(doc)}
 	s.Page, s.LastPage = pagination(doc)
 	if rows.Length() == 0 {
-		if err := PageError(doc); err != nil {
+		if err := pageError(doc); err != nil {
 			return nil, err
 		}
 		if doc.Find(selectors.SectionEmpty).Length() > 0 || doc.Find(selectors.NewThread).Length() > 0 && s.ForumID != "" {
@@ -194,9 +194,9 @@ func sectionFID(doc *goquery.Document) string {
 	return fid
 }
 
-// BreadcrumbFID is the forum a thread page (or a forum page) belongs to: the last forum link of
+// breadcrumbFID is the forum a thread page (or a forum page) belongs to: the last forum link of
 // the breadcrumb (div.navigation), the innermost forum ("" when the page has none).
-func BreadcrumbFID(doc *goquery.Document) string {
+func breadcrumbFID(doc *goquery.Document) string {
 	fid := ""
 	doc.Find(selectors.Breadcrumb).Each(func(_ int, a *goquery.Selection) {
 		if f := fidOf(a.AttrOr("href", "")); f != "" {
@@ -209,28 +209,28 @@ func BreadcrumbFID(doc *goquery.Document) string {
 	return fid
 }
 
-// Moderates reports whether a page shows the account the moderation tools of the thread's forum:
+// moderates reports whether a page shows the account the moderation tools of the thread's forum:
 // showthread.php's inline moderation (a checkbox per post and the "moderation.php" form), which
 // MyBB draws exactly when is_moderator(fid) holds — the test that also exempts a poster from
 // flood control — or a reply form's moderator options (close, stick), drawn for a moderator with
 // those rights. A reply form alone is not proof either way: a moderator without the close and
 // stick rights sees no options there (testdata/forums/mybb/section 36, 37), so read a thread page.
-func Moderates(doc *goquery.Document) bool {
+func moderates(doc *goquery.Document) bool {
 	return doc.Find(selectors.InlineMod+", "+selectors.ModOptions).Length() > 0
 }
 
 // Section reads the first page of forum fid's thread list.
-func (r *Reader) Section(ctx context.Context, fid string) (*Section, error) {
+func (r *reader) Section(ctx context.Context, fid string) (*section, error) {
 	if fid == "" {
 		return nil, fmt.Errorf("mybb: empty forum id")
 	}
-	var s *Section
+	var s *section
 	err := r.relogin(ctx, func() error {
-		doc, err := r.Get(ctx, SectionPath(fid))
+		doc, err := r.Get(ctx, sectionPath(fid))
 		if err != nil {
 			return err
 		}
-		s, err = ExtractSection(doc, r.Options)
+		s, err = extractSection(doc, r.Options)
 		if err == nil && s.ForumID != "" && s.ForumID != fid {
 			// A link forum, or the board answered another page: its list is not this section's.
 			err = markup("forumdisplay.php?fid=%s answered the list of forum %s", fid, s.ForumID)
@@ -248,7 +248,7 @@ func (r *Reader) Section(ctx context.Context, fid string) (*Section, error) {
 
 // SectionOf is the forum thread tid belongs to, as the breadcrumb of its last page read showed
 // it ("" before any page of it was read).
-func (r *Reader) SectionOf(tid string) string {
+func (r *reader) SectionOf(tid string) string {
 	if st, ok := r.threads[tid]; ok {
 		return st.Section
 	}

@@ -32,14 +32,14 @@ func capturedAt(t testing.TB, name string) time.Time {
 	return time.Time{}
 }
 
-func sectionFile(t testing.TB, name string) *Section {
+func sectionFile(t testing.TB, name string) *section {
 	t.Helper()
-	doc, err := Parse(fixture.Read(t, "mybb", name))
+	doc, err := parse(fixture.Read(t, "mybb", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := capturedAt(t, name)
-	s, err := ExtractSection(doc, Options{Location: time.UTC, Now: func() time.Time { return at }})
+	s, err := extractSection(doc, options{Location: time.UTC, Now: func() time.Time { return at }})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -154,7 +154,7 @@ func TestSectionRows(t *testing.T) {
 func TestSectionMergeInvisible(t *testing.T) {
 	before := sectionFile(t, "section/10-forumdisplay-fid2-before-merge.guest.html")
 	after := sectionFile(t, "section/13-forumdisplay-fid2-after-merge.guest.html")
-	find := func(s *Section, id string) forum.ThreadHead {
+	find := func(s *section, id string) forum.ThreadHead {
 		for _, h := range s.Threads {
 			if h.ID == id {
 				return h
@@ -215,11 +215,11 @@ func TestThreadForumAndModerator(t *testing.T) {
 		// the flood check: captures 38, 39).
 		{"section/36-newreply-tid2.gm-bot.moderator-noclose-nostick.html", false},
 	} {
-		doc, err := Parse(fixture.Read(t, "mybb", c.file))
+		doc, err := parse(fixture.Read(t, "mybb", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Moderates(doc); got != c.moderator {
+		if got := moderates(doc); got != c.moderator {
 			t.Errorf("%s: moderator options %v, want %v", c.file, got, c.moderator)
 		}
 	}
@@ -231,12 +231,12 @@ func TestThreadForumAndModerator(t *testing.T) {
 func TestSectionVariants(t *testing.T) {
 	page := string(fixture.Read(t, "mybb", "section/01-forumdisplay-fid2.guest.html"))
 	base := sectionFile(t, "section/01-forumdisplay-fid2.guest.html")
-	read := func(name, html string) *Section {
-		doc, err := Parse([]byte(html))
+	read := func(name, html string) *section {
+		doc, err := parse([]byte(html))
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := ExtractSection(doc, Options{Location: time.UTC, Now: func() time.Time { return at("2026-12-01 07:34") }})
+		s, err := extractSection(doc, options{Location: time.UTC, Now: func() time.Time { return at("2026-12-01 07:34") }})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -289,11 +289,11 @@ func FuzzExtractSection(f *testing.F) {
 	f.Add(fixture.Read(f, "mybb16", "16-forumdisplay-fid2.guest.html")) // MyBB 1.6's rows
 	f.Add([]byte(`<table><tr class="inline_row"><td class="forumdisplay_sticky"><span id="tid_1"><a href="showthread.php?tid=1">x</a></span></td><td><a href="misc.php?action=whoposted&tid=1">1,2</a></td><td><span class="lastpost"><span title="">Yesterday</span>, 25:99 PM</span></td></tr></table>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		doc, err := Parse(page)
+		doc, err := parse(page)
 		if err != nil {
 			return
 		}
-		s, err := ExtractSection(doc, testOptions())
+		s, err := extractSection(doc, testOptions())
 		if err != nil {
 			return
 		}
@@ -302,8 +302,8 @@ func FuzzExtractSection(f *testing.F) {
 				t.Fatalf("a head without an id: %+v", s.Threads)
 			}
 		}
-		_ = BreadcrumbFID(doc)
-		_ = Moderates(doc)
+		_ = breadcrumbFID(doc)
+		_ = moderates(doc)
 	})
 }
 
@@ -311,11 +311,11 @@ func FuzzExtractSection(f *testing.F) {
 // list.
 func TestSectionNotAList(t *testing.T) {
 	for _, name := range []string{"10-thread-p1.guest.html", "26-newreply-noperm.guest.html", "section/07-reply-error-flood-tid2.gm-bot.member.html"} {
-		doc, err := Parse(fixture.Read(t, "mybb", name))
+		doc, err := parse(fixture.Read(t, "mybb", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := ExtractSection(doc, testOptions())
+		s, err := extractSection(doc, testOptions())
 		if err == nil {
 			t.Errorf("%s: read as a thread list: %+v", name, s)
 			continue
@@ -333,11 +333,11 @@ func BenchmarkExtractSection(b *testing.B) {
 	o := testOptions()
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
-		doc, err := Parse(page)
+		doc, err := parse(page)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ExtractSection(doc, o); err != nil {
+		if _, err := extractSection(doc, o); err != nil {
 			b.Fatal(err)
 		}
 	}

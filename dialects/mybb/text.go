@@ -153,7 +153,7 @@ func citeInfo(cite *html.Node) (author, pid string) {
 			own.WriteString(c.Data)
 		case html.ElementNode:
 			if c.DataAtom == atom.A && (scrape.HasClass(c, "quick_jump") || rePID.MatchString(queryOf(scrape.Attr(c, "href")))) {
-				if id := PIDFromURL(scrape.Attr(c, "href")); id != "" {
+				if id := pidFromURL(scrape.Attr(c, "href")); id != "" {
 					pid = id
 				}
 			}

@@ -39,17 +39,17 @@ var themeBoards = []struct {
 // themeNow is a moment just after the theme captures (2026-12-01 09:43–09:45 UTC).
 var themeNow = time.Date(2026, 12, 1, 9, 45, 0, 0, time.UTC)
 
-func themeOptions() Options {
-	return Options{BaseURL: "http://127.0.0.1:18400/", Location: time.UTC, Now: func() time.Time { return themeNow }}
+func themeOptions() options {
+	return options{BaseURL: "http://127.0.0.1:18400/", Location: time.UTC, Now: func() time.Time { return themeNow }}
 }
 
 func extractTheme(t testing.TB, dir, name string) *Page {
 	t.Helper()
-	doc, err := Parse(fixture.Read(t, dir, name))
+	doc, err := parse(fixture.Read(t, dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Extract(doc, themeOptions())
+	p, err := extract(doc, themeOptions())
 	if err != nil {
 		t.Fatalf("%s/%s: %v", dir, name, err)
 	}
@@ -155,7 +155,7 @@ func TestThemeCapturesMatchRaw(t *testing.T) {
 				if g, w := strings.Join(lines(p.Text), "\n"), strings.Join(lines(themeOwnText(r.Message)), "\n"); g != w {
 					t.Errorf("post %s text:\n got  %q\n want %q", id, g, w)
 				}
-				if !strings.HasPrefix(p.Permalink, b.seo) || PIDFromURL(p.Permalink) != id {
+				if !strings.HasPrefix(p.Permalink, b.seo) || pidFromURL(p.Permalink) != id {
 					t.Errorf("post %s: permalink %q", id, p.Permalink)
 				}
 				for _, sig := range []string{"GL HF", "Sig:", "Бот-ведущий", "last modified", "Edit Reason"} {
@@ -210,11 +210,11 @@ func TestThemeCapturesMatchRaw(t *testing.T) {
 				t.Errorf("%s: page %d does not hold post %s", b.permalink, perm.Page, b.permalinkPID)
 			}
 
-			doc, err := Parse(fixture.Read(t, b.dir, b.forumPage))
+			doc, err := parse(fixture.Read(t, b.dir, b.forumPage))
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := ExtractSection(doc, themeOptions())
+			s, err := extractSection(doc, themeOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +283,7 @@ func TestPIDFromURLForms(t *testing.T) {
 		"showthread.php?tid=1":                         "",
 		"http://b/user-3.html":                         "",
 	} {
-		if got := PIDFromURL(u); got != want {
+		if got := pidFromURL(u); got != want {
 			t.Errorf("PIDFromURL(%q) = %q, want %q", u, got, want)
 		}
 	}
@@ -291,7 +291,7 @@ func TestPIDFromURLForms(t *testing.T) {
 	for _, b := range themeBoards {
 		h := string(fixture.Read(t, b.dir, "14-thread-lastpost.guest.html.headers.txt"))
 		m := regexp.MustCompile(`(?m)^Location: (\S+)`).FindStringSubmatch(h)
-		if m == nil || PIDFromURL(m[1]) != b.lastPID {
+		if m == nil || pidFromURL(m[1]) != b.lastPID {
 			t.Errorf("%s: Location %v, want pid %s", b.dir, m, b.lastPID)
 		}
 	}
@@ -360,13 +360,13 @@ func TestReplyResultSEO(t *testing.T) {
 		{"mybb-multicolors", "22-reply-success.gm-bot.html", "26"},
 		{"mybb-multicolors", "23-reply-success-newpost.gm-bot.html", "46"},
 	} {
-		doc, err := Parse(fixture.Read(t, c.dir, c.file))
+		doc, err := parse(fixture.Read(t, c.dir, c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
 		base, _ := url.Parse("http://127.0.0.1:18400/newreply.php?tid=1&processed=1")
-		target, err := Result(doc, base)
-		if err != nil || PIDFromURL(target) != c.pid {
+		target, err := result(doc, base)
+		if err != nil || pidFromURL(target) != c.pid {
 			t.Errorf("%s/%s: %q %v, want pid %s", c.dir, c.file, target, err, c.pid)
 		}
 	}

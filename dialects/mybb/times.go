@@ -9,7 +9,7 @@ import (
 
 // dateLayouts are the date and time layouts tried for absolute dates, board default first
 // (date format m-d-Y, time format h:i A, joined by ", "). A board with another format adds its
-// own with Options.DateLayouts.
+// own with options.DateLayouts.
 var dateLayouts = []string{
 	"01-02-2006, 03:04 PM",
 	"01-02-2006, 3:04 PM",
@@ -34,12 +34,12 @@ var dateOnlyLayouts = []string{
 }
 
 // layouts are the absolute layouts this board is read with: its configured ones first.
-func (o *Options) layouts() []string {
+func (o *options) layouts() []string {
 	return append(append([]string{}, o.DateLayouts...), dateLayouts...)
 }
 
 // parseDateOnly reads a date without a time of day ("Today"'s title holds only the date).
-func (o *Options) parseDateOnly(s string) (time.Time, bool) {
+func (o *options) parseDateOnly(s string) (time.Time, bool) {
 	return scrape.ParseLayouts(s, o.loc(), dateOnlyLayouts...)
 }
 
@@ -47,7 +47,7 @@ func (o *Options) parseDateOnly(s string) (time.Time, bool) {
 // ("Less than 1 minute ago", "6 minutes ago", "2 hours ago", "Today, 03:16 AM",
 // "Yesterday, 11:02 PM", Russian "Сегодня, 03:16", "Вчера, 23:02", "5 минут назад"): date.Parse
 // with the board's layouts.
-func (o *Options) parseShown(s string) (time.Time, bool) {
+func (o *options) parseShown(s string) (time.Time, bool) {
 	t, err := scrape.ParseDate(s, o.loc(), o.now(), o.layouts()...)
 	return t, err == nil
 }
@@ -55,7 +55,7 @@ func (o *Options) parseShown(s string) (time.Time, bool) {
 // parseDateTitle resolves a date shown as <span title="ABS">TEXT</span>REST: the title is the
 // absolute date and time ("11-30-2026, 03:17 AM"), or only the date for "Today"/"Yesterday"
 // (then the time is in REST: "<span title="11-30-2026">Today</span>, 03:14 AM").
-func (o *Options) parseDateTitle(title, text, rest string) (time.Time, bool) {
+func (o *options) parseDateTitle(title, text, rest string) (time.Time, bool) {
 	if title != "" {
 		if t, err := scrape.ParseDate(title, o.loc(), o.now(), o.layouts()...); err == nil {
 			return t, true

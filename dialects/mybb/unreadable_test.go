@@ -21,18 +21,18 @@ func TestMaintenanceAndLoginPagesAreTyped(t *testing.T) {
 		"login page": {`<html><body><form action="member.php" method="post"><input type="text" name="username"><input type="password" name="password">
 <input type="hidden" name="action" value="do_login"></form></body></html>`, forum.ErrLoggedOut},
 	} {
-		doc, err := Parse([]byte(c.html))
+		doc, err := parse([]byte(c.html))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Extract(doc, testOptions())
+		_, err = extract(doc, testOptions())
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", name, err, c.want)
 		}
 	}
 	// A page that truly changed is still a markup change, and nothing else.
-	doc, _ := Parse([]byte(`<html><body><div class="new-theme">Новая тема оформления</div></body></html>`))
-	if _, err := Extract(doc, testOptions()); !errors.Is(err, forum.ErrMarkupChanged) || errors.Is(err, forum.ErrMaintenance) || errors.Is(err, forum.ErrLoggedOut) {
+	doc, _ := parse([]byte(`<html><body><div class="new-theme">Новая тема оформления</div></body></html>`))
+	if _, err := extract(doc, testOptions()); !errors.Is(err, forum.ErrMarkupChanged) || errors.Is(err, forum.ErrMaintenance) || errors.Is(err, forum.ErrLoggedOut) {
 		t.Errorf("a changed page: %v", err)
 	}
 }

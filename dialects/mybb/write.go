@@ -59,7 +59,7 @@ func (f *Forum) replyForm(ctx context.Context, tid string) (Form, string, *goque
 	if err := f.ensureLogin(ctx); err != nil {
 		return Form{}, "", nil, err
 	}
-	p, doc, err := f.get(ctx, NewReplyPath(tid))
+	p, doc, err := f.get(ctx, newReplyPath(tid))
 	if err != nil {
 		return Form{}, "", nil, err
 	}
@@ -67,9 +67,9 @@ func (f *Forum) replyForm(ctx context.Context, tid string) (Form, string, *goque
 	if err != nil {
 		return Form{}, "", nil, err
 	}
-	form := ReadForm(sel, p.URL)
+	form := readForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {
-		form.Values.Set("my_post_key", MyPostKey(doc))
+		form.Values.Set("my_post_key", myPostKey(doc))
 	}
 	if form.Values.Get("tid") == "" {
 		form.Values.Set("tid", tid)
@@ -82,7 +82,7 @@ func (f *Forum) replyForm(ctx context.Context, tid string) (Form, string, *goque
 func replyFormOf(doc *goquery.Document) (*goquery.Selection, error) {
 	sel := doc.Find(selectors.ReplyForm).Not("#quick_reply_form").First()
 	if sel.Length() == 0 {
-		if perr := PageError(doc); perr != nil {
+		if perr := pageError(doc); perr != nil {
 			return nil, perr
 		}
 		if !LoggedIn(doc) {
@@ -110,13 +110,13 @@ func (f *Forum) submitReply(ctx context.Context, tid string, form Form, charset 
 	if err != nil {
 		return "", false, err
 	}
-	target, err := Result(rdoc, rp.URL)
+	target, err := result(rdoc, rp.URL)
 	if err != nil {
 		return "", false, err
 	}
-	pid := PIDFromURL(target)
+	pid := pidFromURL(target)
 	if pid == "" {
-		return "", false, fmt.Errorf("mybb: reply accepted but the redirect %q names no post (queued for moderation?): %w", target, ErrUnrecognised)
+		return "", false, fmt.Errorf("mybb: reply accepted but the redirect %q names no post (queued for moderation?): %w", target, errUnrecognised)
 	}
 	// A new post always gets a pid above every existing one; MyBB's auto-merge answers with the
 	// bot's previous post instead.
@@ -131,7 +131,7 @@ func (f *Forum) submitReply(ctx context.Context, tid string, form Form, charset 
 // probeLastPID asks the board for the thread's newest post without reading a page:
 // showthread.php?tid=T&action=lastpost answers 302 to …pid=P#pidP. "" when it cannot tell.
 func (f *Forum) probeLastPID(ctx context.Context, tid string) string {
-	p, err := f.c.GetNoRedirect(ctx, f.abs(LastPostPath(tid)))
+	p, err := f.c.GetNoRedirect(ctx, f.abs(lastPostPath(tid)))
 	if err != nil || p.Status < 300 || p.Status > 399 {
 		return ""
 	}
@@ -139,7 +139,7 @@ func (f *Forum) probeLastPID(ctx context.Context, tid string) string {
 	if err != nil {
 		return ""
 	}
-	return PIDFromURL(loc.String())
+	return pidFromURL(loc.String())
 }
 
 // SendPM sends a private message through the compose form (private.php?action=send), acting on
@@ -155,13 +155,13 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 	if err := f.ensureLogin(ctx); err != nil {
 		return err
 	}
-	p, doc, err := f.get(ctx, ComposePath)
+	p, doc, err := f.get(ctx, composePath)
 	if err != nil {
 		return err
 	}
 	sel := doc.Find(selectors.PMSendForm).First()
 	if sel.Length() == 0 {
-		if perr := PageError(doc); perr != nil {
+		if perr := pageError(doc); perr != nil {
 			return perr
 		}
 		if !LoggedIn(doc) {
@@ -169,9 +169,9 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 		}
 		return fmt.Errorf("mybb: no PM form (%s): %w", selectors.PMSendForm, forum.ErrMarkupChanged)
 	}
-	form := ReadForm(sel, p.URL)
+	form := readForm(sel, p.URL)
 	if form.Values.Get("my_post_key") == "" {
-		form.Values.Set("my_post_key", MyPostKey(doc))
+		form.Values.Set("my_post_key", myPostKey(doc))
 	}
 	form.Values.Set("action", "do_send")
 	form.Values.Set("to", to)
@@ -183,11 +183,11 @@ func (f *Forum) sendPMOnce(ctx context.Context, to, subject, body string) error 
 	if err != nil {
 		return err
 	}
-	if _, err := Result(rdoc, rp.URL); err != nil {
-		if errors.Is(err, ErrFormRejected) && reNoRecipient.MatchString(err.Error()) {
+	if _, err := result(rdoc, rp.URL); err != nil {
+		if errors.Is(err, errFormRejected) && reNoRecipient.MatchString(err.Error()) {
 			return fmt.Errorf("mybb: PM to %q: %w: %w", to, err, forum.ErrNotFound)
 		}
-		if errors.Is(err, ErrFormRejected) && reCannotReceive.MatchString(err.Error()) {
+		if errors.Is(err, errFormRejected) && reCannotReceive.MatchString(err.Error()) {
 			return fmt.Errorf("mybb: PM to %q: %w: %w", to, err, forum.ErrRecipient)
 		}
 		return fmt.Errorf("mybb: PM to %q: %w", to, err)

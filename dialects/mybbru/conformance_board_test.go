@@ -24,7 +24,7 @@ func TestConformance(t *testing.T) {
 		Start: func(t *testing.T) *forumtest.Board {
 			b := newMybbruBoard(t)
 			fm, err := New(forum.Config{BaseURL: b.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC, Now: b.Now},
-				Options{Client: forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100})})
+				options{Client: forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100})})
 			if err != nil {
 				t.Fatal(err)
 			}

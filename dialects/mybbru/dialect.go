@@ -12,8 +12,8 @@ import (
 func Dialect() forum.Dialect {
 	return forum.Dialect{
 		Name:       "mybbru",
-		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) },
-		Extract:    Extract,
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg, options{}) },
+		Extract:    extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
 		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{

@@ -58,7 +58,7 @@ var threadTable = &scrape.Table{
 	Required:        "#pun-main",
 }
 
-// Extract reads a saved thread page (any charset; windows-1251 from the header or <meta>).
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+// extract reads a saved thread page (any charset; windows-1251 from the header or <meta>).
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
 	return scrape.ExtractWith(threadTable, page, contentType, cfg)
 }

@@ -69,7 +69,7 @@ func golden(t *testing.T, name string, v any) {
 func TestGoldenThreadPages(t *testing.T) {
 	for _, name := range []string{"viewtopic-id2-p1.html", "viewtopic-id2-p2.html"} {
 		t.Run(name, func(t *testing.T) {
-			posts, err := Extract(readPage(t, name), "text/html; charset=windows-1251", testConfig(t))
+			posts, err := extract(readPage(t, name), "text/html; charset=windows-1251", testConfig(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestCharsetFromMeta(t *testing.T) {
 	if bytes.Contains(raw, []byte("Сегодня")) {
 		t.Fatal("test page is not windows-1251")
 	}
-	posts, err := Extract(raw, "", testConfig(t))
+	posts, err := extract(raw, "", testConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestCharsetFromMeta(t *testing.T) {
 }
 
 func TestThreadDetails(t *testing.T) {
-	posts, err := Extract(readPage(t, "viewtopic-id2-p1.html"), "", testConfig(t))
+	posts, err := extract(readPage(t, "viewtopic-id2-p1.html"), "", testConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ var dataPosted = regexp.MustCompile(` data-posted="\d+"`)
 func TestRelativeDatesMatchTimestamps(t *testing.T) {
 	cfg := testConfig(t)
 	raw := readPage(t, "viewtopic-id2-p1.html")
-	want, err := Extract(raw, "", cfg)
+	want, err := extract(raw, "", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestRelativeDatesMatchTimestamps(t *testing.T) {
 	if bytes.Equal(stripped, raw) {
 		t.Fatal("no data-posted in the page")
 	}
-	got, err := Extract(stripped, "", cfg)
+	got, err := extract(stripped, "", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,14 +190,14 @@ func TestPageInfo(t *testing.T) {
 
 func TestNotAThreadPage(t *testing.T) {
 	for _, name := range []string{"login-form.html", "post-reply-form.html", "message-no-permission.html"} {
-		_, err := Extract(readPage(t, name), "", testConfig(t))
+		_, err := extract(readPage(t, name), "", testConfig(t))
 		if !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: err = %v, want ErrMarkupChanged", name, err)
 		}
 	}
 	// A theme change that renames the post body costs the bodies (each post says so).
 	raw := bytes.ReplaceAll(readPage(t, "viewtopic-id2-p1.html"), []byte(`class="post-content"`), []byte(`class="message"`))
-	posts, err := Extract(raw, "", testConfig(t))
+	posts, err := extract(raw, "", testConfig(t))
 	if err != nil || len(posts) == 0 {
 		t.Fatalf("renamed body: %d posts, err = %v", len(posts), err)
 	}
@@ -219,7 +219,7 @@ func TestRoundTripWindows1251(t *testing.T) {
 	page := readPage(t, "viewtopic-id2-p2.html")
 	orig, _ := charmap.Windows1251.NewEncoder().String("3-й ход сарацина н2 на F4")
 	page = bytes.Replace(page, []byte(orig), []byte(enc), 1)
-	posts, err := Extract(page, "text/html; charset=windows-1251", testConfig(t))
+	posts, err := extract(page, "text/html; charset=windows-1251", testConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func FuzzExtract(f *testing.F) {
 			panic(fmt.Sprintf("Extract took over 5 s on %d bytes:\n%s", len(page), buf[:n]))
 		})
 		defer watchdog.Stop()
-		posts, err := Extract(page, "", cfg)
+		posts, err := extract(page, "", cfg)
 		if err == nil && len(posts) == 0 {
 			t.Fatal("no error and no posts")
 		}
@@ -256,7 +256,7 @@ func BenchmarkExtract20Posts(b *testing.B) {
 	cfg := testConfig(b)
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
-		posts, err := Extract(page, "text/html; charset=windows-1251", cfg)
+		posts, err := extract(page, "text/html; charset=windows-1251", cfg)
 		if err != nil || len(posts) != 20 {
 			b.Fatal(err, len(posts))
 		}

@@ -31,8 +31,8 @@ import (
 	"forumgm/forum/web"
 )
 
-// Options are the injectable parts (tests).
-type Options struct {
+// options are the injectable parts (tests).
+type options struct {
 	Client    *forum.Client
 	Sleep     web.Sleeper
 	FloodWait time.Duration // the wait of a flood message that names none
@@ -43,7 +43,7 @@ type Forum struct {
 	cfg  forum.Config
 	base *url.URL
 	c    *forum.Client
-	opt  Options
+	opt  options
 	max  int
 
 	mu       sync.Mutex
@@ -52,7 +52,7 @@ type Forum struct {
 }
 
 // New builds the dialect.
-func New(cfg forum.Config, opt Options) (*Forum, error) {
+func New(cfg forum.Config, opt options) (*Forum, error) {
 	if cfg.BaseURL == "" {
 		return nil, errors.New("mybbru: BaseURL is empty")
 	}
@@ -392,7 +392,7 @@ func (f *Forum) SectionOf(t forum.Thread) string {
 }
 
 func (f *Forum) learnSection(topic string, d *goquery.Document) {
-	section := SectionOf(d)
+	section := sectionOf(d)
 	if section == "" {
 		return
 	}

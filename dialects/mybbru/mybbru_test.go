@@ -160,7 +160,7 @@ func setup(t *testing.T) (*board, *testkit.Clock, *Forum) {
 	msk, _ := time.LoadLocation("Europe/Moscow")
 	cfg := forum.Config{BaseURL: srv.URL + "/", Username: "gm-bot", Password: "Пароль1", Location: msk, Now: clock.Now}
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, Sleep: clock.Sleep})
-	f, err := New(cfg, Options{Client: c, Sleep: clock.Sleep})
+	f, err := New(cfg, options{Client: c, Sleep: clock.Sleep})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,12 +17,12 @@ func Section(doc *goquery.Document, cfg forum.Config) ([]forum.ThreadHead, error
 	return punbb.Section(doc, scrape.ReadOptionsFrom(cfg))
 }
 
-// SectionOf reads the forum a topic page belongs to from its breadcrumb (#pun-crumbs1); "" when
+// sectionOf reads the forum a topic page belongs to from its breadcrumb (#pun-crumbs1); "" when
 // the page shows none.
-func SectionOf(doc *goquery.Document) string { return punbb.SectionOf(doc) }
+func sectionOf(doc *goquery.Document) string { return punbb.SectionOf(doc) }
 
-// SectionBytes reads a saved forum page (any charset; windows-1251 from the header or <meta>).
-func SectionBytes(page []byte, contentType string, cfg forum.Config) ([]forum.ThreadHead, error) {
+// sectionBytes reads a saved forum page (any charset; windows-1251 from the header or <meta>).
+func sectionBytes(page []byte, contentType string, cfg forum.Config) ([]forum.ThreadHead, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err

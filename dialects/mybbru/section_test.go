@@ -13,7 +13,7 @@ import (
 func TestSection(t *testing.T) {
 	cfg := testConfig(t)
 	msk := cfg.Location
-	heads, err := SectionBytes(readPage(t, "viewforum-id2.html"), "text/html; charset=windows-1251", cfg)
+	heads, err := sectionBytes(readPage(t, "viewforum-id2.html"), "text/html; charset=windows-1251", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestSection(t *testing.T) {
 		t.Errorf("heads\n%+v\nwant\n%+v", heads, want)
 	}
 	// A topic page is no topic list.
-	if _, err := SectionBytes(readPage(t, "viewtopic-id2-p1.html"), "", cfg); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := sectionBytes(readPage(t, "viewtopic-id2-p1.html"), "", cfg); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("topic page as a list: %v", err)
 	}
 }
@@ -49,7 +49,7 @@ func TestSectionOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SectionOf(doc); got != c.want {
+		if got := sectionOf(doc); got != c.want {
 			t.Errorf("%s: %q, want %q", c.page, got, c.want)
 		}
 	}
@@ -61,7 +61,7 @@ func FuzzSection(f *testing.F) {
 	f.Add([]byte(`<div id="pun-viewforum"><table><tbody class="hasicon"><tr class="altstyle isticky"><td class="tcl"><a href="viewtopic.php?id=7">т</a></td><td class="tc2">1 204</td><td class="tcr"><a href="viewtopic.php?id=7&p=3#p99">Вчера 01:02:03</a> <span class="byuser">от&#160;x</span></td></tr></tbody></table></div>`))
 	cfg := testConfig(f)
 	f.Fuzz(func(t *testing.T, page []byte) {
-		heads, err := SectionBytes(page, "text/html; charset=windows-1251", cfg)
+		heads, err := sectionBytes(page, "text/html; charset=windows-1251", cfg)
 		for _, h := range heads {
 			if h.ID == "" {
 				t.Fatalf("a head without an id: %+v (err %v)", h, err)

@@ -15,9 +15,9 @@ import (
 	"forumgm/forum/web"
 )
 
-// DefaultMaxAttachmentSize is phpBB's default max_filesize (256 KiB, a fresh 3.3 install);
+// defaultMaxAttachmentSize is phpBB's default max_filesize (256 KiB, a fresh 3.3 install);
 // Extra["max_attachment_size"] (bytes) overrides it.
-const DefaultMaxAttachmentSize = 262144
+const defaultMaxAttachmentSize = 262144
 
 // attachmentTypes are the image extensions a fresh phpBB 3.3 allows (the "Images" group).
 var attachmentTypes = []string{"gif", "jpeg", "jpg", "png", "tga", "tif", "tiff", "webp"}
@@ -32,7 +32,7 @@ func attachSettings(extra map[string]string) (bool, int64, error) {
 	default:
 		return false, 0, fmt.Errorf("phpbb: bad attachments %q (on or off)", extra["attachments"])
 	}
-	max := int64(DefaultMaxAttachmentSize)
+	max := int64(defaultMaxAttachmentSize)
 	if s := extra["max_attachment_size"]; s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 1 {

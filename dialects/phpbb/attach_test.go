@@ -158,10 +158,10 @@ func TestReplyWithAttachmentsRefused(t *testing.T) {
 			t.Errorf("something was posted: %v", v)
 		}
 	}
-	if !f.Capabilities().Takes(fieldPNG) || f.Capabilities().Takes(forum.Attachment{Name: "a.png", Data: make([]byte, DefaultMaxAttachmentSize+1)}) {
+	if !f.Capabilities().Takes(fieldPNG) || f.Capabilities().Takes(forum.Attachment{Name: "a.png", Data: make([]byte, defaultMaxAttachmentSize+1)}) {
 		t.Error("default capabilities")
 	}
-	off, err := New(forum.Config{BaseURL: "http://x/", Extra: map[string]string{"attachments": "off"}}, Options{})
+	off, err := New(forum.Config{BaseURL: "http://x/", Extra: map[string]string{"attachments": "off"}}, options{})
 	if err != nil || off.Capabilities().Attachments {
 		t.Errorf("attachments off: %v %+v", err, off.Capabilities())
 	}

@@ -228,7 +228,7 @@ func TestCapturedPMs(t *testing.T) {
 
 // Every captured thread page knows its place in the topic (page N of 3) and links the pages
 // before and after it, through the table or, where the style writes only page numbers,
-// FillPages.
+// fillPages.
 func TestCapturedPagination(t *testing.T) {
 	o, _ := scrape.OptionsFromConfig(testConfig())
 	for _, c := range captures {
@@ -249,7 +249,7 @@ func TestCapturedPagination(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				FillPages(doc, pg, o.Base)
+				fillPages(doc, pg, o.Base)
 				start := func(page int) string {
 					if page == 1 {
 						return "t=2"
@@ -278,7 +278,7 @@ func TestCapturedSections(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			heads, err := ReadSection(doc)
+			heads, err := readSection(doc)
 			if err != nil || len(heads) != 2 {
 				t.Fatalf("%d topics, %v", len(heads), err)
 			}
@@ -290,7 +290,7 @@ func TestCapturedSections(t *testing.T) {
 	}
 	for _, dir := range []string{"phpbb30", "phpbb31"} {
 		doc, _ := scrape.Parse(fixture.Read(t, dir, "65-viewforum.subsilver2.guest.html"), "")
-		if _, err := ReadSection(doc); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := readSection(doc); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s subsilver2 topic list: %v, want ErrMarkupChanged", dir, err)
 		}
 	}

@@ -29,7 +29,7 @@ func (b *phpbbBoard) forum(t *testing.T) *Forum {
 	noSleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	fm, err := New(forum.Config{BaseURL: b.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC, Now: b.Now,
 		Extra: map[string]string{"flood_wait": "5s"}}, // the captured board's flood_interval
-		Options{Client: forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100}), Sleep: noSleep})
+		options{Client: forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100}), Sleep: noSleep})
 	if err != nil {
 		t.Fatal(err)
 	}

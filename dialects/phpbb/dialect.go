@@ -11,7 +11,7 @@ import (
 func Dialect() forum.Dialect {
 	return forum.Dialect{
 		Name:       "phpbb",
-		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg, Options{}) },
+		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg, options{}) },
 		Extract:    Extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
 		PageThread: scrape.PageThreadOf(pageThread),

@@ -18,7 +18,7 @@
 //	code          div.codebox pre code (3.1: div.codebox > p + code; 3.0: dl.codebox dd code)
 //	pagination    div.pagination li.active span (current), li a.button / li span (numbers; 3.1:
 //	              li > a), li.previous a[rel=prev], li.next a[rel=next]; 3.0 writes only the
-//	              numbers ("1, <strong>2</strong>, 3"): FillPages takes the neighbours' links
+//	              numbers ("1, <strong>2</strong>, 3"): fillPages takes the neighbours' links
 //
 // subsilver2 (phpBB 3.0 and 3.1; table subsilver2Table, chosen when the page has b.postauthor): one
 // table.tablebg per post, a[name=p{id}], b.postauthor, "Posted: date" in td.gensmall, body

@@ -23,8 +23,8 @@ var folderSel = struct {
 	OutboxLink: "#navigation a[href*='folder=outbox']",
 }
 
-// FolderRow is one message of a folder list.
-type FolderRow struct {
+// folderRow is one message of a folder list.
+type folderRow struct {
 	ID      string // msg_id
 	Href    string // the message's view link as written (relative to the page), "" when removed
 	Subject string
@@ -32,7 +32,7 @@ type FolderRow struct {
 
 // Folder is what a poller needs from a folder page.
 type Folder struct {
-	Rows []FolderRow // in page order (newest first by default)
+	Rows []folderRow // in page order (newest first by default)
 	Next string      // the next page's link as written, "" on the last page
 	// Outbox is the number of messages in the Outbox as the folder menu says ("Outbox (2)"; phpBB
 	// counts every outbox message as unread), 0 when it shows no number, -1 without the menu.
@@ -44,12 +44,12 @@ var (
 	reFolderCount = regexp.MustCompile(`\((\d+)\)`)
 )
 
-// ParseFolder reads a private-message folder page. A page without the message list (and without
+// parseFolder reads a private-message folder page. A page without the message list (and without
 // phpBB's "no messages" paragraph of an empty folder) is an error wrapping
 // forum.ErrMarkupChanged.
 // A row whose message was deleted (its link removes the row, phpBB's MESSAGE_REMOVED_FROM_OUTBOX)
 // has an empty Href.
-func ParseFolder(doc *goquery.Document) (Folder, error) {
+func parseFolder(doc *goquery.Document) (Folder, error) {
 	f := Folder{Outbox: -1}
 	if a := doc.Find(folderSel.OutboxLink).First(); a.Length() > 0 {
 		f.Outbox = 0
@@ -74,7 +74,7 @@ func ParseFolder(doc *goquery.Document) (Folder, error) {
 		if _, err := strconv.Atoi(id); err != nil {
 			return
 		}
-		row := FolderRow{ID: id, Subject: strings.Join(strings.Fields(a.Text()), " ")}
+		row := folderRow{ID: id, Subject: strings.Join(strings.Fields(a.Text()), " ")}
 		if !strings.Contains(href, "action=delete") {
 			row.Href = href
 		}

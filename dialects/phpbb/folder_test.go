@@ -26,7 +26,7 @@ func TestSentGolden(t *testing.T) {
 	}
 }
 
-// ParseFolder reads the rows of Sent messages and the Outbox (newest first, each with its own
+// parseFolder reads the rows of Sent messages and the Outbox (newest first, each with its own
 // folder's view link) and the Outbox count of the folder menu.
 func TestParseFolder(t *testing.T) {
 	for _, c := range []struct {
@@ -42,7 +42,7 @@ func TestParseFolder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fl, err := ParseFolder(doc)
+		fl, err := parseFolder(doc)
 		if err != nil {
 			t.Fatalf("%s: %v", c.page, err)
 		}
@@ -61,12 +61,12 @@ func TestParseFolder(t *testing.T) {
 	// The menu without a number: an empty Outbox.
 	raw := strings.ReplaceAll(string(readPage(t, "ucp-pm-sentbox.html")), "<strong>Outbox (1)</strong>", "Outbox")
 	doc, _ := scrape.Parse([]byte(raw), "")
-	if fl, err := ParseFolder(doc); err != nil || fl.Outbox != 0 || len(fl.Rows) != 2 {
+	if fl, err := parseFolder(doc); err != nil || fl.Outbox != 0 || len(fl.Rows) != 2 {
 		t.Errorf("empty outbox: %+v %v", fl, err)
 	}
 	// A message page is no folder.
 	doc, _ = scrape.Parse(readPage(t, "message-no-permission.html"), "")
-	if _, err := ParseFolder(doc); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := parseFolder(doc); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("message page: %v", err)
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// FillPages completes pg, a page of a topic read from doc (at base), with the previous and next
+// fillPages completes pg, a page of a topic read from doc (at base), with the previous and next
 // pages' links when the style writes no such links but numbers its pages: phpBB 3.0 prosilver's
 // pagination is "1, <strong>2</strong>, 3" only. The links numbered Current-1 and Current+1 are
 // taken, session ids left out.
-func FillPages(doc *goquery.Document, pg *scrape.Page, base *url.URL) {
+func fillPages(doc *goquery.Document, pg *scrape.Page, base *url.URL) {
 	if pg == nil || (pg.Prev != "" || pg.Current <= 1) && (pg.Next != "" || pg.Current >= pg.Last) {
 		return
 	}

@@ -28,8 +28,8 @@ import (
 	"forumgm/forum/web"
 )
 
-// Options are the injectable parts (tests): the HTTP client, the sleep and the limits.
-type Options struct {
+// options are the injectable parts (tests): the HTTP client, the sleep and the limits.
+type options struct {
 	Client     *forum.Client
 	Sleep      web.Sleeper   // default: a timer
 	MinFormAge time.Duration // default 2s
@@ -41,7 +41,7 @@ type Forum struct {
 	cfg  forum.Config
 	base *url.URL
 	c    *forum.Client
-	opt  Options
+	opt  options
 	now  func() time.Time
 	max  int
 	// attach: the board takes attachments from the bot; maxAttach: bytes (Extra).
@@ -57,7 +57,7 @@ type Forum struct {
 }
 
 // New builds the dialect.
-func New(cfg forum.Config, opt Options) (*Forum, error) {
+func New(cfg forum.Config, opt options) (*Forum, error) {
 	if cfg.BaseURL == "" {
 		return nil, errors.New("phpbb: BaseURL is empty")
 	}
@@ -432,7 +432,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 			return fmt.Errorf("phpbb: inbox: %w", forum.ErrLoggedOut)
 		}
 		if doc.Find("ul.pmlist, ul.topiclist").Length() == 0 {
-			if fl, err := ParseFolder(doc); err == nil && len(fl.Rows) == 0 {
+			if fl, err := parseFolder(doc); err == nil && len(fl.Rows) == 0 {
 				return nil // an empty inbox: "No messages" and no list
 			}
 			if msg := errorText(doc); msg != "" {

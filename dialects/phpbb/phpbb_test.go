@@ -200,7 +200,7 @@ func setup(t *testing.T) (*board, *Forum) {
 	t.Cleanup(srv.Close)
 	cfg := forum.Config{BaseURL: srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC, Now: clock.Now}
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, Sleep: clock.Sleep})
-	f, err := New(cfg, Options{Client: c, Sleep: clock.Sleep})
+	f, err := New(cfg, options{Client: c, Sleep: clock.Sleep})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,8 +88,8 @@ func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string, o 
 	if err := forum.CheckThread(t.ID, pageThread(doc)); err != nil {
 		return nil, nil, fmt.Errorf("phpbb: %w", err)
 	}
-	FillPages(doc, pg, p.URL) // phpBB 3.0 prosilver numbers its pages without prev/next links
-	if s := SectionOf(doc); s != "" {
+	fillPages(doc, pg, p.URL) // phpBB 3.0 prosilver numbers its pages without prev/next links
+	if s := sectionOf(doc); s != "" {
 		f.mu.Lock()
 		f.sections[t.ID] = s
 		f.mu.Unlock()
@@ -124,7 +124,7 @@ func (f *Forum) fromCursor(ctx context.Context, t forum.Thread, after forum.Curs
 		cur.Page = pg.Current
 		next = pg.Next
 		if next == "" {
-			f.remember(t, out, after, pg.Posts, TotalPosts(doc))
+			f.remember(t, out, after, pg.Posts, totalPosts(doc))
 		}
 	}
 	forum.SortPosts(out)
@@ -146,7 +146,7 @@ func (f *Forum) fromLastPage(ctx context.Context, t forum.Thread, after forum.Cu
 		}
 		if pages == 0 {
 			cur.Page = pg.Current
-			total, last = TotalPosts(doc), pg.Posts
+			total, last = totalPosts(doc), pg.Posts
 		}
 		older := false
 		for _, post := range pg.Posts {
@@ -218,7 +218,7 @@ func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead
 		if err != nil {
 			return err
 		}
-		heads, err = ReadSection(doc)
+		heads, err = readSection(doc)
 		if err != nil && loginShown(doc) {
 			return fmt.Errorf("phpbb: forum %s: %w", section, forum.ErrLoggedOut)
 		}

@@ -44,10 +44,10 @@ var (
 	forumRe    = regexp.MustCompile(`viewforum\.php\?(?:[^#]*&)?f=(\d+)`)
 )
 
-// ReadSection reads the first page of a forum's topic list into thread heads, in the order shown
+// readSection reads the first page of a forum's topic list into thread heads, in the order shown
 // (announcements and sticky topics first, both Sticky). A forum without topics gives an empty
 // list; a page that is no topic list is an error wrapping forum.ErrMarkupChanged.
-func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
+func readSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 	if doc.Find(sectionSel.Row).Length() == 0 && doc.Find("h2.forum-title").Length() == 0 {
 		return nil, scrape.Markup("phpbb", "not a forum's topic list")
 	}
@@ -81,9 +81,9 @@ func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 	return heads, nil
 }
 
-// SectionOf reads the forum a topic page belongs to from its breadcrumb (the innermost forum);
+// sectionOf reads the forum a topic page belongs to from its breadcrumb (the innermost forum);
 // "" when the page shows none.
-func SectionOf(doc *goquery.Document) string {
+func sectionOf(doc *goquery.Document) string {
 	if id := doc.Find(sectionSel.Crumb).Last().AttrOr("data-forum-id", ""); id != "" {
 		return id
 	}
@@ -95,20 +95,20 @@ func SectionOf(doc *goquery.Document) string {
 	return ""
 }
 
-// TotalPosts is the number of posts of the topic a topic page shows in its pagination bar
+// totalPosts is the number of posts of the topic a topic page shows in its pagination bar
 // ("14 posts"; TOTAL_POSTS of viewtopic_body.html; subsilver2 "[ 14 posts ]"), -1 when it shows
 // none.
-func TotalPosts(doc *goquery.Document) int {
+func totalPosts(doc *goquery.Document) int {
 	p := doc.Find(sectionSel.TotalPosts).First().Clone()
 	p.Find("ul, a").Remove()
 	return scrape.Count(p.Text())
 }
 
-// SectionBytes reads a saved topic list (tests, fuzzing).
-func SectionBytes(page []byte, contentType string) ([]forum.ThreadHead, error) {
+// sectionBytes reads a saved topic list (tests, fuzzing).
+func sectionBytes(page []byte, contentType string) ([]forum.ThreadHead, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err
 	}
-	return ReadSection(doc)
+	return readSection(doc)
 }

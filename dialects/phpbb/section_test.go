@@ -14,7 +14,7 @@ import (
 )
 
 func TestReadSection(t *testing.T) {
-	heads, err := SectionBytes(readPage(t, "viewforum-f2.html"), "text/html; charset=UTF-8")
+	heads, err := sectionBytes(readPage(t, "viewforum-f2.html"), "text/html; charset=UTF-8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,13 +38,13 @@ func TestReadSection(t *testing.T) {
 		t.Errorf("heads\n%+v\nwant\n%+v", heads, want)
 	}
 	for _, name := range []string{"viewtopic-t2-page1.html", "login-form.html"} {
-		if _, err := SectionBytes(readPage(t, name), ""); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := sectionBytes(readPage(t, name), ""); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s as a topic list: %v", name, err)
 		}
 	}
 }
 
-// SectionOf and TotalPosts on the written 3.3 pages and the real boards (3.0 navlinks; a style
+// SectionOf and totalPosts on the written 3.3 pages and the real boards (3.0 navlinks; a style
 // with only the "Return to" link and div.paging; subsilver2's "[ 7 posts ]"; 3.2 crumbs).
 func TestSectionOfAndTotalPosts(t *testing.T) {
 	real := func(name string) []byte {
@@ -73,10 +73,10 @@ func TestSectionOfAndTotalPosts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SectionOf(doc); got != c.section {
+		if got := sectionOf(doc); got != c.section {
 			t.Errorf("%s: SectionOf = %q, want %q", c.name, got, c.section)
 		}
-		if got := TotalPosts(doc); c.total != 0 && got != c.total {
+		if got := totalPosts(doc); c.total != 0 && got != c.total {
 			t.Errorf("%s: TotalPosts = %d, want %d", c.name, got, c.total)
 		}
 	}
@@ -87,7 +87,7 @@ func FuzzSection(f *testing.F) {
 	f.Add(fixture.PostsFragment(readPage(f, "viewforum-f2.html"), `<div id="page-body"`, `<li class="row`, 3))
 	f.Add([]byte(`<h2 class="forum-title">f</h2><ul class="topiclist topics"><li class="row sticky"><a class="topictitle" href="./viewtopic.php?t=7">x</a><dd class="posts">1,2 <dfn>R</dfn></dd><dd class="lastpost"><span>by <span class="username">y</span><a href="./viewtopic.php?p=9#p9">></a><br /><time datetime="2026-11-30T11:40:00+00:00">t</time></span></dd></li></ul>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		heads, err := SectionBytes(page, "text/html; charset=UTF-8")
+		heads, err := sectionBytes(page, "text/html; charset=UTF-8")
 		for _, h := range heads {
 			if h.ID == "" {
 				t.Fatalf("a head without an id: %+v (err %v)", h, err)

@@ -43,7 +43,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 	if f.sent.posts == nil {
 		f.sent.posts = map[string]forum.Post{}
 	}
-	var rows []FolderRow
+	var rows []folderRow
 	err := f.relogin(ctx, func() error {
 		rows = nil
 		outbox, err := f.sentFolder(ctx, sentboxPath, after, &rows)
@@ -86,7 +86,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 // sentFolder appends the rows of a folder after the cursor, reading pages from the first (newest)
 // until one holds a message at or before the cursor, and returns the Outbox count of the folder
 // menu (-1 without the menu).
-func (f *Forum) sentFolder(ctx context.Context, path string, after forum.Cursor, rows *[]FolderRow) (int, error) {
+func (f *Forum) sentFolder(ctx context.Context, path string, after forum.Cursor, rows *[]folderRow) (int, error) {
 	next := f.url(path)
 	outbox := -1
 	for pages := 0; next != "" && pages < maxFolderPages; pages++ {
@@ -97,7 +97,7 @@ func (f *Forum) sentFolder(ctx context.Context, path string, after forum.Cursor,
 		if loginShown(doc) {
 			return outbox, fmt.Errorf("phpbb: %s: %w", path, forum.ErrLoggedOut)
 		}
-		fl, err := ParseFolder(doc)
+		fl, err := parseFolder(doc)
 		if err != nil {
 			if msg := errorText(doc); msg != "" {
 				return outbox, f.classify(msg)
@@ -136,7 +136,7 @@ func (f *Forum) sentFolder(ctx context.Context, path string, after forum.Cursor,
 }
 
 // readSent reads one of the bot's messages by its folder link.
-func (f *Forum) readSent(ctx context.Context, r FolderRow) (forum.Post, error) {
+func (f *Forum) readSent(ctx context.Context, r folderRow) (forum.Post, error) {
 	mp, doc, err := f.get(ctx, r.Href)
 	if err != nil {
 		return forum.Post{}, err

@@ -32,7 +32,7 @@ var blk = struct {
 }
 
 // parseBlockposts reads a blockpost topic page into p.
-func parseBlockposts(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
+func parseBlockposts(doc *goquery.Document, p *Page, base *url.URL, opt options) error {
 	posts := doc.Find(blk.post).FilterFunction(func(_ int, s *goquery.Selection) bool {
 		return blk.postID.MatchString(s.AttrOr("id", ""))
 	})
@@ -114,7 +114,7 @@ func blockTopicID(doc *goquery.Document) string {
 var tidRe = regexp.MustCompile(`[?&](?:amp;)?tid=(\d+)`)
 
 // blockpost reads one post; a part that cannot be read costs that part (a problem of the post).
-func blockpost(s *goquery.Selection, base *url.URL, opt Options) forum.Post {
+func blockpost(s *goquery.Selection, base *url.URL, opt options) forum.Post {
 	post := forum.Post{Quotes: []forum.Quote{}}
 	post.ID = blk.postID.FindStringSubmatch(s.AttrOr("id", ""))[1]
 	if a := s.Find(blk.authorLink).First(); a.Length() > 0 {
@@ -130,7 +130,7 @@ func blockpost(s *goquery.Selection, base *url.URL, opt Options) forum.Post {
 	post.Permalink = scrape.AbsURL(base, link.AttrOr("href", "viewtopic.php?pid="+post.ID+"#p"+post.ID))
 	if link.Length() == 0 {
 		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, blk.permalink))
-	} else if t, err := ParseTime(scrape.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
+	} else if t, err := parseTime(scrape.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
 		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	} else {
 		post.Time = t

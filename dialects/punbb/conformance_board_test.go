@@ -22,7 +22,7 @@ func TestConformance(t *testing.T) {
 		Start: func(t *testing.T) *forumtest.Board {
 			b := newPunBBBoard(t)
 			fm, err := New(forum.Config{BaseURL: b.URL + "/", Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC, Now: b.Now},
-				WithClient(forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100})))
+				withClient(forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100})))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ var (
 func newPunBBBoard(t *testing.T) *punbbBoard {
 	b := &punbbBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 3, 50, 0, 0, time.UTC),
-		FirstPost: 21, FloodWait: 10 * time.Second, MaxLen: DefaultMaxPostBytes, Bytes: true, Seed: punbbPerPage,
+		FirstPost: 21, FloodWait: 10 * time.Second, MaxLen: defaultMaxPostBytes, Bytes: true, Seed: punbbPerPage,
 		Dir: fixture.Dir(t, "punbb"), Host: "http://127.0.0.1:8083", ContentType: "text/html; charset=utf-8",
 		OtherThread: "7", Relabel: []string{"viewtopic.php?id=2&", "viewtopic.php?id=7&", `viewtopic.php?id=2"`, `viewtopic.php?id=7"`,
 			"tid=2&", "tid=7&", `tid=2"`, `tid=7"`}})}

@@ -12,7 +12,7 @@ func Dialect() forum.Dialect {
 	return forum.Dialect{
 		Name:       "punbb",
 		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
-		Extract:    Extract,
+		Extract:    extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
 		PageThread: scrape.PageThreadOf(pageThread),
 		Fingerprints: []forum.Fingerprint{{

@@ -13,20 +13,20 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// PageError is an error PunBB showed; Kind is the forum error it means (nil when none fits).
-type PageError struct {
+// pageError is an error PunBB showed; Kind is the forum error it means (nil when none fits).
+type pageError struct {
 	Msg  string
 	Kind error
 }
 
-func (e *PageError) Error() string {
+func (e *pageError) Error() string {
 	if e.Kind != nil {
 		return "punbb: " + e.Msg + " (" + e.Kind.Error() + ")"
 	}
 	return "punbb: " + e.Msg
 }
 
-func (e *PageError) Unwrap() []error {
+func (e *pageError) Unwrap() []error {
 	if e.Kind == nil {
 		return nil
 	}
@@ -84,12 +84,12 @@ var errorTexts = []scrape.ErrorText{
 
 func kindOfText(msg string) error { return scrape.KindOf(msg, errorTexts) }
 
-// CheckError recognises the error a PunBB page shows, with the HTTP status it came with: the error
+// checkError recognises the error a PunBB page shows, with the HTTP status it came with: the error
 // list over a re-shown form (flood with its wait, empty or too long message, wrong login), the
 // "Confirm action" page of a rejected CSRF token, and "Forum message" pages (no permission — for a
 // guest that means logged out —, bad request). It returns nil when the page shows no error (a
 // topic page, a form, the "Redirecting…" page after a success).
-func CheckError(doc *goquery.Document, status int) error {
+func checkError(doc *goquery.Document, status int) error {
 	guest := doc.Find(sel.navLogin).Length() > 0
 	if items := doc.Find(sel.errorItems); items.Length() > 0 {
 		var msgs []string
@@ -97,32 +97,32 @@ func CheckError(doc *goquery.Document, status int) error {
 		msg := strings.Join(msgs, " ")
 		if m := floodRe.FindStringSubmatch(msg); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			return fmt.Errorf("%w: %w", &PageError{Msg: msg}, &forum.FloodError{Wait: time.Duration(n) * time.Second})
+			return fmt.Errorf("%w: %w", &pageError{Msg: msg}, &forum.FloodError{Wait: time.Duration(n) * time.Second})
 		}
 		if hourFloodRe.MatchString(msg) {
-			return fmt.Errorf("%w: %w", &PageError{Msg: msg}, &forum.FloodError{Wait: time.Hour})
+			return fmt.Errorf("%w: %w", &pageError{Msg: msg}, &forum.FloodError{Wait: time.Hour})
 		}
-		return &PageError{Msg: msg, Kind: kindOfText(msg)}
+		return &pageError{Msg: msg, Kind: kindOfText(msg)}
 	}
 	if doc.Find(sel.confirmForm).Length() > 0 {
 		msg := scrape.Collapse(doc.Find("div.info-box").First().Text())
 		if msg == "" {
 			msg = "Confirm action"
 		}
-		return &PageError{Msg: msg, Kind: forum.ErrBadToken}
+		return &pageError{Msg: msg, Kind: forum.ErrBadToken}
 	}
 	if doc.Find(sel.redirect).Length() == 0 && doc.Find(sel.topic).Length() == 0 {
 		if m := doc.Find(sel.message).First(); m.Length() > 0 {
 			msg := scrape.Collapse(m.Text())
 			kind := kindOfText(msg)
 			if kind == forum.ErrNoPermission && guest {
-				return fmt.Errorf("%w: %w", &PageError{Msg: msg, Kind: forum.ErrLoggedOut}, forum.ErrNoPermission)
+				return fmt.Errorf("%w: %w", &pageError{Msg: msg, Kind: forum.ErrLoggedOut}, forum.ErrNoPermission)
 			}
-			return &PageError{Msg: msg, Kind: kind}
+			return &pageError{Msg: msg, Kind: kind}
 		}
 	}
 	if status >= 400 {
-		return &PageError{Msg: fmt.Sprintf("HTTP %d", status)}
+		return &pageError{Msg: fmt.Sprintf("HTTP %d", status)}
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func TestRussianPackTexts(t *testing.T) {
 				t.Fatal(err)
 			}
 			var fe *forum.FloodError
-			if err := CheckError(doc, 200); !errors.As(err, &fe) || fe.Wait != c.wait {
+			if err := checkError(doc, 200); !errors.As(err, &fe) || fe.Wait != c.wait {
 				t.Errorf("%s: %v, want a flood of %v", c.src, err, c.wait)
 			}
 			continue

@@ -18,7 +18,7 @@ func checkFixture(t *testing.T, name string, status int) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return CheckError(doc, status)
+	return checkError(doc, status)
 }
 
 // Every captured error page is recognised as its typed error.
@@ -59,7 +59,7 @@ func TestCapturedErrors(t *testing.T) {
 	// A member who lacks permission is not logged out.
 	page := bytes.Replace(fixture.Read(t, "punbb", "26-reply-noperm.guest.html"), []byte(`id="navlogin"`), []byte(`id="navprofile"`), 1)
 	doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(page))
-	if err := CheckError(doc, 200); !errors.Is(err, forum.ErrNoPermission) || errors.Is(err, forum.ErrLoggedOut) {
+	if err := checkError(doc, 200); !errors.Is(err, forum.ErrNoPermission) || errors.Is(err, forum.ErrLoggedOut) {
 		t.Errorf("member without permission: %v", err)
 	}
 	for _, name := range []string{"12-thread-p1.gm-bot.html", "20-reply-form.gm-bot.html", "22-reply-success.gm-bot.html",

@@ -112,14 +112,14 @@ type Page struct {
 	Section       string // the forum the topic is in, from the breadcrumb ("" when not shown)
 }
 
-// Options are what reading a page needs besides the page: Base resolves relative links.
-type Options = scrape.ReadOptions
+// options are what reading a page needs besides the page: Base resolves relative links.
+type options = scrape.ReadOptions
 
 var pageOfRe = regexp.MustCompile(`(\d+)\D+(\d+)`)
 
-// Parse reads a parsed PunBB topic page. A page that is not a topic page, or whose posts lack the
+// parse reads a parsed PunBB topic page. A page that is not a topic page, or whose posts lack the
 // parts every PunBB 1.4 post has, is an error wrapping forum.ErrMarkupChanged.
-func Parse(doc *goquery.Document, opt Options) (*Page, error) {
+func parse(doc *goquery.Document, opt options) (*Page, error) {
 	if opt.Location == nil {
 		opt.Location = time.UTC
 	}
@@ -199,7 +199,7 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 // from the byline's permalink, else any a.permalink of the post; the body from
 // div.entry-content, else div.post-entry. A part that cannot be read costs that part (the post's
 // Problems); only a post without any id is an error.
-func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, error) {
+func parsePost(s *goquery.Selection, base *url.URL, opt options) (forum.Post, error) {
 	post := forum.Post{Quotes: []forum.Quote{}}
 	head := s.Find(sel.postHead).First()
 	link := head.Find(sel.permalink).First()
@@ -234,7 +234,7 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 	}
 	if link.Length() == 0 {
 		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, sel.permalink+", "+sel.permalinkAny))
-	} else if t, err := ParseTime(scrape.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
+	} else if t, err := parseTime(scrape.Collapse(link.Text()), opt.Location, opt.Now); err != nil {
 		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	} else {
 		post.Time = t
@@ -261,9 +261,9 @@ func parsePost(s *goquery.Selection, base *url.URL, opt Options) (forum.Post, er
 	return post, nil
 }
 
-// MaxPostID is the highest post id any permalink on the page links (the reply form's topic review
+// maxPostID is the highest post id any permalink on the page links (the reply form's topic review
 // lists the newest posts), "" when none.
-func MaxPostID(doc *goquery.Document) string {
+func maxPostID(doc *goquery.Document) string {
 	max := ""
 	doc.Find("a[href*='pid=']").Each(func(_ int, a *goquery.Selection) {
 		if id := pidFromHref(a.AttrOr("href", "")); id != "" && (max == "" || forum.IDLess(max, id)) {
@@ -273,15 +273,15 @@ func MaxPostID(doc *goquery.Document) string {
 	return max
 }
 
-// PostIDFromURL reads the post id out of a viewtopic.php?pid=N#pN link (the redirect after a
+// postIDFromURL reads the post id out of a viewtopic.php?pid=N#pN link (the redirect after a
 // reply), "" when there is none.
-func PostIDFromURL(u string) string { return pidFromHref(u) }
+func postIDFromURL(u string) string { return pidFromHref(u) }
 
 var refreshRe = regexp.MustCompile(`(?i)url=(.+)$`)
 
-// RedirectTarget is where a "Redirecting…" page sends the browser (its meta refresh), "" when the
+// redirectTarget is where a "Redirecting…" page sends the browser (its meta refresh), "" when the
 // page has none.
-func RedirectTarget(doc *goquery.Document) string {
+func redirectTarget(doc *goquery.Document) string {
 	c := doc.Find("head meta[http-equiv='refresh']").AttrOr("content", "")
 	if m := refreshRe.FindStringSubmatch(strings.TrimSpace(c)); m != nil {
 		return strings.Trim(m[1], `'" `)
@@ -300,15 +300,15 @@ func LoggedIn(doc *goquery.Document) (bool, string) {
 	return true, scrape.Collapse(doc.Find(sel.welcomeName).First().Text())
 }
 
-// ParseBytes parses a page's UTF-8 HTML.
-func ParseBytes(body []byte, opt Options) (*Page, *goquery.Document, error) {
-	return scrape.ParseBytes("punbb", body, opt, Parse)
+// parseBytes parses a page's UTF-8 HTML.
+func parseBytes(body []byte, opt options) (*Page, *goquery.Document, error) {
+	return scrape.ParseBytes("punbb", body, opt, parse)
 }
 
-// Extract is the registered forum.Extractor: the posts of one saved PunBB topic page, in id order.
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
-	return scrape.Posts(page, contentType, cfg, CheckError, func(body []byte, opt Options) ([]forum.Post, *goquery.Document, error) {
-		p, doc, err := ParseBytes(body, opt)
+// extract is the registered forum.Extractor: the posts of one saved PunBB topic page, in id order.
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+	return scrape.Posts(page, contentType, cfg, checkError, func(body []byte, opt options) ([]forum.Post, *goquery.Document, error) {
+		p, doc, err := parseBytes(body, opt)
 		if err != nil {
 			return nil, doc, err
 		}
@@ -320,7 +320,7 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 // quick-post form, the page links, the breadcrumb, the head links, the feed), for the
 // descriptor's PageThread.
 func pageThread(doc *goquery.Document) string {
-	if p, err := Parse(doc, Options{}); err == nil {
+	if p, err := parse(doc, options{}); err == nil {
 		return p.TopicID
 	}
 	return ""

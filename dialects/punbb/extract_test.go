@@ -69,7 +69,7 @@ func loadRaw(t *testing.T) []rawPost {
 func threadPosts(t *testing.T) map[string]forum.Post {
 	out := map[string]forum.Post{}
 	for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
-		posts, err := Extract(fixture.Read(t, "punbb", name), "text/html; charset=utf-8", testConfig())
+		posts, err := extract(fixture.Read(t, "punbb", name), "text/html; charset=utf-8", testConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +195,7 @@ func TestPageInfo(t *testing.T) {
 		{"13-thread-p2.gm-bot.html", 2, 2, "http://127.0.0.1:8083/viewtopic.php?id=2", "gm-bot"},
 		{"15-post-permalink-pid12.guest.html", 2, 2, "http://127.0.0.1:8083/viewtopic.php?id=2", ""},
 	} {
-		p, _, err := ParseBytes(fixture.Read(t, "punbb", c.file), Options{Now: captureNow})
+		p, _, err := parseBytes(fixture.Read(t, "punbb", c.file), options{Now: captureNow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +208,7 @@ func TestPageInfo(t *testing.T) {
 
 func TestMarkupChanged(t *testing.T) {
 	for _, name := range []string{"16-viewforum-fid2.guest.html", "18-index.guest.html", "20-reply-form.gm-bot.html", "54-html-topic-posts.html"} {
-		if _, err := Extract(fixture.Read(t, "punbb", name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := extract(fixture.Read(t, "punbb", name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -219,7 +219,7 @@ func TestMarkupChanged(t *testing.T) {
 			`class="post-entry"`, `class="entry"`, `class="entry-content"`, `class="content"`).Replace(page),
 		"no ids": strings.NewReplacer(`id="p`, `id="x`, `pid=`, `post=`).Replace(page),
 	} {
-		if _, err := Extract([]byte(broken), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := extract([]byte(broken), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
@@ -235,7 +235,7 @@ func TestFallbacks(t *testing.T) {
 }
 
 func fallbacks(t *testing.T, page string) {
-	intact, err := Extract([]byte(page), "", testConfig())
+	intact, err := extract([]byte(page), "", testConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func fallbacks(t *testing.T, page string) {
 		"body renamed (body from div.post-entry)":                    strings.ReplaceAll(page, `class="entry-content"`, `class="content"`),
 		"head ids gone (id from the permalink)":                      regexp.MustCompile(`<div id="p\d+" class="posthead">`).ReplaceAllString(page, `<div class="posthead">`),
 	} {
-		got, err := Extract([]byte(broken), "", testConfig())
+		got, err := extract([]byte(broken), "", testConfig())
 		if err != nil {
 			t.Errorf("%s: %v", what, err)
 			continue
@@ -254,7 +254,7 @@ func fallbacks(t *testing.T, page string) {
 			t.Errorf("%s: posts differ from the intact page's:\n%+v", what, got)
 		}
 	}
-	got, err := Extract([]byte(strings.ReplaceAll(page, `>Today 03:4`, `>someday`)), "", testConfig())
+	got, err := extract([]byte(strings.ReplaceAll(page, `>Today 03:4`, `>someday`)), "", testConfig())
 	if err != nil || len(got) != len(intact) {
 		t.Fatalf("date unreadable: %d posts, %v", len(got), err)
 	}
@@ -283,7 +283,7 @@ func TestParseTime(t *testing.T) {
 		"10 минут назад":      time.Date(2026, 11, 30, 11, 50, 0, 0, loc),
 		"1 minute ago":        time.Date(2026, 11, 30, 11, 59, 0, 0, loc),
 	} {
-		got, err := ParseTime(in, loc, now)
+		got, err := parseTime(in, loc, now)
 		if err != nil || !got.Equal(want) {
 			t.Errorf("%q: %v, %v; want %v", in, got, err, want)
 		}

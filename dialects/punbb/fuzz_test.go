@@ -30,7 +30,7 @@ func FuzzExtract(f *testing.F) {
 	// The blockpost markup of PunBB 1.2 (quotes in div.incqbox) and FluxBB.
 	f.Add([]byte(`<div id="punviewtopic" class="pun"><p class="pagelink conl">Pages: <strong>1</strong></p><div id="p9" class="blockpost"><h2><span><a href="viewtopic.php?pid=9#p9">Today 04:14:08</a></span></h2><div class="postleft"><dl><dt><strong><a href="profile.php?id=2">x</a></strong></dt></dl></div><div class="postright"><div class="postmsg"><blockquote><div class="incqbox"><h4>y wrote:</h4><p>q</p></div></blockquote><div class="codebox"><div class="incqbox"><h4>Code:</h4><pre> c</pre></div></div><p class="postedit"><em>Last edited</em></p></div><div class="postsignature postmsg">s</div></div></div></div>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		posts, err := Extract(page, "text/html; charset=utf-8", testConfig())
+		posts, err := extract(page, "text/html; charset=utf-8", testConfig())
 		if err == nil && len(posts) == 0 {
 			t.Fatalf("empty list without an error")
 		}
@@ -43,7 +43,7 @@ func BenchmarkExtractThreadPage(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Extract(page, "text/html; charset=utf-8", cfg); err != nil {
+		if _, err := extract(page, "text/html; charset=utf-8", cfg); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,9 +56,9 @@ func FuzzSection(f *testing.F) {
 		f.Add(sectionPage(f, c.page))
 	}
 	f.Add([]byte(`<table><tr class="isticky"><td class="tcl"><a href="viewtopic.php?id=1">t</a></td><td class="tc2">1 2</td><td class="tcr"><a href="viewtopic.php?id=1&p=2#p9">Вчера 01:02:03</a> <span class="byuser">от x</span></td></tr></table>`))
-	opt := Options{Location: time.UTC, Now: captureNow}
+	opt := options{Location: time.UTC, Now: captureNow}
 	f.Fuzz(func(t *testing.T, page []byte) {
-		heads, err := SectionBytes(page, opt)
+		heads, err := sectionBytes(page, opt)
 		for _, h := range heads {
 			if h.ID == "" {
 				t.Fatalf("a head without an id: %+v (err %v)", h, err)

@@ -40,8 +40,8 @@ import (
 
 // Defaults of PunBB 1.4 and of the poster's behaviour.
 const (
-	// DefaultMaxPostBytes is FORUM_MAX_POSTSIZE: PunBB limits posts in bytes.
-	DefaultMaxPostBytes = 65535
+	// defaultMaxPostBytes is FORUM_MAX_POSTSIZE: PunBB limits posts in bytes.
+	defaultMaxPostBytes = 65535
 	maxPagesPerPoll     = 1000
 )
 
@@ -58,14 +58,14 @@ type Forum struct {
 	sections map[string]string // topic id → forum id, from the breadcrumbs of the pages read
 }
 
-// Option changes how New builds a Forum.
-type Option func(*Forum)
+// option changes how New builds a Forum.
+type option func(*Forum)
 
-// WithClient uses c for every request (tests pass a fast one).
-func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
+// withClient uses c for every request (tests pass a fast one).
+func withClient(c *forum.Client) option { return func(f *Forum) { f.board.Client = c } }
 
 // New builds the PunBB Forum for cfg. cfg.Extra may set "max_post_bytes".
-func New(cfg forum.Config, opts ...Option) (*Forum, error) {
+func New(cfg forum.Config, opts ...option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
 	if err != nil || !base.IsAbs() {
 		return nil, fmt.Errorf("punbb: bad base URL %q", cfg.BaseURL)
@@ -74,8 +74,8 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		base.Path += "/"
 	}
 	cfg = web.ConfigDefaults(cfg)
-	f := &Forum{cfg: cfg, base: base, maxBytes: web.ExtraInt(cfg, "max_post_bytes", DefaultMaxPostBytes),
-		board: web.Board{Name: "punbb", Check: CheckError}}
+	f := &Forum{cfg: cfg, base: base, maxBytes: web.ExtraInt(cfg, "max_post_bytes", defaultMaxPostBytes),
+		board: web.Board{Name: "punbb", Check: checkError}}
 	for _, o := range opts {
 		o(f)
 	}
@@ -110,8 +110,8 @@ func (f *Forum) u(path string, q url.Values) string {
 	return u.String()
 }
 
-func (f *Forum) opts() Options {
-	return Options{Base: f.base, Location: f.cfg.Location, Now: f.cfg.Now()}
+func (f *Forum) opts() options {
+	return options{Base: f.base, Location: f.cfg.Location, Now: f.cfg.Now()}
 }
 
 // fetch GETs (vals == nil) or POSTs a page, parses it and, when check is set, turns the error it
@@ -141,7 +141,7 @@ func (f *Forum) Login(ctx context.Context) error {
 			return fmt.Errorf("punbb: login as %q: %w", f.cfg.Username, err)
 		}
 		in, _ := LoggedIn(doc)
-		if target := RedirectTarget(doc); !in && target != "" {
+		if target := redirectTarget(doc); !in && target != "" {
 			// PunBB 1.2/1.3 and FluxBB answer with a "Redirecting…" page (o_redirect_delay 1 by
 			// default) that shows no navigation: the page it leads to tells.
 			next, err := page.URL.Parse(target)
@@ -182,7 +182,7 @@ func (f *Forum) submit(ctx context.Context, action string, vals url.Values, char
 	if derr != nil {
 		return p, nil, derr
 	}
-	if perr := CheckError(doc, p.Status); perr != nil {
+	if perr := checkError(doc, p.Status); perr != nil {
 		return p, doc, perr
 	}
 	return p, doc, err
@@ -206,7 +206,7 @@ func (f *Forum) read(ctx context.Context, rawURL string) (*Page, error) {
 		if err != nil {
 			return err
 		}
-		page, err = Parse(doc, f.opts())
+		page, err = parse(doc, f.opts())
 		return err
 	})
 	return page, err
@@ -224,7 +224,7 @@ func (f *Forum) lastPostID(ctx context.Context, topic string) (string, error) {
 			return "", fmt.Errorf("punbb: %w", werr)
 		}
 		if doc, derr := p.Doc(); derr == nil {
-			if perr := CheckError(doc, p.Status); perr != nil {
+			if perr := checkError(doc, p.Status); perr != nil {
 				return "", perr
 			}
 		}
@@ -234,7 +234,7 @@ func (f *Forum) lastPostID(ctx context.Context, topic string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	id := PostIDFromURL(loc.String())
+	id := postIDFromURL(loc.String())
 	if id == "" {
 		return "", fmt.Errorf("punbb: action=last redirected to %s, no pid: %w", loc, forum.ErrMarkupChanged)
 	}
@@ -310,7 +310,7 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 	if fs.Length() == 0 || !ok {
 		return "", false, fmt.Errorf("punbb: no reply form on %s: %w", page.URL, forum.ErrMarkupChanged)
 	}
-	newest := MaxPostID(doc)  // the topic review lists the newest posts
+	newest := maxPostID(doc)  // the topic review lists the newest posts
 	submit := "submit_button" // PunBB 1.4; 1.2, 1.3 and FluxBB name it "submit"
 	if fs.Find("input[name='submit_button']").Length() == 0 && fs.Find("input[name='submit']").Length() > 0 {
 		submit = "submit"
@@ -324,9 +324,9 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 	if err != nil {
 		return "", false, err
 	}
-	id := PostIDFromURL(page.URL.String())
+	id := postIDFromURL(page.URL.String())
 	if id == "" {
-		id = PostIDFromURL(RedirectTarget(doc))
+		id = postIDFromURL(redirectTarget(doc))
 	}
 	if id == "" {
 		if doc.Find("textarea[name='req_message']").Length() > 0 {

@@ -41,7 +41,7 @@ func TestRussianGolden(t *testing.T) {
 	for _, v := range russianCaptures {
 		for _, name := range v.pages() {
 			t.Run(v.dir+"/"+name, func(t *testing.T) {
-				posts, err := Extract(fixture.Read(t, v.dir, name), "", v.config())
+				posts, err := extract(fixture.Read(t, v.dir, name), "", v.config())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -60,7 +60,7 @@ func TestRussianAgainstDatabase(t *testing.T) {
 		t.Run(v.dir, func(t *testing.T) {
 			posts := map[string]forum.Post{}
 			for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
-				ps, err := Extract(fixture.Read(t, v.dir, name), "", v.config())
+				ps, err := extract(fixture.Read(t, v.dir, name), "", v.config())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -170,7 +170,7 @@ func TestRussianPageInfo(t *testing.T) {
 			{"13-thread-p2.gm-bot.html", 2, 2, "gm-bot"},
 			{v.permalink, 2, 2, ""},
 		} {
-			p, _, err := ParseBytes(decoded(t, fixture.Read(t, v.dir, c.file)), Options{Base: mustURL(t, v.base), Now: v.now})
+			p, _, err := parseBytes(decoded(t, fixture.Read(t, v.dir, c.file)), options{Base: mustURL(t, v.base), Now: v.now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,11 +188,11 @@ func TestRussianPageInfo(t *testing.T) {
 func TestRussianErrors(t *testing.T) {
 	for _, v := range russianCaptures {
 		check := func(name string, status int) error {
-			_, doc, err := ParseBytes(decoded(t, fixture.Read(t, v.dir, name)), Options{Now: v.now})
+			_, doc, err := parseBytes(decoded(t, fixture.Read(t, v.dir, name)), options{Now: v.now})
 			if doc == nil {
 				t.Fatalf("%s/%s: %v", v.dir, name, err)
 			}
-			return CheckError(doc, status)
+			return checkError(doc, status)
 		}
 		var fe *forum.FloodError
 		if err := check("25b-reply-error-flood.gm-bot.html", 200); !errors.As(err, &fe) || fe.Wait != 5*time.Second {
@@ -213,7 +213,7 @@ func TestRussianErrors(t *testing.T) {
 			}
 		}
 		for _, name := range []string{"16-viewforum-fid2.guest.html", "18-index.guest.html", "20-reply-form.gm-bot.html"} {
-			if _, err := Extract(fixture.Read(t, v.dir, name), "", v.config()); !errors.Is(err, forum.ErrMarkupChanged) {
+			if _, err := extract(fixture.Read(t, v.dir, name), "", v.config()); !errors.Is(err, forum.ErrMarkupChanged) {
 				t.Errorf("%s/%s: %v", v.dir, name, err)
 			}
 		}
@@ -227,8 +227,8 @@ func TestRussianErrors(t *testing.T) {
 func TestRussianFluxBB15Refusals(t *testing.T) {
 	v := russianCaptures[0]
 	check := func(name string, status int) error {
-		_, doc, _ := ParseBytes(decoded(t, fixture.Read(t, v.dir, name)), Options{Now: v.now})
-		return CheckError(doc, status)
+		_, doc, _ := parseBytes(decoded(t, fixture.Read(t, v.dir, name)), options{Now: v.now})
+		return checkError(doc, status)
 	}
 	var fe *forum.FloodError
 	if err := check("28-reply-error-flood-wait1.gm-bot.html", 200); !errors.As(err, &fe) || fe.Wait != 5*time.Second {
@@ -249,8 +249,8 @@ func TestRussianFluxBB15Refusals(t *testing.T) {
 func TestRussianPunBB14Refusals(t *testing.T) {
 	v := russianCaptures[1]
 	check := func(name string, status int) error {
-		_, doc, _ := ParseBytes(decoded(t, fixture.Read(t, v.dir, name)), Options{Now: v.now})
-		return CheckError(doc, status)
+		_, doc, _ := parseBytes(decoded(t, fixture.Read(t, v.dir, name)), options{Now: v.now})
+		return checkError(doc, status)
 	}
 	if err := check("04-login-error-badtoken.guest.html", 200); !errors.Is(err, forum.ErrBadToken) || !strings.Contains(err.Error(), "маркер доступа") {
 		t.Errorf("login with a bad token: %v", err)

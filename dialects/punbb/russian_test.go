@@ -24,7 +24,7 @@ func newRussianForum(t *testing.T, f *fakeOld, password string) (*Forum, *sleeps
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, BaseDelay: time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL, Username: "gm-bot", Password: password, Location: time.UTC,
-		Now: func() time.Time { return time.Date(2026, 12, 1, 11, 7, 0, 0, time.UTC) }}, WithClient(c))
+		Now: func() time.Time { return time.Date(2026, 12, 1, 11, 7, 0, 0, time.UTC) }}, withClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ var (
 // (sticky topics first). Moved-topic stubs are left out (they stand for a topic in another
 // forum). A forum without topics gives an empty list; a page that is no topic list is an error
 // wrapping forum.ErrMarkupChanged.
-func Section(doc *goquery.Document, opt Options) ([]forum.ThreadHead, error) {
+func Section(doc *goquery.Document, opt options) ([]forum.ThreadHead, error) {
 	if opt.Location == nil {
 		opt.Location = time.UTC
 	}
@@ -136,8 +136,8 @@ func postIDOf(href string) string {
 }
 
 // when is a last post's date; zero when it cannot be read.
-func when(text string, opt Options) time.Time {
-	t, err := ParseTime(scrape.Collapse(text), opt.Location, opt.Now)
+func when(text string, opt options) time.Time {
+	t, err := parseTime(scrape.Collapse(text), opt.Location, opt.Now)
 	if err != nil {
 		return time.Time{}
 	}
@@ -153,8 +153,8 @@ func hasClassSuffix(s *goquery.Selection, suffix string) bool {
 	return false
 }
 
-// SectionBytes reads a topic list page's UTF-8 HTML (tests, fuzzing).
-func SectionBytes(body []byte, opt Options) ([]forum.ThreadHead, error) {
+// sectionBytes reads a topic list page's UTF-8 HTML (tests, fuzzing).
+func sectionBytes(body []byte, opt options) ([]forum.ThreadHead, error) {
 	heads, _, err := scrape.ParseBytes("punbb", body, opt, Section)
 	return heads, err
 }

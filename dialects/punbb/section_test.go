@@ -57,10 +57,10 @@ var sectionCases = []struct {
 }
 
 func TestSection(t *testing.T) {
-	opt := Options{Location: time.UTC, Now: captureNow}
+	opt := options{Location: time.UTC, Now: captureNow}
 	for _, c := range sectionCases {
 		t.Run(c.page, func(t *testing.T) {
-			heads, err := SectionBytes(sectionPage(t, c.page), opt)
+			heads, err := sectionBytes(sectionPage(t, c.page), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,14 +74,14 @@ func TestSection(t *testing.T) {
 // A topic page, or any page that is no topic list, is an error, never an empty list; a forum
 // without topics is an empty list.
 func TestSectionNotAList(t *testing.T) {
-	opt := Options{Location: time.UTC, Now: captureNow}
+	opt := options{Location: time.UTC, Now: captureNow}
 	for _, name := range []string{"12-thread-p1.gm-bot.html", "17-index.dzhelu.html"} {
-		if heads, err := SectionBytes(sectionPage(t, name), opt); !errors.Is(err, forum.ErrMarkupChanged) {
+		if heads, err := sectionBytes(sectionPage(t, name), opt); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v, %v", name, heads, err)
 		}
 	}
 	empty := `<div id="brd-main"><div id="forum2" class="main-content main-forum"><div class="main-item empty main-first-item"><span class="icon empty"><!-- --></span><div class="item-subject"><h3 class="hn">No topics</h3></div></div></div></div>`
-	if heads, err := SectionBytes([]byte(empty), opt); err != nil || len(heads) != 0 {
+	if heads, err := sectionBytes([]byte(empty), opt); err != nil || len(heads) != 0 {
 		t.Errorf("empty forum: %v, %v", heads, err)
 	}
 }

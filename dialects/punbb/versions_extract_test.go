@@ -39,7 +39,7 @@ func TestVersionGolden(t *testing.T) {
 	for _, v := range versionCaptures {
 		for _, name := range append(extractPages[:len(extractPages):len(extractPages)], "30-thread-guestpost.guest.html") {
 			t.Run(v.dir+"/"+name, func(t *testing.T) {
-				posts, err := Extract(fixture.Read(t, v.dir, name), "", v.config())
+				posts, err := extract(fixture.Read(t, v.dir, name), "", v.config())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -58,7 +58,7 @@ func TestVersionsAgainstDatabase(t *testing.T) {
 		t.Run(v.dir, func(t *testing.T) {
 			posts := map[string]forum.Post{}
 			for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
-				ps, err := Extract(fixture.Read(t, v.dir, name), "", v.config())
+				ps, err := extract(fixture.Read(t, v.dir, name), "", v.config())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -156,7 +156,7 @@ func TestVersionPageInfo(t *testing.T) {
 			{"15-post-permalink-pid12.guest.html", 2, 2, "page 1", ""},
 		} {
 			u := mustURL(t, v.base)
-			p, _, err := ParseBytes(decoded(t, fixture.Read(t, v.dir, c.file)), Options{Base: u, Now: v.now})
+			p, _, err := parseBytes(decoded(t, fixture.Read(t, v.dir, c.file)), options{Base: u, Now: v.now})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,11 +171,11 @@ func TestVersionPageInfo(t *testing.T) {
 func TestVersionErrors(t *testing.T) {
 	for _, v := range versionCaptures {
 		check := func(name string, status int) error {
-			_, doc, err := ParseBytes(decoded(t, fixture.Read(t, v.dir, name)), Options{Now: v.now})
+			_, doc, err := parseBytes(decoded(t, fixture.Read(t, v.dir, name)), options{Now: v.now})
 			if doc == nil {
 				t.Fatalf("%s/%s: %v", v.dir, name, err)
 			}
-			return CheckError(doc, status)
+			return checkError(doc, status)
 		}
 		var fe *forum.FloodError
 		if err := check("25b-reply-error-flood.gm-bot.html", 200); !errors.As(err, &fe) || fe.Wait != 5*time.Second {
@@ -205,7 +205,7 @@ func TestVersionErrors(t *testing.T) {
 			}
 		}
 		for _, name := range []string{"16-viewforum-fid2.guest.html", "18-index.guest.html", "20-reply-form.gm-bot.html"} {
-			if _, err := Extract(fixture.Read(t, v.dir, name), "", v.config()); !errors.Is(err, forum.ErrMarkupChanged) {
+			if _, err := extract(fixture.Read(t, v.dir, name), "", v.config()); !errors.Is(err, forum.ErrMarkupChanged) {
 				t.Errorf("%s/%s: %v", v.dir, name, err)
 			}
 		}
@@ -246,7 +246,7 @@ func codeBlock(raw string) string {
 // dt > strong) has its author and no author id, and no problem.
 func TestVersionGuestPost(t *testing.T) {
 	for _, v := range versionCaptures {
-		posts, err := Extract(fixture.Read(t, v.dir, "30-thread-guestpost.guest.html"), "", v.config())
+		posts, err := extract(fixture.Read(t, v.dir, "30-thread-guestpost.guest.html"), "", v.config())
 		if err != nil {
 			t.Fatalf("%s: %v", v.dir, err)
 		}
@@ -264,11 +264,11 @@ func TestVersionGuestPost(t *testing.T) {
 func TestBlockpostPartLost(t *testing.T) {
 	v := versionCaptures[2] // FluxBB 1.4
 	page := string(fixture.Read(t, v.dir, "11-thread-p2.guest.html"))
-	intact, err := Extract([]byte(page), "", v.config())
+	intact, err := extract([]byte(page), "", v.config())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Extract([]byte(strings.ReplaceAll(page, `>Today 09:4`, `>someday`)), "", v.config())
+	got, err := extract([]byte(strings.ReplaceAll(page, `>Today 09:4`, `>someday`)), "", v.config())
 	if err != nil || len(got) != len(intact) {
 		t.Fatalf("dates unreadable: %d posts, %v", len(got), err)
 	}
@@ -281,7 +281,7 @@ func TestBlockpostPartLost(t *testing.T) {
 			t.Errorf("post %s differs beyond its date: %+v", p.ID, p)
 		}
 	}
-	got, err = Extract([]byte(strings.ReplaceAll(page, `<a href="profile.php?id=`, `<a href="user.php?u=`)), "", v.config())
+	got, err = extract([]byte(strings.ReplaceAll(page, `<a href="profile.php?id=`, `<a href="user.php?u=`)), "", v.config())
 	if err != nil || len(got) != len(intact) {
 		t.Fatalf("profile links gone: %d posts, %v", len(got), err)
 	}

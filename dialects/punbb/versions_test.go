@@ -226,7 +226,7 @@ func newOldForum(t *testing.T, f *fakeOld) (*Forum, *sleeps) {
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, BaseDelay: time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL, Username: "gm-bot", Password: "GmBotPass1", Location: time.UTC,
-		Now: func() time.Time { return time.Date(2026, 12, 1, 9, 48, 0, 0, time.UTC) }}, WithClient(c))
+		Now: func() time.Time { return time.Date(2026, 12, 1, 9, 48, 0, 0, time.UTC) }}, withClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}

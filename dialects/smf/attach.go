@@ -12,10 +12,10 @@ import (
 	"forumgm/forum/web"
 )
 
-// DefaultMaxAttachmentSize is SMF 2.1's default attachmentSizeLimit (128 KB; the captured reply
+// defaultMaxAttachmentSize is SMF 2.1's default attachmentSizeLimit (128 KB; the captured reply
 // form says "maximum individual size 128 KB" and MAX_FILE_SIZE 131072);
 // Extra["max_attachment_size"] (bytes) overrides it.
-const DefaultMaxAttachmentSize = 131072
+const defaultMaxAttachmentSize = 131072
 
 // attachmentTypes are the image extensions among SMF 2.1's default attachmentExtensions
 // (doc,gif,jpg,mpg,pdf,png,txt,zip).
@@ -31,7 +31,7 @@ func attachSettings(extra map[string]string) (bool, int64, error) {
 	default:
 		return false, 0, fmt.Errorf("smf: bad attachments %q (on or off)", extra["attachments"])
 	}
-	max := int64(DefaultMaxAttachmentSize)
+	max := int64(defaultMaxAttachmentSize)
 	if s := extra["max_attachment_size"]; s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 1 {
@@ -102,8 +102,8 @@ func (f *Forum) replyAttachAttempt(ctx context.Context, t forum.Thread, body str
 	if derr != nil {
 		return "", false, derr
 	}
-	if perr := CheckError(rdoc, p.Status); perr != nil {
-		var pe *PageError
+	if perr := checkError(rdoc, p.Status); perr != nil {
+		var pe *pageError
 		if errors.As(perr, &pe) && (pe.Kind == nil || errors.Is(perr, forum.ErrNoPermission)) && reAttachError.MatchString(pe.Msg) {
 			return "", false, fmt.Errorf("smf: %w: %w", perr, forum.ErrAttachmentRefused)
 		}
@@ -112,7 +112,7 @@ func (f *Forum) replyAttachAttempt(ctx context.Context, t forum.Thread, body str
 	if err != nil {
 		return "", false, err
 	}
-	if id, _, _ := Session(rdoc); id > 0 {
+	if id, _, _ := session(rdoc); id > 0 {
 		f.memberID.Store(int64(id))
 	}
 	if rdoc.Find("form#postmodify textarea[name='message']").Length() > 0 {

@@ -18,7 +18,7 @@ func TestConformance(t *testing.T) {
 	forumtest.Run(t, forumtest.Harness{Start: func(t *testing.T) *forumtest.Board {
 		b := newSMFBoard(t)
 		fm, err := New(forum.Config{BaseURL: b.URL + "/", Username: "gm-bot", Password: "GmBotPass1",
-			Location: time.UTC, Now: b.Now}, WithClient(forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100})))
+			Location: time.UTC, Now: b.Now}, withClient(forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100})))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ var (
 func newSMFBoard(t *testing.T) *smfBoard {
 	b := &smfBoard{t: t, FakeBoard: forumtest.NewFakeBoard(t, forumtest.FakeOptions{
 		Bot: "gm-bot", Player: "Джелу", Other: "snovaya", Start: time.Date(2026, 11, 30, 3, 44, 0, 0, time.UTC),
-		FirstPost: 19, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: DefaultMaxPostLength, Seed: smfPerPage,
+		FirstPost: 19, FirstMessage: 2, FloodWait: 5 * time.Second, MaxLen: defaultMaxPostLength, Seed: smfPerPage,
 		Dir: fixture.Dir(t, "smf"), Host: "http://127.0.0.1:8082",
 		OtherThread: "7", Relabel: []string{"topic=2.", "topic=7.", `name="topic" value="2"`, `name="topic" value="7"`}})}
 	b.member = b.threadSkeleton("22b-reply-redirect-target.gm-bot.html")

@@ -14,18 +14,18 @@ import (
 	"forumgm/forum/scrape"
 )
 
-// ErrNewReplies is SMF re-showing the post form because someone replied after the form was built
+// errNewReplies is SMF re-showing the post form because someone replied after the form was built
 // ("while you were typing a new reply has been posted"); nothing was posted, send again.
-var ErrNewReplies = errors.New("smf: new replies while typing; nothing posted")
+var errNewReplies = errors.New("smf: new replies while typing; nothing posted")
 
-// PageError is an error page SMF showed; Kind is the forum error it means (nil when none fits).
-type PageError struct {
+// pageError is an error page SMF showed; Kind is the forum error it means (nil when none fits).
+type pageError struct {
 	ID   string // SMF's error id where the page has one (fatal errors), e.g. post_WaitTime_broken
 	Msg  string // the message as shown
 	Kind error
 }
 
-func (e *PageError) Error() string {
+func (e *pageError) Error() string {
 	s := "smf: " + e.Msg
 	if e.ID != "" {
 		s = "smf: " + e.ID + ": " + e.Msg
@@ -36,7 +36,7 @@ func (e *PageError) Error() string {
 	return s
 }
 
-func (e *PageError) Unwrap() []error {
+func (e *pageError) Unwrap() []error {
 	if e.Kind == nil {
 		return nil
 	}
@@ -62,8 +62,8 @@ func floodWait(msg string) time.Duration {
 // errorTexts maps message fragments of re-shown forms (English and Russian language packs) to the
 // forum error they mean.
 var errorTexts = []scrape.ErrorText{
-	{Frag: "while you were typing", Kind: ErrNewReplies},
-	{Frag: "пока вы писали", Kind: ErrNewReplies},
+	{Frag: "while you were typing", Kind: errNewReplies},
+	{Frag: "пока вы писали", Kind: errNewReplies},
 	{Frag: "session timed out", Kind: forum.ErrBadToken},
 	{Frag: "session verification", Kind: forum.ErrBadToken},
 	{Frag: "verify", Kind: forum.ErrBadToken},
@@ -87,18 +87,18 @@ var errorTexts = []scrape.ErrorText{
 
 func kindOfText(msg string) error { return scrape.KindOf(msg, errorTexts) }
 
-// CheckError recognises the error an SMF page shows, with the HTTP status it came with: a fatal
+// checkError recognises the error an SMF page shows, with the HTTP status it came with: a fatal
 // error page (flood with its wait, double submit, no permission, missing topic), an error box over a
 // re-shown form (empty, too long, session timed out, wrong login), or the login form shown to a
 // guest where a member page was expected. It returns nil when the page shows no error.
-func CheckError(doc *goquery.Document, status int) error {
+func checkError(doc *goquery.Document, status int) error {
 	if fe := doc.Find(sel.fatalInner).First(); fe.Length() == 0 && doc.Find(sel.fatalError).Length() > 0 {
 		// SMF 2.0: the fatal error names no error id (and comes with HTTP 200); its text tells.
 		msg := scrape.Collapse(doc.Find(sel.fatalText).First().Text())
 		if msg == "" {
 			msg = scrape.Collapse(doc.Find(sel.fatalError).Text())
 		}
-		e := &PageError{Msg: msg, Kind: kindOfText(msg)}
+		e := &pageError{Msg: msg, Kind: kindOfText(msg)}
 		if e.Kind == nil && floodTextRe.MatchString(strings.ToLower(msg)) {
 			return fmt.Errorf("%w: %w", e, &forum.FloodError{Wait: floodWait(msg)})
 		}
@@ -107,7 +107,7 @@ func CheckError(doc *goquery.Document, status int) error {
 	if fe := doc.Find(sel.fatalInner).First(); fe.Length() > 0 {
 		id := fe.AttrOr("id", "")
 		msg := scrape.Collapse(fe.Text())
-		e := &PageError{ID: id, Msg: msg}
+		e := &pageError{ID: id, Msg: msg}
 		switch {
 		case strings.HasSuffix(id, "_WaitTime_broken"):
 			return fmt.Errorf("%w: %w", e, &forum.FloodError{Wait: floodWait(msg)})
@@ -135,11 +135,11 @@ func CheckError(doc *goquery.Document, status int) error {
 		if box.ParentsFiltered(sel.loginForm).Length() > 0 && kind == nil {
 			kind = forum.ErrBadLogin
 		}
-		return &PageError{Msg: msg, Kind: kind}
+		return &pageError{Msg: msg, Kind: kind}
 	}
 	if form := doc.Find(sel.postForm); form.Find("textarea[name='message']").Length() > 0 &&
 		strings.Contains(strings.ToLower(doc.Find("#main_content_section").Text()), "while you were typing") {
-		return &PageError{Msg: "a new reply was posted while typing", Kind: ErrNewReplies}
+		return &pageError{Msg: "a new reply was posted while typing", Kind: errNewReplies}
 	}
 	if le := doc.Find(sel.loginError).First(); le.Length() > 0 && scrape.Collapse(le.Text()) != "" {
 		// SMF 2.0: the login form again with the reason in p.error.
@@ -148,7 +148,7 @@ func CheckError(doc *goquery.Document, status int) error {
 		if kind == nil {
 			kind = forum.ErrBadLogin
 		}
-		return &PageError{Msg: msg, Kind: kind}
+		return &pageError{Msg: msg, Kind: kind}
 	}
 	if doc.Find(sel.loginForm).Length() > 0 && !loggedIn(doc, vars) {
 		msg := scrape.Collapse(doc.Find(sel.information).First().Text())
@@ -156,10 +156,10 @@ func CheckError(doc *goquery.Document, status int) error {
 			msg = "login form shown to a guest"
 		}
 		// A guest asked for a member page: logged out, and (for now) no permission.
-		return fmt.Errorf("%w: %w", &PageError{Msg: msg, Kind: forum.ErrLoggedOut}, forum.ErrNoPermission)
+		return fmt.Errorf("%w: %w", &pageError{Msg: msg, Kind: forum.ErrLoggedOut}, forum.ErrNoPermission)
 	}
 	if status >= 400 {
-		return &PageError{Msg: fmt.Sprintf("HTTP %d", status)}
+		return &pageError{Msg: fmt.Sprintf("HTTP %d", status)}
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ func checkFixture(t *testing.T, name string, status int) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return CheckError(doc, status)
+	return checkError(doc, status)
 }
 
 // Every captured error page is recognised as its typed error.
@@ -61,7 +61,7 @@ func TestCapturedErrors(t *testing.T) {
 	}
 	// The sign-up error has no forum error of its own, but is still an error with SMF's text.
 	err := checkFixture(t, "06-register-error-reserved-name.guest.html", 200)
-	var pe *PageError
+	var pe *pageError
 	if !errors.As(err, &pe) || pe.Msg != "(Moderator) This name is already in use by another member." {
 		t.Errorf("06: %#v", err)
 	}

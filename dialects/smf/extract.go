@@ -131,13 +131,13 @@ var sel = struct {
 type Kind int
 
 const (
-	KindOther  Kind = iota
-	KindThread      // a topic page
-	KindPM          // the PM inbox / sent items / a read PM
+	kindOther  Kind = iota
+	kindThread      // a topic page
+	kindPM          // the PM inbox / sent items / a read PM
 )
 
-// PMRow is a row of the PM folder list.
-type PMRow struct {
+// pmRow is a row of the PM folder list.
+type pmRow struct {
 	ID       string
 	Subject  string
 	From     string
@@ -151,7 +151,7 @@ type PMRow struct {
 type Page struct {
 	Kind    Kind
 	Posts   []forum.Post // topic posts or displayed PMs, in page order
-	PMList  []PMRow      // PM pages: the folder list
+	PMList  []pmRow      // PM pages: the folder list
 	TopicID string
 	// Current and Last are the page numbers (1-based); 0 when the page has no pagination.
 	Current, Last int
@@ -168,9 +168,9 @@ type Page struct {
 	Section   string // the board the topic is in, from the linktree ("" when not shown)
 }
 
-// Options are what reading a page needs besides the page: Base resolves relative links (the
+// options are what reading a page needs besides the page: Base resolves relative links (the
 // page's own smf_scripturl is used otherwise).
-type Options = scrape.ReadOptions
+type options = scrape.ReadOptions
 
 var (
 	jsVarRe   = regexp.MustCompile(`var (smf_[a-z_]+) = ("[^"]*"|'[^']*'|\d+);`)
@@ -189,9 +189,9 @@ func jsVars(doc *goquery.Document) map[string]string {
 	return out
 }
 
-// Session reads the session of any SMF page: the member id (0 for a guest) and the session check
+// session reads the session of any SMF page: the member id (0 for a guest) and the session check
 // pair (the hidden input name and value every form must send).
-func Session(doc *goquery.Document) (memberID int, sessionVar, sessionID string) {
+func session(doc *goquery.Document) (memberID int, sessionVar, sessionID string) {
 	return sessionOf(doc, jsVars(doc))
 }
 
@@ -268,9 +268,9 @@ func loggedIn(doc *goquery.Document, vars map[string]string) bool {
 	return doc.Find(sel.logoutLink).Length() > 0
 }
 
-// Parse reads a parsed SMF page. A page that shows neither a topic nor personal messages, or whose
+// parse reads a parsed SMF page. A page that shows neither a topic nor personal messages, or whose
 // posts lack the parts every SMF 2.1 post has, is an error wrapping forum.ErrMarkupChanged.
-func Parse(doc *goquery.Document, opt Options) (*Page, error) {
+func parse(doc *goquery.Document, opt options) (*Page, error) {
 	if opt.Location == nil {
 		opt.Location = time.UTC
 	}
@@ -309,11 +309,11 @@ func Parse(doc *goquery.Document, opt Options) (*Page, error) {
 	}
 	switch {
 	case doc.Find(sel.forumPosts).Length() > 0:
-		p.Kind = KindThread
-		p.Section = SectionOf(doc)
+		p.Kind = kindThread
+		p.Section = sectionOf(doc)
 		return p, parseThread(doc, p, base, opt)
 	case doc.Find(sel.pmRoot).Length() > 0 && doc.Find(sel.fatalError).Length() == 0:
-		p.Kind = KindPM
+		p.Kind = kindPM
 		return p, parsePMs(doc, p, base, opt)
 	}
 	return p, fmt.Errorf("smf: neither a topic page nor a personal-message page: %w", forum.ErrMarkupChanged)
@@ -334,7 +334,7 @@ func pageNumbers(doc *goquery.Document) (cur, last int) {
 	return cur, last
 }
 
-func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
+func parseThread(doc *goquery.Document, p *Page, base *url.URL, opt options) error {
 	if href, ok := doc.Find(sel.canonical).Attr("href"); ok {
 		if m := topicIDRe.FindStringSubmatch(href); m != nil {
 			p.TopicID = m[1] + m[2]
@@ -449,7 +449,7 @@ func authorOf(s *goquery.Selection) (name, id string) {
 
 // parsePost reads one topic post. A part that cannot be read costs that part (a problem of the
 // post), not the page.
-func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Options) (forum.Post, error) {
+func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt options) (forum.Post, error) {
 	post := forum.Post{ID: id, Quotes: []forum.Quote{}}
 	post.Author, post.AuthorID = authorOf(s)
 	if post.Author == "" {
@@ -461,7 +461,7 @@ func parsePost(s *goquery.Selection, id, topic string, base *url.URL, opt Option
 	}
 	if when.Length() == 0 {
 		post.Problems = append(post.Problems, forum.NotFound(forum.ProblemTime, sel.postTime+" || "+sel.postTime20))
-	} else if t, err := ParseTime(dateText(when.Text()), opt.Location, opt.Now); err != nil {
+	} else if t, err := parseTime(dateText(when.Text()), opt.Location, opt.Now); err != nil {
 		post.Problems = append(post.Problems, forum.Problem{Kind: forum.ProblemTime, Detail: err.Error()})
 	} else {
 		post.Time = t
@@ -503,7 +503,7 @@ func dateText(s string) string {
 	return strings.TrimSpace(strings.Trim(s, "«» "))
 }
 
-func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error {
+func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt options) error {
 	root := doc.Find(sel.pmRoot)
 	rendered := map[string]bool{}
 	// collect reads the PMs among nodes whose id idRe matches; post gives the PM's whole block.
@@ -544,7 +544,7 @@ func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error 
 		if _, err := strconv.Atoi(id); err != nil {
 			return
 		}
-		row := PMRow{ID: id, Rendered: rendered[id],
+		row := pmRow{ID: id, Rendered: rendered[id],
 			Unread: tr.HasClass("unread_pm") || a.Parent().Find(sel.pmListNew).Length() > 0}
 		subj := a.Clone()
 		subj.Find("span").Remove()
@@ -556,14 +556,14 @@ func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error 
 		row.From = scrape.Collapse(from.Text())
 		row.FromID = memberIDFromHref(from.AttrOr("href", ""))
 		if cell := tr.Find(sel.pmListTime); cell.Length() > 0 {
-			row.Time, _ = ParseTime(scrape.Collapse(cell.Text()), opt.Location, opt.Now)
+			row.Time, _ = parseTime(scrape.Collapse(cell.Text()), opt.Location, opt.Now)
 		} else {
 			// SMF 2.0: the date cell has no class; it is the cell without links that reads as a date.
 			tr.Find("td").EachWithBreak(func(_ int, td *goquery.Selection) bool {
 				if td.Find("a, input").Length() > 0 {
 					return true
 				}
-				t, err := ParseTime(scrape.Collapse(td.Text()), opt.Location, opt.Now)
+				t, err := parseTime(scrape.Collapse(td.Text()), opt.Location, opt.Now)
 				if err == nil {
 					row.Time = t
 					return false
@@ -590,7 +590,7 @@ func parsePMs(doc *goquery.Document, p *Page, base *url.URL, opt Options) error 
 	return nil
 }
 
-func parsePM(s *goquery.Selection, id string, base *url.URL, opt Options) (forum.Post, error) {
+func parsePM(s *goquery.Selection, id string, base *url.URL, opt options) (forum.Post, error) {
 	post := forum.Post{ID: id, Quotes: []forum.Quote{}}
 	post.Author, post.AuthorID = authorOf(s)
 	inner := s.Find("div.inner").First()
@@ -602,7 +602,7 @@ func parsePM(s *goquery.Selection, id string, base *url.URL, opt Options) (forum
 	// "Sent to: Джелу on: Today at 03:48 AM": the date follows the last colon-terminated label.
 	if i := strings.LastIndex(info, ":"); i >= 0 {
 		for j := i; j >= 0; j = strings.LastIndex(info[:j], ":") {
-			if t, err := ParseTime(info[j+1:], opt.Location, opt.Now); err == nil {
+			if t, err := parseTime(info[j+1:], opt.Location, opt.Now); err == nil {
 				post.Time = t
 				break
 			}
@@ -620,15 +620,15 @@ func parsePM(s *goquery.Selection, id string, base *url.URL, opt Options) (forum
 	return post, nil
 }
 
-// ParseBytes parses a page's UTF-8 HTML.
-func ParseBytes(body []byte, opt Options) (*Page, *goquery.Document, error) {
-	return scrape.ParseBytes("smf", body, opt, Parse)
+// parseBytes parses a page's UTF-8 HTML.
+func parseBytes(body []byte, opt options) (*Page, *goquery.Document, error) {
+	return scrape.ParseBytes("smf", body, opt, parse)
 }
 
-// Extract is the registered forum.Extractor: the posts (or PMs) of one saved SMF page, in id order.
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
-	return scrape.Posts(page, contentType, cfg, CheckError, func(body []byte, opt Options) ([]forum.Post, *goquery.Document, error) {
-		p, doc, err := ParseBytes(body, opt)
+// extract is the registered forum.Extractor: the posts (or PMs) of one saved SMF page, in id order.
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+	return scrape.Posts(page, contentType, cfg, checkError, func(body []byte, opt options) ([]forum.Post, *goquery.Document, error) {
+		p, doc, err := parseBytes(body, opt)
 		if err != nil {
 			return nil, doc, err
 		}
@@ -639,7 +639,7 @@ func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, e
 // pageThread is the topic a topic page is of (Page.TopicID: its canonical link, the topic field
 // of its reply or moderation form), for the descriptor's PageThread.
 func pageThread(doc *goquery.Document) string {
-	if p, err := Parse(doc, Options{}); err == nil && p.Kind == KindThread {
+	if p, err := parse(doc, options{}); err == nil && p.Kind == kindThread {
 		return p.TopicID
 	}
 	return ""

@@ -87,7 +87,7 @@ func loadRaw(t *testing.T) rawDump {
 func threadPosts(t *testing.T) map[string]forum.Post {
 	out := map[string]forum.Post{}
 	for _, name := range []string{"10-thread-p1.guest.html", "11-thread-p2.guest.html"} {
-		posts, err := Extract(fixture.Read(t, "smf", name), "text/html; charset=UTF-8", testConfig())
+		posts, err := extract(fixture.Read(t, "smf", name), "text/html; charset=UTF-8", testConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +207,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestPMAgainstDatabase(t *testing.T) {
 	raw := loadRaw(t)
-	posts, err := Extract(fixture.Read(t, "smf", "34-pm-read.dzhelu.html"), "", testConfig())
+	posts, err := extract(fixture.Read(t, "smf", "34-pm-read.dzhelu.html"), "", testConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,20 +240,20 @@ func TestPageInfo(t *testing.T) {
 		{"22b-reply-redirect-target.gm-bot.html", 2, 2, "http://127.0.0.1:8082/index.php?topic=2.0", "17", "17", 2},
 		{"15-post-permalink-msg12.guest.html", 2, 2, "http://127.0.0.1:8082/index.php?topic=2.0", "12", "", 0},
 	} {
-		p, _, err := ParseBytes(fixture.Read(t, "smf", c.file), Options{Now: captureNow})
+		p, _, err := parseBytes(fixture.Read(t, "smf", c.file), options{Now: captureNow})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Kind != KindThread || p.TopicID != "2" || p.Current != c.cur || p.Last != c.last || p.PrevURL != c.prev ||
+		if p.Kind != kindThread || p.TopicID != "2" || p.Current != c.cur || p.Last != c.last || p.PrevURL != c.prev ||
 			p.NewID != c.new || p.LastMsg != c.last_ || p.MemberID != c.member {
 			t.Errorf("%s: %+v", c.file, p)
 		}
 	}
-	p, _, err := ParseBytes(fixture.Read(t, "smf", "33-pm-inbox.dzhelu.html"), Options{Now: captureNow})
+	p, _, err := parseBytes(fixture.Read(t, "smf", "33-pm-inbox.dzhelu.html"), options{Now: captureNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Kind != KindPM || len(p.PMList) != 1 || p.PMList[0].ID != "1" || !p.PMList[0].Unread || !p.PMList[0].Rendered ||
+	if p.Kind != kindPM || len(p.PMList) != 1 || p.PMList[0].ID != "1" || !p.PMList[0].Unread || !p.PMList[0].Rendered ||
 		p.PMList[0].From != "gm-bot" || p.PMList[0].Subject != "Партия 1: ваш 3-й ход" {
 		t.Errorf("inbox: %+v", p.PMList)
 	}
@@ -263,7 +263,7 @@ func TestPageInfo(t *testing.T) {
 // empty list.
 func TestMarkupChanged(t *testing.T) {
 	for _, name := range []string{"16-messageindex-board2.guest.html", "18-boardindex.guest.html", "55-printpage.guest.html"} {
-		if _, err := Extract(fixture.Read(t, "smf", name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := extract(fixture.Read(t, "smf", name), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -272,7 +272,7 @@ func TestMarkupChanged(t *testing.T) {
 		"posts renamed":           strings.ReplaceAll(page, `id="msg`, `id="post`), // the 2.0 body ids too
 		"body and poster renamed": strings.ReplaceAll(strings.ReplaceAll(page, `class="inner"`, `class="content"`), `class="poster"`, `class="author"`),
 	} {
-		if _, err := Extract([]byte(broken), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := extract([]byte(broken), "", testConfig()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
@@ -281,7 +281,7 @@ func TestMarkupChanged(t *testing.T) {
 		"body renamed":   {`class="inner"`, `class="content"`, "body:"},
 		"poster renamed": {`class="poster"`, `class="author"`, "author:"},
 	} {
-		posts, err := Extract([]byte(strings.ReplaceAll(page, c.from, c.to)), "", testConfig())
+		posts, err := extract([]byte(strings.ReplaceAll(page, c.from, c.to)), "", testConfig())
 		if err != nil || len(posts) == 0 {
 			t.Fatalf("%s: %d posts, %v", what, len(posts), err)
 		}
@@ -292,7 +292,7 @@ func TestMarkupChanged(t *testing.T) {
 		}
 	}
 	// A date that cannot be read costs the date of that post (a problem it reports), not the page.
-	posts, err := Extract([]byte(strings.ReplaceAll(page, `<strong>Today</strong> at 03:4`, `someday`)), "", testConfig())
+	posts, err := extract([]byte(strings.ReplaceAll(page, `<strong>Today</strong> at 03:4`, `someday`)), "", testConfig())
 	if err != nil || len(posts) == 0 {
 		t.Fatalf("date unreadable: %d posts, %v", len(posts), err)
 	}
@@ -326,13 +326,13 @@ func TestParseTime(t *testing.T) {
 		"5 minutes ago":                  time.Date(2026, 11, 30, 11, 55, 0, 0, loc),
 		"2 часа назад":                   time.Date(2026, 11, 30, 10, 0, 0, 0, loc),
 	} {
-		got, err := ParseTime(in, loc, now)
+		got, err := parseTime(in, loc, now)
 		if err != nil || !got.Equal(want) {
 			t.Errorf("%q: %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"", "soon", "Feb 30, 2026, 10:00 AM", "25:00", "Today at 13:00 PM"} {
-		if _, err := ParseTime(bad, loc, now); err == nil {
+		if _, err := parseTime(bad, loc, now); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}

@@ -14,9 +14,9 @@ import (
 	"forumgm/forum/web"
 )
 
-// FeedRecheck: every FeedRecheck-th idle check of a topic reads its last page even when the
+// feedRecheck: every feedRecheck-th idle check of a topic reads its last page even when the
 // feed says nothing is new (see feedIdle).
-const FeedRecheck = 20
+const feedRecheck = 20
 
 // feedItem is one post of a board's feed: <link>…index.php?topic=T.msgM#msgM</link>.
 type feedItem struct {
@@ -60,7 +60,7 @@ func (f *Forum) boardFeed(ctx context.Context, board string) ([][2]string, error
 // the feed reaches back to the cursor (message ids grow across the whole forum) without a newer
 // post of the topic. False when a newer post of the topic is listed or the feed cannot tell: the
 // board not known yet (no page of the topic read), feeds off (remembered: the feed is not asked
-// again), an error (the page read after it reports its own). Every FeedRecheck-th check of a
+// again), an error (the page read after it reports its own). Every feedRecheck-th check of a
 // topic reads its page anyway: a topic moved to another board goes quiet in its old board's feed,
 // and the page's linktree names the new board.
 func (f *Forum) feedIdle(ctx context.Context, topic, cursor string) bool {
@@ -70,7 +70,7 @@ func (f *Forum) feedIdle(ctx context.Context, topic, cursor string) bool {
 	}
 	f.secMu.Lock()
 	f.feedChecks[topic]++
-	recheck := f.feedChecks[topic]%FeedRecheck == 0
+	recheck := f.feedChecks[topic]%feedRecheck == 0
 	f.secMu.Unlock()
 	if recheck {
 		return false

@@ -26,15 +26,15 @@ func FuzzExtract(f *testing.F) {
 	// SMF 2.0: no div#msgN; div.inner#msg_N, the date in div.keyinfo, quotes beside their header.
 	f.Add([]byte(`<div id="forumposts"><div class="windowbg"><div class="poster"><h4><a href="?action=profile;u=3">x</a></h4></div><div class="keyinfo"><h5 id="subject_5"><a href="index.php/topic,1.msg5.html#msg5">s</a></h5><div class="smalltext">« <strong>Reply #1 on:</strong> September 19, 2007, 02:16:51 PM »</div></div><div class="post"><div class="inner" id="msg_5"><div class="quoteheader"><div class="topslice_quote"><a href="index.php?topic=1.msg4#msg4">Quote from: y on September 19, 2007</a></div></div><blockquote class="bbc_standard_quote">q</blockquote><div class="quotefooter"></div>t</div></div><div id="modified_5">« <em>Last Edit: x</em> »</div></div></div>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		posts, err := Extract(page, "text/html; charset=UTF-8", testConfig())
+		posts, err := extract(page, "text/html; charset=UTF-8", testConfig())
 		if err != nil {
 			return
 		}
-		p, _, perr := ParseBytes(page, Options{Now: captureNow})
+		p, _, perr := parseBytes(page, options{Now: captureNow})
 		if perr != nil {
 			t.Fatalf("Extract ok but Parse failed: %v", perr)
 		}
-		if len(posts) == 0 && p.Kind != KindPM {
+		if len(posts) == 0 && p.Kind != kindPM {
 			t.Fatalf("empty list without an error")
 		}
 	})
@@ -46,7 +46,7 @@ func BenchmarkExtractThreadPage(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Extract(page, "text/html; charset=UTF-8", cfg); err != nil {
+		if _, err := extract(page, "text/html; charset=UTF-8", cfg); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 // The idle check is one request of the board's feed (the captured 5-post feed): a page is read
 // only when the feed lists a post of the topic past the cursor, cannot reach back to the cursor,
-// or the cursor asks for its own post again; every FeedRecheck-th check reads the page anyway.
+// or the cursor asks for its own post again; every feedRecheck-th check reads the page anyway.
 func TestIdleCheckCost(t *testing.T) {
 	srv := newFakeSMF(t)
 	fm, _ := newForum(t, srv, nil)
@@ -71,7 +71,7 @@ func TestIdleCheckCost(t *testing.T) {
 	}
 }
 
-// Every FeedRecheck-th idle check reads the page (a topic moved away goes quiet in the old feed).
+// Every feedRecheck-th idle check reads the page (a topic moved away goes quiet in the old feed).
 func TestFeedRecheck(t *testing.T) {
 	srv := newFakeSMF(t)
 	fm, _ := newForum(t, srv, nil)
@@ -80,7 +80,7 @@ func TestFeedRecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages := 0
-	for range FeedRecheck {
+	for range feedRecheck {
 		before := srv.meter.Read()
 		if _, _, err := fm.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{PostID: "17"}); err != nil {
 			t.Fatal(err)
@@ -92,7 +92,7 @@ func TestFeedRecheck(t *testing.T) {
 		}
 	}
 	if pages != 1 {
-		t.Errorf("%d page reads in %d idle checks, want 1", pages, FeedRecheck)
+		t.Errorf("%d page reads in %d idle checks, want 1", pages, feedRecheck)
 	}
 }
 

@@ -52,7 +52,7 @@ var (
 // another board). SMF 2.0's rows (sticky: the stickybg colour class) are read the same way. A
 // board without topics gives an empty list; a page that is no topic list is an
 // error wrapping forum.ErrMarkupChanged.
-func Section(doc *goquery.Document, opt Options) ([]forum.ThreadHead, error) {
+func Section(doc *goquery.Document, opt options) ([]forum.ThreadHead, error) {
 	if opt.Location == nil {
 		opt.Location = time.UTC
 	}
@@ -90,7 +90,7 @@ func Section(doc *goquery.Document, opt Options) ([]forum.ThreadHead, error) {
 		if !ok {
 			return
 		}
-		if t, err := ParseTime(scrape.Collapse(textOf(date)), opt.Location, opt.Now); err == nil {
+		if t, err := parseTime(scrape.Collapse(textOf(date)), opt.Location, opt.Now); err == nil {
 			h.LastAt = t
 		}
 		h.Sticky = strings.Contains(s.Find("td.subject").AttrOr("class", ""), "stickybg")
@@ -110,7 +110,7 @@ func Section(doc *goquery.Document, opt Options) ([]forum.ThreadHead, error) {
 
 // head is a thread head from a topic link (a), the replies cell's text and the last post's link;
 // false when the link names no topic.
-func head(a *goquery.Selection, stats string, last *goquery.Selection, opt Options) (forum.ThreadHead, bool) {
+func head(a *goquery.Selection, stats string, last *goquery.Selection, opt options) (forum.ThreadHead, bool) {
 	m := topicIDRe.FindStringSubmatch(a.AttrOr("href", ""))
 	if m == nil {
 		return forum.ThreadHead{}, false
@@ -123,7 +123,7 @@ func head(a *goquery.Selection, stats string, last *goquery.Selection, opt Optio
 			h.LastPostID = fm[1]
 		}
 	}
-	if t, err := ParseTime(scrape.Collapse(last.Text()), opt.Location, opt.Now); err == nil {
+	if t, err := parseTime(scrape.Collapse(last.Text()), opt.Location, opt.Now); err == nil {
 		h.LastAt = t
 	}
 	return h, true
@@ -143,9 +143,9 @@ func textOf(fragment string) string {
 	return doc.Text()
 }
 
-// SectionOf reads the board a topic page belongs to from its linktree (the last board link: the
+// sectionOf reads the board a topic page belongs to from its linktree (the last board link: the
 // innermost board); "" when the page shows none.
-func SectionOf(doc *goquery.Document) string {
+func sectionOf(doc *goquery.Document) string {
 	id := ""
 	doc.Find(sec.crumbs).First().Find("a[href]").Each(func(_ int, a *goquery.Selection) {
 		if m := boardRe.FindStringSubmatch(a.AttrOr("href", "")); m != nil {
@@ -155,8 +155,8 @@ func SectionOf(doc *goquery.Document) string {
 	return id
 }
 
-// SectionBytes reads a topic list page's UTF-8 HTML (tests, fuzzing).
-func SectionBytes(body []byte, opt Options) ([]forum.ThreadHead, error) {
+// sectionBytes reads a topic list page's UTF-8 HTML (tests, fuzzing).
+func sectionBytes(body []byte, opt options) ([]forum.ThreadHead, error) {
 	heads, _, err := scrape.ParseBytes("smf", body, opt, Section)
 	return heads, err
 }

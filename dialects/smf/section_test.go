@@ -58,10 +58,10 @@ var sectionCases = []struct {
 }
 
 func TestSection(t *testing.T) {
-	opt := Options{Location: time.UTC, Now: captureNow}
+	opt := options{Location: time.UTC, Now: captureNow}
 	for _, c := range sectionCases {
 		t.Run(c.page, func(t *testing.T) {
-			heads, err := SectionBytes(sectionPage(t, c.page), opt)
+			heads, err := sectionBytes(sectionPage(t, c.page), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestSection(t *testing.T) {
 		})
 	}
 	for _, name := range []string{"12-thread-p1.gm-bot.html", "18-boardindex.guest.html", "03-login-error.guest.html"} {
-		if heads, err := SectionBytes(sectionPage(t, name), opt); !errors.Is(err, forum.ErrMarkupChanged) {
+		if heads, err := sectionBytes(sectionPage(t, name), opt); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s as a topic list: %v, %v", name, heads, err)
 		}
 	}
@@ -98,7 +98,7 @@ func TestSectionOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SectionOf(doc); got != c.want {
+		if got := sectionOf(doc); got != c.want {
 			t.Errorf("%s: SectionOf = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -111,9 +111,9 @@ func FuzzSection(f *testing.F) {
 		f.Add(sectionPage(f, c.page))
 	}
 	f.Add([]byte(`<div id="topic_container"><div class="windowbg sticky"><div class="message_index_title"><span id="msg_3"><a href="index.php?topic=3.0">t</a></span></div><div class="board_stats"><p>Replies: 0<br>Views: 1</p></div><div class="lastpost"><p><a href="index.php?topic=3.0#new">Today at 01:02 AM</a><br>by x</p></div></div></div>`))
-	opt := Options{Location: time.UTC, Now: captureNow}
+	opt := options{Location: time.UTC, Now: captureNow}
 	f.Fuzz(func(t *testing.T, page []byte) {
-		heads, err := SectionBytes(page, opt)
+		heads, err := sectionBytes(page, opt)
 		for _, h := range heads {
 			if h.ID == "" {
 				t.Fatalf("a head without an id: %+v (err %v)", h, err)

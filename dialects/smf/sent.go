@@ -39,7 +39,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 		f.sent.posts = map[string]forum.Post{}
 	}
 	isNew := func(id string) bool { return after.PostID == "" || forum.IDLess(after.PostID, id) }
-	page, err := f.read(ctx, f.u(sentFolderQuery), KindPM)
+	page, err := f.read(ctx, f.u(sentFolderQuery), kindPM)
 	if err != nil {
 		return nil, after, fmt.Errorf("smf: sent folder: %w", err)
 	}
@@ -63,7 +63,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 		if older || next == "" || len(page.PMList) == 0 {
 			break
 		}
-		if page, err = f.read(ctx, next, KindPM); err != nil {
+		if page, err = f.read(ctx, next, kindPM); err != nil {
 			return nil, after, fmt.Errorf("smf: sent folder: %w", err)
 		}
 	}
@@ -72,7 +72,7 @@ func (f *Forum) Sent(ctx context.Context, after forum.Cursor) ([]forum.Post, for
 	for _, id := range wanted {
 		p, ok := f.sent.posts[id]
 		if !ok {
-			pp, err := f.read(ctx, f.u("action=pm;f=sent;pmsg="+id), KindPM)
+			pp, err := f.read(ctx, f.u("action=pm;f=sent;pmsg="+id), kindPM)
 			if err != nil {
 				return out, cursorOf(out, after), fmt.Errorf("smf: sent PM %s: %w", id, err)
 			}

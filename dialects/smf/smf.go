@@ -39,11 +39,11 @@ import (
 
 // Defaults of SMF 2.1 and of the poster's behaviour.
 const (
-	DefaultMaxPostLength = 20000 // max_messageLength, characters
+	defaultMaxPostLength = 20000 // max_messageLength, characters
 	maxPagesPerPoll      = 1000
-	// DefaultFeedLimit is how many of a board's newest posts the idle check's feed lists (SMF's
+	// defaultFeedLimit is how many of a board's newest posts the idle check's feed lists (SMF's
 	// own default; Extra "feed_limit", "0" turns the feed off).
-	DefaultFeedLimit = 5
+	defaultFeedLimit = 5
 )
 
 // Forum is an SMF 2.1 board as the bot account sees it.
@@ -64,18 +64,18 @@ type Forum struct {
 	noFeed    atomic.Bool // the board answered the feed with something else: feeds are off
 	secMu     sync.Mutex
 	sections  map[string]string // topic id → board id, from the linktrees of the pages read
-	// feedChecks counts the idle checks of each topic (every FeedRecheck-th reads the page).
+	// feedChecks counts the idle checks of each topic (every feedRecheck-th reads the page).
 	feedChecks map[string]int
 }
 
-// Option changes how New builds a Forum.
-type Option func(*Forum)
+// option changes how New builds a Forum.
+type option func(*Forum)
 
-// WithClient uses c for every request (tests pass a fast one).
-func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
+// withClient uses c for every request (tests pass a fast one).
+func withClient(c *forum.Client) option { return func(f *Forum) { f.board.Client = c } }
 
 // New builds the SMF Forum for cfg. cfg.Extra may set "max_post_length" (characters).
-func New(cfg forum.Config, opts ...Option) (*Forum, error) {
+func New(cfg forum.Config, opts ...option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
 	if err != nil || !base.IsAbs() {
 		return nil, fmt.Errorf("smf: bad base URL %q", cfg.BaseURL)
@@ -88,10 +88,10 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		script = base.ResolveReference(&url.URL{Path: "index.php"})
 	}
 	cfg = web.ConfigDefaults(cfg)
-	f := &Forum{cfg: cfg, script: script, maxLen: web.ExtraInt(cfg, "max_post_length", DefaultMaxPostLength),
-		feedLimit: web.ExtraInt(cfg, "feed_limit", DefaultFeedLimit),
+	f := &Forum{cfg: cfg, script: script, maxLen: web.ExtraInt(cfg, "max_post_length", defaultMaxPostLength),
+		feedLimit: web.ExtraInt(cfg, "feed_limit", defaultFeedLimit),
 		sections:  map[string]string{}, feedChecks: map[string]int{},
-		board: web.Board{Name: "smf", Check: CheckError}}
+		board: web.Board{Name: "smf", Check: checkError}}
 	if f.attach, f.maxAttach, err = attachSettings(cfg.Extra); err != nil {
 		return nil, err
 	}
@@ -125,8 +125,8 @@ func (f *Forum) u(query string) string {
 	return u.String()
 }
 
-func (f *Forum) opts() Options {
-	return Options{Base: f.script, Location: f.cfg.Location, Now: f.cfg.Now()}
+func (f *Forum) opts() options {
+	return options{Base: f.script, Location: f.cfg.Location, Now: f.cfg.Now()}
 }
 
 // fetch GETs (vals == nil) or POSTs a page, parses it and, when check is set, turns the error it
@@ -136,7 +136,7 @@ func (f *Forum) fetch(ctx context.Context, rawURL string, vals url.Values, chars
 	if err != nil {
 		return p, doc, err
 	}
-	if id, _, _ := Session(doc); id > 0 {
+	if id, _, _ := session(doc); id > 0 {
 		f.memberID.Store(int64(id))
 	}
 	return p, doc, nil
@@ -151,7 +151,7 @@ func (f *Forum) Login(ctx context.Context) error {
 	fs := doc.Find("form#frmLogin").First()
 	action, ok := web.Action(fs, page)
 	if fs.Length() == 0 || !ok {
-		if perr := CheckError(doc, page.Status); perr != nil {
+		if perr := checkError(doc, page.Status); perr != nil {
 			return perr
 		}
 		return fmt.Errorf("smf: no login form at %s: %w", page.URL, forum.ErrMarkupChanged)
@@ -192,7 +192,7 @@ func (f *Forum) read(ctx context.Context, rawURL string, kind Kind) (*Page, erro
 		if err != nil {
 			return nil, err
 		}
-		p, err := Parse(doc, f.opts())
+		p, err := parse(doc, f.opts())
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +232,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 
 // topicPage reads a page of topic t; a page of another topic is a *forum.WrongThreadError.
 func (f *Forum) topicPage(ctx context.Context, t forum.Thread, rawURL string) (*Page, error) {
-	p, err := f.read(ctx, rawURL, KindThread)
+	p, err := f.read(ctx, rawURL, kindThread)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 // timed out, form already submitted) → a fresh form once, new replies while typing → a fresh form
 // (bounded).
 func (f *Forum) retry() web.Retry {
-	return web.Retry{Login: f.Login, Again: []error{ErrNewReplies}}
+	return web.Retry{Login: f.Login, Again: []error{errNewReplies}}
 }
 
 func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
@@ -289,12 +289,12 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, body string) (
 func (f *Forum) findNewPost(ctx context.Context, t forum.Thread, doc *goquery.Document, body, lastMsg string) (string, bool, error) {
 	pages := []*Page{}
 	if doc != nil {
-		if p, err := Parse(doc, f.opts()); err == nil && p.Kind == KindThread && p.TopicID == t.ID {
+		if p, err := parse(doc, f.opts()); err == nil && p.Kind == kindThread && p.TopicID == t.ID {
 			pages = append(pages, p)
 		}
 	}
 	if len(pages) == 0 || pages[0].Current != pages[0].Last {
-		p, err := f.read(ctx, f.lastPageURL(t.ID), KindThread)
+		p, err := f.read(ctx, f.lastPageURL(t.ID), kindThread)
 		if err != nil {
 			return "", false, fmt.Errorf("smf: posted, but reading the last page failed: %w", err)
 		}
@@ -358,7 +358,7 @@ func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
 // Inbox lists the private messages received after the cursor, oldest first. Messages the folder
 // page does not show in full are read one by one (which marks them read, as a browser would).
 func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	page, err := f.read(ctx, f.u("action=pm;f=inbox;start=0"), KindPM)
+	page, err := f.read(ctx, f.u("action=pm;f=inbox;start=0"), kindPM)
 	if err != nil {
 		return nil, after, err
 	}
@@ -386,7 +386,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 		if older || next == "" {
 			break
 		}
-		if page, err = f.read(ctx, next, KindPM); err != nil {
+		if page, err = f.read(ctx, next, kindPM); err != nil {
 			return nil, after, err
 		}
 	}
@@ -399,7 +399,7 @@ func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, fo
 		done[id] = true
 		p, ok := byID[id]
 		if !ok {
-			pp, err := f.read(ctx, f.u("action=pm;f=inbox;pmsg="+id), KindPM)
+			pp, err := f.read(ctx, f.u("action=pm;f=inbox;pmsg="+id), kindPM)
 			if err != nil {
 				return nil, after, err
 			}

@@ -42,7 +42,7 @@ var extract20Pages = []string{
 func TestGolden20(t *testing.T) {
 	for _, name := range extract20Pages {
 		t.Run(name, func(t *testing.T) {
-			posts, err := Extract(fixture.Read(t, "smf20", name), "text/html; charset=UTF-8", test20Config())
+			posts, err := extract(fixture.Read(t, "smf20", name), "text/html; charset=UTF-8", test20Config())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestAgainstDatabase20(t *testing.T) {
 	} {
 		posts := map[string]forum.Post{}
 		for _, name := range pages {
-			ps, err := Extract(fixture.Read(t, "smf20", name), "", test20Config())
+			ps, err := extract(fixture.Read(t, "smf20", name), "", test20Config())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestAgainstDatabase20(t *testing.T) {
 func TestPMAgainstDatabase20(t *testing.T) {
 	var raw rawDump
 	fixture.Raw(t, "smf20", &raw)
-	posts, err := Extract(fixture.Read(t, "smf20", "34-pm-read.dzhelu.html"), "", test20Config())
+	posts, err := extract(fixture.Read(t, "smf20", "34-pm-read.dzhelu.html"), "", test20Config())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,11 +187,11 @@ func TestPageInfo20(t *testing.T) {
 		{"13-thread-p2.gm-bot.html", 2, 2, "http://127.0.0.1:18100/index.php?topic=2.0", "", "", 2, "b48aab0a87", "df4bc238f15967efb5c96e2dd9f25e34"},
 		{"15-post-permalink-msg11.guest.html", 2, 2, "http://127.0.0.1:18100/index.php?topic=2.0", "", "11", 0, "", ""},
 	} {
-		p, doc, err := ParseBytes(fixture.Read(t, "smf20", c.file), Options{Now: capture20Now})
+		p, doc, err := parseBytes(fixture.Read(t, "smf20", c.file), options{Now: capture20Now})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Kind != KindThread || p.TopicID != "2" || p.Current != c.cur || p.Last != c.last || p.PrevURL != c.prev ||
+		if p.Kind != kindThread || p.TopicID != "2" || p.Current != c.cur || p.Last != c.last || p.PrevURL != c.prev ||
 			p.NextURL != c.next || p.NewID != c.new_ || p.MemberID != c.member {
 			t.Errorf("%s: %+v", c.file, p)
 		}
@@ -203,32 +203,32 @@ func TestPageInfo20(t *testing.T) {
 		}
 	}
 	// A guest's session pair comes from the login form (hashLoginPassword and its hidden input).
-	_, doc, _ := ParseBytes(fixture.Read(t, "smf20", "01-login-form.guest.html"), Options{Now: capture20Now})
-	if id, v, s := Session(doc); id != 0 || v == "" || len(s) != 32 || doc.Find("input[name='"+v+"'][value='"+s+"']").Length() == 0 {
+	_, doc, _ := parseBytes(fixture.Read(t, "smf20", "01-login-form.guest.html"), options{Now: capture20Now})
+	if id, v, s := session(doc); id != 0 || v == "" || len(s) != 32 || doc.Find("input[name='"+v+"'][value='"+s+"']").Length() == 0 {
 		t.Errorf("login form session %d %q %q", id, v, s)
 	}
 	for _, c := range []struct {
 		file   string
 		unread bool
 	}{{"33-pm-inbox.dzhelu.html", true}, {"36-pm-inbox-after-read.dzhelu.html", false}} {
-		p, _, err := ParseBytes(fixture.Read(t, "smf20", c.file), Options{Now: capture20Now})
+		p, _, err := parseBytes(fixture.Read(t, "smf20", c.file), options{Now: capture20Now})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Kind != KindPM || len(p.PMList) != 1 || p.PMList[0].ID != "1" || p.PMList[0].Unread != c.unread || !p.PMList[0].Rendered ||
+		if p.Kind != kindPM || len(p.PMList) != 1 || p.PMList[0].ID != "1" || p.PMList[0].Unread != c.unread || !p.PMList[0].Rendered ||
 			p.PMList[0].From != "gm-bot" || p.PMList[0].FromID != "2" || p.PMList[0].Subject != "Крестовый поход: твой ход" ||
 			!p.PMList[0].Time.Equal(time.Date(2026, 12, 1, 9, 46, 38, 0, time.UTC)) || p.MemberID != 3 {
 			t.Errorf("%s: %+v member %d", c.file, p.PMList, p.MemberID)
 		}
 	}
 	// The sent folder is empty (the PM was sent without "save a copy"): an empty list, no error.
-	p, _, err := ParseBytes(fixture.Read(t, "smf20", "35-pm-sent.gm-bot.html"), Options{Now: capture20Now})
-	if err != nil || p.Kind != KindPM || len(p.PMList) != 0 || len(p.Posts) != 0 {
+	p, _, err := parseBytes(fixture.Read(t, "smf20", "35-pm-sent.gm-bot.html"), options{Now: capture20Now})
+	if err != nil || p.Kind != kindPM || len(p.PMList) != 0 || len(p.Posts) != 0 {
 		t.Errorf("sent: %+v %v", p, err)
 	}
 	// The sent folder with the copy of PM 2: the row names the recipient, the message its author.
-	p, _, err = ParseBytes(fixture.Read(t, "smf20", "35b-pm-sent-outbox.gm-bot.html"), Options{Now: capture20Now})
-	if err != nil || p.Kind != KindPM || len(p.PMList) != 1 || len(p.Posts) != 1 || p.MemberID != 2 ||
+	p, _, err = parseBytes(fixture.Read(t, "smf20", "35b-pm-sent-outbox.gm-bot.html"), options{Now: capture20Now})
+	if err != nil || p.Kind != kindPM || len(p.PMList) != 1 || len(p.Posts) != 1 || p.MemberID != 2 ||
 		p.PMList[0].ID != "2" || p.PMList[0].From != "snovaya" || !p.PMList[0].Rendered ||
 		p.Posts[0].Author != "gm-bot" || p.Posts[0].AuthorID != "2" || p.Posts[0].Text != "snovaya, твой 4-й ход." ||
 		!p.Posts[0].Time.Equal(time.Date(2026, 12, 1, 9, 53, 13, 0, time.UTC)) {
@@ -242,7 +242,7 @@ func check20(t *testing.T, name string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return CheckError(doc, 200) // SMF 2.0 sends its fatal errors with 200
+	return checkError(doc, 200) // SMF 2.0 sends its fatal errors with 200
 }
 
 // SMF 2.0's error pages: fatal errors without an error id (flood told by its words), the login
@@ -289,7 +289,7 @@ func TestCapturedErrors20(t *testing.T) {
 // The 2.0 board index, topic list and print page are not topic pages: an error, never no posts.
 func TestMarkupChanged20(t *testing.T) {
 	for _, name := range []string{"16-messageindex-board2.guest.html", "18-boardindex.guest.html", "55-printpage.guest.html"} {
-		if _, err := Extract(fixture.Read(t, "smf20", name), "", test20Config()); !errors.Is(err, forum.ErrMarkupChanged) {
+		if _, err := extract(fixture.Read(t, "smf20", name), "", test20Config()); !errors.Is(err, forum.ErrMarkupChanged) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -303,7 +303,7 @@ func TestFieldLost20(t *testing.T) {
 		"poster renamed":  {`class="poster"`, `class="author"`, "author:"},
 		"date unreadable": {`<strong>Сегодня</strong> в 09:4`, `someday`, "time:"},
 	} {
-		posts, err := Extract([]byte(strings.ReplaceAll(page, c.from, c.to)), "", test20Config())
+		posts, err := extract([]byte(strings.ReplaceAll(page, c.from, c.to)), "", test20Config())
 		if err != nil || len(posts) != 6 {
 			t.Fatalf("%s: %d posts, %v", what, len(posts), err)
 		}

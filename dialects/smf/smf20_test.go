@@ -175,7 +175,7 @@ func newForum20(t *testing.T, f *fakeSMF20) (*Forum, *sleeps) {
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 100, BaseDelay: time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1",
-		Location: time.UTC, Now: func() time.Time { return capture20WriteNow }}, WithClient(c))
+		Location: time.UTC, Now: func() time.Time { return capture20WriteNow }}, withClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}

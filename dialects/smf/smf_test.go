@@ -276,7 +276,7 @@ func newForum(t *testing.T, f *fakeSMF, extra map[string]string) (*Forum, *sleep
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	fm, err := New(forum.Config{BaseURL: f.srv.URL + "/", Username: "gm-bot", Password: "GmBotPass1",
 		Location: time.UTC, Now: func() time.Time { return captureNow }, Extra: extra},
-		WithClient(c))
+		withClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}

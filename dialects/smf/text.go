@@ -80,7 +80,7 @@ func quoteAuthor(cite string) string {
 }
 
 func looksLikeDate(s string) bool {
-	_, err := ParseTime(s, nil, zeroNow)
+	_, err := parseTime(s, nil, zeroNow)
 	return err == nil
 }
 

@@ -12,7 +12,7 @@ import (
 func Dialect() forum.Dialect {
 	return forum.Dialect{
 		Name:    "ucoz",
-		Extract: Extract,
+		Extract: extract,
 		Fingerprints: []forum.Fingerprint{{
 			Engine: "uCoz",
 			Via:    forum.ViaGeneric, Reader: true,

@@ -16,7 +16,7 @@ func FuzzExtract(f *testing.F) {
 	}
 	f.Add([]byte(`<table class="gTable"><tr id="post1"><td><table><tr><td class="postTdTop"><a class="postUser">x</a></td><td class="postTdTop">Дата: Сегодня, 12:34 | Сообщение # <a class="postNumberLink" onclick="prompt('', 'http://a/forum/1-2-1-16-1700000000')">1</a></td></tr><tr><td class="posttdMessage"><span class="ucoz-forum-post"><div class="bbQuoteBlock"><div class="bbQuoteName">Цитата (y)</div><div class="quoteMessage">q</div></div><table><tr><td><span><b>Quote</b> (z)</span></td></tr><tr><td class="quoteMessage">old</td></tr></table><div class="bbCodeBlock"><div class="codeMessage">&nbsp;c<br />d</div></div><div class="uSpoilerClosed"><div class="uSpoilerButBl"><input value="s"></div><div class="uSpoilerText">t</div></div></span><div class="edited">Сообщение отредактировал x</div></td></tr></table></td></tr></table>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		posts, err := Extract(page, "text/html; charset=utf-8", testConfig(t, "Europe/Moscow"))
+		posts, err := extract(page, "text/html; charset=utf-8", testConfig(t, "Europe/Moscow"))
 		if err == nil && len(posts) == 0 {
 			t.Fatalf("empty list without an error")
 		}
@@ -35,7 +35,7 @@ func BenchmarkExtract(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Extract(page, "", cfg); err != nil {
+		if _, err := extract(page, "", cfg); err != nil {
 			b.Fatal(err)
 		}
 	}

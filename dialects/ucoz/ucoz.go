@@ -94,10 +94,10 @@ var threadTable = func() *scrape.Table {
 	return t
 }()
 
-// Extract reads a saved thread page (any charset: uCoz serves UTF-8 or windows-1251, named in the
+// extract reads a saved thread page (any charset: uCoz serves UTF-8 or windows-1251, named in the
 // header or the <meta>). cfg.Extra overrides single keys of the table. A page without uCoz posts
 // is forum.ErrMarkupChanged.
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
 	t := threadTable
 	if len(cfg.Extra) > 0 {
 		extra := maps.Clone(preset)

@@ -76,7 +76,7 @@ func TestRealPagesShownDate(t *testing.T) {
 				t.Fatalf("%s: add the site's zone to siteZone", name)
 			}
 			raw := readReal(t, name)
-			want, err := Extract(raw, "", testConfig(t, tz))
+			want, err := extract(raw, "", testConfig(t, tz))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestRealPagesShownDate(t *testing.T) {
 			if string(stripped) == string(raw) {
 				t.Fatal("no direct link with a Unix time on the page")
 			}
-			got, err := Extract(stripped, "", testConfig(t, tz))
+			got, err := extract(stripped, "", testConfig(t, tz))
 			if err != nil || len(got) != len(want) {
 				t.Fatalf("%d posts (want %d), %v", len(got), len(want), err)
 			}
@@ -136,7 +136,7 @@ func TestWrittenPost(t *testing.T) {
 <tr><td class="postTdInfo"></td><td class="posttdMessage"><span class="ucoz-forum-post">ок</span></td></tr>
 <tr><td class="postBottom"></td><td class="postBottom"><a href="javascript://" onclick="window.open('/index/8-3', 'up3'); return false;">профиль</a></td></tr>
 </table></td></tr></table></div></body></html>`
-	posts, err := Extract([]byte(page), "", testConfig(t, "Europe/Moscow"))
+	posts, err := extract([]byte(page), "", testConfig(t, "Europe/Moscow"))
 	if err != nil || len(posts) != 2 {
 		t.Fatalf("%d posts, %v", len(posts), err)
 	}
@@ -150,7 +150,7 @@ func TestWrittenPost(t *testing.T) {
 	if q.ID != "8" || q.Author != "Петя" || q.AuthorID != "3" || q.Text != "ок" || !q.Time.IsZero() || len(q.Problems) != 1 || !strings.HasPrefix(q.Problems[0].String(), "time:") {
 		t.Errorf("post without a date: %+v", q)
 	}
-	if _, err := Extract([]byte(`<html><body><p>Главная страница сайта</p></body></html>`), "", testConfig(t, "UTC")); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := extract([]byte(`<html><body><p>Главная страница сайта</p></body></html>`), "", testConfig(t, "UTC")); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("not a thread page: %v", err)
 	}
 }
@@ -178,7 +178,7 @@ func TestQuoteAuthor(t *testing.T) {
 func TestRealPagesGuests(t *testing.T) {
 	read := func(name string) map[string]forum.Post {
 		t.Helper()
-		posts, err := Extract(readReal(t, name), "", testConfig(t, "Europe/Moscow"))
+		posts, err := extract(readReal(t, name), "", testConfig(t, "Europe/Moscow"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func TestRealPagesGuests(t *testing.T) {
 // A site served in windows-1251 (the charset named in the <meta>) reads as the UTF-8 copy.
 func TestWindows1251(t *testing.T) {
 	raw := readReal(t, "ucoz-lehrer3dn-t1-p1-excerpt.html")
-	want, err := Extract(raw, "", testConfig(t, "Asia/Krasnoyarsk"))
+	want, err := extract(raw, "", testConfig(t, "Asia/Krasnoyarsk"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestWindows1251(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Extract([]byte(cp), "", testConfig(t, "Asia/Krasnoyarsk"))
+	got, err := extract([]byte(cp), "", testConfig(t, "Asia/Krasnoyarsk"))
 	if err != nil || len(got) != 1 || got[0].Text != want[0].Text || got[0].Author != want[0].Author || got[0].Text != "Какие условия у Вас созданы для обучения детей?" {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
@@ -235,13 +235,13 @@ func TestWindows1251(t *testing.T) {
 // is the same; a bad override is an error, not a silent default.
 func TestExtraOverride(t *testing.T) {
 	raw := readReal(t, "ucoz-needforkill-t602-p1.html")
-	want, err := Extract(raw, "", testConfig(t, "Europe/Moscow"))
+	want, err := extract(raw, "", testConfig(t, "Europe/Moscow"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := testConfig(t, "Europe/Moscow")
 	cfg.Extra = map[string]string{"body": "span.ucoz-forum-post"}
-	got, err := Extract(raw, "", cfg)
+	got, err := extract(raw, "", cfg)
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("%d posts, %v", len(got), err)
 	}
@@ -251,7 +251,7 @@ func TestExtraOverride(t *testing.T) {
 		}
 	}
 	cfg.Extra = map[string]string{"time_re": "("}
-	if _, err := Extract(raw, "", cfg); err == nil || !strings.Contains(err.Error(), "time_re") {
+	if _, err := extract(raw, "", cfg); err == nil || !strings.Contains(err.Error(), "time_re") {
 		t.Errorf("bad time_re: %v", err)
 	}
 }

@@ -15,7 +15,7 @@ func Dialect() forum.Dialect {
 	return forum.Dialect{
 		Name:       "xenforo",
 		Open:       func(cfg forum.Config) (forum.Forum, error) { return New(cfg) },
-		Extract:    Extract,
+		Extract:    extract,
 		ThreadID:   forum.ThreadIDFrom(threadURLRe),
 		PageThread: scrape.PageThreadOf(pageThread),
 		ThreadPath: "/threads/",

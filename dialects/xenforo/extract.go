@@ -1,7 +1,7 @@
 // This file reads XenForo 2 and XenForo 1 thread pages (default styles and those built on
 // them) through the generic engine: the selector tables below, which `forumgm detect` also
 // proposes for the generic dialect (XenForo 1). XenForo 2 conversation pages are read with
-// xf2Conversation, a forum's thread list with ReadSection (SectionOf reads a thread page's
+// xf2Conversation, a forum's thread list with readSection (SectionOf reads a thread page's
 // forum from its breadcrumb). Logging in, replying and conversations are the Forum's (XenForo 2);
 // XenForo 1 boards write through the generic dialect's form keys.
 
@@ -126,10 +126,10 @@ func ReadPage(doc *goquery.Document, table map[string]string, cfg forum.Config) 
 	return scrape.Extract(doc, t, o)
 }
 
-// Extract reads a saved XenForo thread page: XenForo 2 markup (html#XF, article.message--post)
+// extract reads a saved XenForo thread page: XenForo 2 markup (html#XF, article.message--post)
 // or XenForo 1 (li.message#post-N). cfg.Extra overrides single keys of the table (a theme that
 // moved the date, say). A page of neither is forum.ErrMarkupChanged.
-func Extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
+func extract(page []byte, contentType string, cfg forum.Config) ([]forum.Post, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func TestRealPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			posts, err := Extract(raw, "", cfg())
+			posts, err := extract(raw, "", cfg())
 			if err != nil || len(posts) == 0 {
 				t.Fatalf("%d posts, %v", len(posts), err)
 			}
@@ -58,7 +58,7 @@ func TestRussianQuoteAndOverride(t *testing.T) {
 </blockquote>@Петя` + "\u200b" + ` отвечаю: Н7-Н5</div></article></div>
 <div class="message-lastEdit">Последнее редактирование: 1 мар 2024</div>
 </article></body></html>`
-	posts, err := Extract([]byte(page), "", cfg())
+	posts, err := extract([]byte(page), "", cfg())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +69,10 @@ func TestRussianQuoteAndOverride(t *testing.T) {
 	}
 	c := cfg()
 	c.Extra = map[string]string{"author": ".message-name .username@data-user-id"}
-	if posts, err = Extract([]byte(page), "", c); err != nil || posts[0].Author != "7" {
+	if posts, err = extract([]byte(page), "", c); err != nil || posts[0].Author != "7" {
 		t.Errorf("override: %+v %v", posts, err)
 	}
-	if _, err := Extract([]byte(`<html><body><p>no forum</p></body></html>`), "", cfg()); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := extract([]byte(`<html><body><p>no forum</p></body></html>`), "", cfg()); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("not a thread: %v", err)
 	}
 }

@@ -95,7 +95,7 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
-	section := SectionOf(doc)
+	section := sectionOf(doc)
 	f.setSection(t, section)
 	f.noteForumURL(doc, section)
 	current := page.Current

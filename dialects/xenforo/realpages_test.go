@@ -72,7 +72,7 @@ func TestRealPagesWrite(t *testing.T) {
 			if err != nil || len(page.Posts) != tc.posts {
 				t.Fatalf("posts: %d, %v", len(page.Posts), err)
 			}
-			section := SectionOf(doc)
+			section := sectionOf(doc)
 			if section == "" {
 				t.Error("no forum in the breadcrumb")
 			}
@@ -217,7 +217,7 @@ func TestRealThreadList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	heads, err := SectionBytes(raw, "text/html; charset=utf-8")
+	heads, err := sectionBytes(raw, "text/html; charset=utf-8")
 	if err != nil || len(heads) != 20 {
 		t.Fatalf("%d heads, %v", len(heads), err)
 	}

@@ -40,7 +40,7 @@ func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead
 			return fmt.Errorf("xenforo: %s shows a guest: %w", p.URL, forum.ErrLoggedOut)
 		}
 		f.setToken(doc)
-		heads, err = ReadSection(doc)
+		heads, err = readSection(doc)
 		return err
 	})
 	f.tok.Lock()

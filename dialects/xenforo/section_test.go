@@ -28,7 +28,7 @@ func readTestdata(t testing.TB, name string) []byte {
 // guest last poster (span.username), thousands in the replies, a redirect thread (no count, no
 // latest post).
 func TestReadSection(t *testing.T) {
-	heads, err := SectionBytes(readTestdata(t, "forum-view-18.html"), "text/html; charset=utf-8")
+	heads, err := sectionBytes(readTestdata(t, "forum-view-18.html"), "text/html; charset=utf-8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,14 +52,14 @@ func TestReadSection(t *testing.T) {
 	if !reflect.DeepEqual(heads, want) {
 		t.Errorf("heads\n%+v\nwant\n%+v", heads, want)
 	}
-	if heads, err := SectionBytes(readTestdata(t, "forum-view-empty.html"), ""); err != nil || len(heads) != 0 {
+	if heads, err := sectionBytes(readTestdata(t, "forum-view-empty.html"), ""); err != nil || len(heads) != 0 {
 		t.Errorf("empty forum: %v, %v", heads, err)
 	}
 	real, err := os.ReadFile(filepath.Join(fixture.RealDir(t), "generic", "xenforo2-default-xenforo-community.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := SectionBytes(real, ""); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := sectionBytes(real, ""); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("a thread page as a thread list: %v", err)
 	}
 }
@@ -87,7 +87,7 @@ func TestReadSectionRow(t *testing.T) {
 		{"no friendly URLs", row("structItem structItem--thread", `<a href="/index.php?threads/igra.9/">Z</a>`, ``),
 			forum.ThreadHead{ID: "9", Title: "Z", Replies: -1}},
 	} {
-		heads, err := SectionBytes([]byte(c.page), "")
+		heads, err := sectionBytes([]byte(c.page), "")
 		if err != nil || len(heads) != 1 {
 			t.Errorf("%s: %+v, %v", c.name, heads, err)
 			continue
@@ -100,7 +100,7 @@ func TestReadSectionRow(t *testing.T) {
 			t.Errorf("%s: %+v, want %+v", c.name, heads[0], c.want)
 		}
 	}
-	if _, err := SectionBytes([]byte(row("structItem structItem--thread", `<a>?</a>`, ``)), ""); !errors.Is(err, forum.ErrMarkupChanged) {
+	if _, err := sectionBytes([]byte(row("structItem structItem--thread", `<a>?</a>`, ``)), ""); !errors.Is(err, forum.ErrMarkupChanged) {
 		t.Errorf("a list without a readable thread: %v", err)
 	}
 }
@@ -138,7 +138,7 @@ func TestSectionOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SectionOf(doc); got != c.want {
+		if got := sectionOf(doc); got != c.want {
 			t.Errorf("%s: SectionOf = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -150,7 +150,7 @@ func FuzzSection(f *testing.F) {
 	f.Add([]byte(page[strings.Index(page, `<div class="structItemContainer">`):]))
 	f.Add([]byte(`<div class="structItem structItem--thread js-threadListItem-1"><div class="structItem-title"><a href="threads/a.1/">a</a></div></div>`))
 	f.Fuzz(func(t *testing.T, page []byte) {
-		heads, err := SectionBytes(page, "text/html; charset=utf-8")
+		heads, err := sectionBytes(page, "text/html; charset=utf-8")
 		for _, h := range heads {
 			if h.ID == "" {
 				t.Fatalf("a head without an id: %+v (err %v)", h, err)

@@ -39,10 +39,10 @@ var (
 	shortRe    = regexp.MustCompile(`\d\s*\p{L}`) // number_short: "1.2K", "1,2 тыс."
 )
 
-// ReadSection reads the first page of a forum's thread list into thread heads, in the order shown
+// readSection reads the first page of a forum's thread list into thread heads, in the order shown
 // (the sticky group first, Sticky). The list shows no last post id. A forum without threads
 // gives an empty list; a page that is no thread list is an error wrapping forum.ErrMarkupChanged.
-func ReadSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
+func readSection(doc *goquery.Document) ([]forum.ThreadHead, error) {
 	rows := doc.Find(sectionSel.Row)
 	if rows.Length() == 0 && doc.Find(sectionSel.Container).Length() == 0 {
 		return nil, scrape.Markup("xenforo", "not a forum's thread list")
@@ -97,11 +97,11 @@ func xfTime(t *goquery.Selection) time.Time {
 	return time.Time{}
 }
 
-// SectionOf reads the forum a thread page belongs to from its breadcrumb (the innermost forum
+// sectionOf reads the forum a thread page belongs to from its breadcrumb (the innermost forum
 // link), else, on a board whose route filters renamed forums/ (RageZone's community/<slug>.N/),
 // from the node PAGE_CONTAINER names as the thread's container (html[data-container-key=
 // "node-N"] with data-content-key="thread-M", XenForo 2.1+); "" when the page shows none.
-func SectionOf(doc *goquery.Document) string {
+func sectionOf(doc *goquery.Document) string {
 	if m := forumIDRe.FindStringSubmatch(doc.Find(sectionSel.Crumb).Last().AttrOr("href", "")); m != nil {
 		return m[1]
 	}
@@ -116,11 +116,11 @@ func SectionOf(doc *goquery.Document) string {
 
 var nodeKeyRe = regexp.MustCompile(`^node-(\d+)$`)
 
-// SectionBytes reads a saved thread list (tests, fuzzing).
-func SectionBytes(page []byte, contentType string) ([]forum.ThreadHead, error) {
+// sectionBytes reads a saved thread list (tests, fuzzing).
+func sectionBytes(page []byte, contentType string) ([]forum.ThreadHead, error) {
 	doc, err := scrape.Parse(page, contentType)
 	if err != nil {
 		return nil, err
 	}
-	return ReadSection(doc)
+	return readSection(doc)
 }

@@ -31,9 +31,9 @@ func (f *Forum) Reply(ctx context.Context, t forum.Thread, body string) (string,
 	return id, merged, err
 }
 
-// ErrPending: XenForo took the reply but holds it for a moderator (its redirect goes to the
+// errPending: XenForo took the reply but holds it for a moderator (its redirect goes to the
 // thread with pending_approval=1); the post has no id a reader can see yet.
-var ErrPending = errors.New("xenforo: the post awaits a moderator's approval")
+var errPending = errors.New("xenforo: the post awaits a moderator's approval")
 
 func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, rt, body string) (string, bool, error) {
 	if err := f.ensureToken(ctx, rt); err != nil {
@@ -44,7 +44,7 @@ func (f *Forum) replyAttempt(ctx context.Context, t forum.Thread, rt, body strin
 		return "", false, err
 	}
 	if rePending.MatchString(a.Redirect) {
-		return "", false, fmt.Errorf("xenforo: reply to %s: %w", t.ID, ErrPending)
+		return "", false, fmt.Errorf("xenforo: reply to %s: %w", t.ID, errPending)
 	}
 	m := rePostID.FindStringSubmatch(a.Redirect)
 	if m == nil {

@@ -46,8 +46,8 @@ import (
 
 // Defaults of XenForo 2 and of the dialect's behaviour.
 const (
-	DefaultMaxPostChars = 25000 // XenForo's messageMaxLength option
-	DefaultFloodWait    = 30 * time.Second
+	defaultMaxPostChars = 25000 // XenForo's messageMaxLength option
+	defaultFloodWait    = 30 * time.Second
 	maxPagesPerPoll     = 1000
 )
 
@@ -74,14 +74,14 @@ type Forum struct {
 	convList string                  // the conversation list's route as the header links it ("" = conversations/)
 }
 
-// Option changes how New builds a Forum.
-type Option func(*Forum)
+// option changes how New builds a Forum.
+type option func(*Forum)
 
-// WithClient uses c for every request (tests pass a fast one).
-func WithClient(c *forum.Client) Option { return func(f *Forum) { f.board.Client = c } }
+// withClient uses c for every request (tests pass a fast one).
+func withClient(c *forum.Client) option { return func(f *Forum) { f.board.Client = c } }
 
 // New builds the XenForo 2 Forum for cfg.
-func New(cfg forum.Config, opts ...Option) (*Forum, error) {
+func New(cfg forum.Config, opts ...option) (*Forum, error) {
 	base, err := url.Parse(cfg.BaseURL)
 	if err != nil || !base.IsAbs() {
 		return nil, fmt.Errorf("xenforo: bad base URL %q", cfg.BaseURL)
@@ -90,12 +90,12 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		base.Path += "/"
 	}
 	cfg = web.ConfigDefaults(cfg)
-	fw := DefaultFloodWait
+	fw := defaultFloodWait
 	if d, err := time.ParseDuration(cfg.Extra["flood_wait"]); err == nil && d > 0 {
 		fw = d
 	}
 	f := &Forum{cfg: cfg, base: base, friendly: cfg.Extra["friendly_urls"] != "false",
-		max: web.ExtraInt(cfg, "max_post_chars", DefaultMaxPostChars), floodWait: fw,
+		max: web.ExtraInt(cfg, "max_post_chars", defaultMaxPostChars), floodWait: fw,
 		newest: map[string]string{}, convSeen: map[string]time.Time{}, seenMsg: map[string]bool{},
 		sentConv: map[string][]forum.Post{}, sections: map[string]string{},
 		forumURL: map[string]string{}, named: map[string]string{}}

@@ -27,7 +27,7 @@ func open(t *testing.T, f *fakeXF, mod func(*forum.Config)) (*Forum, *testkit.Cl
 		mod(&cfg)
 	}
 	c := forum.NewClient(forum.ClientConfig{Rate: 1000, Burst: 1000, Sleep: clock.Sleep})
-	x, err := New(cfg, WithClient(c))
+	x, err := New(cfg, withClient(c))
 	if err != nil {
 		t.Fatal(err)
 	}

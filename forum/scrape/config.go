@@ -14,7 +14,7 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 	get := func(k string) string { return strings.TrimSpace(extra[k]) }
 	var errs []string
 	field := func(k string) Field {
-		f, err := ParseField(get(k), get(k+"_re"))
+		f, err := parseField(get(k), get(k+"_re"))
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s_re: %v", k, err))
 		}
@@ -71,7 +71,7 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 				re = strings.TrimSpace(res[i])
 			}
 		}
-		f, err := ParseField(spec, re)
+		f, err := parseField(spec, re)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("time_re: %v", err))
 		}

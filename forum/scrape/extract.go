@@ -356,7 +356,7 @@ func (r *renderer) own(n *html.Node) string {
 	return w.String()
 }
 
-func (r *renderer) walk(w *Text, n *html.Node, top bool) {
+func (r *renderer) walk(w *text, n *html.Node, top bool) {
 	switch n.Type {
 	case html.TextNode:
 		w.Write(n.Data)
@@ -440,7 +440,7 @@ func (r *renderer) walk(w *Text, n *html.Node, top bool) {
 	}
 }
 
-func (r *renderer) children(w *Text, n *html.Node, top bool, skip *html.Node) {
+func (r *renderer) children(w *text, n *html.Node, top bool, skip *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c == skip {
 			continue

@@ -4,7 +4,7 @@
 // HTML; what differs between their markup is a Dialect (the classes, the white-space rules and
 // the few readings, such as smileys and quote headers, each engine does its own way), which every
 // scraper keeps next to its selectors. The selector-table engine (forum/scrape) finds quotes
-// and code its own way and lays its text out with Text.
+// and code its own way and lays its text out with the text type below.
 //
 // It also holds the small helpers every reader of forum HTML needs: Collapse, AbsURL, HasClass
 // and Attr.
@@ -157,12 +157,12 @@ func classContains(n *html.Node, part string) bool {
 	return strings.Contains(strings.ToLower(Attr(n, "class")), part)
 }
 
-// Text lays out rendered HTML as plain text, for the walkers of this package and of scrapers that
+// text lays out rendered HTML as plain text, for the walkers of this package and of scrapers that
 // find their quotes and code their own way (forum/scrape's selector tables): runs of white
 // space collapse to one space (HTML rendering), Break and block boundaries become line breaks (at
 // most one blank line in a row unless KeepBreaks), and verbatim blocks (code, pre) are copied
-// byte for byte on lines of their own. The zero Text is ready to use.
-type Text struct {
+// byte for byte on lines of their own. The zero text is ready to use.
+type text struct {
 	b       strings.Builder
 	pending int  // line breaks owed before the next visible text
 	space   bool // a space is owed before the next visible text
@@ -171,7 +171,7 @@ type Text struct {
 	KeepBreaks  bool // every Break breaks the line (Dialect.KeepBreaks)
 }
 
-func (t *Text) trailingNewlines() int {
+func (t *text) trailingNewlines() int {
 	s := t.b.String()
 	n := 0
 	for i := len(s) - 1; i >= 0 && s[i] == '\n'; i-- {
@@ -181,7 +181,7 @@ func (t *Text) trailingNewlines() int {
 }
 
 // flush writes the owed line breaks, capped so that at most one blank line appears.
-func (t *Text) flush() {
+func (t *text) flush() {
 	if t.b.Len() == 0 {
 		t.pending = 0
 		return
@@ -196,7 +196,7 @@ func (t *Text) flush() {
 }
 
 // Write adds rendered text: white space collapses, and a space at the start of a line vanishes.
-func (t *Text) Write(s string) {
+func (t *text) Write(s string) {
 	for _, r := range s {
 		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || (r == '\u00a0' && !t.NbspVisible) {
 			t.space = true
@@ -218,7 +218,7 @@ func (t *Text) Write(s string) {
 }
 
 // Break is a <br>: the line ends here (a break at the very start adds nothing).
-func (t *Text) Break() {
+func (t *text) Break() {
 	t.space = false
 	if t.b.Len() == 0 {
 		return
@@ -230,7 +230,7 @@ func (t *Text) Break() {
 }
 
 // Block makes what follows start on a new line (n=1) or after a blank line (n=2).
-func (t *Text) Block(n int) {
+func (t *text) Block(n int) {
 	if n > t.pending {
 		t.pending = n
 	}
@@ -239,7 +239,7 @@ func (t *Text) Block(n int) {
 
 // Verbatim writes a code or preformatted block as it is, on lines of its own (trailing line
 // breaks dropped; a block of white space only adds nothing).
-func (t *Text) Verbatim(s string) {
+func (t *text) Verbatim(s string) {
 	s = strings.TrimRight(s, "\n")
 	if strings.TrimSpace(s) == "" {
 		return
@@ -252,7 +252,7 @@ func (t *Text) Verbatim(s string) {
 }
 
 // String is the text laid out so far, without trailing line breaks.
-func (t *Text) String() string { return strings.TrimRight(t.b.String(), "\n") }
+func (t *text) String() string { return strings.TrimRight(t.b.String(), "\n") }
 
 // walker renders a message body. At the top level quotes, code blocks and spoilers are taken out
 // into their own lists; inside a quote everything stays in the quote's text.
@@ -260,7 +260,7 @@ type walker struct {
 	d         *Dialect
 	top       bool
 	listDepth int
-	out       *Text
+	out       *text
 	res       *Body
 }
 
@@ -279,9 +279,9 @@ func (d *Dialect) isSpoiler(n *html.Node) bool {
 	return classContains(n, "spoiler") || HasClass(n, "sp-wrap")
 }
 
-// builder is a Text with the dialect's white-space rules.
-func (d *Dialect) builder() *Text {
-	return &Text{NbspVisible: d.NbspVisible, KeepBreaks: d.KeepBreaks}
+// builder is a text with the dialect's white-space rules.
+func (d *Dialect) builder() *text {
+	return &text{NbspVisible: d.NbspVisible, KeepBreaks: d.KeepBreaks}
 }
 
 func (w *walker) children(n *html.Node) {

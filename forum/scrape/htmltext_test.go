@@ -152,9 +152,9 @@ func TestAbsURL(t *testing.T) {
 	}
 }
 
-// Text is the layout the walkers share (forum/scrape drives it with its own selectors).
+// text is the layout the walkers share (forum/scrape drives it with its own selectors).
 func TestText(t *testing.T) {
-	var w Text
+	var w text
 	w.Break() // nothing yet: no leading line
 	w.Write("  a \n b")
 	w.Break()
@@ -169,7 +169,7 @@ func TestText(t *testing.T) {
 	if got, want := w.String(), "a b\nc\n\nd e\n  x\n y\nf"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	v := Text{NbspVisible: true, KeepBreaks: true}
+	v := text{NbspVisible: true, KeepBreaks: true}
 	v.Write("d\u00a0\u00a0e")
 	v.Break()
 	v.Break()

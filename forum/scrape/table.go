@@ -72,10 +72,10 @@ func (f Field) Get(s *goquery.Selection) (string, bool) {
 	return "", false
 }
 
-// ParseField reads "selector@attr" (either part optional; "@attr" = the node's own attribute) plus
+// parseField reads "selector@attr" (either part optional; "@attr" = the node's own attribute) plus
 // an optional regexp. Alternatives "a@x || b" keep their own attributes. An empty spec gives the
 // zero Field.
-func ParseField(spec, re string) (Field, error) {
+func parseField(spec, re string) (Field, error) {
 	var f Field
 	spec = strings.TrimSpace(spec)
 	if strings.Contains(spec, "||") {

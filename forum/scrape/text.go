@@ -8,10 +8,10 @@ import (
 )
 
 // newText is the text layout of a post body (htmltext.Text): a no-break space is a visible space.
-func newText() *Text { return &Text{NbspVisible: true} }
+func newText() *text { return &text{NbspVisible: true} }
 
 // verbatim writes a code block without its leading line breaks and trailing white space.
-func verbatim(w *Text, s string) {
+func verbatim(w *text, s string) {
 	w.Verbatim(strings.TrimRight(strings.TrimLeft(s, "\r\n"), "\r\n \t"))
 }
 

@@ -8,16 +8,16 @@ import (
 	"forumgm/forum"
 )
 
-// MaxAgain bounds how often Retry sends a fresh form again after one of a dialect's passing
+// maxAgain bounds how often Retry sends a fresh form again after one of a dialect's passing
 // refusals (Retry.Again), per write.
-const MaxAgain = 3
+const maxAgain = 3
 
 // Retry is the one write-retry policy of every dialect: how one write (a reply, a private
 // message, an edit, a login-protected read) is tried again when the board refused it for a
 // passing reason, each attempt on a freshly fetched form. A lost session (forum.ErrLoggedOut) is
 // logged in again once; a rejected form token (forum.ErrBadToken) gets a fresh form once (after
 // Fresh); one of the dialect's own passing refusals (Again: new posts since the form was loaded,
-// a stale CSRF token) gets a fresh form at most MaxAgain times. Everything else comes back at
+// a stale CSRF token) gets a fresh form at most maxAgain times. Everything else comes back at
 // once: flood control (*forum.FloodError) and a message too long (forum.ErrTooLong) included, since
 // the daemon waits out flood control (reading and judging meanwhile) and splits a message itself.
 type Retry struct {
@@ -51,7 +51,7 @@ func (r Retry) Do(ctx context.Context, attempt func() error) error {
 					return fmt.Errorf("%w (before a fresh form: %w)", err, ferr)
 				}
 			}
-		case again < MaxAgain && r.again(err):
+		case again < maxAgain && r.again(err):
 			again++
 		default:
 			return err
