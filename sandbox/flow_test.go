@@ -463,3 +463,29 @@ func TestStartRefusesNonLoopback(t *testing.T) {
 		s.Close()
 	}
 }
+
+// An account in MergeExempt (the bot, as the operations guide advises a real board to set) never
+// has its consecutive posts merged; the others still do (issue 21, item 8).
+func TestMergeExempt(t *testing.T) {
+	clock := testkit.NewClock(start)
+	s, _ := newBoard(t, false, clock, func(o *Options) { o.MergeExempt = []string{"gm-bot"} })
+	tid, first, err := s.NewThread(t.Context(), "gm-bot", DefaultFID, "Партия", "Партия начинается.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(61 * time.Second) // past flood control, within the merge's hour
+	pid, merged, err := s.Reply(t.Context(), "gm-bot", tid, "Первый отчёт раунда.")
+	if err != nil || merged || pid == first {
+		t.Fatalf("the exempt bot's reply: %d (first %d) merged %v, %v", pid, first, merged, err)
+	}
+	clock.Advance(5 * time.Second)
+	own, merged, err := s.Reply(t.Context(), "Джелу", tid, "Записываюсь в партию.")
+	if err != nil || merged {
+		t.Fatalf("a player's first reply: %d %v %v", own, merged, err)
+	}
+	clock.Advance(5 * time.Second)
+	pid, merged, err = s.Reply(t.Context(), "Джелу", tid, "И ещё одно слово.")
+	if err != nil || !merged || pid != own {
+		t.Fatalf("a player's second reply is merged as before: %d (want %d) merged %v, %v", pid, own, merged, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,6 +85,10 @@ type Options struct {
 	// MergeMinutes is MyBB's postmergemins: a user's post is merged into their previous post when
 	// it is the thread's last post and at most this old; default 60; negative disables.
 	MergeMinutes int
+	// MergeExempt are the accounts whose posts are never merged (MyBB's postmergeuignore, which
+	// exempts user groups; here accounts): the operations guide advises exempting the bot, so
+	// that its reports and answers stay posts of their own.
+	MergeExempt []string
 	// MinMessageLength; default 5.
 	MinMessageLength int
 	// MaxMessageLength is MyBB's maxmessagelength; default 65535.
@@ -506,7 +511,8 @@ func (s *Server) reply(ctx context.Context, u *userRow, tid int, subject, messag
 	}
 	now := s.Now().Unix()
 	re := &RuleError{}
-	merge := s.opts.MergeMinutes > 0 && t.LastPosterUID == u.UID && now-t.LastPost <= int64(s.opts.MergeMinutes)*60
+	merge := s.opts.MergeMinutes > 0 && t.LastPosterUID == u.UID && now-t.LastPost <= int64(s.opts.MergeMinutes)*60 &&
+		!slices.Contains(s.opts.MergeExempt, u.Name)
 	mod, err := s.isModerator(ctx, u.UID, t.FID)
 	if err != nil {
 		return 0, false, err

@@ -54,7 +54,15 @@ func sandboxGame(name string) (string, game.SandboxGame, error) {
 
 // sandboxBoard opens (or creates) the sandbox board in dir with the seeded accounts and the game
 // thread (tid 1), served by the caller.
-func sandboxBoard(ctx context.Context, dir string, g game.SandboxGame, loc *time.Location, now func() time.Time) (*sandbox.Server, error) {
+//
+// The bot is exempt from MyBB's auto-merge, as docs/operations.md advises a real board to set
+// (postmergeuignore), unless mergeBot: then its consecutive posts merge as on a board without the
+// exemption (the daemon's merged-reply handling is tried that way).
+func sandboxBoard(ctx context.Context, dir string, g game.SandboxGame, loc *time.Location, now func() time.Time, mergeBot bool) (*sandbox.Server, error) {
+	var exempt []string
+	if !mergeBot {
+		exempt = []string{sandboxBot.Name}
+	}
 	var users []sandbox.User
 	for _, u := range sandboxUsers(g) {
 		users = append(users, sandbox.User{Name: u.Name, Password: u.Password})
@@ -62,7 +70,7 @@ func sandboxBoard(ctx context.Context, dir string, g game.SandboxGame, loc *time
 	return sandbox.New(ctx, sandbox.Options{
 		DBPath: filepath.Join(dir, "board.db"), Now: now, Location: loc, Users: users,
 		Threads:      []sandbox.Thread{{Subject: g.Subject, Posts: []sandbox.SeedPost{{Author: sandboxBot.Name, Message: g.Intro}}}},
-		FloodSeconds: -1, PMFloodSeconds: -1,
+		FloodSeconds: -1, PMFloodSeconds: -1, MergeExempt: exempt,
 	})
 }
 
@@ -95,6 +103,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	gameName := fs.String("game", "", "the game to play: "+strings.Join(knownGames().Sandboxed(), ", ")+" (default: the first)")
 	dir := fs.String("dir", "", "folder for the board and the game state (default: a new temporary folder)")
 	quiet := fs.Bool("quiet", false, "log warnings only")
+	mergeBot := fs.Bool("merge-bot", false, "merge the bot's consecutive posts, as a MyBB board without the bot exempt from auto-merge does")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -111,7 +120,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}()
 	}
-	sb, err := startSandbox(ctx, sandboxOptions{Addr: *addr, Dir: *dir, Game: *gameName, Quiet: *quiet, Log: stderr})
+	sb, err := startSandbox(ctx, sandboxOptions{Addr: *addr, Dir: *dir, Game: *gameName, Quiet: *quiet, MergeBot: *mergeBot, Log: stderr})
 	if err != nil {
 		return err
 	}
@@ -122,11 +131,13 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // sandboxOptions configure startSandbox.
 type sandboxOptions struct {
-	Addr  string    // the board's loopback address ("127.0.0.1:0": any free port)
-	Game  string    // the game's name ("": the first game with a sandbox set-up)
-	Dir   string    // the folder for the board, the game's store and config.yaml (created if needed)
-	Quiet bool      // log warnings only
-	Log   io.Writer // the daemon's log
+	Addr  string // the board's loopback address ("127.0.0.1:0": any free port)
+	Game  string // the game's name ("": the first game with a sandbox set-up)
+	Dir   string // the folder for the board, the game's store and config.yaml (created if needed)
+	Quiet bool   // log warnings only
+	// MergeBot merges the bot's consecutive posts (a board without the exemption the docs advise).
+	MergeBot bool
+	Log      io.Writer // the daemon's log
 }
 
 // sandboxRun is a started sandbox: the board serving on loopback, the ops server listening, the
@@ -167,7 +178,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if sb.kind, sb.sg, err = sandboxGame(o.Game); err != nil {
 		return nil, err
 	}
-	sb.board, err = sandboxBoard(ctx, o.Dir, sb.sg, loc, time.Now)
+	sb.board, err = sandboxBoard(ctx, o.Dir, sb.sg, loc, time.Now, o.MergeBot)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox board: %w", err)
 	}
