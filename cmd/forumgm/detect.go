@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"forumgm/dialects/detect"
 	"forumgm/forum"
@@ -49,6 +52,9 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	body, _, err := forum.Decode(raw, ctype)
 	if err != nil {
 		return err
+	}
+	if pageURL == "" {
+		pageURL = ownURL(body) // a saved page names its address (canonical link, og:url)
 	}
 	f := detect.Identify(body)
 	guessed := false
@@ -173,4 +179,21 @@ func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 		b.WriteString("    # reading only: add thread_url, login_* and reply_* to post (forum/scrape/README.md)\n")
 	}
 	return b.String()
+}
+
+// ownURL is the absolute address a saved page gives for itself (its canonical link, else its
+// og:url), "" when it names none: forum: blocks and thread ids then come from it, not from a
+// placeholder.
+func ownURL(body []byte) string {
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		return ""
+	}
+	for _, sel := range []struct{ sel, attr string }{{`link[rel="canonical"]`, "href"}, {`meta[property="og:url"]`, "content"}} {
+		v := strings.TrimSpace(doc.Find(sel.sel).First().AttrOr(sel.attr, ""))
+		if u, err := url.Parse(v); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			return u.String()
+		}
+	}
+	return ""
 }

@@ -140,3 +140,21 @@ func TestPostsDiscourseHTML(t *testing.T) {
 		t.Fatalf("posts: %v %s", err, out.String())
 	}
 }
+
+// A saved page that names its own address (a canonical link, og:url) gives the forum: block its
+// board and thread instead of a placeholder (issue 21, item 5); a page that names none keeps the
+// placeholder to fill in.
+func TestDetectFileOwnURL(t *testing.T) {
+	for path, want := range map[string]string{
+		"../../testdata/realboards/generic/xenforo23-ragezone-t539161.html":     "  url: https://forum.ragezone.com/\n  dialect: xenforo\n  thread: \"539161\"",
+		"../../testdata/realboards/phpbb/phpbb32-allanstyle-dostips-t5588.html": "  url: https://forum.example.org/\n  dialect: phpbb\n  thread: \"1\"",
+	} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"detect", "--file", path}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", path, code, errb.String())
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%s: the forum: block lacks\n%s\ngot:\n%s", path, want, out.String())
+		}
+	}
+}
