@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 
 	"forumgm/audit"
 	"forumgm/config"
@@ -18,11 +20,11 @@ import (
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	seed := fs.String("seed", "", "the seed the game revealed at its end")
+	seed := fs.String("seed", "", "the seed the game revealed at its end (default: as the bot's last post reveals it)")
 	salt := fs.String("salt", "", "the salt the game revealed with it")
 	cfgPath := fs.String("config", "", "check the game of this config in its store instead of a thread file")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm verify --seed SEED --salt SALT THREAD.yaml\n       forumgm verify --config config.yaml\n"+
+		fmt.Fprintln(stderr, "usage: forumgm verify [--seed SEED --salt SALT] THREAD.yaml\n       forumgm verify --config config.yaml\n"+
 			"THREAD.yaml is a transcript of the whole thread, the bot's posts included (forumgm replay --thread writes one).")
 		fs.PrintDefaults()
 	}
@@ -57,13 +59,17 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	case fs.NArg() == 1:
-		if *seed == "" {
-			fs.Usage()
-			return errors.New("--seed is required with a thread file (the game reveals it in its last post)")
-		}
 		tr, err := transcript.Load(fs.Arg(0), knownGames())
 		if err != nil {
 			return err
+		}
+		if *seed == "" {
+			var ok bool
+			if *seed, *salt, ok = revealed(tr); !ok {
+				fs.Usage()
+				return errors.New("the thread has no post revealing the seed (the game's last post does, once it ended): give --seed and --salt")
+			}
+			fmt.Fprintf(stdout, "seed and salt as the bot's post revealed them: %s, %s\n", *seed, *salt)
 		}
 		if rep, err = audit.Thread(tr, *seed, *salt); err != nil {
 			return err
@@ -77,4 +83,25 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errors.New("the game does not follow from the revealed seed (see the FAIL lines)")
 	}
 	return nil
+}
+
+// revealRe is how every game's last post reveals the seed (its seed_reveal template).
+var revealRe = regexp.MustCompile(`Зерно партии: ([^,\s]+), соль: ([^\s]+?)\.(?:\s|$)`)
+
+// revealed is the seed and salt the bot's last revealing post in tr gives.
+func revealed(tr *transcript.Transcript) (seed, salt string, ok bool) {
+	bot := tr.Bot
+	if bot == "" {
+		bot = "gm-bot"
+	}
+	for i := len(tr.Posts) - 1; i >= 0; i-- {
+		p := tr.Posts[i]
+		if p.Private || !strings.EqualFold(strings.TrimSpace(p.Author), bot) {
+			continue
+		}
+		if m := revealRe.FindStringSubmatch(p.Text); m != nil {
+			return m[1], m[2], true
+		}
+	}
+	return "", "", false
 }
