@@ -67,6 +67,24 @@ var hexHash = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
 // commitment is the first 64-digit hex hash in the game's first post.
 func commitment(first string) string { return hexHash.FindString(first) }
 
+// revealRe is how every game's last post reveals its seed and salt (the seed_reveal template).
+var revealRe = regexp.MustCompile(`Зерно партии: ([^,\s]+), соль: ([^\s]+?)\.(?:\s|$)`)
+
+// Revealed is the seed and salt the bot's last post that reveals them gives (ok false: no post of
+// the bot in tr reveals them yet), so that a player checks a saved thread without typing them.
+func Revealed(tr *transcript.Transcript) (seed, salt string, ok bool) {
+	for i := len(tr.Posts) - 1; i >= 0; i-- {
+		p := tr.Posts[i]
+		if p.Private || !strings.EqualFold(p.Author, tr.Bot) {
+			continue
+		}
+		if m := revealRe.FindStringSubmatch(p.Text); m != nil {
+			return m[1], m[2], true
+		}
+	}
+	return "", "", false
+}
+
 // Thread checks a thread as the forum showed it (tr's posts, the bot's among them) against the
 // revealed seed and salt: the commitment in the bot's first post, every draw the game makes when
 // the players' posts are replayed with that seed, and every post of the bot.

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
-	"strings"
 
 	"forumgm/audit"
 	"forumgm/config"
@@ -65,7 +63,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		if *seed == "" {
 			var ok bool
-			if *seed, *salt, ok = revealed(tr); !ok {
+			if *seed, *salt, ok = audit.Revealed(tr); !ok {
 				fs.Usage()
 				return errors.New("the thread has no post revealing the seed (the game's last post does, once it ended): give --seed and --salt")
 			}
@@ -83,25 +81,4 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errors.New("the game does not follow from the revealed seed (see the FAIL lines)")
 	}
 	return nil
-}
-
-// revealRe is how every game's last post reveals the seed (its seed_reveal template).
-var revealRe = regexp.MustCompile(`Зерно партии: ([^,\s]+), соль: ([^\s]+?)\.(?:\s|$)`)
-
-// revealed is the seed and salt the bot's last revealing post in tr gives.
-func revealed(tr *transcript.Transcript) (seed, salt string, ok bool) {
-	bot := tr.Bot
-	if bot == "" {
-		bot = "gm-bot"
-	}
-	for i := len(tr.Posts) - 1; i >= 0; i-- {
-		p := tr.Posts[i]
-		if p.Private || !strings.EqualFold(strings.TrimSpace(p.Author), bot) {
-			continue
-		}
-		if m := revealRe.FindStringSubmatch(p.Text); m != nil {
-			return m[1], m[2], true
-		}
-	}
-	return "", "", false
 }
