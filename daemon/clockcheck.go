@@ -188,8 +188,3 @@ func (d *Daemon) afterJump(gap time.Duration, fired int) {
 			d.cw.jumpAt.Format(time.RFC3339), gap.Round(time.Second), fired), false)
 	}
 }
-
-// isBot reports whether name is the bot's account.
-func (d *Daemon) isBot(name string) bool {
-	return strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(d.o.Bot))
-}

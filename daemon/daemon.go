@@ -645,7 +645,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
-		if strings.EqualFold(strings.TrimSpace(in.post.Author), strings.TrimSpace(d.o.Bot)) {
+		if d.isBot(in.post.Author) {
 			continue // our own replies
 		}
 		if beforeStart(in.post.Time, d.o.Start) {
@@ -1111,4 +1111,10 @@ func (d *Daemon) flagPost(ctx context.Context, open []store.Flag, rec store.Post
 	cctx, cancel := durable(ctx)
 	defer cancel()
 	return mark(cctx)
+}
+
+// isBot reports whether name is the game's bot account (as the forum shows it: case and spaces
+// aside).
+func (d *Daemon) isBot(name string) bool {
+	return strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(d.o.Bot))
 }

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"forumgm/forum"
 	"forumgm/store"
@@ -32,7 +31,7 @@ func (d *Daemon) judgeLate(ctx context.Context, posts []forum.Post) error {
 		if !forum.IDLess(p.ID, cur.PostID) {
 			continue // after the cursor: the next read's
 		}
-		if strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) || beforeStart(p.Time, d.o.Start) {
+		if d.isBot(p.Author) || beforeStart(p.Time, d.o.Start) {
 			continue // never judged, late or not
 		}
 		if _, garbled := p.Encoding(); garbled {

@@ -38,7 +38,7 @@ func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cur
 	if err != nil {
 		return cur, err
 	}
-	cur.Include = ok && rec.Judged() && !strings.EqualFold(strings.TrimSpace(rec.Author), strings.TrimSpace(d.o.Bot))
+	cur.Include = ok && rec.Judged() && !d.isBot(rec.Author)
 	return cur, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"forumgm/forum"
@@ -89,7 +88,7 @@ func (d *Daemon) noteMarkers(posts []forum.Post) {
 	for _, p := range posts {
 		// Only the bot's own posts count: a player who posts a marker suppresses nothing. (The
 		// sent folder's messages are the bot's; their author is the bot too.)
-		if !strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(d.o.Bot)) {
+		if !d.isBot(p.Author) {
 			continue
 		}
 		for m := range markerLines(p.Text) {

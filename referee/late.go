@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"strings"
 
 	"forumgm/game"
 )
@@ -19,7 +18,7 @@ import (
 
 // JudgeLate judges in, a post first seen after later posts were judged (see above).
 func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
-	if r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(in.Author), strings.TrimSpace(r.opt.Bot)) {
+	if r.isBot(in.Author) {
 		return game.Outcome{Verdict: game.Ignored}, nil
 	}
 	rd := r.rules.Read(in)

@@ -378,9 +378,14 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 
 // ---- judging posts ----
 
+// isBot reports whether name is the game's bot account (its own posts are never judged).
+func (r *Referee) isBot(name string) bool {
+	return r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(r.opt.Bot))
+}
+
 // Judge decides one post or private message.
 func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
-	if r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(in.Author), strings.TrimSpace(r.opt.Bot)) {
+	if r.isBot(in.Author) {
 		return game.Outcome{Verdict: game.Ignored}, nil
 	}
 	rd := r.rules.Read(in)
