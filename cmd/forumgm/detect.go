@@ -17,6 +17,7 @@ import (
 
 	"forumgm/dialects/detect"
 	"forumgm/forum"
+	"forumgm/forum/scrape"
 )
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -189,8 +190,8 @@ func ownURL(body []byte) string {
 	if err != nil {
 		return ""
 	}
-	for _, sel := range []struct{ sel, attr string }{{`link[rel="canonical"]`, "href"}, {`meta[property="og:url"]`, "content"}} {
-		v := strings.TrimSpace(doc.Find(sel.sel).First().AttrOr(sel.attr, ""))
+	for _, src := range scrape.Canonical(nil) { // the same places the dialects read a page's thread from
+		v := strings.TrimSpace(doc.Find(src.Sel).First().AttrOr(src.Attr, ""))
 		if u, err := url.Parse(v); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 			return u.String()
 		}
