@@ -167,7 +167,11 @@ type Poll struct {
 
 // Store is where forumgm keeps its state.
 type Store struct {
-	Path string `yaml:"path"` // the SQLite file
+	Path string `yaml:"path"` // the SQLite file (the default store)
+	// URL, if set, is a PostgreSQL database (postgres://user@host:port/db?sslmode=…) used instead
+	// of the file: several daemons may share it (games leased, see docs/operations.md). Its
+	// password never goes here: PGPASSWORD or ~/.pgpass (the libpq conventions pgx reads).
+	URL string `yaml:"url"`
 }
 
 // Ops is logging and monitoring.
@@ -623,6 +627,13 @@ func (c *Config) validate() error {
 	if strings.TrimSpace(c.Store.Path) == "" {
 		bad("store.path", "missing")
 	}
+	if c.Store.URL != "" {
+		if u, err := url.Parse(c.Store.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+			bad("store.url", "want postgres://user@host:port/database (a PostgreSQL database), have %q", c.Store.URL)
+		} else if _, has := u.User.Password(); has {
+			bad("store.url", "holds a password: put it in the PGPASSWORD variable or ~/.pgpass, never in the config")
+		}
+	}
 	// ops
 	if c.Ops.Listen != "" {
 		if err := loopback(c.Ops.Listen, "metrics"); err != nil {
@@ -805,6 +816,15 @@ func (c *Config) Resolve(p string) string {
 		return p
 	}
 	return filepath.Join(filepath.Dir(c.path), p)
+}
+
+// StoreLocation is where the store is: store.url (PostgreSQL) when set, else store.path (the
+// SQLite file) resolved against the config's folder. store.Open takes either.
+func (c *Config) StoreLocation() string {
+	if c.Store.URL != "" {
+		return c.Store.URL
+	}
+	return c.Resolve(c.Store.Path)
 }
 
 // GameLocation is the game's time zone.

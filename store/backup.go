@@ -18,9 +18,15 @@ import (
 // temporary name, checked (PRAGMA quick_check), synced, given mode 0600 (it holds the games' marker
 // keys) and renamed onto path, replacing an older backup only once the new one is whole.
 //
+// A PostgreSQL store is backed up the same way into a SQLite file (CopyTo in one snapshot), which
+// `forumgm migrate-store` can load back into an empty PostgreSQL database; pg_dump works too.
+//
 // Copying the file (cp, rsync) while the daemon runs is not a backup: the -wal file holds the
 // latest commits and a copy taken mid-write can be corrupt.
 func (s *Store) Backup(ctx context.Context, path string) error {
+	if IsURL(path) {
+		return fmt.Errorf("store: backup to %s: %w: a backup is a file (load it into a database with forumgm migrate-store)", redact(path), ErrInvalid)
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return fmt.Errorf("store: backup to %s: %w", path, err)
@@ -62,6 +68,9 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 
 // backupTo copies the database into the (empty) file name and checks the copy.
 func (s *Store) backupTo(ctx context.Context, name string) error {
+	if s.pg {
+		return s.copyToFile(ctx, name)
+	}
 	dst, err := sql.Open("sqlite3", dsn(name, url.Values{"_journal_mode": {"DELETE"}}))
 	if err != nil {
 		return err
@@ -123,4 +132,18 @@ func syncFile(name string) error {
 	}
 	defer f.Close()
 	return f.Sync()
+}
+
+// copyToFile copies the store into a new SQLite store in the (empty) file name.
+func (s *Store) copyToFile(ctx context.Context, name string) error {
+	dst, err := Open(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(lockPath(dst.path))
+	if err := s.CopyTo(ctx, dst); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
 }

@@ -21,9 +21,11 @@ func TestCommitAtomic(t *testing.T) {
 		name    string
 		prepare func(t *testing.T, s *Store) // state before the failing commit
 		undo    string                       // SQL that removes what prepare provoked
+		undoPG  string                       // the same on PostgreSQL, where it differs
 		commit  func(s *Store) Commit
 		wantIs  error  // errors.Is target, or nil
 		wantMsg string // substring of the error, or ""
+		wantPG  string // the same on PostgreSQL, where it differs
 	}{
 		{
 			name: "outbox marker conflict after post and events",
@@ -42,6 +44,7 @@ func TestCommitAtomic(t *testing.T) {
 				return c
 			},
 			wantMsg: "UNIQUE constraint failed: outbox.marker",
+			wantPG:  `unique constraint "outbox_marker_key"`,
 		},
 		{
 			name: "flag about an unrecorded post (foreign key) after outbox",
@@ -51,17 +54,25 @@ func TestCommitAtomic(t *testing.T) {
 				return c
 			},
 			wantMsg: "FOREIGN KEY constraint failed",
+			wantPG:  `foreign key constraint "flags_game_id_source_post_id_fkey"`,
 		},
 		{
 			name: "second event fails (trigger)",
 			prepare: func(t *testing.T, s *Store) {
 				// A trigger that fails the second event of the next commit.
-				if _, err := s.w.ExecContext(ctx, `CREATE TEMP TRIGGER boom BEFORE INSERT ON main.events
-					WHEN NEW.seq = 4 BEGIN SELECT RAISE(ABORT, 'boom'); END`); err != nil {
+				q := `CREATE TEMP TRIGGER boom BEFORE INSERT ON main.events
+					WHEN NEW.seq = 4 BEGIN SELECT RAISE(ABORT, 'boom'); END`
+				if s.pg {
+					q = `CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$
+						BEGIN IF NEW.seq = 4 THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$;
+						CREATE TRIGGER boom BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION boom()`
+				}
+				if _, err := s.w.ExecContext(ctx, q); err != nil {
 					t.Fatal(err)
 				}
 			},
 			undo:    `DROP TRIGGER temp.boom`,
+			undoPG:  `DROP TRIGGER boom ON events`,
 			commit:  func(s *Store) Commit { return moveCommit("g", "2") },
 			wantMsg: "boom",
 		},
@@ -137,8 +148,12 @@ func TestCommitAtomic(t *testing.T) {
 			if tc.wantIs != nil && !errors.Is(err, tc.wantIs) {
 				t.Errorf("error %v, want errors.Is %v", err, tc.wantIs)
 			}
-			if tc.wantMsg != "" && !strings.Contains(err.Error(), tc.wantMsg) {
-				t.Errorf("error %q, want it to contain %q", err, tc.wantMsg)
+			want := tc.wantMsg
+			if s.pg && tc.wantPG != "" {
+				want = tc.wantPG
+			}
+			if want != "" && !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q, want it to contain %q", err, want)
 			}
 			if !strings.HasPrefix(err.Error(), "store: ") {
 				t.Errorf("error %q not prefixed with store:", err)
@@ -147,8 +162,12 @@ func TestCommitAtomic(t *testing.T) {
 				t.Errorf("failed commit left changes:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
 			// The store still works, and the log stays gapless.
-			if tc.undo != "" {
-				if _, err := s.w.ExecContext(ctx, tc.undo); err != nil {
+			undo := tc.undo
+			if s.pg && tc.undoPG != "" {
+				undo = tc.undoPG
+			}
+			if undo != "" {
+				if _, err := s.w.ExecContext(ctx, undo); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -149,12 +149,12 @@ func insertFlag(ctx context.Context, tx *sql.Tx, game string, f NewFlag, now tim
 	if f.PostID != "" {
 		source, postID = string(f.Source), f.PostID
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO flags (game_id, source, post_id, kind, detail, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, game, source, postID, f.Kind, f.Detail, fmtTime(now))
-	if err != nil {
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO flags (game_id, source, post_id, kind, detail, created_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, game, source, postID, f.Kind, f.Detail, fmtTime(now)).Scan(&id); err != nil {
 		return 0, fmt.Errorf("flag: %w", err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // resolveFlag closes an open flag and returns it as it was.

@@ -105,7 +105,7 @@ func (s *Store) Games(ctx context.Context) ([]Game, error) {
 
 func setPaused(ctx context.Context, tx *sql.Tx, id string, p PauseUpdate, now time.Time) error {
 	res, err := tx.ExecContext(ctx, `UPDATE games SET paused = ?, pause_reason = ?, paused_by = ?, pause_changed_at = ?
-		WHERE id = ?`, p.Paused, p.Reason, p.By, fmtTime(now), id)
+		WHERE id = ?`, boolInt(p.Paused), p.Reason, p.By, fmtTime(now), id)
 	if err != nil {
 		return err
 	}
@@ -141,4 +141,12 @@ func scanGame(sc scanner) (Game, error) {
 		return Game{}, err
 	}
 	return g, nil
+}
+
+// boolInt is a boolean as the 0/1 the schema stores (both engines).
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

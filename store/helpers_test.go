@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,9 +18,31 @@ import (
 	"forumgm/internal/testkit"
 )
 
+// pgBase is the PostgreSQL cluster this run of the store tests uses, set by TestOnPostgres in the
+// run of this test binary it starts; "" runs them on SQLite.
+var pgBase = os.Getenv("FORUMGM_STORE_TEST_POSTGRES")
+
+// openTest opens a new store of the run's engine: a SQLite file, or a fresh schema of the
+// PostgreSQL cluster (TestOnPostgres). It returns the store and where it is (a path or a URL).
 func openTest(t testing.TB) (*Store, string) {
 	t.Helper()
+	if pgBase == "" {
+		return openFileTest(t)
+	}
+	loc := pgSchema(t, pgBase)
+	return openAt(t, loc), loc
+}
+
+// openFileTest opens a new store in a SQLite file, for the tests of what only a file has (the
+// lock, the file's identity and mode, SQLite's backup).
+func openFileTest(t testing.TB) (*Store, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "forumgm.db")
+	return openAt(t, path), path
+}
+
+func openAt(t testing.TB, path string) *Store {
+	t.Helper()
 	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	tick := func() time.Time { return clock.Advance(time.Second) } // deterministic: one second per reading
 	s, err := Open(context.Background(), path, WithClock(tick))
@@ -27,7 +50,7 @@ func openTest(t testing.TB) (*Store, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s, path
+	return s
 }
 
 func ensureGame(t testing.TB, s *Store, id string) {
@@ -67,23 +90,15 @@ func moveCommit(gameID, id string) Commit {
 func dump(t testing.TB, s *Store, skip ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	rows, err := s.r.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, n)
-	}
-	rows.Close()
+	tables := tableNames(t, s)
 	var b strings.Builder
 	for _, tb := range tables {
 		fmt.Fprintf(&b, "== %s\n", tb)
-		rs, err := s.r.QueryContext(ctx, `SELECT * FROM `+tb+` ORDER BY rowid`)
+		order := ` ORDER BY rowid`
+		if s.pg {
+			order = ` ORDER BY ` + tb // the whole row
+		}
+		rs, err := s.r.QueryContext(ctx, `SELECT * FROM `+tb+order)
 		if err != nil {
 			rs, err = s.r.QueryContext(ctx, `SELECT * FROM `+tb)
 			if err != nil {
@@ -111,6 +126,29 @@ func dump(t testing.TB, s *Store, skip ...string) string {
 		rs.Close()
 	}
 	return b.String()
+}
+
+// tableNames lists the store's tables by name.
+func tableNames(t testing.TB, s *Store) []string {
+	t.Helper()
+	q := `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`
+	if s.pg {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`
+	}
+	rows, err := s.r.QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, n)
+	}
+	return tables
 }
 
 func count(t testing.TB, s *Store, query string, args ...any) int {

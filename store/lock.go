@@ -144,7 +144,12 @@ func quickCheck(ctx context.Context, s *Store, path string) error {
 
 // Holder tells whether a process holds the lock of the database at path, and what it wrote
 // there (pid, host, start time, command), without taking the lock or creating anything.
+//
+// A PostgreSQL store has no lock (games are leased): Holder says nothing is held.
 func Holder(path string) (holder string, held bool, err error) {
+	if IsURL(path) {
+		return "", false, nil
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", false, fmt.Errorf("store: %w", err)

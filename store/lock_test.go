@@ -16,7 +16,7 @@ import (
 // first Store is closed; a Shared open (the review command) works beside it.
 func TestOneOpenerPerStore(t *testing.T) {
 	ctx := context.Background()
-	a, path := openTest(t)
+	a, path := openFileTest(t)
 	_, err := Open(ctx, path)
 	var le *LockedError
 	if !errors.Is(err, ErrLocked) || !errors.As(err, &le) {
@@ -127,7 +127,7 @@ func TestOpenBadPaths(t *testing.T) {
 // A damaged database is refused at open (PRAGMA quick_check), not found by a failing commit.
 func TestOpenDamagedDatabase(t *testing.T) {
 	ctx := context.Background()
-	s, path := openTest(t)
+	s, path := openFileTest(t)
 	ensureGame(t, s, "g")
 	for i := range 300 {
 		if err := s.Commit(ctx, moveCommit("g", fmt.Sprint(i))); err != nil {

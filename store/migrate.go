@@ -16,10 +16,12 @@ import (
 	"time"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
 
-// migration is one numbered schema change, migrations/NNNN_name.sql.
+// migration is one numbered schema change, migrations/NNNN_name.sql (SQLite) or
+// migrations/postgres/NNNN_name.sql (PostgreSQL): both engines have the same versions and names,
+// each written in its own SQL (TestMigrationsMatch).
 type migration struct {
 	version  int
 	name     string
@@ -29,8 +31,12 @@ type migration struct {
 
 var migrationName = regexp.MustCompile(`^(\d{4})_([a-z0-9_]+)\.sql$`)
 
-func embeddedMigrations() ([]migration, error) {
-	sub, err := fs.Sub(migrationFS, "migrations")
+func embeddedMigrations(pg bool) ([]migration, error) {
+	dir := "migrations"
+	if pg {
+		dir = "migrations/postgres"
+	}
+	sub, err := fs.Sub(migrationFS, dir)
 	if err != nil {
 		return nil, fmt.Errorf("store: migrations: %w", err)
 	}
@@ -69,13 +75,30 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 // migrate applies the migrations not yet recorded in schema_migrations, in order, each in its own
 // transaction together with its schema_migrations row. A migration already applied is checked
 // against its recorded checksum (an edited migration is an error, not silently skipped).
-func migrate(ctx context.Context, db *sql.DB, ms []migration, now func() time.Time) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+//
+// On PostgreSQL several daemons may start at once: the whole migration runs under a session-level
+// advisory lock, so one migrates while the others wait.
+func migrate(ctx context.Context, db *sql.DB, ms []migration, now func() time.Time, pg bool) error {
+	ddl := `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version    INTEGER PRIMARY KEY,
 		name       TEXT NOT NULL,
 		checksum   TEXT NOT NULL,
 		applied_at TEXT NOT NULL
-	) STRICT`); err != nil {
+	)`
+	if pg {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(7305942611)`); err != nil {
+			return fmt.Errorf("migrate: lock: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7305942611)`)
+	} else {
+		ddl += " STRICT"
+	}
+	if _, err := db.ExecContext(ctx, ddl); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	var have int

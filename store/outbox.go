@@ -227,7 +227,7 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 		return err
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (game_id, n, kind, recipient, subject, body, marker, event_seq, created_at, clock)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 	if err != nil {
 		return err
 	}
@@ -235,15 +235,11 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, game string, items []OutboxIt
 	created := fmtTime(now)
 	for _, it := range items {
 		n++
-		res, err := stmt.ExecContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(key, game, n), lastSeq, created, it.Clock)
-		if err != nil {
+		var id int64
+		if err := stmt.QueryRowContext(ctx, game, n, it.Kind, it.Recipient, it.Subject, it.Body, Marker(key, game, n), lastSeq, created, it.Clock).Scan(&id); err != nil {
 			return fmt.Errorf("outbox item %d: %w", n, err)
 		}
 		if len(it.Attachments) > 0 {
-			id, err := res.LastInsertId()
-			if err != nil {
-				return fmt.Errorf("outbox item %d: %w", n, err)
-			}
 			if err := insertAttachments(ctx, tx, id, it.Attachments); err != nil {
 				return fmt.Errorf("outbox item %d: %w", n, err)
 			}

@@ -78,6 +78,7 @@ type Store struct {
 	lock   *os.File    // the held lock file (see lock)
 	path   string      // the database's absolute path
 	file   os.FileInfo // the database file as opened (CheckFile)
+	pg     bool        // a PostgreSQL database (openPostgres), not a SQLite file
 }
 
 // Option configures Open.
@@ -92,10 +93,15 @@ func WithClock(now func() time.Time) Option {
 // It takes the store's lock for the life of the Store (one daemon per database: a second Open
 // fails with a *LockedError naming the holder) unless Shared is given, checks that the folder and
 // the file are writable, and runs PRAGMA quick_check.
+//
+// A path that is a postgres:// URL opens that PostgreSQL database instead (openPostgres).
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	ms, err := embeddedMigrations()
+	ms, err := embeddedMigrations(IsURL(path))
 	if err != nil {
 		return nil, err
+	}
+	if IsURL(path) {
+		return openPostgres(ctx, path, ms, opts...)
 	}
 	return open(ctx, path, ms, opts...)
 }
@@ -157,7 +163,7 @@ func open(ctx context.Context, path string, ms []migration, opts ...Option) (*St
 		s.w.Close()
 		return nil, err
 	}
-	if err := migrate(ctx, s.w, ms, s.now); err != nil {
+	if err := migrate(ctx, s.w, ms, s.now, false); err != nil {
 		s.w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}

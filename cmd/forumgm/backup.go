@@ -25,7 +25,7 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errors.New("backup: name one file to write the copy to")
 	}
-	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.Shared())
+	st, err := store.Open(ctx, cfg.StoreLocation(), store.Shared())
 	if err != nil {
 		return err
 	}

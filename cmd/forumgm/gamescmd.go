@@ -105,7 +105,7 @@ func gamesList(ctx context.Context, path string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dbPath := all.Resolve(all.Store.Path)
+	dbPath := all.StoreLocation()
 	holder, held, err := store.Holder(dbPath)
 	if err != nil {
 		return err
@@ -198,7 +198,7 @@ func withGame(ctx context.Context, path, id string, fn func(*review.Review) erro
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, all.Resolve(all.Store.Path), store.Shared())
+	st, err := store.Open(ctx, all.StoreLocation(), store.Shared())
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func gamesEdit(path string, stdout io.Writer, edit func(games *yaml.Node) (strin
 		return fmt.Errorf("config: %w", err)
 	}
 	fmt.Fprintf(stdout, "%s in %s\n", what, path)
-	return reload(c.Resolve(c.Store.Path), stdout)
+	return reload(c.StoreLocation(), stdout)
 }
 
 // reload sends SIGHUP to the daemon holding the store (found in its lock file), if one runs here.

@@ -71,7 +71,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, all.Resolve(all.Store.Path), store.Shared()) // beside the running daemon
+	st, err := store.Open(ctx, all.StoreLocation(), store.Shared()) // beside the running daemon
 	if err != nil {
 		return err
 	}

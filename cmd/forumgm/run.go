@@ -192,7 +192,7 @@ func (g *games) Reviews() map[string]*review.Review {
 
 // openGames opens the store and every game of cfg (not started: Fleet.Apply starts them).
 func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log zerolog.Logger, hooks testHooks) (*games, error) {
-	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.WithClock(clock.Now))
+	st, err := store.Open(ctx, cfg.StoreLocation(), store.WithClock(clock.Now))
 	if err != nil {
 		return nil, err
 	}

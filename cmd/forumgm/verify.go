@@ -36,7 +36,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.Shared()) // beside the running daemon
+		st, err := store.Open(ctx, cfg.StoreLocation(), store.Shared()) // beside the running daemon
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,69 @@
+package store
+
+import (
+	"context"
+	goflag "flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"forumgm/internal/pgtest"
+)
+
+// TestOnPostgres runs this package's whole test suite a second time on PostgreSQL: it starts a
+// throwaway cluster (Debian's postgresql, loopback) and this test binary again with
+// FORUMGM_STORE_TEST_POSTGRES set, so openTest gives every test a fresh schema of that cluster.
+// The tests of what only a SQLite file has (lock, identity, mode, the file backup) use
+// openFileTest and run on SQLite in both passes.
+func TestOnPostgres(t *testing.T) {
+	if pgBase != "" {
+		t.Fatal("TestOnPostgres must not run inside its own PostgreSQL pass (-test.skip)")
+	}
+	ctx := context.Background()
+	c, err := pgtest.Start(ctx, t.TempDir(), pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	args := []string{"-test.skip=^TestOnPostgres$", "-test.count=1", "-test.v"}
+	for _, name := range []string{"test.short", "test.timeout"} {
+		if f := goflag.Lookup(name); f != nil && f.Value.String() != "" {
+			args = append(args, fmt.Sprintf("-%s=%s", name, f.Value))
+		}
+	}
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "FORUMGM_STORE_TEST_POSTGRES="+c.URL)
+	out, err := cmd.CombinedOutput()
+	var failed []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, "--- FAIL") {
+			failed = append(failed, strings.TrimSpace(l))
+		}
+	}
+	if err != nil || len(failed) > 0 {
+		t.Fatalf("the store's tests on PostgreSQL failed (%v): %s\n%s", err, strings.Join(failed, "; "), tail(string(out), 8000))
+	}
+	if n := strings.Count(string(out), "--- PASS"); n < 20 {
+		t.Fatalf("only %d tests passed on PostgreSQL:\n%s", n, tail(string(out), 4000))
+	}
+	t.Logf("%d store tests passed on PostgreSQL", strings.Count(string(out), "--- PASS"))
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// pgSchema is a fresh schema of the cluster at base, as a URL.
+func pgSchema(t testing.TB, base string) string {
+	t.Helper()
+	loc, err := pgtest.SchemaOf(context.Background(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
