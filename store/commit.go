@@ -171,6 +171,9 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 		if _, err := gameRow(ctx, tx, c.Game); err != nil {
 			return err
 		}
+		if err := s.fence(ctx, tx, c.Game); err != nil {
+			return err
+		}
 		if c.ExpectSeq != nil {
 			var seq int64
 			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?`, c.Game).Scan(&seq); err != nil {

@@ -36,6 +36,9 @@ func (s *Store) SetCursor(ctx context.Context, game string, source Source, c for
 		return fmt.Errorf("store: %s: %w: source %q", what, ErrInvalid, source)
 	}
 	return s.write(ctx, what, func(tx *sql.Tx) error {
+		if err := s.fence(ctx, tx, game); err != nil {
+			return err
+		}
 		return setCursor(ctx, tx, game, source, c, s.now())
 	})
 }

@@ -150,6 +150,9 @@ func (s *Store) Outbox(ctx context.Context, id int64) (OutboxRow, error) {
 // again with the same forum post id is a no-op; with another id it is ErrOutboxState.
 func (s *Store) MarkPosted(ctx context.Context, id int64, forumPostID string, at time.Time) error {
 	return s.write(ctx, fmt.Sprintf("mark posted %d", id), func(tx *sql.Tx) error {
+		if err := s.fenceItem(ctx, tx, id); err != nil {
+			return err
+		}
 		return markPosted(ctx, tx, Posted{ID: id, ForumPostID: forumPostID, At: at}, s.now())
 	})
 }
@@ -198,6 +201,9 @@ func (s *Store) markAttempt(ctx context.Context, what string, id int64, cause er
 		msg = cause.Error()
 	}
 	return s.write(ctx, fmt.Sprintf("%s %d", what, id), func(tx *sql.Tx) error {
+		if err := s.fenceItem(ctx, tx, id); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, state = ?
 			WHERE id = ? AND state = 'pending'`, msg, state, id)
 		if err != nil {
@@ -332,4 +338,16 @@ func (s *Store) FirstOutboxID(ctx context.Context, game string) (int64, error) {
 		return 0, fmt.Errorf("store: game %s: first outbox item: %w", game, err)
 	}
 	return id, nil
+}
+
+// fenceItem is fence for the game of an outbox item (when the store holds leases).
+func (s *Store) fenceItem(ctx context.Context, tx *sql.Tx, id int64) error {
+	if s.lease == nil {
+		return nil
+	}
+	o, err := outboxItem(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	return s.fence(ctx, tx, o.Game)
 }

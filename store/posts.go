@@ -114,6 +114,9 @@ func (s *Store) SeenPost(ctx context.Context, game string, source Source, id str
 func (s *Store) MarkPostEdited(ctx context.Context, game string, source Source, id, newHash string, flag *NewFlag) (bool, error) {
 	var changed bool
 	err := s.write(ctx, fmt.Sprintf("mark post edited %s/%s/%s", game, source, id), func(tx *sql.Tx) error {
+		if err := s.fence(ctx, tx, game); err != nil {
+			return err
+		}
 		p, err := post(ctx, tx, game, source, id)
 		if err != nil {
 			return err
@@ -140,6 +143,9 @@ func (s *Store) MarkPostEdited(ctx context.Context, game string, source Source, 
 func (s *Store) MarkPostVanished(ctx context.Context, game string, source Source, id string, flag *NewFlag) (bool, error) {
 	var changed bool
 	err := s.write(ctx, fmt.Sprintf("mark post vanished %s/%s/%s", game, source, id), func(tx *sql.Tx) error {
+		if err := s.fence(ctx, tx, game); err != nil {
+			return err
+		}
 		p, err := post(ctx, tx, game, source, id)
 		if err != nil {
 			return err

@@ -79,6 +79,7 @@ type Store struct {
 	path   string      // the database's absolute path
 	file   os.FileInfo // the database file as opened (CheckFile)
 	pg     bool        // a PostgreSQL database (openPostgres), not a SQLite file
+	lease  *leaseState // the daemon's leases (WithOwner); nil: writes unfenced
 }
 
 // Option configures Open.

@@ -1,0 +1,263 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// ErrLeaseLost: this daemon does not hold the game's lease (any more): another daemon took the
+// game after the lease expired, or it was never taken. Nothing was written.
+var ErrLeaseLost = errors.New("store: lease lost")
+
+// Lease is a daemon's hold on a game (see migration 0007).
+type Lease struct {
+	Game    string
+	Owner   string
+	Token   int64     // grows by one each time the game changes hands (the fencing token)
+	Expires time.Time // the holder must renew before this
+}
+
+// Daemon is a daemon sharing the database, as its heartbeat says.
+type Daemon struct {
+	Owner   string
+	Started time.Time
+	Seen    time.Time
+}
+
+// leaseState is what a Store opened WithOwner holds: its name and the tokens of its leases.
+type leaseState struct {
+	owner  string
+	mu     sync.Mutex
+	tokens map[string]int64 // game -> the token this daemon holds
+}
+
+// WithOwner makes the store a lease holder named owner (unique per daemon process): every write
+// for a game (Commit, outbox changes, cursors, edits…) first checks, in its transaction, that the
+// game's lease row still carries this daemon's token, and refuses with ErrLeaseLost otherwise.
+// Stores opened without it (the moderators' tools, a single daemon on SQLite) write unfenced.
+func WithOwner(owner string) Option {
+	return func(s *Store) { s.lease = &leaseState{owner: owner, tokens: map[string]int64{}} }
+}
+
+// Owner is the name given by WithOwner, or "".
+func (s *Store) Owner() string {
+	if s.lease == nil {
+		return ""
+	}
+	return s.lease.owner
+}
+
+// fence checks, inside a write transaction, that this store holds the game's lease (see
+// WithOwner). On PostgreSQL the lease row stays locked until the transaction ends, so a takeover
+// cannot slip between the check and the commit (SQLite's writer lock already serializes them).
+func (s *Store) fence(ctx context.Context, tx *sql.Tx, game string) error {
+	if s.lease == nil {
+		return nil
+	}
+	s.lease.mu.Lock()
+	tok, ok := s.lease.tokens[game]
+	s.lease.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("game %s: %w: this daemon (%s) does not hold it", game, ErrLeaseLost, s.lease.owner)
+	}
+	q := `SELECT owner, token FROM leases WHERE game_id = ?`
+	if s.pg {
+		q += ` FOR UPDATE`
+	}
+	var owner string
+	var have int64
+	switch err := tx.QueryRowContext(ctx, q, game).Scan(&owner, &have); {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("game %s: %w: no lease", game, ErrLeaseLost)
+	case err != nil:
+		return fmt.Errorf("game %s: lease: %w", game, err)
+	case owner != s.lease.owner || have != tok:
+		s.forget(game, tok)
+		return fmt.Errorf("game %s: %w: held by %s with token %d (this daemon had token %d)", game, ErrLeaseLost, owner, have, tok)
+	}
+	return nil
+}
+
+// forget drops the game's token if it is still tok.
+func (s *Store) forget(game string, tok int64) {
+	s.lease.mu.Lock()
+	if s.lease.tokens[game] == tok {
+		delete(s.lease.tokens, game)
+	}
+	s.lease.mu.Unlock()
+}
+
+// Acquire takes or renews the game's lease for this store's owner (WithOwner) until now+ttl: a
+// game nobody holds, or whose lease expired, is taken with the next token; a lease this owner
+// holds is renewed with the same token. A lease another daemon holds and has not let expire is
+// left (ok false, the holder's lease returned).
+func (s *Store) Acquire(ctx context.Context, game string, ttl time.Duration) (l Lease, ok bool, err error) {
+	if s.lease == nil {
+		return Lease{}, false, fmt.Errorf("store: acquire %s: %w: the store has no owner (WithOwner)", game, ErrInvalid)
+	}
+	now := s.now()
+	err = s.write(ctx, "acquire "+game, func(tx *sql.Tx) error {
+		q := `SELECT owner, token, expires_at FROM leases WHERE game_id = ?`
+		if s.pg {
+			q += ` FOR UPDATE`
+		}
+		var exp string
+		err := tx.QueryRowContext(ctx, q, game).Scan(&l.Owner, &l.Token, &exp)
+		l.Game = game
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			l.Owner, l.Token, l.Expires = s.lease.owner, 1, now.Add(ttl)
+			_, err = tx.ExecContext(ctx, `INSERT INTO leases (game_id, owner, token, expires_at) VALUES (?, ?, ?, ?)`,
+				game, l.Owner, l.Token, fmtTime(l.Expires))
+			ok = err == nil
+			return err
+		case err != nil:
+			return err
+		}
+		if l.Expires, err = parseTime(exp); err != nil {
+			return err
+		}
+		mine := l.Owner == s.lease.owner
+		if !mine && now.Before(l.Expires) {
+			return nil // another daemon's, still valid
+		}
+		if !mine {
+			l.Token++
+		} else if tok, held := s.tokenOf(game); !held || tok != l.Token {
+			l.Token++ // our own old lease from before a restart: a new hand all the same
+		}
+		l.Owner, l.Expires = s.lease.owner, now.Add(ttl)
+		_, err = tx.ExecContext(ctx, `UPDATE leases SET owner = ?, token = ?, expires_at = ? WHERE game_id = ?`,
+			l.Owner, l.Token, fmtTime(l.Expires), game)
+		ok = err == nil
+		return err
+	})
+	if err != nil {
+		return Lease{}, false, err
+	}
+	if ok {
+		s.lease.mu.Lock()
+		s.lease.tokens[game] = l.Token
+		s.lease.mu.Unlock()
+	}
+	return l, ok, nil
+}
+
+// Renew extends a lease this store holds until now+ttl; ErrLeaseLost when the game changed
+// hands (the caller must stop the game at once).
+func (s *Store) Renew(ctx context.Context, game string, ttl time.Duration) (Lease, error) {
+	if s.lease == nil {
+		return Lease{}, fmt.Errorf("store: renew %s: %w: the store has no owner (WithOwner)", game, ErrInvalid)
+	}
+	l := Lease{Game: game, Owner: s.lease.owner, Expires: s.now().Add(ttl)}
+	err := s.write(ctx, "renew "+game, func(tx *sql.Tx) error {
+		if err := s.fence(ctx, tx, game); err != nil {
+			return err
+		}
+		l.Token, _ = s.tokenOf(game)
+		_, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = ? WHERE game_id = ?`, fmtTime(l.Expires), game)
+		return err
+	})
+	if err != nil {
+		return Lease{}, err
+	}
+	return l, nil
+}
+
+// Release gives a held lease up now (a daemon stopping, or handing a game to another for a fair
+// share): its token stays, so the next holder takes the next one.
+func (s *Store) Release(ctx context.Context, game string) error {
+	if s.lease == nil {
+		return nil
+	}
+	err := s.write(ctx, "release "+game, func(tx *sql.Tx) error {
+		if err := s.fence(ctx, tx, game); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = ? WHERE game_id = ?`, fmtTime(s.now()), game)
+		return err
+	})
+	if tok, ok := s.tokenOf(game); ok {
+		s.forget(game, tok)
+	}
+	if errors.Is(err, ErrLeaseLost) {
+		return nil // not ours any more: nothing to give up
+	}
+	return err
+}
+
+func (s *Store) tokenOf(game string) (int64, bool) {
+	s.lease.mu.Lock()
+	defer s.lease.mu.Unlock()
+	t, ok := s.lease.tokens[game]
+	return t, ok
+}
+
+// Leases lists every game's lease, by game.
+func (s *Store) Leases(ctx context.Context) ([]Lease, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT game_id, owner, token, expires_at FROM leases ORDER BY game_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: leases: %w", err)
+	}
+	defer rows.Close()
+	var out []Lease
+	for rows.Next() {
+		var l Lease
+		var exp string
+		if err := rows.Scan(&l.Game, &l.Owner, &l.Token, &exp); err != nil {
+			return nil, fmt.Errorf("store: leases: %w", err)
+		}
+		if l.Expires, err = parseTime(exp); err != nil {
+			return nil, fmt.Errorf("store: leases: %w", err)
+		}
+		out = append(out, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: leases: %w", err)
+	}
+	return out, nil
+}
+
+// Heartbeat records that this store's owner is alive now (started at start).
+func (s *Store) Heartbeat(ctx context.Context, start time.Time) error {
+	if s.lease == nil {
+		return fmt.Errorf("store: heartbeat: %w: the store has no owner (WithOwner)", ErrInvalid)
+	}
+	return s.write(ctx, "heartbeat", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO daemons (owner, started_at, seen_at) VALUES (?, ?, ?)
+			ON CONFLICT (owner) DO UPDATE SET seen_at = excluded.seen_at`, s.lease.owner, fmtTime(start), fmtTime(s.now()))
+		return err
+	})
+}
+
+// Daemons lists the daemons seen since the given time, by owner.
+func (s *Store) Daemons(ctx context.Context, since time.Time) ([]Daemon, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT owner, started_at, seen_at FROM daemons WHERE seen_at >= ? ORDER BY owner`, fmtTime(since))
+	if err != nil {
+		return nil, fmt.Errorf("store: daemons: %w", err)
+	}
+	defer rows.Close()
+	var out []Daemon
+	for rows.Next() {
+		var d Daemon
+		var st, seen string
+		if err := rows.Scan(&d.Owner, &st, &seen); err != nil {
+			return nil, fmt.Errorf("store: daemons: %w", err)
+		}
+		if d.Started, err = parseTime(st); err != nil {
+			return nil, fmt.Errorf("store: daemons: %w", err)
+		}
+		if d.Seen, err = parseTime(seen); err != nil {
+			return nil, fmt.Errorf("store: daemons: %w", err)
+		}
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: daemons: %w", err)
+	}
+	return out, nil
+}

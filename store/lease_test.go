@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"forumgm/forum"
+	"forumgm/internal/testkit"
+)
+
+// Two daemons on one database: a lease is held by one at a time, renewed by its holder, taken by
+// the other only once it expired (with the next token), and the daemon that lost it can write
+// nothing more for the game: not a commit, not an outbox mark, not a cursor.
+func TestLeasesFenceWrites(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	open := func(owner string) *Store {
+		s, err := Open(ctx, loc, Shared(), WithOwner(owner), WithClock(clock.Now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a, b := open("daemon-a"), open("daemon-b")
+	ensureGame(t, a, "g")
+	const ttl = 10 * time.Second
+
+	if err := a.Commit(ctx, moveCommit("g", "0")); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("commit without a lease: %v, want ErrLeaseLost", err)
+	}
+	la, ok, err := a.Acquire(ctx, "g", ttl)
+	if err != nil || !ok || la.Token != 1 {
+		t.Fatalf("a acquires: %+v %v %v, want token 1", la, ok, err)
+	}
+	if lb, ok, err := b.Acquire(ctx, "g", ttl); err != nil || ok || lb.Owner != "daemon-a" {
+		t.Fatalf("b acquires a held lease: %+v %v %v, want refused, held by daemon-a", lb, ok, err)
+	}
+	if err := a.Commit(ctx, moveCommit("g", "1")); err != nil {
+		t.Fatalf("holder commits: %v", err)
+	}
+	clock.Advance(ttl / 2)
+	if l, err := a.Renew(ctx, "g", ttl); err != nil || l.Token != 1 {
+		t.Fatalf("renew: %+v %v", l, err)
+	}
+	clock.Advance(ttl / 2) // renewed: still a's
+	if _, ok, _ := b.Acquire(ctx, "g", ttl); ok {
+		t.Fatal("b took a renewed lease")
+	}
+	clock.Advance(ttl) // a is paused past its lease
+	lb, ok, err := b.Acquire(ctx, "g", ttl)
+	if err != nil || !ok || lb.Token != 2 {
+		t.Fatalf("b takes the expired lease: %+v %v %v, want token 2", lb, ok, err)
+	}
+	before := dump(t, a)
+	for name, write := range map[string]func() error{
+		"commit":      func() error { return a.Commit(ctx, moveCommit("g", "2")) },
+		"mark posted": func() error { return a.MarkPosted(ctx, 1, "p1", clock.Now()) },
+		"cursor":      func() error { return a.SetCursor(ctx, "g", SourceThread, cursorAt("9")) },
+		"renew": func() error {
+			_, err := a.Renew(ctx, "g", ttl)
+			return err
+		},
+	} {
+		if err := write(); !errors.Is(err, ErrLeaseLost) {
+			t.Errorf("%s after losing the lease: %v, want ErrLeaseLost", name, err)
+		}
+	}
+	if after := dump(t, a); after != before {
+		t.Fatalf("the daemon that lost its lease changed the database:\n%s\nwas\n%s", after, before)
+	}
+	if err := b.Commit(ctx, moveCommit("g", "2")); err != nil {
+		t.Fatalf("the new holder commits: %v", err)
+	}
+	if err := b.Release(ctx, "g"); err != nil {
+		t.Fatal(err)
+	}
+	if la, ok, err := a.Acquire(ctx, "g", ttl); err != nil || !ok || la.Token != 3 {
+		t.Fatalf("a takes the released lease: %+v %v %v, want token 3", la, ok, err)
+	}
+	ls, err := a.Leases(ctx)
+	if err != nil || len(ls) != 1 || ls[0].Owner != "daemon-a" || ls[0].Token != 3 {
+		t.Fatalf("leases %+v %v", ls, err)
+	}
+	if err := a.Heartbeat(ctx, clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Minute)
+	if err := b.Heartbeat(ctx, clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := a.Daemons(ctx, clock.Now().Add(-ttl))
+	if err != nil || len(ds) != 1 || ds[0].Owner != "daemon-b" {
+		t.Fatalf("live daemons %+v %v, want daemon-b alone", ds, err)
+	}
+}
+
+func cursorAt(id string) forum.Cursor { return forum.Cursor{PostID: id} }
