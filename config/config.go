@@ -172,6 +172,10 @@ type Store struct {
 	// of the file: several daemons may share it (games leased, see docs/operations.md). Its
 	// password never goes here: PGPASSWORD or ~/.pgpass (the libpq conventions pgx reads).
 	URL string `yaml:"url"`
+	// LeaseTTL is how long a daemon's hold on a game lasts unrenewed when several daemons share
+	// store.url (renewed every third of it): a dead daemon's games resume on another after at
+	// most this plus a third plus a poll. Default 15s.
+	LeaseTTL Duration `yaml:"lease_ttl"`
 }
 
 // Ops is logging and monitoring.

@@ -45,6 +45,10 @@ type Options struct {
 	// SharedInbox: the bot account serves other games too; a private message from someone
 	// who neither plays this game nor moderates it is theirs, not this game's.
 	SharedInbox bool
+	// Hold, if set, is asked right before anything is sent to the forum (a reply, a private
+	// message): an error (store.ErrLeaseLost: another daemon sharing the database runs the game
+	// now) sends nothing and ends the loop. Set by a fleet whose games are leased.
+	Hold func(ctx context.Context) error
 	// PublicURL is the moderator web UI's address for the notices (review.public_url); "": none.
 	PublicURL string
 	// Start is when the game starts; zero: the first cycle's time.

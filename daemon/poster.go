@@ -382,6 +382,11 @@ func partFiles(parts []string, files []forum.Attachment) [][]forum.Attachment {
 // first part of a reply the forum merged into the bot's previous post gets its header
 // (headMerged). A private message has no forum id: the marker stands for it.
 func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, files []forum.Attachment, first bool) (string, error) {
+	if d.o.Hold != nil {
+		if err := d.o.Hold(ctx); err != nil {
+			return "", err // the game's lease is not ours (any more): nothing goes out
+		}
+	}
 	if it.Kind == store.OutboxPM {
 		subject := it.Subject
 		if subject == "" {

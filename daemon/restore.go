@@ -58,12 +58,19 @@ func (e *SecondGameError) Is(target error) bool { return target == ErrSecondGame
 
 // stopsGame reports whether err ends the game's loop for good: the store's file is gone or the
 // thread holds another store's game. Retrying could only lose commits or post a second game.
+//
+// A lease lost (store.ErrLeaseLost: another daemon sharing the database took the game) ends the
+// loop too, quietly: the game goes on there.
 func stopsGame(err error) bool {
-	return errors.Is(err, store.ErrFileGone) || errors.Is(err, ErrSecondGame)
+	return errors.Is(err, store.ErrFileGone) || errors.Is(err, ErrSecondGame) || errors.Is(err, store.ErrLeaseLost)
 }
 
 // stop ends the game loop loudly: an error-level line, the errors counter, /healthz.
 func (d *Daemon) stop(err error) error {
+	if errors.Is(err, store.ErrLeaseLost) {
+		d.log.Warn().Err(err).Str("kind", "lease").Msg("the game's lease is another daemon's now: this daemon stops running it")
+		return fmt.Errorf("daemon: game %s: %w", d.o.Game, err)
+	}
 	d.m.Errors.WithLabelValues(d.o.Game, "stopped").Inc()
 	if d.o.Health != nil {
 		d.o.Health.Error(err)

@@ -46,6 +46,9 @@ type Options struct {
 	// VerifyEvery is how often a game reads its thread itself even when the section list says
 	// nothing changed; 0: an hour.
 	VerifyEvery time.Duration
+	// Leases, if set, shares the store's games with the other daemons on the same database
+	// (see Leases): a game runs here only while this daemon holds its lease.
+	Leases *Leases
 	// Ended, if set, is told of a game whose loop ended with an error (the game stopped for good:
 	// its store's file is gone, its thread holds another store's game), not of a game stopped.
 	Ended func(game string, err error)
@@ -72,6 +75,11 @@ type Fleet struct {
 	sessions map[string]*session // by forum account (dialect, URL, bot)
 	limits   *forum.HostLimits   // one request rate per forum host, whatever the account
 	games    map[string]*Game    // by game id
+
+	// With Leases: the config applied last, the context loops run under, and the lease loop.
+	cfg       *config.Config
+	runCtx    context.Context
+	leaseDone chan struct{}
 }
 
 // New builds an empty fleet; Apply starts its games.
@@ -100,7 +108,12 @@ func New(o Options) (*Fleet, error) {
 // Prepare opens cfg's games not open yet (registers them in the store, builds their daemons)
 // without starting their loops, so that the moderator tools can be built first; Apply starts
 // them. A game that cannot be opened is reported (all such errors joined) and left out.
+//
+// With Leases nothing is opened ahead: a game opens when this daemon takes its lease.
 func (f *Fleet) Prepare(ctx context.Context, cfg *config.Config) error {
+	if f.o.Leases != nil {
+		return nil
+	}
 	var errs []error
 	for _, v := range cfg.GameConfigs() {
 		f.mu.Lock()
@@ -126,7 +139,13 @@ func (f *Fleet) Prepare(ctx context.Context, cfg *config.Config) error {
 // configuration changed and stops those no longer listed (their state stays in the store). A
 // game that cannot start is reported (all such errors joined) while the others run. Loops run
 // under ctx.
+//
+// With Leases, Apply only records cfg and stops the running games whose configuration changed or
+// that left it: the lease loop (started by the first Apply) takes and runs this daemon's share.
 func (f *Fleet) Apply(ctx context.Context, cfg *config.Config) error {
+	if f.o.Leases != nil {
+		return f.applyLeased(ctx, cfg)
+	}
 	want := map[string]string{}
 	for _, v := range cfg.GameConfigs() {
 		want[v.Game.ID] = fingerprint(v)
@@ -171,6 +190,12 @@ func (f *Fleet) Games() []*Game {
 
 // Wait waits until every loop has ended (after ctx passed to Apply ends).
 func (f *Fleet) Wait() {
+	f.mu.Lock()
+	ld := f.leaseDone
+	f.mu.Unlock()
+	if ld != nil {
+		<-ld // it stops the games and releases their leases
+	}
 	for _, g := range f.Games() {
 		f.mu.Lock()
 		done := g.done
@@ -223,6 +248,10 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 		Start: rec.Start, MaxClockSkew: v.Forum.MaxClockSkew.D(), Clock: f.o.Clock, Poll: poll, Log: f.o.Log, Metrics: f.o.Metrics, Health: f.o.Health,
 		Files: files,
 	}
+	if f.o.Leases != nil {
+		game, margin := v.Game.ID, f.o.Leases.TTLOrDefault()/3
+		o.Hold = func(ctx context.Context) error { return f.o.Store.Holds(ctx, game, margin) }
+	}
 	if f.o.Tune != nil {
 		f.o.Tune(&o)
 	}
@@ -240,7 +269,11 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 	gf.Join(cur)
 	g := &Game{Config: v, Daemon: d, Forum: gf, NewReferee: newRef,
 		fingerprint: fingerprint(v), session: s.key}
-	v.DropSpecs() // the referee factory holds the decoded setup; the YAML tree is not needed
+	if f.o.Leases == nil {
+		// The referee factory holds the decoded setup; the YAML tree is not needed. (Leased
+		// games keep it: a game this daemon gives up may come back, opened again from the view.)
+		v.DropSpecs()
+	}
 	return g, nil
 }
 

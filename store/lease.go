@@ -31,16 +31,19 @@ type Daemon struct {
 // leaseState is what a Store opened WithOwner holds: its name and the tokens of its leases.
 type leaseState struct {
 	owner  string
+	now    func() time.Time // the leases' clock: real time between daemons
 	mu     sync.Mutex
 	tokens map[string]int64 // game -> the token this daemon holds
 }
 
-// WithOwner makes the store a lease holder named owner (unique per daemon process): every write
+// WithOwner makes the store a lease holder named owner (unique per daemon process), its leases
+// timed by now (time.Now in a daemon: leases measure real time between processes, whatever game
+// clock a test runs the games on): every write
 // for a game (Commit, outbox changes, cursors, edits…) first checks, in its transaction, that the
 // game's lease row still carries this daemon's token, and refuses with ErrLeaseLost otherwise.
 // Stores opened without it (the moderators' tools, a single daemon on SQLite) write unfenced.
-func WithOwner(owner string) Option {
-	return func(s *Store) { s.lease = &leaseState{owner: owner, tokens: map[string]int64{}} }
+func WithOwner(owner string, now func() time.Time) Option {
+	return func(s *Store) { s.lease = &leaseState{owner: owner, now: now, tokens: map[string]int64{}} }
 }
 
 // Owner is the name given by WithOwner, or "".
@@ -99,7 +102,7 @@ func (s *Store) Acquire(ctx context.Context, game string, ttl time.Duration) (l 
 	if s.lease == nil {
 		return Lease{}, false, fmt.Errorf("store: acquire %s: %w: the store has no owner (WithOwner)", game, ErrInvalid)
 	}
-	now := s.now()
+	now := s.lease.now()
 	err = s.write(ctx, "acquire "+game, func(tx *sql.Tx) error {
 		q := `SELECT owner, token, expires_at FROM leases WHERE game_id = ?`
 		if s.pg {
@@ -153,7 +156,7 @@ func (s *Store) Renew(ctx context.Context, game string, ttl time.Duration) (Leas
 	if s.lease == nil {
 		return Lease{}, fmt.Errorf("store: renew %s: %w: the store has no owner (WithOwner)", game, ErrInvalid)
 	}
-	l := Lease{Game: game, Owner: s.lease.owner, Expires: s.now().Add(ttl)}
+	l := Lease{Game: game, Owner: s.lease.owner, Expires: s.lease.now().Add(ttl)}
 	err := s.write(ctx, "renew "+game, func(tx *sql.Tx) error {
 		if err := s.fence(ctx, tx, game); err != nil {
 			return err
@@ -178,7 +181,7 @@ func (s *Store) Release(ctx context.Context, game string) error {
 		if err := s.fence(ctx, tx, game); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = ? WHERE game_id = ?`, fmtTime(s.now()), game)
+		_, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = ? WHERE game_id = ?`, fmtTime(s.lease.now()), game)
 		return err
 	})
 	if tok, ok := s.tokenOf(game); ok {
@@ -229,14 +232,19 @@ func (s *Store) Heartbeat(ctx context.Context, start time.Time) error {
 	}
 	return s.write(ctx, "heartbeat", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO daemons (owner, started_at, seen_at) VALUES (?, ?, ?)
-			ON CONFLICT (owner) DO UPDATE SET seen_at = excluded.seen_at`, s.lease.owner, fmtTime(start), fmtTime(s.now()))
+			ON CONFLICT (owner) DO UPDATE SET seen_at = excluded.seen_at`, s.lease.owner, fmtTime(start), fmtTime(s.lease.now()))
 		return err
 	})
 }
 
-// Daemons lists the daemons seen since the given time, by owner.
-func (s *Store) Daemons(ctx context.Context, since time.Time) ([]Daemon, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT owner, started_at, seen_at FROM daemons WHERE seen_at >= ? ORDER BY owner`, fmtTime(since))
+// Daemons lists the daemons seen within the last period (by the leases' clock; any clock when
+// the store has no owner), by owner.
+func (s *Store) Daemons(ctx context.Context, within time.Duration) ([]Daemon, error) {
+	now := time.Now
+	if s.lease != nil {
+		now = s.lease.now
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT owner, started_at, seen_at FROM daemons WHERE seen_at >= ? ORDER BY owner`, fmtTime(now().Add(-within)))
 	if err != nil {
 		return nil, fmt.Errorf("store: daemons: %w", err)
 	}
@@ -260,4 +268,38 @@ func (s *Store) Daemons(ctx context.Context, since time.Time) ([]Daemon, error) 
 		return nil, fmt.Errorf("store: daemons: %w", err)
 	}
 	return out, nil
+}
+
+// Holds reports nil when this store holds the game's lease with its token and at least margin
+// of it left, else an error wrapping ErrLeaseLost: the daemon asks right before sending anything
+// to the forum, so a daemon that was paused past its lease (or nearly so) sends nothing more.
+func (s *Store) Holds(ctx context.Context, game string, margin time.Duration) error {
+	if s.lease == nil {
+		return nil
+	}
+	tok, ok := s.tokenOf(game)
+	if !ok {
+		return fmt.Errorf("store: game %s: %w: this daemon (%s) does not hold it", game, ErrLeaseLost, s.lease.owner)
+	}
+	var owner, exp string
+	var have int64
+	err := s.r.QueryRowContext(ctx, `SELECT owner, token, expires_at FROM leases WHERE game_id = ?`, game).Scan(&owner, &have, &exp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("store: game %s: %w: no lease", game, ErrLeaseLost)
+	}
+	if err != nil {
+		return fmt.Errorf("store: game %s: lease: %w", game, err)
+	}
+	if owner != s.lease.owner || have != tok {
+		s.forget(game, tok)
+		return fmt.Errorf("store: game %s: %w: held by %s with token %d", game, ErrLeaseLost, owner, have)
+	}
+	until, err := parseTime(exp)
+	if err != nil {
+		return fmt.Errorf("store: game %s: lease: %w", game, err)
+	}
+	if left := until.Sub(s.lease.now()); left < margin {
+		return fmt.Errorf("store: game %s: %w: %v of the lease left, %v needed to send (not renewed in time)", game, ErrLeaseLost, left.Round(time.Millisecond), margin)
+	}
+	return nil
 }

@@ -18,7 +18,7 @@ func TestLeasesFenceWrites(t *testing.T) {
 	_, loc := openTest(t)
 	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	open := func(owner string) *Store {
-		s, err := Open(ctx, loc, Shared(), WithOwner(owner), WithClock(clock.Now))
+		s, err := Open(ctx, loc, Shared(), WithOwner(owner, clock.Now))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestLeasesFenceWrites(t *testing.T) {
 	if err := b.Heartbeat(ctx, clock.Now()); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := a.Daemons(ctx, clock.Now().Add(-ttl))
+	ds, err := a.Daemons(ctx, ttl)
 	if err != nil || len(ds) != 1 || ds[0].Owner != "daemon-b" {
 		t.Fatalf("live daemons %+v %v, want daemon-b alone", ds, err)
 	}

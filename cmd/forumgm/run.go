@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -97,7 +98,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := g.Fleet.Apply(ctx, cfg); err != nil && len(g.Fleet.Games()) == 0 {
 		return err
 	}
-	cfg.DropSpecs() // the games are set up: their YAML trees are not kept (a reload reads the file)
+	if g.Store.Owner() == "" {
+		cfg.DropSpecs() // the games are set up: their YAML trees are not kept (a reload reads the file)
+	} // (leased games open whenever this daemon takes one: the fleet keeps the config)
 	for {
 		select {
 		case <-ctx.Done():
@@ -192,7 +195,19 @@ func (g *games) Reviews() map[string]*review.Review {
 
 // openGames opens the store and every game of cfg (not started: Fleet.Apply starts them).
 func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log zerolog.Logger, hooks testHooks) (*games, error) {
-	st, err := store.Open(ctx, cfg.StoreLocation(), store.WithClock(clock.Now))
+	opts := []store.Option{store.WithClock(clock.Now)}
+	var leases *fleet.Leases
+	if store.IsURL(cfg.StoreLocation()) {
+		// Several daemons may share the database: this one runs the games it leases.
+		owner, err := ownerName()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, store.WithOwner(owner, time.Now)) // leases measure real time between daemons
+		leases = &fleet.Leases{TTL: cfg.Store.LeaseTTL.D()}
+		log.Info().Str("owner", owner).Dur("lease_ttl", leases.TTLOrDefault()).Msg("store shared on PostgreSQL: games are leased")
+	}
+	st, err := store.Open(ctx, cfg.StoreLocation(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +215,7 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 	h := ops.NewHealth(clock.Now, 2*cfg.Poll.Ceiling.D()+time.Minute)
 	g := &games{Store: st, Metrics: m, Health: h, ended: make(chan struct{}, 1), errs: map[string]error{}}
 	fl, err := fleet.New(fleet.Options{
-		Store: st, Clock: clock, Log: log, Metrics: m, Health: h, Ended: g.end,
+		Store: st, Clock: clock, Log: log, Metrics: m, Health: h, Ended: g.end, Leases: leases,
 		Open: func(v *config.Config, fcfg forum.Config) (forum.Forum, error) {
 			if hooks.fastHTTP && v.Forum.Dialect == "mybb" {
 				// Tests against the loopback sandbox: no politeness rate limit.
@@ -324,4 +339,18 @@ func listenMedia(addr, dir string) (string, func(), error) {
 	srv := &http.Server{Handler: media.Handler(dir), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// ownerName names this daemon among those sharing a database: host, pid and a random part (a
+// restarted daemon is a new owner).
+func ownerName() (string, error) {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "host"
+	}
+	b := make([]byte, 3)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("run: %w", err)
+	}
+	return fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b), nil
 }

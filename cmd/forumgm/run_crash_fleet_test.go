@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -81,6 +82,7 @@ type fleetGame struct {
 type fleetWorld struct {
 	crashWorld // dir, config, clock, board, the child runner; its game is nil
 	games      []*fleetGame
+	loc        string // the store: the SQLite file, or a PostgreSQL URL (newFleetWorldAt)
 	until      time.Time
 	handler    http.Handler // the board's
 	inflight   atomic.Int32 // requests being served
@@ -125,8 +127,17 @@ type fleetState struct {
 }
 
 func newFleetWorld(t *testing.T, ctx context.Context, games []*crashGame) *fleetWorld {
+	return newFleetWorldAt(t, ctx, games, "", "")
+}
+
+// newFleetWorldAt is newFleetWorld with the store at loc ("": forumgm.db in the world's folder)
+// and more of the config's store section (lease_ttl, …).
+func newFleetWorldAt(t *testing.T, ctx context.Context, games []*crashGame, loc, storeExtra string) *fleetWorld {
 	dir := t.TempDir()
-	w := &fleetWorld{crashWorld: crashWorld{dir: dir, cfgPath: filepath.Join(dir, "config.yaml"), clockPath: filepath.Join(dir, "clock")}}
+	w := &fleetWorld{crashWorld: crashWorld{dir: dir, cfgPath: filepath.Join(dir, "config.yaml"), clockPath: filepath.Join(dir, "clock")}, loc: loc}
+	if w.loc == "" {
+		w.loc = filepath.Join(dir, "forumgm.db")
+	}
 	users := []sandbox.User{{Name: "Moderator", Password: "p3"}, {Name: "gm-bot", Password: "bot-secret-pw-1"}}
 	var threads []sandbox.Thread
 	var first time.Time
@@ -138,7 +149,7 @@ func newFleetWorld(t *testing.T, ctx context.Context, games []*crashGame) *fleet
 	var posts []timedPost
 	seen := map[string]string{}
 	for i, g := range games {
-		fg := &fleetGame{id: g.kind, tid: i + 1, game: g}
+		fg := &fleetGame{id: cmp.Or(g.id, g.kind), tid: i + 1, game: g}
 		w.games = append(w.games, fg)
 		start, err := time.Parse(time.RFC3339, g.start)
 		if err != nil {
@@ -196,7 +207,12 @@ games:
 			}
 		}
 	}
-	cfg.WriteString("store: {path: forumgm.db}\nops: {log_format: json, log_level: debug}\n")
+	if store.IsURL(w.loc) {
+		fmt.Fprintf(&cfg, "store: {url: %q%s}\n", w.loc, storeExtra)
+	} else {
+		fmt.Fprintf(&cfg, "store: {path: forumgm.db%s}\n", storeExtra)
+	}
+	cfg.WriteString("ops: {log_format: json, log_level: debug}\n")
 	if err := writeFile(w.cfgPath, cfg.String()); err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +229,7 @@ games:
 	}
 	// Each game is registered with the same seed in every world (a live game draws its own), so
 	// the runs' threads can be compared byte for byte.
-	pre, err := store.Open(ctx, filepath.Join(dir, "forumgm.db"))
+	pre, err := store.Open(ctx, w.loc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +239,7 @@ games:
 			t.Fatalf("game %s: the bot's inbox is not shared", g.id)
 		}
 		rec := daemon.GameRecord{Kind: g.game.kind, Forum: w.url + "/", Thread: strconv.Itoa(g.tid), Start: g.view.StartTime().UTC(),
-			Seed: "crash-seed-" + g.id, Salt: "crash-salt-" + g.id}
+			Seed: "crash-seed-" + cmp.Or(g.game.seedAs, g.id), Salt: "crash-salt-" + cmp.Or(g.game.seedAs, g.id)}
 		b, _ := json.Marshal(rec)
 		if _, err := pre.EnsureGame(ctx, g.id, g.game.kind, b); err != nil {
 			t.Fatal(err)
@@ -376,7 +392,7 @@ func (w *fleetWorld) finished(t *testing.T) bool {
 // gamesFinished is finished for some of the world's games.
 func (w *fleetWorld) gamesFinished(t *testing.T, games ...*fleetGame) bool {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
+	st, err := store.Open(ctx, w.loc, store.Shared())
 	if err != nil {
 		return false
 	}
@@ -441,7 +457,7 @@ var fleetKey = regexp.MustCompile(`(fgm-[a-z]+-\d+-)[0-9a-f]{12}`)
 // state is each game's replies and event log as they are now.
 func (w *fleetWorld) state(t *testing.T) map[int]fleetState {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
+	st, err := store.Open(ctx, w.loc, store.Shared())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +520,7 @@ func (w *fleetWorld) result(t *testing.T) []crashResult {
 			t.Errorf("reply %s is on the board %d times", m, n)
 		}
 	}
-	st, err := store.Open(ctx, filepath.Join(w.dir, "forumgm.db"), store.Shared())
+	st, err := store.Open(ctx, w.loc, store.Shared())
 	if err != nil {
 		t.Fatal(err)
 	}

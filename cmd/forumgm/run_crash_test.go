@@ -66,6 +66,8 @@ type crashWorld struct {
 // crashGame is what a crash world plays: a game of any kind, the players' posts and private
 // messages (all made before the daemon runs, at their times), and the clock the daemon runs at.
 type crashGame struct {
+	id            string // the game's id in the config; "": its kind
+	seedAs        string // the fleet worlds register the game with the seed of this id; "": its own
 	kind, subject string
 	start         string   // RFC 3339
 	players       []string // board users besides Moderator and the bot

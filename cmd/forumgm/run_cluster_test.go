@@ -1,0 +1,296 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"forumgm/internal/pgtest"
+	"forumgm/store"
+)
+
+// clusterGames is how many games TestClusterTakeover shares between its three daemons; the
+// issue's figure (300) is `go test ./cmd/forumgm -run TestClusterTakeover -cluster.games=300`.
+var clusterGames = flag.Int("cluster.games", 24, "games of TestClusterTakeover")
+
+// clusterTTL is the lease of TestClusterTakeover's daemons.
+const clusterTTL = 2 * time.Second
+
+// clusterCopy is Crusade's crash game for game id, with players of its own (the bot's shared
+// inbox routes a private message by its author).
+func clusterCopy(id string) *crashGame {
+	g := crusadeCrash
+	g.id, g.seedAs = id, "cluster" // the same draws in every copy
+	g.subject = crusadeCrash.subject + " " + id
+	rename := map[string]string{}
+	g.players = nil
+	for _, p := range crusadeCrash.players {
+		rename[p] = p + "-" + id
+		g.players = append(g.players, rename[p])
+	}
+	g.section = crusadeCrash.section
+	for old, nu := range rename {
+		g.section = strings.ReplaceAll(g.section, old+",", nu+",")
+	}
+	g.posts = slices.Clone(crusadeCrash.posts)
+	for i := range g.posts {
+		g.posts[i].author = rename[g.posts[i].author]
+	}
+	return &g
+}
+
+// clusterID is the n-th game's id: letters only (the markers' pattern).
+func clusterID(n int) string {
+	b := []byte("gaaa")
+	for i := 3; i > 0; i-- {
+		b[i] = byte('a' + n%26)
+		n /= 26
+	}
+	return string(b)
+}
+
+// TestClusterTakeover runs three daemons on one PostgreSQL database sharing the games of one
+// sandbox board, kills them (SIGKILL at random moments, each restarted; one SIGSTOPped past its
+// lease and then resumed), and checks that every game resumes on another daemon within the lease
+// time plus a renewal period and a poll, that no reply is on the board twice or missing, and
+// that each game's thread, private messages and final state equal a single daemon's run of it.
+func TestClusterTakeover(t *testing.T) {
+	bin := buildBinary(t)
+	ctx := context.Background()
+	n := *clusterGames
+
+	// The reference: a game (beside another: the bot's inbox is shared), one daemon, SQLite.
+	base := newFleetWorld(t, ctx, []*crashGame{clusterCopy(clusterID(0)), clusterCopy(clusterID(1))})
+	if out, err := base.child(t, bin, "", 0, base.finishedFn(t)); err != nil && !strings.Contains(err.Error(), "exit status") {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	want := normalized(base.result(t)[0], clusterID(0))
+	if len(want.thread) < 5 {
+		t.Fatalf("reference: only %d replies", len(want.thread))
+	}
+
+	pg, err := pgtest.Start(ctx, t.TempDir(), pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop()
+	loc, err := pg.Schema(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []*crashGame
+	for i := range n {
+		games = append(games, clusterCopy(clusterID(i)))
+	}
+	w := newFleetWorldAt(t, ctx, games, loc, fmt.Sprintf(", lease_ttl: %s", clusterTTL))
+	c := &cluster{t: t, bin: bin, w: w}
+	for i := range 3 {
+		c.start(i)
+	}
+	defer c.stopAll()
+
+	st, err := store.Open(ctx, loc, store.Shared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rng := rand.New(rand.NewPCG(25, uint64(n)))
+	deadline := time.Now().Add(time.Duration(60+n) * time.Second)
+	kills, stopped := 0, false
+	var worst time.Duration
+	finishedAt := 0 // kills when the games were all finished
+	for kills < 6 || !w.finished(t) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cluster did not finish the %d games in time (%d kills)\n%s", n, kills, c.logs())
+		}
+		if kills >= 6 {
+			time.Sleep(200 * time.Millisecond)
+			continue // let the games finish
+		}
+		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
+		if finishedAt == 0 && w.finished(t) {
+			finishedAt = kills
+		}
+		victim := rng.IntN(3)
+		owned := c.owned(ctx, st, victim)
+		if len(owned) == 0 {
+			continue
+		}
+		at := time.Now()
+		if !stopped && kills == 2 {
+			// Paused past its lease: the others take its games; resumed, it must write and post
+			// nothing more for them.
+			stopped = true
+			c.signal(victim, syscall.SIGSTOP)
+			worst = max(worst, c.takenOver(ctx, st, victim, owned, at))
+			c.signal(victim, syscall.SIGCONT)
+		} else {
+			c.signal(victim, syscall.SIGKILL)
+			c.wait(victim)
+			worst = max(worst, c.takenOver(ctx, st, victim, owned, at))
+			c.start(victim)
+		}
+		kills++
+	}
+	limit := clusterTTL + clusterTTL/3 + 2*time.Second // a lease, a renewal period, a poll and the board's answers
+	if worst > limit {
+		t.Errorf("a game waited %v for another daemon (want ≤ %v)", worst, limit)
+	}
+	t.Logf("%d games, %d kills/pauses (%d of them while games were still being played), worst takeover %v",
+		n, kills, cmp.Or(finishedAt, kills), worst.Round(time.Millisecond))
+	c.stopAll()
+	got := w.result(t) // every marker once on the board
+	for i, g := range w.games {
+		r := normalized(got[i], g.id)
+		if a, b := strings.Join(want.thread, "\n===\n"), strings.Join(r.thread, "\n===\n"); a != b {
+			t.Errorf("%s's thread differs from a single daemon's run:\n--- want\n%s\n--- got\n%s", g.id, a, b)
+		}
+		if a, b := strings.Join(want.pms, "\n===\n"), strings.Join(r.pms, "\n===\n"); a != b {
+			t.Errorf("%s's private messages differ:\n--- want\n%s\n--- got\n%s", g.id, a, b)
+		}
+		if want.snapshot != r.snapshot {
+			t.Errorf("%s's final state differs:\nwant %s\ngot  %s", g.id, want.snapshot, r.snapshot)
+		}
+	}
+}
+
+// normalized is a game's result with its id (in markers and its players' names) replaced.
+func normalized(r crashResult, id string) crashResult {
+	fix := func(s string) string { return strings.ReplaceAll(s, id, "ID") }
+	out := crashResult{snapshot: fix(r.snapshot)}
+	for _, s := range r.thread {
+		out.thread = append(out.thread, fix(s))
+	}
+	for _, s := range r.pms {
+		out.pms = append(out.pms, fix(s))
+	}
+	return out
+}
+
+// cluster is the three daemon processes of TestClusterTakeover.
+type cluster struct {
+	t    *testing.T
+	bin  string
+	w    *fleetWorld
+	mu   sync.Mutex
+	cmds [3]*exec.Cmd
+	done [3]chan struct{}
+	outs [3]*strings.Builder
+}
+
+func (c *cluster) start(i int) {
+	cmd := exec.Command(c.bin, "run", "--config", c.w.cfgPath)
+	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+c.w.clockPath,
+		"FORUMGM_TEST_POLL=100ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = &lockedWriter{b: out, mu: &c.mu}, &lockedWriter{b: out, mu: &c.mu}
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	c.mu.Lock()
+	c.cmds[i], c.done[i], c.outs[i] = cmd, done, out
+	c.mu.Unlock()
+}
+
+func (c *cluster) signal(i int, s syscall.Signal) { _ = c.cmds[i].Process.Signal(s) }
+
+func (c *cluster) wait(i int) {
+	select {
+	case <-c.done[i]:
+	case <-time.After(20 * time.Second):
+		c.t.Fatalf("daemon %d did not end", i)
+	}
+}
+
+func (c *cluster) stopAll() {
+	for i, cmd := range c.cmds {
+		if cmd == nil {
+			continue
+		}
+		_ = cmd.Process.Signal(syscall.SIGCONT)
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		c.wait(i)
+	}
+}
+
+func (c *cluster) logs() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	for i, o := range c.outs {
+		s := o.String()
+		if len(s) > 3000 {
+			s = "…" + s[len(s)-3000:]
+		}
+		fmt.Fprintf(&b, "--- daemon %d\n%s\n", i, s)
+	}
+	return b.String()
+}
+
+// pid is daemon i's process id as its owner name carries it.
+func (c *cluster) pid(i int) int { return c.cmds[i].Process.Pid }
+
+// owned are the games whose lease daemon i holds now.
+func (c *cluster) owned(ctx context.Context, st *store.Store, i int) []string {
+	ls, err := st.Leases(ctx)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var out []string
+	mark := fmt.Sprintf("-%d-", c.pid(i))
+	for _, l := range ls {
+		if strings.Contains(l.Owner, mark) && l.Expires.After(time.Now()) {
+			out = append(out, l.Game)
+		}
+	}
+	return out
+}
+
+// takenOver waits until every game of games is held by another daemon than i and says how long
+// that took from since.
+func (c *cluster) takenOver(ctx context.Context, st *store.Store, i int, games []string, since time.Time) time.Duration {
+	mark := fmt.Sprintf("-%d-", c.pid(i))
+	for {
+		ls, err := st.Leases(ctx)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		left := 0
+		for _, l := range ls {
+			if slices.Contains(games, l.Game) && (strings.Contains(l.Owner, mark) || !l.Expires.After(time.Now())) {
+				left++
+			}
+		}
+		if left == 0 {
+			return time.Since(since)
+		}
+		if time.Since(since) > 30*time.Second {
+			c.t.Fatalf("%d games of daemon %d not taken over after 30 s\n%s", left, i, c.logs())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// lockedWriter appends to a builder under a lock (two streams, read from the test).
+type lockedWriter struct {
+	b  *strings.Builder
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}

@@ -1,0 +1,231 @@
+package fleet
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"sort"
+	"time"
+
+	"forumgm/config"
+	"forumgm/daemon"
+	"forumgm/store"
+)
+
+// Leases turn on sharing one database's games between several daemons (PostgreSQL): a daemon runs
+// a game only while it holds the game's lease (store.Acquire), renewed every TTL/3; each daemon
+// takes a fair share (the games over the daemons alive), and the games of a daemon that died are
+// taken by the others once their leases expire. The Store must be opened store.WithOwner.
+type Leases struct {
+	// TTL is how long a lease lasts unrenewed: a dead daemon's games resume elsewhere after at
+	// most TTL plus one renewal period (TTL/3) plus a poll. Default 15 s.
+	TTL time.Duration
+}
+
+// TTLOrDefault is TTL, or 15 s when unset.
+func (l *Leases) TTLOrDefault() time.Duration {
+	if l.TTL <= 0 {
+		return 15 * time.Second
+	}
+	return l.TTL
+}
+
+// leaseLoop keeps this daemon's share of the games: every TTL/3 it records its heartbeat, renews
+// the leases it holds (stopping a game whose lease another daemon took), gives up games beyond
+// its fair share, and takes free or expired ones up to it. On ctx's end it stops its games and
+// releases their leases, so the others take them at once.
+//
+// The loop runs on real time, as the leases do (store.WithOwner), whatever clock the games use.
+func (f *Fleet) leaseLoop(ctx context.Context) {
+	start := time.Now()
+	tick := time.NewTicker(f.o.Leases.TTLOrDefault() / 3)
+	defer tick.Stop()
+	for {
+		f.leaseTick(ctx, start)
+		select {
+		case <-ctx.Done():
+		case <-tick.C:
+			continue
+		}
+		break
+	}
+	bg := context.WithoutCancel(ctx)
+	for _, g := range f.Games() {
+		f.drop(bg, g, "the daemon stops")
+	}
+}
+
+// leaseTick is one round of leaseLoop.
+func (f *Fleet) leaseTick(ctx context.Context, start time.Time) {
+	st, ttl := f.o.Store, f.o.Leases.TTLOrDefault()
+	log := f.o.Log.With().Str("owner", st.Owner()).Logger()
+	if err := st.Heartbeat(ctx, start); err != nil {
+		log.Error().Err(err).Str("kind", "lease").Msg("heartbeat failed")
+	}
+	running := 0
+	for _, g := range f.Games() {
+		select {
+		case <-g.done:
+			f.drop(ctx, g, "its loop ended")
+			continue
+		default:
+		}
+		if _, err := st.Renew(ctx, g.Config.Game.ID, ttl); err != nil {
+			if errors.Is(err, store.ErrLeaseLost) {
+				f.drop(ctx, g, "another daemon holds its lease")
+				continue
+			}
+			log.Error().Err(err).Str("game", g.Config.Game.ID).Str("kind", "lease").Msg("lease renewal failed")
+		}
+		running++
+	}
+	f.mu.Lock()
+	cfg := f.cfg
+	f.mu.Unlock()
+	if cfg == nil {
+		return
+	}
+	views := cfg.GameConfigs()
+	alive, err := st.Daemons(ctx, ttl)
+	if err != nil {
+		log.Error().Err(err).Str("kind", "lease").Msg("cannot list the daemons")
+		return
+	}
+	n := max(len(alive), 1)
+	share := (len(views) + n - 1) / n
+	owner := st.Owner()
+	// Each daemon prefers its own games (rendezvous hashing of owner and game), so daemons
+	// starting together mostly pick different games, and a game goes back to the same daemon.
+	sort.Slice(views, func(i, j int) bool {
+		return rank(owner, views[i].Game.ID) > rank(owner, views[j].Game.ID)
+	})
+	if running > share+1 {
+		// Beyond the share (and its rounding): give games up, those this daemon ranks last.
+		for i := len(views) - 1; i >= 0 && running > share; i-- {
+			if g := f.game(views[i].Game.ID); g != nil {
+				f.drop(ctx, g, "a fair share for the daemons alive")
+				running--
+			}
+		}
+	}
+	// A game whose holder let its lease expire and stopped its heartbeat (a daemon dead or
+	// stuck) is taken at once, even
+	// beyond the share: the daemons alive rebalance later, a game waiting for its players does not.
+	// (A game a live daemon released for the share is no orphan: the share decides who takes it.)
+	live := map[string]bool{}
+	for _, d := range alive {
+		live[d.Owner] = true
+	}
+	orphans := map[string]bool{}
+	if ls, err := st.Leases(ctx); err == nil {
+		now := time.Now()
+		for _, l := range ls {
+			if !live[l.Owner] && !l.Expires.After(now) {
+				orphans[l.Game] = true
+			}
+		}
+	}
+	for _, v := range views {
+		if f.game(v.Game.ID) != nil || running >= share && !orphans[v.Game.ID] {
+			continue
+		}
+		if _, err := daemon.Register(ctx, st, v, f.o.Clock.Now()); err != nil {
+			log.Error().Err(err).Str("game", v.Game.ID).Msg("cannot register the game")
+			continue
+		}
+		l, ok, err := st.Acquire(ctx, v.Game.ID, ttl)
+		if err != nil {
+			log.Error().Err(err).Str("game", v.Game.ID).Str("kind", "lease").Msg("cannot take the game's lease")
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if err := f.openLeased(ctx, v); err != nil {
+			log.Error().Err(err).Str("game", v.Game.ID).Msg("cannot start the game")
+			_ = st.Release(ctx, v.Game.ID)
+			continue
+		}
+		log.Info().Str("game", v.Game.ID).Int64("token", l.Token).Msg("took the game's lease; game loop starts")
+		running++
+	}
+}
+
+// applyLeased is Apply with Leases.
+func (f *Fleet) applyLeased(ctx context.Context, cfg *config.Config) error {
+	if f.o.Store.Owner() == "" {
+		return errors.New("fleet: leased games need a store opened with an owner (store.WithOwner)")
+	}
+	want := map[string]string{}
+	for _, v := range cfg.GameConfigs() {
+		want[v.Game.ID] = fingerprint(v)
+	}
+	f.mu.Lock()
+	f.cfg = cfg
+	first := f.leaseDone == nil
+	if first {
+		f.runCtx, f.leaseDone = ctx, make(chan struct{})
+	}
+	var stop []*Game
+	for id, g := range f.games {
+		if fp, ok := want[id]; !ok || fp != g.fingerprint {
+			stop = append(stop, g)
+		}
+	}
+	f.mu.Unlock()
+	for _, g := range stop {
+		f.drop(ctx, g, "its configuration changed or it left the config")
+	}
+	if first {
+		go func() {
+			defer close(f.leaseDone)
+			f.leaseLoop(ctx)
+		}()
+	}
+	return nil
+}
+
+// openLeased opens a game whose lease this daemon just took (its state read now, after whatever
+// the previous holder committed) and starts its loop.
+func (f *Fleet) openLeased(ctx context.Context, v *config.Config) error {
+	g, err := f.open(ctx, v)
+	if err != nil {
+		return err
+	}
+	game := v.Game.ID
+	f.mu.Lock()
+	f.games[game] = g
+	f.mu.Unlock()
+	f.start(f.runCtx, g)
+	return nil
+}
+
+// drop stops a game's loop (waiting for it) and gives its lease up.
+func (f *Fleet) drop(ctx context.Context, g *Game, why string) {
+	id := g.Config.Game.ID
+	f.mu.Lock()
+	delete(f.games, id)
+	f.mu.Unlock()
+	if g.done != nil {
+		g.cancel()
+		<-g.done
+	}
+	if err := f.o.Store.Release(ctx, id); err != nil {
+		f.o.Log.Error().Err(err).Str("game", id).Str("kind", "lease").Msg("cannot release the game's lease")
+	}
+	f.o.Log.Info().Str("game", id).Str("owner", f.o.Store.Owner()).Msg("game loop stopped here: " + why)
+}
+
+// game is the open game of that id, or nil.
+func (f *Fleet) game(id string) *Game {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.games[id]
+}
+
+// rank is the rendezvous weight of a game for an owner.
+func rank(owner, game string) uint64 {
+	h := sha256.Sum256([]byte(owner + "\x00" + game))
+	return binary.BigEndian.Uint64(h[:8])
+}
