@@ -10,7 +10,6 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
-	"forumgm/store"
 )
 
 // Leases turn on sharing one database's games between several daemons (PostgreSQL): a daemon runs
@@ -39,10 +38,16 @@ func (l *Leases) TTLOrDefault() time.Duration {
 // The loop runs on real time, as the leases do (store.WithOwner), whatever clock the games use.
 func (f *Fleet) leaseLoop(ctx context.Context) {
 	start := time.Now()
-	tick := time.NewTicker(f.o.Leases.TTLOrDefault() / 3)
+	every := f.o.Leases.TTLOrDefault() / 3
+	renewed := make(chan struct{})
+	go func() {
+		defer close(renewed)
+		f.renewLoop(ctx, start, every)
+	}()
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
-		f.leaseTick(ctx, start)
+		f.leaseTick(ctx)
 		select {
 		case <-ctx.Done():
 		case <-tick.C:
@@ -50,19 +55,47 @@ func (f *Fleet) leaseLoop(ctx context.Context) {
 		}
 		break
 	}
+	<-renewed
 	bg := context.WithoutCancel(ctx)
 	for _, g := range f.Games() {
 		f.drop(bg, g, "the daemon stops")
 	}
 }
 
-// leaseTick is one round of leaseLoop.
-func (f *Fleet) leaseTick(ctx context.Context, start time.Time) {
+// renewLoop records the heartbeat and renews every held lease (one statement) every period, apart
+// from the work of taking and opening games, so a busy daemon never lets its own leases lapse; a
+// game whose lease another daemon took is stopped at once.
+func (f *Fleet) renewLoop(ctx context.Context, start time.Time, every time.Duration) {
+	st, ttl := f.o.Store, f.o.Leases.TTLOrDefault()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if err := st.Heartbeat(ctx, start); err != nil && ctx.Err() == nil {
+			f.o.Log.Error().Err(err).Str("kind", "lease").Msg("heartbeat failed")
+		}
+		lost, err := st.RenewAll(ctx, ttl)
+		if err != nil && ctx.Err() == nil {
+			f.o.Log.Error().Err(err).Str("kind", "lease").Msg("lease renewal failed")
+		}
+		for _, id := range lost {
+			if g := f.game(id); g != nil && g.cancel != nil {
+				f.o.Log.Warn().Str("game", id).Str("kind", "lease").Msg("another daemon holds the game's lease: its loop stops here")
+				g.cancel()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// leaseTick is one round of leaseLoop: games whose loop ended are dropped, games beyond the fair
+// share given up, and free games taken up to it (orphans at once).
+func (f *Fleet) leaseTick(ctx context.Context) {
 	st, ttl := f.o.Store, f.o.Leases.TTLOrDefault()
 	log := f.o.Log.With().Str("owner", st.Owner()).Logger()
-	if err := st.Heartbeat(ctx, start); err != nil {
-		log.Error().Err(err).Str("kind", "lease").Msg("heartbeat failed")
-	}
 	running := 0
 	for _, g := range f.Games() {
 		select {
@@ -70,13 +103,6 @@ func (f *Fleet) leaseTick(ctx context.Context, start time.Time) {
 			f.drop(ctx, g, "its loop ended")
 			continue
 		default:
-		}
-		if _, err := st.Renew(ctx, g.Config.Game.ID, ttl); err != nil {
-			if errors.Is(err, store.ErrLeaseLost) {
-				f.drop(ctx, g, "another daemon holds its lease")
-				continue
-			}
-			log.Error().Err(err).Str("game", g.Config.Game.ID).Str("kind", "lease").Msg("lease renewal failed")
 		}
 		running++
 	}

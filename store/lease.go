@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -150,25 +151,43 @@ func (s *Store) Acquire(ctx context.Context, game string, ttl time.Duration) (l 
 	return l, ok, nil
 }
 
-// Renew extends a lease this store holds until now+ttl; ErrLeaseLost when the game changed
-// hands (the caller must stop the game at once).
-func (s *Store) Renew(ctx context.Context, game string, ttl time.Duration) (Lease, error) {
+// RenewAll extends every lease this store holds until now+ttl in one statement, and returns the
+// games it held that changed hands (the caller stops them at once; they are forgotten here).
+func (s *Store) RenewAll(ctx context.Context, ttl time.Duration) (lost []string, err error) {
 	if s.lease == nil {
-		return Lease{}, fmt.Errorf("store: renew %s: %w: the store has no owner (WithOwner)", game, ErrInvalid)
+		return nil, fmt.Errorf("store: renew: %w: the store has no owner (WithOwner)", ErrInvalid)
 	}
-	l := Lease{Game: game, Owner: s.lease.owner, Expires: s.lease.now().Add(ttl)}
-	err := s.write(ctx, "renew "+game, func(tx *sql.Tx) error {
-		if err := s.fence(ctx, tx, game); err != nil {
+	held := map[string]int64{}
+	err = s.write(ctx, "renew leases", func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `UPDATE leases SET expires_at = ? WHERE owner = ? RETURNING game_id, token`,
+			fmtTime(s.lease.now().Add(ttl)), s.lease.owner)
+		if err != nil {
 			return err
 		}
-		l.Token, _ = s.tokenOf(game)
-		_, err := tx.ExecContext(ctx, `UPDATE leases SET expires_at = ? WHERE game_id = ?`, fmtTime(l.Expires), game)
-		return err
+		defer rows.Close()
+		for rows.Next() {
+			var g string
+			var tok int64
+			if err := rows.Scan(&g, &tok); err != nil {
+				return err
+			}
+			held[g] = tok
+		}
+		return rows.Err()
 	})
 	if err != nil {
-		return Lease{}, err
+		return nil, err
 	}
-	return l, nil
+	s.lease.mu.Lock()
+	defer s.lease.mu.Unlock()
+	for g, tok := range s.lease.tokens {
+		if held[g] != tok {
+			lost = append(lost, g)
+			delete(s.lease.tokens, g)
+		}
+	}
+	slices.Sort(lost)
+	return lost, nil
 }
 
 // Release gives a held lease up now (a daemon stopping, or handing a game to another for a fair

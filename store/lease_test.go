@@ -43,8 +43,8 @@ func TestLeasesFenceWrites(t *testing.T) {
 		t.Fatalf("holder commits: %v", err)
 	}
 	clock.Advance(ttl / 2)
-	if l, err := a.Renew(ctx, "g", ttl); err != nil || l.Token != 1 {
-		t.Fatalf("renew: %+v %v", l, err)
+	if lost, err := a.RenewAll(ctx, ttl); err != nil || len(lost) != 0 {
+		t.Fatalf("renew: lost %v, %v", lost, err)
 	}
 	clock.Advance(ttl / 2) // renewed: still a's
 	if _, ok, _ := b.Acquire(ctx, "g", ttl); ok {
@@ -60,14 +60,13 @@ func TestLeasesFenceWrites(t *testing.T) {
 		"commit":      func() error { return a.Commit(ctx, moveCommit("g", "2")) },
 		"mark posted": func() error { return a.MarkPosted(ctx, 1, "p1", clock.Now()) },
 		"cursor":      func() error { return a.SetCursor(ctx, "g", SourceThread, cursorAt("9")) },
-		"renew": func() error {
-			_, err := a.Renew(ctx, "g", ttl)
-			return err
-		},
 	} {
 		if err := write(); !errors.Is(err, ErrLeaseLost) {
 			t.Errorf("%s after losing the lease: %v, want ErrLeaseLost", name, err)
 		}
+	}
+	if _, err := a.RenewAll(ctx, ttl); err != nil { // renews nothing of b's
+		t.Fatal(err)
 	}
 	if after := dump(t, a); after != before {
 		t.Fatalf("the daemon that lost its lease changed the database:\n%s\nwas\n%s", after, before)
@@ -99,3 +98,40 @@ func TestLeasesFenceWrites(t *testing.T) {
 }
 
 func cursorAt(id string) forum.Cursor { return forum.Cursor{PostID: id} }
+
+// RenewAll reports the games that changed hands since the last renewal, and renews the others.
+func TestRenewAllReportsLost(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	a, err := Open(ctx, loc, Shared(), WithOwner("a", clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, loc, Shared(), WithOwner("b", clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, g := range []string{"g1", "g2"} {
+		ensureGame(t, a, g)
+		if _, ok, err := a.Acquire(ctx, g, time.Second); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+	}
+	clock.Advance(2 * time.Second)
+	if _, ok, err := b.Acquire(ctx, "g2", time.Second); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	lost, err := a.RenewAll(ctx, time.Second)
+	if err != nil || len(lost) != 1 || lost[0] != "g2" {
+		t.Fatalf("lost %v, %v; want [g2]", lost, err)
+	}
+	if err := a.Holds(ctx, "g1", 500*time.Millisecond); err != nil {
+		t.Fatalf("g1 renewed: %v", err)
+	}
+	if err := a.Holds(ctx, "g2", 0); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("g2: %v, want ErrLeaseLost", err)
+	}
+}

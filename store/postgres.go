@@ -65,6 +65,14 @@ func pgConnect(loc string, readOnly bool) (*sql.DB, error) {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
 	cfg.RuntimeParams["timezone"] = "UTC"
+	// A daemon stopped inside a transaction (SIGSTOP, a stall) must not hold rows others need:
+	// the server ends a session idle in a transaction after 2 s (every transaction here takes
+	// milliseconds), and a statement waits at most 1 s for a lock before it fails and is retried.
+	for k, v := range map[string]string{"idle_in_transaction_session_timeout": "2000", "lock_timeout": "1000"} {
+		if _, set := cfg.RuntimeParams[k]; !set {
+			cfg.RuntimeParams[k] = v
+		}
+	}
 	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*cfg)}), nil
 }
 

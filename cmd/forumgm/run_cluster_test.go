@@ -111,7 +111,7 @@ func TestClusterTakeover(t *testing.T) {
 	finishedAt := 0 // kills when the games were all finished
 	for kills < 6 || !w.finished(t) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the cluster did not finish the %d games in time (%d kills)\n%s", n, kills, c.logs())
+			t.Fatalf("the cluster did not finish the %d games in time (%d kills)\n%s\n%s", n, kills, c.unfinished(ctx, st), c.logs())
 		}
 		if kills >= 6 {
 			time.Sleep(200 * time.Millisecond)
@@ -228,6 +228,11 @@ func (c *cluster) stopAll() {
 func (c *cluster) logs() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if dir := os.Getenv("FORUMGM_TEST_CLUSTER_LOGS"); dir != "" {
+		for i, o := range c.outs {
+			_ = os.WriteFile(fmt.Sprintf("%s/daemon-%d.log", dir, i), []byte(o.String()), 0o644)
+		}
+	}
 	var b strings.Builder
 	for i, o := range c.outs {
 		s := o.String()
@@ -293,4 +298,28 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
+}
+
+// unfinished says, for each game not finished, who holds it and what it still owes.
+func (c *cluster) unfinished(ctx context.Context, st *store.Store) string {
+	ls, _ := st.Leases(ctx)
+	holder := map[string]store.Lease{}
+	for _, l := range ls {
+		holder[l.Game] = l
+	}
+	var b strings.Builder
+	for _, g := range c.w.games {
+		if c.w.gamesFinished(c.t, g) {
+			continue
+		}
+		clk, _, _ := st.Clock(ctx, g.id)
+		pend, _ := st.PendingOutbox(ctx, g.id)
+		l := holder[g.id]
+		fmt.Fprintf(&b, "%s: held by %s (token %d, expires %s), clock %s, %d pending\n", g.id, l.Owner, l.Token,
+			l.Expires.Format("15:04:05.000"), clk.Format(time.RFC3339), len(pend))
+	}
+	for i, cmd := range c.cmds {
+		fmt.Fprintf(&b, "daemon %d: pid %d\n", i, cmd.Process.Pid)
+	}
+	return b.String()
 }
