@@ -297,7 +297,34 @@ func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string
 	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, game.ModAccept, by, reason, text) })
 }
 
-// Close closes a flag without any post (a case settled elsewhere); the reason is logged.
+// Uphold settles a dispute: the disputed decision stands and the player is told why (reason).
+func (r *Review) Uphold(ctx context.Context, id int64, by, reason string) (game.Outcome, error) {
+	return r.decide(ctx, id, game.ModUphold, by, reason)
+}
+
+// Overturn settles a dispute for the player: the last penalty the player's side still owes is
+// taken back and, when text is given, the move as the player meant it is judged as theirs; the
+// ruling and the reason are posted to the player.
+func (r *Review) Overturn(ctx context.Context, id int64, by, reason, text string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, game.ModOverturn, by, reason, text) })
+}
+
+// Settle settles a dispute with the moderator's message to the player (message; the reason when
+// empty); nothing else changes.
+func (r *Review) Settle(ctx context.Context, id int64, by, reason, message string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, game.ModSettle, by, reason, message) })
+}
+
+// Close closes a flag as settled elsewhere; the reason is logged, and a dispute's author is told
+// the outcome (other flags close without a post).
 func (r *Review) Close(ctx context.Context, id int64, by, reason string) (game.Outcome, error) {
 	return r.decide(ctx, id, game.ModClose, by, reason)
 }
@@ -346,6 +373,10 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 	case game.ModReject:
 		state, verdict = store.FlagRejected, store.VerdictRefused
 	case game.ModClose:
+		state = store.FlagDismissed
+	case game.ModUphold:
+		state = store.FlagRejected // the dispute is refused: the decision stands
+	case game.ModSettle:
 		state = store.FlagDismissed
 	}
 	if verdict == "" || verdict == store.VerdictPending {

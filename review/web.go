@@ -717,7 +717,8 @@ func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
 	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", l), Game: g.Game, Kind: l.Kind, Case: &c})
 }
 
-// decide is Accept, Reject or Close of a flag: the same Review methods the CLI calls.
+// decide is Accept, Reject or Close of a flag, or a dispute's Uphold, Overturn or Settle: the
+// same Review methods the CLI calls.
 func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	id, ok := flagID(r)
 	if !ok {
@@ -749,6 +750,18 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	case "close":
 		out, err = g.Close(r.Context(), id, s.name, reason)
 		done = w.msg("done.closed", n)
+		if len(out.Messages) > 0 {
+			done = w.msg("done.closed_told", n)
+		}
+	case "uphold":
+		out, err = g.Uphold(r.Context(), id, s.name, reason)
+		done = w.msg("done.upheld", n)
+	case "overturn":
+		out, err = g.Overturn(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("text")))
+		done = w.msg("done.overturned", n)
+	case "settle":
+		out, err = g.Settle(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("message")))
+		done = w.msg("done.settled", n)
 	default:
 		http.NotFound(rw, r)
 		return
@@ -850,6 +863,14 @@ func (w *Web) errorText(err error) string {
 		return w.msg("err.pause_state", nil)
 	case errors.Is(err, referee.ErrNoReadable):
 		return w.msg("err.no_readable", nil)
+	case errors.Is(err, referee.ErrMoveRefused):
+		said := err.Error()
+		if i := strings.Index(said, referee.ErrMoveRefused.Error()+": "); i >= 0 {
+			said = said[i+len(referee.ErrMoveRefused.Error())+2:]
+		}
+		return w.msg("err.move_refused", msgData{Err: said})
+	case errors.Is(err, referee.ErrNotDispute):
+		return w.msg("err.not_dispute", nil)
 	case errors.Is(err, referee.ErrNotPlaying):
 		return w.msg("err.not_playing", nil)
 	case errors.Is(err, ErrNotModerator):

@@ -249,6 +249,9 @@ type Rules struct {
 	examples []example
 	// set is the game's settings, copied once (they never change during a game).
 	set *rules.Settings
+	// penalty is each side's last penalty in wounds (a sloppy post, the time limit, a moderator's
+	// wounds), for a moderator overturning a disputed decision (Penalty).
+	penalty map[rules.Side]int
 }
 
 // settings are the game's settings, for the texts (shared by every view: read only).
@@ -275,7 +278,42 @@ func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 // Apply folds an event into the state; the examples found on the old state are dropped.
 func (r *Rules) Apply(ev game.Event) error {
 	r.examples = nil
-	return r.game.Apply(ev)
+	if err := r.game.Apply(ev); err != nil {
+		return err
+	}
+	if r.penalty == nil {
+		r.penalty = map[rules.Side]int{}
+	}
+	switch e := ev.(type) {
+	case *rules.TurnPlayed:
+		if e.Wounds > 0 {
+			r.penalty[e.Side] = e.Wounds
+		}
+	case *rules.TimeLimitExceeded:
+		r.penalty[e.Side] = e.Wounds
+	case *rules.WoundsAdjusted:
+		r.penalty[e.Side] = max(e.Delta, 0)
+	case *rules.DayClosed:
+		clear(r.penalty) // the day's wounds are applied; new ones are the close's own
+		for side, n := range e.Penalties {
+			r.penalty[side] = n
+		}
+	}
+	return nil
+}
+
+// Penalty takes back the last penalty of author's side, as far as its wounds are still owed and
+// unallocated (an allocated or applied wound stays; docs/rules/crusade.md).
+func (r *Rules) Penalty(author string) (any, bool) {
+	side, ok := r.game.PlayerSide(author)
+	if !ok {
+		return nil, false
+	}
+	n := min(r.penalty[side], r.game.WoundsOwed(side).Unallocated)
+	if n <= 0 {
+		return nil, false
+	}
+	return &rules.AdjustWounds{Side: side, Delta: -n, Reason: "спор решён в пользу игрока"}, true
 }
 
 // Title is the game's Russian name.
