@@ -22,6 +22,7 @@ import (
 
 	"forumgm/game"
 	"forumgm/internal/loopback"
+	"forumgm/parser"
 	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/templates"
@@ -251,6 +252,9 @@ func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, err
 		"excerpt": excerpt,
 		"retype":  retype,
 		"short":   func(s string) string { return templates.Cut(s, 200) },
+		"plain":   plain,
+		"explain": w.explainFlag,
+		"postid":  w.postLabel,
 		"dict": func(p store.PostRecord, game string, id int64) postRow {
 			return postRow{Post: p, Game: game, ID: id}
 		},
@@ -947,6 +951,36 @@ func (w *Web) stateText(s store.FlagState) string {
 }
 
 // causeText words an event's cause: the clock, a moderator, a post, a private message.
+// postLabel words a stored post's id for moderators: the forum's number, and for a part of a
+// post the forum merged ("10~2", the daemon's id of its second part) which part it is.
+func (w *Web) postLabel(id string) string {
+	if base, part, ok := strings.Cut(id, "~"); ok {
+		return w.msg("post.part", msgData{Label: base, Err: part})
+	}
+	return id
+}
+
+// plain is a bot's reply (forum markup) as the moderator reads it: the text with the markup
+// dropped, code blocks (a board) kept.
+func plain(body string) string {
+	p := parser.FromBBCode(body)
+	out := p.Text
+	for _, c := range p.Code {
+		out += "\n" + c
+	}
+	return strings.TrimSpace(out)
+}
+
+// explainFlag is what a flag of a kind means, in Russian ("" for a kind whose detail is the
+// daemon's own English note, shown to the administrator only).
+func (w *Web) explainFlag(k store.FlagKind) string {
+	switch k {
+	case store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute:
+		return w.msg("explain."+string(k), nil)
+	}
+	return ""
+}
+
 func (w *Web) causeText(c string) string {
 	switch {
 	case c == store.TimerCause:
@@ -954,7 +988,7 @@ func (w *Web) causeText(c string) string {
 	case strings.HasPrefix(c, "moderator:"):
 		return w.msg("cause.moderator", msgData{By: strings.TrimPrefix(c, "moderator:")})
 	case strings.HasPrefix(c, "post:"):
-		return w.msg("cause.post", msgData{Label: strings.TrimPrefix(c, "post:")})
+		return w.msg("cause.post", msgData{Label: w.postLabel(strings.TrimPrefix(c, "post:"))})
 	case strings.HasPrefix(c, "pm:"):
 		return w.msg("cause.pm", msgData{Label: strings.TrimPrefix(c, "pm:")})
 	}

@@ -723,3 +723,33 @@ func TestWebAddPlayerAndAdjust(t *testing.T) {
 		t.Fatalf("last event: %+v", last)
 	}
 }
+
+// The queue and the flag pages speak the moderator's language: the bot's reply without its
+// forum markup (no «[i]», no cut «[/i»), a dispute's words once, an edited post explained in
+// Russian (the daemon's English note only under "for the administrator"), a merged post's part
+// named as such rather than by the daemon's id («10~2»).
+func TestWebQueueInPeoplesWords(t *testing.T) {
+	e := newWebEnv(t)
+	e.flagPost("7", "Джелу", forum.Post{Text: "1-й ход крестоносца к1 на К-шестнадцать"}, store.FlagUnreadable, "line 1: no cell")
+	e.flagPost("8", "snovaya", forum.Post{Text: "#спор ход был неверный"}, store.FlagDispute, "#спор ход был неверный")
+	edited := e.flagPost("10~2", "Джелу", forum.Post{Text: move}, store.FlagEdited,
+		"the post was edited after the decision (1-й ход крестоносца к1 на K15); the first version stands [0123456789ab]")
+	c := e.client()
+	c.mustLogin()
+	q := c.get("/g/g/")
+	for _, bad := range []string{"[i]", "[/i", "[b]", "the post was edited", "10~2"} {
+		if strings.Contains(q.body, bad) {
+			t.Errorf("the queue shows %q:\n%s", bad, q.body)
+		}
+	}
+	if n := strings.Count(q.body, "ход был неверный"); n != 1 {
+		t.Errorf("the dispute's words shown %d times:\n%s", n, q.body)
+	}
+	f := c.get(fmtPath("/g/g/flag/%d", edited))
+	if !strings.Contains(f.body, "исправил пост уже после решения") || !strings.Contains(f.body, "часть 2") || strings.Contains(f.body, "10~2") {
+		t.Errorf("the edited post's page:\n%s", f.body)
+	}
+	if i := strings.Index(f.body, "the post was edited"); i >= 0 && !strings.Contains(f.body[:i], "Подробности для администратора") {
+		t.Errorf("the daemon's English note is shown as the explanation:\n%s", f.body)
+	}
+}
