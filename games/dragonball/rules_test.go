@@ -200,7 +200,7 @@ func TestRefusedLines(t *testing.T) {
 	orders := r.rules().game.State().Orders["Рон"]
 	out = r.send("Рон", true, at(1, 12, 0), "Такт 1: 100 в2\nТакт 3: 58 в5")
 	if out.Verdict != game.Refused || out.Messages[0].To != "Рон" || !strings.Contains(out.Messages[0].Body, "Приказы не приняты") ||
-		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: не понял «5»") ||
+		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: высоты бывают 1, 2 и 3, а не 5") ||
 		!strings.Contains(out.Messages[0].Body, "57 → 100: это не соседняя клетка") {
 		t.Errorf("%s: %+v", out.Verdict, out.Messages)
 	}
