@@ -474,7 +474,13 @@ type View struct {
 	Teams        [2]rules.Team
 	Final        rules.Final
 	Settings     rules.Settings
+	// Due is when the round the orders are for is played ("2 декабря в 23:00"; "" when the
+	// template is not about orders): an acknowledgement says by when a replacement counts.
+	Due string
 }
+
+// monthsGen are the months in the genitive, as a date is written ("2 декабря").
+var monthsGen = [...]string{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"}
 
 func (r *Rules) view(c game.Context) *View {
 	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
@@ -485,6 +491,12 @@ func (r *Rules) view(c game.Context) *View {
 	}
 	if ls, ok := c.Lines.([]rules.Problem); ok {
 		v.Lines = ls
+	}
+	if e, ok := c.Event.(*rules.OrdersAccepted); ok {
+		if due, ok := r.game.NextTimer(e.At); ok {
+			d := due.In(v.Settings.Location)
+			v.Due = fmt.Sprintf("%d %s в %s", d.Day(), monthsGen[d.Month()-1], d.Format("15:04"))
+		}
 	}
 	return v
 }

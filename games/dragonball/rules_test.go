@@ -496,3 +496,20 @@ func TestExpectsPrivate(t *testing.T) {
 		t.Error("orders in the thread: a private message expected")
 	}
 }
+
+// An acknowledgement of orders says when their round is played: round 1 today, round 2 (orders
+// sent after round 1's deadline) tomorrow at the deadline, with the zone.
+func TestOrdersAcknowledgementGivesDeadline(t *testing.T) {
+	r := newRef(t, "settings: {deadline: \"23:00\", rounds: 3}\n"+teamsYAML)
+	out := r.send("Гарри", true, at(1, 11, 0), "Такт 1: 2 в2")
+	if out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "Раунд 1 разыгрывается 1 декабря в 23:00 по Москве") {
+		t.Fatalf("round 1: %s %+v", out.Verdict, out.Messages)
+	}
+	if _, err := r.Advance(at(1, 11, 0), at(1, 23, 30), func(time.Time, game.Outcome) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	out = r.send("Гарри", true, at(1, 23, 40), "Такт 1: 3 в2")
+	if out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "Раунд 2 разыгрывается 2 декабря в 23:00 по Москве") {
+		t.Fatalf("round 2: %s %+v", out.Verdict, out.Messages)
+	}
+}
