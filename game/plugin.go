@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"time"
 
+	"forumgm/forum"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -110,6 +112,12 @@ type Rules interface {
 type Adjuster interface {
 	AddPlayer(name, role string) (any, error)                     // role: a side or a team, in the game's terms
 	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
+}
+
+// Illustrated is Rules whose opening post carries pictures (the field, the board): attached where
+// the forum takes pictures, linked from the media server elsewhere, as any message's attachments.
+type Illustrated interface {
+	StartAttachments() ([]forum.Attachment, error)
 }
 
 // Penalizer is Rules that can take back a penalty (a moderator overturning a disputed decision).

@@ -373,6 +373,13 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 	if cs, ok := r.rules.(game.ClockStarter); ok {
 		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
 	}
+	if il, ok := r.rules.(game.Illustrated); ok {
+		atts, err := il.StartAttachments()
+		if err != nil {
+			return game.Outcome{}, fmt.Errorf("judge: start: %w", err)
+		}
+		m.Attachments = atts
+	}
 	return game.Outcome{Verdict: game.Accepted, Events: evs, Messages: []game.Message{m}}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -756,6 +757,49 @@ func (v *View) LegalMoves(w rules.WarriorID) []rules.Cell { return v.game.LegalM
 
 // Speed is w's speed from the table.
 func (v *View) Speed(w rules.WarriorID) int { return rules.Table[w.Kind()].Speed }
+
+// LegendRow is one kind of warrior as the opening post and the help show it: its letter on the
+// board, its name, and its reach from the seed's table.
+type LegendRow struct {
+	Letter string
+	Name   string
+	Chief  string // the commander among them ("р1 — император"), or ""
+	Side   rules.Side
+	rules.Stats
+	Shots string // the shot's strength at 1, 2, … cells ("10/8/7/6"), "" for none
+	Note  string // what the table does not say (a charge's reach, shooting over friends)
+}
+
+// legendOrder is the seed's order of the kinds, crusaders first.
+var legendOrder = []struct {
+	kind              rules.Kind
+	name, chief, note string
+}{
+	{rules.Knight, "рыцари", "р1 — император", "копьё с разгона по прямой до 4 клеток, 2 раза за игру"},
+	{rules.Crossbowman, "арбалетчики", "", "стреляют на 1–4 клетки"},
+	{rules.Archer, "лучники", "", "стреляют на 1–4 клетки, и через своих"},
+	{rules.Dismounted, "спешенные рыцари", "", ""},
+	{rules.Pikeman, "копейщики", "", "строем копьём — до 2 клеток по прямой; в строю неуязвимы с фронта"},
+	{rules.Guard, "гвардия", "ш1 — шейх", "копьё бьёт на 2 клетки"},
+	{rules.MountedArch, "верховые лучники", "", "стреляют на 1–3 клетки"},
+	{rules.Mercenary, "наёмники", "", ""},
+}
+
+// Legend is every kind of warrior with its letter and reach, in the seed's order.
+func (v *View) Legend() []LegendRow {
+	out := make([]LegendRow, 0, len(legendOrder))
+	for _, k := range legendOrder {
+		st := rules.Table[k.kind]
+		row := LegendRow{Letter: string(k.kind), Name: k.name, Chief: k.chief, Side: st.Side, Stats: st, Note: k.note}
+		var shots []string
+		for i := 0; i < st.Range(); i++ {
+			shots = append(shots, strconv.Itoa(st.Shot[i]))
+		}
+		row.Shots = strings.Join(shots, "/")
+		out = append(out, row)
+	}
+	return out
+}
 
 func funcs() map[string]any {
 	return map[string]any{

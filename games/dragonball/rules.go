@@ -377,7 +377,7 @@ func (r *Rules) Required() []string {
 	names := append([]string(nil), game.RefereeTemplates...)
 	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
 		"field", "score", "tact_order", "dragon_order", "cells", "ball", "Ball", "effect", "moves",
-		"deadline", "where_orders", "example", "picture_title")
+		"deadline", "where_orders", "example", "picture_title", "start_picture_title")
 }
 
 // Messages renders what an event causes: orders are confirmed to their author (privately when
@@ -474,9 +474,55 @@ type View struct {
 	Teams        [2]rules.Team
 	Final        rules.Final
 	Settings     rules.Settings
+	// Example is orders legal now for one player on the field (the author when they play),
+	// for the opening post and the help; nil when nobody is on the field.
+	Example *OrdersExample
 	// Due is when the round the orders are for is played ("2 декабря в 23:00"; "" when the
 	// template is not about orders): an acknowledgement says by when a replacement counts.
 	Due string
+}
+
+// OrdersExample is three tacts of orders a player can send now: a step to a neighbouring cell,
+// a second step with a height change and a catch, then staying.
+type OrdersExample struct {
+	Player       string
+	Cell         rules.Cell
+	Height       int
+	Step1, Step2 rules.Cell
+	Height2      int
+}
+
+// example finds orders legal now for name (or, when name is not on the field, for the first
+// player of side A who is).
+func (r *Rules) example(name string) *OrdersExample {
+	st := r.game.State()
+	var p *rules.PlayerState
+	for _, q := range st.Players {
+		if q.Status != rules.OnField {
+			continue
+		}
+		if q.Name == name || (p == nil && q.Team == 0) {
+			p = q
+		}
+	}
+	if p == nil {
+		return nil
+	}
+	ex := &OrdersExample{Player: p.Name, Cell: p.Cell, Height: p.Height, Height2: p.Height + 1}
+	if ex.Height2 > 3 {
+		ex.Height2 = p.Height - 1
+	}
+	for _, n := range p.Cell.Neighbours() {
+		for _, m := range n.Neighbours() {
+			if m != p.Cell && ex.Step1 == 0 {
+				ex.Step1, ex.Step2 = n, m
+			}
+		}
+	}
+	if ex.Step1 == 0 {
+		return nil
+	}
+	return ex
 }
 
 // monthsGen are the months in the genitive, as a date is written ("2 декабря").
@@ -492,6 +538,7 @@ func (r *Rules) view(c game.Context) *View {
 	if ls, ok := c.Lines.([]rules.Problem); ok {
 		v.Lines = ls
 	}
+	v.Example = r.example(v.Author)
 	if e, ok := c.Event.(*rules.OrdersAccepted); ok {
 		if due, ok := r.game.NextTimer(e.At); ok {
 			d := due.In(v.Settings.Location)

@@ -142,7 +142,7 @@ func TestDragonballStartAndFinal(t *testing.T) {
 		t.Fatal(err)
 	}
 	fair := struct{ Commitment, Seed, Salt, Check string }{"abc", "s33d", "salt", ""} // game.Fair's fields
-	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false}
+	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false, "Example": nil}
 	out, err := s.Render("start", data)
 	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00 по Москве") || !strings.Contains(out, "личным сообщением") {
 		t.Errorf("start: %v\n%s", err, out)
