@@ -7,6 +7,8 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"forumgm/forum"
+	"forumgm/games/crusade/picture"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -543,9 +545,41 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		return nil, err
 	}
 	if public {
-		return []game.Message{{Body: body, Clock: r.clockOf(ev)}}, nil
+		m := game.Message{Body: body, Clock: r.clockOf(ev)}
+		if _, turn := ev.(*rules.TurnPlayed); turn && r.settings().BoardPicture {
+			a, err := r.boardPicture("Крестовый поход — поле после хода")
+			if err != nil {
+				return nil, err
+			}
+			m.Body += "\n" + forum.Placeholder(a.Name)
+			m.Attachments = []forum.Attachment{a}
+		}
+		return []game.Message{m}, nil
 	}
 	return []game.Message{{To: game.Sender, Body: body}}, nil
+}
+
+// boardPicture is the board as it stands, drawn (games/crusade/picture), titled.
+func (r *Rules) boardPicture(title string) (forum.Attachment, error) {
+	data, err := picture.Draw(picture.Board{Title: title, Tokens: r.game.Tokens()})
+	if err != nil {
+		return forum.Attachment{}, fmt.Errorf("crusade: the board's picture: %w", err)
+	}
+	return forum.Attachment{Name: "crusade-board.png", ContentType: "image/png", Data: data}, nil
+}
+
+// StartAttachments is the opening post's picture of the board (game.Illustrated): the whole
+// board where a forum's code box shows only part of it. A game that starts with a private
+// deployment has no board yet: no picture.
+func (r *Rules) StartAttachments() ([]forum.Attachment, error) {
+	if r.game.Phase() != rules.PhasePlaying {
+		return nil, nil
+	}
+	a, err := r.boardPicture("Крестовый поход — поле в начале партии")
+	if err != nil {
+		return nil, err
+	}
+	return []forum.Attachment{a}, nil
 }
 
 // clockOf is the clock a public reply to ev starts ("" none): the reply to a turn or to the
