@@ -492,23 +492,26 @@ type OrdersExample struct {
 	Height2      int
 }
 
-// example finds orders legal now for name (or, when name is not on the field, for the first
-// player of side A who is).
-func (r *Rules) example(name string) *OrdersExample {
-	st := r.game.State()
-	var p *rules.PlayerState
-	for _, q := range st.Players {
-		if q.Status != rules.OnField {
-			continue
-		}
-		if q.Name == name || (p == nil && q.Team == 0) {
-			p = q
-		}
+// example finds orders legal now for the view's author (or, when the author is not on the
+// field, for the first player of side A who is), from the state the view shows.
+func (v *View) example() *OrdersExample {
+	pick := func(name string) (rules.FinalPlayer, bool) {
+		p, ok := v.Final.Players[name]
+		return p, ok && p.Status == rules.OnField && p.Cell.Valid()
 	}
-	if p == nil {
+	name := v.Author
+	p, ok := pick(name)
+	for _, n := range v.Teams[0].Players {
+		if ok {
+			break
+		}
+		name = n
+		p, ok = pick(n)
+	}
+	if !ok {
 		return nil
 	}
-	ex := &OrdersExample{Player: p.Name, Cell: p.Cell, Height: p.Height, Height2: p.Height + 1}
+	ex := &OrdersExample{Player: name, Cell: p.Cell, Height: p.Height, Height2: p.Height + 1}
 	if ex.Height2 > 3 {
 		ex.Height2 = p.Height - 1
 	}
@@ -538,7 +541,7 @@ func (r *Rules) view(c game.Context) *View {
 	if ls, ok := c.Lines.([]rules.Problem); ok {
 		v.Lines = ls
 	}
-	v.Example = r.example(v.Author)
+	v.Example = v.example()
 	if e, ok := c.Event.(*rules.OrdersAccepted); ok {
 		if due, ok := r.game.NextTimer(e.At); ok {
 			d := due.In(v.Settings.Location)
