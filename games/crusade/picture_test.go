@@ -44,3 +44,26 @@ func TestBoardPicture(t *testing.T) {
 		}
 	}
 }
+
+// The sandbox's banner tells the truth about quoting the board: with board_required false (the
+// sandbox's setting) a move without the board is accepted cleanly, but a quoted board that does
+// not match the position after the move costs a wound, so the banner must not call quoting
+// optional.
+func TestSandboxBannerOnQuoting(t *testing.T) {
+	try := strings.Join(Game{}.Sandbox().Try, " ")
+	if strings.Contains(try, "optional") || !strings.Contains(try, "does not match") || !strings.Contains(try, "costs a") {
+		t.Errorf("the banner:\n%s", try)
+	}
+	if !strings.Contains(Game{}.Sandbox().Spec, "board_required: false") {
+		t.Fatal("the sandbox no longer accepts a move without the board: reword the banner")
+	}
+	c := newRef(t) // board_required false, as in the sandbox
+	if _, err := c.Start(at(18, 0)); err != nil {
+		t.Fatal(err)
+	}
+	stale := "[quote=gm-bot][code]\n" + c.game().Board() + "\n[/code][/quote]\n1-й ход крестоносца к1 на K16"
+	out := mustJudge(t, c, post("Джелу", at(19, 5), stale), game.Accepted)
+	if !strings.Contains(out.Messages[0].Body, "+1 ранение") {
+		t.Errorf("a wrong quoted board must cost a wound:\n%s", out.Messages[0].Body)
+	}
+}

@@ -1062,8 +1062,9 @@ func title(s string) string {
 	return strings.ToUpper(string(r[:1])) + string(r[1:])
 }
 
-// Sandbox is Crusade in the sandbox forum: two players, the default board, the quoted board
-// optional (a try-out).
+// Sandbox is Crusade in the sandbox forum: two players, the default board, a move without the
+// quoted board accepted (a try-out; a wrong quoted board still costs a wound, and the banner
+// says so).
 func (Game) Sandbox() game.SandboxGame {
 	return game.SandboxGame{
 		Title:   "Crusade",
@@ -1079,14 +1080,16 @@ func (Game) Sandbox() game.SandboxGame {
     - {name: Джелу, side: crusaders}
     - {name: snovaya, side: saracens}
   deployment: default
-  # A try-out: the quoted board is optional here. In a real game (the default) a move post
-  # without the quoted, edited board is sloppy and costs the side a wound.
+  # A try-out: a move post may come without the quoted board here. A quoted board that does
+  # not match the position after the move still costs the side a wound; in a real game (the
+  # default) a move post without the quoted, edited board costs one too.
   settings: {first_side: crusaders, board_required: false}
 `,
 		Try: []string{
 			"Log in as Джелу and reply:  1-й ход крестоносца к1 на K16",
-			"The game master answers within a few seconds. (Here quoting the board is optional;",
-			"in a real game a move without the quoted, edited board costs a wound.)",
+			"The game master answers within a few seconds. Here a move may come without the quoted",
+			"board; but a quoted board that does not match the position after your move costs a",
+			"wound, as in a real game (where a move without the quoted, edited board costs one too).",
 		},
 	}
 }
