@@ -66,12 +66,12 @@ func TestLoopJudgesPostsAndRepliesInOrder(t *testing.T) {
 	r.cycle(t)
 
 	texts := strings.Join(r.botTexts(t), "\n")
-	for _, want := range []string{"Игра началась", "Ход принят", "Ход отклонён", "Не понял ход"} {
+	for _, want := range []string{"Игра началась", "Ход 1 принят", "Ход отклонён", "Не понял ход"} {
 		if !strings.Contains(texts, want) {
 			t.Errorf("thread lacks %q:\n%s", want, texts)
 		}
 	}
-	if strings.Index(texts, "Игра началась") > strings.Index(texts, "Ход принят") || strings.Index(texts, "Ход принят") > strings.Index(texts, "Ход отклонён") {
+	if strings.Index(texts, "Игра началась") > strings.Index(texts, "Ход 1 принят") || strings.Index(texts, "Ход 1 принят") > strings.Index(texts, "Ход отклонён") {
 		t.Errorf("replies out of order:\n%s", texts)
 	}
 	order := assertExactlyOnce(t, r)
@@ -133,7 +133,7 @@ func TestTimersFireOnceInOrderAndCatchUp(t *testing.T) {
 	r.clock.Set(start.Add(70 * time.Minute))
 	r.cycle(t)
 	texts := strings.Join(r.botTexts(t), "\n")
-	if i, j := strings.Index(texts, "Ход принят"), strings.Index(texts, "Итоги дня 2026-12-02: ходов 1"); i < 0 || j < 0 || i > j {
+	if i, j := strings.Index(texts, "Ход 1 принят"), strings.Index(texts, "Итоги дня 2026-12-02: ходов 1"); i < 0 || j < 0 || i > j {
 		t.Fatalf("want the move then the close:\n%s", texts)
 	}
 	// The daemon is down for three days: the closes catch up in order, once each.
@@ -324,7 +324,7 @@ func TestPostsBeforeTheStartAreNotJudged(t *testing.T) {
 	if err != nil || !ok || rec.Verdict != store.VerdictAccepted {
 		t.Fatalf("the post after the start: %+v %v %v", rec, ok, err)
 	}
-	if n := strings.Count(strings.Join(r.botTexts(t), "\n"), "Ход принят"); n != 1 {
+	if n := strings.Count(strings.Join(r.botTexts(t), "\n"), "Ход 1 принят"); n != 1 {
 		t.Fatalf("want exactly one accepted move, got %d", n)
 	}
 }
