@@ -126,7 +126,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	reviewAddr := fs.String("review-addr", "127.0.0.1:0", "the moderator web UI's loopback address")
 	opsAddr := fs.String("ops-addr", "127.0.0.1:0", "the metrics and health server's loopback address")
 	lang := fs.String("lang", "russian", "the board's language pack: russian (as the players' forums) or english (MyBB's own)")
-	boardOnly := fs.Bool("board-only", false, "serve the board alone and print a config.yaml for `forumgm run` on it (no daemon: run your own, or put a proxy in between)")
+	boardOnly := fs.Bool("board-only", false, "serve the board alone and print a config.yaml for forumgm run on it (no daemon: run your own, or put a proxy in between)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
