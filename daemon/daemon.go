@@ -555,7 +555,8 @@ type input struct {
 	// An appended part of a post the forum merged a new post into (see merged.go): the cursor
 	// stays at the post itself, and once judged the post as it is now (hash) is known.
 	cursorID, hash string
-	late           bool // first seen after later posts were judged (late.go): the cursor stays
+	late           bool // judged as a late post (late.go: Referee.JudgeLate)
+	behind         bool // before its source's cursor, found by a rescan (late.go): the cursor stays
 }
 
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
@@ -658,6 +659,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if in.src == store.SourcePM && d.o.SharedInbox && !ref.Plays(in.post.Author) && !d.moderator(in.post.Author) {
 			continue // another game's player writing to the shared bot account
 		}
+		in.late = d.pmAfterItsTimer(in)
 		d.m.PostsRead.WithLabelValues(d.o.Game, string(in.src)).Inc()
 		if _, err := d.fireDue(ctx, minTime(in.post.Time, now)); err != nil {
 			return n, err
@@ -795,8 +797,8 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		Post:      &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
 		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: cursorOf(in)}},
 		ExpectSeq: store.Expect(seq)}
-	if in.late {
-		c.Cursor = nil // the thread's cursor is past it already
+	if in.behind {
+		c.Cursor = nil // the source's cursor is past it already
 	}
 	if c.At.IsZero() {
 		c.At = d.o.Clock.Now()
@@ -992,6 +994,9 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if all {
 		d.lastAll = now
 	}
+	if err := d.rescanInbox(ctx, all, now); err != nil {
+		return err
+	}
 	if len(thread) == 0 {
 		return nil
 	}
@@ -1007,7 +1012,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	}
 	forum.CheckEncoding(posts)
 	d.noteMarkers(posts)
-	if err := d.judgeLate(ctx, posts); err != nil {
+	if err := d.judgeLate(ctx, store.SourceThread, posts); err != nil {
 		return err
 	}
 	byID := map[string]forum.Post{}
