@@ -69,7 +69,7 @@ func TestLatePMIsJudgedOrFlagged(t *testing.T) {
 				t.Fatalf("the late message must be flagged: %q seen %v, %v", rec.Verdict, ok, err)
 			}
 			flags, _ := r.st.OpenFlags(r.ctx, "g1")
-			if len(flags) != 1 || flags[0].PostID != strconv.Itoa(pmid) || !strings.Contains(flags[0].Detail, "Личное сообщение пришло с опозданием") {
+			if len(flags) != 1 || flags[0].PostID != strconv.Itoa(pmid) || flags[0].Kind != store.FlagLate || !strings.Contains(flags[0].Detail, "Личное сообщение пришло с опозданием") {
 				t.Fatalf("one flag for the late message: %+v", flags)
 			}
 			_, after := botPMs(t, r, "snovaya")

@@ -66,6 +66,7 @@ const (
 	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
 	FlagNotInRoster FlagKind = "not_in_roster" // a move-like post from someone not playing
 	FlagDispute     FlagKind = "dispute"       // a player disputes a decision
+	FlagLate        FlagKind = "late"          // a move that reached the bot late (first seen after later posts were judged)
 	FlagOther       FlagKind = "other"         // anything else a moderator must decide
 )
 

@@ -41,7 +41,7 @@ func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
 	if !in.At.IsZero() {
 		stamp = in.At.Format("2006-01-02 15:04 MST")
 	}
-	out.Flags = []game.Flag{{Kind: game.FlagOther, PostID: in.PostID, Warning: warn,
+	out.Flags = []game.Flag{{Kind: game.FlagLate, PostID: in.PostID, Warning: warn,
 		Detail: cut(fmt.Sprintf("%s the post (stamped %s) appeared late, after later posts were judged: %s", warn, stamp, firstLine(in.Post.Text)), maxDetail)}}
 	return out, err
 }

@@ -649,7 +649,7 @@ func TestWebMessagesDefined(t *testing.T) {
 			t.Errorf("message %q is not in web/messages.tmpl", m[1])
 		}
 	}
-	for _, k := range []store.FlagKind{store.FlagUnreadable, store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute, store.FlagOther} {
+	for _, k := range []store.FlagKind{store.FlagUnreadable, store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute, store.FlagLate, store.FlagOther} {
 		if e.web.msgs.Lookup("kind."+string(k)) == nil {
 			t.Errorf("no words for flag kind %s", k)
 		}
@@ -721,5 +721,21 @@ func TestWebAddPlayerAndAdjust(t *testing.T) {
 	}
 	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.wounds_adjusted" || last.Reason != "грубость" {
 		t.Fatalf("last event: %+v", last)
+	}
+}
+
+// A late move's flag has its own kind (issue 19): the queue and the flag's page name it in
+// Russian, and accepting it judges the move, which the moderator may retype.
+func TestWebLateFlag(t *testing.T) {
+	e := newWebEnv(t)
+	id := e.flagPost("8", "snovaya", forum.Post{Text: "1-й ход сарацина н1 на N1"}, store.FlagLate, "Пост появился в теме с опозданием.")
+	c := e.client()
+	c.mustLogin()
+	if q := c.get("/g/g/"); !strings.Contains(q.body, "ход с опозданием") {
+		t.Errorf("the queue does not name a late move:\n%s", q.body)
+	}
+	f := c.get(fmtPath("/g/g/flag/%d", id))
+	if !strings.Contains(f.body, "ход с опозданием") || !strings.Contains(f.body, `id="accept-text"`) {
+		t.Errorf("the flag's page of a late move:\n%s", f.body)
 	}
 }

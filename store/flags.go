@@ -19,12 +19,13 @@ const (
 	FlagDeleted     = game.FlagDeleted
 	FlagNotInRoster = game.FlagNotInRoster
 	FlagDispute     = game.FlagDispute
+	FlagLate        = game.FlagLate
 	FlagOther       = game.FlagOther
 )
 
 func validFlagKind(k FlagKind) bool {
 	switch k {
-	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagOther:
+	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagLate, FlagOther:
 		return true
 	}
 	return false
