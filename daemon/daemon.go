@@ -73,6 +73,11 @@ type Options struct {
 	// MaxClockSkew is how far the forum's stamps may be from Clock before it is an error
 	// (clockcheck.go); 0: forum.DefaultMaxSkew.
 	MaxClockSkew time.Duration
+	// HoldAfterJump: after this host's clock jumps forward past a timed rule (a gap between
+	// cycles longer than the poll ceiling plus MaxClockSkew), the timed rules and the judging wait
+	// for a moderator's confirmation (a clock_jump flag; clockcheck.go) instead of firing at once.
+	// The fleet sets it; tests that move their clock by hours on purpose leave it off.
+	HoldAfterJump bool
 }
 
 // Daemon is one game's loop.
@@ -443,6 +448,13 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	// it never keeps new posts from being read and answered.
 	if _, err := d.Drain(ctx); err != nil && ctx.Err() != nil {
 		return false, err
+	}
+	if held, err := d.holdAfterJump(ctx, jumped, now); err != nil || held {
+		if err != nil {
+			return false, err
+		}
+		sent, err := d.Drain(ctx) // the flag's notices go out; nothing is judged or fired
+		return sent > 0, err
 	}
 	n, err := d.readAndJudge(ctx, now)
 	if err != nil {

@@ -132,6 +132,7 @@ func NewHealth(now func() time.Time, maxQuiet time.Duration) *Health {
 var problemReasons = map[string]string{
 	"held_posts":   "a post is held: its text did not decode cleanly (held_posts)",
 	"wrong_thread": "the forum serves another thread's page for a game's thread (wrong_thread)",
+	"timers_held":  "this host's clock jumped forward: a game's timed rules wait for a moderator to accept or close its clock_jump flag (timers_held)",
 }
 
 // Problem records game's problem of kind (a key of problemReasons), what saying which and why; ""

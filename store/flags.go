@@ -20,12 +20,13 @@ const (
 	FlagNotInRoster = game.FlagNotInRoster
 	FlagDispute     = game.FlagDispute
 	FlagLate        = game.FlagLate
+	FlagClockJump   = game.FlagClockJump
 	FlagOther       = game.FlagOther
 )
 
 func validFlagKind(k FlagKind) bool {
 	switch k {
-	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagLate, FlagOther:
+	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagLate, FlagClockJump, FlagOther:
 		return true
 	}
 	return false

@@ -1,6 +1,7 @@
 -- 0007: a flag of its own kind for a post or private message that reached the bot late (first
 -- seen after later ones were judged, or a private message written before a timed rule that has
--- fired): 'late' joins the kinds. SQLite cannot change a CHECK in place, so the table is copied
+-- fired): 'late' joins the kinds; and 'clock_jump', the flag that holds the timed rules after this
+-- host's clock jumped forward until a moderator confirms. SQLite cannot change a CHECK in place, so the table is copied
 -- into one with the wider CHECK (ids, states and notes kept; nothing references flags).
 CREATE TABLE flags_0007 (
 	id          INTEGER PRIMARY KEY,
@@ -8,7 +9,7 @@ CREATE TABLE flags_0007 (
 	source      TEXT CHECK (source IN ('thread', 'pm')),
 	post_id     TEXT,
 	kind        TEXT NOT NULL
-	            CHECK (kind IN ('unreadable', 'edited', 'deleted', 'not_in_roster', 'dispute', 'late', 'other')),
+	            CHECK (kind IN ('unreadable', 'edited', 'deleted', 'not_in_roster', 'dispute', 'late', 'clock_jump', 'other')),
 	detail      TEXT NOT NULL DEFAULT '',
 	created_at  TEXT NOT NULL,
 	state       TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'accepted', 'rejected', 'dismissed')),
