@@ -2,10 +2,10 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
-	"errors"
 	"net/url"
 	"os"
 	"regexp"
