@@ -739,3 +739,25 @@ func TestWebLateFlag(t *testing.T) {
 		t.Errorf("the flag's page of a late move:\n%s", f.body)
 	}
 }
+
+// The daemon's clock_jump flag is about no post: the queue and its page name it in Russian and
+// the page renders without a post (issue 19).
+func TestWebClockJumpFlag(t *testing.T) {
+	e := newWebEnv(t)
+	if err := e.st.Commit(context.Background(), store.Commit{Game: "g", At: e.when,
+		Flags: []store.NewFlag{{Kind: store.FlagClockJump, Detail: "Часы сервера ведущего прыгнули вперёд на 24h0m0s."}}}); err != nil {
+		t.Fatal(err)
+	}
+	flags, err := e.rv.List(context.Background())
+	if err != nil || len(flags) != 1 {
+		t.Fatalf("flags %+v %v", flags, err)
+	}
+	c := e.client()
+	c.mustLogin()
+	if q := c.get("/g/g/"); !strings.Contains(q.body, "скачок часов: сроки задержаны") {
+		t.Errorf("the queue does not name the clock jump:\n%s", q.body)
+	}
+	if f := c.get(fmtPath("/g/g/flag/%d", flags[0].ID)); f.status != http.StatusOK || !strings.Contains(f.body, "скачок часов") {
+		t.Errorf("the clock_jump flag's page: %d\n%s", f.status, f.body)
+	}
+}
