@@ -66,6 +66,8 @@ const (
 	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
 	FlagNotInRoster FlagKind = "not_in_roster" // a move-like post from someone not playing
 	FlagDispute     FlagKind = "dispute"       // a player disputes a decision
+	FlagLate        FlagKind = "late"          // a move that reached the bot late (first seen after later posts were judged)
+	FlagClockJump   FlagKind = "clock_jump"    // the daemon's clock jumped forward: timed rules held until a moderator confirms
 	FlagOther       FlagKind = "other"         // anything else a moderator must decide
 )
 

@@ -352,7 +352,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 		return game.Outcome{}, &NotOpenError{ID: id, State: c.Flag.State, By: c.Flag.ResolvedBy}
 	}
 	if !c.HasPost {
-		return game.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s", id, action)
+		return r.settleAlone(ctx, c, action, by, reason)
 	}
 	// The first-seen post stands, quotes and code blocks included.
 	in := Input(c.Post)
@@ -488,4 +488,25 @@ func (r *Review) command(ctx context.Context, cmd game.ModCommand) (game.Outcome
 		return game.Outcome{}, cause(err, "review: %s", action)
 	}
 	return out, nil
+}
+
+// settleAlone resolves a flag not about a post (the daemon's clock_jump flag, which holds the
+// timed rules until a moderator confirms): accept and close resolve it, nothing is judged;
+// reject has no post to refuse.
+func (r *Review) settleAlone(ctx context.Context, c Case, action game.ModAction, by, reason string) (game.Outcome, error) {
+	state := store.FlagAccepted
+	switch action {
+	case game.ModClose:
+		state = store.FlagDismissed
+	case game.ModAccept:
+	default:
+		return game.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s (accept or close it)", c.Flag.ID, action)
+	}
+	now := r.Now()
+	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason,
+		Resolve: &store.Resolution{FlagID: c.Flag.ID, State: state, By: by, Note: reason, At: now}}
+	if err := r.Store.Commit(ctx, cm); err != nil {
+		return game.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, c.Flag.ID, err)
+	}
+	return game.Outcome{Verdict: game.Ignored}, nil
 }

@@ -886,8 +886,10 @@ func (w *Web) errorText(err error) string {
 // ---- template helpers ----
 
 // retype reports whether accepting a flag of this kind judges the post (so the moderator may
-// retype the move as the player meant it): an unreadable move, a stranger's move.
-func retype(k store.FlagKind) bool { return k == store.FlagUnreadable || k == store.FlagNotInRoster }
+// retype the move as the player meant it): an unreadable move, a stranger's move, a late move.
+func retype(k store.FlagKind) bool {
+	return k == store.FlagUnreadable || k == store.FlagNotInRoster || k == store.FlagLate
+}
 
 // postRow is what the queue's "post" template gets.
 type postRow struct {

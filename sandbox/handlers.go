@@ -190,7 +190,7 @@ func (q *req) base(title string) *pageData {
 		d.Title = d.Board
 	}
 	if q.user != nil {
-		_ = q.s.db.QueryRowContext(q.ctx, `SELECT COUNT(CASE WHEN folder = 1 AND status = 0 THEN 1 END), COUNT(*) FROM pms WHERE uid = ?`,
+		_ = q.s.db.QueryRowContext(q.ctx, `SELECT COUNT(CASE WHEN folder = 1 AND status = 0 THEN 1 END), COUNT(*) FROM pms WHERE uid = ? AND visible = 1`,
 			q.user.UID).Scan(&d.Unread, &d.TotalPMs)
 	}
 	return d
