@@ -5,7 +5,6 @@ package audit
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -117,8 +116,12 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 			continue
 		}
 		for _, dr := range d.Drawn() {
-			v := game.Derive(seed, dr.N, dr.Bound)
-			rep.add(v == dr.Value, "draw %d (%s): %d of 0..%d derived from the seed", dr.N, ev.EventKind(), v, dr.Bound-1)
+			if dr.K >= uint64(len(res.Heads)) {
+				rep.add(false, "draw %d (%s): made after post %d of the chain, which has %d", dr.N, ev.EventKind(), dr.K, len(res.Heads)-1)
+				continue
+			}
+			v := game.Derive(seed, res.Heads[dr.K], dr.N, dr.Bound)
+			rep.add(v == dr.Value, "draw %d (%s): %d of 0..%d derived from the seed and the chain after post %d", dr.N, ev.EventKind(), v, dr.Bound-1, dr.K)
 		}
 	}
 	if ref, err := replayed.Referee(); err == nil {
@@ -153,14 +156,18 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 // against a revealed seed (if the game revealed it), and every draw recorded in its event log.
 // newRef builds the game's referee (to decode its events).
 func Store(ctx context.Context, st *store.Store, id string, newRef func() (*referee.Referee, error)) (*Report, error) {
-	g, err := st.Game(ctx, id)
+	if _, err := st.Game(ctx, id); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	rec, err := st.GameSecret(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("audit: game %s has no seed in the store: %w", id, err)
+	}
+	heads, err := st.ChainHeads(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	var rec struct{ Seed, Salt string }
-	if err := json.Unmarshal(g.Config, &rec); err != nil || rec.Seed == "" {
-		return nil, fmt.Errorf("audit: game %s has no seed in the store", id)
-	}
+	heads = append([]string{game.ChainStart(game.Commitment(rec.Seed, rec.Salt))}, heads...)
 	rep := &Report{}
 	want := game.Commitment(rec.Seed, rec.Salt)
 	if first, err := st.Outbox(ctx, firstOutboxID(ctx, st, id)); err == nil {
@@ -189,8 +196,12 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (*refe
 		}
 		if d, ok := ev.(game.Drawer); ok {
 			for _, dr := range d.Drawn() {
-				v := game.Derive(rec.Seed, dr.N, dr.Bound)
-				rep.add(v == dr.Value, "event %d (%s): draw %d = %d of 0..%d derived from the seed", i+1, r.Kind, dr.N, dr.Value, dr.Bound-1)
+				if dr.K >= uint64(len(heads)) {
+					rep.add(false, "event %d (%s): draw %d was made after post %d of the chain, which has %d", i+1, r.Kind, dr.N, dr.K, len(heads)-1)
+					continue
+				}
+				v := game.Derive(rec.Seed, heads[dr.K], dr.N, dr.Bound)
+				rep.add(v == dr.Value, "event %d (%s): draw %d = %d of 0..%d derived from the seed and the chain after post %d", i+1, r.Kind, dr.N, dr.Value, dr.Bound-1, dr.K)
 			}
 		}
 	}

@@ -18,14 +18,15 @@ import (
 // GameRecord is what the store keeps about a game when it is first registered: what a restart (and
 // a replay) needs to rebuild the same referee: the start time when the config left it to the
 // first run, and the game's secret seed and salt, drawn from crypto/rand then and kept only in
-// the store (never in config.yaml, never in logs) until the game reveals them.
+// the store's secrets table (never in the game's config row, config.yaml or logs) until the game
+// reveals them.
 type GameRecord struct {
 	Kind   string    `json:"kind"`
 	Forum  string    `json:"forum"`
 	Thread string    `json:"thread"`
 	Start  time.Time `json:"start"`
-	Seed   string    `json:"seed"`
-	Salt   string    `json:"salt"`
+	Seed   string    `json:"-"` // the store's secrets table
+	Salt   string    `json:"-"`
 }
 
 // Register registers the game in the store (once) and returns its record: a game already
@@ -55,17 +56,12 @@ func Register(ctx context.Context, st *store.Store, cfg *config.Config, now time
 	if err := json.Unmarshal(g.Config, &stored); err != nil || stored.Start.IsZero() {
 		return rec, fmt.Errorf("daemon: register: stored game %s has no start time", cfg.Game.ID)
 	}
-	if stored.Seed == "" {
-		// A game registered before seeds were drawn: give it one now, once.
-		stored.Seed, stored.Salt = rec.Seed, rec.Salt
-		b, err := json.Marshal(stored)
-		if err != nil {
-			return rec, fmt.Errorf("daemon: register: %w", err)
-		}
-		if err := st.SetGameConfig(ctx, cfg.Game.ID, b); err != nil {
-			return rec, fmt.Errorf("daemon: register: %w", err)
-		}
+	// The game's first seed stands; a game registered before seeds were drawn gets one now, once.
+	sec, err := st.EnsureSecret(ctx, cfg.Game.ID, store.Secret{Seed: rec.Seed, Salt: rec.Salt})
+	if err != nil {
+		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
+	stored.Seed, stored.Salt = sec.Seed, sec.Salt
 	return stored, nil
 }
 

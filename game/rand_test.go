@@ -6,7 +6,7 @@ import (
 )
 
 func TestRandDerivesEveryDraw(t *testing.T) {
-	r := NewRand("seed-1", 0)
+	r := NewRand("seed-1", 0, Mix{})
 	var got []int
 	for _, b := range []int{6, 100, 2, 1000} {
 		got = append(got, r.Intn(b))
@@ -16,23 +16,23 @@ func TestRandDerivesEveryDraw(t *testing.T) {
 		t.Fatalf("draws %v pending %d next %d", ds, r.Pending(), r.Next())
 	}
 	for i, d := range ds {
-		if d.N != uint64(i) || d.Value != got[i] || Derive("seed-1", d.N, d.Bound) != d.Value {
+		if d.N != uint64(i) || d.Value != got[i] || Derive("seed-1", "", d.N, d.Bound) != d.Value {
 			t.Fatalf("draw %d: %+v, got %d", i, d, got[i])
 		}
 	}
 	// A source positioned at draw 2 continues the same sequence.
-	r2 := NewRand("seed-1", 2)
+	r2 := NewRand("seed-1", 2, Mix{})
 	if v := r2.Intn(2); v != got[2] {
 		t.Fatalf("resumed draw 2 = %d, want %d", v, got[2])
 	}
 	// Another seed gives another sequence (with overwhelming probability for two draws).
-	if Derive("seed-2", 3, 1000) == got[3] && Derive("seed-2", 1, 100) == got[1] {
+	if Derive("seed-2", "", 3, 1000) == got[3] && Derive("seed-2", "", 1, 100) == got[1] {
 		t.Fatal("a different seed gave the same draws")
 	}
 }
 
 func TestRandPercentEdges(t *testing.T) {
-	r := NewRand("x", 0)
+	r := NewRand("x", 0, Mix{})
 	for i := 0; i < 50; i++ {
 		if r.Percent(0) || !r.Percent(100) {
 			t.Fatal("0% came up or 100% did not")
@@ -46,7 +46,7 @@ func TestRandPercentEdges(t *testing.T) {
 // TestRandUniform: 60,000 draws of a die; each face's count is within 6 standard deviations of
 // 10,000 (a false failure has probability below 10^-8).
 func TestRandUniform(t *testing.T) {
-	r := NewRand("uniform", 0)
+	r := NewRand("uniform", 0, Mix{})
 	const n, faces = 60000, 6
 	var c [faces]int
 	for i := 0; i < n; i++ {
@@ -61,7 +61,7 @@ func TestRandUniform(t *testing.T) {
 }
 
 func TestRandPerm(t *testing.T) {
-	p := NewRand("p", 0).Perm(20)
+	p := NewRand("p", 0, Mix{}).Perm(20)
 	seen := map[int]bool{}
 	for _, v := range p {
 		seen[v] = true
@@ -75,5 +75,35 @@ func TestCommitment(t *testing.T) {
 	c := Commitment("s", "salt")
 	if len(c) != 64 || c == Commitment("s", "salt2") || c == Commitment("t", "salt") {
 		t.Fatalf("commitment %q does not bind seed and salt", c)
+	}
+}
+
+// The chain's head enters every draw: the same seed and number give other values under another
+// head, a draw records the chain position it used, and each of a post's parts moves the head.
+func TestRandMixesTheChain(t *testing.T) {
+	h0 := ChainStart(Commitment("1", "transcript"))
+	h1 := Chain(h0, "Катя", "12", "Бросаю 37")
+	r := NewRand("1", 0, Mix{K: 1, Head: h1})
+	var vals []int
+	for i := 0; i < 8; i++ {
+		vals = append(vals, r.Intn(1000))
+	}
+	differ := false
+	for i, d := range r.Take() {
+		if d.K != 1 || Derive("1", h1, d.N, d.Bound) != vals[i] {
+			t.Fatalf("draw %d: %+v, value %d", i, d, vals[i])
+		}
+		if Derive("1", h0, d.N, d.Bound) != vals[i] {
+			differ = true
+		}
+	}
+	if !differ {
+		t.Fatal("eight draws did not depend on the chain's head")
+	}
+	for _, other := range []string{Chain(h0, "Катя", "13", "Бросаю 37"), Chain(h0, "Катя ", "12", "Бросаю 37"),
+		Chain(h0, "Катя", "12", "Бросаю 38"), Chain(h1, "Катя", "12", "Бросаю 37"), Chain(h0, "Катя\x0012", "", "Бросаю 37")} {
+		if other == h1 || len(other) != 64 {
+			t.Fatalf("head %s does not bind the post", other)
+		}
 	}
 }

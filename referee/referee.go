@@ -58,6 +58,8 @@ type Referee struct {
 	dropped   int // events folded and dropped (lean)
 	paused    bool
 	draws     uint64 // draws made so far (the next draw's number)
+	chained   uint64 // posts absorbed into the chain so far
+	head      string // the chain's head after them (game.Chain)
 	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
 }
 
@@ -75,6 +77,7 @@ func New(setup *game.Setup, opt Options) (*Referee, error) {
 	}
 	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
 	r.fair = game.Fair{Commitment: game.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
+	r.head = game.ChainStart(r.fair.Commitment)
 	return r, nil
 }
 
@@ -321,8 +324,34 @@ func (r *Referee) chance(at time.Time, decide func(rnd *game.Rand) ([]game.Event
 	return evs, nil, err
 }
 
-// rand is the game's source of chance, positioned after every draw recorded so far.
-func (r *Referee) rand() *game.Rand { return game.NewRand(r.opt.Seed, r.draws) }
+// rand is the game's source of chance, positioned after every draw recorded so far, mixing in
+// the chain as it stands.
+func (r *Referee) rand() *game.Rand {
+	return game.NewRand(r.opt.Seed, r.draws, game.Mix{K: r.chained, Head: r.head})
+}
+
+// absorb adds a roster player's thread post to the game's chain (docs/fairness.md, section 1),
+// before it is decided: the public entropy of every later draw. Other posts are not absorbed.
+func (r *Referee) absorb(in game.Input) *game.Link {
+	if in.Source != game.Thread || r.isBot(in.Author) || !r.rules.IsPlayer(in.Author) {
+		return nil
+	}
+	r.head = game.Chain(r.head, in.Author, in.PostID, in.Post.Text)
+	r.chained++
+	return &game.Link{K: r.chained, PostID: in.PostID, Head: r.head}
+}
+
+// Rechain puts a restored referee's chain where the store says it is: k posts absorbed, head
+// after them (the last Outcome.Link kept). k = 0 leaves the chain at its start.
+func (r *Referee) Rechain(k uint64, head string) {
+	if k == 0 {
+		return
+	}
+	r.chained, r.head = k, head
+}
+
+// ChainHead is the chain's position and head as they stand (for the tools that check it).
+func (r *Referee) ChainHead() (k uint64, head string) { return r.chained, r.head }
 
 // checkDrawn fails when the rules drew from rnd without recording every draw in an event.
 func checkDrawn(rnd *game.Rand) error {
@@ -383,8 +412,16 @@ func (r *Referee) isBot(name string) bool {
 	return r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(r.opt.Bot))
 }
 
-// Judge decides one post or private message.
+// Judge decides one post or private message. A roster player's thread post is absorbed into
+// the game's chain first (Outcome.Link), whatever its verdict.
 func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
+	link := r.absorb(in)
+	out, err := r.judge(in)
+	out.Link = link
+	return out, err
+}
+
+func (r *Referee) judge(in game.Input) (game.Outcome, error) {
 	if r.isBot(in.Author) {
 		return game.Outcome{Verdict: game.Ignored}, nil
 	}

@@ -56,6 +56,8 @@ type step struct {
 	out           game.Outcome
 	input         game.Input
 	undoableEvent bool
+	chained       uint64 // the chain's position and head before the post
+	head          string
 }
 
 // play replays a transcript step by step, keeping the whole event log.
@@ -93,6 +95,7 @@ func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step
 		}
 		in := game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
 		st := step{index: i, before: append([]game.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
+		st.chained, st.head = ref.ChainHead()
 		out, err := ref.Judge(in)
 		if err != nil {
 			t.Fatalf("post %d: %v", i, err)
@@ -206,6 +209,7 @@ func conform(t *testing.T, tr *Transcript) {
 			if err := r.Restore(last.before); err != nil {
 				t.Fatal(err)
 			}
+			r.Rechain(last.chained, last.head) // what the daemon reads back from the store
 		}
 		a, errA := full.Judge(last.input)
 		b, errB := lean2.Judge(last.input)
@@ -217,9 +221,24 @@ func conform(t *testing.T, tr *Transcript) {
 				t.Errorf("the lean referee's message %d differs", i)
 			}
 		}
+		// Restored with the chain the store keeps, the referee decides the post as the live one did.
+		ja, _ := json.Marshal(a.Events)
+		jl, _ := json.Marshal(last.out.Events)
+		if string(ja) != string(jl) || len(a.Messages) != len(last.out.Messages) {
+			t.Errorf("restored with its chain, the referee decided the last post otherwise:\n%s\nlive:\n%s", ja, jl)
+		}
 	}
 
-	// Every draw recorded in the log derives from the seed.
+	// Every draw recorded in the log derives from the seed and the chain at its position.
+	heads := []string{game.ChainStart(game.Commitment(tr.Seed, tr.Salt))}
+	for _, s := range steps {
+		if s.out.Link != nil {
+			if s.out.Link.K != uint64(len(heads)) || s.out.Link.Head != game.Chain(heads[len(heads)-1], s.input.Author, s.input.PostID, s.input.Post.Text) {
+				t.Errorf("post %d: chain link %+v is not the next post's", s.index, *s.out.Link)
+			}
+			heads = append(heads, s.out.Link.Head)
+		}
+	}
 	for i, rec := range log {
 		ev, err := fresh.Decode(rec)
 		if err != nil {
@@ -227,7 +246,7 @@ func conform(t *testing.T, tr *Transcript) {
 		}
 		if d, ok := ev.(game.Drawer); ok {
 			for _, dr := range d.Drawn() {
-				if game.Derive(tr.Seed, dr.N, dr.Bound) != dr.Value {
+				if dr.K >= uint64(len(heads)) || game.Derive(tr.Seed, heads[dr.K], dr.N, dr.Bound) != dr.Value {
 					t.Errorf("event %d (%s): draw %d does not derive from the seed", i, rec.Kind, dr.N)
 				}
 			}

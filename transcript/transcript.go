@@ -130,6 +130,9 @@ type Result struct {
 	Timed []Timed      `json:"timed"`
 	// Events is the game's event log, in order (not in the JSON).
 	Events []game.Event `json:"-"`
+	// Heads is the game's chain (docs/fairness.md, section 1): Heads[k] is its head after its
+	// k-th post, Heads[0] its start (not in the JSON).
+	Heads []string `json:"-"`
 }
 
 // split separates the game's own keys from the common ones, and takes the seed and the salt out
@@ -194,7 +197,8 @@ func (t *Transcript) Replay() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Posts: []PostResult{}, Timed: []Timed{}}
+	_, head := ref.ChainHead()
+	res := &Result{Posts: []PostResult{}, Timed: []Timed{}, Heads: []string{head}}
 	// posted is what the game's replies at at become on the forum: a transcript posts each reply
 	// at the time of what it answers (no posting delays), so a reply that starts a clock states
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
@@ -248,6 +252,9 @@ func (t *Transcript) Replay() (*Result, error) {
 			return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
 		}
 		res.Events = append(res.Events, out.Events...)
+		if out.Link != nil {
+			res.Heads = append(res.Heads, out.Link.Head)
+		}
 		pr := PostResult{Index: i, Author: p.Author, Verdict: string(out.Verdict), Replies: bodies(out.Messages)}
 		res.Posts = append(res.Posts, pr)
 		if p.At.After(last) {

