@@ -44,20 +44,28 @@ func Register(ctx context.Context, st *store.Store, cfg *config.Config, now time
 	if rec.Salt, err = secret(); err != nil {
 		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
+	return RegisterRecord(ctx, st, cfg.Game.ID, rec)
+}
+
+// RegisterRecord registers game id with rec unless it is registered (the config row without the
+// secrets, the seed and salt in the secrets table) and returns the stored record: a registered
+// game keeps its start time and its first seed. Register draws the seed; a test or a tool that
+// must replay a known seed gives it here.
+func RegisterRecord(ctx context.Context, st *store.Store, id string, rec GameRecord) (GameRecord, error) {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
-	g, err := st.EnsureGame(ctx, cfg.Game.ID, cfg.Game.Kind, b)
+	g, err := st.EnsureGame(ctx, id, rec.Kind, b)
 	if err != nil {
 		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
 	var stored GameRecord
 	if err := json.Unmarshal(g.Config, &stored); err != nil || stored.Start.IsZero() {
-		return rec, fmt.Errorf("daemon: register: stored game %s has no start time", cfg.Game.ID)
+		return rec, fmt.Errorf("daemon: register: stored game %s has no start time", id)
 	}
 	// The game's first seed stands; a game registered before seeds were drawn gets one now, once.
-	sec, err := st.EnsureSecret(ctx, cfg.Game.ID, store.Secret{Seed: rec.Seed, Salt: rec.Salt})
+	sec, err := st.EnsureSecret(ctx, id, store.Secret{Seed: rec.Seed, Salt: rec.Salt})
 	if err != nil {
 		return rec, fmt.Errorf("daemon: register: %w", err)
 	}

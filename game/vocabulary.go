@@ -93,10 +93,13 @@ type Outcome struct {
 	Link *Link
 }
 
-// Link is one post absorbed into a game's chain (Chain): the chain's K-th post and its head after it.
+// Link is one post absorbed into a game's chain (Chain): the chain's K-th post, as absorbed, and
+// the chain's head after it.
 type Link struct {
 	K      uint64
 	PostID string
+	Author string
+	Text   string
 	Head   string
 }
 

@@ -338,7 +338,7 @@ func (r *Referee) absorb(in game.Input) *game.Link {
 	}
 	r.head = game.Chain(r.head, in.Author, in.PostID, in.Post.Text)
 	r.chained++
-	return &game.Link{K: r.chained, PostID: in.PostID, Head: r.head}
+	return &game.Link{K: r.chained, PostID: in.PostID, Author: in.Author, Text: in.Post.Text, Head: r.head}
 }
 
 // Rechain puts a restored referee's chain where the store says it is: k posts absorbed, head

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"forumgm/game"
 )
 
 // Secret is a game's seed and salt (secrets table): kept apart from the game's public config.
@@ -90,4 +92,28 @@ func (s *Store) ChainTip(ctx context.Context, game string) (k uint64, head strin
 		return 0, "", fmt.Errorf("store: chain of %s: %w", game, err)
 	}
 	return k, head, nil
+}
+
+// ChainPosts is the game's chain with its posts as stored (author and first-seen text, which is
+// the text judged), in order: what forumgm verify --config lists and re-derives.
+func (s *Store) ChainPosts(ctx context.Context, gameID string) ([]game.Link, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.k, c.post_id, COALESCE(p.author, ''), COALESCE(p.text, ''), c.head
+		FROM chain c LEFT JOIN posts p ON p.game_id = c.game_id AND p.source = 'thread' AND p.post_id = c.post_id
+		WHERE c.game_id = ? ORDER BY c.k`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: chain of %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	var out []game.Link
+	for rows.Next() {
+		var l game.Link
+		if err := rows.Scan(&l.K, &l.PostID, &l.Author, &l.Text, &l.Head); err != nil {
+			return nil, fmt.Errorf("store: chain of %s: %w", gameID, err)
+		}
+		out = append(out, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: chain of %s: %w", gameID, err)
+	}
+	return out, nil
 }

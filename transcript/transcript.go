@@ -130,9 +130,10 @@ type Result struct {
 	Timed []Timed      `json:"timed"`
 	// Events is the game's event log, in order (not in the JSON).
 	Events []game.Event `json:"-"`
-	// Heads is the game's chain (docs/fairness.md, section 1): Heads[k] is its head after its
-	// k-th post, Heads[0] its start (not in the JSON).
-	Heads []string `json:"-"`
+	// Start is the head of the game's chain before any post and Chain the posts it absorbed, in
+	// order (docs/fairness.md, section 1; not in the JSON).
+	Start string      `json:"-"`
+	Chain []game.Link `json:"-"`
 }
 
 // split separates the game's own keys from the common ones, and takes the seed and the salt out
@@ -198,7 +199,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		return nil, err
 	}
 	_, head := ref.ChainHead()
-	res := &Result{Posts: []PostResult{}, Timed: []Timed{}, Heads: []string{head}}
+	res := &Result{Posts: []PostResult{}, Timed: []Timed{}, Start: head}
 	// posted is what the game's replies at at become on the forum: a transcript posts each reply
 	// at the time of what it answers (no posting delays), so a reply that starts a clock states
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
@@ -253,7 +254,7 @@ func (t *Transcript) Replay() (*Result, error) {
 		}
 		res.Events = append(res.Events, out.Events...)
 		if out.Link != nil {
-			res.Heads = append(res.Heads, out.Link.Head)
+			res.Chain = append(res.Chain, *out.Link)
 		}
 		pr := PostResult{Index: i, Author: p.Author, Verdict: string(out.Verdict), Replies: bodies(out.Messages)}
 		res.Posts = append(res.Posts, pr)

@@ -182,8 +182,8 @@ ops: {log_format: json, log_level: debug}
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, _ := json.Marshal(daemon.GameRecord{Kind: game.kind, Forum: w.url + "/", Thread: "1", Start: start.UTC(), Seed: "crash-seed", Salt: "crash-salt"})
-	if _, err := pre.EnsureGame(ctx, "crash", game.kind, rec); err != nil {
+	rec := daemon.GameRecord{Kind: game.kind, Forum: w.url + "/", Thread: "1", Start: start.UTC(), Seed: "crash-seed", Salt: "crash-salt"}
+	if _, err := daemon.RegisterRecord(ctx, pre, "crash", rec); err != nil {
 		t.Fatal(err)
 	}
 	pre.Close()

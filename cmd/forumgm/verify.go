@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"forumgm/audit"
 	"forumgm/config"
@@ -21,8 +22,9 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	seed := fs.String("seed", "", "the seed the game revealed at its end (default: as the bot's last post reveals it)")
 	salt := fs.String("salt", "", "the salt the game revealed with it")
 	cfgPath := fs.String("config", "", "check the game of this config in its store instead of a thread file")
+	drawsPath := fs.String("draws", "", "also write the game's draws file (draws.json: its chain and every draw, for the in-browser check) here")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm verify [--seed SEED --salt SALT] THREAD.yaml\n       forumgm verify --config config.yaml\n"+
+		fmt.Fprintln(stderr, "usage: forumgm verify [--seed SEED --salt SALT] [--draws draws.json] THREAD.yaml\n       forumgm verify --config config.yaml [--draws draws.json]\n"+
 			"THREAD.yaml is a transcript of the whole thread, the bot's posts included (forumgm replay --thread writes one).")
 		fs.PrintDefaults()
 	}
@@ -77,6 +79,19 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errors.New("want a thread file or --config")
 	}
 	fmt.Fprint(stdout, rep.String())
+	if *drawsPath != "" {
+		if rep.Draws == nil {
+			return errors.New("--draws: the game has not revealed its seed yet: its draws file would give the seed away")
+		}
+		b, err := rep.Draws.JSON()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*drawsPath, b, 0o644); err != nil {
+			return fmt.Errorf("--draws: %w", err)
+		}
+		fmt.Fprintf(stdout, "draws file written: %s (%d chain posts, %d draws)\n", *drawsPath, len(rep.Draws.Chain), len(rep.Draws.Draws))
+	}
 	if !rep.OK() {
 		return errors.New("the game does not follow from the revealed seed (see the FAIL lines)")
 	}
