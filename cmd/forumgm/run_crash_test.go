@@ -211,7 +211,8 @@ ops: {log_format: json, log_level: debug}
 func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter time.Duration, done func() bool) (string, error) {
 	cmd := exec.Command(bin, "run", "--config", w.cfgPath)
 	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+w.clockPath,
-		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h",
+		"FORUMGM_TEST_FIXED_CHANCE=1") // scripted games fix their dice
 	if exitAfter != "" {
 		cmd.Env = append(cmd.Env, "FORUMGM_TEST_EXIT_AFTER="+exitAfter)
 	}
