@@ -378,11 +378,13 @@ func (d *Daemon) sync(ctx context.Context) error {
 	if err := ref.Restore(recs); err != nil {
 		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
 	}
-	k, head, err := d.o.Store.ChainTip(ctx, d.o.Game)
+	chain, err := d.o.Store.ChainPosts(ctx, d.o.Game)
 	if err != nil {
 		return err
 	}
-	ref.Rechain(k, head)
+	if err := ref.Rechain(chain); err != nil {
+		return fmt.Errorf("daemon: restore the chain: %w", err)
+	}
 	d.ref, d.seq, d.clock, d.hasClock = ref, int64(len(recs)), clk, has
 	d.log.Info().Int("events", len(recs)).Time("clock", clk).Msg("referee rebuilt from the event log")
 	return nil

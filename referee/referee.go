@@ -58,8 +58,10 @@ type Referee struct {
 	dropped   int // events folded and dropped (lean)
 	paused    bool
 	draws     uint64 // draws made so far (the next draw's number)
-	chained   uint64 // posts absorbed into the chain so far
-	head      string // the chain's head after them (game.Chain)
+	chained   uint64      // posts absorbed into the chain so far
+	head      string      // the chain's head after them (game.Chain)
+	links     []game.Link // the chain's posts (ids and heads, no texts), listed at the reveal
+	drawn     []game.Draw // every draw recorded in the log, listed at the reveal
 	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
 }
 
@@ -215,6 +217,7 @@ func (r *Referee) apply(ev game.Event) error {
 	if d, ok := ev.(game.Drawer); ok {
 		for _, dr := range d.Drawn() {
 			r.draws = max(r.draws, dr.N+1)
+			r.drawn = append(r.drawn, dr)
 		}
 	}
 	if r.lean && !r.restoring {
@@ -338,16 +341,24 @@ func (r *Referee) absorb(in game.Input) *game.Link {
 	}
 	r.head = game.Chain(r.head, in.Author, in.PostID, in.Post.Text)
 	r.chained++
+	r.links = append(r.links, game.Link{K: r.chained, PostID: in.PostID, Head: r.head})
 	return &game.Link{K: r.chained, PostID: in.PostID, Author: in.Author, Text: in.Post.Text, Head: r.head}
 }
 
-// Rechain puts a restored referee's chain where the store says it is: k posts absorbed, head
-// after them (the last Outcome.Link kept). k = 0 leaves the chain at its start.
-func (r *Referee) Rechain(k uint64, head string) {
-	if k == 0 {
-		return
+// Rechain gives a restored referee the chain the store kept (every Outcome.Link, in order): it
+// continues from the last. An empty chain leaves it at its start.
+func (r *Referee) Rechain(links []game.Link) error {
+	r.links = r.links[:0]
+	for i, l := range links {
+		if l.K != uint64(i+1) {
+			return fmt.Errorf("judge: chain link %d has k %d", i+1, l.K)
+		}
+		r.links = append(r.links, game.Link{K: l.K, PostID: l.PostID, Head: l.Head})
 	}
-	r.chained, r.head = k, head
+	if len(links) > 0 {
+		r.chained, r.head = uint64(len(links)), links[len(links)-1].Head
+	}
+	return nil
 }
 
 // ChainHead is the chain's position and head as they stand (for the tools that check it).
@@ -493,14 +504,21 @@ func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
 func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, error) {
 	out := game.Outcome{Verdict: game.Accepted, Events: evs}
 	c := r.ctx(in)
+	reveals := false
 	for _, ev := range evs {
 		msgs, err := r.rules.Messages(c, ev)
 		if err != nil {
 			return game.Outcome{}, err
 		}
+		if _, ok := ev.(*RevealedEvent); ok {
+			reveals = true
+		}
 		for _, m := range msgs {
 			out.Messages = append(out.Messages, r.route(in, m))
 		}
+	}
+	if reveals {
+		out.Messages = r.listDraws(out.Messages)
 	}
 	return out, nil
 }

@@ -25,7 +25,7 @@ import (
 // stand in a stub that only knows moderator commands).
 type Referee interface {
 	Restore(recs []game.Record) error
-	Rechain(k uint64, head string)
+	Rechain(links []game.Link) error
 	Moderate(cmd game.ModCommand) (game.Outcome, error)
 	Snapshot() any
 	Rules() game.Rules
@@ -187,11 +187,13 @@ func (r *Review) referee(ctx context.Context) (Referee, int64, error) {
 	if err := ref.Restore(recs); err != nil {
 		return nil, 0, cause(err, "review: restore")
 	}
-	k, head, err := r.Store.ChainTip(ctx, r.Game)
+	chain, err := r.Store.ChainPosts(ctx, r.Game)
 	if err != nil {
 		return nil, 0, err
 	}
-	ref.Rechain(k, head)
+	if err := ref.Rechain(chain); err != nil {
+		return nil, 0, cause(err, "review: restore")
+	}
 	return ref, int64(len(recs)), nil
 }
 

@@ -56,8 +56,7 @@ type step struct {
 	out           game.Outcome
 	input         game.Input
 	undoableEvent bool
-	chained       uint64 // the chain's position and head before the post
-	head          string
+	chain         []game.Link // the chain before the post
 }
 
 // play replays a transcript step by step, keeping the whole event log.
@@ -68,6 +67,7 @@ func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step
 		t.Fatal(err)
 	}
 	var log []game.Record
+	var chain []game.Link
 	keep := func(evs []game.Event) {
 		for _, ev := range evs {
 			rec, err := game.Encode(ev)
@@ -95,10 +95,13 @@ func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step
 		}
 		in := game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
 		st := step{index: i, before: append([]game.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
-		st.chained, st.head = ref.ChainHead()
+		st.chain = append([]game.Link(nil), chain...)
 		out, err := ref.Judge(in)
 		if err != nil {
 			t.Fatalf("post %d: %v", i, err)
+		}
+		if out.Link != nil {
+			chain = append(chain, *out.Link)
 		}
 		keep(out.Events)
 		st.out, st.stateAfter = out, snapshot(t, ref)
@@ -209,7 +212,9 @@ func conform(t *testing.T, tr *Transcript) {
 			if err := r.Restore(last.before); err != nil {
 				t.Fatal(err)
 			}
-			r.Rechain(last.chained, last.head) // what the daemon reads back from the store
+			if err := r.Rechain(last.chain); err != nil { // what the daemon reads back from the store
+				t.Fatal(err)
+			}
 		}
 		a, errA := full.Judge(last.input)
 		b, errB := lean2.Judge(last.input)

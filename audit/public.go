@@ -1,0 +1,211 @@
+package audit
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"forumgm/game"
+	"forumgm/parser"
+	"forumgm/referee"
+	"forumgm/transcript"
+)
+
+// PublicPost is one post of a thread as a guest reads it: the dialect's id, author and text (a
+// post the forum merged counts as its parts, each under the id the daemon judged it by).
+type PublicPost struct {
+	ID, Author, Text string
+	Code             []string // code blocks of the post (the final post's list of draws is one)
+}
+
+var (
+	chainItem = regexp.MustCompile(`^\s*(\S+?)=([0-9a-f]{8})\s*$`)
+	drawItem  = regexp.MustCompile(`(\d+):(\d+):(\d+)@(\d+)`)
+)
+
+// Public checks a game from its thread's public posts alone (docs/fairness.md, section 6): the
+// commitment of the bot's first post against the seed and salt its final post reveals, the chain
+// that final post lists re-derived from the players' posts in the thread (each post's head, so the
+// first post changed, swapped or left out is named), every player post before the final post in
+// the chain, and every listed draw re-derived under its chain head. No private message and no
+// replay is needed; what the bot said a draw decided is not checked here (forumgm verify
+// THREAD.yaml replays the game for that, with the posts' private messages).
+func Public(posts []PublicPost, bot string) (*Report, error) {
+	rep := &Report{}
+	isBot := func(p PublicPost) bool { return strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(bot)) }
+	first, final := -1, -1
+	for i, p := range posts {
+		if !isBot(p) {
+			continue
+		}
+		if first < 0 && commitment(p.Text) != "" {
+			first = i
+		}
+		if revealRe.MatchString(p.Text) && strings.Contains(p.Text+strings.Join(p.Code, "\n"), referee.DrawsLead) {
+			final = i
+		}
+	}
+	if first < 0 {
+		return nil, fmt.Errorf("audit: no post of the bot %q publishes a commitment", bot)
+	}
+	if final < 0 {
+		return nil, fmt.Errorf("audit: no post of the bot %q reveals the seed with the list of draws (the game has not ended, or the thread is not a forumgm game's)", bot)
+	}
+	fin := posts[final]
+	m := revealRe.FindAllStringSubmatch(fin.Text, -1)
+	seed, salt := m[len(m)-1][1], m[len(m)-1][2]
+	published := commitment(posts[first].Text)
+	want := game.Commitment(seed, salt)
+	rep.add(published == want, "commitment in the opening post (post %s) %s; sha256(salt:seed) of the seed the final post (post %s) reveals = %s", posts[first].ID, published, fin.ID, want)
+
+	// The chain, post by post.
+	ids, prefixes, err := chainList(fin.Text)
+	if err != nil {
+		return nil, fmt.Errorf("audit: final post %s: %w", fin.ID, err)
+	}
+	byID := map[string]int{}
+	for i, p := range posts[:final] {
+		if !isBot(p) {
+			byID[p.ID] = i
+		}
+	}
+	heads := []string{game.ChainStart(published)}
+	players := map[string]bool{}
+	inChain := map[string]bool{}
+	broken := false
+	for k, id := range ids {
+		i, ok := byID[id]
+		if !ok {
+			rep.add(false, "chain post %d: post %s is not in the thread (before the final post) as a player's post", k+1, id)
+			broken = true
+			heads = append(heads, "")
+			continue
+		}
+		p := posts[i]
+		players[strings.ToLower(strings.TrimSpace(p.Author))] = true
+		inChain[id] = true
+		h := ""
+		if heads[k] != "" {
+			h = game.Chain(heads[k], p.Author, p.ID, p.Text)
+		}
+		heads = append(heads, h)
+		switch {
+		case h == "":
+			rep.add(false, "chain post %d: post %s by %s follows a post that failed", k+1, id, p.Author)
+		case !strings.HasPrefix(h, prefixes[k]):
+			if !broken {
+				rep.add(false, "chain post %d: post %s by %s is not what the game absorbed (its head is %s…, the final post says %s…): the post was changed, swapped or moved", k+1, id, p.Author, h[:8], prefixes[k])
+			} else {
+				rep.add(false, "chain post %d: post %s by %s: head %s…, the final post says %s… (after an earlier failure)", k+1, id, p.Author, h[:8], prefixes[k])
+			}
+			broken = true
+		default:
+			rep.add(true, "chain post %d: post %s by %s, head %s…", k+1, id, p.Author, prefixes[k])
+		}
+	}
+	// Every post of a player before the final post is in the chain.
+	for _, p := range posts[:final] {
+		if !isBot(p) && players[strings.ToLower(strings.TrimSpace(p.Author))] && !inChain[p.ID] {
+			rep.add(false, "post %s by %s, a player: not in the chain the final post lists", p.ID, p.Author)
+		}
+	}
+
+	// The draws.
+	draws, err := drawList(fin)
+	if err != nil {
+		return nil, fmt.Errorf("audit: final post %s: %w", fin.ID, err)
+	}
+	seen := map[uint64]bool{}
+	for _, d := range draws {
+		after := "the chain's start"
+		if d.K > 0 && d.K <= uint64(len(ids)) {
+			after = "post " + ids[d.K-1]
+		}
+		switch {
+		case seen[d.N]:
+			rep.add(false, "draw %d is listed twice", d.N)
+		case d.K >= uint64(len(heads)):
+			rep.add(false, "draw %d: made after chain post %d; the chain lists %d", d.N, d.K, len(ids))
+		case heads[d.K] == "":
+			rep.add(false, "draw %d (after %s): its chain post failed", d.N, after)
+		case d.Bound <= 0:
+			rep.add(false, "draw %d: bound %d", d.N, d.Bound)
+		default:
+			v := game.Derive(seed, heads[d.K], d.N, d.Bound)
+			rep.add(v == d.Value, "draw %d (after %s): the final post says %d of 0..%d, the seed and the chain give %d", d.N, after, d.Value, d.Bound-1, v)
+		}
+		seen[d.N] = true
+	}
+	for n := uint64(0); n < uint64(len(draws)); n++ {
+		if !seen[n] {
+			rep.add(false, "draw %d is missing from the list (draws are numbered from 0 without gaps)", n)
+		}
+	}
+	return rep, nil
+}
+
+// chainList reads the final post's chain line: the ids and head prefixes in order.
+func chainList(text string) (ids, prefixes []string, err error) {
+	i := strings.Index(text, referee.ChainLead)
+	if i < 0 {
+		return nil, nil, fmt.Errorf("no chain line (%q)", referee.ChainLead)
+	}
+	line, _, _ := strings.Cut(text[i+len(referee.ChainLead):], "\n")
+	line = strings.TrimSpace(line)
+	if line == "нет" {
+		return nil, nil, nil
+	}
+	for _, item := range strings.Split(line, ",") {
+		m := chainItem.FindStringSubmatch(item)
+		if m == nil {
+			return nil, nil, fmt.Errorf("chain item %q is not ID=HEAD", strings.TrimSpace(item))
+		}
+		ids, prefixes = append(ids, m[1]), append(prefixes, m[2])
+	}
+	return ids, prefixes, nil
+}
+
+// drawList reads the final post's draws (in its text after the draws line, or its code blocks).
+func drawList(p PublicPost) ([]game.Draw, error) {
+	text := p.Text
+	if i := strings.Index(text, referee.DrawsLead); i >= 0 {
+		text = text[i+len(referee.DrawsLead):]
+	}
+	if !drawItem.MatchString(text) {
+		text = strings.Join(p.Code, "\n")
+	}
+	var out []game.Draw
+	for _, m := range drawItem.FindAllStringSubmatch(text, -1) {
+		n, err1 := strconv.ParseUint(m[1], 10, 64)
+		b, err2 := strconv.Atoi(m[2])
+		v, err3 := strconv.Atoi(m[3])
+		k, err4 := strconv.ParseUint(m[4], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			return nil, fmt.Errorf("draw %q is not number:bound:value@k", m[0])
+		}
+		out = append(out, game.Draw{N: n, Bound: b, Value: v, K: k})
+	}
+	return out, nil
+}
+
+// TranscriptPosts is a thread transcript (forumgm replay --thread) as a guest sees it: private
+// messages left out, every post's text read as the game reads it, each player's post under the
+// id a replay judges it by (its index among the transcript's posts that are not the bot's).
+func TranscriptPosts(tr *transcript.Transcript) []PublicPost {
+	var out []PublicPost
+	n := 0
+	for i, p := range tr.Posts {
+		id := "bot-" + strconv.Itoa(i)
+		if !strings.EqualFold(p.Author, tr.Bot) {
+			id = strconv.Itoa(n)
+			n++
+		}
+		if p.Private {
+			continue
+		}
+		fp := parser.FromBBCode(p.Text)
+		out = append(out, PublicPost{ID: id, Author: p.Author, Text: fp.Text, Code: fp.Code})
+	}
+	return out
+}

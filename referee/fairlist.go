@@ -1,0 +1,68 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"forumgm/game"
+)
+
+// The final post lists what a player needs to check every draw from the thread alone
+// (docs/fairness.md, sections 1 and 5): the posts of the chain, by id in the order they were
+// absorbed, and every draw as number:bound:value@k (k: the chain position it was made at). With
+// the seed the same post reveals, forumgm verify re-derives them from the thread's posts.
+
+// Markers of the list in the final post (forumgm verify finds them; do not reword). The chain
+// lists each post as ID=HEAD8 (the first 8 hex digits of the chain's head after it), so a check
+// names the first post whose head differs.
+const (
+	ChainLead = "Цепочка (посты игроков по порядку рассмотрения):"
+	DrawsLead = "Розыгрыши (номер:граница:выпало@пост цепочки):"
+)
+
+// listDraws appends the chain and the draws to the last thread message of the outcome that
+// reveals the seed (a message of its own when it says nothing in the thread).
+func (r *Referee) listDraws(msgs []game.Message) []game.Message {
+	block := r.drawsBlock()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].To == "" {
+			msgs[i].Body += "\n" + block
+			return msgs
+		}
+	}
+	return append(msgs, game.Message{Body: block})
+}
+
+// drawsBlock is the list: the chain's post ids and the draws, ten to a line, in a code box.
+func (r *Referee) drawsBlock() string {
+	var b strings.Builder
+	b.WriteString("[i]Для проверки жребия — docs/fairness.md, forumgm verify:[/i]\n")
+	b.WriteString(ChainLead)
+	if len(r.links) == 0 {
+		b.WriteString(" нет")
+	}
+	for i, l := range r.links {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(" " + l.PostID + "=" + l.Head[:8])
+	}
+	b.WriteString("\n" + DrawsLead)
+	if len(r.drawn) == 0 {
+		b.WriteString(" нет")
+		return b.String()
+	}
+	b.WriteString("\n[code]")
+	for i, d := range r.drawn {
+		if i > 0 {
+			if i%10 == 0 {
+				b.WriteString("\n")
+			} else {
+				b.WriteString(" ")
+			}
+		}
+		fmt.Fprintf(&b, "%d:%d:%d@%d", d.N, d.Bound, d.Value, d.K)
+	}
+	b.WriteString("[/code]")
+	return b.String()
+}
