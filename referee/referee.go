@@ -57,12 +57,12 @@ type Referee struct {
 	restoring bool
 	dropped   int // events folded and dropped (lean)
 	paused    bool
-	draws     uint64 // draws made so far (the next draw's number)
+	draws     uint64      // draws made so far (the next draw's number)
 	chained   uint64      // posts absorbed into the chain so far
 	head      string      // the chain's head after them (game.Chain)
 	links     []game.Link // the chain's posts (ids and heads, no texts), listed at the reveal
 	drawn     []game.Draw // every draw recorded in the log, listed at the reveal
-	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
+	shown     bool        // the seed was revealed (a RevealedEvent is in the log)
 }
 
 // New builds the referee of a configured game.
