@@ -209,3 +209,15 @@ func TranscriptPosts(tr *transcript.Transcript) []PublicPost {
 	}
 	return out
 }
+
+// RevealedBy is the author of the last post that reveals a seed with the list of draws: the bot,
+// for a thread whose bot is not named ("" when no post does).
+func RevealedBy(posts []PublicPost) string {
+	for i := len(posts) - 1; i >= 0; i-- {
+		p := posts[i]
+		if revealRe.MatchString(p.Text) && strings.Contains(p.Text+strings.Join(p.Code, "\n"), referee.DrawsLead) {
+			return p.Author
+		}
+	}
+	return ""
+}
