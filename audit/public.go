@@ -1,10 +1,14 @@
 package audit
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"forumgm/game"
 	"forumgm/parser"
@@ -31,7 +35,11 @@ var (
 // the chain, and every listed draw re-derived under its chain head. No private message and no
 // replay is needed; what the bot said a draw decided is not checked here (forumgm verify
 // THREAD.yaml replays the game for that, with the posts' private messages).
-func Public(posts []PublicPost, bot string) (*Report, error) {
+//
+// When the opening post commits to the game's setup (referee.SetupLead), the final post must
+// reveal the same setup; with known games (nil: not checked) a revealed setup that fixes chance
+// (game.Setup.Fixed: test positions such as football's fixed faces) fails, naming the settings.
+func Public(posts []PublicPost, bot string, known *game.Registry) (*Report, error) {
 	rep := &Report{}
 	isBot := func(p PublicPost) bool { return strings.EqualFold(strings.TrimSpace(p.Author), strings.TrimSpace(bot)) }
 	first, final := -1, -1
@@ -58,6 +66,8 @@ func Public(posts []PublicPost, bot string) (*Report, error) {
 	published := commitment(posts[first].Text)
 	want := game.Commitment(seed, salt)
 	rep.add(published == want, "commitment in the opening post (post %s) %s; sha256(salt:seed) of the seed the final post (post %s) reveals = %s", posts[first].ID, published, fin.ID, want)
+
+	checkSetup(rep, posts[first], fin, known)
 
 	// The chain, post by post.
 	ids, prefixes, err := chainList(fin.Text)
@@ -220,4 +230,67 @@ func RevealedBy(posts []PublicPost) string {
 		}
 	}
 	return ""
+}
+
+var setupHashRe = regexp.MustCompile(regexp.QuoteMeta(referee.SetupLead) + `\s*([0-9a-f]{64})`)
+
+// checkSetup compares the setup the final post reveals with the opening post's commitment to it,
+// and refuses a setup that fixes chance.
+func checkSetup(rep *Report, opening, fin PublicPost, known *game.Registry) {
+	m := setupHashRe.FindStringSubmatch(opening.Text)
+	if m == nil {
+		return // a game that does not publish its setup (a transcript)
+	}
+	i := strings.Index(fin.Text, referee.SetupShown)
+	if i < 0 {
+		rep.add(false, "the opening post (post %s) commits to the game's setup; the final post (post %s) does not reveal it", opening.ID, fin.ID)
+		return
+	}
+	shown := fin.Text[i+len(referee.SetupShown):]
+	if j := strings.Index(shown, referee.DrawsLead); j >= 0 {
+		shown = shown[:j]
+	}
+	shown = strings.TrimSpace(shown)
+	got := game.SetupHash(shown)
+	if got != m[1] {
+		rep.add(false, "the game's setup in the final post (post %s) is not the one the opening post (post %s) committed to: sha256 %s, committed %s", fin.ID, opening.ID, got, m[1])
+		return
+	}
+	rep.add(true, "the game's setup in the final post (post %s) is the one the opening post committed to: %s", fin.ID, excerpt(shown))
+	if known == nil {
+		return
+	}
+	var v struct {
+		Kind        string
+		Start       time.Time
+		Timezone    string
+		WorkingDays []string `json:"working_days"`
+		NoPM        bool     `json:"no_pm"`
+		Game        any
+	}
+	if err := json.Unmarshal([]byte(shown), &v); err != nil {
+		rep.add(false, "the game's setup in the final post (post %s) is not readable: %v", fin.ID, err)
+		return
+	}
+	g, err := known.Lookup(v.Kind)
+	if err != nil {
+		rep.add(false, "the game's setup names %v", err)
+		return
+	}
+	var node yaml.Node
+	if err := node.Encode(v.Game); err != nil {
+		rep.add(false, "the game's setup: %v", err)
+		return
+	}
+	setup, err := g.Setup(game.Spec{Node: node, Start: v.Start, Timezone: v.Timezone, WorkingDays: v.WorkingDays, NoPM: v.NoPM})
+	if err != nil {
+		// A setup naming files (a question bank) is rebuilt only where they are: not a failure.
+		rep.add(true, "the game's setup could not be rebuilt here to look for fixed chance (%v); it is shown above", err)
+		return
+	}
+	if len(setup.Fixed) > 0 {
+		rep.add(false, "the game's setup fixes chance or the start (test settings a live game must not have): settings.%s", strings.Join(setup.Fixed, ", settings."))
+		return
+	}
+	rep.add(true, "the game's setup fixes no chance")
 }

@@ -21,7 +21,7 @@ func TestPublicCheck(t *testing.T) {
 	for _, file := range []string{"crusade-flag.yaml", "dragonball-score.yaml", "dragonball-swallowed.yaml", "football-twelve.yaml", "football-early.yaml"} {
 		t.Run(file, func(t *testing.T) {
 			posts, bot := publicOf(t, file)
-			rep, err := Public(posts, bot)
+			rep, err := Public(posts, bot, known)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +42,7 @@ func TestPublicCheck(t *testing.T) {
 				ps := make([]PublicPost, len(posts))
 				copy(ps, posts)
 				change(ps)
-				rep, err := Public(ps, bot)
+				rep, err := Public(ps, bot, known)
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					return

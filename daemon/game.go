@@ -11,6 +11,7 @@ import (
 	"forumgm/config"
 	"forumgm/fairness"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/referee"
 	"forumgm/store"
 )
@@ -89,8 +90,12 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 	if err != nil {
 		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
 	}
+	public, err := game.PublicSetup(cfg.Game.Kind, cfg.GameSpec(!caps.PrivateMessages, rec.Start))
+	if err != nil {
+		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
+	}
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
-		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL)}
+		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL), Setup: public}
 	f := func() (*referee.Referee, error) { return referee.New(setup, opt) }
 	if _, err := f(); err != nil {
 		return nil, err

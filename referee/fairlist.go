@@ -18,7 +18,19 @@ import (
 const (
 	ChainLead = "Цепочка (посты игроков по порядку рассмотрения):"
 	DrawsLead = "Розыгрыши (номер:граница:выпало@пост цепочки):"
+	// SetupLead is the opening post's line committing to the game's setup (Options.Setup): its
+	// sha256 follows; SetupShown the final post's line revealing it, in a code box after it.
+	SetupLead  = "Отпечаток настроек партии (sha256; сами настройки — в последнем посте):"
+	SetupShown = "Настройки партии:"
 )
+
+// setupLine is the opening post's commitment to the setup ("" without one).
+func (r *Referee) setupLine() string {
+	if r.opt.Setup == "" {
+		return ""
+	}
+	return "\n[i]" + SetupLead + " " + game.SetupHash(r.opt.Setup) + "[/i]"
+}
 
 // listDraws appends the chain and the draws to the last thread message of the outcome that
 // reveals the seed (a message of its own when it says nothing in the thread).
@@ -46,6 +58,9 @@ func (r *Referee) drawsBlock() string {
 			b.WriteString(",")
 		}
 		b.WriteString(" " + l.PostID + "=" + l.Head[:8])
+	}
+	if r.opt.Setup != "" {
+		b.WriteString("\n" + SetupShown + "\n[code]" + r.opt.Setup + "[/code]")
 	}
 	b.WriteString("\n" + DrawsLead)
 	if len(r.drawn) == 0 {

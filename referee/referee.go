@@ -32,6 +32,9 @@ type Options struct {
 	// Check is the address of the players' in-browser fair-play check (package fairness), given
 	// to the templates in Context.Fair; "" when the pictures folder is not served.
 	Check string
+	// Setup is the game's effective setup as the players may check it (game.PublicSetup): the
+	// opening post commits to it, the final post reveals it; "" for none (transcripts).
+	Setup string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -409,7 +412,7 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 	if err != nil {
 		return game.Outcome{}, err
 	}
-	m := game.Message{Body: body}
+	m := game.Message{Body: body + r.setupLine()}
 	if cs, ok := r.rules.(game.ClockStarter); ok {
 		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
 	}

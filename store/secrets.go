@@ -44,28 +44,6 @@ func (s *Store) GameSecret(ctx context.Context, game string) (Secret, error) {
 	return out, nil
 }
 
-// ChainHeads is the game's chain as absorbed so far: heads[k-1] is its head after its k-th post
-// (empty before any).
-func (s *Store) ChainHeads(ctx context.Context, game string) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT head FROM chain WHERE game_id = ? ORDER BY k`, game)
-	if err != nil {
-		return nil, fmt.Errorf("store: chain of %s: %w", game, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, fmt.Errorf("store: chain of %s: %w", game, err)
-		}
-		out = append(out, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: chain of %s: %w", game, err)
-	}
-	return out, nil
-}
-
 // appendLink records the post a judged input absorbed into the game's chain (Commit.Link).
 func appendLink(ctx context.Context, tx *sql.Tx, game string, l *Link) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO chain (game_id, k, post_id, head) VALUES (?, ?, ?, ?)`,
@@ -80,18 +58,6 @@ type Link struct {
 	K      uint64
 	PostID string
 	Head   string
-}
-
-// ChainTip is where the game's chain stands: k posts absorbed and the head after the k-th ("" when k is 0).
-func (s *Store) ChainTip(ctx context.Context, game string) (k uint64, head string, err error) {
-	err = s.r.QueryRowContext(ctx, `SELECT k, head FROM chain WHERE game_id = ? ORDER BY k DESC LIMIT 1`, game).Scan(&k, &head)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", nil
-	}
-	if err != nil {
-		return 0, "", fmt.Errorf("store: chain of %s: %w", game, err)
-	}
-	return k, head, nil
 }
 
 // ChainPosts is the game's chain with its posts as stored (author and first-seen text, which is

@@ -100,15 +100,12 @@ func TestChainLinks(t *testing.T) {
 	if _, err := s.w.ExecContext(ctx, `DELETE FROM chain WHERE game_id = 'g1'`); err == nil {
 		t.Fatal("the chain lost a link")
 	}
-	heads, err := s.ChainHeads(ctx, "g1")
-	if err != nil || len(heads) != 2 || heads[0] != h("a") || heads[1] != h("b") {
-		t.Fatalf("heads %v %v", heads, err)
+	links, err := s.ChainPosts(ctx, "g1")
+	if err != nil || len(links) != 2 || links[0].Head != h("a") || links[1].Head != h("b") || links[1].K != 2 ||
+		links[1].PostID != "101" || links[1].Text == "" || links[1].Author == "" {
+		t.Fatalf("chain %+v %v", links, err)
 	}
-	k, head, err := s.ChainTip(ctx, "g1")
-	if err != nil || k != 2 || head != h("b") {
-		t.Fatalf("tip %d %s %v", k, head, err)
-	}
-	if k, head, err := s.ChainTip(ctx, "none"); err != nil || k != 0 || head != "" {
-		t.Fatalf("tip of a game without a chain: %d %q %v", k, head, err)
+	if links, err := s.ChainPosts(ctx, "none"); err != nil || len(links) != 0 {
+		t.Fatalf("chain of a game without one: %v %v", links, err)
 	}
 }

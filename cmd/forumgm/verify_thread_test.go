@@ -111,7 +111,7 @@ ops: {log_format: json}
 	if code != 0 || !strings.Contains(out, "verified") || !strings.Contains(out, "the bot, as the post revealing the seed names it: gm-bot") {
 		t.Fatalf("the honest game, as a guest reads it: exit %d\n%s", code, out)
 	}
-	for _, want := range []string{"chain post 1: post", "chain post 4: post", "draw 0 (after post"} {
+	for _, want := range []string{"chain post 1: post", "chain post 4: post", "draw 0 (after post", "the game's setup in the final post", "fixes no chance"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the check lacks %q:\n%s", want, out)
 		}
@@ -173,6 +173,16 @@ ops: {log_format: json}
 	})...)
 	if code == 0 || !firstFail(out, "commitment") {
 		t.Errorf("another seed: exit %d\n%s", code, out)
+	}
+	code, out = verify(saveAll("setting", func(s string) string {
+		i := strings.Index(s, "Настройки партии:")
+		if i < 0 {
+			return s
+		}
+		return s[:i] + strings.Replace(s[i:], "crusaders", "saracens", 1)
+	})...)
+	if code == 0 || !firstFail(out, "the game's setup in the final post") {
+		t.Errorf("a setting changed: exit %d\n%s", code, out)
 	}
 	code, out = verify(saveAll("face", func(s string) string {
 		return regexpFirstDraw.ReplaceAllStringFunc(s, func(d string) string {

@@ -124,7 +124,7 @@ func (c publicCheck) check(posts []forum.Post, stdout io.Writer) (*audit.Report,
 		}
 		fmt.Fprintf(stdout, "the bot, as the post revealing the seed names it: %s\n", bot)
 	}
-	return audit.Public(pub, bot)
+	return audit.Public(pub, bot, knownGames())
 }
 
 // filesFlag collects repeated --file flags.
