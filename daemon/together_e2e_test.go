@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"forumgm/referee"
 	"forumgm/store"
 )
 
@@ -195,7 +197,10 @@ func TestGamesInOneProcess(t *testing.T) {
 	checkFootball(t, tables["fb"], pids["fb"])
 	checkDragonball(t, tables["db"])
 	for _, name := range names {
-		if got := everything(t, tables[name], players[name]); got != alone[name] {
+		// What a draw made after players' posts decided (Crusade's day's question) depends on the
+		// chain of those posts, their forum ids included (docs/fairness.md, section 1): the ids a
+		// shared board gives differ from a board of one's own, so the question is masked here.
+		if got := drawnMasked(everything(t, tables[name], players[name])); got != drawnMasked(alone[name]) {
 			t.Errorf("%s played next to the others differs from %s alone:\n--- alone\n%s\n--- together\n%s", name, name, alone[name], got)
 		}
 		// No bot wrote to another game's players.
@@ -212,3 +217,11 @@ func TestGamesInOneProcess(t *testing.T) {
 		t.Logf("%s: %d posts in its thread", name, len(tables[name].botPosts(t)))
 	}
 }
+
+// chainDependent is what depends on the chain's posts' forum ids: the day's question's text in
+// Crusade's posts (a draw made after players' posts decided it) and the final post's list of the
+// chain's posts (ids and heads).
+var chainDependent = regexp.MustCompile(`((?:Вопрос дня[^:\n]*|` + regexp.QuoteMeta(strings.TrimSuffix(referee.ChainLead, ":")) + `):(?:\[/b\])?) [^\n]*`)
+
+// drawnMasked masks what depends on the chain's post ids in a thread.
+func drawnMasked(s string) string { return chainDependent.ReplaceAllString(s, "$1 …") }

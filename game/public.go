@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"time"
 )
 
@@ -12,7 +13,9 @@ import (
 // whether private messages are off, and its own keys (settings, roster, board, deployment) as the
 // configuration gives them, in canonical JSON (keys sorted, no spaces). The opening post commits
 // to it and the final post reveals it (docs/fairness.md, section 5), so a setting changed or
-// hidden shows. Files the keys name (a question bank) are named, not included.
+// hidden shows. Files the keys name (a question bank) are named, not included; an absolute path is
+// given by its base name (the operator's folders are nobody's business, and a game moved to
+// another folder keeps its setup).
 func PublicSetup(kind string, s Spec) (string, error) {
 	var own any
 	if s.Node.Kind != 0 {
@@ -59,6 +62,11 @@ func jsonable(v any) any {
 		return out
 	case time.Time:
 		return t.UTC().Format(time.RFC3339)
+	case string:
+		if filepath.IsAbs(t) {
+			return filepath.Base(t)
+		}
+		return t
 	default:
 		return v
 	}

@@ -3,6 +3,9 @@ package game
 import (
 	"math"
 	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestRandDerivesEveryDraw(t *testing.T) {
@@ -105,5 +108,27 @@ func TestRandMixesTheChain(t *testing.T) {
 		if other == h1 || len(other) != 64 {
 			t.Fatalf("head %s does not bind the post", other)
 		}
+	}
+}
+
+// The public setup is canonical: the same spec gives the same text whatever the YAML's key order,
+// an absolute path shows by its base name, and a changed setting changes it.
+func TestPublicSetup(t *testing.T) {
+	spec := func(src string) Spec {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+			t.Fatal(err)
+		}
+		return Spec{Node: *n.Content[0], Start: time.Date(2026, 12, 1, 19, 0, 0, 0, time.FixedZone("MSK", 3*3600)), Timezone: "Europe/Moscow"}
+	}
+	a, err := PublicSetup("football", spec("settings: {window: 10m, turn_every: 30m}\nquestion_bank: /srv/forumgm/q.yaml\nteams: [{name: A}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := PublicSetup("football", spec("teams: [{name: A}]\nquestion_bank: /home/x/q.yaml\nsettings: {turn_every: 30m, window: 10m}\n"))
+	c, _ := PublicSetup("football", spec("teams: [{name: A}]\nquestion_bank: /home/x/q.yaml\nsettings: {turn_every: 30m, window: 11m}\n"))
+	want := `{"kind":"football","start":"2026-12-01T16:00:00Z","timezone":"Europe/Moscow","game":{"question_bank":"q.yaml","settings":{"turn_every":"30m","window":"10m"},"teams":[{"name":"A"}]}}`
+	if a != want || b != a || c == a || SetupHash(a) == SetupHash(c) || len(SetupHash(a)) != 64 {
+		t.Fatalf("public setups:\n%s\n%s\n%s", a, b, c)
 	}
 }

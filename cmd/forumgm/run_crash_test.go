@@ -443,6 +443,7 @@ func crashAnywhere(t *testing.T, game *crashGame, kinds []string) {
 	if len(want.thread)+len(want.pms) < len(game.posts) {
 		t.Fatalf("baseline: only %d bot replies:\n%s", len(want.thread), strings.Join(want.thread, "\n---\n"))
 	}
+	verifyAsGuest(t, base, want)
 
 	// The same evening with the daemon killed at many points of the pipeline.
 	w := newCrashWorld(t, ctx, game)
@@ -507,5 +508,19 @@ func sameAsUninterrupted(t *testing.T, want, got crashResult) {
 	}
 	if got.snapshot != want.snapshot {
 		t.Errorf("final state differs:\nwant %s\ngot  %s", want.snapshot, got.snapshot)
+	}
+}
+
+// verifyAsGuest checks a finished game's thread (its last bot post reveals the seed) with
+// `forumgm verify URL`, read as a guest from the board over loopback: it passes (issue 20).
+func verifyAsGuest(t *testing.T, w *crashWorld, res crashResult) {
+	t.Helper()
+	if len(res.thread) == 0 || !strings.Contains(res.thread[len(res.thread)-1], "Зерно партии") {
+		return // the game runs on past the test's evening
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"verify", "--dialect", "mybb", w.url + "/showthread.php?tid=1"}, &out, &errb); code != 0 ||
+		!strings.Contains(out.String(), "verified") || !strings.Contains(out.String(), "draw 0 (after") {
+		t.Errorf("forumgm verify URL on the finished %s game: exit %d\n%s%s", w.game.kind, code, out.String(), errb.String())
 	}
 }
