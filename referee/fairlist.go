@@ -45,7 +45,15 @@ func (r *Referee) listDraws(msgs []game.Message) []game.Message {
 	return append(msgs, game.Message{Body: block})
 }
 
-// drawsBlock is the list: the chain's post ids and the draws, ten to a line, in a code box.
+// decided is one draw and what it decided: its event in the game's words (Describer), else the
+// event's kind.
+type decided struct {
+	game.Draw
+	what string
+}
+
+// drawsBlock is the list: the chain's post ids and the draws in a code box, each event's draws
+// after what they decided, ten to a line.
 func (r *Referee) drawsBlock() string {
 	var b strings.Builder
 	b.WriteString("[i]Для проверки жребия — docs/fairness.md, forumgm verify:[/i]\n")
@@ -68,15 +76,20 @@ func (r *Referee) drawsBlock() string {
 		return b.String()
 	}
 	b.WriteString("\n[code]")
+	col := 0
 	for i, d := range r.drawn {
-		if i > 0 {
-			if i%10 == 0 {
+		if i == 0 || d.what != r.drawn[i-1].what {
+			if i > 0 {
 				b.WriteString("\n")
-			} else {
-				b.WriteString(" ")
 			}
+			b.WriteString(strings.ReplaceAll(d.what, "\n", " ") + ":")
+			col = 0
+		} else if col == 10 {
+			b.WriteString("\n ")
+			col = 0
 		}
-		fmt.Fprintf(&b, "%d:%d:%d@%d", d.N, d.Bound, d.Value, d.K)
+		fmt.Fprintf(&b, " %d:%d:%d@%d", d.N, d.Bound, d.Value, d.K)
+		col++
 	}
 	b.WriteString("[/code]")
 	return b.String()

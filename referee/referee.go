@@ -64,7 +64,7 @@ type Referee struct {
 	chained   uint64      // posts absorbed into the chain so far
 	head      string      // the chain's head after them (game.Chain)
 	links     []game.Link // the chain's posts (ids and heads, no texts), listed at the reveal
-	drawn     []game.Draw // every draw recorded in the log, listed at the reveal
+	drawn     []decided   // every draw recorded in the log, listed at the reveal
 	shown     bool        // the seed was revealed (a RevealedEvent is in the log)
 }
 
@@ -217,10 +217,16 @@ func (r *Referee) apply(ev game.Event) error {
 			return fmt.Errorf("judge: %w", err)
 		}
 	}
-	if d, ok := ev.(game.Drawer); ok {
+	if d, ok := ev.(game.Drawer); ok && len(d.Drawn()) > 0 {
+		what := ev.EventKind()
+		if ds, ok := r.rules.(game.Describer); ok {
+			if s := strings.TrimSpace(ds.Describe(ev)); s != "" {
+				what = s
+			}
+		}
 		for _, dr := range d.Drawn() {
 			r.draws = max(r.draws, dr.N+1)
-			r.drawn = append(r.drawn, dr)
+			r.drawn = append(r.drawn, decided{Draw: dr, what: what})
 		}
 	}
 	if r.lean && !r.restoring {
