@@ -282,6 +282,7 @@ func checkSetup(rep *Report, opening, fin PublicPost, known *game.Registry) {
 		rep.add(false, "the game's setup: %v", err)
 		return
 	}
+	intKeys(&node)
 	setup, err := g.Setup(game.Spec{Node: node, Start: v.Start, Timezone: v.Timezone, WorkingDays: v.WorkingDays, NoPM: v.NoPM})
 	if err != nil {
 		// A setup naming files (a question bank) is rebuilt only where they are: not a failure.
@@ -293,4 +294,21 @@ func checkSetup(rep *Report, opening, fin PublicPost, known *game.Registry) {
 		return
 	}
 	rep.add(true, "the game's setup fixes no chance")
+}
+
+// intKeys gives a mapping key that spells an integer YAML's integer tag again: JSON keys are
+// strings, the configuration's were numbers (football's dice: {37: 6}).
+func intKeys(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode {
+				if _, err := strconv.Atoi(k.Value); err == nil {
+					k.Tag, k.Style = "!!int", 0
+				}
+			}
+		}
+	}
+	for _, c := range n.Content {
+		intKeys(c)
+	}
 }
