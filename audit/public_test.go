@@ -148,7 +148,7 @@ func TestPublicSetup(t *testing.T) {
 // The final post's lists are read from whatever a forum shows: nothing panics, and what is read
 // is what was there.
 func FuzzFinalPostLists(f *testing.F) {
-	f.Add(referee.ChainLead+" 12=0123abcd, 15=89abcdef\n"+referee.DrawsLead+"\n[code]раунд: 0:6:3@0 1:100:50@2[/code]")
+	f.Add(referee.ChainLead + " 12=0123abcd, 15=89abcdef\n" + referee.DrawsLead + "\n[code]раунд: 0:6:3@0 1:100:50@2[/code]")
 	f.Add(referee.ChainLead + " нет\n" + referee.DrawsLead + " нет")
 	f.Add(referee.ChainLead + " ,,=\n" + referee.DrawsLead + " 99999999999999999999:1:1@1")
 	f.Fuzz(func(t *testing.T, text string) {
