@@ -881,12 +881,18 @@ func (c *Config) GameSetup(noPM bool, start time.Time) (*game.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.Setup(c.GameSpec(noPM, start))
+}
+
+// GameSpec is what the game's plugin is configured from (GameSetup), and what the players see of
+// it (game.PublicSetup).
+func (c *Config) GameSpec(noPM bool, start time.Time) game.Spec {
 	dir := ""
 	if c.path != "" {
 		dir = filepath.Dir(c.path)
 	}
-	return g.Setup(game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
-		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM})
+	return game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
+		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM}
 }
 
 // Players are the roster's names ("" errors: none).

@@ -383,6 +383,13 @@ func (d *Daemon) sync(ctx context.Context) error {
 	if err := ref.Restore(recs); err != nil {
 		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
 	}
+	chain, err := d.o.Store.ChainPosts(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	if err := ref.Rechain(chain); err != nil {
+		return fmt.Errorf("daemon: restore the chain: %w", err)
+	}
 	d.ref, d.seq, d.clock, d.hasClock = ref, int64(len(recs)), clk, has
 	d.log.Info().Int("events", len(recs)).Time("clock", clk).Msg("referee rebuilt from the event log")
 	return nil
@@ -794,10 +801,10 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	}
 	if err != nil {
 		// A referee error is a bug or bad input the referee could not handle: flag it for a
-		// moderator rather than stall the game.
+		// moderator rather than stall the game. The post stays in the chain (it was absorbed).
 		d.invalidate()
 		d.fail("referee", err)
-		out = game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagUnreadable, PostID: in.post.ID,
+		out = game.Outcome{Verdict: game.Flagged, Link: out.Link, Flags: []game.Flag{{Kind: game.FlagUnreadable, PostID: in.post.ID,
 			Detail: "the referee failed on this post: " + err.Error()}}}
 	}
 	d.hook("decided")

@@ -11,6 +11,7 @@ import (
 	"forumgm/config"
 	"forumgm/fairness"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/referee"
 	"forumgm/store"
 )
@@ -18,14 +19,15 @@ import (
 // GameRecord is what the store keeps about a game when it is first registered: what a restart (and
 // a replay) needs to rebuild the same referee: the start time when the config left it to the
 // first run, and the game's secret seed and salt, drawn from crypto/rand then and kept only in
-// the store (never in config.yaml, never in logs) until the game reveals them.
+// the store's secrets table (never in the game's config row, config.yaml or logs) until the game
+// reveals them.
 type GameRecord struct {
 	Kind   string    `json:"kind"`
 	Forum  string    `json:"forum"`
 	Thread string    `json:"thread"`
 	Start  time.Time `json:"start"`
-	Seed   string    `json:"seed"`
-	Salt   string    `json:"salt"`
+	Seed   string    `json:"-"` // the store's secrets table
+	Salt   string    `json:"-"`
 }
 
 // Register registers the game in the store (once) and returns its record: a game already
@@ -43,29 +45,32 @@ func Register(ctx context.Context, st *store.Store, cfg *config.Config, now time
 	if rec.Salt, err = secret(); err != nil {
 		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
+	return RegisterRecord(ctx, st, cfg.Game.ID, rec)
+}
+
+// RegisterRecord registers game id with rec unless it is registered (the config row without the
+// secrets, the seed and salt in the secrets table) and returns the stored record: a registered
+// game keeps its start time and its first seed. Register draws the seed; a test or a tool that
+// must replay a known seed gives it here.
+func RegisterRecord(ctx context.Context, st *store.Store, id string, rec GameRecord) (GameRecord, error) {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
-	g, err := st.EnsureGame(ctx, cfg.Game.ID, cfg.Game.Kind, b)
+	g, err := st.EnsureGame(ctx, id, rec.Kind, b)
 	if err != nil {
 		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
 	var stored GameRecord
 	if err := json.Unmarshal(g.Config, &stored); err != nil || stored.Start.IsZero() {
-		return rec, fmt.Errorf("daemon: register: stored game %s has no start time", cfg.Game.ID)
+		return rec, fmt.Errorf("daemon: register: stored game %s has no start time", id)
 	}
-	if stored.Seed == "" {
-		// A game registered before seeds were drawn: give it one now, once.
-		stored.Seed, stored.Salt = rec.Seed, rec.Salt
-		b, err := json.Marshal(stored)
-		if err != nil {
-			return rec, fmt.Errorf("daemon: register: %w", err)
-		}
-		if err := st.SetGameConfig(ctx, cfg.Game.ID, b); err != nil {
-			return rec, fmt.Errorf("daemon: register: %w", err)
-		}
+	// The game's first seed stands; a game registered before seeds were drawn gets one now, once.
+	sec, err := st.EnsureSecret(ctx, id, store.Secret{Seed: rec.Seed, Salt: rec.Salt})
+	if err != nil {
+		return rec, fmt.Errorf("daemon: register: %w", err)
 	}
+	stored.Seed, stored.Salt = sec.Seed, sec.Salt
 	return stored, nil
 }
 
@@ -85,8 +90,12 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 	if err != nil {
 		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
 	}
+	public, err := game.PublicSetup(cfg.Game.Kind, cfg.GameSpec(!caps.PrivateMessages, rec.Start))
+	if err != nil {
+		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
+	}
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
-		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL)}
+		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL), Setup: public}
 	f := func() (*referee.Referee, error) { return referee.New(setup, opt) }
 	if _, err := f(); err != nil {
 		return nil, err

@@ -90,6 +90,19 @@ type Outcome struct {
 	Events   []Event
 	Messages []Message
 	Flags    []Flag
+	// Link is set when the judged post was absorbed into the game's chain (a roster player's
+	// thread post): the store keeps it, so a restored referee continues the chain (Rechain).
+	Link *Link
+}
+
+// Link is one post absorbed into a game's chain (Chain): the chain's K-th post, as absorbed, and
+// the chain's head after it.
+type Link struct {
+	K      uint64
+	PostID string
+	Author string
+	Text   string
+	Head   string
 }
 
 // ModAction is a moderator command.

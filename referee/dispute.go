@@ -31,7 +31,7 @@ func (r *Referee) dispute(in game.Input) (game.Outcome, error) {
 		out.Flags = []game.Flag{flag}
 		return out, nil
 	}
-	moved, err := r.Judge(mv)
+	moved, err := r.judge(mv)
 	if err != nil {
 		return game.Outcome{}, err
 	}

@@ -21,6 +21,13 @@ import (
 
 // JudgeLate judges in, a post first seen after later posts were judged (see above).
 func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
+	link := r.absorb(in) // a late post enters the chain when it is judged, like any other
+	out, err := r.judgeLate(in)
+	out.Link = link
+	return out, err
+}
+
+func (r *Referee) judgeLate(in game.Input) (game.Outcome, error) {
 	if r.isBot(in.Author) {
 		return game.Outcome{Verdict: game.Ignored}, nil
 	}
@@ -28,7 +35,7 @@ func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
 	inPlay := rd.Kind == game.Intent || rd.Kind == game.Unreadable
 	dispute := in.Source == game.Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword)
 	if !inPlay || dispute || !r.rules.IsPlayer(in.Author) {
-		return r.Judge(in)
+		return r.judge(in)
 	}
 	out, err := r.say(in, game.Flagged, game.SayLate, nil)
 	warn := "Пост появился в теме с опозданием: его не было при чтении темы, а более поздние посты уже рассмотрены " +

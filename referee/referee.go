@@ -32,6 +32,9 @@ type Options struct {
 	// Check is the address of the players' in-browser fair-play check (package fairness), given
 	// to the templates in Context.Fair; "" when the pictures folder is not served.
 	Check string
+	// Setup is the game's effective setup as the players may check it (game.PublicSetup): the
+	// opening post commits to it, the final post reveals it; "" for none (transcripts).
+	Setup string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -57,8 +60,12 @@ type Referee struct {
 	restoring bool
 	dropped   int // events folded and dropped (lean)
 	paused    bool
-	draws     uint64 // draws made so far (the next draw's number)
-	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
+	draws     uint64      // draws made so far (the next draw's number)
+	chained   uint64      // posts absorbed into the chain so far
+	head      string      // the chain's head after them (game.Chain)
+	links     []game.Link // the chain's posts (ids and heads, no texts), listed at the reveal
+	drawn     []decided   // every draw recorded in the log, listed at the reveal
+	shown     bool        // the seed was revealed (a RevealedEvent is in the log)
 }
 
 // New builds the referee of a configured game.
@@ -75,6 +82,7 @@ func New(setup *game.Setup, opt Options) (*Referee, error) {
 	}
 	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
 	r.fair = game.Fair{Commitment: game.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
+	r.head = game.ChainStart(r.fair.Commitment)
 	return r, nil
 }
 
@@ -209,9 +217,16 @@ func (r *Referee) apply(ev game.Event) error {
 			return fmt.Errorf("judge: %w", err)
 		}
 	}
-	if d, ok := ev.(game.Drawer); ok {
+	if d, ok := ev.(game.Drawer); ok && len(d.Drawn()) > 0 {
+		what := ev.EventKind()
+		if ds, ok := r.rules.(game.Describer); ok {
+			if s := strings.TrimSpace(ds.Describe(ev)); s != "" {
+				what = s
+			}
+		}
 		for _, dr := range d.Drawn() {
 			r.draws = max(r.draws, dr.N+1)
+			r.drawn = append(r.drawn, decided{Draw: dr, what: what})
 		}
 	}
 	if r.lean && !r.restoring {
@@ -321,8 +336,42 @@ func (r *Referee) chance(at time.Time, decide func(rnd *game.Rand) ([]game.Event
 	return evs, nil, err
 }
 
-// rand is the game's source of chance, positioned after every draw recorded so far.
-func (r *Referee) rand() *game.Rand { return game.NewRand(r.opt.Seed, r.draws) }
+// rand is the game's source of chance, positioned after every draw recorded so far, mixing in
+// the chain as it stands.
+func (r *Referee) rand() *game.Rand {
+	return game.NewRand(r.opt.Seed, r.draws, game.Mix{K: r.chained, Head: r.head})
+}
+
+// absorb adds a roster player's thread post to the game's chain (docs/fairness.md, section 1),
+// before it is decided: the public entropy of every later draw. Other posts are not absorbed.
+func (r *Referee) absorb(in game.Input) *game.Link {
+	if in.Source != game.Thread || r.isBot(in.Author) || !r.rules.IsPlayer(in.Author) {
+		return nil
+	}
+	r.head = game.Chain(r.head, in.Author, in.PostID, in.Post.Text)
+	r.chained++
+	r.links = append(r.links, game.Link{K: r.chained, PostID: in.PostID, Head: r.head})
+	return &game.Link{K: r.chained, PostID: in.PostID, Author: in.Author, Text: in.Post.Text, Head: r.head}
+}
+
+// Rechain gives a restored referee the chain the store kept (every Outcome.Link, in order): it
+// continues from the last. An empty chain leaves it at its start.
+func (r *Referee) Rechain(links []game.Link) error {
+	r.links = r.links[:0]
+	for i, l := range links {
+		if l.K != uint64(i+1) {
+			return fmt.Errorf("judge: chain link %d has k %d", i+1, l.K)
+		}
+		r.links = append(r.links, game.Link{K: l.K, PostID: l.PostID, Head: l.Head})
+	}
+	if len(links) > 0 {
+		r.chained, r.head = uint64(len(links)), links[len(links)-1].Head
+	}
+	return nil
+}
+
+// ChainHead is the chain's position and head as they stand (for the tools that check it).
+func (r *Referee) ChainHead() (k uint64, head string) { return r.chained, r.head }
 
 // checkDrawn fails when the rules drew from rnd without recording every draw in an event.
 func checkDrawn(rnd *game.Rand) error {
@@ -369,7 +418,7 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 	if err != nil {
 		return game.Outcome{}, err
 	}
-	m := game.Message{Body: body}
+	m := game.Message{Body: body + r.setupLine()}
 	if cs, ok := r.rules.(game.ClockStarter); ok {
 		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
 	}
@@ -390,8 +439,16 @@ func (r *Referee) isBot(name string) bool {
 	return r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(r.opt.Bot))
 }
 
-// Judge decides one post or private message.
+// Judge decides one post or private message. A roster player's thread post is absorbed into
+// the game's chain first (Outcome.Link), whatever its verdict.
 func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
+	link := r.absorb(in)
+	out, err := r.judge(in)
+	out.Link = link
+	return out, err
+}
+
+func (r *Referee) judge(in game.Input) (game.Outcome, error) {
 	if r.isBot(in.Author) {
 		return game.Outcome{Verdict: game.Ignored}, nil
 	}
@@ -463,14 +520,21 @@ func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
 func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, error) {
 	out := game.Outcome{Verdict: game.Accepted, Events: evs}
 	c := r.ctx(in)
+	reveals := false
 	for _, ev := range evs {
 		msgs, err := r.rules.Messages(c, ev)
 		if err != nil {
 			return game.Outcome{}, err
 		}
+		if _, ok := ev.(*RevealedEvent); ok {
+			reveals = true
+		}
 		for _, m := range msgs {
 			out.Messages = append(out.Messages, r.route(in, m))
 		}
+	}
+	if reveals {
+		out.Messages = r.listDraws(out.Messages)
 	}
 	return out, nil
 }

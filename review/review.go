@@ -25,6 +25,7 @@ import (
 // stand in a stub that only knows moderator commands).
 type Referee interface {
 	Restore(recs []game.Record) error
+	Rechain(links []game.Link) error
 	Moderate(cmd game.ModCommand) (game.Outcome, error)
 	Snapshot() any
 	Rules() game.Rules
@@ -184,6 +185,13 @@ func (r *Review) referee(ctx context.Context) (Referee, int64, error) {
 		return nil, 0, err
 	}
 	if err := ref.Restore(recs); err != nil {
+		return nil, 0, cause(err, "review: restore")
+	}
+	chain, err := r.Store.ChainPosts(ctx, r.Game)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := ref.Rechain(chain); err != nil {
 		return nil, 0, cause(err, "review: restore")
 	}
 	return ref, int64(len(recs)), nil

@@ -17,6 +17,9 @@ import (
 // (flags default to it). The notices are made once the store numbers the flags (Commit.Notices),
 // so each names its flag's own number.
 func (c *Commit) Fill(out game.Outcome, in *game.Input, n Notify) error {
+	if out.Link != nil {
+		c.Link = &Link{K: out.Link.K, PostID: out.Link.PostID, Head: out.Link.Head}
+	}
 	for _, ev := range out.Events {
 		r, err := game.Encode(ev)
 		if err != nil {

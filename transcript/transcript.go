@@ -130,6 +130,10 @@ type Result struct {
 	Timed []Timed      `json:"timed"`
 	// Events is the game's event log, in order (not in the JSON).
 	Events []game.Event `json:"-"`
+	// Start is the head of the game's chain before any post and Chain the posts it absorbed, in
+	// order (docs/fairness.md, section 1; not in the JSON).
+	Start string      `json:"-"`
+	Chain []game.Link `json:"-"`
 }
 
 // split separates the game's own keys from the common ones, and takes the seed and the salt out
@@ -194,7 +198,8 @@ func (t *Transcript) Replay() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Posts: []PostResult{}, Timed: []Timed{}}
+	_, head := ref.ChainHead()
+	res := &Result{Posts: []PostResult{}, Timed: []Timed{}, Start: head}
 	// posted is what the game's replies at at become on the forum: a transcript posts each reply
 	// at the time of what it answers (no posting delays), so a reply that starts a clock states
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
@@ -248,6 +253,9 @@ func (t *Transcript) Replay() (*Result, error) {
 			return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
 		}
 		res.Events = append(res.Events, out.Events...)
+		if out.Link != nil {
+			res.Chain = append(res.Chain, *out.Link)
+		}
 		pr := PostResult{Index: i, Author: p.Author, Verdict: string(out.Verdict), Replies: bodies(out.Messages)}
 		res.Posts = append(res.Posts, pr)
 		if p.At.After(last) {

@@ -75,6 +75,15 @@ func refuseFixed(cfg *config.Config, caps forum.Capabilities) error {
 	return errors.Join(errs...)
 }
 
+// refuseFixedLive is refuseFixed for a config about to run, with its forum's capabilities.
+func refuseFixedLive(cfg *config.Config) error {
+	f, err := openForum(cfg.Forum.Dialect, forum.Config{BaseURL: cfg.Forum.URL, Username: cfg.Bot.Username, Location: cfg.ForumLocation()})
+	if err != nil {
+		return fmt.Errorf("forum.dialect: %w", err)
+	}
+	return refuseFixed(cfg, f.Capabilities())
+}
+
 // checkNamesOnline looks the players and moderators up on the forum when the bot can log in
 // (its password is set and the forum answers); otherwise it says the names were not checked.
 func checkNamesOnline(ctx context.Context, cfg *config.Config, stdout io.Writer) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,14 @@ game:
 	} {
 		if code, stderr := check(c.extra); code != 1 || !strings.Contains(stderr, c.field) || !strings.Contains(stderr, "live game") {
 			t.Errorf("%s: exit %d, stderr %q", c.field, code, stderr)
+		}
+		// forumgm run refuses it too, before it opens the store or the forum.
+		var out, errb bytes.Buffer
+		if code := run([]string{"run", "--config", cfg}, &out, &errb); code != 1 || !strings.Contains(errb.String(), c.field) || !strings.Contains(errb.String(), "live game") {
+			t.Errorf("run with %s: exit %d, stderr %q", c.field, code, errb.String())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "forumgm.db")); err == nil {
+			t.Errorf("run with %s opened a store", c.field)
 		}
 	}
 }

@@ -43,6 +43,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if !hooks.fixedChance {
+		// A live game whose settings fix chance is refused, as check-config refuses it.
+		if err := refuseFixedLive(cfg); err != nil {
+			log.Error().Err(err).Str("kind", "start").Msg("cannot start the games")
+			return err
+		}
+	}
 	var clock daemon.Clock = daemon.RealClock{}
 	if hooks.clock != nil {
 		clock = hooks.clock
@@ -115,6 +122,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				// A bot's password this process does not have would stop the next start: refused
 				// now, while the games run (the environment is the one the daemon started with).
 				err = next.CheckSecrets(false)
+			}
+			if err == nil && !hooks.fixedChance {
+				err = refuseFixedLive(next)
 			}
 			if err != nil {
 				log.Error().Err(err).Str("kind", "reload").Msg("config reload refused; the games run on as they were")
@@ -236,11 +246,14 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 //	FORUMGM_TEST_RESCAN=DURATION     the edit rescan interval
 //	FORUMGM_TEST_FAST_HTTP=1         no per-host rate limit (loopback sandbox only)
 type testHooks struct {
-	fastHTTP bool
-	hook     func(string)
-	clock    daemon.Clock
-	poll     time.Duration
-	rescan   time.Duration
+	// fixedChance lets a test's config fix chance (FORUMGM_TEST_FIXED_CHANCE=1): scripted games
+	// with fixed die faces and start cells, which a live game may not have.
+	fixedChance bool
+	fastHTTP    bool
+	hook        func(string)
+	clock       daemon.Clock
+	poll        time.Duration
+	rescan      time.Duration
 }
 
 func testHooksFromEnv() (testHooks, error) {
@@ -268,6 +281,7 @@ func testHooksFromEnv() (testHooks, error) {
 		}
 	}
 	h.fastHTTP = os.Getenv("FORUMGM_TEST_FAST_HTTP") == "1"
+	h.fixedChance = os.Getenv("FORUMGM_TEST_FIXED_CHANCE") == "1"
 	if v := os.Getenv("FORUMGM_TEST_POLL"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {

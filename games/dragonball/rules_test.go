@@ -462,7 +462,7 @@ func TestSandboxDeadline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs, err := rules.(game.Opener).Open(now, game.NewRand("1", 0))
+		evs, err := rules.(game.Opener).Open(now, game.NewRand("1", 0, game.Mix{}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,7 @@ func TestDragonballReplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := game.NewRand("tmpl", 0)
+	rnd := game.NewRand("tmpl", 0, game.Mix{})
 	apply := func(evs []game.Event, err error) []game.Event {
 		t.Helper()
 		if err != nil {
