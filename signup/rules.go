@@ -466,10 +466,11 @@ func (r *Rules) form(at time.Time, ss []signed, rnd *game.Rand) ([]game.Event, e
 		}
 	}
 	f := &Formed{At: at}
+	chosen := teams
 	place := func(order []string) ([]game.Formed, []string) {
-		out := make([]game.Formed, len(teams))
-		for i := range teams {
-			out[i] = game.Formed{Key: teams[i].Key, Players: slices.Clone(teams[i].Players)}
+		out := make([]game.Formed, len(chosen))
+		for i := range chosen {
+			out[i] = game.Formed{Key: chosen[i].Key, Players: slices.Clone(chosen[i].Players)}
 		}
 		room := func(i int) bool { return shape.Teams[i].Size == 0 || len(out[i].Players) < shape.Teams[i].Size }
 		for _, name := range order {

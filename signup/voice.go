@@ -65,6 +65,8 @@ type view struct {
 	Organise time.Time
 	Equal    bool
 	Example  string // a team word for «записываюсь за …»
+	// ExampleLabel is that team's name for «в команду …».
+	ExampleLabel string
 	Leave    string // the game's Departure sentence
 	Fair     game.Fair
 	Private  bool
@@ -86,6 +88,7 @@ func (r *Rules) view(c game.Context) view {
 	if c.In != nil {
 		v.Author = c.In.Author
 	}
+	v.ExampleLabel = r.p.shape.Teams[len(r.p.shape.Teams)-1].Label
 	if ws := r.p.shape.Teams[len(r.p.shape.Teams)-1].Words; len(ws) > 0 {
 		v.Example = ws[0]
 	} else {
