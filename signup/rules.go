@@ -193,6 +193,13 @@ func (r *Rules) open_() []string {
 }
 
 func (r *Rules) decideJoin(in game.Act, j *Join) ([]game.Event, error) {
+	if r.phase == organising && !r.isStaff(in.Author) {
+		if _, in2 := r.teamOf(in.Author); !in2 {
+			if t := r.gap(); t != "" { // someone left before play: his place is open
+				return []game.Event{&Joined{At: in.At, Player: in.Author, Team: t}}, nil
+			}
+		}
+	}
 	if r.phase != signing {
 		if len(r.open) > 0 {
 			return r.decideTakeover(in, &Takeover{})
@@ -244,6 +251,26 @@ func (r *Rules) decideLeave(in game.Act) ([]game.Event, error) {
 		return r.decideDepart(in, &Depart{})
 	}
 	return []game.Event{&Left{At: in.At, Player: r.player(in.Author)}}, nil
+}
+
+// gap is the formed team a newcomer joins during organisation: the smallest below its size
+// (or below the biggest team, for equal teams); "" none.
+func (r *Rules) gap() string {
+	best, most := -1, 0
+	for _, t := range r.teams {
+		most = max(most, len(t.Players))
+	}
+	for i, t := range r.teams {
+		slot := r.p.shape.Teams[r.teamIndex(t.Key)]
+		room := slot.Size > 0 && len(t.Players) < slot.Size || slot.Size == 0 && r.p.shape.Equal && len(t.Players) < most
+		if room && (best < 0 || len(t.Players) < len(r.teams[best].Players)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return r.teams[best].Key
 }
 
 // teamOf is the team a player is in (formed teams).
@@ -435,9 +462,13 @@ func (r *Rules) formedIndex(key string) int {
 	return slices.IndexFunc(r.teams, func(t game.Formed) bool { return t.Key == key })
 }
 
-func (r *Rules) cloneTeams() []game.Formed {
-	out := make([]game.Formed, len(r.teams))
-	for i, t := range r.teams {
+func (r *Rules) cloneTeams() []game.Formed { return cloneFormed(r.teams) }
+
+// cloneFormed is a deep copy of teams (the state never shares an event's slices: a later fold
+// changes the state, never the log).
+func cloneFormed(teams []game.Formed) []game.Formed {
+	out := make([]game.Formed, len(teams))
+	for i, t := range teams {
 		out[i] = game.Formed{Key: t.Key, Players: slices.Clone(t.Players), Role: t.Role}
 		if t.Pieces != nil {
 			out[i].Pieces = map[string][]string{}
@@ -574,6 +605,12 @@ func (r *Rules) start(at time.Time, teams []game.Formed, rnd *game.Rand) ([]game
 func (r *Rules) Apply(ev game.Event) error {
 	switch e := ev.(type) {
 	case *Joined:
+		if r.phase == organising {
+			t := &r.teams[r.formedIndex(e.Team)]
+			t.Players = append(slices.Clone(t.Players), e.Player)
+			t.Pieces, r.sent[t.Key] = nil, false // the list no longer fits the team
+			break
+		}
 		r.signed = append(r.signed, signed{Name: e.Player, Team: e.Team})
 	case *Left:
 		if i := r.signedIndex(e.Player); i >= 0 {
@@ -590,17 +627,17 @@ func (r *Rules) Apply(ev game.Event) error {
 	case *Extended:
 		r.deadline = e.Until
 	case *Formed:
-		r.teams, r.phase, r.orgUntil = e.Teams, organising, e.Until
+		r.teams, r.phase, r.orgUntil = cloneFormed(e.Teams), organising, e.Until
 	case *RoleNamed:
 		r.teams[r.formedIndex(e.Team)].Role, r.named[e.Team] = e.Player, true
 	case *PiecesSent:
-		r.teams[r.formedIndex(e.Team)].Pieces, r.sent[e.Team] = e.Pieces, true
+		r.teams[r.formedIndex(e.Team)].Pieces, r.sent[e.Team] = cloneFormed([]game.Formed{{Pieces: e.Pieces}})[0].Pieces, true
 	case *Started:
 		inner, err := r.p.build(e.Teams, e.At)
 		if err != nil {
 			return err
 		}
-		r.inner, r.teams, r.phase = inner, e.Teams, playing
+		r.inner, r.teams, r.phase = inner, cloneFormed(e.Teams), playing
 		r.opening, r.quiet = e.Opened, map[game.Event]bool{}
 	case *Departed:
 		r.open = append(r.open, vacancy{Player: e.Player, Team: e.Team, Until: e.Until})
