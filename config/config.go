@@ -592,8 +592,8 @@ func (c *Config) validate() error {
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
 		bad("game", "%v", flatten(err))
 	} else {
-		if len(setup.Players) == 0 {
-			bad("game.roster", "no players")
+		if len(setup.Players) == 0 && !setup.SignUp {
+			bad("game.roster", "no players (or a signup: block: players sign up in the thread)")
 		}
 		for i, name := range setup.Players {
 			if seenMod[strings.ToLower(strings.TrimSpace(name))] {

@@ -50,6 +50,8 @@ type Setup struct {
 	New func() (Rules, error)
 	// Players are the roster's forum names (config checks them against moderators and the bot).
 	Players []string
+	// SignUp: the roster is formed in the thread (a sign-up phase): Players is empty.
+	SignUp bool
 	// Fixed names the settings set (their YAML names) that fix a draw or the starting position
 	// (test positions: fixed die faces, start cells, balances, a given salt). Players cannot see
 	// or check them, so check-config refuses them in a live config (docs/fairness.md).

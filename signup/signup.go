@@ -91,7 +91,7 @@ func (g *Game) Setup(sp game.Spec) (*game.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &game.Setup{New: func() (game.Rules, error) { return p.rules(), nil }}, nil
+	return &game.Setup{New: func() (game.Rules, error) { return p.rules(), nil }, SignUp: true}, nil
 }
 
 // split takes the signup: block out of a game section (nil: none).
