@@ -90,6 +90,8 @@ func TestSignupEndToEnd(t *testing.T) {
 			{1, "14:01", "", false, "", "Футбольная игра с кубиком начинается", false, "signup.started"},
 			{1, "20:01", "", false, "", "Время 1 хода", false, "football.turn_opened"},
 			{1, "20:02", "Петя", false, "Бросаю 37", "«Спартак» (Петя): число 37", false, "football.rolled"},
+			{1, "20:03", "Гоша", false, "выхожу из игры", "найдите ему замену", false, "signup.departed"},
+			{1, "20:04", "Маша", false, "записываюсь на замену Гоша", "Гоша → Маша", false, "football.player_replaced"},
 		}},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package football
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -52,4 +53,14 @@ func (Game) Enrol(sp game.Spec, teams []game.Formed) (game.Spec, error) {
 	out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "teams"}, &n)
 	sp.Node = out
 	return sp, nil
+}
+
+// Replace is the intent putting a new player in a player's place (game.Replacer).
+func (r *Rules) Replace(old, new string) (any, error) {
+	return &rules.ReplacePlayer{Old: strings.TrimSpace(old), New: strings.TrimSpace(new)}, nil
+}
+
+// Remove is the intent taking a player out of his team.
+func (r *Rules) Remove(name string) (any, error) {
+	return &rules.RemovePlayer{Name: strings.TrimSpace(name)}, nil
 }
