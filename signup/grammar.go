@@ -49,8 +49,8 @@ func (r *Rules) read(in game.Input) (game.Reading, bool) {
 	case strings.HasPrefix(first, "записываюсь на замену") || strings.HasPrefix(first, "записываюсь в замену"):
 		old := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(first, "записываюсь на замену"), "записываюсь в замену"))
 		return game.Reading{Kind: game.Intent, Open: true, Intent: &Takeover{Old: r.player(old)}}, true
-	case len(words) > 0 && words[0] == "записываюсь":
-		rest := strings.TrimSpace(strings.TrimPrefix(first, "записываюсь"))
+	case len(words) > 0 && strings.TrimRight(words[0], ",.!;:") == "записываюсь":
+		rest := strings.TrimSpace(strings.TrimPrefix(first, words[0]))
 		switch {
 		case strings.HasPrefix(rest, "за "):
 			rest = strings.TrimPrefix(rest, "за ")
@@ -141,11 +141,23 @@ func (r *Rules) pieces(lines []string) *SendPieces {
 		}
 		pl := PieceLine{Player: r.player(strings.TrimSpace(name))}
 		for _, p := range strings.FieldsFunc(list, func(c rune) bool { return c == ',' || c == ';' || unicode.IsSpace(c) }) {
-			pl.Pieces = append(pl.Pieces, p)
+			pl.Pieces = append(pl.Pieces, r.piece(p))
 		}
 		out.Lines = append(out.Lines, pl)
 	}
 	return out
+}
+
+// piece is a piece as the game spells it (p is folded: look-alike letters, case).
+func (r *Rules) piece(p string) string {
+	for _, t := range r.p.shape.Teams {
+		for _, q := range t.Pieces {
+			if fold(q) == p {
+				return q
+			}
+		}
+	}
+	return p
 }
 
 // cutAny cuts s at the first of seps.

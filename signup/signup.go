@@ -120,6 +120,7 @@ type prepared struct {
 	organise, replace, extend time.Duration
 	probe                     game.Rules // the game on a placeholder roster: texts before play
 	set                       *templates.Set
+	loc                       *time.Location // the game's zone (game.timezone, else the deadline's)
 }
 
 func (g *Game) prepare(sp game.Spec, cfg Config) (*prepared, error) {
@@ -146,7 +147,15 @@ func (g *Game) prepare(sp game.Spec, cfg Config) (*prepared, error) {
 			}
 		}
 	}
-	p := &prepared{g: g, sp: sp, cfg: cfg, shape: shape}
+	p := &prepared{g: g, sp: sp, cfg: cfg, shape: shape, loc: cfg.Deadline.Location()}
+	if sp.Timezone != "" {
+		loc, err := time.LoadLocation(sp.Timezone)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("signup: timezone %q: %w", sp.Timezone, err))
+		} else {
+			p.loc = loc
+		}
+	}
 	for _, d := range []struct {
 		name, v string
 		def     time.Duration

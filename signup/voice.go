@@ -13,7 +13,7 @@ import (
 
 // funcs are the voice's own template functions.
 var funcs = template.FuncMap{
-	"when":      func(t time.Time) string { return t.Format("02.01 в 15:04") },
+	"when":      func(v view, t time.Time) string { return t.In(v.Loc).Format("02.01 в 15:04") },
 	"teamLabel": func(v view, key string) string { return v.Labels[key] },
 	"problemView": func(v view, p Problem) struct {
 		V view
@@ -71,6 +71,7 @@ type view struct {
 	Fair     game.Fair
 	Private  bool
 	Mod      *game.ModCommand
+	Loc      *time.Location    // the game's zone: every time is shown in it
 	Labels   map[string]string // team key → its Russian name
 	RoleWord string            // the role teams name ("капитан"), "" none
 }
@@ -78,7 +79,7 @@ type view struct {
 func (r *Rules) view(c game.Context) view {
 	v := view{Title: r.p.probe.Title(), Event: c.Event, Deadline: r.deadline, Organise: r.orgUntil, Equal: r.p.shape.Equal,
 		Leave: r.p.shape.Departure, Fair: c.Fair, Private: c.Private, Mod: c.Mod, Capacity: r.capacity(), Count: len(r.signed),
-		Labels: map[string]string{}}
+		Labels: map[string]string{}, Loc: r.p.loc}
 	for _, t := range r.p.shape.Teams {
 		v.Labels[t.Key] = t.Label
 		if t.Role != "" {
@@ -209,16 +210,16 @@ func (r *Rules) Describe(ev game.Event) string {
 func (r *Rules) Status() string {
 	switch r.phase {
 	case signing:
-		return fmt.Sprintf("запись до %s: %d %s", r.deadline.Format("02.01 15:04"), len(r.signed), "записались")
+		return fmt.Sprintf("запись до %s: %d %s", r.deadline.In(r.p.loc).Format("02.01 15:04"), len(r.signed), "записались")
 	case organising:
-		return "команды сформированы, организуются до " + r.orgUntil.Format("02.01 15:04")
+		return "команды сформированы, организуются до " + r.orgUntil.In(r.p.loc).Format("02.01 15:04")
 	case cancelled:
 		return "игра отменена до начала"
 	}
 	if d, ok := r.inner.(game.Describer); ok {
 		s := d.Status()
 		for _, v := range r.open {
-			s += fmt.Sprintf("; ищут замену для %s до %s", v.Player, v.Until.Format("02.01 15:04"))
+			s += fmt.Sprintf("; ищут замену для %s до %s", v.Player, v.Until.In(r.p.loc).Format("02.01 15:04"))
 		}
 		return s
 	}
