@@ -134,19 +134,21 @@ func (r *fakeRules) DecodeEvent(kind string, data []byte) (game.Event, error) {
 	e := &fakeEvent{}
 	return e, json.Unmarshal(data, e)
 }
-func (r *fakeRules) Title() string               { return "Проба" }
-func (r *fakeRules) IsPlayer(name string) bool   { return slices.Contains(r.players, name) }
+func (r *fakeRules) Title() string                                   { return "Проба" }
+func (r *fakeRules) IsPlayer(name string) bool                       { return slices.Contains(r.players, name) }
 func (r *fakeRules) Say(name string, _ game.Context) (string, error) { return "[" + name + "]", nil }
 func (r *fakeRules) Messages(_ game.Context, ev game.Event) ([]game.Message, error) {
 	return []game.Message{{Body: ev.EventKind()}}, nil
 }
-func (r *fakeRules) Refusal(_ game.Context, err error) (string, bool, error) { return err.Error(), false, nil }
-func (r *fakeRules) Over() bool                                            { return false }
-func (r *fakeRules) Ender(string, string) any                              { return nil }
-func (r *fakeRules) Undoable(game.Event) (string, bool)                    { return "", false }
-func (r *fakeRules) Snapshot() any                                         { return r.players }
-func (r *fakeRules) Required() []string                                    { return nil }
-func (r *fakeRules) Defined(string) bool                                   { return true }
+func (r *fakeRules) Refusal(_ game.Context, err error) (string, bool, error) {
+	return err.Error(), false, nil
+}
+func (r *fakeRules) Over() bool                         { return false }
+func (r *fakeRules) Ender(string, string) any           { return nil }
+func (r *fakeRules) Undoable(game.Event) (string, bool) { return "", false }
+func (r *fakeRules) Snapshot() any                      { return r.players }
+func (r *fakeRules) Required() []string                 { return nil }
+func (r *fakeRules) Defined(string) bool                { return true }
 func (r *fakeRules) Read(in game.Input) game.Reading {
 	if strings.HasPrefix(in.Post.Text, "ход") {
 		return game.Reading{Kind: game.Intent, Move: true, Intent: &fakeMove{}}

@@ -67,13 +67,13 @@ type view struct {
 	Example  string // a team word for «записываюсь за …»
 	// ExampleLabel is that team's name for «в команду …».
 	ExampleLabel string
-	Leave    string // the game's Departure sentence
-	Fair     game.Fair
-	Private  bool
-	Mod      *game.ModCommand
-	Loc      *time.Location    // the game's zone: every time is shown in it
-	Labels   map[string]string // team key → its Russian name
-	RoleWord string            // the role teams name ("капитан"), "" none
+	Leave        string // the game's Departure sentence
+	Fair         game.Fair
+	Private      bool
+	Mod          *game.ModCommand
+	Loc          *time.Location    // the game's zone: every time is shown in it
+	Labels       map[string]string // team key → its Russian name
+	RoleWord     string            // the role teams name ("капитан"), "" none
 }
 
 func (r *Rules) view(c game.Context) view {
