@@ -150,6 +150,9 @@ func (r *fakeRules) Snapshot() any                      { return r.players }
 func (r *fakeRules) Required() []string                 { return nil }
 func (r *fakeRules) Defined(string) bool                { return true }
 func (r *fakeRules) Read(in game.Input) game.Reading {
+	if in.Post.Text == "помощь" {
+		return game.Reading{Kind: game.Help}
+	}
 	if strings.HasPrefix(in.Post.Text, "ход") {
 		return game.Reading{Kind: game.Intent, Move: true, Intent: &fakeMove{}}
 	}

@@ -263,6 +263,7 @@ func TestOrganiseAndReplace(t *testing.T) {
 		verdict   game.Verdict
 		want      string
 	}{
+		{9, "Оля", "помощь", false, game.Accepted, "Вася: a1, a2"},
 		{10, "Вася", "Игроки-воины\nВася: a1, a2, a3\nПетя: a4", true, game.Refused, "каждому игроку команды по 2"},
 		{11, "Вася", "Игроки-воины\nВася: a1, a2\nОля: a3, a4", true, game.Refused, "Оля не в вашей команде"},
 		{12, "Вася", "Игроки-воины\nВася: а1, А2\nПетя: a3, a4", true, game.Accepted, "Петя: a3, a4"},
@@ -271,6 +272,7 @@ func TestOrganiseAndReplace(t *testing.T) {
 		{15, "Гоша", "игроки-воины\nОля: b1, b2\nГоша: b3, b4", true, game.Accepted, "Гоша: b3, b4"},
 		{15, "Оля", "капитан: Гоша", false, game.Accepted, "капитан — Гоша"},
 		{16, "Оля", "ход", false, game.Accepted, "fake.moved"},
+		{17, "Оля", "помощь", false, game.Accepted, "[help]\nУйти из игры: «выхожу из игры»"},
 		{190, "Вася", "ход", false, game.Accepted, "fake.moved"},
 		{200, "Вася", "выхожу из игры", false, game.Accepted, "найдите ему замену: новый игрок пишет в теме «записываюсь на замену Вася»"},
 		{201, "Вася", "выхожу из игры", false, game.Refused, "уже вышел"},
@@ -287,10 +289,10 @@ func TestOrganiseAndReplace(t *testing.T) {
 		if out.Verdict != s.verdict || !strings.Contains(body(out), s.want) {
 			t.Fatalf("step %d (%s: %q): %s %q, want %s with %q", i, s.who, s.text, out.Verdict, body(out), s.verdict, s.want)
 		}
-		if i == 2 && strings.Contains(body(out), "Игра начинается") {
+		if i == 3 && strings.Contains(body(out), "Игра начинается") {
 			t.Fatal("started before every team organised")
 		}
-		if i == 6 && !strings.Contains(body(out), "Игра начинается") {
+		if i == 7 && !strings.Contains(body(out), "Игра начинается") {
 			t.Fatalf("not started when the last team organised: %q", body(out))
 		}
 	}

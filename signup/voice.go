@@ -74,6 +74,8 @@ type view struct {
 	Loc          *time.Location    // the game's zone: every time is shown in it
 	Labels       map[string]string // team key → its Russian name
 	RoleWord     string            // the role teams name ("капитан"), "" none
+	// Organising: the help is asked between the formation and the start.
+	Organising bool
 }
 
 func (r *Rules) view(c game.Context) view {
@@ -137,10 +139,20 @@ func (r *Rules) Say(name string, c game.Context) (string, error) {
 		case game.SayStart:
 			return r.p.set.Render("signup_start", r.view(c))
 		case game.SayHelp:
-			return r.p.set.Render("signup_help", r.view(c))
+			v := r.view(c)
+			v.Organising = r.phase == organising
+			return r.p.set.Render("signup_help", v)
 		}
 	}
-	return r.cur().Say(name, c)
+	out, err := r.cur().Say(name, c)
+	if err == nil && name == game.SayHelp && r.inner != nil {
+		more, e := r.p.set.Render("leave_help", r.view(c))
+		if e != nil {
+			return "", e
+		}
+		out += "\n" + more
+	}
+	return out, err
 }
 
 // Messages renders what an event causes: the sign-up's own events here, the game's by the game.

@@ -3,6 +3,7 @@ package crusade
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -37,7 +38,9 @@ func (Game) Shape(_ game.Spec, names []string, size int) (game.Shape, error) {
 	}, nil
 }
 
-// Enrol writes the formed sides as the section's players (each with his warriors).
+// Enrol writes the formed sides as the section's players (each with his warriors). A private
+// deployment without a deadline gets one: DeploymentWithin after play begins (the seed sends
+// the deployment with the «Игроки-воины» list; here it follows it).
 func (Game) Enrol(sp game.Spec, teams []game.Formed) (game.Spec, error) {
 	var list []player
 	for _, t := range teams {
@@ -45,7 +48,53 @@ func (Game) Enrol(sp game.Spec, teams []game.Formed) (game.Spec, error) {
 			list = append(list, player{Name: p, Side: t.Key, Warriors: t.Pieces[p]})
 		}
 	}
-	return withKey(sp, "players", list)
+	sp, err := withKey(sp, "players", list)
+	if err != nil {
+		return sp, err
+	}
+	return privateDeadline(sp)
+}
+
+// DeploymentWithin is how long the sides of a sign-up game have for a private deployment when
+// the section sets no settings.deployment_deadline.
+const DeploymentWithin = 24 * time.Hour
+
+// privateDeadline adds settings.deployment_deadline to a private deployment that has none.
+func privateDeadline(sp game.Spec) (game.Spec, error) {
+	private := false
+	var settings *yaml.Node
+	for i := 0; i+1 < len(sp.Node.Content); i += 2 {
+		switch k, v := sp.Node.Content[i].Value, sp.Node.Content[i+1]; k {
+		case "deployment":
+			private = v.Kind == yaml.ScalarNode && v.Value == "private"
+		case "settings":
+			settings = v
+		}
+	}
+	if !private {
+		return sp, nil
+	}
+	dl := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: sp.Start.Add(DeploymentWithin).Format(time.RFC3339)}
+	key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "deployment_deadline"}
+	if settings == nil {
+		m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key, dl}}
+		sp.Node.Content = append(sp.Node.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "settings"}, m)
+		return sp, nil
+	}
+	for i := 0; i+1 < len(settings.Content); i += 2 {
+		if settings.Content[i].Value == "deployment_deadline" {
+			return sp, nil
+		}
+	}
+	c := *settings
+	c.Content = append(append([]*yaml.Node(nil), settings.Content...), key, dl)
+	for i := 0; i+1 < len(sp.Node.Content); i += 2 {
+		if sp.Node.Content[i].Value == "settings" {
+			sp.Node.Content = append([]*yaml.Node(nil), sp.Node.Content...)
+			sp.Node.Content[i+1] = &c
+		}
+	}
+	return sp, nil
 }
 
 // withKey is sp with its section's key set to v (replacing roster keys it had).
