@@ -43,12 +43,14 @@ type Extended struct {
 	Short []string  `json:"short"` // the teams' keys that lack players
 }
 
+var _ game.Drawer = (*Formed)(nil) // the referee counts its draws, verify re-derives them
+
 // Formed is the teams formed from the sign-ups: unassigned players were placed by a seeded
 // draw (the permutation's draws are recorded), Moved players were moved to even the teams.
 type Formed struct {
 	At    time.Time     `json:"at"`
 	Teams []game.Formed `json:"teams"`
-	Drawn []string      `json:"drawn,omitempty"` // the unassigned players in the drawn order
+	Order []string      `json:"order,omitempty"` // the unassigned players in the drawn order
 	Moved []string      `json:"moved,omitempty"`
 	Until time.Time     `json:"until"` // the organisation deadline (At when there is nothing to organise)
 	game.Chance

@@ -546,12 +546,12 @@ func (r *Rules) form(at time.Time, ss []signed, rnd *game.Rand) ([]game.Event, e
 	}
 	if len(free) > 1 && rnd != nil {
 		perm := rnd.Perm(len(free))
-		f.Drawn = make([]string, len(free))
+		f.Order = make([]string, len(free))
 		for i, j := range perm {
-			f.Drawn[i] = free[j]
+			f.Order[i] = free[j]
 		}
 		f.Draws = rnd.Take()
-		teams, f.Moved = place(f.Drawn)
+		teams, f.Moved = place(f.Order)
 	}
 	f.Teams = teams
 	organise := false

@@ -5,21 +5,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"forumgm/game"
 )
 
 // TestSignupExamples replays each game's example from its first sign-up against its golden and
 // checks the phases every such game goes through are in the replies.
 func TestSignupExamples(t *testing.T) {
 	cases := []struct {
-		file string
-		want []string
+		file  string
+		drawn bool // the formation drew (unassigned players)
+		want  []string
 	}{
-		{"crusade-signup.yaml", []string{"вы записаны в команду «крестоносцы»", "Вы уже записаны", "Команды «тамплиеров» нет",
+		{"crusade-signup.yaml", true, []string{"вы записаны в команду «крестоносцы»", "Вы уже записаны", "Команды «тамплиеров» нет",
 			"вытянута жребием", "В списке не так", "«Игроки-воины» команды «сарацины» принят", "Игра начинается!",
 			"Ход 1 принят", "найдите ему замену", "Замена в команде «сарацины»: Петя → Оля", "Замены для Коля", "сняты с поля"}},
-		{"dragonball-signup.yaml", []string{"дракону приказывает — Рон", "Джинни, вы записаны в команду «Змеи»",
+		{"dragonball-signup.yaml", false, []string{"дракону приказывает — Рон", "Джинни, вы записаны в команду «Змеи»",
 			"Игра начинается!", "Приказы приняты", "Замена в команде «Змеи»: Гойл → Невилл", "[b]Раунд 1[/b]"}},
-		{"football-signup.yaml", []string{"вытянута жребием", "Вася не в вашей команде", "капитан — Оля",
+		{"football-signup.yaml", true, []string{"вытянута жребием", "Вася не в вашей команде", "капитан — Оля",
 			"По умолчанию (команда не прислала вовремя): капитан «Динамо» — Вася", "Футбольная игра с кубиком начинается!"}},
 	}
 	for _, c := range cases {
@@ -30,6 +33,33 @@ func TestSignupExamples(t *testing.T) {
 				if !strings.Contains(string(b), jsonText(w)) {
 					t.Errorf("the replies lack %q", w)
 				}
+			}
+			// Every draw of the game, the formation's included, has its own number, in order: none is
+			// made twice (a draw the referee did not count would be re-used by the next event).
+			tr, err := Load(path, known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := tr.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			next, formed := uint64(0), false
+			for _, ev := range res.Events {
+				d, ok := ev.(game.Drawer)
+				if !ok {
+					continue
+				}
+				formed = formed || ev.EventKind() == "signup.formed" && len(d.Drawn()) > 0
+				for _, dr := range d.Drawn() {
+					if dr.N != next {
+						t.Fatalf("%s: draw %d, want %d", ev.EventKind(), dr.N, next)
+					}
+					next++
+				}
+			}
+			if c.drawn != formed {
+				t.Errorf("a formation draw recorded: %v, want %v", formed, c.drawn)
 			}
 			golden := filepath.Join("testdata", strings.TrimSuffix(c.file, ".yaml")+".golden.json")
 			if *update {
