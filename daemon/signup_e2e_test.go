@@ -25,7 +25,7 @@ type signupStep struct {
 // TestSignupEndToEnd runs each game from an empty thread through the daemon over loopback HTTP
 // on the sandbox forum: sign-ups (with refusals), the teams formed, the organisation in the
 // thread or by private message, the game's opening post, a first move, and a player leaving and
-// being replaced; at the end every reply is in the thread exactly once and a new referee
+// being replaced (a new daemon process taking over half-way); at the end every reply is in the thread exactly once and a new referee
 // re-folded from the store agrees.
 func TestSignupEndToEnd(t *testing.T) {
 	cases := []struct {
@@ -103,6 +103,9 @@ func TestSignupEndToEnd(t *testing.T) {
 				t.Fatalf("the opening post does not open the sign-up: %q", posts)
 			}
 			for i, s := range c.steps {
+				if i == len(c.steps)/2 {
+					g.restart(t, "") // a new process mid-way: the sign-up state comes back from the store
+				}
 				b.set(s.day, s.at)
 				before := len(g.botPosts(t))
 				var pmBefore int

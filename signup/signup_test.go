@@ -358,3 +358,19 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// Every sign-up event has words for the moderators' log.
+func TestDescribe(t *testing.T) {
+	tb := newTable(t, fakeGame{role: "капитан", size: 1}, "{deadline: 2026-12-02T10:00:00+03:00, until_full: true}")
+	r := tb.rules()
+	for _, ev := range []game.Event{&Joined{Player: "Вася", Team: "A"}, &Left{Player: "Вася"}, &Extended{Until: t0}, &Formed{},
+		&RoleNamed{Team: "A", Player: "Вася"}, &PiecesSent{Team: "A", By: "Вася"}, &Started{}, &Departed{Player: "Вася", By: "Мод"},
+		&Replaced{Old: "Вася", New: "Петя"}, &Removed{Player: "Вася"}, &Cancelled{}} {
+		if d := r.Describe(ev); d == "" || strings.Contains(d, "signup.") {
+			t.Errorf("%s: %q", ev.EventKind(), d)
+		}
+	}
+	if d := r.Describe(&RoleNamed{Team: "A", Player: "Вася"}); d != "капитан «команда A»: Вася" {
+		t.Errorf("role: %q", d)
+	}
+}
