@@ -374,3 +374,26 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("role: %q", d)
 	}
 }
+
+// A sign-up block is checked when the game is set up: the deadline after the start, sizes for
+// until_full, durations.
+func TestSetupChecked(t *testing.T) {
+	cases := []struct{ block, want string }{
+		{"{deadline: 2026-11-30T10:00:00+03:00}", "is not after the game's start"},
+		{"{team_size: 2}", "signup.deadline: missing"},
+		{"{deadline: 2026-12-02T10:00:00+03:00, until_full: true}", "signup.until_full"},
+		{"{deadline: 2026-12-02T10:00:00+03:00, organise: -1h}", "signup.organise"},
+		{"{deadline: 2026-12-02T10:00:00+03:00, extend: 0s}", "signup.extend"},
+		{"{deadline: 2026-12-02T10:00:00+03:00, colour: red}", "colour"},
+	}
+	for _, c := range cases {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte("signup: "+c.block), &n); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Wrap(fakeGame{}).Setup(game.Spec{Node: *n.Content[0], Start: t0})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: want an error with %q, got %v", c.block, c.want, err)
+		}
+	}
+}
