@@ -21,6 +21,8 @@ type (
 	Takeover struct{ Old, New, By, Reason string }
 	// NameRole: «капитан: ИМЯ» (the team's role holder).
 	NameRole struct{ Player string }
+	// Early: a move, as the game reads it, before play began.
+	Early struct{}
 	// SendPieces: «Игроки-воины» and one line a player: «ИМЯ: к1, к2, к3».
 	SendPieces struct {
 		Lines []PieceLine

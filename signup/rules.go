@@ -97,6 +97,7 @@ const (
 	CodeNotNow      Code = "not_now"      // organisation outside the organisation phase
 	CodeBadPieces   Code = "bad_pieces"   // a pieces list that does not give every piece once, evenly
 	CodeLeftAlready Code = "left_already" // the player already left
+	CodeNotStarted  Code = "not_started"  // a move before play began
 )
 
 // Problem is one reason a sign-up input is refused.
@@ -134,6 +135,8 @@ func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 		return r.decideRole(in, b)
 	case *SendPieces:
 		return r.decidePieces(in, b)
+	case *Early:
+		return nil, refuse(Problem{Code: CodeNotStarted})
 	}
 	if r.inner != nil {
 		return r.inner.Decide(in)
@@ -782,6 +785,12 @@ func (r *Rules) Read(in game.Input) game.Reading {
 	}
 	if r.inner != nil {
 		return r.inner.Read(in)
+	}
+	if r.phase != cancelled {
+		// A move before play: answered with when play begins, never dropped.
+		if rd := r.p.probe.Read(in); rd.Kind == game.Unreadable || rd.Kind == game.Intent && rd.Move {
+			return game.Reading{Kind: game.Intent, Move: true, Intent: &Early{}}
+		}
 	}
 	return game.Reading{Kind: game.Chatter}
 }

@@ -115,7 +115,8 @@ func TestRead(t *testing.T) {
 		{"выхожу из игры", signing, &Depart{}},
 		{"как записаться?", signing, "help"},
 		{"привет всем", signing, "chatter"},
-		{"ход", signing, "chatter"},
+		{"ход", signing, &Early{}},
+		{"ход", organising, &Early{}},
 		{"выхожу", playing, "chatter"},
 		{"ход", playing, &fakeMove{}},
 		{"записываюсь на замену Петя", playing, &Takeover{Old: "Петя"}},
@@ -264,6 +265,7 @@ func TestOrganiseAndReplace(t *testing.T) {
 		want      string
 	}{
 		{9, "Оля", "помощь", false, game.Accepted, "Вася: a1, a2"},
+		{9, "Оля", "ход", false, game.Refused, "Игра ещё не началась: команды договариваются до 01.12 в 13:04"},
 		{10, "Вася", "Игроки-воины\nВася: a1, a2, a3\nПетя: a4", true, game.Refused, "каждому игроку команды по 2"},
 		{11, "Вася", "Игроки-воины\nВася: a1, a2\nОля: a3, a4", true, game.Refused, "Оля не в вашей команде"},
 		{12, "Вася", "Игроки-воины\nВася: а1, А2\nПетя: a3, a4", true, game.Accepted, "Петя: a3, a4"},
@@ -289,10 +291,10 @@ func TestOrganiseAndReplace(t *testing.T) {
 		if out.Verdict != s.verdict || !strings.Contains(body(out), s.want) {
 			t.Fatalf("step %d (%s: %q): %s %q, want %s with %q", i, s.who, s.text, out.Verdict, body(out), s.verdict, s.want)
 		}
-		if i == 3 && strings.Contains(body(out), "Игра начинается") {
+		if i == 4 && strings.Contains(body(out), "Игра начинается") {
 			t.Fatal("started before every team organised")
 		}
-		if i == 7 && !strings.Contains(body(out), "Игра начинается") {
+		if i == 8 && !strings.Contains(body(out), "Игра начинается") {
 			t.Fatalf("not started when the last team organised: %q", body(out))
 		}
 	}
