@@ -74,7 +74,8 @@ type view struct {
 	Loc          *time.Location    // the game's zone: every time is shown in it
 	Labels       map[string]string // team key → its Russian name
 	RoleWord     string            // the role teams name ("капитан"), "" none
-	// Organising: the help is asked between the formation and the start.
+	// Organising: the help is asked between the formation and the start (also set for a
+	// refusal then).
 	Organising bool
 }
 
@@ -199,7 +200,7 @@ func (r *Rules) Refusal(c game.Context, err error) (string, bool, error) {
 		return r.cur().Refusal(c, err)
 	}
 	v := r.view(c)
-	v.Problems = ref.Problems
+	v.Problems, v.Organising = ref.Problems, r.phase == organising
 	body, e := r.p.set.Render("refusal", v)
 	if e != nil {
 		return "", false, fmt.Errorf("signup: refusal: %w", e)
