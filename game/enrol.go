@@ -22,6 +22,9 @@ type Shape struct {
 	Equal bool
 	// Min is the fewest players a team may start with (1 when zero).
 	Min int
+	// PiecesList is the name and first line of the list a team sends to give out its pieces
+	// («Игроки-воины»); needed when a slot has Pieces.
+	PiecesList string
 	// Departure says, in Russian, what happens to a player's place when nobody replaces him
 	// (the seed's rule: «его воины снимаются с поля»).
 	Departure string

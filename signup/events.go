@@ -64,7 +64,7 @@ type RoleNamed struct {
 	Player string    `json:"player"`
 }
 
-// PiecesSent is a team's list of who holds which pieces («Игроки-воины»).
+// PiecesSent is a team's list of who holds which pieces (Shape.PiecesList).
 type PiecesSent struct {
 	At     time.Time           `json:"at"`
 	By     string              `json:"by"`

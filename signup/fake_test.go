@@ -51,7 +51,7 @@ func (f fakeGame) Shape(_ game.Spec, names []string, size int) (game.Shape, erro
 	if len(names) == 0 {
 		names = []string{"A", "B"}
 	}
-	sh := game.Shape{Equal: f.equal, Departure: "Иначе место закрывается."}
+	sh := game.Shape{Equal: f.equal, Departure: "Иначе место закрывается.", PiecesList: "Игроки-воины"}
 	for _, n := range names {
 		s := game.Slot{Key: n, Label: "команда " + n, Words: []string{strings.ToLower(n)}, Size: max(size, f.size), Role: f.role}
 		for i := range f.pieces {

@@ -23,7 +23,8 @@ type (
 	NameRole struct{ Player string }
 	// Early: a move, as the game reads it, before play began.
 	Early struct{}
-	// SendPieces: «Игроки-воины» and one line a player: «ИМЯ: к1, к2, к3».
+	// SendPieces: the game's pieces list (Shape.PiecesList, Crusade's «Игроки-воины») and one
+	// line a player: «ИМЯ: p1, p2, p3».
 	SendPieces struct {
 		Lines []PieceLine
 		Bad   []string // lines that read as neither
@@ -36,8 +37,10 @@ type PieceLine struct {
 	Pieces []string
 }
 
-// piecesHeader is the first line of a pieces list (folded, without the hyphen).
-const piecesHeader = "игроки воины"
+// header is s as a pieces list's first line compares (folded, hyphens as spaces).
+func header(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(fold(s), "-", " ")), " ")
+}
 
 // read is the sign-up grammar on one post; ok is false when the post holds none of it.
 func (r *Rules) read(in game.Input) (game.Reading, bool) {
@@ -72,7 +75,7 @@ func (r *Rules) read(in game.Input) (game.Reading, bool) {
 			return game.Reading{}, false // mid-game only «выхожу из игры» counts (a move may read «выхожу»)
 		}
 		return game.Reading{Kind: game.Intent, Open: true, Intent: &Leave{}}, true
-	case first == piecesHeader:
+	case r.p.shape.PiecesList != "" && header(first) == header(r.p.shape.PiecesList):
 		if r.phase != organising {
 			return game.Reading{}, false
 		}
@@ -187,8 +190,7 @@ func (r *Rules) player(written string) string {
 func postLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.ReplaceAll(fold(l), "игроки-воины", piecesHeader)
-		l = strings.TrimRight(l, " .!")
+		l = strings.TrimRight(fold(l), " .!")
 		l = strings.Trim(l, "«»\"")
 		if l != "" {
 			out = append(out, l)

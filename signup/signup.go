@@ -140,6 +140,12 @@ func (g *Game) prepare(sp game.Spec, cfg Config) (*prepared, error) {
 	} else if !sp.Start.IsZero() && !cfg.Deadline.After(sp.Start) {
 		errs = append(errs, fmt.Errorf("signup.deadline %s is not after the game's start %s", cfg.Deadline.Format(time.RFC3339), sp.Start.Format(time.RFC3339)))
 	}
+	for _, t := range shape.Teams {
+		if len(t.Pieces) > 0 && shape.PiecesList == "" {
+			errs = append(errs, fmt.Errorf("signup: the game shares pieces but names no list for them (a bug in the game's Shape)"))
+			break
+		}
+	}
 	if cfg.UntilFull {
 		for _, t := range shape.Teams {
 			if t.Size == 0 {

@@ -33,7 +33,7 @@ var funcs = template.FuncMap{
 			if kind == "role" {
 				return fmt.Sprintf("%s «%s» — %s", t.Role, t.Label, t.Holder)
 			}
-			return fmt.Sprintf("воины «%s» розданы по порядку списка", t.Label)
+			return fmt.Sprintf("список «%s» команды «%s» составлен по порядку", v.PiecesList, t.Label)
 		}
 		return d
 	},
@@ -74,6 +74,8 @@ type view struct {
 	Loc          *time.Location    // the game's zone: every time is shown in it
 	Labels       map[string]string // team key → its Russian name
 	RoleWord     string            // the role teams name ("капитан"), "" none
+	// PiecesList is the game's name for a pieces list («Игроки-воины»).
+	PiecesList string
 	// Organising: the help is asked between the formation and the start (also set for a
 	// refusal then).
 	Organising bool
@@ -82,7 +84,7 @@ type view struct {
 func (r *Rules) view(c game.Context) view {
 	v := view{Title: r.p.probe.Title(), Event: c.Event, Deadline: r.deadline, Organise: r.orgUntil, Equal: r.p.shape.Equal,
 		Leave: r.p.shape.Departure, Fair: c.Fair, Private: c.Private, Mod: c.Mod, Capacity: r.capacity(), Count: len(r.signed),
-		Labels: map[string]string{}, Loc: r.p.loc}
+		Labels: map[string]string{}, Loc: r.p.loc, PiecesList: r.p.shape.PiecesList}
 	for _, t := range r.p.shape.Teams {
 		v.Labels[t.Key] = t.Label
 		if t.Role != "" {

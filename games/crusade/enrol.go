@@ -27,8 +27,9 @@ func (Game) Shape(_ game.Spec, names []string, size int) (game.Shape, error) {
 	}
 	per := (len(pieces[rules.Crusaders]) + size - 1) / size
 	return game.Shape{
-		Equal:     true,
-		Departure: "Если замены не будет, его воины будут сняты с поля.",
+		Equal:      true,
+		PiecesList: "Игроки-воины",
+		Departure:  "Если замены не будет, его воины будут сняты с поля.",
 		Teams: []game.Slot{
 			{Key: string(rules.Crusaders), Label: "крестоносцы", Words: []string{"крестоносцев", "крестоносцы", "крестоносца"},
 				Size: size, Pieces: pieces[rules.Crusaders], PerPlayer: per},
