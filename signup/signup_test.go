@@ -399,3 +399,27 @@ func TestSetupChecked(t *testing.T) {
 		}
 	}
 }
+
+// A moderator's end before play calls the sign-up off: announced, the game over, the seed
+// revealed; nothing is judged after.
+func TestCancelledBeforePlay(t *testing.T) {
+	tb := newTable(t, fakeGame{}, "{deadline: 2026-12-02T10:00:00+03:00}")
+	tb.post(1, "Вася", "записываюсь", false)
+	out, err := tb.ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "Модератор", Reason: "мало желающих", At: t0.Add(time.Hour)})
+	if err != nil || !strings.Contains(body(out), "Игра отменена модератором") {
+		t.Fatalf("end: %v %q", err, body(out))
+	}
+	if !tb.rules().Over() {
+		t.Fatal("the game is not over")
+	}
+	revealed := false
+	for _, ev := range out.Events {
+		revealed = revealed || ev.EventKind() == referee.KindRevealed
+	}
+	if !revealed {
+		t.Error("the seed is not revealed at the end")
+	}
+	if o := tb.post(70, "Петя", "записываюсь", false); o.Verdict != game.Refused || !strings.Contains(body(o), "Запись уже закрыта") {
+		t.Errorf("a sign-up after the end: %s %q", o.Verdict, body(o))
+	}
+}
