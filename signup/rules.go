@@ -197,10 +197,11 @@ func (r *Rules) open_() []string {
 
 func (r *Rules) decideJoin(in game.Act, j *Join) ([]game.Event, error) {
 	if r.phase == organising && !r.isStaff(in.Author) {
-		if _, in2 := r.teamOf(in.Author); !in2 {
-			if t := r.gap(); t != "" { // someone left before play: his place is open
-				return []game.Event{&Joined{At: in.At, Player: in.Author, Team: t}}, nil
-			}
+		if i, in2 := r.teamOf(in.Author); in2 {
+			return nil, refuse(Problem{Code: CodeAlreadyIn, Name: r.label(r.teams[i].Key)})
+		}
+		if t := r.gap(); t != "" { // someone left before play: his place is open
+			return []game.Event{&Joined{At: in.At, Player: in.Author, Team: t}}, nil
 		}
 	}
 	if r.phase != signing {
@@ -256,6 +257,17 @@ func (r *Rules) decideLeave(in game.Act) ([]game.Event, error) {
 	return []game.Event{&Left{At: in.At, Player: r.player(in.Author)}}, nil
 }
 
+// short are the keys of the teams below the game's minimum.
+func (r *Rules) short(teams []game.Formed) []string {
+	var out []string
+	for _, t := range teams {
+		if len(t.Players) < r.p.shape.Min {
+			out = append(out, t.Key)
+		}
+	}
+	return out
+}
+
 // gap is the formed team a newcomer joins during organisation: the smallest below its size
 // (or below the biggest team, for equal teams); "" none.
 func (r *Rules) gap() string {
@@ -265,7 +277,8 @@ func (r *Rules) gap() string {
 	}
 	for i, t := range r.teams {
 		slot := r.p.shape.Teams[r.teamIndex(t.Key)]
-		room := slot.Size > 0 && len(t.Players) < slot.Size || slot.Size == 0 && r.p.shape.Equal && len(t.Players) < most
+		room := slot.Size > 0 && len(t.Players) < slot.Size || slot.Size == 0 && r.p.shape.Equal && len(t.Players) < most ||
+			len(t.Players) < r.p.shape.Min
 		if room && (best < 0 || len(t.Players) < len(r.teams[best].Players)) {
 			best = i
 		}
@@ -446,6 +459,9 @@ func (r *Rules) maybeStart(in game.Act, evs []game.Event) ([]game.Event, error) 
 			return evs, nil
 		}
 	}
+	if len(r.short(teams)) > 0 {
+		return evs, nil
+	}
 	more, err := r.start(in.At, teams, in.Rand)
 	if err != nil {
 		return nil, err
@@ -538,13 +554,7 @@ func (r *Rules) form(at time.Time, ss []signed, rnd *game.Rand) ([]game.Event, e
 		return out, moved
 	}
 	teams, f.Moved = place(free) // the sizes do not depend on the draw: check them before drawing
-	var short []string
-	for i, t := range teams {
-		if len(t.Players) < shape.Min {
-			short = append(short, shape.Teams[i].Key)
-		}
-	}
-	if len(short) > 0 {
+	if short := r.short(teams); len(short) > 0 {
 		return []game.Event{&Extended{At: at, Until: at.Add(r.p.extend), Short: short}}, nil
 	}
 	if len(free) > 1 && rnd != nil {
@@ -628,6 +638,10 @@ func (r *Rules) Apply(ev game.Event) error {
 			t.Pieces, r.sent[t.Key] = nil, false
 		}
 	case *Extended:
+		if r.phase == organising {
+			r.orgUntil = e.Until
+			break
+		}
 		r.deadline = e.Until
 	case *Formed:
 		r.teams, r.phase, r.orgUntil = cloneFormed(e.Teams), organising, e.Until
@@ -719,6 +733,10 @@ func (r *Rules) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 		}
 	case organising:
 		if at.Equal(r.orgUntil) {
+			if short := r.short(r.teams); len(short) > 0 {
+				// Someone left before play and nobody took the place: the start waits.
+				return []game.Event{&Extended{At: at, Until: at.Add(r.p.extend), Short: short}}, nil
+			}
 			return r.start(at, r.cloneTeams(), rnd)
 		}
 	case playing:

@@ -423,3 +423,31 @@ func TestCancelledBeforePlay(t *testing.T) {
 		t.Errorf("a sign-up after the end: %s %q", o.Verdict, body(o))
 	}
 }
+
+// A team emptied before play: the start waits (announced) until a newcomer takes the place; a
+// second sign-up from a team member is refused.
+func TestEmptiedBeforePlay(t *testing.T) {
+	tb := newTable(t, fakeGame{role: "капитан", size: 1}, "{deadline: 2026-12-02T10:00:00+03:00, until_full: true, organise: 1h, extend: 2h}")
+	tb.post(1, "Вася", "записываюсь за A", false)
+	tb.post(2, "Петя", "записываюсь", false)
+	if tb.rules().phase != organising {
+		t.Fatal("not organising")
+	}
+	if o := tb.post(3, "Вася", "записываюсь", false); o.Verdict != game.Refused || !strings.Contains(body(o), "Вы уже записаны") {
+		t.Fatalf("a member signs up again: %s %q", o.Verdict, body(o))
+	}
+	if o := tb.post(4, "Петя", "выхожу", false); o.Verdict != game.Accepted {
+		t.Fatalf("leave: %q", body(o))
+	}
+	said := strings.Join(tb.advance(t0.Add(90*time.Minute)), "\n")
+	if !strings.Contains(said, "Начало игры откладывается до 01.12 в 13:02") || tb.rules().phase != organising {
+		t.Fatalf("the start did not wait: %q", said)
+	}
+	if o := tb.post(100, "Маша", "записываюсь", false); o.Verdict != game.Accepted || !strings.Contains(body(o), "в команду «команда B»") {
+		t.Fatalf("a newcomer: %s %q", o.Verdict, body(o))
+	}
+	said = strings.Join(tb.advance(t0.Add(4*time.Hour)), "\n")
+	if !strings.Contains(said, "Игра начинается") || !strings.Contains(said, "команда B»: Маша; капитан — Маша") {
+		t.Fatalf("no start with the newcomer: %q", said)
+	}
+}

@@ -168,6 +168,7 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 	}
 	c.Event = ev
 	v := r.view(c)
+	v.Organising = r.phase == organising
 	body, err := r.p.set.Render(ev.EventKind(), v)
 	if err != nil {
 		return nil, err
