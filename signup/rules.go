@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -183,8 +182,8 @@ func (r *Rules) capacity() int {
 	return n
 }
 
-// labels are the teams' Russian names with room left (all when none is full).
-func (r *Rules) open_() []string {
+// withRoom are the Russian names of the teams with room left.
+func (r *Rules) withRoom() []string {
 	var out []string
 	c := r.counts()
 	for i, t := range r.p.shape.Teams {
@@ -223,7 +222,7 @@ func (r *Rules) decideJoin(in game.Act, j *Join) ([]game.Event, error) {
 	if j.Team != "" {
 		i := r.teamIndex(j.Team)
 		if t := r.p.shape.Teams[i]; t.Size > 0 && c[i] >= t.Size {
-			return nil, refuse(Problem{Code: CodeFull, Name: t.Label, Valid: r.open_()})
+			return nil, refuse(Problem{Code: CodeFull, Name: t.Label, Valid: r.withRoom()})
 		}
 	}
 	if n := r.capacity(); n > 0 && len(r.signed) >= n {
@@ -936,14 +935,4 @@ func (r *Rules) Adjust(target string, amount int, reason string) (any, error) {
 		return a.Adjust(target, amount, reason)
 	}
 	return nil, errors.New("signup: adjust: the game has not begun")
-}
-
-// sortedKeys is m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -174,7 +174,7 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		return nil, err
 	}
 	to := ""
-	switch e := ev.(type) {
+	switch ev.(type) {
 	case *Joined, *Left:
 		if c.In != nil {
 			to = game.Sender
@@ -190,7 +190,6 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		if cs, ok := r.inner.(game.ClockStarter); ok {
 			m.Clock = cs.Clock()
 		}
-		_ = e
 		return []game.Message{m}, nil
 	}
 	return []game.Message{{To: to, Body: body}}, nil
