@@ -592,8 +592,8 @@ func (c *Config) validate() error {
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
 		bad("game", "%v", flatten(err))
 	} else {
-		if len(setup.Players) == 0 {
-			bad("game.roster", "no players")
+		if len(setup.Players) == 0 && !setup.SignUp {
+			bad("game.roster", "no players (or a signup: block: players sign up in the thread)")
 		}
 		for i, name := range setup.Players {
 			if seenMod[strings.ToLower(strings.TrimSpace(name))] {
@@ -892,7 +892,8 @@ func (c *Config) GameSpec(noPM bool, start time.Time) game.Spec {
 		dir = filepath.Dir(c.path)
 	}
 	return game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
-		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM}
+		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM,
+		Staff: append([]string{c.Bot.Username}, c.Moderators...)}
 }
 
 // Players are the roster's names ("" errors: none).

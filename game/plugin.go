@@ -38,6 +38,9 @@ type Spec struct {
 	// NoPM is set when the forum has no private messages: what the game would send privately
 	// goes to the thread, and secrets that need private messages are off.
 	NoPM bool
+	// Staff are the accounts that cannot play (the bot, the moderators): a sign-up from one is
+	// refused.
+	Staff []string
 }
 
 // Setup is a configured game, ready to build fresh instances of its rules (the start, and again
@@ -47,6 +50,8 @@ type Setup struct {
 	New func() (Rules, error)
 	// Players are the roster's forum names (config checks them against moderators and the bot).
 	Players []string
+	// SignUp: the roster is formed in the thread (a sign-up phase): Players is empty.
+	SignUp bool
 	// Fixed names the settings set (their YAML names) that fix a draw or the starting position
 	// (test positions: fixed die faces, start cells, balances, a given salt). Players cannot see
 	// or check them, so check-config refuses them in a live config (docs/fairness.md).
@@ -241,6 +246,9 @@ type Reading struct {
 	Detail string
 	// Note is appended to the first reply when the intent is accepted (a remark on the post).
 	Note string
+	// Open: anyone may post it, not only the roster's players (a sign-up, a replacement): the
+	// referee judges it from a stranger too instead of ignoring or flagging it.
+	Open bool
 }
 
 // Context is what templates get from the referee.

@@ -130,10 +130,15 @@ const (
 	// side's or team's count (ModCommand.Target, .Amount): games that implement Adjuster.
 	ModAddPlayer ModAction = "add_player"
 	ModAdjust    ModAction = "adjust"
-	ModUndo      ModAction = "undo"  // undo the last applied move (a compensating event; board re-posted)
-	ModPause     ModAction = "pause" // stop judging and the clock's penalties until resumed
-	ModResume    ModAction = "resume"
-	ModEnd       ModAction = "end" // end the game (the game master's decision), Reason says why
+	// ModReplace puts a new player (ModCommand.Replacement) in a player's place (.Player);
+	// ModRemove takes a player out (a sign-up game first asks his team for a replacement):
+	// games whose Rules implement Replacer.
+	ModReplace ModAction = "replace"
+	ModRemove  ModAction = "remove"
+	ModUndo    ModAction = "undo"  // undo the last applied move (a compensating event; board re-posted)
+	ModPause   ModAction = "pause" // stop judging and the clock's penalties until resumed
+	ModResume  ModAction = "resume"
+	ModEnd     ModAction = "end" // end the game (the game master's decision), Reason says why
 )
 
 // ModCommand is one moderator action, logged with who and why.
@@ -150,4 +155,6 @@ type ModCommand struct {
 	Role   string   // add_player: the side or team
 	Target string   // adjust: the side or team
 	Amount int      // adjust: how much (negative: taken back)
+	// Replacement is replace's new player (Player: the one who leaves).
+	Replacement string
 }

@@ -474,7 +474,7 @@ func (r *Referee) judge(in game.Input) (game.Outcome, error) {
 		out.Flags = []game.Flag{{Kind: game.FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
 		return out, err
 	}
-	if !isPlayer {
+	if !isPlayer && !rd.Open {
 		if !rd.Move {
 			return game.Outcome{Verdict: game.Ignored}, nil
 		}
@@ -694,17 +694,28 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 			return game.Outcome{}, err
 		}
 		return r.accepted(nil, evs)
-	case game.ModAddPlayer, game.ModAdjust:
-		adj, ok := r.rules.(game.Adjuster)
-		if !ok {
-			return game.Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
-		}
+	case game.ModAddPlayer, game.ModAdjust, game.ModReplace, game.ModRemove:
 		var intent any
 		var err error
-		if cmd.Action == game.ModAddPlayer {
+		adj, isAdj := r.rules.(game.Adjuster)
+		rep, isRep := r.rules.(game.Replacer)
+		switch {
+		case cmd.Action == game.ModAddPlayer && isAdj:
 			intent, err = adj.AddPlayer(cmd.Player, cmd.Role)
-		} else {
+		case cmd.Action == game.ModAdjust && isAdj:
 			intent, err = adj.Adjust(cmd.Target, cmd.Amount, cmd.Reason)
+		case cmd.Action == game.ModReplace && isRep:
+			if strings.TrimSpace(cmd.Player) == "" || strings.TrimSpace(cmd.Replacement) == "" || r.isBot(cmd.Replacement) {
+				return game.Outcome{}, fmt.Errorf("judge: replace: give the player who leaves and the forum user who takes his place (not the bot)")
+			}
+			intent, err = rep.Replace(cmd.Player, cmd.Replacement)
+		case cmd.Action == game.ModRemove && isRep:
+			intent, err = rep.Remove(cmd.Player)
+		default:
+			return game.Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
+		}
+		if m, ok := intent.(interface{ Moderated(by, reason string) }); ok {
+			m.Moderated(cmd.By, cmd.Reason)
 		}
 		if err != nil {
 			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)

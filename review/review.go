@@ -457,6 +457,30 @@ func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (
 	})
 }
 
+// Replace puts the forum user newName in player's place (the same team, warriors or figure);
+// the reason is logged and posted.
+func (r *Review) Replace(ctx context.Context, by, reason, player, newName string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) {
+		return r.command(ctx, game.ModCommand{Action: game.ModReplace, By: by, Reason: reason, Player: player, Replacement: newName})
+	})
+}
+
+// Remove takes player out of the game: in a game with a sign-up his team is asked for a
+// replacement first, else the game's rule for a departure applies now; the reason is logged.
+func (r *Review) Remove(ctx context.Context, by, reason, player string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) {
+		return r.command(ctx, game.ModCommand{Action: game.ModRemove, By: by, Reason: reason, Player: player})
+	})
+}
+
 // Adjust changes a side's or team's count by amount (Crusade: wounds owed; negative takes back).
 func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (game.Outcome, error) {
 	by, err := r.need(by, reason, true)

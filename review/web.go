@@ -818,6 +818,12 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 	case "add-player":
 		out, err = g.AddPlayer(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")), strings.TrimSpace(r.PostForm.Get("role")))
 		done = w.msg("done.player_added", nil)
+	case "replace":
+		out, err = g.Replace(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")), strings.TrimSpace(r.PostForm.Get("new")))
+		done = w.msg("done.replaced", nil)
+	case "remove":
+		out, err = g.Remove(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")))
+		done = w.msg("done.removed", nil)
 	case "adjust":
 		n, aerr := strconv.Atoi(strings.TrimSpace(strings.ReplaceAll(r.PostForm.Get("amount"), "−", "-")))
 		if aerr != nil || n == 0 {

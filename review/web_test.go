@@ -791,3 +791,33 @@ func TestWebClockJumpFlag(t *testing.T) {
 		t.Errorf("the clock_jump flag's page: %d\n%s", f.status, f.body)
 	}
 }
+
+// The game page replaces a player and removes one, each with a reason, logged with the
+// moderator's name; an unknown player is refused in words and changes nothing.
+func TestWebReplaceAndRemove(t *testing.T) {
+	e := newWebEnv(t)
+	c := e.client()
+	c.mustLogin()
+	if q := c.get("/g/g/"); !strings.Contains(q.body, `id="replace"`) || !strings.Contains(q.body, `id="remove"`) {
+		t.Fatalf("the game page has no replace and remove forms:\n%s", q.body)
+	}
+	n := len(e.events())
+	r := c.send("/g/g/replace", url.Values{"player": {"Незнакомец"}, "new": {"Вася"}, "reason": {"ушёл"}})
+	if strings.Contains(r.body, "Замена сделана") || len(e.events()) != n {
+		t.Fatalf("replacing a stranger:\n%s", r.body)
+	}
+	r = c.send("/g/g/replace", url.Values{"player": {"snovaya"}, "new": {"Вася"}, "reason": {"уехала в отпуск"}})
+	if !strings.Contains(r.body, "Замена сделана") {
+		t.Fatalf("replace:\n%s", r.body)
+	}
+	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.player_replaced" || last.Actor != modName || last.Reason != "уехала в отпуск" {
+		t.Fatalf("last event: %+v", last)
+	}
+	r = c.send("/g/g/remove", url.Values{"player": {"Вася"}, "reason": {"не отвечает неделю"}})
+	if !strings.Contains(r.body, "Игрок выведен из игры") {
+		t.Fatalf("remove:\n%s", r.body)
+	}
+	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.player_removed" || last.Reason != "не отвечает неделю" {
+		t.Fatalf("last event: %+v", last)
+	}
+}

@@ -175,7 +175,7 @@ func (t *Transcript) Setup() (*game.Setup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	setup, err := g.Setup(game.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
+	setup, err := g.Setup(game.Spec{Node: t.spec, Start: t.Start, Dir: t.dir, Staff: []string{t.Bot}})
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %s: %w", t.Game, err)
 	}

@@ -42,6 +42,11 @@ actions:
                             end the game: W is a side or team, or "draw"; none: the game decides
   add-player NAME --role SIDE --reason R
                             add a forum user to the roster (a side or a team, in the game's terms)
+  replace PLAYER NEW --reason R
+                            NEW takes PLAYER's place (team, warriors or figure); Dragonball refuses a
+                            swallowed player
+  remove PLAYER --reason R  PLAYER leaves: a sign-up game asks his team for a replacement (then the
+                            game's rule: Crusade takes his warriors off the field), else the rule at once
   adjust TARGET N --reason R
                             change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
@@ -69,7 +74,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "list", "log", "serve", "show", "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "list", "log", "serve", "show", "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove":
 	default:
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
@@ -99,7 +104,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove":
 		if len(rv.Allowed) == 0 {
 			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
 		}
@@ -248,6 +253,18 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		out, err := rv.AddPlayer(ctx, *by, *reason, pos[1], *role)
 		return report(fmt.Sprintf("%s added (%s)", pos[1], *role), out, err)
+	case "replace":
+		if len(pos) < 3 {
+			return errors.New("replace: give the player who leaves and the forum user who takes his place, e.g. replace Петя Оля")
+		}
+		out, err := rv.Replace(ctx, *by, *reason, pos[1], pos[2])
+		return report(fmt.Sprintf("%s replaced by %s", pos[1], pos[2]), out, err)
+	case "remove":
+		if len(pos) < 2 {
+			return errors.New("remove: give the player who leaves")
+		}
+		out, err := rv.Remove(ctx, *by, *reason, pos[1])
+		return report(fmt.Sprintf("%s removed", pos[1]), out, err)
 	case "adjust":
 		if len(pos) < 3 {
 			return errors.New("adjust: give the side or team and the change, e.g. adjust saracens 2")

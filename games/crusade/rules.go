@@ -535,6 +535,10 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		name, public = "game_ended", true
 	case *rules.PlayerAdded:
 		name, public = "player_added", true
+	case *rules.PlayerReplaced:
+		name, public = "player_replaced", true
+	case *rules.PlayerRemoved:
+		name, public = "player_removed", true
 	case *rules.WoundsAdjusted:
 		name, public = "wounds_adjusted", true
 	default:

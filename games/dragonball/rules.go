@@ -412,6 +412,10 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		name = "final"
 	case *rules.GameEnded:
 		name = "game_ended"
+	case *rules.PlayerReplaced:
+		name = "player_replaced"
+	case *rules.PlayerRemoved:
+		name = "player_removed"
 	default:
 		return nil, nil
 	}

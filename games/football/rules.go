@@ -267,6 +267,10 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		parts = []part{{"turn_closed", ""}}
 	case *rules.GameEnded:
 		parts = []part{{"game_ended", ""}}
+	case *rules.PlayerReplaced:
+		parts = []part{{"player_replaced", ""}}
+	case *rules.PlayerRemoved:
+		parts = []part{{"player_removed", ""}}
 	default:
 		return nil, nil
 	}

@@ -79,6 +79,10 @@ func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
 		ev = &RoundResolved{}
 	case KindGameEnded:
 		ev = &GameEnded{}
+	case KindPlayerReplaced:
+		ev = &PlayerReplaced{}
+	case KindPlayerRemoved:
+		ev = &PlayerRemoved{}
 	default:
 		return nil, errf("%w: %q", ErrUnknownEvent, kind)
 	}
@@ -120,6 +124,10 @@ func (g *Game) Apply(ev game.Event) error {
 		g.st = e.State.clone()
 	case *GameEnded:
 		g.applyEnded(e)
+	case *PlayerReplaced:
+		return g.applyReplaced(e)
+	case *PlayerRemoved:
+		return g.applyRemoved(e)
 	default:
 		return errf("apply: unknown event %T", ev)
 	}
