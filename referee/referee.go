@@ -32,6 +32,11 @@ type Options struct {
 	// Check is the address of the players' in-browser fair-play check (package fairness), given
 	// to the templates in Context.Fair; "" when the pictures folder is not served.
 	Check string
+	// Location is the game's zone (times in the game master's announcements); nil: UTC.
+	Location *time.Location
+	// Zone is the zone's name written beside those times when it differs from the forum's
+	// ("MSK"); "" when the forum shows the same zone.
+	Zone string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -59,6 +64,7 @@ type Referee struct {
 	paused    bool
 	draws     uint64 // draws made so far (the next draw's number)
 	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
+	stops     []stop // extensions and holidays: the game's clock apart from the real one (master.go)
 }
 
 // New builds the referee of a configured game.
@@ -89,7 +95,7 @@ func (r *Referee) Paused() bool { return r.paused }
 // inbox only when it does (or when a forum page shows an unread message).
 func (r *Referee) ExpectsPrivate(now time.Time) bool {
 	if e, ok := r.rules.(game.PrivateExpecter); ok {
-		return e.ExpectsPrivate(now)
+		return e.ExpectsPrivate(r.gameTime(now))
 	}
 	return true
 }
@@ -175,6 +181,10 @@ func (r *Referee) decode(kind string, data []byte) (game.Event, error) {
 		ev = &RevealedEvent{}
 	case KindDelivered:
 		ev = &DeliveredEvent{}
+	case KindExtended:
+		ev = &ExtendedEvent{}
+	case KindHoliday:
+		ev = &HolidayEvent{}
 	default:
 		return r.rules.DecodeEvent(kind, data)
 	}
@@ -200,6 +210,8 @@ func (r *Referee) apply(ev game.Event) error {
 	case *ModeratedEvent, *DeliveredEvent:
 	case *RevealedEvent:
 		r.shown = true
+	case *ExtendedEvent, *HolidayEvent:
+		r.addStop(ev)
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
@@ -393,6 +405,9 @@ func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 	if r.paused && (rd.Kind == game.Unreadable || rd.Kind == game.Intent && rd.Move) {
 		return r.say(in, game.Refused, game.SayPaused, nil)
 	}
+	if s, ok := r.holidayAt(in.At); ok && isPlayer && rd.Kind == game.Intent && rd.Move {
+		return r.holidayRefusal(in, s)
+	}
 	if isPlayer && in.Source == game.Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword) {
 		return r.dispute(in) // a move before the keyword's line is judged too (dispute.go)
 	}
@@ -430,7 +445,7 @@ func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 // decide judges an intent and commits what it causes.
 func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
 	evs, refused, err := r.chance(in.At, func(rnd *game.Rand) ([]game.Event, error) {
-		return r.rules.Decide(game.Act{At: in.At, Author: in.Author, Private: in.Source == game.PM, Body: rd.Intent, Rand: rnd})
+		return r.rules.Decide(game.Act{At: r.gameTime(in.At), Author: in.Author, Private: in.Source == game.PM, Body: rd.Intent, Rand: rnd})
 	})
 	if err != nil {
 		return game.Outcome{}, err
@@ -492,17 +507,23 @@ func (r *Referee) route(in *game.Input, m game.Message) game.Message {
 
 // ---- the clock ----
 
-// NextTimer is the game's next timed rule after t; none while paused.
+// NextTimer is the game's next timed rule after t (real time: extensions and holidays applied);
+// none while paused.
 func (r *Referee) NextTimer(t time.Time) (time.Time, bool) {
 	if r.paused {
 		return time.Time{}, false
 	}
-	return r.rules.NextTimer(t)
+	g, ok := r.rules.NextTimer(r.gameTime(t))
+	if !ok {
+		return time.Time{}, false
+	}
+	return r.realTime(g), true
 }
 
-// Fire runs the timed rules due at at.
+// Fire runs the timed rules due at at (a real time NextTimer returned).
 func (r *Referee) Fire(at time.Time) (game.Outcome, error) {
-	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(at, rnd) })
+	g := r.gameTime(at)
+	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(g, rnd) })
 	if failed != nil {
 		return game.Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
 	}
@@ -523,7 +544,7 @@ func (r *Referee) Delivered(key, marker string, at time.Time) (game.Outcome, err
 		return game.Outcome{}, nil
 	}
 	at = game.PostingMinute(at)
-	evs, err := cs.Delivered(key, at)
+	evs, err := cs.Delivered(key, r.gameTime(at))
 	if err != nil || len(evs) == 0 {
 		return game.Outcome{}, err
 	}
@@ -541,7 +562,7 @@ func (r *Referee) Deadline(key string, at time.Time) string {
 	if !ok || key == "" {
 		return ""
 	}
-	words, err := cs.Deadline(key, game.PostingMinute(at))
+	words, err := cs.Deadline(key, r.gameTime(game.PostingMinute(at)))
 	if err != nil {
 		return ""
 	}
@@ -583,6 +604,8 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 	c := r.ctx(nil)
 	c.Mod = &cmd
 	switch cmd.Action {
+	case game.ModExtend, game.ModHoliday, game.ModClarify, game.ModLength:
+		return r.master(cmd)
 	case game.ModPause, game.ModResume:
 		if (cmd.Action == game.ModPause) == r.paused {
 			return game.Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
@@ -614,7 +637,7 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 		return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev}, Messages: []game.Message{{Body: body}}}, err
 	case game.ModEnd:
 		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+			return r.rules.Decide(game.Act{At: r.gameTime(cmd.At), Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
 		})
 		if refused != nil {
 			return game.Outcome{}, fmt.Errorf("judge: end: %w", refused)
@@ -639,7 +662,7 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
 		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+			return r.rules.Decide(game.Act{At: r.gameTime(cmd.At), Author: cmd.By, Body: intent, Rand: rnd})
 		})
 		if refused != nil {
 			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)

@@ -52,6 +52,11 @@ type Post struct {
 	At      time.Time `yaml:"at"`
 	Private bool      `yaml:"private,omitempty"`
 	Text    string    `yaml:"text"`
+	// Command makes the entry a moderator's command, not a post (the author is the moderator):
+	// "extend 2h [DEADLINE]", "holiday 2026-12-03", "clarify" (Text is the clarification),
+	// "length N", "pause", "resume", "end [WINNER]" (see Command). Reason is logged with it.
+	Command string `yaml:"command,omitempty"`
+	Reason  string `yaml:"reason,omitempty"`
 }
 
 // Load reads a transcript file of one of the games in reg.
@@ -95,6 +100,11 @@ func parse(b []byte, dir string, reg *game.Registry) (*Transcript, error) {
 		}
 		if p.At.Before(t.Start) {
 			return nil, fmt.Errorf("transcript: post %d (%s) at %s is before the start", i, p.Author, p.At.Format(time.RFC3339))
+		}
+		if p.Command != "" {
+			if _, err := Command(p, t.Start.Location()); err != nil {
+				return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
+			}
 		}
 		if i > 0 && p.At.Before(t.Posts[i-1].At) {
 			return nil, fmt.Errorf("transcript: post %d (%s) is earlier than the post before it", i, p.Author)
@@ -184,7 +194,7 @@ func (t *Transcript) Referee() (*referee.Referee, error) {
 	if err != nil {
 		return nil, err
 	}
-	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
+	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt, Location: t.Start.Location()})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
@@ -240,7 +250,18 @@ func (t *Transcript) Replay() (*Result, error) {
 		if p.Private {
 			src = game.PM
 		}
-		out, err := ref.Judge(game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
+		var out game.Outcome
+		if p.Command != "" {
+			cmd, err := Command(p, t.Start.Location())
+			if err == nil {
+				out, err = ref.Moderate(cmd)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("transcript: post %d (%s, %s): %w", i, p.Author, p.Command, err)
+			}
+		} else {
+			out, err = ref.Judge(game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
+		}
 		if err == nil {
 			err = posted(p.At, &out)
 		}

@@ -39,6 +39,13 @@ actions:
   adjust TARGET N --reason R
                             change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
+  extend DURATION --reason R [--deadline "2026-12-03 23:00"]
+                            move the next deadline (or the one named) DURATION later (2h, 30m);
+                            announced in the thread; posts until the new time count as in time
+  holiday DAY --reason R    a day off (2026-12-03, the game's zone): the game's clock stands still
+                            that day, moves are refused, every later deadline comes a day later
+  clarify --text T          post T in the thread as the game master's rules clarification
+  length N --reason R       make the game N rounds or turns long (games with a set length)
 --by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).
 --game ID names the game when the config lists several.
    or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0] [--game ID]
@@ -48,7 +55,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs, path := configFlags("review", stderr)
 	by := fs.String("by", "", "the moderator's name (goes into the event log)")
 	reason := fs.String("reason", "", "why (required for reject, close, undo and end)")
-	text := fs.String("text", "", "accept: the move as the player meant it, judged as if the player had written it")
+	text := fs.String("text", "", "accept: the move as the player meant it, judged as if the player had written it; clarify: the clarification")
+	deadline := fs.String("deadline", "", `extend: the deadline to move, "2026-12-03 23:00" in the game's zone (default: the next one)`)
 	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
 	role := fs.String("role", "", "add-player: the side or team the player joins")
 	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
@@ -62,7 +70,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust",
+		"extend", "holiday", "clarify", "length":
 	default:
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
@@ -92,7 +101,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust", "extend", "holiday", "clarify", "length":
 		if len(rv.Allowed) == 0 {
 			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
 		}
@@ -228,6 +237,48 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		out, err := rv.AddPlayer(ctx, *by, *reason, pos[1], *role)
 		return report(fmt.Sprintf("%s added (%s)", pos[1], *role), out, err)
+	case "extend":
+		if len(pos) < 2 {
+			return errors.New("extend: give how much later, e.g. extend 2h --reason R")
+		}
+		d, err := time.ParseDuration(pos[1])
+		if err != nil {
+			return fmt.Errorf("extend: %q is not a duration (2h, 30m, 1h30m)", pos[1])
+		}
+		var at time.Time
+		if *deadline != "" {
+			if at, err = rv.When(*deadline); err != nil {
+				return fmt.Errorf("extend: --deadline %q: want \"2026-12-03 23:00\" (the game's zone)", *deadline)
+			}
+		}
+		out, err := rv.Extend(ctx, *by, *reason, d, at)
+		return report(fmt.Sprintf("deadline extended by %s", d), out, err)
+	case "holiday":
+		if len(pos) < 2 {
+			return errors.New("holiday: give the day, e.g. holiday 2026-12-03 --reason R")
+		}
+		day, err := rv.Day(pos[1])
+		if err != nil {
+			return fmt.Errorf("holiday: %q is not a day (2026-12-03)", pos[1])
+		}
+		out, err := rv.Holiday(ctx, *by, *reason, day)
+		return report(fmt.Sprintf("%s declared a holiday", pos[1]), out, err)
+	case "clarify":
+		if strings.TrimSpace(*text) == "" {
+			return errors.New("clarify: give the clarification with --text")
+		}
+		out, err := rv.Clarify(ctx, *by, *reason, *text)
+		return report("clarification posted", out, err)
+	case "length":
+		if len(pos) < 2 {
+			return errors.New("length: give the new length, e.g. length 12 --reason R")
+		}
+		n, err := strconv.Atoi(pos[1])
+		if err != nil {
+			return fmt.Errorf("length: %q is not a whole number", pos[1])
+		}
+		out, err := rv.Length(ctx, *by, *reason, n)
+		return report(fmt.Sprintf("game length set to %d", n), out, err)
 	case "adjust":
 		if len(pos) < 3 {
 			return errors.New("adjust: give the side or team and the change, e.g. adjust saracens 2")
