@@ -220,7 +220,7 @@ func (r *Referee) extend(cmd game.ModCommand) (game.Outcome, error) {
 		if cmd.Deadline.IsZero() {
 			return game.Outcome{}, fmt.Errorf("judge: extend: %w", ErrNoDeadline)
 		}
-		return game.Outcome{}, fmt.Errorf("judge: extend: no deadline of the game at %s (the next ones: %s)", r.When(cmd.Deadline), strings.Join(r.upcoming(cmd.At, 3), ", "))
+		return game.Outcome{}, fmt.Errorf("judge: extend: no deadline of the game at %s (the next ones: %s)", r.When(cmd.Deadline), strings.Join(r.Upcoming(cmd.At, 3), ", "))
 	}
 	was := r.realTime(due)
 	until := was.Add(cmd.Delay).Truncate(time.Minute)
@@ -261,8 +261,9 @@ func (r *Referee) nextDeadline(now, want time.Time) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// upcoming is the next n deadlines after now, written.
-func (r *Referee) upcoming(now time.Time, n int) []string {
+// Upcoming is the game's next n deadlines after the real time now, written as the thread shows
+// them (none: ["none"]).
+func (r *Referee) Upcoming(now time.Time, n int) []string {
 	var out []string
 	g := r.gameTime(now)
 	for len(out) < n {

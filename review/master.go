@@ -60,3 +60,32 @@ func (r *Review) When(s string) (time.Time, error) {
 	}
 	return time.ParseInLocation("2006-01-02 15:04", s, loc)
 }
+
+// Schedule is what the game master's page shows: the next deadlines and the game's length.
+type Schedule struct {
+	Deadlines []string // the next deadlines, as the thread writes them
+	Length    int      // the game's length in its unit (0: the game has no set length)
+	Unit      string   // the unit's Russian name for many ("раундов")
+	Over      bool
+}
+
+// Schedule is the game's next deadlines and its length now.
+func (r *Review) Schedule(ctx context.Context) (Schedule, error) {
+	ref, _, err := r.referee(ctx)
+	if err != nil {
+		return Schedule{}, err
+	}
+	var s Schedule
+	if u, ok := ref.(interface {
+		Upcoming(now time.Time, n int) []string
+	}); ok {
+		s.Deadlines = u.Upcoming(r.Now(), 3)
+	}
+	if l, ok := ref.Rules().(game.Lengthener); ok {
+		var unit [3]string
+		s.Length, unit = l.Length()
+		s.Unit = unit[2]
+	}
+	s.Over = ref.Rules().Over()
+	return s, nil
+}
