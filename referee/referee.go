@@ -34,6 +34,9 @@ type Options struct {
 	Check string
 	// Location is the game's zone (times in the game master's announcements); nil: UTC.
 	Location *time.Location
+	// RemindLead is how long before a deadline the players who owe something are reminded by
+	// private message (remind.go); 0: no reminders.
+	RemindLead time.Duration
 	// Zone is the zone's name written beside those times when it differs from the forum's
 	// ("MSK"); "" when the forum shows the same zone.
 	Zone string
@@ -65,6 +68,8 @@ type Referee struct {
 	draws     uint64 // draws made so far (the next draw's number)
 	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
 	stops     []stop // extensions and holidays: the game's clock apart from the real one (master.go)
+	reminded  map[string]bool // debts reminded of (remind.go)
+	remindOff map[string]bool // players who switched the reminders off
 }
 
 // New builds the referee of a configured game.
@@ -185,6 +190,10 @@ func (r *Referee) decode(kind string, data []byte) (game.Event, error) {
 		ev = &ExtendedEvent{}
 	case KindHoliday:
 		ev = &HolidayEvent{}
+	case KindReminded:
+		ev = &RemindedEvent{}
+	case KindReminders:
+		ev = &RemindersEvent{}
 	default:
 		return r.rules.DecodeEvent(kind, data)
 	}
@@ -212,6 +221,8 @@ func (r *Referee) apply(ev game.Event) error {
 		r.shown = true
 	case *ExtendedEvent, *HolidayEvent:
 		r.addStop(ev)
+	case *RemindedEvent, *RemindersEvent:
+		r.applyRemind(ev)
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
@@ -405,6 +416,9 @@ func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 	if r.paused && (rd.Kind == game.Unreadable || rd.Kind == game.Intent && rd.Move) {
 		return r.say(in, game.Refused, game.SayPaused, nil)
 	}
+	if on, ok := switchWords(in.Post.Text); ok && isPlayer {
+		return r.switchReminders(in, on)
+	}
 	if s, ok := r.holidayAt(in.At); ok && isPlayer && rd.Kind == game.Intent && rd.Move {
 		return r.holidayRefusal(in, s)
 	}
@@ -514,14 +528,35 @@ func (r *Referee) NextTimer(t time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	g, ok := r.rules.NextTimer(r.gameTime(t))
-	if !ok {
-		return time.Time{}, false
+	next := r.realTime(g)
+	if at, due := r.nextReminder(t); due && (!ok || at.Before(next)) {
+		return at, true
 	}
-	return r.realTime(g), true
+	return next, ok
 }
 
-// Fire runs the timed rules due at at (a real time NextTimer returned).
+// rulesDue reports whether the real time at is one of the rules' own timers (not only a
+// reminder's).
+func (r *Referee) rulesDue(at time.Time) bool {
+	g, ok := r.rules.NextTimer(r.gameTime(at).Add(-time.Nanosecond))
+	return ok && r.realTime(g).Equal(at)
+}
+
+// Fire runs the timed rules due at at (a real time NextTimer returned): the reminders due then,
+// and the game's own timed rules.
 func (r *Referee) Fire(at time.Time) (game.Outcome, error) {
+	rem, err := r.remind(at)
+	if err != nil || !r.rulesDue(at) {
+		return rem, err
+	}
+	out, err := r.fire(at)
+	out.Events = append(rem.Events, out.Events...)
+	out.Messages = append(rem.Messages, out.Messages...)
+	return out, err
+}
+
+// fire runs the game's own timed rules due at at.
+func (r *Referee) fire(at time.Time) (game.Outcome, error) {
 	g := r.gameTime(at)
 	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(g, rnd) })
 	if failed != nil {

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,20 @@ func TestMasterExamples(t *testing.T) {
 			}
 			if p := byAuthorAt("Гарри", "12-02 12:00"); p.Verdict != "refused" || !strings.Contains(p.Replies[0], "выходной") {
 				t.Errorf("orders on the holiday must be refused: %s %q", p.Verdict, p.Replies)
+			}
+			// Reminders two hours before each (moved) deadline, to exactly those with no orders;
+			// never to a player who switched them off.
+			reminded := map[string][]string{}
+			for _, tm := range res.Timed {
+				for _, b := range tm.Replies {
+					if strings.Contains(b, "Напоминание:") {
+						to, _, _ := strings.Cut(strings.TrimPrefix(b, privatePrefix), "]")
+						reminded[tm.At.In(msk).Format("01-02 15:04")] = append(reminded[tm.At.In(msk).Format("01-02 15:04")], to)
+					}
+				}
+			}
+			if got := fmt.Sprint(reminded); got != "map[12-01 21:45:[Крэбб] 12-03 21:00:[Джинни Драко]]" {
+				t.Errorf("reminders %s", got)
 			}
 			for cmd, text := range map[string]string{"11:05": "Уточнение правил", "20:00": "перенёс срок 01.12 23:00 на 01.12 23:45", "21:00": "объявил 02.12.2026 выходным"} {
 				if p := byAuthorAt("Модератор", "12-01 "+cmd); p.Verdict != "accepted" || !strings.Contains(p.Replies[0], text) {

@@ -31,6 +31,9 @@ type Transcript struct {
 	// Bot is the game master's account name in the thread (default "gm-bot"). Its posts in a
 	// transcript are what the game posted (forumgm verify compares them with a replay).
 	Bot string `yaml:"bot"`
+	// Reminders is how long before a deadline the players who owe something are reminded by
+	// private message ("2h"); empty: no reminders (the daemon's default is config's).
+	Reminders string `yaml:"reminders"`
 
 	// Seed is settings.seed: the seed the game's draws come from (default "1"); Salt hides it
 	// in the commitment (settings.salt, default "transcript").
@@ -44,7 +47,7 @@ type Transcript struct {
 }
 
 // common are the keys Transcript decodes itself; the rest belongs to the game.
-var common = map[string]bool{"game": true, "start": true, "posts": true, "until": true, "bot": true}
+var common = map[string]bool{"game": true, "start": true, "posts": true, "until": true, "bot": true, "reminders": true}
 
 // Post is one post or private message.
 type Post struct {
@@ -112,6 +115,11 @@ func parse(b []byte, dir string, reg *game.Registry) (*Transcript, error) {
 	}
 	if t.Bot == "" {
 		t.Bot = "gm-bot"
+	}
+	if t.Reminders != "" {
+		if d, err := time.ParseDuration(t.Reminders); err != nil || d <= 0 {
+			return nil, fmt.Errorf("transcript: reminders: %q: want how long before a deadline, such as 2h", t.Reminders)
+		}
 	}
 	if _, err := t.Setup(); err != nil {
 		return nil, err
@@ -194,7 +202,8 @@ func (t *Transcript) Referee() (*referee.Referee, error) {
 	if err != nil {
 		return nil, err
 	}
-	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt, Location: t.Start.Location()})
+	lead, _ := time.ParseDuration(t.Reminders)
+	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt, Location: t.Start.Location(), RemindLead: lead})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
