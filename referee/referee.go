@@ -65,9 +65,9 @@ type Referee struct {
 	restoring bool
 	dropped   int // events folded and dropped (lean)
 	paused    bool
-	draws     uint64 // draws made so far (the next draw's number)
-	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
-	stops     []stop // extensions and holidays: the game's clock apart from the real one (master.go)
+	draws     uint64          // draws made so far (the next draw's number)
+	shown     bool            // the seed was revealed (a RevealedEvent is in the log)
+	stops     []stop          // extensions and holidays: the game's clock apart from the real one (master.go)
 	reminded  map[string]bool // debts reminded of (remind.go)
 	remindOff map[string]bool // players who switched the reminders off
 }
