@@ -88,6 +88,9 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
 		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL),
 		Location: cfg.GameLocation(), Zone: ZoneLabel(cfg, rec.Start)}
+	if opt.RemindLead, err = cfg.Game.ReminderLead(); err != nil {
+		return nil, fmt.Errorf("daemon: game %s: game.reminders %w", cfg.Game.ID, err)
+	}
 	f := func() (*referee.Referee, error) { return referee.New(setup, opt) }
 	if _, err := f(); err != nil {
 		return nil, err

@@ -27,6 +27,10 @@ type Debt struct {
 	// What is the Russian words for what is owed ("приказы на раунд 3"); never a secret of
 	// the rules (another team's orders, the die table).
 	What string
+	// Lead, when set and shorter than the configured lead time, is how long before Deadline
+	// this debt is reminded (a short time limit: the configured hours would come before it
+	// began).
+	Lead time.Duration
 }
 
 // Debtor is Rules that can say who owes what before a deadline (Crusade: a move on a day that

@@ -77,8 +77,11 @@ func (r *Referee) debts(t time.Time) []dueDebt {
 		if r.reminded[remindKey(debt.Key, debt.Player)] || r.RemindersOff(debt.Player) {
 			continue
 		}
-		due := r.realTime(debt.Deadline)
-		out = append(out, dueDebt{Debt: debt, due: due, at: due.Add(-r.opt.RemindLead).Truncate(time.Minute)})
+		due, lead := r.realTime(debt.Deadline), r.opt.RemindLead
+		if debt.Lead > 0 && debt.Lead < lead {
+			lead = debt.Lead
+		}
+		out = append(out, dueDebt{Debt: debt, due: due, at: due.Add(-lead).Truncate(time.Minute)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].at.Before(out[j].at) })
 	return out
