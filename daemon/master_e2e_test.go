@@ -1,0 +1,97 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/review"
+)
+
+// The game master's work through the daemon over HTTP on the sandbox forum (issue 22): a
+// moderator extends round 1's deadline (announced in the thread, and the round resolves at the new
+// time, not the old); two hours before it, a reminder goes by private message to the one player
+// with no orders, once, even when the daemon is killed between committing the reminder and
+// recording its posting; never to the players who sent orders or switched reminders off.
+func TestMasterDragonballE2E(t *testing.T) {
+	for _, crashAt := range []string{"", "fired", "sent"} {
+		t.Run("crash="+crashAt, func(t *testing.T) {
+			b := newBoard(t, time.Date(2026, 12, 1, 10, 0, 0, 0, msk), dbUsers, "Драконбол")
+			g := b.game(t, "db", "gm-bot", 1, dbGame)
+			g.settle(t)
+			for _, o := range dbOrders {
+				if o.day == 1 {
+					b.set(1, o.at)
+					g.pm(t, o.who, o.txt)
+					b.clock.Advance(30 * time.Second)
+					g.settle(t)
+				}
+			}
+			b.set(1, "15:00")
+			g.pm(t, "Гойл", "Напоминания выкл")
+			b.clock.Advance(30 * time.Second)
+			g.settle(t)
+			if got := g.received(t, "Гойл"); len(got) != 1 || !strings.Contains(got[0], "Напоминания выключены") {
+				t.Fatalf("Гойл's «напоминания выкл» answered %q", got)
+			}
+
+			// The moderator extends round 1 by an hour; the daemon announces it.
+			b.set(1, "18:00")
+			rv := &review.Review{Store: g.st, Game: g.id, NewReferee: func() (review.Referee, error) { return g.newRef() }, Now: b.clock.Now}
+			if _, err := rv.Extend(context.Background(), "Moderator", "у Змей нет связи", time.Hour, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			b.clock.Advance(30 * time.Second)
+			g.settle(t)
+			if withText(g.botPosts(t), "Срок продлён", "01.12 23:00 на 02.12 00:00", "у Змей нет связи") == "" {
+				t.Fatalf("the extension is not announced:\n%s", strings.Join(g.botPosts(t), "\n---\n"))
+			}
+
+			before := map[string]int{}
+			for _, u := range dbUsers[1:7] {
+				before[u] = len(g.received(t, u))
+			}
+			b.set(1, "21:59")
+			g.settle(t)
+			if n := len(g.received(t, "Джинни")); n != before["Джинни"] {
+				t.Fatalf("a reminder before its time (two hours before the new deadline 00:00)")
+			}
+			b.set(1, "22:00")
+			b.clock.Advance(30 * time.Second)
+			if crashAt != "" {
+				g.crashAndRecover(t, crashAt, nil)
+			}
+			g.settle(t)
+			b.set(1, "23:00")
+			b.clock.Advance(30 * time.Second)
+			g.settle(t)
+			for _, u := range dbUsers[1:7] {
+				got := g.received(t, u)[before[u]:]
+				want := 0
+				if u == "Джинни" {
+					want = 1
+				}
+				if len(got) != want {
+					t.Errorf("%s got %d reminders, want %d: %q", u, len(got), want, got)
+				}
+				if want == 1 && (!strings.Contains(got[0], "Напоминание") || !strings.Contains(got[0], "02.12 00:00") || !strings.Contains(got[0], "приказы на раунд 1")) {
+					t.Errorf("the reminder: %q", got[0])
+				}
+			}
+			if withText(g.botPosts(t), "[b]Раунд 1[/b]") != "" {
+				t.Fatal("round 1 resolved at the old deadline")
+			}
+			b.set(2, "00:00")
+			b.clock.Advance(30 * time.Second)
+			g.settle(t)
+			if withText(g.botPosts(t), "[b]Раунд 1[/b]") == "" {
+				t.Fatal("round 1 did not resolve at the extended deadline")
+			}
+			if k := g.kinds(t); k["judge.reminded"] != 1 || k["judge.extended"] != 1 {
+				t.Errorf("events: %v", k)
+			}
+			g.exactlyOnce(t)
+		})
+	}
+}
