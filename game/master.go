@@ -44,28 +44,73 @@ type Debtor interface {
 
 // Line is one row of a final summary's table: a player or a team with its numbers.
 type Line struct {
-	Name  string         // the player's forum name or the team's Russian name
-	Team  string         // the player's team or side (Russian); "" for a team's own line
-	Moves int            // moves or orders made
-	Count map[string]int // the game's numbers by their Russian column name ("убито", "голы")
+	Name  string         `json:"name"`           // the player's forum name or the team's Russian name
+	Team  string         `json:"team,omitempty"` // the player's team or side (Russian); "" for a team's own line
+	Moves int            `json:"moves"`          // moves or orders made
+	Count map[string]int `json:"count,omitempty"` // the game's numbers by their Russian column name ("убито", "голы")
 }
 
-// Summary is the story of a finished game in numbers.
+// Summary is the story of a finished game in numbers, folded from its events (Summarizer) and
+// kept in its log when it ends: the final post shows it, `forumgm stats` sums it over games.
 type Summary struct {
-	Result  string   // the result in Russian ("победа крестоносцев: флаг взят")
-	Columns []string // the Count columns in the order shown
-	Lines   []Line   // players and teams
-	Best    string   // the best moment the events show, in Russian ("" none)
+	Result  string   `json:"result"`            // the result in Russian ("победа крестоносцев: флаг взят")
+	Columns []string `json:"columns,omitempty"` // the Count columns in the order shown
+	// MovesWord is the Russian word for Moves in the table ("приказов"; default "ходов").
+	MovesWord string `json:"moves_word,omitempty"`
+	Players []Line   `json:"players"`           // one line per player, in the order first met
+	Teams   []Line   `json:"teams,omitempty"`   // one line per team or side
+	// Best is the best moment the events show, in Russian ("" none); BestScore ranks the
+	// candidates (the game's own measure: the larger wins, the earlier on a tie).
+	Best      string `json:"best,omitempty"`
+	BestScore int    `json:"-"`
 	// Winners are the forum names of the winning players (none: a draw or no winner).
-	Winners []string
-	// Penalties by forum name (wounds, cards): `forumgm stats` sums them.
-	Penalties map[string]int
+	Winners []string `json:"winners,omitempty"`
+	// Penalties by forum name or team (wounds, cards): `forumgm stats` sums them.
+	Penalties map[string]int `json:"penalties,omitempty"`
 }
 
-// Summarizer is Rules that can tell a finished game's story in numbers from its events: the
-// referee posts it after the game ends, `forumgm stats` tabulates it over every game.
+// Player is the line of a player (added, with team, the first time).
+func (s *Summary) Player(name, team string) *Line { return line(&s.Players, name, team) }
+
+// Team is the line of a team or side.
+func (s *Summary) Team(name string) *Line { return line(&s.Teams, name, "") }
+
+// Moment offers a best moment: kept when it ranks above the one kept so far.
+func (s *Summary) Moment(score int, words string) {
+	if words != "" && (s.Best == "" || score > s.BestScore) {
+		s.Best, s.BestScore = words, score
+	}
+}
+
+// Add counts n more of column on l (the column is added to the summary's columns).
+func (s *Summary) Add(l *Line, column string, n int) {
+	if l.Count == nil {
+		l.Count = map[string]int{}
+	}
+	l.Count[column] += n
+	for _, c := range s.Columns {
+		if c == column {
+			return
+		}
+	}
+	s.Columns = append(s.Columns, column)
+}
+
+func line(ls *[]Line, name, team string) *Line {
+	for i := range *ls {
+		if (*ls)[i].Name == name {
+			return &(*ls)[i]
+		}
+	}
+	*ls = append(*ls, Line{Name: name, Team: team})
+	return &(*ls)[len(*ls)-1]
+}
+
+// Summarizer is Rules that tell a game's story in numbers: the referee folds every game event
+// into a running Summary (Tally, after the event is applied, so the state is the one after it)
+// and completes it when the game ends (Finish, on the final state), then posts it with the end
+// and keeps it in the log.
 type Summarizer interface {
-	// Summarize is the summary of the game over its whole log (the referee's events included:
-	// skip what is not the game's).
-	Summarize(evs []Event) Summary
+	Tally(s *Summary, ev Event)
+	Finish(s *Summary)
 }

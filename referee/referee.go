@@ -70,6 +70,7 @@ type Referee struct {
 	stops     []stop          // extensions and holidays: the game's clock apart from the real one (master.go)
 	reminded  map[string]bool // debts reminded of (remind.go)
 	remindOff map[string]bool // players who switched the reminders off
+	tally     game.Summary    // the running summary (summary.go)
 }
 
 // New builds the referee of a configured game.
@@ -190,6 +191,8 @@ func (r *Referee) decode(kind string, data []byte) (game.Event, error) {
 		ev = &ExtendedEvent{}
 	case KindHoliday:
 		ev = &HolidayEvent{}
+	case KindSummary:
+		ev = &SummaryEvent{}
 	case KindReminded:
 		ev = &RemindedEvent{}
 	case KindReminders:
@@ -223,6 +226,7 @@ func (r *Referee) apply(ev game.Event) error {
 		r.addStop(ev)
 	case *RemindedEvent, *RemindersEvent:
 		r.applyRemind(ev)
+	case *SummaryEvent:
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
@@ -231,6 +235,7 @@ func (r *Referee) apply(ev game.Event) error {
 		if err := r.rules.Apply(ev); err != nil {
 			return fmt.Errorf("judge: %w", err)
 		}
+		r.tallyEvent(ev)
 	}
 	if d, ok := ev.(game.Drawer); ok {
 		for _, dr := range d.Drawn() {
@@ -278,6 +283,7 @@ func (r *Referee) undo(pos int) error {
 		}
 	}
 	r.rules, r.undone = rules, undone
+	r.retally()
 	return nil
 }
 
@@ -320,6 +326,12 @@ func (r *Referee) commitAt(at time.Time, evs []game.Event) ([]game.Event, error)
 		return nil, err
 	}
 	if r.rules.Over() && !r.revealed() {
+		if sum := r.summary(at); sum != nil {
+			if err := r.commit([]game.Event{sum}); err != nil {
+				return nil, err
+			}
+			evs = append(evs, sum)
+		}
 		rev := &RevealedEvent{At: at, Seed: r.opt.Seed, Salt: r.opt.Salt}
 		if err := r.commit([]game.Event{rev}); err != nil {
 			return nil, err
@@ -485,7 +497,12 @@ func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
 func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, error) {
 	out := game.Outcome{Verdict: game.Accepted, Events: evs}
 	c := r.ctx(in)
+	var sum *SummaryEvent
 	for _, ev := range evs {
+		if s, ok := ev.(*SummaryEvent); ok {
+			sum = s
+			continue
+		}
 		msgs, err := r.rules.Messages(c, ev)
 		if err != nil {
 			return game.Outcome{}, err
@@ -493,6 +510,14 @@ func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, erro
 		for _, m := range msgs {
 			out.Messages = append(out.Messages, r.route(in, m))
 		}
+	}
+	if sum != nil {
+		body, err := SummaryText(sum.Game, sum.Summary)
+		if err != nil {
+			return game.Outcome{}, err
+		}
+		// After the game's closing post (the result and the seed), as its own post.
+		out.Messages = append(out.Messages, game.Message{Body: body})
 	}
 	return out, nil
 }
