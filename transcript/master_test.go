@@ -176,3 +176,44 @@ func TestMasterRefusals(t *testing.T) {
 		t.Errorf("extending a finished game: %v", err)
 	}
 }
+
+// Dragonball's rounds may resolve every N hours or minutes from midnight (issue 21, item 3): the
+// opening post says so, and the rounds resolve at those times.
+func TestDragonballEvery(t *testing.T) {
+	src := `game: dragonball
+start: 2026-12-01T10:00:00+03:00
+settings: {rounds: 3, deadline: "every 6h"}
+teams:
+  - {name: Грифоны, side: A, players: [Гарри, Рон], handler: Гарри}
+  - {name: Змеи, side: B, players: [Драко, Крэбб], handler: Драко}
+posts:
+  - {author: Гарри, at: 2026-12-01T11:00:00+03:00, private: true, text: "Такт 1: 17 в2"}
+until: 2026-12-02T03:00:00+03:00
+`
+	tr, err := parse([]byte(src), ".", known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msk := tr.Start.Location()
+	var rounds []string
+	for _, tm := range res.Timed {
+		if strings.Contains(strings.Join(tm.Replies, "\n"), "[b]Раунд ") {
+			rounds = append(rounds, tm.At.In(msk).Format("02 15:04"))
+		}
+	}
+	if got := strings.Join(rounds, ","); got != "01 12:00,01 18:00,02 00:00" {
+		t.Errorf("rounds resolved at %s, want every 6 hours from midnight", got)
+	}
+	if open := res.Timed[0].Replies[0]; !strings.Contains(open, "Раунд — 6 ч из трёх тактов") || !strings.Contains(open, "до конца раунда (раунды по 6 ч от полуночи по Москве)") {
+		t.Errorf("the opening post does not say the rounds' length:\n%s", open)
+	}
+	for _, bad := range []string{"every 5m", "every 25h", "every six hours"} {
+		if _, err := parse([]byte(strings.Replace(src, "every 6h", bad, 1)), ".", known); err == nil || !strings.Contains(err.Error(), "deadline") {
+			t.Errorf("deadline %q: %v", bad, err)
+		}
+	}
+}
