@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"forumgm/forum"
 	"forumgm/referee"
 	"forumgm/store"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // GameRecord is what the store keeps about a game when it is first registered: what a restart (and
@@ -26,12 +29,15 @@ type GameRecord struct {
 	Start  time.Time `json:"start"`
 	Seed   string    `json:"seed"`
 	Salt   string    `json:"salt"`
+	// Spec is the fingerprint of the game's settings as first registered (SpecPrint): a config
+	// reloaded with other settings is announced in the thread (referee.Options.Spec).
+	Spec string `json:"spec,omitempty"`
 }
 
 // Register registers the game in the store (once) and returns its record: a game already
 // registered keeps its stored start time and seed.
 func Register(ctx context.Context, st *store.Store, cfg *config.Config, now time.Time) (GameRecord, error) {
-	rec := GameRecord{Kind: cfg.Game.Kind, Forum: cfg.Forum.URL, Thread: cfg.Forum.Thread, Start: cfg.StartTime()}
+	rec := GameRecord{Kind: cfg.Game.Kind, Forum: cfg.Forum.URL, Thread: cfg.Forum.Thread, Start: cfg.StartTime(), Spec: SpecPrint(cfg)}
 	if rec.Start.IsZero() {
 		rec.Start = now
 	}
@@ -55,9 +61,15 @@ func Register(ctx context.Context, st *store.Store, cfg *config.Config, now time
 	if err := json.Unmarshal(g.Config, &stored); err != nil || stored.Start.IsZero() {
 		return rec, fmt.Errorf("daemon: register: stored game %s has no start time", cfg.Game.ID)
 	}
-	if stored.Seed == "" {
-		// A game registered before seeds were drawn: give it one now, once.
-		stored.Seed, stored.Salt = rec.Seed, rec.Salt
+	if stored.Seed == "" || stored.Spec == "" {
+		// A game registered before seeds were drawn (or its settings fingerprinted): give it
+		// one now, once.
+		if stored.Seed == "" {
+			stored.Seed, stored.Salt = rec.Seed, rec.Salt
+		}
+		if stored.Spec == "" {
+			stored.Spec = rec.Spec
+		}
 		b, err := json.Marshal(stored)
 		if err != nil {
 			return rec, fmt.Errorf("daemon: register: %w", err)
@@ -87,7 +99,7 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 	}
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
 		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL),
-		Location: cfg.GameLocation(), Zone: ZoneLabel(cfg, rec.Start)}
+		Location: cfg.GameLocation(), Zone: ZoneLabel(cfg, rec.Start), Spec: SpecPrint(cfg), SpecWas: rec.Spec}
 	if opt.RemindLead, err = cfg.Game.ReminderLead(); err != nil {
 		return nil, fmt.Errorf("daemon: game %s: game.reminders %w", cfg.Game.ID, err)
 	}
@@ -109,4 +121,14 @@ func ZoneLabel(cfg *config.Config, at time.Time) string {
 		return ""
 	}
 	return referee.ZoneName(g, at)
+}
+
+// SpecPrint is a fingerprint of the game's settings (its own keys, zone and calendar): what a
+// config reload may change under a running game.
+func SpecPrint(cfg *config.Config) string {
+	b, _ := yaml.Marshal(&cfg.Game.Spec)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%v\x00", cfg.Game.Kind, cfg.Game.Timezone, cfg.Game.Calendar.WorkingDays)
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -2,10 +2,12 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"forumgm/config"
 	"forumgm/review"
 )
 
@@ -94,4 +96,61 @@ func TestMasterDragonballE2E(t *testing.T) {
 			g.exactlyOnce(t)
 		})
 	}
+}
+
+// A config reloaded with another deadline does not change the game silently (issue 21, item 3):
+// the thread is told the new next deadline once, the round resolves then, and a later restart
+// with the same settings says nothing again.
+func TestMasterReloadAnnounced(t *testing.T) {
+	b := newBoard(t, time.Date(2026, 12, 1, 10, 0, 0, 0, msk), dbUsers, "Драконбол")
+	g := b.game(t, "db", "gm-bot", 1, dbGame)
+	g.settle(t)
+	reload := func(gameYAML string, was string) {
+		t.Helper()
+		old := g.cfg
+		src := fmt.Sprintf("forum: {url: %q, thread: \"1\"}\nbot: {username: gm-bot, password_env: PW}\nmoderators: [Moderator]\ngame:\n  id: db\n%s", b.url+"/", gameYAML)
+		cfg, err := config.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.Validate(known); err != nil {
+			t.Fatal(err)
+		}
+		rec := GameRecord{Kind: "dragonball", Forum: b.url + "/", Thread: "1", Start: old.StartTime().UTC(), Seed: "e2e-db", Salt: "salt-db", Spec: was}
+		if g.newRef, err = RefereeFactory(cfg, g.fo.Capabilities(), rec); err != nil {
+			t.Fatal(err)
+		}
+		g.cfg = cfg
+		g.restart(t, "")
+		b.clock.Advance(30 * time.Second)
+		g.settle(t)
+	}
+	registered := SpecPrint(g.cfg)
+	b.set(1, "12:00")
+	reload(strings.Replace(dbGame, `deadline: "23:00"`, `deadline: "21:00"`, 1), registered)
+	if n := len(withAll(g.botPosts(t), "Расписание изменено")); n != 1 || withText(g.botPosts(t), "ближайший срок теперь 01.12 21:00") == "" {
+		t.Fatalf("the reload is announced %d times:\n%s", n, strings.Join(g.botPosts(t), "\n---\n"))
+	}
+	b.set(1, "13:00")
+	reload(strings.Replace(dbGame, `deadline: "23:00"`, `deadline: "21:00"`, 1), registered)
+	if n := len(withAll(g.botPosts(t), "Расписание изменено")); n != 1 {
+		t.Fatalf("a restart with the same settings announced the schedule again (%d)", n)
+	}
+	b.set(1, "21:00")
+	b.clock.Advance(30 * time.Second)
+	g.settle(t)
+	if withText(g.botPosts(t), "[b]Раунд 1[/b]") == "" {
+		t.Fatal("round 1 did not resolve at the reloaded deadline")
+	}
+}
+
+// withAll are the texts holding want.
+func withAll(texts []string, want string) []string {
+	var out []string
+	for _, s := range texts {
+		if strings.Contains(s, want) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

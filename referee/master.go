@@ -369,3 +369,37 @@ func (r *Referee) length(cmd game.ModCommand) (game.Outcome, error) {
 	out.Messages = append(out.Messages, more.Messages...)
 	return out, nil
 }
+
+// KindSchedule is the event kind of a schedule changed by the config (a reload).
+const KindSchedule = "judge.schedule"
+
+// ScheduleEvent records that the game's settings changed under it (a config reload) and the
+// change was announced.
+type ScheduleEvent struct {
+	At   time.Time `json:"at"`
+	Spec string    `json:"spec"`           // the settings' new fingerprint
+	Next time.Time `json:"next,omitzero"` // the next deadline then (real time)
+}
+
+func (*ScheduleEvent) EventKind() string { return KindSchedule }
+
+// Rescheduled announces, once, that the game's settings changed since they were last announced
+// or registered (Options.Spec differs): the game goes on from where it was, and the thread is
+// told the next deadline now. ok is false when nothing changed.
+func (r *Referee) Rescheduled(now time.Time) (out game.Outcome, ok bool, err error) {
+	if r.opt.Spec == "" || r.specSeen == "" || r.specSeen == r.opt.Spec || r.rules.Over() {
+		return game.Outcome{}, false, nil
+	}
+	ev := &ScheduleEvent{At: now, Spec: r.opt.Spec}
+	next := "не назначен"
+	if g, ok := r.nextDeadline(now, time.Time{}); ok {
+		at := r.realTime(g)
+		ev.Next, next = at, r.When(at)
+	}
+	body, err := Say("schedule", map[string]any{"Next": next, "Was": ""})
+	if err != nil {
+		return game.Outcome{}, false, err
+	}
+	out, err = r.announce(ev, body)
+	return out, err == nil, err
+}

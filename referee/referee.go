@@ -34,6 +34,9 @@ type Options struct {
 	Check string
 	// Location is the game's zone (times in the game master's announcements); nil: UTC.
 	Location *time.Location
+	// Spec is the fingerprint of the game's settings now, SpecWas as the game was registered
+	// with: when they differ (a config reload), Rescheduled announces the schedule once.
+	Spec, SpecWas string
 	// RemindLead is how long before a deadline the players who owe something are reminded by
 	// private message (remind.go); 0: no reminders.
 	RemindLead time.Duration
@@ -71,6 +74,7 @@ type Referee struct {
 	reminded  map[string]bool // debts reminded of (remind.go)
 	remindOff map[string]bool // players who switched the reminders off
 	tally     game.Summary    // the running summary (summary.go)
+	specSeen  string          // the settings' fingerprint last announced (master.go)
 }
 
 // New builds the referee of a configured game.
@@ -85,7 +89,7 @@ func New(setup *game.Setup, opt Options) (*Referee, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
+	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}, specSeen: opt.SpecWas}
 	r.fair = game.Fair{Commitment: game.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
 	return r, nil
 }
@@ -193,6 +197,8 @@ func (r *Referee) decode(kind string, data []byte) (game.Event, error) {
 		ev = &HolidayEvent{}
 	case KindSummary:
 		ev = &SummaryEvent{}
+	case KindSchedule:
+		ev = &ScheduleEvent{}
 	case KindReminded:
 		ev = &RemindedEvent{}
 	case KindReminders:
@@ -227,6 +233,8 @@ func (r *Referee) apply(ev game.Event) error {
 	case *RemindedEvent, *RemindersEvent:
 		r.applyRemind(ev)
 	case *SummaryEvent:
+	case *ScheduleEvent:
+		r.specSeen = e.Spec
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
