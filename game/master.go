@@ -44,9 +44,9 @@ type Debtor interface {
 
 // Line is one row of a final summary's table: a player or a team with its numbers.
 type Line struct {
-	Name  string         `json:"name"`           // the player's forum name or the team's Russian name
-	Team  string         `json:"team,omitempty"` // the player's team or side (Russian); "" for a team's own line
-	Moves int            `json:"moves"`          // moves or orders made
+	Name  string         `json:"name"`            // the player's forum name or the team's Russian name
+	Team  string         `json:"team,omitempty"`  // the player's team or side (Russian); "" for a team's own line
+	Moves int            `json:"moves"`           // moves or orders made
 	Count map[string]int `json:"count,omitempty"` // the game's numbers by their Russian column name ("убито", "голы")
 }
 
@@ -57,8 +57,8 @@ type Summary struct {
 	Columns []string `json:"columns,omitempty"` // the Count columns in the order shown
 	// MovesWord is the Russian word for Moves in the table ("приказов"; default "ходов").
 	MovesWord string `json:"moves_word,omitempty"`
-	Players []Line   `json:"players"`           // one line per player, in the order first met
-	Teams   []Line   `json:"teams,omitempty"`   // one line per team or side
+	Players   []Line `json:"players"`         // one line per player, in the order first met
+	Teams     []Line `json:"teams,omitempty"` // one line per team or side
 	// Best is the best moment the events show, in Russian ("" none); BestScore ranks the
 	// candidates (the game's own measure: the larger wins, the earlier on a tie).
 	Best      string `json:"best,omitempty"`

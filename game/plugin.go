@@ -49,6 +49,9 @@ type Setup struct {
 	// (test positions: fixed die faces, start cells, balances, a given salt). Players cannot see
 	// or check them, so check-config refuses them in a live config (docs/fairness.md).
 	Fixed []string
+	// Warnings are what check-config should say about a game that is valid but cannot play
+	// well (English, naming the setting): a football group with no opponent, say.
+	Warnings []string
 }
 
 // DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt

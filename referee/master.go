@@ -377,7 +377,7 @@ const KindSchedule = "judge.schedule"
 // change was announced.
 type ScheduleEvent struct {
 	At   time.Time `json:"at"`
-	Spec string    `json:"spec"`           // the settings' new fingerprint
+	Spec string    `json:"spec"`          // the settings' new fingerprint
 	Next time.Time `json:"next,omitzero"` // the next deadline then (real time)
 }
 
