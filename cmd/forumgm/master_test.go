@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"strings"
 	"testing"
+
+	"forumgm/store"
 )
 
 // check-config warns of a football game with a group of one team: nobody to attack (issue 21,
@@ -39,5 +42,38 @@ game:
 		if got != c.warn {
 			t.Errorf("%q: warned %v, want %v:\n%s", c.extra, got, c.warn, out.String())
 		}
+	}
+}
+
+// games list before the first run creates no game in the store and fixes no start (issue 21,
+// item 4): it says the game has not started.
+func TestGamesListBeforeRun(t *testing.T) {
+	dir := t.TempDir()
+	cfg := dir + "/config.yaml"
+	t.Setenv("FORUMGM_TEST_CC_BOT", "x")
+	src := `forum: {url: "http://127.0.0.1:1/", thread: "1"}
+bot: {username: gm-bot, password_env: FORUMGM_TEST_CC_BOT}
+store: {path: forumgm.db}
+game:
+  kind: crusade
+  roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"games", "--config", cfg, "list"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "not started yet") {
+		t.Errorf("games list:\n%s", out.String())
+	}
+	st, err := store.Open(context.Background(), dir+"/forumgm.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if gs, err := st.Games(context.Background()); err != nil || len(gs) != 0 {
+		t.Errorf("games list registered %d games (%v): the first run must fix the start", len(gs), err)
 	}
 }
