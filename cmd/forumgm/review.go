@@ -127,6 +127,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stdout)
 		return nil
 	}
+	// Times are the game's, as the web UI and the thread show them (with their UTC offset).
+	gameZone := cfg.GameLocation()
 	switch pos[0] {
 	case "list":
 		cases, err := rv.Queue(ctx)
@@ -141,7 +143,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if c.HasPost {
 				author = c.Post.Author
 			}
-			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s by %s\t%s\n", f.ID, f.CreatedAt.Format(time.RFC3339), f.Kind, f.Source, f.PostID, author, fcLine(f.Detail, 100))
+			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s by %s\t%s\n", f.ID, f.CreatedAt.In(gameZone).Format(time.RFC3339), f.Kind, f.Source, f.PostID, author, fcLine(f.Detail, 100))
 		}
 		if g, err := rv.State(ctx); err == nil && g.Paused {
 			fmt.Fprintf(stdout, "the game is PAUSED (by %s: %s)\n", g.PausedBy, g.PauseReason)
@@ -159,7 +161,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		for _, e := range evs {
-			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.Format(time.RFC3339), e.Kind, e.Cause, e.Actor, fcLine(e.Reason, 100))
+			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.In(gameZone).Format(time.RFC3339), e.Kind, e.Cause, e.Actor, fcLine(e.Reason, 100))
 		}
 		return nil
 	case "serve":
@@ -174,18 +176,18 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		f := c.Flag
-		fmt.Fprintf(stdout, "flag %d: %s, %s, raised %s\ndetail: %s\n", f.ID, f.Kind, f.State, f.CreatedAt.Format(time.RFC3339), f.Detail)
+		fmt.Fprintf(stdout, "flag %d: %s, %s, raised %s\ndetail: %s\n", f.ID, f.Kind, f.State, f.CreatedAt.In(gameZone).Format(time.RFC3339), f.Detail)
 		if f.State != store.FlagOpen {
-			fmt.Fprintf(stdout, "resolved by %s at %s: %s\n", f.ResolvedBy, f.ResolvedAt.Format(time.RFC3339), f.Note)
+			fmt.Fprintf(stdout, "resolved by %s at %s: %s\n", f.ResolvedBy, f.ResolvedAt.In(gameZone).Format(time.RFC3339), f.Note)
 		}
 		if c.HasPost {
 			p := c.Post
-			fmt.Fprintf(stdout, "post %s/%s by %s at %s, verdict %s\n", p.Source, p.ID, p.Author, p.PostedAt.Format(time.RFC3339), p.Verdict)
+			fmt.Fprintf(stdout, "post %s/%s by %s at %s, verdict %s\n", p.Source, p.ID, p.Author, p.PostedAt.In(gameZone).Format(time.RFC3339), p.Verdict)
 			if p.EditedHash != "" {
-				fmt.Fprintf(stdout, "edited (noticed %s); the first-seen text below stands\n", p.EditedAt.Format(time.RFC3339))
+				fmt.Fprintf(stdout, "edited (noticed %s); the first-seen text below stands\n", p.EditedAt.In(gameZone).Format(time.RFC3339))
 			}
 			if !p.VanishedAt.IsZero() {
-				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.Format(time.RFC3339))
+				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.In(gameZone).Format(time.RFC3339))
 			}
 			fmt.Fprintf(stdout, "--- text as first seen ---\n%s\n---\n", strings.TrimSpace(p.Text))
 			for i, q := range p.Post.Quotes {
