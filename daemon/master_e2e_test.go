@@ -93,6 +93,31 @@ func TestMasterDragonballE2E(t *testing.T) {
 			if k := g.kinds(t); k["judge.reminded"] != 1 || k["judge.extended"] != 1 {
 				t.Errorf("events: %v", k)
 			}
+			// Round 2 (the last): the game ends with its result and then the summary in numbers.
+			for _, o := range dbOrders {
+				if o.day == 2 {
+					b.set(2, o.at)
+					g.pm(t, o.who, o.txt)
+					b.clock.Advance(30 * time.Second)
+					g.settle(t)
+				}
+			}
+			b.set(2, "23:00")
+			b.clock.Advance(30 * time.Second)
+			g.settle(t)
+			posts := g.botPosts(t)
+			sum := withText(posts, "[b]Итоги игры «Драконбол» в цифрах[/b]")
+			if sum == "" {
+				t.Fatalf("no summary at the end:\n%s", strings.Join(posts, "\n---\n"))
+			}
+			for _, want := range []string{"Результат: ", "• Гарри (Грифоны): приказов 2", "• Джинни (Грифоны): приказов 1", "[u]Команды[/u]"} {
+				if !strings.Contains(sum, want) {
+					t.Errorf("the summary lacks %q:\n%s", want, sum)
+				}
+			}
+			if k := g.kinds(t); k["judge.summary"] != 1 || k["judge.revealed"] != 1 {
+				t.Errorf("events at the end: %v", k)
+			}
 			g.exactlyOnce(t)
 		})
 	}
