@@ -77,3 +77,48 @@ game:
 		t.Errorf("games list registered %d games (%v): the first run must fix the start", len(gs), err)
 	}
 }
+
+// The game master's powers from the CLI: each logged with who and why and its announcement
+// queued; what cannot be done is refused in English with the way out.
+func TestReviewCLIMaster(t *testing.T) {
+	c := newReviewCLI(t)
+	cases := []struct {
+		args   []string
+		code   int
+		out    string // stdout prefix (code 0) or stderr part (code 1)
+		kind   string // the last event's kind after it ("" unchanged)
+		reason string
+	}{
+		{[]string{"extend", "2h", "--by", "Moderator"}, 1, "--reason is required", "", ""},
+		{[]string{"extend", "two hours", "--by", "Moderator", "--reason", "x"}, 1, "is not a duration", "", ""},
+		{[]string{"extend", "5m", "--by", "Moderator", "--reason", "the saracens' connection"}, 0, "deadline extended by 5m0s: 1 event logged, 1 message queued", "judge.extended", "the saracens' connection"},
+		{[]string{"holiday", "2030-01-01", "--by", "Moderator", "--reason", "New Year"}, 0, "2030-01-01 declared a holiday: 1 event logged, 1 message queued", "judge.holiday", "New Year"},
+		{[]string{"holiday", "2030-01-01", "--by", "Moderator", "--reason", "again"}, 1, "overlaps", "", ""},
+		{[]string{"clarify", "--by", "Moderator", "--text", "Лес не мешает стрельбе."}, 0, "clarification posted: 1 event logged, 1 message queued", "judge.moderated", ""},
+		{[]string{"length", "12", "--by", "Moderator", "--reason", "longer"}, 1, "no set length", "", ""},
+	}
+	last := func() (kind, reason string) {
+		c.withStore(func(ctx context.Context, st *store.Store) {
+			evs, err := st.Events(ctx, "g1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) > 0 {
+				kind, reason = evs[len(evs)-1].Kind, evs[len(evs)-1].Reason
+			}
+		})
+		return
+	}
+	for _, k := range cases {
+		before, _ := last()
+		code, stdout, stderr := c.run(k.args...)
+		if code != k.code || (code == 0 && !strings.HasPrefix(stdout, k.out)) || (code != 0 && !strings.Contains(stderr, k.out)) {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q", k.args, code, stdout, stderr)
+			continue
+		}
+		kind, reason := last()
+		if k.kind == "" && kind != before || k.kind != "" && (kind != k.kind || reason != k.reason) {
+			t.Errorf("%v: the last event is %s (%q)", k.args, kind, reason)
+		}
+	}
+}
