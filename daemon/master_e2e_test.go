@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -178,4 +180,49 @@ func withAll(texts []string, want string) []string {
 		}
 	}
 	return out
+}
+
+// Football over the sandbox with reminders five minutes before each window closes: exactly the
+// captains whose team has not moved yet get one, once (issue 22).
+func TestMasterFootballReminders(t *testing.T) {
+	b := newBoard(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fbUsers, "Футбол")
+	bank := filepath.Join(b.dir, "questions.yaml")
+	if err := os.WriteFile(bank, []byte(fbBank), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := strings.Replace(strings.Replace(fbGame, "QBANK", bank, 1), "  board: default\n", "  board: default\n  reminders: 5m\n", 1)
+	g := b.game(t, "fb", "gm-bot", 1, spec)
+	g.settle(t)
+	reminders := func(who string) []string { return withAll(g.received(t, who), "Напоминание:") }
+	for _, s := range fbSteps {
+		b.set(1, s.at)
+		switch {
+		case s.txt == "":
+		case s.pm:
+			g.pm(t, s.who, s.txt)
+		default:
+			g.post(t, s.who, s.txt)
+		}
+		b.clock.Advance(30 * time.Second)
+		g.settle(t)
+		if s.at == "20:10" {
+			// Turn 1: before 20:05 teams 1 and 2 had moved; team 3 moved in the reminder's minute
+			// (timers due by a post's time fire before it is judged) and team 4 at 20:06.
+			for who, want := range map[string]int{"Вася": 0, "Гоша": 0, "Катя": 1, "Дима": 1, "Лена": 0} {
+				if got := reminders(who); len(got) != want {
+					t.Errorf("turn 1: %s got %d reminders, want %d: %q", who, len(got), want, got)
+				}
+			}
+			if r := reminders("Дима"); len(r) == 1 && !strings.Contains(r[0], "ход команды «Команда 4» в 1-м ходу") {
+				t.Errorf("the reminder: %q", r[0])
+			}
+		}
+	}
+	// Turn 2: by 20:35 teams 1 and 2 had moved, teams 3 and 4 had not.
+	for who, want := range map[string]int{"Вася": 0, "Гоша": 0, "Катя": 2, "Дима": 2} {
+		if got := reminders(who); len(got) != want {
+			t.Errorf("after turn 2: %s got %d reminders, want %d: %q", who, len(got), want, got)
+		}
+	}
+	g.exactlyOnce(t)
 }
