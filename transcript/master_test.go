@@ -217,3 +217,51 @@ until: 2026-12-02T03:00:00+03:00
 		}
 	}
 }
+
+// Crusade's reminders (an hour ahead; the time limit 15 minutes ahead): the side to move before
+// its time limit runs out, a side's wounds to allocate before 00:00; never the other side, which
+// owes nothing then.
+func TestCrusadeReminders(t *testing.T) {
+	b, err := os.ReadFile(example("crusade-flag.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := parse([]byte(strings.Replace(string(b), "game: crusade\n", "game: crusade\nreminders: 1h\n", 1)), filepath.Dir(example("crusade-flag.yaml")), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msk := tr.Start.Location()
+	var got []string
+	for _, tm := range res.Timed {
+		for _, r := range tm.Replies {
+			if strings.Contains(r, "Напоминание:") {
+				to, rest, _ := strings.Cut(strings.TrimPrefix(r, privatePrefix), "]")
+				what := "limit"
+				if strings.Contains(rest, "распределить") {
+					what = "allocate"
+				}
+				got = append(got, tm.At.In(msk).Format("02 15:04")+" "+to+" "+what)
+			}
+		}
+	}
+	want := "01 22:20 Джелу limit,01 23:00 Джелу allocate,01 23:20 Джелу limit"
+	if g := strings.Join(got, ","); !strings.HasPrefix(g, want) {
+		t.Errorf("reminders %s, want first %s", g, want)
+	}
+	// The game itself is not changed by reminders: the same end as without them.
+	plain, err := Load(example("crusade-flag.yaml"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2, err := plain.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(res.Final) != fmt.Sprint(res2.Final) {
+		t.Error("reminders changed the game")
+	}
+}
