@@ -120,3 +120,13 @@ func plural(n int, one, few, many string) string {
 	}
 	return many
 }
+
+var _ game.Lengthener = (*Rules)(nil)
+
+// Length is the game's length in rounds.
+func (r *Rules) Length() (int, [3]string) {
+	return r.game.Settings().Rounds, [3]string{"раунд", "раунда", "раундов"}
+}
+
+// SetLength is the intent making the game n rounds long.
+func (r *Rules) SetLength(n int) (any, error) { return &rules.SetRounds{N: n}, nil }

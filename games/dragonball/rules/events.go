@@ -79,6 +79,8 @@ func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
 		ev = &RoundResolved{}
 	case KindGameEnded:
 		ev = &GameEnded{}
+	case KindRoundsSet:
+		ev = &RoundsSet{}
 	default:
 		return nil, errf("%w: %q", ErrUnknownEvent, kind)
 	}
@@ -120,6 +122,8 @@ func (g *Game) Apply(ev game.Event) error {
 		g.st = e.State.clone()
 	case *GameEnded:
 		g.applyEnded(e)
+	case *RoundsSet:
+		g.settings.Rounds = e.Rounds
 	default:
 		return errf("apply: unknown event %T", ev)
 	}

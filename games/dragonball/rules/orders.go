@@ -36,6 +36,10 @@ func (g *Game) Decide(in game.Act) ([]game.Event, error) {
 		}
 	case EndGame:
 		return g.decideEnd(in, &b)
+	case *SetRounds:
+		if b != nil {
+			return g.decideRounds(in, b)
+		}
 	}
 	return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: fmt.Sprintf("%T", in.Body)})
 }
