@@ -892,7 +892,7 @@ func (c *Config) GameSetup(noPM bool, start time.Time) (*game.Setup, error) {
 		dir = filepath.Dir(c.path)
 	}
 	return g.Setup(game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
-		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM})
+		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM, Zone: c.ZoneLabel(start)})
 }
 
 // Players are the roster's names ("" errors: none).

@@ -99,7 +99,7 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 	}
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
 		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL),
-		Location: cfg.GameLocation(), Zone: ZoneLabel(cfg, rec.Start), Spec: SpecPrint(cfg), SpecWas: rec.Spec}
+		Location: cfg.GameLocation(), Zone: cfg.ZoneLabel(rec.Start), Spec: SpecPrint(cfg), SpecWas: rec.Spec}
 	if opt.RemindLead, err = cfg.Game.ReminderLead(); err != nil {
 		return nil, fmt.Errorf("daemon: game %s: game.reminders %w", cfg.Game.ID, err)
 	}
@@ -108,19 +108,6 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 		return nil, err
 	}
 	return f, nil
-}
-
-// ZoneLabel is the game zone's name to write beside the times the game master posts when the
-// forum shows another zone ("" when both are the same at the game's start): a player reads the
-// forum's times beside the bot's, and must not mistake one zone for the other.
-func ZoneLabel(cfg *config.Config, at time.Time) string {
-	g, f := cfg.GameLocation(), cfg.ForumLocation()
-	_, go1 := at.In(g).Zone()
-	_, fo := at.In(f).Zone()
-	if g.String() == f.String() || go1 == fo {
-		return ""
-	}
-	return referee.ZoneName(g, at)
 }
 
 // SpecPrint is a fingerprint of the game's settings (its own keys, zone and calendar): what a

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"forumgm/config"
+	"forumgm/forum"
 	"forumgm/review"
 )
 
@@ -225,4 +226,43 @@ func TestMasterFootballReminders(t *testing.T) {
 		}
 	}
 	g.exactlyOnce(t)
+}
+
+// With game.timezone other than the forum's, the times the bot writes carry the game zone's name
+// (issue 21, item 4); with the same zone, nothing is added.
+func TestZoneInBotTimes(t *testing.T) {
+	for _, c := range []struct {
+		forumZone string
+		want      bool
+	}{{"UTC", true}, {"Europe/Moscow", false}} {
+		src := fmt.Sprintf("forum: {url: \"http://127.0.0.1:1/\", thread: \"1\", timezone: %s}\nbot: {username: gm-bot, password_env: PW}\nmoderators: [Moderator]\ngame:\n  id: fb\n%s",
+			c.forumZone, strings.Replace(fbGame, "  question_bank: QBANK\n", "", 1))
+		cfg, err := config.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.Validate(known); err != nil {
+			t.Fatal(err)
+		}
+		newRef, err := RefereeFactory(cfg, forum.Capabilities{PrivateMessages: true}, GameRecord{Start: cfg.StartTime(), Seed: "s", Salt: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := newRef()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := ref.Start(cfg.StartTime())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		for _, m := range out.Messages {
+			all = append(all, m.Body)
+		}
+		body := strings.Join(all, "\n")
+		if got := strings.Contains(body, "20:00 (MSK)"); got != c.want {
+			t.Errorf("forum zone %s: the zone's name beside 20:00: %v, want %v:\n%s", c.forumZone, got, c.want, body)
+		}
+	}
 }

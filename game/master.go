@@ -1,6 +1,10 @@
 package game
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // The game master's work around the rules (issue 22): the moderator's powers over time, the
 // reminders before a deadline, and the final summary. Each is an optional part of Rules; the
@@ -113,4 +117,20 @@ func line(ls *[]Line, name, team string) *Line {
 type Summarizer interface {
 	Tally(s *Summary, ev Event)
 	Finish(s *Summary)
+}
+
+// ZoneName is how a time zone is named beside times: its abbreviation (MSK), or UTC±hh.
+func ZoneName(loc *time.Location, at time.Time) string {
+	name, off := at.In(loc).Zone()
+	if name == "" || strings.HasPrefix(name, "+") || strings.HasPrefix(name, "-") {
+		h, m := off/3600, off%3600/60
+		if m < 0 {
+			m = -m
+		}
+		if m != 0 {
+			return fmt.Sprintf("UTC%+d:%02d", h, m)
+		}
+		return fmt.Sprintf("UTC%+d", h)
+	}
+	return name
 }

@@ -33,6 +33,9 @@ type Spec struct {
 	WorkingDays []string
 	// Dir is the folder relative file names (a question bank) resolve against.
 	Dir string
+	// Zone is the game zone's name to write beside the times the game posts when the forum shows
+	// another zone ("" when the same: nothing is added).
+	Zone string
 	// NoPM is set when the forum has no private messages: what the game would send privately
 	// goes to the thread, and secrets that need private messages are off.
 	NoPM bool

@@ -153,22 +153,6 @@ func (r *Referee) When(t time.Time) string {
 	return s
 }
 
-// ZoneName is how a time zone is named beside times: its abbreviation (MSK), or UTC±hh.
-func ZoneName(loc *time.Location, at time.Time) string {
-	name, off := at.In(loc).Zone()
-	if name == "" || strings.HasPrefix(name, "+") || strings.HasPrefix(name, "-") {
-		h, m := off/3600, off%3600/60
-		if m < 0 {
-			m = -m
-		}
-		if m != 0 {
-			return fmt.Sprintf("UTC%+d:%02d", h, m)
-		}
-		return fmt.Sprintf("UTC%+d", h)
-	}
-	return name
-}
-
 // ErrNoDeadline: a moderator asked to extend a deadline and none is ahead.
 var ErrNoDeadline = errors.New("no deadline ahead")
 

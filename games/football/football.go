@@ -80,7 +80,7 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	if err := s.Validate(board, in.Teams); err != nil {
 		return nil, err
 	}
-	set, err := loadVoice(s.Location)
+	set, err := loadVoice(s.Location, sp.Zone)
 	if err != nil {
 		return nil, err
 	}
