@@ -109,3 +109,16 @@ func TestNoticeShowsWarning(t *testing.T) {
 		t.Errorf("%v\n%s", err, body)
 	}
 }
+
+// A late move's flag is a kind of its own: the notice names it in Russian and carries the
+// referee's warning (issue 19).
+func TestNoticeLate(t *testing.T) {
+	in := &game.Input{PostID: "7", Author: "snovaya", Post: forum.Post{Text: "1-й ход сарацина н1 на N1"}}
+	warn := "Пост появился в теме с опозданием: его не было при чтении темы."
+	f := game.Flag{PostID: "7", Kind: game.FlagLate, Detail: warn + " the post appeared late", Warning: warn}
+	subject, body, err := Notice(noticeView("g1", 5, f, FlagLate, in, game.Outcome{}, ""))
+	if err != nil || !strings.Contains(subject, "флаг №5") || !strings.Contains(body, "флаг №5: ход пришёл с опозданием.") ||
+		!strings.Contains(body, "Подробности: "+warn) || !strings.Contains(body, "1-й ход сарацина н1 на N1") {
+		t.Errorf("%v\n%s\n%s", err, subject, body)
+	}
+}

@@ -29,7 +29,13 @@ actions:
   accept ID [--text MOVE]   settle a flag in the post's favour; --text is the move as the player
                             meant it (for an unreadable move or a stranger's move)
   reject ID --reason R      refuse the flagged post (the reason is posted)
-  close ID --reason R       close a flag without any post (settled elsewhere)
+  close ID --reason R       close a flag as settled elsewhere (a dispute's author is told the reason)
+  uphold ID --reason R      settle a dispute: the decision stands, the player is told why
+  overturn ID --reason R [--text MOVE]
+                            settle a dispute for the player: the last penalty still owed is taken
+                            back; --text is the move as the player meant it, judged as theirs
+  settle ID --reason R [--message TEXT]
+                            settle a dispute with a message to the player (default: the reason)
   undo --reason R           undo the last applied move (the board is posted again)
   pause, resume             stop or restart judging and the clock
   end --reason R [--winner W]
@@ -54,8 +60,9 @@ actions:
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
 	by := fs.String("by", "", "the moderator's name (goes into the event log)")
-	reason := fs.String("reason", "", "why (required for reject, close, undo and end)")
-	text := fs.String("text", "", "accept: the move as the player meant it, judged as if the player had written it; clarify: the clarification")
+	reason := fs.String("reason", "", "why (required for reject, close, uphold, overturn, settle, undo, end, extend, holiday and length)")
+	text := fs.String("text", "", "accept, overturn: the move as the player meant it, judged as if the player had written it; clarify: the clarification")
+	message := fs.String("message", "", "settle: the message posted to the player (default: the reason)")
 	deadline := fs.String("deadline", "", `extend: the deadline to move, "2026-12-03 23:00" in the game's zone (default: the next one)`)
 	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
 	role := fs.String("role", "", "add-player: the side or team the player joins")
@@ -70,7 +77,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust",
+	case "list", "log", "serve", "show", "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust",
 		"extend", "holiday", "clarify", "length":
 	default:
 		fs.Usage()
@@ -101,7 +108,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust", "extend", "holiday", "clarify", "length":
+	case "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust",
+		"extend", "holiday", "clarify", "length":
 		if len(rv.Allowed) == 0 {
 			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
 		}
@@ -198,7 +206,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 		return nil
-	case "accept", "reject", "close":
+	case "accept", "reject", "close", "uphold", "overturn", "settle":
 		n, err := id()
 		if err != nil {
 			return err
@@ -214,9 +222,22 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case "reject":
 			out, err := rv.Reject(ctx, n, *by, *reason)
 			return report(fmt.Sprintf("flag %d rejected", n), out, err)
+		case "uphold":
+			out, err := rv.Uphold(ctx, n, *by, *reason)
+			return report(fmt.Sprintf("dispute %d settled: the decision stands", n), out, err)
+		case "overturn":
+			out, err := rv.Overturn(ctx, n, *by, *reason, *text)
+			return report(fmt.Sprintf("dispute %d settled for the player", n), out, err)
+		case "settle":
+			out, err := rv.Settle(ctx, n, *by, *reason, *message)
+			return report(fmt.Sprintf("dispute %d settled with a message", n), out, err)
 		}
 		out, err := rv.Close(ctx, n, *by, *reason)
-		return report(fmt.Sprintf("flag %d closed without a post", n), out, err)
+		what := fmt.Sprintf("flag %d closed without a post", n)
+		if len(out.Messages) > 0 {
+			what = fmt.Sprintf("flag %d closed, the player told", n)
+		}
+		return report(what, out, err)
 	case "undo":
 		label, ok, err := rv.LastMove(ctx)
 		if err != nil {
