@@ -22,7 +22,8 @@ const (
 // Tally folds one event into the summary: turns per player and side, the enemies each turn
 // killed, the penalty wounds each side got (sloppiness, time limits, the daily close), idle days,
 // the question answered first; the best moment is the turn that killed most (the winning turn
-// above all).
+// above all), named by its player and time (players count their moves per warrior, so the game's
+// own turn numbers are not shown to them).
 func (r *Rules) Tally(s *game.Summary, ev game.Event) {
 	switch e := ev.(type) {
 	case *rules.TurnPlayed:
@@ -48,9 +49,9 @@ func (r *Rules) Tally(s *game.Summary, ev game.Event) {
 		}
 		switch {
 		case e.Victory != nil:
-			s.Moment(1000, fmt.Sprintf("ход %d (%s): %s", e.Number, e.Author, victoryWords(e.Victory)))
+			s.Moment(1000, fmt.Sprintf("%s, ход %s: %s", e.Author, e.At.In(r.game.Location()).Format("02.01 15:04"), victoryWords(e.Victory)))
 		case killed > 0:
-			s.Moment(killed, fmt.Sprintf("ход %d (%s): %s %s", e.Number, e.Author, plural(killed, "убит", "убиты", "убиты"), strings.Join(names, ", ")))
+			s.Moment(killed, fmt.Sprintf("%s, ход %s: %s %s", e.Author, e.At.In(r.game.Location()).Format("02.01 15:04"), plural(killed, "убит", "убиты", "убиты"), strings.Join(names, ", ")))
 		}
 	case *rules.TimeLimitExceeded:
 		s.Add(s.Team(sideWord(e.Side, 0)), colWounds, e.Wounds)
