@@ -98,6 +98,9 @@ type Game struct {
 	// the fid of forumdisplay.php?fid=N). Games in one section share one look at its thread list
 	// per poll. Empty: learnt from the thread's pages where the dialect can.
 	Section string `yaml:"section"`
+	// Reminders is how long before each deadline the players who owe something are reminded by
+	// private message ("2h", the default; "off": never). See ReminderLead.
+	Reminders string `yaml:"reminders"`
 
 	// Only in a several-game config's games list:
 	Forum      string   `yaml:"forum"`      // the name of the forum (a key of forums)
@@ -109,7 +112,7 @@ type Game struct {
 
 // gameCommon are the keys of Game decoded by config itself.
 var gameCommon = map[string]bool{"id": true, "kind": true, "timezone": true, "calendar": true, "start": true,
-	"dispute_keyword": true, "section": true, "forum": true, "thread": true, "moderators": true}
+	"dispute_keyword": true, "section": true, "forum": true, "thread": true, "moderators": true, "reminders": true}
 
 // UnmarshalYAML decodes the common keys and keeps the rest for the game.
 func (g *Game) UnmarshalYAML(n *yaml.Node) error {
@@ -568,6 +571,9 @@ func (c *Config) validate() error {
 	if _, err := time.LoadLocation(c.Game.Timezone); err != nil {
 		bad("game.timezone", "%q is not a time zone name (e.g. Europe/Moscow)", c.Game.Timezone)
 	}
+	if _, err := c.Game.ReminderLead(); err != nil {
+		bad("game.reminders", "%v", err)
+	}
 	if c.Game.Start != "" {
 		if _, err := time.Parse(time.RFC3339, c.Game.Start); err != nil {
 			bad("game.start", "%q: want an RFC 3339 time such as 2026-12-01T18:00:00+03:00", c.Game.Start)
@@ -892,7 +898,7 @@ func (c *Config) GameSpec(noPM bool, start time.Time) game.Spec {
 		dir = filepath.Dir(c.path)
 	}
 	return game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
-		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM,
+		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM, Zone: c.ZoneLabel(start),
 		Staff: append([]string{c.Bot.Username}, c.Moderators...)}
 }
 

@@ -76,7 +76,8 @@ func TestLateReplyStartsTheClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if at, ok := ref.NextTimer(time.Date(2026, 12, 1, 20, 7, 0, 0, msk)); !ok || !at.Equal(time.Date(2026, 12, 1, 21, 7, 0, 0, msk)) {
+	// (The game's own next timer: the referee's reminder of that limit comes 15 minutes before.)
+	if at, ok := ref.Rules().NextTimer(time.Date(2026, 12, 1, 20, 7, 0, 0, msk)); !ok || !at.Equal(time.Date(2026, 12, 1, 21, 7, 0, 0, msk)) {
 		t.Fatalf("rebuilt next timer %v %v, want the second violation at 21:07", at, ok)
 	}
 }

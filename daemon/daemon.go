@@ -85,6 +85,8 @@ type Daemon struct {
 	o   Options
 	log zerolog.Logger
 	m   *ops.Metrics
+	// rescheduled: a changed schedule (config reload) was looked for (schedule.go).
+	rescheduled bool
 
 	mu       sync.Mutex
 	ref      *referee.Referee
@@ -450,6 +452,9 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	}
 	if !started {
 		return false, nil
+	}
+	if err := d.reschedule(ctx, now); err != nil {
+		return false, err
 	}
 	// A message that cannot go out now waits for its retry (the drain after judging reports it);
 	// it never keeps new posts from being read and answered.

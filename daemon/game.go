@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"forumgm/game"
 	"forumgm/referee"
 	"forumgm/store"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // GameRecord is what the store keeps about a game when it is first registered: what a restart (and
@@ -28,12 +31,15 @@ type GameRecord struct {
 	Start  time.Time `json:"start"`
 	Seed   string    `json:"-"` // the store's secrets table
 	Salt   string    `json:"-"`
+	// Spec is the fingerprint of the game's settings as first registered (SpecPrint): a config
+	// reloaded with other settings is announced in the thread (referee.Options.Spec).
+	Spec string `json:"spec,omitempty"`
 }
 
 // Register registers the game in the store (once) and returns its record: a game already
 // registered keeps its stored start time and seed.
 func Register(ctx context.Context, st *store.Store, cfg *config.Config, now time.Time) (GameRecord, error) {
-	rec := GameRecord{Kind: cfg.Game.Kind, Forum: cfg.Forum.URL, Thread: cfg.Forum.Thread, Start: cfg.StartTime()}
+	rec := GameRecord{Kind: cfg.Game.Kind, Forum: cfg.Forum.URL, Thread: cfg.Forum.Thread, Start: cfg.StartTime(), Spec: SpecPrint(cfg)}
 	if rec.Start.IsZero() {
 		rec.Start = now
 	}
@@ -65,6 +71,17 @@ func RegisterRecord(ctx context.Context, st *store.Store, id string, rec GameRec
 	if err := json.Unmarshal(g.Config, &stored); err != nil || stored.Start.IsZero() {
 		return rec, fmt.Errorf("daemon: register: stored game %s has no start time", id)
 	}
+	if stored.Spec == "" {
+		// A game registered before its settings were fingerprinted: fingerprint them now, once.
+		stored.Spec = rec.Spec
+		b, err := json.Marshal(stored)
+		if err != nil {
+			return rec, fmt.Errorf("daemon: register: %w", err)
+		}
+		if err := st.SetGameConfig(ctx, id, b); err != nil {
+			return rec, fmt.Errorf("daemon: register: %w", err)
+		}
+	}
 	// The game's first seed stands; a game registered before seeds were drawn gets one now, once.
 	sec, err := st.EnsureSecret(ctx, id, store.Secret{Seed: rec.Seed, Salt: rec.Salt})
 	if err != nil {
@@ -95,10 +112,24 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
 	}
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
-		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL), Setup: public}
+		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL), Setup: public,
+		Location: cfg.GameLocation(), Zone: cfg.ZoneLabel(rec.Start), Spec: SpecPrint(cfg), SpecWas: rec.Spec}
+	if opt.RemindLead, err = cfg.Game.ReminderLead(); err != nil {
+		return nil, fmt.Errorf("daemon: game %s: game.reminders %w", cfg.Game.ID, err)
+	}
 	f := func() (*referee.Referee, error) { return referee.New(setup, opt) }
 	if _, err := f(); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// SpecPrint is a fingerprint of the game's settings (its own keys, zone and calendar): what a
+// config reload may change under a running game.
+func SpecPrint(cfg *config.Config) string {
+	b, _ := yaml.Marshal(&cfg.Game.Spec)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%v\x00", cfg.Game.Kind, cfg.Game.Timezone, cfg.Game.Calendar.WorkingDays)
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -35,6 +35,9 @@ type Spec struct {
 	WorkingDays []string
 	// Dir is the folder relative file names (a question bank) resolve against.
 	Dir string
+	// Zone is the game zone's name to write beside the times the game posts when the forum shows
+	// another zone ("" when the same: nothing is added).
+	Zone string
 	// NoPM is set when the forum has no private messages: what the game would send privately
 	// goes to the thread, and secrets that need private messages are off.
 	NoPM bool
@@ -56,6 +59,9 @@ type Setup struct {
 	// (test positions: fixed die faces, start cells, balances, a given salt). Players cannot see
 	// or check them, so check-config refuses them in a live config (docs/fairness.md).
 	Fixed []string
+	// Warnings are what check-config should say about a game that is valid but cannot play
+	// well (English, naming the setting): a football group with no opponent, say.
+	Warnings []string
 }
 
 // DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt

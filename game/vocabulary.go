@@ -139,6 +139,15 @@ const (
 	ModPause   ModAction = "pause" // stop judging and the clock's penalties until resumed
 	ModResume  ModAction = "resume"
 	ModEnd     ModAction = "end" // end the game (the game master's decision), Reason says why
+	// The game master's powers over time (referee/master.go), each announced in the thread:
+	// ModExtend moves the next deadline later by ModCommand.Delay; ModHoliday stops the game's
+	// clock for the whole day ModCommand.Day (game zone): moves that day are refused, and every
+	// later time moves one day on; ModClarify posts ModCommand.Text as a rules clarification;
+	// ModLength makes the game ModCommand.Amount units long (games that implement Lengthener).
+	ModExtend  ModAction = "extend"
+	ModHoliday ModAction = "holiday"
+	ModClarify ModAction = "clarify"
+	ModLength  ModAction = "length"
 )
 
 // ModCommand is one moderator action, logged with who and why.
@@ -147,14 +156,18 @@ type ModCommand struct {
 	By     string
 	Reason string
 	At     time.Time
-	Post   *Input   // the flagged post for accept/reject/close
-	Flag   FlagKind // why the post was flagged (accept settles each kind its own way)
-	Text   string   // accept, overturn: the move as the player meant it, typed by the moderator; settle: the message
-	Winner string   // end: the winner in the game's terms ("" : the game decides; "draw")
-	Player string   // add_player: the forum user
-	Role   string   // add_player: the side or team
-	Target string   // adjust: the side or team
-	Amount int      // adjust: how much (negative: taken back)
+	Post   *Input        // the flagged post for accept/reject/close
+	Flag   FlagKind      // why the post was flagged (accept settles each kind its own way)
+	Text   string        // accept, overturn: the move as the player meant it, typed by the moderator; settle: the message; clarify: the clarification
+	Winner string        // end: the winner in the game's terms ("" : the game decides; "draw")
+	Player string        // add_player: the forum user
+	Role   string        // add_player: the side or team
+	Target string        // adjust: the side or team
+	Amount int           // adjust: how much (negative: taken back); length: the new length
+	Delay  time.Duration // extend: how much later the next deadline comes
+	Day    time.Time     // holiday: any time in the day (game zone) the clock stops
+	// Deadline is the deadline an extension moves (its real time); zero: the next one.
+	Deadline time.Time
 	// Replacement is replace's new player (Player: the one who leaves).
 	Replacement string
 }

@@ -35,6 +35,17 @@ type Options struct {
 	// Setup is the game's effective setup as the players may check it (game.PublicSetup): the
 	// opening post commits to it, the final post reveals it; "" for none (transcripts).
 	Setup string
+	// Location is the game's zone (times in the game master's announcements); nil: UTC.
+	Location *time.Location
+	// Spec is the fingerprint of the game's settings now, SpecWas as the game was registered
+	// with: when they differ (a config reload), Rescheduled announces the schedule once.
+	Spec, SpecWas string
+	// RemindLead is how long before a deadline the players who owe something are reminded by
+	// private message (remind.go); 0: no reminders.
+	RemindLead time.Duration
+	// Zone is the zone's name written beside those times when it differs from the forum's
+	// ("MSK"); "" when the forum shows the same zone.
+	Zone string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -60,12 +71,17 @@ type Referee struct {
 	restoring bool
 	dropped   int // events folded and dropped (lean)
 	paused    bool
-	draws     uint64      // draws made so far (the next draw's number)
-	chained   uint64      // posts absorbed into the chain so far
-	head      string      // the chain's head after them (game.Chain)
-	links     []game.Link // the chain's posts (ids and heads, no texts), listed at the reveal
-	drawn     []decided   // every draw recorded in the log, listed at the reveal
-	shown     bool        // the seed was revealed (a RevealedEvent is in the log)
+	draws     uint64          // draws made so far (the next draw's number)
+	chained   uint64          // posts absorbed into the chain so far
+	head      string          // the chain's head after them (game.Chain)
+	links     []game.Link     // the chain's posts (ids and heads, no texts), listed at the reveal
+	drawn     []decided       // every draw recorded in the log, listed at the reveal
+	shown     bool            // the seed was revealed (a RevealedEvent is in the log)
+	stops     []stop          // extensions and holidays: the game's clock apart from the real one (master.go)
+	reminded  map[string]bool // debts reminded of (remind.go)
+	remindOff map[string]bool // players who switched the reminders off
+	tally     game.Summary    // the running summary (summary.go)
+	specSeen  string          // the settings' fingerprint last announced (master.go)
 }
 
 // New builds the referee of a configured game.
@@ -80,7 +96,7 @@ func New(setup *game.Setup, opt Options) (*Referee, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
+	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}, specSeen: opt.SpecWas}
 	r.fair = game.Fair{Commitment: game.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
 	r.head = game.ChainStart(r.fair.Commitment)
 	return r, nil
@@ -97,7 +113,7 @@ func (r *Referee) Paused() bool { return r.paused }
 // inbox only when it does (or when a forum page shows an unread message).
 func (r *Referee) ExpectsPrivate(now time.Time) bool {
 	if e, ok := r.rules.(game.PrivateExpecter); ok {
-		return e.ExpectsPrivate(now)
+		return e.ExpectsPrivate(r.gameTime(now))
 	}
 	return true
 }
@@ -183,6 +199,18 @@ func (r *Referee) decode(kind string, data []byte) (game.Event, error) {
 		ev = &RevealedEvent{}
 	case KindDelivered:
 		ev = &DeliveredEvent{}
+	case KindExtended:
+		ev = &ExtendedEvent{}
+	case KindHoliday:
+		ev = &HolidayEvent{}
+	case KindSummary:
+		ev = &SummaryEvent{}
+	case KindSchedule:
+		ev = &ScheduleEvent{}
+	case KindReminded:
+		ev = &RemindedEvent{}
+	case KindReminders:
+		ev = &RemindersEvent{}
 	default:
 		return r.rules.DecodeEvent(kind, data)
 	}
@@ -208,6 +236,13 @@ func (r *Referee) apply(ev game.Event) error {
 	case *ModeratedEvent, *DeliveredEvent:
 	case *RevealedEvent:
 		r.shown = true
+	case *ExtendedEvent, *HolidayEvent:
+		r.addStop(ev)
+	case *RemindedEvent, *RemindersEvent:
+		r.applyRemind(ev)
+	case *SummaryEvent:
+	case *ScheduleEvent:
+		r.specSeen = e.Spec
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
@@ -216,6 +251,7 @@ func (r *Referee) apply(ev game.Event) error {
 		if err := r.rules.Apply(ev); err != nil {
 			return fmt.Errorf("judge: %w", err)
 		}
+		r.tallyEvent(ev)
 	}
 	if d, ok := ev.(game.Drawer); ok && len(d.Drawn()) > 0 {
 		what := ev.EventKind()
@@ -270,6 +306,7 @@ func (r *Referee) undo(pos int) error {
 		}
 	}
 	r.rules, r.undone = rules, undone
+	r.retally()
 	return nil
 }
 
@@ -312,6 +349,12 @@ func (r *Referee) commitAt(at time.Time, evs []game.Event) ([]game.Event, error)
 		return nil, err
 	}
 	if r.rules.Over() && !r.revealed() {
+		if sum := r.summary(at); sum != nil {
+			if err := r.commit([]game.Event{sum}); err != nil {
+				return nil, err
+			}
+			evs = append(evs, sum)
+		}
 		rev := &RevealedEvent{At: at, Seed: r.opt.Seed, Salt: r.opt.Salt}
 		if err := r.commit([]game.Event{rev}); err != nil {
 			return nil, err
@@ -457,6 +500,12 @@ func (r *Referee) judge(in game.Input) (game.Outcome, error) {
 	if r.paused && (rd.Kind == game.Unreadable || rd.Kind == game.Intent && rd.Move) {
 		return r.say(in, game.Refused, game.SayPaused, nil)
 	}
+	if on, ok := switchWords(in.Post.Text); ok && isPlayer {
+		return r.switchReminders(in, on)
+	}
+	if s, ok := r.holidayAt(in.At); ok && isPlayer && rd.Kind == game.Intent && rd.Move {
+		return r.holidayRefusal(in, s)
+	}
 	if isPlayer && in.Source == game.Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword) {
 		return r.dispute(in) // a move before the keyword's line is judged too (dispute.go)
 	}
@@ -494,7 +543,7 @@ func (r *Referee) judge(in game.Input) (game.Outcome, error) {
 // decide judges an intent and commits what it causes.
 func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
 	evs, refused, err := r.chance(in.At, func(rnd *game.Rand) ([]game.Event, error) {
-		return r.rules.Decide(game.Act{At: in.At, Author: in.Author, Private: in.Source == game.PM, Body: rd.Intent, Rand: rnd})
+		return r.rules.Decide(game.Act{At: r.gameTime(in.At), Author: in.Author, Private: in.Source == game.PM, Body: rd.Intent, Rand: rnd})
 	})
 	if err != nil {
 		return game.Outcome{}, err
@@ -521,7 +570,12 @@ func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, erro
 	out := game.Outcome{Verdict: game.Accepted, Events: evs}
 	c := r.ctx(in)
 	reveals := false
+	var sum *SummaryEvent
 	for _, ev := range evs {
+		if s, ok := ev.(*SummaryEvent); ok {
+			sum = s
+			continue
+		}
 		msgs, err := r.rules.Messages(c, ev)
 		if err != nil {
 			return game.Outcome{}, err
@@ -535,6 +589,14 @@ func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, erro
 	}
 	if reveals {
 		out.Messages = r.listDraws(out.Messages)
+	}
+	if sum != nil {
+		body, err := SummaryText(sum.Game, sum.Summary)
+		if err != nil {
+			return game.Outcome{}, err
+		}
+		// After the game's closing post (the result, the seed and its draws), as its own post.
+		out.Messages = append(out.Messages, game.Message{Body: body})
 	}
 	return out, nil
 }
@@ -563,17 +625,44 @@ func (r *Referee) route(in *game.Input, m game.Message) game.Message {
 
 // ---- the clock ----
 
-// NextTimer is the game's next timed rule after t; none while paused.
+// NextTimer is the game's next timed rule after t (real time: extensions and holidays applied);
+// none while paused.
 func (r *Referee) NextTimer(t time.Time) (time.Time, bool) {
 	if r.paused {
 		return time.Time{}, false
 	}
-	return r.rules.NextTimer(t)
+	g, ok := r.rules.NextTimer(r.gameTime(t))
+	next := r.realTime(g)
+	if at, due := r.nextReminder(t); due && (!ok || at.Before(next)) {
+		return at, true
+	}
+	return next, ok
 }
 
-// Fire runs the timed rules due at at.
+// rulesDue reports whether the real time at is one of the rules' own timers (not only a
+// reminder's).
+func (r *Referee) rulesDue(at time.Time) bool {
+	g, ok := r.rules.NextTimer(r.gameTime(at).Add(-time.Nanosecond))
+	return ok && r.realTime(g).Equal(at)
+}
+
+// Fire runs the timed rules due at at (a real time NextTimer returned): the reminders due then,
+// and the game's own timed rules.
 func (r *Referee) Fire(at time.Time) (game.Outcome, error) {
-	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(at, rnd) })
+	rem, err := r.remind(at)
+	if err != nil || !r.rulesDue(at) {
+		return rem, err
+	}
+	out, err := r.fire(at)
+	out.Events = append(rem.Events, out.Events...)
+	out.Messages = append(rem.Messages, out.Messages...)
+	return out, err
+}
+
+// fire runs the game's own timed rules due at at.
+func (r *Referee) fire(at time.Time) (game.Outcome, error) {
+	g := r.gameTime(at)
+	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(g, rnd) })
 	if failed != nil {
 		return game.Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
 	}
@@ -594,7 +683,7 @@ func (r *Referee) Delivered(key, marker string, at time.Time) (game.Outcome, err
 		return game.Outcome{}, nil
 	}
 	at = game.PostingMinute(at)
-	evs, err := cs.Delivered(key, at)
+	evs, err := cs.Delivered(key, r.gameTime(at))
 	if err != nil || len(evs) == 0 {
 		return game.Outcome{}, err
 	}
@@ -612,7 +701,7 @@ func (r *Referee) Deadline(key string, at time.Time) string {
 	if !ok || key == "" {
 		return ""
 	}
-	words, err := cs.Deadline(key, game.PostingMinute(at))
+	words, err := cs.Deadline(key, r.gameTime(game.PostingMinute(at)))
 	if err != nil {
 		return ""
 	}
@@ -654,6 +743,8 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 	c := r.ctx(nil)
 	c.Mod = &cmd
 	switch cmd.Action {
+	case game.ModExtend, game.ModHoliday, game.ModClarify, game.ModLength:
+		return r.master(cmd)
 	case game.ModPause, game.ModResume:
 		if (cmd.Action == game.ModPause) == r.paused {
 			return game.Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
@@ -685,7 +776,7 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 		return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev}, Messages: []game.Message{{Body: body}}}, err
 	case game.ModEnd:
 		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+			return r.rules.Decide(game.Act{At: r.gameTime(cmd.At), Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
 		})
 		if refused != nil {
 			return game.Outcome{}, fmt.Errorf("judge: end: %w", refused)
@@ -721,7 +812,7 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
 		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+			return r.rules.Decide(game.Act{At: r.gameTime(cmd.At), Author: cmd.By, Body: intent, Rand: rnd})
 		})
 		if refused != nil {
 			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)

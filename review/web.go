@@ -181,6 +181,7 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	mux.HandleFunc("GET /g/{game}/log", w.auth(w.game(w.log)))
 	mux.HandleFunc("GET /g/{game}/undo", w.auth(w.game(w.undoPage)))
 	mux.HandleFunc("GET /g/{game}/end", w.auth(w.game(w.endPage)))
+	mux.HandleFunc("GET /g/{game}/master", w.auth(w.game(w.masterPage)))
 	mux.HandleFunc("GET /g/{game}/flag/{id}", w.auth(w.game(w.flag)))
 	mux.HandleFunc("POST /g/{game}/flag/{id}/{action}", w.auth(w.game(w.decide)))
 	mux.HandleFunc("POST /g/{game}/{action}", w.auth(w.game(w.command)))
@@ -264,7 +265,7 @@ func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, err
 		return nil, fmt.Errorf("review: web templates: %w", err)
 	}
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"login", "index", "refused", "queue", "flag", "log", "undo", "end"} {
+	for _, name := range []string{"login", "index", "refused", "queue", "flag", "log", "undo", "end", "master"} {
 		t, err := template.Must(base.Clone()).ParseFS(webFS, "web/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("review: web templates: %w", err)
@@ -424,6 +425,7 @@ type page struct {
 	Events   []Entry
 	Error    string
 	Next     string
+	Schedule *Schedule // the game master's page: deadlines and length
 }
 
 func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name string, p page) {
@@ -824,6 +826,14 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 	case "remove":
 		out, err = g.Remove(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")))
 		done = w.msg("done.removed", nil)
+	case "extend", "holiday", "clarify", "length":
+		back = gamePath(g.Game) + "master"
+		out, err, done = w.masterCommand(r, g, s.name, reason)
+		if err == nil {
+			back = gamePath(g.Game)
+		}
+		w.after(rw, r, s, out, err, done, back, gamePath(g.Game)+"master")
+		return
 	case "adjust":
 		n, aerr := strconv.Atoi(strings.TrimSpace(strings.ReplaceAll(r.PostForm.Get("amount"), "−", "-")))
 		if aerr != nil || n == 0 {

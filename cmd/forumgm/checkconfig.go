@@ -43,6 +43,13 @@ func cmdCheckConfig(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "%s: %s — game %s (%s, %d players) in thread %s on %s (%s), bot %s (password from %s)\n",
 		*path, verdict, cfg.Game.ID, cfg.Game.Kind, len(cfg.Players()), cfg.Forum.Thread, cfg.Forum.URL, cfg.Forum.Dialect,
 		cfg.Bot.Username, ref)
+	for _, g := range cfg.GameConfigs() {
+		if setup, err := g.GameSetup(!caps.PrivateMessages, g.StartTime()); err == nil {
+			for _, w := range setup.Warnings {
+				fmt.Fprintf(stdout, "warning: game %s: %s\n", g.Game.ID, w)
+			}
+		}
+	}
 	if !caps.PrivateMessages {
 		fmt.Fprintln(stdout, "note: this forum has no private messages: deployments and answers go to the thread; moderators are not notified (use forumgm review list)")
 	}

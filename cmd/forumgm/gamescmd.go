@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -125,6 +126,14 @@ func gamesList(ctx context.Context, path string, stdout io.Writer) error {
 	listed := map[string]bool{}
 	for _, v := range all.GameConfigs() {
 		listed[v.Game.ID] = true
+		// A game the daemon has not run yet is not registered here: listing it must not create
+		// it nor fix its start time and seed (the first run does).
+		if _, err := st.Game(ctx, v.Game.ID); errors.Is(err, store.ErrNotFound) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tnot started yet (the daemon's first run starts it)\t-\t0\t-\n", v.Game.ID, v.Game.Kind, forumName(v), v.Forum.Thread)
+			continue
+		} else if err != nil {
+			return err
+		}
 		rv, err := reviewOf(ctx, v, st)
 		if err != nil {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\terror: %v\t\t\t\n", v.Game.ID, v.Game.Kind, forumName(v), v.Forum.Thread, err)

@@ -32,9 +32,10 @@ var commands = []command{
 	{"games", "the games of a config: forumgm games --config config.yaml list|add FILE|pause|resume|end|archive ID", cmdGames},
 	{"posts", "print the posts a dialect extracts from a saved page or a URL (--json)", runPosts},
 	{"replay", "replay a game from a transcript file and print each reply (--json: one JSON object)", runReplay},
-	{"review", "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] [--game ID] (web UI, every game)", cmdReview},
+	{"review", "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]|extend DUR|holiday DAY|clarify --text T|length N] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] [--game ID] (web UI, every game)", cmdReview},
 	{"run", "run the game master daemon: forumgm run --config config.yaml", cmdRun},
 	{"sandbox", "play a game on a local sandbox forum: forumgm sandbox [--game NAME] [--addr 127.0.0.1:0] [--dir DIR]", cmdSandbox},
+	{"stats", "every game in the store and its result; per player games, wins, moves, penalties: forumgm stats --config config.yaml [--json]", cmdStats},
 	{"verify", "check a game's fairness: forumgm verify --seed S --salt T THREAD.yaml, or --config config.yaml (the game in the store)", runVerify},
 }
 

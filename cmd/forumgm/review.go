@@ -50,6 +50,13 @@ actions:
   adjust TARGET N --reason R
                             change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
+  extend DURATION --reason R [--deadline "2026-12-03 23:00"]
+                            move the next deadline (or the one named) DURATION later (2h, 30m);
+                            announced in the thread; posts until the new time count as in time
+  holiday DAY --reason R    a day off (2026-12-03, the game's zone): the game's clock stands still
+                            that day, moves are refused, every later deadline comes a day later
+  clarify --text T          post T in the thread as the game master's rules clarification
+  length N --reason R       make the game N rounds or turns long (games with a set length)
 --by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).
 --game ID names the game when the config lists several.
    or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0] [--game ID]
@@ -58,9 +65,10 @@ actions:
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
 	by := fs.String("by", "", "the moderator's name (goes into the event log)")
-	reason := fs.String("reason", "", "why (required for reject, close, uphold, overturn, settle, undo and end)")
-	text := fs.String("text", "", "accept, overturn: the move as the player meant it, judged as if the player had written it")
+	reason := fs.String("reason", "", "why (required for reject, close, uphold, overturn, settle, undo, end, extend, holiday and length)")
+	text := fs.String("text", "", "accept, overturn: the move as the player meant it, judged as if the player had written it; clarify: the clarification")
 	message := fs.String("message", "", "settle: the message posted to the player (default: the reason)")
+	deadline := fs.String("deadline", "", `extend: the deadline to move, "2026-12-03 23:00" in the game's zone (default: the next one)`)
 	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
 	role := fs.String("role", "", "add-player: the side or team the player joins")
 	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
@@ -74,7 +82,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "list", "log", "serve", "show", "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove":
+	case "list", "log", "serve", "show", "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove",
+		"extend", "holiday", "clarify", "length":
 	default:
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
@@ -104,7 +113,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove":
+	case "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove",
+		"extend", "holiday", "clarify", "length":
 		if len(rv.Allowed) == 0 {
 			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
 		}
@@ -130,6 +140,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stdout)
 		return nil
 	}
+	// Times are the game's, as the web UI and the thread show them (with their UTC offset).
+	gameZone := cfg.GameLocation()
 	switch pos[0] {
 	case "list":
 		cases, err := rv.Queue(ctx)
@@ -144,7 +156,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if c.HasPost {
 				author = c.Post.Author
 			}
-			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s by %s\t%s\n", f.ID, f.CreatedAt.Format(time.RFC3339), f.Kind, f.Source, f.PostID, author, fcLine(f.Detail, 100))
+			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s by %s\t%s\n", f.ID, f.CreatedAt.In(gameZone).Format(time.RFC3339), f.Kind, f.Source, f.PostID, author, fcLine(f.Detail, 100))
 		}
 		if g, err := rv.State(ctx); err == nil && g.Paused {
 			fmt.Fprintf(stdout, "the game is PAUSED (by %s: %s)\n", g.PausedBy, g.PauseReason)
@@ -162,7 +174,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		for _, e := range evs {
-			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.Format(time.RFC3339), e.Kind, e.Cause, e.Actor, fcLine(e.Reason, 100))
+			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.In(gameZone).Format(time.RFC3339), e.Kind, e.Cause, e.Actor, fcLine(e.Reason, 100))
 		}
 		return nil
 	case "serve":
@@ -177,18 +189,18 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		f := c.Flag
-		fmt.Fprintf(stdout, "flag %d: %s, %s, raised %s\ndetail: %s\n", f.ID, f.Kind, f.State, f.CreatedAt.Format(time.RFC3339), f.Detail)
+		fmt.Fprintf(stdout, "flag %d: %s, %s, raised %s\ndetail: %s\n", f.ID, f.Kind, f.State, f.CreatedAt.In(gameZone).Format(time.RFC3339), f.Detail)
 		if f.State != store.FlagOpen {
-			fmt.Fprintf(stdout, "resolved by %s at %s: %s\n", f.ResolvedBy, f.ResolvedAt.Format(time.RFC3339), f.Note)
+			fmt.Fprintf(stdout, "resolved by %s at %s: %s\n", f.ResolvedBy, f.ResolvedAt.In(gameZone).Format(time.RFC3339), f.Note)
 		}
 		if c.HasPost {
 			p := c.Post
-			fmt.Fprintf(stdout, "post %s/%s by %s at %s, verdict %s\n", p.Source, p.ID, p.Author, p.PostedAt.Format(time.RFC3339), p.Verdict)
+			fmt.Fprintf(stdout, "post %s/%s by %s at %s, verdict %s\n", p.Source, p.ID, p.Author, p.PostedAt.In(gameZone).Format(time.RFC3339), p.Verdict)
 			if p.EditedHash != "" {
-				fmt.Fprintf(stdout, "edited (noticed %s); the first-seen text below stands\n", p.EditedAt.Format(time.RFC3339))
+				fmt.Fprintf(stdout, "edited (noticed %s); the first-seen text below stands\n", p.EditedAt.In(gameZone).Format(time.RFC3339))
 			}
 			if !p.VanishedAt.IsZero() {
-				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.Format(time.RFC3339))
+				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.In(gameZone).Format(time.RFC3339))
 			}
 			fmt.Fprintf(stdout, "--- text as first seen ---\n%s\n---\n", strings.TrimSpace(p.Text))
 			for i, q := range p.Post.Quotes {
@@ -265,6 +277,48 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		out, err := rv.Remove(ctx, *by, *reason, pos[1])
 		return report(fmt.Sprintf("%s removed", pos[1]), out, err)
+	case "extend":
+		if len(pos) < 2 {
+			return errors.New("extend: give how much later, e.g. extend 2h --reason R")
+		}
+		d, err := time.ParseDuration(pos[1])
+		if err != nil {
+			return fmt.Errorf("extend: %q is not a duration (2h, 30m, 1h30m)", pos[1])
+		}
+		var at time.Time
+		if *deadline != "" {
+			if at, err = rv.When(*deadline); err != nil {
+				return fmt.Errorf("extend: --deadline %q: want \"2026-12-03 23:00\" (the game's zone)", *deadline)
+			}
+		}
+		out, err := rv.Extend(ctx, *by, *reason, d, at)
+		return report(fmt.Sprintf("deadline extended by %s", d), out, err)
+	case "holiday":
+		if len(pos) < 2 {
+			return errors.New("holiday: give the day, e.g. holiday 2026-12-03 --reason R")
+		}
+		day, err := rv.Day(pos[1])
+		if err != nil {
+			return fmt.Errorf("holiday: %q is not a day (2026-12-03)", pos[1])
+		}
+		out, err := rv.Holiday(ctx, *by, *reason, day)
+		return report(fmt.Sprintf("%s declared a holiday", pos[1]), out, err)
+	case "clarify":
+		if strings.TrimSpace(*text) == "" {
+			return errors.New("clarify: give the clarification with --text")
+		}
+		out, err := rv.Clarify(ctx, *by, *reason, *text)
+		return report("clarification posted", out, err)
+	case "length":
+		if len(pos) < 2 {
+			return errors.New("length: give the new length, e.g. length 12 --reason R")
+		}
+		n, err := strconv.Atoi(pos[1])
+		if err != nil {
+			return fmt.Errorf("length: %q is not a whole number", pos[1])
+		}
+		out, err := rv.Length(ctx, *by, *reason, n)
+		return report(fmt.Sprintf("game length set to %d", n), out, err)
 	case "adjust":
 		if len(pos) < 3 {
 			return errors.New("adjust: give the side or team and the change, e.g. adjust saracens 2")

@@ -118,7 +118,7 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM, zone: sp.Zone}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err
@@ -255,6 +255,8 @@ type Rules struct {
 	// penalty is each side's last penalty in wounds (a sloppy post, the time limit, a moderator's
 	// wounds), for a moderator overturning a disputed decision (Penalty).
 	penalty map[rules.Side]int
+	// zone is the game zone's name written beside deadlines when the forum shows another zone.
+	zone string
 }
 
 // settings are the game's settings, for the texts (shared by every view: read only).
@@ -625,13 +627,14 @@ func (r *Rules) Deadline(key string, at time.Time) (string, error) {
 	l, from := dl.In(loc), at.In(loc)
 	y1, m1, d1 := l.Date()
 	y2, m2, d2 := from.Date()
-	return r.tmpl.Render("deadline", deadlineView{At: l, SameDay: y1 == y2 && m1 == m2 && d1 == d2})
+	return r.tmpl.Render("deadline", deadlineView{At: l, SameDay: y1 == y2 && m1 == m2 && d1 == d2, Zone: r.zone})
 }
 
 // deadlineView is what the template "deadline" gets.
 type deadlineView struct {
 	At      time.Time // the deadline in the game's zone
 	SameDay bool      // the same day as the reply
+	Zone    string    // the zone's name when the forum shows another ("" none)
 }
 
 // ---- the replay's final state ----

@@ -153,9 +153,13 @@ func settings(sp game.Spec, n *yaml.Node) (rules.Settings, []error) {
 			}
 		}
 	}
-	if _, err := time.Parse("15:04", strings.TrimSpace(s.Deadline)); err != nil {
-		if _, err := time.Parse("3:04", strings.TrimSpace(s.Deadline)); err != nil {
-			bad("deadline: %q, want a time of day HH:MM (23:00)", s.Deadline)
+	if every, err := rules.ParseEvery(s.Deadline); err != nil {
+		bad("deadline: %v", err)
+	} else if every == 0 {
+		if _, err := time.Parse("15:04", strings.TrimSpace(s.Deadline)); err != nil {
+			if _, err := time.Parse("3:04", strings.TrimSpace(s.Deadline)); err != nil {
+				bad("deadline: %q, want a time of day HH:MM (23:00) or a round length (every 6h, every 45m)", s.Deadline)
+			}
 		}
 	}
 	loc, err := time.LoadLocation(s.Timezone)

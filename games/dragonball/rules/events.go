@@ -83,6 +83,8 @@ func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
 		ev = &PlayerReplaced{}
 	case KindPlayerRemoved:
 		ev = &PlayerRemoved{}
+	case KindRoundsSet:
+		ev = &RoundsSet{}
 	default:
 		return nil, errf("%w: %q", ErrUnknownEvent, kind)
 	}
@@ -128,6 +130,8 @@ func (g *Game) Apply(ev game.Event) error {
 		return g.applyReplaced(e)
 	case *PlayerRemoved:
 		return g.applyRemoved(e)
+	case *RoundsSet:
+		g.settings.Rounds = e.Rounds
 	default:
 		return errf("apply: unknown event %T", ev)
 	}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"forumgm/stats"
+	"forumgm/store"
+)
+
+// cmdStats prints the table over every game the store holds (package stats).
+func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, path := configFlags("stats", stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object (games, players)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: forumgm stats --config config.yaml [--json]\n"+
+			"every game in the store: its result; per player: games finished, wins, moves, penalties")
+		fs.PrintDefaults()
+	}
+	cfg, err := loadConfig(fs, path, args)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.Resolve(cfg.Store.Path), store.Shared())
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t, err := stats.Collect(ctx, st)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(t)
+	}
+	return t.Write(stdout)
+}
