@@ -249,6 +249,8 @@ type Rules struct {
 	examples []example
 	// set is the game's settings, copied once (they never change during a game).
 	set *rules.Settings
+	// last is the last turn played (the view marks its cells); nil before the first.
+	last *rules.TurnPlayed
 }
 
 // settings are the game's settings, for the texts (shared by every view: read only).
@@ -275,7 +277,13 @@ func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 // Apply folds an event into the state; the examples found on the old state are dropped.
 func (r *Rules) Apply(ev game.Event) error {
 	r.examples = nil
-	return r.game.Apply(ev)
+	if err := r.game.Apply(ev); err != nil {
+		return err
+	}
+	if t, ok := ev.(*rules.TurnPlayed); ok {
+		r.last = t
+	}
+	return nil
 }
 
 // Title is the game's Russian name.

@@ -254,6 +254,8 @@ type Rules struct {
 	game        *rules.Game
 	tmpl        *templates.Set
 	noPM        bool
+	// lastRound is the last round resolved (the view draws its field); nil before the first.
+	lastRound *rules.RoundResolved
 }
 
 var (
