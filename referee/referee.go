@@ -343,6 +343,10 @@ func (r *Referee) ctx(in *game.Input) game.Context {
 	return c
 }
 
+// Fair is the game's commit-reveal as players may see it now: the commitment always, the seed
+// and salt once revealed (a RevealedEvent is in the log), the check page's address.
+func (r *Referee) Fair() game.Fair { return r.ctx(nil).Fair }
+
 // revealed reports whether the seed is public (a RevealedEvent is in the log).
 func (r *Referee) revealed() bool { return r.shown }
 

@@ -295,16 +295,23 @@ type msgData struct {
 // site that rebinds its DNS name to 127.0.0.1 cannot reach it).
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h := rw.Header()
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	SecurityHeaders(h, "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("Cache-Control", "no-store")
 	if !loopback.Host(r.Host) && (w.public == "" || !strings.EqualFold(r.Host, w.public)) {
 		http.Error(rw, w.msg("http.not_loopback", nil), http.StatusMisdirectedRequest)
 		return
 	}
 	w.handler.ServeHTTP(rw, r)
+}
+
+// SecurityHeaders sets the headers every page forumgm serves to browsers carries (this UI and the
+// players' public pages): csp is the page's Content-Security-Policy; no framing, no sniffing, no
+// referrer.
+func SecurityHeaders(h http.Header, csp string) {
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // ---- sessions ----
