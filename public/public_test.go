@@ -1,11 +1,14 @@
 package public
 
 import (
+	"context"
+	"html/template"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func get(t testing.TB, e *env, path string, hdr ...string) (*http.Response, string) {
@@ -71,6 +74,13 @@ func TestGamePages(t *testing.T) {
 			if r2, _ := get(t, e, "/g/g1/", "If-None-Match", resp.Header.Get("ETag")); r2.StatusCode != http.StatusNotModified {
 				t.Errorf("If-None-Match: status %d, want 304", r2.StatusCode)
 			}
+			// The pictures the page shows are served (PNG).
+			for _, m := range regexp.MustCompile(`src="(/g/g1/pic/[^"]+)"`).FindAllStringSubmatch(body, -1) {
+				r, b := get(t, e, m[1])
+				if r.StatusCode != 200 || r.Header.Get("Content-Type") != "image/png" || !strings.HasPrefix(b, "\x89PNG") {
+					t.Errorf("%s: status %d, type %s", m[1], r.StatusCode, r.Header.Get("Content-Type"))
+				}
+			}
 			// A moment links from the story and opens as it stood.
 			m := regexp.MustCompile(`href="(/g/g1/at/\d+)"`).FindStringSubmatch(body)
 			if m == nil {
@@ -132,5 +142,70 @@ func TestRateLimit(t *testing.T) {
 	}
 	if codes[http.StatusTooManyRequests] == 0 {
 		t.Fatalf("no 429 in %v", codes)
+	}
+}
+
+// TestNoOrdersBeforeTheDeadline: Dragonball's page (and every moment of it) served before the
+// round's deadline holds no part of either team's orders, only who has sent them.
+func TestNoOrdersBeforeTheDeadline(t *testing.T) {
+	e := newEnv(t, "games/dragonball/examples/dragonball-score.yaml")
+	deadline, ok := e.ref.NextTimer(e.tr.Start)
+	if !ok {
+		t.Fatal("no deadline")
+	}
+	to := 0
+	for to < len(e.tr.Posts) && e.tr.Posts[to].At.Before(deadline) {
+		to++
+	}
+	e.play(t, to)
+	// What the thread shows anyway (players' posts, the bot's help with its examples) is no secret.
+	public := ""
+	d, err := e.st.Since(context.Background(), "g1", 0, 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range d.Said {
+		public += s.Body + "\n"
+	}
+	for _, p := range e.tr.Posts[:to] {
+		if !p.Private {
+			public += p.Text + "\n"
+		}
+	}
+	var secrets []string
+	for _, p := range e.tr.Posts[:to] {
+		if !p.Private {
+			continue
+		}
+		for _, l := range strings.Split(p.Text, "\n") {
+			if i := strings.IndexAny(l, ":)"); i >= 0 {
+				l = l[i+1:]
+			}
+			if l = strings.TrimSpace(l); len([]rune(l)) >= 4 && !strings.Contains(public, l) {
+				secrets = append(secrets, l)
+			}
+		}
+	}
+	if len(secrets) < 5 {
+		t.Fatalf("the example has too few orders before the deadline to check: %q", secrets)
+	}
+	_, body := get(t, e, "/g/g1/")
+	pages := []string{body}
+	for _, m := range regexp.MustCompile(`href="(/g/g1/at/\d+)"`).FindAllStringSubmatch(body, -1) {
+		_, b := get(t, e, m[1])
+		pages = append(pages, b)
+	}
+	for i, b := range pages {
+		for _, s := range secrets {
+			if strings.Contains(b, s) || strings.Contains(b, template.HTMLEscapeString(s)) {
+				t.Errorf("page %d holds an order before the deadline: %q", i, s)
+			}
+		}
+	}
+	if !strings.Contains(body, "ждём приказов от") && !strings.Contains(body, "приказы всех игроков получены") {
+		t.Error("the page does not say who still owes orders")
+	}
+	if !strings.Contains(body, `class="countdown" data-deadline="`) {
+		t.Error("no countdown to the deadline")
 	}
 }
