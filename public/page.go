@@ -21,6 +21,9 @@ import (
 
 // gameData is what game.html gets.
 type gameData struct {
+	// Root is the way back to the pages' root from this page ("../../"): every link is relative,
+	// so the pages work under any path a reverse proxy puts them at (public_url).
+	Root        string
 	ID, Title   string
 	View        game.View
 	Deadline    string // in the game's zone, with the zone's name
@@ -220,12 +223,15 @@ func (g *page) data(ref *referee.Referee, now time.Time, n int64) (gameData, err
 	if loc == nil {
 		loc = time.UTC
 	}
-	d := gameData{ID: g.g.ID, Title: g.g.Title, View: v, Fair: ref.Fair(), Paused: ref.Paused(), ThreadURL: g.g.ThreadURL,
+	d := gameData{Root: "../../", ID: g.g.ID, Title: g.g.Title, View: v, Fair: ref.Fair(), Paused: ref.Paused(), ThreadURL: g.g.ThreadURL,
 		Zone: zoneName(loc, now), Events: int64(len(g.recs))}
 	if !v.Deadline.IsZero() && n == 0 {
 		d.Deadline, d.DeadlineISO = when(v.Deadline, loc), v.Deadline.UTC().Format(time.RFC3339)
 	}
-	base := "/g/" + url.PathEscape(g.g.ID) + "/"
+	if n > 0 {
+		d.Root = "../../../"
+	}
+	base := d.Root + "g/" + url.PathEscape(g.g.ID) + "/"
 	for _, pic := range v.Pictures {
 		u := base + "pic/" + pic.Name
 		if n > 0 {
@@ -237,7 +243,7 @@ func (g *page) data(ref *referee.Referee, now time.Time, n int64) (gameData, err
 		d.Moment, d.MomentSeq, d.MomentAt = true, n, when(now, loc)
 	}
 	if f := d.Fair; f.Seed != "" && n == 0 {
-		d.CheckURL = "/check#" + url.Values{"seed": {f.Seed}, "salt": {f.Salt}, "c": {f.Commitment}}.Encode()
+		d.CheckURL = d.Root + "check#" + url.Values{"seed": {f.Seed}, "salt": {f.Salt}, "c": {f.Commitment}}.Encode()
 	} else {
 		d.Fair.Seed, d.Fair.Salt = "", ""
 	}
@@ -333,6 +339,13 @@ func firstLine(s string) string {
 }
 
 var funcs = template.FuncMap{
+	"dict": func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	},
 	"inc": func(n int64) int64 { return n + 1 },
 	"dec": func(n int64) int64 { return n - 1 },
 }

@@ -41,7 +41,7 @@ func TestGamePages(t *testing.T) {
 		want       []string // in the page at the end
 	}{
 		{"crusade", "games/crusade/examples/crusade-flag.yaml", []string{`<table class="board crusade"`, `class="forest`, "Крестоносцы", `id="standings"`}},
-		{"dragonball", "games/dragonball/examples/dragonball-score.yaml", []string{`<table class="players dragonball"`, `/g/g1/pic/round-`, "Очки"}},
+		{"dragonball", "games/dragonball/examples/dragonball-score.yaml", []string{`<table class="players dragonball"`, `../../g/g1/pic/round-`, "Очки"}},
 		{"football", "games/football/examples/football-twelve.yaml", []string{`class="ring football"`, "Забито", "итоговая таблица"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,7 +56,7 @@ func TestGamePages(t *testing.T) {
 					t.Errorf("page lacks %q", w)
 				}
 			}
-			if !strings.Contains(body, `id="seed"`) || !strings.Contains(body, `href="/check#c=`) {
+			if !strings.Contains(body, `id="seed"`) || !strings.Contains(body, `href="../../check#c=`) {
 				t.Errorf("an ended game's page lacks the revealed seed and the check link")
 			}
 			if !strings.Contains(body, `href="http://forum.invalid/showthread.php?pid=101#pid101"`) {
@@ -75,22 +75,22 @@ func TestGamePages(t *testing.T) {
 				t.Errorf("If-None-Match: status %d, want 304", r2.StatusCode)
 			}
 			// The pictures the page shows are served (PNG).
-			for _, m := range regexp.MustCompile(`src="(/g/g1/pic/[^"]+)"`).FindAllStringSubmatch(body, -1) {
+			for _, m := range regexp.MustCompile(`src="\.\./\.\.(/g/g1/pic/[^"]+)"`).FindAllStringSubmatch(body, -1) {
 				r, b := get(t, e, m[1])
 				if r.StatusCode != 200 || r.Header.Get("Content-Type") != "image/png" || !strings.HasPrefix(b, "\x89PNG") {
 					t.Errorf("%s: status %d, type %s", m[1], r.StatusCode, r.Header.Get("Content-Type"))
 				}
 			}
 			// A moment links from the story and opens as it stood.
-			m := regexp.MustCompile(`href="(/g/g1/at/\d+)"`).FindStringSubmatch(body)
+			m := regexp.MustCompile(`href="\.\./\.\.(/g/g1/at/\d+)"`).FindStringSubmatch(body)
 			if m == nil {
 				t.Fatal("no moment link in the story")
 			}
 			if r3, b3 := get(t, e, m[1]); r3.StatusCode != 200 || !strings.Contains(b3, `id="moment"`) || strings.Contains(b3, `id="seed"`) {
 				t.Errorf("moment %s: status %d, moment banner %v, seed shown %v", m[1], r3.StatusCode, strings.Contains(b3, `id="moment"`), strings.Contains(b3, `id="seed"`))
 			}
-			if r4, b4 := get(t, e, "/"); r4.StatusCode != 200 || !strings.Contains(b4, `href="/g/g1/"`) {
-				t.Errorf("list: status %d, game linked %v", r4.StatusCode, strings.Contains(b4, `href="/g/g1/"`))
+			if r4, b4 := get(t, e, "/"); r4.StatusCode != 200 || !strings.Contains(b4, `href="g/g1/"`) {
+				t.Errorf("list: status %d, game linked %v", r4.StatusCode, strings.Contains(b4, `href="g/g1/"`))
 			}
 			for _, p := range []string{"/g/nope/", "/g/g1/at/99999", "/admin", "/g/g1/pic/nope.png", "/g/g1"} {
 				if r5, _ := get(t, e, p); r5.StatusCode != http.StatusNotFound {
@@ -191,7 +191,7 @@ func TestNoOrdersBeforeTheDeadline(t *testing.T) {
 	}
 	_, body := get(t, e, "/g/g1/")
 	pages := []string{body}
-	for _, m := range regexp.MustCompile(`href="(/g/g1/at/\d+)"`).FindAllStringSubmatch(body, -1) {
+	for _, m := range regexp.MustCompile(`href="\.\./\.\.(/g/g1/at/\d+)"`).FindAllStringSubmatch(body, -1) {
 		_, b := get(t, e, m[1])
 		pages = append(pages, b)
 	}
