@@ -44,6 +44,12 @@ func listenPublic(ctx context.Context, cfg *config.Config, pages *public.Pages) 
 	if err != nil {
 		return "", fmt.Errorf("public pages: listen %s: %w", cfg.Public.Addr, err)
 	}
+	servePublic(ctx, ln, pages)
+	return ln.Addr().String(), nil
+}
+
+// servePublic serves the players' game pages on ln until ctx ends.
+func servePublic(ctx context.Context, ln net.Listener, pages *public.Pages) {
 	srv := &http.Server{Handler: pages, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10}
 	go func() {
@@ -57,5 +63,4 @@ func listenPublic(ctx context.Context, cfg *config.Config, pages *public.Pages) 
 			_ = err // the pages stop; the games go on
 		}
 	}()
-	return ln.Addr().String(), nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"forumgm/daemon"
 	"forumgm/game"
 	"forumgm/ops"
+	"forumgm/public"
 	"forumgm/review"
 	"forumgm/sandbox"
 )
@@ -76,7 +78,7 @@ func sandboxBoard(ctx context.Context, dir string, g game.SandboxGame, loc *time
 
 // sandboxConfig is the config.yaml of the sandbox game (written to the sandbox folder, so that
 // `forumgm review --config DIR/config.yaml` works on it).
-func sandboxConfig(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen string) string {
+func sandboxConfig(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen, pages string) string {
 	return fmt.Sprintf(`# forumgm sandbox game (written by forumgm sandbox)
 # The board is on loopback: no need for the polite 1 request/s a real forum gets.
 forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow, extra: {rate: "20"}}
@@ -92,8 +94,9 @@ review:
   listen: 127.0.0.1:0
   accounts: [{name: %s, password_env: %s}]
 ops: {listen: %q, log_format: console, log_level: info}
+public: {addr: %q, public_url: "http://%s/"}
 `, url, sandboxBot.Name, sandboxPasswordEnv, sandboxModerator.Name, kind, g.Spec, floor, ceiling,
-		sandboxModerator.Name, sandboxModEnv, listen)
+		sandboxModerator.Name, sandboxModEnv, listen, pages, pages)
 }
 
 func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -149,6 +152,8 @@ type sandboxRun struct {
 	Config  string // DIR/config.yaml
 
 	Review string // the moderator web UI's URL
+	// Page is the game's public page (package public), served on a loopback port of its own.
+	Page string
 
 	kind string           // the game's name
 	sg   game.SandboxGame // the game's sandbox set-up
@@ -158,6 +163,7 @@ type sandboxRun struct {
 	cfg        *config.Config
 	stopOps    func()
 	stopReview context.CancelFunc
+	stopPages  func()
 }
 
 // startSandbox starts the board, writes the config, opens the game and the ops server.
@@ -169,7 +175,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, err
 	}
-	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}, stopReview: func() {}}
+	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}, stopReview: func() {}, stopPages: func() {}}
 	defer func() {
 		if err != nil {
 			sb.Close()
@@ -186,8 +192,14 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, fmt.Errorf("sandbox listen %s: %w", o.Addr, err)
 	}
+	// The public pages' port is taken first: the config names it (the posts link the page).
+	pagesLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: public pages: %w", err)
+	}
+	sb.stopPages = func() { pagesLn.Close() }
 	sb.Config = filepath.Join(o.Dir, "config.yaml")
-	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
+	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0", pagesLn.Addr().String())), 0o644); err != nil {
 		return nil, err
 	}
 	cfg, err := config.Load(sb.Config, knownGames())
@@ -221,6 +233,14 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if sb.Review, err = sb.serveReview(ctx, cfg); err != nil {
 		return nil, err
 	}
+	pages, err := public.New(public.Options{}, publicGames(sb.game.Store, sb.game.Fleet.Games())...)
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	sb.stopPages = cancel
+	servePublic(pctx, pagesLn, pages)
+	sb.Page = public.GameURL(cfg.Public.PublicURL, cfg.Game.ID)
 	return sb, nil
 }
 
@@ -256,6 +276,7 @@ func (sb *sandboxRun) Run(ctx context.Context) error {
 // Close stops the ops server, closes the store and the board.
 func (sb *sandboxRun) Close() {
 	sb.stopReview()
+	sb.stopPages()
 	sb.stopOps()
 	if sb.game != nil {
 		sb.game.Close()
@@ -291,6 +312,7 @@ func (sb *sandboxRun) Banner() string {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "  moderator queue:  %s review --config %s list --by %s\n", selfCommand(), sb.Config, sandboxModerator.Name)
 	fmt.Fprintf(&b, "  moderator web UI: %s   (log in as Moderator, password moderator)\n", sb.Review)
+	fmt.Fprintf(&b, "  game page:        %s   (the players' public page: position, deadline, story)\n", sb.Page)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
 	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)
 	return b.String()

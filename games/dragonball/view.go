@@ -133,7 +133,16 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 			v.Deadline, v.DeadlineLabel = at, fmt.Sprintf("Раунд %d закрывается: приказы исполняются, выходит отчёт", st.Round+1)
 		}
 	}
-	if e := r.lastRound; e != nil {
+	if e := r.lastRound; e == nil && st.Started {
+		// Before the first round: the field as it was set up.
+		var t strings.Builder
+		if err := viewTmpl.ExecuteTemplate(&t, "picture_now", d); err != nil {
+			return game.View{}, fmt.Errorf("dragonball: view: %w", err)
+		}
+		f := fieldAfter(&rules.RoundResolved{State: st}, teams, t.String())
+		v.Pictures = append(v.Pictures, game.Picture{Name: "start.png", Title: t.String(),
+			Draw: func() ([]byte, error) { return drawCached(f) }})
+	} else if e != nil {
 		title, err := r.tmpl.Render("picture_title", r.view(game.Context{Event: e}))
 		if err != nil {
 			return game.View{}, fmt.Errorf("dragonball: view: picture title: %w", err)
