@@ -836,6 +836,15 @@ func (c *Config) Resolve(p string) string {
 	return filepath.Join(filepath.Dir(c.path), p)
 }
 
+// GamePage is the game's public page under public.public_url ("" when none is served): the
+// players' pages (package public) serve it at g/ID/.
+func (c *Config) GamePage() string {
+	if c.Public.PublicURL == "" || c.Game.ID == "" {
+		return ""
+	}
+	return strings.TrimSuffix(c.Public.PublicURL, "/") + "/g/" + url.PathEscape(c.Game.ID) + "/"
+}
+
 // GameLocation is the game's time zone.
 func (c *Config) GameLocation() *time.Location {
 	l, err := time.LoadLocation(c.Game.Timezone)

@@ -86,7 +86,8 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 		return nil, fmt.Errorf("daemon: game %s: %w", cfg.Game.ID, err)
 	}
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
-		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL)}
+		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL),
+		Page: cfg.GamePage()}
 	f := func() (*referee.Referee, error) { return referee.New(setup, opt) }
 	if _, err := f(); err != nil {
 		return nil, err

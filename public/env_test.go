@@ -39,7 +39,11 @@ func registry(t testing.TB) *game.Registry {
 }
 
 // newEnv starts the game of the transcript at path (its opening post) with no post played.
-func newEnv(t testing.TB, path string) *env {
+func newEnv(t testing.TB, path string) *env { return newEnvPage(t, path, "") }
+
+// newEnvPage is newEnv with the game's public page at page (public.public_url set): its posts
+// link it.
+func newEnvPage(t testing.TB, path, page string) *env {
 	t.Helper()
 	ctx := context.Background()
 	tr, err := transcript.Load(filepath.Join("..", path), registry(t))
@@ -55,7 +59,11 @@ func newEnv(t testing.TB, path string) *env {
 	if _, err := e.st.EnsureGame(ctx, "g1", tr.Game, json.RawMessage(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	if e.ref, err = tr.Referee(); err != nil {
+	setup, err := tr.Setup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.ref, err = referee.New(setup, referee.Options{Bot: tr.Bot, Seed: tr.Seed, Salt: tr.Salt, Page: page}); err != nil {
 		t.Fatal(err)
 	}
 	start, err := e.ref.Start(tr.Start)

@@ -151,14 +151,6 @@ func (p *Pages) SetGames(games ...Game) {
 	p.games, p.order = next, order
 }
 
-// GameURL is a game's page under base (public_url).
-func GameURL(base, id string) string {
-	if base == "" {
-		return ""
-	}
-	return strings.TrimSuffix(base, "/") + "/g/" + id + "/"
-}
-
 const csp = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
 // checkCSP is the fair-play check page's own policy (its script and style are inline).

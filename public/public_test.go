@@ -209,3 +209,46 @@ func TestNoOrdersBeforeTheDeadline(t *testing.T) {
 		t.Error("no countdown to the deadline")
 	}
 }
+
+// TestPostsLinkThePage: with public_url set, the opening post, each round report and the final
+// post link the game's page (once each); without it nothing is said.
+func TestPostsLinkThePage(t *testing.T) {
+	const page = "https://games.example.org/g/g1/"
+	for _, c := range []struct {
+		name, path, report string // report: how a round report begins
+	}{
+		{"crusade", "games/crusade/examples/crusade-flag.yaml", "[b]Итоги дня"},
+		{"dragonball", "games/dragonball/examples/dragonball-score.yaml", "[b]Раунд "},
+		{"football", "games/football/examples/football-twelve.yaml", "[b]Итоги "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, url := range []string{page, ""} {
+				e := newEnvPage(t, c.path, url)
+				e.play(t, -1)
+				d, err := e.st.Since(context.Background(), "g1", 0, 0, time.Time{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				links := func(body string) int { return strings.Count(body, "[url="+page+"]") }
+				reports := 0
+				for i, s := range d.Said {
+					want := 0
+					switch {
+					case url == "":
+					case i == 0, i == len(d.Said)-1, strings.HasPrefix(s.Body, c.report):
+						want = 1
+					}
+					if strings.HasPrefix(s.Body, c.report) {
+						reports++
+					}
+					if got := links(s.Body); got != want {
+						t.Errorf("public_url %q: post %d links the page %d times, want %d:\n%s", url, i+1, got, want, s.Body)
+					}
+				}
+				if reports == 0 {
+					t.Errorf("no round report in the example")
+				}
+			}
+		})
+	}
+}

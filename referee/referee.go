@@ -32,6 +32,9 @@ type Options struct {
 	// Check is the address of the players' in-browser fair-play check (package fairness), given
 	// to the templates in Context.Fair; "" when the pictures folder is not served.
 	Check string
+	// Page is the game's public page (public.public_url), given to the templates in
+	// Context.Page: the opening post, the round reports and the final post link it; "" none.
+	Page string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -333,7 +336,7 @@ func checkDrawn(rnd *game.Rand) error {
 }
 
 func (r *Referee) ctx(in *game.Input) game.Context {
-	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword}
+	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword, Page: r.opt.Page}
 	if in != nil && in.Source == game.PM && !r.opt.NoPM {
 		c.Private = true
 	}

@@ -240,7 +240,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	pctx, cancel := context.WithCancel(ctx)
 	sb.stopPages = cancel
 	servePublic(pctx, pagesLn, pages)
-	sb.Page = public.GameURL(cfg.Public.PublicURL, cfg.Game.ID)
+	sb.Page = cfg.GamePage()
 	return sb, nil
 }
 

@@ -676,6 +676,7 @@ type View struct {
 	Lines    []*grammar.LineError
 	Mod      *game.ModCommand
 	Fair     game.Fair
+	Page     string // the game's public page ("" none)
 	Dispute  string // the word players write to call a moderator
 	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
 	Phase rules.Phase
@@ -692,7 +693,7 @@ type View struct {
 
 func (r *Rules) view(c game.Context) *View {
 	g := r.game
-	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
+	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page, Dispute: c.Dispute,
 		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == rules.PhaseOver, Settings: r.settings()}
 	if v.Phase == rules.PhasePlaying {
 		v.ToMove = g.SideToMove()

@@ -471,6 +471,7 @@ type View struct {
 	Lines        []rules.Problem
 	Mod          *game.ModCommand
 	Fair         game.Fair
+	Page         string // the game's public page ("" none)
 	Dispute      string
 	OrdersPublic bool
 	Teams        [2]rules.Team
@@ -479,7 +480,7 @@ type View struct {
 }
 
 func (r *Rules) view(c game.Context) *View {
-	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
+	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
 		Teams: r.game.Teams(), Final: r.game.Final(), Settings: r.game.Settings()}
 	if c.In != nil {
 		v.Author = c.In.Author
