@@ -43,3 +43,10 @@ type Picture struct {
 	Title string // Russian, under the picture
 	Draw  func() ([]byte, error)
 }
+
+// Styled is a game (the plug-in value) whose View fragments need style rules of their own: the
+// pages that show a View (the public page, the moderators' UI) serve them as a stylesheet. The
+// rules are scoped under the game's own class names, so several games' rules live side by side.
+type Styled interface {
+	ViewCSS() string
+}

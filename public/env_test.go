@@ -73,10 +73,14 @@ func newEnvPage(t testing.TB, path, page string) *env {
 	e.commit(t, tr.Start, store.TimerCause, start)
 	e.last = tr.Start
 	title := ""
+	css := ""
 	if g, err := registry(t).Lookup(tr.Game); err == nil {
 		title = g.Title()
+		if st, ok := g.(game.Styled); ok {
+			css = st.ViewCSS()
+		}
 	}
-	e.game = Game{ID: "g1", Title: title, Store: e.st, NewReferee: tr.Referee, ThreadURL: "http://forum.invalid/showthread.php?tid=1",
+	e.game = Game{ID: "g1", Title: title, CSS: css, Store: e.st, NewReferee: tr.Referee, ThreadURL: "http://forum.invalid/showthread.php?tid=1",
 		PostURL: func(id string) string { return "http://forum.invalid/showthread.php?pid=" + id + "#pid" + id }}
 	if e.pages, err = New(Options{Now: e.clock.Now, Rate: 100000, Burst: 100000}, e.game); err != nil {
 		t.Fatal(err)

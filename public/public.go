@@ -52,6 +52,8 @@ type Game struct {
 	// (nil or "": the thread's address stands in).
 	ThreadURL string
 	PostURL   func(id string) string
+	// CSS is the style of the game's view (game.Styled), served beside its page; "" none.
+	CSS string
 }
 
 // Options configure the pages.
@@ -157,6 +159,7 @@ const csp = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 's
 const checkCSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
 var (
+	reCSS    = regexp.MustCompile(`^/g/([A-Za-z0-9_.-]+)/view\.css$`)
 	rePage   = regexp.MustCompile(`^/g/([A-Za-z0-9_.-]+)/$`)
 	reMoment = regexp.MustCompile(`^/g/([A-Za-z0-9_.-]+)/at/([0-9]{1,9})$`)
 	rePic    = regexp.MustCompile(`^/g/([A-Za-z0-9_.-]+)/(?:at/([0-9]{1,9})/)?pic/([A-Za-z0-9_.-]+\.png)$`)
@@ -188,7 +191,13 @@ func (p *Pages) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		review.SecurityHeaders(h, checkCSP)
 		p.static(rw, r, "text/html; charset=utf-8", fairness.Page())
 	default:
-		if m := rePage.FindStringSubmatch(path); m != nil {
+		if m := reCSS.FindStringSubmatch(path); m != nil {
+			if g := p.game(m[1]); g != nil {
+				p.static(rw, r, "text/css; charset=utf-8", []byte(g.g.CSS))
+			} else {
+				p.notFound(rw)
+			}
+		} else if m := rePage.FindStringSubmatch(path); m != nil {
 			p.serveGame(rw, r, m[1])
 		} else if m := reMoment.FindStringSubmatch(path); m != nil {
 			n, _ := strconv.ParseInt(m[2], 10, 64)

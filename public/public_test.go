@@ -42,7 +42,7 @@ func TestGamePages(t *testing.T) {
 	}{
 		{"crusade", "games/crusade/examples/crusade-flag.yaml", []string{`<table class="board crusade"`, `class="forest`, "Крестоносцы", `id="standings"`}},
 		{"dragonball", "games/dragonball/examples/dragonball-score.yaml", []string{`<table class="players dragonball"`, `../../g/g1/pic/round-`, "Очки"}},
-		{"football", "games/football/examples/football-twelve.yaml", []string{`class="ring football"`, "Забито", "итоговая таблица"}},
+		{"football", "games/football/examples/football-twelve.yaml", []string{`class="football-ring fside-9"`, "Забито", "итоговая таблица"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, c.path)

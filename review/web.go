@@ -174,6 +174,7 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	mux.HandleFunc("GET /login", w.loginPage)
 	mux.HandleFunc("POST /login", w.login)
 	mux.HandleFunc("GET /style.css", w.style)
+	mux.HandleFunc("GET /view.css", w.viewStyle)
 	mux.HandleFunc("POST /logout", w.auth(w.logout))
 	mux.HandleFunc("GET /{$}", w.auth(w.index))
 	mux.HandleFunc("GET /g/{game}/{$}", w.auth(w.game(w.queue)))
@@ -460,6 +461,22 @@ func (w *Web) style(rw http.ResponseWriter, r *http.Request) {
 	}
 	rw.Header().Set("Content-Type", "text/css; charset=utf-8")
 	_, _ = rw.Write(b)
+}
+
+// viewStyle is the style of the games' views (game.Styled), every registered game's.
+func (w *Web) viewStyle(rw http.ResponseWriter, r *http.Request) {
+	var b strings.Builder
+	if reg := w.opt.Games; reg != nil {
+		for _, name := range reg.Names() {
+			if g, err := reg.Lookup(name); err == nil {
+				if st, ok := g.(game.Styled); ok {
+					b.WriteString(st.ViewCSS())
+				}
+			}
+		}
+	}
+	rw.Header().Set("Content-Type", "text/css; charset=utf-8")
+	_, _ = rw.Write([]byte(b.String()))
 }
 
 func (w *Web) loginPage(rw http.ResponseWriter, r *http.Request) {

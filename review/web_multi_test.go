@@ -214,7 +214,7 @@ func TestWebSeveralGames(t *testing.T) {
 	fq := mod.get("/g/football-1/")
 	wantIn(t, "football queue", fq.body, "Футбол с кубиком", `id="flag-`+itoa(fbFlag)+`"`, "01.12.2026 21:05")
 	// The state as people read it (the game's own view: the ring and the table), not JSON.
-	wantIn(t, "football state", fq.body, `id="view"`, `class="ring football"`, "Забито")
+	wantIn(t, "football state", fq.body, `id="view"`, `class="football-ring fside-9"`, "Забито")
 	for _, raw := range []string{`&#34;turn&#34;`, `"turn":`, `"teams":`, `&#34;teams&#34;`} {
 		if strings.Contains(fq.body, raw) {
 			t.Errorf("the football game page shows raw JSON (%s)", raw)

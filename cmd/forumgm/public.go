@@ -11,6 +11,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/fleet"
+	"forumgm/game"
 	"forumgm/forum"
 	"forumgm/public"
 	"forumgm/store"
@@ -25,6 +26,9 @@ func publicGames(st *store.Store, gs []*fleet.Game) []public.Game {
 		pg := public.Game{ID: cfg.Game.ID, Title: cfg.Game.Kind, Store: st, NewReferee: x.NewReferee, Location: cfg.GameLocation()}
 		if g, err := reg.Lookup(cfg.Game.Kind); err == nil {
 			pg.Title = g.Title()
+			if st, ok := g.(game.Styled); ok {
+				pg.CSS = st.ViewCSS()
+			}
 		}
 		if l, ok := forum.As[forum.Linker](x.Forum); ok {
 			t := forum.Thread{ID: cfg.Forum.Thread}

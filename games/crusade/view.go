@@ -155,3 +155,9 @@ func (r *Rules) lastCells(hideForest bool) map[rules.Cell]bool {
 	}
 	return out
 }
+
+//go:embed view.css
+var viewCSS string
+
+// ViewCSS is the style of the board the view draws (game.Styled).
+func (Game) ViewCSS() string { return viewCSS }

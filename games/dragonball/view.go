@@ -154,3 +154,9 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 	}
 	return v, nil
 }
+
+//go:embed view.css
+var viewCSS string
+
+// ViewCSS is the style of the field list the view draws (game.Styled).
+func (Game) ViewCSS() string { return viewCSS }

@@ -137,3 +137,28 @@ func ringPlace(i, side int) (row, col int) {
 		return side - (i - 3*edge), 1
 	}
 }
+
+//go:embed view.css
+var viewCSS string
+
+// maxRingSide is the largest square the ring's placement classes cover (a ring of up to 76
+// cells); a larger ring's cells flow in order.
+const maxRingSide = 20
+
+// ringCSS is the ring's style with its placement classes: .fside-N for a square of side N, its
+// middle .fmid-N, and each cell's row and column .fr-R, .fc-C.
+var ringCSS = func() string {
+	var b strings.Builder
+	b.WriteString(viewCSS)
+	for s := 3; s <= maxRingSide; s++ {
+		fmt.Fprintf(&b, ".football-ring.fside-%d{grid-template-columns:repeat(%d,minmax(0,1fr))}\n", s, s)
+		fmt.Fprintf(&b, ".football-ring .fmid-%d{grid-row:2/span %d;grid-column:2/span %d}\n", s, s-2, s-2)
+	}
+	for i := 1; i <= maxRingSide; i++ {
+		fmt.Fprintf(&b, ".football-ring .fr-%d{grid-row:%d}.football-ring .fc-%d{grid-column:%d}\n", i, i, i, i)
+	}
+	return b.String()
+}()
+
+// ViewCSS is the style of the ring the view draws (game.Styled).
+func (Game) ViewCSS() string { return ringCSS }
