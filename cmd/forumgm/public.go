@@ -11,8 +11,8 @@ import (
 
 	"forumgm/config"
 	"forumgm/fleet"
-	"forumgm/game"
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/public"
 	"forumgm/store"
 )
