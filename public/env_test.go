@@ -46,7 +46,10 @@ func newEnv(t testing.TB, path string) *env { return newEnvPage(t, path, "") }
 func newEnvPage(t testing.TB, path, page string) *env {
 	t.Helper()
 	ctx := context.Background()
-	tr, err := transcript.Load(filepath.Join("..", path), registry(t))
+	if !filepath.IsAbs(path) {
+		path = filepath.Join("..", path) // the repository's root
+	}
+	tr, err := transcript.Load(path, registry(t))
 	if err != nil {
 		t.Fatal(err)
 	}

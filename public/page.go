@@ -16,7 +16,6 @@ import (
 
 	"forumgm/game"
 	"forumgm/referee"
-	"forumgm/store"
 )
 
 // gameData is what game.html gets.
@@ -50,7 +49,6 @@ type storyItem struct {
 	Text      string
 	PostURL   string
 	MomentURL string
-	Opening   bool
 }
 
 // current brings the page up to date (one store read) and returns it with its ETag.
@@ -64,7 +62,7 @@ func (g *page) current(ctx context.Context, p *Pages) ([]byte, string, error) {
 		}
 		g.ref = ref
 	}
-	d, err := g.g.Store.Since(ctx, g.g.ID, g.seq, g.maxN, g.last)
+	d, err := g.g.Store.Since(ctx, g.g.ID, g.seq, g.from)
 	if err != nil {
 		return nil, "", err
 	}
@@ -84,11 +82,15 @@ func (g *page) current(ctx context.Context, p *Pages) ([]byte, string, error) {
 		g.seq = d.Events[len(d.Events)-1].Seq
 	}
 	for _, s := range d.Said {
+		if _, ok := g.said[s.N]; !ok {
+			g.told[s.N] = told(s.Body)
+		}
 		g.said[s.N] = s
 		g.maxN = max(g.maxN, s.N)
-		if s.PostedAt.After(g.last) {
-			g.last = s.PostedAt
-		}
+	}
+	g.from = g.maxN
+	if d.Pending > 0 {
+		g.from = min(g.from, d.Pending-1)
 	}
 	now := p.opt.Now()
 	key := fmt.Sprintf("%d/%d/%d/%t", g.seq, len(g.said), g.maxN, g.ref.Paused())
@@ -255,9 +257,8 @@ func (g *page) data(ref *referee.Referee, now time.Time, n int64) (gameData, err
 	}
 	sort.Slice(ns, func(i, j int) bool { return ns[i] > ns[j] }) // newest first
 	for _, k := range ns {
-		s := g.said[k]
-		text := plain(s.Body)
-		it := storyItem{When: when(s.PostedAt, loc), Summary: firstLine(text), Text: text, PostURL: g.postURL(s.ForumPostID), Opening: k == minKey(g.said)}
+		s, tl := g.said[k], g.told[k]
+		it := storyItem{When: when(s.PostedAt, loc), Summary: tl.summary, Text: tl.rest, PostURL: g.postURL(s.ForumPostID)}
 		if s.EventSeq > 0 && s.EventSeq <= int64(len(g.recs)) {
 			it.MomentURL = fmt.Sprintf("%sat/%d", base, s.EventSeq)
 		}
@@ -266,14 +267,27 @@ func (g *page) data(ref *referee.Referee, now time.Time, n int64) (gameData, err
 	return d, nil
 }
 
-func minKey(m map[int64]store.Said) int64 {
-	first := int64(-1)
-	for k := range m {
-		if first < 0 || k < first {
-			first = k
-		}
+// telling is a reply as the story tells it: its first line, and the rest of its text without
+// the code blocks (the boards and tables the position shows) cut to a few hundred characters;
+// the post in the thread has it whole.
+type telling struct{ summary, rest string }
+
+// maxTold is how much of a reply's text the story shows below its first line.
+const maxTold = 600
+
+var reCode = regexp.MustCompile(`(?is)\[code\].*?\[/code\]`)
+
+func told(body string) telling {
+	text := plain(reCode.ReplaceAllString(body, ""))
+	first, rest, _ := strings.Cut(text, "\n")
+	for strings.TrimSpace(first) == "" && rest != "" {
+		first, rest, _ = strings.Cut(rest, "\n")
 	}
-	return first
+	t := telling{summary: firstLine(first), rest: strings.TrimSpace(rest)}
+	if r := []rune(t.rest); len(r) > maxTold {
+		t.rest = strings.TrimSpace(string(r[:maxTold])) + "…"
+	}
+	return t
 }
 
 func (g *page) postURL(id string) string {

@@ -90,8 +90,9 @@ type page struct {
 	ats  []time.Time
 	seq  int64
 	said map[int64]store.Said
+	told map[int64]telling // each reply as the story tells it (made once, when read)
 	maxN int64
-	last time.Time // the latest posting time read
+	from int64 // the next read's replies start after it (before the first still pending)
 	html []byte    // the page rendered at key
 	etag string
 	key  string
@@ -145,7 +146,7 @@ func (p *Pages) SetGames(games ...Game) {
 		if old, ok := p.games[g.ID]; ok {
 			next[g.ID] = old
 		} else {
-			next[g.ID] = &page{g: g, said: map[int64]store.Said{}, moments: map[int64][]byte{}}
+			next[g.ID] = &page{g: g, said: map[int64]store.Said{}, told: map[int64]telling{}, moments: map[int64][]byte{}}
 		}
 		order = append(order, g.ID)
 	}

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 func get(t testing.TB, e *env, path string, hdr ...string) (*http.Response, string) {
@@ -160,7 +159,7 @@ func TestNoOrdersBeforeTheDeadline(t *testing.T) {
 	e.play(t, to)
 	// What the thread shows anyway (players' posts, the bot's help with its examples) is no secret.
 	public := ""
-	d, err := e.st.Since(context.Background(), "g1", 0, 0, time.Time{})
+	d, err := e.st.Since(context.Background(), "g1", 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +224,7 @@ func TestPostsLinkThePage(t *testing.T) {
 			for _, url := range []string{page, ""} {
 				e := newEnvPage(t, c.path, url)
 				e.play(t, -1)
-				d, err := e.st.Since(context.Background(), "g1", 0, 0, time.Time{})
+				d, err := e.st.Since(context.Background(), "g1", 0, 0)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -24,13 +24,17 @@ type Said struct {
 type Delta struct {
 	Events []EventRow
 	Said   []Said
+	// Pending is the number of the game's first item still to post (0: none): a reply numbered
+	// from it on may be posted later, so the next read starts before it.
+	Pending int64
 }
 
-// Since reads, in one read transaction, the game's events after seq afterSeq and its thread
-// replies posted after a point: those numbered after afterN, and those posted at or after
-// postedFrom (a reply posted late, after a later one, comes then; the caller drops the numbers
-// it has). The zero point reads everything.
-func (s *Store) Since(ctx context.Context, game string, afterSeq, afterN int64, postedFrom time.Time) (Delta, error) {
+// Since reads, in one read transaction, the game's events after seq afterSeq, its thread replies
+// posted with numbers after afterN, and the number of its first item still pending. A caller
+// reading again passes min(the highest number it has, Pending-1) as afterN: a reply posted late,
+// after later ones, is read then (the caller drops the numbers it has). Each read uses the
+// tables' indexes: it costs what is new, not the game's length.
+func (s *Store) Since(ctx context.Context, game string, afterSeq, afterN int64) (Delta, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return Delta{}, fmt.Errorf("store: since %s: %w", game, err)
@@ -62,7 +66,7 @@ func (s *Store) Since(ctx context.Context, game string, afterSeq, afterN int64, 
 	}
 	rows.Close()
 	rows, err = tx.QueryContext(ctx, `SELECT n, body, event_seq, forum_post_id, posted_at, created_at FROM outbox
-		WHERE game_id = ? AND kind = 'reply' AND state = 'posted' AND (n > ? OR posted_at >= ?) ORDER BY n`, game, afterN, fmtTime(postedFrom))
+		WHERE game_id = ? AND kind = 'reply' AND state = 'posted' AND n > ? ORDER BY n`, game, afterN)
 	if err != nil {
 		return Delta{}, fmt.Errorf("store: since %s: replies: %w", game, err)
 	}
@@ -85,5 +89,11 @@ func (s *Store) Since(ctx context.Context, game string, afterSeq, afterN int64, 
 	if err := rows.Err(); err != nil {
 		return Delta{}, fmt.Errorf("store: since %s: replies: %w", game, err)
 	}
+	rows.Close()
+	var pending sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT MIN(n) FROM outbox WHERE game_id = ? AND state = 'pending'`, game).Scan(&pending); err != nil {
+		return Delta{}, fmt.Errorf("store: since %s: pending: %w", game, err)
+	}
+	d.Pending = pending.Int64
 	return d, nil
 }

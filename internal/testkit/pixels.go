@@ -6,9 +6,11 @@ import (
 	"image/png"
 )
 
-// PixelDiff counts the pixels that differ between two PNGs (a and a golden b); a size mismatch
-// counts every pixel of the larger one, with why saying so.
-func PixelDiff(a, b []byte) (n int, why string, err error) {
+// PixelDiff counts the pixels that differ between two PNGs (a and a golden b) by more than
+// tolerance (0..255) in a channel: a browser's anti-aliasing of one layout may shift an edge's
+// shade by a few levels between runs, while a changed text, colour or layout differs by far
+// more. A size mismatch counts every pixel of the larger one, with why saying so.
+func PixelDiff(a, b []byte, tolerance uint8) (n int, why string, err error) {
 	ia, err := png.Decode(bytes.NewReader(a))
 	if err != nil {
 		return 0, "", fmt.Errorf("testkit: pixels: %w", err)
@@ -26,10 +28,17 @@ func PixelDiff(a, b []byte) (n int, why string, err error) {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			r1, g1, b1, a1 := ia.At(x, y).RGBA()
 			r2, g2, b2, a2 := ib.At(x, y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+			if max(diff(r1, r2), diff(g1, g2), diff(b1, b2), diff(a1, a2))>>8 > uint32(tolerance) {
 				n++
 			}
 		}
 	}
 	return n, "", nil
+}
+
+func diff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
