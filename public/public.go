@@ -92,8 +92,8 @@ type page struct {
 	said map[int64]store.Said
 	told map[int64]telling // each reply as the story tells it (made once, when read)
 	maxN int64
-	from int64 // the next read's replies start after it (before the first still pending)
-	html []byte    // the page rendered at key
+	from int64  // the next read's replies start after it (before the first still pending)
+	html []byte // the page rendered at key
 	etag string
 	key  string
 	// summary is the list page's line (updated with html).
