@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -92,6 +93,7 @@ func BenchmarkPageView300(b *testing.B) {
 	e.pages.ServeHTTP(httptest.NewRecorder(), req) // the first view folds the log
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime(b)
 	for range b.N {
 		rec := httptest.NewRecorder()
 		e.pages.ServeHTTP(rec, req)
@@ -99,6 +101,17 @@ func BenchmarkPageView300(b *testing.B) {
 			b.Fatal(rec.Code)
 		}
 	}
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(len(e.pages.game("g1").html)), "page-bytes")
+}
+
+// cpuTime is the CPU time the process has used (user and system, every thread: SQLite's too).
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkPageRender300: the page of a 300-move game drawn again (what a view costs right after
@@ -111,6 +124,8 @@ func BenchmarkPageRender300(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime(b)
+	defer func() { b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
 	for range b.N {
 		g.mu.Lock()
 		g.key = "" // as if the log had moved
