@@ -53,6 +53,12 @@ type storyItem struct {
 
 // current brings the page up to date (one store read) and returns it with its ETag.
 func (g *page) current(ctx context.Context, p *Pages) ([]byte, string, error) {
+	select {
+	case p.work <- struct{}{}:
+		defer func() { <-p.work }()
+	case <-ctx.Done():
+		return nil, "", ctx.Err()
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.ref == nil {

@@ -65,6 +65,8 @@ type Options struct {
 	// TrustedProxyHeader is the header a reverse proxy on loopback puts the real client's address
 	// in (X-Real-IP, X-Forwarded-For: its last entry); empty: the TCP peer.
 	TrustedProxyHeader string
+	// Workers is how many views may read the store or draw a page at once (default 2).
+	Workers int
 }
 
 // Pages is the public pages as an http.Handler.
@@ -78,6 +80,9 @@ type Pages struct {
 	order []string
 	lim   map[string]*rate.Limiter
 	limAt time.Time
+	// work bounds the views reading the store or drawing a page at once: a crowd of players
+	// waits its turn rather than holding every read connection the daemons' polls need.
+	work chan struct{}
 }
 
 // page is one game's cached state: its referee folded to seq, what the thread said, and the page
@@ -131,7 +136,11 @@ func New(opt Options, games ...Game) (*Pages, error) {
 	if err != nil {
 		return nil, fmt.Errorf("public: %w", err)
 	}
-	p := &Pages{opt: opt, tmpl: t, css: css, js: js, games: map[string]*page{}, lim: map[string]*rate.Limiter{}}
+	if opt.Workers <= 0 {
+		opt.Workers = 2
+	}
+	p := &Pages{opt: opt, tmpl: t, css: css, js: js, games: map[string]*page{}, lim: map[string]*rate.Limiter{},
+		work: make(chan struct{}, opt.Workers)}
 	p.SetGames(games...)
 	return p, nil
 }
