@@ -72,6 +72,7 @@ func (g *page) current(ctx context.Context, p *Pages) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	g.read = p.opt.Now()
 	if len(d.Events) > 0 {
 		recs := make([]game.Record, len(d.Events))
 		for i, e := range d.Events {

@@ -105,6 +105,7 @@ type page struct {
 	summary  summary
 	moments  map[int64][]byte
 	deadline time.Time // the rendered view's deadline (past it, the page is drawn again)
+	read     time.Time // when the store was last read for it
 }
 
 type summary struct {
@@ -324,9 +325,16 @@ func (p *Pages) serveList(rw http.ResponseWriter, r *http.Request) {
 		if g == nil {
 			continue
 		}
-		if _, _, err := g.current(r.Context(), p); err != nil {
-			rows = append(rows, summary{ID: id, Title: g.g.Title, Status: "недоступна"})
-			continue
+		// The list reads a game's news only when its summary is older than listFresh (a list of
+		// many games is not a store read per game per view).
+		g.mu.Lock()
+		stale := p.opt.Now().Sub(g.read) > listFresh || g.html == nil
+		g.mu.Unlock()
+		if stale {
+			if _, _, err := g.current(r.Context(), p); err != nil {
+				rows = append(rows, summary{ID: id, Title: g.g.Title, Status: "недоступна"})
+				continue
+			}
 		}
 		g.mu.Lock()
 		rows = append(rows, g.summary)
@@ -385,3 +393,6 @@ func (p *Pages) allow(client string) bool {
 }
 
 var errNoMoment = errors.New("public: no such moment")
+
+// listFresh is how old a game's line in the list of games may be.
+const listFresh = 30 * time.Second
