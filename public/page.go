@@ -28,7 +28,7 @@ type gameData struct {
 	Deadline    string // in the game's zone, with the zone's name
 	DeadlineISO string
 	Pictures    []picLink
-	Story       []storyItem
+	Story       []template.HTML // the story's entries, newest first (item in game.html)
 	Fair        game.Fair
 	CheckURL    string
 	Paused      bool
@@ -104,7 +104,7 @@ func (g *page) current(ctx context.Context, p *Pages) ([]byte, string, error) {
 	if g.html != nil && g.key == key && (g.summary.Over || !g.deadlinePassed(now)) {
 		return g.html, g.etag, nil
 	}
-	data, err := g.data(g.ref, now, 0)
+	data, err := g.data(p, g.ref, now, 0)
 	if err != nil {
 		return nil, "", err
 	}
@@ -144,7 +144,7 @@ func (g *page) moment(ctx context.Context, p *Pages, n int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := g.data(ref, g.ats[n-1], n)
+	data, err := g.data(p, ref, g.ats[n-1], n)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func view(ref *referee.Referee, now time.Time) (game.View, error) {
 }
 
 // data is the page's data for ref's state at now; n > 0: the moment after event n.
-func (g *page) data(ref *referee.Referee, now time.Time, n int64) (gameData, error) {
+func (g *page) data(p *Pages, ref *referee.Referee, now time.Time, n int64) (gameData, error) {
 	v, err := view(ref, now)
 	if err != nil {
 		return gameData{}, err
@@ -264,12 +264,26 @@ func (g *page) data(ref *referee.Referee, now time.Time, n int64) (gameData, err
 	}
 	sort.Slice(ns, func(i, j int) bool { return ns[i] > ns[j] }) // newest first
 	for _, k := range ns {
+		// The current page's entries are drawn once each (a 300-move game's story is most of its
+		// page); a moment's, with their own links, every time.
+		if h, ok := g.items[k]; ok && n == 0 {
+			d.Story = append(d.Story, h)
+			continue
+		}
 		s, tl := g.said[k], g.told[k]
 		it := storyItem{When: when(s.PostedAt, loc), Summary: tl.summary, Text: tl.rest, PostURL: g.postURL(s.ForumPostID)}
 		if s.EventSeq > 0 && s.EventSeq <= int64(len(g.recs)) {
 			it.MomentURL = fmt.Sprintf("%sat/%d", base, s.EventSeq)
 		}
-		d.Story = append(d.Story, it)
+		var b strings.Builder
+		if err := p.tmpl.ExecuteTemplate(&b, "item", it); err != nil {
+			return gameData{}, fmt.Errorf("public: game %s: story: %w", g.g.ID, err)
+		}
+		h := template.HTML(b.String())
+		if n == 0 {
+			g.items[k] = h
+		}
+		d.Story = append(d.Story, h)
 	}
 	return d, nil
 }

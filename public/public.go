@@ -88,19 +88,20 @@ type Pages struct {
 // page is one game's cached state: its referee folded to seq, what the thread said, and the page
 // rendered at that point.
 type page struct {
-	g    Game
-	mu   sync.Mutex
-	ref  *referee.Referee
-	recs []game.Record
-	ats  []time.Time
-	seq  int64
-	said map[int64]store.Said
-	told map[int64]telling // each reply as the story tells it (made once, when read)
-	maxN int64
-	from int64  // the next read's replies start after it (before the first still pending)
-	html []byte // the page rendered at key
-	etag string
-	key  string
+	g     Game
+	mu    sync.Mutex
+	ref   *referee.Referee
+	recs  []game.Record
+	ats   []time.Time
+	seq   int64
+	said  map[int64]store.Said
+	told  map[int64]telling       // each reply as the story tells it (made once, when read)
+	items map[int64]template.HTML // the current page's story entries, drawn once
+	maxN  int64
+	from  int64  // the next read's replies start after it (before the first still pending)
+	html  []byte // the page rendered at key
+	etag  string
+	key   string
 	// summary is the list page's line (updated with html).
 	summary  summary
 	moments  map[int64][]byte
@@ -156,7 +157,7 @@ func (p *Pages) SetGames(games ...Game) {
 		if old, ok := p.games[g.ID]; ok {
 			next[g.ID] = old
 		} else {
-			next[g.ID] = &page{g: g, said: map[int64]store.Said{}, told: map[int64]telling{}, moments: map[int64][]byte{}}
+			next[g.ID] = &page{g: g, said: map[int64]store.Said{}, told: map[int64]telling{}, items: map[int64]template.HTML{}, moments: map[int64][]byte{}}
 		}
 		order = append(order, g.ID)
 	}
