@@ -114,6 +114,7 @@ func (g *page) current(ctx context.Context, p *Pages) ([]byte, string, error) {
 	}
 	sum := sha256.Sum256(b.Bytes())
 	g.html, g.etag, g.key = b.Bytes(), `"`+hex.EncodeToString(sum[:12])+`"`, key
+	g.gz = nil // compressed on the first view that takes it
 	g.deadline = data.View.Deadline
 	status := strings.Join(data.View.Next, " ")
 	if g.ref.Paused() {

@@ -12,6 +12,7 @@ package public
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -100,6 +101,7 @@ type page struct {
 	maxN  int64
 	from  int64  // the next read's replies start after it (before the first still pending)
 	html  []byte // the page rendered at key
+	gz    []byte // html gzipped (nil until a client took it)
 	etag  string
 	key   string
 	// summary is the list page's line (updated with html).
@@ -275,7 +277,38 @@ func (p *Pages) serveGame(rw http.ResponseWriter, r *http.Request, id string) {
 		p.fail(rw, err)
 		return
 	}
+	rw.Header().Set("Vary", "Accept-Encoding")
+	if acceptsGzip(r) {
+		// A long game's page is mostly its story: gzip makes a phone's download a tenth.
+		g.mu.Lock()
+		if g.gz == nil || !bytes.Equal(g.html, html) {
+			var b bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+			_, _ = zw.Write(html)
+			_ = zw.Close()
+			if bytes.Equal(g.html, html) {
+				g.gz = b.Bytes()
+			}
+			html = b.Bytes()
+		} else {
+			html = g.gz
+		}
+		g.mu.Unlock()
+		rw.Header().Set("Content-Encoding", "gzip")
+		etag = strings.TrimSuffix(etag, `"`) + `-gz"`
+	}
 	p.send(rw, r, "text/html; charset=utf-8", html, etag, "no-cache")
+}
+
+// acceptsGzip reports whether the client takes a gzipped answer.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Pages) serveMoment(rw http.ResponseWriter, r *http.Request, id string, n int64) {
