@@ -322,9 +322,13 @@ func TestLoad500(t *testing.T) {
 	}()
 	stop3 := make(chan struct{})
 	time.AfterFunc(span, func() { close(stop3) })
+	cpu0 := cpuTime(t)
 	loaded := poll(stop3)
 	close(stop2)
 	wg.Wait()
+	cpu := cpuTime(t) - cpu0
+	t.Logf("process CPU in the 20 s with views: %v (%.2f ms a view, the HTTP client's share and the polls included)",
+		cpu.Round(time.Millisecond), float64(cpu.Microseconds())/1000/float64(max(views.Load(), 1)))
 	t.Logf("views: %d in %v (%.0f/s), failed %d, over 100 ms %d; view latency p50 %v p99 %v",
 		views.Load(), span, float64(views.Load())/span.Seconds(), failed.Load(), slow.Load(), pct(vlat, .5), pct(vlat, .99))
 	t.Logf("polls without views: %d, p50 %v p99 %v; with 200 views/s: %d, p50 %v p99 %v",

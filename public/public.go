@@ -66,7 +66,7 @@ type Options struct {
 	// TrustedProxyHeader is the header a reverse proxy on loopback puts the real client's address
 	// in (X-Real-IP, X-Forwarded-For: its last entry); empty: the TCP peer.
 	TrustedProxyHeader string
-	// Workers is how many views may read the store or draw a page at once (default 2).
+	// Workers is how many views may read the store or draw a page at once (default 1).
 	Workers int
 }
 
@@ -141,7 +141,7 @@ func New(opt Options, games ...Game) (*Pages, error) {
 		return nil, fmt.Errorf("public: %w", err)
 	}
 	if opt.Workers <= 0 {
-		opt.Workers = 2
+		opt.Workers = 1 // a view costs a fraction of a millisecond: one at a time leaves the polls the rest
 	}
 	p := &Pages{opt: opt, tmpl: t, css: css, js: js, games: map[string]*page{}, lim: map[string]*rate.Limiter{},
 		work: make(chan struct{}, opt.Workers)}
