@@ -38,6 +38,8 @@ type Config struct {
 	Review Review                `yaml:"review"`
 	// Attachments is where forumgm serves the pictures a forum cannot take as attachments.
 	Attachments Attachments `yaml:"attachments"`
+	// Public is the players' read-only game pages the daemon serves (package public).
+	Public Public `yaml:"public"`
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
@@ -210,6 +212,17 @@ type Attachments struct {
 	// Listen, if set, has forumgm serve the folder itself on this loopback address (put a reverse
 	// proxy in front of it for PublicURL).
 	Listen string `yaml:"listen"`
+}
+
+// Public is the players' read-only game pages: the daemon serves them on Addr (loopback; a
+// reverse proxy with TLS in front of it serves them at PublicURL), and the opening post, each
+// round report and the final post link a game's page when PublicURL is set.
+type Public struct {
+	Addr      string `yaml:"addr"`       // e.g. 127.0.0.1:8092; empty: no pages
+	PublicURL string `yaml:"public_url"` // e.g. https://forumgm.example.org/games/
+	// TrustedProxyHeader is the header that proxy puts the real client's address in (X-Real-IP
+	// or X-Forwarded-For), for the per-client rate limit; believed only from a loopback peer.
+	TrustedProxyHeader string `yaml:"trusted_proxy_header"`
 }
 
 // ReviewAccount is one moderator's web login.
@@ -699,6 +712,22 @@ func (c *Config) validate() error {
 			}
 		}
 	}
+	// public (the players' game pages)
+	if p := c.Public; p.Addr != "" {
+		if err := loopback(p.Addr, "the public game pages"); err != nil {
+			bad("public.addr", "%v", err)
+		}
+	}
+	if u := c.Public.PublicURL; u != "" {
+		if err := publicURL(u); err != nil {
+			bad("public.public_url", "%v", err)
+		}
+	}
+	switch h := strings.ToLower(strings.TrimSpace(c.Public.TrustedProxyHeader)); h {
+	case "", "x-forwarded-for", "x-real-ip":
+	default:
+		bad("public.trusted_proxy_header", "%q: want X-Forwarded-For or X-Real-IP (the header the reverse proxy sets to the client's address)", c.Public.TrustedProxyHeader)
+	}
 	if c.Ops.LogFormat != "json" && c.Ops.LogFormat != "console" {
 		bad("ops.log_format", "%q: want json or console", c.Ops.LogFormat)
 	}
@@ -811,6 +840,15 @@ func (c *Config) Resolve(p string) string {
 		return p
 	}
 	return filepath.Join(filepath.Dir(c.path), p)
+}
+
+// GamePage is the game's public page under public.public_url ("" when none is served): the
+// players' pages (package public) serve it at g/ID/.
+func (c *Config) GamePage() string {
+	if c.Public.PublicURL == "" || c.Game.ID == "" {
+		return ""
+	}
+	return strings.TrimSuffix(c.Public.PublicURL, "/") + "/g/" + url.PathEscape(c.Game.ID) + "/"
 }
 
 // GameLocation is the game's time zone.

@@ -113,7 +113,8 @@ func RefereeFactory(cfg *config.Config, caps forum.Capabilities, rec GameRecord)
 	}
 	opt := referee.Options{Bot: cfg.Bot.Username, DisputeKeyword: cfg.Game.DisputeKeyword, NoPM: !caps.PrivateMessages,
 		Seed: rec.Seed, Salt: rec.Salt, Check: fairness.URL(cfg.Attachments.PublicURL), Setup: public,
-		Location: cfg.GameLocation(), Zone: cfg.ZoneLabel(rec.Start), Spec: SpecPrint(cfg), SpecWas: rec.Spec}
+		Location: cfg.GameLocation(), Zone: cfg.ZoneLabel(rec.Start), Spec: SpecPrint(cfg), SpecWas: rec.Spec,
+		Page: cfg.GamePage()}
 	if opt.RemindLead, err = cfg.Game.ReminderLead(); err != nil {
 		return nil, fmt.Errorf("daemon: game %s: game.reminders %w", cfg.Game.ID, err)
 	}

@@ -264,6 +264,7 @@ type Context struct {
 	Event   Event       // the event a template is about
 	Lines   any         // Reading.Lines
 	Fair    Fair        // the seed's commitment (and, at the end, the seed)
+	Page    string      // the game's public page (package public); "" when none is served
 	Dispute string      // the dispute keyword players write to call a moderator
 	Private bool        // the answer goes by private message
 }

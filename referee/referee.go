@@ -46,6 +46,9 @@ type Options struct {
 	// Zone is the zone's name written beside those times when it differs from the forum's
 	// ("MSK"); "" when the forum shows the same zone.
 	Zone string
+	// Page is the game's public page (public.public_url), given to the templates in
+	// Context.Page: the opening post, the round reports and the final post link it; "" none.
+	Page string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -425,7 +428,7 @@ func checkDrawn(rnd *game.Rand) error {
 }
 
 func (r *Referee) ctx(in *game.Input) game.Context {
-	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword}
+	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword, Page: r.opt.Page}
 	if in != nil && in.Source == game.PM && !r.opt.NoPM {
 		c.Private = true
 	}
@@ -434,6 +437,10 @@ func (r *Referee) ctx(in *game.Input) game.Context {
 	}
 	return c
 }
+
+// Fair is the game's commit-reveal as players may see it now: the commitment always, the seed
+// and salt once revealed (a RevealedEvent is in the log), the check page's address.
+func (r *Referee) Fair() game.Fair { return r.ctx(nil).Fair }
 
 // revealed reports whether the seed is public (a RevealedEvent is in the log).
 func (r *Referee) revealed() bool { return r.shown }

@@ -175,6 +175,7 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	mux.HandleFunc("GET /login", w.loginPage)
 	mux.HandleFunc("POST /login", w.login)
 	mux.HandleFunc("GET /style.css", w.style)
+	mux.HandleFunc("GET /view.css", w.viewStyle)
 	mux.HandleFunc("POST /logout", w.auth(w.logout))
 	mux.HandleFunc("GET /{$}", w.auth(w.index))
 	mux.HandleFunc("GET /g/{game}/{$}", w.auth(w.game(w.queue)))
@@ -300,16 +301,23 @@ type msgData struct {
 // site that rebinds its DNS name to 127.0.0.1 cannot reach it).
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h := rw.Header()
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	SecurityHeaders(h, "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("Cache-Control", "no-store")
 	if !loopback.Host(r.Host) && (w.public == "" || !strings.EqualFold(r.Host, w.public)) {
 		http.Error(rw, w.msg("http.not_loopback", nil), http.StatusMisdirectedRequest)
 		return
 	}
 	w.handler.ServeHTTP(rw, r)
+}
+
+// SecurityHeaders sets the headers every page forumgm serves to browsers carries (this UI and the
+// players' public pages): csp is the page's Content-Security-Policy; no framing, no sniffing, no
+// referrer.
+func SecurityHeaders(h http.Header, csp string) {
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // ---- sessions ----
@@ -459,6 +467,22 @@ func (w *Web) style(rw http.ResponseWriter, r *http.Request) {
 	}
 	rw.Header().Set("Content-Type", "text/css; charset=utf-8")
 	_, _ = rw.Write(b)
+}
+
+// viewStyle is the style of the games' views (game.Styled), every registered game's.
+func (w *Web) viewStyle(rw http.ResponseWriter, r *http.Request) {
+	var b strings.Builder
+	if reg := w.opt.Games; reg != nil {
+		for _, name := range reg.Names() {
+			if g, err := reg.Lookup(name); err == nil {
+				if st, ok := g.(game.Styled); ok {
+					b.WriteString(st.ViewCSS())
+				}
+			}
+		}
+	}
+	rw.Header().Set("Content-Type", "text/css; charset=utf-8")
+	_, _ = rw.Write([]byte(b.String()))
 }
 
 func (w *Web) loginPage(rw http.ResponseWriter, r *http.Request) {

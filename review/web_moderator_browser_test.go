@@ -124,8 +124,11 @@ func TestWebBrowserModeratorJob(t *testing.T) {
 
 	// The game page: the board and whose turn it is.
 	b.open("/g/g/")
-	if board := b.text("#board"); !strings.Contains(board, "K") || len(strings.Split(board, "\n")) < 10 {
-		t.Errorf("board:\n%s", board)
+	if cells := b.page.MustElements("#view table.board td"); len(cells) != 400 {
+		t.Errorf("the board grid has %d cells, want 400", len(cells))
+	}
+	if v := b.text("#view"); !strings.Contains(v, "крестоносцы") || !strings.Contains(v, "р1") {
+		t.Errorf("view:\n%s", v)
 	}
 	if st := b.text("#status"); !strings.Contains(st, "Ходят крестоносцы") {
 		t.Errorf("status %q", st)

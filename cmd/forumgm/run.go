@@ -25,6 +25,7 @@ import (
 	"forumgm/forum"
 	"forumgm/media"
 	"forumgm/ops"
+	"forumgm/public"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -104,6 +105,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := g.Fleet.Apply(ctx, cfg); err != nil && len(g.Fleet.Games()) == 0 {
 		return err
 	}
+	var pages *public.Pages
+	if cfg.Public.Addr != "" {
+		// The players' read-only game pages, beside the daemon, over the same store.
+		pages, err = public.New(public.Options{TrustedProxyHeader: cfg.Public.TrustedProxyHeader}, publicGames(g.Store, g.Fleet.Games())...)
+		if err != nil {
+			return err
+		}
+		addr, err := listenPublic(ctx, cfg, pages)
+		if err != nil {
+			return err
+		}
+		log.Info().Str("addr", addr).Str("public_url", cfg.Public.PublicURL).Msg("serving the players' game pages (put a reverse proxy in front of them for public_url)")
+	}
 	cfg.DropSpecs() // the games are set up: their YAML trees are not kept (a reload reads the file)
 	for {
 		select {
@@ -133,6 +147,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			err = g.Fleet.Apply(ctx, next)
 			if err != nil {
 				log.Error().Err(err).Str("kind", "reload").Msg("config reloaded; some games could not start")
+			}
+			if pages != nil {
+				pages.SetGames(publicGames(g.Store, g.Fleet.Games())...)
 			}
 			if web != nil {
 				// The web UI serves the games now running (its accounts and address stay).

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"forumgm/daemon"
 	"forumgm/game"
 	"forumgm/ops"
+	"forumgm/public"
 	"forumgm/review"
 	"forumgm/sandbox"
 )
@@ -90,12 +92,17 @@ func boardName(lang sandbox.Language) string {
 
 // sandboxConfig is the config.yaml of the sandbox game (written to the sandbox folder, so that
 // `forumgm review --config DIR/config.yaml` works on it).
-func sandboxConfig(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen string) string {
-	return sandboxConfigAt(kind, g, url, floor, ceiling, listen, "127.0.0.1:0", "forumgm.db")
+func sandboxConfig(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen, pages string) string {
+	return sandboxConfigAt(kind, g, url, floor, ceiling, listen, "127.0.0.1:0", "forumgm.db", pages)
 }
 
-// sandboxConfigAt is sandboxConfig with the moderator web UI's address and the store's path.
-func sandboxConfigAt(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen, reviewListen, storePath string) string {
+// sandboxConfigAt is sandboxConfig with the moderator web UI's address and the store's path;
+// pages is the players' game pages' address ("": none).
+func sandboxConfigAt(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen, reviewListen, storePath, pages string) string {
+	public := ""
+	if pages != "" {
+		public = fmt.Sprintf("public: {addr: %q, public_url: \"http://%s/\"}\n", pages, pages)
+	}
 	return fmt.Sprintf(`# forumgm sandbox game (written by forumgm sandbox)
 # The board is on loopback: no need for the polite 1 request/s a real forum gets.
 forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow, extra: {rate: "20"}}
@@ -111,8 +118,8 @@ review:
   listen: %s
   accounts: [{name: %s, password_env: %s}]
 ops: {listen: %q, log_format: console, log_level: info}
-`, url, sandboxBot.Name, sandboxPasswordEnv, sandboxModerator.Name, kind, g.Spec, floor, ceiling, storePath,
-		reviewListen, sandboxModerator.Name, sandboxModEnv, listen)
+%s`, url, sandboxBot.Name, sandboxPasswordEnv, sandboxModerator.Name, kind, g.Spec, floor, ceiling, storePath,
+		reviewListen, sandboxModerator.Name, sandboxModEnv, listen, public)
 }
 
 func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -210,7 +217,7 @@ func boardOnlySandbox(ctx context.Context, o sandboxOptions, stdout, stderr io.W
 	}
 	path := filepath.Join(o.Dir, "config.yaml")
 	yaml := sandboxConfigAt(kind, sg, url+"/", time.Second, 2*time.Second, cmp.Or(o.OpsAddr, "127.0.0.1:0"), cmp.Or(o.ReviewAddr, "127.0.0.1:0"),
-		"forumgm.db")
+		"forumgm.db", "")
 	yaml = strings.Replace(yaml, "# forumgm sandbox game (written by forumgm sandbox)\n",
 		fmt.Sprintf("# forumgm sandbox game (written by forumgm sandbox --board-only)\n# before forumgm run: export %s=%s %s=%s\n",
 			sandboxPasswordEnv, sandboxBot.Password, sandboxModEnv, sandboxModerator.Password), 1)
@@ -238,6 +245,8 @@ type sandboxRun struct {
 	Config  string // DIR/config.yaml
 
 	Review string // the moderator web UI's URL
+	// Page is the game's public page (package public), served on a loopback port of its own.
+	Page string
 
 	kind string           // the game's name
 	sg   game.SandboxGame // the game's sandbox set-up
@@ -247,6 +256,7 @@ type sandboxRun struct {
 	cfg        *config.Config
 	stopOps    func()
 	stopReview context.CancelFunc
+	stopPages  func()
 }
 
 // startSandbox starts the board, writes the config, opens the game and the ops server.
@@ -258,7 +268,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, err
 	}
-	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}, stopReview: func() {}}
+	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}, stopReview: func() {}, stopPages: func() {}}
 	defer func() {
 		if err != nil {
 			sb.Close()
@@ -275,9 +285,15 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, fmt.Errorf("sandbox listen %s: %w", o.Addr, err)
 	}
+	// The public pages' port is taken first: the config names it (the posts link the page).
+	pagesLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: public pages: %w", err)
+	}
+	sb.stopPages = func() { pagesLn.Close() }
 	sb.Config = filepath.Join(o.Dir, "config.yaml")
 	if err := os.WriteFile(sb.Config, []byte(sandboxConfigAt(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second,
-		cmp.Or(o.OpsAddr, "127.0.0.1:0"), cmp.Or(o.ReviewAddr, "127.0.0.1:0"), "forumgm.db")), 0o644); err != nil {
+		cmp.Or(o.OpsAddr, "127.0.0.1:0"), cmp.Or(o.ReviewAddr, "127.0.0.1:0"), "forumgm.db", pagesLn.Addr().String())), 0o644); err != nil {
 		return nil, err
 	}
 	cfg, err := config.Load(sb.Config, knownGames())
@@ -311,6 +327,14 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if sb.Review, err = sb.serveReview(ctx, cfg); err != nil {
 		return nil, err
 	}
+	pages, err := public.New(public.Options{}, publicGames(sb.game.Store, sb.game.Fleet.Games())...)
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	sb.stopPages = cancel
+	servePublic(pctx, pagesLn, pages)
+	sb.Page = cfg.GamePage()
 	return sb, nil
 }
 
@@ -346,6 +370,7 @@ func (sb *sandboxRun) Run(ctx context.Context) error {
 // Close stops the ops server, closes the store and the board.
 func (sb *sandboxRun) Close() {
 	sb.stopReview()
+	sb.stopPages()
 	sb.stopOps()
 	if sb.game != nil {
 		sb.game.Close()
@@ -381,6 +406,7 @@ func (sb *sandboxRun) Banner() string {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "  moderator queue:  %s review --config %s list --by %s\n", selfCommand(), sb.Config, sandboxModerator.Name)
 	fmt.Fprintf(&b, "  moderator web UI: %s   (log in as Moderator, password moderator)\n", sb.Review)
+	fmt.Fprintf(&b, "  game page:        %s   (the players' public page: position, deadline, story)\n", sb.Page)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
 	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)
 	return b.String()

@@ -213,6 +213,24 @@ func TestSandboxNewcomerInBrowser(t *testing.T) {
 			t.Error(err)
 		}
 	}
+
+	// The game's public page the banner printed shows the move: к1 on K16, marked as the last
+	// turn's cell, the story linking the thread's posts.
+	if sb.Page == "" || !strings.Contains(banner, sb.Page) {
+		t.Fatalf("the banner does not print the game page (%q):\n%s", sb.Page, banner)
+	}
+	load(sb.Page)
+	cell := page.MustElement(`#position td[title^="K16"]`)
+	if txt := cell.MustText(); txt != "к1" {
+		t.Errorf("the game page's K16 holds %q, want к1", txt)
+	}
+	if cls := cell.MustAttribute("class"); cls == nil || !strings.Contains(*cls, "last") {
+		t.Errorf("K16 is not marked as the last turn's cell")
+	}
+	if link := page.MustElement(`#story a[href*="pid="]`); !strings.HasPrefix(*link.MustAttribute("href"), thread+"&pid=") {
+		t.Errorf("the story links %s, not a post of the thread", *link.MustAttribute("href"))
+	}
+	shot("game-page.png")
 	if err := errors.Join(page.Close()); err != nil {
 		t.Log(err)
 	}

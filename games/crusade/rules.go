@@ -257,6 +257,8 @@ type Rules struct {
 	penalty map[rules.Side]int
 	// zone is the game zone's name written beside deadlines when the forum shows another zone.
 	zone string
+	// last is the last turn played (the view marks its cells); nil before the first.
+	last *rules.TurnPlayed
 }
 
 // settings are the game's settings, for the texts (shared by every view: read only).
@@ -291,6 +293,7 @@ func (r *Rules) Apply(ev game.Event) error {
 	}
 	switch e := ev.(type) {
 	case *rules.TurnPlayed:
+		r.last = e
 		if e.Wounds > 0 {
 			r.penalty[e.Side] = e.Wounds
 		}
@@ -748,6 +751,7 @@ type View struct {
 	Lines    []*grammar.LineError
 	Mod      *game.ModCommand
 	Fair     game.Fair
+	Page     string // the game's public page ("" none)
 	Dispute  string // the word players write to call a moderator
 	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
 	Phase rules.Phase
@@ -764,7 +768,7 @@ type View struct {
 
 func (r *Rules) view(c game.Context) *View {
 	g := r.game
-	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
+	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page, Dispute: c.Dispute,
 		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == rules.PhaseOver, Settings: r.settings()}
 	if v.Phase == rules.PhasePlaying {
 		v.ToMove = g.SideToMove()

@@ -258,6 +258,8 @@ type Rules struct {
 	game        *rules.Game
 	tmpl        *templates.Set
 	noPM        bool
+	// lastRound is the last round resolved (the view draws its field); nil before the first.
+	lastRound *rules.RoundResolved
 }
 
 var (
@@ -477,6 +479,7 @@ type View struct {
 	Lines        []rules.Problem
 	Mod          *game.ModCommand
 	Fair         game.Fair
+	Page         string // the game's public page ("" none)
 	Dispute      string
 	OrdersPublic bool
 	Teams        [2]rules.Team
@@ -540,7 +543,7 @@ func (v *View) example() *OrdersExample {
 var monthsGen = [...]string{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"}
 
 func (r *Rules) view(c game.Context) *View {
-	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
+	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
 		Teams: r.game.Teams(), Final: r.game.Final(), Settings: r.game.Settings()}
 	if c.In != nil {
 		v.Author = c.In.Author

@@ -333,7 +333,8 @@ type View struct {
 	Examples []string
 	Mod      *game.ModCommand
 	Fair     game.Fair
-	NoPM     bool // the forum has no private messages
+	Page     string // the game's public page ("" none)
+	NoPM     bool   // the forum has no private messages
 	game     *rules.Game
 }
 
@@ -376,7 +377,7 @@ func (v *View) Cells() CellsWords {
 }
 
 func (r *Rules) view(c game.Context) *View {
-	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page}
 	if c.In != nil {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == game.PM

@@ -101,7 +101,7 @@ func TestDragonballReplies(t *testing.T) {
 	}
 	at, _ := g.NextTimer(t0)
 	evs = apply(g.Tick(at, rnd))
-	out, err = s.Render("report", map[string]any{"Event": evs[0], "Final": g.Final(), "Teams": g.Teams()})
+	out, err = s.Render("report", map[string]any{"Event": evs[0], "Final": g.Final(), "Teams": g.Teams(), "Fair": game.Fair{}, "Page": ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestDragonballStartAndFinal(t *testing.T) {
 		t.Fatal(err)
 	}
 	fair := struct{ Commitment, Seed, Salt, Check string }{"abc", "s33d", "salt", ""} // game.Fair's fields
-	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false, "Example": nil}
+	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Page": "", "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false, "Example": nil}
 	out, err := s.Render("start", data)
 	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00 по Москве") || !strings.Contains(out, "личным сообщением") {
 		t.Errorf("start: %v\n%s", err, out)
