@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -21,8 +20,7 @@ import (
 )
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("detect", stderr, "")
 	file := fs.String("file", "", "a saved thread page (HTML)")
 	asJSON := fs.Bool("json", false, "print the finding as JSON")
 	tz := fs.String("timezone", "UTC", "the forum's time zone, for times shown without one")

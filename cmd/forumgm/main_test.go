@@ -111,6 +111,7 @@ game:
 
 // The command table is in alphabetical order (the usage lists it as written) and names each command once.
 func TestCommandTableSorted(t *testing.T) {
+	commands := commandTable()
 	for i := 1; i < len(commands); i++ {
 		if commands[i-1].name >= commands[i].name {
 			t.Errorf("command %q after %q: keep the table sorted, each name once", commands[i].name, commands[i-1].name)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,8 +18,7 @@ import (
 )
 
 func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("posts", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("posts", stderr, "")
 	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(registry().ReaderNames(), ", ")+" (default: the config's)")
 	file := fs.String("file", "", "a saved page (HTML)")
 	url := fs.String("url", "", "a page to fetch (thread page, inbox or private message)")

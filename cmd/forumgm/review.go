@@ -21,8 +21,7 @@ import (
 )
 
 // reviewUsage is the review command's help (English, like every CLI message for moderators).
-const reviewUsage = `usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]
-actions:
+const reviewUsage = `actions (after --config FILE, and --game ID when the config lists several games):
   list                      open flags, oldest first
   show ID                   one flag and its post as first seen
   log [N]                   the last N events (default 30)
@@ -39,24 +38,20 @@ actions:
   adjust TARGET N --reason R
                             change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
---by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).
---game ID names the game when the config lists several.
-   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0] [--game ID]
-       (the web UI: every game of the config, each under /g/ID/, unless --game names one)`
+  serve [--listen 127.0.0.1:0]
+                            the web UI: every game of the config, each under /g/ID/, unless --game names one
+--by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).`
 
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
-	by := fs.String("by", "", "the moderator's name (goes into the event log)")
-	reason := fs.String("reason", "", "why (required for reject, close, undo and end)")
-	text := fs.String("text", "", "accept: the move as the player meant it, judged as if the player had written it")
-	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
-	role := fs.String("role", "", "add-player: the side or team the player joins")
-	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
-	gameID := fs.String("game", "", "the game's id (needed when the config lists several games)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, reviewUsage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { helpUsage(fs, reviewUsage) }
+	by := fs.String("by", "", "the moderator's `NAME` (goes into the event log)")
+	reason := fs.String("reason", "", "why, in a `TEXT` (required for reject, close, undo, end, add-player and adjust)")
+	text := fs.String("text", "", "accept: the `MOVE` as the player meant it, judged as if the player had written it")
+	winner := fs.String("winner", "", "end: the `WINNER` (a side or team name, or \"draw\"); empty: the game decides")
+	role := fs.String("role", "", "add-player: the `SIDE` or team the player joins")
+	listen := fs.String("listen", "", "serve: the web UI's loopback `ADDRESS` (default: review.listen from the config, else 127.0.0.1:0)")
+	gameID := gameFlag(fs)
 	pos, err := actionArgs(fs, args)
 	if err != nil {
 		return err

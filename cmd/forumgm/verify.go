@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -16,23 +15,23 @@ import (
 )
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	seed := fs.String("seed", "", "the seed the game revealed at its end (default: as the bot's last post reveals it)")
-	salt := fs.String("salt", "", "the salt the game revealed with it")
-	cfgPath := fs.String("config", "", "check the game of this config in its store instead of a thread file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm verify [--seed SEED --salt SALT] THREAD.yaml\n       forumgm verify --config config.yaml\n"+
-			"THREAD.yaml is a transcript of the whole thread, the bot's posts included (forumgm replay --thread writes one).")
-		fs.PrintDefaults()
-	}
+	fs := newFlags("verify", stderr, "THREAD.yaml is a transcript of the whole thread, the bot's posts included (forumgm replay --thread writes one);\n"+
+		"--config checks a game in the store instead (--game names it when the config lists several).")
+	seed := fs.String("seed", "", "the `SEED` the game revealed at its end (default: as the bot's last post reveals it)")
+	salt := fs.String("salt", "", "the `SALT` the game revealed with it")
+	cfgPath := fs.String("config", "", "check the game of this configuration `FILE` in its store instead of a thread file")
+	gameID := gameFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	var rep *audit.Report
 	switch {
 	case *cfgPath != "":
-		cfg, err := config.Load(*cfgPath, knownGames())
+		all, err := config.Load(*cfgPath, knownGames())
+		if err != nil {
+			return err
+		}
+		cfg, err := all.Select(*gameID)
 		if err != nil {
 			return err
 		}
