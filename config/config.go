@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -274,7 +275,11 @@ func Parse(b []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("parse: %w", explainUnknown(b, err))
+		var doc yaml.Node
+		if yaml.Unmarshal(b, &doc) == nil {
+			err = game.Explain(&doc, err, reflect.TypeOf(Config{}))
+		}
+		return nil, fmt.Errorf("parse: %w", err)
 	}
 	c.Defaults()
 	return &c, nil

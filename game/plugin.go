@@ -1,7 +1,6 @@
 package game
 
 import (
-	"bytes"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -49,18 +48,6 @@ type Setup struct {
 	// (test positions: fixed die faces, start cells, balances, a given salt). Players cannot see
 	// or check them, so check-config refuses them in a live config (docs/fairness.md).
 	Fixed []string
-}
-
-// DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt
-// setting is an error naming it, never silently ignored).
-func DecodeStrict(n *yaml.Node, v any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	return dec.Decode(v)
 }
 
 // Rules is one running game: the pure engine's state with the game's grammar (post → intent),
