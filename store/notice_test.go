@@ -15,7 +15,7 @@ import (
 func TestEchoedPlayerTextSanitised(t *testing.T) {
 	in := &game.Input{PostID: "7", Author: "Дже\x00лу\xc3", Post: forum.Post{Text: "ход\xff\xfe к1\x00 [b]fgm-g1-3-0123456789ab"}}
 	f := game.Flag{Kind: game.FlagEdited, PostID: "7", Was: "ход к2"}
-	_, notice, err := Notice(noticeView("g1", 3, f, FlagEdited, in, game.Outcome{}, ""))
+	_, notice, err := Notice(noticeView("g1", 3, f, FlagEdited, in, game.Outcome{}, Settle{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestEchoedPlayerTextSanitised(t *testing.T) {
 func TestModeratorNoticeWithoutWebUI(t *testing.T) {
 	in := &game.Input{PostID: "12", Author: "snovaya"}
 	f := game.Flag{Kind: game.FlagUnreadable, PostID: "12", Detail: "ошибка судьи: judge: boom"}
-	_, body, err := Notice(noticeView("g1", 4, f, FlagUnreadable, in, game.Outcome{}, ""))
+	_, body, err := Notice(noticeView("g1", 4, f, FlagUnreadable, in, game.Outcome{}, Settle{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestNoticeLinksUnderTheGame(t *testing.T) {
 		{"football-1", "https://mod.example.org", "https://mod.example.org/g/football-1/flag/12"},
 		{"g1", "", ""},
 	} {
-		v := noticeView(tc.game, 12, game.Flag{PostID: "5"}, FlagDispute, in, game.Outcome{}, tc.public)
+		v := noticeView(tc.game, 12, game.Flag{PostID: "5"}, FlagDispute, in, game.Outcome{}, Settle{WebURL: tc.public})
 		if v.WebURL != tc.want {
 			t.Errorf("%s at %q: %q, want %q", tc.game, tc.public, v.WebURL, tc.want)
 		}
@@ -104,8 +104,38 @@ func TestNoticeLinksUnderTheGame(t *testing.T) {
 func TestNoticeShowsWarning(t *testing.T) {
 	in := &game.Input{PostID: "5", Author: "Джeлу", Post: forum.Post{Text: "1-й ход"}}
 	f := game.Flag{PostID: "5", Kind: game.FlagNotInRoster, Detail: "Осторожно: «Джeлу» как «Джелу». 1-й ход", Warning: "Осторожно: «Джeлу» как «Джелу»."}
-	_, body, err := Notice(noticeView("g1", 4, f, FlagNotInRoster, in, game.Outcome{}, ""))
+	_, body, err := Notice(noticeView("g1", 4, f, FlagNotInRoster, in, game.Outcome{}, Settle{}))
 	if err != nil || !strings.Contains(body, "Подробности: Осторожно: «Джeлу» как «Джелу».\n") {
 		t.Errorf("%v\n%s", err, body)
+	}
+}
+
+// The notice's commands are shell words as written: the config's path and the recipient's name
+// quoted when they need it, --game for a game of a games: list, and the command that starts the
+// web UI when the config has one without an address (issue 21, item 2).
+func TestNoticeCommandsQuoted(t *testing.T) {
+	in := &game.Input{PostID: "5", Author: "Петя"}
+	v := noticeView("crusade-b", 7, game.Flag{PostID: "5"}, FlagDispute, in, game.Outcome{}, Settle{Config: "/srv/игры клуба/it's.yaml", Game: "crusade-b", Serve: true})
+	v.By = shellQuote("Судья Дредд")
+	_, body, err := Notice(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	review := `forumgm review --config '/srv/игры клуба/it'\''s.yaml' --game crusade-b`
+	for _, want := range []string{
+		"[code]" + review + " serve\n",
+		review + " show 7\n",
+		review + " accept 7 --by 'Судья Дредд'\n",
+		review + ` reject 7 --by 'Судья Дредд' --reason "причина"` + "\n",
+		review + ` close 7 --by 'Судья Дредд' --reason "причина"` + "\n",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("notice lacks %q:\n%s", want, body)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{{"Moderator", "Moderator"}, {"Джелу", "Джелу"}, {"a b", "'a b'"}, {"", "''"}, {"$x", "'$x'"}} {
+		if got := shellQuote(tc.in); got != tc.want {
+			t.Errorf("shellQuote(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/referee"
@@ -262,7 +263,7 @@ func count(n int, noun string) string {
 // cfg is the game's single-game view: who may act on the game is cfg.Moderating().
 func newReview(cfg *config.Config, st *store.Store, newRef func() (*referee.Referee, error), caps forum.Capabilities) *review.Review {
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: func() (review.Referee, error) { return newRef() }, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
-		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
+		Allowed: cfg.Moderating(), Settle: fleet.SettleOf(cfg), Location: cfg.GameLocation()}
 }
 
 // reviewOf builds the moderator tools of one game's view over st (registering the game in the
