@@ -44,6 +44,12 @@ func helpUsage(fs *flag.FlagSet, more string) {
 	fmt.Fprintln(w, "\nflags:")
 	fs.VisitAll(func(f *flag.Flag) {
 		arg, usage := flag.UnquoteUsage(f)
+		switch arg {
+		case "string", "value": // no `NAME` in the usage: the flag's own name says what it takes
+			arg = strings.ReplaceAll(f.Name, "-", "_")
+		case "int", "uint":
+			arg = "N"
+		}
 		name := "--" + f.Name
 		if arg != "" {
 			name += " " + strings.ToUpper(arg)

@@ -20,7 +20,7 @@ import (
 func cmdForumCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("forum-check", stderr)
 	gameID := gameFlag(fs)
-	last := fs.Int("last", 5, "how many of the thread's last posts to show (`N`)")
+	last := fs.Int("last", 5, "how many of the thread's last posts to show")
 	all, err := loadConfig(fs, path, args)
 	if err != nil {
 		return err

@@ -31,10 +31,10 @@ func commandTable() []command {
 	return []command{
 		{"backup", "backup [--config FILE] COPY.db", "Write a consistent copy of the store while the daemon runs (SQLite's backup API).", cmdBackup},
 		{"check-config", "check-config [--config FILE] [--game ID]", "Check a configuration file: every field, each game's settings and roster, the passwords it names and, when the bot can log in, the names on the forum.", cmdCheckConfig},
-		{"detect", "detect [--file PAGE.html | URL] [flags]", "Recognise the forum engine of a thread page, name its dialect and print a forum: block for the config.", runDetect},
+		{"detect", "detect (--file PAGE | URL) [flags]", "Recognise the forum engine of a thread page, name its dialect and print a forum: block for the config.", runDetect},
 		{"forum-check", "forum-check [--config FILE] [--game ID] [--last N]", "Log in to each game's forum, read its thread and the inbox, and report what forumgm would see (posts nothing).", cmdForumCheck},
 		{"games", "games [--config FILE] [--game ID] ACTION [ID] [flags]", "List, add, pause, resume, end and archive the games of a config.", cmdGames},
-		{"posts", "posts (--file PAGE.html | --url URL) [--dialect NAME | --config FILE] [flags]", "Print the posts a dialect reads from a saved page or a URL.", runPosts},
+		{"posts", "posts (--file PAGE | --url URL) [--dialect NAME | --config FILE] [flags]", "Print the posts a dialect reads from a saved page or a URL.", runPosts},
 		{"replay", "replay [--json | --thread] TRANSCRIPT.yaml", "Replay a game from a transcript file and print each reply.", runReplay},
 		{"review", "review [--config FILE] [--game ID] ACTION [ID] [flags]", "Settle the moderator queue of a game from the console, or serve the moderator web UI.", cmdReview},
 		{"run", "run [--config FILE]", "Run the game master daemon for every game of the config.", cmdRun},

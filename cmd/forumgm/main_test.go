@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -116,5 +117,68 @@ func TestCommandTableSorted(t *testing.T) {
 		if commands[i-1].name >= commands[i].name {
 			t.Errorf("command %q after %q: keep the table sorted, each name once", commands[i].name, commands[i-1].name)
 		}
+	}
+}
+
+// Every command's -h has one shape (issue 21, item 5): exit 0; one usage line, "usage: forumgm
+// NAME ..."; the command's one-sentence description, the one the command list gives; then, after
+// any notes, "flags:" and each flag on its line as "  --name VALUE" padded to one column and what
+// it is, in name order.
+func TestHelpShape(t *testing.T) {
+	var list bytes.Buffer
+	usage(&list)
+	flagLine := regexp.MustCompile(`^  (--[a-z][a-z-]*(?: [A-Z][A-Z_]*)?) +(\S.*)$`)
+	for _, c := range commandTable() {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run([]string{c.name, "-h"}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+			}
+			help := errb.String()
+			lines := strings.Split(strings.TrimRight(help, "\n"), "\n")
+			if len(lines) < 2 || !strings.HasPrefix(lines[0]+" ", "usage: forumgm "+c.name+" ") {
+				t.Fatalf("no usage line first:\n%s", help)
+			}
+			if n := strings.Count(help, "usage:"); n != 1 || strings.Contains(help, "   or:") {
+				t.Errorf("%d usage lines:\n%s", n, help)
+			}
+			what := lines[1]
+			if what != c.summary || !strings.HasSuffix(what, ".") || strings.Contains(strings.TrimSuffix(what, "."), ". ") ||
+				strings.ToUpper(what[:1]) != what[:1] {
+				t.Errorf("second line %q: want the one-sentence description %q", what, c.summary)
+			}
+			if !strings.Contains(list.String(), "  "+c.name+" ") || !strings.Contains(list.String(), c.summary) {
+				t.Errorf("the command list does not give %s's description", c.name)
+			}
+			at := -1
+			for i, l := range lines {
+				if l == "flags:" {
+					if at >= 0 {
+						t.Fatalf("two flags: sections:\n%s", help)
+					}
+					at = i
+				}
+			}
+			if at < 0 || at == len(lines)-1 {
+				t.Fatalf("no flags listed:\n%s", help)
+			}
+			prev, column := "", -1
+			for _, l := range lines[at+1:] {
+				m := flagLine.FindStringSubmatch(l)
+				if m == nil {
+					t.Errorf("flag line %q is not \"  --name VALUE  what\"", l)
+					continue
+				}
+				if col := strings.Index(l, m[2]); column < 0 {
+					column = col
+				} else if col != column && len(m[1]) < column-3 {
+					t.Errorf("flag line %q: its description starts at column %d, the others' at %d", l, col, column)
+				}
+				if m[1] < prev {
+					t.Errorf("flag %s after %s: not in name order", m[1], prev)
+				}
+				prev = m[1]
+			}
+		})
 	}
 }

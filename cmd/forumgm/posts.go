@@ -19,12 +19,12 @@ import (
 
 func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("posts", stderr, "")
-	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(registry().ReaderNames(), ", ")+" (default: the config's)")
-	file := fs.String("file", "", "a saved page (HTML)")
+	dialect := fs.String("dialect", "", "the forum dialect's `NAME`: "+strings.Join(registry().ReaderNames(), ", ")+" (default: the config's)")
+	file := fs.String("file", "", "a saved `PAGE` (HTML)")
 	url := fs.String("url", "", "a page to fetch (thread page, inbox or private message)")
 	asJSON := fs.Bool("json", false, "print one JSON array")
 	tz := fs.String("timezone", "", "the forum's time zone, for times shown without one (default: the config's, else UTC)")
-	cfgPath := fs.String("config", "", "a file with a forum: block (dialect, url, timezone, extra) to read the page with")
+	cfgPath := fs.String("config", "", "a `FILE` with a forum: block (dialect, url, timezone, extra) to read the page with")
 	extra := extraFlag{}
 	fs.Var(extra, "extra", "key=value added to the forum's extra settings (the generic dialect's selectors); repeatable")
 	if err := fs.Parse(args); err != nil {
