@@ -56,6 +56,7 @@ review:
 // community is a running several-game daemon on a sandbox board, for the commands to act on.
 type community struct {
 	dir, cfgPath, listen, clockPath string
+	url                             string // the board's
 	board                           *sandbox.Server
 	daemon                          *daemonRun
 	mu                              sync.Mutex
@@ -111,7 +112,7 @@ func startCommunity(t *testing.T) *community {
 			{Subject: "Крестовый поход Б", Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Тема игры Б."}}},
 		}})
 	listen := freeAddr(t)
-	c.listen, c.board = listen, board
+	c.listen, c.board, c.url = listen, board, url
 	src := fmt.Sprintf(severalGames, url+"/", start.Format(time.RFC3339), start.Format(time.RFC3339), listen)
 	if err := os.WriteFile(c.cfgPath, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
@@ -217,6 +218,9 @@ func TestEveryCommandOnSeveralGames(t *testing.T) {
 		{"games list, one game", []string{"games", "--config", cfg, "--game", "crusade-b", "list"}, 0, []string{"crusade-b"}, nil},
 		{"games list, no such game", []string{"games", "--config", cfg, "--game", "nope", "list"}, 1, nil, []string{ids}},
 		{"backup", []string{"backup", "--config", cfg, filepath.Join(c.dir, "copy.db")}, 0, []string{"backup written to"}, nil},
+		{"posts with the config's forum", []string{"posts", "--config", cfg, "--url", c.url + "/showthread.php?tid=2"}, 0, []string{"Тема игры Б."}, nil},
+		{"posts with a game's forum", []string{"posts", "--config", cfg, "--game", "crusade-a", "--url", c.url + "/showthread.php?tid=1"}, 0, []string{"Тема игры А."}, nil},
+		{"posts, no such game", []string{"posts", "--config", cfg, "--game", "nope", "--url", c.url + "/showthread.php?tid=1"}, 1, nil, []string{ids}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := forumgm(tc.args...)
