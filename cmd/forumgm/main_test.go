@@ -182,3 +182,37 @@ func TestHelpShape(t *testing.T) {
 		})
 	}
 }
+
+// check-config on the shipped config.yaml gives one verdict, last: without the passwords in the
+// environment no OK at all and an error naming each password field; with them, what it found
+// and then OK as the last line (issue 21, item 5: it printed OK, then an error).
+func TestCheckConfigShippedOneVerdict(t *testing.T) {
+	const shipped = "../../config.yaml"
+	t.Setenv("FORUMGM_BOT_PASSWORD", "")
+	t.Setenv("FORUMGM_MOD_PASSWORD", "")
+	var out, errb bytes.Buffer
+	if code := run([]string{"check-config", "--config", shipped}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if strings.Contains(out.String(), "OK") || strings.Contains(out.String(), "valid") {
+		t.Errorf("a verdict before the error:\n%s", out.String())
+	}
+	for _, want := range []string{"bot.password_env: the environment variable $FORUMGM_BOT_PASSWORD is not set",
+		"review.accounts[0].password_env: the environment variable $FORUMGM_MOD_PASSWORD is not set"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+	t.Setenv("FORUMGM_BOT_PASSWORD", "x")
+	t.Setenv("FORUMGM_MOD_PASSWORD", "y")
+	out.Reset()
+	errb.Reset()
+	// The shipped forum is not running here: the names are not checked, said as a note.
+	if code := run([]string{"check-config", "--config", shipped}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if last := lines[len(lines)-1]; last != shipped+": OK (game crusade-1)" || strings.Count(out.String(), "OK") != 1 || errb.Len() != 0 {
+		t.Errorf("want one OK, last:\n%s\nstderr %q", out.String(), errb.String())
+	}
+}
