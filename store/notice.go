@@ -86,8 +86,9 @@ type Settle struct {
 	Serve bool
 }
 
-// command is the console command a notice names: "forumgm review --config PATH --game ID".
-func (s Settle) command() string {
+// Command is the console command a notice names: "forumgm review --config PATH --game ID", each
+// word quoted for the shell where it needs it.
+func (s Settle) Command() string {
 	c := "forumgm review"
 	if s.Config != "" {
 		c += " --config " + shellQuote(s.Config)
@@ -180,7 +181,7 @@ func Notice(v NoticeView) (subject, body string, err error) {
 // noticeView is the notice about flag f (numbered n) raised on in, with out the outcome that
 // raised it.
 func noticeView(game string, n int64, f game.Flag, kind FlagKind, in *game.Input, out game.Outcome, how Settle) NoticeView {
-	v := NoticeView{Game: game, N: n, Kind: kind, PostID: f.PostID, Review: how.command(), By: "ВАШЕ_ИМЯ",
+	v := NoticeView{Game: game, N: n, Kind: kind, PostID: f.PostID, Review: how.Command(), By: "ВАШЕ_ИМЯ",
 		Tunnel: how.Tunnel && how.WebURL != "", Serve: how.Serve && how.WebURL == ""}
 	if v.PostID == "" && in != nil {
 		v.PostID = in.PostID

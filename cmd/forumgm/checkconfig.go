@@ -9,6 +9,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/fleet"
 	"forumgm/forum"
 )
 
@@ -84,7 +85,7 @@ func checkGame(v *config.Config, stdout io.Writer) []error {
 		problems = append(problems, err)
 	}
 	if !caps.PrivateMessages {
-		fmt.Fprintf(stdout, "note: %s: this forum has no private messages: deployments and answers go to the thread; moderators are not notified (use forumgm review list)\n", v.Where())
+		fmt.Fprintf(stdout, "note: %s: this forum has no private messages: deployments and answers go to the thread; moderators are not notified (use %s list)\n", v.Where(), fleet.SettleOf(v).Command())
 	}
 	return problems
 }

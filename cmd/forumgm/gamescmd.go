@@ -71,7 +71,7 @@ func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		err := withGame(ctx, *path, pos[1], func(rv *review.Review) error {
 			over, err := rv.Over(ctx)
 			if err == nil && !over {
-				err = fmt.Errorf("games archive: %s has not ended; end it first (forumgm games end %s --by NAME --reason R)", pos[1], pos[1])
+				err = fmt.Errorf("games archive: %s has not ended; end it first (forumgm games --config %s end %s --by NAME --reason R)", pos[1], *path, pos[1])
 			}
 			return err
 		})

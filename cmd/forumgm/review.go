@@ -95,11 +95,11 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	id := func() (int64, error) {
 		if len(pos) < 2 {
-			return 0, fmt.Errorf("%s: which flag? (forumgm review list shows the numbers)", pos[0])
+			return 0, fmt.Errorf("%s: which flag? (%s list shows the numbers)", pos[0], fleet.SettleOf(cfg).Command())
 		}
 		n, err := strconv.ParseInt(pos[1], 10, 64)
 		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("%s: %q is not a flag number (forumgm review list shows them)", pos[0], pos[1])
+			return 0, fmt.Errorf("%s: %q is not a flag number (%s list shows them)", pos[0], pos[1], fleet.SettleOf(cfg).Command())
 		}
 		return n, nil
 	}

@@ -140,6 +140,16 @@ func (c *community) botPosts(t *testing.T, tid int) []string {
 	return out
 }
 
+// absPath is path made absolute.
+func absPath(t *testing.T, path string) string {
+	t.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
 // freeAddr is a loopback address no one listens on now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -214,6 +224,8 @@ func TestEveryCommandOnSeveralGames(t *testing.T) {
 		{"review log, which game", []string{"review", "--config", cfg, "log"}, 1, nil, []string{nameOne}},
 		{"review, which game", []string{"review", "--config", cfg, "list"}, 1, nil, []string{nameOne}},
 		{"review, no such game", []string{"review", "--config", cfg, "--game", "nope", "show", "1"}, 1, nil, []string{ids}},
+		{"review, a hint that runs as written", []string{"review", "--config", cfg, "--game", "crusade-b", "show"}, 1, nil,
+			[]string{"show: which flag? (forumgm review --config '" + absPath(t, cfg) + "' --game crusade-b list shows the numbers)"}},
 		{"games list", []string{"games", "--config", cfg, "list"}, 0, []string{"daemon: running", "crusade-a", "crusade-b"}, nil},
 		{"games list, one game", []string{"games", "--config", cfg, "--game", "crusade-b", "list"}, 0, []string{"crusade-b"}, nil},
 		{"games list, no such game", []string{"games", "--config", cfg, "--game", "nope", "list"}, 1, nil, []string{ids}},
@@ -361,9 +373,9 @@ func TestNoticeCommandsRunAsWritten(t *testing.T) {
 		action                  string // accept, reject or close: the notice's alternatives
 		state                   string // the flag's state after it, as review show says
 	}{
-		{"crusade-b", "Судья Дредд", "Петя", 2, "close", "dismissed"},
 		{"crusade-a", "Moderator", "Джелу", 1, "reject", "rejected"},
 		{"crusade-a", "Moderator", "snovaya", 1, "close", "dismissed"},
+		{"crusade-b", "Судья Дредд", "Петя", 2, "close", "dismissed"},
 		{"crusade-a", "Moderator", "Джелу", 1, "accept", "accepted"},
 	} {
 		seen := noticesSeen[tc.game]
@@ -372,6 +384,9 @@ func TestNoticeCommandsRunAsWritten(t *testing.T) {
 		if _, _, err := c.board.Reply(ctx, tc.player, tc.tid, fmt.Sprintf("#спор не согласен с ведущим (%d)", i)); err != nil {
 			t.Fatal(err)
 		}
+		// The daemon looks at the board's thread lists again once its clock moved on (the
+		// clock is the test's: it moves only here).
+		c.advance(t, 10*time.Second)
 		body, cmds := c.noticeCommands(t, tc.moderator, tc.game, seen)
 		absCfg, err := filepath.Abs(c.cfgPath)
 		if err != nil {
