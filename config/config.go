@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -622,7 +623,9 @@ func (c *Config) validate() error {
 	} else if _, err := c.games.Lookup(c.Game.Kind); err != nil {
 		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(c.games.Names(), ", "))
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
-		bad("game", "%v", flatten(err))
+		for _, p := range gameProblems(err) {
+			bad(p.field, "%s", p.msg)
+		}
 	} else {
 		if len(setup.Players) == 0 {
 			bad("game.roster", "no players")
@@ -1018,6 +1021,52 @@ func publicURL(raw string) error {
 		return fmt.Errorf("%q: no query, fragment or user name (the picture's file name is appended)", raw)
 	}
 	return nil
+}
+
+// yamlProblemRe is a problem the game's decoder reported with a key (game.DecodeStrict):
+// "settings: yaml: line 27: turn_evry: unknown field (...)"; lineProblemRe one of its lines.
+var (
+	yamlProblemRe = regexp.MustCompile(`^(?:([a-z_][a-z0-9_.]*): )?yaml: (line \d+: .*)$`)
+	lineProblemRe = regexp.MustCompile(`^line (\d+): ([^\s:]+): (.*)$`)
+	keyProblemRe  = regexp.MustCompile(`^([a-z_][a-z0-9_.\[\]]*): (.*)$`)
+)
+
+type problem struct{ field, msg string }
+
+// gameProblems are the problems of a game's own keys, each under its field: a misspelt or
+// mistyped key as game.settings.turn_evry with its line ("line 27: unknown field (...)"), the
+// game's other problems under game.
+func gameProblems(err error) []problem {
+	var out []problem
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		m := yamlProblemRe.FindStringSubmatch(l)
+		if m == nil {
+			if k := keyProblemRe.FindStringSubmatch(l); k != nil {
+				out = append(out, problem{"game." + k[1], k[2]}) // "roster: ...": game.roster
+			} else {
+				out = append(out, problem{"game", l})
+			}
+			continue
+		}
+		prefix := "game."
+		if m[1] != "" {
+			prefix += m[1] + "."
+		}
+		for _, part := range strings.Split(m[2], "; line ") {
+			if !strings.HasPrefix(part, "line ") {
+				part = "line " + part
+			}
+			if k := lineProblemRe.FindStringSubmatch(part); k != nil {
+				out = append(out, problem{prefix + k[2], "line " + k[1] + ": " + k[3]})
+			} else {
+				out = append(out, problem{strings.TrimSuffix(prefix, "."), part})
+			}
+		}
+	}
+	return out
 }
 
 func flatten(err error) string {

@@ -239,11 +239,11 @@ func TestProblemsNameFieldAndLine(t *testing.T) {
 			}},
 		{"a game's key", "    section: \"3\"\n    roster:", "    section: \"3\"\n    rostr:",
 			func(src string) string {
-				return fmt.Sprintf(`games[0]: yaml: line %d: rostr: unknown field (did you mean roster?`, lineOf(src, "rostr"))
+				return fmt.Sprintf(`games[0].rostr: line %d: unknown field (did you mean roster?`, lineOf(src, "rostr"))
 			}},
 		{"a game's setting", "    timezone: Asia/Yekaterinburg\n", "    timezone: Asia/Yekaterinburg\n    settings:\n      first_side: crusaders\n      frist_side: saracens\n",
 			func(src string) string {
-				return fmt.Sprintf(`line %d: frist_side: unknown field (did you mean first_side?`, lineOf(src, "frist_side"))
+				return fmt.Sprintf(`games[2].settings.frist_side: line %d: unknown field (did you mean first_side?`, lineOf(src, "frist_side"))
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
