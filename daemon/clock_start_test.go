@@ -31,7 +31,7 @@ func TestLateReplyStartsTheClock(t *testing.T) {
 	r.cycle(t) // posted at 19:06:05
 	texts := r.botTexts(t)
 	reply := texts[len(texts)-1]
-	if !strings.Contains(reply, "Ход 1 принят") || !strings.Contains(reply, "Следующий ход: сарацины, срок хода — до 20:06.") {
+	if !strings.Contains(reply, "Ход принят") || !strings.Contains(reply, "Следующий ход: сарацины, срок хода — до 20:06.") {
 		t.Fatalf("the reply does not state the deadline from its posting time:\n%s", reply)
 	}
 	if strings.Contains(reply, game.DeadlineSlot) {

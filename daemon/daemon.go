@@ -73,6 +73,11 @@ type Options struct {
 	// MaxClockSkew is how far the forum's stamps may be from Clock before it is an error
 	// (clockcheck.go); 0: forum.DefaultMaxSkew.
 	MaxClockSkew time.Duration
+	// HoldAfterJump: after this host's clock jumps forward past a timed rule (a gap between
+	// cycles longer than the poll ceiling plus MaxClockSkew), the timed rules and the judging wait
+	// for a moderator's confirmation (a clock_jump flag; clockcheck.go) instead of firing at once.
+	// The fleet sets it; tests that move their clock by hours on purpose leave it off.
+	HoldAfterJump bool
 }
 
 // Daemon is one game's loop.
@@ -444,6 +449,13 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if _, err := d.Drain(ctx); err != nil && ctx.Err() != nil {
 		return false, err
 	}
+	if held, err := d.holdAfterJump(ctx, jumped, now); err != nil || held {
+		if err != nil {
+			return false, err
+		}
+		sent, err := d.Drain(ctx) // the flag's notices go out; nothing is judged or fired
+		return sent > 0, err
+	}
 	n, err := d.readAndJudge(ctx, now)
 	if err != nil {
 		return n > 0, err
@@ -555,7 +567,8 @@ type input struct {
 	// An appended part of a post the forum merged a new post into (see merged.go): the cursor
 	// stays at the post itself, and once judged the post as it is now (hash) is known.
 	cursorID, hash string
-	late           bool // first seen after later posts were judged (late.go): the cursor stays
+	late           bool // judged as a late post (late.go: Referee.JudgeLate)
+	behind         bool // before its source's cursor, found by a rescan (late.go): the cursor stays
 }
 
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
@@ -658,6 +671,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if in.src == store.SourcePM && d.o.SharedInbox && !ref.Plays(in.post.Author) && !d.moderator(in.post.Author) {
 			continue // another game's player writing to the shared bot account
 		}
+		in.late = d.pmAfterItsTimer(in)
 		d.m.PostsRead.WithLabelValues(d.o.Game, string(in.src)).Inc()
 		if _, err := d.fireDue(ctx, minTime(in.post.Time, now)); err != nil {
 			return n, err
@@ -795,8 +809,8 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		Post:      &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
 		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: cursorOf(in)}},
 		ExpectSeq: store.Expect(seq)}
-	if in.late {
-		c.Cursor = nil // the thread's cursor is past it already
+	if in.behind {
+		c.Cursor = nil // the source's cursor is past it already
 	}
 	if c.At.IsZero() {
 		c.At = d.o.Clock.Now()
@@ -992,6 +1006,9 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if all {
 		d.lastAll = now
 	}
+	if err := d.rescanInbox(ctx, all, now); err != nil {
+		return err
+	}
 	if len(thread) == 0 {
 		return nil
 	}
@@ -1007,7 +1024,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	}
 	forum.CheckEncoding(posts)
 	d.noteMarkers(posts)
-	if err := d.judgeLate(ctx, posts); err != nil {
+	if err := d.judgeLate(ctx, store.SourceThread, posts); err != nil {
 		return err
 	}
 	byID := map[string]forum.Post{}

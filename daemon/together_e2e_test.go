@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -172,10 +173,14 @@ func checkCrusade(t *testing.T, g *table, pids map[int]int) {
 	g.exactlyOnce(t)
 }
 
-// everything is a game's thread and the private messages its bot sent, markers masked.
+// attachRe is an attachment's tag: its number is the board's, counted across every game on it.
+var attachRe = regexp.MustCompile(`\[attachment=\d+\]`)
+
+// everything is a game's thread and the private messages its bot sent, markers and attachment
+// numbers masked.
 func everything(t *testing.T, g *table, users []string) string {
 	var b strings.Builder
-	b.WriteString(maskedThread(t, g))
+	b.WriteString(attachRe.ReplaceAllString(maskedThread(t, g), "[attachment=N]"))
 	for _, u := range users {
 		b.WriteString("\n" + u + ":\n" + keyRe.ReplaceAllString(strings.Join(g.received(t, u), "\n"), "${1}KEY"))
 	}

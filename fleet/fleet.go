@@ -221,7 +221,7 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 		Forum: gf, Store: f.o.Store, NewReferee: newRef, Bot: v.Bot.Username, Moderators: v.Moderators,
 		Settle: SettleOf(v), SharedInbox: v.Bot.Shared,
 		Start: rec.Start, MaxClockSkew: v.Forum.MaxClockSkew.D(), Clock: f.o.Clock, Poll: poll, Log: f.o.Log, Metrics: f.o.Metrics, Health: f.o.Health,
-		Files: files,
+		Files: files, HoldAfterJump: true,
 	}
 	if f.o.Tune != nil {
 		f.o.Tune(&o)

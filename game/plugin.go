@@ -3,6 +3,8 @@ package game
 import (
 	"time"
 
+	"forumgm/forum"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -99,6 +101,19 @@ type Adjuster interface {
 	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
 }
 
+// Illustrated is Rules whose opening post carries pictures (the field, the board): attached where
+// the forum takes pictures, linked from the media server elsewhere, as any message's attachments.
+type Illustrated interface {
+	StartAttachments() ([]forum.Attachment, error)
+}
+
+// Penalizer is Rules that can take back a penalty (a moderator overturning a disputed decision).
+type Penalizer interface {
+	// Penalty is the intent taking back the last penalty given to author's side that is still
+	// owed (ok false: none to take back).
+	Penalty(author string) (intent any, ok bool)
+}
+
 // ClockStarter is Rules whose replies start a side's clock (a time limit counted from when the
 // side got the move): such a message carries the game's key for the clock (Message.Clock) and may
 // hold DeadlineSlot. Once it is on the forum the referee reports its posting time (Delivered): the
@@ -161,26 +176,29 @@ type Winner struct {
 
 // Names of the templates the referee itself renders; every game defines them.
 const (
-	SayStart       = "start"         // the opening post (Context.Fair has the commitment)
-	SayHelp        = "help"          // a player asked for help
-	SayUnreadable  = "unreadable"    // looks like a move but cannot be read (Context.Lines)
-	SayNotInRoster = "not_in_roster" // a move from someone who does not play
-	SayDispute     = "dispute"       // a player disputes a decision
-	SayPaused      = "paused"        // a move while the game is paused
-	SayPMUnknown   = "pm_unknown"    // a private message the game cannot use
-	SayPause       = "pause"         // a moderator paused the game
-	SayResume      = "resume"        // a moderator resumed it
-	SayUndone      = "undone"        // a moderator undid a move (Context.Event: the move)
-	SayModRejected = "mod_rejected"  // a moderator rejected a flagged post
-	SayModAccepted = "mod_accepted"  // added to the reply to a post a moderator accepted
-	SayModKept     = "mod_kept"      // an edited post's first version, or a disputed decision, stands
-	SayReveal      = "seed_reveal"   // the seed and salt, published at the end (Context.Fair)
-	SayLate        = "late"          // a player's post appeared late and went to a moderator
+	SayStart       = "start"          // the opening post (Context.Fair has the commitment)
+	SayHelp        = "help"           // a player asked for help
+	SayUnreadable  = "unreadable"     // looks like a move but cannot be read (Context.Lines)
+	SayNotInRoster = "not_in_roster"  // a move from someone who does not play
+	SayDispute     = "dispute"        // a player disputes a decision
+	SayPaused      = "paused"         // a move while the game is paused
+	SayPMUnknown   = "pm_unknown"     // a private message the game cannot use
+	SayPause       = "pause"          // a moderator paused the game
+	SayResume      = "resume"         // a moderator resumed it
+	SayUndone      = "undone"         // a moderator undid a move (Context.Event: the move)
+	SayModRejected = "mod_rejected"   // a moderator rejected a flagged post
+	SayModAccepted = "mod_accepted"   // added to the reply to a post a moderator accepted
+	SayModKept     = "mod_kept"       // an edited post's first version, or a disputed decision, stands
+	SayModOverturn = "mod_overturned" // a dispute ruled for the player (Context.Event: the penalty taken back, or nil)
+	SayModSettled  = "mod_settled"    // a moderator's message settling a dispute (Mod.Text)
+	SayModClosed   = "mod_closed"     // a dispute closed (settled elsewhere), the player told the outcome
+	SayReveal      = "seed_reveal"    // the seed and salt, published at the end (Context.Fair)
+	SayLate        = "late"           // a player's post appeared late and went to a moderator
 )
 
 // RefereeTemplates are the templates every game must define.
 var RefereeTemplates = []string{SayStart, SayHelp, SayUnreadable, SayNotInRoster, SayDispute, SayPaused,
-	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayReveal, SayLate}
+	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayModOverturn, SayModSettled, SayModClosed, SayReveal, SayLate}
 
 // Sender as a message's To means: answer the input's author, privately when the input came
 // privately and the forum has private messages, else in the thread.

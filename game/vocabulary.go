@@ -66,6 +66,8 @@ const (
 	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
 	FlagNotInRoster FlagKind = "not_in_roster" // a move-like post from someone not playing
 	FlagDispute     FlagKind = "dispute"       // a player disputes a decision
+	FlagLate        FlagKind = "late"          // a move that reached the bot late (first seen after later posts were judged)
+	FlagClockJump   FlagKind = "clock_jump"    // the daemon's clock jumped forward: timed rules held until a moderator confirms
 	FlagOther       FlagKind = "other"         // anything else a moderator must decide
 )
 
@@ -100,7 +102,17 @@ const (
 	// nothing is judged again.
 	ModAccept ModAction = "accept"
 	ModReject ModAction = "reject" // refuse the flagged post with the moderator's reason
-	ModClose  ModAction = "close"  // close a flag without any post (settled elsewhere)
+	// ModClose closes a flag (settled elsewhere); the reason is logged. A dispute's author is
+	// told the outcome (the game's "mod_closed"); other flags close without a post.
+	ModClose ModAction = "close"
+	// Dispute settlement (a FlagDispute): ModUphold keeps the disputed decision and tells the
+	// player why (Reason); ModOverturn rules for the player: the last penalty the player's side
+	// was given is taken back (games that implement Penalizer) and, when ModCommand.Text holds
+	// the move as the player meant it, that move is judged as the player's; ModSettle posts the
+	// moderator's message (Text, else Reason) to the player and changes nothing else.
+	ModUphold   ModAction = "uphold"
+	ModOverturn ModAction = "overturn"
+	ModSettle   ModAction = "settle"
 	// ModAddPlayer adds a player (ModCommand.Player, .Role) to the roster; ModAdjust changes a
 	// side's or team's count (ModCommand.Target, .Amount): games that implement Adjuster.
 	ModAddPlayer ModAction = "add_player"
@@ -119,7 +131,7 @@ type ModCommand struct {
 	At     time.Time
 	Post   *Input   // the flagged post for accept/reject/close
 	Flag   FlagKind // why the post was flagged (accept settles each kind its own way)
-	Text   string   // accept: the move as the player meant it, typed by the moderator
+	Text   string   // accept, overturn: the move as the player meant it, typed by the moderator; settle: the message
 	Winner string   // end: the winner in the game's terms ("" : the game decides; "draw")
 	Player string   // add_player: the forum user
 	Role   string   // add_player: the side or team

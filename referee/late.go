@@ -16,6 +16,9 @@ import (
 // a dispute and a stranger's post are judged as ever: none of them depends on the order of play.
 // Each game's rules document states the ruling (games/<name>/docs/decisions.md).
 
+// A private message is late the same way (the inbox listed it after later ones, or it was read
+// only after a timed rule it was written before had fired): the same ruling, told privately.
+
 // JudgeLate judges in, a post first seen after later posts were judged (see above).
 func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
 	if r.isBot(in.Author) {
@@ -30,11 +33,15 @@ func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
 	out, err := r.say(in, game.Flagged, game.SayLate, nil)
 	warn := "Пост появился в теме с опозданием: его не было при чтении темы, а более поздние посты уже рассмотрены " +
 		"(очередь модерации форума или запаздывающая копия базы). Ход не рассмотрен — решите, засчитать ли его сейчас."
+	if in.Source == game.PM {
+		warn = "Личное сообщение пришло с опозданием: его не было в ящике, когда игра пошла дальше (более поздние сообщения " +
+			"уже рассмотрены или срок, к которому оно написано, уже прошёл). Ход не рассмотрен — решите, засчитать ли его сейчас."
+	}
 	stamp := "unknown"
 	if !in.At.IsZero() {
 		stamp = in.At.Format("2006-01-02 15:04 MST")
 	}
-	out.Flags = []game.Flag{{Kind: game.FlagOther, PostID: in.PostID, Warning: warn,
+	out.Flags = []game.Flag{{Kind: game.FlagLate, PostID: in.PostID, Warning: warn,
 		Detail: cut(fmt.Sprintf("%s the post (stamped %s) appeared late, after later posts were judged: %s", warn, stamp, firstLine(in.Post.Text)), maxDetail)}}
 	return out, err
 }

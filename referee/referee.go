@@ -373,6 +373,13 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 	if cs, ok := r.rules.(game.ClockStarter); ok {
 		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
 	}
+	if il, ok := r.rules.(game.Illustrated); ok {
+		atts, err := il.StartAttachments()
+		if err != nil {
+			return game.Outcome{}, fmt.Errorf("judge: start: %w", err)
+		}
+		m.Attachments = atts
+	}
 	return game.Outcome{Verdict: game.Accepted, Events: evs, Messages: []game.Message{m}}, nil
 }
 
@@ -650,6 +657,8 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 		out, err := r.accepted(nil, evs)
 		out.Verdict = game.Accepted
 		return out, err
+	case game.ModUphold, game.ModOverturn, game.ModSettle:
+		return r.settle(cmd, c) // dispute.go
 	case game.ModAccept, game.ModReject, game.ModClose:
 		if cmd.Post == nil {
 			return game.Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
@@ -664,8 +673,13 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 				return game.Outcome{}, err
 			}
 			out := game.Outcome{Verdict: game.Ignored, Events: []game.Event{mark}}
-			if keep {
-				body, err := r.rules.Say(game.SayModKept, c)
+			if keep || cmd.Flag == game.FlagDispute {
+				// A dispute's author always hears the outcome, a closed one included.
+				name := game.SayModKept
+				if cmd.Action == game.ModClose {
+					name = game.SayModClosed
+				}
+				body, err := r.rules.Say(name, c)
 				if err != nil {
 					return game.Outcome{}, err
 				}

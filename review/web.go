@@ -22,6 +22,7 @@ import (
 
 	"forumgm/game"
 	"forumgm/internal/loopback"
+	"forumgm/parser"
 	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/templates"
@@ -251,6 +252,9 @@ func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, err
 		"excerpt": excerpt,
 		"retype":  retype,
 		"short":   func(s string) string { return templates.Cut(s, 200) },
+		"plain":   plain,
+		"explain": w.explainFlag,
+		"postid":  w.postLabel,
 		"dict": func(p store.PostRecord, game string, id int64) postRow {
 			return postRow{Post: p, Game: game, ID: id}
 		},
@@ -717,7 +721,8 @@ func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
 	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", l), Game: g.Game, Kind: l.Kind, Case: &c})
 }
 
-// decide is Accept, Reject or Close of a flag: the same Review methods the CLI calls.
+// decide is Accept, Reject or Close of a flag, or a dispute's Uphold, Overturn or Settle: the
+// same Review methods the CLI calls.
 func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	id, ok := flagID(r)
 	if !ok {
@@ -749,6 +754,18 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	case "close":
 		out, err = g.Close(r.Context(), id, s.name, reason)
 		done = w.msg("done.closed", n)
+		if len(out.Messages) > 0 {
+			done = w.msg("done.closed_told", n)
+		}
+	case "uphold":
+		out, err = g.Uphold(r.Context(), id, s.name, reason)
+		done = w.msg("done.upheld", n)
+	case "overturn":
+		out, err = g.Overturn(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("text")))
+		done = w.msg("done.overturned", n)
+	case "settle":
+		out, err = g.Settle(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("message")))
+		done = w.msg("done.settled", n)
 	default:
 		http.NotFound(rw, r)
 		return
@@ -850,6 +867,14 @@ func (w *Web) errorText(err error) string {
 		return w.msg("err.pause_state", nil)
 	case errors.Is(err, referee.ErrNoReadable):
 		return w.msg("err.no_readable", nil)
+	case errors.Is(err, referee.ErrMoveRefused):
+		said := err.Error()
+		if i := strings.Index(said, referee.ErrMoveRefused.Error()+": "); i >= 0 {
+			said = said[i+len(referee.ErrMoveRefused.Error())+2:]
+		}
+		return w.msg("err.move_refused", msgData{Err: said})
+	case errors.Is(err, referee.ErrNotDispute):
+		return w.msg("err.not_dispute", nil)
 	case errors.Is(err, referee.ErrNotPlaying):
 		return w.msg("err.not_playing", nil)
 	case errors.Is(err, ErrNotModerator):
@@ -861,8 +886,10 @@ func (w *Web) errorText(err error) string {
 // ---- template helpers ----
 
 // retype reports whether accepting a flag of this kind judges the post (so the moderator may
-// retype the move as the player meant it): an unreadable move, a stranger's move.
-func retype(k store.FlagKind) bool { return k == store.FlagUnreadable || k == store.FlagNotInRoster }
+// retype the move as the player meant it): an unreadable move, a stranger's move, a late move.
+func retype(k store.FlagKind) bool {
+	return k == store.FlagUnreadable || k == store.FlagNotInRoster || k == store.FlagLate
+}
 
 // postRow is what the queue's "post" template gets.
 type postRow struct {
@@ -926,6 +953,36 @@ func (w *Web) stateText(s store.FlagState) string {
 }
 
 // causeText words an event's cause: the clock, a moderator, a post, a private message.
+// postLabel words a stored post's id for moderators: the forum's number, and for a part of a
+// post the forum merged ("10~2", the daemon's id of its second part) which part it is.
+func (w *Web) postLabel(id string) string {
+	if base, part, ok := strings.Cut(id, "~"); ok {
+		return w.msg("post.part", msgData{Label: base, Err: part})
+	}
+	return id
+}
+
+// plain is a bot's reply (forum markup) as the moderator reads it: the text with the markup
+// dropped, code blocks (a board) kept.
+func plain(body string) string {
+	p := parser.FromBBCode(body)
+	out := p.Text
+	for _, c := range p.Code {
+		out += "\n" + c
+	}
+	return strings.TrimSpace(out)
+}
+
+// explainFlag is what a flag of a kind means, in Russian ("" for a kind whose detail is the
+// daemon's own English note, shown to the administrator only).
+func (w *Web) explainFlag(k store.FlagKind) string {
+	switch k {
+	case store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute:
+		return w.msg("explain."+string(k), nil)
+	}
+	return ""
+}
+
 func (w *Web) causeText(c string) string {
 	switch {
 	case c == store.TimerCause:
@@ -933,7 +990,7 @@ func (w *Web) causeText(c string) string {
 	case strings.HasPrefix(c, "moderator:"):
 		return w.msg("cause.moderator", msgData{By: strings.TrimPrefix(c, "moderator:")})
 	case strings.HasPrefix(c, "post:"):
-		return w.msg("cause.post", msgData{Label: strings.TrimPrefix(c, "post:")})
+		return w.msg("cause.post", msgData{Label: w.postLabel(strings.TrimPrefix(c, "post:"))})
 	case strings.HasPrefix(c, "pm:"):
 		return w.msg("cause.pm", msgData{Label: strings.TrimPrefix(c, "pm:")})
 	}

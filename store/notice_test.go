@@ -115,27 +115,47 @@ func TestNoticeShowsWarning(t *testing.T) {
 // web UI when the config has one without an address (issue 21, item 2).
 func TestNoticeCommandsQuoted(t *testing.T) {
 	in := &game.Input{PostID: "5", Author: "Петя"}
-	v := noticeView("crusade-b", 7, game.Flag{PostID: "5"}, FlagDispute, in, game.Outcome{}, Settle{Config: "/srv/игры клуба/it's.yaml", Game: "crusade-b", Serve: true})
-	v.By = shellQuote("Судья Дредд")
-	_, body, err := Notice(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	review := `forumgm review --config '/srv/игры клуба/it'\''s.yaml' --game crusade-b`
-	for _, want := range []string{
-		"[code]" + review + " serve\n",
-		review + " show 7\n",
-		review + " accept 7 --by 'Судья Дредд'\n",
-		review + ` reject 7 --by 'Судья Дредд' --reason "причина"` + "\n",
-		review + ` close 7 --by 'Судья Дредд' --reason "причина"` + "\n",
+	for _, tc := range []struct {
+		kind FlagKind
+		want []string // a dispute is settled by uphold, overturn or settle; other flags by accept, reject or close
+	}{
+		{FlagEdited, []string{" accept 7 --by 'Судья Дредд'\n", ` reject 7 --by 'Судья Дредд' --reason "причина"` + "\n",
+			` close 7 --by 'Судья Дредд' --reason "причина"` + "\n"}},
+		{FlagDispute, []string{` uphold 7 --by 'Судья Дредд' --reason "причина"` + "\n", ` overturn 7 --by 'Судья Дредд' --reason "причина"` + "\n",
+			` settle 7 --by 'Судья Дредд' --reason "причина"` + "\n"}},
 	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("notice lacks %q:\n%s", want, body)
+		v := noticeView("crusade-b", 7, game.Flag{PostID: "5"}, tc.kind, in, game.Outcome{}, Settle{Config: "/srv/игры клуба/it's.yaml", Game: "crusade-b", Serve: true})
+		v.By = shellQuote("Судья Дредд")
+		_, body, err := Notice(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range append([]string{"[code]" + review + " serve\n" + review + " show 7\n"}, tc.want...) {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: notice lacks %q:\n%s", tc.kind, want, body)
+			}
+		}
+		if !strings.HasSuffix(body, "[/code]") {
+			t.Errorf("%s: the notice does not end with its commands:\n%q", tc.kind, body)
 		}
 	}
 	for _, tc := range []struct{ in, want string }{{"Moderator", "Moderator"}, {"Джелу", "Джелу"}, {"a b", "'a b'"}, {"", "''"}, {"$x", "'$x'"}} {
 		if got := shellQuote(tc.in); got != tc.want {
 			t.Errorf("shellQuote(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// A late move's flag is a kind of its own: the notice names it in Russian and carries the
+// referee's warning (issue 19).
+func TestNoticeLate(t *testing.T) {
+	in := &game.Input{PostID: "7", Author: "snovaya", Post: forum.Post{Text: "1-й ход сарацина н1 на N1"}}
+	warn := "Пост появился в теме с опозданием: его не было при чтении темы."
+	f := game.Flag{PostID: "7", Kind: game.FlagLate, Detail: warn + " the post appeared late", Warning: warn}
+	subject, body, err := Notice(noticeView("g1", 5, f, FlagLate, in, game.Outcome{}, Settle{}))
+	if err != nil || !strings.Contains(subject, "флаг №5") || !strings.Contains(body, "флаг №5: ход пришёл с опозданием.") ||
+		!strings.Contains(body, "Подробности: "+warn) || !strings.Contains(body, "1-й ход сарацина н1 на N1") {
+		t.Errorf("%v\n%s\n%s", err, subject, body)
 	}
 }

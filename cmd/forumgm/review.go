@@ -29,7 +29,13 @@ const reviewUsage = `actions (after --config FILE, and --game ID when the config
   accept ID [--text MOVE]   settle a flag in the post's favour; --text is the move as the player
                             meant it (for an unreadable move or a stranger's move)
   reject ID --reason R      refuse the flagged post (the reason is posted)
-  close ID --reason R       close a flag without any post (settled elsewhere)
+  close ID --reason R       close a flag as settled elsewhere (a dispute's author is told the reason)
+  uphold ID --reason R      settle a dispute: the decision stands, the player is told why
+  overturn ID --reason R [--text MOVE]
+                            settle a dispute for the player: the last penalty still owed is taken
+                            back; --text is the move as the player meant it, judged as theirs
+  settle ID --reason R [--message TEXT]
+                            settle a dispute with a message to the player (default: the reason)
   undo --reason R           undo the last applied move (the board is posted again)
   pause, resume             stop or restart judging and the clock
   end --reason R [--winner W]
@@ -47,8 +53,9 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs, path := configFlags("review", stderr)
 	fs.Usage = func() { helpUsage(fs, reviewUsage) }
 	by := fs.String("by", "", "the moderator's `NAME` (goes into the event log)")
-	reason := fs.String("reason", "", "why, in a `TEXT` (required for reject, close, undo, end, add-player and adjust)")
-	text := fs.String("text", "", "accept: the `MOVE` as the player meant it, judged as if the player had written it")
+	reason := fs.String("reason", "", "why, in a `TEXT` (required for reject, close, uphold, overturn, settle, undo, end, add-player and adjust)")
+	text := fs.String("text", "", "accept, overturn: the `MOVE` as the player meant it, judged as if the player had written it")
+	message := fs.String("message", "", "settle: the `MESSAGE` posted to the player (default: the reason)")
 	winner := fs.String("winner", "", "end: the `WINNER` (a side or team name, or \"draw\"); empty: the game decides")
 	role := fs.String("role", "", "add-player: the `SIDE` or team the player joins")
 	listen := fs.String("listen", "", "serve: the web UI's loopback `ADDRESS` (default: review.listen from the config, else 127.0.0.1:0)")
@@ -58,7 +65,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "list", "log", "serve", "show", "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust":
 	default:
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
@@ -88,7 +95,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust":
 		if len(rv.Allowed) == 0 {
 			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
 		}
@@ -183,7 +190,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 		return nil
-	case "accept", "reject", "close":
+	case "accept", "reject", "close", "uphold", "overturn", "settle":
 		n, err := id()
 		if err != nil {
 			return err
@@ -199,9 +206,22 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case "reject":
 			out, err := rv.Reject(ctx, n, *by, *reason)
 			return report(fmt.Sprintf("flag %d rejected", n), out, err)
+		case "uphold":
+			out, err := rv.Uphold(ctx, n, *by, *reason)
+			return report(fmt.Sprintf("dispute %d settled: the decision stands", n), out, err)
+		case "overturn":
+			out, err := rv.Overturn(ctx, n, *by, *reason, *text)
+			return report(fmt.Sprintf("dispute %d settled for the player", n), out, err)
+		case "settle":
+			out, err := rv.Settle(ctx, n, *by, *reason, *message)
+			return report(fmt.Sprintf("dispute %d settled with a message", n), out, err)
 		}
 		out, err := rv.Close(ctx, n, *by, *reason)
-		return report(fmt.Sprintf("flag %d closed without a post", n), out, err)
+		what := fmt.Sprintf("flag %d closed without a post", n)
+		if len(out.Messages) > 0 {
+			what = fmt.Sprintf("flag %d closed, the player told", n)
+		}
+		return report(what, out, err)
 	case "undo":
 		label, ok, err := rv.LastMove(ctx)
 		if err != nil {
@@ -263,7 +283,7 @@ func count(n int, noun string) string {
 // cfg is the game's single-game view: who may act on the game is cfg.Moderating().
 func newReview(cfg *config.Config, st *store.Store, newRef func() (*referee.Referee, error), caps forum.Capabilities) *review.Review {
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: func() (review.Referee, error) { return newRef() }, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
-		Allowed: cfg.Moderating(), Settle: fleet.SettleOf(cfg), Location: cfg.GameLocation()}
+		Allowed: cfg.Moderating(), HowToSettle: fleet.SettleOf(cfg), Location: cfg.GameLocation()}
 }
 
 // reviewOf builds the moderator tools of one game's view over st (registering the game in the

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -367,21 +368,26 @@ func TestNoticeCommandsRunAsWritten(t *testing.T) {
 	c := startCommunity(t)
 	ctx := context.Background()
 	noticesSeen := map[string]int{} // by game
+	const move = "1-й ход крестоносца к1 на K16"
 	for i, tc := range []struct {
 		game, moderator, player string
 		tid                     int
-		action                  string // accept, reject or close: the notice's alternatives
+		text                    string // the post: a dispute, or a move by someone outside the game
+		kind                    string // the flag's kind, as review show says
+		action                  string // one of the notice's alternatives
 		state                   string // the flag's state after it, as review show says
 	}{
-		{"crusade-a", "Moderator", "Джелу", 1, "reject", "rejected"},
-		{"crusade-a", "Moderator", "snovaya", 1, "close", "dismissed"},
-		{"crusade-b", "Судья Дредд", "Петя", 2, "close", "dismissed"},
-		{"crusade-a", "Moderator", "Джелу", 1, "accept", "accepted"},
+		{"crusade-a", "Moderator", "Джелу", 1, "#спор не согласен с ведущим", "dispute", "uphold", "rejected"},
+		{"crusade-a", "Moderator", "Вася", 1, move, "not_in_roster", "reject", "rejected"},
+		{"crusade-b", "Судья Дредд", "Петя", 2, "#спор не согласен с ведущим", "dispute", "settle", "dismissed"},
+		{"crusade-a", "Moderator", "snovaya", 1, "#спор не согласен с ведущим", "dispute", "overturn", "accepted"},
+		{"crusade-b", "Судья Дредд", "Джелу", 2, move, "not_in_roster", "close", "dismissed"},
+		{"crusade-a", "Moderator", "Джелу", 1, "1-й ход крестоносца к1 на Z9", "unreadable", "close", "dismissed"},
 	} {
 		seen := noticesSeen[tc.game]
 		noticesSeen[tc.game]++
 		c.advance(t, time.Minute)
-		if _, _, err := c.board.Reply(ctx, tc.player, tc.tid, fmt.Sprintf("#спор не согласен с ведущим (%d)", i)); err != nil {
+		if _, _, err := c.board.Reply(ctx, tc.player, tc.tid, fmt.Sprintf("%s (%d)", tc.text, i)); err != nil {
 			t.Fatal(err)
 		}
 		// The daemon looks at the board's thread lists again once its clock moved on (the
@@ -400,18 +406,27 @@ func TestNoticeCommandsRunAsWritten(t *testing.T) {
 			}
 			byAction[args[len(want)]] = args
 		}
-		for _, action := range []string{"show", "accept", "reject", "close"} {
-			if byAction[action] == nil {
+		actions, needReason := []string{"accept", "reject", "close"}, []string{"reject", "close"}
+		switch tc.kind {
+		case "dispute":
+			actions, needReason = []string{"uphold", "overturn", "settle"}, []string{"uphold", "overturn", "settle"}
+		case "not_in_roster", "unreadable": // accepted only with the author in the roster, or with --text
+			actions = []string{"reject", "close"}
+		}
+		if len(byAction) != 1+len(actions) || byAction["show"] == nil {
+			t.Fatalf("the notice of a %s flag gives %d commands, want show and %v:\n%s", tc.kind, len(byAction), actions, body)
+		}
+		for _, action := range actions {
+			args := byAction[action]
+			if args == nil {
 				t.Fatalf("the notice gives no %s command:\n%s", action, body)
 			}
-		}
-		for _, action := range []string{"reject", "close"} {
-			if !strings.Contains(strings.Join(byAction[action], " "), "--reason") {
-				t.Errorf("%s without --reason: %q", action, byAction[action])
+			if i := slices.Index(args, "--by"); i < 0 || i+1 >= len(args) || args[i+1] != tc.moderator {
+				t.Errorf("%s does not name the recipient %q: %q", action, tc.moderator, args)
 			}
-		}
-		if args := byAction["accept"]; args[len(args)-1] != tc.moderator || args[len(args)-2] != "--by" {
-			t.Errorf("accept does not name the recipient %q: %q", tc.moderator, args)
+			if slices.Contains(needReason, action) && !slices.Contains(args, "--reason") {
+				t.Errorf("%s without --reason: %q", action, args)
+			}
 		}
 		// The web UI: the flag's page at the address the daemon serves it on.
 		webURL := fmt.Sprintf("http://%s/g/%s/flag/", c.listen, tc.game)
@@ -424,7 +439,7 @@ func TestNoticeCommandsRunAsWritten(t *testing.T) {
 			resp.Body.Close()
 		}
 		code, stdout, stderr := forumgm(byAction["show"]...)
-		if code != 0 || !strings.Contains(stdout, "dispute, open") {
+		if code != 0 || !strings.Contains(stdout, ": "+tc.kind+", open") {
 			t.Fatalf("%q: exit %d\n%s%s", byAction["show"], code, stdout, stderr)
 		}
 		if code, stdout, stderr = forumgm(byAction[tc.action]...); code != 0 {

@@ -200,7 +200,7 @@ func TestRefusedLines(t *testing.T) {
 	orders := r.rules().game.State().Orders["Рон"]
 	out = r.send("Рон", true, at(1, 12, 0), "Такт 1: 100 в2\nТакт 3: 58 в5")
 	if out.Verdict != game.Refused || out.Messages[0].To != "Рон" || !strings.Contains(out.Messages[0].Body, "Приказы не приняты") ||
-		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: не понял «5»") ||
+		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: высоты бывают 1, 2 и 3, а не 5") ||
 		!strings.Contains(out.Messages[0].Body, "57 → 100: это не соседняя клетка") {
 		t.Errorf("%s: %+v", out.Verdict, out.Messages)
 	}
@@ -494,5 +494,22 @@ func TestExpectsPrivate(t *testing.T) {
 	}
 	if r := newRef(t, teamsYAML, func(sp *game.Spec, _ *referee.Options) { sp.NoPM = true }); r.Referee.ExpectsPrivate(at(1, 11, 0)) {
 		t.Error("orders in the thread: a private message expected")
+	}
+}
+
+// An acknowledgement of orders says when their round is played: round 1 today, round 2 (orders
+// sent after round 1's deadline) tomorrow at the deadline, with the zone.
+func TestOrdersAcknowledgementGivesDeadline(t *testing.T) {
+	r := newRef(t, "settings: {deadline: \"23:00\", rounds: 3}\n"+teamsYAML)
+	out := r.send("Гарри", true, at(1, 11, 0), "Такт 1: 2 в2")
+	if out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "Раунд 1 разыгрывается 1 декабря в 23:00 по Москве") {
+		t.Fatalf("round 1: %s %+v", out.Verdict, out.Messages)
+	}
+	if _, err := r.Advance(at(1, 11, 0), at(1, 23, 30), func(time.Time, game.Outcome) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	out = r.send("Гарри", true, at(1, 23, 40), "Такт 1: 3 в2")
+	if out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "Раунд 2 разыгрывается 2 декабря в 23:00 по Москве") {
+		t.Fatalf("round 2: %s %+v", out.Verdict, out.Messages)
 	}
 }
