@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -45,8 +47,10 @@ type Config struct {
 	path string
 	// games are the games game.kind names one of (given to Validate; GameSetup decodes through them).
 	games *game.Registry
-	// ofGames: this is one game's view of a several-game config (GameConfigs).
+	// ofGames: this is one game's view of a several-game config (GameConfigs); index is the
+	// game's place in games: (its fields are games[index].*).
 	ofGames bool
+	index   int
 }
 
 // Forum is where the game is played.
@@ -288,7 +292,11 @@ func Parse(b []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("parse: %w", explainUnknown(b, err))
+		var doc yaml.Node
+		if yaml.Unmarshal(b, &doc) == nil {
+			err = game.Explain(&doc, err, reflect.TypeOf(Config{}))
+		}
+		return nil, fmt.Errorf("parse: %w", err)
 	}
 	c.Defaults()
 	return &c, nil
@@ -362,8 +370,8 @@ func (c *Config) GameConfigs() []*Config {
 	}
 	uses := c.forumUses()
 	views := make([]*Config, 0, len(c.Games))
-	for _, g := range c.Games {
-		views = append(views, c.view(g, uses[g.Forum] > 1))
+	for i, g := range c.Games {
+		views = append(views, c.view(i, g, uses[g.Forum] > 1))
 	}
 	return views
 }
@@ -377,7 +385,7 @@ func (c *Config) forumUses() map[string]int {
 	return uses
 }
 
-func (c *Config) view(g Game, shared bool) *Config {
+func (c *Config) view(i int, g Game, shared bool) *Config {
 	v := *c
 	v.Forums, v.Games = nil, nil
 	fe := c.Forums[g.Forum]
@@ -391,10 +399,50 @@ func (c *Config) view(g Game, shared bool) *Config {
 	}
 	v.Game = g
 	v.Game.Thread, v.Game.Moderators = "", nil // moved to forum.thread and moderators
-	v.ofGames = true
+	v.ofGames, v.index = true, i
 	v.gameDefaults()
 	return &v
 }
+
+// Field names a field (or a problem starting with one) of a single-game config — forum.dialect,
+// bot.password_env, game.teams, moderators[0] — as the file spells it for this game: in one game's
+// view of a several-game config forums.NAME.dialect, forums.NAME.bot.password_env,
+// games[1].teams, games[1].moderators[0] (the shared sections keep their names); a single-game
+// config's names are its own.
+func (c *Config) Field(f string) string {
+	if !c.ofGames {
+		return f
+	}
+	game := fmt.Sprintf("games[%d]", c.index)
+	switch {
+	case strings.HasPrefix(f, "forum.thread"):
+		return game + ".thread" + strings.TrimPrefix(f, "forum.thread")
+	case strings.HasPrefix(f, "forum."):
+		return "forums." + c.Game.Forum + "." + strings.TrimPrefix(f, "forum.")
+	case strings.HasPrefix(f, "bot."):
+		return "forums." + c.Game.Forum + "." + f
+	case strings.HasPrefix(f, "game."):
+		return game + "." + strings.TrimPrefix(f, "game.")
+	case f == "game" || strings.HasPrefix(f, "game:"):
+		return game + strings.TrimPrefix(f, "game")
+	case strings.HasPrefix(f, "moderators"):
+		return game + "." + f
+	}
+	return f // the shared sections: poll, store, ops, review, attachments
+}
+
+// Where names the game for a message: "game crusade-1", and in a several-game config its place
+// too, "game football-1 (games[1])".
+func (c *Config) Where() string {
+	if c.ofGames {
+		return fmt.Sprintf("game %s (games[%d])", c.Game.ID, c.index)
+	}
+	return "game " + c.Game.ID
+}
+
+// Listed reports whether this is one game's view of a config listing its games under games:
+// (commands acting on one game then name it: --game ID; with one game listed it may be left out).
+func (c *Config) Listed() bool { return c.ofGames }
 
 // DropSpecs forgets the games' own keys (their YAML trees) once the games are set up from them:
 // a daemon with hundreds of games keeps only what it runs them with. GameSetup and Validate no
@@ -481,7 +529,7 @@ func (c *Config) validateMulti() error {
 			}
 			continue
 		}
-		v := c.view(g, uses[g.Forum] > 1)
+		v := c.view(i, g, uses[g.Forum] > 1)
 		if j, ok := ids[v.Game.ID]; ok {
 			add(fmt.Sprintf("%s.id: %q is also games[%d]'s id", field, v.Game.ID, j))
 		}
@@ -497,22 +545,7 @@ func (c *Config) validateMulti() error {
 			continue
 		}
 		for _, p := range e.Problems {
-			switch {
-			case strings.HasPrefix(p, "forum.thread"):
-				add(field + ".thread" + strings.TrimPrefix(p, "forum.thread"))
-			case strings.HasPrefix(p, "forum."):
-				add("forums." + g.Forum + "." + strings.TrimPrefix(p, "forum."))
-			case strings.HasPrefix(p, "bot."):
-				add("forums." + g.Forum + "." + p)
-			case strings.HasPrefix(p, "game."):
-				add(field + "." + strings.TrimPrefix(p, "game."))
-			case strings.HasPrefix(p, "game:"):
-				add(field + ":" + strings.TrimPrefix(p, "game:"))
-			case strings.HasPrefix(p, "moderators"):
-				add(field + "." + p)
-			default:
-				add(p) // the shared sections: poll, store, ops, review, attachments
-			}
+			add(v.Field(p))
 		}
 	}
 	// A web account moderates only the games whose moderators name it: one named nowhere could
@@ -609,7 +642,9 @@ func (c *Config) validate() error {
 	} else if _, err := c.games.Lookup(c.Game.Kind); err != nil {
 		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(c.games.Names(), ", "))
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
-		bad("game", "%v", flatten(err))
+		for _, p := range gameProblems(err) {
+			bad(p.field, "%s", p.msg)
+		}
 	} else {
 		if len(setup.Players) == 0 && !setup.SignUp {
 			bad("game.roster", "no players (or a signup: block: players sign up in the thread)")
@@ -1037,6 +1072,52 @@ func publicURL(raw string) error {
 		return fmt.Errorf("%q: no query, fragment or user name (the picture's file name is appended)", raw)
 	}
 	return nil
+}
+
+// yamlProblemRe is a problem the game's decoder reported with a key (game.DecodeStrict):
+// "settings: yaml: line 27: turn_evry: unknown field (...)"; lineProblemRe one of its lines.
+var (
+	yamlProblemRe = regexp.MustCompile(`^(?:([a-z_][a-z0-9_.]*): )?yaml: (line \d+: .*)$`)
+	lineProblemRe = regexp.MustCompile(`^line (\d+): ([^\s:]+): (.*)$`)
+	keyProblemRe  = regexp.MustCompile(`^([a-z_][a-z0-9_.\[\]]*): (.*)$`)
+)
+
+type problem struct{ field, msg string }
+
+// gameProblems are the problems of a game's own keys, each under its field: a misspelt or
+// mistyped key as game.settings.turn_evry with its line ("line 27: unknown field (...)"), the
+// game's other problems under game.
+func gameProblems(err error) []problem {
+	var out []problem
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		m := yamlProblemRe.FindStringSubmatch(l)
+		if m == nil {
+			if k := keyProblemRe.FindStringSubmatch(l); k != nil {
+				out = append(out, problem{"game." + k[1], k[2]}) // "roster: ...": game.roster
+			} else {
+				out = append(out, problem{"game", l})
+			}
+			continue
+		}
+		prefix := "game."
+		if m[1] != "" {
+			prefix += m[1] + "."
+		}
+		for _, part := range strings.Split(m[2], "; line ") {
+			if !strings.HasPrefix(part, "line ") {
+				part = "line " + part
+			}
+			if k := lineProblemRe.FindStringSubmatch(part); k != nil {
+				out = append(out, problem{prefix + k[2], "line " + k[1] + ": " + k[3]})
+			} else {
+				out = append(out, problem{strings.TrimSuffix(prefix, "."), part})
+			}
+		}
+	}
+	return out
 }
 
 func flatten(err error) string {

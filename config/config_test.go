@@ -88,7 +88,8 @@ game:
 		t.Fatal(err)
 	}
 	err = c.Validate(known)
-	if err == nil || !strings.Contains(err.Error(), "roster:") || !strings.Contains(err.Error(), "settings:") || !strings.Contains(err.Error(), "deployment:") {
+	if err == nil || !strings.Contains(err.Error(), "roster:") || !strings.Contains(err.Error(), "game.settings.no_such_setting: line 7: unknown field") ||
+		!strings.Contains(err.Error(), "game.deployment: want default") {
 		t.Fatalf("want roster and settings errors, got %v", err)
 	}
 }

@@ -45,8 +45,8 @@ type Options struct {
 	// SharedInbox: the bot account serves other games too; a private message from someone
 	// who neither plays this game nor moderates it is theirs, not this game's.
 	SharedInbox bool
-	// PublicURL is the moderator web UI's address for the notices (review.public_url); "": none.
-	PublicURL string
+	// Settle is how moderators settle flags, as the notices tell it (commands, web UI address).
+	Settle store.Settle
 	// Start is when the game starts; zero: the first cycle's time.
 	Start time.Time
 	Clock Clock
@@ -544,7 +544,7 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 // store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
 // the caller's cue to rebuild and decide again.
 func (d *Daemon) commit(ctx context.Context, c *store.Commit, out game.Outcome, in *game.Input) error {
-	n := store.Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
+	n := store.Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, Settle: d.o.Settle}
 	if err := c.Fill(out, in, n); err != nil {
 		d.invalidate()
 		d.fail("referee", err)

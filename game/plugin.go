@@ -1,7 +1,6 @@
 package game
 
 import (
-	"bytes"
 	"time"
 
 	"forumgm/forum"
@@ -62,18 +61,6 @@ type Setup struct {
 	// Warnings are what check-config should say about a game that is valid but cannot play
 	// well (English, naming the setting): a football group with no opponent, say.
 	Warnings []string
-}
-
-// DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt
-// setting is an error naming it, never silently ignored).
-func DecodeStrict(n *yaml.Node, v any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	return dec.Decode(v)
 }
 
 // Rules is one running game: the pure engine's state with the game's grammar (post → intent),

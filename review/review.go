@@ -48,8 +48,8 @@ type Review struct {
 	// Allowed are the names that may act ("by") on this game, and the web UI accounts that may
 	// open it (config.Moderating). Empty: any name (tests, tools).
 	Allowed []string
-	// PublicURL is the web UI's public address (review.public_url), for moderators' notices.
-	PublicURL string
+	// HowToSettle is how moderators settle flags, as the notices of flags a command raises tell it.
+	HowToSettle store.Settle
 	// Location is the game's time zone: the web UI shows the game's times in it (nil: the web
 	// UI's default).
 	Location *time.Location
@@ -408,7 +408,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 
 // notify is who hears of flags a command raises.
 func (r *Review) notify() store.Notify {
-	return store.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
+	return store.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, Settle: r.HowToSettle}
 }
 
 // Undo undoes the last applied move (a compensating event; the board is posted again).

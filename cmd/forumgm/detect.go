@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -21,9 +20,8 @@ import (
 )
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	file := fs.String("file", "", "a saved thread page (HTML)")
+	fs := newFlags("detect", stderr, "")
+	file := fs.String("file", "", "a saved thread `PAGE` (HTML)")
 	asJSON := fs.Bool("json", false, "print the finding as JSON")
 	tz := fs.String("timezone", "UTC", "the forum's time zone, for times shown without one")
 	// Flags may follow the URL: parse what comes after it too.

@@ -13,6 +13,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/referee"
@@ -21,8 +22,7 @@ import (
 )
 
 // reviewUsage is the review command's help (English, like every CLI message for moderators).
-const reviewUsage = `usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]
-actions:
+const reviewUsage = `actions (after --config FILE, and --game ID when the config lists several games):
   list                      open flags, oldest first
   show ID                   one flag and its post as first seen
   log [N]                   the last N events (default 30)
@@ -57,26 +57,22 @@ actions:
                             that day, moves are refused, every later deadline comes a day later
   clarify --text T          post T in the thread as the game master's rules clarification
   length N --reason R       make the game N rounds or turns long (games with a set length)
---by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).
---game ID names the game when the config lists several.
-   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0] [--game ID]
-       (the web UI: every game of the config, each under /g/ID/, unless --game names one)`
+  serve [--listen 127.0.0.1:0]
+                            the web UI: every game of the config, each under /g/ID/, unless --game names one
+--by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).`
 
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
-	by := fs.String("by", "", "the moderator's name (goes into the event log)")
-	reason := fs.String("reason", "", "why (required for reject, close, uphold, overturn, settle, undo, end, extend, holiday and length)")
-	text := fs.String("text", "", "accept, overturn: the move as the player meant it, judged as if the player had written it; clarify: the clarification")
-	message := fs.String("message", "", "settle: the message posted to the player (default: the reason)")
-	deadline := fs.String("deadline", "", `extend: the deadline to move, "2026-12-03 23:00" in the game's zone (default: the next one)`)
-	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
-	role := fs.String("role", "", "add-player: the side or team the player joins")
-	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
-	gameID := fs.String("game", "", "the game's id (needed when the config lists several games)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, reviewUsage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { helpUsage(fs, reviewUsage) }
+	by := fs.String("by", "", "the moderator's `NAME` (goes into the event log)")
+	reason := fs.String("reason", "", "why, in a `TEXT` (required for reject, close, uphold, overturn, settle, undo, end, add-player, adjust, extend, holiday and length)")
+	text := fs.String("text", "", "accept, overturn: the `MOVE` as the player meant it, judged as if the player had written it; clarify: the clarification")
+	message := fs.String("message", "", "settle: the `MESSAGE` posted to the player (default: the reason)")
+	deadline := fs.String("deadline", "", "extend: the `DEADLINE` to move, \"2026-12-03 23:00\" in the game's zone (default: the next one)")
+	winner := fs.String("winner", "", "end: the `WINNER` (a side or team name, or \"draw\"); empty: the game decides")
+	role := fs.String("role", "", "add-player: the `SIDE` or team the player joins")
+	listen := fs.String("listen", "", "serve: the web UI's loopback `ADDRESS` (default: review.listen from the config, else 127.0.0.1:0)")
+	gameID := gameFlag(fs)
 	pos, err := actionArgs(fs, args)
 	if err != nil {
 		return err
@@ -121,11 +117,11 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	id := func() (int64, error) {
 		if len(pos) < 2 {
-			return 0, fmt.Errorf("%s: which flag? (forumgm review list shows the numbers)", pos[0])
+			return 0, fmt.Errorf("%s: which flag? (%s list shows the numbers)", pos[0], fleet.SettleOf(cfg).Command())
 		}
 		n, err := strconv.ParseInt(pos[1], 10, 64)
 		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("%s: %q is not a flag number (forumgm review list shows them)", pos[0], pos[1])
+			return 0, fmt.Errorf("%s: %q is not a flag number (%s list shows them)", pos[0], pos[1], fleet.SettleOf(cfg).Command())
 		}
 		return n, nil
 	}
@@ -358,7 +354,7 @@ func count(n int, noun string) string {
 // cfg is the game's single-game view: who may act on the game is cfg.Moderating().
 func newReview(cfg *config.Config, st *store.Store, newRef func() (*referee.Referee, error), caps forum.Capabilities) *review.Review {
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: func() (review.Referee, error) { return newRef() }, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
-		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
+		Allowed: cfg.Moderating(), HowToSettle: fleet.SettleOf(cfg), Location: cfg.GameLocation()}
 }
 
 // reviewOf builds the moderator tools of one game's view over st (registering the game in the

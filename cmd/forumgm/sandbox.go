@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -123,8 +122,7 @@ ops: {listen: %q, log_format: console, log_level: info}
 }
 
 func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("sandbox", stderr, "")
 	addr := fs.String("addr", "127.0.0.1:0", "the board's loopback address")
 	gameName := fs.String("game", "", "the game to play: "+strings.Join(knownGames().Sandboxed(), ", ")+" (default: the first)")
 	dir := fs.String("dir", "", "folder for the board and the game state (default: a new temporary folder)")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"forumgm/stats"
@@ -14,11 +13,6 @@ import (
 func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("stats", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object (games, players)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm stats --config config.yaml [--json]\n"+
-			"every game in the store: its result; per player: games finished, wins, moves, penalties")
-		fs.PrintDefaults()
-	}
 	cfg, err := loadConfig(fs, path, args)
 	if err != nil {
 		return err

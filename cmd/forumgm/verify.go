@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,27 +17,20 @@ import (
 )
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	seed := fs.String("seed", "", "the seed the game revealed at its end (default: as the bot's last post reveals it)")
-	salt := fs.String("salt", "", "the salt the game revealed with it")
-	cfgPath := fs.String("config", "", "check the game of this config in its store instead of a thread file")
-	drawsPath := fs.String("draws", "", "also write the game's draws file (draws.json: its chain and every draw, for the in-browser check) here")
+	fs := newFlags("verify", stderr, "THREAD.yaml is a transcript of the whole thread, the bot's posts included (forumgm replay --thread writes one);\n"+
+		"a thread's URL or saved pages (--file, repeated for every page) are checked from their public posts alone, read as a guest (docs/fairness.md);\n"+
+		"--config checks a game in the store instead (--game names it when the config lists several).")
+	seed := fs.String("seed", "", "the `SEED` the game revealed at its end (default: as the bot's last post reveals it)")
+	salt := fs.String("salt", "", "the `SALT` the game revealed with it")
+	cfgPath := fs.String("config", "", "check the game of this configuration `FILE` in its store instead of a thread file")
+	gameID := gameFlag(fs)
+	drawsPath := fs.String("draws", "", "also write the game's draws `FILE` (draws.json: its chain and every draw, for the in-browser check)")
 	var files filesFlag
-	fs.Var(&files, "file", "a saved page of the game's thread (repeat for every page): check the game from its public posts")
+	fs.Var(&files, "file", "a saved `PAGE` of the game's thread (repeat for every page): check the game from its public posts")
 	pub := publicCheck{}
-	fs.StringVar(&pub.dialect, "dialect", "", "the forum's dialect, for a URL or saved pages (default: recognised from the page)")
-	fs.StringVar(&pub.bot, "bot", "", "the bot's forum name (default: the author of the post revealing the seed)")
-	fs.StringVar(&pub.tz, "timezone", "UTC", "the forum's time zone, for times shown without one")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm verify [--seed SEED --salt SALT] [--draws draws.json] THREAD.yaml\n"+
-			"       forumgm verify [--dialect D] [--bot NAME] THREAD-URL\n"+
-			"       forumgm verify [--dialect D] [--bot NAME] --file PAGE.html [--file PAGE2.html ...]\n"+
-			"       forumgm verify --config config.yaml [--draws draws.json]\n"+
-			"THREAD.yaml is a transcript of the whole thread, the bot's posts included (forumgm replay --thread writes one).\n"+
-			"A thread's URL or saved pages are checked from their public posts alone, read as a guest (docs/fairness.md).")
-		fs.PrintDefaults()
-	}
+	fs.StringVar(&pub.dialect, "dialect", "", "the forum's `DIALECT`, for a URL or saved pages (default: recognised from the page)")
+	fs.StringVar(&pub.bot, "bot", "", "the bot's forum `NAME` (default: the author of the post revealing the seed)")
+	fs.StringVar(&pub.tz, "timezone", "UTC", "the forum's time `ZONE`, for times shown without one")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,7 +64,11 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	case *cfgPath != "":
-		cfg, err := config.Load(*cfgPath, knownGames())
+		all, err := config.Load(*cfgPath, knownGames())
+		if err != nil {
+			return err
+		}
+		cfg, err := all.Select(*gameID)
 		if err != nil {
 			return err
 		}
