@@ -5,11 +5,11 @@ package audit
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"forumgm/fairness"
 	"forumgm/game"
 	"forumgm/referee"
 	"forumgm/store"
@@ -25,6 +25,9 @@ type Line struct {
 // Report is the outcome of an audit, check by check.
 type Report struct {
 	Lines []Line
+	// Draws is the game's draws file (chain and draws, with the seed), for the check page; nil
+	// for a game in the store that has not revealed its seed yet.
+	Draws *fairness.File
 }
 
 // OK reports whether every check passed (and there was at least one).
@@ -111,19 +114,13 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: replay with the revealed seed: %w", err)
 	}
-	for _, ev := range res.Events {
-		d, ok := ev.(game.Drawer)
-		if !ok {
-			continue
-		}
-		for _, dr := range d.Drawn() {
-			v := game.Derive(seed, dr.N, dr.Bound)
-			rep.add(v == dr.Value, "draw %d (%s): %d of 0..%d derived from the seed", dr.N, ev.EventKind(), v, dr.Bound-1)
-		}
+	ref, err := replayed.Referee()
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
 	}
-	if ref, err := replayed.Referee(); err == nil {
-		verifyOwn(rep, ref.Rules(), res.Events)
-	}
+	rep.Draws = fairness.NewFile(seed, salt, res.Chain, res.Events, describer(ref))
+	checkDraws(rep, rep.Draws, got)
+	verifyOwn(rep, ref.Rules(), res.Events)
 	var expected []transcript.Post
 	for _, p := range res.Thread(&replayed) {
 		if strings.EqualFold(p.Author, tr.Bot) {
@@ -153,18 +150,22 @@ func Thread(tr *transcript.Transcript, seed, salt string) (*Report, error) {
 // against a revealed seed (if the game revealed it), and every draw recorded in its event log.
 // newRef builds the game's referee (to decode its events).
 func Store(ctx context.Context, st *store.Store, id string, newRef func() (*referee.Referee, error)) (*Report, error) {
-	g, err := st.Game(ctx, id)
+	if _, err := st.Game(ctx, id); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	rec, err := st.GameSecret(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("audit: game %s has no seed in the store: %w", id, err)
+	}
+	chain, err := st.ChainPosts(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	var rec struct{ Seed, Salt string }
-	if err := json.Unmarshal(g.Config, &rec); err != nil || rec.Seed == "" {
-		return nil, fmt.Errorf("audit: game %s has no seed in the store", id)
-	}
 	rep := &Report{}
 	want := game.Commitment(rec.Seed, rec.Salt)
+	got := ""
 	if first, err := st.Outbox(ctx, firstOutboxID(ctx, st, id)); err == nil {
-		got := commitment(first.Body)
+		got = commitment(first.Body)
 		rep.add(got == want, "commitment in the opening post %s; sha256(salt:seed) of the stored seed = %s", orNone(got), want)
 	} else {
 		rep.add(false, "the opening post is not in the store: %v", err)
@@ -178,6 +179,7 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (*refe
 		return nil, err
 	}
 	var evs []game.Event
+	revealed := false
 	for i, r := range recs {
 		ev, err := ref.Decode(r)
 		if err != nil {
@@ -185,14 +187,14 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (*refe
 		}
 		evs = append(evs, ev)
 		if rv, ok := ev.(*referee.RevealedEvent); ok {
+			revealed = true
 			rep.add(rv.Seed == rec.Seed && rv.Salt == rec.Salt, "event %d: the revealed seed is the stored one", i+1)
 		}
-		if d, ok := ev.(game.Drawer); ok {
-			for _, dr := range d.Drawn() {
-				v := game.Derive(rec.Seed, dr.N, dr.Bound)
-				rep.add(v == dr.Value, "event %d (%s): draw %d = %d of 0..%d derived from the seed", i+1, r.Kind, dr.N, dr.Value, dr.Bound-1)
-			}
-		}
+	}
+	f := fairness.NewFile(rec.Seed, rec.Salt, chain, evs, describer(ref))
+	checkDraws(rep, f, got)
+	if revealed {
+		rep.Draws = f // the file names the seed: only once the game made it public
 	}
 	verifyOwn(rep, ref.Rules(), evs)
 	if err := ref.Restore(recs); err != nil {
@@ -201,6 +203,47 @@ func Store(ctx context.Context, st *store.Store, id string, newRef func() (*refe
 		rep.add(true, "the event log folds (%d events)", len(recs))
 	}
 	return rep, nil
+}
+
+// checkDraws re-derives a draws file's chain and draws (fairness.File.Check) against the
+// commitment the opening post published ("" when none was found: the file's own), a line per
+// chain post and per draw, failing on the ones that do not check out.
+func checkDraws(rep *Report, f *fairness.File, published string) {
+	bad := map[string]map[uint64]string{"chain": {}, "draw": {}}
+	for _, p := range f.Check(published) {
+		if m, ok := bad[p.What]; ok {
+			m[p.At] = p.Text
+		}
+	}
+	for _, p := range f.Chain {
+		if why, ok := bad["chain"][p.K]; ok {
+			rep.add(false, "chain post %d: %s", p.K, why)
+		} else {
+			rep.add(true, "chain post %d: post %s by %s, head %s", p.K, p.Post, p.Author, p.Head)
+		}
+	}
+	for _, d := range f.Draws {
+		if why, ok := bad["draw"][d.N]; ok {
+			rep.add(false, "%s", why)
+			continue
+		}
+		head := game.ChainStart(f.Commitment)
+		if d.K > 0 {
+			head = f.Chain[d.K-1].Head
+		}
+		rep.add(true, "draw %d (%s): %d of 0..%d derived from the seed and the chain after post %d, head %s", d.N, d.Event, d.Value, d.Bound-1, d.K, head)
+	}
+}
+
+// describer says what an event decided, in the referee's words (the review tools' label).
+func describer(ref *referee.Referee) func(game.Event) string {
+	return func(ev game.Event) string {
+		rec, err := game.Encode(ev)
+		if err != nil {
+			return ""
+		}
+		return ref.Describe(rec)
+	}
 }
 
 // verifyOwn runs the game's own fairness checks (game.Verifier: commitments of its own, such as

@@ -55,7 +55,7 @@ func failures(r *Report) []string {
 
 func TestThreadVerifies(t *testing.T) {
 	tr := thread(t)
-	rep, err := Thread(tr, "32", "transcript")
+	rep, err := Thread(tr, "5", "transcript")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestThreadVerifies(t *testing.T) {
 
 func TestTamperedSeedFails(t *testing.T) {
 	tr := thread(t)
-	rep, err := Thread(tr, "33", "transcript")
+	rep, err := Thread(tr, "6", "transcript")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestTamperedThreadFails(t *testing.T) {
 	if !swapped {
 		t.Fatal("no question post in the example")
 	}
-	rep, err := Thread(tr, "32", "transcript")
+	rep, err := Thread(tr, "5", "transcript")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +118,33 @@ func TestTamperedThreadFails(t *testing.T) {
 			break
 		}
 	}
-	rep, _ = Thread(tr, "32", "transcript")
+	rep, _ = Thread(tr, "5", "transcript")
 	if rep.OK() {
 		t.Fatal("a thread whose player post was changed still verifies")
+	}
+}
+
+// The draws depend on every roster player's post before them (the chain), not only on the moves:
+// a chatter post changed after the fact — one the game answered nothing — moves the day's question
+// drawn after it, and the check fails on the question's post.
+func TestChangedChatterMovesTheDraws(t *testing.T) {
+	tr := thread(t)
+	changed := false
+	for i, p := range tr.Posts {
+		if p.Author != tr.Bot && strings.Contains(p.Text, "только три хода") {
+			tr.Posts[i].Text += "!"
+			changed = true
+		}
+	}
+	if !changed {
+		t.Fatal("no chatter post in the example")
+	}
+	rep, err := Thread(tr, "5", "transcript")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := failures(rep)
+	if rep.OK() || len(f) == 0 || !strings.Contains(f[0], "Вопрос дня №1") {
+		t.Fatalf("want the question's post flagged first, got:\n%s", rep)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -38,13 +40,17 @@ type Config struct {
 	Review Review                `yaml:"review"`
 	// Attachments is where forumgm serves the pictures a forum cannot take as attachments.
 	Attachments Attachments `yaml:"attachments"`
+	// Public is the players' read-only game pages the daemon serves (package public).
+	Public Public `yaml:"public"`
 
 	// path is the file the config was loaded from (relative paths resolve against its folder).
 	path string
 	// games are the games game.kind names one of (given to Validate; GameSetup decodes through them).
 	games *game.Registry
-	// ofGames: this is one game's view of a several-game config (GameConfigs).
+	// ofGames: this is one game's view of a several-game config (GameConfigs); index is the
+	// game's place in games: (its fields are games[index].*).
 	ofGames bool
+	index   int
 }
 
 // Forum is where the game is played.
@@ -98,6 +104,9 @@ type Game struct {
 	// the fid of forumdisplay.php?fid=N). Games in one section share one look at its thread list
 	// per poll. Empty: learnt from the thread's pages where the dialect can.
 	Section string `yaml:"section"`
+	// Reminders is how long before each deadline the players who owe something are reminded by
+	// private message ("2h", the default; "off": never). See ReminderLead.
+	Reminders string `yaml:"reminders"`
 
 	// Only in a several-game config's games list:
 	Forum      string   `yaml:"forum"`      // the name of the forum (a key of forums)
@@ -109,7 +118,7 @@ type Game struct {
 
 // gameCommon are the keys of Game decoded by config itself.
 var gameCommon = map[string]bool{"id": true, "kind": true, "timezone": true, "calendar": true, "start": true,
-	"dispute_keyword": true, "section": true, "forum": true, "thread": true, "moderators": true}
+	"dispute_keyword": true, "section": true, "forum": true, "thread": true, "moderators": true, "reminders": true}
 
 // UnmarshalYAML decodes the common keys and keeps the rest for the game.
 func (g *Game) UnmarshalYAML(n *yaml.Node) error {
@@ -217,6 +226,17 @@ type Attachments struct {
 	Listen string `yaml:"listen"`
 }
 
+// Public is the players' read-only game pages: the daemon serves them on Addr (loopback; a
+// reverse proxy with TLS in front of it serves them at PublicURL), and the opening post, each
+// round report and the final post link a game's page when PublicURL is set.
+type Public struct {
+	Addr      string `yaml:"addr"`       // e.g. 127.0.0.1:8092; empty: no pages
+	PublicURL string `yaml:"public_url"` // e.g. https://forumgm.example.org/games/
+	// TrustedProxyHeader is the header that proxy puts the real client's address in (X-Real-IP
+	// or X-Forwarded-For), for the per-client rate limit; believed only from a loopback peer.
+	TrustedProxyHeader string `yaml:"trusted_proxy_header"`
+}
+
 // ReviewAccount is one moderator's web login.
 type ReviewAccount struct {
 	Name string `yaml:"name"`
@@ -280,7 +300,11 @@ func Parse(b []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("parse: %w", explainUnknown(b, err))
+		var doc yaml.Node
+		if yaml.Unmarshal(b, &doc) == nil {
+			err = game.Explain(&doc, err, reflect.TypeOf(Config{}))
+		}
+		return nil, fmt.Errorf("parse: %w", err)
 	}
 	c.Defaults()
 	return &c, nil
@@ -354,8 +378,8 @@ func (c *Config) GameConfigs() []*Config {
 	}
 	uses := c.forumUses()
 	views := make([]*Config, 0, len(c.Games))
-	for _, g := range c.Games {
-		views = append(views, c.view(g, uses[g.Forum] > 1))
+	for i, g := range c.Games {
+		views = append(views, c.view(i, g, uses[g.Forum] > 1))
 	}
 	return views
 }
@@ -369,7 +393,7 @@ func (c *Config) forumUses() map[string]int {
 	return uses
 }
 
-func (c *Config) view(g Game, shared bool) *Config {
+func (c *Config) view(i int, g Game, shared bool) *Config {
 	v := *c
 	v.Forums, v.Games = nil, nil
 	fe := c.Forums[g.Forum]
@@ -383,10 +407,50 @@ func (c *Config) view(g Game, shared bool) *Config {
 	}
 	v.Game = g
 	v.Game.Thread, v.Game.Moderators = "", nil // moved to forum.thread and moderators
-	v.ofGames = true
+	v.ofGames, v.index = true, i
 	v.gameDefaults()
 	return &v
 }
+
+// Field names a field (or a problem starting with one) of a single-game config — forum.dialect,
+// bot.password_env, game.teams, moderators[0] — as the file spells it for this game: in one game's
+// view of a several-game config forums.NAME.dialect, forums.NAME.bot.password_env,
+// games[1].teams, games[1].moderators[0] (the shared sections keep their names); a single-game
+// config's names are its own.
+func (c *Config) Field(f string) string {
+	if !c.ofGames {
+		return f
+	}
+	game := fmt.Sprintf("games[%d]", c.index)
+	switch {
+	case strings.HasPrefix(f, "forum.thread"):
+		return game + ".thread" + strings.TrimPrefix(f, "forum.thread")
+	case strings.HasPrefix(f, "forum."):
+		return "forums." + c.Game.Forum + "." + strings.TrimPrefix(f, "forum.")
+	case strings.HasPrefix(f, "bot."):
+		return "forums." + c.Game.Forum + "." + f
+	case strings.HasPrefix(f, "game."):
+		return game + "." + strings.TrimPrefix(f, "game.")
+	case f == "game" || strings.HasPrefix(f, "game:"):
+		return game + strings.TrimPrefix(f, "game")
+	case strings.HasPrefix(f, "moderators"):
+		return game + "." + f
+	}
+	return f // the shared sections: poll, store, ops, review, attachments
+}
+
+// Where names the game for a message: "game crusade-1", and in a several-game config its place
+// too, "game football-1 (games[1])".
+func (c *Config) Where() string {
+	if c.ofGames {
+		return fmt.Sprintf("game %s (games[%d])", c.Game.ID, c.index)
+	}
+	return "game " + c.Game.ID
+}
+
+// Listed reports whether this is one game's view of a config listing its games under games:
+// (commands acting on one game then name it: --game ID; with one game listed it may be left out).
+func (c *Config) Listed() bool { return c.ofGames }
 
 // DropSpecs forgets the games' own keys (their YAML trees) once the games are set up from them:
 // a daemon with hundreds of games keeps only what it runs them with. GameSetup and Validate no
@@ -473,7 +537,7 @@ func (c *Config) validateMulti() error {
 			}
 			continue
 		}
-		v := c.view(g, uses[g.Forum] > 1)
+		v := c.view(i, g, uses[g.Forum] > 1)
 		if j, ok := ids[v.Game.ID]; ok {
 			add(fmt.Sprintf("%s.id: %q is also games[%d]'s id", field, v.Game.ID, j))
 		}
@@ -489,22 +553,7 @@ func (c *Config) validateMulti() error {
 			continue
 		}
 		for _, p := range e.Problems {
-			switch {
-			case strings.HasPrefix(p, "forum.thread"):
-				add(field + ".thread" + strings.TrimPrefix(p, "forum.thread"))
-			case strings.HasPrefix(p, "forum."):
-				add("forums." + g.Forum + "." + strings.TrimPrefix(p, "forum."))
-			case strings.HasPrefix(p, "bot."):
-				add("forums." + g.Forum + "." + p)
-			case strings.HasPrefix(p, "game."):
-				add(field + "." + strings.TrimPrefix(p, "game."))
-			case strings.HasPrefix(p, "game:"):
-				add(field + ":" + strings.TrimPrefix(p, "game:"))
-			case strings.HasPrefix(p, "moderators"):
-				add(field + "." + p)
-			default:
-				add(p) // the shared sections: poll, store, ops, review, attachments
-			}
+			add(v.Field(p))
 		}
 	}
 	// A web account moderates only the games whose moderators name it: one named nowhere could
@@ -576,6 +625,9 @@ func (c *Config) validate() error {
 	if _, err := time.LoadLocation(c.Game.Timezone); err != nil {
 		bad("game.timezone", "%q is not a time zone name (e.g. Europe/Moscow)", c.Game.Timezone)
 	}
+	if _, err := c.Game.ReminderLead(); err != nil {
+		bad("game.reminders", "%v", err)
+	}
 	if c.Game.Start != "" {
 		if _, err := time.Parse(time.RFC3339, c.Game.Start); err != nil {
 			bad("game.start", "%q: want an RFC 3339 time such as 2026-12-01T18:00:00+03:00", c.Game.Start)
@@ -598,10 +650,12 @@ func (c *Config) validate() error {
 	} else if _, err := c.games.Lookup(c.Game.Kind); err != nil {
 		bad("game.kind", "%q is not a game forumgm knows (%s)", c.Game.Kind, strings.Join(c.games.Names(), ", "))
 	} else if setup, err := c.GameSetup(false, time.Time{}); err != nil {
-		bad("game", "%v", flatten(err))
+		for _, p := range gameProblems(err) {
+			bad(p.field, "%s", p.msg)
+		}
 	} else {
-		if len(setup.Players) == 0 {
-			bad("game.roster", "no players")
+		if len(setup.Players) == 0 && !setup.SignUp {
+			bad("game.roster", "no players (or a signup: block: players sign up in the thread)")
 		}
 		for i, name := range setup.Players {
 			if seenMod[strings.ToLower(strings.TrimSpace(name))] {
@@ -707,6 +761,22 @@ func (c *Config) validate() error {
 				bad("attachments.listen", "%v", err)
 			}
 		}
+	}
+	// public (the players' game pages)
+	if p := c.Public; p.Addr != "" {
+		if err := loopback(p.Addr, "the public game pages"); err != nil {
+			bad("public.addr", "%v", err)
+		}
+	}
+	if u := c.Public.PublicURL; u != "" {
+		if err := publicURL(u); err != nil {
+			bad("public.public_url", "%v", err)
+		}
+	}
+	switch h := strings.ToLower(strings.TrimSpace(c.Public.TrustedProxyHeader)); h {
+	case "", "x-forwarded-for", "x-real-ip":
+	default:
+		bad("public.trusted_proxy_header", "%q: want X-Forwarded-For or X-Real-IP (the header the reverse proxy sets to the client's address)", c.Public.TrustedProxyHeader)
 	}
 	if c.Ops.LogFormat != "json" && c.Ops.LogFormat != "console" {
 		bad("ops.log_format", "%q: want json or console", c.Ops.LogFormat)
@@ -831,6 +901,15 @@ func (c *Config) StoreLocation() string {
 	return c.Resolve(c.Store.Path)
 }
 
+// GamePage is the game's public page under public.public_url ("" when none is served): the
+// players' pages (package public) serve it at g/ID/.
+func (c *Config) GamePage() string {
+	if c.Public.PublicURL == "" || c.Game.ID == "" {
+		return ""
+	}
+	return strings.TrimSuffix(c.Public.PublicURL, "/") + "/g/" + url.PathEscape(c.Game.ID) + "/"
+}
+
 // GameLocation is the game's time zone.
 func (c *Config) GameLocation() *time.Location {
 	l, err := time.LoadLocation(c.Game.Timezone)
@@ -905,12 +984,19 @@ func (c *Config) GameSetup(noPM bool, start time.Time) (*game.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.Setup(c.GameSpec(noPM, start))
+}
+
+// GameSpec is what the game's plugin is configured from (GameSetup), and what the players see of
+// it (game.PublicSetup).
+func (c *Config) GameSpec(noPM bool, start time.Time) game.Spec {
 	dir := ""
 	if c.path != "" {
 		dir = filepath.Dir(c.path)
 	}
-	return g.Setup(game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
-		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM})
+	return game.Spec{Node: c.Game.Spec, Start: start, Timezone: c.Game.Timezone,
+		WorkingDays: c.Game.Calendar.WorkingDays, Dir: dir, NoPM: noPM, Zone: c.ZoneLabel(start),
+		Staff: append([]string{c.Bot.Username}, c.Moderators...)}
 }
 
 // Players are the roster's names ("" errors: none).
@@ -1010,6 +1096,52 @@ func publicURL(raw string) error {
 		return fmt.Errorf("%q: no query, fragment or user name (the picture's file name is appended)", raw)
 	}
 	return nil
+}
+
+// yamlProblemRe is a problem the game's decoder reported with a key (game.DecodeStrict):
+// "settings: yaml: line 27: turn_evry: unknown field (...)"; lineProblemRe one of its lines.
+var (
+	yamlProblemRe = regexp.MustCompile(`^(?:([a-z_][a-z0-9_.]*): )?yaml: (line \d+: .*)$`)
+	lineProblemRe = regexp.MustCompile(`^line (\d+): ([^\s:]+): (.*)$`)
+	keyProblemRe  = regexp.MustCompile(`^([a-z_][a-z0-9_.\[\]]*): (.*)$`)
+)
+
+type problem struct{ field, msg string }
+
+// gameProblems are the problems of a game's own keys, each under its field: a misspelt or
+// mistyped key as game.settings.turn_evry with its line ("line 27: unknown field (...)"), the
+// game's other problems under game.
+func gameProblems(err error) []problem {
+	var out []problem
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		m := yamlProblemRe.FindStringSubmatch(l)
+		if m == nil {
+			if k := keyProblemRe.FindStringSubmatch(l); k != nil {
+				out = append(out, problem{"game." + k[1], k[2]}) // "roster: ...": game.roster
+			} else {
+				out = append(out, problem{"game", l})
+			}
+			continue
+		}
+		prefix := "game."
+		if m[1] != "" {
+			prefix += m[1] + "."
+		}
+		for _, part := range strings.Split(m[2], "; line ") {
+			if !strings.HasPrefix(part, "line ") {
+				part = "line " + part
+			}
+			if k := lineProblemRe.FindStringSubmatch(part); k != nil {
+				out = append(out, problem{prefix + k[2], "line " + k[1] + ": " + k[3]})
+			} else {
+				out = append(out, problem{strings.TrimSuffix(prefix, "."), part})
+			}
+		}
+	}
+	return out
 }
 
 func flatten(err error) string {

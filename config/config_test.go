@@ -88,7 +88,8 @@ game:
 		t.Fatal(err)
 	}
 	err = c.Validate(known)
-	if err == nil || !strings.Contains(err.Error(), "roster:") || !strings.Contains(err.Error(), "settings:") || !strings.Contains(err.Error(), "deployment:") {
+	if err == nil || !strings.Contains(err.Error(), "roster:") || !strings.Contains(err.Error(), "game.settings.no_such_setting: line 7: unknown field") ||
+		!strings.Contains(err.Error(), "game.deployment: want default") {
 		t.Fatalf("want roster and settings errors, got %v", err)
 	}
 }
@@ -186,7 +187,7 @@ func TestValidateAttachments(t *testing.T) {
 		t.Fatal(err)
 	}
 	if i := strings.Index(string(base), "\nattachments:"); i >= 0 {
-		base = base[:i] // the example's section (all commented out) is replaced below
+		base = base[:i] // the example's sections (all commented out) are replaced below
 	}
 	for _, c := range []struct {
 		name, yaml string
@@ -201,6 +202,10 @@ func TestValidateAttachments(t *testing.T) {
 		{"query", "attachments: {dir: pics, public_url: \"https://example.org/p?x=1\"}", []string{"attachments.public_url"}},
 		{"not a url", "attachments: {dir: pics, public_url: pics}", []string{"attachments.public_url"}},
 		{"public listen", "attachments: {dir: pics, public_url: https://example.org/, listen: 0.0.0.0:80}", []string{"attachments.listen"}},
+		{"game pages", "public: {addr: 127.0.0.1:9324, public_url: https://example.org/games/}", nil},
+		{"game pages on every address", "public: {addr: 0.0.0.0:9324}", []string{"public.addr"}},
+		{"game pages over plain http", "public: {addr: 127.0.0.1:9324, public_url: http://example.org/games/}", []string{"public.public_url"}},
+		{"game pages' proxy header", "public: {addr: 127.0.0.1:9324, trusted_proxy_header: Forwarded}", []string{"public.trusted_proxy_header"}},
 	} {
 		cfg, err := Parse(append(append([]byte{}, base...), "\n"+c.yaml+"\n"...))
 		if err != nil {

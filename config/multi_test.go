@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -209,5 +210,54 @@ func TestModerating(t *testing.T) {
 	one.Review.Accounts = []ReviewAccount{{Name: "moderator", PasswordEnv: "P1"}, {Name: "Helper", PasswordEnv: "P3"}}
 	if got := strings.Join(one.Moderating(), ","); got != "Moderator,Helper" {
 		t.Errorf("single game: moderating %q", got)
+	}
+}
+
+// Every problem names its field as the file spells it and its line in the file, in whichever
+// part it is: a shared section's bad duration (poll.floor, or a ceiling without a floor), a game
+// setting's misspelt key (its line in the file, not counted from the game's block), a setting's
+// bad value (issue 21, item 5).
+func TestProblemsNameFieldAndLine(t *testing.T) {
+	lineOf := func(src, text string) int {
+		return strings.Count(src[:strings.Index(src, text)], "\n") + 1
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		want           func(src string) string
+	}{
+		{"floor", "store: {path: games.db}", "store: {path: games.db}\npoll:\n  floor: 5q\n",
+			func(src string) string {
+				return fmt.Sprintf(`line %d: poll.floor: "5q" is not a duration`, lineOf(src, "5q"))
+			}},
+		{"ceiling without floor", "store: {path: games.db}", "store: {path: games.db}\npoll: {ceiling: 10x}\n",
+			func(src string) string {
+				return fmt.Sprintf(`line %d: poll.ceiling: "10x" is not a duration`, lineOf(src, "10x"))
+			}},
+		{"flow mapping, second value", "store: {path: games.db}", "store: {path: games.db}\npoll: {floor: 5s, ceiling: 10x}\n",
+			func(src string) string {
+				return fmt.Sprintf(`line %d: poll.ceiling: "10x" is not a duration`, lineOf(src, "10x"))
+			}},
+		{"a game's key", "    section: \"3\"\n    roster:", "    section: \"3\"\n    rostr:",
+			func(src string) string {
+				return fmt.Sprintf(`games[0].rostr: line %d: unknown field (did you mean roster?`, lineOf(src, "rostr"))
+			}},
+		{"a game's setting", "    timezone: Asia/Yekaterinburg\n", "    timezone: Asia/Yekaterinburg\n    settings:\n      first_side: crusaders\n      frist_side: saracens\n",
+			func(src string) string {
+				return fmt.Sprintf(`games[2].settings.frist_side: line %d: unknown field (did you mean first_side?`, lineOf(src, "frist_side"))
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(multiSrc, tc.old) {
+				t.Fatalf("test edit %q not found", tc.old)
+			}
+			src := strings.Replace(multiSrc, tc.old, tc.new, 1)
+			c, err := Parse([]byte(src))
+			if err == nil {
+				err = c.Validate(known)
+			}
+			if want := tc.want(src); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("want %q in:\n%v", want, err)
+			}
+		})
 	}
 }

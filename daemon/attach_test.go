@@ -299,3 +299,35 @@ func httpGet(t *testing.T, url string) string {
 	}
 	return string(b)
 }
+
+// TestReportPictureFullSizeLink: a forum that takes the picture as an attachment shows a
+// thumbnail that guests often may not open; with a media server the post also links the picture
+// in full size at the media server's address, which a guest opens.
+func TestReportPictureFullSizeLink(t *testing.T) {
+	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
+	r := newRig(t, start, picFactory(field))
+	dir := filepath.Join(r.dir, "pictures")
+	srv := httptest.NewServer(http.StripPrefix("/pics", media.Handler(dir)))
+	defer srv.Close()
+	files, err := media.New(dir, srv.URL+"/pics/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.d = r.newDaemon(t, picFactory(field), func(o *Options) { o.Files = files })
+	r.cycle(t)
+	r.post(t, "Джелу", "1-й ход крестоносца к1 на K16")
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	assertExactlyOnce(t, r)
+	pid, text := r.reportPost(t)
+	url := srv.URL + "/pics/" + media.Name(forum.Attachment(field))
+	if !reAttachTag.MatchString(text) || !strings.Contains(text, "[url="+url+"]Картинка в полном размере[/url]") {
+		t.Fatalf("report:\n%s", text)
+	}
+	if atts, _ := r.board.Attachments(r.ctx, pid); len(atts) != 1 {
+		t.Errorf("%d attachments, want the picture attached", len(atts))
+	}
+	if got := httpGet(t, url); got != string(picPNG) {
+		t.Errorf("the full-size link served %q", got)
+	}
+}

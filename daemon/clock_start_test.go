@@ -31,7 +31,7 @@ func TestLateReplyStartsTheClock(t *testing.T) {
 	r.cycle(t) // posted at 19:06:05
 	texts := r.botTexts(t)
 	reply := texts[len(texts)-1]
-	if !strings.Contains(reply, "Ход 1 принят") || !strings.Contains(reply, "Следующий ход: сарацины, срок хода — до 20:06.") {
+	if !strings.Contains(reply, "Ход принят") || !strings.Contains(reply, "Следующий ход: сарацины, срок хода — до 20:06.") {
 		t.Fatalf("the reply does not state the deadline from its posting time:\n%s", reply)
 	}
 	if strings.Contains(reply, game.DeadlineSlot) {
@@ -76,7 +76,8 @@ func TestLateReplyStartsTheClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if at, ok := ref.NextTimer(time.Date(2026, 12, 1, 20, 7, 0, 0, msk)); !ok || !at.Equal(time.Date(2026, 12, 1, 21, 7, 0, 0, msk)) {
+	// (The game's own next timer: the referee's reminder of that limit comes 15 minutes before.)
+	if at, ok := ref.Rules().NextTimer(time.Date(2026, 12, 1, 20, 7, 0, 0, msk)); !ok || !at.Equal(time.Date(2026, 12, 1, 21, 7, 0, 0, msk)) {
 		t.Fatalf("rebuilt next timer %v %v, want the second violation at 21:07", at, ok)
 	}
 }

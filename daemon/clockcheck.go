@@ -1,11 +1,13 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/store"
 )
 
@@ -20,8 +22,14 @@ import (
 // judged because it is stamped before the start is counted (forumgm_posts_before_start_total) and
 // logged, never dropped silently. And this host's own clock is watched between cycles: a jump
 // (a suspended host, a clock set by hand) is logged at error (kind clock_jump) and shown on
-// /healthz (clock_jump, a warning for a day), with how many timed rules fired at once in the
-// catch-up: they are not held back (a host that slept owes them), a moderator checks them.
+// /healthz (clock_jump, a warning for a day). A forward jump past a timed rule holds the game
+// (HoldAfterJump, the fleet's setting): the daemon cannot tell a host that slept (the rules are
+// owed: a day's deadlines and penalties) from a clock set a day ahead by mistake (they are not),
+// so it fires nothing and judges nothing, raises a clock_jump flag (the moderators get a private
+// message) and /healthz fails (timers_held) until a moderator confirms by accepting or closing
+// the flag; then the rules due fire in order and the waiting posts are judged. A moderator who
+// finds the clock wrong fixes it first. Without HoldAfterJump the rules fire at once and a
+// moderator checks them afterwards.
 
 // clockWatch is what the checks remember: when the bot's replies were sent, the skew found, the
 // posts skipped as before the start in the current read, and the last cycle's time.
@@ -31,11 +39,20 @@ type clockWatch struct {
 	before   []input              // posts of this read not judged: stamped before the start
 	lastTick time.Time            // the previous cycle's time
 	jumpAt   time.Time            // when a jump was last found (its /healthz warning stands a day)
+	holding  bool                 // the game waits for a moderator after a jump (holdAfterJump)
 }
 
 // jumpSlack is how much longer than the longest wait between cycles (the poll ceiling) a gap may
-// be before it is a jump of this host's clock.
+// be before it is a jump of this host's clock, when the timed rules are not held after a jump;
+// with HoldAfterJump the limit is the clock skew allowed (MaxClockSkew).
 const jumpSlack = time.Hour
+
+func (d *Daemon) jumpLimit() time.Duration {
+	if d.o.HoldAfterJump {
+		return d.maxSkew()
+	}
+	return jumpSlack
+}
 
 // jumpShown is how long /healthz shows a jump.
 const jumpShown = 24 * time.Hour
@@ -159,7 +176,7 @@ func (d *Daemon) checkJump(now time.Time) time.Duration {
 		return 0
 	}
 	gap := now.Sub(last)
-	if gap <= d.o.Poll.Ceiling+jumpSlack && gap > -time.Minute {
+	if gap <= d.o.Poll.Ceiling+d.jumpLimit() && gap > -time.Minute {
 		return 0
 	}
 	way := "forward"
@@ -187,4 +204,72 @@ func (d *Daemon) afterJump(gap time.Duration, fired int) {
 		d.o.Health.Warn("clock_jump", d.o.Game, fmt.Sprintf("at %s: forward by %s; %d timed rules fired at once: check them",
 			d.cw.jumpAt.Format(time.RFC3339), gap.Round(time.Second), fired), false)
 	}
+}
+
+// holdAfterJump reports whether the game waits for a moderator after a forward jump of this
+// host's clock (see above): a jump past a timed rule raises the clock_jump flag, and the game
+// waits while one is open.
+func (d *Daemon) holdAfterJump(ctx context.Context, jumped time.Duration, now time.Time) (bool, error) {
+	if !d.o.HoldAfterJump {
+		return false, nil
+	}
+	open, err := d.jumpFlag(ctx)
+	if err != nil {
+		return false, err
+	}
+	if open == 0 && jumped > 0 {
+		ref, seq, err := d.referee(ctx)
+		if err != nil {
+			return false, err
+		}
+		d.mu.Lock()
+		from, has := d.clock, d.hasClock
+		d.mu.Unlock()
+		if at, due := ref.NextTimer(from); has && due && !at.After(now) {
+			warn := fmt.Sprintf("Часы сервера ведущего прыгнули вперёд на %s (%s → %s). Сроки и штрафы, наступившие за это время (первый — %s), "+
+				"не применены, ходы не рассматриваются. Проверьте время на сервере: если оно верное (сервер просто спал), "+
+				"примите или закройте этот флаг — ведущий применит их по порядку; если нет — сначала исправьте часы.",
+				jumped.Round(time.Minute), now.Add(-jumped).Format("02.01.2006 15:04"), now.Format("02.01.2006 15:04"), at.Format("02.01.2006 15:04"))
+			out := game.Outcome{Flags: []game.Flag{{Kind: game.FlagClockJump, Warning: warn,
+				Detail: fmt.Sprintf("%s this host's clock jumped forward by %s; the timed rules due from %s are held", warn, jumped.Round(time.Second), at.Format(time.RFC3339))}}}
+			c := store.Commit{Game: d.o.Game, At: now, ExpectSeq: store.Expect(seq)}
+			if err := d.commit(ctx, &c, out, nil); err != nil {
+				return false, err
+			}
+			if open, err = d.jumpFlag(ctx); err != nil {
+				return false, err
+			}
+			d.log.Error().Str("kind", "clock_jump").Dur("jump", jumped).Time("first_due", at).Int64("flag", open).
+				Msg("timed rules held after this host's clock jumped forward: nothing fires or is judged until a moderator accepts or closes the clock_jump flag")
+		}
+	}
+	if open == 0 {
+		if d.cw.holding {
+			d.cw.holding = false
+			d.log.Warn().Str("kind", "clock_jump").Msg("a moderator confirmed the clock: the held timed rules fire, the waiting posts are judged")
+			if d.o.Health != nil {
+				d.o.Health.Problem("timers_held", d.o.Game, "")
+			}
+		}
+		return false, nil
+	}
+	d.cw.holding = true
+	if d.o.Health != nil {
+		d.o.Health.Problem("timers_held", d.o.Game, fmt.Sprintf("this host's clock jumped forward: timed rules and judging held until a moderator accepts or closes flag %d", open))
+	}
+	return true, nil
+}
+
+// jumpFlag is the game's open clock_jump flag (0: none).
+func (d *Daemon) jumpFlag(ctx context.Context) (int64, error) {
+	flags, err := d.o.Store.OpenFlags(ctx, d.o.Game)
+	if err != nil {
+		return 0, err
+	}
+	for _, f := range flags {
+		if f.Kind == store.FlagClockJump {
+			return f.ID, nil
+		}
+	}
+	return 0, nil
 }

@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"forumgm/store"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -162,5 +164,68 @@ func TestClockJumpIsReported(t *testing.T) {
 	}
 	if code, body := healthOf(h); code != http.StatusOK || !strings.Contains(body, `"clock_jump"`) || !strings.Contains(body, "1 timed rules fired at once") {
 		t.Errorf("/healthz after the jump: %d %s", code, body)
+	}
+}
+
+// A forward jump of this host's clock past a timed rule holds the game (HoldAfterJump, as the
+// fleet runs it; issue 19): the daemon cannot tell a host that slept from a clock set a day ahead,
+// so the day's timed rules do not fire at once. A clock_jump flag goes to the moderators (a private
+// message each), /healthz fails (timers_held), a post made meanwhile waits. A moderator who checked
+// the clock closes the flag; then the rules fire in order and the post is judged. A jump within the
+// allowed skew, or past no timed rule, holds nothing.
+func TestClockJumpHoldsTimedRules(t *testing.T) {
+	skew := &atomic.Int64{}
+	r, m, h := skewRig(t, rigOptions{}, skew)
+	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Metrics, o.Health, o.HoldAfterJump = m, h, true })
+	r.cycle(t)
+	r.clock.Advance(4 * time.Minute) // 19:04: within the poll ceiling and the skew
+	r.cycle(t)
+	r.clock.Advance(2 * time.Hour) // 21:04: a jump, but no timed rule is due before midnight
+	r.cycle(t)
+	if flags, _ := r.st.OpenFlags(r.ctx, "g1"); len(flags) != 0 {
+		t.Fatalf("a jump past no timed rule holds nothing: %+v", flags)
+	}
+	r.clock.Advance(24 * time.Hour) // 21:04 the next day: the midnight close is due
+	r.cycle(t)
+	closes := func() int {
+		ref, _, err := r.d.referee(r.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ref.Snapshot().(map[string]int)["closes"]
+	}
+	if n := closes(); n != 0 {
+		t.Fatalf("the day's timed rule fired at once after the jump (%d closes), want it held", n)
+	}
+	flags, _ := r.st.OpenFlags(r.ctx, "g1")
+	if len(flags) != 1 || flags[0].Kind != store.FlagClockJump || !strings.Contains(flags[0].Detail, "Часы сервера ведущего прыгнули вперёд на 24h0m0s") {
+		t.Fatalf("one clock_jump flag: %+v", flags)
+	}
+	if code, body := healthOf(h); code == http.StatusOK || !strings.Contains(body, "timers_held") {
+		t.Errorf("/healthz while held: %d %s", code, body)
+	}
+	post := r.post(t, "Джелу", "ход 1")
+	for range 2 {
+		r.clock.Advance(time.Minute)
+		r.cycle(t)
+	}
+	if _, seen, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(post)); seen || closes() != 0 {
+		t.Fatalf("while held a post was judged (%v) or a rule fired (%d)", seen, closes())
+	}
+	if pms, _ := r.board.PMs(r.ctx, "Moderator"); len(pms) == 0 || !strings.Contains(pms[len(pms)-1].Message, "часы сервера прыгнули вперёд") {
+		t.Errorf("the moderator is not told: %+v", pms)
+	}
+	now := r.clock.Now()
+	if err := r.st.Commit(r.ctx, store.Commit{Game: "g1", At: now, Cause: store.ModeratorCause("Moderator"), Actor: "Moderator", Reason: "сервер спал",
+		Resolve: &store.Resolution{FlagID: flags[0].ID, State: store.FlagDismissed, By: "Moderator", Note: "сервер спал", At: now}}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	if rec, seen, _ := r.st.SeenPost(r.ctx, "g1", store.SourceThread, strconv.Itoa(post)); !seen || !rec.Judged() || closes() != 1 {
+		t.Fatalf("after the moderator's confirmation: post judged %v, %d closes, want the rule fired once", seen && rec.Judged(), closes())
+	}
+	if code, body := healthOf(h); strings.Contains(body, "timers_held") {
+		t.Errorf("/healthz after the confirmation: %d %s", code, body)
 	}
 }

@@ -49,8 +49,8 @@ type Options struct {
 	// message): an error (store.ErrLeaseLost: another daemon sharing the database runs the game
 	// now) sends nothing and ends the loop. Set by a fleet whose games are leased.
 	Hold func(ctx context.Context) error
-	// PublicURL is the moderator web UI's address for the notices (review.public_url); "": none.
-	PublicURL string
+	// Settle is how moderators settle flags, as the notices tell it (commands, web UI address).
+	Settle store.Settle
 	// Start is when the game starts; zero: the first cycle's time.
 	Start time.Time
 	Clock Clock
@@ -77,6 +77,11 @@ type Options struct {
 	// MaxClockSkew is how far the forum's stamps may be from Clock before it is an error
 	// (clockcheck.go); 0: forum.DefaultMaxSkew.
 	MaxClockSkew time.Duration
+	// HoldAfterJump: after this host's clock jumps forward past a timed rule (a gap between
+	// cycles longer than the poll ceiling plus MaxClockSkew), the timed rules and the judging wait
+	// for a moderator's confirmation (a clock_jump flag; clockcheck.go) instead of firing at once.
+	// The fleet sets it; tests that move their clock by hours on purpose leave it off.
+	HoldAfterJump bool
 }
 
 // Daemon is one game's loop.
@@ -84,6 +89,8 @@ type Daemon struct {
 	o   Options
 	log zerolog.Logger
 	m   *ops.Metrics
+	// rescheduled: a changed schedule (config reload) was looked for (schedule.go).
+	rescheduled bool
 
 	mu       sync.Mutex
 	ref      *referee.Referee
@@ -382,6 +389,13 @@ func (d *Daemon) sync(ctx context.Context) error {
 	if err := ref.Restore(recs); err != nil {
 		return fmt.Errorf("daemon: restore %d events: %w", len(recs), err)
 	}
+	chain, err := d.o.Store.ChainPosts(ctx, d.o.Game)
+	if err != nil {
+		return err
+	}
+	if err := ref.Rechain(chain); err != nil {
+		return fmt.Errorf("daemon: restore the chain: %w", err)
+	}
 	d.ref, d.seq, d.clock, d.hasClock = ref, int64(len(recs)), clk, has
 	d.log.Info().Int("events", len(recs)).Time("clock", clk).Msg("referee rebuilt from the event log")
 	return nil
@@ -443,10 +457,20 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if !started {
 		return false, nil
 	}
+	if err := d.reschedule(ctx, now); err != nil {
+		return false, err
+	}
 	// A message that cannot go out now waits for its retry (the drain after judging reports it);
 	// it never keeps new posts from being read and answered.
 	if _, err := d.Drain(ctx); err != nil && ctx.Err() != nil {
 		return false, err
+	}
+	if held, err := d.holdAfterJump(ctx, jumped, now); err != nil || held {
+		if err != nil {
+			return false, err
+		}
+		sent, err := d.Drain(ctx) // the flag's notices go out; nothing is judged or fired
+		return sent > 0, err
 	}
 	n, err := d.readAndJudge(ctx, now)
 	if err != nil {
@@ -524,7 +548,7 @@ func (d *Daemon) ensureStarted(ctx context.Context, now time.Time) (bool, error)
 // store.ErrLogMoved (the outcome was decided on a log another process has since appended to) is
 // the caller's cue to rebuild and decide again.
 func (d *Daemon) commit(ctx context.Context, c *store.Commit, out game.Outcome, in *game.Input) error {
-	n := store.Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, PublicURL: d.o.PublicURL}
+	n := store.Notify{Moderators: d.o.Moderators, PM: d.o.Forum.Capabilities().PrivateMessages, Settle: d.o.Settle}
 	if err := c.Fill(out, in, n); err != nil {
 		d.invalidate()
 		d.fail("referee", err)
@@ -559,7 +583,8 @@ type input struct {
 	// An appended part of a post the forum merged a new post into (see merged.go): the cursor
 	// stays at the post itself, and once judged the post as it is now (hash) is known.
 	cursorID, hash string
-	late           bool // first seen after later posts were judged (late.go): the cursor stays
+	late           bool // judged as a late post (late.go: Referee.JudgeLate)
+	behind         bool // before its source's cursor, found by a rescan (late.go): the cursor stays
 }
 
 // readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
@@ -662,6 +687,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if in.src == store.SourcePM && d.o.SharedInbox && !ref.Plays(in.post.Author) && !d.moderator(in.post.Author) {
 			continue // another game's player writing to the shared bot account
 		}
+		in.late = d.pmAfterItsTimer(in)
 		d.m.PostsRead.WithLabelValues(d.o.Game, string(in.src)).Inc()
 		if _, err := d.fireDue(ctx, minTime(in.post.Time, now)); err != nil {
 			return n, err
@@ -784,10 +810,10 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 	}
 	if err != nil {
 		// A referee error is a bug or bad input the referee could not handle: flag it for a
-		// moderator rather than stall the game.
+		// moderator rather than stall the game. The post stays in the chain (it was absorbed).
 		d.invalidate()
 		d.fail("referee", err)
-		out = game.Outcome{Verdict: game.Flagged, Flags: []game.Flag{{Kind: game.FlagUnreadable, PostID: in.post.ID,
+		out = game.Outcome{Verdict: game.Flagged, Link: out.Link, Flags: []game.Flag{{Kind: game.FlagUnreadable, PostID: in.post.ID,
 			Detail: "the referee failed on this post: " + err.Error()}}}
 	}
 	d.hook("decided")
@@ -799,8 +825,8 @@ func (d *Daemon) judgeOnce(ctx context.Context, in input) error {
 		Post:      &store.Judgement{Source: in.src, Post: ji.Post, Verdict: v},
 		Cursor:    &store.CursorUpdate{Source: in.src, Cursor: forum.Cursor{PostID: cursorOf(in)}},
 		ExpectSeq: store.Expect(seq)}
-	if in.late {
-		c.Cursor = nil // the thread's cursor is past it already
+	if in.behind {
+		c.Cursor = nil // the source's cursor is past it already
 	}
 	if c.At.IsZero() {
 		c.At = d.o.Clock.Now()
@@ -996,6 +1022,9 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if all {
 		d.lastAll = now
 	}
+	if err := d.rescanInbox(ctx, all, now); err != nil {
+		return err
+	}
 	if len(thread) == 0 {
 		return nil
 	}
@@ -1011,7 +1040,7 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	}
 	forum.CheckEncoding(posts)
 	d.noteMarkers(posts)
-	if err := d.judgeLate(ctx, posts); err != nil {
+	if err := d.judgeLate(ctx, store.SourceThread, posts); err != nil {
 		return err
 	}
 	byID := map[string]forum.Post{}

@@ -115,9 +115,13 @@ func playDragonball(t *testing.T, crashAt string) *table {
 	if withText(posts, "[b]Раунд 2[/b]") == "" {
 		t.Fatalf("no report of round 2")
 	}
-	end := posts[len(posts)-1]
+	// The end reveals the seed; the summary in numbers follows it, the last post.
+	end, sum := posts[len(posts)-2], posts[len(posts)-1]
 	if !strings.Contains(end, "Зерно") && !strings.Contains(end, "зерно") {
-		t.Errorf("the last post does not reveal the seed:\n%s", end)
+		t.Errorf("the end does not reveal the seed:\n%s", end)
+	}
+	if !strings.Contains(sum, "[b]Итоги игры «Драконбол» в цифрах[/b]") {
+		t.Errorf("the last post is not the summary:\n%s", sum)
 	}
 	if !g.newRefOver(t) {
 		t.Errorf("the game is not over after its last round")

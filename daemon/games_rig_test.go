@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -128,8 +127,7 @@ func (b *board) game(t testing.TB, id, bot string, thread int, gameYAML string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, _ := json.Marshal(rec)
-	if _, err := g.st.EnsureGame(b.ctx, id, g.kind, js); err != nil {
+	if _, err := RegisterRecord(b.ctx, g.st, id, rec); err != nil {
 		t.Fatal(err)
 	}
 	g.d = g.daemon(t, "")

@@ -52,7 +52,7 @@ func TestLatePostIsJudgedOrFlagged(t *testing.T) {
 		t.Fatalf("the late chatter must be recorded: %+v %v %v", rec.Verdict, ok, err)
 	}
 	flags, _ := r.st.OpenFlags(ctx, "g1")
-	if len(flags) != 1 || flags[0].PostID != strconv.Itoa(move) || !strings.Contains(flags[0].Detail, "опозданием") {
+	if len(flags) != 1 || flags[0].PostID != strconv.Itoa(move) || flags[0].Kind != store.FlagLate || !strings.Contains(flags[0].Detail, "опозданием") {
 		t.Fatalf("one flag for the late move: %+v", flags)
 	}
 	texts := r.botTexts(t)[before:]

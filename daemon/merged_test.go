@@ -29,7 +29,7 @@ func TestMergedMoveIsJudged(t *testing.T) {
 	}
 	r.cycle(t)
 	texts := r.botTexts(t)
-	if len(texts) != before+1 || !strings.Contains(texts[len(texts)-1], "Ход 1 принят") || !strings.Contains(texts[len(texts)-1], "K16") {
+	if len(texts) != before+1 || !strings.Contains(texts[len(texts)-1], "Ход принят") || !strings.Contains(texts[len(texts)-1], "K16") {
 		t.Fatalf("the appended move got no reply of its own: %q", texts[before:])
 	}
 	// Read again: nothing new, no second reply, no flag.

@@ -343,7 +343,7 @@ func (d *Daemon) attachments(it store.OutboxRow, caps forum.Capabilities, refuse
 		}
 	}
 	if len(linked) == 0 {
-		return it.Body, native, nil
+		return d.fullSize(it, native)
 	}
 	if d.o.Files == nil {
 		if !d.dropped {
@@ -359,6 +359,25 @@ func (d *Daemon) attachments(it store.OutboxRow, caps forum.Capabilities, refuse
 		}
 	}
 	return forum.PlaceAttachments(it.Body, linked, func(_ int, a forum.Attachment) string { return d.o.Files.Img(a) }), native, nil
+}
+
+// fullSize adds, under each picture the forum takes as an attachment, a link to the same file on
+// the media server when one is configured (attachments.public_url): a forum shows an attached
+// picture as a small thumbnail, often one guests may not open, while the link is the full size
+// for everyone. Without a media server the body stays as it is.
+func (d *Daemon) fullSize(it store.OutboxRow, native []forum.Attachment) (string, []forum.Attachment, error) {
+	if d.o.Files == nil || len(native) == 0 {
+		return it.Body, native, nil
+	}
+	for _, a := range native {
+		if _, err := d.o.Files.Put(a); err != nil {
+			return "", nil, fmt.Errorf("daemon: outbox %d: serve %s: %w", it.ID, a.Name, err)
+		}
+	}
+	body := forum.PlaceAttachments(it.Body, native, func(_ int, a forum.Attachment) string {
+		return forum.Placeholder(a.Name) + "\n" + d.o.Files.Link(a)
+	})
+	return body, native, nil
 }
 
 // partFiles gives each part the files to attach to it: a file goes with the first part that

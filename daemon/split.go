@@ -39,3 +39,15 @@ func inputs(src store.Source, p forum.Post, seq int) []input {
 	}
 	return ins
 }
+
+// Parts is what a thread post read for the first time holds for judging, as the daemon judges
+// it: its parts, each under its own id, when the forum merged several posts into it, else the
+// post itself (forumgm verify reads a thread the same way).
+func Parts(p forum.Post) []forum.Post {
+	ins := inputs(store.SourceThread, p, 0)
+	out := make([]forum.Post, len(ins))
+	for i, in := range ins {
+		out[i] = in.post
+	}
+	return out
+}

@@ -1,6 +1,10 @@
 package fairness_test
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"forumgm/audit"
 	"forumgm/fairness"
 	"forumgm/game"
 	_ "forumgm/games/crusade"
@@ -71,25 +76,99 @@ func TestRevealLinksTheCheck(t *testing.T) {
 	}
 }
 
-// docs/fairness.md's test vectors and commitment example are what the Go code gives.
+// docs/fairness.md's test vectors, chain vectors and commitment example are what the Go code
+// gives; the HMAC's first bytes are computed here from the doc's words (key, 40-byte message).
 func TestDocVectors(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "docs", "fairness.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile("(?m)^\\| `([^`]*)` \\| (\\d+) \\| (\\d+) \\| `([0-9a-f]{16})` \\| (\\d+) \\|$")
-	rows := row.FindAllStringSubmatch(string(b), -1)
-	if len(rows) < 5 {
+	doc := string(b)
+	c := game.Commitment("1", "transcript")
+	if !strings.Contains(doc, "`sha256(\"transcript:1\")` =\n`"+c+"`") {
+		t.Errorf("doc: the commitment example is not %s", c)
+	}
+	heads := map[string]string{}
+	chainRow := regexp.MustCompile("(?m)^\\| `(H_\\d)` \\| ([^|]+) \\| `([0-9a-f]{64})` \\|$")
+	for _, r := range chainRow.FindAllStringSubmatch(doc, -1) {
+		heads[r[1]] = r[3]
+	}
+	want := map[string]string{"H_0": game.ChainStart(c)}
+	want["H_1"] = game.Chain(want["H_0"], "Катя", "12", "Бросаю 37")
+	want["H_2"] = game.Chain(want["H_1"], "Петя", "13", "Атакуем Команда 2, 58")
+	for k, h := range want {
+		if heads[k] != h {
+			t.Errorf("doc: chain head %s is %q, Go gives %s", k, heads[k], h)
+		}
+	}
+	row := regexp.MustCompile("(?m)^\\| `([^`]*)` \\| `(H_\\d)` \\| (\\d+) \\| (\\d+) \\| `([0-9a-f]{16})` \\| (\\d+) \\|$")
+	rows := row.FindAllStringSubmatch(doc, -1)
+	if len(rows) < 7 {
 		t.Fatalf("%d test vectors in docs/fairness.md", len(rows))
 	}
 	for _, r := range rows {
-		n, _ := strconv.ParseUint(r[2], 10, 64)
-		bound, _ := strconv.Atoi(r[3])
-		if got := strconv.Itoa(game.Derive(r[1], n, bound)); got != r[5] {
-			t.Errorf("doc: draw %d of seed %q bound %d is %s, Go gives %s", n, r[1], bound, r[5], got)
+		seed, head := r[1], want[r[2]]
+		n, _ := strconv.ParseUint(r[3], 10, 64)
+		bound, _ := strconv.Atoi(r[4])
+		hb, _ := hex.DecodeString(head)
+		m := hmac.New(sha256.New, []byte(seed))
+		m.Write(binary.BigEndian.AppendUint64(nil, n))
+		m.Write(hb)
+		if got := hex.EncodeToString(m.Sum(nil)[:8]); got != r[5] {
+			t.Errorf("doc: draw %d of seed %q under %s: HMAC begins %s, the doc says %s", n, seed, r[2], got, r[5])
+		}
+		if got := strconv.Itoa(game.Derive(seed, head, n, bound)); got != r[6] {
+			t.Errorf("doc: draw %d of seed %q under %s bound %d is %s, Go gives %s", n, seed, r[2], bound, r[6], got)
 		}
 	}
-	if c := game.Commitment("1", "transcript"); !strings.Contains(string(b), "`sha256(\"transcript:1\")` =\n`"+c+"`") {
-		t.Errorf("doc: the commitment example is not %s", c)
+}
+
+// drawsFile replays an example to its whole thread and checks it as a player would (audit.Thread):
+// the report's draws file.
+func drawsFile(t *testing.T, path string) *fairness.File {
+	t.Helper()
+	tr, err := transcript.Load(path, known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := *tr
+	th.Posts = res.Thread(tr)
+	rep, err := audit.Thread(&th, tr.Seed, tr.Salt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || rep.Draws == nil {
+		t.Fatalf("the honest thread does not verify:\n%s", rep)
+	}
+	return rep.Draws
+}
+
+// The draws file checks out in Go (fairness.File.Check) exactly when it is honest: a changed
+// post, value, seed or commitment is named.
+func TestDrawsFileCheck(t *testing.T) {
+	f := drawsFile(t, filepath.Join("..", "games", "football", "examples", "football-twelve.yaml"))
+	if probs := f.Check(""); len(probs) != 0 {
+		t.Fatalf("honest file: %v", probs)
+	}
+	bad := *f
+	bad.Chain = append([]fairness.ChainPost(nil), f.Chain...)
+	bad.Chain[0].Author = "Вася"
+	if probs := bad.Check(""); len(probs) == 0 || probs[0].What != "chain" || probs[0].At != 1 {
+		t.Errorf("a changed author: %v", probs)
+	}
+	bad = *f
+	bad.Seed = "2"
+	if probs := bad.Check(f.Commitment); len(probs) == 0 || probs[0].What != "commitment" {
+		t.Errorf("a changed seed: %v", probs)
+	}
+	bad = *f
+	bad.Draws = append([]fairness.Draw(nil), f.Draws...)
+	bad.Draws[3].Value = (bad.Draws[3].Value + 1) % bad.Draws[3].Bound
+	if probs := bad.Check(""); len(probs) != 1 || probs[0].What != "draw" || probs[0].At != bad.Draws[3].N {
+		t.Errorf("a changed value: %v", probs)
 	}
 }

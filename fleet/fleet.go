@@ -244,9 +244,9 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 	o := daemon.Options{
 		Game: v.Game.ID, Kind: v.Game.Kind, Thread: forum.Thread{ID: v.Forum.Thread},
 		Forum: gf, Store: f.o.Store, NewReferee: newRef, Bot: v.Bot.Username, Moderators: v.Moderators,
-		PublicURL: v.Review.PublicURL, SharedInbox: v.Bot.Shared,
+		Settle: SettleOf(v), SharedInbox: v.Bot.Shared,
 		Start: rec.Start, MaxClockSkew: v.Forum.MaxClockSkew.D(), Clock: f.o.Clock, Poll: poll, Log: f.o.Log, Metrics: f.o.Metrics, Health: f.o.Health,
-		Files: files,
+		Files: files, HoldAfterJump: true,
 	}
 	if f.o.Leases != nil {
 		game, margin := v.Game.ID, f.o.Leases.TTLOrDefault()/3

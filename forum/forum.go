@@ -124,6 +124,14 @@ type Forum interface {
 	Capabilities() Capabilities
 }
 
+// Linker is a Forum that names the addresses people open: its thread and a post in it (the
+// players' public game pages link the thread's posts). A forum without it is linked by its
+// thread alone, where the config gives one.
+type Linker interface {
+	ThreadURL(t Thread) string
+	PostURL(t Thread, id string) string
+}
+
 // PMNotifier is a Forum whose pages tell the bot it has an unread private message (MyBB's
 // new-PM notice and header counter): the daemon reads the inbox when a page said so, not on
 // every poll.

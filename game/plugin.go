@@ -1,8 +1,9 @@
 package game
 
 import (
-	"bytes"
 	"time"
+
+	"forumgm/forum"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -33,9 +34,15 @@ type Spec struct {
 	WorkingDays []string
 	// Dir is the folder relative file names (a question bank) resolve against.
 	Dir string
+	// Zone is the game zone's name to write beside the times the game posts when the forum shows
+	// another zone ("" when the same: nothing is added).
+	Zone string
 	// NoPM is set when the forum has no private messages: what the game would send privately
 	// goes to the thread, and secrets that need private messages are off.
 	NoPM bool
+	// Staff are the accounts that cannot play (the bot, the moderators): a sign-up from one is
+	// refused.
+	Staff []string
 }
 
 // Setup is a configured game, ready to build fresh instances of its rules (the start, and again
@@ -45,22 +52,15 @@ type Setup struct {
 	New func() (Rules, error)
 	// Players are the roster's forum names (config checks them against moderators and the bot).
 	Players []string
+	// SignUp: the roster is formed in the thread (a sign-up phase): Players is empty.
+	SignUp bool
 	// Fixed names the settings set (their YAML names) that fix a draw or the starting position
 	// (test positions: fixed die faces, start cells, balances, a given salt). Players cannot see
 	// or check them, so check-config refuses them in a live config (docs/fairness.md).
 	Fixed []string
-}
-
-// DecodeStrict decodes a game's YAML keys into v, refusing keys v does not have (a misspelt
-// setting is an error naming it, never silently ignored).
-func DecodeStrict(n *yaml.Node, v any) error {
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	return dec.Decode(v)
+	// Warnings are what check-config should say about a game that is valid but cannot play
+	// well (English, naming the setting): a football group with no opponent, say.
+	Warnings []string
 }
 
 // Rules is one running game: the pure engine's state with the game's grammar (post → intent),
@@ -110,6 +110,19 @@ type Rules interface {
 type Adjuster interface {
 	AddPlayer(name, role string) (any, error)                     // role: a side or a team, in the game's terms
 	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
+}
+
+// Illustrated is Rules whose opening post carries pictures (the field, the board): attached where
+// the forum takes pictures, linked from the media server elsewhere, as any message's attachments.
+type Illustrated interface {
+	StartAttachments() ([]forum.Attachment, error)
+}
+
+// Penalizer is Rules that can take back a penalty (a moderator overturning a disputed decision).
+type Penalizer interface {
+	// Penalty is the intent taking back the last penalty given to author's side that is still
+	// owed (ok false: none to take back).
+	Penalty(author string) (intent any, ok bool)
 }
 
 // ClockStarter is Rules whose replies start a side's clock (a time limit counted from when the
@@ -174,26 +187,29 @@ type Winner struct {
 
 // Names of the templates the referee itself renders; every game defines them.
 const (
-	SayStart       = "start"         // the opening post (Context.Fair has the commitment)
-	SayHelp        = "help"          // a player asked for help
-	SayUnreadable  = "unreadable"    // looks like a move but cannot be read (Context.Lines)
-	SayNotInRoster = "not_in_roster" // a move from someone who does not play
-	SayDispute     = "dispute"       // a player disputes a decision
-	SayPaused      = "paused"        // a move while the game is paused
-	SayPMUnknown   = "pm_unknown"    // a private message the game cannot use
-	SayPause       = "pause"         // a moderator paused the game
-	SayResume      = "resume"        // a moderator resumed it
-	SayUndone      = "undone"        // a moderator undid a move (Context.Event: the move)
-	SayModRejected = "mod_rejected"  // a moderator rejected a flagged post
-	SayModAccepted = "mod_accepted"  // added to the reply to a post a moderator accepted
-	SayModKept     = "mod_kept"      // an edited post's first version, or a disputed decision, stands
-	SayReveal      = "seed_reveal"   // the seed and salt, published at the end (Context.Fair)
-	SayLate        = "late"          // a player's post appeared late and went to a moderator
+	SayStart       = "start"          // the opening post (Context.Fair has the commitment)
+	SayHelp        = "help"           // a player asked for help
+	SayUnreadable  = "unreadable"     // looks like a move but cannot be read (Context.Lines)
+	SayNotInRoster = "not_in_roster"  // a move from someone who does not play
+	SayDispute     = "dispute"        // a player disputes a decision
+	SayPaused      = "paused"         // a move while the game is paused
+	SayPMUnknown   = "pm_unknown"     // a private message the game cannot use
+	SayPause       = "pause"          // a moderator paused the game
+	SayResume      = "resume"         // a moderator resumed it
+	SayUndone      = "undone"         // a moderator undid a move (Context.Event: the move)
+	SayModRejected = "mod_rejected"   // a moderator rejected a flagged post
+	SayModAccepted = "mod_accepted"   // added to the reply to a post a moderator accepted
+	SayModKept     = "mod_kept"       // an edited post's first version, or a disputed decision, stands
+	SayModOverturn = "mod_overturned" // a dispute ruled for the player (Context.Event: the penalty taken back, or nil)
+	SayModSettled  = "mod_settled"    // a moderator's message settling a dispute (Mod.Text)
+	SayModClosed   = "mod_closed"     // a dispute closed (settled elsewhere), the player told the outcome
+	SayReveal      = "seed_reveal"    // the seed and salt, published at the end (Context.Fair)
+	SayLate        = "late"           // a player's post appeared late and went to a moderator
 )
 
 // RefereeTemplates are the templates every game must define.
 var RefereeTemplates = []string{SayStart, SayHelp, SayUnreadable, SayNotInRoster, SayDispute, SayPaused,
-	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayReveal, SayLate}
+	SayPMUnknown, SayPause, SayResume, SayUndone, SayModRejected, SayModAccepted, SayModKept, SayModOverturn, SayModSettled, SayModClosed, SayReveal, SayLate}
 
 // Sender as a message's To means: answer the input's author, privately when the input came
 // privately and the forum has private messages, else in the thread.
@@ -223,6 +239,9 @@ type Reading struct {
 	Detail string
 	// Note is appended to the first reply when the intent is accepted (a remark on the post).
 	Note string
+	// Open: anyone may post it, not only the roster's players (a sign-up, a replacement): the
+	// referee judges it from a stranger too instead of ignoring or flagging it.
+	Open bool
 }
 
 // Context is what templates get from the referee.
@@ -232,6 +251,7 @@ type Context struct {
 	Event   Event       // the event a template is about
 	Lines   any         // Reading.Lines
 	Fair    Fair        // the seed's commitment (and, at the end, the seed)
+	Page    string      // the game's public page (package public); "" when none is served
 	Dispute string      // the dispute keyword players write to call a moderator
 	Private bool        // the answer goes by private message
 }

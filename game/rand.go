@@ -16,21 +16,45 @@ import (
 // the log again (restore, undo, replay) never rolls anew.
 type Rand struct {
 	key   []byte
+	mix   Mix
+	head  []byte // mix.Head's bytes
 	next  uint64
 	drawn []Draw
 }
 
-// Draw is one recorded draw: the N-th of the game, uniform in [0, Bound), with its Value.
+// Mix is the public entropy every draw also depends on: the head of the thread's chain (Chain)
+// after its K-th post, fixed by the players' posts after the seed was committed. The zero Mix
+// (no head) is for the engines' own unit tests only: a game's referee always mixes a chain in.
+type Mix struct {
+	K    uint64 // how many posts the chain had absorbed (0: the chain's start)
+	Head string // the chain's head then, 64 hex digits
+}
+
+// Draw is one recorded draw: the N-th of the game, uniform in [0, Bound), with its Value, made
+// with the chain after its K-th post (docs/fairness.md, section 1).
 type Draw struct {
 	N     uint64 `json:"n"`
 	Bound int    `json:"bound"`
 	Value int    `json:"value"`
+	K     uint64 `json:"k,omitempty"`
 }
 
 // NewRand is the source of a game whose seed is seed, positioned at draw next (the number of
-// draws the game made so far).
-func NewRand(seed string, next uint64) *Rand {
-	return &Rand{key: []byte(seed), next: next}
+// draws the game made so far), mixing in the chain's head mix.
+func NewRand(seed string, next uint64, mix Mix) *Rand {
+	return &Rand{key: []byte(seed), mix: mix, head: headBytes(mix.Head), next: next}
+}
+
+// headBytes is a chain head's 32 bytes (nil for none; a malformed head is a bug of the caller).
+func headBytes(h string) []byte {
+	if h == "" {
+		return nil
+	}
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b) != sha256.Size {
+		panic(fmt.Sprintf("engine: chain head %q is not 64 hex digits", h))
+	}
+	return b
 }
 
 // Intn draws a number uniform in [0, bound). bound must be positive.
@@ -38,8 +62,8 @@ func (r *Rand) Intn(bound int) int {
 	if bound <= 0 {
 		panic(fmt.Sprintf("engine: Rand.Intn(%d)", bound))
 	}
-	v := derive(r.key, r.next, bound)
-	r.drawn = append(r.drawn, Draw{N: r.next, Bound: bound, Value: v})
+	v := derive(r.key, r.head, r.next, bound)
+	r.drawn = append(r.drawn, Draw{N: r.next, Bound: bound, Value: v, K: r.mix.K})
 	r.next++
 	return v
 }
@@ -81,16 +105,21 @@ func (r *Rand) Take() []Draw {
 // Decide and Tick: a draw not recorded in an event could not be verified).
 func (r *Rand) Pending() int { return len(r.drawn) }
 
-// Derive is draw n with the given bound for seed: what Intn returns as the n-th draw.
-func Derive(seed string, n uint64, bound int) int { return derive([]byte(seed), n, bound) }
+// Derive is draw n with the given bound for seed and the chain head head (hex; "" for none):
+// what Intn returns as the n-th draw.
+func Derive(seed, head string, n uint64, bound int) int {
+	return derive([]byte(seed), headBytes(head), n, bound)
+}
 
-// derive maps HMAC-SHA256(seed, n) to [0, bound) by Lemire's multiply-high; the bias is at most
-// bound/2^64 (below 10^-17 for the bounds games use).
-func derive(key []byte, n uint64, bound int) int {
+// derive maps HMAC-SHA256(seed, n as 8 bytes big-endian, then the head's 32 bytes) to [0, bound)
+// by Lemire's multiply-high; the bias is at most bound/2^64 (below 10^-17 for the bounds games
+// use).
+func derive(key, head []byte, n uint64, bound int) int {
 	m := hmac.New(sha256.New, key)
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], n)
 	m.Write(b[:])
+	m.Write(head)
 	sum := m.Sum(nil)
 	hi, _ := bits.Mul64(binary.BigEndian.Uint64(sum[:8]), uint64(bound))
 	return int(hi)
@@ -114,4 +143,26 @@ type Drawer interface {
 func Commitment(seed, salt string) string {
 	sum := sha256.Sum256([]byte(salt + ":" + seed))
 	return hex.EncodeToString(sum[:])
+}
+
+// ChainStart is the head of a game's chain before any post: sha256 of the commitment's 64 hex
+// digits (as text), in hex. It is public from the opening post on.
+func ChainStart(commitment string) string {
+	sum := sha256.Sum256([]byte(commitment))
+	return hex.EncodeToString(sum[:])
+}
+
+// Chain is the head after absorbing one post into a chain whose head is head: sha256 of the
+// head's 32 bytes, the author, a zero byte, the post's id, a zero byte and the post's text as
+// judged (all UTF-8), in hex. The referee absorbs every thread post of a roster player it judges,
+// in the order it judges them, before deciding it (docs/fairness.md, section 1).
+func Chain(head, author, postID, text string) string {
+	h := sha256.New()
+	h.Write(headBytes(head))
+	h.Write([]byte(author))
+	h.Write([]byte{0})
+	h.Write([]byte(postID))
+	h.Write([]byte{0})
+	h.Write([]byte(text))
+	return hex.EncodeToString(h.Sum(nil))
 }

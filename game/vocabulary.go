@@ -66,6 +66,8 @@ const (
 	FlagDeleted     FlagKind = "deleted"       // a judged move post vanished
 	FlagNotInRoster FlagKind = "not_in_roster" // a move-like post from someone not playing
 	FlagDispute     FlagKind = "dispute"       // a player disputes a decision
+	FlagLate        FlagKind = "late"          // a move that reached the bot late (first seen after later posts were judged)
+	FlagClockJump   FlagKind = "clock_jump"    // the daemon's clock jumped forward: timed rules held until a moderator confirms
 	FlagOther       FlagKind = "other"         // anything else a moderator must decide
 )
 
@@ -88,6 +90,19 @@ type Outcome struct {
 	Events   []Event
 	Messages []Message
 	Flags    []Flag
+	// Link is set when the judged post was absorbed into the game's chain (a roster player's
+	// thread post): the store keeps it, so a restored referee continues the chain (Rechain).
+	Link *Link
+}
+
+// Link is one post absorbed into a game's chain (Chain): the chain's K-th post, as absorbed, and
+// the chain's head after it.
+type Link struct {
+	K      uint64
+	PostID string
+	Author string
+	Text   string
+	Head   string
 }
 
 // ModAction is a moderator command.
@@ -100,15 +115,39 @@ const (
 	// nothing is judged again.
 	ModAccept ModAction = "accept"
 	ModReject ModAction = "reject" // refuse the flagged post with the moderator's reason
-	ModClose  ModAction = "close"  // close a flag without any post (settled elsewhere)
+	// ModClose closes a flag (settled elsewhere); the reason is logged. A dispute's author is
+	// told the outcome (the game's "mod_closed"); other flags close without a post.
+	ModClose ModAction = "close"
+	// Dispute settlement (a FlagDispute): ModUphold keeps the disputed decision and tells the
+	// player why (Reason); ModOverturn rules for the player: the last penalty the player's side
+	// was given is taken back (games that implement Penalizer) and, when ModCommand.Text holds
+	// the move as the player meant it, that move is judged as the player's; ModSettle posts the
+	// moderator's message (Text, else Reason) to the player and changes nothing else.
+	ModUphold   ModAction = "uphold"
+	ModOverturn ModAction = "overturn"
+	ModSettle   ModAction = "settle"
 	// ModAddPlayer adds a player (ModCommand.Player, .Role) to the roster; ModAdjust changes a
 	// side's or team's count (ModCommand.Target, .Amount): games that implement Adjuster.
 	ModAddPlayer ModAction = "add_player"
 	ModAdjust    ModAction = "adjust"
-	ModUndo      ModAction = "undo"  // undo the last applied move (a compensating event; board re-posted)
-	ModPause     ModAction = "pause" // stop judging and the clock's penalties until resumed
-	ModResume    ModAction = "resume"
-	ModEnd       ModAction = "end" // end the game (the game master's decision), Reason says why
+	// ModReplace puts a new player (ModCommand.Replacement) in a player's place (.Player);
+	// ModRemove takes a player out (a sign-up game first asks his team for a replacement):
+	// games whose Rules implement Replacer.
+	ModReplace ModAction = "replace"
+	ModRemove  ModAction = "remove"
+	ModUndo    ModAction = "undo"  // undo the last applied move (a compensating event; board re-posted)
+	ModPause   ModAction = "pause" // stop judging and the clock's penalties until resumed
+	ModResume  ModAction = "resume"
+	ModEnd     ModAction = "end" // end the game (the game master's decision), Reason says why
+	// The game master's powers over time (referee/master.go), each announced in the thread:
+	// ModExtend moves the next deadline later by ModCommand.Delay; ModHoliday stops the game's
+	// clock for the whole day ModCommand.Day (game zone): moves that day are refused, and every
+	// later time moves one day on; ModClarify posts ModCommand.Text as a rules clarification;
+	// ModLength makes the game ModCommand.Amount units long (games that implement Lengthener).
+	ModExtend  ModAction = "extend"
+	ModHoliday ModAction = "holiday"
+	ModClarify ModAction = "clarify"
+	ModLength  ModAction = "length"
 )
 
 // ModCommand is one moderator action, logged with who and why.
@@ -117,12 +156,18 @@ type ModCommand struct {
 	By     string
 	Reason string
 	At     time.Time
-	Post   *Input   // the flagged post for accept/reject/close
-	Flag   FlagKind // why the post was flagged (accept settles each kind its own way)
-	Text   string   // accept: the move as the player meant it, typed by the moderator
-	Winner string   // end: the winner in the game's terms ("" : the game decides; "draw")
-	Player string   // add_player: the forum user
-	Role   string   // add_player: the side or team
-	Target string   // adjust: the side or team
-	Amount int      // adjust: how much (negative: taken back)
+	Post   *Input        // the flagged post for accept/reject/close
+	Flag   FlagKind      // why the post was flagged (accept settles each kind its own way)
+	Text   string        // accept, overturn: the move as the player meant it, typed by the moderator; settle: the message; clarify: the clarification
+	Winner string        // end: the winner in the game's terms ("" : the game decides; "draw")
+	Player string        // add_player: the forum user
+	Role   string        // add_player: the side or team
+	Target string        // adjust: the side or team
+	Amount int           // adjust: how much (negative: taken back); length: the new length
+	Delay  time.Duration // extend: how much later the next deadline comes
+	Day    time.Time     // holiday: any time in the day (game zone) the clock stops
+	// Deadline is the deadline an extension moves (its real time); zero: the next one.
+	Deadline time.Time
+	// Replacement is replace's new player (Player: the one who leaves).
+	Replacement string
 }

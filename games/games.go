@@ -6,9 +6,11 @@ import (
 	"forumgm/games/crusade"
 	"forumgm/games/dragonball"
 	"forumgm/games/football"
+	"forumgm/signup"
 )
 
-// All is every game, each once.
+// All is every game, each once; a game that declares its team shape also takes a sign-up phase
+// (a signup: block in its section, package signup).
 func All() []game.Game {
-	return []game.Game{crusade.Game{}, dragonball.Game{}, football.Game{}}
+	return []game.Game{signup.Wrap(crusade.Game{}), signup.Wrap(dragonball.Game{}), signup.Wrap(football.Game{})}
 }

@@ -113,6 +113,12 @@ func (f *Folder) URL(name string) string { return f.public + name }
 // Img is the markup that shows a's picture in a post: [img]URL[/img] (after Put).
 func (f *Folder) Img(a forum.Attachment) string { return "[img]" + f.URL(Name(a)) + "[/img]" }
 
+// Link is the markup of a link to a served file in full size, under a forum's own thumbnail of it
+// (Russian, as every text players read).
+func (f *Folder) Link(a forum.Attachment) string {
+	return "[url=" + f.URL(Name(a)) + "]Картинка в полном размере[/url]"
+}
+
 // Handler serves the folder's files (GET and HEAD of /NAME, NAME as Name gives; nothing else, no
 // listing), with a long cache lifetime: a name's content never changes. Only regular files in the
 // folder itself are served: a symlink (wherever it points) is not, and nothing is opened outside

@@ -37,6 +37,7 @@ type Metrics struct {
 	ClockSkew     *prometheus.GaugeVec     // the forum's stamps minus this host's clock, seconds (last measured)
 	BeforeStart   *prometheus.CounterVec   // by source: posts not judged because stamped before the game's start
 	WrongThread   *prometheus.CounterVec   // reads refused: the forum served another thread's page
+	LatePosts     *prometheus.CounterVec   // by source: posts and private messages judged as late
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -84,9 +85,12 @@ func NewMetrics() *Metrics {
 		WrongThread: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_wrong_thread_reads_total", Help: "Reads of the game's thread refused because the forum served another thread's page (moved or merged threads, a caching front, a wrong redirect): nothing judged, the next poll reads again.",
 		}, []string{"game"}),
+		LatePosts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "forumgm_late_posts_total", Help: "Posts and private messages judged as late: first seen after later ones were judged (a moderation queue, a lagging replica), or a private message written before a timed rule that had fired.",
+		}, []string{"game", "source"}),
 	}
 	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
-		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.ClockSkew, m.BeforeStart, m.WrongThread, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.ClockSkew, m.BeforeStart, m.WrongThread, m.LatePosts, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
@@ -128,6 +132,7 @@ func NewHealth(now func() time.Time, maxQuiet time.Duration) *Health {
 var problemReasons = map[string]string{
 	"held_posts":   "a post is held: its text did not decode cleanly (held_posts)",
 	"wrong_thread": "the forum serves another thread's page for a game's thread (wrong_thread)",
+	"timers_held":  "this host's clock jumped forward: a game's timed rules wait for a moderator to accept or close its clock_jump flag (timers_held)",
 }
 
 // Problem records game's problem of kind (a key of problemReasons), what saying which and why; ""

@@ -32,6 +32,23 @@ type Options struct {
 	// Check is the address of the players' in-browser fair-play check (package fairness), given
 	// to the templates in Context.Fair; "" when the pictures folder is not served.
 	Check string
+	// Setup is the game's effective setup as the players may check it (game.PublicSetup): the
+	// opening post commits to it, the final post reveals it; "" for none (transcripts).
+	Setup string
+	// Location is the game's zone (times in the game master's announcements); nil: UTC.
+	Location *time.Location
+	// Spec is the fingerprint of the game's settings now, SpecWas as the game was registered
+	// with: when they differ (a config reload), Rescheduled announces the schedule once.
+	Spec, SpecWas string
+	// RemindLead is how long before a deadline the players who owe something are reminded by
+	// private message (remind.go); 0: no reminders.
+	RemindLead time.Duration
+	// Zone is the zone's name written beside those times when it differs from the forum's
+	// ("MSK"); "" when the forum shows the same zone.
+	Zone string
+	// Page is the game's public page (public.public_url), given to the templates in
+	// Context.Page: the opening post, the round reports and the final post link it; "" none.
+	Page string
 }
 
 // Moderator command refusals a caller may want to word itself (errors.Is).
@@ -57,8 +74,17 @@ type Referee struct {
 	restoring bool
 	dropped   int // events folded and dropped (lean)
 	paused    bool
-	draws     uint64 // draws made so far (the next draw's number)
-	shown     bool   // the seed was revealed (a RevealedEvent is in the log)
+	draws     uint64          // draws made so far (the next draw's number)
+	chained   uint64          // posts absorbed into the chain so far
+	head      string          // the chain's head after them (game.Chain)
+	links     []game.Link     // the chain's posts (ids and heads, no texts), listed at the reveal
+	drawn     []decided       // every draw recorded in the log, listed at the reveal
+	shown     bool            // the seed was revealed (a RevealedEvent is in the log)
+	stops     []stop          // extensions and holidays: the game's clock apart from the real one (master.go)
+	reminded  map[string]bool // debts reminded of (remind.go)
+	remindOff map[string]bool // players who switched the reminders off
+	tally     game.Summary    // the running summary (summary.go)
+	specSeen  string          // the settings' fingerprint last announced (master.go)
 }
 
 // New builds the referee of a configured game.
@@ -73,8 +99,9 @@ func New(setup *game.Setup, opt Options) (*Referee, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}}
+	r := &Referee{opt: opt, setup: setup, rules: rules, undone: map[int]bool{}, specSeen: opt.SpecWas}
 	r.fair = game.Fair{Commitment: game.Commitment(opt.Seed, opt.Salt), Check: opt.Check}
+	r.head = game.ChainStart(r.fair.Commitment)
 	return r, nil
 }
 
@@ -89,7 +116,7 @@ func (r *Referee) Paused() bool { return r.paused }
 // inbox only when it does (or when a forum page shows an unread message).
 func (r *Referee) ExpectsPrivate(now time.Time) bool {
 	if e, ok := r.rules.(game.PrivateExpecter); ok {
-		return e.ExpectsPrivate(now)
+		return e.ExpectsPrivate(r.gameTime(now))
 	}
 	return true
 }
@@ -175,6 +202,18 @@ func (r *Referee) decode(kind string, data []byte) (game.Event, error) {
 		ev = &RevealedEvent{}
 	case KindDelivered:
 		ev = &DeliveredEvent{}
+	case KindExtended:
+		ev = &ExtendedEvent{}
+	case KindHoliday:
+		ev = &HolidayEvent{}
+	case KindSummary:
+		ev = &SummaryEvent{}
+	case KindSchedule:
+		ev = &ScheduleEvent{}
+	case KindReminded:
+		ev = &RemindedEvent{}
+	case KindReminders:
+		ev = &RemindersEvent{}
 	default:
 		return r.rules.DecodeEvent(kind, data)
 	}
@@ -200,6 +239,13 @@ func (r *Referee) apply(ev game.Event) error {
 	case *ModeratedEvent, *DeliveredEvent:
 	case *RevealedEvent:
 		r.shown = true
+	case *ExtendedEvent, *HolidayEvent:
+		r.addStop(ev)
+	case *RemindedEvent, *RemindersEvent:
+		r.applyRemind(ev)
+	case *SummaryEvent:
+	case *ScheduleEvent:
+		r.specSeen = e.Spec
 	case *UndoneEvent:
 		if err := r.undo(e.Event); err != nil {
 			return err
@@ -208,10 +254,18 @@ func (r *Referee) apply(ev game.Event) error {
 		if err := r.rules.Apply(ev); err != nil {
 			return fmt.Errorf("judge: %w", err)
 		}
+		r.tallyEvent(ev)
 	}
-	if d, ok := ev.(game.Drawer); ok {
+	if d, ok := ev.(game.Drawer); ok && len(d.Drawn()) > 0 {
+		what := ev.EventKind()
+		if ds, ok := r.rules.(game.Describer); ok {
+			if s := strings.TrimSpace(ds.Describe(ev)); s != "" {
+				what = s
+			}
+		}
 		for _, dr := range d.Drawn() {
 			r.draws = max(r.draws, dr.N+1)
+			r.drawn = append(r.drawn, decided{Draw: dr, what: what})
 		}
 	}
 	if r.lean && !r.restoring {
@@ -255,6 +309,7 @@ func (r *Referee) undo(pos int) error {
 		}
 	}
 	r.rules, r.undone = rules, undone
+	r.retally()
 	return nil
 }
 
@@ -297,6 +352,12 @@ func (r *Referee) commitAt(at time.Time, evs []game.Event) ([]game.Event, error)
 		return nil, err
 	}
 	if r.rules.Over() && !r.revealed() {
+		if sum := r.summary(at); sum != nil {
+			if err := r.commit([]game.Event{sum}); err != nil {
+				return nil, err
+			}
+			evs = append(evs, sum)
+		}
 		rev := &RevealedEvent{At: at, Seed: r.opt.Seed, Salt: r.opt.Salt}
 		if err := r.commit([]game.Event{rev}); err != nil {
 			return nil, err
@@ -321,8 +382,42 @@ func (r *Referee) chance(at time.Time, decide func(rnd *game.Rand) ([]game.Event
 	return evs, nil, err
 }
 
-// rand is the game's source of chance, positioned after every draw recorded so far.
-func (r *Referee) rand() *game.Rand { return game.NewRand(r.opt.Seed, r.draws) }
+// rand is the game's source of chance, positioned after every draw recorded so far, mixing in
+// the chain as it stands.
+func (r *Referee) rand() *game.Rand {
+	return game.NewRand(r.opt.Seed, r.draws, game.Mix{K: r.chained, Head: r.head})
+}
+
+// absorb adds a roster player's thread post to the game's chain (docs/fairness.md, section 1),
+// before it is decided: the public entropy of every later draw. Other posts are not absorbed.
+func (r *Referee) absorb(in game.Input) *game.Link {
+	if in.Source != game.Thread || r.isBot(in.Author) || !r.rules.IsPlayer(in.Author) {
+		return nil
+	}
+	r.head = game.Chain(r.head, in.Author, in.PostID, in.Post.Text)
+	r.chained++
+	r.links = append(r.links, game.Link{K: r.chained, PostID: in.PostID, Head: r.head})
+	return &game.Link{K: r.chained, PostID: in.PostID, Author: in.Author, Text: in.Post.Text, Head: r.head}
+}
+
+// Rechain gives a restored referee the chain the store kept (every Outcome.Link, in order): it
+// continues from the last. An empty chain leaves it at its start.
+func (r *Referee) Rechain(links []game.Link) error {
+	r.links = r.links[:0]
+	for i, l := range links {
+		if l.K != uint64(i+1) {
+			return fmt.Errorf("judge: chain link %d has k %d", i+1, l.K)
+		}
+		r.links = append(r.links, game.Link{K: l.K, PostID: l.PostID, Head: l.Head})
+	}
+	if len(links) > 0 {
+		r.chained, r.head = uint64(len(links)), links[len(links)-1].Head
+	}
+	return nil
+}
+
+// ChainHead is the chain's position and head as they stand (for the tools that check it).
+func (r *Referee) ChainHead() (k uint64, head string) { return r.chained, r.head }
 
 // checkDrawn fails when the rules drew from rnd without recording every draw in an event.
 func checkDrawn(rnd *game.Rand) error {
@@ -333,7 +428,7 @@ func checkDrawn(rnd *game.Rand) error {
 }
 
 func (r *Referee) ctx(in *game.Input) game.Context {
-	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword}
+	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword, Page: r.opt.Page}
 	if in != nil && in.Source == game.PM && !r.opt.NoPM {
 		c.Private = true
 	}
@@ -342,6 +437,10 @@ func (r *Referee) ctx(in *game.Input) game.Context {
 	}
 	return c
 }
+
+// Fair is the game's commit-reveal as players may see it now: the commitment always, the seed
+// and salt once revealed (a RevealedEvent is in the log), the check page's address.
+func (r *Referee) Fair() game.Fair { return r.ctx(nil).Fair }
 
 // revealed reports whether the seed is public (a RevealedEvent is in the log).
 func (r *Referee) revealed() bool { return r.shown }
@@ -369,9 +468,16 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 	if err != nil {
 		return game.Outcome{}, err
 	}
-	m := game.Message{Body: body}
+	m := game.Message{Body: body + r.setupLine()}
 	if cs, ok := r.rules.(game.ClockStarter); ok {
 		m.Clock = cs.Clock() // the opening post shows the position the side to move answers
+	}
+	if il, ok := r.rules.(game.Illustrated); ok {
+		atts, err := il.StartAttachments()
+		if err != nil {
+			return game.Outcome{}, fmt.Errorf("judge: start: %w", err)
+		}
+		m.Attachments = atts
 	}
 	return game.Outcome{Verdict: game.Accepted, Events: evs, Messages: []game.Message{m}}, nil
 }
@@ -383,8 +489,16 @@ func (r *Referee) isBot(name string) bool {
 	return r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(r.opt.Bot))
 }
 
-// Judge decides one post or private message.
+// Judge decides one post or private message. A roster player's thread post is absorbed into
+// the game's chain first (Outcome.Link), whatever its verdict.
 func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
+	link := r.absorb(in)
+	out, err := r.judge(in)
+	out.Link = link
+	return out, err
+}
+
+func (r *Referee) judge(in game.Input) (game.Outcome, error) {
 	if r.isBot(in.Author) {
 		return game.Outcome{Verdict: game.Ignored}, nil
 	}
@@ -392,6 +506,12 @@ func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 	isPlayer := r.rules.IsPlayer(in.Author)
 	if r.paused && (rd.Kind == game.Unreadable || rd.Kind == game.Intent && rd.Move) {
 		return r.say(in, game.Refused, game.SayPaused, nil)
+	}
+	if on, ok := switchWords(in.Post.Text); ok && isPlayer {
+		return r.switchReminders(in, on)
+	}
+	if s, ok := r.holidayAt(in.At); ok && isPlayer && rd.Kind == game.Intent && rd.Move {
+		return r.holidayRefusal(in, s)
 	}
 	if isPlayer && in.Source == game.Thread && HasWord(in.Post.Text, r.opt.DisputeKeyword) {
 		return r.dispute(in) // a move before the keyword's line is judged too (dispute.go)
@@ -410,7 +530,7 @@ func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 		out.Flags = []game.Flag{{Kind: game.FlagUnreadable, PostID: in.PostID, Detail: cut(rd.Detail, maxDetail)}}
 		return out, err
 	}
-	if !isPlayer {
+	if !isPlayer && !rd.Open {
 		if !rd.Move {
 			return game.Outcome{Verdict: game.Ignored}, nil
 		}
@@ -430,7 +550,7 @@ func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 // decide judges an intent and commits what it causes.
 func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
 	evs, refused, err := r.chance(in.At, func(rnd *game.Rand) ([]game.Event, error) {
-		return r.rules.Decide(game.Act{At: in.At, Author: in.Author, Private: in.Source == game.PM, Body: rd.Intent, Rand: rnd})
+		return r.rules.Decide(game.Act{At: r.gameTime(in.At), Author: in.Author, Private: in.Source == game.PM, Body: rd.Intent, Rand: rnd})
 	})
 	if err != nil {
 		return game.Outcome{}, err
@@ -456,14 +576,34 @@ func (r *Referee) decide(in game.Input, rd game.Reading) (game.Outcome, error) {
 func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, error) {
 	out := game.Outcome{Verdict: game.Accepted, Events: evs}
 	c := r.ctx(in)
+	reveals := false
+	var sum *SummaryEvent
 	for _, ev := range evs {
+		if s, ok := ev.(*SummaryEvent); ok {
+			sum = s
+			continue
+		}
 		msgs, err := r.rules.Messages(c, ev)
 		if err != nil {
 			return game.Outcome{}, err
 		}
+		if _, ok := ev.(*RevealedEvent); ok {
+			reveals = true
+		}
 		for _, m := range msgs {
 			out.Messages = append(out.Messages, r.route(in, m))
 		}
+	}
+	if reveals {
+		out.Messages = r.listDraws(out.Messages)
+	}
+	if sum != nil {
+		body, err := SummaryText(sum.Game, sum.Summary)
+		if err != nil {
+			return game.Outcome{}, err
+		}
+		// After the game's closing post (the result, the seed and its draws), as its own post.
+		out.Messages = append(out.Messages, game.Message{Body: body})
 	}
 	return out, nil
 }
@@ -492,17 +632,44 @@ func (r *Referee) route(in *game.Input, m game.Message) game.Message {
 
 // ---- the clock ----
 
-// NextTimer is the game's next timed rule after t; none while paused.
+// NextTimer is the game's next timed rule after t (real time: extensions and holidays applied);
+// none while paused.
 func (r *Referee) NextTimer(t time.Time) (time.Time, bool) {
 	if r.paused {
 		return time.Time{}, false
 	}
-	return r.rules.NextTimer(t)
+	g, ok := r.rules.NextTimer(r.gameTime(t))
+	next := r.realTime(g)
+	if at, due := r.nextReminder(t); due && (!ok || at.Before(next)) {
+		return at, true
+	}
+	return next, ok
 }
 
-// Fire runs the timed rules due at at.
+// rulesDue reports whether the real time at is one of the rules' own timers (not only a
+// reminder's).
+func (r *Referee) rulesDue(at time.Time) bool {
+	g, ok := r.rules.NextTimer(r.gameTime(at).Add(-time.Nanosecond))
+	return ok && r.realTime(g).Equal(at)
+}
+
+// Fire runs the timed rules due at at (a real time NextTimer returned): the reminders due then,
+// and the game's own timed rules.
 func (r *Referee) Fire(at time.Time) (game.Outcome, error) {
-	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(at, rnd) })
+	rem, err := r.remind(at)
+	if err != nil || !r.rulesDue(at) {
+		return rem, err
+	}
+	out, err := r.fire(at)
+	out.Events = append(rem.Events, out.Events...)
+	out.Messages = append(rem.Messages, out.Messages...)
+	return out, err
+}
+
+// fire runs the game's own timed rules due at at.
+func (r *Referee) fire(at time.Time) (game.Outcome, error) {
+	g := r.gameTime(at)
+	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(g, rnd) })
 	if failed != nil {
 		return game.Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
 	}
@@ -523,7 +690,7 @@ func (r *Referee) Delivered(key, marker string, at time.Time) (game.Outcome, err
 		return game.Outcome{}, nil
 	}
 	at = game.PostingMinute(at)
-	evs, err := cs.Delivered(key, at)
+	evs, err := cs.Delivered(key, r.gameTime(at))
 	if err != nil || len(evs) == 0 {
 		return game.Outcome{}, err
 	}
@@ -541,7 +708,7 @@ func (r *Referee) Deadline(key string, at time.Time) string {
 	if !ok || key == "" {
 		return ""
 	}
-	words, err := cs.Deadline(key, game.PostingMinute(at))
+	words, err := cs.Deadline(key, r.gameTime(game.PostingMinute(at)))
 	if err != nil {
 		return ""
 	}
@@ -583,6 +750,8 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 	c := r.ctx(nil)
 	c.Mod = &cmd
 	switch cmd.Action {
+	case game.ModExtend, game.ModHoliday, game.ModClarify, game.ModLength:
+		return r.master(cmd)
 	case game.ModPause, game.ModResume:
 		if (cmd.Action == game.ModPause) == r.paused {
 			return game.Outcome{}, fmt.Errorf("judge: the game is already %s: %w", map[bool]string{true: "paused", false: "running"}[r.paused], ErrPauseState)
@@ -614,7 +783,7 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 		return game.Outcome{Verdict: game.Accepted, Events: []game.Event{ev}, Messages: []game.Message{{Body: body}}}, err
 	case game.ModEnd:
 		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
+			return r.rules.Decide(game.Act{At: r.gameTime(cmd.At), Author: cmd.By, Body: r.rules.Ender(cmd.Winner, cmd.Reason), Rand: rnd})
 		})
 		if refused != nil {
 			return game.Outcome{}, fmt.Errorf("judge: end: %w", refused)
@@ -623,23 +792,34 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 			return game.Outcome{}, err
 		}
 		return r.accepted(nil, evs)
-	case game.ModAddPlayer, game.ModAdjust:
-		adj, ok := r.rules.(game.Adjuster)
-		if !ok {
-			return game.Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
-		}
+	case game.ModAddPlayer, game.ModAdjust, game.ModReplace, game.ModRemove:
 		var intent any
 		var err error
-		if cmd.Action == game.ModAddPlayer {
+		adj, isAdj := r.rules.(game.Adjuster)
+		rep, isRep := r.rules.(game.Replacer)
+		switch {
+		case cmd.Action == game.ModAddPlayer && isAdj:
 			intent, err = adj.AddPlayer(cmd.Player, cmd.Role)
-		} else {
+		case cmd.Action == game.ModAdjust && isAdj:
 			intent, err = adj.Adjust(cmd.Target, cmd.Amount, cmd.Reason)
+		case cmd.Action == game.ModReplace && isRep:
+			if strings.TrimSpace(cmd.Player) == "" || strings.TrimSpace(cmd.Replacement) == "" || r.isBot(cmd.Replacement) {
+				return game.Outcome{}, fmt.Errorf("judge: replace: give the player who leaves and the forum user who takes his place (not the bot)")
+			}
+			intent, err = rep.Replace(cmd.Player, cmd.Replacement)
+		case cmd.Action == game.ModRemove && isRep:
+			intent, err = rep.Remove(cmd.Player)
+		default:
+			return game.Outcome{}, fmt.Errorf("judge: %s: this game has no such moderator command", cmd.Action)
+		}
+		if m, ok := intent.(interface{ Moderated(by, reason string) }); ok {
+			m.Moderated(cmd.By, cmd.Reason)
 		}
 		if err != nil {
 			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, err)
 		}
 		evs, refused, err := r.chance(cmd.At, func(rnd *game.Rand) ([]game.Event, error) {
-			return r.rules.Decide(game.Act{At: cmd.At, Author: cmd.By, Body: intent, Rand: rnd})
+			return r.rules.Decide(game.Act{At: r.gameTime(cmd.At), Author: cmd.By, Body: intent, Rand: rnd})
 		})
 		if refused != nil {
 			return game.Outcome{}, fmt.Errorf("judge: %s: %w", cmd.Action, refused)
@@ -650,6 +830,8 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 		out, err := r.accepted(nil, evs)
 		out.Verdict = game.Accepted
 		return out, err
+	case game.ModUphold, game.ModOverturn, game.ModSettle:
+		return r.settle(cmd, c) // dispute.go
 	case game.ModAccept, game.ModReject, game.ModClose:
 		if cmd.Post == nil {
 			return game.Outcome{}, fmt.Errorf("judge: %s needs the flagged post", cmd.Action)
@@ -664,8 +846,13 @@ func (r *Referee) Moderate(cmd game.ModCommand) (game.Outcome, error) {
 				return game.Outcome{}, err
 			}
 			out := game.Outcome{Verdict: game.Ignored, Events: []game.Event{mark}}
-			if keep {
-				body, err := r.rules.Say(game.SayModKept, c)
+			if keep || cmd.Flag == game.FlagDispute {
+				// A dispute's author always hears the outcome, a closed one included.
+				name := game.SayModKept
+				if cmd.Action == game.ModClose {
+					name = game.SayModClosed
+				}
+				body, err := r.rules.Say(name, c)
 				if err != nil {
 					return game.Outcome{}, err
 				}

@@ -25,6 +25,7 @@ import (
 // stand in a stub that only knows moderator commands).
 type Referee interface {
 	Restore(recs []game.Record) error
+	Rechain(links []game.Link) error
 	Moderate(cmd game.ModCommand) (game.Outcome, error)
 	Snapshot() any
 	Rules() game.Rules
@@ -47,8 +48,8 @@ type Review struct {
 	// Allowed are the names that may act ("by") on this game, and the web UI accounts that may
 	// open it (config.Moderating). Empty: any name (tests, tools).
 	Allowed []string
-	// PublicURL is the web UI's public address (review.public_url), for moderators' notices.
-	PublicURL string
+	// HowToSettle is how moderators settle flags, as the notices of flags a command raises tell it.
+	HowToSettle store.Settle
 	// Location is the game's time zone: the web UI shows the game's times in it (nil: the web
 	// UI's default).
 	Location *time.Location
@@ -186,6 +187,13 @@ func (r *Review) referee(ctx context.Context) (Referee, int64, error) {
 	if err := ref.Restore(recs); err != nil {
 		return nil, 0, cause(err, "review: restore")
 	}
+	chain, err := r.Store.ChainPosts(ctx, r.Game)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := ref.Rechain(chain); err != nil {
+		return nil, 0, cause(err, "review: restore")
+	}
 	return ref, int64(len(recs)), nil
 }
 
@@ -297,7 +305,34 @@ func (r *Review) AcceptAs(ctx context.Context, id int64, by, reason, text string
 	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, game.ModAccept, by, reason, text) })
 }
 
-// Close closes a flag without any post (a case settled elsewhere); the reason is logged.
+// Uphold settles a dispute: the disputed decision stands and the player is told why (reason).
+func (r *Review) Uphold(ctx context.Context, id int64, by, reason string) (game.Outcome, error) {
+	return r.decide(ctx, id, game.ModUphold, by, reason)
+}
+
+// Overturn settles a dispute for the player: the last penalty the player's side still owes is
+// taken back and, when text is given, the move as the player meant it is judged as theirs; the
+// ruling and the reason are posted to the player.
+func (r *Review) Overturn(ctx context.Context, id int64, by, reason, text string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, game.ModOverturn, by, reason, text) })
+}
+
+// Settle settles a dispute with the moderator's message to the player (message; the reason when
+// empty); nothing else changes.
+func (r *Review) Settle(ctx context.Context, id int64, by, reason, message string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) { return r.decideOnce(ctx, id, game.ModSettle, by, reason, message) })
+}
+
+// Close closes a flag as settled elsewhere; the reason is logged, and a dispute's author is told
+// the outcome (other flags close without a post).
 func (r *Review) Close(ctx context.Context, id int64, by, reason string) (game.Outcome, error) {
 	return r.decide(ctx, id, game.ModClose, by, reason)
 }
@@ -325,7 +360,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 		return game.Outcome{}, &NotOpenError{ID: id, State: c.Flag.State, By: c.Flag.ResolvedBy}
 	}
 	if !c.HasPost {
-		return game.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s", id, action)
+		return r.settleAlone(ctx, c, action, by, reason)
 	}
 	// The first-seen post stands, quotes and code blocks included.
 	in := Input(c.Post)
@@ -346,6 +381,10 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 	case game.ModReject:
 		state, verdict = store.FlagRejected, store.VerdictRefused
 	case game.ModClose:
+		state = store.FlagDismissed
+	case game.ModUphold:
+		state = store.FlagRejected // the dispute is refused: the decision stands
+	case game.ModSettle:
 		state = store.FlagDismissed
 	}
 	if verdict == "" || verdict == store.VerdictPending {
@@ -369,7 +408,7 @@ func (r *Review) decideOnce(ctx context.Context, id int64, action game.ModAction
 
 // notify is who hears of flags a command raises.
 func (r *Review) notify() store.Notify {
-	return store.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, PublicURL: r.PublicURL}
+	return store.Notify{Moderators: r.Moderators, PM: r.Caps.PrivateMessages, Settle: r.HowToSettle}
 }
 
 // Undo undoes the last applied move (a compensating event; the board is posted again).
@@ -418,6 +457,30 @@ func (r *Review) AddPlayer(ctx context.Context, by, reason, name, role string) (
 	})
 }
 
+// Replace puts the forum user newName in player's place (the same team, warriors or figure);
+// the reason is logged and posted.
+func (r *Review) Replace(ctx context.Context, by, reason, player, newName string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) {
+		return r.command(ctx, game.ModCommand{Action: game.ModReplace, By: by, Reason: reason, Player: player, Replacement: newName})
+	})
+}
+
+// Remove takes player out of the game: in a game with a sign-up his team is asked for a
+// replacement first, else the game's rule for a departure applies now; the reason is logged.
+func (r *Review) Remove(ctx context.Context, by, reason, player string) (game.Outcome, error) {
+	by, err := r.need(by, reason, true)
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	return retry(func() (game.Outcome, error) {
+		return r.command(ctx, game.ModCommand{Action: game.ModRemove, By: by, Reason: reason, Player: player})
+	})
+}
+
 // Adjust changes a side's or team's count by amount (Crusade: wounds owed; negative takes back).
 func (r *Review) Adjust(ctx context.Context, by, reason, target string, amount int) (game.Outcome, error) {
 	by, err := r.need(by, reason, true)
@@ -457,4 +520,25 @@ func (r *Review) command(ctx context.Context, cmd game.ModCommand) (game.Outcome
 		return game.Outcome{}, cause(err, "review: %s", action)
 	}
 	return out, nil
+}
+
+// settleAlone resolves a flag not about a post (the daemon's clock_jump flag, which holds the
+// timed rules until a moderator confirms): accept and close resolve it, nothing is judged;
+// reject has no post to refuse.
+func (r *Review) settleAlone(ctx context.Context, c Case, action game.ModAction, by, reason string) (game.Outcome, error) {
+	state := store.FlagAccepted
+	switch action {
+	case game.ModClose:
+		state = store.FlagDismissed
+	case game.ModAccept:
+	default:
+		return game.Outcome{}, fmt.Errorf("review: flag %d is not about a post; nothing to %s (accept or close it)", c.Flag.ID, action)
+	}
+	now := r.Now()
+	cm := store.Commit{Game: r.Game, At: now, Cause: store.ModeratorCause(by), Actor: by, Reason: reason,
+		Resolve: &store.Resolution{FlagID: c.Flag.ID, State: state, By: by, Note: reason, At: now}}
+	if err := r.Store.Commit(ctx, cm); err != nil {
+		return game.Outcome{}, fmt.Errorf("review: %s flag %d: %w", action, c.Flag.ID, err)
+	}
+	return game.Outcome{Verdict: game.Ignored}, nil
 }

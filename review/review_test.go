@@ -26,6 +26,7 @@ func reviewRef(newRef func() (*referee.Referee, error)) func() (Referee, error) 
 type modRef struct{ paused bool }
 
 func (m *modRef) Restore(recs []game.Record) error          { return nil }
+func (m *modRef) Rechain([]game.Link) error                 { return nil }
 func (m *modRef) Snapshot() any                             { return nil }
 func (m *modRef) Rules() game.Rules                         { return nil }
 func (m *modRef) LastUndoable() (string, bool)              { return "", false }

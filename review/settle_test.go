@@ -123,9 +123,10 @@ func TestAcceptUnreadableWithText(t *testing.T) {
 	}
 }
 
-// A flag settled elsewhere is closed with no post at all, its reason logged.
+// A flag settled elsewhere is closed with no post at all, its reason logged (a dispute's
+// author is told: dispute_test.go).
 func TestCloseFlagWithoutPost(t *testing.T) {
-	r := newSettleRig(t, store.FlagDispute, store.VerdictFlagged, "snovaya", "#спор ход был неверный")
+	r := newSettleRig(t, store.FlagEdited, store.VerdictAccepted, "Джелу", "1-й ход крестоносца к1 на K16")
 	if _, err := r.rv.Close(context.Background(), r.flag, "Moderator", ""); err == nil {
 		t.Fatal("close without a reason must fail")
 	}
@@ -144,7 +145,7 @@ func TestCloseFlagWithoutPost(t *testing.T) {
 	if f.State != store.FlagDismissed || f.ResolvedBy != "Moderator" {
 		t.Fatalf("flag %+v", f)
 	}
-	if k := r.kinds(t); len(k) != 1 || k[0] != referee.KindModerated {
+	if k := r.kinds(t); k[len(k)-1] != referee.KindModerated || strings.Count(strings.Join(k, " "), referee.KindModerated) != 1 {
 		t.Fatalf("log %v", k)
 	}
 }
@@ -215,5 +216,45 @@ func TestAddPlayerAndAdjustWounds(t *testing.T) {
 	k := r.kinds(t)
 	if !strings.Contains(strings.Join(k, " "), "crusade.player_added") || !strings.Contains(strings.Join(k, " "), "crusade.wounds_adjusted") {
 		t.Fatalf("log %v", k)
+	}
+}
+
+// A flag about no post (the daemon's clock_jump flag, which holds the timed rules after this
+// host's clock jumped) is confirmed by accepting or closing it: resolved, nothing judged, no event;
+// rejecting it has no post to refuse and is refused (issue 19).
+func TestSettleFlagWithoutPost(t *testing.T) {
+	for _, action := range []string{"accept", "close", "reject"} {
+		t.Run(action, func(t *testing.T) {
+			r := newSettleRig(t, store.FlagUnreadable, store.VerdictFlagged, "Джелу", "1-й ход крестоносца к1 на K-шестнадцать??")
+			ctx := context.Background()
+			if err := r.st.Commit(ctx, store.Commit{Game: "g", At: r.when.Add(time.Hour),
+				Flags: []store.NewFlag{{Kind: store.FlagClockJump, Detail: "часы прыгнули"}}}); err != nil {
+				t.Fatal(err)
+			}
+			flags, err := r.rv.List(ctx)
+			if err != nil || len(flags) != 2 || flags[1].Kind != store.FlagClockJump {
+				t.Fatalf("flags %+v %v", flags, err)
+			}
+			before := r.kinds(t)
+			var aerr error
+			switch action {
+			case "accept":
+				_, aerr = r.rv.Accept(ctx, flags[1].ID, "Moderator", "сервер спал")
+			case "close":
+				_, aerr = r.rv.Close(ctx, flags[1].ID, "Moderator", "сервер спал")
+			case "reject":
+				_, aerr = r.rv.Reject(ctx, flags[1].ID, "Moderator", "нет")
+			}
+			open, _ := r.rv.List(ctx)
+			if action == "reject" {
+				if aerr == nil || len(open) != 2 {
+					t.Fatalf("reject of a flag about no post: %v, open %d", aerr, len(open))
+				}
+				return
+			}
+			if aerr != nil || len(open) != 1 || open[0].ID == flags[1].ID || len(r.kinds(t)) != len(before) {
+				t.Fatalf("%s: %v, open %+v, events %d → %d", action, aerr, open, len(before), len(r.kinds(t)))
+			}
+		})
 	}
 }

@@ -14,8 +14,12 @@ import (
 // Standing is the game as it stands, for a moderator: the state rebuilt from the log by the
 // game's own referee.
 type Standing struct {
-	// Board is the state as text: the snapshot's "board" when it has one (Crusade's board),
-	// else the whole snapshot as indented JSON.
+	// View is the state drawn for people by the game itself (game.Viewer: the board, the field or
+	// the ring, the standings, what happens next), the same view the players' public page shows;
+	// nil for a game without one.
+	View *game.View
+	// Board is the state as text for a game without a View: the snapshot's "board" when it has
+	// one, else the whole snapshot as indented JSON.
 	Board string
 	// Status is the state in the game's words (whose turn it is, what a side owes); "" when the
 	// game has none.
@@ -34,8 +38,17 @@ func (r *Review) Standing(ctx context.Context) (Standing, error) {
 		return Standing{}, err
 	}
 	var s Standing
-	s.Board, err = boardText(ref.Snapshot())
-	if err != nil {
+	if vr, ok := ref.Rules().(game.Viewer); ok {
+		now := time.Now
+		if r.Now != nil {
+			now = r.Now
+		}
+		v, err := vr.View(now())
+		if err != nil {
+			return Standing{}, fmt.Errorf("review: %w", err)
+		}
+		s.View = &v
+	} else if s.Board, err = boardText(ref.Snapshot()); err != nil {
 		return Standing{}, err
 	}
 	s.LastMove, s.CanUndo = ref.LastUndoable()

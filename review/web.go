@@ -22,6 +22,7 @@ import (
 
 	"forumgm/game"
 	"forumgm/internal/loopback"
+	"forumgm/parser"
 	"forumgm/referee"
 	"forumgm/store"
 	"forumgm/templates"
@@ -174,12 +175,14 @@ func NewWeb(opt WebOptions, games ...*Review) (*Web, error) {
 	mux.HandleFunc("GET /login", w.loginPage)
 	mux.HandleFunc("POST /login", w.login)
 	mux.HandleFunc("GET /style.css", w.style)
+	mux.HandleFunc("GET /view.css", w.viewStyle)
 	mux.HandleFunc("POST /logout", w.auth(w.logout))
 	mux.HandleFunc("GET /{$}", w.auth(w.index))
 	mux.HandleFunc("GET /g/{game}/{$}", w.auth(w.game(w.queue)))
 	mux.HandleFunc("GET /g/{game}/log", w.auth(w.game(w.log)))
 	mux.HandleFunc("GET /g/{game}/undo", w.auth(w.game(w.undoPage)))
 	mux.HandleFunc("GET /g/{game}/end", w.auth(w.game(w.endPage)))
+	mux.HandleFunc("GET /g/{game}/master", w.auth(w.game(w.masterPage)))
 	mux.HandleFunc("GET /g/{game}/flag/{id}", w.auth(w.game(w.flag)))
 	mux.HandleFunc("POST /g/{game}/flag/{id}/{action}", w.auth(w.game(w.decide)))
 	mux.HandleFunc("POST /g/{game}/{action}", w.auth(w.game(w.command)))
@@ -251,6 +254,9 @@ func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, err
 		"excerpt": excerpt,
 		"retype":  retype,
 		"short":   func(s string) string { return templates.Cut(s, 200) },
+		"plain":   plain,
+		"explain": w.explainFlag,
+		"postid":  w.postLabel,
 		"dict": func(p store.PostRecord, game string, id int64) postRow {
 			return postRow{Post: p, Game: game, ID: id}
 		},
@@ -260,7 +266,7 @@ func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, err
 		return nil, fmt.Errorf("review: web templates: %w", err)
 	}
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"login", "index", "refused", "queue", "flag", "log", "undo", "end"} {
+	for _, name := range []string{"login", "index", "refused", "queue", "flag", "log", "undo", "end", "master"} {
 		t, err := template.Must(base.Clone()).ParseFS(webFS, "web/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("review: web templates: %w", err)
@@ -295,16 +301,23 @@ type msgData struct {
 // site that rebinds its DNS name to 127.0.0.1 cannot reach it).
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h := rw.Header()
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	SecurityHeaders(h, "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("Cache-Control", "no-store")
 	if !loopback.Host(r.Host) && (w.public == "" || !strings.EqualFold(r.Host, w.public)) {
 		http.Error(rw, w.msg("http.not_loopback", nil), http.StatusMisdirectedRequest)
 		return
 	}
 	w.handler.ServeHTTP(rw, r)
+}
+
+// SecurityHeaders sets the headers every page forumgm serves to browsers carries (this UI and the
+// players' public pages): csp is the page's Content-Security-Policy; no framing, no sniffing, no
+// referrer.
+func SecurityHeaders(h http.Header, csp string) {
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // ---- sessions ----
@@ -420,6 +433,7 @@ type page struct {
 	Events   []Entry
 	Error    string
 	Next     string
+	Schedule *Schedule // the game master's page: deadlines and length
 }
 
 func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name string, p page) {
@@ -453,6 +467,22 @@ func (w *Web) style(rw http.ResponseWriter, r *http.Request) {
 	}
 	rw.Header().Set("Content-Type", "text/css; charset=utf-8")
 	_, _ = rw.Write(b)
+}
+
+// viewStyle is the style of the games' views (game.Styled), every registered game's.
+func (w *Web) viewStyle(rw http.ResponseWriter, r *http.Request) {
+	var b strings.Builder
+	if reg := w.opt.Games; reg != nil {
+		for _, name := range reg.Names() {
+			if g, err := reg.Lookup(name); err == nil {
+				if st, ok := g.(game.Styled); ok {
+					b.WriteString(st.ViewCSS())
+				}
+			}
+		}
+	}
+	rw.Header().Set("Content-Type", "text/css; charset=utf-8")
+	_, _ = rw.Write([]byte(b.String()))
 }
 
 func (w *Web) loginPage(rw http.ResponseWriter, r *http.Request) {
@@ -717,7 +747,8 @@ func (w *Web) flag(rw http.ResponseWriter, r *http.Request, g *Review) {
 	w.render(rw, r, http.StatusOK, "flag", page{Title: w.msg("title.flag", l), Game: g.Game, Kind: l.Kind, Case: &c})
 }
 
-// decide is Accept, Reject or Close of a flag: the same Review methods the CLI calls.
+// decide is Accept, Reject or Close of a flag, or a dispute's Uphold, Overturn or Settle: the
+// same Review methods the CLI calls.
 func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	id, ok := flagID(r)
 	if !ok {
@@ -749,6 +780,18 @@ func (w *Web) decide(rw http.ResponseWriter, r *http.Request, g *Review) {
 	case "close":
 		out, err = g.Close(r.Context(), id, s.name, reason)
 		done = w.msg("done.closed", n)
+		if len(out.Messages) > 0 {
+			done = w.msg("done.closed_told", n)
+		}
+	case "uphold":
+		out, err = g.Uphold(r.Context(), id, s.name, reason)
+		done = w.msg("done.upheld", n)
+	case "overturn":
+		out, err = g.Overturn(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("text")))
+		done = w.msg("done.overturned", n)
+	case "settle":
+		out, err = g.Settle(r.Context(), id, s.name, reason, strings.TrimSpace(r.PostForm.Get("message")))
+		done = w.msg("done.settled", n)
 	default:
 		http.NotFound(rw, r)
 		return
@@ -801,6 +844,20 @@ func (w *Web) command(rw http.ResponseWriter, r *http.Request, g *Review) {
 	case "add-player":
 		out, err = g.AddPlayer(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")), strings.TrimSpace(r.PostForm.Get("role")))
 		done = w.msg("done.player_added", nil)
+	case "replace":
+		out, err = g.Replace(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")), strings.TrimSpace(r.PostForm.Get("new")))
+		done = w.msg("done.replaced", nil)
+	case "remove":
+		out, err = g.Remove(r.Context(), s.name, reason, strings.TrimSpace(r.PostForm.Get("player")))
+		done = w.msg("done.removed", nil)
+	case "extend", "holiday", "clarify", "length":
+		back = gamePath(g.Game) + "master"
+		out, err, done = w.masterCommand(r, g, s.name, reason)
+		if err == nil {
+			back = gamePath(g.Game)
+		}
+		w.after(rw, r, s, out, err, done, back, gamePath(g.Game)+"master")
+		return
 	case "adjust":
 		n, aerr := strconv.Atoi(strings.TrimSpace(strings.ReplaceAll(r.PostForm.Get("amount"), "−", "-")))
 		if aerr != nil || n == 0 {
@@ -850,6 +907,14 @@ func (w *Web) errorText(err error) string {
 		return w.msg("err.pause_state", nil)
 	case errors.Is(err, referee.ErrNoReadable):
 		return w.msg("err.no_readable", nil)
+	case errors.Is(err, referee.ErrMoveRefused):
+		said := err.Error()
+		if i := strings.Index(said, referee.ErrMoveRefused.Error()+": "); i >= 0 {
+			said = said[i+len(referee.ErrMoveRefused.Error())+2:]
+		}
+		return w.msg("err.move_refused", msgData{Err: said})
+	case errors.Is(err, referee.ErrNotDispute):
+		return w.msg("err.not_dispute", nil)
 	case errors.Is(err, referee.ErrNotPlaying):
 		return w.msg("err.not_playing", nil)
 	case errors.Is(err, ErrNotModerator):
@@ -861,8 +926,10 @@ func (w *Web) errorText(err error) string {
 // ---- template helpers ----
 
 // retype reports whether accepting a flag of this kind judges the post (so the moderator may
-// retype the move as the player meant it): an unreadable move, a stranger's move.
-func retype(k store.FlagKind) bool { return k == store.FlagUnreadable || k == store.FlagNotInRoster }
+// retype the move as the player meant it): an unreadable move, a stranger's move, a late move.
+func retype(k store.FlagKind) bool {
+	return k == store.FlagUnreadable || k == store.FlagNotInRoster || k == store.FlagLate
+}
 
 // postRow is what the queue's "post" template gets.
 type postRow struct {
@@ -926,6 +993,36 @@ func (w *Web) stateText(s store.FlagState) string {
 }
 
 // causeText words an event's cause: the clock, a moderator, a post, a private message.
+// postLabel words a stored post's id for moderators: the forum's number, and for a part of a
+// post the forum merged ("10~2", the daemon's id of its second part) which part it is.
+func (w *Web) postLabel(id string) string {
+	if base, part, ok := strings.Cut(id, "~"); ok {
+		return w.msg("post.part", msgData{Label: base, Err: part})
+	}
+	return id
+}
+
+// plain is a bot's reply (forum markup) as the moderator reads it: the text with the markup
+// dropped, code blocks (a board) kept.
+func plain(body string) string {
+	p := parser.FromBBCode(body)
+	out := p.Text
+	for _, c := range p.Code {
+		out += "\n" + c
+	}
+	return strings.TrimSpace(out)
+}
+
+// explainFlag is what a flag of a kind means, in Russian ("" for a kind whose detail is the
+// daemon's own English note, shown to the administrator only).
+func (w *Web) explainFlag(k store.FlagKind) string {
+	switch k {
+	case store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute:
+		return w.msg("explain."+string(k), nil)
+	}
+	return ""
+}
+
 func (w *Web) causeText(c string) string {
 	switch {
 	case c == store.TimerCause:
@@ -933,7 +1030,7 @@ func (w *Web) causeText(c string) string {
 	case strings.HasPrefix(c, "moderator:"):
 		return w.msg("cause.moderator", msgData{By: strings.TrimPrefix(c, "moderator:")})
 	case strings.HasPrefix(c, "post:"):
-		return w.msg("cause.post", msgData{Label: strings.TrimPrefix(c, "post:")})
+		return w.msg("cause.post", msgData{Label: w.postLabel(strings.TrimPrefix(c, "post:"))})
 	case strings.HasPrefix(c, "pm:"):
 		return w.msg("cause.pm", msgData{Label: strings.TrimPrefix(c, "pm:")})
 	}

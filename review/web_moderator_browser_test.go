@@ -124,8 +124,11 @@ func TestWebBrowserModeratorJob(t *testing.T) {
 
 	// The game page: the board and whose turn it is.
 	b.open("/g/g/")
-	if board := b.text("#board"); !strings.Contains(board, "K") || len(strings.Split(board, "\n")) < 10 {
-		t.Errorf("board:\n%s", board)
+	if cells := b.page.MustElements("#view table.board td"); len(cells) != 400 {
+		t.Errorf("the board grid has %d cells, want 400", len(cells))
+	}
+	if v := b.text("#view"); !strings.Contains(v, "крестоносцы") || !strings.Contains(v, "р1") {
+		t.Errorf("view:\n%s", v)
 	}
 	if st := b.text("#status"); !strings.Contains(st, "Ходят крестоносцы") {
 		t.Errorf("status %q", st)
@@ -160,21 +163,43 @@ func TestWebBrowserModeratorJob(t *testing.T) {
 	b.submit("#undo-confirm")
 	b.flash("Отменён ход 1 (Джелу)")
 
-	// A dispute closed without a post: the outbox does not grow.
+	// A dispute is settled by its own forms, and every settlement posts to the player: an
+	// illegal corrected move is refused with the game's answer and changes nothing; the ruling
+	// for the player is queued; a dispute closed as settled elsewhere tells the player too.
 	dispute := e.flagPost("9", "snovaya", forum.Post{Text: "#спор ход был неверный"}, store.FlagDispute, "спор")
 	before := len(e.outbox())
 	b.open("/g/g/flag/" + itoa(dispute))
 	if has, _, _ := b.page.Has("#accept-text"); has {
-		t.Error("a dispute offers to retype a move")
+		t.Error("a dispute offers the unreadable move's form")
 	}
-	b.page.MustElement(`#close-form input[name=reason]`).MustInput("решили в личке")
-	b.submit("#close")
-	b.flash("закрыт без сообщения")
-	if f := e.flag(dispute); f.State != store.FlagDismissed || f.ResolvedBy != modName {
+	b.page.MustElement("#overturn-text").MustInput("1-й ход сарацина н2 на G5")
+	b.page.MustElement(`#overturn-form input[name=reason]`).MustInput("ход был понятен")
+	b.shot("dispute.png")
+	b.submit("#overturn")
+	b.flash("не по правилам")
+	if n := len(e.outbox()); n != before {
+		t.Errorf("a refused overturn queued %d messages", n-before)
+	}
+	b.page.MustElement(`#overturn-form input[name=reason]`).MustInput("ход был понятен")
+	b.submit("#overturn")
+	b.flash("решён в пользу игрока")
+	if f := e.flag(dispute); f.State != store.FlagAccepted || f.ResolvedBy != modName {
 		t.Errorf("dispute flag %+v", f)
 	}
-	if n := len(e.outbox()); n != before {
-		t.Errorf("closing queued %d messages", n-before)
+	ob := e.outbox()
+	if len(ob) != before+1 || !strings.Contains(ob[len(ob)-1].Body, "snovaya") || !strings.Contains(ob[len(ob)-1].Body, "в вашу пользу") {
+		t.Errorf("the ruling for the player: %+v", ob[before:])
+	}
+	closed := e.flagPost("10", "snovaya", forum.Post{Text: "#спор и ещё"}, store.FlagDispute, "спор")
+	b.open("/g/g/flag/" + itoa(closed))
+	b.page.MustElement(`#close-form input[name=reason]`).MustInput("решили в личке")
+	b.submit("#close")
+	b.flash("игроку уйдёт ответ")
+	if f := e.flag(closed); f.State != store.FlagDismissed || f.ResolvedBy != modName {
+		t.Errorf("dispute flag %+v", f)
+	}
+	if ob := e.outbox(); len(ob) != before+2 || !strings.Contains(ob[len(ob)-1].Body, "закрыл ваш спор: решили в личке") {
+		t.Errorf("closing a dispute tells the player: %+v", ob[before:])
 	}
 
 	// End the game: a draw, confirmed.

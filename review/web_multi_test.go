@@ -213,6 +213,13 @@ func TestWebSeveralGames(t *testing.T) {
 	}
 	fq := mod.get("/g/football-1/")
 	wantIn(t, "football queue", fq.body, "Футбол с кубиком", `id="flag-`+itoa(fbFlag)+`"`, "01.12.2026 21:05")
+	// The state as people read it (the game's own view: the ring and the table), not JSON.
+	wantIn(t, "football state", fq.body, `id="view"`, `class="football-ring fside-9"`, "Забито")
+	for _, raw := range []string{`&#34;turn&#34;`, `"turn":`, `"teams":`, `&#34;teams&#34;`} {
+		if strings.Contains(fq.body, raw) {
+			t.Errorf("the football game page shows raw JSON (%s)", raw)
+		}
+	}
 	for _, path := range []string{"/g/football-1/log", "/g/football-1/undo", "/g/football-1/end", fmtPath("/g/football-1/flag/%d", fbFlag)} {
 		r := mod.get(path)
 		if r.status != http.StatusOK || !strings.Contains(r.body, "football-1 · Футбол с кубиком") {

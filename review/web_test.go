@@ -649,7 +649,7 @@ func TestWebMessagesDefined(t *testing.T) {
 			t.Errorf("message %q is not in web/messages.tmpl", m[1])
 		}
 	}
-	for _, k := range []store.FlagKind{store.FlagUnreadable, store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute, store.FlagOther} {
+	for _, k := range []store.FlagKind{store.FlagUnreadable, store.FlagEdited, store.FlagDeleted, store.FlagNotInRoster, store.FlagDispute, store.FlagLate, store.FlagOther} {
 		if e.web.msgs.Lookup("kind."+string(k)) == nil {
 			t.Errorf("no words for flag kind %s", k)
 		}
@@ -720,6 +720,104 @@ func TestWebAddPlayerAndAdjust(t *testing.T) {
 		t.Fatalf("adjust:\n%s", r.body)
 	}
 	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.wounds_adjusted" || last.Reason != "грубость" {
+		t.Fatalf("last event: %+v", last)
+	}
+}
+
+// The queue and the flag pages speak the moderator's language: the bot's reply without its
+// forum markup (no «[i]», no cut «[/i»), a dispute's words once, an edited post explained in
+// Russian (the daemon's English note only under "for the administrator"), a merged post's part
+// named as such rather than by the daemon's id («10~2»).
+func TestWebQueueInPeoplesWords(t *testing.T) {
+	e := newWebEnv(t)
+	e.flagPost("7", "Джелу", forum.Post{Text: "1-й ход крестоносца к1 на К-шестнадцать"}, store.FlagUnreadable, "line 1: no cell")
+	e.flagPost("8", "snovaya", forum.Post{Text: "#спор ход был неверный"}, store.FlagDispute, "#спор ход был неверный")
+	edited := e.flagPost("10~2", "Джелу", forum.Post{Text: move}, store.FlagEdited,
+		"the post was edited after the decision (1-й ход крестоносца к1 на K15); the first version stands [0123456789ab]")
+	c := e.client()
+	c.mustLogin()
+	q := c.get("/g/g/")
+	for _, bad := range []string{"[i]", "[/i", "[b]", "the post was edited", "10~2"} {
+		if strings.Contains(q.body, bad) {
+			t.Errorf("the queue shows %q:\n%s", bad, q.body)
+		}
+	}
+	if n := strings.Count(q.body, "ход был неверный"); n != 1 {
+		t.Errorf("the dispute's words shown %d times:\n%s", n, q.body)
+	}
+	f := c.get(fmtPath("/g/g/flag/%d", edited))
+	if !strings.Contains(f.body, "исправил пост уже после решения") || !strings.Contains(f.body, "часть 2") || strings.Contains(f.body, "10~2") {
+		t.Errorf("the edited post's page:\n%s", f.body)
+	}
+	if i := strings.Index(f.body, "the post was edited"); i >= 0 && !strings.Contains(f.body[:i], "Подробности для администратора") {
+		t.Errorf("the daemon's English note is shown as the explanation:\n%s", f.body)
+	}
+}
+
+// A late move's flag has its own kind (issue 19): the queue and the flag's page name it in
+// Russian, and accepting it judges the move, which the moderator may retype.
+func TestWebLateFlag(t *testing.T) {
+	e := newWebEnv(t)
+	id := e.flagPost("8", "snovaya", forum.Post{Text: "1-й ход сарацина н1 на N1"}, store.FlagLate, "Пост появился в теме с опозданием.")
+	c := e.client()
+	c.mustLogin()
+	if q := c.get("/g/g/"); !strings.Contains(q.body, "ход с опозданием") {
+		t.Errorf("the queue does not name a late move:\n%s", q.body)
+	}
+	f := c.get(fmtPath("/g/g/flag/%d", id))
+	if !strings.Contains(f.body, "ход с опозданием") || !strings.Contains(f.body, `id="accept-text"`) {
+		t.Errorf("the flag's page of a late move:\n%s", f.body)
+	}
+}
+
+// The daemon's clock_jump flag is about no post: the queue and its page name it in Russian and
+// the page renders without a post (issue 19).
+func TestWebClockJumpFlag(t *testing.T) {
+	e := newWebEnv(t)
+	if err := e.st.Commit(context.Background(), store.Commit{Game: "g", At: e.when,
+		Flags: []store.NewFlag{{Kind: store.FlagClockJump, Detail: "Часы сервера ведущего прыгнули вперёд на 24h0m0s."}}}); err != nil {
+		t.Fatal(err)
+	}
+	flags, err := e.rv.List(context.Background())
+	if err != nil || len(flags) != 1 {
+		t.Fatalf("flags %+v %v", flags, err)
+	}
+	c := e.client()
+	c.mustLogin()
+	if q := c.get("/g/g/"); !strings.Contains(q.body, "скачок часов: сроки задержаны") {
+		t.Errorf("the queue does not name the clock jump:\n%s", q.body)
+	}
+	if f := c.get(fmtPath("/g/g/flag/%d", flags[0].ID)); f.status != http.StatusOK || !strings.Contains(f.body, "скачок часов") {
+		t.Errorf("the clock_jump flag's page: %d\n%s", f.status, f.body)
+	}
+}
+
+// The game page replaces a player and removes one, each with a reason, logged with the
+// moderator's name; an unknown player is refused in words and changes nothing.
+func TestWebReplaceAndRemove(t *testing.T) {
+	e := newWebEnv(t)
+	c := e.client()
+	c.mustLogin()
+	if q := c.get("/g/g/"); !strings.Contains(q.body, `id="replace"`) || !strings.Contains(q.body, `id="remove"`) {
+		t.Fatalf("the game page has no replace and remove forms:\n%s", q.body)
+	}
+	n := len(e.events())
+	r := c.send("/g/g/replace", url.Values{"player": {"Незнакомец"}, "new": {"Вася"}, "reason": {"ушёл"}})
+	if strings.Contains(r.body, "Замена сделана") || len(e.events()) != n {
+		t.Fatalf("replacing a stranger:\n%s", r.body)
+	}
+	r = c.send("/g/g/replace", url.Values{"player": {"snovaya"}, "new": {"Вася"}, "reason": {"уехала в отпуск"}})
+	if !strings.Contains(r.body, "Замена сделана") {
+		t.Fatalf("replace:\n%s", r.body)
+	}
+	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.player_replaced" || last.Actor != modName || last.Reason != "уехала в отпуск" {
+		t.Fatalf("last event: %+v", last)
+	}
+	r = c.send("/g/g/remove", url.Values{"player": {"Вася"}, "reason": {"не отвечает неделю"}})
+	if !strings.Contains(r.body, "Игрок выведен из игры") {
+		t.Fatalf("remove:\n%s", r.body)
+	}
+	if last := e.events()[len(e.events())-1]; last.Kind != "crusade.player_removed" || last.Reason != "не отвечает неделю" {
 		t.Fatalf("last event: %+v", last)
 	}
 }

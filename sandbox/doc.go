@@ -5,7 +5,7 @@
 // and read pages), forms and tokens (my_post_key, posthash), cookies (sid, mybbuser), and rules
 // (flood control 60 s for posts and private messages, auto-merge of a user's consecutive posts
 // within 60 minutes as "[hr]" + text with a "last modified" mark, minimum message length 5,
-// "Thank you" redirect pages with a meta refresh carrying the pid, the English error texts), and
+// "Thank you" redirect pages with a meta refresh carrying the pid, the English error texts, or with Options.Language the Russian pack's words, dates and errors: lang.go), and
 // attachments as MyBB takes them (attach.go: the upload on newreply.php under the posthash,
 // [attachment=N] shown as the picture linked to attachment.php?aid=N, which serves the file).
 //

@@ -185,12 +185,12 @@ type pageData struct {
 func (q *req) base(title string) *pageData {
 	_, cs := q.s.pageCharset()
 	d := &pageData{BB: q.bb, Board: q.s.opts.BoardName, Title: title, Charset: cs, Key: q.key, User: q.user,
-		LogoutKey: q.logoutKey(), CurrentTime: absDate(q.now, q.s.opts.Location)}
+		LogoutKey: q.logoutKey(), CurrentTime: q.s.pack.absDate(q.now, q.s.opts.Location)}
 	if d.Title == "" {
 		d.Title = d.Board
 	}
 	if q.user != nil {
-		_ = q.s.db.QueryRowContext(q.ctx, `SELECT COUNT(CASE WHEN folder = 1 AND status = 0 THEN 1 END), COUNT(*) FROM pms WHERE uid = ?`,
+		_ = q.s.db.QueryRowContext(q.ctx, `SELECT COUNT(CASE WHEN folder = 1 AND status = 0 THEN 1 END), COUNT(*) FROM pms WHERE uid = ? AND visible = 1`,
 			q.user.UID).Scan(&d.Unread, &d.TotalPMs)
 	}
 	return d
@@ -222,7 +222,7 @@ func (q *req) write(status int, html []byte) {
 
 func (q *req) exec(name string, data any) (template.HTML, error) {
 	var b bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
+	if err := q.s.pack.tmpl.ExecuteTemplate(&b, name, data); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
@@ -243,7 +243,7 @@ func (q *req) page(title string, nav []navItem, active, name string, data any) {
 		}
 	}
 	var b bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&b, "layout", d); err != nil {
+	if err := q.s.pack.tmpl.ExecuteTemplate(&b, "layout", d); err != nil {
 		q.fail(err)
 		return
 	}
@@ -252,10 +252,11 @@ func (q *req) page(title string, nav []navItem, active, name string, data any) {
 
 // redirect renders MyBB's "Thank you" page: HTTP 200 with a meta refresh to target.
 func (q *req) redirect(target string, msg template.HTML) {
+	msg = template.HTML(q.s.pack.tr(string(msg)))
 	d := q.base("")
 	d.Refresh, d.Content = target, msg
 	var b bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&b, "redirect", d); err != nil {
+	if err := q.s.pack.tmpl.ExecuteTemplate(&b, "redirect", d); err != nil {
 		q.fail(err)
 		return
 	}
@@ -264,6 +265,7 @@ func (q *req) redirect(target string, msg template.HTML) {
 
 // errorPage renders MyBB's generic error page.
 func (q *req) errorPage(msg template.HTML) {
+	msg = template.HTML(q.s.pack.tr(string(msg)))
 	q.page("", nil, "", "error", map[string]any{"Board": q.s.opts.BoardName, "Message": msg})
 }
 
@@ -293,11 +295,11 @@ func (q *req) moderates(fid int) (bool, error) {
 
 func (q *req) renderer() *renderer {
 	loc := q.s.opts.Location
-	return &renderer{bburl: q.bb, now: q.now, date: func(t time.Time) string { return relDate(t, q.now, loc) }}
+	return &renderer{bburl: q.bb, now: q.now, date: func(t time.Time) string { return q.s.pack.relDate(t, q.now, loc) }, words: q.s.pack.markup}
 }
 
 func (q *req) date(unix int64) template.HTML {
-	return template.HTML(relDate(time.Unix(unix, 0), q.now, q.s.opts.Location))
+	return template.HTML(q.s.pack.relDate(time.Unix(unix, 0), q.now, q.s.opts.Location))
 }
 
 // ---- index and forum list ----
@@ -384,11 +386,11 @@ func (q *req) forumdisplay() {
 		if t.Sticky {
 			v.Kind = "forumdisplay_sticky"
 			if i == 0 {
-				v.Sep = "Important Threads"
+				v.Sep = q.s.pack.tr("Important Threads")
 			}
 		} else if i == 0 || ts[i-1].Sticky {
 			if i > 0 {
-				v.Sep = "Normal Threads"
+				v.Sep = q.s.pack.tr("Normal Threads")
 			}
 		}
 		if pages := (t.Posts + q.s.opts.PostsPerPage - 1) / q.s.opts.PostsPerPage; pages > 1 {
@@ -398,7 +400,7 @@ func (q *req) forumdisplay() {
 		}
 		views = append(views, v)
 	}
-	q.page(f.Name, []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}}, f.Name, "forumdisplay",
+	q.page(f.Name, []navItem{{URL: "forumdisplay.php?fid=1", Name: q.s.pack.tr("My Category")}}, f.Name, "forumdisplay",
 		map[string]any{"BB": q.bb, "FID": f.FID, "Name": f.Name, "Threads": views, "CanPost": q.user != nil,
 			"Pagination": forumPagination(f.FID, page, pages)})
 }
@@ -599,7 +601,7 @@ func (q *req) showthread() {
 	var lastPID int
 	_ = q.s.db.QueryRowContext(q.ctx, `SELECT pid FROM posts WHERE tid = ? AND visible = 1 ORDER BY dateline DESC, pid DESC LIMIT 1`, tid).Scan(&lastPID)
 	f, _ := q.s.forum(q.ctx, t.FID)
-	nav := []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}}
+	nav := []navItem{{URL: "forumdisplay.php?fid=1", Name: q.s.pack.tr("My Category")}}
 	if f != nil {
 		it, err := q.forumNav(f)
 		if err != nil {
@@ -676,7 +678,7 @@ func (q *req) newreply() {
 		var re *RuleError
 		switch {
 		case errors.As(err, &re):
-			data["Errors"] = htmlList(re.Messages)
+			data["Errors"] = q.list(re.Messages)
 			data["Message"] = q.textarea(message)
 			data["PostSubject"] = q.in("subject")
 			data["ReplyTo"] = q.inInt("replyto")
@@ -724,7 +726,7 @@ func (q *req) newreply() {
 	}
 	data["ModOptions"] = mod
 	f, _ := q.s.forum(q.ctx, t.FID)
-	nav := []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}}
+	nav := []navItem{{URL: "forumdisplay.php?fid=1", Name: q.s.pack.tr("My Category")}}
 	if f != nil {
 		it, err := q.forumNav(f)
 		if err != nil {
@@ -734,13 +736,13 @@ func (q *req) newreply() {
 		nav = append(nav, it)
 	}
 	nav = append(nav, navItem{URL: fmt.Sprintf("showthread.php?tid=%d", t.TID), Name: t.Subject})
-	q.page(t.Subject+" - Post Reply", nav, "Post Reply", "newreply", data)
+	q.page(t.Subject+" - "+q.s.pack.tr("Post Reply"), nav, q.s.pack.tr("Post Reply"), "newreply", data)
 }
 
-func htmlList(msgs []string) []template.HTML {
+func (q *req) list(msgs []string) []template.HTML {
 	out := make([]template.HTML, len(msgs))
 	for i, m := range msgs {
-		out[i] = template.HTML(escapeAttr(m))
+		out[i] = template.HTML(escapeAttr(q.s.pack.tr(m)))
 	}
 	return out
 }
@@ -765,7 +767,7 @@ func (q *req) newthread() {
 		var re *RuleError
 		switch {
 		case errors.As(err, &re):
-			data["Errors"] = htmlList(re.Messages)
+			data["Errors"] = q.list(re.Messages)
 			data["Message"] = q.textarea(q.in("message"))
 			data["PostSubject"] = q.in("subject")
 		case err != nil:
@@ -777,8 +779,8 @@ func (q *req) newthread() {
 			return
 		}
 	}
-	q.page(f.Name+" - Post a New Thread", []navItem{{URL: "forumdisplay.php?fid=1", Name: "My Category"}, {URL: fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), Name: f.Name}},
-		"Post New Thread", "newthread", data)
+	q.page(f.Name+" - Post a New Thread", []navItem{{URL: "forumdisplay.php?fid=1", Name: q.s.pack.tr("My Category")}, {URL: fmt.Sprintf("forumdisplay.php?fid=%d", f.FID), Name: f.Name}},
+		q.s.pack.tr("Post New Thread"), "newthread", data)
 }
 
 func (q *req) editpost() {
@@ -806,7 +808,7 @@ func (q *req) editpost() {
 		var re *RuleError
 		switch {
 		case errors.As(err, &re):
-			data["Errors"] = htmlList(re.Messages)
+			data["Errors"] = q.list(re.Messages)
 			data["Message"] = q.textarea(q.in("message"))
 			data["PostSubject"] = q.in("subject")
 			data["EditReason"] = q.in("editreason")
@@ -819,7 +821,7 @@ func (q *req) editpost() {
 			return
 		}
 	}
-	q.page("Edit Post", nil, "Edit Post", "editpost", data)
+	q.page(q.s.pack.tr("Edit Post"), nil, q.s.pack.tr("Edit Post"), "editpost", data)
 }
 
 // ---- login ----
@@ -961,7 +963,7 @@ func (q *req) private() {
 		switch {
 		case errors.As(err, &re):
 			q.page("Compose a Private Message", nav, "Compose a Private Message", "pmcompose", map[string]any{
-				"Key": q.key, "Errors": htmlList(re.Messages), "To": to, "PMSubject": subject,
+				"Key": q.key, "Errors": q.list(re.Messages), "To": to, "PMSubject": subject,
 				"Message": q.textarea(message), "PMID": q.inInt("pmid"), "Do": q.in("do")})
 		case err != nil:
 			q.fail(err)

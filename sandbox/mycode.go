@@ -17,6 +17,7 @@ type renderer struct {
 	bburl string                 // "http://127.0.0.1:8081", no trailing slash
 	date  func(time.Time) string // relative date HTML for quote headers
 	now   time.Time
+	words *strings.Replacer // the language pack's words for the markup's own texts (nil: English)
 }
 
 var (
@@ -98,8 +99,17 @@ func escapeAttr(s string) string {
 	return r.Replace(s)
 }
 
-// Render renders a post's MyCode to HTML.
+// Render renders a post's MyCode to HTML, the markup's own texts ("Code:", "Wrote:") in the
+// board's language.
 func (p *renderer) Render(msg string, allowSmilies bool) string {
+	out := p.render(msg, allowSmilies)
+	if p.words != nil {
+		out = p.words.Replace(out)
+	}
+	return out
+}
+
+func (p *renderer) render(msg string, allowSmilies bool) string {
 	msg = strings.ReplaceAll(msg, "\r", "")
 	msg = strings.ReplaceAll(msg, "\x01", "")
 	msg = escapeText(msg)

@@ -10,7 +10,7 @@ import (
 
 func testRenderer() *renderer {
 	now := time.Date(2026, 11, 30, 3, 22, 30, 0, time.UTC)
-	return &renderer{bburl: "http://board", now: now, date: func(t time.Time) string { return relDate(t, now, time.UTC) }}
+	return &renderer{bburl: "http://board", now: now, date: func(t time.Time) string { return englishPack.relDate(t, now, time.UTC) }}
 }
 
 func TestRenderMyCode(t *testing.T) {
@@ -111,7 +111,7 @@ func TestRelDate(t *testing.T) {
 		{20 * time.Hour, `<span title="11-29-2026">Yesterday</span>, 07:00 PM`},
 		{72 * time.Hour, `11-27-2026, 03:00 PM`},
 	} {
-		if got := relDate(now.Add(-tc.ago), now, time.UTC); got != tc.want {
+		if got := englishPack.relDate(now.Add(-tc.ago), now, time.UTC); got != tc.want {
 			t.Errorf("%v ago: %q, want %q", tc.ago, got, tc.want)
 		}
 	}

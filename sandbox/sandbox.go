@@ -93,6 +93,9 @@ type Options struct {
 	MinMessageLength int
 	// MaxMessageLength is MyBB's maxmessagelength; default 65535.
 	MaxMessageLength int
+	// Language is the pages' language pack: English (MyBB's own, the default) or Russian (a
+	// Russian board's words and dates: lang.go).
+	Language Language
 	// Charset of the pages: "" or "UTF-8", or "windows-1251" (pages encoded in cp1251, characters
 	// outside it as &#NNNN;, form posts decoded from cp1251). SetCharset changes it at run time.
 	Charset string
@@ -108,6 +111,8 @@ type Server struct {
 	secret string
 	marker string     // random placeholder prefix for textarea contents
 	mu     sync.Mutex // serialises writes (flood, merge and insert happen atomically)
+
+	pack *pack // the pages' language
 
 	cfgMu    sync.RWMutex
 	charset  string
@@ -131,6 +136,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.BoardName == "" {
 		opts.BoardName = "ForumGM Test Board"
 	}
+	pk, err := packOf(opts.Language)
+	if err != nil {
+		return nil, err
+	}
 	if opts.PostsPerPage <= 0 {
 		opts.PostsPerPage = 8
 	}
@@ -153,7 +162,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, db: db, charset: opts.Charset, now: opts.Now, marker: "sbxta" + randHex(8) + "x"}
+	s := &Server{opts: opts, db: db, pack: pk, charset: opts.Charset, now: opts.Now, marker: "sbxta" + randHex(8) + "x"}
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, err

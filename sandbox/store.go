@@ -326,7 +326,7 @@ func (s *Server) userStats(ctx context.Context, uid int) (posts, threads int) {
 }
 
 func (s *Server) pmFolder(ctx context.Context, uid, folder int, unreadOnly bool) ([]*pmRow, error) {
-	q := pmSelect + `WHERE m.uid = ? AND m.folder = ?`
+	q := pmSelect + `WHERE m.uid = ? AND m.folder = ? AND m.visible = 1`
 	if unreadOnly {
 		q += ` AND m.status = 0`
 	}
@@ -347,7 +347,7 @@ func (s *Server) pmFolder(ctx context.Context, uid, folder int, unreadOnly bool)
 }
 
 func (s *Server) pm(ctx context.Context, pmid int) (*pmRow, error) {
-	m, err := scanPM(s.db.QueryRowContext(ctx, pmSelect+`WHERE m.pmid = ?`, pmid))
+	m, err := scanPM(s.db.QueryRowContext(ctx, pmSelect+`WHERE m.pmid = ? AND m.visible = 1`, pmid))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("sandbox: pm %d: %w", pmid, forum.ErrNotFound)
 	}

@@ -52,6 +52,9 @@ type Commit struct {
 	// Pause, if set, records the game's paused state (a moderator's pause or resume) with the
 	// events that say so.
 	Pause *PauseUpdate
+	// Link, if set, is the judged post's place in the game's chain (game.Outcome.Link): appended
+	// to the chain table, whose last row a restored referee continues from.
+	Link *Link
 	// Posted, if set, marks an outbox item of the game posted, with the events its posting causes
 	// (a reply that starts a side's clock): both or neither. An item posted already with the same
 	// forum id is left as it is; with another, the commit is refused (ErrOutboxState).
@@ -207,6 +210,11 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 		}
 		if c.Post != nil {
 			if err := recordVerdict(ctx, tx, c.Game, *c.Post, resolved, now); err != nil {
+				return err
+			}
+		}
+		if c.Link != nil {
+			if err := appendLink(ctx, tx, c.Game, c.Link); err != nil {
 				return err
 			}
 		}

@@ -12,12 +12,12 @@ import (
 // them: each after the tables it refers to. TestCopyTablesComplete holds it to the migrations.
 var copyTables = []string{
 	"games", "posts", "events", "outbox", "flags", "cursors", "clocks", "marker_keys", "blobs",
-	"outbox_attachments", "leases", "daemons",
+	"outbox_attachments", "chain", "secrets", "leases", "daemons",
 }
 
 // copyOrder is the order rows are copied in where it matters: a game's events in seq order (the
 // log's gapless trigger checks each insert).
-var copyOrder = map[string]string{"events": "game_id, seq", "posts": "rowid"}
+var copyOrder = map[string]string{"events": "game_id, seq", "posts": "rowid", "chain": "game_id, k"}
 
 // identityColumns are the PostgreSQL identity columns (table.column): after rows are copied in
 // with their values, each column's sequence must continue after the largest. posts.rowid stands

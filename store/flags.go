@@ -19,12 +19,14 @@ const (
 	FlagDeleted     = game.FlagDeleted
 	FlagNotInRoster = game.FlagNotInRoster
 	FlagDispute     = game.FlagDispute
+	FlagLate        = game.FlagLate
+	FlagClockJump   = game.FlagClockJump
 	FlagOther       = game.FlagOther
 )
 
 func validFlagKind(k FlagKind) bool {
 	switch k {
-	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagOther:
+	case FlagUnreadable, FlagEdited, FlagDeleted, FlagNotInRoster, FlagDispute, FlagLate, FlagClockJump, FlagOther:
 		return true
 	}
 	return false

@@ -114,7 +114,8 @@ func TestOldVersionDBMigrates(t *testing.T) {
 		for _, l := range strings.Split(d, "\n") {
 			if strings.HasPrefix(l, "== ") {
 				in = l == "== schema_migrations" || l == "== marker_keys" || // gained rows; new tables
-					l == "== blobs" || l == "== outbox_attachments" || l == "== leases" || l == "== daemons"
+					l == "== blobs" || l == "== outbox_attachments" || l == "== chain" || l == "== secrets" ||
+					l == "== leases" || l == "== daemons"
 			}
 			if !in {
 				keep = append(keep, l)
@@ -261,5 +262,61 @@ func TestOpenOddPath(t *testing.T) {
 	}
 	if _, err := Open(ctx, ""); !errors.Is(err, ErrInvalid) {
 		t.Errorf("empty path: %v", err)
+	}
+}
+
+// Migration 0007 widens the flags' kinds by 'late' (a move that reached the bot late): a store
+// written before keeps its flags (ids, kinds, states) and its indexes, takes a late flag, and still
+// refuses a kind nobody knows.
+func TestFlagLateMigration(t *testing.T) {
+	ctx := context.Background()
+	all, err := embeddedMigrations(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	for i, m := range all {
+		if strings.HasSuffix(m.name, "flag_late") {
+			at = i
+		}
+	}
+	if at < 1 {
+		t.Fatal("no flag_late migration")
+	}
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := open(ctx, path, all[:at])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ensureGame(t, old, "g1")
+	v1Commit(t, old, "g1", "100")
+	if _, err := old.w.ExecContext(ctx, `INSERT INTO flags (game_id, source, post_id, kind, detail, created_at) VALUES ('g1', 'thread', '100', 'other', 'old', ?)`, fmtTime(t0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.w.ExecContext(ctx, `INSERT INTO flags (game_id, source, post_id, kind, detail, created_at) VALUES ('g1', 'thread', '100', 'late', 'x', ?)`, fmtTime(t0)); err == nil {
+		t.Fatal("the old schema took a late flag: the test does not test the migration")
+	}
+	old.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := moveCommit("g1", "101")
+	c.Flags = []NewFlag{{Source: SourceThread, PostID: "101", Kind: FlagLate, Detail: "пришёл с опозданием"}}
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatalf("a late flag after the migration: %v", err)
+	}
+	flags, err := s.OpenFlags(ctx, "g1")
+	if err != nil || len(flags) != 2 || flags[0].Kind != FlagOther || flags[0].Detail != "old" || flags[1].Kind != FlagLate {
+		t.Fatalf("flags after the migration: %+v %v", flags, err)
+	}
+	for _, idx := range []string{"flags_by_state", "flags_by_post"} {
+		if n := count(t, s, `SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?`, idx); n != 1 {
+			t.Errorf("index %s missing after the migration", idx)
+		}
+	}
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO flags (game_id, kind, created_at) VALUES ('g1', 'made-up', ?)`, fmtTime(t0)); err == nil {
+		t.Error("a made-up kind was stored")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"forumgm/game"
 	"forumgm/templates"
@@ -17,6 +18,9 @@ import (
 // (flags default to it). The notices are made once the store numbers the flags (Commit.Notices),
 // so each names its flag's own number.
 func (c *Commit) Fill(out game.Outcome, in *game.Input, n Notify) error {
+	if out.Link != nil {
+		c.Link = &Link{K: out.Link.K, PostID: out.Link.PostID, Head: out.Link.Head}
+	}
 	for _, ev := range out.Events {
 		r, err := game.Encode(ev)
 		if err != nil {
@@ -64,9 +68,49 @@ func escape(s string) string { return templates.Escape(s) }
 type Notify struct {
 	Moderators []string // each gets a private message
 	PM         bool     // the forum has private messages (else nobody is notified)
-	// PublicURL is the moderator web UI's address (review.public_url); "" when it is reached
-	// only through an SSH tunnel, and the notice then names the CLI only.
-	PublicURL string
+	// Settle is how they settle it: the notice's commands and web address.
+	Settle Settle
+}
+
+// Settle is how a moderator settles a game's flags, as the notice tells it: commands that run as
+// written (forumgm review --config PATH [--game ID] ...) and the web UI's address.
+type Settle struct {
+	// Config is the config file's absolute path (--config); "": not known (tools, tests).
+	Config string
+	// Game is the game's id when the config lists its games under games: (--game); else "".
+	Game string
+	// WebURL is the web UI's root: review.public_url, or the loopback address the daemon serves
+	// it on (review.listen; Tunnel); "" when there is none.
+	WebURL string
+	// Tunnel: WebURL is the loopback listener on the daemon's host (reached through an SSH tunnel).
+	Tunnel bool
+	// Serve: the config has a web UI but no address for it (review.accounts without review.listen
+	// or review.public_url): `forumgm review serve` starts it and prints its address.
+	Serve bool
+}
+
+// Command is the console command a notice names: "forumgm review --config PATH --game ID", each
+// word quoted for the shell where it needs it.
+func (s Settle) Command() string {
+	c := "forumgm review"
+	if s.Config != "" {
+		c += " --config " + shellQuote(s.Config)
+	}
+	if s.Game != "" {
+		c += " --game " + shellQuote(s.Game)
+	}
+	return c
+}
+
+// shellQuote makes s one word for a POSIX shell: as it is when it holds only letters, digits and
+// -_./:@+=, else in single quotes.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_./:@+=,", r)
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // NoticeView is what the moderation templates get (templates/moderation/notice.tmpl).
@@ -77,7 +121,16 @@ type NoticeView struct {
 	PostID    string
 	Author    string // escaped
 	Permalink string
-	WebURL    string // the flag's page in the web UI ("" without review.public_url)
+	// WebURL is the flag's page in the web UI ("" without one); Tunnel: it is the daemon's
+	// loopback address (an SSH tunnel reaches it); Serve: no address is configured (the Review
+	// command's serve starts the UI and prints one).
+	WebURL string
+	Tunnel bool
+	Serve  bool
+	// Review is the console command to settle the flag with, up to its action (forumgm review
+	// --config PATH [--game ID]); By the recipient's name for --by (both quoted for the shell).
+	Review string
+	By     string
 	// Excerpt is the start of the post (escaped lines); ExcerptMore: the post goes on.
 	Excerpt     []string
 	ExcerptMore bool
@@ -130,13 +183,14 @@ func Notice(v NoticeView) (subject, body string, err error) {
 
 // noticeView is the notice about flag f (numbered n) raised on in, with out the outcome that
 // raised it.
-func noticeView(game string, n int64, f game.Flag, kind FlagKind, in *game.Input, out game.Outcome, publicURL string) NoticeView {
-	v := NoticeView{Game: game, N: n, Kind: kind, PostID: f.PostID}
+func noticeView(game string, n int64, f game.Flag, kind FlagKind, in *game.Input, out game.Outcome, how Settle) NoticeView {
+	v := NoticeView{Game: game, N: n, Kind: kind, PostID: f.PostID, Review: how.Command(), By: "ВАШЕ_ИМЯ",
+		Tunnel: how.Tunnel && how.WebURL != "", Serve: how.Serve && how.WebURL == ""}
 	if v.PostID == "" && in != nil {
 		v.PostID = in.PostID
 	}
-	if publicURL != "" {
-		v.WebURL = strings.TrimRight(publicURL, "/") + "/g/" + url.PathEscape(game) + "/flag/" + strconv.FormatInt(n, 10)
+	if how.WebURL != "" {
+		v.WebURL = strings.TrimRight(how.WebURL, "/") + "/g/" + url.PathEscape(game) + "/flag/" + strconv.FormatInt(n, 10)
 	}
 	var text string
 	if in != nil {
@@ -248,11 +302,14 @@ func notices(game string, out game.Outcome, in *game.Input, flags []NewFlag, n N
 			if i >= len(out.Flags) || i >= len(flags) {
 				break
 			}
-			subject, body, err := Notice(noticeView(game, id, out.Flags[i], flags[i].Kind, in, out, n.PublicURL))
-			if err != nil {
-				return nil, fmt.Errorf("store: moderator notice: %w", err)
-			}
+			v := noticeView(game, id, out.Flags[i], flags[i].Kind, in, out, n.Settle)
 			for _, mod := range n.Moderators {
+				// Each moderator's commands name them (--by), so they run as written.
+				v.By = shellQuote(mod)
+				subject, body, err := Notice(v)
+				if err != nil {
+					return nil, fmt.Errorf("store: moderator notice: %w", err)
+				}
 				items = append(items, OutboxItem{Kind: OutboxPM, Recipient: mod, Subject: subject, Body: body})
 			}
 		}

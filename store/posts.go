@@ -163,6 +163,22 @@ func (s *Store) MarkPostVanished(ctx context.Context, game string, source Source
 	return changed, err
 }
 
+// LastSeenBefore is the id of the game's post from source first seen before t that came last in
+// the order posts were seen ("" when none): a read after it lists every post that reached the
+// forum since about t (the inbox's rescan reads from there: a private message shown late).
+func (s *Store) LastSeenBefore(ctx context.Context, game string, source Source, t time.Time) (string, error) {
+	var id string
+	err := s.r.QueryRowContext(ctx, `SELECT post_id FROM posts WHERE game_id = ? AND source = ? AND first_seen_at < ?
+		ORDER BY rowid DESC LIMIT 1`, game, source, fmtTime(t)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: last %s post seen before %s in %s: %w", source, fmtTime(t), game, err)
+	}
+	return id, nil
+}
+
 // MovePosts lists the game's posts whose verdict is accepted or refused (the ones whose later edit
 // or deletion matters), in the order they were first seen. Posts already marked vanished are
 // included: the caller may see them come back.

@@ -15,10 +15,10 @@ import (
 	"unicode/utf8"
 )
 
-//go:embed moderation/*.tmpl poster/*.tmpl
+//go:embed moderation/*.tmpl poster/*.tmpl master/*.tmpl
 var shared embed.FS
 
-// LoadShared parses one folder of the shared layer's own texts ("moderation", "poster").
+// LoadShared parses one folder of the shared layer's own texts ("moderation", "poster", "master").
 func LoadShared(dir string) (*Set, error) {
 	sub, err := fs.Sub(shared, dir)
 	if err != nil {

@@ -56,6 +56,7 @@ type step struct {
 	out           game.Outcome
 	input         game.Input
 	undoableEvent bool
+	chain         []game.Link // the chain before the post
 }
 
 // play replays a transcript step by step, keeping the whole event log.
@@ -66,6 +67,7 @@ func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step
 		t.Fatal(err)
 	}
 	var log []game.Record
+	var chain []game.Link
 	keep := func(evs []game.Event) {
 		for _, ev := range evs {
 			rec, err := game.Encode(ev)
@@ -93,9 +95,13 @@ func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step
 		}
 		in := game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}
 		st := step{index: i, before: append([]game.Record(nil), log...), stateBefore: snapshot(t, ref), input: in}
+		st.chain = append([]game.Link(nil), chain...)
 		out, err := ref.Judge(in)
 		if err != nil {
 			t.Fatalf("post %d: %v", i, err)
+		}
+		if out.Link != nil {
+			chain = append(chain, *out.Link)
 		}
 		keep(out.Events)
 		st.out, st.stateAfter = out, snapshot(t, ref)
@@ -206,6 +212,9 @@ func conform(t *testing.T, tr *Transcript) {
 			if err := r.Restore(last.before); err != nil {
 				t.Fatal(err)
 			}
+			if err := r.Rechain(last.chain); err != nil { // what the daemon reads back from the store
+				t.Fatal(err)
+			}
 		}
 		a, errA := full.Judge(last.input)
 		b, errB := lean2.Judge(last.input)
@@ -217,9 +226,24 @@ func conform(t *testing.T, tr *Transcript) {
 				t.Errorf("the lean referee's message %d differs", i)
 			}
 		}
+		// Restored with the chain the store keeps, the referee decides the post as the live one did.
+		ja, _ := json.Marshal(a.Events)
+		jl, _ := json.Marshal(last.out.Events)
+		if string(ja) != string(jl) || len(a.Messages) != len(last.out.Messages) {
+			t.Errorf("restored with its chain, the referee decided the last post otherwise:\n%s\nlive:\n%s", ja, jl)
+		}
 	}
 
-	// Every draw recorded in the log derives from the seed.
+	// Every draw recorded in the log derives from the seed and the chain at its position.
+	heads := []string{game.ChainStart(game.Commitment(tr.Seed, tr.Salt))}
+	for _, s := range steps {
+		if s.out.Link != nil {
+			if s.out.Link.K != uint64(len(heads)) || s.out.Link.Head != game.Chain(heads[len(heads)-1], s.input.Author, s.input.PostID, s.input.Post.Text) {
+				t.Errorf("post %d: chain link %+v is not the next post's", s.index, *s.out.Link)
+			}
+			heads = append(heads, s.out.Link.Head)
+		}
+	}
 	for i, rec := range log {
 		ev, err := fresh.Decode(rec)
 		if err != nil {
@@ -227,7 +251,7 @@ func conform(t *testing.T, tr *Transcript) {
 		}
 		if d, ok := ev.(game.Drawer); ok {
 			for _, dr := range d.Drawn() {
-				if game.Derive(tr.Seed, dr.N, dr.Bound) != dr.Value {
+				if dr.K >= uint64(len(heads)) || game.Derive(tr.Seed, heads[dr.K], dr.N, dr.Bound) != dr.Value {
 					t.Errorf("event %d (%s): draw %d does not derive from the seed", i, rec.Kind, dr.N)
 				}
 			}

@@ -158,8 +158,9 @@ func TestDragonballExamples(t *testing.T) {
 				t.Fatalf("no opening post with the commitment: %+v", o.Timed)
 			}
 			last := o.Timed[len(o.Timed)-1].Replies
-			if !strings.Contains(last[len(last)-1], "Зерно партии") || !strings.Contains(last[0], "[b]Раунд") {
-				t.Errorf("the last timed post is the report and the end with the seed: %q", last)
+			if len(last) < 3 || !strings.Contains(last[len(last)-2], "Зерно партии") || !strings.Contains(last[0], "[b]Раунд") ||
+				!strings.Contains(last[len(last)-1], "Итоги игры «Драконбол» в цифрах") {
+				t.Errorf("the last timed posts are the report, the end with the seed and the summary: %q", last)
 			}
 			c.check(t, o)
 			b2, _ := replayDragonball(t, path)

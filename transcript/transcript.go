@@ -31,6 +31,9 @@ type Transcript struct {
 	// Bot is the game master's account name in the thread (default "gm-bot"). Its posts in a
 	// transcript are what the game posted (forumgm verify compares them with a replay).
 	Bot string `yaml:"bot"`
+	// Reminders is how long before a deadline the players who owe something are reminded by
+	// private message ("2h"); empty: no reminders (the daemon's default is config's).
+	Reminders string `yaml:"reminders"`
 
 	// Seed is settings.seed: the seed the game's draws come from (default "1"); Salt hides it
 	// in the commitment (settings.salt, default "transcript").
@@ -44,7 +47,7 @@ type Transcript struct {
 }
 
 // common are the keys Transcript decodes itself; the rest belongs to the game.
-var common = map[string]bool{"game": true, "start": true, "posts": true, "until": true, "bot": true}
+var common = map[string]bool{"game": true, "start": true, "posts": true, "until": true, "bot": true, "reminders": true}
 
 // Post is one post or private message.
 type Post struct {
@@ -52,6 +55,11 @@ type Post struct {
 	At      time.Time `yaml:"at"`
 	Private bool      `yaml:"private,omitempty"`
 	Text    string    `yaml:"text"`
+	// Command makes the entry a moderator's command, not a post (the author is the moderator):
+	// "extend 2h [DEADLINE]", "holiday 2026-12-03", "clarify" (Text is the clarification),
+	// "length N", "pause", "resume", "end [WINNER]" (see Command). Reason is logged with it.
+	Command string `yaml:"command,omitempty"`
+	Reason  string `yaml:"reason,omitempty"`
 }
 
 // Load reads a transcript file of one of the games in reg.
@@ -96,12 +104,22 @@ func parse(b []byte, dir string, reg *game.Registry) (*Transcript, error) {
 		if p.At.Before(t.Start) {
 			return nil, fmt.Errorf("transcript: post %d (%s) at %s is before the start", i, p.Author, p.At.Format(time.RFC3339))
 		}
+		if p.Command != "" {
+			if _, err := Command(p, t.Start.Location()); err != nil {
+				return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
+			}
+		}
 		if i > 0 && p.At.Before(t.Posts[i-1].At) {
 			return nil, fmt.Errorf("transcript: post %d (%s) is earlier than the post before it", i, p.Author)
 		}
 	}
 	if t.Bot == "" {
 		t.Bot = "gm-bot"
+	}
+	if t.Reminders != "" {
+		if d, err := time.ParseDuration(t.Reminders); err != nil || d <= 0 {
+			return nil, fmt.Errorf("transcript: reminders: %q: want how long before a deadline, such as 2h", t.Reminders)
+		}
 	}
 	if _, err := t.Setup(); err != nil {
 		return nil, err
@@ -130,6 +148,10 @@ type Result struct {
 	Timed []Timed      `json:"timed"`
 	// Events is the game's event log, in order (not in the JSON).
 	Events []game.Event `json:"-"`
+	// Start is the head of the game's chain before any post and Chain the posts it absorbed, in
+	// order (docs/fairness.md, section 1; not in the JSON).
+	Start string      `json:"-"`
+	Chain []game.Link `json:"-"`
 }
 
 // split separates the game's own keys from the common ones, and takes the seed and the salt out
@@ -171,7 +193,7 @@ func (t *Transcript) Setup() (*game.Setup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	setup, err := g.Setup(game.Spec{Node: t.spec, Start: t.Start, Dir: t.dir})
+	setup, err := g.Setup(game.Spec{Node: t.spec, Start: t.Start, Dir: t.dir, Staff: []string{t.Bot}})
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %s: %w", t.Game, err)
 	}
@@ -184,7 +206,8 @@ func (t *Transcript) Referee() (*referee.Referee, error) {
 	if err != nil {
 		return nil, err
 	}
-	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt})
+	lead, _ := time.ParseDuration(t.Reminders)
+	return referee.New(setup, referee.Options{Bot: t.Bot, Seed: t.Seed, Salt: t.Salt, Location: t.Start.Location(), RemindLead: lead})
 }
 
 // Replay runs the transcript and gives each post's verdict and replies and the final state.
@@ -194,7 +217,8 @@ func (t *Transcript) Replay() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Posts: []PostResult{}, Timed: []Timed{}}
+	_, head := ref.ChainHead()
+	res := &Result{Posts: []PostResult{}, Timed: []Timed{}, Start: head}
 	// posted is what the game's replies at at become on the forum: a transcript posts each reply
 	// at the time of what it answers (no posting delays), so a reply that starts a clock states
 	// the deadline from then, and its delivery moves nothing (its events, if any, are kept).
@@ -240,7 +264,18 @@ func (t *Transcript) Replay() (*Result, error) {
 		if p.Private {
 			src = game.PM
 		}
-		out, err := ref.Judge(game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
+		var out game.Outcome
+		if p.Command != "" {
+			cmd, err := Command(p, t.Start.Location())
+			if err == nil {
+				out, err = ref.Moderate(cmd)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("transcript: post %d (%s, %s): %w", i, p.Author, p.Command, err)
+			}
+		} else {
+			out, err = ref.Judge(game.Input{Source: src, PostID: strconv.Itoa(i), Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
+		}
 		if err == nil {
 			err = posted(p.At, &out)
 		}
@@ -248,6 +283,9 @@ func (t *Transcript) Replay() (*Result, error) {
 			return nil, fmt.Errorf("transcript: post %d (%s): %w", i, p.Author, err)
 		}
 		res.Events = append(res.Events, out.Events...)
+		if out.Link != nil {
+			res.Chain = append(res.Chain, *out.Link)
+		}
 		pr := PostResult{Index: i, Author: p.Author, Verdict: string(out.Verdict), Replies: bodies(out.Messages)}
 		res.Posts = append(res.Posts, pr)
 		if p.At.After(last) {

@@ -13,10 +13,6 @@ import (
 // holds it; copying the file itself while the daemon writes can give a corrupt copy.
 func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("backup", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm backup --config config.yaml FILE")
-		fs.PrintDefaults()
-	}
 	cfg, err := loadConfig(fs, path, args)
 	if err != nil {
 		return err

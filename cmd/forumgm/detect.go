@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -21,9 +20,8 @@ import (
 )
 
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	file := fs.String("file", "", "a saved thread page (HTML)")
+	fs := newFlags("detect", stderr, "")
+	file := fs.String("file", "", "a saved thread `PAGE` (HTML)")
 	asJSON := fs.Bool("json", false, "print the finding as JSON")
 	tz := fs.String("timezone", "UTC", "the forum's time zone, for times shown without one")
 	// Flags may follow the URL: parse what comes after it too.
@@ -147,17 +145,9 @@ func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 	var b strings.Builder
 	d, _ := registry().Lookup(f.Dialect)
 	base, thread := "https://forum.example.org/", "\"1\""
-	if u, err := url.Parse(pageURL); err == nil && u.Host != "" {
-		u.RawQuery, u.Fragment = "", ""
-		if cut := d.ThreadPath; cut != "" && strings.Contains(u.Path, cut) {
-			u.Path = u.Path[:strings.Index(u.Path, cut)+1]
-		} else if i := strings.LastIndex(u.Path, "/"); i >= 0 {
-			u.Path = u.Path[:i+1]
-		}
-		base = u.String()
-	}
-	if d.ThreadID != nil {
-		if id, ok := d.ThreadID(pageURL); ok {
+	if u, id := boardOf(d, pageURL); u != "" {
+		base = u
+		if id != "" {
 			thread = fmt.Sprintf("%q", id)
 		}
 	}
@@ -180,6 +170,25 @@ func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 		b.WriteString("    # reading only: add thread_url, login_* and reply_* to post (forum/scrape/README.md)\n")
 	}
 	return b.String()
+}
+
+// boardOf is the board's base address and the thread's id a thread page's URL gives for dialect
+// d ("" for what it does not tell).
+func boardOf(d forum.Dialect, pageURL string) (base, thread string) {
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Host == "" {
+		return "", ""
+	}
+	u.RawQuery, u.Fragment = "", ""
+	if cut := d.ThreadPath; cut != "" && strings.Contains(u.Path, cut) {
+		u.Path = u.Path[:strings.Index(u.Path, cut)+1]
+	} else if i := strings.LastIndex(u.Path, "/"); i >= 0 {
+		u.Path = u.Path[:i+1]
+	}
+	if d.ThreadID != nil {
+		thread, _ = d.ThreadID(pageURL)
+	}
+	return u.String(), thread
 }
 
 // ownURL is the absolute address a saved page gives for itself (its canonical link, else its

@@ -42,7 +42,8 @@ func startDaemon(t *testing.T, bin, cfgPath, clockPath string) *daemonRun {
 	t.Helper()
 	cmd := exec.Command(bin, "run", "--config", cfgPath)
 	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+clockPath,
-		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h",
+		"FORUMGM_TEST_FIXED_CHANCE=1") // scripted games fix their dice
 	d := &daemonRun{cmd: cmd, out: &syncBuffer{}, exited: make(chan error, 1)}
 	cmd.Stdout, cmd.Stderr = d.out, d.out
 	if err := cmd.Start(); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,8 +20,7 @@ import (
 	"forumgm/store"
 )
 
-const gamesUsage = `usage: forumgm games --config config.yaml ACTION [flags]
-
+const gamesUsage = `actions (ID: a game's id; --game ID says the same):
   list                        every game of the config and of the store: kind, thread, state, open flags
   add FILE                    add the game in FILE (one entry of games:, YAML) to the config and have
                               the running daemon start it (SIGHUP)
@@ -35,13 +35,21 @@ add and archive need a config with forums: and games: (docs/operations.md, "Seve
 
 func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("games", stderr)
-	by := fs.String("by", "", "the moderator's name (goes into the event log)")
-	reason := fs.String("reason", "", "why (required for pause and end)")
-	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
-	fs.Usage = func() { fmt.Fprintln(stderr, gamesUsage) }
+	fs.Usage = func() { helpUsage(fs, gamesUsage) }
+	by := fs.String("by", "", "the moderator's `NAME` (goes into the event log)")
+	reason := fs.String("reason", "", "why, in a `TEXT` (required for pause and end)")
+	winner := fs.String("winner", "", "end: the `WINNER` (a side or team name, or \"draw\"); empty: the game decides")
+	gameID := gameFlag(fs)
 	pos, err := actionArgs(fs, args)
 	if err != nil {
 		return err
+	}
+	if *gameID != "" && pos[0] != "list" && pos[0] != "add" {
+		// --game ID names the game as the positional ID does (both given: the same game).
+		if len(pos) > 1 && pos[1] != *gameID {
+			return fmt.Errorf("games %s: two games named: %s and --game %s", pos[0], pos[1], *gameID)
+		}
+		pos = append([]string{pos[0], *gameID}, pos[min(2, len(pos)):]...)
 	}
 	need := func(n int, what string) error {
 		if len(pos) < n+1 {
@@ -51,7 +59,7 @@ func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	switch pos[0] {
 	case "list":
-		return gamesList(ctx, *path, stdout)
+		return gamesList(ctx, *path, *gameID, stdout)
 	case "add":
 		if err := need(1, "which file holds the game"); err != nil {
 			return err
@@ -64,7 +72,7 @@ func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		err := withGame(ctx, *path, pos[1], func(rv *review.Review) error {
 			over, err := rv.Over(ctx)
 			if err == nil && !over {
-				err = fmt.Errorf("games archive: %s has not ended; end it first (forumgm games end %s --by NAME --reason R)", pos[1], pos[1])
+				err = fmt.Errorf("games archive: %s has not ended; end it first (forumgm games --config %s end %s --by NAME --reason R)", pos[1], *path, pos[1])
 			}
 			return err
 		})
@@ -100,8 +108,13 @@ func cmdGames(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // gamesList prints every game of the config, and the store's games no longer in it (archived).
-func gamesList(ctx context.Context, path string, stdout io.Writer) error {
+// With id, only that game.
+func gamesList(ctx context.Context, path, id string, stdout io.Writer) error {
 	all, err := config.Load(path, knownGames())
+	if err != nil {
+		return err
+	}
+	views, err := gamesOf(all, id)
 	if err != nil {
 		return err
 	}
@@ -123,8 +136,16 @@ func gamesList(ctx context.Context, path string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tKIND\tFORUM\tTHREAD\tSTATE\tFLAGS\tEVENTS\tLAST EVENT")
 	listed := map[string]bool{}
-	for _, v := range all.GameConfigs() {
+	for _, v := range views {
 		listed[v.Game.ID] = true
+		// A game the daemon has not run yet is not registered here: listing it must not create
+		// it nor fix its start time and seed (the first run does).
+		if _, err := st.Game(ctx, v.Game.ID); errors.Is(err, store.ErrNotFound) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tnot started yet (the daemon's first run starts it)\t-\t0\t-\n", v.Game.ID, v.Game.Kind, forumName(v), v.Forum.Thread)
+			continue
+		} else if err != nil {
+			return err
+		}
 		rv, err := reviewOf(ctx, v, st)
 		if err != nil {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\terror: %v\t\t\t\n", v.Game.ID, v.Game.Kind, forumName(v), v.Forum.Thread, err)
@@ -157,7 +178,7 @@ func gamesList(ctx context.Context, path string, stdout io.Writer) error {
 		return err
 	}
 	for _, g := range stored {
-		if listed[g.ID] {
+		if listed[g.ID] || id != "" {
 			continue
 		}
 		events, last, err := eventsOf(ctx, st, g.ID)

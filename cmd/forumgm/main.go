@@ -15,32 +15,38 @@ import (
 	_ "time/tzdata" // time zones work on minimal machines
 )
 
-// command is one subcommand: its name, its one-line summary for the usage, and its run function,
-// which gets the arguments after the name and the standard streams.
+// command is one subcommand: its name, its usage line (after "forumgm"), the one sentence
+// saying what it does (the usage's list and the command's -h), and its run function, which gets
+// the arguments after the name and the standard streams.
 type command struct {
 	name    string
+	usage   string
 	summary string
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-// commands names every subcommand and its run function; the usage lists them in this order.
-var commands = []command{
-	{"backup", "backup --config F FILE: a consistent copy of the database while the daemon runs (SQLite's backup API)", cmdBackup},
-	{"check-config", "validate a configuration file: forumgm check-config --config config.yaml", cmdCheckConfig},
-	{"detect", "recognise the forum engine of a thread page (URL or --file), name its dialect, print a forum: block", runDetect},
-	{"forum-check", "log in, read the game thread and the inbox, report (posts nothing)", cmdForumCheck},
-	{"games", "the games of a config: forumgm games --config config.yaml list|add FILE|pause|resume|end|archive ID", cmdGames},
-	{"posts", "print the posts a dialect extracts from a saved page or a URL (--json)", runPosts},
-	{"replay", "replay a game from a transcript file and print each reply (--json: one JSON object)", runReplay},
-	{"review", "moderator queue: review --config F [list|show ID|log [N]|accept ID [--text MOVE]|reject ID|close ID|undo|pause|resume|end [--winner W]] --by NAME [--reason TEXT]; review --config F serve [--listen ADDR] [--game ID] (web UI, every game)", cmdReview},
-	{"run", "run the game master daemon: forumgm run --config config.yaml", cmdRun},
-	{"sandbox", "play a game on a local sandbox forum: forumgm sandbox [--game NAME] [--addr 127.0.0.1:0] [--dir DIR]", cmdSandbox},
-	{"verify", "check a game's fairness: forumgm verify --seed S --salt T THREAD.yaml, or --config config.yaml (the game in the store)", runVerify},
+// commandTable names every subcommand; the usage lists them in this order. (A function, not a
+// variable: the commands' flag sets read their usage from it.)
+func commandTable() []command {
+	return []command{
+		{"backup", "backup [--config FILE] COPY.db", "Write a consistent copy of the store while the daemon runs (SQLite's backup API).", cmdBackup},
+		{"check-config", "check-config [--config FILE] [--game ID]", "Check a configuration file: every field, each game's settings and roster, the passwords it names and, when the bot can log in, the names on the forum.", cmdCheckConfig},
+		{"detect", "detect (--file PAGE | URL) [flags]", "Recognise the forum engine of a thread page, name its dialect and print a forum: block for the config.", runDetect},
+		{"forum-check", "forum-check [--config FILE] [--game ID] [--last N]", "Log in to each game's forum, read its thread and the inbox, and report what forumgm would see (posts nothing).", cmdForumCheck},
+		{"games", "games [--config FILE] [--game ID] ACTION [ID] [flags]", "List, add, pause, resume, end and archive the games of a config.", cmdGames},
+		{"posts", "posts (--file PAGE | --url URL) [--dialect NAME | --config FILE [--game ID]] [flags]", "Print the posts a dialect reads from a saved page or a URL.", runPosts},
+		{"replay", "replay [--json | --thread] TRANSCRIPT.yaml", "Replay a game from a transcript file and print each reply.", runReplay},
+		{"review", "review [--config FILE] [--game ID] ACTION [ID] [flags]", "Settle the moderator queue of a game from the console, or serve the moderator web UI.", cmdReview},
+		{"run", "run [--config FILE]", "Run the game master daemon for every game of the config.", cmdRun},
+		{"sandbox", "sandbox [--game NAME] [--addr HOST:PORT] [--dir DIR] [flags]", "Play a game on a local sandbox forum in the browser.", cmdSandbox},
+		{"stats", "stats [--config FILE] [--json]", "Print every game in the store with its result, and per player the games, wins, moves and penalties.", cmdStats},
+		{"verify", "verify ([--seed SEED --salt SALT] THREAD.yaml | THREAD-URL | --file PAGE... | --config FILE [--game ID])", "Check that a game followed from the seed it revealed: from its thread as a guest, saved pages, a transcript or the store.", runVerify},
+	}
 }
 
 // lookup finds the command called name.
 func lookup(name string) (command, bool) {
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if c.name == name {
 			return c, true
 		}
@@ -51,7 +57,7 @@ func lookup(name string) (command, bool) {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: forumgm COMMAND [flags]")
 	fmt.Fprintln(w, "\ncommands:")
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'forumgm COMMAND -h' for a command's flags.")

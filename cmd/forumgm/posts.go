@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,14 +18,14 @@ import (
 )
 
 func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("posts", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dialect := fs.String("dialect", "", "forum dialect: "+strings.Join(registry().ReaderNames(), ", ")+" (default: the config's)")
-	file := fs.String("file", "", "a saved page (HTML)")
+	fs := newFlags("posts", stderr, "")
+	dialect := fs.String("dialect", "", "the forum dialect's `NAME`: "+strings.Join(registry().ReaderNames(), ", ")+" (default: the config's)")
+	file := fs.String("file", "", "a saved `PAGE` (HTML)")
 	url := fs.String("url", "", "a page to fetch (thread page, inbox or private message)")
 	asJSON := fs.Bool("json", false, "print one JSON array")
 	tz := fs.String("timezone", "", "the forum's time zone, for times shown without one (default: the config's, else UTC)")
-	cfgPath := fs.String("config", "", "a file with a forum: block (dialect, url, timezone, extra) to read the page with")
+	cfgPath := fs.String("config", "", "a `FILE` with a forum: block (dialect, url, timezone, extra) to read the page with, or a config's forums:")
+	gameID := fs.String("game", "", "with a config of several forums: the `ID` of the game whose forum reads the page")
 	extra := extraFlag{}
 	fs.Var(extra, "extra", "key=value added to the forum's extra settings (the generic dialect's selectors); repeatable")
 	if err := fs.Parse(args); err != nil {
@@ -35,7 +34,7 @@ func runPosts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fb := forumBlock{}
 	if *cfgPath != "" {
 		var err error
-		if fb, err = readForumBlock(*cfgPath); err != nil {
+		if fb, err = readForumBlock(*cfgPath, *gameID); err != nil {
 			return err
 		}
 	}
@@ -145,9 +144,17 @@ type forumBlock struct {
 	Extra    map[string]string `yaml:"extra"`
 }
 
-func readForumBlock(path string) (forumBlock, error) {
+// readForumBlock reads the forum a page is read with from the file at path: its forum: block (a
+// single-game config, detect's output), or in a several-game config the forum of the game id
+// names (the only forum when there is one).
+func readForumBlock(path, id string) (forumBlock, error) {
 	var doc struct {
-		Forum forumBlock `yaml:"forum"`
+		Forum  forumBlock            `yaml:"forum"`
+		Forums map[string]forumBlock `yaml:"forums"`
+		Games  []struct {
+			ID    string `yaml:"id"`
+			Forum string `yaml:"forum"`
+		} `yaml:"games"`
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -156,7 +163,29 @@ func readForumBlock(path string) (forumBlock, error) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return doc.Forum, fmt.Errorf("%s: %w", path, err)
 	}
-	return doc.Forum, nil
+	if len(doc.Forums) == 0 {
+		return doc.Forum, nil
+	}
+	var ids []string
+	for _, g := range doc.Games {
+		if g.ID == id && id != "" {
+			fb, ok := doc.Forums[g.Forum]
+			if !ok {
+				return fb, fmt.Errorf("%s: games: %s's forum %q is not one of forums:", path, id, g.Forum)
+			}
+			return fb, nil
+		}
+		ids = append(ids, g.ID)
+	}
+	if id == "" && len(doc.Forums) == 1 {
+		for _, fb := range doc.Forums {
+			return fb, nil
+		}
+	}
+	if id == "" {
+		return forumBlock{}, fmt.Errorf("%s: %d forums; name the game whose forum reads the page with --game (%s)", path, len(doc.Forums), strings.Join(ids, ", "))
+	}
+	return forumBlock{}, fmt.Errorf("%s: no game %q (games: %s)", path, id, strings.Join(ids, ", "))
 }
 
 // pageFrom reads a forum page from a saved file, or else fetches it from url: its bytes as sent

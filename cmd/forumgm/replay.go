@@ -3,22 +3,15 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 
 	"forumgm/transcript"
 )
 
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("replay", stderr, "")
 	asJSON := fs.Bool("json", false, `print one JSON object: {"posts":[...],"final":{...},"timed":[...]}`)
 	thread := fs.Bool("thread", false, "print the whole thread as a transcript, the bot's posts included (for forumgm verify)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: forumgm replay [--json | --thread] TRANSCRIPT.yaml")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(reorder(args)); err != nil {
 		return err
 	}

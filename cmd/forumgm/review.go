@@ -13,6 +13,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/fleet"
 	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/referee"
@@ -21,48 +22,64 @@ import (
 )
 
 // reviewUsage is the review command's help (English, like every CLI message for moderators).
-const reviewUsage = `usage: forumgm review --config config.yaml ACTION [ID] --by NAME [--reason TEXT]
-actions:
+const reviewUsage = `actions (after --config FILE, and --game ID when the config lists several games):
   list                      open flags, oldest first
   show ID                   one flag and its post as first seen
   log [N]                   the last N events (default 30)
   accept ID [--text MOVE]   settle a flag in the post's favour; --text is the move as the player
                             meant it (for an unreadable move or a stranger's move)
   reject ID --reason R      refuse the flagged post (the reason is posted)
-  close ID --reason R       close a flag without any post (settled elsewhere)
+  close ID --reason R       close a flag as settled elsewhere (a dispute's author is told the reason)
+  uphold ID --reason R      settle a dispute: the decision stands, the player is told why
+  overturn ID --reason R [--text MOVE]
+                            settle a dispute for the player: the last penalty still owed is taken
+                            back; --text is the move as the player meant it, judged as theirs
+  settle ID --reason R [--message TEXT]
+                            settle a dispute with a message to the player (default: the reason)
   undo --reason R           undo the last applied move (the board is posted again)
   pause, resume             stop or restart judging and the clock
   end --reason R [--winner W]
                             end the game: W is a side or team, or "draw"; none: the game decides
   add-player NAME --role SIDE --reason R
                             add a forum user to the roster (a side or a team, in the game's terms)
+  replace PLAYER NEW --reason R
+                            NEW takes PLAYER's place (team, warriors or figure); Dragonball refuses a
+                            swallowed player
+  remove PLAYER --reason R  PLAYER leaves: a sign-up game asks his team for a replacement (then the
+                            game's rule: Crusade takes his warriors off the field), else the rule at once
   adjust TARGET N --reason R
                             change a side's or team's count by N (wounds owed, points: the game says; N < 0
                             takes wounds back)
---by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).
---game ID names the game when the config lists several.
-   or: forumgm review --config config.yaml serve [--listen 127.0.0.1:0] [--game ID]
-       (the web UI: every game of the config, each under /g/ID/, unless --game names one)`
+  extend DURATION --reason R [--deadline "2026-12-03 23:00"]
+                            move the next deadline (or the one named) DURATION later (2h, 30m);
+                            announced in the thread; posts until the new time count as in time
+  holiday DAY --reason R    a day off (2026-12-03, the game's zone): the game's clock stands still
+                            that day, moves are refused, every later deadline comes a day later
+  clarify --text T          post T in the thread as the game master's rules clarification
+  length N --reason R       make the game N rounds or turns long (games with a set length)
+  serve [--listen 127.0.0.1:0]
+                            the web UI: every game of the config, each under /g/ID/, unless --game names one
+--by NAME must be one of the game's moderators (moderators; in a one-game config review.accounts too).`
 
 func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, path := configFlags("review", stderr)
-	by := fs.String("by", "", "the moderator's name (goes into the event log)")
-	reason := fs.String("reason", "", "why (required for reject, close, undo and end)")
-	text := fs.String("text", "", "accept: the move as the player meant it, judged as if the player had written it")
-	winner := fs.String("winner", "", `end: the winner (a side or team name, or "draw"); empty: the game decides`)
-	role := fs.String("role", "", "add-player: the side or team the player joins")
-	listen := fs.String("listen", "", "serve: the web UI's loopback address (default: review.listen from the config, else 127.0.0.1:0)")
-	gameID := fs.String("game", "", "the game's id (needed when the config lists several games)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, reviewUsage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { helpUsage(fs, reviewUsage) }
+	by := fs.String("by", "", "the moderator's `NAME` (goes into the event log)")
+	reason := fs.String("reason", "", "why, in a `TEXT` (required for reject, close, uphold, overturn, settle, undo, end, add-player, adjust, extend, holiday and length)")
+	text := fs.String("text", "", "accept, overturn: the `MOVE` as the player meant it, judged as if the player had written it; clarify: the clarification")
+	message := fs.String("message", "", "settle: the `MESSAGE` posted to the player (default: the reason)")
+	deadline := fs.String("deadline", "", "extend: the `DEADLINE` to move, \"2026-12-03 23:00\" in the game's zone (default: the next one)")
+	winner := fs.String("winner", "", "end: the `WINNER` (a side or team name, or \"draw\"); empty: the game decides")
+	role := fs.String("role", "", "add-player: the `SIDE` or team the player joins")
+	listen := fs.String("listen", "", "serve: the web UI's loopback `ADDRESS` (default: review.listen from the config, else 127.0.0.1:0)")
+	gameID := gameFlag(fs)
 	pos, err := actionArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	switch pos[0] {
-	case "list", "log", "serve", "show", "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "list", "log", "serve", "show", "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove",
+		"extend", "holiday", "clarify", "length":
 	default:
 		fs.Usage()
 		return fmt.Errorf("unknown action %q", pos[0])
@@ -92,18 +109,19 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch pos[0] {
-	case "accept", "reject", "close", "undo", "pause", "resume", "end", "add-player", "adjust":
+	case "accept", "reject", "close", "uphold", "overturn", "settle", "undo", "pause", "resume", "end", "add-player", "adjust", "replace", "remove",
+		"extend", "holiday", "clarify", "length":
 		if len(rv.Allowed) == 0 {
 			return fmt.Errorf("%s: no moderators configured: list them under moderators (or review.accounts) in %s", pos[0], cfg.Path())
 		}
 	}
 	id := func() (int64, error) {
 		if len(pos) < 2 {
-			return 0, fmt.Errorf("%s: which flag? (forumgm review list shows the numbers)", pos[0])
+			return 0, fmt.Errorf("%s: which flag? (%s list shows the numbers)", pos[0], fleet.SettleOf(cfg).Command())
 		}
 		n, err := strconv.ParseInt(pos[1], 10, 64)
 		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("%s: %q is not a flag number (forumgm review list shows them)", pos[0], pos[1])
+			return 0, fmt.Errorf("%s: %q is not a flag number (%s list shows them)", pos[0], pos[1], fleet.SettleOf(cfg).Command())
 		}
 		return n, nil
 	}
@@ -118,6 +136,8 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stdout)
 		return nil
 	}
+	// Times are the game's, as the web UI and the thread show them (with their UTC offset).
+	gameZone := cfg.GameLocation()
 	switch pos[0] {
 	case "list":
 		cases, err := rv.Queue(ctx)
@@ -132,7 +152,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if c.HasPost {
 				author = c.Post.Author
 			}
-			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s by %s\t%s\n", f.ID, f.CreatedAt.Format(time.RFC3339), f.Kind, f.Source, f.PostID, author, fcLine(f.Detail, 100))
+			fmt.Fprintf(stdout, "%d\t%s\t%s\tpost %s/%s by %s\t%s\n", f.ID, f.CreatedAt.In(gameZone).Format(time.RFC3339), f.Kind, f.Source, f.PostID, author, fcLine(f.Detail, 100))
 		}
 		if g, err := rv.State(ctx); err == nil && g.Paused {
 			fmt.Fprintf(stdout, "the game is PAUSED (by %s: %s)\n", g.PausedBy, g.PauseReason)
@@ -150,7 +170,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		for _, e := range evs {
-			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.Format(time.RFC3339), e.Kind, e.Cause, e.Actor, fcLine(e.Reason, 100))
+			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.At.In(gameZone).Format(time.RFC3339), e.Kind, e.Cause, e.Actor, fcLine(e.Reason, 100))
 		}
 		return nil
 	case "serve":
@@ -165,18 +185,18 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		f := c.Flag
-		fmt.Fprintf(stdout, "flag %d: %s, %s, raised %s\ndetail: %s\n", f.ID, f.Kind, f.State, f.CreatedAt.Format(time.RFC3339), f.Detail)
+		fmt.Fprintf(stdout, "flag %d: %s, %s, raised %s\ndetail: %s\n", f.ID, f.Kind, f.State, f.CreatedAt.In(gameZone).Format(time.RFC3339), f.Detail)
 		if f.State != store.FlagOpen {
-			fmt.Fprintf(stdout, "resolved by %s at %s: %s\n", f.ResolvedBy, f.ResolvedAt.Format(time.RFC3339), f.Note)
+			fmt.Fprintf(stdout, "resolved by %s at %s: %s\n", f.ResolvedBy, f.ResolvedAt.In(gameZone).Format(time.RFC3339), f.Note)
 		}
 		if c.HasPost {
 			p := c.Post
-			fmt.Fprintf(stdout, "post %s/%s by %s at %s, verdict %s\n", p.Source, p.ID, p.Author, p.PostedAt.Format(time.RFC3339), p.Verdict)
+			fmt.Fprintf(stdout, "post %s/%s by %s at %s, verdict %s\n", p.Source, p.ID, p.Author, p.PostedAt.In(gameZone).Format(time.RFC3339), p.Verdict)
 			if p.EditedHash != "" {
-				fmt.Fprintf(stdout, "edited (noticed %s); the first-seen text below stands\n", p.EditedAt.Format(time.RFC3339))
+				fmt.Fprintf(stdout, "edited (noticed %s); the first-seen text below stands\n", p.EditedAt.In(gameZone).Format(time.RFC3339))
 			}
 			if !p.VanishedAt.IsZero() {
-				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.Format(time.RFC3339))
+				fmt.Fprintf(stdout, "vanished from the forum (noticed %s)\n", p.VanishedAt.In(gameZone).Format(time.RFC3339))
 			}
 			fmt.Fprintf(stdout, "--- text as first seen ---\n%s\n---\n", strings.TrimSpace(p.Text))
 			for i, q := range p.Post.Quotes {
@@ -187,7 +207,7 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 		return nil
-	case "accept", "reject", "close":
+	case "accept", "reject", "close", "uphold", "overturn", "settle":
 		n, err := id()
 		if err != nil {
 			return err
@@ -203,9 +223,22 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		case "reject":
 			out, err := rv.Reject(ctx, n, *by, *reason)
 			return report(fmt.Sprintf("flag %d rejected", n), out, err)
+		case "uphold":
+			out, err := rv.Uphold(ctx, n, *by, *reason)
+			return report(fmt.Sprintf("dispute %d settled: the decision stands", n), out, err)
+		case "overturn":
+			out, err := rv.Overturn(ctx, n, *by, *reason, *text)
+			return report(fmt.Sprintf("dispute %d settled for the player", n), out, err)
+		case "settle":
+			out, err := rv.Settle(ctx, n, *by, *reason, *message)
+			return report(fmt.Sprintf("dispute %d settled with a message", n), out, err)
 		}
 		out, err := rv.Close(ctx, n, *by, *reason)
-		return report(fmt.Sprintf("flag %d closed without a post", n), out, err)
+		what := fmt.Sprintf("flag %d closed without a post", n)
+		if len(out.Messages) > 0 {
+			what = fmt.Sprintf("flag %d closed, the player told", n)
+		}
+		return report(what, out, err)
 	case "undo":
 		label, ok, err := rv.LastMove(ctx)
 		if err != nil {
@@ -228,6 +261,60 @@ func cmdReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		out, err := rv.AddPlayer(ctx, *by, *reason, pos[1], *role)
 		return report(fmt.Sprintf("%s added (%s)", pos[1], *role), out, err)
+	case "replace":
+		if len(pos) < 3 {
+			return errors.New("replace: give the player who leaves and the forum user who takes his place, e.g. replace Петя Оля")
+		}
+		out, err := rv.Replace(ctx, *by, *reason, pos[1], pos[2])
+		return report(fmt.Sprintf("%s replaced by %s", pos[1], pos[2]), out, err)
+	case "remove":
+		if len(pos) < 2 {
+			return errors.New("remove: give the player who leaves")
+		}
+		out, err := rv.Remove(ctx, *by, *reason, pos[1])
+		return report(fmt.Sprintf("%s removed", pos[1]), out, err)
+	case "extend":
+		if len(pos) < 2 {
+			return errors.New("extend: give how much later, e.g. extend 2h --reason R")
+		}
+		d, err := time.ParseDuration(pos[1])
+		if err != nil {
+			return fmt.Errorf("extend: %q is not a duration (2h, 30m, 1h30m)", pos[1])
+		}
+		var at time.Time
+		if *deadline != "" {
+			if at, err = rv.When(*deadline); err != nil {
+				return fmt.Errorf("extend: --deadline %q: want \"2026-12-03 23:00\" (the game's zone)", *deadline)
+			}
+		}
+		out, err := rv.Extend(ctx, *by, *reason, d, at)
+		return report(fmt.Sprintf("deadline extended by %s", d), out, err)
+	case "holiday":
+		if len(pos) < 2 {
+			return errors.New("holiday: give the day, e.g. holiday 2026-12-03 --reason R")
+		}
+		day, err := rv.Day(pos[1])
+		if err != nil {
+			return fmt.Errorf("holiday: %q is not a day (2026-12-03)", pos[1])
+		}
+		out, err := rv.Holiday(ctx, *by, *reason, day)
+		return report(fmt.Sprintf("%s declared a holiday", pos[1]), out, err)
+	case "clarify":
+		if strings.TrimSpace(*text) == "" {
+			return errors.New("clarify: give the clarification with --text")
+		}
+		out, err := rv.Clarify(ctx, *by, *reason, *text)
+		return report("clarification posted", out, err)
+	case "length":
+		if len(pos) < 2 {
+			return errors.New("length: give the new length, e.g. length 12 --reason R")
+		}
+		n, err := strconv.Atoi(pos[1])
+		if err != nil {
+			return fmt.Errorf("length: %q is not a whole number", pos[1])
+		}
+		out, err := rv.Length(ctx, *by, *reason, n)
+		return report(fmt.Sprintf("game length set to %d", n), out, err)
 	case "adjust":
 		if len(pos) < 3 {
 			return errors.New("adjust: give the side or team and the change, e.g. adjust saracens 2")
@@ -267,7 +354,7 @@ func count(n int, noun string) string {
 // cfg is the game's single-game view: who may act on the game is cfg.Moderating().
 func newReview(cfg *config.Config, st *store.Store, newRef func() (*referee.Referee, error), caps forum.Capabilities) *review.Review {
 	return &review.Review{Store: st, Game: cfg.Game.ID, NewReferee: func() (review.Referee, error) { return newRef() }, Now: time.Now, Moderators: cfg.Moderators, Caps: caps,
-		Allowed: cfg.Moderating(), PublicURL: cfg.Review.PublicURL, Location: cfg.GameLocation()}
+		Allowed: cfg.Moderating(), HowToSettle: fleet.SettleOf(cfg), Location: cfg.GameLocation()}
 }
 
 // reviewOf builds the moderator tools of one game's view over st (registering the game in the

@@ -170,7 +170,7 @@ func TestReviewCLIActions(t *testing.T) {
 		}
 	})
 
-	// A dispute closed without any post: nothing queued.
+	// A dispute closed as settled elsewhere: the player is told the outcome.
 	dispute := c.flag("8", "snovaya", "#спор ход был неверный", store.FlagDispute)
 	code, _, stderr = c.run("close", itoa64(dispute), "--by", "Moderator")
 	if code != 1 || !strings.Contains(stderr, "--reason is required") {
@@ -178,8 +178,24 @@ func TestReviewCLIActions(t *testing.T) {
 	}
 	cleanError(t, stderr)
 	code, stdout, stderr = c.run("close", itoa64(dispute), "--by", "Moderator", "--reason", "settled by PM")
-	if code != 0 || stdout != "flag "+itoa64(dispute)+" closed without a post: 1 event logged, 0 messages queued\n" {
+	if code != 0 || stdout != "flag "+itoa64(dispute)+" closed, the player told: 1 event logged, 1 message queued (the running daemon posts them)\n" {
 		t.Fatalf("close: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	// The dispute settlements, as the usage writes them.
+	for _, tc := range []struct{ post, action, want string }{
+		{"9", "uphold", "the decision stands"},
+		{"10", "overturn", "settled for the player"},
+		{"11", "settle", "settled with a message"},
+	} {
+		id := c.flag(tc.post, "snovaya", "#спор "+tc.action, store.FlagDispute)
+		args := []string{tc.action, itoa64(id), "--by", "Moderator", "--reason", "разобрались"}
+		if tc.action == "settle" {
+			args = append(args, "--message", "ранение остаётся")
+		}
+		code, stdout, stderr = c.run(args...)
+		if code != 0 || !strings.Contains(stdout, tc.want) || !strings.Contains(stdout, "1 message queued") {
+			t.Fatalf("%s: exit %d\nstdout %q\nstderr %q", tc.action, code, stdout, stderr)
+		}
 	}
 
 	// Undo names the move it undoes.

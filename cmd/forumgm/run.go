@@ -26,6 +26,7 @@ import (
 	"forumgm/forum"
 	"forumgm/media"
 	"forumgm/ops"
+	"forumgm/public"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -43,6 +44,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	hooks, err := testHooksFromEnv()
 	if err != nil {
 		return err
+	}
+	if !hooks.fixedChance {
+		// A live game whose settings fix chance is refused, as check-config refuses it.
+		if err := refuseFixedLive(cfg); err != nil {
+			log.Error().Err(err).Str("kind", "start").Msg("cannot start the games")
+			return err
+		}
 	}
 	var clock daemon.Clock = daemon.RealClock{}
 	if hooks.clock != nil {
@@ -98,6 +106,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := g.Fleet.Apply(ctx, cfg); err != nil && len(g.Fleet.Games()) == 0 {
 		return err
 	}
+	var pages *public.Pages
+	if cfg.Public.Addr != "" {
+		// The players' read-only game pages, beside the daemon, over the same store.
+		pages, err = public.New(public.Options{TrustedProxyHeader: cfg.Public.TrustedProxyHeader}, publicGames(g.Store, g.Fleet.Games())...)
+		if err != nil {
+			return err
+		}
+		addr, err := listenPublic(ctx, cfg, pages)
+		if err != nil {
+			return err
+		}
+		log.Info().Str("addr", addr).Str("public_url", cfg.Public.PublicURL).Msg("serving the players' game pages (put a reverse proxy in front of them for public_url)")
+	}
 	if g.Store.Owner() == "" {
 		cfg.DropSpecs() // the games are set up: their YAML trees are not kept (a reload reads the file)
 	} // (leased games open whenever this daemon takes one: the fleet keeps the config)
@@ -119,6 +140,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				// now, while the games run (the environment is the one the daemon started with).
 				err = next.CheckSecrets(false)
 			}
+			if err == nil && !hooks.fixedChance {
+				err = refuseFixedLive(next)
+			}
 			if err != nil {
 				log.Error().Err(err).Str("kind", "reload").Msg("config reload refused; the games run on as they were")
 				continue
@@ -126,6 +150,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			err = g.Fleet.Apply(ctx, next)
 			if err != nil {
 				log.Error().Err(err).Str("kind", "reload").Msg("config reloaded; some games could not start")
+			}
+			if pages != nil {
+				pages.SetGames(publicGames(g.Store, g.Fleet.Games())...)
 			}
 			if web != nil {
 				// The web UI serves the games now running (its accounts and address stay).
@@ -228,6 +255,9 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 				o.Poll.Floor, o.Poll.Ceiling = hooks.poll, hooks.poll
 			}
 			o.Hook, o.Rescan = hooks.hook, hooks.rescan
+			if hooks.clock != nil {
+				o.HoldAfterJump = false // a test's clock file moves by hours on purpose
+			}
 		},
 	})
 	if err != nil {
@@ -251,11 +281,14 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 //	FORUMGM_TEST_RESCAN=DURATION     the edit rescan interval
 //	FORUMGM_TEST_FAST_HTTP=1         no per-host rate limit (loopback sandbox only)
 type testHooks struct {
-	fastHTTP bool
-	hook     func(string)
-	clock    daemon.Clock
-	poll     time.Duration
-	rescan   time.Duration
+	// fixedChance lets a test's config fix chance (FORUMGM_TEST_FIXED_CHANCE=1): scripted games
+	// with fixed die faces and start cells, which a live game may not have.
+	fixedChance bool
+	fastHTTP    bool
+	hook        func(string)
+	clock       daemon.Clock
+	poll        time.Duration
+	rescan      time.Duration
 }
 
 func testHooksFromEnv() (testHooks, error) {
@@ -283,6 +316,7 @@ func testHooksFromEnv() (testHooks, error) {
 		}
 	}
 	h.fastHTTP = os.Getenv("FORUMGM_TEST_FAST_HTTP") == "1"
+	h.fixedChance = os.Getenv("FORUMGM_TEST_FIXED_CHANCE") == "1"
 	if v := os.Getenv("FORUMGM_TEST_POLL"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {

@@ -240,8 +240,7 @@ games:
 		}
 		rec := daemon.GameRecord{Kind: g.game.kind, Forum: w.url + "/", Thread: strconv.Itoa(g.tid), Start: g.view.StartTime().UTC(),
 			Seed: "crash-seed-" + cmp.Or(g.game.seedAs, g.id), Salt: "crash-salt-" + cmp.Or(g.game.seedAs, g.id)}
-		b, _ := json.Marshal(rec)
-		if _, err := pre.EnsureGame(ctx, g.id, g.game.kind, b); err != nil {
+		if _, err := daemon.RegisterRecord(ctx, pre, g.id, rec); err != nil {
 			t.Fatal(err)
 		}
 		if g.newRef, err = daemon.RefereeFactory(g.view, forum.Capabilities{PrivateMessages: true, MaxPostLength: 65535}, rec); err != nil {

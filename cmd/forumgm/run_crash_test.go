@@ -184,8 +184,8 @@ ops: {log_format: json, log_level: debug}
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, _ := json.Marshal(daemon.GameRecord{Kind: game.kind, Forum: w.url + "/", Thread: "1", Start: start.UTC(), Seed: "crash-seed", Salt: "crash-salt"})
-	if _, err := pre.EnsureGame(ctx, "crash", game.kind, rec); err != nil {
+	rec := daemon.GameRecord{Kind: game.kind, Forum: w.url + "/", Thread: "1", Start: start.UTC(), Seed: "crash-seed", Salt: "crash-salt"}
+	if _, err := daemon.RegisterRecord(ctx, pre, "crash", rec); err != nil {
 		t.Fatal(err)
 	}
 	pre.Close()
@@ -213,7 +213,8 @@ ops: {log_format: json, log_level: debug}
 func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter time.Duration, done func() bool) (string, error) {
 	cmd := exec.Command(bin, "run", "--config", w.cfgPath)
 	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+w.clockPath,
-		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+		"FORUMGM_TEST_POLL=20ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h",
+		"FORUMGM_TEST_FIXED_CHANCE=1") // scripted games fix their dice
 	if exitAfter != "" {
 		cmd.Env = append(cmd.Env, "FORUMGM_TEST_EXIT_AFTER="+exitAfter)
 	}
@@ -444,6 +445,7 @@ func crashAnywhere(t *testing.T, game *crashGame, kinds []string) {
 	if len(want.thread)+len(want.pms) < len(game.posts) {
 		t.Fatalf("baseline: only %d bot replies:\n%s", len(want.thread), strings.Join(want.thread, "\n---\n"))
 	}
+	verifyAsGuest(t, base, want)
 
 	// The same evening with the daemon killed at many points of the pipeline.
 	w := newCrashWorld(t, ctx, game)
@@ -509,4 +511,20 @@ func sameAsUninterrupted(t *testing.T, want, got crashResult) {
 	if got.snapshot != want.snapshot {
 		t.Errorf("final state differs:\nwant %s\ngot  %s", want.snapshot, got.snapshot)
 	}
+}
+
+// verifyAsGuest checks a finished game's thread (its last bot post reveals the seed) with
+// `forumgm verify URL`, read as a guest from the board over loopback: it passes (issue 20).
+func verifyAsGuest(t *testing.T, w *crashWorld, res crashResult) {
+	t.Helper()
+	if len(res.thread) == 0 || !strings.Contains(res.thread[len(res.thread)-1], "Зерно партии") {
+		return // the game runs on past the test's evening
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"verify", "--dialect", "mybb", w.url + "/showthread.php?tid=1"}, &out, &errb); code != 0 ||
+		!strings.Contains(out.String(), "verified") || !strings.Contains(out.String(), "draw 0 (after") {
+		t.Errorf("forumgm verify URL on the finished %s game: exit %d\n%s%s", w.game.kind, code, out.String(), errb.String())
+		return
+	}
+	t.Logf("forumgm verify URL on the finished %s game: %d checks passed", w.game.kind, strings.Count(out.String(), "\nok "))
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"forumgm/daemon"
 	"forumgm/game"
 	"forumgm/ops"
+	"forumgm/public"
 	"forumgm/review"
 	"forumgm/sandbox"
 )
@@ -59,6 +61,11 @@ func sandboxGame(name string) (string, game.SandboxGame, error) {
 // (postmergeuignore), unless mergeBot: then its consecutive posts merge as on a board without the
 // exemption (the daemon's merged-reply handling is tried that way).
 func sandboxBoard(ctx context.Context, dir string, g game.SandboxGame, loc *time.Location, now func() time.Time, mergeBot bool) (*sandbox.Server, error) {
+	return sandboxBoardIn(ctx, dir, g, loc, now, mergeBot, sandbox.Russian)
+}
+
+// sandboxBoardIn is sandboxBoard with the pages in lang (the players' forums are Russian).
+func sandboxBoardIn(ctx context.Context, dir string, g game.SandboxGame, loc *time.Location, now func() time.Time, mergeBot bool, lang sandbox.Language) (*sandbox.Server, error) {
 	var exempt []string
 	if !mergeBot {
 		exempt = []string{sandboxBot.Name}
@@ -70,13 +77,31 @@ func sandboxBoard(ctx context.Context, dir string, g game.SandboxGame, loc *time
 	return sandbox.New(ctx, sandbox.Options{
 		DBPath: filepath.Join(dir, "board.db"), Now: now, Location: loc, Users: users,
 		Threads:      []sandbox.Thread{{Subject: g.Subject, Posts: []sandbox.SeedPost{{Author: sandboxBot.Name, Message: g.Intro}}}},
-		FloodSeconds: -1, PMFloodSeconds: -1, MergeExempt: exempt,
+		FloodSeconds: -1, PMFloodSeconds: -1, MergeExempt: exempt, Language: lang, BoardName: boardName(lang),
 	})
+}
+
+// boardName is the sandbox board's title in its language.
+func boardName(lang sandbox.Language) string {
+	if lang == sandbox.Russian {
+		return "Форум игр (песочница forumgm)"
+	}
+	return "forumgm sandbox"
 }
 
 // sandboxConfig is the config.yaml of the sandbox game (written to the sandbox folder, so that
 // `forumgm review --config DIR/config.yaml` works on it).
-func sandboxConfig(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen string) string {
+func sandboxConfig(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen, pages string) string {
+	return sandboxConfigAt(kind, g, url, floor, ceiling, listen, "127.0.0.1:0", "forumgm.db", pages)
+}
+
+// sandboxConfigAt is sandboxConfig with the moderator web UI's address and the store's path;
+// pages is the players' game pages' address ("": none).
+func sandboxConfigAt(kind string, g game.SandboxGame, url string, floor, ceiling time.Duration, listen, reviewListen, storePath, pages string) string {
+	public := ""
+	if pages != "" {
+		public = fmt.Sprintf("public: {addr: %q, public_url: \"http://%s/\"}\n", pages, pages)
+	}
 	return fmt.Sprintf(`# forumgm sandbox game (written by forumgm sandbox)
 # The board is on loopback: no need for the polite 1 request/s a real forum gets.
 forum: {url: %q, dialect: mybb, thread: "1", timezone: Europe/Moscow, extra: {rate: "20"}}
@@ -87,25 +112,31 @@ game:
   kind: %s
   timezone: Europe/Moscow
 %spoll: {floor: %s, ceiling: %s}
-store: {path: forumgm.db}
+store: {path: %q}
 review:
-  listen: 127.0.0.1:0
+  listen: %s
   accounts: [{name: %s, password_env: %s}]
 ops: {listen: %q, log_format: console, log_level: info}
-`, url, sandboxBot.Name, sandboxPasswordEnv, sandboxModerator.Name, kind, g.Spec, floor, ceiling,
-		sandboxModerator.Name, sandboxModEnv, listen)
+%s`, url, sandboxBot.Name, sandboxPasswordEnv, sandboxModerator.Name, kind, g.Spec, floor, ceiling, storePath,
+		reviewListen, sandboxModerator.Name, sandboxModEnv, listen, public)
 }
 
 func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("sandbox", stderr, "")
 	addr := fs.String("addr", "127.0.0.1:0", "the board's loopback address")
 	gameName := fs.String("game", "", "the game to play: "+strings.Join(knownGames().Sandboxed(), ", ")+" (default: the first)")
 	dir := fs.String("dir", "", "folder for the board and the game state (default: a new temporary folder)")
 	quiet := fs.Bool("quiet", false, "log warnings only")
 	mergeBot := fs.Bool("merge-bot", false, "merge the bot's consecutive posts, as a MyBB board without the bot exempt from auto-merge does")
+	reviewAddr := fs.String("review-addr", "127.0.0.1:0", "the moderator web UI's loopback address")
+	opsAddr := fs.String("ops-addr", "127.0.0.1:0", "the metrics and health server's loopback address")
+	lang := fs.String("lang", "russian", "the board's language pack: russian (as the players' forums) or english (MyBB's own)")
+	boardOnly := fs.Bool("board-only", false, "serve the board alone and print a config.yaml for forumgm run on it (no daemon: run your own, or put a proxy in between)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("sandbox: unexpected argument %q (flags only: forumgm sandbox --help)", fs.Arg(0))
 	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "forumgm-sandbox-")
@@ -120,7 +151,12 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}()
 	}
-	sb, err := startSandbox(ctx, sandboxOptions{Addr: *addr, Dir: *dir, Game: *gameName, Quiet: *quiet, MergeBot: *mergeBot, Log: stderr})
+	o := sandboxOptions{Addr: *addr, Dir: *dir, Game: *gameName, Quiet: *quiet, MergeBot: *mergeBot, Log: stderr,
+		ReviewAddr: *reviewAddr, OpsAddr: *opsAddr, Lang: sandbox.Language(*lang)}
+	if *boardOnly {
+		return boardOnlySandbox(ctx, o, stdout, stderr)
+	}
+	sb, err := startSandbox(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -138,6 +174,64 @@ type sandboxOptions struct {
 	// MergeBot merges the bot's consecutive posts (a board without the exemption the docs advise).
 	MergeBot bool
 	Log      io.Writer // the daemon's log
+	// ReviewAddr and OpsAddr are the moderator web UI's and the ops server's loopback
+	// addresses ("": any free port).
+	ReviewAddr, OpsAddr string
+	Lang                sandbox.Language // the board's language pack ("": Russian)
+}
+
+// lang is the board's language (Russian unless told).
+func (o sandboxOptions) lang() sandbox.Language {
+	if o.Lang == "" {
+		return sandbox.Russian
+	}
+	return o.Lang
+}
+
+// boardOnlySandbox serves the sandbox board alone (no daemon) until ctx ends, with its game
+// thread and logins, and prints a config.yaml for `forumgm run` on it to stdout (the logins and
+// how to run go to stderr), so a game master can try configs on it and an outside tool can
+// stand between the daemon and the board (point forum.url at the tool).
+func boardOnlySandbox(ctx context.Context, o sandboxOptions, stdout, stderr io.Writer) error {
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return err
+	}
+	loc, err := time.LoadLocation("Europe/Moscow")
+	if err != nil {
+		return err
+	}
+	kind, sg, err := sandboxGame(o.Game)
+	if err != nil {
+		return err
+	}
+	board, err := sandboxBoardIn(ctx, o.Dir, sg, loc, time.Now, o.MergeBot, o.lang())
+	if err != nil {
+		return fmt.Errorf("sandbox board: %w", err)
+	}
+	defer board.Close()
+	url, err := board.Start(ctx, o.Addr)
+	if err != nil {
+		return fmt.Errorf("sandbox listen %s: %w", o.Addr, err)
+	}
+	path := filepath.Join(o.Dir, "config.yaml")
+	yaml := sandboxConfigAt(kind, sg, url+"/", time.Second, 2*time.Second, cmp.Or(o.OpsAddr, "127.0.0.1:0"), cmp.Or(o.ReviewAddr, "127.0.0.1:0"),
+		"forumgm.db", "")
+	yaml = strings.Replace(yaml, "# forumgm sandbox game (written by forumgm sandbox)\n",
+		fmt.Sprintf("# forumgm sandbox game (written by forumgm sandbox --board-only)\n# before forumgm run: export %s=%s %s=%s\n",
+			sandboxPasswordEnv, sandboxBot.Password, sandboxModEnv, sandboxModerator.Password), 1)
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, yaml)
+	fmt.Fprintf(stderr, "\nforumgm sandbox: the board alone (a %s thread, no game master running) at %s/showthread.php?tid=1\n\n", sg.Title, url)
+	for _, u := range sandboxUsers(sg) {
+		fmt.Fprintf(stderr, "  %-10s password %-15s %s\n", u.Name, u.Password, u.Role)
+	}
+	fmt.Fprintf(stderr, "\n  the config above is also in %s; run the game master on it:\n", path)
+	fmt.Fprintf(stderr, "    %s=%s %s=%s %s run --config %s\n", sandboxPasswordEnv, sandboxBot.Password, sandboxModEnv, sandboxModerator.Password, selfCommand(), path)
+	fmt.Fprintf(stderr, "  (a proxy in between: point forum.url at it)\n\n  Ctrl-C stops the board.\n\n")
+	<-ctx.Done()
+	return nil
 }
 
 // sandboxRun is a started sandbox: the board serving on loopback, the ops server listening, the
@@ -149,6 +243,8 @@ type sandboxRun struct {
 	Config  string // DIR/config.yaml
 
 	Review string // the moderator web UI's URL
+	// Page is the game's public page (package public), served on a loopback port of its own.
+	Page string
 
 	kind string           // the game's name
 	sg   game.SandboxGame // the game's sandbox set-up
@@ -158,6 +254,7 @@ type sandboxRun struct {
 	cfg        *config.Config
 	stopOps    func()
 	stopReview context.CancelFunc
+	stopPages  func()
 }
 
 // startSandbox starts the board, writes the config, opens the game and the ops server.
@@ -169,7 +266,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, err
 	}
-	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}, stopReview: func() {}}
+	sb = &sandboxRun{Dir: o.Dir, stopOps: func() {}, stopReview: func() {}, stopPages: func() {}}
 	defer func() {
 		if err != nil {
 			sb.Close()
@@ -178,7 +275,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if sb.kind, sb.sg, err = sandboxGame(o.Game); err != nil {
 		return nil, err
 	}
-	sb.board, err = sandboxBoard(ctx, o.Dir, sb.sg, loc, time.Now, o.MergeBot)
+	sb.board, err = sandboxBoardIn(ctx, o.Dir, sb.sg, loc, time.Now, o.MergeBot, o.lang())
 	if err != nil {
 		return nil, fmt.Errorf("sandbox board: %w", err)
 	}
@@ -186,8 +283,15 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if err != nil {
 		return nil, fmt.Errorf("sandbox listen %s: %w", o.Addr, err)
 	}
+	// The public pages' port is taken first: the config names it (the posts link the page).
+	pagesLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: public pages: %w", err)
+	}
+	sb.stopPages = func() { pagesLn.Close() }
 	sb.Config = filepath.Join(o.Dir, "config.yaml")
-	if err := os.WriteFile(sb.Config, []byte(sandboxConfig(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second, "127.0.0.1:0")), 0o644); err != nil {
+	if err := os.WriteFile(sb.Config, []byte(sandboxConfigAt(sb.kind, sb.sg, sb.URL+"/", time.Second, 2*time.Second,
+		cmp.Or(o.OpsAddr, "127.0.0.1:0"), cmp.Or(o.ReviewAddr, "127.0.0.1:0"), "forumgm.db", pagesLn.Addr().String())), 0o644); err != nil {
 		return nil, err
 	}
 	cfg, err := config.Load(sb.Config, knownGames())
@@ -221,6 +325,14 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 	if sb.Review, err = sb.serveReview(ctx, cfg); err != nil {
 		return nil, err
 	}
+	pages, err := public.New(public.Options{}, publicGames(sb.game.Store, sb.game.Fleet.Games())...)
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	sb.stopPages = cancel
+	servePublic(pctx, pagesLn, pages)
+	sb.Page = cfg.GamePage()
 	return sb, nil
 }
 
@@ -256,6 +368,7 @@ func (sb *sandboxRun) Run(ctx context.Context) error {
 // Close stops the ops server, closes the store and the board.
 func (sb *sandboxRun) Close() {
 	sb.stopReview()
+	sb.stopPages()
 	sb.stopOps()
 	if sb.game != nil {
 		sb.game.Close()
@@ -291,6 +404,7 @@ func (sb *sandboxRun) Banner() string {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "  moderator queue:  %s review --config %s list --by %s\n", selfCommand(), sb.Config, sandboxModerator.Name)
 	fmt.Fprintf(&b, "  moderator web UI: %s   (log in as Moderator, password moderator)\n", sb.Review)
+	fmt.Fprintf(&b, "  game page:        %s   (the players' public page: position, deadline, story)\n", sb.Page)
 	fmt.Fprintf(&b, "  metrics:          http://%s/metrics   health: http://%s/healthz\n", opsAddr, opsAddr)
 	fmt.Fprintf(&b, "  state folder:     %s\n\n  Ctrl-C stops the sandbox.\n\n", sb.Dir)
 	return b.String()

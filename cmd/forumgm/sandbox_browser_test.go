@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,11 +61,21 @@ func TestSandboxNewcomerInBrowser(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	logs := &lockedBuffer{}
-	sb, err := startSandbox(ctx, sandboxOptions{Addr: "127.0.0.1:0", Dir: t.TempDir(), Log: logs})
+	// The moderator web UI on a port of the user's choosing (--review-addr).
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewAddr := ln.Addr().String()
+	ln.Close()
+	sb, err := startSandbox(ctx, sandboxOptions{Addr: "127.0.0.1:0", Dir: t.TempDir(), Log: logs, ReviewAddr: reviewAddr})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sb.Close()
+	if sb.Review != "http://"+reviewAddr+"/" && sb.Review != "http://"+reviewAddr {
+		t.Errorf("moderator web UI on %s, want %s", sb.Review, reviewAddr)
+	}
 	if !strings.HasPrefix(sb.URL, "http://127.0.0.1:") {
 		t.Fatalf("sandbox on %s, want loopback", sb.URL)
 	}
@@ -115,9 +126,18 @@ func TestSandboxNewcomerInBrowser(t *testing.T) {
 		page.MustWaitLoad()
 	}
 
-	// The newcomer opens the thread the sandbox printed: the game master has opened the game.
+	// The newcomer opens the thread the sandbox printed: the game master has opened the game,
+	// on a forum in Russian like the players' own (a Russian MyBB's greeting, buttons, dates).
 	load(thread)
 	waitText("div.post_body", "Крестовый поход")
+	waitText(".welcome", "Привет, Гость!")
+	if has, _, _ := page.HasR("span.post_date", `\d\d\.\d\d\.\d{4}|Сегодня|Вчера|назад`); !has {
+		shot("dates.png")
+		t.Error("no Russian post date on the thread page")
+	}
+	if has, _, _ := page.HasR("body", "Hello There|Welcome back|Post Reply"); has {
+		t.Error("English words on the sandbox's thread page")
+	}
 
 	// Logs in as Джелу with the printed password.
 	load(sb.URL + "/member.php?action=login")
@@ -127,17 +147,17 @@ func TestSandboxNewcomerInBrowser(t *testing.T) {
 	wait := page.WaitNavigation(proto.PageLifecycleEventNameLoad)
 	form.MustElement(`input[type=submit]`).MustClick()
 	wait()
-	waitText("td.trow1", "You have successfully been logged in")
+	waitText("td.trow1", "Вы успешно вошли")
 
 	// Posts the move through the thread's reply form.
 	load(thread + "&action=lastpost")
-	waitText(".welcome", "Welcome back")
+	waitText(".welcome", "С возвращением")
 	const move = "1-й ход крестоносца к1 на K16"
 	page.MustElement("#quick_reply_form textarea#message").MustInput(move)
 	wait = page.WaitNavigation(proto.PageLifecycleEventNameLoad)
 	page.MustElement("#quick_reply_submit").MustClick()
 	wait()
-	waitText("td.trow1", "Thank you, your reply has been posted.")
+	waitText("td.trow1", "Спасибо, ваш ответ был отправлен.")
 
 	// Waits (reloading the thread, as a person would) until the game master's reply with the
 	// new board is on the page: row K holds к1 in column 16 (it started on K17).
@@ -193,6 +213,24 @@ func TestSandboxNewcomerInBrowser(t *testing.T) {
 			t.Error(err)
 		}
 	}
+
+	// The game's public page the banner printed shows the move: к1 on K16, marked as the last
+	// turn's cell, the story linking the thread's posts.
+	if sb.Page == "" || !strings.Contains(banner, sb.Page) {
+		t.Fatalf("the banner does not print the game page (%q):\n%s", sb.Page, banner)
+	}
+	load(sb.Page)
+	cell := page.MustElement(`#position td[title^="K16"]`)
+	if txt := cell.MustText(); txt != "к1" {
+		t.Errorf("the game page's K16 holds %q, want к1", txt)
+	}
+	if cls := cell.MustAttribute("class"); cls == nil || !strings.Contains(*cls, "last") {
+		t.Errorf("K16 is not marked as the last turn's cell")
+	}
+	if link := page.MustElement(`#story a[href*="pid="]`); !strings.HasPrefix(*link.MustAttribute("href"), thread+"&pid=") {
+		t.Errorf("the story links %s, not a post of the thread", *link.MustAttribute("href"))
+	}
+	shot("game-page.png")
 	if err := errors.Join(page.Close()); err != nil {
 		t.Log(err)
 	}

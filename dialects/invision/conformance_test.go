@@ -23,7 +23,8 @@ func TestConformancePages(t *testing.T) {
 			threads = append(threads, p)
 		}
 	}
-	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg, Threads: threads,
+	forumtest.RunPages(t, forumtest.Pages{Merge: forumtest.Merge{None: "Invision merges a member's reply into their last comment (merge_concurrent_posts) by appending the new editor HTML straight after the old (\\IPS\\Content\\Item::commentForm), with no mark between them: the page cannot tell the parts from paragraphs of one post, so none are read; set «Merge concurrent posts» to never on a game's community"},
+		Dialect: Dialect(), Config: cfg, Threads: threads,
 		NotThreads: []string{filepath.Join("testdata", "forum-12.html")},
 		ThreadIDs:  map[string]string{"ips47-gopiratia-t16.html": "16", "ips47-gopiratia-t230.html": "230", "ips47-gopiratia-t9.html": "9"}})
 }

@@ -15,7 +15,12 @@ func TestConformancePages(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
 	capture := fixture.Dir(t, "mybb")
-	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
+	forumtest.RunPages(t, forumtest.Pages{
+		// pid 16: gm-bot's board post and, merged into it 1 s later by MyBB (postmergemins 60,
+		// "[hr]"), the same board posted again.
+		Merge: forumtest.Merge{Page: filepath.Join(capture, "11-thread-p2.guest.html"), PostID: "16",
+			Parts: []string{"Ход крестоносцев (3-й ход).", "Повторная публикация позиции"}},
+		Dialect: Dialect(), Config: cfg,
 		Threads: append(fixture.RealPages(t, "mybb"), filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html")),
 		NotThreads: []string{filepath.Join(capture, "16-forumdisplay-fid3.guest.html"), filepath.Join(capture, "01-login-form.guest.html"),
 			filepath.Join(capture, "26-newreply-noperm.guest.html")},

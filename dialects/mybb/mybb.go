@@ -39,8 +39,10 @@ type Forum struct {
 	loggedIn bool
 	// rd reads threads and PM folders (forumgm/dialects/mybb) through this session.
 	rd reader
-	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes).
-	sentCache map[string]forum.Post
+	// sentCache holds the Sent Items messages already read, by pmid (a sent copy never changes);
+	// inboxCache the inbox's (a received message never changes either: the daemon's rescan of the
+	// inbox, which looks for a message shown late, then costs the folder's listing only).
+	sentCache, inboxCache map[string]forum.Post
 	// staged is a reply with its files uploaded, refused for flood control (attach.go).
 	staged *staged
 }
@@ -230,15 +232,19 @@ func (f *Forum) UnreadPM() bool {
 }
 
 // Inbox lists the private messages received after the cursor (pmid), oldest first, each read
-// in full (reading marks it read on the board): scrape.Reader.Folder of the inbox. When reading
-// one fails, the messages read so far are returned with their cursor and the error.
+// in full (reading marks it read on the board) once per Forum: later calls read the folder's
+// listing and the messages not read before (or read garbled). When reading one fails, the
+// messages read so far are returned with their cursor and the error.
 func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.ensureLogin(ctx); err != nil {
 		return nil, after, err
 	}
-	return f.rd.Folder(ctx, inboxFolderPath, after, nil)
+	if f.inboxCache == nil {
+		f.inboxCache = map[string]forum.Post{}
+	}
+	return f.rd.Folder(ctx, inboxFolderPath, after, f.inboxCache)
 }
 
 // Sent lists the bot's sent private messages (the Sent Items folder, private.php?fid=2: the

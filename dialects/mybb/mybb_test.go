@@ -292,6 +292,12 @@ func TestInbox(t *testing.T) {
 	if err != nil || len(pms) != 0 || cur.PostID != "1" || fk.count()-before != 1 {
 		t.Errorf("second poll: %d PMs %+v %v, %d requests", len(pms), cur, err, fk.count()-before)
 	}
+	// The daemon's rescan reads the inbox from its start again: the listing only, the message kept.
+	before = fk.count()
+	again, _, err := fm.Inbox(ctx, forum.Cursor{})
+	if err != nil || len(again) != 1 || again[0].Text != pm.Text || fk.count()-before != 1 {
+		t.Errorf("from scratch again: %d %v, %d requests (want the listing only)", len(again), err, fk.count()-before)
+	}
 }
 
 func BenchmarkIdlePoll(b *testing.B) {

@@ -24,6 +24,16 @@ func threadPath(tid string, page int) string {
 	return "showthread.php?tid=" + url.QueryEscape(tid) + "&page=" + strconv.Itoa(page)
 }
 
+// ThreadURL is the thread's first page (forum.Linker).
+func (f *Forum) ThreadURL(t forum.Thread) string {
+	return f.base.ResolveReference(&url.URL{Path: "showthread.php", RawQuery: "tid=" + url.QueryEscape(t.ID)}).String()
+}
+
+// PostURL is a post of the thread, as MyBB links it: showthread.php?tid=T&pid=P#pidP (forum.Linker).
+func (f *Forum) PostURL(t forum.Thread, id string) string {
+	return f.base.ResolveReference(&url.URL{Path: "showthread.php", RawQuery: "tid=" + url.QueryEscape(t.ID) + "&pid=" + url.QueryEscape(id), Fragment: "pid" + id}).String()
+}
+
 // lastPostPath answers 302 to the thread's newest post (showthread.php?tid=T&pid=P#pidP).
 func lastPostPath(tid string) string {
 	return "showthread.php?tid=" + url.QueryEscape(tid) + "&action=lastpost"

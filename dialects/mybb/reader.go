@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -283,7 +284,7 @@ func (r *reader) Folder(ctx context.Context, path string, after forum.Cursor, ca
 			if pm, err = r.readPM(ctx, item); err != nil {
 				return out, cur, err
 			}
-			if cache != nil {
+			if cache != nil && clean(pm) {
 				cache[item.ID] = pm
 			}
 		}
@@ -369,4 +370,13 @@ func (r *reader) folderList(ctx context.Context, path, afterID string) ([]forum.
 		path = next
 	}
 	return out, nil
+}
+
+// clean reports whether a message was read whole and decoded cleanly, so that it may be kept:
+// one read with a problem (a charset lie, mojibake) is read again next time.
+func clean(pm forum.Post) bool {
+	c := []forum.Post{pm}
+	c[0].Problems = slices.Clone(pm.Problems)
+	forum.CheckEncoding(c)
+	return len(c[0].Problems) == 0
 }

@@ -15,7 +15,8 @@ func TestConformancePages(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
 	capture := fixture.Dir(t, "phpbb33")
-	forumtest.RunPages(t, forumtest.Pages{Dialect: Dialect(), Config: cfg,
+	forumtest.RunPages(t, forumtest.Pages{Merge: forumtest.Merge{None: "phpBB merges no posts: a member's next reply is a new post (extensions that merge are not read; keep them off on a game's forum)"},
+		Dialect: Dialect(), Config: cfg,
 		Threads: append(fixture.RealPages(t, "phpbb"), filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html"),
 			filepath.Join("testdata", "pages", "viewtopic-t2-page1.html")),
 		NotThreads: []string{filepath.Join(capture, "16-viewforum.guest.html"), filepath.Join(capture, "01-login-form.guest.html"),

@@ -21,6 +21,7 @@
 //	            older pages: a table, first row span "Quote (Name)", then td.quoteMessage
 //	code        div.bbCodeBlock: div.codeMessage (verbatim; &nbsp; and <br> kept as spaces, lines)
 //	spoiler     div.uSpoilerClosed / div.uSpoilerOpened: div.uSpoilerText (its title is a button)
+//	merged      "Добавлено (date)" over a line of dashes between the parts of a post uCoz joined
 //	pagination  ul.switches: li.switchActive (current), a.switchDigit, span.numPages, a.switchBack,
 //	            a.switchNext
 package ucoz
@@ -82,6 +83,10 @@ var preset = map[string]string{
 	"prev_page":     "a.switchBack@href",
 	"next_page":     "a.switchNext@href",
 	"required":      "td.posttdMessage",
+	// uCoz joins a member's post written soon after their previous one into it: "Добавлено
+	// (2014-01-11, 19:46)" in bold, then a line of dashes, then the new text (the earlier post
+	// keeps its id). Each part is read as an input of its own (forum.Post.Parts).
+	"merge_sep_re": `(?m)^[ \t]*(?:Добавлено|Added)[ \t]*\([^()\n]*\)[ \t]*\n[ \t]*-{10,}[ \t]*$`,
 }
 
 // threadTable is preset as a table.

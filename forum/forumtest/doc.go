@@ -17,7 +17,8 @@
 //   - RunPages reads a dialect's captured pages with its descriptor's Extract, with no board:
 //     every post has an id, an author, a time and a text or a typed problem, ids ascend, a page
 //     cut short and a page that is not a thread are errors, and the descriptor's PageThread
-//     finds each page's own thread id (the id every page read live is checked by). Every dialect runs it, reading-only
+//     finds each page's own thread id (the id every page read live is checked by), and a post the engine
+//     auto-merged reads as its parts (forum.Post.Parts; Pages.Merge, or why the dialect has none). Every dialect runs it, reading-only
 //     ones (ucoz, vbulletin5) included.
 //
 // A dialect joins with dialects/<name>/conformance_test.go calling both; cmd/forumgm's tests

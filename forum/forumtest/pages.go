@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"forumgm/forum"
@@ -29,6 +30,23 @@ type Pages struct {
 	NotThreads []string
 	// ContentType is the pages' (as the extractor takes it; "" for HTML).
 	ContentType string
+	// Merge says how the dialect's engine merges a member's consecutive posts: the page of a
+	// merged post and its parts, or why the dialect tells none apart. Required.
+	Merge Merge
+}
+
+// Merge is a dialect's answer to the engine's auto-merge (forum.Post.Parts): either a page
+// holding a post the engine merged, with the parts it must be read as, or None, the reason the
+// dialect gives no parts (the engine merges no posts, or leaves nothing on the page between
+// the merged posts).
+type Merge struct {
+	// Page is a file of a thread page (captured where one exists) holding a merged post.
+	Page string
+	// PostID is the merged post of Page; Parts are a piece of each part's text, in order.
+	PostID string
+	Parts  []string
+	// None is why the dialect reads no parts; then no post of Threads may have any.
+	None string
 }
 
 // blank is a whole page of no engine: no posts, nothing a thread page has.
@@ -53,6 +71,7 @@ func RunPages(t *testing.T, p Pages) {
 	if p.Dialect.PageThread == nil && p.Dialect.Open != nil {
 		t.Errorf("forumtest: dialect %q opens forums but has no PageThread: its pages cannot be checked to be the thread's", p.Dialect.Name)
 	}
+	checkMerge(t, p)
 	for _, path := range p.Threads {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			page := readFile(t, path)
@@ -103,6 +122,74 @@ func RunPages(t *testing.T, p Pages) {
 				t.Errorf("%d posts and no error", len(posts))
 			case !Typed(err):
 				t.Errorf("%v, want a typed error (%v)", err, typedErrors)
+			}
+		})
+	}
+}
+
+// checkMerge checks the dialect's answer to the engine's auto-merge: a merged post is read as
+// its parts, in order, each holding its own text, the post's Text still the whole; one that
+// merges none reports no parts on any page.
+func checkMerge(t *testing.T, p Pages) {
+	t.Helper()
+	m := p.Merge
+	switch {
+	case m.None == "" && m.Page == "":
+		t.Errorf("forumtest: Pages.Merge does not say how %s's engine merges a member's consecutive posts (a page of a merged post, or None with why)", p.Dialect.Name)
+	case m.None != "" && m.Page != "":
+		t.Errorf("forumtest: Pages.Merge gives both a page and None (%q)", m.None)
+	case m.None != "":
+		t.Run("merged posts: none", func(t *testing.T) {
+			t.Logf("%s: %s", p.Dialect.Name, m.None)
+			for _, path := range p.Threads {
+				posts, err := p.Dialect.Extract(readFile(t, path), p.ContentType, p.Config)
+				if err != nil {
+					continue // RunPages reports it
+				}
+				for _, q := range posts {
+					if len(q.Parts) > 0 {
+						t.Errorf("%s: post %s read as %d merged parts by a dialect whose engine merges none (%s)", filepath.Base(path), q.ID, len(q.Parts), m.None)
+					}
+				}
+			}
+		})
+	default:
+		t.Run("merged posts: "+filepath.Base(m.Page), func(t *testing.T) {
+			if len(m.Parts) < 2 {
+				t.Fatalf("forumtest: Pages.Merge names %d parts, want two or more", len(m.Parts))
+			}
+			posts, err := p.Dialect.Extract(readFile(t, m.Page), p.ContentType, p.Config)
+			if err != nil {
+				t.Fatalf("the page of the merged post: %v", err)
+			}
+			merged, ok := find(posts, m.PostID)
+			if !ok {
+				t.Fatalf("no post %s: %s", m.PostID, ids(posts))
+			}
+			if len(merged.Parts) != len(m.Parts) {
+				t.Fatalf("post %s: %d parts, want %d (%q)", m.PostID, len(merged.Parts), len(m.Parts), m.Parts)
+			}
+			for i, want := range m.Parts {
+				got := merged.Parts[i]
+				if !strings.Contains(got.Text, want) {
+					t.Errorf("part %d: %q, want it to hold %q", i+1, got.Text, want)
+				}
+				for j, other := range m.Parts {
+					if j != i && !strings.Contains(want, other) && strings.Contains(got.Text, other) {
+						t.Errorf("part %d holds part %d's %q: %q", i+1, j+1, other, got.Text)
+					}
+				}
+				if !strings.Contains(merged.Text, want) {
+					t.Errorf("the whole post's Text lacks part %d's %q", i+1, want)
+				}
+				if got.ID != "" || got.Author != "" {
+					t.Errorf("part %d carries post fields (id %q, author %q): only its own text, quotes, code and spoilers", i+1, got.ID, got.Author)
+				}
+			}
+			for _, q := range posts {
+				if q.ID != m.PostID && len(q.Parts) > 0 {
+					t.Errorf("post %s, not merged, read as %d parts", q.ID, len(q.Parts))
+				}
 			}
 		})
 	}

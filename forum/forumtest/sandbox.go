@@ -21,10 +21,16 @@ import (
 // Sent Items copy. open gives the bot's Forum for cfg (the board's address, the bot's account,
 // UTC, the board's clock).
 func SandboxBoard(t *testing.T, open func(cfg forum.Config) (forum.Forum, error)) *Board {
+	return SandboxBoardIn(t, sandbox.English, open)
+}
+
+// SandboxBoardIn is SandboxBoard with the board's pages in a language pack (sandbox.Russian: a
+// Russian board's words, dates and error texts).
+func SandboxBoardIn(t *testing.T, lang sandbox.Language, open func(cfg forum.Config) (forum.Forum, error)) *Board {
 	ctx := context.Background()
 	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
 	const bot, player, other = "gm-bot", "Джелу", "Снежана"
-	sb, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(t.TempDir(), "board.db"), Now: clock.Now,
+	sb, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(t.TempDir(), "board.db"), Now: clock.Now, Language: lang,
 		Users: []sandbox.User{{Name: bot, Password: "GmBotPass1"}, {Name: player, Password: "p1"}, {Name: other, Password: "p2"}},
 		Threads: []sandbox.Thread{{Subject: "Игра", Posts: []sandbox.SeedPost{
 			{Author: player, Message: "Начинаем партию."}, {Author: other, Message: "Первый ход: e2-e4."}, {Author: player, Message: "Ответ: e7-e5."}}}}})

@@ -87,6 +87,13 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 		}
 		t.QuoteAuthor = re
 	}
+	if s := get("merge_sep_re"); s != "" {
+		re, err := regexp.Compile(s)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("merge_sep_re: %v", err))
+		}
+		t.MergeSep = re
+	}
 	if t.Post == "" {
 		errs = append(errs, "post: missing (selector of one post)")
 	}

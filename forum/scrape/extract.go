@@ -217,7 +217,29 @@ func extractPost(s *goquery.Selection, t *Table, o Options) (forum.Post, error) 
 	if p.Quotes == nil {
 		p.Quotes = []forum.Quote{}
 	}
+	p.Parts = mergedParts(p, t.MergeSep)
 	return p, nil
+}
+
+// mergedParts are the parts of a post the engine merged, split at each match of sep in its
+// text (Table.MergeSep); nil unless sep finds two parts or more that hold text. The quotes,
+// code and spoilers of the post stay with its first part: the text alone does not tell which
+// part they were in.
+func mergedParts(p forum.Post, sep *regexp.Regexp) []forum.Post {
+	if sep == nil {
+		return nil
+	}
+	var parts []forum.Post
+	for _, text := range sep.Split(p.Text, -1) {
+		if text = Clean(text); text != "" {
+			parts = append(parts, forum.Post{Text: text, Quotes: []forum.Quote{}})
+		}
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	parts[0].Quotes, parts[0].Code, parts[0].Spoilers = p.Quotes, p.Code, p.Spoilers
+	return parts
 }
 
 func oneLineErr(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }

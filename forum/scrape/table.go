@@ -136,7 +136,11 @@ type Table struct {
 	Quote       string         // inside Body: a quote block
 	QuoteCite   string         // inside a quote: its attribution
 	QuoteAuthor *regexp.Regexp // from the cite text: first group = author (else the whole text)
-	QuotePostID Field          // inside the cite (or the quote): the quoted post's id
+	// MergeSep matches, in a post's text, what the engine writes between a member's posts it
+	// merged into one (uCoz's "Добавлено (date)" over a line of dashes): the post is read as its
+	// parts (forum.Post.Parts). Nil: the engine merges none, or leaves no mark.
+	MergeSep    *regexp.Regexp
+	QuotePostID Field // inside the cite (or the quote): the quoted post's id
 	// QuoteAuthorField reads the quoted author off the quote itself when it has no cite, the
 	// cite names nobody, or its wording does not match QuoteAuthor: Invision's
 	// blockquote[data-ipsquote-username], XenForo's data-quote, vBulletin's

@@ -7,9 +7,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"forumgm/forum"
+	"forumgm/games/crusade/picture"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -115,7 +118,7 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM, zone: sp.Zone}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err
@@ -249,6 +252,13 @@ type Rules struct {
 	examples []example
 	// set is the game's settings, copied once (they never change during a game).
 	set *rules.Settings
+	// penalty is each side's last penalty in wounds (a sloppy post, the time limit, a moderator's
+	// wounds), for a moderator overturning a disputed decision (Penalty).
+	penalty map[rules.Side]int
+	// zone is the game zone's name written beside deadlines when the forum shows another zone.
+	zone string
+	// last is the last turn played (the view marks its cells); nil before the first.
+	last *rules.TurnPlayed
 }
 
 // settings are the game's settings, for the texts (shared by every view: read only).
@@ -275,7 +285,43 @@ func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 // Apply folds an event into the state; the examples found on the old state are dropped.
 func (r *Rules) Apply(ev game.Event) error {
 	r.examples = nil
-	return r.game.Apply(ev)
+	if err := r.game.Apply(ev); err != nil {
+		return err
+	}
+	if r.penalty == nil {
+		r.penalty = map[rules.Side]int{}
+	}
+	switch e := ev.(type) {
+	case *rules.TurnPlayed:
+		r.last = e
+		if e.Wounds > 0 {
+			r.penalty[e.Side] = e.Wounds
+		}
+	case *rules.TimeLimitExceeded:
+		r.penalty[e.Side] = e.Wounds
+	case *rules.WoundsAdjusted:
+		r.penalty[e.Side] = max(e.Delta, 0)
+	case *rules.DayClosed:
+		clear(r.penalty) // the day's wounds are applied; new ones are the close's own
+		for side, n := range e.Penalties {
+			r.penalty[side] = n
+		}
+	}
+	return nil
+}
+
+// Penalty takes back the last penalty of author's side, as far as its wounds are still owed and
+// unallocated (an allocated or applied wound stays; docs/rules/crusade.md).
+func (r *Rules) Penalty(author string) (any, bool) {
+	side, ok := r.game.PlayerSide(author)
+	if !ok {
+		return nil, false
+	}
+	n := min(r.penalty[side], r.game.WoundsOwed(side).Unallocated)
+	if n <= 0 {
+		return nil, false
+	}
+	return &rules.AdjustWounds{Side: side, Delta: -n, Reason: "спор решён в пользу игрока"}, true
 }
 
 // Title is the game's Russian name.
@@ -494,6 +540,10 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		name, public = "game_ended", true
 	case *rules.PlayerAdded:
 		name, public = "player_added", true
+	case *rules.PlayerReplaced:
+		name, public = "player_replaced", true
+	case *rules.PlayerRemoved:
+		name, public = "player_removed", true
 	case *rules.WoundsAdjusted:
 		name, public = "wounds_adjusted", true
 	default:
@@ -504,9 +554,41 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		return nil, err
 	}
 	if public {
-		return []game.Message{{Body: body, Clock: r.clockOf(ev)}}, nil
+		m := game.Message{Body: body, Clock: r.clockOf(ev)}
+		if _, turn := ev.(*rules.TurnPlayed); turn && r.settings().BoardPicture {
+			a, err := r.boardPicture("Крестовый поход — поле после хода")
+			if err != nil {
+				return nil, err
+			}
+			m.Body += "\n" + forum.Placeholder(a.Name)
+			m.Attachments = []forum.Attachment{a}
+		}
+		return []game.Message{m}, nil
 	}
 	return []game.Message{{To: game.Sender, Body: body}}, nil
+}
+
+// boardPicture is the board as it stands, drawn (games/crusade/picture), titled.
+func (r *Rules) boardPicture(title string) (forum.Attachment, error) {
+	data, err := picture.Draw(picture.Board{Title: title, Tokens: r.game.Tokens()})
+	if err != nil {
+		return forum.Attachment{}, fmt.Errorf("crusade: the board's picture: %w", err)
+	}
+	return forum.Attachment{Name: "crusade-board.png", ContentType: "image/png", Data: data}, nil
+}
+
+// StartAttachments is the opening post's picture of the board (game.Illustrated): the whole
+// board where a forum's code box shows only part of it. A game that starts with a private
+// deployment has no board yet: no picture.
+func (r *Rules) StartAttachments() ([]forum.Attachment, error) {
+	if r.game.Phase() != rules.PhasePlaying {
+		return nil, nil
+	}
+	a, err := r.boardPicture("Крестовый поход — поле в начале партии")
+	if err != nil {
+		return nil, err
+	}
+	return []forum.Attachment{a}, nil
 }
 
 // clockOf is the clock a public reply to ev starts ("" none): the reply to a turn or to the
@@ -548,13 +630,14 @@ func (r *Rules) Deadline(key string, at time.Time) (string, error) {
 	l, from := dl.In(loc), at.In(loc)
 	y1, m1, d1 := l.Date()
 	y2, m2, d2 := from.Date()
-	return r.tmpl.Render("deadline", deadlineView{At: l, SameDay: y1 == y2 && m1 == m2 && d1 == d2})
+	return r.tmpl.Render("deadline", deadlineView{At: l, SameDay: y1 == y2 && m1 == m2 && d1 == d2, Zone: r.zone})
 }
 
 // deadlineView is what the template "deadline" gets.
 type deadlineView struct {
 	At      time.Time // the deadline in the game's zone
 	SameDay bool      // the same day as the reply
+	Zone    string    // the zone's name when the forum shows another ("" none)
 }
 
 // ---- the replay's final state ----
@@ -668,6 +751,7 @@ type View struct {
 	Lines    []*grammar.LineError
 	Mod      *game.ModCommand
 	Fair     game.Fair
+	Page     string // the game's public page ("" none)
 	Dispute  string // the word players write to call a moderator
 	// Phase is the game's phase; Over is set when it has ended (nothing is owed any more).
 	Phase rules.Phase
@@ -684,7 +768,7 @@ type View struct {
 
 func (r *Rules) view(c game.Context) *View {
 	g := r.game
-	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute,
+	v := &View{NoPM: r.noPM, game: g, rules: r, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page, Dispute: c.Dispute,
 		Board: g.Board(), Phase: g.Phase(), Over: g.Phase() == rules.PhaseOver, Settings: r.settings()}
 	if v.Phase == rules.PhasePlaying {
 		v.ToMove = g.SideToMove()
@@ -718,6 +802,49 @@ func (v *View) LegalMoves(w rules.WarriorID) []rules.Cell { return v.game.LegalM
 
 // Speed is w's speed from the table.
 func (v *View) Speed(w rules.WarriorID) int { return rules.Table[w.Kind()].Speed }
+
+// LegendRow is one kind of warrior as the opening post and the help show it: its letter on the
+// board, its name, and its reach from the seed's table.
+type LegendRow struct {
+	Letter string
+	Name   string
+	Chief  string // the commander among them ("р1 — император"), or ""
+	Side   rules.Side
+	rules.Stats
+	Shots string // the shot's strength at 1, 2, … cells ("10/8/7/6"), "" for none
+	Note  string // what the table does not say (a charge's reach, shooting over friends)
+}
+
+// legendOrder is the seed's order of the kinds, crusaders first.
+var legendOrder = []struct {
+	kind              rules.Kind
+	name, chief, note string
+}{
+	{rules.Knight, "рыцари", "р1 — император", "копьё с разгона по прямой до 4 клеток, 2 раза за игру"},
+	{rules.Crossbowman, "арбалетчики", "", "стреляют на 1–4 клетки"},
+	{rules.Archer, "лучники", "", "стреляют на 1–4 клетки, и через своих"},
+	{rules.Dismounted, "спешенные рыцари", "", ""},
+	{rules.Pikeman, "копейщики", "", "строем копьём — до 2 клеток по прямой; в строю неуязвимы с фронта"},
+	{rules.Guard, "гвардия", "ш1 — шейх", "копьё бьёт на 2 клетки"},
+	{rules.MountedArch, "верховые лучники", "", "стреляют на 1–3 клетки"},
+	{rules.Mercenary, "наёмники", "", ""},
+}
+
+// Legend is every kind of warrior with its letter and reach, in the seed's order.
+func (v *View) Legend() []LegendRow {
+	out := make([]LegendRow, 0, len(legendOrder))
+	for _, k := range legendOrder {
+		st := rules.Table[k.kind]
+		row := LegendRow{Letter: string(k.kind), Name: k.name, Chief: k.chief, Side: st.Side, Stats: st, Note: k.note}
+		var shots []string
+		for i := 0; i < st.Range(); i++ {
+			shots = append(shots, strconv.Itoa(st.Shot[i]))
+		}
+		row.Shots = strings.Join(shots, "/")
+		out = append(out, row)
+	}
+	return out
+}
 
 func funcs() map[string]any {
 	return map[string]any{
@@ -946,8 +1073,9 @@ func title(s string) string {
 	return strings.ToUpper(string(r[:1])) + string(r[1:])
 }
 
-// Sandbox is Crusade in the sandbox forum: two players, the default board, the quoted board
-// optional (a try-out).
+// Sandbox is Crusade in the sandbox forum: two players, the default board, a move without the
+// quoted board accepted (a try-out; a wrong quoted board still costs a wound, and the banner
+// says so).
 func (Game) Sandbox() game.SandboxGame {
 	return game.SandboxGame{
 		Title:   "Crusade",
@@ -963,14 +1091,16 @@ func (Game) Sandbox() game.SandboxGame {
     - {name: Джелу, side: crusaders}
     - {name: snovaya, side: saracens}
   deployment: default
-  # A try-out: the quoted board is optional here. In a real game (the default) a move post
-  # without the quoted, edited board is sloppy and costs the side a wound.
+  # A try-out: a move post may come without the quoted board here. A quoted board that does
+  # not match the position after the move still costs the side a wound; in a real game (the
+  # default) a move post without the quoted, edited board costs one too.
   settings: {first_side: crusaders, board_required: false}
 `,
 		Try: []string{
 			"Log in as Джелу and reply:  1-й ход крестоносца к1 на K16",
-			"The game master answers within a few seconds. (Here quoting the board is optional;",
-			"in a real game a move without the quoted, edited board costs a wound.)",
+			"The game master answers within a few seconds. Here a move may come without the quoted",
+			"board; but a quoted board that does not match the position after your move costs a",
+			"wound, as in a real game (where a move without the quoted, edited board costs one too).",
 		},
 	}
 }

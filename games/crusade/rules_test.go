@@ -280,7 +280,7 @@ func TestRestoreAndModeration(t *testing.T) {
 	beforeSecond, _ := c.game().SnapshotJSON()
 	keep(c.Judge(post("snovaya", at(19, 10), "1-й ход н2 на N3")))
 	out := keep(c.Moderate(game.ModCommand{Action: game.ModUndo, By: "Moderator", Reason: "ошибка", At: at(19, 20)}))
-	if !strings.Contains(out.Messages[0].Body, "отменил ход 2") {
+	if !strings.Contains(out.Messages[0].Body, "отменил последний ход (snovaya, сарацины)") {
 		t.Fatalf("undo reply: %q", out.Messages[0].Body)
 	}
 	afterUndo, _ := c.game().SnapshotJSON()

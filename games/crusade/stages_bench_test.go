@@ -15,7 +15,7 @@ func BenchmarkJudgeStages(b *testing.B) {
 	c := newRef(&testing.T{})
 	in := post("Джелу", at(19, 5), "[quote=gm-bot][code]\n"+rules.Render(c.game().Tokens())+"\n[/code][/quote]\nПоехали!\n1-й ход крестоносца к1 на K16")
 	rd := c.rules().Read(in)
-	intent := game.Act{At: in.At, Author: in.Author, Body: rd.Intent, Rand: game.NewRand("1", 0)}
+	intent := game.Act{At: in.At, Author: in.Author, Body: rd.Intent, Rand: game.NewRand("1", 0, game.Mix{})}
 	evs, err := c.rules().Decide(intent)
 	if err != nil {
 		b.Fatal(err)

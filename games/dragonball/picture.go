@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"forumgm/forum"
+	"forumgm/game"
 	"forumgm/games/dragonball/picture"
 	"forumgm/games/dragonball/rules"
 )
@@ -21,7 +22,20 @@ import (
 // fire breathed in that tact and the mouths as they were then. What players must not see is left
 // out: the yellow ball while it is invisible.
 func fieldAfter(ev *rules.RoundResolved, teams [2]rules.Team, title string) picture.Field {
-	st := ev.State
+	fire := map[string][]int{}
+	for _, h := range ev.Tacts[2] {
+		if h.What == rules.WFire {
+			for _, c := range h.Cells {
+				fire[h.Team] = append(fire[h.Team], int(c))
+			}
+		}
+	}
+	return fieldOf(ev.State, fire, teams, title)
+}
+
+// fieldOf is the picture of state st with the fire breathed (by team), leaving out what players
+// must not see (the yellow ball while it is invisible).
+func fieldOf(st *rules.State, fire map[string][]int, teams [2]rules.Team, title string) picture.Field {
 	f := picture.Field{Title: title}
 	for i, t := range teams {
 		f.Teams[i] = picture.Team{Name: t.Name, Colour: i}
@@ -49,14 +63,6 @@ func fieldAfter(ev *rules.RoundResolved, teams [2]rules.Team, title string) pict
 			f.Balls = append(f.Balls, picture.Ball{Colour: string(b.Color), Cell: int(b.Cell), Height: b.Height})
 		}
 	}
-	fire := map[string][]int{}
-	for _, h := range ev.Tacts[2] {
-		if h.What == rules.WFire {
-			for _, c := range h.Cells {
-				fire[h.Team] = append(fire[h.Team], int(c))
-			}
-		}
-	}
 	for i, d := range st.Dragons {
 		if d == nil {
 			continue
@@ -82,6 +88,20 @@ func (r *Rules) pictureOf(ev *rules.RoundResolved, v *View) (forum.Attachment, e
 		return forum.Attachment{}, err
 	}
 	return forum.Attachment{Name: fmt.Sprintf("dragonball-round-%d.png", ev.Round), ContentType: "image/png", Data: data}, nil
+}
+
+// StartAttachments is the opening post's picture: the field as the match starts, so a newcomer
+// sees the cells, the players and the dragons before the first orders (game.Illustrated).
+func (r *Rules) StartAttachments() ([]forum.Attachment, error) {
+	title, err := r.tmpl.Render("start_picture_title", r.view(game.Context{}))
+	if err != nil {
+		return nil, err
+	}
+	data, err := drawCached(fieldOf(r.game.State(), nil, r.game.Teams(), title))
+	if err != nil {
+		return nil, fmt.Errorf("dragonball: the opening post's picture: %w", err)
+	}
+	return []forum.Attachment{{Name: "dragonball-start.png", ContentType: "image/png", Data: data}}, nil
 }
 
 // Drawing a picture takes tens of milliseconds, and the same report is rendered again whenever

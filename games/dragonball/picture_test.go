@@ -187,8 +187,8 @@ func TestRandomRoundsDraw(t *testing.T) {
 	teams := [2]rules.Team{{Name: "Грифоны", Side: rules.SideA, Players: []string{"Гарри", "Рон", "Джинни"}},
 		{Name: "Змеи", Side: rules.SideB, Players: []string{"Драко", "Крэбб", "Гойл"}}}
 	for gi := 0; gi < games; gi++ {
-		src := game.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0)
-		rnd := game.NewRand(fmt.Sprintf("picture-game-%d", gi), 0)
+		src := game.NewRand(fmt.Sprintf("picture-orders-%d", gi), 0, game.Mix{})
+		rnd := game.NewRand(fmt.Sprintf("picture-game-%d", gi), 0, game.Mix{})
 		g, err := rules.New(rules.DefaultSettings(), teams[:], nil)
 		if err != nil {
 			t.Fatal(err)

@@ -153,9 +153,13 @@ func settings(sp game.Spec, n *yaml.Node) (rules.Settings, []error) {
 			}
 		}
 	}
-	if _, err := time.Parse("15:04", strings.TrimSpace(s.Deadline)); err != nil {
-		if _, err := time.Parse("3:04", strings.TrimSpace(s.Deadline)); err != nil {
-			bad("deadline: %q, want a time of day HH:MM (23:00)", s.Deadline)
+	if every, err := rules.ParseEvery(s.Deadline); err != nil {
+		bad("deadline: %v", err)
+	} else if every == 0 {
+		if _, err := time.Parse("15:04", strings.TrimSpace(s.Deadline)); err != nil {
+			if _, err := time.Parse("3:04", strings.TrimSpace(s.Deadline)); err != nil {
+				bad("deadline: %q, want a time of day HH:MM (23:00) or a round length (every 6h, every 45m)", s.Deadline)
+			}
 		}
 	}
 	loc, err := time.LoadLocation(s.Timezone)
@@ -254,6 +258,8 @@ type Rules struct {
 	game        *rules.Game
 	tmpl        *templates.Set
 	noPM        bool
+	// lastRound is the last round resolved (the view draws its field); nil before the first.
+	lastRound *rules.RoundResolved
 }
 
 var (
@@ -377,7 +383,7 @@ func (r *Rules) Required() []string {
 	names := append([]string(nil), game.RefereeTemplates...)
 	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
 		"field", "score", "tact_order", "dragon_order", "cells", "ball", "Ball", "effect", "moves",
-		"deadline", "where_orders", "example", "picture_title")
+		"deadline", "where_orders", "example", "picture_title", "start_picture_title")
 }
 
 // Messages renders what an event causes: orders are confirmed to their author (privately when
@@ -412,6 +418,10 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		name = "final"
 	case *rules.GameEnded:
 		name = "game_ended"
+	case *rules.PlayerReplaced:
+		name = "player_replaced"
+	case *rules.PlayerRemoved:
+		name = "player_removed"
 	default:
 		return nil, nil
 	}
@@ -469,15 +479,71 @@ type View struct {
 	Lines        []rules.Problem
 	Mod          *game.ModCommand
 	Fair         game.Fair
+	Page         string // the game's public page ("" none)
 	Dispute      string
 	OrdersPublic bool
 	Teams        [2]rules.Team
 	Final        rules.Final
 	Settings     rules.Settings
+	// Example is orders legal now for one player on the field (the author when they play),
+	// for the opening post and the help; nil when nobody is on the field.
+	Example *OrdersExample
+	// Due is when the round the orders are for is played ("2 декабря в 23:00"; "" when the
+	// template is not about orders): an acknowledgement says by when a replacement counts.
+	Due string
 }
 
+// OrdersExample is three tacts of orders a player can send now: a step to a neighbouring cell,
+// a second step with a height change and a catch, then staying.
+type OrdersExample struct {
+	Player       string
+	Cell         rules.Cell
+	Height       int
+	Step1, Step2 rules.Cell
+	Height2      int
+}
+
+// example finds orders legal now for the view's author (or, when the author is not on the
+// field, for the first player of side A who is), from the state the view shows.
+func (v *View) example() *OrdersExample {
+	pick := func(name string) (rules.FinalPlayer, bool) {
+		p, ok := v.Final.Players[name]
+		return p, ok && p.Status == rules.OnField && p.Cell.Valid()
+	}
+	name := v.Author
+	p, ok := pick(name)
+	for _, n := range v.Teams[0].Players {
+		if ok {
+			break
+		}
+		name = n
+		p, ok = pick(n)
+	}
+	if !ok {
+		return nil
+	}
+	ex := &OrdersExample{Player: name, Cell: p.Cell, Height: p.Height, Height2: p.Height + 1}
+	if ex.Height2 > 3 {
+		ex.Height2 = p.Height - 1
+	}
+	for _, n := range p.Cell.Neighbours() {
+		for _, m := range n.Neighbours() {
+			if m != p.Cell && ex.Step1 == 0 {
+				ex.Step1, ex.Step2 = n, m
+			}
+		}
+	}
+	if ex.Step1 == 0 {
+		return nil
+	}
+	return ex
+}
+
+// monthsGen are the months in the genitive, as a date is written ("2 декабря").
+var monthsGen = [...]string{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"}
+
 func (r *Rules) view(c game.Context) *View {
-	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
+	v := &View{Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page, Dispute: c.Dispute, OrdersPublic: r.ordersPublic(),
 		Teams: r.game.Teams(), Final: r.game.Final(), Settings: r.game.Settings()}
 	if c.In != nil {
 		v.Author = c.In.Author
@@ -485,6 +551,13 @@ func (r *Rules) view(c game.Context) *View {
 	}
 	if ls, ok := c.Lines.([]rules.Problem); ok {
 		v.Lines = ls
+	}
+	v.Example = v.example()
+	if e, ok := c.Event.(*rules.OrdersAccepted); ok {
+		if due, ok := r.game.NextTimer(e.At); ok {
+			d := due.In(v.Settings.Location)
+			v.Due = fmt.Sprintf("%d %s в %s", d.Day(), monthsGen[d.Month()-1], d.Format("15:04"))
+		}
 	}
 	return v
 }

@@ -200,7 +200,7 @@ func TestRefusedLines(t *testing.T) {
 	orders := r.rules().game.State().Orders["Рон"]
 	out = r.send("Рон", true, at(1, 12, 0), "Такт 1: 100 в2\nТакт 3: 58 в5")
 	if out.Verdict != game.Refused || out.Messages[0].To != "Рон" || !strings.Contains(out.Messages[0].Body, "Приказы не приняты") ||
-		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: не понял «5»") ||
+		!strings.Contains(out.Messages[0].Body, "«Такт 3: 58 в5»: высоты бывают 1, 2 и 3, а не 5") ||
 		!strings.Contains(out.Messages[0].Body, "57 → 100: это не соседняя клетка") {
 		t.Errorf("%s: %+v", out.Verdict, out.Messages)
 	}
@@ -280,8 +280,8 @@ func TestRoundsAndEnd(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(outs) != 1 || len(outs[0].Messages) != 2 {
-		t.Fatalf("want one deadline with the report and the end: %+v", outs)
+	if len(outs) != 1 || len(outs[0].Messages) != 3 || !strings.Contains(outs[0].Messages[2].Body, "Итоги игры «Драконбол» в цифрах") {
+		t.Fatalf("want one deadline with the report, the end and the summary: %+v", outs)
 	}
 	rep, end := outs[0].Messages[0], outs[0].Messages[1]
 	if rep.To != "" || !strings.Contains(rep.Body, "[b]Раунд 1[/b]") || !strings.Contains(rep.Body, "«разминка»") || !strings.Contains(rep.Body, "раунды кончились") {
@@ -393,7 +393,8 @@ func TestModeratorEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Messages) != 1 || !strings.Contains(out.Messages[0].Body, "завершена модератором[/b]: Грифоны сдались. Победа команды «Змеи»") ||
+	if len(out.Messages) != 2 || !strings.Contains(out.Messages[1].Body, "Результат: победа команды «Змеи»") ||
+		!strings.Contains(out.Messages[0].Body, "завершена модератором[/b]: Грифоны сдались. Победа команды «Змеи»") ||
 		!strings.Contains(out.Messages[0].Body, "Зерно партии: 1") {
 		t.Errorf("%+v", out.Messages)
 	}
@@ -462,7 +463,7 @@ func TestSandboxDeadline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs, err := rules.(game.Opener).Open(now, game.NewRand("1", 0))
+		evs, err := rules.(game.Opener).Open(now, game.NewRand("1", 0, game.Mix{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -494,5 +495,27 @@ func TestExpectsPrivate(t *testing.T) {
 	}
 	if r := newRef(t, teamsYAML, func(sp *game.Spec, _ *referee.Options) { sp.NoPM = true }); r.Referee.ExpectsPrivate(at(1, 11, 0)) {
 		t.Error("orders in the thread: a private message expected")
+	}
+}
+
+// An acknowledgement of orders says when their round is played: round 1 today, round 2 (orders
+// sent after round 1's deadline) tomorrow at the deadline, with the zone.
+func TestOrdersAcknowledgementGivesDeadline(t *testing.T) {
+	r := newRef(t, "settings: {deadline: \"23:00\", rounds: 3}\n"+teamsYAML)
+	out := r.send("Гарри", true, at(1, 11, 0), "Такт 1: 2 в2")
+	if out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "Раунд 1 разыгрывается 1 декабря в 23:00 по Москве") {
+		t.Fatalf("round 1: %s %+v", out.Verdict, out.Messages)
+	}
+	if _, err := r.Advance(at(1, 11, 0), at(1, 23, 30), func(time.Time, game.Outcome) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// Round 1's draws may have sent a player to the hospital: the first who may order does.
+	for _, p := range []string{"Гарри", "Рон", "Джинни", "Драко", "Крэбб", "Гойл"} {
+		if out = r.send(p, true, at(1, 23, 40), "Такт 1: стою"); out.Verdict == game.Accepted {
+			break
+		}
+	}
+	if out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "Раунд 2 разыгрывается 2 декабря в 23:00 по Москве") {
+		t.Fatalf("round 2: %s %+v", out.Verdict, out.Messages)
 	}
 }

@@ -80,7 +80,7 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	if err := s.Validate(board, in.Teams); err != nil {
 		return nil, err
 	}
-	set, err := loadVoice(s.Location)
+	set, err := loadVoice(s.Location, sp.Zone)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,11 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	if _, err := newRules(); err != nil {
 		return nil, err
 	}
-	return &game.Setup{New: newRules, Players: players, Fixed: s.Fixed()}, nil
+	var warn []string
+	if g := s.Groups; g > 0 && len(in.Teams)/g < 2 {
+		warn = append(warn, fmt.Sprintf("settings.groups: %d teams in %d groups leaves a group with no opponent: no attacks (and no goals) are possible there; use fewer groups (groups: 1) or more teams", len(in.Teams), g))
+	}
+	return &game.Setup{New: newRules, Players: players, Fixed: s.Fixed(), Warnings: warn}, nil
 }
 
 // settings are the defaults overlaid with the spec's settings, time zone and question bank.

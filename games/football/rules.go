@@ -222,7 +222,7 @@ var eventTemplates = []string{"game_started", "turn_opened", "rolled", "question
 // Required lists every template the game may render.
 func (r *Rules) Required() []string {
 	names := append([]string(nil), game.RefereeTemplates...)
-	names = append(names, "refused", "cell", "redraw", "table", "reveal")
+	names = append(names, "refused", "cell", "cells", "redraw", "table", "reveal")
 	names = append(names, eventTemplates...)
 	for _, c := range rules.AllCodes {
 		names = append(names, "problem."+string(c))
@@ -267,6 +267,10 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		parts = []part{{"turn_closed", ""}}
 	case *rules.GameEnded:
 		parts = []part{{"game_ended", ""}}
+	case *rules.PlayerReplaced:
+		parts = []part{{"player_replaced", ""}}
+	case *rules.PlayerRemoved:
+		parts = []part{{"player_removed", ""}}
 	default:
 		return nil, nil
 	}
@@ -329,12 +333,51 @@ type View struct {
 	Examples []string
 	Mod      *game.ModCommand
 	Fair     game.Fair
-	NoPM     bool // the forum has no private messages
+	Page     string // the game's public page ("" none)
+	NoPM     bool   // the forum has no private messages
 	game     *rules.Game
 }
 
+// CellsWords are the ring's special cells as the opening post and the help name them.
+type CellsWords struct {
+	Size     int
+	Attack   []GroupCells // each group's attack cells, group 1 first
+	Question []int
+	Yellow   []int
+}
+
+// GroupCells are one group's attack cells.
+type GroupCells struct {
+	Group int
+	Cells []int
+}
+
+// Cells are the board's special cells: where each group attacks from, the questions, the cards.
+func (v *View) Cells() CellsWords {
+	b := v.game.Board()
+	w := CellsWords{Size: b.Size}
+	for g := 1; g <= b.Groups(); g++ {
+		gc := GroupCells{Group: g}
+		for _, c := range b.Cells() {
+			if c.AttackFor(g) {
+				gc.Cells = append(gc.Cells, c.Number)
+			}
+		}
+		w.Attack = append(w.Attack, gc)
+	}
+	for _, c := range b.Cells() {
+		if c.Question {
+			w.Question = append(w.Question, c.Number)
+		}
+		if c.Yellow {
+			w.Yellow = append(w.Yellow, c.Number)
+		}
+	}
+	return w
+}
+
 func (r *Rules) view(c game.Context) *View {
-	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair}
+	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page}
 	if c.In != nil {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == game.PM

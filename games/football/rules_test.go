@@ -493,3 +493,27 @@ func TestExpectsPrivate(t *testing.T) {
 		t.Error("a turn open, points to spend: none expected")
 	}
 }
+
+// The opening post and the help name the attack cells of each group up front (a newcomer should
+// not learn them from a refusal), the question and yellow-card cells too.
+func TestAttackCellsUpFront(t *testing.T) {
+	g := newGame(t, "", false)
+	setup, err := Game{}.Setup(specOf(t, teamsYAML+"settings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "7", Salt: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ref.Start(at(19, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	help := g.post(at(19, 5), "Петя", false, "помощь")
+	for where, body := range map[string]string{"opening post": out.Messages[0].Body, "help": help.Messages[0].Body} {
+		if !strings.Contains(body, "Ячейки атаки: группа 1 — 6, 12, 15; группа 2 — 23, 29, 32.") {
+			t.Errorf("the %s does not name the attack cells:\n%s", where, body)
+		}
+	}
+}

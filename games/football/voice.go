@@ -18,21 +18,23 @@ var (
 	voiceSets = map[string]*templates.Set{}
 )
 
-// loadVoice is the game's templates with times shown in loc.
-func loadVoice(loc *time.Location) (*templates.Set, error) {
+// loadVoice is the game's templates with times shown in loc, followed by zone's name when it is
+// set (the forum shows another zone).
+func loadVoice(loc *time.Location, zone string) (*templates.Set, error) {
 	if loc == nil {
 		return nil, fmt.Errorf("football: templates: no time zone")
 	}
 	voiceMu.Lock()
 	defer voiceMu.Unlock()
-	if s, ok := voiceSets[loc.String()]; ok {
+	key := loc.String() + "\x00" + zone
+	if s, ok := voiceSets[key]; ok {
 		return s, nil
 	}
-	s, err := Load(loc)
+	s, err := LoadIn(loc, zone)
 	if err != nil {
 		return nil, err
 	}
-	voiceSets[loc.String()] = s
+	voiceSets[key] = s
 	return s, nil
 }
 
@@ -48,7 +50,10 @@ func loadVoice(loc *time.Location) (*templates.Set, error) {
 //   - minutes d: a duration in minutes, in Russian ("10 минут").
 //
 // The data each template expects is described at its definition.
-func Load(loc *time.Location) (*templates.Set, error) {
+func Load(loc *time.Location) (*templates.Set, error) { return LoadIn(loc, "") }
+
+// LoadIn is Load with zone's name written after every time (hhmm: "20:10 (MSK)"); "" none.
+func LoadIn(loc *time.Location, zone string) (*templates.Set, error) {
 	if loc == nil {
 		return nil, fmt.Errorf("football: load templates: no time zone")
 	}
@@ -62,7 +67,12 @@ func Load(loc *time.Location) (*templates.Set, error) {
 		}
 	}
 	s, err := templates.Load(voice.Files, Name, template.FuncMap{
-		"hhmm":    func(t time.Time) string { return t.In(loc).Format("15:04") },
+		"hhmm": func(t time.Time) string {
+			if zone != "" {
+				return t.In(loc).Format("15:04") + " (" + zone + ")"
+			}
+			return t.In(loc).Format("15:04")
+		},
 		"problem": render("problem."),
 		"unread":  render("unread."),
 		"mod":     func(a, b int) int { return a % b },

@@ -45,7 +45,7 @@ func footballGame(t *testing.T) (*rules.Game, map[string]game.Event, []game.Even
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := game.NewRand("templates", 0)
+	rnd := game.NewRand("templates", 0, game.Mix{})
 	var all []game.Event
 	apply := func(evs ...game.Event) {
 		for _, ev := range evs {
@@ -106,13 +106,13 @@ func footballGame(t *testing.T) (*rules.Game, map[string]game.Event, []game.Even
 	}
 	// a question left to expire, in a game of its own
 	g2, _ := rules.New(s, rules.DefaultBoard(), teams)
-	st2, _ := g2.Begin(start.At, game.NewRand("x", 0))
+	st2, _ := g2.Begin(start.At, game.NewRand("x", 0, game.Mix{}))
 	g2.Apply(st2)
 	evs, _ := g2.Tick(at(20, 0), nil)
 	for _, ev := range evs {
 		g2.Apply(ev)
 	}
-	evs, err = g2.Decide(game.Act{At: at(20, 1), Author: "Катя", Body: &rules.Roll{Number: 37}, Rand: game.NewRand("y", 0)})
+	evs, err = g2.Decide(game.Act{At: at(20, 1), Author: "Катя", Body: &rules.Roll{Number: 37}, Rand: game.NewRand("y", 0, game.Mix{})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,6 +280,10 @@ func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
 		ev = &GameEnded{}
 	case KindPlayerAdded:
 		ev = &PlayerAdded{}
+	case KindPlayerReplaced:
+		ev = &PlayerReplaced{}
+	case KindPlayerRemoved:
+		ev = &PlayerRemoved{}
 	case KindWoundsAdjusted:
 		ev = &WoundsAdjusted{}
 	case KindClockStarted:
@@ -332,6 +336,10 @@ func (g *Game) Apply(ev game.Event) error {
 		return g.applyDayClosed(&e)
 	case *PlayerAdded:
 		return g.applyPlayerAdded(e)
+	case *PlayerReplaced:
+		return g.applyPlayerReplaced(e)
+	case *PlayerRemoved:
+		return g.applyPlayerRemoved(e)
 	case *WoundsAdjusted:
 		return g.applyWoundsAdjusted(e)
 	case *ClockStarted:

@@ -116,4 +116,4 @@ func turnIn(s Side, at time.Time, t Turn) game.Act {
 func hasCode(r *Refusal, c Code) bool { return r != nil && r.Has(c) }
 
 // testRand is the source of chance the tests' ticks draw from.
-var testRand = game.NewRand("test", 0)
+var testRand = game.NewRand("test", 0, game.Mix{})

@@ -87,3 +87,98 @@ func (g *Game) applyWoundsAdjusted(e *WoundsAdjusted) error {
 	g.st.Owed[e.Side] += e.Delta
 	return nil
 }
+
+// ReplacePlayer puts a new forum user in a player's place: the same side and warriors.
+type ReplacePlayer struct{ Old, New string }
+
+// RemovePlayer takes a player out of the game; the warriors only he commanded are taken off the
+// field (the seed: «команда должна найти ему замену или снять его воинов с поля»).
+type RemovePlayer struct{ Name string }
+
+// Event kinds of replacements.
+const (
+	KindPlayerReplaced = "crusade.player_replaced"
+	KindPlayerRemoved  = "crusade.player_removed"
+)
+
+// PlayerReplaced: New plays on in Old's place.
+type PlayerReplaced struct {
+	At  time.Time `json:"at"`
+	Old string    `json:"old"`
+	New string    `json:"new"`
+}
+
+// PlayerRemoved: a player left the game; Warriors (his own, still on the field) left with him.
+// They are out of play and do not count as killed.
+type PlayerRemoved struct {
+	At       time.Time   `json:"at"`
+	Player   string      `json:"player"`
+	Warriors []WarriorID `json:"warriors,omitempty"`
+}
+
+func (PlayerReplaced) EventKind() string { return KindPlayerReplaced }
+func (PlayerRemoved) EventKind() string  { return KindPlayerRemoved }
+
+func (g *Game) decideReplace(in game.Act, b *ReplacePlayer) ([]game.Event, error) {
+	if g.st.Phase == PhaseOver {
+		return nil, refuse(Problem{Code: CodeGameOver})
+	}
+	p, ok := g.roster.player(b.Old)
+	if !ok {
+		return nil, fmt.Errorf("crusade: replace: %s does not play", b.Old)
+	}
+	if _, taken := g.roster.player(b.New); taken {
+		return nil, fmt.Errorf("crusade: replace: %s plays already", b.New)
+	}
+	return []game.Event{&PlayerReplaced{At: in.At, Old: p.Name, New: b.New}}, nil
+}
+
+func (g *Game) decideRemove(in game.Act, b *RemovePlayer) ([]game.Event, error) {
+	if g.st.Phase == PhaseOver {
+		return nil, refuse(Problem{Code: CodeGameOver})
+	}
+	p, ok := g.roster.player(b.Name)
+	if !ok {
+		return nil, fmt.Errorf("crusade: remove: %s does not play", b.Name)
+	}
+	e := &PlayerRemoved{At: in.At, Player: p.Name}
+	for _, w := range p.Warriors {
+		if ws := g.st.Warriors[w]; ws != nil && ws.InPlay && ws.Alive {
+			e.Warriors = append(e.Warriors, w)
+		}
+	}
+	return []game.Event{e}, nil
+}
+
+func (g *Game) applyPlayerReplaced(e *PlayerReplaced) error {
+	players := append([]Player(nil), g.roster.Players...)
+	for i := range players {
+		if players[i].Name == e.Old {
+			players[i].Name = e.New
+			g.roster.Players = players
+			if g.st.MovedToday[normName(e.Old)] {
+				g.st.MovedToday[normName(e.New)] = true
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("crusade: apply player_replaced: %s does not play", e.Old)
+}
+
+func (g *Game) applyPlayerRemoved(e *PlayerRemoved) error {
+	var players []Player
+	for _, p := range g.roster.Players {
+		if p.Name != e.Player {
+			players = append(players, p)
+		}
+	}
+	g.roster.Players = players
+	for _, w := range e.Warriors {
+		ws, err := g.warriorState(w, "player_removed")
+		if err != nil {
+			return err
+		}
+		ws.InPlay = false
+	}
+	return nil
+}

@@ -62,6 +62,14 @@ func (g *Game) Decide(in game.Act) ([]game.Event, error) {
 		if b != nil {
 			return g.decideAdjustWounds(in, b)
 		}
+	case *ReplacePlayer:
+		if b != nil {
+			return g.decideReplace(in, b)
+		}
+	case *RemovePlayer:
+		if b != nil {
+			return g.decideRemove(in, b)
+		}
 	case EndGame:
 		return g.decideEnd(in, &b)
 	case *EndGame:

@@ -54,6 +54,10 @@ type Settings struct {
 	// ForestInvisible hides forest warriors from the public board; forest moves then come by
 	// private message (default false, as in the trial game).
 	ForestInvisible bool `yaml:"forest_invisible" json:"forest_invisible"`
+	// BoardPicture: every reply with the board carries a picture of it too (default false; the
+	// opening post always does), for forums whose code box shows only part of the 23-line board
+	// (docs/operations.md, "Pictures and attachments"). It changes no rule.
+	BoardPicture bool `yaml:"board_picture" json:"board_picture"`
 	// DeploymentDeadline ends private deployment: a side that has not sent its deployment gets
 	// the default one. Nil: wait for both.
 	DeploymentDeadline *time.Time `yaml:"deployment_deadline,omitempty" json:"deployment_deadline,omitempty"`

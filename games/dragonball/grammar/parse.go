@@ -252,6 +252,15 @@ func takeSpell(toks []token) ([]token, string) {
 	return toks, ""
 }
 
+// heightNext reports whether the next number of a tact's line can only be a height: the
+// player's (or the pass's) cell is already given.
+func heightNext(t db.TactOrder) bool {
+	if t.Action == db.Pass {
+		return t.To != 0 && t.ToHeight == 0
+	}
+	return t.Action == "" && (t.Cell != 0 || t.Dir != "") && t.Height == 0
+}
+
 func readTact(tact int, line, body string) (db.TactOrder, *db.Problem) {
 	t := db.TactOrder{Tact: tact, Line: line}
 	bad := func(code db.Code, detail string) (db.TactOrder, *db.Problem) {
@@ -285,7 +294,9 @@ func readTact(tact int, line, body string) (db.TactOrder, *db.Problem) {
 				return bad(db.CodeUnreadable, tk.word)
 			}
 			something = true
-		case heightWords[tk.word] && nextNum && (toks[i+1].num <= 3 || tk.word != "в"):
+		case heightWords[tk.word] && nextNum && (toks[i+1].num <= 3 || tk.word != "в" || heightNext(t)):
+			// "в 62" after "пас" is the pass's cell; "в5" after the cell is a height out of
+			// range, read as a height so that the rules name the legal ones (1, 2 and 3).
 			h := toks[i+1].num
 			i++
 			if t.Action == db.Pass {

@@ -19,7 +19,7 @@ func BenchmarkResolveRound(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rnd := game.NewRand("bench", 0)
+	rnd := game.NewRand("bench", 0, game.Mix{})
 	evs, _ := g.Start(t0, rnd)
 	applyAll(b, g, evs)
 	for t, team := range g.teams {
@@ -50,7 +50,7 @@ func BenchmarkResolveRound(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r := game.NewRand("bench", uint64(i))
+		r := game.NewRand("bench", uint64(i), game.Mix{})
 		_ = g.Resolve(at, r)
 	}
 }

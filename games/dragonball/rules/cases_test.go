@@ -186,7 +186,7 @@ func runCase(t *testing.T, c caseFile) {
 	if seed == "" {
 		seed = "case"
 	}
-	rnd := game.NewRand(seed, 0)
+	rnd := game.NewRand(seed, 0, game.Mix{})
 	evs, err := g.Start(t0, rnd)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,14 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 	if !g.st.Started || g.st.Over {
 		return time.Time{}, false
 	}
+	if every := g.settings.Every(); every > 0 {
+		day, next := g.midnights(t)
+		d := day.Add((t.Sub(day)/every + 1) * every)
+		if !d.Before(next) {
+			d = next
+		}
+		return d, true
+	}
 	d := g.deadlineOn(t)
 	if !d.After(t) {
 		l := t.In(g.settings.Location)
@@ -26,5 +34,16 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 
 // isDeadline reports whether at is a round deadline.
 func (g *Game) isDeadline(at time.Time) bool {
+	if every := g.settings.Every(); every > 0 {
+		day, _ := g.midnights(at)
+		return at.Sub(day)%every == 0
+	}
 	return g.deadlineOn(at).Equal(at)
+}
+
+// midnights are the midnights (game zone) that begin t's day and the next.
+func (g *Game) midnights(t time.Time) (time.Time, time.Time) {
+	l := t.In(g.settings.Location)
+	day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, g.settings.Location)
+	return day, time.Date(l.Year(), l.Month(), l.Day()+1, 0, 0, 0, 0, g.settings.Location)
 }

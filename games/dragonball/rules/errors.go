@@ -56,6 +56,8 @@ const (
 	CodeMouthForced     Code = "mouth_forced"     // note, Tact: the mouth is open after (or with) fire
 	CodeTactDropped     Code = "tact_dropped"     // note, Tact: a later tact no longer holds; Detail: its reason code
 	CodeUnknownTeam     Code = "unknown_team"     // a moderator's end names no team; Detail: the name, Options: the teams
+	// CodeSwallowedReplace: a swallowed player cannot be replaced (the seed, §8); Player.
+	CodeSwallowedReplace Code = "swallowed_replace"
 )
 
 // AllCodes lists every code, for the templates' completeness test.
@@ -66,7 +68,7 @@ var AllCodes = []Code{
 	CodeWhichBall, CodeNotHolding, CodePassRange, CodeBadSpell, CodeEnchantLimit, CodeHandsFull,
 	CodeUnknownPlayer, CodeOwnPlayer, CodeNotHandler, CodeDragonEdge, CodeDragonMidline,
 	CodeDragonStill, CodeDragonHeight, CodeNoFire, CodeRandomFireOnly, CodeFireUsedUp,
-	CodeMouthForced, CodeTactDropped, CodeUnknownTeam,
+	CodeMouthForced, CodeTactDropped, CodeUnknownTeam, CodeSwallowedReplace,
 }
 
 // Problem is one refused line (or a note on an accepted one) with what an explanation needs.

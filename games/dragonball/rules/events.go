@@ -79,6 +79,12 @@ func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
 		ev = &RoundResolved{}
 	case KindGameEnded:
 		ev = &GameEnded{}
+	case KindPlayerReplaced:
+		ev = &PlayerReplaced{}
+	case KindPlayerRemoved:
+		ev = &PlayerRemoved{}
+	case KindRoundsSet:
+		ev = &RoundsSet{}
 	default:
 		return nil, errf("%w: %q", ErrUnknownEvent, kind)
 	}
@@ -120,6 +126,12 @@ func (g *Game) Apply(ev game.Event) error {
 		g.st = e.State.clone()
 	case *GameEnded:
 		g.applyEnded(e)
+	case *PlayerReplaced:
+		return g.applyReplaced(e)
+	case *PlayerRemoved:
+		return g.applyRemoved(e)
+	case *RoundsSet:
+		g.settings.Rounds = e.Rounds
 	default:
 		return errf("apply: unknown event %T", ev)
 	}

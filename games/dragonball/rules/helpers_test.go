@@ -30,7 +30,7 @@ func newGame(t testing.TB, s Settings, dep *Deployment, seed string) (*Game, *ga
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := game.NewRand(seed, 0)
+	rnd := game.NewRand(seed, 0, game.Mix{})
 	evs, err := g.Start(t0, rnd)
 	if err != nil {
 		t.Fatal(err)

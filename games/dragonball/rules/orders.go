@@ -36,6 +36,14 @@ func (g *Game) Decide(in game.Act) ([]game.Event, error) {
 		}
 	case EndGame:
 		return g.decideEnd(in, &b)
+	case *ReplacePlayer:
+		return g.decideReplace(in, b)
+	case *RemovePlayer:
+		return g.decideRemove(in, b)
+	case *SetRounds:
+		if b != nil {
+			return g.decideRounds(in, b)
+		}
 	}
 	return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: fmt.Sprintf("%T", in.Body)})
 }

@@ -131,12 +131,12 @@ func checkInvariants(t *testing.T, g *Game, where string) {
 // every draw is recorded, and replaying the log gives the same game.
 func TestRandomGames(t *testing.T) {
 	for gi := 0; gi < 40; gi++ {
-		src := game.NewRand(fmt.Sprintf("orders-%d", gi), 0)
+		src := game.NewRand(fmt.Sprintf("orders-%d", gi), 0, game.Mix{})
 		g, err := New(DefaultSettings(), testTeams(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rnd := game.NewRand(fmt.Sprintf("game-%d", gi), 0)
+		rnd := game.NewRand(fmt.Sprintf("game-%d", gi), 0, game.Mix{})
 		var log []game.Record
 		keep := func(evs []game.Event, err error) {
 			t.Helper()

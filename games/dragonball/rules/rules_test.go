@@ -106,7 +106,7 @@ func TestDecideNeverDraws(t *testing.T) {
 	if _, err := g.Tick(at, nil); err == nil {
 		t.Error("Tick without a Rand should fail")
 	}
-	if evs, err := g.Tick(at.Add(1), game.NewRand("x", 0)); err != nil || len(evs) != 0 {
+	if evs, err := g.Tick(at.Add(1), game.NewRand("x", 0, game.Mix{})); err != nil || len(evs) != 0 {
 		t.Errorf("Tick off the deadline: %v %v", evs, err)
 	}
 }

@@ -44,7 +44,9 @@ type Settings struct {
 	TeamSize int `yaml:"team_size" json:"team_size"`
 	// Rounds is the most rounds a game lasts (10).
 	Rounds int `yaml:"rounds" json:"rounds"`
-	// Deadline is the time of day, "HH:MM" in the game's zone, at which a round resolves ("23:00").
+	// Deadline is the time of day, "HH:MM" in the game's zone, at which a round resolves ("23:00"),
+	// or a round's length, "every 6h" / "every 45m": rounds then resolve every that long from
+	// midnight in the game's zone (the day's last round ends at midnight).
 	Deadline string `yaml:"deadline" json:"deadline"`
 	// Timezone names the game's zone (Europe/Moscow). The engine reads no zone database: the
 	// caller loads it into Location; DefaultSettings sets a fixed UTC+3.
@@ -127,8 +129,12 @@ func (s Settings) Validate() error {
 	if s.Rounds < 1 {
 		return errf("setting rounds: %d", s.Rounds)
 	}
-	if _, err := parseClock(s.Deadline); err != nil {
+	if every, err := ParseEvery(s.Deadline); err != nil {
 		return errf("setting deadline: %v", err)
+	} else if every == 0 {
+		if _, err := parseClock(s.Deadline); err != nil {
+			return errf("setting deadline: %v", err)
+		}
 	}
 	if s.EnchantedPasses < 0 || s.Volleys < 0 || s.Flames < 0 {
 		return errf("settings: negative allowance")
@@ -151,4 +157,37 @@ func parseClock(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is not HH:MM", s)
 	}
 	return time.Duration(hh)*time.Hour + time.Duration(mm)*time.Minute, nil
+}
+
+// ParseEvery reads a round length written "every 6h" or "every 45m" (from 10 minutes to a day);
+// 0 with no error for anything else (a time of day).
+func ParseEvery(s string) (time.Duration, error) {
+	rest, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(s)), "every")
+	if !ok {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(rest))
+	if err != nil || d < 10*time.Minute || d > 24*time.Hour {
+		return 0, fmt.Errorf("%q: want a round length from 10m to 24h, such as every 6h or every 45m", s)
+	}
+	return d, nil
+}
+
+// Every is the round length when rounds resolve every so long (0: once a day at Deadline).
+func (s Settings) Every() time.Duration {
+	d, _ := ParseEvery(s.Deadline)
+	return d
+}
+
+// EveryWords is the round length in Russian ("6 ч", "45 мин", "1 ч 30 мин").
+func (s Settings) EveryWords() string {
+	d := s.Every()
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case h > 0 && m > 0:
+		return fmt.Sprintf("%d ч %d мин", h, m)
+	case h > 0:
+		return fmt.Sprintf("%d ч", h)
+	}
+	return fmt.Sprintf("%d мин", m)
 }

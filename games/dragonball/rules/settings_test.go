@@ -56,7 +56,7 @@ func TestStartByDecide(t *testing.T) {
 	if _, err := g.Decide(game.Act{At: t0, Body: StartGame{}}); err == nil {
 		t.Error("start without a Rand accepted")
 	}
-	rnd := game.NewRand("s", 0)
+	rnd := game.NewRand("s", 0, game.Mix{})
 	evs, err := g.Decide(game.Act{At: t0, Body: StartGame{}, Rand: rnd})
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ deployment:
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := g.Start(t0, game.NewRand("1", 0))
+	evs, err := g.Start(t0, game.NewRand("1", 0, game.Mix{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := game.NewRand("replay", 0)
+	rnd := game.NewRand("replay", 0, game.Mix{})
 	var log []game.Record
 	keep := func(evs []game.Event, err error) {
 		t.Helper()

@@ -59,7 +59,7 @@ func TestDragonballReplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := game.NewRand("tmpl", 0)
+	rnd := game.NewRand("tmpl", 0, game.Mix{})
 	apply := func(evs []game.Event, err error) []game.Event {
 		t.Helper()
 		if err != nil {
@@ -78,11 +78,11 @@ func TestDragonballReplies(t *testing.T) {
 			{Tact: 2, Cell: 59, Action: db.Pass, To: 61, ToHeight: 3, Ball: db.Red}},
 		Dragon:      []db.DragonOrder{{Tact: 1, Move: db.MoveForward, Fire: db.FireFlame, Mouth: db.MouthClosed}},
 		Description: "Гарри [b]ныряет[/b] под хвост", HasDescription: true}}))
-	out, err := s.Render("orders", map[string]any{"Author": "Гарри", "Event": evs[0]})
+	out, err := s.Render("orders", map[string]any{"Author": "Гарри", "Event": evs[0], "Due": "2 декабря в 23:00", "Settings": g.Settings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Приказы приняты", "Такт 1: 58 в2", "пас красный на 61 в3", "Дракон: такт 1 — вперёд, пасть закрыта, пламя", "[\u200bb]ныряет"} {
+	for _, want := range []string{"Приказы приняты", "Раунд 1 разыгрывается 2 декабря в 23:00", "Такт 1: 58 в2", "пас красный на 61 в3", "Дракон: такт 1 — вперёд, пасть закрыта, пламя", "[\u200bb]ныряет"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("orders reply lacks %q:\n%s", want, out)
 		}
@@ -101,7 +101,7 @@ func TestDragonballReplies(t *testing.T) {
 	}
 	at, _ := g.NextTimer(t0)
 	evs = apply(g.Tick(at, rnd))
-	out, err = s.Render("report", map[string]any{"Event": evs[0], "Final": g.Final(), "Teams": g.Teams()})
+	out, err = s.Render("report", map[string]any{"Event": evs[0], "Final": g.Final(), "Teams": g.Teams(), "Fair": game.Fair{}, "Page": ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestDragonballStartAndFinal(t *testing.T) {
 		t.Fatal(err)
 	}
 	fair := struct{ Commitment, Seed, Salt, Check string }{"abc", "s33d", "salt", ""} // game.Fair's fields
-	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false}
+	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Page": "", "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false, "Example": nil}
 	out, err := s.Render("start", data)
 	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00 по Москве") || !strings.Contains(out, "личным сообщением") {
 		t.Errorf("start: %v\n%s", err, out)

@@ -31,7 +31,7 @@ func BenchmarkJudgeRollPost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rnd := game.NewRand("bench", 0)
+	rnd := game.NewRand("bench", 0, game.Mix{})
 	start, err := g.Begin(s.FirstTurn.Add(-time.Hour), rnd)
 	if err != nil {
 		b.Fatal(err)

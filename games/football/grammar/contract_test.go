@@ -23,7 +23,7 @@ func TestContractExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd := game.NewRand("1", 0)
+	rnd := game.NewRand("1", 0, game.Mix{})
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	ev, err := g.Begin(start, rnd)
 	if err != nil {

@@ -261,6 +261,10 @@ func DecodeEvent(kind string, data []byte) (game.Event, error) {
 	switch kind {
 	case KindGameStarted:
 		ev = &GameStarted{}
+	case KindPlayerReplaced:
+		ev = &PlayerReplaced{}
+	case KindPlayerRemoved:
+		ev = &PlayerRemoved{}
 	case KindTurnOpened:
 		ev = &TurnOpened{}
 	case KindRolled:

@@ -75,7 +75,7 @@ func newHarnessOn(t testing.TB, s Settings, b *Board, teams []Team) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, g: g, rnd: game.NewRand("test-seed", 0), now: day.Add(19 * time.Hour)}
+	h := &harness{t: t, g: g, rnd: game.NewRand("test-seed", 0, game.Mix{}), now: day.Add(19 * time.Hour)}
 	ev, err := g.Begin(h.now, h.rnd)
 	if err != nil {
 		t.Fatal(err)

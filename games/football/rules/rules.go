@@ -45,6 +45,10 @@ func (g *Game) Decide(in game.Act) ([]game.Event, error) {
 		ev, err = g.decideEnd(in, b)
 	case EndGame:
 		ev, err = g.decideEnd(in, &b)
+	case *ReplacePlayer:
+		return g.decideReplace(in, b)
+	case *RemovePlayer:
+		return g.decideRemove(in, b)
 	default:
 		return nil, refuse(Problem{Code: CodeUnsupportedBody, Detail: fmt.Sprintf("%T", in.Body)})
 	}

@@ -86,7 +86,7 @@ func TestDecided(t *testing.T) {
 }
 
 func TestDiceCommitment(t *testing.T) {
-	rnd := game.NewRand("seed", 0)
+	rnd := game.NewRand("seed", 0, game.Mix{})
 	d := drawDice(rnd, 1, 6, map[int]int{37: 4}, "")
 	draws := rnd.Take()
 	if len(draws) != 99+saltBytes {
@@ -124,13 +124,13 @@ func TestDiceCommitment(t *testing.T) {
 		t.Error("the commitment is not game.Commitment(MappingText, salt)")
 	}
 	// the same seed draws the same mapping; another seed another
-	d2 := drawDice(game.NewRand("seed", 0), 1, 6, map[int]int{37: 4}, "")
-	d3 := drawDice(game.NewRand("other", 0), 1, 6, map[int]int{37: 4}, "")
+	d2 := drawDice(game.NewRand("seed", 0, game.Mix{}), 1, 6, map[int]int{37: 4}, "")
+	d3 := drawDice(game.NewRand("other", 0, game.Mix{}), 1, 6, map[int]int{37: 4}, "")
 	if d2.Commitment != d.Commitment || d3.Commitment == d.Commitment {
 		t.Error("the mapping is not a function of the seed")
 	}
 	// a given salt draws no salt
-	r4 := game.NewRand("seed", 0)
+	r4 := game.NewRand("seed", 0, game.Mix{})
 	drawDice(r4, 1, 6, nil, "given")
 	if n := len(r4.Take()); n != 100 {
 		t.Errorf("given salt: %d draws", n)
@@ -218,7 +218,7 @@ func TestRandomSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := g.Begin(day.Add(19*time.Hour), game.NewRand("split", 0))
+	ev, err := g.Begin(day.Add(19*time.Hour), game.NewRand("split", 0, game.Mix{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,13 +239,13 @@ func TestRandomSplit(t *testing.T) {
 	if sizes[1] != 4 || sizes[2] != 3 || len(seen) != 7 {
 		t.Errorf("groups %v, teams %v", sizes, seen)
 	}
-	ev2, _ := g.Begin(day.Add(19*time.Hour), game.NewRand("split", 0))
+	ev2, _ := g.Begin(day.Add(19*time.Hour), game.NewRand("split", 0, game.Mix{}))
 	if !reflect.DeepEqual(ev, ev2) {
 		t.Error("the split is not a function of the seed")
 	}
 	roster := testSettings()
 	g2, _ := New(roster, DefaultBoard(), teams)
-	ev3, _ := g2.Begin(day.Add(19*time.Hour), game.NewRand("split", 0))
+	ev3, _ := g2.Begin(day.Add(19*time.Hour), game.NewRand("split", 0, game.Mix{}))
 	for i, ts := range ev3.Teams {
 		if ts.Name != teams[i].Name || ts.Group != 1+boolInt(i >= 4) {
 			t.Errorf("roster split: %d %+v", i, ts)
@@ -301,7 +301,7 @@ func TestNotStartedAndTickStarts(t *testing.T) {
 	if !ok || !at.Equal(hm(t, "20:00")) {
 		t.Fatalf("next timer %v %v", at, ok)
 	}
-	rnd := game.NewRand("x", 0)
+	rnd := game.NewRand("x", 0, game.Mix{})
 	evs, err := g.Tick(at, rnd)
 	if err != nil {
 		t.Fatal(err)
@@ -446,7 +446,7 @@ func TestBeginByTick(t *testing.T) {
 	if !ok || !at.Equal(hm(t, "19:01")) {
 		t.Fatalf("first timer %v", at)
 	}
-	evs, err := g.Tick(at, game.NewRand("b", 0))
+	evs, err := g.Tick(at, game.NewRand("b", 0, game.Mix{}))
 	if err != nil || len(evs) != 1 || evs[0].EventKind() != KindGameStarted {
 		t.Fatalf("%v %s", err, jsonOf(evs))
 	}

@@ -374,6 +374,10 @@ func (g *Game) Apply(ev game.Event) error {
 		st.Open = false
 		c := *e
 		st.Ended = &c
+	case *PlayerReplaced:
+		return g.applyReplaced(e)
+	case *PlayerRemoved:
+		return g.applyRemoved(e)
 	case nil:
 		return fmt.Errorf("football: apply: nil event")
 	default:

@@ -1,0 +1,270 @@
+package transcript
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"forumgm/game"
+)
+
+// The game master's powers replay as the example transcripts write them: announced in the
+// thread, the deadline moved, the holiday's moves refused and the schedule a day later.
+func TestMasterExamples(t *testing.T) {
+	cases := []struct {
+		file  string
+		check func(t *testing.T, tr *Transcript, res *Result)
+	}{
+		{"dragonball-master.yaml", func(t *testing.T, tr *Transcript, res *Result) {
+			msk := tr.Start.Location()
+			var resolved []time.Time
+			for _, tm := range res.Timed {
+				if strings.Contains(strings.Join(tm.Replies, "\n"), "[b]Раунд ") {
+					resolved = append(resolved, tm.At)
+				}
+			}
+			want := []time.Time{time.Date(2026, 12, 1, 23, 45, 0, 0, msk), time.Date(2026, 12, 3, 23, 0, 0, 0, msk), time.Date(2026, 12, 4, 23, 0, 0, 0, msk)}
+			if len(resolved) != 3 || !resolved[0].Equal(want[0]) || !resolved[1].Equal(want[1]) || !resolved[2].Equal(want[2]) {
+				t.Errorf("rounds resolved at %v, want %v (extended by 45m, then a holiday, then made 3 rounds long)", resolved, want)
+			}
+			byAuthorAt := func(author, at string) PostResult {
+				for _, p := range res.Posts {
+					src := tr.Posts[p.Index]
+					if src.Author == author && src.At.In(msk).Format("01-02 15:04") == at {
+						return p
+					}
+				}
+				t.Fatalf("no post of %s at %s", author, at)
+				return PostResult{}
+			}
+			if p := byAuthorAt("Крэбб", "12-01 23:30"); p.Verdict != "accepted" || !strings.Contains(p.Replies[0], "раунд 1") {
+				t.Errorf("orders in the extension must count for round 1: %s %q", p.Verdict, p.Replies)
+			}
+			if p := byAuthorAt("Модератор", "12-03 14:00"); p.Verdict != "accepted" || !strings.Contains(p.Replies[0], "было 2 раунда, теперь 3 раунда") {
+				t.Errorf("length: %s %q", p.Verdict, p.Replies)
+			}
+			if p := byAuthorAt("Гарри", "12-02 12:00"); p.Verdict != "refused" || !strings.Contains(p.Replies[0], "выходной") {
+				t.Errorf("orders on the holiday must be refused: %s %q", p.Verdict, p.Replies)
+			}
+			// Reminders two hours before each (moved) deadline, to exactly those with no orders;
+			// never to a player who switched them off.
+			reminded := map[string][]string{}
+			for _, tm := range res.Timed {
+				for _, b := range tm.Replies {
+					if strings.Contains(b, "Напоминание:") {
+						to, _, _ := strings.Cut(strings.TrimPrefix(b, privatePrefix), "]")
+						reminded[tm.At.In(msk).Format("01-02 15:04")] = append(reminded[tm.At.In(msk).Format("01-02 15:04")], to)
+					}
+				}
+			}
+			if got := fmt.Sprint(reminded); !strings.HasPrefix(got, "map[12-01 21:45:[Крэбб] 12-03 21:00:[Джинни Драко]") {
+				t.Errorf("reminders %s", got)
+			}
+			for cmd, text := range map[string]string{"11:05": "Уточнение правил", "20:00": "перенёс срок 01.12 23:00 на 01.12 23:45", "21:00": "объявил 02.12.2026 выходным"} {
+				if p := byAuthorAt("Модератор", "12-01 "+cmd); p.Verdict != "accepted" || !strings.Contains(p.Replies[0], text) {
+					t.Errorf("command at %s: %s %q, want %q", cmd, p.Verdict, p.Replies, text)
+				}
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			tr, err := Load(example(c.file), known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := tr.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, tr, res)
+			b, err := res.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", strings.TrimSuffix(c.file, ".yaml")+".golden.json")
+			if *update {
+				if err := os.WriteFile(golden, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(b, want) {
+				t.Errorf("output differs from %s (run with -update after checking the change)", golden)
+			}
+			// The thread with the commands in it replays to the same outcome (verify reads it).
+			thread := &Transcript{Game: tr.Game, Start: tr.Start, Posts: nil, Until: tr.Until, Bot: tr.Bot, Seed: tr.Seed, Salt: tr.Salt, spec: tr.spec, dir: tr.dir, games: tr.games}
+			for _, p := range res.Thread(tr) {
+				if p.Author != tr.Bot {
+					thread.Posts = append(thread.Posts, p)
+				}
+			}
+			res2, err := thread.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res2.Timed) == 0 || !res2.Timed[len(res2.Timed)-1].At.Equal(res.Timed[len(res.Timed)-1].At) {
+				t.Error("the thread's replay differs from the transcript's")
+			}
+		})
+	}
+}
+
+// A moderator's power over time that cannot be carried out is refused with the reason, and
+// changes nothing.
+func TestMasterRefusals(t *testing.T) {
+	tr, err := Load(example("dragonball-score.yaml"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msk := tr.Start.Location()
+	at := func(d, h, m int) time.Time { return time.Date(2026, 12, d, h, m, 0, 0, msk) }
+	cases := []struct {
+		name string
+		cmd  game.ModCommand
+		want string
+	}{
+		{"past the next deadline", game.ModCommand{Action: game.ModExtend, Delay: 25 * time.Hour, At: at(1, 12, 0)}, "would pass the game's next deadline"},
+		{"no delay", game.ModCommand{Action: game.ModExtend, At: at(1, 12, 0)}, "give how much later"},
+		{"not a deadline", game.ModCommand{Action: game.ModExtend, Delay: time.Hour, Deadline: at(1, 22, 0), At: at(1, 12, 0)}, "no deadline of the game at"},
+		{"holiday today", game.ModCommand{Action: game.ModHoliday, Day: at(1, 0, 0), At: at(1, 12, 0)}, "has already begun"},
+		{"empty clarification", game.ModCommand{Action: game.ModClarify, Text: "  ", At: at(1, 12, 0)}, "no text"},
+		{"length of a game that cannot", game.ModCommand{Action: game.ModLength, Amount: 0, At: at(1, 12, 0)}, "length"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ref, err := tr.Referee()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ref.Start(tr.Start); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := ref.NextTimer(at(1, 12, 0))
+			c.cmd.By = "Модератор"
+			_, err = ref.Moderate(c.cmd)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error with %q", err, c.want)
+			}
+			if after, _ := ref.NextTimer(at(1, 12, 0)); !after.Equal(before) {
+				t.Errorf("a refused command moved the deadline from %v to %v", before, after)
+			}
+		})
+	}
+	// Two holidays may not overlap, an extension may not run into a holiday.
+	ref, _ := tr.Referee()
+	if _, err := ref.Start(tr.Start); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Moderate(game.ModCommand{Action: game.ModHoliday, By: "m", Day: at(2, 10, 0), At: at(1, 12, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Moderate(game.ModCommand{Action: game.ModHoliday, By: "m", Day: at(2, 18, 0), At: at(1, 12, 0)}); err == nil || !strings.Contains(err.Error(), "overlaps") {
+		t.Errorf("a second holiday the same day: %v", err)
+	}
+	if next, _ := ref.NextTimer(at(1, 23, 0)); !next.Equal(at(3, 23, 0)) {
+		t.Errorf("after a holiday on the 2nd the deadline after the 1st's is %v, want the 3rd's", next)
+	}
+	if _, err := ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "m", Reason: "x", At: at(1, 13, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Moderate(game.ModCommand{Action: game.ModExtend, By: "m", Delay: time.Hour, At: at(1, 14, 0)}); err == nil || !strings.Contains(err.Error(), "over") {
+		t.Errorf("extending a finished game: %v", err)
+	}
+}
+
+// Dragonball's rounds may resolve every N hours or minutes from midnight (issue 21, item 3): the
+// opening post says so, and the rounds resolve at those times.
+func TestDragonballEvery(t *testing.T) {
+	src := `game: dragonball
+start: 2026-12-01T10:00:00+03:00
+settings: {rounds: 3, deadline: "every 6h"}
+teams:
+  - {name: Грифоны, side: A, players: [Гарри, Рон], handler: Гарри}
+  - {name: Змеи, side: B, players: [Драко, Крэбб], handler: Драко}
+posts:
+  - {author: Гарри, at: 2026-12-01T11:00:00+03:00, private: true, text: "Такт 1: 17 в2"}
+until: 2026-12-02T03:00:00+03:00
+`
+	tr, err := parse([]byte(src), ".", known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msk := tr.Start.Location()
+	var rounds []string
+	for _, tm := range res.Timed {
+		if strings.Contains(strings.Join(tm.Replies, "\n"), "[b]Раунд ") {
+			rounds = append(rounds, tm.At.In(msk).Format("02 15:04"))
+		}
+	}
+	if got := strings.Join(rounds, ","); got != "01 12:00,01 18:00,02 00:00" {
+		t.Errorf("rounds resolved at %s, want every 6 hours from midnight", got)
+	}
+	if open := res.Timed[0].Replies[0]; !strings.Contains(open, "Раунд — 6 ч из трёх тактов") || !strings.Contains(open, "до конца раунда (раунды по 6 ч от полуночи по Москве)") {
+		t.Errorf("the opening post does not say the rounds' length:\n%s", open)
+	}
+	for _, bad := range []string{"every 5m", "every 25h", "every six hours"} {
+		if _, err := parse([]byte(strings.Replace(src, "every 6h", bad, 1)), ".", known); err == nil || !strings.Contains(err.Error(), "deadline") {
+			t.Errorf("deadline %q: %v", bad, err)
+		}
+	}
+}
+
+// Crusade's reminders (an hour ahead; the time limit 15 minutes ahead): the side to move before
+// its time limit runs out, a side's wounds to allocate before 00:00; never the other side, which
+// owes nothing then.
+func TestCrusadeReminders(t *testing.T) {
+	b, err := os.ReadFile(example("crusade-flag.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := parse([]byte(strings.Replace(string(b), "game: crusade\n", "game: crusade\nreminders: 1h\n", 1)), filepath.Dir(example("crusade-flag.yaml")), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tr.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msk := tr.Start.Location()
+	var got []string
+	for _, tm := range res.Timed {
+		for _, r := range tm.Replies {
+			if strings.Contains(r, "Напоминание:") {
+				to, rest, _ := strings.Cut(strings.TrimPrefix(r, privatePrefix), "]")
+				what := "limit"
+				if strings.Contains(rest, "распределить") {
+					what = "allocate"
+				}
+				got = append(got, tm.At.In(msk).Format("02 15:04")+" "+to+" "+what)
+			}
+		}
+	}
+	want := "01 22:20 Джелу limit,01 23:00 Джелу allocate,01 23:20 Джелу limit"
+	if g := strings.Join(got, ","); !strings.HasPrefix(g, want) {
+		t.Errorf("reminders %s, want first %s", g, want)
+	}
+	// The game itself is not changed by reminders: the same end as without them.
+	plain, err := Load(example("crusade-flag.yaml"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2, err := plain.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(res.Final) != fmt.Sprint(res2.Final) {
+		t.Error("reminders changed the game")
+	}
+}
