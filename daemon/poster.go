@@ -405,6 +405,8 @@ func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, file
 		if err := d.o.Hold(ctx); err != nil {
 			return "", err // the game's lease is not ours (any more): nothing goes out
 		}
+		// And again right before the post itself goes out (after the form's read and the wait).
+		ctx = forum.WithWriteGuard(ctx, d.o.Hold)
 	}
 	if it.Kind == store.OutboxPM {
 		subject := it.Subject

@@ -323,6 +323,11 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 		if err := c.limiter(u.Host).Wait(ctx); err != nil {
 			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
 		}
+		if method != http.MethodGet {
+			if err := guardWrite(ctx); err != nil {
+				return nil, fmt.Errorf("forum: %s %s: not sent: %w", method, u, err)
+			}
+		}
 		t0 := time.Now()
 		page, retry, err := c.once(ctx, method, u, body, ctype, follow, header)
 		if took := time.Since(t0); c.cfg.Slow != nil && took >= c.cfg.SlowAfter && ctx.Err() == nil {
@@ -538,4 +543,26 @@ func EncodeString(enc encoding.Encoding, s string) (string, error) {
 		b.WriteString(out)
 	}
 	return b.String(), nil
+}
+
+// writeGuardKey carries a write guard in a context (WithWriteGuard).
+type writeGuardKey struct{}
+
+// WithWriteGuard returns ctx whose writes (every request but a GET) first ask guard, right
+// before they go out (after the rate wait): an error sends nothing and is returned wrapped. A
+// daemon sharing its games with other daemons guards its posts with the game's lease, so one
+// paused past its lease (between deciding to post and posting) cannot post after another took
+// the game over.
+func WithWriteGuard(ctx context.Context, guard func(context.Context) error) context.Context {
+	if guard == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, writeGuardKey{}, guard)
+}
+
+func guardWrite(ctx context.Context) error {
+	if g, ok := ctx.Value(writeGuardKey{}).(func(context.Context) error); ok {
+		return g(ctx)
+	}
+	return nil
 }
