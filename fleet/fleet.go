@@ -94,7 +94,7 @@ func New(o Options) (*Fleet, error) {
 	if o.VerifyEvery == 0 {
 		o.VerifyEvery = time.Hour
 	}
-	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: forum.NewHostLimits()}, nil
+	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: forum.NewHostLimits(forum.SchedulerOptions{})}, nil
 }
 
 // Prepare opens cfg's games not open yet (registers them in the store, builds their daemons)

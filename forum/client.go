@@ -42,8 +42,9 @@ type ClientConfig struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Transport overrides the HTTP transport (tests).
 	Transport http.RoundTripper
-	// Limits, if set, holds the per-host rate limits shared with other clients (several bot
-	// accounts on one forum host share its politeness); nil: this client's own.
+	// Limits, if set, holds the per-host request schedulers shared with other clients (several
+	// bot accounts and games on one forum host share its politeness, replies first); nil: this
+	// client's own. A request's class is its context's (WithClass).
 	Limits *HostLimits
 	// Slow, if set, is told of each request that took SlowAfter or longer (a stalled read that
 	// timed out included, err then says so), whether or not a retry then worked: the caller logs
@@ -59,28 +60,6 @@ func (c ClientConfig) WithSleep(sleep func(ctx context.Context, d time.Duration)
 	return c
 }
 
-// HostLimits are request rate limits by host, shared by the clients given them: one rate per
-// forum host however many sessions reach it.
-type HostLimits struct {
-	mu sync.Mutex
-	m  map[string]*rate.Limiter
-}
-
-// NewHostLimits builds an empty set of shared limits.
-func NewHostLimits() *HostLimits { return &HostLimits{m: map[string]*rate.Limiter{}} }
-
-// get is host's limiter, made with r and burst when it is the first asked for.
-func (h *HostLimits) get(host string, r rate.Limit, burst int) *rate.Limiter {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	l, ok := h.m[host]
-	if !ok {
-		l = rate.NewLimiter(r, burst)
-		h.m[host] = l
-	}
-	return l
-}
-
 // Client is a polite HTTP session with a forum: one cookie jar, a per-host rate limit, timeouts,
 // retries with jittered backoff, charset decoding, and conditional GETs where the server honours
 // them. It is safe for concurrent use.
@@ -89,9 +68,10 @@ type Client struct {
 	http *http.Client
 	Jar  http.CookieJar
 
-	mu       sync.Mutex
-	limiters map[string]*rate.Limiter
-	cache    map[string]cached // by URL: validators and the last body
+	limits *HostLimits // cfg.Limits, or the client's own
+
+	mu    sync.Mutex
+	cache map[string]cached // by URL: validators and the last body
 }
 
 type cached struct {
@@ -155,12 +135,16 @@ func NewClient(cfg ClientConfig) *Client {
 		cfg.Sleep = Sleep
 	}
 	jar, _ := cookiejar.New(nil) // never fails without options
+	limits := cfg.Limits
+	if limits == nil {
+		limits = NewHostLimits(SchedulerOptions{})
+	}
 	return &Client{
-		cfg:      cfg,
-		http:     &http.Client{Jar: jar, Timeout: cfg.Timeout, Transport: cfg.Transport},
-		Jar:      jar,
-		limiters: map[string]*rate.Limiter{},
-		cache:    map[string]cached{},
+		cfg:    cfg,
+		http:   &http.Client{Jar: jar, Timeout: cfg.Timeout, Transport: cfg.Transport},
+		Jar:    jar,
+		limits: limits,
+		cache:  map[string]cached{},
 	}
 }
 
@@ -180,18 +164,9 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func (c *Client) limiter(host string) *rate.Limiter {
-	if c.cfg.Limits != nil {
-		return c.cfg.Limits.get(host, c.cfg.Rate, c.cfg.Burst)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	l, ok := c.limiters[host]
-	if !ok {
-		l = rate.NewLimiter(c.cfg.Rate, c.cfg.Burst)
-		c.limiters[host] = l
-	}
-	return l
+// limiter is host's request scheduler.
+func (c *Client) limiter(host string) *Scheduler {
+	return c.limits.Host(host, c.cfg.Rate, c.cfg.Burst)
 }
 
 // Get fetches a page, following redirects. It sends the validators of the last answer for the
