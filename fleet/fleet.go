@@ -46,6 +46,9 @@ type Options struct {
 	// VerifyEvery is how often a game reads its thread itself even when the section list says
 	// nothing changed; 0: an hour.
 	VerifyEvery time.Duration
+	// BackgroundShare is the part of each forum host's request rate the background (rescans,
+	// catch-up of new games) may use at most; 0: forum.DefaultBackgroundShare.
+	BackgroundShare float64
 	// Ended, if set, is told of a game whose loop ended with an error (the game stopped for good:
 	// its store's file is gone, its thread holds another store's game), not of a game stopped.
 	Ended func(game string, err error)
@@ -70,7 +73,7 @@ type Fleet struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session // by forum account (dialect, URL, bot)
-	limits   *forum.HostLimits   // one request rate per forum host, whatever the account
+	limits   *forum.HostLimits   // one request scheduler per forum host, whatever the account
 	games    map[string]*Game    // by game id
 }
 
@@ -94,7 +97,15 @@ func New(o Options) (*Fleet, error) {
 	if o.VerifyEvery == 0 {
 		o.VerifyEvery = time.Hour
 	}
-	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: forum.NewHostLimits(forum.SchedulerOptions{})}, nil
+	m := o.Metrics
+	limits := forum.NewHostLimits(forum.SchedulerOptions{
+		BackgroundShare: o.BackgroundShare,
+		Waited: func(host string, c forum.Class, d time.Duration) {
+			m.RequestWait.WithLabelValues(host, c.String()).Observe(d.Seconds())
+		},
+		Queued: func(host string, c forum.Class, n int) { m.RequestQueue.WithLabelValues(host, c.String()).Set(float64(n)) },
+	})
+	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: limits}, nil
 }
 
 // Prepare opens cfg's games not open yet (registers them in the store, builds their daemons)

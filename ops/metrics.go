@@ -37,6 +37,8 @@ type Metrics struct {
 	ClockSkew     *prometheus.GaugeVec     // the forum's stamps minus this host's clock, seconds (last measured)
 	BeforeStart   *prometheus.CounterVec   // by source: posts not judged because stamped before the game's start
 	WrongThread   *prometheus.CounterVec   // reads refused: the forum served another thread's page
+	RequestWait   *prometheus.HistogramVec // by forum host and class: a request's wait for its turn (forum.Scheduler)
+	RequestQueue  *prometheus.GaugeVec     // by forum host and class: requests waiting for their turn
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -84,8 +86,15 @@ func NewMetrics() *Metrics {
 		WrongThread: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_wrong_thread_reads_total", Help: "Reads of the game's thread refused because the forum served another thread's page (moved or merged threads, a caching front, a wrong redirect): nothing judged, the next poll reads again.",
 		}, []string{"game"}),
+		RequestWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "forumgm_request_wait_seconds", Help: "How long a forum request waited for its turn at the host's scheduler, by class (reply, pm, poll, background).",
+			Buckets: []float64{.01, .05, .1, .25, .5, 1, 2, 5, 10, 30, 60, 300},
+		}, []string{"host", "class"}),
+		RequestQueue: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "forumgm_request_queue", Help: "Forum requests waiting for their turn at the host's scheduler, by class.",
+		}, []string{"host", "class"}),
 	}
-	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
+	r.MustRegister(m.RequestWait, m.RequestQueue, m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
 		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.ClockSkew, m.BeforeStart, m.WrongThread, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
