@@ -51,12 +51,13 @@ type Options struct {
 	Start time.Time
 	Clock Clock
 	Poll  PollPolicy
-	// Rescan is how often (game clock) the thread is read again from its oldest recent move post
-	// (posted within Recent) to find edited or vanished move posts; 0: every 10 minutes.
-	// Older move posts are read again every RescanAll (0: a day; the first such read comes at a
-	// moment of the interval fixed by the game's id, so that games do not all read at once).
+	// Rescan is how often (game clock) the thread is read again, in the forum's background class,
+	// from its oldest move post still open to dispute (posted within Recent) to find edited or
+	// vanished move posts; 0: once a day, at a moment of the day fixed by the game's id (so that
+	// games do not all read at once, nor all at a restart). Every move post is read again
+	// every RescanAll (0: never: the daily cost stays the pages holding the day's moves).
 	Rescan    time.Duration
-	Recent    time.Duration // 0: a day
+	Recent    time.Duration // 0: a day and an hour (each move post is in at least one pass)
 	RescanAll time.Duration
 	Log       zerolog.Logger
 	Metrics   *ops.Metrics // nil: a private set
@@ -99,6 +100,7 @@ type Daemon struct {
 	missing    map[string]int // move posts missing from consecutive whole rescans, by post id
 	held       heldPost       // the garbled post the reads stop at (garbled.go)
 	inboxAt    time.Time      // when the inbox was last read
+	inboxLater bool           // the inbox read waits until this cycle's replies are out
 	wakeMu     sync.Mutex
 	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
 	woken      bool               // a Wake came while the loop worked
@@ -144,13 +146,10 @@ func New(o Options) (*Daemon, error) {
 		o.Metrics = ops.NewMetrics()
 	}
 	if o.Rescan == 0 {
-		o.Rescan = 10 * time.Minute
+		o.Rescan = 24 * time.Hour
 	}
 	if o.Recent == 0 {
-		o.Recent = 24 * time.Hour
-	}
-	if o.RescanAll == 0 {
-		o.RescanAll = 24 * time.Hour
+		o.Recent = 25 * time.Hour
 	}
 	if o.Poll.Floor == 0 {
 		o.Poll.Floor = 30 * time.Second
@@ -444,7 +443,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if _, err := d.Drain(ctx); err != nil && ctx.Err() != nil {
 		return false, err
 	}
-	n, err := d.readAndJudge(ctx, now)
+	n, err := d.readAndJudge(ctx, now, true)
 	if err != nil {
 		return n > 0, err
 	}
@@ -457,8 +456,29 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	if d.lastScan.IsZero() || now.Sub(d.lastScan) >= d.o.Rescan {
-		if err := d.rescan(ctx, now); err != nil {
+	if d.inboxLater {
+		// The replies are out: now the inbox read that waited for them.
+		d.inboxLater = false
+		m, err := d.readAndJudge(ctx, now, false)
+		n += m
+		if err != nil {
+			return true, err
+		}
+		if m > 0 {
+			more, err := d.Drain(ctx)
+			sent += more
+			if err != nil {
+				return true, err
+			}
+		}
+	}
+	if d.lastScan.IsZero() {
+		// The first pass comes at the game's own moment of the interval, not at the start: a
+		// restarted daemon does not read every game's thread again at once (issue 23, item 4).
+		d.lastScan = now.Add(-Spread(d.o.Game, d.o.Rescan))
+	}
+	if now.Sub(d.lastScan) >= d.o.Rescan || now.Before(d.lastScan) {
+		if err := d.rescan(forum.WithClass(ctx, forum.ClassBackground), now); err != nil {
 			d.fail(kindOf(err), err)
 		} else {
 			d.lastScan = now
@@ -558,9 +578,12 @@ type input struct {
 	late           bool // first seen after later posts were judged (late.go): the cursor stays
 }
 
-// readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
-// time order, firing the timers due before each. It returns how many inputs it handled.
-func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
+// readAndJudge reads the thread (when thread is set) and the inbox after their cursors, and
+// judges each new input in time order, firing the timers due before each. It returns how many
+// inputs it handled. When the thread brought a player's post and the game expects no private
+// message, an inbox read due only by its safety net or an unread mark waits until the replies
+// are out (inboxLater): nothing the replies do not need is read between a move and its reply.
+func (d *Daemon) readAndJudge(ctx context.Context, now time.Time, thread bool) (int, error) {
 	ref, _, err := d.referee(ctx)
 	if err != nil {
 		return 0, err
@@ -580,8 +603,12 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 				return err
 			}
 		}
+		lctx := ctx
+		if src == store.SourceThread && cur.PostID == "" {
+			lctx = forum.WithClass(ctx, forum.ClassBackground) // the first read of a game's thread: catch-up
+		}
 		t0 := time.Now()
-		posts, next, err := list(ctx, cur)
+		posts, next, err := list(lctx, cur)
 		d.m.PollLatency.WithLabelValues(d.o.Game, string(src)).Observe(time.Since(t0).Seconds())
 		if src == store.SourceThread {
 			d.wrongThread(err)
@@ -618,16 +645,22 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 		return nil
 	}
-	if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-		return d.o.Forum.Posts(ctx, d.o.Thread, c)
-	}); err != nil {
-		return 0, err
-	}
-	if d.o.Forum.Capabilities().PrivateMessages && d.inboxDue(ref, now) {
-		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
+	if thread {
+		if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+			return d.o.Forum.Posts(ctx, d.o.Thread, c)
+		}); err != nil {
 			return 0, err
 		}
-		d.inboxAt = now
+	}
+	if d.o.Forum.Capabilities().PrivateMessages && d.inboxDue(ref, now) {
+		if thread && d.playerPost(ins) && !ref.ExpectsPrivate(now) {
+			d.inboxLater = true
+		} else {
+			if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
+				return 0, err
+			}
+			d.inboxAt = now
+		}
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		a, b := ins[i], ins[j]
@@ -681,6 +714,16 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// playerPost reports whether ins hold a post of someone other than the bot.
+func (d *Daemon) playerPost(ins []input) bool {
+	for _, in := range ins {
+		if !d.isBot(in.post.Author) {
+			return true
+		}
+	}
+	return false
 }
 
 // moderator reports whether name is one of the game's moderators.
@@ -979,10 +1022,10 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if d.lastAll.IsZero() {
+	if d.lastAll.IsZero() && d.o.RescanAll > 0 {
 		d.lastAll = now.Add(-Spread(d.o.Game, d.o.RescanAll))
 	}
-	all := now.Sub(d.lastAll) >= d.o.RescanAll || now.Before(d.lastAll)
+	all := d.o.RescanAll > 0 && (now.Sub(d.lastAll) >= d.o.RescanAll || now.Before(d.lastAll))
 	var thread []store.PostRecord
 	for _, p := range moves {
 		if p.Source == store.SourceThread && (all || now.Sub(p.PostedAt) < d.o.Recent) {

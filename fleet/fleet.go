@@ -40,8 +40,8 @@ type Options struct {
 	Open func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error)
 	// Tune adjusts each game's daemon options before it starts (tests: hooks, a fixed poll).
 	Tune func(*daemon.Options)
-	// SectionEvery is how long one look at a section's thread list stands for its games;
-	// 0: half the config's poll floor.
+	// SectionEvery is how long one look at the board index or a section's thread list stands
+	// for its games; 0: the config's poll floor.
 	SectionEvery time.Duration
 	// VerifyEvery is how often a game reads its thread itself even when the section list says
 	// nothing changed; 0: an hour.
@@ -103,7 +103,9 @@ func New(o Options) (*Fleet, error) {
 		Waited: func(host string, c forum.Class, d time.Duration) {
 			m.RequestWait.WithLabelValues(host, c.String()).Observe(d.Seconds())
 		},
-		Queued: func(host string, c forum.Class, n int) { m.RequestQueue.WithLabelValues(host, c.String()).Set(float64(n)) },
+		Queued: func(host string, c forum.Class, n int) {
+			m.RequestQueue.WithLabelValues(host, c.String()).Set(float64(n))
+		},
 	})
 	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: limits}, nil
 }
@@ -223,7 +225,7 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 	}
 	every := f.o.SectionEvery
 	if every == 0 {
-		every = poll.Floor / 2
+		every = poll.Floor // one look per poll interval stands for the section's games (docs/operations.md)
 	}
 	gf := &gameForum{session: s, thread: v.Forum.Thread, sectionID: v.Game.Section, every: every,
 		verify: f.o.VerifyEvery, now: f.o.Clock.Now}

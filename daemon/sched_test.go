@@ -1,0 +1,134 @@
+package daemon
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"forumgm/dialects/mybb"
+	"forumgm/forum"
+	"forumgm/referee"
+)
+
+// seen is one request the rig's forum made: its script and its class at the scheduler.
+type seen struct {
+	path  string
+	class forum.Class
+}
+
+// recorder is a transport that notes every request before passing it on.
+type recorder struct {
+	mu  sync.Mutex
+	got []seen
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	r.got = append(r.got, seen{strings.TrimPrefix(req.URL.Path, "/"), forum.ClassOf(req.Context())})
+	r.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+func (r *recorder) take() []seen {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.got
+	r.got = nil
+	return out
+}
+
+// recordedRig is a rig whose forum notes its requests.
+func recordedRig(t *testing.T, start time.Time, newRef func() (*referee.Referee, error)) (*rig, *recorder) {
+	r := newRig(t, start, newRef)
+	rec := &recorder{}
+	f, err := mybb.New(forum.Config{BaseURL: r.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now},
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: rec})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.fo = f
+	r.d = r.newDaemon(t, newRef)
+	return r, rec
+}
+
+// Nothing is read between a move and its reply that the reply does not need: an inbox read due
+// by its safety net comes after the reply is posted, and the reply path (the page holding the
+// move, the reply form, the post) goes out in the reply class.
+func TestNothingReadBetweenMoveAndReply(t *testing.T) {
+	// A game that expects no private message now (one that does reads both, in time order).
+	r, rec := recordedRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fakeWith(func(f *fakeRules) { f.expects = new(atomic.Bool) }))
+	r.cycle(t)
+	r.clock.Advance(inboxEvery + time.Minute) // the inbox's safety net is due
+	rec.take()
+	r.post(t, "Джелу", "ход первый")
+	r.cycle(t)
+	got := rec.take()
+	firstPM, lastReply := -1, -1
+	for i, s := range got {
+		switch s.path {
+		case "private.php":
+			if firstPM < 0 {
+				firstPM = i
+			}
+		case "newreply.php":
+			lastReply = i
+			if s.class != forum.ClassReply {
+				t.Errorf("%s went out in class %s, want reply", s.path, s.class)
+			}
+		case "showthread.php":
+			if lastReply < 0 && s.class != forum.ClassReply && s.class != forum.ClassPoll {
+				t.Errorf("the move's page went out in class %s", s.class)
+			}
+		}
+	}
+	if lastReply < 0 || firstPM < 0 {
+		t.Fatalf("requests %v: want the reply posted and the inbox read", got)
+	}
+	if firstPM < lastReply {
+		t.Errorf("requests %v: the inbox was read between the move and its reply", got)
+	}
+	if texts := r.botTexts(t); len(texts) < 2 {
+		t.Fatalf("no reply: %v", texts)
+	}
+}
+
+// A restarted daemon whose cursor is at the thread's last post does not read its thread again
+// for the rescan at once (issue 23, item 4: every game of a restarted fleet did): the rescan
+// comes at the game's own moment of the interval, in the background class.
+func TestRestartDoesNotRescanAtOnce(t *testing.T) {
+	r, rec := recordedRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fakeFactory)
+	r.cycle(t)
+	r.post(t, "Джелу", "ход первый")
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	const every = 6 * time.Hour
+	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Rescan = every }) // the restart
+	rec.take()
+	background := func() int {
+		n := 0
+		for _, s := range rec.take() {
+			if s.class == forum.ClassBackground {
+				n++
+			}
+		}
+		return n
+	}
+	r.cycle(t)
+	if n := background(); n != 0 {
+		t.Fatalf("the restarted daemon's first cycle made %d background reads: the rescan came at once", n)
+	}
+	due := every - Spread("g1", every) // when the game's first rescan is due
+	r.clock.Advance(due - time.Second)
+	r.cycle(t)
+	if n := background(); n != 0 {
+		t.Fatalf("%d background reads before the game's moment", n)
+	}
+	r.clock.Advance(2 * time.Second)
+	r.cycle(t)
+	if n := background(); n == 0 {
+		t.Fatal("no rescan at the game's moment of the interval")
+	}
+}
