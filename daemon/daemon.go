@@ -200,7 +200,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return nil
 	}
 	for {
-		busy, err := d.Cycle(ctx)
+		busy, err := d.cycleApart(ctx)
 		if ctx.Err() != nil {
 			d.log.Info().Msg("shutting down")
 			return nil
@@ -219,6 +219,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// cycleApart runs a cycle on a goroutine of its own and waits for it: the stack a cycle grows
+// (pages parsed, the referee, the store) is freed when it ends, and the game's loop waits between
+// cycles on a small one. A process with thousands of idle games pays a few kilobytes for each,
+// not the deepest cycle's stack (issue 23: memory).
+func (d *Daemon) cycleApart(ctx context.Context) (busy bool, err error) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		busy, err = d.Cycle(ctx)
+	}()
+	<-done
+	return busy, err
 }
 
 // Wake cuts the game loop's current wait short: something for the game may have come (the
@@ -604,8 +618,11 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time, thread bool) (
 			}
 		}
 		lctx := ctx
-		if src == store.SourceThread && cur.PostID == "" {
-			lctx = forum.WithClass(ctx, forum.ClassBackground) // the first read of a game's thread: catch-up
+		if src == store.SourceThread {
+			if cur.PostID == "" {
+				lctx = forum.WithClass(ctx, forum.ClassBackground) // the first read of a game's thread: catch-up
+			}
+			lctx = forum.WithProgress(lctx, d.progress(d.o.Clock.Now()))
 		}
 		t0 := time.Now()
 		posts, next, err := list(lctx, cur)
@@ -714,6 +731,40 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time, thread bool) (
 		}
 	}
 	return n, nil
+}
+
+// progressFrom is how many pages a read must have before its progress is shown; progressEvery
+// how often a log line tells it.
+const (
+	progressFrom  = 5
+	progressEvery = 30 * time.Second
+)
+
+// progress is the forum.Progress of a thread read begun at start: a long read (the cold catch-up
+// of a long thread) shows pages done, pages to go and an estimate in the log and on /healthz.
+func (d *Daemon) progress(start time.Time) forum.Progress {
+	var logged time.Time
+	return func(done, total int) {
+		if total < progressFrom || done <= 0 {
+			return
+		}
+		now := d.o.Clock.Now()
+		toGo := total - done
+		eta := time.Duration(float64(now.Sub(start)) / float64(done) * float64(toGo))
+		if d.o.Health != nil {
+			d.o.Health.SetProgress(d.o.Game, done, toGo, eta, start)
+		}
+		if toGo > 0 && !logged.IsZero() && now.Sub(logged) < progressEvery {
+			return
+		}
+		logged = now
+		ev := d.log.Info().Int("pages_done", done).Int("pages_to_go", toGo)
+		if toGo > 0 {
+			ev.Dur("eta", eta.Round(time.Second)).Msg("reading the thread (catch-up)")
+		} else {
+			ev.Dur("took", now.Sub(start).Round(time.Second)).Msg("thread read (catch-up done)")
+		}
+	}
 }
 
 // playerPost reports whether ins hold a post of someone other than the bot.

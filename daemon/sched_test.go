@@ -1,7 +1,10 @@
 package daemon
 
 import (
+	"context"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -10,6 +13,7 @@ import (
 
 	"forumgm/dialects/mybb"
 	"forumgm/forum"
+	"forumgm/ops"
 	"forumgm/referee"
 )
 
@@ -131,4 +135,58 @@ func TestRestartDoesNotRescanAtOnce(t *testing.T) {
 	if n := background(); n == 0 {
 		t.Fatal("no rescan at the game's moment of the interval")
 	}
+}
+
+// The cold catch-up of a long thread shows its progress: pages done, pages to go and an estimate
+// in the log and on /healthz while it lasts.
+func TestCatchUpShowsProgress(t *testing.T) {
+	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
+	r := newRigWith(t, start, fakeFactory, rigOptions{noMerge: true})
+	for i := range 47 { // 48 posts with the seed: six pages of eight
+		r.post(t, []string{"snovaya", "Джелу"}[i%2], "болтовня "+strconv.Itoa(i))
+	}
+	h := ops.NewHealth(r.clock.Now, time.Hour)
+	var during []string
+	r.d = r.newDaemon(t, fakeFactory, func(o *Options) {
+		o.Health = h
+		o.Hook = func(string) {}
+	})
+	fo := r.d.o.Forum
+	r.d.o.Forum = progressSpy{Forum: fo, look: func() { during = append(during, healthz(t, h)) }}
+	r.cycle(t)
+	log := r.log.String()
+	if !strings.Contains(log, `"pages_to_go":`) || !strings.Contains(log, "catch-up done") {
+		t.Fatalf("no progress in the log:\n%s", log)
+	}
+	seen := false
+	for _, body := range during {
+		if strings.Contains(body, `"pages_to_go"`) && strings.Contains(body, `"eta_seconds"`) {
+			seen = true
+		}
+	}
+	if !seen {
+		t.Errorf("/healthz never showed the catch-up's progress: %v", during)
+	}
+	if body := healthz(t, h); strings.Contains(body, `"progress"`) {
+		t.Errorf("/healthz still shows progress after the catch-up: %s", body)
+	}
+}
+
+// progressSpy looks at /healthz after each page a read reports.
+type progressSpy struct {
+	forum.Forum
+	look func()
+}
+
+func (p progressSpy) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	return p.Forum.Posts(forum.WithProgress(ctx, func(done, total int) {
+		forum.ReportProgress(ctx, done, total) // the daemon's own
+		p.look()
+	}), t, after)
+}
+
+func healthz(t *testing.T, h *ops.Health) string {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	return rec.Body.String()
 }

@@ -199,6 +199,7 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		if pg.LastPage > last {
 			last = pg.LastPage
 		}
+		forum.ReportProgress(ctx, p-first.Page+1, last-first.Page+1)
 	}
 
 	// Collect, oldest first, without duplicates (a post can shift across a page boundary).
