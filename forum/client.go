@@ -183,10 +183,14 @@ func (c *Client) Send(ctx context.Context, method, rawURL string, body []byte, c
 	return c.do(ctx, method, rawURL, body, contentType, true, header)
 }
 
-// GetNoRedirect fetches a page without following a redirect (to read a Location header).
+// GetNoRedirect fetches a page without following a redirect (to read a Location header: an idle
+// probe), with only the headers such a request needs: no list of page types (Accept: */*).
 func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", false, nil)
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", false, probeHeader)
 }
+
+// probeHeader trims an idle probe's request (a redirect's answer has no body to negotiate).
+var probeHeader = http.Header{"Accept": {"*/*"}}
 
 // PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
 // the charset cannot hold become &#NNNN;). A POST is never repeated by the client: when the answer
