@@ -283,11 +283,8 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	if after.PostID != "" && !after.Include && still(after.Head, h) && !due {
 		return nil, after, nil
 	}
-	switch {
-	case after.PostID != "" && after.Head != nil && !still(after.Head, h):
+	if after.PostID != "" && after.Head != nil && !still(after.Head, h) {
 		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a new post: the page that holds it
-	case after.PostID != "" && !after.Include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
-		ctx = forum.WithClass(ctx, forum.ClassBackground) // a poll's read due only as the hourly check
 	}
 	posts, cur, err := g.session.Posts(ctx, t, after)
 	if err != nil {
