@@ -492,7 +492,9 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 		d.lastScan = now.Add(-Spread(d.o.Game, d.o.Rescan))
 	}
 	if now.Sub(d.lastScan) >= d.o.Rescan || now.Before(d.lastScan) {
-		if err := d.rescan(forum.WithClass(ctx, forum.ClassBackground), now); err != nil {
+		if err := d.rescan(forum.WithClass(ctx, forum.ClassBackground), now); errors.Is(err, errPutOff) {
+			// The forum's background share is taken now: a later cycle tries again.
+		} else if err != nil {
 			d.fail(kindOf(err), err)
 		} else {
 			d.lastScan = now
@@ -1095,6 +1097,16 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 			oldest = p.ID
 		}
 	}
+	if a, ok := forum.As[forum.Admitter](d.o.Forum); ok {
+		// Only when the forum's background share lets it out now: a rescan never holds the
+		// game's loop in the queue (a move in the thread meanwhile would wait behind it).
+		if ctx, ok = a.Admit(ctx); !ok {
+			if all {
+				d.lastAll = time.Time{}.Add(1) // still due: the next try reads every move post
+			}
+			return errPutOff
+		}
+	}
 	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Before(oldest))
 	if err != nil {
 		return fmt.Errorf("daemon: rescan: %w", err)
@@ -1161,6 +1173,10 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	}
 	return nil
 }
+
+// errPutOff is rescan's report that the forum's background share would make it wait: it is
+// tried again at a later cycle.
+var errPutOff = errors.New("daemon: rescan put off: the forum's background share is taken")
 
 // Spread is a fixed share of d for key (its FNV hash): games sharing a process do their rare work
 // at different moments.

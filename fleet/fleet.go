@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"sync"
 	"time"
@@ -295,6 +296,9 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 		return nil, err
 	}
 	s := &session{Forum: fo, key: key, sections: map[string]*section{}, rate: float64(fcfg.Rate())}
+	if u, err := url.Parse(v.Forum.URL); err == nil {
+		s.sched = f.limits.Host(u.Host, fcfg.Rate(), fcfg.ClientConfig().Burst)
+	}
 	f.sessions[key] = s
 	return s, nil
 }

@@ -18,7 +18,8 @@ type session struct {
 	loginMu  sync.Mutex // one login at a time; the games starting together wait for it
 	loggedIn bool
 
-	rate float64 // the forum's requests per second (the dialect's politeness)
+	rate  float64          // the forum's requests per second (the dialect's politeness)
+	sched *forum.Scheduler // the forum host's request scheduler (nil: unknown)
 
 	mu       sync.Mutex
 	sections map[string]*section
@@ -92,6 +93,14 @@ func (s *session) Login(ctx context.Context) error {
 	}
 	s.loggedIn = true
 	return nil
+}
+
+// Admit lets a background request out now or says it would wait (forum.Admitter).
+func (s *session) Admit(ctx context.Context) (context.Context, bool) {
+	if s.sched == nil {
+		return forum.WithClass(ctx, forum.ClassBackground), true
+	}
+	return s.sched.Admit(ctx)
 }
 
 // Unwrap is the dialect's forum (its optional interfaces: attachments, the sent folder, ...).

@@ -27,6 +27,9 @@ import (
 // maxPage is the largest page read: a larger answer is refused (ErrTooLarge).
 const maxPage = 16 << 20
 
+// defaultBurst is the requests a host's scheduler lets out at once after a quiet spell.
+const defaultBurst = 2
+
 // defaultUserAgent identifies forumgm to forum operators.
 const defaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
 
@@ -123,7 +126,7 @@ func NewClient(cfg ClientConfig) *Client {
 		cfg.Rate = 1
 	}
 	if cfg.Burst == 0 {
-		cfg.Burst = 2
+		cfg.Burst = defaultBurst
 	}
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = 3

@@ -3,6 +3,7 @@ package forum
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -105,14 +106,20 @@ func newScheduler(host string, r rate.Limit, burst int, o SchedulerOptions) *Sch
 	if o.Sleep == nil {
 		o.Sleep = Sleep
 	}
-	burst = max(burst, 1)
+	if burst <= 0 {
+		burst = defaultBurst
+	}
 	s := &Scheduler{host: host, rate: float64(r), burst: float64(burst), o: o, tokens: float64(burst), bg: 1}
 	s.last = o.Now()
 	return s
 }
 
-// Wait blocks until a request of ctx's class (ClassOf) may go out, or ctx ends.
+// Wait blocks until a request of ctx's class (ClassOf) may go out, or ctx ends. A context from
+// Admit goes out at once, once.
 func (s *Scheduler) Wait(ctx context.Context) error {
+	if prepaid(ctx) {
+		return ctx.Err()
+	}
 	c := ClassOf(ctx)
 	t0 := s.o.Now()
 	w := &waiter{}
@@ -142,6 +149,37 @@ func (s *Scheduler) Wait(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// Admit lets a background request out now if it may go at once (nothing waits, a token and the
+// background's share are there), without waiting: the caller's next request on the returned
+// context uses the turn taken (Prepaid). ok is false, and nothing is taken, when it would have to
+// wait: work that may come later (a rescan) is put off rather than holding its game's loop in the
+// queue.
+func (s *Scheduler) Admit(ctx context.Context) (context.Context, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refill()
+	if s.head() >= 0 || s.tokens < 1 || s.bg < 1 {
+		return ctx, false
+	}
+	s.tokens--
+	s.bg--
+	s.sent[ClassBackground]++
+	if s.o.Waited != nil {
+		s.o.Waited(s.host, ClassBackground, 0)
+	}
+	turn := new(atomic.Bool)
+	turn.Store(true)
+	return context.WithValue(WithClass(ctx, ClassBackground), prepaidKey{}, turn), true
+}
+
+type prepaidKey struct{}
+
+// prepaid reports (once) whether ctx carries a turn Admit took.
+func prepaid(ctx context.Context) bool {
+	t, ok := ctx.Value(prepaidKey{}).(*atomic.Bool)
+	return ok && t.CompareAndSwap(true, false)
 }
 
 // Sent is how many requests of class c the scheduler let through.
@@ -237,6 +275,12 @@ func (s *Scheduler) queued(c Class) {
 	if s.o.Queued != nil {
 		s.o.Queued(s.host, c, len(s.queue[c]))
 	}
+}
+
+// Admitter is a forum whose request scheduler can let a background request out at once or say it
+// would wait (Scheduler.Admit): the fleet's shared sessions.
+type Admitter interface {
+	Admit(ctx context.Context) (context.Context, bool)
 }
 
 // HostLimits are the request schedulers by forum host, shared by the clients given them: one

@@ -158,3 +158,36 @@ func TestSchedulerOrderAndShare(t *testing.T) {
 		t.Errorf("five background requests alone took %s, want 8s (a quarter of 2/s)", took)
 	}
 }
+
+// Admit lets a background request out at once only when it would not wait: never while another
+// request waits, never past the background's share; the turn it takes is used once.
+func TestSchedulerAdmit(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clk := testkit.NewStillClock(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
+	s := NewHostLimits(SchedulerOptions{Now: clk.Now, Sleep: clk.Sleep}).Host("h", 1, 1)
+	actx, ok := s.Admit(ctx)
+	if !ok || ClassOf(actx) != ClassBackground {
+		t.Fatal("an idle scheduler did not admit a background request")
+	}
+	if err := s.Wait(actx); err != nil { // the turn taken: no wait
+		t.Fatal(err)
+	}
+	reply := goWait(t, ctx, s, ClassReply)
+	queuedN(t, s, ClassReply, 1)
+	if _, ok := s.Admit(ctx); ok {
+		t.Fatal("a background request admitted while a reply waits")
+	}
+	clk.Advance(time.Second)
+	if !gone(reply) {
+		t.Fatal("the reply did not go out")
+	}
+	clk.Advance(time.Second) // a token, but the background's share (one per 10 s) is spent
+	if _, ok := s.Admit(ctx); ok {
+		t.Fatal("a background request admitted past its share")
+	}
+	clk.Advance(9 * time.Second)
+	if _, ok := s.Admit(ctx); !ok {
+		t.Fatal("no background request admitted once its share came back")
+	}
+}
