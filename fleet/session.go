@@ -187,7 +187,11 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		defer s.mu.Unlock()
 		return s.heads, nil
 	}
-	list, err := r.Section(forum.WithClass(ctx, forum.ClassPoll), s.id)
+	class := forum.ClassPoll
+	if indexed && s.indexed && !bh.Same(s.board) {
+		class = forum.ClassReply // the index shows a new post in the section: the reply path
+	}
+	list, err := r.Section(forum.WithClass(ctx, class), s.id)
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
@@ -292,8 +296,17 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	if after.PostID != "" && !after.Include && still(after.Head, h) && !due {
 		return nil, after, nil
 	}
-	if after.PostID != "" && after.Head != nil && !still(after.Head, h) {
+	switch {
+	case after.PostID != "" && after.Head != nil && !still(after.Head, h):
 		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a new post: the page that holds it
+	case after.PostID != "" && !after.Include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
+		// Only the hourly verifying read is due: in the background share, when it admits one
+		// now (else a later poll tries again); it never holds the game's loop in the queue.
+		actx, ok := g.session.Admit(ctx)
+		if !ok {
+			return nil, after, nil
+		}
+		ctx = actx
 	}
 	posts, cur, err := g.session.Posts(ctx, t, after)
 	if err != nil {
