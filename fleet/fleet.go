@@ -295,7 +295,7 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{Forum: fo, key: key, sections: map[string]*section{}, rate: float64(fcfg.Rate())}
+	s := &session{Forum: fo, key: key, sections: map[string]*section{}, rate: float64(fcfg.Rate()), bot: v.Bot.Username}
 	if u, err := url.Parse(v.Forum.URL); err == nil {
 		s.sched = f.limits.Host(u.Host, fcfg.Rate(), fcfg.ClientConfig().Burst)
 	}

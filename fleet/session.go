@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ type session struct {
 	loginMu  sync.Mutex // one login at a time; the games starting together wait for it
 	loggedIn bool
 
+	bot   string           // the account's user name: its own posts are not a reply path
 	rate  float64          // the forum's requests per second (the dialect's politeness)
 	sched *forum.Scheduler // the forum host's request scheduler (nil: unknown)
 
@@ -93,6 +95,12 @@ func (s *session) Login(ctx context.Context) error {
 	}
 	s.loggedIn = true
 	return nil
+}
+
+// own reports whether name is the session's bot account (its own reply read back is a poll, not
+// the reply path).
+func (s *session) own(name string) bool {
+	return name != "" && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(s.bot))
 }
 
 // Admit lets a background request out now or says it would wait (forum.Admitter).
@@ -188,8 +196,8 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		return s.heads, nil
 	}
 	class := forum.ClassPoll
-	if indexed && s.indexed && !bh.Same(s.board) {
-		class = forum.ClassReply // the index shows a new post in the section: the reply path
+	if indexed && s.indexed && !bh.Same(s.board) && !s.session.own(bh.LastPoster) {
+		class = forum.ClassReply // the index shows a player's new post in the section: the reply path
 	}
 	list, err := r.Section(forum.WithClass(ctx, class), s.id)
 	if err != nil {
@@ -297,8 +305,8 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		return nil, after, nil
 	}
 	switch {
-	case after.PostID != "" && after.Head != nil && !still(after.Head, h):
-		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a new post: the page that holds it
+	case after.PostID != "" && after.Head != nil && !still(after.Head, h) && !g.own(h.LastPoster):
+		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a player's new post: the page that holds it
 	case after.PostID != "" && !after.Include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
 		// Only the hourly verifying read is due: in the background share, when it admits one
 		// now (else a later poll tries again); it never holds the game's loop in the queue.
