@@ -100,7 +100,6 @@ type Daemon struct {
 	missing    map[string]int // move posts missing from consecutive whole rescans, by post id
 	held       heldPost       // the garbled post the reads stop at (garbled.go)
 	inboxAt    time.Time      // when the inbox was last read
-	inboxLater bool           // the inbox read waits until this cycle's replies are out
 	wakeMu     sync.Mutex
 	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
 	woken      bool               // a Wake came while the loop worked
@@ -457,7 +456,7 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if _, err := d.Drain(ctx); err != nil && ctx.Err() != nil {
 		return false, err
 	}
-	n, err := d.readAndJudge(ctx, now, true)
+	n, err := d.readAndJudge(ctx, now)
 	if err != nil {
 		return n > 0, err
 	}
@@ -469,22 +468,6 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	sent, err := d.Drain(ctx)
 	if err != nil {
 		return true, err
-	}
-	if d.inboxLater {
-		// The replies are out: now the inbox read that waited for them.
-		d.inboxLater = false
-		m, err := d.readAndJudge(ctx, now, false)
-		n += m
-		if err != nil {
-			return true, err
-		}
-		if m > 0 {
-			more, err := d.Drain(ctx)
-			sent += more
-			if err != nil {
-				return true, err
-			}
-		}
 	}
 	if d.lastScan.IsZero() {
 		// The first pass comes at the game's own moment of the interval, not at the start: a
@@ -594,12 +577,10 @@ type input struct {
 	late           bool // first seen after later posts were judged (late.go): the cursor stays
 }
 
-// readAndJudge reads the thread (when thread is set) and the inbox after their cursors, and
-// judges each new input in time order, firing the timers due before each. It returns how many
-// inputs it handled. When the thread brought a player's post and the game expects no private
-// message, an inbox read due only by its safety net or an unread mark waits until the replies
-// are out (inboxLater): nothing the replies do not need is read between a move and its reply.
-func (d *Daemon) readAndJudge(ctx context.Context, now time.Time, thread bool) (int, error) {
+// readAndJudge reads the inbox (when due) and then the thread after their cursors, and judges each
+// new input in time order, firing the timers due before each. It returns how many inputs it
+// handled.
+func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	ref, _, err := d.referee(ctx)
 	if err != nil {
 		return 0, err
@@ -664,22 +645,18 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time, thread bool) (
 		}
 		return nil
 	}
-	if thread {
-		if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-			return d.o.Forum.Posts(ctx, d.o.Thread, c)
-		}); err != nil {
+	// The inbox first (when due), the thread last: nothing is read between the page that holds a
+	// move and the reply to it, and the inputs of both are judged together in time order.
+	if d.o.Forum.Capabilities().PrivateMessages && d.inboxDue(ref, now) {
+		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
+		d.inboxAt = now
 	}
-	if d.o.Forum.Capabilities().PrivateMessages && d.inboxDue(ref, now) {
-		if thread && d.playerPost(ins) && !ref.ExpectsPrivate(now) {
-			d.inboxLater = true
-		} else {
-			if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
-				return 0, err
-			}
-			d.inboxAt = now
-		}
+	if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+		return d.o.Forum.Posts(ctx, d.o.Thread, c)
+	}); err != nil {
+		return 0, err
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		a, b := ins[i], ins[j]
@@ -767,16 +744,6 @@ func (d *Daemon) progress(start time.Time) forum.Progress {
 			ev.Dur("took", now.Sub(start).Round(time.Second)).Msg("thread read (catch-up done)")
 		}
 	}
-}
-
-// playerPost reports whether ins hold a post of someone other than the bot.
-func (d *Daemon) playerPost(ins []input) bool {
-	for _, in := range ins {
-		if !d.isBot(in.post.Author) {
-			return true
-		}
-	}
-	return false
 }
 
 // moderator reports whether name is one of the game's moderators.
