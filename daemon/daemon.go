@@ -647,16 +647,26 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	}
 	// The inbox first (when due), the thread last: nothing is read between the page that holds a
 	// move and the reply to it, and the inputs of both are judged together in time order.
-	if d.o.Forum.Capabilities().PrivateMessages && d.inboxDue(ref, now) {
+	pms := d.o.Forum.Capabilities().PrivateMessages
+	inboxRead := false
+	if pms && d.inboxDue(ref, now) {
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
-		d.inboxAt = now
+		d.inboxAt, inboxRead = now, true
 	}
 	if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 		return d.o.Forum.Posts(ctx, d.o.Thread, c)
 	}); err != nil {
 		return 0, err
+	}
+	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); pms && !inboxRead && ok && n.UnreadPM() {
+		// The page just read shows a private message waiting: a player's message may come
+		// before the posts read, so it is read now and judged with them.
+		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
+			return 0, err
+		}
+		d.inboxAt = now
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		a, b := ins[i], ins[j]
