@@ -172,6 +172,9 @@ type Poll struct {
 	// NightStart..NightEnd ("HH:MM", may wrap midnight) is the quiet window: poll at the ceiling.
 	NightStart string `yaml:"night_start"`
 	NightEnd   string `yaml:"night_end"`
+	// BackgroundShare is the part of each forum host's request rate that background reads
+	// (rescans for edits, the first read of new games) may use at most, 0 < x <= 1; 0: 0.1.
+	BackgroundShare float64 `yaml:"background_share"`
 }
 
 // Store is where forumgm keeps its state.
@@ -672,6 +675,9 @@ func (c *Config) validate() error {
 	// poll
 	if c.Poll.Floor.D() < time.Second {
 		bad("poll.floor", "%s is too fast (at least 1s; be polite to the forum)", c.Poll.Floor.D())
+	}
+	if c.Poll.BackgroundShare < 0 || c.Poll.BackgroundShare > 1 {
+		bad("poll.background_share", "%g is not a share of the rate (above 0, at most 1)", c.Poll.BackgroundShare)
 	}
 	if c.Poll.Ceiling.D() < c.Poll.Floor.D() {
 		bad("poll.ceiling", "%s is below poll.floor %s", c.Poll.Ceiling.D(), c.Poll.Floor.D())

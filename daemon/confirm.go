@@ -17,6 +17,8 @@ import (
 // replica), the forum's id stands, with a warning.
 func (d *Daemon) confirmPost(ctx context.Context, it store.OutboxRow, id, marker string) string {
 	log := d.log.With().Int64("outbox", it.ID).Str("marker", marker).Str("named", id).Logger()
+	// The reply is out: its check waits behind the replies of other games (a poll's class).
+	ctx = forum.WithClass(ctx, forum.ClassPoll)
 	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Before(id))
 	if err != nil {
 		d.fail(kindOf(err), err) // counted like any read's error

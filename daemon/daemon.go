@@ -55,12 +55,13 @@ type Options struct {
 	Start time.Time
 	Clock Clock
 	Poll  PollPolicy
-	// Rescan is how often (game clock) the thread is read again from its oldest recent move post
-	// (posted within Recent) to find edited or vanished move posts; 0: every 10 minutes.
-	// Older move posts are read again every RescanAll (0: a day; the first such read comes at a
-	// moment of the interval fixed by the game's id, so that games do not all read at once).
+	// Rescan is how often (game clock) the thread is read again, in the forum's background class,
+	// from its oldest move post still open to dispute (posted within Recent) to find edited or
+	// vanished move posts; 0: once a day, at a moment of the day fixed by the game's id (so that
+	// games do not all read at once, nor all at a restart). Every move post is read again
+	// every RescanAll (0: never: the daily cost stays the pages holding the day's moves).
 	Rescan    time.Duration
-	Recent    time.Duration // 0: a day
+	Recent    time.Duration // 0: a day and an hour (each move post is in at least one pass)
 	RescanAll time.Duration
 	Log       zerolog.Logger
 	Metrics   *ops.Metrics // nil: a private set
@@ -155,13 +156,10 @@ func New(o Options) (*Daemon, error) {
 		o.Metrics = ops.NewMetrics()
 	}
 	if o.Rescan == 0 {
-		o.Rescan = 10 * time.Minute
+		o.Rescan = 24 * time.Hour
 	}
 	if o.Recent == 0 {
-		o.Recent = 24 * time.Hour
-	}
-	if o.RescanAll == 0 {
-		o.RescanAll = 24 * time.Hour
+		o.Recent = 25 * time.Hour
 	}
 	if o.Poll.Floor == 0 {
 		o.Poll.Floor = 30 * time.Second
@@ -212,7 +210,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return nil
 	}
 	for {
-		busy, err := d.Cycle(ctx)
+		busy, err := d.cycleApart(ctx)
 		if ctx.Err() != nil {
 			d.log.Info().Msg("shutting down")
 			return nil
@@ -231,6 +229,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// cycleApart runs a cycle on a goroutine of its own and waits for it: the stack a cycle grows
+// (pages parsed, the referee, the store) is freed when it ends, and the game's loop waits between
+// cycles on a small one. A process with thousands of idle games pays a few kilobytes for each,
+// not the deepest cycle's stack (issue 23: memory).
+func (d *Daemon) cycleApart(ctx context.Context) (busy bool, err error) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		busy, err = d.Cycle(ctx)
+	}()
+	<-done
+	return busy, err
 }
 
 // Wake cuts the game loop's current wait short: something for the game may have come (the
@@ -485,8 +497,15 @@ func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	if d.lastScan.IsZero() || now.Sub(d.lastScan) >= d.o.Rescan {
-		if err := d.rescan(ctx, now); err != nil {
+	if d.lastScan.IsZero() {
+		// The first pass comes at the game's own moment of the interval, not at the start: a
+		// restarted daemon does not read every game's thread again at once (issue 23, item 4).
+		d.lastScan = now.Add(-Spread(d.o.Game, d.o.Rescan))
+	}
+	if now.Sub(d.lastScan) >= d.o.Rescan || now.Before(d.lastScan) {
+		if err := d.rescan(forum.WithClass(ctx, forum.ClassBackground), now); errors.Is(err, errPutOff) {
+			// The forum's background share is taken now: a later cycle tries again.
+		} else if err != nil {
 			d.fail(kindOf(err), err)
 		} else {
 			d.lastScan = now
@@ -587,8 +606,9 @@ type input struct {
 	behind         bool // before its source's cursor, found by a rescan (late.go): the cursor stays
 }
 
-// readAndJudge reads the thread and the inbox after their cursors, and judges each new input in
-// time order, firing the timers due before each. It returns how many inputs it handled.
+// readAndJudge reads the inbox (when due) and then the thread after their cursors, and judges each
+// new input in time order, firing the timers due before each. It returns how many inputs it
+// handled.
 func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	ref, _, err := d.referee(ctx)
 	if err != nil {
@@ -609,8 +629,15 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 				return err
 			}
 		}
+		lctx := ctx
+		if src == store.SourceThread {
+			if cur.PostID == "" {
+				lctx = forum.WithClass(ctx, forum.ClassBackground) // the first read of a game's thread: catch-up
+			}
+			lctx = forum.WithProgress(lctx, d.progress(d.o.Clock.Now()))
+		}
 		t0 := time.Now()
-		posts, next, err := list(ctx, cur)
+		posts, next, err := list(lctx, cur)
 		d.m.PollLatency.WithLabelValues(d.o.Game, string(src)).Observe(time.Since(t0).Seconds())
 		if src == store.SourceThread {
 			d.wrongThread(err)
@@ -647,12 +674,24 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 		return nil
 	}
+	// The inbox first (when due), the thread last: nothing is read between the page that holds a
+	// move and the reply to it, and the inputs of both are judged together in time order.
+	pms := d.o.Forum.Capabilities().PrivateMessages
+	inboxRead := false
+	if pms && d.inboxDue(ref, now) {
+		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
+			return 0, err
+		}
+		d.inboxAt, inboxRead = now, true
+	}
 	if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 		return d.o.Forum.Posts(ctx, d.o.Thread, c)
 	}); err != nil {
 		return 0, err
 	}
-	if d.o.Forum.Capabilities().PrivateMessages && d.inboxDue(ref, now) {
+	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); pms && !inboxRead && ok && n.UnreadPM() {
+		// The page just read shows a private message waiting: a player's message may come
+		// before the posts read, so it is read now and judged with them.
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
@@ -711,6 +750,40 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// progressFrom is how many pages a read must have before its progress is shown; progressEvery
+// how often a log line tells it.
+const (
+	progressFrom  = 5
+	progressEvery = 30 * time.Second
+)
+
+// progress is the forum.Progress of a thread read begun at start: a long read (the cold catch-up
+// of a long thread) shows pages done, pages to go and an estimate in the log and on /healthz.
+func (d *Daemon) progress(start time.Time) forum.Progress {
+	var logged time.Time
+	return func(done, total int) {
+		if total < progressFrom || done <= 0 {
+			return
+		}
+		now := d.o.Clock.Now()
+		toGo := total - done
+		eta := time.Duration(float64(now.Sub(start)) / float64(done) * float64(toGo))
+		if d.o.Health != nil {
+			d.o.Health.SetProgress(d.o.Game, done, toGo, eta, start)
+		}
+		if toGo > 0 && !logged.IsZero() && now.Sub(logged) < progressEvery {
+			return
+		}
+		logged = now
+		ev := d.log.Info().Int("pages_done", done).Int("pages_to_go", toGo)
+		if toGo > 0 {
+			ev.Dur("eta", eta.Round(time.Second)).Msg("reading the thread (catch-up)")
+		} else {
+			ev.Dur("took", now.Sub(start).Round(time.Second)).Msg("thread read (catch-up done)")
+		}
+	}
 }
 
 // moderator reports whether name is one of the game's moderators.
@@ -1009,10 +1082,10 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if d.lastAll.IsZero() {
+	if d.lastAll.IsZero() && d.o.RescanAll > 0 {
 		d.lastAll = now.Add(-Spread(d.o.Game, d.o.RescanAll))
 	}
-	all := now.Sub(d.lastAll) >= d.o.RescanAll || now.Before(d.lastAll)
+	all := d.o.RescanAll > 0 && (now.Sub(d.lastAll) >= d.o.RescanAll || now.Before(d.lastAll))
 	var thread []store.PostRecord
 	for _, p := range moves {
 		if p.Source == store.SourceThread && (all || now.Sub(p.PostedAt) < d.o.Recent) {
@@ -1032,6 +1105,16 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	for _, p := range thread[1:] {
 		if forum.IDLess(p.ID, oldest) {
 			oldest = p.ID
+		}
+	}
+	if a, ok := forum.As[forum.Admitter](d.o.Forum); ok {
+		// Only when the forum's background share lets it out now: a rescan never holds the
+		// game's loop in the queue (a move in the thread meanwhile would wait behind it).
+		if ctx, ok = a.Admit(ctx); !ok {
+			if all {
+				d.lastAll = time.Time{}.Add(1) // still due: the next try reads every move post
+			}
+			return errPutOff
 		}
 	}
 	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Before(oldest))
@@ -1100,6 +1183,10 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 	}
 	return nil
 }
+
+// errPutOff is rescan's report that the forum's background share would make it wait: it is
+// tried again at a later cycle.
+var errPutOff = errors.New("daemon: rescan put off: the forum's background share is taken")
 
 // Spread is a fixed share of d for key (its FNV hash): games sharing a process do their rare work
 // at different moments.

@@ -54,7 +54,7 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 			held[it.Kind] = true
 			continue
 		}
-		got, gaveUp, err := d.deliverBatch(ctx, b)
+		got, gaveUp, err := d.deliverBatch(forum.Urgent(ctx, outboxClass(it.Kind)), b)
 		n, left = n+got, left-got-gaveUp
 		switch {
 		case err == nil, errors.Is(err, errGivenUp):
@@ -72,6 +72,15 @@ func (d *Daemon) Drain(ctx context.Context) (int, error) {
 		d.m.OutboxPending.WithLabelValues(d.o.Game).Set(float64(left))
 	}
 	return n, first
+}
+
+// outboxClass is the forum request class of delivering an item: a reply in the thread goes out
+// first, a private message next (forum.Scheduler).
+func outboxClass(k store.OutboxKind) forum.Class {
+	if k == store.OutboxReply {
+		return forum.ClassReply
+	}
+	return forum.ClassPM
 }
 
 // errHeld is deliver's report of an item the board asked to wait with (flood control): it goes

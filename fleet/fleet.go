@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"sync"
 	"time"
@@ -40,8 +41,8 @@ type Options struct {
 	Open func(cfg *config.Config, fcfg forum.Config) (forum.Forum, error)
 	// Tune adjusts each game's daemon options before it starts (tests: hooks, a fixed poll).
 	Tune func(*daemon.Options)
-	// SectionEvery is how long one look at a section's thread list stands for its games;
-	// 0: half the config's poll floor.
+	// SectionEvery is how long one look at the board index or a section's thread list stands
+	// for its games; 0: the config's poll floor.
 	SectionEvery time.Duration
 	// VerifyEvery is how often a game reads its thread itself even when the section list says
 	// nothing changed; 0: an hour.
@@ -49,6 +50,9 @@ type Options struct {
 	// Leases, if set, shares the store's games with the other daemons on the same database
 	// (see Leases): a game runs here only while this daemon holds its lease.
 	Leases *Leases
+	// BackgroundShare is the part of each forum host's request rate the background (rescans,
+	// catch-up of new games) may use at most; 0: forum.DefaultBackgroundShare.
+	BackgroundShare float64
 	// Ended, if set, is told of a game whose loop ended with an error (the game stopped for good:
 	// its store's file is gone, its thread holds another store's game), not of a game stopped.
 	Ended func(game string, err error)
@@ -73,7 +77,7 @@ type Fleet struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session // by forum account (dialect, URL, bot)
-	limits   *forum.HostLimits   // one request rate per forum host, whatever the account
+	limits   *forum.HostLimits   // one request scheduler per forum host, whatever the account
 	games    map[string]*Game    // by game id
 
 	// With Leases: the config applied last, the context loops run under, and the lease loop.
@@ -102,7 +106,17 @@ func New(o Options) (*Fleet, error) {
 	if o.VerifyEvery == 0 {
 		o.VerifyEvery = time.Hour
 	}
-	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: forum.NewHostLimits()}, nil
+	m := o.Metrics
+	limits := forum.NewHostLimits(forum.SchedulerOptions{
+		BackgroundShare: o.BackgroundShare,
+		Waited: func(host string, c forum.Class, d time.Duration) {
+			m.RequestWait.WithLabelValues(host, c.String()).Observe(d.Seconds())
+		},
+		Queued: func(host string, c forum.Class, n int) {
+			m.RequestQueue.WithLabelValues(host, c.String()).Set(float64(n))
+		},
+	})
+	return &Fleet{o: o, sessions: map[string]*session{}, games: map[string]*Game{}, limits: limits}, nil
 }
 
 // Prepare opens cfg's games not open yet (registers them in the store, builds their daemons)
@@ -237,7 +251,7 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 	}
 	every := f.o.SectionEvery
 	if every == 0 {
-		every = poll.Floor / 2
+		every = poll.Floor // one look per poll interval stands for the section's games (docs/operations.md)
 	}
 	gf := &gameForum{session: s, thread: v.Forum.Thread, sectionID: v.Game.Section, every: every,
 		verify: f.o.VerifyEvery, now: f.o.Clock.Now}
@@ -314,7 +328,10 @@ func (f *Fleet) session(v *config.Config) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{Forum: fo, key: key, sections: map[string]*section{}, rate: float64(fcfg.Rate())}
+	s := &session{Forum: fo, key: key, sections: map[string]*section{}, rate: float64(fcfg.Rate()), bot: v.Bot.Username}
+	if u, err := url.Parse(v.Forum.URL); err == nil {
+		s.sched = f.limits.Host(u.Host, fcfg.Rate(), fcfg.ClientConfig().Burst)
+	}
 	f.sessions[key] = s
 	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -41,6 +42,8 @@ var (
 	loadPosts    = flag.Int("fleet.posts", 0, "load benchmark: player posts made while measuring (reply latency)")
 	loadEnv      = flag.String("fleet.env", "", "load benchmark: extra environment of the daemon, e.g. GOMEMLIMIT=30MiB (space-separated)")
 	loadPoll     = flag.Duration("fleet.poll", 60*time.Second, "load benchmark: the games' poll interval (floor and ceiling)")
+	loadSeed     = flag.Uint64("fleet.seed", 0, "load benchmark: the player posts go at random moments of the measure drawn from this seed (0: evenly spread)")
+	loadRescan   = flag.Duration("fleet.rescan", 0, "load benchmark: every game gets a move in the warm-up and the measured daemon rescans every game this often (0: no moves, default rescans)")
 )
 
 func BenchmarkFleetIdle(b *testing.B) {
@@ -274,6 +277,23 @@ games:
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+	if *loadRescan > 0 {
+		// Every game gets a move, so that every game has a move post its rescans read again.
+		for tid := 1; tid <= games; tid++ {
+			if _, _, err := board.Reply(ctx, "Джелу", tid, "1-й ход крестоносца к1 на K16"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for tid := 1; tid <= games; tid++ {
+			for botCount(b, db, tid) < 2 {
+				if time.Since(t0) > 30*time.Minute {
+					stop(cmd)
+					b.Fatalf("warm-up: game %d did not answer its move:\n%s", tid, tail(out.String()))
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		}
+	}
 	// ... and has read it back: every game's cursor is at its thread's last post, with the
 	// section's head (as after any quiet spell).
 	for !settled(b, ctx, db, filepath.Join(dir, "forumgm.db"), games, games >= 2*sections) {
@@ -287,6 +307,10 @@ games:
 	r.warmup = time.Since(t0)
 
 	// The restarted daemon at real politeness.
+	if *loadRescan > 0 {
+		os.Setenv("FORUMGM_TEST_RESCAN", loadRescan.String())
+		defer os.Unsetenv("FORUMGM_TEST_RESCAN")
+	}
 	cmd, out = start(false)
 	defer stop(cmd)
 	time.Sleep(settle)
@@ -298,9 +322,17 @@ games:
 	// on the board.
 	latc := make(chan time.Duration, posts)
 	if posts > 0 {
-		every := measure / time.Duration(posts+1)
+		at := make([]time.Duration, posts) // when each post goes, from the measure's start
+		rnd := rand.New(rand.NewPCG(*loadSeed, 23))
+		for i := range at {
+			at[i] = measure * time.Duration(i+1) / time.Duration(posts+1)
+			if *loadSeed != 0 {
+				at[i] = time.Duration(rnd.Int64N(int64(measure * 9 / 10))) // the last tenth left for the answers
+			}
+		}
+		sort.Slice(at, func(i, j int) bool { return at[i] < at[j] })
 		for i := range posts {
-			time.Sleep(every)
+			time.Sleep(time.Until(m0.Add(at[i])))
 			tid := 1 + (i*7919)%games
 			n0 := botCount(b, db, tid)
 			sent := time.Now()

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,7 +19,9 @@ type session struct {
 	loginMu  sync.Mutex // one login at a time; the games starting together wait for it
 	loggedIn bool
 
-	rate float64 // the forum's requests per second (the dialect's politeness)
+	bot   string           // the account's user name: its own posts are not a reply path
+	rate  float64          // the forum's requests per second (the dialect's politeness)
+	sched *forum.Scheduler // the forum host's request scheduler (nil: unknown)
 
 	mu       sync.Mutex
 	sections map[string]*section
@@ -52,7 +55,7 @@ func (s *session) boardHead(ctx context.Context, id string, every time.Duration,
 	b.mu.Lock()
 	var changed []string
 	if b.heads == nil || now.Sub(b.at) >= every || now.Before(b.at) {
-		list, err := br.Board(ctx)
+		list, err := br.Board(forum.WithClass(ctx, forum.ClassPoll))
 		if err != nil {
 			b.mu.Unlock()
 			return forum.SectionHead{}, false
@@ -92,6 +95,20 @@ func (s *session) Login(ctx context.Context) error {
 	}
 	s.loggedIn = true
 	return nil
+}
+
+// own reports whether name is the session's bot account (its own reply read back is a poll, not
+// the reply path).
+func (s *session) own(name string) bool {
+	return name != "" && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(s.bot))
+}
+
+// Admit lets a background request out now or says it would wait (forum.Admitter).
+func (s *session) Admit(ctx context.Context) (context.Context, bool) {
+	if s.sched == nil {
+		return forum.WithClass(ctx, forum.ClassBackground), true
+	}
+	return s.sched.Admit(ctx)
 }
 
 // Unwrap is the dialect's forum (its optional interfaces: attachments, the sent folder, ...).
@@ -178,7 +195,11 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		defer s.mu.Unlock()
 		return s.heads, nil
 	}
-	list, err := r.Section(ctx, s.id)
+	class := forum.ClassPoll
+	if indexed && s.indexed && !bh.Same(s.board) && !s.session.own(bh.LastPoster) {
+		class = forum.ClassReply // the index shows a player's new post in the section: the reply path
+	}
+	list, err := r.Section(forum.WithClass(ctx, class), s.id)
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
@@ -193,7 +214,10 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		for th, w := range s.games {
 			old, was := s.heads[th]
 			h, is := heads[th]
-			if w != nil && th != caller && (was != is || is && !old.Same(h)) {
+			// A thread that only moved off the first page, or onto it without a post since the
+			// last look (threads above it moved away), is not woken (issue 23, item 4).
+			moved := was && !old.Same(h) || !was && (h.LastAt.IsZero() || h.LastAt.After(s.at))
+			if w != nil && th != caller && is && moved {
 				wake = append(wake, w)
 			}
 		}
@@ -277,8 +301,20 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		g.readAt = now.Add(-daemon.Spread(t.ID, g.verify))
 	}
 	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
-	if after.PostID != "" && !after.Include && after.Head != nil && after.Head.Same(h) && !due {
+	if after.PostID != "" && !after.Include && still(after.Head, h) && !due {
 		return nil, after, nil
+	}
+	switch {
+	case after.PostID != "" && after.Head != nil && !still(after.Head, h) && !g.own(h.LastPoster):
+		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a player's new post: the page that holds it
+	case after.PostID != "" && !after.Include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
+		// Only the hourly verifying read is due: in the background share, when it admits one
+		// now (else a later poll tries again); it never holds the game's loop in the queue.
+		actx, ok := g.session.Admit(ctx)
+		if !ok {
+			return nil, after, nil
+		}
+		ctx = actx
 	}
 	posts, cur, err := g.session.Posts(ctx, t, after)
 	if err != nil {
@@ -297,10 +333,35 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		cur.Head = &seen
 	case after.Head != nil && after.Head.Same(h):
 		cur.Head = after.Head // nothing new: the cursor as it was (no write)
+	case h.Unlisted && after.Head != nil:
+		// Off the first page: the last post known stays, so that the thread's coming back onto
+		// the page without a new post is seen as such (still).
+		off := h
+		off.LastAt, off.LastPoster, off.LastPostID = after.Head.LastAt, after.Head.LastPoster, after.Head.LastPostID
+		cur.Head = &off
 	default:
 		cur.Head = &h
 	}
 	return posts, cur, nil
+}
+
+// still reports whether the list's head h shows the thread as the cursor's head c did: the same
+// head, or a thread that only moved off the list's first page (a thread with a new post goes to
+// the top; the hourly verifying read is the net under a list read too late to show it), or back
+// onto it with the same last post (the threads above it moved away).
+func still(c *forum.ThreadHead, h forum.ThreadHead) bool {
+	switch {
+	case c == nil:
+		return false
+	case c.Same(h):
+		return true
+	case h.Unlisted:
+		return !c.Unlisted
+	case c.Unlisted:
+		return !c.LastAt.IsZero() && c.LastAt.Equal(h.LastAt) && c.LastPoster == h.LastPoster &&
+			(c.LastPostID == "" || h.LastPostID == "" || c.LastPostID == h.LastPostID)
+	}
+	return false
 }
 
 // Unwrap is the shared session.

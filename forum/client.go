@@ -27,6 +27,9 @@ import (
 // maxPage is the largest page read: a larger answer is refused (ErrTooLarge).
 const maxPage = 16 << 20
 
+// defaultBurst is the requests a host's scheduler lets out at once after a quiet spell.
+const defaultBurst = 2
+
 // defaultUserAgent identifies forumgm to forum operators.
 const defaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
 
@@ -42,8 +45,9 @@ type ClientConfig struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Transport overrides the HTTP transport (tests).
 	Transport http.RoundTripper
-	// Limits, if set, holds the per-host rate limits shared with other clients (several bot
-	// accounts on one forum host share its politeness); nil: this client's own.
+	// Limits, if set, holds the per-host request schedulers shared with other clients (several
+	// bot accounts and games on one forum host share its politeness, replies first); nil: this
+	// client's own. A request's class is its context's (WithClass).
 	Limits *HostLimits
 	// Slow, if set, is told of each request that took SlowAfter or longer (a stalled read that
 	// timed out included, err then says so), whether or not a retry then worked: the caller logs
@@ -59,28 +63,6 @@ func (c ClientConfig) WithSleep(sleep func(ctx context.Context, d time.Duration)
 	return c
 }
 
-// HostLimits are request rate limits by host, shared by the clients given them: one rate per
-// forum host however many sessions reach it.
-type HostLimits struct {
-	mu sync.Mutex
-	m  map[string]*rate.Limiter
-}
-
-// NewHostLimits builds an empty set of shared limits.
-func NewHostLimits() *HostLimits { return &HostLimits{m: map[string]*rate.Limiter{}} }
-
-// get is host's limiter, made with r and burst when it is the first asked for.
-func (h *HostLimits) get(host string, r rate.Limit, burst int) *rate.Limiter {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	l, ok := h.m[host]
-	if !ok {
-		l = rate.NewLimiter(r, burst)
-		h.m[host] = l
-	}
-	return l
-}
-
 // Client is a polite HTTP session with a forum: one cookie jar, a per-host rate limit, timeouts,
 // retries with jittered backoff, charset decoding, and conditional GETs where the server honours
 // them. It is safe for concurrent use.
@@ -89,9 +71,10 @@ type Client struct {
 	http *http.Client
 	Jar  http.CookieJar
 
-	mu       sync.Mutex
-	limiters map[string]*rate.Limiter
-	cache    map[string]cached // by URL: validators and the last body
+	limits *HostLimits // cfg.Limits, or the client's own
+
+	mu    sync.Mutex
+	cache map[string]cached // by URL: validators and the last body
 }
 
 type cached struct {
@@ -143,7 +126,7 @@ func NewClient(cfg ClientConfig) *Client {
 		cfg.Rate = 1
 	}
 	if cfg.Burst == 0 {
-		cfg.Burst = 2
+		cfg.Burst = defaultBurst
 	}
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = 3
@@ -155,12 +138,16 @@ func NewClient(cfg ClientConfig) *Client {
 		cfg.Sleep = Sleep
 	}
 	jar, _ := cookiejar.New(nil) // never fails without options
+	limits := cfg.Limits
+	if limits == nil {
+		limits = NewHostLimits(SchedulerOptions{})
+	}
 	return &Client{
-		cfg:      cfg,
-		http:     &http.Client{Jar: jar, Timeout: cfg.Timeout, Transport: cfg.Transport},
-		Jar:      jar,
-		limiters: map[string]*rate.Limiter{},
-		cache:    map[string]cached{},
+		cfg:    cfg,
+		http:   &http.Client{Jar: jar, Timeout: cfg.Timeout, Transport: cfg.Transport},
+		Jar:    jar,
+		limits: limits,
+		cache:  map[string]cached{},
 	}
 }
 
@@ -180,18 +167,9 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func (c *Client) limiter(host string) *rate.Limiter {
-	if c.cfg.Limits != nil {
-		return c.cfg.Limits.get(host, c.cfg.Rate, c.cfg.Burst)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	l, ok := c.limiters[host]
-	if !ok {
-		l = rate.NewLimiter(c.cfg.Rate, c.cfg.Burst)
-		c.limiters[host] = l
-	}
-	return l
+// limiter is host's request scheduler.
+func (c *Client) limiter(host string) *Scheduler {
+	return c.limits.Host(host, c.cfg.Rate, c.cfg.Burst)
 }
 
 // Get fetches a page, following redirects. It sends the validators of the last answer for the
@@ -208,10 +186,14 @@ func (c *Client) Send(ctx context.Context, method, rawURL string, body []byte, c
 	return c.do(ctx, method, rawURL, body, contentType, true, header)
 }
 
-// GetNoRedirect fetches a page without following a redirect (to read a Location header).
+// GetNoRedirect fetches a page without following a redirect (to read a Location header: an idle
+// probe), with only the headers such a request needs: no list of page types (Accept: */*).
 func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", false, nil)
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", false, probeHeader)
 }
+
+// probeHeader trims an idle probe's request (a redirect's answer has no body to negotiate).
+var probeHeader = http.Header{"Accept": {"*/*"}}
 
 // PostForm sends a url-encoded form whose values are encoded in the board's charset (characters
 // the charset cannot hold become &#NNNN;). A POST is never repeated by the client: when the answer

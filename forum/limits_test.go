@@ -1,9 +1,14 @@
 package forum
 
-import "testing"
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
 
 func TestHostLimitsShared(t *testing.T) {
-	shared := NewHostLimits()
+	shared := NewHostLimits(SchedulerOptions{})
 	a := NewClient(ClientConfig{Rate: 1, Limits: shared})
 	b := NewClient(ClientConfig{Rate: 1, Limits: shared})
 	own := NewClient(ClientConfig{Rate: 1})
@@ -16,11 +21,31 @@ func TestHostLimitsShared(t *testing.T) {
 	if own.limiter("forum.example.org") == a.limiter("forum.example.org") {
 		t.Fatal("a client without shared limits uses the shared ones")
 	}
-	// Taking the one token of the burst through one session leaves none for the other.
-	l := a.limiter("x.example.org")
-	for l.Allow() {
+}
+
+// An idle probe (a redirect read for its Location) sends only the headers it needs.
+func TestProbeHeadersTrimmed(t *testing.T) {
+	var got http.Header
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Clone()
+		http.Redirect(w, r, "/showthread.php?tid=1&pid=9#pid9", http.StatusFound)
+	}))
+	defer srv.Close()
+	c := NewClient(ClientConfig{Rate: 1000})
+	p, err := c.GetNoRedirect(context.Background(), srv.URL+"/showthread.php?tid=1&action=lastpost")
+	if err != nil || p.Status != http.StatusFound {
+		t.Fatal(p, err)
 	}
-	if b.limiter("x.example.org").Allow() {
-		t.Fatal("the second session got a token the first had used")
+	if a := got.Get("Accept"); a != "*/*" {
+		t.Errorf("probe Accept %q, want */*", a)
+	}
+	size := 0
+	for k, vs := range got {
+		for _, v := range vs {
+			size += len(k) + len(v) + 4
+		}
+	}
+	if size > 160 {
+		t.Errorf("probe headers %d bytes: %v", size, got)
 	}
 }

@@ -38,6 +38,8 @@ type Metrics struct {
 	BeforeStart   *prometheus.CounterVec   // by source: posts not judged because stamped before the game's start
 	WrongThread   *prometheus.CounterVec   // reads refused: the forum served another thread's page
 	LatePosts     *prometheus.CounterVec   // by source: posts and private messages judged as late
+	RequestWait   *prometheus.HistogramVec // by forum host and class: a request's wait for its turn (forum.Scheduler)
+	RequestQueue  *prometheus.GaugeVec     // by forum host and class: requests waiting for their turn
 }
 
 // NewMetrics builds the metrics and registers them with the Go and process collectors.
@@ -88,8 +90,15 @@ func NewMetrics() *Metrics {
 		LatePosts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_late_posts_total", Help: "Posts and private messages judged as late: first seen after later ones were judged (a moderation queue, a lagging replica), or a private message written before a timed rule that had fired.",
 		}, []string{"game", "source"}),
+		RequestWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "forumgm_request_wait_seconds", Help: "How long a forum request waited for its turn at the host's scheduler, by class (reply, pm, poll, background).",
+			Buckets: []float64{.01, .05, .1, .25, .5, 1, 2, 5, 10, 30, 60, 300},
+		}, []string{"host", "class"}),
+		RequestQueue: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "forumgm_request_queue", Help: "Forum requests waiting for their turn at the host's scheduler, by class.",
+		}, []string{"host", "class"}),
 	}
-	r.MustRegister(m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
+	r.MustRegister(m.RequestWait, m.RequestQueue, m.PostsRead, m.MovesJudged, m.RepliesPosted, m.TimersFired, m.PollLatency, m.Errors,
 		m.OutboxPending, m.OutboxFailed, m.FlagsRaised, m.PostsHeld, m.ClockSkew, m.BeforeStart, m.WrongThread, m.LatePosts, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -114,6 +123,7 @@ type Health struct {
 	problems  map[string]map[string]string  // by kind (problemReasons), by game: what the problem is
 	stopped   map[string]string             // by game: why its loop ended for good
 	warnings  map[string]map[string]warning // by /healthz field (clock_skew, clock_jump), by game
+	progress  map[string]Progress           // by game: a long read under way (Progress)
 	// MaxQuiet is how long without a finished cycle is still healthy.
 	MaxQuiet time.Duration
 	// MaxFailures is how many failed polls in a row are still healthy minus one: with 3, the
@@ -191,6 +201,29 @@ func (h *Health) Warn(field, game, what string, failing bool) {
 	h.warnings[field][game] = warning{what: what, failing: failing}
 }
 
+// Progress is how far a game's long read is (the cold catch-up of a thread with many pages), as
+// /healthz shows it.
+type Progress struct {
+	Done  int    `json:"pages_done"`
+	ToGo  int    `json:"pages_to_go"`
+	ETA   int64  `json:"eta_seconds"`
+	Since string `json:"since"`
+}
+
+// SetProgress reports game's long read: done pages, toGo still to read, eta to go; toGo 0 ends it.
+func (h *Health) SetProgress(game string, done, toGo int, eta time.Duration, since time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if toGo <= 0 {
+		delete(h.progress, game)
+		return
+	}
+	if h.progress == nil {
+		h.progress = map[string]Progress{}
+	}
+	h.progress[game] = Progress{Done: done, ToGo: toGo, ETA: int64(eta.Round(time.Second) / time.Second), Since: fmtT(since)}
+}
+
 // Hold records the post game's reads stop at because its text did not decode cleanly, what
 // says which and why; "" records that the game holds none.
 func (h *Health) Hold(game, what string) { h.Problem("held_posts", game, what) }
@@ -235,6 +268,9 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	}
 	if len(h.stopped) > 0 {
 		body["stopped_games"] = maps.Clone(h.stopped)
+	}
+	if len(h.progress) > 0 {
+		body["progress"] = maps.Clone(h.progress)
 	}
 	warned := "" // a field whose warning fails /healthz
 	for _, field := range slices.Sorted(maps.Keys(h.warnings)) {

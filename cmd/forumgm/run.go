@@ -243,6 +243,7 @@ func openGames(ctx context.Context, cfg *config.Config, clock daemon.Clock, log 
 	g := &games{Store: st, Metrics: m, Health: h, ended: make(chan struct{}, 1), errs: map[string]error{}}
 	fl, err := fleet.New(fleet.Options{
 		Store: st, Clock: clock, Log: log, Metrics: m, Health: h, Ended: g.end, Leases: leases,
+		BackgroundShare: cfg.Poll.BackgroundShare,
 		Open: func(v *config.Config, fcfg forum.Config) (forum.Forum, error) {
 			if hooks.fastHTTP && v.Forum.Dialect == "mybb" {
 				// Tests against the loopback sandbox: no politeness rate limit.

@@ -145,7 +145,11 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		if err == nil && loc != "" && pidFromURL(loc) == after.PostID {
 			return nil, forum.Cursor{PostID: after.PostID, Page: cmpPage(after.Page, st.CursorPage)}, nil
 		}
-		// Anything else (a newer post, a redirect elsewhere, an error): read the pages.
+		// Anything else (a newer post, a redirect elsewhere, an error): read the pages, on the
+		// reply path when the redirect names a newer post.
+		if err == nil && loc != "" {
+			ctx = forum.Urgent(ctx, forum.ClassReply)
+		}
 	}
 	var first *Page
 	var err error
@@ -196,6 +200,7 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		if pg.LastPage > last {
 			last = pg.LastPage
 		}
+		forum.ReportProgress(ctx, p-first.Page+1, last-first.Page+1)
 	}
 
 	// Collect, oldest first, without duplicates (a post can shift across a page boundary).

@@ -1,0 +1,193 @@
+package daemon
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"forumgm/dialects/mybb"
+	"forumgm/forum"
+	"forumgm/ops"
+	"forumgm/referee"
+)
+
+// seen is one request the rig's forum made: its script and its class at the scheduler.
+type seen struct {
+	path  string
+	class forum.Class
+}
+
+// recorder is a transport that notes every request before passing it on.
+type recorder struct {
+	mu  sync.Mutex
+	got []seen
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	r.got = append(r.got, seen{strings.TrimPrefix(req.URL.Path, "/"), forum.ClassOf(req.Context())})
+	r.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+func (r *recorder) take() []seen {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.got
+	r.got = nil
+	return out
+}
+
+// recordedRig is a rig whose forum notes its requests.
+func recordedRig(t *testing.T, start time.Time, newRef func() (*referee.Referee, error)) (*rig, *recorder) {
+	r := newRig(t, start, newRef)
+	rec := &recorder{}
+	f, err := mybb.New(forum.Config{BaseURL: r.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now},
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: rec})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.fo = f
+	r.d = r.newDaemon(t, newRef)
+	return r, rec
+}
+
+// Nothing is read between a move and its reply that the reply does not need: an inbox read due
+// in the same cycle comes before the thread's page, never between the page that holds the move
+// and the post; the reply path (the page holding the move, the reply form, the post) goes out in
+// the reply class.
+func TestNothingReadBetweenMoveAndReply(t *testing.T) {
+	for _, expects := range []bool{false, true} {
+		fake := fakeWith(func(f *fakeRules) { f.expects = new(atomic.Bool); f.expects.Store(expects) })
+		r, rec := recordedRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fake)
+		r.cycle(t)
+		r.clock.Advance(inboxEvery + time.Minute) // the inbox's safety net is due
+		rec.take()
+		r.post(t, "Джелу", "ход первый")
+		r.cycle(t)
+		got := rec.take()
+		movePage, lastReply, pm := -1, -1, -1
+		for i, s := range got {
+			switch s.path {
+			case "private.php":
+				if movePage >= 0 && lastReply < 0 {
+					t.Errorf("expects %v: requests %v: the inbox was read between the move and its reply", expects, got)
+				}
+				pm = i
+			case "newreply.php":
+				lastReply = i
+				if s.class != forum.ClassReply {
+					t.Errorf("%s went out in class %s, want reply", s.path, s.class)
+				}
+			case "showthread.php":
+				if s.class == forum.ClassReply && movePage < 0 {
+					movePage = i
+				}
+			}
+		}
+		if movePage < 0 || lastReply < movePage || pm < 0 {
+			t.Fatalf("expects %v: requests %v: want the move's page read in the reply class, the reply posted and the inbox read", expects, got)
+		}
+		if texts := r.botTexts(t); len(texts) < 2 {
+			t.Fatalf("no reply: %v", texts)
+		}
+	}
+}
+
+// A restarted daemon whose cursor is at the thread's last post does not read its thread again
+// for the rescan at once (issue 23, item 4: every game of a restarted fleet did): the rescan
+// comes at the game's own moment of the interval, in the background class.
+func TestRestartDoesNotRescanAtOnce(t *testing.T) {
+	r, rec := recordedRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fakeFactory)
+	r.cycle(t)
+	r.post(t, "Джелу", "ход первый")
+	r.clock.Advance(time.Minute)
+	r.cycle(t)
+	const every = 6 * time.Hour
+	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Rescan = every }) // the restart
+	rec.take()
+	background := func() int {
+		n := 0
+		for _, s := range rec.take() {
+			if s.class == forum.ClassBackground {
+				n++
+			}
+		}
+		return n
+	}
+	r.cycle(t)
+	if n := background(); n != 0 {
+		t.Fatalf("the restarted daemon's first cycle made %d background reads: the rescan came at once", n)
+	}
+	due := every - Spread("g1", every) // when the game's first rescan is due
+	r.clock.Advance(due - time.Second)
+	r.cycle(t)
+	if n := background(); n != 0 {
+		t.Fatalf("%d background reads before the game's moment", n)
+	}
+	r.clock.Advance(2 * time.Second)
+	r.cycle(t)
+	if n := background(); n == 0 {
+		t.Fatal("no rescan at the game's moment of the interval")
+	}
+}
+
+// The cold catch-up of a long thread shows its progress: pages done, pages to go and an estimate
+// in the log and on /healthz while it lasts.
+func TestCatchUpShowsProgress(t *testing.T) {
+	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
+	r := newRigWith(t, start, fakeFactory, rigOptions{noMerge: true})
+	for i := range 47 { // 48 posts with the seed: six pages of eight
+		r.post(t, []string{"snovaya", "Джелу"}[i%2], "болтовня "+strconv.Itoa(i))
+	}
+	h := ops.NewHealth(r.clock.Now, time.Hour)
+	var during []string
+	r.d = r.newDaemon(t, fakeFactory, func(o *Options) {
+		o.Health = h
+		o.Hook = func(string) {}
+	})
+	fo := r.d.o.Forum
+	r.d.o.Forum = progressSpy{Forum: fo, look: func() { during = append(during, healthz(t, h)) }}
+	r.cycle(t)
+	log := r.log.String()
+	if !strings.Contains(log, `"pages_to_go":`) || !strings.Contains(log, "catch-up done") {
+		t.Fatalf("no progress in the log:\n%s", log)
+	}
+	seen := false
+	for _, body := range during {
+		if strings.Contains(body, `"pages_to_go"`) && strings.Contains(body, `"eta_seconds"`) {
+			seen = true
+		}
+	}
+	if !seen {
+		t.Errorf("/healthz never showed the catch-up's progress: %v", during)
+	}
+	if body := healthz(t, h); strings.Contains(body, `"progress"`) {
+		t.Errorf("/healthz still shows progress after the catch-up: %s", body)
+	}
+}
+
+// progressSpy looks at /healthz after each page a read reports.
+type progressSpy struct {
+	forum.Forum
+	look func()
+}
+
+func (p progressSpy) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	return p.Forum.Posts(forum.WithProgress(ctx, func(done, total int) {
+		forum.ReportProgress(ctx, done, total) // the daemon's own
+		p.look()
+	}), t, after)
+}
+
+func healthz(t *testing.T, h *ops.Health) string {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	return rec.Body.String()
+}
