@@ -18,13 +18,13 @@ import (
 // MyBB's forumdisplay does, and which counts its requests. Threads with no posts are off the
 // list's first page.
 type listForum struct {
-	mu       sync.Mutex
-	posts    map[string][]forum.Post
-	order    []string // threads by last post, newest first
-	page     int      // threads on the list's first page
-	reads    map[string]int
-	lists    int
-	logins   int
+	mu        sync.Mutex
+	posts     map[string][]forum.Post
+	order     []string // threads by last post, newest first
+	page      int      // threads on the list's first page
+	reads     map[string]int
+	lists     int
+	logins    int
 	listFail  error
 	replyFail error
 
@@ -621,7 +621,11 @@ func TestOwnReplyCostsNoRead(t *testing.T) {
 	poll()
 	clock.Advance(10 * time.Second)
 	poll()
-	reads := func() (int, int) { lf.mu.Lock(); defer lf.mu.Unlock(); return lf.lists, lf.reads["1"] + lf.reads["2"] + lf.reads["3"] }
+	reads := func() (int, int) {
+		lf.mu.Lock()
+		defer lf.mu.Unlock()
+		return lf.lists, lf.reads["1"] + lf.reads["2"] + lf.reads["3"]
+	}
 	lists0, reads0 := reads()
 
 	// A failed reply counts for nothing; two replies of the bot in thread 1.
