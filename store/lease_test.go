@@ -135,3 +135,38 @@ func TestRenewAllReportsLost(t *testing.T) {
 		t.Fatalf("g2: %v, want ErrLeaseLost", err)
 	}
 }
+
+// A released lease is not renewed by its old holder's next renewal: it stays free for others.
+func TestReleasedLeaseStaysFree(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	a, err := Open(ctx, loc, Shared(), WithOwner("a", clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, loc, Shared(), WithOwner("b", clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, g := range []string{"g1", "g2"} {
+		ensureGame(t, a, g)
+		if _, ok, err := a.Acquire(ctx, g, time.Minute); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+	}
+	if err := a.Release(ctx, "g1"); err != nil {
+		t.Fatal(err)
+	}
+	if lost, err := a.RenewAll(ctx, time.Minute); err != nil || len(lost) != 0 {
+		t.Fatalf("renew: lost %v, %v", lost, err)
+	}
+	if l, ok, err := b.Acquire(ctx, "g1", time.Minute); err != nil || !ok || l.Token != 2 {
+		t.Fatalf("b takes the released g1: %+v %v %v", l, ok, err)
+	}
+	if _, ok, err := b.Acquire(ctx, "g2", time.Minute); err != nil || ok {
+		t.Fatalf("b took g2, which a renewed: %v %v", ok, err)
+	}
+}

@@ -24,7 +24,7 @@ import (
 var clusterGames = flag.Int("cluster.games", 24, "games of TestClusterTakeover")
 
 // clusterTTL is the lease of TestClusterTakeover's daemons.
-const clusterTTL = 2 * time.Second
+const clusterTTL = 3 * time.Second
 
 // clusterCopy is Crusade's crash game for game id, with players of its own (the bot's shared
 // inbox routes a private message by its author).
@@ -108,7 +108,7 @@ func TestClusterTakeover(t *testing.T) {
 	}
 	defer st.Close()
 	rng := rand.New(rand.NewPCG(25, uint64(n)))
-	deadline := time.Now().Add(time.Duration(60+n) * time.Second)
+	deadline := time.Now().Add(time.Duration(90+5*n) * time.Second)
 	kills, stopped := 0, false
 	var worst time.Duration
 	finishedAt := 0 // kills when the games were all finished
@@ -151,6 +151,33 @@ func TestClusterTakeover(t *testing.T) {
 	}
 	t.Logf("%d games, %d kills/pauses (%d of them while games were still being played), worst takeover %v",
 		n, kills, cmp.Or(finishedAt, kills), worst.Round(time.Millisecond))
+	// games list names the daemon running each game, once the killed ones' heartbeats are old
+	// and their games taken.
+	for settle := time.Now().Add(2*clusterTTL + time.Second); ; time.Sleep(200 * time.Millisecond) {
+		ls, err := st.Leases(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := 0
+		for _, l := range ls {
+			if l.Expires.After(time.Now()) {
+				held++
+			}
+		}
+		if held == n && time.Now().After(settle) {
+			break
+		}
+		if time.Now().After(settle.Add(20 * time.Second)) {
+			t.Fatalf("only %d of %d games held 20 s after the last kill", held, n)
+		}
+	}
+	var list, lerr strings.Builder
+	if code := run([]string{"games", "--config", w.cfgPath, "list"}, &list, &lerr); code != 0 {
+		t.Fatalf("games list: exit %d: %s", code, lerr.String())
+	}
+	if !strings.Contains(list.String(), "daemons: 3 alive") || strings.Count(list.String(), ", run by ") != n || strings.Contains(list.String(), "run by nobody") {
+		t.Errorf("games list does not name each game's daemon:\n%s", list.String())
+	}
 	c.stopAll()
 	got := w.result(t) // every marker once on the board
 	for i, g := range w.games {
