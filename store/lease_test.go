@@ -170,3 +170,40 @@ func TestReleasedLeaseStaysFree(t *testing.T) {
 		t.Fatalf("b took g2, which a renewed: %v %v", ok, err)
 	}
 }
+
+// Two stores on one database share a host's request slots: together they never get two slots
+// closer than the interval, and another host has its own.
+func TestReserveSlotShared(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	var stores []*Store
+	for _, o := range []string{"a", "b"} {
+		s, err := Open(ctx, loc, Shared(), WithOwner(o, clock.Now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores = append(stores, s)
+	}
+	var slots []time.Time
+	for i := range 6 {
+		at, err := stores[i%2].ReserveSlot(ctx, "forum.example.org", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slots = append(slots, at)
+	}
+	for i := 1; i < len(slots); i++ {
+		if d := slots[i].Sub(slots[i-1]); d != time.Second {
+			t.Errorf("slot %d comes %v after the one before, want 1s", i, d)
+		}
+	}
+	if at, err := stores[1].ReserveSlot(ctx, "other.example.org", time.Second); err != nil || !at.Equal(clock.Now()) {
+		t.Errorf("another host's first slot %v %v, want now", at, err)
+	}
+	clock.Advance(time.Minute) // an idle host's next slot is now, not in the past
+	if at, err := stores[0].ReserveSlot(ctx, "forum.example.org", time.Second); err != nil || !at.Equal(clock.Now()) {
+		t.Errorf("after a quiet minute: slot %v %v, want now", at, err)
+	}
+}

@@ -95,8 +95,8 @@ func TestClusterTakeover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newFleetWorldAt(t, ctx, games, loc, fmt.Sprintf(", lease_ttl: %s", clusterTTL))
-	c := &cluster{t: t, bin: bin, w: w}
+	w := newFleetWorldAt(t, ctx, games, loc, fmt.Sprintf(", lease_ttl: %s", clusterTTL), "")
+	c := &cluster{t: t, bin: bin, w: w, fast: true}
 	for i := range 3 {
 		c.start(i)
 	}
@@ -203,12 +203,16 @@ type cluster struct {
 	done [3]chan struct{}
 	outs [3]*strings.Builder
 	all  []*strings.Builder // every process's output, killed ones too
+	fast bool               // no politeness rate (FORUMGM_TEST_FAST_HTTP)
 }
 
 func (c *cluster) start(i int) {
 	cmd := exec.Command(c.bin, "run", "--config", c.w.cfgPath)
 	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+c.w.clockPath,
-		"FORUMGM_TEST_POLL=100ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+		"FORUMGM_TEST_POLL=100ms", "FORUMGM_TEST_RESCAN=1h")
+	if c.fast {
+		cmd.Env = append(cmd.Env, "FORUMGM_TEST_FAST_HTTP=1")
+	}
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = &lockedWriter{b: out, mu: &c.mu}, &lockedWriter{b: out, mu: &c.mu}
 	if err := cmd.Start(); err != nil {
@@ -340,4 +344,51 @@ func (c *cluster) unfinished(ctx context.Context, st *store.Store) string {
 		fmt.Fprintf(&b, "daemon %d: pid %d\n", i, cmd.Process.Pid)
 	}
 	return b.String()
+}
+
+// TestClusterSharedRate: three daemons sharing six games on one forum keep together to the
+// forum's rate (5 requests a second here), counted at the board: no second of the run sees more.
+func TestClusterSharedRate(t *testing.T) {
+	bin := buildBinary(t)
+	ctx := context.Background()
+	pg, err := pgtest.Start(ctx, t.TempDir(), pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop()
+	loc, err := pg.Schema(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []*crashGame
+	for i := range 6 {
+		games = append(games, clusterCopy(clusterID(i)))
+	}
+	const rate = 5
+	w := newFleetWorldAt(t, ctx, games, loc, fmt.Sprintf(", lease_ttl: %s", clusterTTL), fmt.Sprintf(", extra: {rate: \"%d\"}", rate))
+	c := &cluster{t: t, bin: bin, w: w}
+	for i := range 3 {
+		c.start(i)
+	}
+	defer c.stopAll()
+	time.Sleep(15 * time.Second)
+	c.stopAll()
+	w.mu.Lock()
+	stamps := slices.Clone(w.stamps)
+	w.mu.Unlock()
+	if len(stamps) < 3*rate {
+		t.Fatalf("only %d requests in 15 s: the daemons did not play", len(stamps))
+	}
+	most := 0
+	for i := range stamps {
+		n := 0
+		for j := i; j < len(stamps) && stamps[j].Sub(stamps[i]) < time.Second; j++ {
+			n++
+		}
+		most = max(most, n)
+	}
+	t.Logf("%d requests in 15 s from 3 daemons; at most %d in any second (rate %d/s)", len(stamps), most, rate)
+	if most > rate+1 {
+		t.Errorf("%d requests reached the board within one second; the shared rate is %d/s", most, rate)
+	}
 }
