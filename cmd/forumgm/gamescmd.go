@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
