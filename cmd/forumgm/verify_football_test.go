@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -204,6 +205,23 @@ ops: {log_format: json}
 	}
 	if len(f.Chain) != 9 || len(f.Draws) < 116 || len(f.Check(f.Commitment)) != 0 || !strings.Contains(last, f.Commitment) {
 		t.Fatalf("the draws file: %d chain posts, %d draws, problems %v", len(f.Chain), len(f.Draws), f.Check(f.Commitment))
+	}
+
+	// The file the final post carries is the one the operator's check writes from the store.
+	stored := filepath.Join(dir, "stored.json")
+	if code, out := verify("--config", cfgPath, "--draws", stored); code != 0 {
+		t.Fatalf("verify --config: exit %d\n%s", code, out)
+	}
+	sb, err := os.ReadFile(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromStore fairness.File
+	if err := json.Unmarshal(sb, &fromStore); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f, fromStore) {
+		t.Errorf("the final post's draws file differs from the store's:\n%s\n---\n%s", data, sb)
 	}
 
 	b := chrome.Start(t, 3*time.Minute)
