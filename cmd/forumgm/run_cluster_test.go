@@ -151,32 +151,23 @@ func TestClusterTakeover(t *testing.T) {
 	}
 	t.Logf("%d games, %d kills/pauses (%d of them while games were still being played), worst takeover %v",
 		n, kills, cmp.Or(finishedAt, kills), worst.Round(time.Millisecond))
-	// games list names the daemon running each game, once the killed ones' heartbeats are old
-	// and their games taken.
-	for settle := time.Now().Add(2*clusterTTL + time.Second); ; time.Sleep(200 * time.Millisecond) {
-		ls, err := st.Leases(ctx)
-		if err != nil {
-			t.Fatal(err)
+	// games list names the daemon running each game and the three daemons alive, once the
+	// killed ones' heartbeats are old and their games taken (polled: a loaded machine is slow).
+	var list strings.Builder
+	for until := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		var lerr strings.Builder
+		list.Reset()
+		if code := run([]string{"games", "--config", w.cfgPath, "list"}, &list, &lerr); code != 0 {
+			t.Fatalf("games list: exit %d: %s", code, lerr.String())
 		}
-		held := 0
-		for _, l := range ls {
-			if l.Expires.After(time.Now()) {
-				held++
-			}
-		}
-		if held == n && time.Now().After(settle) {
+		if strings.Contains(list.String(), "daemons: 3 alive") && strings.Count(list.String(), ", run by ") == n &&
+			!strings.Contains(list.String(), "run by nobody") {
 			break
 		}
-		if time.Now().After(settle.Add(20 * time.Second)) {
-			t.Fatalf("only %d of %d games held 20 s after the last kill", held, n)
+		if time.Now().After(until) {
+			t.Errorf("games list does not name each game's daemon:\n%s\n%s", list.String(), c.unfinished(ctx, st))
+			break
 		}
-	}
-	var list, lerr strings.Builder
-	if code := run([]string{"games", "--config", w.cfgPath, "list"}, &list, &lerr); code != 0 {
-		t.Fatalf("games list: exit %d: %s", code, lerr.String())
-	}
-	if !strings.Contains(list.String(), "daemons: 3 alive") || strings.Count(list.String(), ", run by ") != n || strings.Contains(list.String(), "run by nobody") {
-		t.Errorf("games list does not name each game's daemon:\n%s", list.String())
 	}
 	c.stopAll()
 	got := w.result(t) // every marker once on the board
@@ -379,16 +370,25 @@ func TestClusterSharedRate(t *testing.T) {
 	if len(stamps) < 3*rate {
 		t.Fatalf("only %d requests in 15 s: the daemons did not play", len(stamps))
 	}
-	most := 0
-	for i := range stamps {
-		n := 0
-		for j := i; j < len(stamps) && stamps[j].Sub(stamps[i]) < time.Second; j++ {
-			n++
+	// The slots are the rate's; a request whose process woke late reaches the board closer to the
+	// next one, so a second may hold one or two more, never a second process's worth.
+	most := func(window time.Duration) int {
+		m := 0
+		for i := range stamps {
+			n := 0
+			for j := i; j < len(stamps) && stamps[j].Sub(stamps[i]) < window; j++ {
+				n++
+			}
+			m = max(m, n)
 		}
-		most = max(most, n)
+		return m
 	}
-	t.Logf("%d requests in 15 s from 3 daemons; at most %d in any second (rate %d/s)", len(stamps), most, rate)
-	if most > rate+1 {
-		t.Errorf("%d requests reached the board within one second; the shared rate is %d/s", most, rate)
+	one, five := most(time.Second), most(5*time.Second)
+	t.Logf("%d requests in 15 s from 3 daemons; at most %d in any second, %d in any 5 s (rate %d/s)", len(stamps), one, five, rate)
+	if five > 5*rate+2 {
+		t.Errorf("%d requests reached the board within 5 s; the shared rate is %d/s", five, rate)
+	}
+	if one > rate+2 {
+		t.Errorf("%d requests reached the board within one second; the shared rate is %d/s", one, rate)
 	}
 }
