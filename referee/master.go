@@ -312,7 +312,7 @@ func (r *Referee) holidayRefusal(in game.Input, s stop) (game.Outcome, error) {
 
 // length makes the game cmd.Amount units long (Lengthener).
 func (r *Referee) length(cmd game.ModCommand) (game.Outcome, error) {
-	l, ok := r.rules.(game.Lengthener)
+	l, ok := game.As[game.Lengthener](r.rules)
 	if !ok {
 		return game.Outcome{}, errors.New("judge: length: this game has no set length (end it with end when the master decides)")
 	}
