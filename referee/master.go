@@ -76,6 +76,9 @@ func (r *Referee) addStop(ev game.Event) {
 func (r *Referee) gameTime(t time.Time) time.Time {
 	var off time.Duration
 	for _, s := range r.stops {
+		if !s.holiday && t.Equal(s.a) {
+			return s.due.Add(-time.Second) // the extended deadline has not come at its old time
+		}
 		if !t.After(s.a) {
 			break
 		}
