@@ -112,6 +112,23 @@ func (r *Referee) realTime(g time.Time) time.Time {
 	return g.Add(off)
 }
 
+// debtDue is when a debt's deadline (game time) comes in real time. A debt belongs to the rules'
+// next timer at or after its deadline (Crusade's time limit is stamped a minute before the timer
+// that charges it): when the master extended that timer, the debt moves with it.
+func (r *Referee) debtDue(deadline time.Time) time.Time {
+	due := r.realTime(deadline)
+	next, ok := r.rules.NextTimer(deadline.Add(-time.Nanosecond))
+	if !ok || next.Equal(deadline) {
+		return due
+	}
+	for _, s := range r.stops {
+		if !s.holiday && s.due.Equal(next) {
+			return due.Add(s.b.Sub(s.a))
+		}
+	}
+	return due
+}
+
 // holidayAt is the holiday in effect at the real time t, if any.
 func (r *Referee) holidayAt(t time.Time) (stop, bool) {
 	for _, s := range r.stops {

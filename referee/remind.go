@@ -77,7 +77,7 @@ func (r *Referee) debts(t time.Time) []dueDebt {
 		if r.reminded[remindKey(debt.Key, debt.Player)] || r.RemindersOff(debt.Player) {
 			continue
 		}
-		due, lead := r.realTime(debt.Deadline), r.opt.RemindLead
+		due, lead := r.debtDue(debt.Deadline), r.opt.RemindLead
 		if debt.Lead > 0 && debt.Lead < lead {
 			lead = debt.Lead
 		}
