@@ -304,6 +304,9 @@ func whole(organise, replaced, reminded string) func(t *testing.T, tr *Transcrip
 			if p.Verdict != "accepted" && (strings.Contains(src.Text, organise) || src.Command == replaced || strings.Contains(src.Text, replaced)) {
 				t.Errorf("%s's %q: %s %q", src.Author, src.Text+src.Command, p.Verdict, p.Replies)
 			}
+			if src.Command != "" && p.Verdict != "accepted" {
+				t.Errorf("the command %q: %s %q", src.Command, p.Verdict, p.Replies)
+			}
 			step("signed", strings.Contains(text, "вы записаны"))
 			step("formed", strings.Contains(text, "команды сформированы"))
 			step("organised", strings.Contains(src.Text, organise)) // football's captain: in the thread, as the seed says
