@@ -333,6 +333,9 @@ func (r *Referee) holidayRefusal(in game.Input, s stop) (game.Outcome, error) {
 // length makes the game cmd.Amount units long (Lengthener).
 func (r *Referee) length(cmd game.ModCommand) (game.Outcome, error) {
 	l, ok := game.As[game.Lengthener](r.rules)
+	if w, wraps := r.rules.(game.Wrapper); !ok && wraps && w.Inner() == nil {
+		return game.Outcome{}, errors.New("judge: length: the game has not started yet (its sign-up runs): set the length in the config's settings")
+	}
 	if !ok {
 		return game.Outcome{}, errors.New("judge: length: this game has no set length (end it with end when the master decides)")
 	}

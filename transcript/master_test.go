@@ -337,3 +337,40 @@ func whole(organise, replaced, reminded string) func(t *testing.T, tr *Transcrip
 		}
 	}
 }
+
+// The moderator's replace and remove read from a transcript entry, and what cannot be read is
+// refused with what would be valid; a sign-up game's length is the game's once play began, and
+// refused before.
+func TestReplaceRemoveCommands(t *testing.T) {
+	for _, c := range []struct {
+		command, want string
+		ok            bool
+	}{
+		{"replace Петя Оля", "replace Петя→Оля", true},
+		{"remove Петя", "remove Петя→", true},
+		{"replace Петя", "want the player who leaves and the new player", false},
+		{"remove", "want the one player to take out", false},
+		{"remove Петя Оля", "want the one player to take out", false},
+		{"swap Петя Оля", "replace, remove", false},
+	} {
+		cmd, err := Command(Post{Author: "Модератор", Command: c.command, Reason: "r"}, time.UTC)
+		if c.ok {
+			if got := fmt.Sprintf("%s %s→%s", cmd.Action, cmd.Player, cmd.Replacement); err != nil || got != c.want || cmd.Reason != "r" {
+				t.Errorf("%q: %q, %v; want %q", c.command, got, err, c.want)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error with %q", c.command, err, c.want)
+		}
+	}
+	tr, err := Load(example("dragonball-whole.yaml"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := mustReferee(t, tr)
+	if _, err := ref.Start(tr.Start); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Moderate(game.ModCommand{Action: game.ModLength, Amount: 3, By: "m", At: tr.Start.Add(time.Minute)}); err == nil || !strings.Contains(err.Error(), "sign-up runs") {
+		t.Errorf("length during the sign-up: %v", err)
+	}
+}
