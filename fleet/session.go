@@ -34,7 +34,8 @@ type session struct {
 // which sections got a post, so only their thread lists are read again.
 type boardWatch struct {
 	mu    sync.Mutex
-	at    time.Time
+	at    time.Time // when the last read came back (the game clock)
+	seq   uint64    // reads so far: a look is fresh for a game that has not used it yet
 	heads map[string]forum.SectionHead
 }
 
@@ -43,10 +44,12 @@ type boardWatch struct {
 const sectionMaxAge = 10 * time.Minute
 
 // boardHead is section id as the board index shows it, the index read again when older than
-// every. Sections the new index shows changed (other than the caller's) have their games woken:
-// the first of them to poll reads the section's list. ok is false when the forum has no index or
-// reading it failed (then the section's list is paced on its own).
-func (s *session) boardHead(ctx context.Context, id string, every time.Duration, now time.Time) (forum.SectionHead, bool) {
+// every, or when the clock did not move since the read the caller already used (seen: the read it
+// used last; a clock that stands still must not hide a post made after a look). Sections the new
+// index shows changed (other than the caller's, and not only by the bot's own posts) have their
+// games woken: the first of them to poll reads the section's list. ok is false when the forum has
+// no index or reading it failed (then the section's list is paced on its own).
+func (s *session) boardHead(ctx context.Context, id string, every time.Duration, now func() time.Time, seen *uint64) (forum.SectionHead, bool) {
 	br, ok := forum.As[forum.BoardReader](s.Forum)
 	if !ok {
 		return forum.SectionHead{}, false
@@ -54,7 +57,8 @@ func (s *session) boardHead(ctx context.Context, id string, every time.Duration,
 	b := &s.board
 	b.mu.Lock()
 	var changed []string
-	if b.heads == nil || now.Sub(b.at) >= every || now.Before(b.at) {
+	t := now()
+	if b.heads == nil || t.Sub(b.at) >= every || t.Before(b.at) || !t.After(b.at) && *seen == b.seq {
 		list, err := br.Board(forum.WithClass(ctx, forum.ClassPoll))
 		if err != nil {
 			b.mu.Unlock()
@@ -67,15 +71,20 @@ func (s *session) boardHead(ctx context.Context, id string, every time.Duration,
 				changed = append(changed, h.ID)
 			}
 		}
-		b.heads, b.at = heads, now
+		// The look's time is when its answer came, not when it was asked: under load the
+		// request waits in the queue, and the next look is due a whole interval after it.
+		b.heads, b.at = heads, now()
+		b.seq++
 	}
+	*seen = b.seq
 	h, ok := b.heads[id]
+	heads := b.heads
 	b.mu.Unlock()
 	for _, sid := range changed {
 		s.mu.Lock()
 		sec := s.sections[sid]
 		s.mu.Unlock()
-		if sec != nil {
+		if sec != nil && !sec.ownOnly(heads[sid]) {
 			sec.wakeAll()
 		}
 	}
@@ -159,7 +168,49 @@ type section struct {
 	board   forum.SectionHead // the section on the board index when its list was read
 	indexed bool              // board holds the index's view (the forum has an index)
 	at      time.Time
+	seq     uint64 // reads of the list so far (a look is fresh for a game that has not used it)
 	heads   map[string]forum.ThreadHead
+	// own counts the bot's own new posts in the section since board was taken, ownThread the
+	// thread of the latest: an index that differs from board by exactly these shows nothing a
+	// player wrote, and the list is not read for it.
+	// It is counted before the post goes out (a count too low costs a read, one too high could
+	// hide a player's post) and taken back when it failed or merged, unless the list was read
+	// meanwhile (ownGen: the list reads so far reset it).
+	own       int
+	ownThread string
+}
+
+// posting notes that the bot is about to post in thread; the answer is for unposted.
+func (s *section) posting(thread string) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.own++
+	s.ownThread = thread
+	return s.seq
+}
+
+// unposted takes back a posting whose post failed or merged into the bot's previous one.
+func (s *section) unposted(seq uint64) {
+	s.mu.Lock()
+	if s.seq == seq && s.own > 0 {
+		s.own--
+	}
+	s.mu.Unlock()
+}
+
+// ownOnly reports whether the board index's head h differs from the one the list was read
+// under only by the bot's own posts: as many more posts as the bot made, no new thread, the bot
+// the last poster in the thread it posted to last.
+func (s *section) ownOnly(h forum.SectionHead) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ownOnlyLocked(h)
+}
+
+func (s *section) ownOnlyLocked(h forum.SectionHead) bool {
+	b := s.board
+	return s.indexed && s.own > 0 && b.Posts >= 0 && h.Posts-b.Posts == s.own && h.Threads == b.Threads &&
+		s.session.own(h.LastPoster) && (h.LastThread == "" || h.LastThread == s.ownThread)
 }
 
 // join adds a game's thread to the section; wake (nil: none) cuts the game's wait short when a
@@ -180,19 +231,28 @@ func (s *section) shared() bool {
 // look returns the section's threads, read again when the last read is older than the pace.
 // The games whose thread the new list shows changed are woken (all but the caller's, which is
 // reading anyway), so that a move is answered within a look, not a game's whole poll interval.
-func (s *section) look(ctx context.Context, r forum.SectionReader, caller string) (map[string]forum.ThreadHead, error) {
+//
+// seen is the caller's record of the looks it used (its board index read and list read): with a
+// clock that does not move, a look the caller already used is not fresh for it again.
+func (s *section) look(ctx context.Context, r forum.SectionReader, caller string, seen *looksSeen) (map[string]forum.ThreadHead, error) {
 	every := s.session.pace(s)
-	bh, indexed := s.session.boardHead(ctx, s.id, s.boardEvery(), s.now())
+	bh, indexed := s.session.boardHead(ctx, s.id, s.boardEvery(), s.now, &seen.board)
 	s.mu.Lock()
 	now := s.now()
 	age := now.Sub(s.at)
-	fresh := s.heads != nil && !now.Before(s.at) && age < every
+	unused := now.After(s.at) || seen.list != s.seq
+	fresh := s.heads != nil && !now.Before(s.at) && age < every && unused
 	if indexed {
+		if s.heads != nil && !bh.Same(s.board) && s.ownOnlyLocked(bh) {
+			// Only the bot's own posts since the list was read: nothing to read for them.
+			s.board, s.own = bh, 0
+		}
 		// The board index tells: the list stands while the section's counts did not move.
-		fresh = s.heads != nil && !now.Before(s.at) && age < sectionMaxAge && s.indexed && bh.Same(s.board)
+		fresh = s.heads != nil && !now.Before(s.at) && age < sectionMaxAge && s.indexed && bh.Same(s.board) // (an index the caller already used at this instant was read again above)
 	}
 	if fresh {
 		defer s.mu.Unlock()
+		seen.list = s.seq
 		return s.heads, nil
 	}
 	class := forum.ClassPoll
@@ -223,12 +283,20 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		}
 	}
 	s.at, s.heads = now, heads
-	s.board, s.indexed = bh, indexed
+	s.board, s.indexed, s.own = bh, indexed, 0
+	s.seq++
+	seen.list = s.seq
 	s.mu.Unlock()
 	for _, w := range wake {
 		w()
 	}
 	return heads, nil
+}
+
+// looksSeen is one game's record of the looks it used: the board index read and the section
+// list read (their sequence numbers).
+type looksSeen struct {
+	board, list uint64
 }
 
 // wakeAll wakes every game of the section (the board index showed it changed).
@@ -274,6 +342,58 @@ type gameForum struct {
 	sec      *section
 	sectionR forum.SectionReader
 	readAt   time.Time // the game's last read of the thread itself (zero: none yet)
+	seen     looksSeen
+	// base is the head of the last cursor Posts gave, own the bot's new posts in the thread
+	// since: a list showing the thread base.Replies+own replies on, the bot its last poster,
+	// shows nothing a player wrote, and the thread is not read for it.
+	// (Counted before the post goes out, like the section's.)
+	base     *forum.ThreadHead
+	ownPosts int
+	baseGen  uint64 // times base was set
+}
+
+// Reply posts through the session and notes the bot's own new post, so that the change it makes
+// to the board index and the section list is known as the bot's and costs no read.
+func (g *gameForum) Reply(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
+	g.mu.Lock()
+	sec, gen := g.sec, g.baseGen
+	if t.ID == g.thread {
+		g.ownPosts++
+	}
+	g.mu.Unlock()
+	var seq uint64
+	if sec != nil && t.ID == g.thread {
+		seq = sec.posting(t.ID)
+	}
+	id, merged, err := g.session.Reply(ctx, t, body)
+	if (err != nil || merged) && t.ID == g.thread {
+		g.mu.Lock()
+		if g.baseGen == gen && g.ownPosts > 0 {
+			g.ownPosts--
+		}
+		g.mu.Unlock()
+		if sec != nil {
+			sec.unposted(seq)
+		}
+	}
+	return id, merged, err
+}
+
+// ownOnly reports whether the list's head h shows the thread moved on from the cursor's head c
+// by the bot's own posts only.
+func (g *gameForum) ownOnly(c *forum.ThreadHead, h forum.ThreadHead) bool {
+	return c != nil && g.base != nil && g.ownPosts > 0 && c.Same(*g.base) && c.Replies >= 0 && h.Replies-c.Replies == g.ownPosts &&
+		!h.Unlisted && g.own(h.LastPoster)
+}
+
+// setBase keeps the head of the cursor Posts gives: the bot's posts are counted from it.
+func (g *gameForum) setBase(h *forum.ThreadHead) {
+	if h == nil || g.base != nil && g.base.Same(*h) && g.base.Replies == h.Replies {
+		return
+	}
+	b := *h
+	g.base, g.ownPosts = &b, 0
+	g.baseGen++
 }
 
 // Posts reads the thread, unless the section's list shows it unchanged since the cursor was
@@ -285,7 +405,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	if sec == nil || !sec.shared() {
 		return g.session.Posts(ctx, t, after)
 	}
-	heads, err := sec.look(ctx, g.sectionR, t.ID)
+	heads, err := sec.look(ctx, g.sectionR, t.ID, &g.seen)
 	if err != nil {
 		// The list failed (a theme change, a hiccup): the thread is read as if there were none.
 		return g.session.Posts(ctx, t, after)
@@ -303,6 +423,14 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
 	if after.PostID != "" && !after.Include && still(after.Head, h) && !due {
 		return nil, after, nil
+	}
+	if after.PostID != "" && !after.Include && !due && g.ownOnly(after.Head, h) {
+		// Only the bot's own replies since the cursor: not read now (the next read of the
+		// thread gets them with whatever follows); the cursor takes the list's head.
+		cur := after
+		cur.Head = &h
+		g.setBase(cur.Head)
+		return nil, cur, nil
 	}
 	switch {
 	case after.PostID != "" && after.Head != nil && !still(after.Head, h) && !g.own(h.LastPoster):
@@ -342,6 +470,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	default:
 		cur.Head = &h
 	}
+	g.setBase(cur.Head)
 	return posts, cur, nil
 }
 

@@ -18,14 +18,15 @@ import (
 // MyBB's forumdisplay does, and which counts its requests. Threads with no posts are off the
 // list's first page.
 type listForum struct {
-	mu       sync.Mutex
-	posts    map[string][]forum.Post
-	order    []string // threads by last post, newest first
-	page     int      // threads on the list's first page
-	reads    map[string]int
-	lists    int
-	logins   int
-	listFail error
+	mu        sync.Mutex
+	posts     map[string][]forum.Post
+	order     []string // threads by last post, newest first
+	page      int      // threads on the list's first page
+	reads     map[string]int
+	lists     int
+	logins    int
+	listFail  error
+	replyFail error
 
 	pms        []forum.Post
 	inboxReads int
@@ -97,8 +98,19 @@ func (f *listForum) Section(_ context.Context, id string) ([]forum.ThreadHead, e
 
 func (f *listForum) SectionOf(forum.Thread) string { return "3" }
 
-func (f *listForum) Reply(context.Context, forum.Thread, string) (string, bool, error) {
-	return "", false, errors.New("not used")
+// Reply posts as the bot ("gm-bot"); replyFail makes it fail.
+func (f *listForum) Reply(_ context.Context, t forum.Thread, _ string) (string, bool, error) {
+	f.mu.Lock()
+	fail := f.replyFail
+	f.mu.Unlock()
+	if fail != nil {
+		return "", false, fail
+	}
+	f.add(t.ID, "gm-bot")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ps := f.posts[t.ID]
+	return ps[len(ps)-1].ID, false, nil
 }
 func (f *listForum) SendPM(context.Context, string, string, string) error { return forum.ErrNoPM }
 func (f *listForum) Inbox(_ context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
@@ -452,7 +464,15 @@ func (f *boardForum) Board(context.Context) ([]forum.SectionHead, error) {
 	for _, ps := range f.posts {
 		n += len(ps)
 	}
-	return []forum.SectionHead{{ID: "3", Threads: len(f.posts), Posts: n}, {ID: "4", Threads: 1, Posts: f.other}}, nil
+	h := forum.SectionHead{ID: "3", Threads: len(f.posts), Posts: n}
+	if len(f.order) > 0 { // the last post's thread and poster, as MyBB's index shows them
+		ps := f.posts[f.order[0]]
+		h.LastThread = f.order[0]
+		if len(ps) > 0 {
+			h.LastPoster = ps[len(ps)-1].Author
+		}
+	}
+	return []forum.SectionHead{h, {ID: "4", Threads: 1, Posts: f.other}}, nil
 }
 
 // With a board index, a section's list is read again only when the index shows the section got
@@ -516,5 +536,146 @@ func TestBoardIndexStandsForTheLists(t *testing.T) {
 	poll()
 	if woken != 2 {
 		t.Fatalf("a post in section 4 woke %d of its 2 games", woken)
+	}
+}
+
+// A clock that does not move (the tests' clock file) must not make a look stand for ever: a
+// game that already used a look reads again, and a post made just after the look is found.
+func TestStandingClockFindsPostAfterLook(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		index bool
+	}{{"list only", false}, {"board index", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			lf := newListForum("1", "2")
+			lf.page = 100
+			lf.add("1", "a")
+			lf.add("2", "a")
+			var f forum.Forum = lf
+			if tc.index {
+				f = &boardForum{listForum: lf}
+			}
+			clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+			s := &session{Forum: f, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+			g1 := &gameForum{session: s, thread: "1", every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+			g2 := &gameForum{session: s, thread: "2", every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+			g1.Join(forum.Cursor{})
+			g2.Join(forum.Cursor{})
+			_, cur1, err := g1.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lists := lf.lists
+			// The other game uses the same look: no second read at the same instant.
+			if _, _, err := g2.Posts(ctx, forum.Thread{ID: "2"}, forum.Cursor{}); err != nil {
+				t.Fatal(err)
+			}
+			if lf.lists != lists {
+				t.Fatalf("the second game read the list again at the same instant (%d reads)", lf.lists-lists)
+			}
+			lf.add("1", "Джелу")
+			ps, _, err := g1.Posts(ctx, forum.Thread{ID: "1"}, cur1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ps) != 1 || ps[0].Author != "Джелу" {
+				t.Fatalf("the post made after the look, clock standing: got %v", ps)
+			}
+		})
+	}
+}
+
+// The bot's own reply moves the board index and the section list, but it is the bot's: no list
+// read and no thread read for it; a player's post after it is read with it.
+func TestOwnReplyCostsNoRead(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	lf.page = 100
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	s := &session{Forum: bf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+	gs := map[string]*gameForum{}
+	curs := map[string]forum.Cursor{}
+	for _, th := range []string{"1", "2", "3"} {
+		gs[th] = &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+		gs[th].Join(forum.Cursor{})
+	}
+	poll := func() map[string][]forum.Post {
+		got := map[string][]forum.Post{}
+		for _, th := range []string{"1", "2", "3"} {
+			ps, cur, err := gs[th].Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[th] = cur
+			if len(ps) > 0 {
+				got[th] = ps
+			}
+		}
+		return got
+	}
+	poll()
+	clock.Advance(10 * time.Second)
+	poll()
+	reads := func() (int, int) {
+		lf.mu.Lock()
+		defer lf.mu.Unlock()
+		return lf.lists, lf.reads["1"] + lf.reads["2"] + lf.reads["3"]
+	}
+	lists0, reads0 := reads()
+
+	// A failed reply counts for nothing; two replies of the bot in thread 1.
+	lf.replyFail = errors.New("flood")
+	if _, _, err := gs["1"].Reply(ctx, forum.Thread{ID: "1"}, "x"); err == nil {
+		t.Fatal("the failing reply went through")
+	}
+	lf.replyFail = nil
+	for range 2 {
+		if _, _, err := gs["1"].Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		clock.Advance(10 * time.Second)
+		if got := poll(); len(got) != 0 {
+			t.Fatalf("after the bot's own replies the polls found %v", got)
+		}
+	}
+	if lists, rd := reads(); lists != lists0 || rd != reads0 {
+		t.Fatalf("the bot's own replies cost %d list reads and %d thread reads, want none", lists-lists0, rd-reads0)
+	}
+
+	// A player's post in the thread: the list and the thread are read, the bot's posts with it.
+	lf.add("1", "Джелу")
+	clock.Advance(10 * time.Second)
+	got := poll()
+	if ps := got["1"]; len(ps) != 3 || ps[2].Author != "Джелу" || len(got) != 1 {
+		t.Fatalf("after a player's post: %v", got)
+	}
+
+	// A player's post in another thread and a bot reply after it: the count does not match the
+	// bot's posts alone, so the list is read and the player's post found.
+	if _, _, err := gs["1"].Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); err != nil {
+		t.Fatal(err)
+	}
+	lf.add("2", "snovaya")
+	clock.Advance(10 * time.Second)
+	got = poll()
+	if ps := got["2"]; len(ps) != 1 || ps[0].Author != "snovaya" {
+		t.Fatalf("a player's post beside the bot's reply: %v", got)
+	}
+	// And a player's post in the bot's thread before its reply (the list shows the bot last).
+	lf.add("3", "Джелу")
+	if _, _, err := gs["3"].Reply(ctx, forum.Thread{ID: "3"}, "Ход принят."); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(10 * time.Second)
+	got = poll()
+	if ps := got["3"]; len(ps) != 2 || ps[0].Author != "Джелу" {
+		t.Fatalf("a player's post before the bot's reply in its thread: %v", got)
 	}
 }

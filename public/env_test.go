@@ -79,7 +79,7 @@ func newEnvPage(t testing.TB, path, page string) *env {
 	css := ""
 	if g, err := registry(t).Lookup(tr.Game); err == nil {
 		title = g.Title()
-		if st, ok := g.(game.Styled); ok {
+		if st, ok := game.As[game.Styled](g); ok {
 			css = st.ViewCSS()
 		}
 	}

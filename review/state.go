@@ -38,7 +38,7 @@ func (r *Review) Standing(ctx context.Context) (Standing, error) {
 		return Standing{}, err
 	}
 	var s Standing
-	if vr, ok := ref.Rules().(game.Viewer); ok {
+	if vr, ok := game.As[game.Viewer](ref.Rules()); ok {
 		now := time.Now
 		if r.Now != nil {
 			now = r.Now

@@ -475,7 +475,7 @@ func (w *Web) viewStyle(rw http.ResponseWriter, r *http.Request) {
 	if reg := w.opt.Games; reg != nil {
 		for _, name := range reg.Names() {
 			if g, err := reg.Lookup(name); err == nil {
-				if st, ok := g.(game.Styled); ok {
+				if st, ok := game.As[game.Styled](g); ok {
 					b.WriteString(st.ViewCSS())
 				}
 			}

@@ -26,7 +26,7 @@ func publicGames(st *store.Store, gs []*fleet.Game) []public.Game {
 		pg := public.Game{ID: cfg.Game.ID, Title: cfg.Game.Kind, Store: st, NewReferee: x.NewReferee, Location: cfg.GameLocation()}
 		if g, err := reg.Lookup(cfg.Game.Kind); err == nil {
 			pg.Title = g.Title()
-			if st, ok := g.(game.Styled); ok {
+			if st, ok := game.As[game.Styled](g); ok {
 				pg.CSS = st.ViewCSS()
 			}
 		}
