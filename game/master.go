@@ -134,27 +134,3 @@ func ZoneName(loc *time.Location, at time.Time) string {
 	}
 	return name
 }
-
-// Wrapper is Rules around another game's Rules (a sign-up phase before the game, signup.Rules):
-// Inner is the game's own Rules once they exist (nil before).
-type Wrapper interface {
-	Inner() Rules
-}
-
-// As finds the optional part T (Debtor, Summarizer, Lengthener, …) of rules, looking through
-// wrappers to the game inside: a sign-up game reminds, sums up and is lengthened as its game is.
-// Before a wrapped game exists, As finds only what the wrapper itself implements.
-func As[T any](rules Rules) (T, bool) {
-	for rules != nil {
-		if t, ok := rules.(T); ok {
-			return t, true
-		}
-		w, ok := rules.(Wrapper)
-		if !ok {
-			break
-		}
-		rules = w.Inner()
-	}
-	var zero T
-	return zero, false
-}

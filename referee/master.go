@@ -333,7 +333,7 @@ func (r *Referee) holidayRefusal(in game.Input, s stop) (game.Outcome, error) {
 // length makes the game cmd.Amount units long (Lengthener).
 func (r *Referee) length(cmd game.ModCommand) (game.Outcome, error) {
 	l, ok := game.As[game.Lengthener](r.rules)
-	if w, wraps := r.rules.(game.Wrapper); !ok && wraps && w.Inner() == nil {
+	if w, wraps := r.rules.(interface{ Inner() game.Rules }); !ok && wraps && w.Inner() == nil {
 		return game.Outcome{}, errors.New("judge: length: the game has not started yet (its sign-up runs): set the length in the config's settings")
 	}
 	if !ok {
