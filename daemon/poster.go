@@ -13,6 +13,7 @@ import (
 	"forumgm/forum"
 	"forumgm/forum/web"
 	"forumgm/game"
+	"forumgm/media"
 	"forumgm/store"
 )
 
@@ -360,7 +361,7 @@ func (d *Daemon) attachments(it store.OutboxRow, caps forum.Capabilities, refuse
 			d.log.Warn().Int64("outbox", it.ID).Str("file", linked[0].Name).
 				Msg("a picture cannot be attached here and no attachments.public_url is configured: pictures are left out, the text stands (logged once)")
 		}
-		return forum.PlaceAttachments(it.Body, linked, func(int, forum.Attachment) string { return "" }), native, nil
+		return forum.PlaceAttachments(it.Body, linked, dropped), native, nil
 	}
 	for _, a := range linked {
 		if _, err := d.o.Files.Put(a); err != nil {
@@ -368,6 +369,16 @@ func (d *Daemon) attachments(it store.OutboxRow, caps forum.Capabilities, refuse
 		}
 	}
 	return forum.PlaceAttachments(it.Body, linked, func(_ int, a forum.Attachment) string { return d.o.Files.Img(a) }), native, nil
+}
+
+// dropped is the markup of a file that can be neither attached nor served: nothing for a picture
+// (the text stands without it), a short note for another file (the final post's draws file), so
+// the line that announces it does not end in nothing.
+func dropped(_ int, a forum.Attachment) string {
+	if media.Picture(a) {
+		return ""
+	}
+	return "(файл не приложен: форум не принимает файлы; его делает команда forumgm verify --draws)"
 }
 
 // fullSize adds, under each picture the forum takes as an attachment, a link to the same file on

@@ -107,8 +107,19 @@ func New(o Options) (*Fleet, error) {
 		o.VerifyEvery = time.Hour
 	}
 	m := o.Metrics
+	var cluster func(ctx context.Context, host string, every time.Duration) error
+	if o.Leases != nil {
+		// The daemons sharing the database share each forum's rate too (store.ReserveSlot).
+		cluster = func(ctx context.Context, host string, every time.Duration) error {
+			at, err := o.Store.ReserveSlot(ctx, host, every)
+			if err != nil {
+				return err
+			}
+			return forum.Sleep(ctx, time.Until(at))
+		}
+	}
 	limits := forum.NewHostLimits(forum.SchedulerOptions{
-		BackgroundShare: o.BackgroundShare,
+		BackgroundShare: o.BackgroundShare, Cluster: cluster,
 		Waited: func(host string, c forum.Class, d time.Duration) {
 			m.RequestWait.WithLabelValues(host, c.String()).Observe(d.Seconds())
 		},

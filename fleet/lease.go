@@ -96,6 +96,7 @@ func (f *Fleet) renewLoop(ctx context.Context, start time.Time, every time.Durat
 func (f *Fleet) leaseTick(ctx context.Context) {
 	st, ttl := f.o.Store, f.o.Leases.TTLOrDefault()
 	log := f.o.Log.With().Str("owner", st.Owner()).Logger()
+	defer f.reportOwned()
 	running := 0
 	for _, g := range f.Games() {
 		select {
@@ -254,4 +255,16 @@ func (f *Fleet) game(id string) *Game {
 func rank(owner, game string) uint64 {
 	h := sha256.Sum256([]byte(owner + "\x00" + game))
 	return binary.BigEndian.Uint64(h[:8])
+}
+
+// reportOwned tells /healthz which games this daemon runs now.
+func (f *Fleet) reportOwned() {
+	if f.o.Health == nil {
+		return
+	}
+	var ids []string
+	for _, g := range f.Games() {
+		ids = append(ids, g.Config.Game.ID)
+	}
+	f.o.Health.SetOwned(f.o.Store.Owner(), ids)
 }

@@ -305,6 +305,9 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 		if err := c.limiter(u.Host).Wait(ctx); err != nil {
 			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
 		}
+		if err := c.limits.Shared(ctx, u.Host, c.cfg.Rate); err != nil {
+			return nil, fmt.Errorf("forum: %s %s: the shared request budget: %w", method, u, err)
+		}
 		if method != http.MethodGet {
 			if err := guardWrite(ctx); err != nil {
 				return nil, fmt.Errorf("forum: %s %s: not sent: %w", method, u, err)

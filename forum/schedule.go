@@ -71,6 +71,10 @@ type SchedulerOptions struct {
 	// of requests of a class waiting whenever it changes (the /metrics of package ops).
 	Waited func(host string, c Class, d time.Duration)
 	Queued func(host string, c Class, n int)
+	// Cluster, if set, is asked after each turn granted here when other processes share the
+	// host's rate (daemons on one database): it returns once the host's next shared slot has come
+	// (every is one request's interval), so together they keep to the rate.
+	Cluster func(ctx context.Context, host string, every time.Duration) error
 }
 
 // Scheduler paces the requests to one forum host: one rate (a token bucket of the host's rate and
@@ -294,6 +298,15 @@ type HostLimits struct {
 // NewHostLimits builds an empty set of shared schedulers.
 func NewHostLimits(o SchedulerOptions) *HostLimits {
 	return &HostLimits{o: o, m: map[string]*Scheduler{}}
+}
+
+// Shared waits for host's next slot of the rate shared with other processes (SchedulerOptions.Cluster);
+// at once when there is none.
+func (h *HostLimits) Shared(ctx context.Context, host string, r rate.Limit) error {
+	if h.o.Cluster == nil || r <= 0 || r == rate.Inf {
+		return nil
+	}
+	return h.o.Cluster(ctx, host, time.Duration(float64(time.Second)/float64(r)))
 }
 
 // Host is host's scheduler, made with r and burst when it is the first asked for.

@@ -110,14 +110,28 @@ func (f *Folder) Put(a forum.Attachment) (string, error) {
 // URL is the public URL of the file named name.
 func (f *Folder) URL(name string) string { return f.public + name }
 
-// Img is the markup that shows a's picture in a post: [img]URL[/img] (after Put).
-func (f *Folder) Img(a forum.Attachment) string { return "[img]" + f.URL(Name(a)) + "[/img]" }
+// Img is the markup that shows a's picture in a post: [img]URL[/img] (after Put); a file that is
+// not a picture (Picture) is linked by its name instead: [url=URL]NAME[/url].
+func (f *Folder) Img(a forum.Attachment) string {
+	if !Picture(a) {
+		return "[url=" + f.URL(Name(a)) + "]" + a.Name + "[/url]"
+	}
+	return "[img]" + f.URL(Name(a)) + "[/img]"
+}
 
 // Link is the markup of a link to a served file in full size, under a forum's own thumbnail of it
-// (Russian, as every text players read).
+// (Russian, as every text players read); for a file that is not a picture, a direct link to it
+// under the forum's attachment (which a guest may not be allowed to open).
 func (f *Folder) Link(a forum.Attachment) string {
+	if !Picture(a) {
+		return "[url=" + f.URL(Name(a)) + "]" + a.Name + " по прямой ссылке[/url]"
+	}
 	return "[url=" + f.URL(Name(a)) + "]Картинка в полном размере[/url]"
 }
+
+// Picture reports whether a is a picture (its content type is image/…), shown in a post rather
+// than linked.
+func Picture(a forum.Attachment) bool { return strings.HasPrefix(a.ContentType, "image/") }
 
 // Handler serves the folder's files (GET and HEAD of /NAME, NAME as Name gives; nothing else, no
 // listing), with a long cache lifetime: a name's content never changes. Only regular files in the

@@ -154,3 +154,28 @@ func TestHandlerRefusesSymlinks(t *testing.T) {
 		t.Errorf("after Put: %d %q", code, body)
 	}
 }
+
+// A picture is shown ([img]) and linked in full size; any other file (the final post's draws
+// file) is linked by its name, both in place of its placeholder and under a forum's attachment.
+func TestMarkupByKind(t *testing.T) {
+	f, err := New(t.TempDir(), "https://example.org/pics/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := forum.Attachment{Name: "draws.json", ContentType: "application/json", Data: []byte(`{"format":"forumgm-draws/1"}`)}
+	for _, c := range []struct {
+		a         forum.Attachment
+		picture   bool
+		img, link string
+	}{
+		{png, true, "[img]https://example.org/pics/" + Name(png) + "[/img]", "[url=https://example.org/pics/" + Name(png) + "]Картинка в полном размере[/url]"},
+		{draws, false, "[url=https://example.org/pics/" + Name(draws) + "]draws.json[/url]", "[url=https://example.org/pics/" + Name(draws) + "]draws.json по прямой ссылке[/url]"},
+	} {
+		if Picture(c.a) != c.picture || f.Img(c.a) != c.img || f.Link(c.a) != c.link {
+			t.Errorf("%s: picture %v, Img %q, Link %q", c.a.Name, Picture(c.a), f.Img(c.a), f.Link(c.a))
+		}
+	}
+	if !strings.HasSuffix(Name(draws), ".json") {
+		t.Errorf("the draws file is kept as %s", Name(draws))
+	}
+}

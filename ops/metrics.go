@@ -124,6 +124,8 @@ type Health struct {
 	stopped   map[string]string             // by game: why its loop ended for good
 	warnings  map[string]map[string]warning // by /healthz field (clock_skew, clock_jump), by game
 	progress  map[string]Progress           // by game: a long read under way (Progress)
+	owner     string                        // this daemon's name among those sharing a database (SetOwned)
+	owned     []string                      // the games it runs now (their leases are its)
 	// MaxQuiet is how long without a finished cycle is still healthy.
 	MaxQuiet time.Duration
 	// MaxFailures is how many failed polls in a row are still healthy minus one: with 3, the
@@ -224,6 +226,14 @@ func (h *Health) SetProgress(game string, done, toGo int, eta time.Duration, sin
 	h.progress[game] = Progress{Done: done, ToGo: toGo, ETA: int64(eta.Round(time.Second) / time.Second), Since: fmtT(since)}
 }
 
+// SetOwned records, for a daemon sharing its database's games with others (leases), its name and
+// the games it runs now: /healthz shows them as owner and owned_games.
+func (h *Health) SetOwned(owner string, games []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.owner, h.owned = owner, slices.Clone(games)
+}
+
 // Hold records the post game's reads stop at because its text did not decode cleanly, what
 // says which and why; "" records that the game holds none.
 func (h *Health) Hold(game, what string) { h.Problem("held_posts", game, what) }
@@ -271,6 +281,10 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	}
 	if len(h.progress) > 0 {
 		body["progress"] = maps.Clone(h.progress)
+	}
+	if h.owner != "" {
+		body["owner"] = h.owner
+		body["owned_games"] = append([]string{}, h.owned...)
 	}
 	warned := "" // a field whose warning fails /healthz
 	for _, field := range slices.Sorted(maps.Keys(h.warnings)) {

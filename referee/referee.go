@@ -77,7 +77,7 @@ type Referee struct {
 	draws     uint64          // draws made so far (the next draw's number)
 	chained   uint64          // posts absorbed into the chain so far
 	head      string          // the chain's head after them (game.Chain)
-	links     []game.Link     // the chain's posts (ids and heads, no texts), listed at the reveal
+	links     []game.Link     // the chain's posts (ids, authors, texts, heads), listed at the reveal
 	drawn     []decided       // every draw recorded in the log, listed at the reveal
 	shown     bool            // the seed was revealed (a RevealedEvent is in the log)
 	stops     []stop          // extensions and holidays: the game's clock apart from the real one (master.go)
@@ -265,7 +265,7 @@ func (r *Referee) apply(ev game.Event) error {
 		}
 		for _, dr := range d.Drawn() {
 			r.draws = max(r.draws, dr.N+1)
-			r.drawn = append(r.drawn, decided{Draw: dr, what: what})
+			r.drawn = append(r.drawn, decided{Draw: dr, what: what, kind: ev.EventKind()})
 		}
 	}
 	if r.lean && !r.restoring {
@@ -396,8 +396,9 @@ func (r *Referee) absorb(in game.Input) *game.Link {
 	}
 	r.head = game.Chain(r.head, in.Author, in.PostID, in.Post.Text)
 	r.chained++
-	r.links = append(r.links, game.Link{K: r.chained, PostID: in.PostID, Head: r.head})
-	return &game.Link{K: r.chained, PostID: in.PostID, Author: in.Author, Text: in.Post.Text, Head: r.head}
+	l := game.Link{K: r.chained, PostID: in.PostID, Author: in.Author, Text: in.Post.Text, Head: r.head}
+	r.links = append(r.links, l)
+	return &l
 }
 
 // Rechain gives a restored referee the chain the store kept (every Outcome.Link, in order): it
@@ -408,7 +409,7 @@ func (r *Referee) Rechain(links []game.Link) error {
 		if l.K != uint64(i+1) {
 			return fmt.Errorf("judge: chain link %d has k %d", i+1, l.K)
 		}
-		r.links = append(r.links, game.Link{K: l.K, PostID: l.PostID, Head: l.Head})
+		r.links = append(r.links, l)
 	}
 	if len(links) > 0 {
 		r.chained, r.head = uint64(len(links)), links[len(links)-1].Head
@@ -595,7 +596,10 @@ func (r *Referee) accepted(in *game.Input, evs []game.Event) (game.Outcome, erro
 		}
 	}
 	if reveals {
-		out.Messages = r.listDraws(out.Messages)
+		var err error
+		if out.Messages, err = r.listDraws(out.Messages); err != nil {
+			return game.Outcome{}, err
+		}
 	}
 	if sum != nil {
 		body, err := SummaryText(sum.Game, sum.Summary)

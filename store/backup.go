@@ -25,7 +25,7 @@ import (
 // latest commits and a copy taken mid-write can be corrupt.
 func (s *Store) Backup(ctx context.Context, path string) error {
 	if IsURL(path) {
-		return fmt.Errorf("store: backup to %s: %w: a backup is a file (load it into a database with forumgm migrate-store)", redact(path), ErrInvalid)
+		return fmt.Errorf("store: backup to %s: %w: a backup is a file (load it into a database with forumgm migrate-store)", Redact(path), ErrInvalid)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

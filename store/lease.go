@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -157,10 +159,22 @@ func (s *Store) RenewAll(ctx context.Context, ttl time.Duration) (lost []string,
 	if s.lease == nil {
 		return nil, fmt.Errorf("store: renew: %w: the store has no owner (WithOwner)", ErrInvalid)
 	}
+	s.lease.mu.Lock()
+	games := slices.Sorted(maps.Keys(s.lease.tokens))
+	s.lease.mu.Unlock()
+	if len(games) == 0 {
+		return nil, nil
+	}
 	held := map[string]int64{}
 	err = s.write(ctx, "renew leases", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `UPDATE leases SET expires_at = ? WHERE owner = ? RETURNING game_id, token`,
-			fmtTime(s.lease.now().Add(ttl)), s.lease.owner)
+		// Only the games this store holds: a lease it released keeps its owner's name until
+		// another daemon takes it, and must not come back to life here.
+		args := []any{fmtTime(s.lease.now().Add(ttl)), s.lease.owner}
+		for _, g := range games {
+			args = append(args, g)
+		}
+		rows, err := tx.QueryContext(ctx, `UPDATE leases SET expires_at = ? WHERE owner = ? AND game_id IN (?`+
+			strings.Repeat(", ?", len(games)-1)+`) RETURNING game_id, token`, args...)
 		if err != nil {
 			return err
 		}
@@ -180,8 +194,9 @@ func (s *Store) RenewAll(ctx context.Context, ttl time.Duration) (lost []string,
 	}
 	s.lease.mu.Lock()
 	defer s.lease.mu.Unlock()
-	for g, tok := range s.lease.tokens {
-		if held[g] != tok {
+	for _, g := range games {
+		tok, still := s.lease.tokens[g]
+		if still && held[g] != tok {
 			lost = append(lost, g)
 			delete(s.lease.tokens, g)
 		}

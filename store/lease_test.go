@@ -135,3 +135,75 @@ func TestRenewAllReportsLost(t *testing.T) {
 		t.Fatalf("g2: %v, want ErrLeaseLost", err)
 	}
 }
+
+// A released lease is not renewed by its old holder's next renewal: it stays free for others.
+func TestReleasedLeaseStaysFree(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	a, err := Open(ctx, loc, Shared(), WithOwner("a", clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, loc, Shared(), WithOwner("b", clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, g := range []string{"g1", "g2"} {
+		ensureGame(t, a, g)
+		if _, ok, err := a.Acquire(ctx, g, time.Minute); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+	}
+	if err := a.Release(ctx, "g1"); err != nil {
+		t.Fatal(err)
+	}
+	if lost, err := a.RenewAll(ctx, time.Minute); err != nil || len(lost) != 0 {
+		t.Fatalf("renew: lost %v, %v", lost, err)
+	}
+	if l, ok, err := b.Acquire(ctx, "g1", time.Minute); err != nil || !ok || l.Token != 2 {
+		t.Fatalf("b takes the released g1: %+v %v %v", l, ok, err)
+	}
+	if _, ok, err := b.Acquire(ctx, "g2", time.Minute); err != nil || ok {
+		t.Fatalf("b took g2, which a renewed: %v %v", ok, err)
+	}
+}
+
+// Two stores on one database share a host's request slots: together they never get two slots
+// closer than the interval, and another host has its own.
+func TestReserveSlotShared(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	var stores []*Store
+	for _, o := range []string{"a", "b"} {
+		s, err := Open(ctx, loc, Shared(), WithOwner(o, clock.Now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores = append(stores, s)
+	}
+	var slots []time.Time
+	for i := range 6 {
+		at, err := stores[i%2].ReserveSlot(ctx, "forum.example.org", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slots = append(slots, at)
+	}
+	for i := 1; i < len(slots); i++ {
+		if d := slots[i].Sub(slots[i-1]); d != time.Second {
+			t.Errorf("slot %d comes %v after the one before, want 1s", i, d)
+		}
+	}
+	if at, err := stores[1].ReserveSlot(ctx, "other.example.org", time.Second); err != nil || !at.Equal(clock.Now()) {
+		t.Errorf("another host's first slot %v %v, want now", at, err)
+	}
+	clock.Advance(time.Minute) // an idle host's next slot is now, not in the past
+	if at, err := stores[0].ReserveSlot(ctx, "forum.example.org", time.Second); err != nil || !at.Equal(clock.Now()) {
+		t.Errorf("after a quiet minute: slot %v %v, want now", at, err)
+	}
+}

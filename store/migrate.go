@@ -91,10 +91,14 @@ func migrate(ctx context.Context, db *sql.DB, ms []migration, now func() time.Ti
 			return fmt.Errorf("migrate: %w", err)
 		}
 		defer conn.Close()
+		// Wait as long as another daemon migrates (the sessions' lock_timeout is for rows).
+		if _, err := conn.ExecContext(ctx, `SET lock_timeout = 0`); err != nil {
+			return fmt.Errorf("migrate: lock: %w", err)
+		}
 		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(7305942611)`); err != nil {
 			return fmt.Errorf("migrate: lock: %w", err)
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7305942611)`)
+		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7305942611); RESET lock_timeout`)
 	} else {
 		ddl += " STRICT"
 	}

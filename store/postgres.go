@@ -27,7 +27,7 @@ func IsURL(loc string) bool {
 // SQLite. The same queries run on both engines: the connector rewrites SQLite's ? placeholders to
 // PostgreSQL's $1, $2, … (rebind).
 func openPostgres(ctx context.Context, loc string, ms []migration, opts ...Option) (*Store, error) {
-	where := redact(loc)
+	where := Redact(loc)
 	s := &Store{now: time.Now, path: where, pg: true}
 	for _, o := range opts {
 		o(s)
@@ -76,8 +76,8 @@ func pgConnect(loc string, readOnly bool) (*sql.DB, error) {
 	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*cfg)}), nil
 }
 
-// redact is the URL without its password, for messages and logs.
-func redact(loc string) string {
+// Redact is a database URL without its password, for messages and logs.
+func Redact(loc string) string {
 	u, err := url.Parse(loc)
 	if err != nil {
 		return "postgres://…"

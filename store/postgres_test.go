@@ -67,3 +67,31 @@ func pgSchema(t testing.TB, base string) string {
 	}
 	return loc
 }
+
+// BenchmarkCommitPostgres is BenchmarkCommit on a PostgreSQL cluster of its own with fsync on
+// (the durability a daemon runs with), over loopback TCP: the commit latency of the shared store.
+func BenchmarkCommitPostgres(b *testing.B) {
+	ctx := context.Background()
+	c, err := pgtest.Start(ctx, b.TempDir(), pgtest.Options{Durable: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Stop()
+	loc, err := c.Schema(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(ctx, loc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ensureGame(b, s, "g")
+	i := 0
+	for b.Loop() {
+		i++
+		if err := s.Commit(ctx, moveCommit("g", fmt.Sprint(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"forumgm/config"
+	"forumgm/fleet"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -128,7 +129,31 @@ func gamesList(ctx context.Context, path, id string, stdout io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	if held {
+	owners := map[string]string{} // by game: who runs it (games shared by daemons on PostgreSQL)
+	if store.IsURL(dbPath) {
+		// Alive: a heartbeat within two leases (a daemon renews every third of one).
+		within := 2 * (&fleet.Leases{TTL: all.Store.LeaseTTL.D()}).TTLOrDefault()
+		alive, err := st.Daemons(ctx, within)
+		if err != nil {
+			return err
+		}
+		names := make([]string, len(alive))
+		for i, d := range alive {
+			names[i] = d.Owner
+		}
+		fmt.Fprintf(stdout, "daemons: %d alive (heard from in the last %s): %s\n", len(alive), within, strings.Join(names, ", "))
+		leases, err := st.Leases(ctx)
+		if err != nil {
+			return err
+		}
+		for _, l := range leases {
+			if l.Expires.After(time.Now()) {
+				owners[l.Game] = l.Owner
+			} else {
+				owners[l.Game] = "nobody (" + l.Owner + "'s lease ran out)"
+			}
+		}
+	} else if held {
 		fmt.Fprintf(stdout, "daemon: running (%s)\n", strings.SplitN(holder, "\n", 2)[0])
 	} else {
 		fmt.Fprintln(stdout, "daemon: not running")
@@ -170,6 +195,11 @@ func gamesList(ctx context.Context, path, id string, stdout io.Writer) error {
 		events, last, err := eventsOf(ctx, st, v.Game.ID)
 		if err != nil {
 			return err
+		}
+		if o, ok := owners[v.Game.ID]; ok {
+			state += ", run by " + o
+		} else if store.IsURL(dbPath) {
+			state += ", run by nobody yet"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", v.Game.ID, v.Game.Kind, forumName(v), v.Forum.Thread, state, len(flags), events, last)
 	}

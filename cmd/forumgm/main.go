@@ -34,6 +34,7 @@ func commandTable() []command {
 		{"detect", "detect (--file PAGE | URL) [flags]", "Recognise the forum engine of a thread page, name its dialect and print a forum: block for the config.", runDetect},
 		{"forum-check", "forum-check [--config FILE] [--game ID] [--last N]", "Log in to each game's forum, read its thread and the inbox, and report what forumgm would see (posts nothing).", cmdForumCheck},
 		{"games", "games [--config FILE] [--game ID] ACTION [ID] [flags]", "List, add, pause, resume, end and archive the games of a config.", cmdGames},
+		{"migrate-store", "migrate-store [--config FILE] [--from STORE] DESTINATION", "Copy every game of the store into another, empty store: a SQLite file into PostgreSQL (postgres://…), or back (the daemons stopped).", cmdMigrateStore},
 		{"posts", "posts (--file PAGE | --url URL) [--dialect NAME | --config FILE [--game ID]] [flags]", "Print the posts a dialect reads from a saved page or a URL.", runPosts},
 		{"replay", "replay [--json | --thread] TRANSCRIPT.yaml", "Replay a game from a transcript file and print each reply.", runReplay},
 		{"review", "review [--config FILE] [--game ID] ACTION [ID] [flags]", "Settle the moderator queue of a game from the console, or serve the moderator web UI.", cmdReview},

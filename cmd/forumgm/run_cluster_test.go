@@ -24,7 +24,7 @@ import (
 var clusterGames = flag.Int("cluster.games", 24, "games of TestClusterTakeover")
 
 // clusterTTL is the lease of TestClusterTakeover's daemons.
-const clusterTTL = 2 * time.Second
+const clusterTTL = 3 * time.Second
 
 // clusterCopy is Crusade's crash game for game id, with players of its own (the bot's shared
 // inbox routes a private message by its author).
@@ -95,8 +95,8 @@ func TestClusterTakeover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newFleetWorldAt(t, ctx, games, loc, fmt.Sprintf(", lease_ttl: %s", clusterTTL))
-	c := &cluster{t: t, bin: bin, w: w}
+	w := newFleetWorldAt(t, ctx, games, loc, fmt.Sprintf(", lease_ttl: %s", clusterTTL), "")
+	c := &cluster{t: t, bin: bin, w: w, fast: true}
 	for i := range 3 {
 		c.start(i)
 	}
@@ -108,7 +108,7 @@ func TestClusterTakeover(t *testing.T) {
 	}
 	defer st.Close()
 	rng := rand.New(rand.NewPCG(25, uint64(n)))
-	deadline := time.Now().Add(time.Duration(60+n) * time.Second)
+	deadline := time.Now().Add(time.Duration(90+5*n) * time.Second)
 	kills, stopped := 0, false
 	var worst time.Duration
 	finishedAt := 0 // kills when the games were all finished
@@ -151,6 +151,33 @@ func TestClusterTakeover(t *testing.T) {
 	}
 	t.Logf("%d games, %d kills/pauses (%d of them while games were still being played), worst takeover %v",
 		n, kills, cmp.Or(finishedAt, kills), worst.Round(time.Millisecond))
+	// games list names the daemon running each game, once the killed ones' heartbeats are old
+	// and their games taken.
+	for settle := time.Now().Add(2*clusterTTL + time.Second); ; time.Sleep(200 * time.Millisecond) {
+		ls, err := st.Leases(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := 0
+		for _, l := range ls {
+			if l.Expires.After(time.Now()) {
+				held++
+			}
+		}
+		if held == n && time.Now().After(settle) {
+			break
+		}
+		if time.Now().After(settle.Add(20 * time.Second)) {
+			t.Fatalf("only %d of %d games held 20 s after the last kill", held, n)
+		}
+	}
+	var list, lerr strings.Builder
+	if code := run([]string{"games", "--config", w.cfgPath, "list"}, &list, &lerr); code != 0 {
+		t.Fatalf("games list: exit %d: %s", code, lerr.String())
+	}
+	if !strings.Contains(list.String(), "daemons: 3 alive") || strings.Count(list.String(), ", run by ") != n || strings.Contains(list.String(), "run by nobody") {
+		t.Errorf("games list does not name each game's daemon:\n%s", list.String())
+	}
 	c.stopAll()
 	got := w.result(t) // every marker once on the board
 	for i, g := range w.games {
@@ -176,12 +203,16 @@ type cluster struct {
 	done [3]chan struct{}
 	outs [3]*strings.Builder
 	all  []*strings.Builder // every process's output, killed ones too
+	fast bool               // no politeness rate (FORUMGM_TEST_FAST_HTTP)
 }
 
 func (c *cluster) start(i int) {
 	cmd := exec.Command(c.bin, "run", "--config", c.w.cfgPath)
 	cmd.Env = append(os.Environ(), "FORUMGM_TEST_BOT_PW=bot-secret-pw-1", "FORUMGM_TEST_CLOCK_FILE="+c.w.clockPath,
-		"FORUMGM_TEST_POLL=100ms", "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_RESCAN=1h")
+		"FORUMGM_TEST_POLL=100ms", "FORUMGM_TEST_RESCAN=1h")
+	if c.fast {
+		cmd.Env = append(cmd.Env, "FORUMGM_TEST_FAST_HTTP=1")
+	}
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = &lockedWriter{b: out, mu: &c.mu}, &lockedWriter{b: out, mu: &c.mu}
 	if err := cmd.Start(); err != nil {
@@ -313,4 +344,51 @@ func (c *cluster) unfinished(ctx context.Context, st *store.Store) string {
 		fmt.Fprintf(&b, "daemon %d: pid %d\n", i, cmd.Process.Pid)
 	}
 	return b.String()
+}
+
+// TestClusterSharedRate: three daemons sharing six games on one forum keep together to the
+// forum's rate (5 requests a second here), counted at the board: no second of the run sees more.
+func TestClusterSharedRate(t *testing.T) {
+	bin := buildBinary(t)
+	ctx := context.Background()
+	pg, err := pgtest.Start(ctx, t.TempDir(), pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop()
+	loc, err := pg.Schema(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []*crashGame
+	for i := range 6 {
+		games = append(games, clusterCopy(clusterID(i)))
+	}
+	const rate = 5
+	w := newFleetWorldAt(t, ctx, games, loc, fmt.Sprintf(", lease_ttl: %s", clusterTTL), fmt.Sprintf(", extra: {rate: \"%d\"}", rate))
+	c := &cluster{t: t, bin: bin, w: w}
+	for i := range 3 {
+		c.start(i)
+	}
+	defer c.stopAll()
+	time.Sleep(15 * time.Second)
+	c.stopAll()
+	w.mu.Lock()
+	stamps := slices.Clone(w.stamps)
+	w.mu.Unlock()
+	if len(stamps) < 3*rate {
+		t.Fatalf("only %d requests in 15 s: the daemons did not play", len(stamps))
+	}
+	most := 0
+	for i := range stamps {
+		n := 0
+		for j := i; j < len(stamps) && stamps[j].Sub(stamps[i]) < time.Second; j++ {
+			n++
+		}
+		most = max(most, n)
+	}
+	t.Logf("%d requests in 15 s from 3 daemons; at most %d in any second (rate %d/s)", len(stamps), most, rate)
+	if most > rate+1 {
+		t.Errorf("%d requests reached the board within one second; the shared rate is %d/s", most, rate)
+	}
 }

@@ -86,6 +86,7 @@ type fleetWorld struct {
 	until      time.Time
 	handler    http.Handler // the board's
 	inflight   atomic.Int32 // requests being served
+	stamps     []time.Time  // when each request came (under mu)
 	kills      []*postKill  // armed (each fires once)
 	last       *postKill    // the kill that fired last, not yet looked at
 	hits       []killHit
@@ -127,12 +128,12 @@ type fleetState struct {
 }
 
 func newFleetWorld(t *testing.T, ctx context.Context, games []*crashGame) *fleetWorld {
-	return newFleetWorldAt(t, ctx, games, "", "")
+	return newFleetWorldAt(t, ctx, games, "", "", "")
 }
 
 // newFleetWorldAt is newFleetWorld with the store at loc ("": forumgm.db in the world's folder)
-// and more of the config's store section (lease_ttl, …).
-func newFleetWorldAt(t *testing.T, ctx context.Context, games []*crashGame, loc, storeExtra string) *fleetWorld {
+// and more of the config's store section (lease_ttl, …) and of its forum's (extra: {rate: …}).
+func newFleetWorldAt(t *testing.T, ctx context.Context, games []*crashGame, loc, storeExtra, forumExtra string) *fleetWorld {
 	dir := t.TempDir()
 	w := &fleetWorld{crashWorld: crashWorld{dir: dir, cfgPath: filepath.Join(dir, "config.yaml"), clockPath: filepath.Join(dir, "clock")}, loc: loc}
 	if w.loc == "" {
@@ -195,10 +196,10 @@ func newFleetWorldAt(t *testing.T, ctx context.Context, games []*crashGame, loc,
 
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, `forums:
-  main: {url: %q, dialect: mybb, timezone: Europe/Moscow, bot: {username: gm-bot, password_env: FORUMGM_TEST_BOT_PW}}
+  main: {url: %q, dialect: mybb, timezone: Europe/Moscow, bot: {username: gm-bot, password_env: FORUMGM_TEST_BOT_PW}%s}
 moderators: [Moderator]
 games:
-`, w.url+"/")
+`, w.url+"/", forumExtra)
 	for _, g := range w.games {
 		fmt.Fprintf(&cfg, "  - id: %s\n    kind: %s\n    forum: main\n    thread: \"%d\"\n    start: %q\n%s", g.id, g.game.kind, g.tid, g.game.start, indent(g.game.section))
 		for name, text := range g.game.files {
@@ -278,6 +279,9 @@ func writeFile(path, text string) error {
 func (w *fleetWorld) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w.inflight.Add(1)
 	defer w.inflight.Add(-1)
+	w.mu.Lock()
+	w.stamps = append(w.stamps, time.Now())
+	w.mu.Unlock()
 	if r.Method == http.MethodPost {
 		if k := w.armed(r); k != nil {
 			if k.stored {

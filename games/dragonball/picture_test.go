@@ -11,6 +11,7 @@ import (
 	"forumgm/game"
 	"forumgm/games/dragonball/picture"
 	"forumgm/games/dragonball/rules"
+	"forumgm/referee"
 )
 
 // resolveRound plays one round with the Snakes' dragon breathing fire in tact 3 and returns the
@@ -38,8 +39,12 @@ func resolveRound(t *testing.T, rounds string) (*ref, game.Outcome) {
 func TestReportCarriesPicture(t *testing.T) {
 	for _, rounds := range []string{"1", "2"} { // the last round's report comes with the end
 		r, out := resolveRound(t, rounds)
-		var shown int
+		var shown, files int
 		for _, m := range out.Messages {
+			if len(m.Attachments) == 1 && m.Attachments[0].Name == referee.DrawsFile {
+				files++ // the final post's draws file (docs/fairness.md, section 5)
+				continue
+			}
 			if len(m.Attachments) == 0 {
 				continue
 			}
@@ -71,6 +76,9 @@ func TestReportCarriesPicture(t *testing.T) {
 		}
 		if shown != 1 || len(out.Messages[0].Attachments) != 1 {
 			t.Errorf("rounds %s: %d messages with a picture, want the report", rounds, shown)
+		}
+		if want := map[bool]int{true: 1, false: 0}[rounds == "1"]; files != want {
+			t.Errorf("rounds %s: %d draws files, want %d (only with the end)", rounds, files, want)
 		}
 		if ord := r.send("Гойл", true, at(2, 11, 0), "Такт 1: 29 в2"); len(ord.Messages) > 0 && len(ord.Messages[0].Attachments) > 0 {
 			t.Errorf("an orders answer carries a picture")
