@@ -279,6 +279,12 @@ type SandboxGame struct {
 	Spec string
 	// Try is the banner's "what to try" lines (English; a player's example in Russian).
 	Try []string
+	// For `forumgm sandbox --signup` (games with a sign-up phase, game.Enroller): SignupSpec
+	// replaces Spec — the game's keys without a roster, the players sign up in the thread —
+	// Signup is the signup: block's keys beside the deadline and organising time the sandbox
+	// sets ("team_size: 1, until_full: true"), and SignupTry replaces Try.
+	SignupSpec, Signup string
+	SignupTry          []string
 }
 
 // SandboxUser is one throwaway sandbox login.

@@ -76,6 +76,9 @@ func (r *Referee) addStop(ev game.Event) {
 func (r *Referee) gameTime(t time.Time) time.Time {
 	var off time.Duration
 	for _, s := range r.stops {
+		if !s.holiday && t.Equal(s.a) {
+			return s.due.Add(-time.Second) // the extended deadline has not come at its old time
+		}
 		if !t.After(s.a) {
 			break
 		}
@@ -107,6 +110,23 @@ func (r *Referee) realTime(g time.Time) time.Time {
 		}
 	}
 	return g.Add(off)
+}
+
+// debtDue is when a debt's deadline (game time) comes in real time. A debt belongs to the rules'
+// next timer at or after its deadline (Crusade's time limit is stamped a minute before the timer
+// that charges it): when the master extended that timer, the debt moves with it.
+func (r *Referee) debtDue(deadline time.Time) time.Time {
+	due := r.realTime(deadline)
+	next, ok := r.rules.NextTimer(deadline.Add(-time.Nanosecond))
+	if !ok || next.Equal(deadline) {
+		return due
+	}
+	for _, s := range r.stops {
+		if !s.holiday && s.due.Equal(next) {
+			return due.Add(s.b.Sub(s.a))
+		}
+	}
+	return due
 }
 
 // holidayAt is the holiday in effect at the real time t, if any.
@@ -312,7 +332,10 @@ func (r *Referee) holidayRefusal(in game.Input, s stop) (game.Outcome, error) {
 
 // length makes the game cmd.Amount units long (Lengthener).
 func (r *Referee) length(cmd game.ModCommand) (game.Outcome, error) {
-	l, ok := r.rules.(game.Lengthener)
+	l, ok := game.As[game.Lengthener](r.rules)
+	if w, wraps := r.rules.(interface{ Inner() game.Rules }); !ok && wraps && w.Inner() == nil {
+		return game.Outcome{}, errors.New("judge: length: the game has not started yet (its sign-up runs): set the length in the config's settings")
+	}
 	if !ok {
 		return game.Outcome{}, errors.New("judge: length: this game has no set length (end it with end when the master decides)")
 	}

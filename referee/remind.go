@@ -68,7 +68,7 @@ func (r *Referee) RemindersOff(player string) bool { return r.remindOff[strings.
 // debts are the debts the game reports at the real time t that a reminder is still due for:
 // reminders on, the player not reminded of it yet and not switched off, by reminder time.
 func (r *Referee) debts(t time.Time) []dueDebt {
-	d, ok := r.rules.(game.Debtor)
+	d, ok := game.As[game.Debtor](r.rules)
 	if !ok || r.opt.RemindLead <= 0 || r.opt.NoPM || r.rules.Over() {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (r *Referee) debts(t time.Time) []dueDebt {
 		if r.reminded[remindKey(debt.Key, debt.Player)] || r.RemindersOff(debt.Player) {
 			continue
 		}
-		due, lead := r.realTime(debt.Deadline), r.opt.RemindLead
+		due, lead := r.debtDue(debt.Deadline), r.opt.RemindLead
 		if debt.Lead > 0 && debt.Lead < lead {
 			lead = debt.Lead
 		}

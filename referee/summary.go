@@ -28,7 +28,7 @@ func (*SummaryEvent) EventKind() string { return KindSummary }
 
 // tallyEvent folds one game event into the running summary.
 func (r *Referee) tallyEvent(ev game.Event) {
-	if sm, ok := r.rules.(game.Summarizer); ok {
+	if sm, ok := game.As[game.Summarizer](r.rules); ok {
 		sm.Tally(&r.tally, ev)
 	}
 }
@@ -45,7 +45,7 @@ func (r *Referee) retally() {
 
 // summary is the finished game's summary event, or nil when the game has no Summarizer.
 func (r *Referee) summary(at time.Time) *SummaryEvent {
-	sm, ok := r.rules.(game.Summarizer)
+	sm, ok := game.As[game.Summarizer](r.rules)
 	if !ok {
 		return nil
 	}

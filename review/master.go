@@ -81,7 +81,7 @@ func (r *Review) Schedule(ctx context.Context) (Schedule, error) {
 	}); ok {
 		s.Deadlines = u.Upcoming(r.Now(), 3)
 	}
-	if l, ok := ref.Rules().(game.Lengthener); ok {
+	if l, ok := game.As[game.Lengthener](ref.Rules()); ok {
 		var unit [3]string
 		s.Length, unit = l.Length()
 		s.Unit = unit[2]

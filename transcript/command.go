@@ -16,6 +16,8 @@ import (
 //	holiday YYYY-MM-DD           the game's clock stands still that day
 //	clarify                      the entry's text is posted as a rules clarification
 //	length N                     the game is made N rounds or turns long
+//	replace PLAYER NEW           NEW takes PLAYER's place (team, warriors or figure), as review replace
+//	remove PLAYER                PLAYER is taken out (a sign-up game asks his team for a replacement)
 //	pause, resume, end [WINNER]  as the review command's
 func Command(p Post, loc *time.Location) (game.ModCommand, error) {
 	f := strings.Fields(p.Command)
@@ -58,6 +60,16 @@ func Command(p Post, loc *time.Location) (game.ModCommand, error) {
 			return cmd, fmt.Errorf("length: want the new length, a whole number: %w", err)
 		}
 		cmd.Action, cmd.Amount = game.ModLength, n
+	case "replace":
+		if len(f) != 3 {
+			return cmd, fmt.Errorf("replace: want the player who leaves and the new player: replace Петя Оля")
+		}
+		cmd.Action, cmd.Player, cmd.Replacement = game.ModReplace, f[1], f[2]
+	case "remove":
+		if len(f) != 2 {
+			return cmd, fmt.Errorf("remove: want the one player to take out: remove Петя")
+		}
+		cmd.Action, cmd.Player = game.ModRemove, f[1]
 	case "pause":
 		cmd.Action = game.ModPause
 	case "resume":
@@ -65,7 +77,7 @@ func Command(p Post, loc *time.Location) (game.ModCommand, error) {
 	case "end":
 		cmd.Action, cmd.Winner = game.ModEnd, arg(1)
 	default:
-		return cmd, fmt.Errorf("unknown command %q (extend, holiday, clarify, length, pause, resume, end)", f[0])
+		return cmd, fmt.Errorf("unknown command %q (extend, holiday, clarify, length, replace, remove, pause, resume, end)", f[0])
 	}
 	return cmd, nil
 }

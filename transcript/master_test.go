@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,9 @@ func TestMasterExamples(t *testing.T) {
 				}
 			}
 		}},
+		{"dragonball-whole.yaml", whole("Дракону приказывает", "записываюсь на замену Гойл", "Рон")},
+		{"football-whole.yaml", whole("капитан: Петя", "replace Гоша Маша", "Маша, Маша")},
+		{"crusade-whole.yaml", whole("Игроки-воины", "записываюсь на замену Петя", "Джелу, Вася")},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -110,7 +114,18 @@ func TestMasterExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res2.Timed) == 0 || !res2.Timed[len(res2.Timed)-1].At.Equal(res.Timed[len(res.Timed)-1].At) {
+			// The last timed post in the thread (a reminder is private, not in the thread).
+			lastPublic := func(r *Result) time.Time {
+				for i := len(r.Timed) - 1; i >= 0; i-- {
+					for _, b := range r.Timed[i].Replies {
+						if !strings.HasPrefix(b, privatePrefix) {
+							return r.Timed[i].At
+						}
+					}
+				}
+				return time.Time{}
+			}
+			if len(res2.Timed) == 0 || !lastPublic(res2).Equal(lastPublic(res)) {
 				t.Error("the thread's replay differs from the transcript's")
 			}
 		})
@@ -266,5 +281,96 @@ func TestCrusadeReminders(t *testing.T) {
 	}
 	if fmt.Sprint(res.Final) != fmt.Sprint(res2.Final) {
 		t.Error("reminders changed the game")
+	}
+}
+
+// whole checks a game run from an empty thread (issue 22's "Done when"): the sign-up in the
+// thread, the teams formed, the organisation (organise: the entry's text), a player leaving and
+// replaced (replaced: the replacing entry's text or command), the master's extension, the
+// reminders (reminded: who, in order), and the end with its summary as the last post.
+func whole(organise, replaced, reminded string) func(t *testing.T, tr *Transcript, res *Result) {
+	return func(t *testing.T, tr *Transcript, res *Result) {
+		t.Helper()
+		var seq []string
+		step := func(what string, ok bool) {
+			if ok {
+				seq = append(seq, what)
+			}
+		}
+		var got []string
+		for _, p := range res.Posts {
+			src := tr.Posts[p.Index]
+			text := strings.Join(p.Replies, "\n")
+			if p.Verdict != "accepted" && (strings.Contains(src.Text, organise) || src.Command == replaced || strings.Contains(src.Text, replaced)) {
+				t.Errorf("%s's %q: %s %q", src.Author, src.Text+src.Command, p.Verdict, p.Replies)
+			}
+			if src.Command != "" && p.Verdict != "accepted" {
+				t.Errorf("the command %q: %s %q", src.Command, p.Verdict, p.Replies)
+			}
+			step("signed", strings.Contains(text, "вы записаны"))
+			step("formed", strings.Contains(text, "команды сформированы"))
+			step("organised", strings.Contains(src.Text, organise)) // football's captain: in the thread, as the seed says
+			step("left", strings.Contains(text, "найдите ему замену"))
+			step("replaced", (src.Command == replaced || strings.Contains(src.Text, replaced)) && strings.Contains(text, "Замена в команде"))
+			step("extended", strings.HasPrefix(src.Command, "extend") && strings.Contains(text, "Срок продлён"))
+		}
+		for _, tm := range res.Timed {
+			step("formed", strings.Contains(strings.Join(tm.Replies, "\n"), "команды сформированы"))
+			for _, b := range tm.Replies {
+				if strings.Contains(b, "Напоминание:") {
+					to, _, _ := strings.Cut(strings.TrimPrefix(b, privatePrefix), "]")
+					got = append(got, strings.TrimPrefix(to, "ЛС для "))
+				}
+			}
+		}
+		if !strings.HasPrefix(strings.Join(got, ", "), reminded) {
+			t.Errorf("reminders to %q, want them to begin with %s", got, reminded)
+		}
+		for _, want := range []string{"signed", "formed", "organised", "left", "replaced", "extended"} {
+			if !slices.Contains(seq, want) {
+				t.Errorf("the game lacks the step %q (had %v)", want, seq)
+			}
+		}
+		thread := res.Thread(tr)
+		if last := thread[len(thread)-1]; !strings.Contains(last.Text, "в цифрах[/b]") {
+			t.Errorf("the game does not end with its summary: %q", last.Text)
+		}
+	}
+}
+
+// The moderator's replace and remove read from a transcript entry, and what cannot be read is
+// refused with what would be valid; a sign-up game's length is the game's once play began, and
+// refused before.
+func TestReplaceRemoveCommands(t *testing.T) {
+	for _, c := range []struct {
+		command, want string
+		ok            bool
+	}{
+		{"replace Петя Оля", "replace Петя→Оля", true},
+		{"remove Петя", "remove Петя→", true},
+		{"replace Петя", "want the player who leaves and the new player", false},
+		{"remove", "want the one player to take out", false},
+		{"remove Петя Оля", "want the one player to take out", false},
+		{"swap Петя Оля", "replace, remove", false},
+	} {
+		cmd, err := Command(Post{Author: "Модератор", Command: c.command, Reason: "r"}, time.UTC)
+		if c.ok {
+			if got := fmt.Sprintf("%s %s→%s", cmd.Action, cmd.Player, cmd.Replacement); err != nil || got != c.want || cmd.Reason != "r" {
+				t.Errorf("%q: %q, %v; want %q", c.command, got, err, c.want)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error with %q", c.command, err, c.want)
+		}
+	}
+	tr, err := Load(example("dragonball-whole.yaml"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := mustReferee(t, tr)
+	if _, err := ref.Start(tr.Start); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Moderate(game.ModCommand{Action: game.ModLength, Amount: 3, By: "m", At: tr.Start.Add(time.Minute)}); err == nil || !strings.Contains(err.Error(), "sign-up runs") {
+		t.Errorf("length during the sign-up: %v", err)
 	}
 }

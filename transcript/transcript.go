@@ -57,7 +57,8 @@ type Post struct {
 	Text    string    `yaml:"text"`
 	// Command makes the entry a moderator's command, not a post (the author is the moderator):
 	// "extend 2h [DEADLINE]", "holiday 2026-12-03", "clarify" (Text is the clarification),
-	// "length N", "pause", "resume", "end [WINNER]" (see Command). Reason is logged with it.
+	// "length N", "replace PLAYER NEW", "remove PLAYER", "pause", "resume", "end [WINNER]" (see
+	// Command). Reason is logged with it.
 	Command string `yaml:"command,omitempty"`
 	Reason  string `yaml:"reason,omitempty"`
 }

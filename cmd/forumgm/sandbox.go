@@ -131,6 +131,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	reviewAddr := fs.String("review-addr", "127.0.0.1:0", "the moderator web UI's loopback address")
 	opsAddr := fs.String("ops-addr", "127.0.0.1:0", "the metrics and health server's loopback address")
 	lang := fs.String("lang", "russian", "the board's language pack: russian (as the players' forums) or english (MyBB's own)")
+	signup := fs.Bool("signup", false, "start the game in a sign-up phase: the players sign up in the thread (sign-up for "+sandboxSignupFor.String()+", then "+sandboxOrganiseFor.String()+" to organise)")
 	boardOnly := fs.Bool("board-only", false, "serve the board alone and print a config.yaml for forumgm run on it (no daemon: run your own, or put a proxy in between)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -152,7 +153,7 @@ func cmdSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}()
 	}
 	o := sandboxOptions{Addr: *addr, Dir: *dir, Game: *gameName, Quiet: *quiet, MergeBot: *mergeBot, Log: stderr,
-		ReviewAddr: *reviewAddr, OpsAddr: *opsAddr, Lang: sandbox.Language(*lang)}
+		ReviewAddr: *reviewAddr, OpsAddr: *opsAddr, Lang: sandbox.Language(*lang), Signup: *signup}
 	if *boardOnly {
 		return boardOnlySandbox(ctx, o, stdout, stderr)
 	}
@@ -178,6 +179,41 @@ type sandboxOptions struct {
 	// addresses ("": any free port).
 	ReviewAddr, OpsAddr string
 	Lang                sandbox.Language // the board's language pack ("": Russian)
+	// Signup starts the game in a sign-up phase (the game's SandboxGame.SignupSpec).
+	Signup bool
+	// Now is the clock the sign-up's deadline is set from (nil: time.Now).
+	Now func() time.Time
+}
+
+// How long the sandbox's sign-up stays open, and how long the teams then have to organise.
+const (
+	sandboxSignupFor   = 10 * time.Minute
+	sandboxOrganiseFor = 10 * time.Minute
+)
+
+// game is the named game's sandbox set-up, with the sign-up phase when asked.
+func (o sandboxOptions) game() (string, game.SandboxGame, error) {
+	kind, sg, err := sandboxGame(o.Game)
+	if err != nil || !o.Signup {
+		return kind, sg, err
+	}
+	if sg.SignupSpec == "" {
+		return "", sg, fmt.Errorf("sandbox --signup: game %q has no sign-up set-up in the sandbox", kind)
+	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	loc, err := time.LoadLocation("Europe/Moscow")
+	if err != nil {
+		return "", sg, err
+	}
+	deadline := now().In(loc).Add(sandboxSignupFor).Truncate(time.Minute)
+	organise := strings.TrimSuffix(sandboxOrganiseFor.String(), "0s")
+	sg.Spec = fmt.Sprintf("  # A try-out sign-up: open until %s Moscow time, then %s for the teams to organise.\n  signup: {deadline: %q, organise: %s, %s}\n%s",
+		deadline.Format("15:04"), organise, deadline.Format(time.RFC3339), organise, sg.Signup, sg.SignupSpec)
+	sg.Try = sg.SignupTry
+	return kind, sg, nil
 }
 
 // lang is the board's language (Russian unless told).
@@ -200,7 +236,7 @@ func boardOnlySandbox(ctx context.Context, o sandboxOptions, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	kind, sg, err := sandboxGame(o.Game)
+	kind, sg, err := o.game()
 	if err != nil {
 		return err
 	}
@@ -272,7 +308,7 @@ func startSandbox(ctx context.Context, o sandboxOptions) (sb *sandboxRun, err er
 			sb.Close()
 		}
 	}()
-	if sb.kind, sb.sg, err = sandboxGame(o.Game); err != nil {
+	if sb.kind, sb.sg, err = o.game(); err != nil {
 		return nil, err
 	}
 	sb.board, err = sandboxBoardIn(ctx, o.Dir, sb.sg, loc, time.Now, o.MergeBot, o.lang())

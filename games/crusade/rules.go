@@ -1102,5 +1102,17 @@ func (Game) Sandbox() game.SandboxGame {
 			"board; but a quoted board that does not match the position after your move costs a",
 			"wound, as in a real game (where a move without the quoted, edited board costs one too).",
 		},
+		SignupSpec: `  deployment: default
+  settings: {first_side: crusaders, board_required: false}
+`,
+		Signup: "team_size: 1, until_full: true",
+		SignupTry: []string{
+			"Log in as Джелу and reply:  записываюсь за крестоносцев  (snovaya:  записываюсь за сарацин)",
+			"With both signed up the sides are formed; each then sends gm-bot a private message:",
+			"  Игроки-воины",
+			"  Джелу: р1, р2, р3, а1, а2, л1, л2, л3, с1, с2, к1, к2, к3, к4, к5",
+			"(or nothing: at the organising deadline every warrior goes to the side's player). Then play:",
+			"  1-й ход крестоносца к1 на K16",
+		},
 	}
 }

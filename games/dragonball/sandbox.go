@@ -53,5 +53,13 @@ func sandboxAt(now time.Time) game.SandboxGame {
 			fmt.Sprintf("The round resolves at %s Moscow time, ten minutes after the sandbox opened: the report", deadline),
 			"appears in the thread. Rounds are daily (a time-of-day deadline), so the second one is tomorrow.",
 		},
+		SignupSpec: "  settings: {rounds: 3}\n",
+		Signup:     "team_size: 3, until_full: true, teams: [Грифоны, Змеи]",
+		SignupTry: []string{
+			"Log in as Гарри and reply:  записываюсь за Грифоны  (or  записываюсь: the draw places you)",
+			"When six have signed up the teams are formed; a team's player then sends gm-bot a private",
+			"message  дракону приказывает: Гарри  (or nothing: the first player gets the dragon). Orders",
+			"come by private message once the game starts; rounds resolve daily at 23:00 Moscow time.",
+		},
 	}
 }

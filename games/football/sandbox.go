@@ -39,5 +39,15 @@ func (Game) Sandbox() game.SandboxGame {
 			"Captains (Вася, Гоша, Катя, Дима) get the faces and questions by private message and reply",
 			"privately:  +2 к атаке  or  Ответ: Пеле",
 		},
+		SignupSpec: `  board: default
+  settings: {first_turn_after: 2m, turn_every: 4m, window: 3m, question_time: 3m}
+`,
+		Signup: "team_size: 2, until_full: true, teams: [Команда 1, Команда 2, Команда 3, Команда 4]",
+		SignupTry: []string{
+			"Log in as Вася and reply:  записываюсь за Команда 1  (or  записываюсь: the draw places you)",
+			"When eight have signed up the teams are formed; a team's player names the captain in the",
+			"thread:  капитан: Вася  (or nothing: the team's first player). Turn 1 opens 2 minutes after",
+			"the game starts, then every 4 minutes; reply  Бросаю 37  in the turn's window.",
+		},
 	}
 }
