@@ -76,6 +76,7 @@ func TestClusterTakeover(t *testing.T) {
 	// The reference: the same games on a board of their own, one daemon, SQLite. (Each game's
 	// draws hang on its thread's post ids, docs/fairness.md: the boards are built alike.)
 	base := newFleetWorld(t, ctx, games)
+	base.childTimeout = time.Duration(60+2*n) * time.Second
 	if out, err := base.child(t, bin, "", 0, base.finishedFn(t)); err != nil && !strings.Contains(err.Error(), "exit status") {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -59,8 +60,9 @@ type crashWorld struct {
 	now                     time.Time
 	mu                      sync.Mutex
 	game                    *crashGame
-	pids                    []int       // the players' thread posts
-	proc                    *os.Process // the running child, for a test that kills it from elsewhere
+	pids                    []int         // the players' thread posts
+	proc                    *os.Process   // the running child, for a test that kills it from elsewhere
+	childTimeout            time.Duration // how long a child may run (0: 60 s)
 }
 
 // crashGame is what a crash world plays: a game of any kind, the players' posts and private
@@ -228,7 +230,7 @@ func (w *crashWorld) child(t *testing.T, bin string, exitAfter string, killAfter
 	w.mu.Unlock()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(cmp.Or(w.childTimeout, 60*time.Second))
 	var kill <-chan time.Time
 	if killAfter > 0 {
 		kill = time.After(killAfter)
