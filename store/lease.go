@@ -64,28 +64,41 @@ func (s *Store) fence(ctx context.Context, tx *sql.Tx, game string) error {
 	if s.lease == nil {
 		return nil
 	}
-	s.lease.mu.Lock()
-	tok, ok := s.lease.tokens[game]
-	s.lease.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("game %s: %w: this daemon (%s) does not hold it", game, ErrLeaseLost, s.lease.owner)
-	}
-	q := `SELECT owner, token FROM leases WHERE game_id = ?`
-	if s.pg {
-		q += ` FOR UPDATE`
-	}
-	var owner string
-	var have int64
-	switch err := tx.QueryRowContext(ctx, q, game).Scan(&owner, &have); {
-	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("game %s: %w: no lease", game, ErrLeaseLost)
-	case err != nil:
-		return fmt.Errorf("game %s: lease: %w", game, err)
-	case owner != s.lease.owner || have != tok:
-		s.forget(game, tok)
-		return fmt.Errorf("game %s: %w: held by %s with token %d (this daemon had token %d)", game, ErrLeaseLost, owner, have, tok)
+	_, err := s.checkLease(ctx, tx, game, true)
+	if err != nil {
+		return fmt.Errorf("game %s: %w", game, err)
 	}
 	return nil
+}
+
+// checkLease reads the game's lease row through q (locked for the transaction with lock, on
+// PostgreSQL) and reports an error wrapping ErrLeaseLost unless it carries this store's owner and
+// token (a token another daemon replaced is forgotten); else it returns the lease's expiry.
+func (s *Store) checkLease(ctx context.Context, q queryer, game string, lock bool) (time.Time, error) {
+	tok, ok := s.tokenOf(game)
+	if !ok {
+		return time.Time{}, fmt.Errorf("%w: this daemon (%s) does not hold it", ErrLeaseLost, s.lease.owner)
+	}
+	query := `SELECT owner, token, expires_at FROM leases WHERE game_id = ?`
+	if lock && s.pg {
+		query += ` FOR UPDATE`
+	}
+	var owner, exp string
+	var have int64
+	switch err := q.QueryRowContext(ctx, query, game).Scan(&owner, &have, &exp); {
+	case errors.Is(err, sql.ErrNoRows):
+		return time.Time{}, fmt.Errorf("%w: no lease", ErrLeaseLost)
+	case err != nil:
+		return time.Time{}, fmt.Errorf("lease: %w", err)
+	case owner != s.lease.owner || have != tok:
+		s.forget(game, tok)
+		return time.Time{}, fmt.Errorf("%w: held by %s with token %d (this daemon had token %d)", ErrLeaseLost, owner, have, tok)
+	}
+	until, err := parseTime(exp)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("lease: %w", err)
+	}
+	return until, nil
 }
 
 // forget drops the game's token if it is still tok.
@@ -311,26 +324,9 @@ func (s *Store) Holds(ctx context.Context, game string, margin time.Duration) er
 	if s.lease == nil {
 		return nil
 	}
-	tok, ok := s.tokenOf(game)
-	if !ok {
-		return fmt.Errorf("store: game %s: %w: this daemon (%s) does not hold it", game, ErrLeaseLost, s.lease.owner)
-	}
-	var owner, exp string
-	var have int64
-	err := s.r.QueryRowContext(ctx, `SELECT owner, token, expires_at FROM leases WHERE game_id = ?`, game).Scan(&owner, &have, &exp)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("store: game %s: %w: no lease", game, ErrLeaseLost)
-	}
+	until, err := s.checkLease(ctx, s.r, game, false)
 	if err != nil {
-		return fmt.Errorf("store: game %s: lease: %w", game, err)
-	}
-	if owner != s.lease.owner || have != tok {
-		s.forget(game, tok)
-		return fmt.Errorf("store: game %s: %w: held by %s with token %d", game, ErrLeaseLost, owner, have)
-	}
-	until, err := parseTime(exp)
-	if err != nil {
-		return fmt.Errorf("store: game %s: lease: %w", game, err)
+		return fmt.Errorf("store: game %s: %w", game, err)
 	}
 	if left := until.Sub(s.lease.now()); left < margin {
 		return fmt.Errorf("store: game %s: %w: %v of the lease left, %v needed to send (not renewed in time)", game, ErrLeaseLost, left.Round(time.Millisecond), margin)

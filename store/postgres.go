@@ -76,8 +76,12 @@ func pgConnect(loc string, readOnly bool) (*sql.DB, error) {
 	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*cfg)}), nil
 }
 
-// Redact is a database URL without its password, for messages and logs.
+// Redact is a store location fit for messages and logs: a database URL without its password, a
+// file path as it is.
 func Redact(loc string) string {
+	if !IsURL(loc) {
+		return loc
+	}
 	u, err := url.Parse(loc)
 	if err != nil {
 		return "postgres://…"

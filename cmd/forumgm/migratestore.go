@@ -57,14 +57,6 @@ func cmdMigrateStore(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "copied %d games into %s; point store.url (or store.path) at it and start the daemons\n", len(games), redacted(dst))
+	fmt.Fprintf(stdout, "copied %d games into %s; point store.url (or store.path) at it and start the daemons\n", len(games), store.Redact(dst))
 	return nil
-}
-
-// redacted is a store location fit for printing (a URL without its password).
-func redacted(loc string) string {
-	if store.IsURL(loc) {
-		return store.Redact(loc)
-	}
-	return loc
 }
