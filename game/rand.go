@@ -20,6 +20,8 @@ type Rand struct {
 	head  []byte // mix.Head's bytes
 	next  uint64
 	drawn []Draw
+	// replay, when set, holds recorded draws Intn gives back instead of deriving (Recorded).
+	replay *replaying
 }
 
 // Mix is the public entropy every draw also depends on: the head of the thread's chain (Chain)
@@ -61,6 +63,9 @@ func headBytes(h string) []byte {
 func (r *Rand) Intn(bound int) int {
 	if bound <= 0 {
 		panic(fmt.Sprintf("engine: Rand.Intn(%d)", bound))
+	}
+	if r.replay != nil {
+		return r.replay.intn(bound)
 	}
 	v := derive(r.key, r.head, r.next, bound)
 	r.drawn = append(r.drawn, Draw{N: r.next, Bound: bound, Value: v, K: r.mix.K})

@@ -207,6 +207,30 @@ func TestNoOrdersBeforeTheDeadline(t *testing.T) {
 	if !strings.Contains(body, `class="countdown" data-deadline="`) {
 		t.Error("no countdown to the deadline")
 	}
+	// The round's pictures tact by tact exist only once it is resolved: none before its deadline,
+	// on the page, on a moment or asked for by name.
+	const tact1, tact2 = "/g/g1/pic/round-1-tact-1.png", "/g/g1/pic/round-1-tact-2.png"
+	for i, b := range pages {
+		if strings.Contains(b, "tact-") {
+			t.Errorf("page %d shows a tact's picture before the deadline", i)
+		}
+	}
+	if r, _ := get(t, e, tact1); r.StatusCode != http.StatusNotFound {
+		t.Errorf("%s before the deadline: status %d, want 404", tact1, r.StatusCode)
+	}
+	e.play(t, to+1) // past the deadline: the round is resolved
+	_, body = get(t, e, "/g/g1/")
+	for _, p := range []string{tact1, tact2} {
+		if !strings.Contains(body, `src="../..`+p+`"`) {
+			t.Errorf("the page after the deadline does not show %s", p)
+		}
+		if r, b := get(t, e, p); r.StatusCode != 200 || !strings.HasPrefix(b, "\x89PNG") {
+			t.Errorf("%s after the deadline: status %d", p, r.StatusCode)
+		}
+	}
+	if strings.Index(body, tact1) > strings.Index(body, tact2) || strings.Index(body, tact2) > strings.Index(body, "/g/g1/pic/round-1.png") {
+		t.Error("the round's pictures are not in the order of its tacts")
+	}
 }
 
 // TestPostsLinkThePage: with public_url set, the opening post, each round report and the final

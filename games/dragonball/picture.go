@@ -22,15 +22,21 @@ import (
 // fire breathed in that tact and the mouths as they were then. What players must not see is left
 // out: the yellow ball while it is invisible.
 func fieldAfter(ev *rules.RoundResolved, teams [2]rules.Team, title string) picture.Field {
+	return fieldAtTact(ev, ev.State, 3, teams, title)
+}
+
+// fieldAtTact is the picture of round ev's field after tact t (1-based) with state st: the fire
+// breathed in that tact, the rest as fieldOf leaves it.
+func fieldAtTact(ev *rules.RoundResolved, st *rules.State, t int, teams [2]rules.Team, title string) picture.Field {
 	fire := map[string][]int{}
-	for _, h := range ev.Tacts[2] {
+	for _, h := range ev.Tacts[t-1] {
 		if h.What == rules.WFire {
 			for _, c := range h.Cells {
 				fire[h.Team] = append(fire[h.Team], int(c))
 			}
 		}
 	}
-	return fieldOf(ev.State, fire, teams, title)
+	return fieldOf(st, fire, teams, title)
 }
 
 // fieldOf is the picture of state st with the fire breathed (by team), leaving out what players

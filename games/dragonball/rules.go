@@ -260,6 +260,12 @@ type Rules struct {
 	noPM        bool
 	// lastRound is the last round resolved (the view draws its field); nil before the first.
 	lastRound *rules.RoundResolved
+	// roundFrom is the state lastRound started from and roundSet the settings then: the view
+	// plays the round again from them for its tacts (tacts, once; tactsErr if it could not).
+	roundFrom *rules.State
+	roundSet  rules.Settings
+	tacts     []*rules.State
+	tactsErr  error
 }
 
 var (

@@ -47,15 +47,33 @@ type viewData struct {
 	Winner    string
 }
 
-// Apply folds an event and keeps the last resolved round (its picture).
+// Apply folds an event and keeps the last resolved round with the state it started from (its
+// pictures, tact by tact).
 func (r *Rules) Apply(ev game.Event) error {
+	e, round := ev.(*rules.RoundResolved)
+	var from *rules.State
+	if round && e.State != nil {
+		from = r.game.State()
+	}
+	set := r.game.Settings()
 	if err := r.game.Apply(ev); err != nil {
 		return err
 	}
-	if e, ok := ev.(*rules.RoundResolved); ok && e.State != nil {
-		r.lastRound = e
+	if round && e.State != nil {
+		r.lastRound, r.roundFrom, r.roundSet = e, from, set
+		r.tacts, r.tactsErr = nil, nil
 	}
 	return nil
+}
+
+// lastTacts are the states after each tact of the last round, played again from the log (the
+// round's event keeps only the state after the round); nil when the round could not be played
+// again (then the view shows the field after the round alone).
+func (r *Rules) lastTacts() []*rules.State {
+	if r.tacts == nil && r.tactsErr == nil && r.lastRound != nil {
+		r.tacts, r.tactsErr = r.game.TactStates(r.roundFrom, r.roundSet, r.lastRound)
+	}
+	return r.tacts
 }
 
 // View draws the field, the score and the round's deadline.
@@ -146,6 +164,16 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 		title, err := r.tmpl.Render("picture_title", r.view(game.Context{Event: e}))
 		if err != nil {
 			return game.View{}, fmt.Errorf("dragonball: view: picture title: %w", err)
+		}
+		// The tacts before the last one, each as it ended; the last is the field after the
+		// round (the report's picture). All of them exist only once the round is resolved.
+		tacts := r.lastTacts()
+		for i := 0; i+1 < len(tacts); i++ {
+			t := i + 1
+			f := fieldAtTact(e, tacts[i], t, teams, fmt.Sprintf("Раунд %d, после %d-го такта", e.Round, t))
+			v.Pictures = append(v.Pictures, game.Picture{Name: fmt.Sprintf("round-%d-tact-%d.png", e.Round, t),
+				Title: fmt.Sprintf("Раунд %d, такт %d", e.Round, t),
+				Draw:  func() ([]byte, error) { return drawCached(f) }})
 		}
 		f := fieldAfter(e, teams, title)
 		v.Pictures = append(v.Pictures, game.Picture{Name: fmt.Sprintf("round-%d.png", e.Round),

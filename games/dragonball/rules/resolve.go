@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"sort"
 	"time"
@@ -85,7 +87,13 @@ func (g *Game) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 
 // Resolve plays out the round on a copy of the state and returns the event.
 func (g *Game) Resolve(at time.Time, rnd *game.Rand) *RoundResolved {
-	r := &resolver{g: g, st: g.st.clone(), rnd: rnd, set: g.settings}
+	return g.resolve(g.st, g.settings, at, rnd, nil)
+}
+
+// resolve plays out the round from state st (not changed) under settings set; each tact's state
+// goes to tact when it is set.
+func (g *Game) resolve(st *State, set Settings, at time.Time, rnd *game.Rand, tact func(*State)) *RoundResolved {
+	r := &resolver{g: g, st: st.clone(), rnd: rnd, set: set}
 	r.round = r.st.Round + 1
 	ev := &RoundResolved{At: at, Round: r.round}
 	for _, p := range r.st.Players {
@@ -98,6 +106,9 @@ func (g *Game) Resolve(at time.Time, rnd *game.Rand) *RoundResolved {
 		r.h = nil
 		r.playTact()
 		ev.Tacts[t-1] = r.h
+		if tact != nil {
+			tact(r.st.clone())
+		}
 		if r.st.Over {
 			break
 		}
@@ -105,7 +116,7 @@ func (g *Game) Resolve(at time.Time, rnd *game.Rand) *RoundResolved {
 	r.h = nil
 	if !r.st.Over {
 		r.stalling()
-		if r.round >= g.settings.Rounds {
+		if r.round >= set.Rounds {
 			r.end("rounds")
 		}
 	}
@@ -117,6 +128,33 @@ func (g *Game) Resolve(at time.Time, rnd *game.Rand) *RoundResolved {
 	ev.State = r.st
 	ev.Draws = rnd.Take()
 	return ev
+}
+
+// TactStates plays round ev out again from before (the state the round started from: the log
+// folded up to just before ev) under set (the settings then), with the draws ev recorded, and
+// returns the state after each tact played, for the round's pictures tact by tact. It is an error
+// when the round played again is not ev (the rules changed since ev was decided, or before is
+// not its round's state): a caller shows the state after the round alone then.
+func (g *Game) TactStates(before *State, set Settings, ev *RoundResolved) ([]*State, error) {
+	if ev == nil || ev.State == nil {
+		return nil, errf("round tacts: no round to play again")
+	}
+	if before == nil || before.Round+1 != ev.Round {
+		return nil, errf("round %d tacts: no state the round started from", ev.Round)
+	}
+	rnd := game.Recorded(ev.Draws)
+	var tacts []*State
+	again := g.resolve(before, set, ev.At, rnd, func(st *State) { tacts = append(tacts, st) })
+	if err := rnd.Replayed(); err != nil {
+		return nil, errf("round %d tacts: %v", ev.Round, err)
+	}
+	again.Draws = ev.Draws
+	a, err1 := json.Marshal(again)
+	b, err2 := json.Marshal(ev)
+	if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+		return nil, errf("round %d tacts: the round played again differs from the one recorded", ev.Round)
+	}
+	return tacts, nil
 }
 
 // resolver plays one round on its own copy of the state.
