@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"forumgm/forum"
 	"forumgm/game"
 	"forumgm/games/football/grammar"
 	"forumgm/games/football/rules"
@@ -281,6 +282,14 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 			return nil, err
 		}
 		m := game.Message{To: p.to, Body: body}
+		if ringReport(ev) && p.to == "" && r.game.Settings().RingPicture {
+			a, err := r.ringPicture(ringTitle(ev))
+			if err != nil {
+				return nil, err
+			}
+			m.Body += "\n" + forum.Placeholder(a.Name)
+			m.Attachments = []forum.Attachment{a}
+		}
 		if p.to != "" && p.to != game.Sender {
 			if r.noPM {
 				m.To = "" // no private messages: the thread

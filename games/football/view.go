@@ -52,31 +52,8 @@ type viewData struct {
 func (r *Rules) View(now time.Time) (game.View, error) {
 	g := r.game
 	st := g.Snapshot()
-	b := g.Board()
-	cells := b.Cells()
 	d := viewData{Turn: st.Turn, Over: st.Phase == rules.PhaseOver, Laps: map[string]int{}, Groups: map[string]int{}}
-	// The ring runs clockwise round the border of a square from its top-left corner: n cells
-	// need a side of n/4+1.
-	d.Side = (len(cells)+3)/4 + 1
-	starts := map[int][]string{}
-	for _, grp := range slices.Sorted(maps.Keys(b.Starts)) {
-		starts[b.Starts[grp]] = append(starts[b.Starts[grp]], fmt.Sprint(grp))
-	}
-	for i, c := range cells {
-		rc := ringCell{Number: c.Number, Question: c.Question, Yellow: c.Yellow, Start: strings.Join(starts[c.Number], ", ")}
-		var att []string
-		for _, a := range c.Attack {
-			att = append(att, fmt.Sprint(a))
-		}
-		rc.Attack = strings.Join(att, ", ")
-		rc.Row, rc.Col = ringPlace(i, d.Side)
-		for _, t := range st.Teams {
-			if t.Cell == c.Number {
-				rc.Teams = append(rc.Teams, ringTeam{Name: t.Name, Group: t.Group})
-			}
-		}
-		d.Cells = append(d.Cells, rc)
-	}
+	d.Side, d.Cells = ringOf(g)
 	for _, t := range st.Teams {
 		d.Laps[t.Name], d.Groups[t.Name] = t.Lap, t.Group
 	}
@@ -120,6 +97,38 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 		}
 	}
 	return v, nil
+}
+
+// ringOf is the ring as it stands, laid out round a square: the side of the square and each cell
+// with its place, its kinds and the teams on it. The page's grid and the posts' picture
+// (ringPicture) both draw it.
+func ringOf(g *rules.Game) (side int, out []ringCell) {
+	st := g.Snapshot()
+	b := g.Board()
+	cells := b.Cells()
+	// The ring runs clockwise round the border of a square from its top-left corner: n cells
+	// need a side of n/4+1.
+	side = (len(cells)+3)/4 + 1
+	starts := map[int][]string{}
+	for _, grp := range slices.Sorted(maps.Keys(b.Starts)) {
+		starts[b.Starts[grp]] = append(starts[b.Starts[grp]], fmt.Sprint(grp))
+	}
+	for i, c := range cells {
+		rc := ringCell{Number: c.Number, Question: c.Question, Yellow: c.Yellow, Start: strings.Join(starts[c.Number], ", ")}
+		var att []string
+		for _, a := range c.Attack {
+			att = append(att, fmt.Sprint(a))
+		}
+		rc.Attack = strings.Join(att, ", ")
+		rc.Row, rc.Col = ringPlace(i, side)
+		for _, t := range st.Teams {
+			if t.Cell == c.Number {
+				rc.Teams = append(rc.Teams, ringTeam{Name: t.Name, Group: t.Group})
+			}
+		}
+		out = append(out, rc)
+	}
+	return side, out
 }
 
 // ringPlace is where the i-th cell (0-based) of the ring stands on the border of a side×side

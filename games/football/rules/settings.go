@@ -47,6 +47,11 @@ type Settings struct {
 	// FloorPoints keeps a balance from going below 0 through a yellow card or a failed attack
 	// (true). Spending never goes below 0 either way.
 	FloorPoints bool `yaml:"floor_points" json:"floor_points"`
+	// RingPicture: every turn report and the final post carry a picture of the ring (its cells
+	// and the teams on them) under the text table (default false), attached where the forum
+	// takes pictures, else linked from the media folder (docs/operations.md, "Pictures and
+	// attachments"). It changes no rule: the text table stays what players read and quote.
+	RingPicture bool `yaml:"ring_picture,omitempty" json:"ring_picture,omitempty"`
 	// GoalPoints is what a goal is worth in the final formula (6).
 	GoalPoints int `yaml:"goal_points" json:"goal_points"`
 	// DieFaces is the die behind the number table: faces 1..DieFaces (6).
