@@ -2,6 +2,7 @@ package forum
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -38,6 +39,25 @@ type Dialect struct {
 	ThreadPath string
 	// Fingerprints recognise the engines this dialect reads (`forumgm detect`), tried in order.
 	Fingerprints []Fingerprint
+}
+
+// Board is the board's base address and the thread's id a thread page's URL gives for the
+// dialect ("" for what it does not tell): the URL cut before ThreadPath, else its folder.
+func (d Dialect) Board(pageURL string) (base, thread string) {
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Host == "" {
+		return "", ""
+	}
+	u.RawQuery, u.Fragment = "", ""
+	if cut := d.ThreadPath; cut != "" && strings.Contains(u.Path, cut) {
+		u.Path = u.Path[:strings.Index(u.Path, cut)+1]
+	} else if i := strings.LastIndex(u.Path, "/"); i >= 0 {
+		u.Path = u.Path[:i+1]
+	}
+	if d.ThreadID != nil {
+		thread, _ = d.ThreadID(pageURL)
+	}
+	return u.String(), thread
 }
 
 // ThreadIDFrom is a Dialect.ThreadID reading the id from re's groups (the first one matched, or

@@ -125,8 +125,11 @@ type Forum interface {
 }
 
 // Linker is a Forum that names the addresses people open: its thread and a post in it (the
-// players' public game pages link the thread's posts). A forum without it is linked by its
-// thread alone, where the config gives one.
+// players' public game pages link the thread's posts), each as the engine's own pages link it
+// (the conformance suite compares them with captured pages' permalinks). PostURL is "" when the
+// forum cannot address a post (a generic table without permalink_format): the thread's address
+// stands in. A forum without it is linked by its thread alone, where the config gives one. Both
+// may be called while the Forum reads (the pages are served beside the polls).
 type Linker interface {
 	ThreadURL(t Thread) string
 	PostURL(t Thread, id string) string

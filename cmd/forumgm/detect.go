@@ -145,7 +145,7 @@ func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 	var b strings.Builder
 	d, _ := registry().Lookup(f.Dialect)
 	base, thread := "https://forum.example.org/", "\"1\""
-	if u, id := boardOf(d, pageURL); u != "" {
+	if u, id := d.Board(pageURL); u != "" {
 		base = u
 		if id != "" {
 			thread = fmt.Sprintf("%q", id)
@@ -172,24 +172,6 @@ func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 	return b.String()
 }
 
-// boardOf is the board's base address and the thread's id a thread page's URL gives for dialect
-// d ("" for what it does not tell).
-func boardOf(d forum.Dialect, pageURL string) (base, thread string) {
-	u, err := url.Parse(pageURL)
-	if err != nil || u.Host == "" {
-		return "", ""
-	}
-	u.RawQuery, u.Fragment = "", ""
-	if cut := d.ThreadPath; cut != "" && strings.Contains(u.Path, cut) {
-		u.Path = u.Path[:strings.Index(u.Path, cut)+1]
-	} else if i := strings.LastIndex(u.Path, "/"); i >= 0 {
-		u.Path = u.Path[:i+1]
-	}
-	if d.ThreadID != nil {
-		thread, _ = d.ThreadID(pageURL)
-	}
-	return u.String(), thread
-}
 
 // ownURL is the absolute address a saved page gives for itself (its canonical link, else its
 // og:url), "" when it names none: forum: blocks and thread ids then come from it, not from a

@@ -40,7 +40,7 @@ func (c publicCheck) thread(ctx context.Context, pageURL string) ([]forum.Post, 
 	if !ok || d.Open == nil {
 		return nil, "", fmt.Errorf("dialect %q cannot read a forum (saved pages: --file)", name)
 	}
-	base, id := boardOf(d, pageURL)
+	base, id := d.Board(pageURL)
 	if base == "" || id == "" {
 		return nil, "", fmt.Errorf("%s: the %s dialect does not find the thread's id in this address", pageURL, name)
 	}

@@ -43,6 +43,10 @@ type Forum struct {
 	csrf     string // the session's CSRF token (cookie sessions), "" until fetched
 	loggedIn bool
 	rd       Reader
+	// links are the permalinks of the topics' posts read, by post id (PostURL), under their own
+	// lock: a page linking posts never waits for a read in progress.
+	links     sync.Mutex
+	permalink map[string]string
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the forum root (https://forum.example/).
@@ -374,6 +378,16 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	if err != nil {
 		return nil, after, err
 	}
+	f.links.Lock()
+	if f.permalink == nil {
+		f.permalink = map[string]string{}
+	}
+	for _, p := range posts {
+		if p.Permalink != "" {
+			f.permalink[p.ID] = p.Permalink
+		}
+	}
+	f.links.Unlock()
 	return posts, cur, nil
 }
 

@@ -40,7 +40,7 @@ func TestLoginThroughRedirectPage(t *testing.T) {
 func mybbExtra() map[string]string {
 	return map[string]string{
 		"post": "div.post[id^='post_']", "post_id": "@id", "post_id_re": `^post_(\d+)$`,
-		"permalink": ".post_head a[href*='pid=']@href", "subject": ".post_head a[href*='pid=']@title",
+		"permalink": ".post_head a[href*='pid=']@href", "permalink_format": "showthread.php?tid={thread}&pid={id}#pid{id}", "subject": ".post_head a[href*='pid=']@title",
 		"author": ".author_information .largetext a", "author_id": ".author_information .largetext a@href", "author_id_re": `uid=(\d+)`,
 		"time":        "span.post_date > span[title]@title || span.post_date",
 		"time_re":     `^(\d\d-\d\d-\d{4}, \d\d:\d\d [AP]M)$ || ^(.*?\d\d:\d\d [AP]M)`,

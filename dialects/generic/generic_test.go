@@ -20,7 +20,7 @@ import (
 func punbbExtra() map[string]string {
 	return map[string]string{
 		"post": "div.post", "post_id": ".posthead@id", "post_id_re": `^p(\d+)$`,
-		"permalink": ".posthead a.permalink@href", "author": ".posthead .post-byline a || .posthead .post-byline strong",
+		"permalink": ".posthead a.permalink@href", "permalink_format": "viewtopic.php?pid={id}#p{id}", "author": ".posthead .post-byline a || .posthead .post-byline strong",
 		"author_id": ".posthead .post-byline a@href", "author_id_re": `id=(\d+)`,
 		"time": ".posthead a.permalink", "time_layout": "2006-01-02 15:04:05",
 		"body": ".post-entry .entry-content", "edited": ".posthead .post-edit",

@@ -11,12 +11,21 @@ import (
 )
 
 // The reading part of the dialect conformance suite (forum/forumtest): the captured pages.
+// Pages whose post links are not phpBB's own.
+const (
+	rewritten = "the board runs an SEO rewrite mod: its links are viewtopic-N.php#pP, not phpBB's viewtopic.php?p=P#pP"
+	mirrored  = "saved by a site mirror (HTTrack), which renamed the engine's links (viewtopiccf05.html?p=…)"
+)
+
 func TestConformancePages(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	cfg := forum.Config{Location: time.UTC, Now: func() time.Time { return now }}
 	capture := fixture.Dir(t, "phpbb33")
 	forumtest.RunPages(t, forumtest.Pages{Merge: forumtest.Merge{None: "phpBB merges no posts: a member's next reply is a new post (extensions that merge are not read; keep them off on a game's forum)"},
 		Dialect: Dialect(), Config: cfg,
+		NoLinks: map[string]string{"phpbb30-subsilver2-dildano-edited.html": rewritten, "phpbb30-subsilver2-dildano-quotes.html": rewritten,
+			"phpbb32-allanstyle-dostips-t5588.html": mirrored, "phpbb32-allanstyle-dostips-t5819.html": mirrored,
+			"phpbb32-allanstyle-subsilver-dostips.html": mirrored},
 		Threads: append(fixture.RealPages(t, "phpbb"), filepath.Join(capture, "10-thread-p1.guest.html"), filepath.Join(capture, "13-thread-p2.gm-bot.html"),
 			filepath.Join("testdata", "pages", "viewtopic-t2-page1.html")),
 		NotThreads: []string{filepath.Join(capture, "16-viewforum.guest.html"), filepath.Join(capture, "01-login-form.guest.html"),

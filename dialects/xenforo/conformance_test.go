@@ -21,6 +21,13 @@ func TestConformancePages(t *testing.T) {
 	}
 	forumtest.RunPages(t, forumtest.Pages{Merge: forumtest.Merge{None: "XenForo merges no posts: a member's next reply is a new post (add-ons that merge are not read; keep them off on a game's forum)"},
 		Dialect: Dialect(), Config: cfg, Threads: threads,
+		// A thread configured as "slug.N" is linked as the board links it.
+		LinkThread: func(permalink string) string {
+			if m := reSlugged.FindStringSubmatch(permalink); m != nil {
+				return m[1]
+			}
+			return ""
+		},
 		NotThreads: []string{filepath.Join("testdata", "forum-view-18.html")},
 		ThreadIDs: map[string]string{"xenforo2-default-xenforo-community.html": "8276", "xenforo23-ragezone-t539161.html": "539161",
 			"xenforo23-ragezone-t676761.html": "676761", "xenforo23-ragezone-t680281.html": "680281", "xenforo23-uix-pkodev-t161.html": "161"}})

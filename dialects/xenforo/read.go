@@ -84,6 +84,12 @@ func (f *Forum) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) (
 	}
 	f.tok.Lock()
 	f.newest[t.ID] = last
+	if m := reSlugged.FindStringSubmatch(pageURL.Path); m != nil && threadNumber(m[1]) == threadNumber(t.ID) {
+		if f.slugged == nil {
+			f.slugged = map[string]string{}
+		}
+		f.slugged[t.ID] = m[1]
+	}
 	f.tok.Unlock()
 	if after.PostID != "" && !forum.IDLess(after.PostID, last) && !(after.Include && after.PostID == last) {
 		return nil, forum.Cursor{PostID: after.PostID, Page: pageNumber(pageURL)}, nil

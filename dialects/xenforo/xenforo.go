@@ -70,6 +70,7 @@ type Forum struct {
 	sections map[string]string       // thread -> its forum, from the breadcrumb (SectionOf)
 	forumURL map[string]string       // forum id as asked -> the URL XenForo redirected it to
 	named    map[string]string       // thread number -> the slug.N id callers name it by
+	slugged  map[string]string       // thread as asked -> its slug.N as the board's links name it (PostURL)
 	unreadPM bool                    // the last page or answer counted unread conversations
 	convList string                  // the conversation list's route as the header links it ("" = conversations/)
 }

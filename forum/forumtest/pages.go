@@ -30,6 +30,15 @@ type Pages struct {
 	NotThreads []string
 	// ContentType is the pages' (as the extractor takes it; "" for HTML).
 	ContentType string
+	// LinkThread reads out of a post's permalink the thread id that has the dialect's Forum
+	// build the board's own address (XenForo's "slug.T", Invision's "T-slug": ids an operator
+	// may configure); nil: ThreadIDs. NoLinks are files whose permalinks are not the engine's own (a
+	// rewrite mod, a site mirror's renamed files), with the reason; LinksLack is why no captured
+	// page can check the Forum's post addresses (forum.Linker) at all. Otherwise every post's
+	// permalink on a page of Threads must be what the dialect's Forum builds for it.
+	LinkThread func(permalink string) string
+	NoLinks    map[string]string
+	LinksLack  string
 	// Merge says how the dialect's engine merges a member's consecutive posts: the page of a
 	// merged post and its parts, or why the dialect tells none apart. Required.
 	Merge Merge
@@ -58,7 +67,8 @@ const blank = `<!DOCTYPE html><html><head><title>Board</title></head><body><div 
 // on a page before its extractor: a whole captured page must pass it) or by the extractor (an
 // error or posts with problems), never read as a shorter thread; a page that is not a thread is
 // a typed error (Typed); the dialect's PageThread finds the thread id each thread page is of
-// (Pages.ThreadIDs), required of every dialect that opens a forum.
+// (Pages.ThreadIDs), required of every dialect that opens a forum; and the dialect's Forum
+// builds for each post the permalink the page gives it (forum.Linker), unless Pages says why not.
 func RunPages(t *testing.T, p Pages) {
 	t.Helper()
 	x := p.Dialect.Extract
@@ -84,6 +94,7 @@ func RunPages(t *testing.T, p Pages) {
 				t.Fatal("whole page: no posts")
 			}
 			checkPosts(t, posts)
+			checkLinks(t, p, filepath.Base(path), posts)
 			if p.ContentType == "" {
 				if err := forum.CheckWhole(htmlPage(page)); err != nil {
 					t.Errorf("the whole page is refused as cut short (the session would never read it): %v", err)

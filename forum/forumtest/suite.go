@@ -22,6 +22,9 @@ const (
 	// LackSent: private messages but no sent folder: the Forum does not implement
 	// forum.SentFolder (the daemon then sends a message again rather than lose it).
 	LackSent Lack = "sent folder"
+	// LackLinks: the Forum cannot address its thread's posts (it does not implement
+	// forum.Linker): the players' pages link the thread alone.
+	LackLinks Lack = "post links"
 )
 
 // Harness is what a dialect gives the suite (from its conformance_test.go): how to start a
@@ -91,6 +94,7 @@ func Run(t *testing.T, h Harness) {
 		{"truncated", testTruncated},
 		{"not-a-thread", testNotThread},
 		{"wrong-thread", testWrongThread},
+		{"links", testLinks},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

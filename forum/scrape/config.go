@@ -34,7 +34,7 @@ func TableFromExtra(extra map[string]string) (*Table, error) {
 		Post:             get("post"),
 		ID:               field("post_id"),
 		Permalink:        field("permalink"),
-		PermalinkFormat:  strings.ReplaceAll(get("permalink_format"), "{id}", "%[1]s"),
+		PermalinkFormat:  pagePermalink(get("permalink_format")),
 		Subject:          field("subject"),
 		Author:           field("author"),
 		AuthorID:         field("author_id"),
@@ -136,4 +136,14 @@ func ExtractWith(t *Table, page []byte, contentType string, cfg forum.Config) ([
 		return nil, err
 	}
 	return p.Posts, nil
+}
+
+// pagePermalink is a permalink_format as the page's fallback (Table.PermalinkFormat): {id} the
+// post's id. A format naming {thread} too is the Forum's (its PostURL knows the thread; a page
+// read alone does not): no fallback.
+func pagePermalink(format string) string {
+	if strings.Contains(format, "{thread}") {
+		return ""
+	}
+	return strings.ReplaceAll(format, "{id}", "%[1]s")
 }
