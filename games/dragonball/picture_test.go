@@ -16,7 +16,7 @@ import (
 
 // resolveRound plays one round with the Snakes' dragon breathing fire in tact 3 and returns the
 // deadline's outcome.
-func resolveRound(t *testing.T, rounds string) (*ref, game.Outcome) {
+func resolveRound(t testing.TB, rounds string) (*ref, game.Outcome) {
 	t.Helper()
 	r := newRef(t, "settings: {rounds: "+rounds+"}\n"+teamsYAML)
 	r.send("Гарри", true, at(1, 11, 0), "Такт 1: 17 в2\nТакт 2: 33 в2")

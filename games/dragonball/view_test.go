@@ -88,3 +88,25 @@ func TestViewTactPictures(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkViewAfterRound is a view drawn right after a round (its tacts played again from the
+// log: the first view after each round pays for it) and one drawn again (the tacts kept).
+func BenchmarkViewAfterRound(b *testing.B) {
+	r, _ := resolveRound(b, "2")
+	rr := r.rules()
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			rr.tacts, rr.tactsErr = nil, nil
+			if _, err := rr.View(at(2, 0, 1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("again", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := rr.View(at(2, 0, 1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
