@@ -101,3 +101,49 @@ func TestBrowserPhone(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserTacts: in Debian's chromium, Dragonball's page before the round's deadline shows no
+// picture of the round's tacts (nor any order); once the round is resolved, a picture per tact,
+// in order, each loaded.
+func TestBrowserTacts(t *testing.T) {
+	browser := chrome.Start(t, 2*time.Minute)
+	e := newEnv(t, "games/dragonball/examples/dragonball-score.yaml")
+	deadline, ok := e.ref.NextTimer(e.tr.Start)
+	if !ok {
+		t.Fatal("no deadline")
+	}
+	to := 0
+	for to < len(e.tr.Posts) && e.tr.Posts[to].At.Before(deadline) {
+		to++
+	}
+	e.play(t, to)
+	page := browser.MustPage("")
+	defer page.MustClose()
+	srcs := func() []string {
+		page.MustNavigate(e.srv.URL + "/g/g1/").MustWaitLoad()
+		var out []string
+		for _, img := range page.MustElements("#position img") {
+			img.MustWaitLoad()
+			if w := img.MustEval(`() => this.naturalWidth`).Int(); w == 0 {
+				t.Errorf("picture %s did not load", *img.MustAttribute("src"))
+			}
+			out = append(out, *img.MustAttribute("src"))
+		}
+		return out
+	}
+	before := srcs()
+	for _, s := range before {
+		if strings.Contains(s, "tact-") {
+			t.Errorf("before the deadline the page shows %s", s)
+		}
+	}
+	if !strings.Contains(page.MustElement("#next").MustText(), "приказ") {
+		t.Error("the page does not say who still owes orders")
+	}
+	e.play(t, to+1)
+	after := strings.Join(srcs(), " ")
+	i1, i2, i3 := strings.Index(after, "round-1-tact-1.png"), strings.Index(after, "round-1-tact-2.png"), strings.Index(after, "round-1.png")
+	if i1 < 0 || i2 < i1 || i3 < i2 {
+		t.Errorf("after the deadline the pictures are %s, want round 1's tacts 1, 2 and the field after it", after)
+	}
+}
