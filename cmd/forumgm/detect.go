@@ -172,7 +172,6 @@ func forumBlockYAML(f detect.Finding, pageURL, tz string) string {
 	return b.String()
 }
 
-
 // ownURL is the absolute address a saved page gives for itself (its canonical link, else its
 // og:url), "" when it names none: forum: blocks and thread ids then come from it, not from a
 // placeholder.

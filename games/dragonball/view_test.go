@@ -68,7 +68,9 @@ func TestViewTactPictures(t *testing.T) {
 	}{
 		{"a draw fewer", func(e *rules.RoundResolved) { e.Draws = e.Draws[:len(e.Draws)-1] }},
 		{"a draw of another bound", func(e *rules.RoundResolved) { e.Draws = slices.Clone(e.Draws); e.Draws[0].Bound++ }},
-		{"another outcome", func(e *rules.RoundResolved) { e.Tacts[0] = append(slices.Clone(e.Tacts[0]), rules.Happening{What: rules.WVanished}) }},
+		{"another outcome", func(e *rules.RoundResolved) {
+			e.Tacts[0] = append(slices.Clone(e.Tacts[0]), rules.Happening{What: rules.WVanished})
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rr, _ := resolveRound(t, "2")
