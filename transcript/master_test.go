@@ -441,10 +441,10 @@ posts:
   - {author: Модератор, at: 2026-12-01T18:30:00+03:00, command: holiday 2026-12-02, reason: "праздник"}
   - {author: Джелу, at: 2026-12-01T19:05:00+03:00, text: "1-й ход крестоносца к1 на K16"}
   - {author: snovaya, at: 2026-12-01T22:50:00+03:00, text: "1-й ход сарацина н1 на N1"}
-until: 2026-12-01T23:30:00+03:00
+until: 2026-12-03T20:30:00+03:00
 `, []check{
 			{2, "accepted", "срок хода — до 3 декабря, 20:00", "2 декабря"},
-		}, nil},
+		}, []string{"20:01", "Крестоносцы думают над ходом дольше часа", "до конца 3 декабря"}},
 		{"football: an extension past the window", `game: football
 start: 2026-12-01T19:00:00+03:00
 settings: {first_turn: "2026-12-01T20:00:00+03:00", turn_every: 30m, window: 10m, turns_max: 3, turns_early: 0}
