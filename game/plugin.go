@@ -135,9 +135,10 @@ type ClockStarter interface {
 	// (none when nothing changes: the clock is no longer the current one, its limit has passed,
 	// the message was not late).
 	Delivered(key string, at time.Time) ([]Event, error)
-	// Deadline is what a message carrying clock key posted at at says in its DeadlineSlot (the
-	// deadline that follows, in the game's words; "" to say nothing).
-	Deadline(key string, at time.Time) (string, error)
+	// Deadline is what a message carrying clock key posted at at (game time) says in its
+	// DeadlineSlot (the deadline that follows, in the game's words, at c.RealTime of it; "" to say
+	// nothing).
+	Deadline(c Context, key string, at time.Time) (string, error)
 	// Clock is the key of the clock that runs now ("" none): the opening post carries it (it
 	// shows the position the side to move answers).
 	Clock() string
@@ -254,6 +255,18 @@ type Context struct {
 	Page    string      // the game's public page (package public); "" when none is served
 	Dispute string      // the dispute keyword players write to call a moderator
 	Private bool        // the answer goes by private message
+	// Due is when a time the rules name (a window's opening, a deadline: game time) comes in real
+	// time — the game master's extensions and holidays move it (referee/master.go). Every text that
+	// names a time of the rules writes RealTime of it. Nil: as named.
+	Due func(time.Time) time.Time
+}
+
+// RealTime is when the rules' time t comes in real time (Due; t itself when Due is nil).
+func (c Context) RealTime(t time.Time) time.Time {
+	if c.Due == nil || t.IsZero() {
+		return t
+	}
+	return c.Due(t)
 }
 
 // Fair is the game's commit-reveal of its seed.

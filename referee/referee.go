@@ -429,7 +429,7 @@ func checkDrawn(rnd *game.Rand) error {
 }
 
 func (r *Referee) ctx(in *game.Input) game.Context {
-	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword, Page: r.opt.Page}
+	c := game.Context{In: in, Fair: r.fair, Dispute: r.opt.DisputeKeyword, Page: r.opt.Page, Due: r.realTime}
 	if in != nil && in.Source == game.PM && !r.opt.NoPM {
 		c.Private = true
 	}
@@ -670,17 +670,38 @@ func (r *Referee) Fire(at time.Time) (game.Outcome, error) {
 	return out, err
 }
 
-// fire runs the game's own timed rules due at at.
+// fire runs the game's own timed rules due at at. When at ends an extension, the timers the
+// rules set inside it (game times the extension passed over: a football turn opened late whose
+// window would have closed by then) are overdue: they fire too, in order, so the clock never
+// stands on a timer it cannot reach.
 func (r *Referee) fire(at time.Time) (game.Outcome, error) {
 	g := r.gameTime(at)
-	evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(g, rnd) })
-	if failed != nil {
-		return game.Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
+	var all []game.Event
+	for {
+		evs, failed, err := r.chance(at, func(rnd *game.Rand) ([]game.Event, error) { return r.rules.Tick(g, rnd) })
+		if failed != nil {
+			return game.Outcome{}, fmt.Errorf("judge: tick %s: %w", at.Format(time.RFC3339), failed)
+		}
+		if err != nil {
+			return game.Outcome{}, err
+		}
+		all = append(all, evs...)
+		next, ok := r.rules.NextTimer(g)
+		if !ok || r.realTime(next).After(at) || !r.extensionEnds(at) {
+			return r.accepted(nil, all)
+		}
+		g = next
 	}
-	if err != nil {
-		return game.Outcome{}, err
+}
+
+// extensionEnds reports whether an extension ends at the real time at.
+func (r *Referee) extensionEnds(at time.Time) bool {
+	for _, s := range r.stops {
+		if !s.holiday && s.b.Equal(at) {
+			return true
+		}
 	}
-	return r.accepted(nil, evs)
+	return false
 }
 
 // ---- clocks started by replies ----
@@ -712,7 +733,7 @@ func (r *Referee) Deadline(key string, at time.Time) string {
 	if !ok || key == "" {
 		return ""
 	}
-	words, err := cs.Deadline(key, r.gameTime(game.PostingMinute(at)))
+	words, err := cs.Deadline(r.ctx(nil), key, r.gameTime(game.PostingMinute(at)))
 	if err != nil {
 		return ""
 	}

@@ -879,9 +879,9 @@ func (r *Rules) Delivered(key string, at time.Time) ([]game.Event, error) {
 	return nil, nil
 }
 
-func (r *Rules) Deadline(key string, at time.Time) (string, error) {
+func (r *Rules) Deadline(c game.Context, key string, at time.Time) (string, error) {
 	if cs, ok := r.inner.(game.ClockStarter); ok {
-		return cs.Deadline(key, at)
+		return cs.Deadline(c, key, at)
 	}
 	return "", nil
 }

@@ -51,6 +51,12 @@ func TestMasterExamples(t *testing.T) {
 			if p := byAuthorAt("Гарри", "12-02 12:00"); p.Verdict != "refused" || !strings.Contains(p.Replies[0], "выходной") {
 				t.Errorf("orders on the holiday must be refused: %s %q", p.Verdict, p.Replies)
 			}
+			// The acknowledgements name the round's time as the master moved it.
+			for at, due := range map[string]string{"12-01 23:30": "1 декабря в 23:45", "12-03 10:40": "3 декабря в 23:00"} {
+				if p := byAuthorAt("Крэбб", at); p.Verdict != "accepted" || !strings.Contains(p.Replies[0], "разыгрывается "+due) {
+					t.Errorf("orders at %s: %s %q, want the round played %s", at, p.Verdict, p.Replies, due)
+				}
+			}
 			// Reminders two hours before each (moved) deadline, to exactly those with no orders;
 			// never to a player who switched them off.
 			reminded := map[string][]string{}
@@ -372,5 +378,119 @@ func TestReplaceRemoveCommands(t *testing.T) {
 	}
 	if _, err := ref.Moderate(game.ModCommand{Action: game.ModLength, Amount: 3, By: "m", At: tr.Start.Add(time.Minute)}); err == nil || !strings.Contains(err.Error(), "sign-up runs") {
 		t.Errorf("length during the sign-up: %v", err)
+	}
+}
+
+// A time the master moved is the one every text names afterwards: a refusal, a move's
+// acknowledgement, a deadline stated in a reply (the rules keep their own times; the texts
+// write real time). Each post's reply must hold want and must not hold not.
+func TestMovedTimesAreNamed(t *testing.T) {
+	type check struct {
+		post      int
+		verdict   string
+		want, not string
+	}
+	cases := []struct {
+		name, src string
+		checks    []check
+		// timed: "HH:MM" then what the timed post then must say (nil: nothing checked)
+		timed []string
+	}{
+		{"football: an extended opening and window", `game: football
+start: 2026-12-01T19:00:00+03:00
+settings: {first_turn: "2026-12-01T20:00:00+03:00", turn_every: 30m, window: 10m, turns_max: 3, turns_early: 0, start_cells: {Команда 1: 6}, dice: {58: 4, 37: 5}}
+teams:
+  - {name: Команда 1, captain: Вася, members: [Петя]}
+  - {name: Команда 2, captain: Гоша, members: [Саша]}
+  - {name: Команда 3, captain: Катя, members: [Миша]}
+  - {name: Команда 4, captain: Дима, members: [Лена]}
+posts:
+  - {author: Модератор, at: 2026-12-01T20:15:00+03:00, command: extend 5m, reason: "форум лежал"}
+  - {author: Петя, at: 2026-12-01T20:33:00+03:00, text: "Бросаю 37"}
+  - {author: Модератор, at: 2026-12-01T20:36:00+03:00, command: extend 3m, reason: "ещё раз"}
+  - {author: Петя, at: 2026-12-01T20:37:00+03:00, text: "Атакуем Команда 2, 58"}
+  - {author: Петя, at: 2026-12-01T20:44:00+03:00, text: "Бросаю 37"}
+until: 2026-12-01T21:30:00+03:00
+`, []check{
+			{1, "refused", "2-й ход начнётся в 20:35", "20:30"},
+			{3, "accepted", "защищайтесь: «Защищаемся N» до 20:43", "20:40"},
+			{4, "refused", "3-й ход начнётся в 21:00", "20:3"},
+		}, nil},
+		{"football: an extended question", `game: football
+start: 2026-12-01T19:00:00+03:00
+settings: {first_turn: "2026-12-01T20:00:00+03:00", turn_every: 30m, window: 10m, turns_max: 2, turns_early: 0, question_time: 10m, start_cells: {Команда 1: 1}, dice: {37: 3}}
+teams:
+  - {name: Команда 1, captain: Вася, members: [Петя]}
+  - {name: Команда 2, captain: Гоша, members: [Саша]}
+posts:
+  - {author: Петя, at: 2026-12-01T20:01:00+03:00, text: "Бросаю 37"}
+  - {author: Модератор, at: 2026-12-01T20:05:00+03:00, command: extend 5m 2026-12-01T20:11:00+03:00, reason: "вопрос длинный"}
+  - {author: Вася, at: 2026-12-01T20:17:00+03:00, private: true, text: "Ответ: Пеле"}
+until: 2026-12-01T21:30:00+03:00
+`, []check{
+			{2, "refused", "ответ принимался до 20:16", "20:11"},
+		}, nil},
+		{"crusade: a deadline after a holiday", `game: crusade
+settings: {board_required: false, evening_start: "19:00", evening_end: "23:00", move_limit: 1h}
+start: 2026-12-01T18:00:00+03:00
+players:
+  - {name: Джелу, side: crusaders}
+  - {name: snovaya, side: saracens}
+deployment: default
+posts:
+  - {author: Модератор, at: 2026-12-01T18:30:00+03:00, command: holiday 2026-12-02, reason: "праздник"}
+  - {author: Джелу, at: 2026-12-01T19:05:00+03:00, text: "1-й ход крестоносца к1 на K16"}
+  - {author: snovaya, at: 2026-12-01T22:50:00+03:00, text: "1-й ход сарацина н1 на N1"}
+until: 2026-12-03T20:30:00+03:00
+`, []check{
+			{2, "accepted", "срок хода — до 3 декабря, 20:00", "2 декабря"},
+		}, []string{"20:01", "Крестоносцы думают над ходом дольше часа", "до конца 3 декабря"}},
+		{"football: an extension past the window", `game: football
+start: 2026-12-01T19:00:00+03:00
+settings: {first_turn: "2026-12-01T20:00:00+03:00", turn_every: 30m, window: 10m, turns_max: 3, turns_early: 0}
+teams:
+  - {name: Команда 1, captain: Вася, members: [Петя]}
+  - {name: Команда 2, captain: Гоша, members: [Саша]}
+posts:
+  - {author: Модератор, at: 2026-12-01T20:15:00+03:00, command: extend 15m, reason: "форум лежал"}
+  - {author: Петя, at: 2026-12-01T20:44:00+03:00, text: "Бросаю 37"}
+  - {author: Петя, at: 2026-12-01T20:46:00+03:00, text: "Бросаю 37"}
+until: 2026-12-01T21:30:00+03:00
+`, []check{
+			{1, "refused", "2-й ход начнётся в 20:45", "20:30"},
+			{2, "refused", "3-й ход начнётся в 21:00", "20:45"},
+		}, []string{"20:45", "Время 2 хода", "Итоги 2 хода"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, err := Parse([]byte(c.src), known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := tr.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.timed != nil {
+				var said string
+				for _, tm := range res.Timed {
+					if tm.At.In(tr.Start.Location()).Format("15:04") == c.timed[0] {
+						said += strings.Join(tm.Replies, "\n")
+					}
+				}
+				for _, want := range c.timed[1:] {
+					if !strings.Contains(said, want) {
+						t.Errorf("at %s the bot must post %q; it posted %q", c.timed[0], want, said)
+					}
+				}
+			}
+			for _, ch := range c.checks {
+				p := res.Posts[ch.post]
+				reply := strings.Join(p.Replies, "\n")
+				if p.Verdict != ch.verdict || !strings.Contains(reply, ch.want) || strings.Contains(reply, ch.not) {
+					t.Errorf("post %d (%s): %s %q, want %s with %q and no %q", ch.post, p.Author, p.Verdict, p.Replies, ch.verdict, ch.want, ch.not)
+				}
+			}
+		})
 	}
 }

@@ -353,15 +353,19 @@ func (f *Forum) replyOnce(ctx context.Context, t forum.Thread, body string) (str
 	return id, merged, nil
 }
 
-// SendPM is not available through this dialect.
+// SendPM is not available through this dialect (errNoPM says why).
 func (f *Forum) SendPM(ctx context.Context, to, subject, body string) error {
-	return fmt.Errorf("mybbru: %w (not implemented: the hosted PM form was not confirmed)", forum.ErrNoPM)
+	return fmt.Errorf("mybbru: send a private message: %w", errNoPM)
 }
 
-// Inbox is not available through this dialect.
+// Inbox is not available through this dialect (errNoPM says why).
 func (f *Forum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
-	return nil, after, fmt.Errorf("mybbru: %w (not implemented)", forum.ErrNoPM)
+	return nil, after, fmt.Errorf("mybbru: read the inbox: %w", errNoPM)
 }
+
+// errNoPM is forum.ErrNoPM with the reason and what unblocks it, for the operator's log.
+var errNoPM = fmt.Errorf("%w: not implemented, no captured MyBB.ru private-message page to build from "+
+	"(dialects/mybbru/README.md lists the pages that would unblock it)", forum.ErrNoPM)
 
 // Section lists the topics on the first page of forum section (viewforum.php?id=N): one request.
 func (f *Forum) Section(ctx context.Context, section string) ([]forum.ThreadHead, error) {

@@ -296,10 +296,11 @@ func TestPostsFromCursor(t *testing.T) {
 
 func TestNoPM(t *testing.T) {
 	_, _, f := setup(t)
-	if err := f.SendPM(context.Background(), "a", "b", "c"); !errors.Is(err, forum.ErrNoPM) {
+	// Refused as forum.ErrNoPM, the log saying where the operator reads why and what unblocks it.
+	if err := f.SendPM(context.Background(), "a", "b", "c"); !errors.Is(err, forum.ErrNoPM) || !strings.Contains(err.Error(), "dialects/mybbru/README.md") {
 		t.Errorf("err = %v", err)
 	}
-	if _, _, err := f.Inbox(context.Background(), forum.Cursor{}); !errors.Is(err, forum.ErrNoPM) {
+	if _, _, err := f.Inbox(context.Background(), forum.Cursor{}); !errors.Is(err, forum.ErrNoPM) || !strings.Contains(err.Error(), "dialects/mybbru/README.md") {
 		t.Errorf("err = %v", err)
 	}
 	if f.Capabilities().PrivateMessages {

@@ -350,9 +350,9 @@ func (v *View) MoreLines() int { return max(0, len(v.Lines)-maxQuoted) }
 // dueDay is the day whose end (00:00) the wounds owed now must be allocated by: the day of the
 // event answered (a turn, a time-limit notice, the daily close at the new day's 00:00); nil when
 // the reply answers no timed event.
-func dueDay(ev game.Event, loc *time.Location) *Date {
+func dueDay(c game.Context, loc *time.Location) *Date {
 	var at time.Time
-	switch e := ev.(type) {
+	switch e := c.Event.(type) {
 	case *rules.TurnPlayed:
 		at = e.At
 	case *rules.TimeLimitExceeded:
@@ -367,6 +367,6 @@ func dueDay(ev game.Event, loc *time.Location) *Date {
 	if at.IsZero() {
 		return nil
 	}
-	d := dateOf(at.In(loc))
+	d := dateOf(c.RealTime(at).In(loc)) // a holiday moves the day
 	return &d
 }

@@ -621,13 +621,13 @@ func (r *Rules) Delivered(key string, at time.Time) ([]game.Event, error) {
 
 // Deadline is the reply's words for the first deadline of wait key when posted at at (the
 // template "deadline"); "" when there is none to state.
-func (r *Rules) Deadline(key string, at time.Time) (string, error) {
+func (r *Rules) Deadline(c game.Context, key string, at time.Time) (string, error) {
 	dl, ok := r.game.Deadline(key, at)
 	if !ok {
 		return "", nil
 	}
 	loc := r.game.Location()
-	l, from := dl.In(loc), at.In(loc)
+	l, from := c.RealTime(dl).In(loc), c.RealTime(at).In(loc)
 	y1, m1, d1 := l.Date()
 	y2, m2, d2 := from.Date()
 	return r.tmpl.Render("deadline", deadlineView{At: l, SameDay: y1 == y2 && m1 == m2 && d1 == d2, Zone: r.zone})
@@ -774,7 +774,7 @@ func (r *Rules) view(c game.Context) *View {
 		v.ToMove = g.SideToMove()
 	}
 	v.ForestInvisible = v.Settings.ForestInvisible
-	v.DueDay = dueDay(c.Event, v.Settings.Location)
+	v.DueDay = dueDay(c, v.Settings.Location)
 	if v.Dispute == "" {
 		v.Dispute = "#спор"
 	}

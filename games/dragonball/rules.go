@@ -561,7 +561,7 @@ func (r *Rules) view(c game.Context) *View {
 	v.Example = v.example()
 	if e, ok := c.Event.(*rules.OrdersAccepted); ok {
 		if due, ok := r.game.NextTimer(e.At); ok {
-			d := due.In(v.Settings.Location)
+			d := c.RealTime(due).In(v.Settings.Location) // the master may have moved it
 			v.Due = fmt.Sprintf("%d %s в %s", d.Day(), monthsGen[d.Month()-1], d.Format("15:04"))
 		}
 	}

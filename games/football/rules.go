@@ -161,7 +161,15 @@ func (r *Rules) Refusal(c game.Context, err error) (string, bool, error) {
 		return "", false, err
 	}
 	v := r.view(c)
-	v.Problems = ref.Problems
+	// A time a refusal names is the rules'; the master may have moved it (an extension, a holiday).
+	v.Problems = make([]rules.Problem, len(ref.Problems))
+	for i, p := range ref.Problems {
+		if p.Next != nil {
+			t := c.RealTime(*p.Next)
+			p.Next = &t
+		}
+		v.Problems[i] = p
+	}
 	body, e := r.tmpl.Render("refused", v)
 	return body, false, e
 }
@@ -345,7 +353,12 @@ type View struct {
 	Page     string // the game's public page ("" none)
 	NoPM     bool   // the forum has no private messages
 	game     *rules.Game
+	ctx      game.Context
 }
+
+// At is when the rules' time t comes in real time (the master's extensions and holidays
+// applied): every time a template names goes through it ({{hhmm ($.At $e.Close)}}).
+func (v *View) At(t time.Time) time.Time { return v.ctx.RealTime(t) }
 
 // CellsWords are the ring's special cells as the opening post and the help name them.
 type CellsWords struct {
@@ -386,7 +399,7 @@ func (v *View) Cells() CellsWords {
 }
 
 func (r *Rules) view(c game.Context) *View {
-	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page}
+	v := &View{Examples: grammar.Examples, NoPM: r.noPM, game: r.game, Event: c.Event, Mod: c.Mod, Fair: c.Fair, Page: c.Page, ctx: c}
 	if c.In != nil {
 		v.Author = c.In.Author
 		v.Private = c.In.Source == game.PM
