@@ -156,12 +156,22 @@ func (e *env) play(t testing.TB, to int) {
 			src, ssrc = game.PM, store.SourcePM
 		}
 		id := "t" + strconv.Itoa(e.post)
-		out, err := e.ref.Judge(game.Input{Source: src, PostID: id, Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)})
-		if err != nil {
+		cause := store.PostCause(ssrc, id)
+		var out game.Outcome
+		if p.Command != "" { // a moderator's command, as review commits it
+			cmd, err := transcript.Command(p, e.tr.Start.Location())
+			if err == nil {
+				out, err = e.ref.Moderate(cmd)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			cause = store.ModeratorCause(p.Author)
+		} else if out, err = e.ref.Judge(game.Input{Source: src, PostID: id, Author: p.Author, At: p.At, Post: parser.FromBBCode(p.Text)}); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Set(p.At)
-		e.commit(t, p.At, store.PostCause(ssrc, id), out)
+		e.commit(t, p.At, cause, out)
 		if p.At.After(e.last) {
 			e.last = p.At
 		}

@@ -206,8 +206,7 @@ func (g *page) picture(ctx context.Context, p *Pages, n int64, name string) ([]b
 
 // view is the game's view of ref's state, or, for a game without one, its status in words.
 func view(ref *referee.Referee, now time.Time) (game.View, error) {
-	if vr, ok := game.As[game.Viewer](ref.Rules()); ok {
-		v, err := vr.View(now)
+	if v, ok, err := ref.View(now); ok || err != nil {
 		if err != nil {
 			return game.View{}, fmt.Errorf("public: %w", err)
 		}

@@ -116,6 +116,29 @@ func TestPageFollowsTheGame(t *testing.T) {
 	}
 }
 
+// TestPageNamesMovedDeadlines: after the game master extends a deadline, the page's next
+// deadline (its text and the countdown's instant) is the moved time, as the bot's replies name
+// it, not the time the rules first set — before the turn opens and while its window is open
+// (moving the opening leaves the window's close where it was: the football ruling).
+func TestPageNamesMovedDeadlines(t *testing.T) {
+	e := newEnv(t, "public/testdata/football-extended.yaml")
+	for _, c := range []struct {
+		to        int
+		want, not string // the countdown's instant, UTC
+	}{
+		{1, "2026-12-01T17:35:00Z", "2026-12-01T17:30:00Z"}, // the opening 20:30 moved to 20:35
+		{2, "2026-12-01T17:40:00Z", "2026-12-01T17:30:00Z"}, // its window closes when the rules said
+		{4, "2026-12-01T17:43:00Z", "2026-12-01T17:40:00Z"}, // the window's close moved 3 minutes
+	} {
+		e.play(t, c.to)
+		_, body := get(t, e, "/g/g1/")
+		if !strings.Contains(body, `data-deadline="`+c.want+`"`) || strings.Contains(body, `data-deadline="`+c.not+`"`) {
+			i := strings.Index(body, `id="deadline"`)
+			t.Errorf("after post %d: the deadline is not %s:\n%s", c.to, c.want, body[max(i, 0):min(max(i, 0)+400, len(body))])
+		}
+	}
+}
+
 // TestEscapesPlayerText: a player's name or text with markup is shown as text.
 func TestEscapesPlayerText(t *testing.T) {
 	if got := plain("[b]<script>x</script>[/b]"); got != "<script>x</script>" {

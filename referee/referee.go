@@ -108,6 +108,23 @@ func New(setup *game.Setup, opt Options) (*Referee, error) {
 // Rules is the running game's rules, for queries (tests, the sandbox, the web UI).
 func (r *Referee) Rules() game.Rules { return r.rules }
 
+// View is the game's view of its state at the real time now (game.Viewer), its deadline in real
+// time: the game master's extensions and holidays applied, as every text names it. ok is false
+// for a game without a view.
+func (r *Referee) View(now time.Time) (v game.View, ok bool, err error) {
+	vr, ok := game.As[game.Viewer](r.rules)
+	if !ok {
+		return game.View{}, false, nil
+	}
+	if v, err = vr.View(r.gameTime(now)); err != nil {
+		return game.View{}, true, fmt.Errorf("judge: view: %w", err)
+	}
+	if !v.Deadline.IsZero() {
+		v.Deadline = r.realTime(v.Deadline)
+	}
+	return v, true, nil
+}
+
 // Paused reports whether a moderator paused the game.
 func (r *Referee) Paused() bool { return r.paused }
 

@@ -29,6 +29,7 @@ type Referee interface {
 	Moderate(cmd game.ModCommand) (game.Outcome, error)
 	Snapshot() any
 	Rules() game.Rules
+	View(now time.Time) (game.View, bool, error)
 	LastUndoable() (label string, ok bool)
 	Describer() game.Describer
 	Describe(rec game.Record) string

@@ -29,6 +29,7 @@ func (m *modRef) Restore(recs []game.Record) error          { return nil }
 func (m *modRef) Rechain([]game.Link) error                 { return nil }
 func (m *modRef) Snapshot() any                             { return nil }
 func (m *modRef) Rules() game.Rules                         { return nil }
+func (m *modRef) View(time.Time) (game.View, bool, error)   { return game.View{}, false, nil }
 func (m *modRef) LastUndoable() (string, bool)              { return "", false }
 func (m *modRef) Describer() game.Describer                 { return nil }
 func (m *modRef) Describe(game.Record) string               { return "" }

@@ -38,15 +38,13 @@ func (r *Review) Standing(ctx context.Context) (Standing, error) {
 		return Standing{}, err
 	}
 	var s Standing
-	if vr, ok := game.As[game.Viewer](ref.Rules()); ok {
-		now := time.Now
-		if r.Now != nil {
-			now = r.Now
-		}
-		v, err := vr.View(now())
-		if err != nil {
-			return Standing{}, fmt.Errorf("review: %w", err)
-		}
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	if v, ok, err := ref.View(now()); err != nil {
+		return Standing{}, fmt.Errorf("review: %w", err)
+	} else if ok {
 		s.View = &v
 	} else if s.Board, err = boardText(ref.Snapshot()); err != nil {
 		return Standing{}, err
