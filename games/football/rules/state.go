@@ -170,12 +170,12 @@ func (g *Game) Board() *Board { return g.board }
 // Teams returns the roster as given to New.
 func (g *Game) Teams() []Team { return append([]Team(nil), g.roster...) }
 
-// Begin starts the game at `at`: the teams are split into groups (roster halves, or shuffled
-// with rnd first when group_split is random), stand on their start cells (or settings.start_cells)
-// with settings.points and settings.goals, and the first die mapping is drawn from rnd (the
-// numbers in settings.dice fixed) and committed. The referee calls it when the game is created
-// and posts the commitment before the first turn; Tick calls it if it was not. The caller applies
-// the event.
+// Begin makes the start's draws at `at`: the teams are split into groups (roster halves, or
+// shuffled with rnd first when group_split is random), stand on their start cells (or
+// settings.start_cells) with settings.points and settings.goals, and the first die mapping is
+// drawn from rnd (the numbers in settings.dice fixed) and committed. The plug-in calls it at the
+// first player post in the thread (game.StartDrawer), with that post in the chain; the turns that
+// opened before it keep running. The caller applies the event.
 func (g *Game) Begin(at time.Time, rnd *game.Rand) (*GameStarted, error) {
 	if g.st.Phase != PhaseNew {
 		return nil, fmt.Errorf("football: begin: the game has begun")
@@ -190,9 +190,17 @@ func (g *Game) Begin(at time.Time, rnd *game.Rand) (*GameStarted, error) {
 	if g.settings.GroupSplit == SplitRandom {
 		order = rnd.Perm(len(g.roster))
 	}
+	ev := &GameStarted{At: at, Teams: g.place(order)}
+	ev.Dice = *drawDice(rnd, 1, g.settings.DieFaces, g.settings.Dice, g.settings.Salt)
+	ev.Draws = rnd.Take()
+	return ev, nil
+}
+
+// place is the teams in order (roster indexes) split into groups, as equal as possible (the
+// earlier groups one larger), on their start cells with their settings.
+func (g *Game) place(order []int) []TeamStart {
+	var out []TeamStart
 	n, groups := len(order), g.settings.Groups
-	ev := &GameStarted{At: at}
-	// group sizes: as equal as possible, the earlier groups one larger
 	pos := 0
 	for gr := 1; gr <= groups; gr++ {
 		size := n / groups
@@ -210,12 +218,23 @@ func (g *Game) Begin(at time.Time, rnd *game.Rand) (*GameStarted, error) {
 			if gl, ok := lookup(g.settings.Goals, t.Name); ok {
 				ts.GoalsFor, ts.GoalsAgainst = gl[0], gl[1]
 			}
-			ev.Teams = append(ev.Teams, ts)
+			out = append(out, ts)
 		}
 	}
-	ev.Dice = *drawDice(rnd, 1, g.settings.DieFaces, g.settings.Dice, g.settings.Salt)
-	ev.Draws = rnd.Take()
-	return ev, nil
+	return out
+}
+
+// RosterGroups is the split by the roster (group_split roster), known before the start's draws:
+// nil when the split is random (drawn at the start).
+func (g *Game) RosterGroups() []TeamStart {
+	if g.settings.GroupSplit == SplitRandom {
+		return nil
+	}
+	order := make([]int, len(g.roster))
+	for i := range order {
+		order[i] = i
+	}
+	return g.place(order)
 }
 
 // lookup finds a team's entry in a settings map keyed by team name as written (TeamKey match).
@@ -252,7 +271,7 @@ func (g *Game) Apply(ev game.Event) error {
 		g.setDice(e.Dice)
 		st.Phase = PhasePlaying
 	case *TurnOpened:
-		if st.Phase != PhasePlaying || st.Open {
+		if st.Phase != PhasePlaying && st.Phase != PhaseNew || st.Open {
 			return fmt.Errorf("football: apply %s: phase %s, open %v", KindTurnOpened, st.Phase, st.Open)
 		}
 		st.Turn, st.Open = e.Turn, true
