@@ -78,7 +78,7 @@ func TestDragonballReplies(t *testing.T) {
 			{Tact: 2, Cell: 59, Action: db.Pass, To: 61, ToHeight: 3, Ball: db.Red}},
 		Dragon:      []db.DragonOrder{{Tact: 1, Move: db.MoveForward, Fire: db.FireFlame, Mouth: db.MouthClosed}},
 		Description: "Гарри [b]ныряет[/b] под хвост", HasDescription: true}}))
-	out, err := s.Render("orders", map[string]any{"Author": "Гарри", "Event": evs[0], "Due": "2 декабря в 23:00", "Settings": g.Settings()})
+	out, err := s.Render("orders", map[string]any{"Author": "Гарри", "Event": evs[0], "Due": "2 декабря в 23:00", "Settings": g.Settings(), "Undrawn": false})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -237,6 +237,20 @@ func (g *Game) RosterGroups() []TeamStart {
 	return g.place(order)
 }
 
+// onField is the teams as they stand: before the start's draws (none made: nobody has posted),
+// where the roster split puts them (none when the split is drawn).
+func (g *Game) onField() []TeamState {
+	if len(g.st.Teams) > 0 {
+		return g.st.Teams
+	}
+	var out []TeamState
+	for _, ts := range g.RosterGroups() {
+		out = append(out, TeamState{Name: ts.Name, Group: ts.Group, Start: g.board.Starts[ts.Group], Cell: ts.Cell,
+			Points: ts.Points, GoalsFor: ts.GoalsFor, GoalsAgainst: ts.GoalsAgainst})
+	}
+	return out
+}
+
 // lookup finds a team's entry in a settings map keyed by team name as written (TeamKey match).
 func lookup[V any](m map[string]V, name string) (V, bool) {
 	if v, ok := m[name]; ok {
@@ -539,8 +553,9 @@ func (g *Game) Opens(n int) (open, close time.Time, ok bool) {
 
 // Scores are the teams' numbers in roster order (after the split).
 func (g *Game) Scores() []Score {
-	out := make([]Score, len(g.st.Teams))
-	for i, t := range g.st.Teams {
+	teams := g.onField()
+	out := make([]Score, len(teams))
+	for i, t := range teams {
 		out[i] = Score{Team: t.Name, GoalsFor: t.GoalsFor, GoalsAgainst: t.GoalsAgainst, Points: t.Points}
 	}
 	return out
@@ -555,12 +570,17 @@ func (g *Game) Standings() ([]Standing, [][]string) {
 }
 
 // AttackOptions lists the teams that stand on an attack cell of their group with a target in
-// it, in roster order.
+// it, in roster order. Before the start's draws the teams stand where the roster split puts them
+// (none when the split is drawn).
 func (g *Game) AttackOptions() []AttackOption {
+	teams := g.onField()
 	var out []AttackOption
-	for i := range g.st.Teams {
-		t := &g.st.Teams[i]
-		if ts := g.targetsFrom(t, t.Cell); len(ts) > 0 {
+	for i := range teams {
+		t := &teams[i]
+		if !g.board.Cell(t.Cell).AttackFor(t.Group) {
+			continue
+		}
+		if ts := rivals(teams, t); len(ts) > 0 {
 			out = append(out, AttackOption{Team: t.Name, Cell: t.Cell, Targets: ts})
 		}
 	}
@@ -576,9 +596,12 @@ func (g *Game) targetsFrom(t *TeamState, c int) []string {
 	return g.groupRivals(t)
 }
 
-func (g *Game) groupRivals(t *TeamState) []string {
+func (g *Game) groupRivals(t *TeamState) []string { return rivals(g.st.Teams, t) }
+
+// rivals are the teams of t's group but t.
+func rivals(teams []TeamState, t *TeamState) []string {
 	var out []string
-	for _, o := range g.st.Teams {
+	for _, o := range teams {
 		if o.Group == t.Group && o.Name != t.Name {
 			out = append(out, o.Name)
 		}
