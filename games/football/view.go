@@ -52,6 +52,7 @@ type viewData struct {
 func (r *Rules) View(now time.Time) (game.View, error) {
 	g := r.game
 	st := g.Snapshot()
+	teams := g.OnField() // before the start's draw, where the roster split puts them
 	b := g.Board()
 	cells := b.Cells()
 	d := viewData{Turn: st.Turn, Over: st.Phase == rules.PhaseOver, Laps: map[string]int{}, Groups: map[string]int{}}
@@ -70,14 +71,14 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 		}
 		rc.Attack = strings.Join(att, ", ")
 		rc.Row, rc.Col = ringPlace(i, d.Side)
-		for _, t := range st.Teams {
+		for _, t := range teams {
 			if t.Cell == c.Number {
 				rc.Teams = append(rc.Teams, ringTeam{Name: t.Name, Group: t.Group})
 			}
 		}
 		d.Cells = append(d.Cells, rc)
 	}
-	for _, t := range st.Teams {
+	for _, t := range teams {
 		d.Laps[t.Name], d.Groups[t.Name] = t.Lap, t.Group
 	}
 	d.Table, _ = g.Standings()

@@ -237,9 +237,9 @@ func (g *Game) RosterGroups() []TeamStart {
 	return g.place(order)
 }
 
-// onField is the teams as they stand: before the start's draws (none made: nobody has posted),
-// where the roster split puts them (none when the split is drawn).
-func (g *Game) onField() []TeamState {
+// OnField is the teams as they stand (the state's own, read only): before the start's draws
+// (nobody has posted yet), where the roster split puts them (none when the split is drawn).
+func (g *Game) OnField() []TeamState {
 	if len(g.st.Teams) > 0 {
 		return g.st.Teams
 	}
@@ -553,7 +553,7 @@ func (g *Game) Opens(n int) (open, close time.Time, ok bool) {
 
 // Scores are the teams' numbers in roster order (after the split).
 func (g *Game) Scores() []Score {
-	teams := g.onField()
+	teams := g.OnField()
 	out := make([]Score, len(teams))
 	for i, t := range teams {
 		out[i] = Score{Team: t.Name, GoalsFor: t.GoalsFor, GoalsAgainst: t.GoalsAgainst, Points: t.Points}
@@ -573,7 +573,7 @@ func (g *Game) Standings() ([]Standing, [][]string) {
 // it, in roster order. Before the start's draws the teams stand where the roster split puts them
 // (none when the split is drawn).
 func (g *Game) AttackOptions() []AttackOption {
-	teams := g.onField()
+	teams := g.OnField()
 	var out []AttackOption
 	for i := range teams {
 		t := &teams[i]
