@@ -85,6 +85,13 @@ func play(t testing.TB, tr *Transcript) (*referee.Referee, []game.Record, []step
 	if err != nil {
 		t.Fatal(err)
 	}
+	// No game draws in its opening post (docs/fairness.md, section 7): a start's chance waits for
+	// the first player post, so the operator who chose the seed cannot foresee it.
+	for _, ev := range start.Events {
+		if d, ok := ev.(game.Drawer); ok && len(d.Drawn()) > 0 {
+			t.Errorf("the opening post drew %d numbers (%s)", len(d.Drawn()), ev.EventKind())
+		}
+	}
 	keep(start.Events)
 	last := tr.Start
 	var steps []step
