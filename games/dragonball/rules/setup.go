@@ -179,7 +179,7 @@ func (g *Game) Undrawn() bool {
 // Start makes, in the same order. The caller applies the event.
 func (g *Game) DrawBalls(at time.Time, rnd *game.Rand) (*BallsDrawn, error) {
 	if !g.Undrawn() {
-		return nil, refuse(Problem{Code: CodeGameOver, Detail: "the balls are drawn already"})
+		return nil, errf("draw the balls: nothing to draw (not open, a round played, or every ball placed)")
 	}
 	if rnd == nil {
 		return nil, errf("draw the balls: no source of chance")
