@@ -12,7 +12,7 @@ import (
 type Phase string
 
 const (
-	PhaseNew     Phase = "new"     // created; Begin (or the first Tick) splits the teams and commits the dice
+	PhaseNew     Phase = "new"     // created; Begin (at the first player post) splits the teams and commits the dice; turns may open before it
 	PhasePlaying Phase = "playing" // turns are opened and closed
 	PhaseEnding  Phase = "ending"  // no more turns; the final table waits for open questions
 	PhaseOver    Phase = "over"
@@ -132,8 +132,8 @@ type Game struct {
 }
 
 // New creates a game: settings, the board (DefaultBoard() or a parsed file) and the teams in
-// roster order. The game begins with Begin (or the first Tick), which splits the teams and
-// draws the first die mapping.
+// roster order. The game begins with Begin (the plug-in calls it at the first player post),
+// which splits the teams and draws the first die mapping; the clock never draws.
 func New(settings Settings, board *Board, teams []Team) (*Game, error) {
 	if board == nil {
 		return nil, fmt.Errorf("football: new game: no board")
