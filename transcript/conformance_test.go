@@ -58,7 +58,8 @@ type step struct {
 	undoableEvent bool
 	chain         []game.Link // the chain before the post
 	// drew: the post fixed the game's start draws (game.StartDrawer), made before it is judged
-	// whatever its verdict; their events lead out.Events.
+	// whatever its verdict; their events lead out.Events (one event in every game today: the
+	// first event that records draws).
 	drew int
 }
 
