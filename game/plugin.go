@@ -143,8 +143,10 @@ type ClockStarter interface {
 	Clock() string
 }
 
-// Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
-// Open once, when the game starts, before it renders the opening post.
+// Opener is Rules whose start needs events (a starting position): the referee calls Open once,
+// when the game starts, before it renders the opening post. Open draws nothing: the opening post
+// comes before any player post, so chance there would be the operator's to foresee; a start that
+// needs chance is a StartDrawer.
 type Opener interface {
 	Open(at time.Time, rnd *Rand) ([]Event, error)
 }

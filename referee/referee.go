@@ -461,6 +461,11 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 		if err := checkDrawn(rnd); err != nil {
 			return game.Outcome{}, err
 		}
+		if rnd.Next() > r.draws {
+			// Before any player post the only entropy is the committed seed (docs/fairness.md,
+			// section 7): the start's chance waits for the first post (game.StartDrawer).
+			return game.Outcome{}, fmt.Errorf("judge: start: the game drew %d numbers for its opening post; a start's chance waits for the first player post (game.StartDrawer)", rnd.Next()-r.draws)
+		}
 		if err := r.commit(evs); err != nil {
 			return game.Outcome{}, err
 		}
