@@ -7,7 +7,8 @@ import (
 
 // threadOf replays an example and gives the thread as a forum shows it, as a transcript.
 // A Dragonball thread (orders sent privately, reports in the thread) verifies with its seed
-// (settings.seed 7 in the example): the balls' start and the rounds' draws are re-derived.
+// (settings.seed 7 in the example): the balls' start draws (made under the chain after the first
+// player post) and the rounds' draws are re-derived.
 func TestDragonballThreadVerifies(t *testing.T) {
 	tr := threadOf(t, "../games/dragonball/examples/dragonball-score.yaml")
 	rep, err := Thread(tr, "7", "transcript")
@@ -20,7 +21,7 @@ func TestDragonballThreadVerifies(t *testing.T) {
 	var starts, rounds int
 	for _, l := range rep.Lines {
 		switch {
-		case strings.HasPrefix(l.Text, "draw ") && strings.Contains(l.Text, "dragonball.game_started"):
+		case strings.HasPrefix(l.Text, "draw ") && strings.Contains(l.Text, "dragonball.balls_drawn") && strings.Contains(l.Text, "chain after post 1,"):
 			starts++
 		case strings.HasPrefix(l.Text, "draw ") && strings.Contains(l.Text, "dragonball.round_resolved"):
 			rounds++

@@ -74,6 +74,30 @@ func TestPublicCheck(t *testing.T) {
 			if len(chained) == 0 {
 				t.Fatal("no player post in the chain")
 			}
+			// The first player's post fixed the start's draws (Dragonball's balls, football's
+			// groups and first table): changed, its chain link fails, and so does the start's
+			// first draw, made under it.
+			if strings.HasPrefix(file, "dragonball") || strings.HasPrefix(file, "football") {
+				first := chained[0]
+				ps := make([]PublicPost, len(posts))
+				copy(ps, posts)
+				ps[first].Text += "!"
+				rep, err := Public(ps, bot, known)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := failures(rep)
+				if len(f) == 0 || !strings.Contains(f[0], "post "+posts[first].ID+" ") {
+					t.Errorf("the first player's post changed: the first failure does not name it:\n%s", strings.Join(f, "\n"))
+				}
+				start := false
+				for _, l := range f {
+					start = start || strings.HasPrefix(l, "draw 0 (after post "+posts[first].ID+")")
+				}
+				if !start {
+					t.Errorf("the first player's post changed: draw 0, made under it, still passes:\n%s", rep)
+				}
+			}
 			mid := chained[len(chained)/2]
 			tamper("a player's post", func(ps []PublicPost) { ps[mid].Text += " (исправлено)" }, "post "+posts[mid].ID+" ")
 			tamper("a player's post left out", func(ps []PublicPost) {

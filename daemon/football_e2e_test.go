@@ -108,7 +108,7 @@ func playFootball(t *testing.T, crashStep int, crashAt string) *table {
 func checkFootball(t *testing.T, g *table, pids map[int]int) {
 	t.Helper()
 	posts := g.botPosts(t)
-	if !strings.Contains(posts[0], "Футбольная игра с кубиком начинается") || withText(posts, "Команды разделены на группы") == "" {
+	if !strings.Contains(posts[0], "Футбольная игра с кубиком начинается") || withText(posts, "Жеребьёвка по первому посту игрока: таблица кубика составлена") == "" || strings.Contains(posts[0], "Отпечаток таблицы") {
 		t.Errorf("no opening post:\n%s", posts[0])
 	}
 	for _, i := range []int{0, 10} {

@@ -25,6 +25,7 @@ func TestMasterDragonballE2E(t *testing.T) {
 			b := newBoard(t, time.Date(2026, 12, 1, 10, 0, 0, 0, msk), dbUsers, "Драконбол")
 			g := b.game(t, "db", "gm-bot", 1, dbGame)
 			g.settle(t)
+			hello(t, b, g)
 			for _, o := range dbOrders {
 				if o.day == 1 {
 					b.set(1, o.at)
@@ -133,6 +134,7 @@ func TestMasterReloadAnnounced(t *testing.T) {
 	b := newBoard(t, time.Date(2026, 12, 1, 10, 0, 0, 0, msk), dbUsers, "Драконбол")
 	g := b.game(t, "db", "gm-bot", 1, dbGame)
 	g.settle(t)
+	hello(t, b, g)
 	reload := func(gameYAML string, was string) {
 		t.Helper()
 		old := g.cfg
@@ -264,5 +266,18 @@ func TestZoneInBotTimes(t *testing.T) {
 		if got := strings.Contains(body, "20:00 (MSK)"); got != c.want {
 			t.Errorf("forum zone %s: the zone's name beside 20:00: %v, want %v:\n%s", c.forumZone, got, c.want, body)
 		}
+	}
+}
+
+// hello is a player's first post in the Dragonball thread at 10:30: the balls' start draws wait
+// for it (no round is due before them), and the reply announces them.
+func hello(t *testing.T, b *board, g *table) {
+	t.Helper()
+	b.set(1, "10:30")
+	g.post(t, "Джинни", "Всем удачи!")
+	b.clock.Advance(30 * time.Second)
+	g.settle(t)
+	if withText(g.botPosts(t), "Жеребьёвка мячей по первому посту игрока") == "" {
+		t.Fatalf("the first post drew no balls:\n%s", strings.Join(g.botPosts(t), "\n---\n"))
 	}
 }

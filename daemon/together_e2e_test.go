@@ -231,8 +231,15 @@ func TestGamesInOneProcess(t *testing.T) {
 // chain's posts (ids and heads).
 var chainDependent = regexp.MustCompile(`((?:Вопрос дня[^:\n]*|` + regexp.QuoteMeta(strings.TrimSuffix(referee.ChainLead, ":")) + `):(?:\[/b\])?) [^\n]*`)
 
+// chainDrawn is what the start's draws and later ones decided, which depends on the chain's
+// post ids too since the start's draws wait for the first player post (issue 20): football's die
+// tables (their commitments, salts and faces) and the draws listed at the reveal.
+var chainDrawn = regexp.MustCompile(`[0-9a-f]{64}|Соль: [0-9a-f]+|(?m)^[ \t]*(?:\d+:\d+[ \t]+)+\d+:\d+[ \t]*$|\d+:\d+:\d+@\d+`)
+
 // drawnMasked masks what depends on the chain's post ids in a thread.
-func drawnMasked(s string) string { return chainDependent.ReplaceAllString(s, "$1 …") }
+func drawnMasked(s string) string {
+	return strings.TrimSpace(chainDrawn.ReplaceAllString(chainDependent.ReplaceAllString(s, "$1 …"), "…"))
+}
 
 // verifyAsGuest reads a finished game's thread as a guest (no login) through the mybb dialect and
 // checks it from its public posts alone (audit.Public), merged posts in their parts as judged.

@@ -209,5 +209,12 @@ func replyLine(s string) string {
 	if len(line) > 120 {
 		line = line[:120] // firstLine cuts long lines with an ellipsis
 	}
+	// What the draws decided differs (the chain holds the forum's post ids, not the transcript's
+	// indexes): the start's draw announced, a face rolled.
+	for _, cut := range []string{":[/b] ", " — на кубике "} {
+		if i := strings.Index(string(line), cut); i >= 0 && strings.HasPrefix(string(line), "[b]Жеребьёвка") == (cut == ":[/b] ") {
+			return string(line)[:i]
+		}
+	}
 	return string(line)
 }

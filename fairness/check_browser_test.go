@@ -275,6 +275,20 @@ func TestCheckPageDrawsFile(t *testing.T) {
 				t.Fatalf("honest chain: %v, %q", ch, cm)
 			}
 
+			// The start's draws wait for the first player post: none is made under H_0, and
+			// changing that post fails its chain row and the start's first draw on the page.
+			if f.Draws[0].K != 1 {
+				t.Fatalf("the game's first draw was made after chain post %d, want 1 (the first player post)", f.Draws[0].K)
+			}
+			first := *f
+			first.Chain = append([]fairness.ChainPost(nil), f.Chain...)
+			first.Chain[0].Text += "!"
+			paste(&first)
+			rows, _, _ = verdicts(t, p)
+			if ch := chainRows(); ch[0] != "fail" || rows[0] != "fail" {
+				t.Errorf("the first player's post changed: chain post 1 %s, the start's draw 0 %s; want both fail", ch[0], rows[0])
+			}
+
 			// A player's post changed: the chain fails from it on, the draws after it fail.
 			k := len(f.Chain) / 2
 			bad := *f

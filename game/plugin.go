@@ -144,10 +144,24 @@ type ClockStarter interface {
 	Clock() string
 }
 
-// Opener is Rules whose start needs events (a start position drawn by chance): the referee calls
-// Open once, when the game starts, before it renders the opening post.
+// Opener is Rules whose start needs events (a starting position): the referee calls Open once,
+// when the game starts, before it renders the opening post. Open draws nothing: the opening post
+// comes before any player post, so chance there would be the operator's to foresee; a start that
+// needs chance is a StartDrawer.
 type Opener interface {
 	Open(at time.Time, rnd *Rand) ([]Event, error)
+}
+
+// StartDrawer is Rules whose start needs chance the operator must not be able to foresee (a
+// random group split, a first die table, the balls' directions): those draws wait for the first
+// public entropy made after the commitment, the first post of a player in the thread. After
+// absorbing a thread post into the chain, and before judging it, the referee asks StartPending;
+// while it is true it calls DrawStart with the game's source of chance (the chain includes that
+// post), commits the events and puts their messages (Messages) first in the reply to the post
+// (docs/fairness.md, section 4). A setup that leaves nothing to draw reports false from the start.
+type StartDrawer interface {
+	StartPending() bool
+	DrawStart(at time.Time, rnd *Rand) ([]Event, error)
 }
 
 // PrivateExpecter is Rules that know when a private message can matter to the game (a private

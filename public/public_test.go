@@ -171,11 +171,18 @@ func TestRateLimit(t *testing.T) {
 // round's deadline holds no part of either team's orders, only who has sent them.
 func TestNoOrdersBeforeTheDeadline(t *testing.T) {
 	e := newEnv(t, "games/dragonball/examples/dragonball-score.yaml")
-	deadline, ok := e.ref.NextTimer(e.tr.Start)
+	// The first round's deadline is the first after the balls' draw, at the first player post in
+	// the thread.
+	first := 0
+	for first < len(e.tr.Posts) && e.tr.Posts[first].Private {
+		first++
+	}
+	e.play(t, first+1)
+	deadline, ok := e.ref.NextTimer(e.tr.Posts[first].At)
 	if !ok {
 		t.Fatal("no deadline")
 	}
-	to := 0
+	to := first + 1
 	for to < len(e.tr.Posts) && e.tr.Posts[to].At.Before(deadline) {
 		to++
 	}

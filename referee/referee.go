@@ -478,6 +478,11 @@ func (r *Referee) Start(at time.Time) (game.Outcome, error) {
 		if err := checkDrawn(rnd); err != nil {
 			return game.Outcome{}, err
 		}
+		if rnd.Next() > r.draws {
+			// Before any player post the only entropy is the committed seed (docs/fairness.md,
+			// section 7): the start's chance waits for the first post (game.StartDrawer).
+			return game.Outcome{}, fmt.Errorf("judge: start: the game drew %d numbers for its opening post; a start's chance waits for the first player post (game.StartDrawer)", rnd.Next()-r.draws)
+		}
 		if err := r.commit(evs); err != nil {
 			return game.Outcome{}, err
 		}
@@ -511,9 +516,55 @@ func (r *Referee) isBot(name string) bool {
 // the game's chain first (Outcome.Link), whatever its verdict.
 func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
 	link := r.absorb(in)
+	drawn, err := r.drawStart(link, in)
+	if err != nil {
+		return game.Outcome{Link: link}, err
+	}
 	out, err := r.judge(in)
 	out.Link = link
-	return out, err
+	return lead(drawn, out), err
+}
+
+// drawStart makes the start's draws the game deferred (game.StartDrawer) when link is the post
+// that fixed the entropy they wait for: the events, committed, and the messages announcing them.
+func (r *Referee) drawStart(link *game.Link, in game.Input) (game.Outcome, error) {
+	sd, ok := r.rules.(game.StartDrawer)
+	if link == nil || !ok || !sd.StartPending() {
+		return game.Outcome{}, nil
+	}
+	evs, failed, err := r.chance(in.At, func(rnd *game.Rand) ([]game.Event, error) { return sd.DrawStart(r.gameTime(in.At), rnd) })
+	if failed != nil {
+		return game.Outcome{}, fmt.Errorf("judge: the start's draws at post %s: %w", in.PostID, failed)
+	}
+	if err != nil {
+		return game.Outcome{}, err
+	}
+	out, err := r.accepted(nil, evs)
+	if err != nil {
+		return game.Outcome{}, fmt.Errorf("judge: the start's draws at post %s: %w", in.PostID, err)
+	}
+	return out, nil
+}
+
+// lead puts the start's draws (drawn: their events and announcement) ahead of the outcome of
+// the post that fixed them: the events first, the announcement at the head of the reply in the
+// thread (its own post when the reply has none).
+func lead(drawn, out game.Outcome) game.Outcome {
+	if len(drawn.Events) == 0 && len(drawn.Messages) == 0 {
+		return out
+	}
+	out.Events = append(drawn.Events, out.Events...)
+	msgs := drawn.Messages
+	for i, m := range out.Messages {
+		if n := len(msgs); n > 0 && m.To == "" && msgs[n-1].To == "" && len(msgs[n-1].Attachments) == 0 && msgs[n-1].Clock == "" {
+			m.Body = msgs[n-1].Body + "\n\n" + m.Body
+			msgs = msgs[:n-1]
+			out.Messages[i] = m
+			break
+		}
+	}
+	out.Messages = append(msgs, out.Messages...)
+	return out
 }
 
 func (r *Referee) judge(in game.Input) (game.Outcome, error) {

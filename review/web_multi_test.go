@@ -15,6 +15,7 @@ import (
 
 	"forumgm/forum"
 	"forumgm/game"
+	"forumgm/parser"
 	"forumgm/referee"
 	"forumgm/store"
 )
@@ -78,8 +79,9 @@ func newMultiEnv(t *testing.T) *multiEnv {
 		Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName, annaName}, Location: msk}
 	fb := &Review{Store: st, Game: footballID, NewReferee: reviewRef(footballFactory(t)), Now: clock, Moderators: []string{modName},
 		Caps: forum.Capabilities{PrivateMessages: true}, Allowed: []string{modName}, Location: yekt}
-	// Both games started at 19:00 Moscow time: their opening posts queued (the football quiz
-	// logs its start; Crusade has no event before the first move).
+	// Both games started at 19:00 Moscow time: their opening posts queued, and a football player
+	// said hello at once (the quiz logs its start's draws at the first player post; Crusade has
+	// no event before the first move).
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	for _, g := range []struct {
 		kind   string
@@ -103,6 +105,23 @@ func newMultiEnv(t *testing.T) *multiEnv {
 		}
 		if err := st.Commit(ctx, cm); err != nil {
 			t.Fatal(err)
+		}
+		if g.kind == "football" {
+			post := parser.FromBBCode("Готовы!")
+			post.ID, post.Author, post.Time = "5", "Петя", start
+			in := game.Input{Source: game.Thread, PostID: post.ID, Author: post.Author, At: start, Post: post}
+			out, err := ref.Judge(in)
+			if err != nil || len(out.Events) == 0 {
+				t.Fatalf("football's first post: %v, %d events", err, len(out.Events))
+			}
+			cm := store.Commit{Game: g.rv.Game, At: start, Cause: store.PostCause(store.SourceThread, in.PostID),
+				Post: &store.Judgement{Source: store.SourceThread, Post: in.Post, Verdict: store.VerdictIgnored}}
+			if err := cm.Fill(out, &in, store.Notify{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Commit(ctx, cm); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	web, err := NewWeb(WebOptions{Accounts: []Account{{Name: modName, Password: modPass}, {Name: annaName, Password: annaPass}}, Location: time.UTC, Games: known}, cr, fb)

@@ -936,3 +936,20 @@ func (r *Rules) Adjust(target string, amount int, reason string) (any, error) {
 	}
 	return nil, errors.New("signup: adjust: the game has not begun")
 }
+
+// StartPending reports whether the game's start draws wait for the first player post
+// (game.StartDrawer): once play has begun, as the game says; never during the sign-up (the teams
+// are not formed yet, so there is nothing to draw).
+func (r *Rules) StartPending() bool {
+	sd, ok := r.inner.(game.StartDrawer)
+	return r.phase == playing && ok && sd.StartPending()
+}
+
+// DrawStart makes the game's start draws (StartPending).
+func (r *Rules) DrawStart(at time.Time, rnd *game.Rand) ([]game.Event, error) {
+	sd, ok := r.inner.(game.StartDrawer)
+	if r.phase != playing || !ok {
+		return nil, fmt.Errorf("signup: the game has no start draws to make now")
+	}
+	return sd.DrawStart(at, rnd)
+}

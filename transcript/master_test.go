@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"forumgm/game"
+	"forumgm/parser"
+	"forumgm/referee"
 )
 
 // The game master's powers replay as the example transcripts write them: announced in the
@@ -168,6 +170,7 @@ func TestMasterRefusals(t *testing.T) {
 			if _, err := ref.Start(tr.Start); err != nil {
 				t.Fatal(err)
 			}
+			ready(t, ref, tr)
 			before, _ := ref.NextTimer(at(1, 12, 0))
 			c.cmd.By = "Модератор"
 			_, err = ref.Moderate(c.cmd)
@@ -184,6 +187,7 @@ func TestMasterRefusals(t *testing.T) {
 	if _, err := ref.Start(tr.Start); err != nil {
 		t.Fatal(err)
 	}
+	ready(t, ref, tr)
 	if _, err := ref.Moderate(game.ModCommand{Action: game.ModHoliday, By: "m", Day: at(2, 10, 0), At: at(1, 12, 0)}); err != nil {
 		t.Fatal(err)
 	}
@@ -201,6 +205,21 @@ func TestMasterRefusals(t *testing.T) {
 	}
 }
 
+// ready is the first player post in the thread (the transcript's first poster who plays says
+// hello at the start): a game's start draws wait for it (game.StartDrawer).
+func ready(t *testing.T, ref *referee.Referee, tr *Transcript) {
+	t.Helper()
+	for _, p := range tr.Posts {
+		if ref.Plays(p.Author) {
+			if _, err := ref.Judge(game.Input{Source: game.Thread, PostID: "ready", Author: p.Author, At: tr.Start, Post: parser.FromBBCode("Готовы!")}); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatal("no player posts in the transcript")
+}
+
 // Dragonball's rounds may resolve every N hours or minutes from midnight (issue 21, item 3): the
 // opening post says so, and the rounds resolve at those times.
 func TestDragonballEvery(t *testing.T) {
@@ -211,6 +230,7 @@ teams:
   - {name: Грифоны, side: A, players: [Гарри, Рон], handler: Гарри}
   - {name: Змеи, side: B, players: [Драко, Крэбб], handler: Драко}
 posts:
+  - {author: Рон, at: 2026-12-01T10:30:00+03:00, text: "Готовы!"}
   - {author: Гарри, at: 2026-12-01T11:00:00+03:00, private: true, text: "Такт 1: 17 в2"}
 until: 2026-12-02T03:00:00+03:00
 `

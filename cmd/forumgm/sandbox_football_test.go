@@ -51,15 +51,21 @@ func TestSandboxFootballOpens(t *testing.T) {
 		return ""
 	}
 	opening := waitPost("gm-bot", "Футбольная игра с кубиком начинается")
-	for _, want := range []string{"«Команда 3» — группа 2", "Отпечаток таблицы кубика", "на ход 3 минуты"} {
+	for _, want := range []string{"«Команда 3» — группа 2", "Жеребьёвка — по первому посту игрока", "на ход 3 минуты"} {
 		if !strings.Contains(opening, want) {
 			t.Errorf("the opening post lacks %q:\n%s", want, opening)
 		}
 	}
+	if strings.Contains(opening, "Отпечаток таблицы кубика") {
+		t.Errorf("the opening post commits to a die table drawn before any player post:\n%s", opening)
+	}
 	if _, _, err := sb.board.Reply(ctx, "Петя", 1, "помощь"); err != nil {
 		t.Fatal(err)
 	}
-	waitPost("gm-bot", "Как ходить")
+	// The first player post fixes the start's draw: the reply to it commits to the table first.
+	if help := waitPost("gm-bot", "Как ходить"); !strings.Contains(help, "Отпечаток таблицы кубика") {
+		t.Errorf("the reply to the first player post does not commit to the die table:\n%s", help)
+	}
 	if err := sb.board.SendPM(ctx, "Вася", "gm-bot", "вопрос", "привет, как дела?"); err != nil {
 		t.Fatal(err)
 	}

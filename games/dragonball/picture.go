@@ -65,7 +65,7 @@ func fieldOf(st *rules.State, fire map[string][]int, teams [2]rules.Team, title 
 		switch {
 		case b.Status == rules.BallHeld:
 			f.Balls = append(f.Balls, picture.Ball{Colour: string(b.Color), Held: true})
-		case b.Status == rules.BallFree && b.Visible:
+		case b.Status == rules.BallFree && b.Visible && b.Height > 0: // no height: not drawn yet
 			f.Balls = append(f.Balls, picture.Ball{Colour: string(b.Color), Cell: int(b.Cell), Height: b.Height})
 		}
 	}

@@ -269,17 +269,33 @@ type Rules struct {
 }
 
 var (
-	_ game.Rules     = (*Rules)(nil)
-	_ game.Opener    = (*Rules)(nil)
-	_ game.Sandboxed = Game{}
+	_ game.Rules       = (*Rules)(nil)
+	_ game.Opener      = (*Rules)(nil)
+	_ game.StartDrawer = (*Rules)(nil)
+	_ game.Sandboxed   = Game{}
 )
 
 // Game is the engine, for queries.
 func (r *Rules) Game() *rules.Game { return r.game }
 
-// Open starts the game: the starting position, with the balls' directions and heights drawn.
-func (r *Rules) Open(at time.Time, rnd *game.Rand) ([]game.Event, error) {
-	return r.game.Start(at, rnd)
+// Open starts the game: the starting position, the balls' directions and heights the deployment
+// leaves open not drawn yet (DrawStart). It draws nothing.
+func (r *Rules) Open(at time.Time, _ *game.Rand) ([]game.Event, error) {
+	return r.game.Open(at)
+}
+
+// StartPending reports whether the balls' start draws wait for the first player post.
+func (r *Rules) StartPending() bool { return r.game.Undrawn() }
+
+// DrawStart draws the free balls' open directions and heights at the first player post in the
+// thread (game.StartDrawer): that post is in the chain they use, and the reply announces them.
+// The first round's deadline is the first after it.
+func (r *Rules) DrawStart(at time.Time, rnd *game.Rand) ([]game.Event, error) {
+	ev, err := r.game.DrawBalls(at, rnd)
+	if err != nil {
+		return nil, err
+	}
+	return []game.Event{ev}, nil
 }
 
 // Decide judges an intent. On a forum without private messages orders in the thread count as
@@ -389,7 +405,7 @@ func (r *Rules) Required() []string {
 	names := append([]string(nil), game.RefereeTemplates...)
 	return append(names, "orders", "refused", "report", "final", "game_ended", "problem", "happening",
 		"field", "score", "tact_order", "dragon_order", "cells", "ball", "Ball", "effect", "moves",
-		"deadline", "where_orders", "example", "picture_title", "start_picture_title")
+		"deadline", "where_orders", "example", "picture_title", "start_picture_title", "balls_drawn")
 }
 
 // Messages renders what an event causes: orders are confirmed to their author (privately when
@@ -424,6 +440,8 @@ func (r *Rules) Messages(c game.Context, ev game.Event) ([]game.Message, error) 
 		name = "final"
 	case *rules.GameEnded:
 		name = "game_ended"
+	case *rules.BallsDrawn:
+		name = "balls_drawn"
 	case *rules.PlayerReplaced:
 		name = "player_replaced"
 	case *rules.PlayerRemoved:
@@ -497,6 +515,8 @@ type View struct {
 	// Due is when the round the orders are for is played ("2 декабря в 23:00"; "" when the
 	// template is not about orders): an acknowledgement says by when a replacement counts.
 	Due string
+	// Undrawn: the balls' start draws still wait for the first player post.
+	Undrawn bool
 }
 
 // OrdersExample is three tacts of orders a player can send now: a step to a neighbouring cell,
@@ -559,8 +579,16 @@ func (r *Rules) view(c game.Context) *View {
 		v.Lines = ls
 	}
 	v.Example = v.example()
-	if e, ok := c.Event.(*rules.OrdersAccepted); ok {
-		if due, ok := r.game.NextTimer(e.At); ok {
+	v.Undrawn = r.game.Undrawn()
+	var at time.Time
+	switch e := c.Event.(type) {
+	case *rules.OrdersAccepted:
+		at = e.At
+	case *rules.BallsDrawn:
+		at = e.At
+	}
+	if !at.IsZero() {
+		if due, ok := r.game.NextTimer(at); ok {
 			d := c.RealTime(due).In(v.Settings.Location) // the master may have moved it
 			v.Due = fmt.Sprintf("%d %s в %s", d.Day(), monthsGen[d.Month()-1], d.Format("15:04"))
 		}

@@ -2,6 +2,7 @@ package dragonball
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -48,7 +49,19 @@ type ref struct {
 
 func (r *ref) rules() *Rules { return r.Referee.Rules().(*Rules) }
 
+// newRef is a started referee whose first player has said hello in the thread: the balls'
+// start draws are made (they wait for the first player post).
 func newRef(t testing.TB, src string, mut ...func(*game.Spec, *referee.Options)) *ref {
+	t.Helper()
+	r, sp, setup := openRef(t, src, mut...)
+	if len(setup.Players) > 0 {
+		r.send(setup.Players[0], false, sp.Start, "Готовы!")
+	}
+	return r
+}
+
+// openRef is a started referee before any player post: the balls are not drawn yet.
+func openRef(t testing.TB, src string, mut ...func(*game.Spec, *referee.Options)) (*ref, game.Spec, *game.Setup) {
 	t.Helper()
 	sp := specOf(t, src)
 	opt := referee.Options{Bot: "gm-bot", Seed: "1", Salt: "s"}
@@ -67,7 +80,7 @@ func newRef(t testing.TB, src string, mut ...func(*game.Spec, *referee.Options))
 	if _, err := r.Start(sp.Start); err != nil {
 		t.Fatal(err)
 	}
-	return &ref{Referee: r, t: t}
+	return &ref{Referee: r, t: t}, sp, setup
 }
 
 func (r *ref) send(author string, private bool, when time.Time, text string) game.Outcome {
@@ -472,6 +485,22 @@ func TestSandboxDeadline(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		if _, ok := rules.NextTimer(now); ok {
+			t.Errorf("opened at %v: a round is due before the balls are drawn", now)
+		}
+		sd := rules.(game.StartDrawer)
+		if !sd.StartPending() {
+			t.Fatal("the sandbox's balls need no draw")
+		}
+		drawn, err := sd.DrawStart(now, game.NewRand("1", 0, game.Mix{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range drawn {
+			if err := rules.Apply(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
 		next, ok := rules.NextTimer(now)
 		if lead := next.Sub(now); !ok || lead < sandboxLead || lead > sandboxLead+time.Minute {
 			t.Errorf("opened at %v: the first round resolves at %v", now, next)
@@ -517,5 +546,85 @@ func TestOrdersAcknowledgementGivesDeadline(t *testing.T) {
 	}
 	if out.Verdict != game.Accepted || !strings.Contains(out.Messages[0].Body, "Раунд 2 разыгрывается 2 декабря в 23:00 по Москве") {
 		t.Fatalf("round 2: %s %+v", out.Verdict, out.Messages)
+	}
+}
+
+// TestStartDrawsFollowTheFirstPost: the free balls' directions and heights are drawn at the first
+// player post in the thread, not in the opening post: two games with the same seed whose first
+// posts differ draw different balls; before the first post the opening post shows no height, no
+// round is due and a private message does not draw; a deployment that leaves nothing open draws
+// nothing.
+func TestStartDrawsFollowTheFirstPost(t *testing.T) {
+	first := func(text string) (*ref, game.Outcome) {
+		t.Helper()
+		r, sp, _ := openRef(t, teamsYAML)
+		if !r.rules().StartPending() {
+			t.Fatal("the balls are drawn before any post")
+		}
+		if _, ok := r.NextTimer(sp.Start); ok {
+			t.Error("a round is due before the balls are drawn")
+		}
+		if out := r.send("Гарри", true, at(1, 12, 5), "Такт 1: 2 в2"); len(out.Events) != 1 || !r.rules().StartPending() {
+			t.Errorf("a private message drew the balls: %d events", len(out.Events))
+		}
+		out := r.send("Рон", false, at(1, 12, 10), text)
+		if r.rules().StartPending() || len(out.Events) == 0 {
+			t.Fatalf("the first post in the thread did not draw the balls")
+		}
+		return r, out
+	}
+	r1, o1 := first("Готовы!")
+	_, o2 := first("Готовы!!")
+	d1, ok1 := o1.Events[0].(*rules.BallsDrawn)
+	d2, ok2 := o2.Events[0].(*rules.BallsDrawn)
+	if !ok1 || !ok2 || len(d1.Balls) != 5 {
+		t.Fatalf("first events: %T %T", o1.Events[0], o2.Events[0])
+	}
+	if d1.Draws[0].K != 1 {
+		t.Errorf("the balls were drawn under chain position %d, want 1", d1.Draws[0].K)
+	}
+	if reflect.DeepEqual(d1.Balls, d2.Balls) {
+		t.Errorf("the same seed with different first posts drew the same balls: %+v", d1.Balls)
+	}
+	body := o1.Messages[0].Body
+	if !strings.Contains(body, "Жеребьёвка мячей по первому посту игрока") || !strings.Contains(body, fmt.Sprintf("%s — клетка %d, в%d", d1.Balls[0].Color, d1.Balls[0].Cell, d1.Balls[0].Height)) {
+		t.Errorf("the reply to the first post announces the balls:\n%s", body)
+	}
+	if next, ok := r1.NextTimer(at(1, 12, 10)); !ok || !next.After(at(1, 12, 10)) {
+		t.Errorf("no round after the draw: %v %v", next, ok)
+	}
+
+	// the opening post: no drawn height, the draw announced
+	setup, err := Game{}.Setup(specOf(t, teamsYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, _ := referee.New(setup, referee.Options{Bot: "gm-bot", Seed: "1", Salt: "s"})
+	open, err := rf.Start(at(1, 12, 0))
+	if err != nil || len(open.Events) != 1 || len(open.Events[0].(game.Drawer).Drawn()) != 0 {
+		t.Fatalf("start: %v, %d events, drew something", err, len(open.Events))
+	}
+	if b := open.Messages[0].Body; !strings.Contains(b, "высота — по жеребьёвке") || !strings.Contains(b, "Жеребьёвка мячей — по первому посту") {
+		t.Errorf("the opening post:\n%s", b)
+	}
+
+	// everything deployed: nothing to draw, rounds run from the start
+	full := teamsYAML + `deployment:
+  balls:
+    чёрный: {cell: 106, height: 1, dir: e}
+    зелёный: {cell: 106, height: 2, dir: w}
+    голубой: {cell: 106, height: 3, dir: se}
+    красный: {cell: 106, height: 1, dir: sw}
+    жёлтый: {cell: 106, height: 2, dir: ne}
+`
+	rd, sp, _ := openRef(t, full)
+	if rd.rules().StartPending() {
+		t.Error("a full deployment waits for a draw")
+	}
+	if _, ok := rd.NextTimer(sp.Start); !ok {
+		t.Error("a full deployment has no round")
+	}
+	if out := rd.send("Рон", false, at(1, 12, 10), "Готовы!"); len(out.Events) != 0 {
+		t.Errorf("a full deployment drew at the first post: %d events", len(out.Events))
 	}
 }

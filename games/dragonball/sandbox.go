@@ -48,6 +48,7 @@ func sandboxAt(now time.Time) game.SandboxGame {
   settings: {deadline: "%s", rounds: 3}
 `, deadline, deadline),
 		Try: []string{
+			"First reply in the thread as any player (any text:  Готовы!): the balls are drawn then, no round before.",
 			"Log in as Гарри and send gm-bot a private message:  Такт 1: 17 в2  (and  Дракон такт 1: вперёд)",
 			"The answer (the orders as understood, or each refused line with the reason) comes within seconds.",
 			fmt.Sprintf("The round resolves at %s Moscow time, ten minutes after the sandbox opened: the report", deadline),

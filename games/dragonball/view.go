@@ -120,7 +120,11 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 		}
 	}
 	for _, b := range st.Balls {
-		if b.Status == rules.BallFree && b.Visible { // the invisible yellow ball stays hidden
+		switch {
+		case b.Status != rules.BallFree || !b.Visible: // the invisible yellow ball stays hidden
+		case b.Height == 0: // the start's draw waits for the first player post
+			d.FreeBalls = append(d.FreeBalls, fmt.Sprintf("%s: клетка %d, высота — по жеребьёвке", b.Color, b.Cell))
+		default:
 			d.FreeBalls = append(d.FreeBalls, fmt.Sprintf("%s: клетка %d, высота %d", b.Color, b.Cell, b.Height))
 		}
 	}

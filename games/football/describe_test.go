@@ -19,7 +19,7 @@ func TestDescribe(t *testing.T) {
 		ev   game.Event
 		want string
 	}{
-		{&rules.GameStarted{}, "игра началась"},
+		{&rules.GameStarted{}, "жеребьёвка по первому посту игрока"},
 		{&rules.TurnOpened{Turn: 2}, "ход 2 открыт"},
 		{&rules.Rolled{Turn: 2, Team: "Команда 1", Number: 58, Author: "a"}, "ход 2: бросок «Команда 1», число 58 (a)"},
 		{&rules.AttackDeclared{Turn: 2, Team: "A", Target: "B", Author: "a"}, "атака «A» на «B»"},

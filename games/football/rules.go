@@ -18,22 +18,27 @@ type Rules struct {
 	game        *rules.Game
 	tmpl        *templates.Set
 	noPM        bool
-	teams       []string           // the teams' names, for the grammar's attack targets
-	started     *rules.GameStarted // the groups and the first die table (the opening post shows them)
+	teams       []string // the teams' names, for the grammar's attack targets
 }
 
 var (
-	_ game.Rules    = (*Rules)(nil)
-	_ game.Opener   = (*Rules)(nil)
-	_ game.Verifier = (*Rules)(nil)
+	_ game.Rules       = (*Rules)(nil)
+	_ game.StartDrawer = (*Rules)(nil)
+	_ game.Verifier    = (*Rules)(nil)
 )
 
 // Game is the engine, for queries.
 func (r *Rules) Game() *rules.Game { return r.game }
 
-// Open begins the game in the opening post: the teams are split into groups and the first die
-// table is drawn and committed, so both are public before turn 1.
-func (r *Rules) Open(at time.Time, rnd *game.Rand) ([]game.Event, error) {
+// StartPending reports whether the start's draws (the groups when group_split is random, the
+// first die table) are still to be made: until the first player post in the thread. A game that
+// ended before anyone posted draws nothing.
+func (r *Rules) StartPending() bool { return r.game.Phase() == rules.PhaseNew }
+
+// DrawStart makes the start's draws at the first player post (game.StartDrawer): the teams are
+// split into groups and the first die table is drawn, with that post in the chain, and committed
+// in the reply to it, before any of its numbers is named (the post itself is judged after).
+func (r *Rules) DrawStart(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	ev, err := r.game.Begin(at, rnd)
 	if err != nil {
 		return nil, err
@@ -51,17 +56,6 @@ func (r *Rules) Decide(in game.Act) ([]game.Event, error) {
 		}
 	}
 	return r.game.Decide(in)
-}
-
-// Apply folds an event (and keeps the start for the opening post).
-func (r *Rules) Apply(ev game.Event) error {
-	if err := r.game.Apply(ev); err != nil {
-		return err
-	}
-	if s, ok := ev.(*rules.GameStarted); ok {
-		r.started = s
-	}
-	return nil
 }
 
 // Title is the game's Russian name.
@@ -143,14 +137,10 @@ func (r *Rules) awaitsAnswer(in game.Input) bool {
 	return !ts.LastDeadline.IsZero() && in.At.Before(ts.LastDeadline.Add(duration(r.game.Settings().QuestionTime)))
 }
 
-// Say renders a template for a situation the referee reaches; the opening post shows the groups
-// and the die table's commitment.
+// Say renders a template for a situation the referee reaches; the opening post says that the
+// groups and the first die table are drawn at the first player post.
 func (r *Rules) Say(name string, c game.Context) (string, error) {
-	v := r.view(c)
-	if name == game.SayStart && v.Event == nil && r.started != nil {
-		v.Event = r.started
-	}
-	return r.tmpl.Render(name, v)
+	return r.tmpl.Render(name, r.view(c))
 }
 
 // Refusal explains the engine's refusal. None is quiet: every post is answered (a bare private
@@ -433,6 +423,20 @@ func (v *View) Window() time.Duration { return duration(v.game.Settings().Window
 
 // QuestionTime is how long a captain has to answer a question.
 func (v *View) QuestionTime() time.Duration { return duration(v.game.Settings().QuestionTime) }
+
+// RandomSplit reports whether the groups are drawn (group_split random) at the start.
+func (v *View) RandomSplit() bool { return v.game.Settings().GroupSplit == rules.SplitRandom }
+
+// RosterGroups is the split by the roster, shown in the opening post (nil when it is drawn).
+func (v *View) RosterGroups() []rules.TeamStart { return v.game.RosterGroups() }
+
+// CanAttack is who may attack now while a turn is open (the start's draws announced mid-turn).
+func (v *View) CanAttack() []rules.AttackOption {
+	if !v.game.WindowOpen() {
+		return nil
+	}
+	return v.game.AttackOptions()
+}
 
 // FirstTurn is when turn 1 opens.
 func (v *View) FirstTurn() time.Time {

@@ -204,8 +204,9 @@ func TestSandboxSpec(t *testing.T) {
 	}
 }
 
-// The opening post carries the seed's commitment first (forumgm verify reads the first hash),
-// then the groups and the die table's own commitment.
+// The opening post carries the seed's commitment, the groups of a split by the roster (nothing
+// random) and the first turn; the die table is drawn and committed in the reply to the first
+// player post, not before.
 func TestStartPost(t *testing.T) {
 	sp := specOf(t, teamsYAML+"settings: {first_turn: \"2026-12-01T20:00:00+03:00\"}\n")
 	setup, err := Game{}.Setup(sp)
@@ -217,25 +218,97 @@ func TestStartPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Events) != 1 || len(out.Messages) != 1 {
-		t.Fatalf("start: %d events, %d messages", len(out.Events), len(out.Messages))
+	if len(out.Events) != 0 || len(out.Messages) != 1 {
+		t.Fatalf("start: %d events (the start draws nothing), %d messages", len(out.Events), len(out.Messages))
 	}
-	started := out.Events[0].(*rules.GameStarted)
 	body := out.Messages[0].Body
-	seed := strings.Index(body, game.Commitment("7", "s"))
-	dice := strings.Index(body, started.Dice.Commitment)
-	if seed < 0 || dice < 0 || seed > dice {
-		t.Errorf("the seed's commitment (at %d) must come before the die table's (at %d):\n%s", seed, dice, body)
+	if !strings.Contains(body, game.Commitment("7", "s")) || !strings.Contains(body, "«Команда 3» — группа 2") ||
+		!strings.Contains(body, "первый ход — в 20:00") || !strings.Contains(body, "Жеребьёвка — по первому посту игрока") {
+		t.Errorf("the commitment, the groups, the first turn and when the table is drawn are in the opening post:\n%s", body)
 	}
-	if !strings.Contains(body, "«Команда 3» — группа 2") || !strings.Contains(body, "первый ход — в 20:00") {
-		t.Errorf("the groups and the first turn are in the opening post:\n%s", body)
+	if strings.Contains(body, "Отпечаток таблицы") {
+		t.Errorf("the opening post commits to a die table drawn before any player post:\n%s", body)
 	}
-	if strings.Contains(body, rules.MappingText(started.Dice.Faces)) {
-		t.Error("the opening post gives the die table away")
+	first, err := ref.Judge(game.Input{Source: game.Thread, PostID: "10", Author: "Петя", At: at(19, 30), Post: parser.FromBBCode("Готовы!")})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// the clock does not begin the game again
-	if next, ok := ref.NextTimer(at(19, 0)); !ok || !next.Equal(at(20, 0)) {
+	if len(first.Events) != 1 || len(first.Messages) != 1 {
+		t.Fatalf("the first post: %d events, %d messages", len(first.Events), len(first.Messages))
+	}
+	started := first.Events[0].(*rules.GameStarted)
+	if started.Draws[0].K != 1 {
+		t.Errorf("the table was drawn under chain position %d, want 1 (the first post)", started.Draws[0].K)
+	}
+	reply := first.Messages[0].Body
+	if !strings.Contains(reply, started.Dice.Commitment) || strings.Contains(reply, rules.MappingText(started.Dice.Faces)) {
+		t.Errorf("the reply to the first post commits to the table without giving it away:\n%s", reply)
+	}
+	// the next post draws nothing more
+	if again, err := ref.Judge(game.Input{Source: game.Thread, PostID: "11", Author: "Гоша", At: at(19, 31), Post: parser.FromBBCode("Мы тоже")}); err != nil || len(again.Events) != 0 {
+		t.Errorf("the second post: %v, %d events", err, len(again.Events))
+	}
+	if next, ok := ref.NextTimer(at(19, 31)); !ok || !next.Equal(at(20, 0)) {
 		t.Errorf("next timer %s, want turn 1 at 20:00", next)
+	}
+}
+
+// TestStartDrawsFollowTheFirstPost: two games with the same seed whose first player posts differ
+// split the groups and draw the table differently; the opening post names no group (nothing
+// was drawn), and the first post, whatever it says, fixes the draws before it is judged.
+func TestStartDrawsFollowTheFirstPost(t *testing.T) {
+	const teams8 = `teams:
+  - {name: Команда 1, captain: А1}
+  - {name: Команда 2, captain: А2}
+  - {name: Команда 3, captain: А3}
+  - {name: Команда 4, captain: А4}
+  - {name: Команда 5, captain: А5}
+  - {name: Команда 6, captain: А6}
+  - {name: Команда 7, captain: А7}
+  - {name: Команда 8, captain: А8}
+settings: {first_turn: "2026-12-01T20:00:00+03:00", group_split: random}
+`
+	start := func(text string) (string, *rules.GameStarted) {
+		t.Helper()
+		setup, err := Game{}.Setup(specOf(t, teams8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, _ := referee.New(setup, referee.Options{Seed: "same-seed", Salt: "s"})
+		open, err := ref.Start(at(19, 0))
+		if err != nil || len(open.Events) != 0 {
+			t.Fatalf("start: %v, %d events", err, len(open.Events))
+		}
+		if body := open.Messages[0].Body; strings.Contains(body, "» — группа") || strings.Contains(body, "Отпечаток таблицы") {
+			t.Errorf("the opening post shows a draw:\n%s", body)
+		}
+		// a roll before turn 1 is refused, yet the post fixes the start's draws
+		out, err := ref.Judge(game.Input{Source: game.Thread, PostID: "5", Author: "А1", At: at(19, 10), Post: parser.FromBBCode(text)})
+		if err != nil || len(out.Events) != 1 {
+			t.Fatalf("first post: %v, %d events", err, len(out.Events))
+		}
+		return out.Messages[0].Body, out.Events[0].(*rules.GameStarted)
+	}
+	b1, s1 := start("Бросаю 37")
+	b2, s2 := start("Бросаю 38")
+	if !strings.Contains(b1, "время хода закрыто") || !strings.Contains(b1, "Жеребьёвка по первому посту") {
+		t.Errorf("the reply announces the draws and refuses the early roll:\n%s", b1)
+	}
+	split := func(s *rules.GameStarted) string {
+		var b strings.Builder
+		for _, ts := range s.Teams {
+			b.WriteString(ts.Name + ":" + string(rune('0'+ts.Group)) + " ")
+		}
+		return b.String()
+	}
+	if split(s1) == split(s2) && rules.MappingText(s1.Dice.Faces) == rules.MappingText(s2.Dice.Faces) {
+		t.Errorf("the same seed with different first posts drew the same start: %s", split(s1))
+	}
+	if rules.MappingText(s1.Dice.Faces) == rules.MappingText(s2.Dice.Faces) {
+		t.Error("the first die table does not depend on the first post")
+	}
+	if !strings.Contains(b1, "» — группа 1") || !strings.Contains(b2, s2.Dice.Commitment) {
+		t.Errorf("the reply lists the drawn groups and the table's commitment:\n%s", b1)
 	}
 }
 
@@ -384,9 +457,16 @@ func TestUndoPublicFace(t *testing.T) {
 
 // A moderator's end ranks by the formula and reveals the table and the seed.
 func TestModeratorEnd(t *testing.T) {
+	// before any player post nothing was drawn: the end still works, with no table to reveal
+	early := newGame(t, "", false)
+	early.advance(at(20, 0))
+	out, err := early.ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "Мод", Reason: "никто не пришёл", At: at(20, 5)})
+	if err != nil || !early.final().Finished || strings.Contains(out.Messages[0].Body, "Таблица кубика №1") {
+		t.Fatalf("an end before the start's draws: %v\n%v", err, out.Messages)
+	}
 	g := newGame(t, "", false)
-	g.advance(at(20, 0))
-	out, err := g.ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "Мод", Reason: "все ушли", At: at(20, 5)})
+	g.post(at(20, 1), "Петя", false, "Всем привет")
+	out, err = g.ref.Moderate(game.ModCommand{Action: game.ModEnd, By: "Мод", Reason: "все ушли", At: at(20, 5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +527,15 @@ func TestVerify(t *testing.T) {
 		}
 		return evs
 	}, "do not match")
-	tamper("no start", func(evs []game.Event) []game.Event { return evs[1:] }, "never")
+	tamper("no start", func(evs []game.Event) []game.Event {
+		var out []game.Event
+		for _, ev := range evs {
+			if _, ok := ev.(*rules.GameStarted); !ok {
+				out = append(out, ev)
+			}
+		}
+		return out
+	}, "never")
 }
 
 // clone deep-copies events through their JSON.
@@ -488,7 +576,7 @@ func TestExpectsPrivate(t *testing.T) {
 	if g.ref.ExpectsPrivate(at(19, 30)) {
 		t.Error("before the first turn: a private message expected")
 	}
-	g.advance(at(20, 1))
+	g.post(at(20, 1), "Петя", false, "Начинаем!") // the start's draws: the teams stand on the field
 	if !g.ref.ExpectsPrivate(at(20, 1)) {
 		t.Error("a turn open, points to spend: none expected")
 	}

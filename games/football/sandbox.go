@@ -34,6 +34,7 @@ func (Game) Sandbox() game.SandboxGame {
 		Try: []string{
 			"Turn 1 opens 2 minutes after the start (the bot posts «Время 1 хода»), then every 4 minutes;",
 			"each turn's window is 3 minutes, questions must be answered within 3 minutes.",
+			"The first player post in the thread (any text) draws the first die table; its reply commits to it.",
 			"Log in as Петя (or any member) and reply in the thread:  Бросаю 37",
 			"From an attack cell:  Атакуем Команда 2, 58  — the attacked team answers  Защищаемся 12",
 			"Captains (Вася, Гоша, Катя, Дима) get the faces and questions by private message and reply",

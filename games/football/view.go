@@ -54,7 +54,7 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 	st := g.Snapshot()
 	d := viewData{Turn: st.Turn, Over: st.Phase == rules.PhaseOver, Laps: map[string]int{}, Groups: map[string]int{}}
 	d.Side, d.Cells = ringOf(g)
-	for _, t := range st.Teams {
+	for _, t := range g.OnField() { // before the start's draw, where the roster split puts them
 		d.Laps[t.Name], d.Groups[t.Name] = t.Lap, t.Group
 	}
 	d.Table, _ = g.Standings()
@@ -103,7 +103,7 @@ func (r *Rules) View(now time.Time) (game.View, error) {
 // with its place, its kinds and the teams on it. The page's grid and the posts' picture
 // (ringPicture) both draw it.
 func ringOf(g *rules.Game) (side int, out []ringCell) {
-	st := g.Snapshot()
+	teams := g.OnField() // before the start's draw, where the roster split puts them
 	b := g.Board()
 	cells := b.Cells()
 	// The ring runs clockwise round the border of a square from its top-left corner: n cells
@@ -121,7 +121,7 @@ func ringOf(g *rules.Game) (side int, out []ringCell) {
 		}
 		rc.Attack = strings.Join(att, ", ")
 		rc.Row, rc.Col = ringPlace(i, side)
-		for _, t := range st.Teams {
+		for _, t := range teams {
 			if t.Cell == c.Number {
 				rc.Teams = append(rc.Teams, ringTeam{Name: t.Name, Group: t.Group})
 			}

@@ -11,10 +11,15 @@ func (g *Game) deadlineOn(t time.Time) time.Time {
 	return time.Date(l.Year(), l.Month(), l.Day(), int(tod/time.Hour), int(tod%time.Hour/time.Minute), 0, 0, g.settings.Location)
 }
 
-// NextTimer is the next round deadline strictly after t, while the game is being played.
+// NextTimer is the next round deadline strictly after t, while the game is being played: none
+// while the start's draws wait for the first player post (Undrawn), and the first round's is the
+// first deadline after them.
 func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
-	if !g.st.Started || g.st.Over {
+	if !g.st.Started || g.st.Over || g.Undrawn() {
 		return time.Time{}, false
+	}
+	if g.st.Round == 0 && t.Before(g.st.Drawn) {
+		t = g.st.Drawn
 	}
 	if every := g.settings.Every(); every > 0 {
 		day, next := g.midnights(t)

@@ -12,7 +12,27 @@ const (
 	KindGameStarted    = "dragonball.game_started"
 	KindOrdersAccepted = "dragonball.orders_accepted"
 	KindRoundResolved  = "dragonball.round_resolved"
+	KindBallsDrawn     = "dragonball.balls_drawn"
 )
+
+// BallsDrawn is the start's draws, made at the first player post in the thread (the plug-in's
+// game.StartDrawer): the directions and heights of the free balls the deployment left open, in
+// colour order (each ball's direction, then its height, where it had none).
+type BallsDrawn struct {
+	At    time.Time  `json:"at"`
+	Balls []BallDraw `json:"balls"`
+	game.Chance
+}
+
+// BallDraw is one ball as the start's draws left it.
+type BallDraw struct {
+	Color  Color `json:"color"`
+	Cell   Cell  `json:"cell"`
+	Dir    Dir   `json:"dir"`
+	Height int   `json:"height"`
+}
+
+func (BallsDrawn) EventKind() string { return KindBallsDrawn }
 
 // GameStarted opens the game with its starting position (the balls' drawn directions and
 // heights in Chance).
@@ -77,6 +97,8 @@ func (g *Game) DecodeEvent(kind string, data []byte) (game.Event, error) {
 		ev = &OrdersAccepted{}
 	case KindRoundResolved:
 		ev = &RoundResolved{}
+	case KindBallsDrawn:
+		ev = &BallsDrawn{}
 	case KindGameEnded:
 		ev = &GameEnded{}
 	case KindPlayerReplaced:
@@ -103,6 +125,15 @@ func (g *Game) Apply(ev game.Event) error {
 		}
 		g.st = e.State.clone()
 		g.st.Started = true
+	case *BallsDrawn:
+		for _, d := range e.Balls {
+			b := g.st.ball(d.Color)
+			if b == nil || b.Status != BallFree {
+				return errf("apply %s: ball %s is not free", KindBallsDrawn, d.Color)
+			}
+			b.Dir, b.Height = d.Dir, d.Height
+		}
+		g.st.Drawn = e.At
 	case *OrdersAccepted:
 		if g.st.Orders == nil {
 			g.st.Orders = map[string]*PlayerOrders{}

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"forumgm/game"
 
@@ -147,5 +149,54 @@ deployment:
 		if !strings.Contains(js, key) {
 			t.Errorf("final JSON lacks %s: %s", key, js)
 		}
+	}
+}
+
+// TestOpenThenDrawBalls: Open draws nothing and leaves the free balls' directions and heights
+// open (no round is due); DrawBalls makes exactly the draws Start makes at once, in the same
+// order, and leaves the same position; after it the rounds run from the time it was made.
+func TestOpenThenDrawBalls(t *testing.T) {
+	whole, _ := New(DefaultSettings(), testTeams(), nil)
+	once := game.NewRand("s", 0, game.Mix{})
+	started, err := whole.Start(t0, once)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(t, whole, started)
+
+	g, _ := New(DefaultSettings(), testTeams(), nil)
+	opened, err := g.Open(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(t, g, opened)
+	if len(opened[0].(*GameStarted).Draws) != 0 || !g.Undrawn() {
+		t.Fatalf("Open drew %d numbers; undrawn %v", len(opened[0].(*GameStarted).Draws), g.Undrawn())
+	}
+	if _, ok := g.NextTimer(t0); ok {
+		t.Error("a round is due before the balls are drawn")
+	}
+	at := t0.Add(3 * time.Hour)
+	drawn, err := g.DrawBalls(at, game.NewRand("s", 0, game.Mix{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyAll(t, g, []game.Event{drawn})
+	if !reflect.DeepEqual(drawn.Draws, started[0].(*GameStarted).Draws) {
+		t.Errorf("DrawBalls drew %v, Start %v", drawn.Draws, started[0].(*GameStarted).Draws)
+	}
+	for i, b := range g.State().Balls {
+		if w := whole.State().Balls[i]; b.Dir != w.Dir || b.Height != w.Height {
+			t.Errorf("ball %s: %v/%d, Start gives %v/%d", b.Color, b.Dir, b.Height, w.Dir, w.Height)
+		}
+	}
+	if g.Undrawn() {
+		t.Error("still undrawn")
+	}
+	if _, err := g.DrawBalls(at, game.NewRand("s", 0, game.Mix{})); err == nil {
+		t.Error("the balls drawn twice")
+	}
+	if next, ok := g.NextTimer(t0); !ok || !next.After(at) {
+		t.Errorf("the first round's deadline %v is not after the draw at %v", next, at)
 	}
 }

@@ -129,8 +129,10 @@ func New(settings Settings, teams []Team, dep *Deployment) (*Game, error) {
 	return g, nil
 }
 
-// Start opens the game at `at`: the GameStarted event with the starting position; the balls'
-// random directions and heights (those not deployed) are drawn from rnd.
+// Start opens the game at `at` in one step: the GameStarted event with the starting position,
+// the balls' random directions and heights (those not deployed) drawn from rnd at once (the
+// engine's tests and tools). The plug-in opens without them (Open) and draws them at the first
+// player post (DrawBalls), so that the operator cannot foresee them.
 func (g *Game) Start(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	if g.st.Started {
 		return nil, refuse(Problem{Code: CodeGameOver, Detail: "already started"})
@@ -141,6 +143,63 @@ func (g *Game) Start(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	}
 	st.Started, st.At = true, at
 	return []game.Event{&GameStarted{At: at, State: st, Chance: game.Chance{Draws: rnd.Take()}}}, nil
+}
+
+// Open opens the game at `at` drawing nothing: the GameStarted event with the starting position,
+// the free balls' directions and heights the deployment leaves open still unset (Undrawn) until
+// DrawBalls. No round is played before them (NextTimer).
+func (g *Game) Open(at time.Time) ([]game.Event, error) {
+	if g.st.Started {
+		return nil, refuse(Problem{Code: CodeGameOver, Detail: "already started"})
+	}
+	st, err := g.initial(nil)
+	if err != nil {
+		return nil, err
+	}
+	st.Started, st.At = true, at
+	return []game.Event{&GameStarted{At: at, State: st}}, nil
+}
+
+// Undrawn reports whether the start's draws are still to be made: the game opened (Open), no
+// round played, and a free ball without a direction or a height.
+func (g *Game) Undrawn() bool {
+	if !g.st.Started || g.st.Over || g.st.Round > 0 {
+		return false
+	}
+	for _, b := range g.st.Balls {
+		if b.Status == BallFree && (b.Dir == NoDir || b.Height == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// DrawBalls makes the start's draws at `at` (Undrawn): for each free ball in colour order, a
+// direction (Intn(6)) when it has none, then a height (Intn(3)+1) when it has none — the draws
+// Start makes, in the same order. The caller applies the event.
+func (g *Game) DrawBalls(at time.Time, rnd *game.Rand) (*BallsDrawn, error) {
+	if !g.Undrawn() {
+		return nil, errf("draw the balls: nothing to draw (not open, a round played, or every ball placed)")
+	}
+	if rnd == nil {
+		return nil, errf("draw the balls: no source of chance")
+	}
+	ev := &BallsDrawn{At: at}
+	for _, b := range g.st.Balls {
+		if b.Status != BallFree || b.Dir != NoDir && b.Height != 0 {
+			continue
+		}
+		d := BallDraw{Color: b.Color, Cell: b.Cell, Dir: b.Dir, Height: b.Height}
+		if d.Dir == NoDir {
+			d.Dir = Dir(rnd.Intn(6))
+		}
+		if d.Height == 0 {
+			d.Height = rnd.Intn(3) + 1
+		}
+		ev.Balls = append(ev.Balls, d)
+	}
+	ev.Draws = rnd.Take()
+	return ev, nil
 }
 
 // initial builds the starting state (with rnd nil, random parts are left unset: a dry run that

@@ -148,6 +148,9 @@ type State struct {
 	// Attacked marks, per ball, that the round's tact 1 ended with the warned team's ball off its
 	// half (for the tact-3 throw-in).
 	Attacked map[Color]bool `json:"attacked,omitempty"`
+	// Drawn is when the start's draws were made (BallsDrawn, at the first player post): the
+	// first round's deadline is the first after it. Zero when the start drew nothing then.
+	Drawn time.Time `json:"drawn,omitzero"`
 }
 
 func (s *State) clone() *State {

@@ -78,7 +78,7 @@ func TestDragonballReplies(t *testing.T) {
 			{Tact: 2, Cell: 59, Action: db.Pass, To: 61, ToHeight: 3, Ball: db.Red}},
 		Dragon:      []db.DragonOrder{{Tact: 1, Move: db.MoveForward, Fire: db.FireFlame, Mouth: db.MouthClosed}},
 		Description: "Гарри [b]ныряет[/b] под хвост", HasDescription: true}}))
-	out, err := s.Render("orders", map[string]any{"Author": "Гарри", "Event": evs[0], "Due": "2 декабря в 23:00", "Settings": g.Settings()})
+	out, err := s.Render("orders", map[string]any{"Author": "Гарри", "Event": evs[0], "Due": "2 декабря в 23:00", "Settings": g.Settings(), "Undrawn": false})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,9 +142,9 @@ func TestDragonballStartAndFinal(t *testing.T) {
 		t.Fatal(err)
 	}
 	fair := struct{ Commitment, Seed, Salt, Check string }{"abc", "s33d", "salt", ""} // game.Fair's fields
-	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Page": "", "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false, "Example": nil}
+	data := map[string]any{"Teams": g.Teams(), "Fair": fair, "Page": "", "Settings": db.DefaultSettings(), "Final": g.Final(), "OrdersPublic": false, "Example": nil, "Undrawn": true}
 	out, err := s.Render("start", data)
-	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00 по Москве") || !strings.Contains(out, "личным сообщением") {
+	if err != nil || !strings.Contains(out, "abc") || !strings.Contains(out, "до 23:00 по Москве") || !strings.Contains(out, "личным сообщением") || !strings.Contains(out, "Жеребьёвка мячей — по первому посту") {
 		t.Errorf("start: %v\n%s", err, out)
 	}
 	data["Final"] = db.Final{Round: 3, Winner: "Змеи", Score: map[string]int{"Грифоны": 1, "Змеи": 5}}

@@ -6,9 +6,9 @@ import (
 	"forumgm/game"
 )
 
-// NextTimer is the earliest timed rule due strictly after t: before the start, Settings.Begin
-// (if set) or turn 1's opening (Tick begins the game if Begin was not called); then the next
-// turn's opening, the open window's close, an open question's deadline.
+// NextTimer is the earliest timed rule due strictly after t: the next turn's opening, the open
+// window's close (before the start's draws too: the turns keep their times, see Begin), an open
+// question's deadline.
 func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 	st := g.st
 	var best time.Time
@@ -18,12 +18,7 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 		}
 	}
 	switch st.Phase {
-	case PhaseNew:
-		if b := g.settings.Begin; !b.IsZero() && b.Before(g.clk.open(1)) {
-			consider(b)
-		}
-		consider(g.clk.open(1))
-	case PhasePlaying:
+	case PhaseNew, PhasePlaying:
 		if st.Open {
 			consider(g.clk.close(st.Turn))
 		} else if st.Turn < len(g.clk.opens) {
@@ -39,10 +34,11 @@ func (g *Game) NextTimer(t time.Time) (time.Time, bool) {
 }
 
 // Tick fires the timed rules due exactly at `at` (a time NextTimer returned), in this order: the
-// start (if the game has not begun, whatever `at`), the open window's close (attacks resolved, the early end
-// checked), the questions whose time ran out, the next turn's opening, and the end once no turn
-// is left and no question is open. It decides on a copy: the caller applies the events returned,
-// in order. rnd is the game's Rand; only the start draws from it.
+// open window's close (attacks resolved, the early end checked), the questions whose time ran
+// out, the next turn's opening, and the end once no turn is left and no question is open. It
+// decides on a copy: the caller applies the events returned, in order. Nothing here draws: the
+// start's draws wait for the first player post (Begin), and the turns open and close on time
+// before it (nobody can move until then, and no team stands anywhere yet).
 func (g *Game) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 	w := g.clone()
 	var evs []game.Event
@@ -51,16 +47,8 @@ func (g *Game) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 		return w.Apply(ev)
 	}
 	st := w.st
-	if st.Phase == PhaseNew {
-		ev, err := w.Begin(at, rnd)
-		if err != nil {
-			return nil, err
-		}
-		if err := emit(ev); err != nil {
-			return nil, err
-		}
-	}
-	if st.Phase == PhasePlaying && st.Open && at.Equal(w.clk.close(st.Turn)) {
+	running := st.Phase == PhaseNew || st.Phase == PhasePlaying
+	if running && st.Open && at.Equal(w.clk.close(st.Turn)) {
 		if err := emit(w.closeTurn(at)); err != nil {
 			return nil, err
 		}
@@ -80,9 +68,9 @@ func (g *Game) Tick(at time.Time, rnd *game.Rand) ([]game.Event, error) {
 			}
 		}
 	}
-	if st.Phase == PhasePlaying && !st.Open && st.Turn < len(w.clk.opens) && at.Equal(w.clk.open(st.Turn+1)) {
+	if running && !st.Open && st.Turn < len(w.clk.opens) && at.Equal(w.clk.open(st.Turn+1)) {
 		n := st.Turn + 1
-		if err := emit(&TurnOpened{At: at, Turn: n, Close: w.clk.close(n), CanAttack: w.AttackOptions()}); err != nil {
+		if err := emit(&TurnOpened{At: at, Turn: n, Close: w.clk.close(n), CanAttack: w.AttackOptions(), Undrawn: st.Phase == PhaseNew}); err != nil {
 			return nil, err
 		}
 	}

@@ -33,9 +33,11 @@ type TeamStart struct {
 }
 
 // GameStarted: the teams are split into groups and stand on their start cells; the first die
-// mapping is drawn and its commitment posted. Dice holds the secret mapping and salt (the log is
-// private; replies show only Dice.Commitment). Draws: the split's shuffle (group_split random),
-// then the mapping's faces, then the salt.
+// mapping is drawn and its commitment posted. It is made at the first player post in the thread
+// (game.StartDrawer: that post is in the chain the draws use), not in the opening post, so the
+// operator who chose the seed cannot foresee it. Dice holds the secret mapping and salt (the log
+// is private; replies show only Dice.Commitment). Draws: the split's shuffle (group_split
+// random), then the mapping's faces, then the salt.
 type GameStarted struct {
 	game.Chance
 	At    time.Time   `json:"at"`
@@ -56,6 +58,9 @@ type TurnOpened struct {
 	Turn      int            `json:"turn"`
 	Close     time.Time      `json:"close"`
 	CanAttack []AttackOption `json:"can_attack,omitempty"`
+	// Undrawn: the turn opened before the start's draws (no player has posted yet): the groups
+	// and the first die table are drawn at the first player post.
+	Undrawn bool `json:"undrawn,omitempty"`
 }
 
 // QuestionSent is a question sent privately to a team's captain.

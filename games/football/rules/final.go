@@ -26,7 +26,7 @@ type Final struct {
 // is by the formula; after it, the final table's.
 func (g *Game) Final() Final {
 	f := Final{Turn: g.st.Turn, Teams: map[string]TeamFinal{}, Used: g.Used(), Finished: g.st.Phase == PhaseOver}
-	for _, t := range g.st.Teams {
+	for _, t := range g.OnField() {
 		s := Score{GoalsFor: t.GoalsFor, GoalsAgainst: t.GoalsAgainst, Points: t.Points}
 		f.Teams[t.Name] = TeamFinal{Group: t.Group, Cell: t.Cell, Lap: t.Lap, Points: t.Points,
 			GoalsFor: t.GoalsFor, GoalsAgainst: t.GoalsAgainst, Result: s.Result(g.settings.GoalPoints)}

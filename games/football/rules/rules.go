@@ -463,10 +463,7 @@ func (g *Game) decideEnd(in game.Act, b *EndGame) (game.Event, error) {
 	if g.st.Phase == PhaseOver {
 		return nil, refuse(Problem{Code: CodeGameOver})
 	}
-	if g.st.Phase == PhaseNew {
-		return nil, refuse(Problem{Code: CodeNotStarted})
-	}
-	ev := g.end(in.At, EndModerator)
+	ev := g.end(in.At, EndModerator) // before the start's draws too: nobody posted, nothing was drawn
 	ev.Author, ev.Detail = in.Author, b.Reason
 	return ev, nil
 }

@@ -287,7 +287,7 @@ func TestNoRand(t *testing.T) {
 	}
 }
 
-func TestNotStartedAndTickStarts(t *testing.T) {
+func TestNotStartedAndTickOpens(t *testing.T) {
 	s := testSettings()
 	g, err := New(s, DefaultBoard(), testTeams(2))
 	if err != nil {
@@ -306,8 +306,8 @@ func TestNotStartedAndTickStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 2 || evs[0].EventKind() != KindGameStarted || evs[1].EventKind() != KindTurnOpened {
-		t.Fatalf("events %v", jsonOf(evs))
+	if len(evs) != 1 || evs[0].EventKind() != KindTurnOpened || rnd.Pending() != 0 {
+		t.Fatalf("events %v (the clock must not draw the start)", jsonOf(evs))
 	}
 	if g.Phase() != PhaseNew {
 		t.Fatal("Tick changed the state")
@@ -435,25 +435,43 @@ func TestUnsupportedBody(t *testing.T) {
 	}
 }
 
-func TestBeginByTick(t *testing.T) {
-	s := testSettings()
-	s.Begin = hm(t, "19:01")
-	g, err := New(s, DefaultBoard(), testTeams(2))
+// TestTurnsOpenBeforeTheDraw: the clock never draws the start (that waits for the first player
+// post): turn 1 opens on time without groups or a table, and the draw made mid-turn lets the
+// turn's moves be judged.
+func TestTurnsOpenBeforeTheDraw(t *testing.T) {
+	g, err := New(testSettings(), DefaultBoard(), testTeams(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	at, ok := g.NextTimer(hm(t, "19:00"))
-	if !ok || !at.Equal(hm(t, "19:01")) {
+	if !ok || !at.Equal(hm(t, "20:00")) {
 		t.Fatalf("first timer %v", at)
 	}
-	evs, err := g.Tick(at, game.NewRand("b", 0, game.Mix{}))
-	if err != nil || len(evs) != 1 || evs[0].EventKind() != KindGameStarted {
+	rnd := game.NewRand("b", 0, game.Mix{})
+	evs, err := g.Tick(at, rnd)
+	if err != nil || len(evs) != 1 || evs[0].EventKind() != KindTurnOpened || !evs[0].(*TurnOpened).Undrawn {
 		t.Fatalf("%v %s", err, jsonOf(evs))
+	}
+	if rnd.Pending() != 0 || g.Phase() != PhaseNew {
+		t.Fatalf("the clock drew %d numbers; phase %s", rnd.Pending(), g.Phase())
 	}
 	if err := g.Apply(evs[0]); err != nil {
 		t.Fatal(err)
 	}
-	if at, _ := g.NextTimer(hm(t, "19:01")); !at.Equal(hm(t, "20:00")) {
-		t.Errorf("after the start: %v", at)
+	if _, err := g.Decide(game.Act{At: hm(t, "20:01"), Author: "Игрок 1", Body: &Roll{Number: 5}, Rand: rnd}); !refusalOf(t, err).Has(CodeNotStarted) {
+		t.Fatalf("a roll before the draw: %v", err)
+	}
+	ev, err := g.Begin(hm(t, "20:02"), rnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Apply(ev); err != nil {
+		t.Fatal(err)
+	}
+	if !g.WindowOpen() || g.Phase() != PhasePlaying {
+		t.Fatalf("after the draw: open %v, phase %s", g.WindowOpen(), g.Phase())
+	}
+	if _, err := g.Decide(game.Act{At: hm(t, "20:03"), Author: "Игрок 1", Body: &Roll{Number: 5}, Rand: rnd}); err != nil {
+		t.Fatalf("a roll after the draw: %v", err)
 	}
 }

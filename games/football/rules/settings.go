@@ -74,10 +74,6 @@ type Settings struct {
 	// Salt, when set, is the salt of the first die mapping's commitment instead of one drawn
 	// from the Rand (forumgm addition, for tests and for games whose salt is chosen outside).
 	Salt string `yaml:"dice_salt,omitempty" json:"dice_salt,omitempty"`
-	// Begin is when the game begins by itself (Tick): the groups are split and the first die
-	// mapping drawn and committed. Zero: at turn 1's opening, together with it. Set by the caller
-	// (the plug-in), e.g. a minute after the opening post; Begin may also be called directly.
-	Begin time.Time `yaml:"-" json:"-"`
 	// Questions is the question bank (loaded by the caller; empty: no questions are asked).
 	Questions []Question `yaml:"questions,omitempty" json:"questions,omitempty"`
 }

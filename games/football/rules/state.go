@@ -12,7 +12,7 @@ import (
 type Phase string
 
 const (
-	PhaseNew     Phase = "new"     // created; Begin (or the first Tick) splits the teams and commits the dice
+	PhaseNew     Phase = "new"     // created; Begin (at the first player post) splits the teams and commits the dice; turns may open before it
 	PhasePlaying Phase = "playing" // turns are opened and closed
 	PhaseEnding  Phase = "ending"  // no more turns; the final table waits for open questions
 	PhaseOver    Phase = "over"
@@ -132,8 +132,8 @@ type Game struct {
 }
 
 // New creates a game: settings, the board (DefaultBoard() or a parsed file) and the teams in
-// roster order. The game begins with Begin (or the first Tick), which splits the teams and
-// draws the first die mapping.
+// roster order. The game begins with Begin (the plug-in calls it at the first player post),
+// which splits the teams and draws the first die mapping; the clock never draws.
 func New(settings Settings, board *Board, teams []Team) (*Game, error) {
 	if board == nil {
 		return nil, fmt.Errorf("football: new game: no board")
@@ -170,12 +170,12 @@ func (g *Game) Board() *Board { return g.board }
 // Teams returns the roster as given to New.
 func (g *Game) Teams() []Team { return append([]Team(nil), g.roster...) }
 
-// Begin starts the game at `at`: the teams are split into groups (roster halves, or shuffled
-// with rnd first when group_split is random), stand on their start cells (or settings.start_cells)
-// with settings.points and settings.goals, and the first die mapping is drawn from rnd (the
-// numbers in settings.dice fixed) and committed. The referee calls it when the game is created
-// and posts the commitment before the first turn; Tick calls it if it was not. The caller applies
-// the event.
+// Begin makes the start's draws at `at`: the teams are split into groups (roster halves, or
+// shuffled with rnd first when group_split is random), stand on their start cells (or
+// settings.start_cells) with settings.points and settings.goals, and the first die mapping is
+// drawn from rnd (the numbers in settings.dice fixed) and committed. The plug-in calls it at the
+// first player post in the thread (game.StartDrawer), with that post in the chain; the turns that
+// opened before it keep running. The caller applies the event.
 func (g *Game) Begin(at time.Time, rnd *game.Rand) (*GameStarted, error) {
 	if g.st.Phase != PhaseNew {
 		return nil, fmt.Errorf("football: begin: the game has begun")
@@ -190,9 +190,17 @@ func (g *Game) Begin(at time.Time, rnd *game.Rand) (*GameStarted, error) {
 	if g.settings.GroupSplit == SplitRandom {
 		order = rnd.Perm(len(g.roster))
 	}
+	ev := &GameStarted{At: at, Teams: g.place(order)}
+	ev.Dice = *drawDice(rnd, 1, g.settings.DieFaces, g.settings.Dice, g.settings.Salt)
+	ev.Draws = rnd.Take()
+	return ev, nil
+}
+
+// place is the teams in order (roster indexes) split into groups, as equal as possible (the
+// earlier groups one larger), on their start cells with their settings.
+func (g *Game) place(order []int) []TeamStart {
+	var out []TeamStart
 	n, groups := len(order), g.settings.Groups
-	ev := &GameStarted{At: at}
-	// group sizes: as equal as possible, the earlier groups one larger
 	pos := 0
 	for gr := 1; gr <= groups; gr++ {
 		size := n / groups
@@ -210,12 +218,37 @@ func (g *Game) Begin(at time.Time, rnd *game.Rand) (*GameStarted, error) {
 			if gl, ok := lookup(g.settings.Goals, t.Name); ok {
 				ts.GoalsFor, ts.GoalsAgainst = gl[0], gl[1]
 			}
-			ev.Teams = append(ev.Teams, ts)
+			out = append(out, ts)
 		}
 	}
-	ev.Dice = *drawDice(rnd, 1, g.settings.DieFaces, g.settings.Dice, g.settings.Salt)
-	ev.Draws = rnd.Take()
-	return ev, nil
+	return out
+}
+
+// RosterGroups is the split by the roster (group_split roster), known before the start's draws:
+// nil when the split is random (drawn at the start).
+func (g *Game) RosterGroups() []TeamStart {
+	if g.settings.GroupSplit == SplitRandom {
+		return nil
+	}
+	order := make([]int, len(g.roster))
+	for i := range order {
+		order[i] = i
+	}
+	return g.place(order)
+}
+
+// OnField is the teams as they stand (the state's own, read only): before the start's draws
+// (nobody has posted yet), where the roster split puts them (none when the split is drawn).
+func (g *Game) OnField() []TeamState {
+	if len(g.st.Teams) > 0 {
+		return g.st.Teams
+	}
+	var out []TeamState
+	for _, ts := range g.RosterGroups() {
+		out = append(out, TeamState{Name: ts.Name, Group: ts.Group, Start: g.board.Starts[ts.Group], Cell: ts.Cell,
+			Points: ts.Points, GoalsFor: ts.GoalsFor, GoalsAgainst: ts.GoalsAgainst})
+	}
+	return out
 }
 
 // lookup finds a team's entry in a settings map keyed by team name as written (TeamKey match).
@@ -252,7 +285,7 @@ func (g *Game) Apply(ev game.Event) error {
 		g.setDice(e.Dice)
 		st.Phase = PhasePlaying
 	case *TurnOpened:
-		if st.Phase != PhasePlaying || st.Open {
+		if st.Phase != PhasePlaying && st.Phase != PhaseNew || st.Open {
 			return fmt.Errorf("football: apply %s: phase %s, open %v", KindTurnOpened, st.Phase, st.Open)
 		}
 		st.Turn, st.Open = e.Turn, true
@@ -520,8 +553,9 @@ func (g *Game) Opens(n int) (open, close time.Time, ok bool) {
 
 // Scores are the teams' numbers in roster order (after the split).
 func (g *Game) Scores() []Score {
-	out := make([]Score, len(g.st.Teams))
-	for i, t := range g.st.Teams {
+	teams := g.OnField()
+	out := make([]Score, len(teams))
+	for i, t := range teams {
 		out[i] = Score{Team: t.Name, GoalsFor: t.GoalsFor, GoalsAgainst: t.GoalsAgainst, Points: t.Points}
 	}
 	return out
@@ -536,12 +570,17 @@ func (g *Game) Standings() ([]Standing, [][]string) {
 }
 
 // AttackOptions lists the teams that stand on an attack cell of their group with a target in
-// it, in roster order.
+// it, in roster order. Before the start's draws the teams stand where the roster split puts them
+// (none when the split is drawn).
 func (g *Game) AttackOptions() []AttackOption {
+	teams := g.OnField()
 	var out []AttackOption
-	for i := range g.st.Teams {
-		t := &g.st.Teams[i]
-		if ts := g.targetsFrom(t, t.Cell); len(ts) > 0 {
+	for i := range teams {
+		t := &teams[i]
+		if !g.board.Cell(t.Cell).AttackFor(t.Group) {
+			continue
+		}
+		if ts := rivals(teams, t); len(ts) > 0 {
 			out = append(out, AttackOption{Team: t.Name, Cell: t.Cell, Targets: ts})
 		}
 	}
@@ -557,9 +596,12 @@ func (g *Game) targetsFrom(t *TeamState, c int) []string {
 	return g.groupRivals(t)
 }
 
-func (g *Game) groupRivals(t *TeamState) []string {
+func (g *Game) groupRivals(t *TeamState) []string { return rivals(g.st.Teams, t) }
+
+// rivals are the teams of t's group but t.
+func rivals(teams []TeamState, t *TeamState) []string {
 	var out []string
-	for _, o := range g.st.Teams {
+	for _, o := range teams {
 		if o.Group == t.Group && o.Name != t.Name {
 			out = append(out, o.Name)
 		}
