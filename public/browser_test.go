@@ -108,15 +108,7 @@ func TestBrowserPhone(t *testing.T) {
 func TestBrowserTacts(t *testing.T) {
 	browser := chrome.Start(t, 2*time.Minute)
 	e := newEnv(t, "games/dragonball/examples/dragonball-score.yaml")
-	deadline, ok := e.ref.NextTimer(e.tr.Start)
-	if !ok {
-		t.Fatal("no deadline")
-	}
-	to := 0
-	for to < len(e.tr.Posts) && e.tr.Posts[to].At.Before(deadline) {
-		to++
-	}
-	e.play(t, to)
+	to := e.beforeFirstDeadline(t)
 	page := browser.MustPage("")
 	defer page.MustClose()
 	srcs := func() []string {

@@ -183,3 +183,25 @@ func (e *env) play(t testing.TB, to int) {
 		e.last = e.tr.Until
 	}
 }
+
+// beforeFirstDeadline plays a Dragonball transcript up to its first round's deadline (the first
+// after the balls' draw at the first player post in the thread) and returns the index of the
+// first post at or after it.
+func (e *env) beforeFirstDeadline(t testing.TB) int {
+	t.Helper()
+	first := 0
+	for first < len(e.tr.Posts) && e.tr.Posts[first].Private {
+		first++
+	}
+	e.play(t, first+1)
+	deadline, ok := e.ref.NextTimer(e.tr.Posts[first].At)
+	if !ok {
+		t.Fatal("no deadline after the first player post")
+	}
+	to := first + 1
+	for to < len(e.tr.Posts) && e.tr.Posts[to].At.Before(deadline) {
+		to++
+	}
+	e.play(t, to)
+	return to
+}

@@ -171,22 +171,7 @@ func TestRateLimit(t *testing.T) {
 // round's deadline holds no part of either team's orders, only who has sent them.
 func TestNoOrdersBeforeTheDeadline(t *testing.T) {
 	e := newEnv(t, "games/dragonball/examples/dragonball-score.yaml")
-	// The first round's deadline is the first after the balls' draw, at the first player post in
-	// the thread.
-	first := 0
-	for first < len(e.tr.Posts) && e.tr.Posts[first].Private {
-		first++
-	}
-	e.play(t, first+1)
-	deadline, ok := e.ref.NextTimer(e.tr.Posts[first].At)
-	if !ok {
-		t.Fatal("no deadline")
-	}
-	to := first + 1
-	for to < len(e.tr.Posts) && e.tr.Posts[to].At.Before(deadline) {
-		to++
-	}
-	e.play(t, to)
+	to := e.beforeFirstDeadline(t)
 	// What the thread shows anyway (players' posts, the bot's help with its examples) is no secret.
 	public := ""
 	d, err := e.st.Since(context.Background(), "g1", 0, 0)
