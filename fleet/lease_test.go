@@ -186,3 +186,45 @@ games:
 			engine, leased.Round(time.Millisecond), open.Round(time.Millisecond), limit)
 	}
 }
+
+// pickFree: what a lease round takes, by the leases it read.
+func TestPickFree(t *testing.T) {
+	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	const ttl = 3 * time.Second
+	view := func(id string) *config.Config {
+		v := &config.Config{}
+		v.Game.ID = id
+		return v
+	}
+	lease := func(game, owner string, expires time.Duration) store.Lease {
+		return store.Lease{Game: game, Owner: owner, Token: 1, Expires: now.Add(expires)}
+	}
+	alive := []store.Daemon{{Owner: "me"}, {Owner: "other"}}
+	for _, c := range []struct {
+		name   string
+		leases []store.Lease
+		room   int
+		want   string
+	}{
+		{"held by another (b and c never leased)", []store.Lease{lease("a", "other", time.Second)}, 5, "b c"},
+		{"a dead daemon's, expired: taken beyond the share", []store.Lease{lease("a", "dead", -time.Millisecond)}, 0, "a"},
+		{"a dead daemon's, not yet expired", []store.Lease{lease("a", "dead", time.Millisecond)}, 0, ""},
+		{"released by a live daemon: within the share", []store.Lease{lease("a", "other", -time.Second), lease("b", "other", -time.Second)}, 1, "a"},
+		{"released by a live daemon: no room", []store.Lease{lease("a", "other", -time.Second)}, 0, ""},
+		{"free a whole TTL: no share took it, anyone does", []store.Lease{lease("a", "other", -ttl)}, 0, "a"},
+		{"never leased: within the share", nil, 2, "a b"},
+		{"open here already", []store.Lease{lease("open", "dead", -time.Second)}, 5, "a b c"},
+		{"an orphan beyond the share, in preference order", []store.Lease{lease("a", "other", -time.Second), lease("c", "dead", -time.Second)}, 1, "a c"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			views := []*config.Config{view("open"), view("a"), view("b"), view("c")}
+			var got []string
+			for _, v := range pickFree(views, c.leases, alive, now, ttl, c.room, func(id string) bool { return id == "open" }) {
+				got = append(got, v.Game.ID)
+			}
+			if strings.Join(got, " ") != c.want {
+				t.Fatalf("took %q, want %q", strings.Join(got, " "), c.want)
+			}
+		})
+	}
+}
