@@ -123,14 +123,18 @@ func (f *Fleet) leaseTick(ctx context.Context) {
 		return
 	}
 	views := cfg.GameConfigs()
-	alive, err := st.Daemons(ctx, ttl)
-	if err != nil {
-		log.Error().Err(err).Str("kind", "lease").Msg("cannot list the daemons")
-		return
-	}
+	// The leases first, then the daemons: a lease expired at now was last renewed before
+	// now-TTL, and its holder's heartbeat (recorded just before each renewal) is older still, so
+	// a dead holder is never counted alive next to its own expired lease.
+	now := time.Now()
 	ls, err := st.Leases(ctx)
 	if err != nil {
 		log.Error().Err(err).Str("kind", "lease").Msg("cannot list the leases")
+		return
+	}
+	alive, err := st.Daemons(ctx, ttl)
+	if err != nil {
+		log.Error().Err(err).Str("kind", "lease").Msg("cannot list the daemons")
 		return
 	}
 	n := max(len(alive), 1)
@@ -153,7 +157,7 @@ func (f *Fleet) leaseTick(ctx context.Context) {
 		}
 		f.parallel(len(give), func(i int) { f.drop(ctx, give[i], "a fair share for the daemons alive") })
 	}
-	take := pickFree(views, ls, alive, time.Now(), ttl, max(share-running, 0), func(id string) bool { return f.game(id) != nil })
+	take := pickFree(views, ls, alive, now, ttl, max(share-running, 0), func(id string) bool { return f.game(id) != nil })
 	if len(take) == 0 {
 		return
 	}
