@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -166,7 +167,7 @@ games:
 		if leased > 0 && open > 0 {
 			break
 		}
-		if time.Since(died) > 4*limit {
+		if time.Since(died) > 4*limit+cfg.Poll.Floor.D() {
 			t.Fatalf("%s: %d of the dead daemon's %d games taken, %d of %d games running after %v", engine, taken, len(orphans), len(n), games, time.Since(died).Round(time.Millisecond))
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -176,14 +177,20 @@ games:
 			t.Errorf("%s runs on %d daemons", id, k)
 		}
 	}
-	t.Logf("%s: %d orphans leased by the survivors %v after the death, all %d games running after %v (limit %v)",
-		engine, len(orphans), leased.Round(time.Millisecond), games, open.Round(time.Millisecond), limit)
+	t.Logf("%s: %d orphans leased by the survivors %v after the death, all %d games running after %v (limit %v); the survivors run %d and %d",
+		engine, len(orphans), leased.Round(time.Millisecond), games, open.Round(time.Millisecond), limit, len(ds[0].fl.Games()), len(ds[1].fl.Games()))
 	if len(orphans) < 100 {
 		t.Errorf("the dead daemon ran only %d games, want at least 100", len(orphans))
 	}
-	if leased > limit || open > limit {
-		t.Errorf("%s: the dead daemon's games were leased after %v and running after %v, want within %v (the lease and a renewal period)",
-			engine, leased.Round(time.Millisecond), open.Round(time.Millisecond), limit)
+	if leased > limit {
+		t.Errorf("%s: the dead daemon's games were leased after %v, want within %v (the lease and a renewal period)",
+			engine, leased.Round(time.Millisecond), limit)
+	}
+	// Running again: within a poll more (the first poll of a game taken over is what matters to
+	// its players; on this loaded 2-core machine opening 110 games took 0.3-2.9 s).
+	if poll := cfg.Poll.Floor.D(); open > limit+poll {
+		t.Errorf("%s: the dead daemon's games were running again after %v, want within %v (the lease, a renewal period and a poll)",
+			engine, open.Round(time.Millisecond), limit+poll)
 	}
 }
 
@@ -200,6 +207,16 @@ func TestPickFree(t *testing.T) {
 		return store.Lease{Game: game, Owner: owner, Token: 1, Expires: now.Add(expires)}
 	}
 	alive := []store.Daemon{{Owner: "me"}, {Owner: "other"}}
+	// The games "me" ranks first among the two, and those "other" does (rendezvous hashing).
+	mine, theirs := "", ""
+	for i := 0; mine == "" || theirs == ""; i++ {
+		id := fmt.Sprintf("o%d", i)
+		if rank("me", id) > rank("other", id) {
+			mine = cmp.Or(mine, id)
+		} else {
+			theirs = cmp.Or(theirs, id)
+		}
+	}
 	for _, c := range []struct {
 		name   string
 		leases []store.Lease
@@ -207,19 +224,29 @@ func TestPickFree(t *testing.T) {
 		want   string
 	}{
 		{"held by another (b and c never leased)", []store.Lease{lease("a", "other", time.Second)}, 5, "b c"},
-		{"a dead daemon's, expired: taken beyond the share", []store.Lease{lease("a", "dead", -time.Millisecond)}, 0, "a"},
+		{"a dead daemon's, expired: taken beyond the share", []store.Lease{lease(mine, "dead", -time.Millisecond)}, 0, mine},
+		{"a dead daemon's another live daemon ranks first: left to it", []store.Lease{lease(theirs, "dead", -time.Millisecond)}, 0, ""},
+		{"... for a renewal period, then taken", []store.Lease{lease(theirs, "dead", -ttl/3)}, 0, theirs},
 		{"a dead daemon's, not yet expired", []store.Lease{lease("a", "dead", time.Millisecond)}, 0, ""},
 		{"released by a live daemon: within the share", []store.Lease{lease("a", "other", -time.Second), lease("b", "other", -time.Second)}, 1, "a"},
 		{"released by a live daemon: no room", []store.Lease{lease("a", "other", -time.Second)}, 0, ""},
 		{"free a whole TTL: no share took it, anyone does", []store.Lease{lease("a", "other", -ttl)}, 0, "a"},
 		{"never leased: within the share", nil, 2, "a b"},
 		{"open here already", []store.Lease{lease("open", "dead", -time.Second)}, 5, "a b c"},
-		{"an orphan beyond the share, in preference order", []store.Lease{lease("a", "other", -time.Second), lease("c", "dead", -time.Second)}, 1, "a c"},
+		{"an orphan beyond the share, in preference order", []store.Lease{lease("a", "other", -time.Second), lease(mine, "dead", -time.Second)}, 1, "a " + mine},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			views := []*config.Config{view("open"), view("a"), view("b"), view("c")}
+			views := []*config.Config{view("open"), view("a"), view("b"), view("c"), view(mine), view(theirs)}
+			never := map[string]bool{"a": true, "b": true, "c": true} // the others are leased in each case, or left out
 			var got []string
-			for _, v := range pickFree(views, c.leases, alive, now, ttl, c.room, func(id string) bool { return id == "open" }) {
+			var leased []string
+			for _, l := range c.leases {
+				leased = append(leased, l.Game)
+			}
+			views = slices.DeleteFunc(views, func(v *config.Config) bool {
+				return !never[v.Game.ID] && v.Game.ID != "open" && !slices.Contains(leased, v.Game.ID)
+			})
+			for _, v := range pickFree("me", views, c.leases, alive, now, ttl, c.room, func(id string) bool { return id == "open" }) {
 				got = append(got, v.Game.ID)
 			}
 			if strings.Join(got, " ") != c.want {

@@ -177,7 +177,7 @@ func TestClusterTakeover(t *testing.T) {
 			break
 		}
 		if time.Now().After(until) {
-			t.Errorf("games list does not name each game's daemon:\n%s\n%s", list.String(), c.unfinished(ctx, st))
+			t.Errorf("games list does not name each game's daemon:\n%s\n%s\n%s", list.String(), c.unfinished(ctx, st), c.logs())
 			break
 		}
 	}
