@@ -6,10 +6,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"sort"
+	"sync"
 	"time"
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/store"
 )
 
 // Leases turn on sharing one database's games between several daemons (PostgreSQL): a daemon runs
@@ -91,8 +93,15 @@ func (f *Fleet) renewLoop(ctx context.Context, start time.Time, every time.Durat
 	}
 }
 
+// openParallel bounds how many games a daemon opens (or stops) at once: each opening is a few
+// store transactions and the referee's setup, no forum request.
+const openParallel = 8
+
 // leaseTick is one round of leaseLoop: games whose loop ended are dropped, games beyond the fair
-// share given up, and free games taken up to it (orphans at once).
+// share given up, and free games taken up to it, orphans at once whatever the share. What to
+// take is decided from one read of the leases; the leases are taken in one statement
+// (store.AcquireFree), and only then are the games opened, several at a time, so a dead
+// daemon's hundred games change hands in milliseconds and resume within a second or two.
 func (f *Fleet) leaseTick(ctx context.Context) {
 	st, ttl := f.o.Store, f.o.Leases.TTLOrDefault()
 	log := f.o.Log.With().Str("owner", st.Owner()).Logger()
@@ -114,6 +123,15 @@ func (f *Fleet) leaseTick(ctx context.Context) {
 		return
 	}
 	views := cfg.GameConfigs()
+	// The leases first, then the daemons: a lease expired at now was last renewed before
+	// now-TTL, and its holder's heartbeat (recorded just before each renewal) is older still, so
+	// a dead holder is never counted alive next to its own expired lease.
+	now := time.Now()
+	ls, err := st.Leases(ctx)
+	if err != nil {
+		log.Error().Err(err).Str("kind", "lease").Msg("cannot list the leases")
+		return
+	}
 	alive, err := st.Daemons(ctx, ttl)
 	if err != nil {
 		log.Error().Err(err).Str("kind", "lease").Msg("cannot list the daemons")
@@ -128,55 +146,115 @@ func (f *Fleet) leaseTick(ctx context.Context) {
 		return rank(owner, views[i].Game.ID) > rank(owner, views[j].Game.ID)
 	})
 	if running > share+1 {
-		// Beyond the share (and its rounding): give games up, those this daemon ranks last.
+		// Beyond the share (and its rounding): give games up, those this daemon ranks last,
+		// several at a time (each waits for its loop to stop).
+		var give []*Game
 		for i := len(views) - 1; i >= 0 && running > share; i-- {
 			if g := f.game(views[i].Game.ID); g != nil {
-				f.drop(ctx, g, "a fair share for the daemons alive")
+				give = append(give, g)
 				running--
 			}
 		}
+		f.parallel(len(give), func(i int) { f.drop(ctx, give[i], "a fair share for the daemons alive") })
 	}
-	// A game whose holder let its lease expire and stopped its heartbeat (a daemon dead or
-	// stuck) is taken at once, even
-	// beyond the share: the daemons alive rebalance later, a game waiting for its players does not.
-	// (A game a live daemon released for the share is no orphan: the share decides who takes it.)
+	take := pickFree(owner, views, ls, alive, now, ttl, max(share-running, 0), func(id string) bool { return f.game(id) != nil })
+	if len(take) == 0 {
+		return
+	}
+	// A game no daemon ever held is registered first (its lease row refers to it).
+	held := map[string]bool{}
+	for _, l := range ls {
+		held[l.Game] = true
+	}
+	ids := make([]string, 0, len(take))
+	byID := map[string]*config.Config{}
+	for _, v := range take {
+		if !held[v.Game.ID] {
+			if _, err := daemon.Register(ctx, st, v, f.o.Clock.Now()); err != nil {
+				log.Error().Err(err).Str("game", v.Game.ID).Msg("cannot register the game")
+				continue
+			}
+		}
+		ids = append(ids, v.Game.ID)
+		byID[v.Game.ID] = v
+	}
+	leases, err := st.AcquireFree(ctx, ids, ttl)
+	if err != nil {
+		log.Error().Err(err).Int("games", len(ids)).Str("kind", "lease").Msg("cannot take the games' leases")
+	}
+	// The leases are this daemon's now (renewLoop renews them): the games open several at a time.
+	f.parallel(len(leases), func(i int) {
+		l := leases[i]
+		if err := f.openLeased(ctx, byID[l.Game]); err != nil {
+			log.Error().Err(err).Str("game", l.Game).Msg("cannot start the game")
+			_ = st.Release(ctx, l.Game)
+			return
+		}
+		log.Info().Str("game", l.Game).Int64("token", l.Token).Msg("took the game's lease; game loop starts")
+	})
+}
+
+// parallel runs do(0..n-1), at most openParallel at a time, and waits for them all.
+func (f *Fleet) parallel(n int, do func(i int)) {
+	sem := make(chan struct{}, openParallel)
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			do(i)
+		})
+	}
+	wg.Wait()
+}
+
+// pickFree chooses, for the daemon named me, from views in its order of preference, the games to
+// take: those not open here (open) whose lease is free (no lease row, or expired), in two kinds.
+// An orphan (its holder stopped its heartbeat, or its lease has lain expired for a whole TTL, so
+// no daemon's share took it) is taken whatever the share: the daemons rebalance later, a game
+// waiting for its players does not. The orphans are split between the daemons alive by
+// rendezvous hashing: the one ranking an orphan first takes it at once, any other once it has
+// lain expired for a renewal period (TTL/3: that daemon may be stuck, or not heard from yet), so
+// a dead daemon's games are not all piled on one survivor to be handed on again. A game a live
+// daemon just released (for the share, or its loop ended) is taken only up to room, the rest of
+// this daemon's share.
+func pickFree(me string, views []*config.Config, ls []store.Lease, alive []store.Daemon, now time.Time, ttl time.Duration, room int, open func(string) bool) []*config.Config {
 	live := map[string]bool{}
 	for _, d := range alive {
 		live[d.Owner] = true
 	}
-	orphans := map[string]bool{}
-	if ls, err := st.Leases(ctx); err == nil {
-		now := time.Now()
-		for _, l := range ls {
-			if !live[l.Owner] && !l.Expires.After(now) {
-				orphans[l.Game] = true
+	first := func(game string) bool {
+		for _, d := range alive {
+			if d.Owner != me && rank(d.Owner, game) > rank(me, game) {
+				return false
 			}
 		}
+		return true
 	}
+	lease := map[string]store.Lease{}
+	for _, l := range ls {
+		lease[l.Game] = l
+	}
+	var out []*config.Config
 	for _, v := range views {
-		if f.game(v.Game.ID) != nil || running >= share && !orphans[v.Game.ID] {
+		id := v.Game.ID
+		if open(id) {
 			continue
 		}
-		if _, err := daemon.Register(ctx, st, v, f.o.Clock.Now()); err != nil {
-			log.Error().Err(err).Str("game", v.Game.ID).Msg("cannot register the game")
-			continue
+		l, ok := lease[id]
+		switch {
+		case ok && l.Expires.After(now):
+			continue // held
+		case ok && (!live[l.Owner] || now.Sub(l.Expires) >= ttl):
+			if first(id) || now.Sub(l.Expires) >= ttl/3 {
+				out = append(out, v) // an orphan
+			}
+		case room > 0:
+			out = append(out, v)
+			room--
 		}
-		l, ok, err := st.Acquire(ctx, v.Game.ID, ttl)
-		if err != nil {
-			log.Error().Err(err).Str("game", v.Game.ID).Str("kind", "lease").Msg("cannot take the game's lease")
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if err := f.openLeased(ctx, v); err != nil {
-			log.Error().Err(err).Str("game", v.Game.ID).Msg("cannot start the game")
-			_ = st.Release(ctx, v.Game.ID)
-			continue
-		}
-		log.Info().Str("game", v.Game.ID).Int64("token", l.Token).Msg("took the game's lease; game loop starts")
-		running++
 	}
+	return out
 }
 
 // applyLeased is Apply with Leases.

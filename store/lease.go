@@ -166,6 +166,97 @@ func (s *Store) Acquire(ctx context.Context, game string, ttl time.Duration) (l 
 	return l, ok, nil
 }
 
+// acquireBatch bounds the games of one AcquireFree statement (the engines' limits on parameters).
+const acquireBatch = 500
+
+// AcquireFree takes, for this store's owner (WithOwner) until now+ttl, the leases of those of
+// games that nobody holds or whose lease expired, in one transaction of two statements per
+// batch (a dead daemon's hundred games are taken at once, not one by one): an expired lease
+// changes hands with the next token, a game without a lease row gets token 1. Leases another
+// daemon holds are left; so are, on PostgreSQL, rows another transaction has locked right now
+// (another daemon taking the same game, or a holder's commit): the next round sees them again.
+// Games not registered in the store are left out. It returns the leases taken, by game.
+func (s *Store) AcquireFree(ctx context.Context, games []string, ttl time.Duration) ([]Lease, error) {
+	if s.lease == nil {
+		return nil, fmt.Errorf("store: acquire: %w: the store has no owner (WithOwner)", ErrInvalid)
+	}
+	var out []Lease
+	for batch := range slices.Chunk(slices.Sorted(slices.Values(games)), acquireBatch) {
+		ls, err := s.acquireFree(ctx, batch, ttl)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ls...)
+	}
+	return out, nil
+}
+
+// acquireFree is AcquireFree for one batch of games, sorted (rows locked in one order).
+func (s *Store) acquireFree(ctx context.Context, games []string, ttl time.Duration) ([]Lease, error) {
+	now := s.lease.now()
+	exp := now.Add(ttl)
+	in := `(?` + strings.Repeat(", ?", len(games)-1) + `)`
+	ids := make([]any, len(games))
+	for i, g := range games {
+		ids[i] = g
+	}
+	var taken []Lease
+	err := s.write(ctx, fmt.Sprintf("acquire %d games", len(games)), func(tx *sql.Tx) error {
+		// The expired leases change hands. On PostgreSQL the rows are locked in the games'
+		// order, skipping those another transaction holds (no waiting, no deadlock).
+		pick := `SELECT game_id FROM leases WHERE game_id IN ` + in + ` AND expires_at <= ?`
+		if s.pg {
+			pick += ` ORDER BY game_id FOR UPDATE SKIP LOCKED`
+		}
+		args := append([]any{s.lease.owner, fmtTime(exp)}, ids...)
+		args = append(args, fmtTime(now))
+		rows, err := tx.QueryContext(ctx, `UPDATE leases SET owner = ?, token = token + 1, expires_at = ?
+			WHERE game_id IN (`+pick+`) RETURNING game_id, token`, args...)
+		if err != nil {
+			return err
+		}
+		if taken, err = scanLeases(rows, s.lease.owner, exp); err != nil {
+			return err
+		}
+		// The games no daemon ever held get their first lease (a registered game only; two
+		// daemons inserting the same row: the second does nothing).
+		args = append([]any{s.lease.owner, fmtTime(exp)}, ids...)
+		rows, err = tx.QueryContext(ctx, `INSERT INTO leases (game_id, owner, token, expires_at)
+			SELECT id, ?, 1, ? FROM games WHERE id IN `+in+` AND id NOT IN (SELECT game_id FROM leases)
+			ON CONFLICT (game_id) DO NOTHING RETURNING game_id, token`, args...)
+		if err != nil {
+			return err
+		}
+		fresh, err := scanLeases(rows, s.lease.owner, exp)
+		taken = append(taken, fresh...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(taken, func(a, b Lease) int { return strings.Compare(a.Game, b.Game) })
+	s.lease.mu.Lock()
+	for _, l := range taken {
+		s.lease.tokens[l.Game] = l.Token
+	}
+	s.lease.mu.Unlock()
+	return taken, nil
+}
+
+// scanLeases reads rows of (game_id, token) as leases of owner until exp, and closes them.
+func scanLeases(rows *sql.Rows, owner string, exp time.Time) ([]Lease, error) {
+	defer rows.Close()
+	var out []Lease
+	for rows.Next() {
+		l := Lease{Owner: owner, Expires: exp}
+		if err := rows.Scan(&l.Game, &l.Token); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
 // RenewAll extends every lease this store holds until now+ttl in one statement, and returns the
 // games it held that changed hands (the caller stops them at once; they are forgotten here).
 func (s *Store) RenewAll(ctx context.Context, ttl time.Duration) (lost []string, err error) {

@@ -3,6 +3,9 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -206,4 +209,137 @@ func TestReserveSlotShared(t *testing.T) {
 	if at, err := stores[0].ReserveSlot(ctx, "forum.example.org", time.Second); err != nil || !at.Equal(clock.Now()) {
 		t.Errorf("after a quiet minute: slot %v %v, want now", at, err)
 	}
+}
+
+// A dead daemon's 150 games are taken by one AcquireFree, with the next token each, together
+// with the games nobody ever held; the games a live daemon holds are left, a second taker finds
+// nothing left, and the dead daemon can write nothing more for the games it lost.
+func TestAcquireFreeTakesOrphansAtOnce(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	open := func(owner string) *Store {
+		s, err := Open(ctx, loc, Shared(), WithOwner(owner, clock.Now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	dead, live, a, b := open("dead"), open("live"), open("a"), open("b")
+	const ttl = 3 * time.Second
+	const orphans, held, fresh = 150, 20, 10
+	var all []string
+	for i := range orphans + held + fresh {
+		id := fmt.Sprintf("g%03d", i)
+		ensureGame(t, dead, id)
+		all = append(all, id)
+	}
+	for i, id := range all[:orphans+held] {
+		owner := dead
+		if i >= orphans {
+			owner = live
+		}
+		if _, ok, err := owner.Acquire(ctx, id, ttl); err != nil || !ok {
+			t.Fatalf("%s: %v %v", id, ok, err)
+		}
+	}
+	if ls, err := a.AcquireFree(ctx, all, ttl); err != nil || len(ls) != fresh {
+		t.Fatalf("before the leases expire: took %d (%v), want only the %d never held", len(ls), err, fresh)
+	}
+	clock.Advance(ttl)
+	for _, s := range []*Store{live, a} {
+		if _, err := s.RenewAll(ctx, ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ls, err := b.AcquireFree(ctx, all, ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != orphans {
+		t.Fatalf("took %d games, want the dead daemon's %d", len(ls), orphans)
+	}
+	for i, l := range ls {
+		if l.Game != all[i] || l.Owner != "b" || l.Token != 2 || !l.Expires.Equal(clock.Now().Add(ttl)) {
+			t.Fatalf("lease %d: %+v, want %s, b's, token 2, until now+ttl", i, l, all[i])
+		}
+		if err := b.Holds(ctx, l.Game, ttl); err != nil {
+			t.Fatalf("b does not hold %s: %v", l.Game, err)
+		}
+	}
+	if ls, err := a.AcquireFree(ctx, all, ttl); err != nil || len(ls) != 0 {
+		t.Fatalf("a second taker got %+v (%v), want nothing", ls, err)
+	}
+	if err := dead.Commit(ctx, moveCommit(all[0], "1")); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("the dead daemon commits after the takeover: %v, want ErrLeaseLost", err)
+	}
+	if err := b.Commit(ctx, moveCommit(all[0], "1")); err != nil {
+		t.Fatalf("the new holder commits: %v", err)
+	}
+	if ls, err := a.AcquireFree(ctx, []string{"nosuchgame"}, ttl); err != nil || len(ls) != 0 {
+		t.Fatalf("an unregistered game: %+v %v, want nothing taken", ls, err)
+	}
+}
+
+// Two daemons taking the same 200 orphans at the same moment: each game goes to exactly one.
+func TestAcquireFreeRace(t *testing.T) {
+	ctx := context.Background()
+	_, loc := openTest(t)
+	clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	var stores []*Store
+	for _, owner := range []string{"dead", "a", "b"} {
+		s, err := Open(ctx, loc, Shared(), WithOwner(owner, clock.Now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores = append(stores, s)
+	}
+	var all []string
+	for i := range 200 {
+		id := fmt.Sprintf("g%03d", i)
+		ensureGame(t, stores[0], id)
+		all = append(all, id)
+	}
+	if ls, err := stores[0].AcquireFree(ctx, all, time.Second); err != nil || len(ls) != len(all) {
+		t.Fatalf("%d %v", len(ls), err)
+	}
+	clock.Advance(2 * time.Second)
+	got := make([][]Lease, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() {
+			// Each asks for the games in its own order, as rendezvous hashing gives them.
+			mine := slices.Clone(all)
+			if i == 1 {
+				slices.Reverse(mine)
+			}
+			for len(got[i]) < len(all) && errs[i] == nil {
+				var ls []Lease
+				ls, errs[i] = stores[1+i].AcquireFree(ctx, mine, time.Minute)
+				got[i] = append(got[i], ls...)
+				if len(ls) == 0 {
+					break
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, ls := range got {
+		for _, l := range ls {
+			seen[l.Game]++
+		}
+	}
+	for _, id := range all {
+		if seen[id] != 1 {
+			t.Fatalf("%s taken %d times (a %d games, b %d)", id, seen[id], len(got[0]), len(got[1]))
+		}
+	}
+	t.Logf("a took %d, b took %d", len(got[0]), len(got[1]))
 }

@@ -8,8 +8,10 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"forumgm/internal/pgtest"
+	"forumgm/internal/testkit"
 )
 
 // TestOnPostgres runs this package's whole test suite a second time on PostgreSQL: it starts a
@@ -92,6 +94,75 @@ func BenchmarkCommitPostgres(b *testing.B) {
 		i++
 		if err := s.Commit(ctx, moveCommit("g", fmt.Sprint(i))); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAcquireOrphans: taking a dead daemon's 100 games, one Acquire per game (as the fleet
+// did) and in one AcquireFree, on SQLite and on PostgreSQL over loopback with fsync on; one op
+// is all 100 games. `go test ./store -run XXX -bench AcquireOrphans -benchtime 20x`
+func BenchmarkAcquireOrphans(b *testing.B) {
+	ctx := context.Background()
+	c, err := pgtest.Start(ctx, b.TempDir(), pgtest.Options{Durable: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Stop()
+	pgLoc, err := c.Schema(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const games = 100
+	for _, engine := range []string{"sqlite", "postgres"} {
+		loc := pgLoc
+		if engine == "sqlite" {
+			_, loc = openFileTest(b)
+		}
+		clock := testkit.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+		var ids []string
+		owners := map[string]*Store{}
+		for _, o := range []string{"one", "batch"} {
+			s, err := Open(ctx, loc, Shared(), WithOwner(o, clock.Now))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			owners[o] = s
+		}
+		for i := range games {
+			id := fmt.Sprintf("orphan%03d", i)
+			ensureGame(b, owners["one"], id)
+			ids = append(ids, id)
+		}
+		take := map[string]func(*Store) int{
+			"one": func(s *Store) int {
+				n := 0
+				for _, id := range ids {
+					if _, ok, err := s.Acquire(ctx, id, time.Second); err != nil {
+						b.Fatal(err)
+					} else if ok {
+						n++
+					}
+				}
+				return n
+			},
+			"batch": func(s *Store) int {
+				ls, err := s.AcquireFree(ctx, ids, time.Second)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(ls)
+			},
+		}
+		for _, how := range []string{"one", "batch"} {
+			b.Run(engine+"/"+how, func(b *testing.B) {
+				for b.Loop() {
+					clock.Advance(2 * time.Second) // the last holder's leases expired: all orphans
+					if n := take[how](owners[how]); n != games {
+						b.Fatalf("took %d of %d", n, games)
+					}
+				}
+			})
 		}
 	}
 }

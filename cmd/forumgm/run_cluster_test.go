@@ -76,7 +76,9 @@ func TestClusterTakeover(t *testing.T) {
 	// The reference: the same games on a board of their own, one daemon, SQLite. (Each game's
 	// draws hang on its thread's post ids, docs/fairness.md: the boards are built alike.)
 	base := newFleetWorld(t, ctx, games)
-	base.childTimeout = time.Duration(60+2*n) * time.Second
+	// 2 s a game was too little for 300 games on this 2-core machine under a load of 12-16 (the
+	// reference had posted 5,190 of its replies when it was cut off at 660 s).
+	base.childTimeout = time.Duration(60+4*n) * time.Second
 	if out, err := base.child(t, bin, "", 0, base.finishedFn(t)); err != nil && !strings.Contains(err.Error(), "exit status") {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
@@ -112,6 +114,13 @@ func TestClusterTakeover(t *testing.T) {
 	deadline := time.Now().Add(time.Duration(90+5*n) * time.Second)
 	kills, stopped := 0, false
 	var worst time.Duration
+	var takes []time.Duration // each kill's or pause's takeover
+	var taken []string        // "N games in D" for the log
+	took := func(owned []string, d time.Duration) {
+		takes = append(takes, d)
+		taken = append(taken, fmt.Sprintf("%d in %v", len(owned), d.Round(time.Millisecond)))
+		worst = max(worst, d)
+	}
 	finishedAt := 0 // kills when the games were all finished
 	for kills < 6 || !w.finished(t) {
 		if time.Now().After(deadline) {
@@ -136,12 +145,12 @@ func TestClusterTakeover(t *testing.T) {
 			// nothing more for them.
 			stopped = true
 			c.signal(victim, syscall.SIGSTOP)
-			worst = max(worst, c.takenOver(ctx, st, victim, owned, at))
+			took(owned, c.takenOver(ctx, st, victim, owned, at))
 			c.signal(victim, syscall.SIGCONT)
 		} else {
 			c.signal(victim, syscall.SIGKILL)
 			c.wait(victim)
-			worst = max(worst, c.takenOver(ctx, st, victim, owned, at))
+			took(owned, c.takenOver(ctx, st, victim, owned, at))
 			c.start(victim)
 		}
 		kills++
@@ -150,8 +159,10 @@ func TestClusterTakeover(t *testing.T) {
 	if worst > limit {
 		t.Errorf("a game waited %v for another daemon (want ≤ %v)", worst, limit)
 	}
-	t.Logf("%d games, %d kills/pauses (%d of them while games were still being played), worst takeover %v",
-		n, kills, cmp.Or(finishedAt, kills), worst.Round(time.Millisecond))
+	slices.Sort(takes)
+	t.Logf("%d games, %d kills/pauses (%d of them while games were still being played), takeovers (games in time) %s; min %v, median %v, worst %v",
+		n, kills, cmp.Or(finishedAt, kills), strings.Join(taken, ", "), takes[0].Round(time.Millisecond),
+		takes[len(takes)/2].Round(time.Millisecond), worst.Round(time.Millisecond))
 	// games list names the daemon running each game and the three daemons alive, once the
 	// killed ones' heartbeats are old and their games taken (polled: a loaded machine is slow).
 	var list strings.Builder
@@ -166,7 +177,7 @@ func TestClusterTakeover(t *testing.T) {
 			break
 		}
 		if time.Now().After(until) {
-			t.Errorf("games list does not name each game's daemon:\n%s\n%s", list.String(), c.unfinished(ctx, st))
+			t.Errorf("games list does not name each game's daemon:\n%s\n%s\n%s", list.String(), c.unfinished(ctx, st), c.logs())
 			break
 		}
 	}
@@ -295,8 +306,18 @@ func (c *cluster) takenOver(ctx context.Context, st *store.Store, i int, games [
 		if left == 0 {
 			return time.Since(since)
 		}
-		if time.Since(since) > 30*time.Second {
-			c.t.Fatalf("%d games of daemon %d not taken over after 30 s\n%s", left, i, c.logs())
+		// The checker's own patience (the daemons' bound is checked by the caller): more games
+		// are more to read back on a loaded machine.
+		if wait := 30*time.Second + time.Duration(len(games))*100*time.Millisecond; time.Since(since) > wait {
+			var rows strings.Builder
+			for _, l := range ls {
+				if slices.Contains(games, l.Game) && (strings.Contains(l.Owner, mark) || !l.Expires.After(time.Now())) {
+					fmt.Fprintf(&rows, "%s: %s token %d expires %s\n", l.Game, l.Owner, l.Token, l.Expires.Format("15:04:05.000"))
+				}
+			}
+			ds, _ := st.Daemons(ctx, time.Minute)
+			c.t.Fatalf("%d games of daemon %d not taken over after %v (killed %s):\n%sdaemons: %+v\n%s",
+				left, i, wait, since.Format("15:04:05.000"), rows.String(), ds, c.logs())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
