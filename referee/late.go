@@ -21,13 +21,14 @@ import (
 
 // JudgeLate judges in, a post first seen after later posts were judged (see above).
 func (r *Referee) JudgeLate(in game.Input) (game.Outcome, error) {
-	link := r.absorb(in) // a late post enters the chain when it is judged, like any other
-	drawn, err := r.drawStart(link, in)
+	draws := r.draws
+	link, player := r.absorb(in) // a late post enters the chain when it is judged, like any other
+	drawn, err := r.drawStart(link, player, in)
 	if err != nil {
 		return game.Outcome{Link: link}, err
 	}
 	out, err := r.judgeLate(in)
-	out.Link = link
+	out.Link = r.keep(link, in, player, draws)
 	return lead(drawn, out), err
 }
 

@@ -405,17 +405,35 @@ func (r *Referee) rand() *game.Rand {
 	return game.NewRand(r.opt.Seed, r.draws, game.Mix{K: r.chained, Head: r.head})
 }
 
-// absorb adds a roster player's thread post to the game's chain (docs/fairness.md, section 1),
-// before it is decided: the public entropy of every later draw. Other posts are not absorbed.
-func (r *Referee) absorb(in game.Input) *game.Link {
-	if in.Source != game.Thread || r.isBot(in.Author) || !r.rules.IsPlayer(in.Author) {
-		return nil
+// absorb adds a thread post to the game's chain (docs/fairness.md, section 1), before it is
+// decided: the public entropy of every later draw. Only players' posts stay in it (keep), but
+// the post itself may make its author one (a sign-up, a volunteer to replace a player), so every
+// post but the bot's is taken in first. player reports whether the author played before it.
+func (r *Referee) absorb(in game.Input) (link *game.Link, player bool) {
+	if in.Source != game.Thread || r.isBot(in.Author) {
+		return nil, false
 	}
 	r.head = game.Chain(r.head, in.Author, in.PostID, in.Post.Text)
 	r.chained++
 	l := game.Link{K: r.chained, PostID: in.PostID, Author: in.Author, Text: in.Post.Text, Head: r.head}
 	r.links = append(r.links, l)
-	return &l
+	return &l, r.rules.IsPlayer(in.Author)
+}
+
+// keep settles an absorbed post once it is decided: it stays in the chain when its author played
+// before it or plays now (signed up, took a place) or a draw was made under it; otherwise (a
+// stranger's or a moderator's post) the chain is as it was before it.
+func (r *Referee) keep(link *game.Link, in game.Input, player bool, draws uint64) *game.Link {
+	if link == nil || player || r.rules.IsPlayer(in.Author) || r.draws > draws {
+		return link
+	}
+	r.links = r.links[:len(r.links)-1]
+	r.chained--
+	r.head = game.ChainStart(r.fair.Commitment)
+	if n := len(r.links); n > 0 {
+		r.head = r.links[n-1].Head
+	}
+	return nil
 }
 
 // Rechain gives a restored referee the chain the store kept (every Outcome.Link, in order): it
@@ -512,24 +530,27 @@ func (r *Referee) isBot(name string) bool {
 	return r.opt.Bot != "" && strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(r.opt.Bot))
 }
 
-// Judge decides one post or private message. A roster player's thread post is absorbed into
-// the game's chain first (Outcome.Link), whatever its verdict.
+// Judge decides one post or private message. A player's thread post (a player before it or
+// after it: a sign-up) is absorbed into the game's chain first (Outcome.Link), whatever its
+// verdict.
 func (r *Referee) Judge(in game.Input) (game.Outcome, error) {
-	link := r.absorb(in)
-	drawn, err := r.drawStart(link, in)
+	draws := r.draws
+	link, player := r.absorb(in)
+	drawn, err := r.drawStart(link, player, in)
 	if err != nil {
 		return game.Outcome{Link: link}, err
 	}
 	out, err := r.judge(in)
-	out.Link = link
+	out.Link = r.keep(link, in, player, draws)
 	return lead(drawn, out), err
 }
 
 // drawStart makes the start's draws the game deferred (game.StartDrawer) when link is the post
-// that fixed the entropy they wait for: the events, committed, and the messages announcing them.
-func (r *Referee) drawStart(link *game.Link, in game.Input) (game.Outcome, error) {
+// that fixed the entropy they wait for (a player's post): the events, committed, and the messages
+// announcing them.
+func (r *Referee) drawStart(link *game.Link, player bool, in game.Input) (game.Outcome, error) {
 	sd, ok := r.rules.(game.StartDrawer)
-	if link == nil || !ok || !sd.StartPending() {
+	if link == nil || !player || !ok || !sd.StartPending() {
 		return game.Outcome{}, nil
 	}
 	evs, failed, err := r.chance(in.At, func(rnd *game.Rand) ([]game.Event, error) { return sd.DrawStart(r.gameTime(in.At), rnd) })
