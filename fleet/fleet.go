@@ -109,13 +109,23 @@ func New(o Options) (*Fleet, error) {
 	m := o.Metrics
 	var cluster func(ctx context.Context, host string, every time.Duration) error
 	if o.Leases != nil {
-		// The daemons sharing the database share each forum's rate too (store.ReserveSlot).
+		// The daemons sharing the database share each forum's rate too (store.ReserveSlot). A
+		// process that wakes for its slot later than half an interval (a loaded machine) would
+		// send next to the following slot, another process's: it lets the slot go and takes a
+		// new one, so every request leaves within half an interval of a slot of its own.
 		cluster = func(ctx context.Context, host string, every time.Duration) error {
-			at, err := o.Store.ReserveSlot(ctx, host, every)
-			if err != nil {
-				return err
+			for {
+				at, err := o.Store.ReserveSlot(ctx, host, every)
+				if err != nil {
+					return err
+				}
+				if err := forum.Sleep(ctx, time.Until(at)); err != nil {
+					return err
+				}
+				if time.Since(at) <= every/2 {
+					return nil
+				}
 			}
-			return forum.Sleep(ctx, time.Until(at))
 		}
 	}
 	limits := forum.NewHostLimits(forum.SchedulerOptions{
