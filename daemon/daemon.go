@@ -123,19 +123,50 @@ type Daemon struct {
 // showed an unread one: a safety net for a forum whose pages do not tell.
 const inboxEvery = 30 * time.Minute
 
-// inboxDue reports whether this poll reads the inbox: the game expects a private message now
-// (the referee's ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
-// the inbox was not read for inboxEvery (or ever). While the game expects one, the loop polls at
-// the poll interval without the idle back-off however quiet the thread is (interval): a private
-// message is read on the clock, not when someone happens to post in the thread.
+// While the game expects a private message on a forum whose pages tell when one comes
+// (forum.PMWatcher): PMLookEvery is how old that signal may grow before the daemon refreshes it
+// (the dialect's cheapest page that carries it: MyBB's board index), PMNetEvery how often the
+// inbox is read in full all the same (a safety net). The fleet budgets its idle looks with them.
+const (
+	PMLookEvery = time.Minute
+	PMNetEvery  = 10 * time.Minute
+)
+
+// inboxDue reports whether this poll reads the inbox before the thread: a page read showed an
+// unread message (forum.PMNotifier); the game expects a private message now (the referee's
+// ExpectsPrivate) and the forum cannot tell when one comes (no forum.PMWatcher, or its signal was
+// never read), or the last full read is PMNetEvery old; or the inbox was not read for inboxEvery
+// (or ever). While the game expects one, the loop polls at the poll interval without the idle
+// back-off however quiet the thread is (interval), and the signal is refreshed after the thread
+// (pmLook): a private message is read on the clock, not when someone happens to post in the
+// thread.
 func (d *Daemon) inboxDue(ref *referee.Referee, now time.Time) bool {
-	if ref.ExpectsPrivate(now) {
-		return true
-	}
 	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
 		return true
 	}
+	if ref.ExpectsPrivate(now) {
+		w, ok := forum.As[forum.PMWatcher](d.o.Forum)
+		return !ok || w.PMSeen().IsZero() || d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= PMNetEvery || now.Before(d.inboxAt)
+	}
 	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery
+}
+
+// pmLook refreshes a PMWatcher's signal when the game expects a private message and the signal is
+// PMLookEvery old (the thread's read carried none: MyBB's lastpost probe shows no header). It
+// reports false when the look failed: the inbox is then read in full.
+func (d *Daemon) pmLook(ctx context.Context, ref *referee.Referee, now time.Time) bool {
+	w, ok := forum.As[forum.PMWatcher](d.o.Forum)
+	if !ok || !ref.ExpectsPrivate(now) {
+		return true
+	}
+	if seen := w.PMSeen(); !seen.IsZero() && now.Sub(seen) < PMLookEvery && !now.Before(seen) {
+		return true
+	}
+	if err := w.LookPM(forum.WithClass(ctx, forum.ClassPoll)); err != nil {
+		d.fail(kindOf(err), fmt.Errorf("daemon: the look for an unread private message (the inbox is read instead): %w", err))
+		return false
+	}
+	return true
 }
 
 // expectsPrivate reports whether the game may receive a private message at now on a forum that
@@ -689,9 +720,10 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	}); err != nil {
 		return 0, err
 	}
-	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); pms && !inboxRead && ok && n.UnreadPM() {
-		// The page just read shows a private message waiting: a player's message may come
-		// before the posts read, so it is read now and judged with them.
+	looked := !pms || inboxRead || d.pmLook(ctx, ref, now)
+	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); pms && !inboxRead && (!looked || ok && n.UnreadPM()) {
+		// The page just read (or the look for the signal) shows a private message waiting: a
+		// player's message may come before the posts read, so it is read now and judged with them.
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}

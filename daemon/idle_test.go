@@ -170,11 +170,34 @@ func TestInboxOnlyWhenExpected(t *testing.T) {
 	if n := inbox(); n != 0 {
 		t.Fatalf("idle poll, no private message expected: %d inbox requests (%q)", n, c.seen())
 	}
+	// A private message expected: the inbox is not read while the header's counter (the last
+	// page read, at most PMLookEvery old) shows none; a look at the board index refreshes it.
 	expects.Store(true)
 	c.reset()
 	r.cycle(t)
+	if n := inbox(); n != 0 {
+		t.Fatalf("a private message expected, the counter fresh and showing none: %d inbox requests (%q)", n, c.seen())
+	}
+	r.clock.Advance(PMLookEvery)
+	c.reset()
+	r.cycle(t)
+	if got := c.seen(); inbox() != 0 || len(got) != 2 || !strings.Contains(got[1], "index.php") {
+		t.Fatalf("a private message expected, the counter %s old: %q, want the probe and the board index", PMLookEvery, got)
+	}
+	if err := r.board.SendPM(r.ctx, "snovaya", "gm-bot", "приказ", "мой приказ"); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Advance(PMLookEvery)
+	c.reset()
+	r.cycle(t)
 	if n := inbox(); n == 0 {
-		t.Fatalf("a private message expected: the inbox was not read (%q)", c.seen())
+		t.Fatalf("the board index showed an unread message: the inbox was not read (%q)", c.seen())
+	}
+	r.clock.Advance(PMNetEvery)
+	c.reset()
+	r.cycle(t)
+	if n := inbox(); n == 0 {
+		t.Fatalf("a private message expected, no full read for %s: the inbox was not read (%q)", PMNetEvery, c.seen())
 	}
 	expects.Store(false)
 	// A message arrives; the next page read (a new post) shows the notice: the inbox is read.
