@@ -809,6 +809,12 @@ func (d *Daemon) progress(start time.Time) forum.Progress {
 			return
 		}
 		logged = now
+		// The store keeps it for `forumgm games list` and the web UI (as often as the log tells).
+		sctx, cancel := durable(context.Background())
+		if err := d.o.Store.SetProgress(sctx, d.o.Game, done, toGo, eta, start); err != nil {
+			d.fail("store", err)
+		}
+		cancel()
 		ev := d.log.Info().Int("pages_done", done).Int("pages_to_go", toGo)
 		if toGo > 0 {
 			ev.Dur("eta", eta.Round(time.Second)).Msg("reading the thread (catch-up)")
