@@ -111,6 +111,7 @@ type Daemon struct {
 	missing    map[string]int // move posts missing from consecutive whole rescans, by post id
 	held       heldPost       // the garbled post the reads stop at (garbled.go)
 	inboxAt    time.Time      // when the inbox was last read
+	inboxOwed  bool           // an inbox read failed: the next poll reads it again, whatever the signal says
 	wakeMu     sync.Mutex
 	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
 	woken      bool               // a Wake came while the loop worked
@@ -141,6 +142,9 @@ const (
 // (pmLook): a private message is read on the clock, not when someone happens to post in the
 // thread.
 func (d *Daemon) inboxDue(ref *referee.Referee, now time.Time) bool {
+	if d.inboxOwed {
+		return true // a read that failed may have marked messages read on the board (its counter no longer shows them)
+	}
 	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
 		return true
 	}
@@ -166,7 +170,7 @@ func (d *Daemon) pmLook(ctx context.Context, ref *referee.Referee, now time.Time
 		d.fail(kindOf(err), fmt.Errorf("daemon: the look for an unread private message (the inbox is read instead): %w", err))
 		return false
 	}
-	return true
+	return !w.PMSeen().Before(now) // a look whose page did not show the counter tells nothing
 }
 
 // expectsPrivate reports whether the game may receive a private message at now on a forum that
@@ -710,10 +714,11 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	pms := d.o.Forum.Capabilities().PrivateMessages
 	inboxRead := false
 	if pms && d.inboxDue(ref, now) {
+		d.inboxOwed = true
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
-		d.inboxAt, inboxRead = now, true
+		d.inboxAt, inboxRead = now, true // owed until its messages are judged and the cursor kept (below)
 	}
 	if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 		return d.o.Forum.Posts(ctx, d.o.Thread, c)
@@ -724,10 +729,11 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); pms && !inboxRead && (!looked || ok && n.UnreadPM()) {
 		// The page just read (or the look for the signal) shows a private message waiting: a
 		// player's message may come before the posts read, so it is read now and judged with them.
+		d.inboxOwed = true
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
-		d.inboxAt = now
+		d.inboxAt, inboxRead = now, true
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		a, b := ins[i], ins[j]
@@ -780,6 +786,12 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			d.fail("store", err)
 			return n, err
 		}
+	}
+	if inboxRead {
+		// Every message read was judged and the cursor kept: the board's counter speaks for the
+		// inbox again. (A read cut short — an error, a garbled message held, a pause — leaves it
+		// owed: reading marked the messages read on the board, so the counter no longer shows them.)
+		d.inboxOwed = false
 	}
 	return n, nil
 }
