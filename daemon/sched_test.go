@@ -14,8 +14,8 @@ import (
 	"forumgm/dialects/mybb"
 	"forumgm/forum"
 	"forumgm/ops"
-	"forumgm/store"
 	"forumgm/referee"
+	"forumgm/store"
 )
 
 // seen is one request the rig's forum made: its script and its class at the scheduler.
