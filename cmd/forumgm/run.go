@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	gcPercent(os.Getenv("GOGC"))
 	fs, path := configFlags("run", stderr)
 	cfg, err := loadConfig(fs, path, args)
 	if err != nil {
@@ -388,4 +390,19 @@ func ownerName() (string, error) {
 		return "", fmt.Errorf("run: %w", err)
 	}
 	return fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b), nil
+}
+
+// defaultGCPercent is the daemon's garbage collector target unless GOGC says otherwise: a heap of
+// many idle games is small and grows slowly, so collecting when it grew by a quarter (not Go's
+// doubling) keeps about 10 MB less resident for 500 games at no CPU cost that shows (measured:
+// docs/operations.md). Unlike a memory limit (GOMEMLIMIT) it scales with the heap, so the
+// collector never runs back to back.
+const defaultGCPercent = 25
+
+// gcPercent sets the collector's target to defaultGCPercent when the environment's GOGC (env) does
+// not set one.
+func gcPercent(env string) {
+	if env == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 }

@@ -1,0 +1,20 @@
+package main
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// The daemon collects garbage at defaultGCPercent unless the environment's GOGC says otherwise.
+func TestGCPercent(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	gcPercent("")
+	if got := debug.SetGCPercent(100); got != defaultGCPercent {
+		t.Errorf("GOGC unset: the collector's target is %d, want %d", got, defaultGCPercent)
+	}
+	gcPercent("80") // the runtime read GOGC itself; it is left alone
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: the collector's target was changed to %d", got)
+	}
+}
