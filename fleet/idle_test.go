@@ -13,6 +13,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/daemon"
+	"forumgm/forum"
 	"forumgm/internal/testkit"
 	"forumgm/sandbox"
 	"forumgm/store"
@@ -185,5 +186,77 @@ func TestThreeIdleGamesCost(t *testing.T) {
 	w.run(t, daemon.PMLookEvery+2*w.floor)
 	if w.count.paths[2].Load() == before {
 		t.Fatalf("an order sent %s ago: the inbox was not read", daemon.PMLookEvery+2*w.floor)
+	}
+}
+
+// costForum is a listForum that tells what its looks cost (forum.LookCoster).
+type costForum struct {
+	*listForum
+	probe, board int
+}
+
+func (f costForum) LookCosts() (int, int) { return f.probe, f.board }
+
+// The cheapest look for the number of games: a few games probe their threads in turn, one
+// request per poll interval together; past maxProbeGames, or when their probes together cost as
+// much as the board index, the index and the lists stand for them.
+func TestProbesOrIndex(t *testing.T) {
+	cases := []struct {
+		name         string
+		games        int
+		probe, board int
+		probing      bool
+	}{
+		{"one game", 1, 562, 8400, true},
+		{"three games, probes cheaper", 3, 562, 8400, true},
+		{"four games", 4, 562, 8400, true},
+		{"five games: the index", 5, 562, 8400, false},
+		{"three games, a small index", 3, 562, 1500, false},
+		{"no probe", 2, 0, 8400, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var threads []string
+			for i := range c.games {
+				threads = append(threads, fmt.Sprint(100+i))
+			}
+			s := &session{Forum: costForum{newListForum(threads...), c.probe, c.board}, key: "k", sections: map[string]*section{}}
+			for _, th := range threads {
+				(&gameForum{session: s, thread: th, every: 5 * time.Second, now: time.Now}).Join(forum.Cursor{})
+			}
+			if got := s.probing(); got != c.probing {
+				t.Errorf("probing with %d games (probe %d B, index %d B): %v, want %v", c.games, c.probe, c.board, got, c.probing)
+			}
+		})
+	}
+}
+
+// The probing games take turns: over a stretch of polls every poll interval, n games probe about
+// once per poll interval together, each about every n intervals, none starved.
+func TestProbeTurns(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 4} {
+		s := &session{}
+		now := time.Date(2026, 12, 2, 19, 0, 0, 0, time.UTC)
+		got := map[string]int{}
+		const polls = 120
+		for range polls {
+			for i := range n {
+				if th := fmt.Sprint(i); s.probeDue(th, 5*time.Second, now.Add(time.Duration(i)*time.Second)) {
+					got[th]++
+				}
+			}
+			now = now.Add(5 * time.Second)
+		}
+		total := 0
+		for i := range n {
+			c := got[fmt.Sprint(i)]
+			total += c
+			if want := polls / n; c < want-2 || c > want+2 {
+				t.Errorf("%d games: game %d probed %d times in %d polls, want about %d", n, i, c, polls, want)
+			}
+		}
+		if total > polls+n {
+			t.Errorf("%d games: %d probes in %d poll intervals, want at most one per interval", n, total, polls)
+		}
 	}
 }

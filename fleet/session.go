@@ -40,8 +40,16 @@ type session struct {
 // leaving room for the looks at the PM signal while a game expects private messages.
 type idleLooks struct {
 	mu       sync.Mutex
-	probed   map[string]time.Time // by thread: its last idle probe (zero: none yet)
-	pmWanted time.Time            // the last time a game asked for the PM signal (LookPM)
+	probed   map[string]*probeTurn // by thread: the game's turns to probe
+	pmWanted time.Time             // the last time a game asked for the PM signal (LookPM)
+}
+
+// probeTurn is a game's share of the probes: credit grows by one every spacing and a probe spends
+// one, at most two kept (a game that polls at the poll interval while its spacing is a little
+// longer probes on most of its polls, not on every other one).
+type probeTurn struct {
+	credit float64
+	at     time.Time // when credit was counted
 }
 
 // maxProbeGames is the most games of a session that probe their threads in turn rather than
@@ -90,22 +98,27 @@ func (s *session) probeDue(thread string, every time.Duration, now time.Time) bo
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.probed == nil {
-		l.probed = map[string]time.Time{}
+		l.probed = map[string]*probeTurn{}
 	}
-	last, known := l.probed[thread]
+	turn, known := l.probed[thread]
 	if !known {
-		l.probed[thread] = time.Time{}
+		turn = &probeTurn{credit: 1, at: now}
+		l.probed[thread] = turn
 	}
 	n := len(l.probed)
 	share := 1.0
 	if !l.pmWanted.IsZero() && now.Sub(l.pmWanted) < 2*daemon.PMLookEvery {
 		share -= float64(every)/float64(daemon.PMLookEvery) + float64(n)*float64(every)/float64(daemon.PMNetEvery)
 	}
-	spacing := time.Duration(float64(n) * float64(every) / max(share, 0.5))
-	if !last.IsZero() && now.Sub(last) < spacing && !now.Before(last) {
+	spacing := float64(n) * float64(every) / max(share, 0.5)
+	if now.After(turn.at) {
+		turn.credit = min(2, turn.credit+float64(now.Sub(turn.at))/spacing) // a turn missed may be made up once
+		turn.at = now
+	}
+	if turn.credit < 1-1e-9 {
 		return false
 	}
-	l.probed[thread] = now
+	turn.credit--
 	return true
 }
 
