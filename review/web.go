@@ -257,7 +257,7 @@ func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, err
 		"plain":   plain,
 		"explain": w.explainFlag,
 		"postid":  w.postLabel,
-		"reading": readingText,
+		"reading": w.readingText,
 		"dict": func(p store.PostRecord, game string, id int64) postRow {
 			return postRow{Post: p, Game: game, ID: id}
 		},
@@ -932,20 +932,20 @@ func (w *Web) errorText(err error) string {
 
 // ---- template helpers ----
 
-// readingText says in Russian how far a game's long read is: pages read of all, and about how long
-// is left.
-func readingText(p *store.Progress) string {
+// readingText says how far a game's long read is (web/messages.tmpl "reading"): pages read of
+// all, and about how long is left.
+func (w *Web) readingText(p *store.Progress) string {
 	left := p.ETA.Round(time.Second)
-	var eta string
+	d := struct{ Done, Total, H, M, S int }{Done: p.Done, Total: p.Done + p.ToGo}
 	switch {
 	case left < time.Minute:
-		eta = fmt.Sprintf("%d с", int(left/time.Second))
+		d.S = int(left / time.Second)
 	case left < time.Hour:
-		eta = fmt.Sprintf("%d мин", int((left+30*time.Second)/time.Minute))
+		d.M = int((left + 30*time.Second) / time.Minute)
 	default:
-		eta = fmt.Sprintf("%d ч %d мин", int(left/time.Hour), int(left%time.Hour/time.Minute))
+		d.H, d.M = int(left/time.Hour), int(left%time.Hour/time.Minute)
 	}
-	return fmt.Sprintf("читаю тему: %d из %d стр., осталось около %s", p.Done, p.Done+p.ToGo, eta)
+	return w.msg("reading", d)
 }
 
 // retype reports whether accepting a flag of this kind judges the post (so the moderator may
