@@ -150,9 +150,21 @@ func (d *Daemon) inboxDue(ref *referee.Referee, now time.Time) bool {
 	}
 	if ref.ExpectsPrivate(now) {
 		w, ok := forum.As[forum.PMWatcher](d.o.Forum)
-		return !ok || w.PMSeen().IsZero() || d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= PMNetEvery || now.Before(d.inboxAt)
+		return !ok || w.PMSeen().IsZero() || d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= PMNetEvery || now.Before(d.inboxAt) ||
+			d.timerDue(ref, now)
 	}
 	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery
+}
+
+// timerDue reports whether a timed rule falls due by now, so that this cycle fires it (after
+// judging what it read): every message written before it is read first, in full, not when the
+// board's unread counter is next looked at (a round's orders sent in its last minute are in time).
+func (d *Daemon) timerDue(ref *referee.Referee, now time.Time) bool {
+	d.mu.Lock()
+	from := d.clockOr(now)
+	d.mu.Unlock()
+	t, ok := ref.NextTimer(from)
+	return ok && !t.After(now)
 }
 
 // pmLook refreshes a PMWatcher's signal when the game expects a private message and the signal is

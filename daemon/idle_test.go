@@ -216,3 +216,30 @@ func TestInboxOnlyWhenExpected(t *testing.T) {
 		t.Fatalf("the message read, no private message expected: %d inbox requests (%q)", n, c.seen())
 	}
 }
+
+// A timed rule about to fire (the fake game's 00:00 close) has the inbox read in full before it,
+// while the game expects private messages, even though the board's unread counter was looked at
+// less than PMLookEvery before: a message written just before the rule is judged in time.
+func TestInboxReadBeforeATimer(t *testing.T) {
+	r, c, expects := idleRig(t)
+	expects.Store(true)
+	r.clock.Set(time.Date(2026, 12, 1, 23, 58, 0, 0, msk))
+	r.cycle(t)
+	r.clock.Set(time.Date(2026, 12, 1, 23, 59, 30, 0, msk))
+	r.cycle(t) // the counter (the board index) looked at: none unread
+	if err := r.board.SendPM(r.ctx, "snovaya", "gm-bot", "приказ", "мой приказ до полуночи"); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Set(time.Date(2026, 12, 2, 0, 0, 0, 0, msk))
+	c.reset()
+	r.cycle(t)
+	inbox := 0
+	for _, q := range c.seen() {
+		if strings.Contains(q, "private.php") {
+			inbox++
+		}
+	}
+	if inbox == 0 {
+		t.Fatalf("the 00:00 close fired without the inbox read first: %q", c.seen())
+	}
+}
