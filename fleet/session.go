@@ -52,6 +52,9 @@ type probeTurn struct {
 	at     time.Time // when credit was counted
 }
 
+// probeForget is how long a game that asked for no probe keeps its turn.
+const probeForget = 15 * time.Minute
+
 // maxProbeGames is the most games of a session that probe their threads in turn rather than
 // share the board index: each is looked at every maxProbeGames poll intervals at worst.
 const maxProbeGames = 4
@@ -99,6 +102,11 @@ func (s *session) probeDue(thread string, every time.Duration, now time.Time) bo
 	defer l.mu.Unlock()
 	if l.probed == nil {
 		l.probed = map[string]*probeTurn{}
+	}
+	for th, t := range l.probed {
+		if now.Sub(t.at) > probeForget {
+			delete(l.probed, th) // a game stopped (a reload) or gone over to the index
+		}
 	}
 	turn, known := l.probed[thread]
 	if !known {
