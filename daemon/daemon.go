@@ -111,6 +111,7 @@ type Daemon struct {
 	missing    map[string]int // move posts missing from consecutive whole rescans, by post id
 	held       heldPost       // the garbled post the reads stop at (garbled.go)
 	inboxAt    time.Time      // when the inbox was last read
+	inboxOwed  bool           // an inbox read failed: the next poll reads it again, whatever the signal says
 	wakeMu     sync.Mutex
 	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
 	woken      bool               // a Wake came while the loop worked
@@ -123,19 +124,65 @@ type Daemon struct {
 // showed an unread one: a safety net for a forum whose pages do not tell.
 const inboxEvery = 30 * time.Minute
 
-// inboxDue reports whether this poll reads the inbox: the game expects a private message now
-// (the referee's ExpectsPrivate), the last thread page read showed an unread one (forum.PMNotifier), or
-// the inbox was not read for inboxEvery (or ever). While the game expects one, the loop polls at
-// the poll interval without the idle back-off however quiet the thread is (interval): a private
-// message is read on the clock, not when someone happens to post in the thread.
+// While the game expects a private message on a forum whose pages tell when one comes
+// (forum.PMWatcher): PMLookEvery is how old that signal may grow before the daemon refreshes it
+// (the dialect's cheapest page that carries it: MyBB's board index), PMNetEvery how often the
+// inbox is read in full all the same (a safety net). The fleet budgets its idle looks with them.
+const (
+	PMLookEvery = time.Minute
+	PMNetEvery  = 10 * time.Minute
+)
+
+// inboxDue reports whether this poll reads the inbox before the thread: a page read showed an
+// unread message (forum.PMNotifier); the game expects a private message now (the referee's
+// ExpectsPrivate) and the forum cannot tell when one comes (no forum.PMWatcher, or its signal was
+// never read), or the last full read is PMNetEvery old; or the inbox was not read for inboxEvery
+// (or ever). While the game expects one, the loop polls at the poll interval without the idle
+// back-off however quiet the thread is (interval), and the signal is refreshed after the thread
+// (pmLook): a private message is read on the clock, not when someone happens to post in the
+// thread.
 func (d *Daemon) inboxDue(ref *referee.Referee, now time.Time) bool {
-	if ref.ExpectsPrivate(now) {
-		return true
+	if d.inboxOwed {
+		return true // a read that failed may have marked messages read on the board (its counter no longer shows them)
 	}
 	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); ok && n.UnreadPM() {
 		return true
 	}
+	if ref.ExpectsPrivate(now) {
+		w, ok := forum.As[forum.PMWatcher](d.o.Forum)
+		return !ok || w.PMSeen().IsZero() || d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= PMNetEvery || now.Before(d.inboxAt) ||
+			d.timerDue(ref, now)
+	}
 	return d.inboxAt.IsZero() || now.Sub(d.inboxAt) >= inboxEvery
+}
+
+// timerDue reports whether a timed rule falls due by now, so that this cycle fires it (after
+// judging what it read): every message written before it is read first, in full, not when the
+// board's unread counter is next looked at (a round's orders sent in its last minute are in time).
+func (d *Daemon) timerDue(ref *referee.Referee, now time.Time) bool {
+	d.mu.Lock()
+	from := d.clockOr(now)
+	d.mu.Unlock()
+	t, ok := ref.NextTimer(from)
+	return ok && !t.After(now)
+}
+
+// pmLook refreshes a PMWatcher's signal when the game expects a private message and the signal is
+// PMLookEvery old (the thread's read carried none: MyBB's lastpost probe shows no header). It
+// reports false when the look failed: the inbox is then read in full.
+func (d *Daemon) pmLook(ctx context.Context, ref *referee.Referee, now time.Time) bool {
+	w, ok := forum.As[forum.PMWatcher](d.o.Forum)
+	if !ok || !ref.ExpectsPrivate(now) {
+		return true
+	}
+	if seen := w.PMSeen(); !seen.IsZero() && now.Sub(seen) < PMLookEvery && !now.Before(seen) {
+		return true
+	}
+	if err := w.LookPM(forum.WithClass(ctx, forum.ClassPoll)); err != nil {
+		d.fail(kindOf(err), fmt.Errorf("daemon: the look for an unread private message (the inbox is read instead): %w", err))
+		return false
+	}
+	return !w.PMSeen().Before(now) // a look whose page did not show the counter tells nothing
 }
 
 // expectsPrivate reports whether the game may receive a private message at now on a forum that
@@ -679,23 +726,26 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 	pms := d.o.Forum.Capabilities().PrivateMessages
 	inboxRead := false
 	if pms && d.inboxDue(ref, now) {
+		d.inboxOwed = true
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
-		d.inboxAt, inboxRead = now, true
+		d.inboxAt, inboxRead = now, true // owed until its messages are judged and the cursor kept (below)
 	}
 	if err := read(store.SourceThread, func(ctx context.Context, c forum.Cursor) ([]forum.Post, forum.Cursor, error) {
 		return d.o.Forum.Posts(ctx, d.o.Thread, c)
 	}); err != nil {
 		return 0, err
 	}
-	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); pms && !inboxRead && ok && n.UnreadPM() {
-		// The page just read shows a private message waiting: a player's message may come
-		// before the posts read, so it is read now and judged with them.
+	looked := !pms || inboxRead || d.pmLook(ctx, ref, now)
+	if n, ok := forum.As[forum.PMNotifier](d.o.Forum); pms && !inboxRead && (!looked || ok && n.UnreadPM()) {
+		// The page just read (or the look for the signal) shows a private message waiting: a
+		// player's message may come before the posts read, so it is read now and judged with them.
+		d.inboxOwed = true
 		if err := read(store.SourcePM, d.o.Forum.Inbox); err != nil {
 			return 0, err
 		}
-		d.inboxAt = now
+		d.inboxAt, inboxRead = now, true
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		a, b := ins[i], ins[j]
@@ -749,6 +799,12 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			return n, err
 		}
 	}
+	if inboxRead {
+		// Every message read was judged and the cursor kept: the board's counter speaks for the
+		// inbox again. (A read cut short — an error, a garbled message held, a pause — leaves it
+		// owed: reading marked the messages read on the board, so the counter no longer shows them.)
+		d.inboxOwed = false
+	}
 	return n, nil
 }
 
@@ -777,6 +833,12 @@ func (d *Daemon) progress(start time.Time) forum.Progress {
 			return
 		}
 		logged = now
+		// The store keeps it for `forumgm games list` and the web UI (as often as the log tells).
+		sctx, cancel := durable(context.Background())
+		if err := d.o.Store.SetProgress(sctx, d.o.Game, done, toGo, eta, start); err != nil {
+			d.fail("store", err)
+		}
+		cancel()
 		ev := d.log.Info().Int("pages_done", done).Int("pages_to_go", toGo)
 		if toGo > 0 {
 			ev.Dur("eta", eta.Round(time.Second)).Msg("reading the thread (catch-up)")

@@ -311,6 +311,12 @@ func runScript(t *testing.T, seed uint64, rules []faultproxy.Rule, script []faul
 			d = newDaemon()
 			what = "the backup restored"
 		}
+		if s.pm || s.act == actBurst || s.act == actApprovePM {
+			// A private message is read once the board's unread counter is looked at again
+			// (within PMLookEvery), not at the next poll: its step waits that long, so that it is
+			// judged before the next step's post with faults or without.
+			clock.Advance(PMLookEvery)
+		}
 		// A post or message shown late is found by a rescan; so is what a restored store missed.
 		settle(what, s.act == actApprove || s.act == actApprovePM || s.act == actLoseStore)
 	}

@@ -170,11 +170,34 @@ func TestInboxOnlyWhenExpected(t *testing.T) {
 	if n := inbox(); n != 0 {
 		t.Fatalf("idle poll, no private message expected: %d inbox requests (%q)", n, c.seen())
 	}
+	// A private message expected: the inbox is not read while the header's counter (the last
+	// page read, at most PMLookEvery old) shows none; a look at the board index refreshes it.
 	expects.Store(true)
 	c.reset()
 	r.cycle(t)
+	if n := inbox(); n != 0 {
+		t.Fatalf("a private message expected, the counter fresh and showing none: %d inbox requests (%q)", n, c.seen())
+	}
+	r.clock.Advance(PMLookEvery)
+	c.reset()
+	r.cycle(t)
+	if got := c.seen(); inbox() != 0 || len(got) != 2 || !strings.Contains(got[1], "index.php") {
+		t.Fatalf("a private message expected, the counter %s old: %q, want the probe and the board index", PMLookEvery, got)
+	}
+	if err := r.board.SendPM(r.ctx, "snovaya", "gm-bot", "приказ", "мой приказ"); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Advance(PMLookEvery)
+	c.reset()
+	r.cycle(t)
 	if n := inbox(); n == 0 {
-		t.Fatalf("a private message expected: the inbox was not read (%q)", c.seen())
+		t.Fatalf("the board index showed an unread message: the inbox was not read (%q)", c.seen())
+	}
+	r.clock.Advance(PMNetEvery)
+	c.reset()
+	r.cycle(t)
+	if n := inbox(); n == 0 {
+		t.Fatalf("a private message expected, no full read for %s: the inbox was not read (%q)", PMNetEvery, c.seen())
 	}
 	expects.Store(false)
 	// A message arrives; the next page read (a new post) shows the notice: the inbox is read.
@@ -191,5 +214,32 @@ func TestInboxOnlyWhenExpected(t *testing.T) {
 	r.cycle(t)
 	if n := inbox(); n != 0 {
 		t.Fatalf("the message read, no private message expected: %d inbox requests (%q)", n, c.seen())
+	}
+}
+
+// A timed rule about to fire (the fake game's 00:00 close) has the inbox read in full before it,
+// while the game expects private messages, even though the board's unread counter was looked at
+// less than PMLookEvery before: a message written just before the rule is judged in time.
+func TestInboxReadBeforeATimer(t *testing.T) {
+	r, c, expects := idleRig(t)
+	expects.Store(true)
+	r.clock.Set(time.Date(2026, 12, 1, 23, 58, 0, 0, msk))
+	r.cycle(t)
+	r.clock.Set(time.Date(2026, 12, 1, 23, 59, 30, 0, msk))
+	r.cycle(t) // the counter (the board index) looked at: none unread
+	if err := r.board.SendPM(r.ctx, "snovaya", "gm-bot", "приказ", "мой приказ до полуночи"); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Set(time.Date(2026, 12, 2, 0, 0, 0, 0, msk))
+	c.reset()
+	r.cycle(t)
+	inbox := 0
+	for _, q := range c.seen() {
+		if strings.Contains(q, "private.php") {
+			inbox++
+		}
+	}
+	if inbox == 0 {
+		t.Fatalf("the 00:00 close fired without the inbox read first: %q", c.seen())
 	}
 }

@@ -183,7 +183,7 @@ func TestOpsServer(t *testing.T) {
 		{"forumgm_replies_posted_total", with("kind", "pm", "how", "posted"), 1, true},    // the moderator told
 		{"forumgm_poll_latency_seconds_count", with("source", "thread"), 2, false},
 		{"forumgm_poll_latency_seconds_bucket", with("source", "thread", "le", "+Inf"), 2, false},
-		{"forumgm_poll_latency_seconds_count", with("source", "pm"), 2, false},
+		{"forumgm_poll_latency_seconds_count", with("source", "pm"), 1, false}, // the first poll; later ones trust the page's unread counter
 		{"forumgm_flags_raised_total", with(), 1, true},
 		{"forumgm_outbox_pending", with(), 0, true},
 	}

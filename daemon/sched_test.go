@@ -15,6 +15,7 @@ import (
 	"forumgm/forum"
 	"forumgm/ops"
 	"forumgm/referee"
+	"forumgm/store"
 )
 
 // seen is one request the rig's forum made: its script and its class at the scheduler.
@@ -148,12 +149,22 @@ func TestCatchUpShowsProgress(t *testing.T) {
 	}
 	h := ops.NewHealth(r.clock.Now, time.Hour)
 	var during []string
+	var stored []store.Progress // what `forumgm games list` and the web UI read
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) {
 		o.Health = h
 		o.Hook = func(string) {}
 	})
 	fo := r.d.o.Forum
-	r.d.o.Forum = progressSpy{Forum: fo, look: func() { during = append(during, healthz(t, h)) }}
+	r.d.o.Forum = progressSpy{Forum: fo, look: func() {
+		during = append(during, healthz(t, h))
+		ps, err := r.st.Progresses(r.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := ps[r.d.o.Game]; ok {
+			stored = append(stored, p)
+		}
+	}}
 	r.cycle(t)
 	log := r.log.String()
 	if !strings.Contains(log, `"pages_to_go":`) || !strings.Contains(log, "catch-up done") {
@@ -170,6 +181,12 @@ func TestCatchUpShowsProgress(t *testing.T) {
 	}
 	if body := healthz(t, h); strings.Contains(body, `"progress"`) {
 		t.Errorf("/healthz still shows progress after the catch-up: %s", body)
+	}
+	if len(stored) == 0 || stored[0].ToGo <= 0 || stored[0].Done+stored[0].ToGo < 6 {
+		t.Errorf("the store never kept the catch-up's progress (6 pages): %+v", stored)
+	}
+	if ps, err := r.st.Progresses(r.ctx); err != nil || len(ps) != 0 {
+		t.Errorf("the store still keeps progress after the catch-up: %v %v", ps, err)
 	}
 }
 

@@ -107,7 +107,13 @@ func TestWholeGameE2E(t *testing.T) {
 				default:
 					id = strconv.Itoa(g.post(t, p.Author, p.Text))
 				}
-				b.clock.Advance(30 * time.Second)
+				// A private message is read once the board's unread counter is looked at again
+				// (within PMLookEvery), a thread post at the next poll.
+				wait := 30 * time.Second
+				if p.Private {
+					wait = PMLookEvery + 5*time.Second
+				}
+				b.clock.Advance(wait)
 				g.settle(t)
 				got := g.botPosts(t)[before:]
 				if p.Private {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -43,6 +44,7 @@ var (
 	loadEnv      = flag.String("fleet.env", "", "load benchmark: extra environment of the daemon, e.g. GOMEMLIMIT=30MiB (space-separated)")
 	loadPoll     = flag.Duration("fleet.poll", 60*time.Second, "load benchmark: the games' poll interval (floor and ceiling)")
 	loadSeed     = flag.Uint64("fleet.seed", 0, "load benchmark: the player posts go at random moments of the measure drawn from this seed (0: evenly spread)")
+	loadProfile  = flag.String("fleet.profile", "", "load benchmark: save the daemon's heap and goroutine profiles to this `PREFIX` (.heap, .goroutine) at the end")
 	loadRescan   = flag.Duration("fleet.rescan", 0, "load benchmark: every game gets a move in the warm-up and the measured daemon rescans every game this often (0: no moves, default rescans)")
 )
 
@@ -70,6 +72,7 @@ type loadResult struct {
 	latencies                                                                        []time.Duration
 	p50, p95                                                                         time.Duration
 	warmup                                                                           time.Duration
+	goMem                                                                            string // the Go runtime's view (/metrics)
 }
 
 func (r loadResult) String() string {
@@ -78,9 +81,52 @@ func (r loadResult) String() string {
 		paths = append(paths, fmt.Sprintf("%s=%d", p, n))
 	}
 	sort.Strings(paths)
-	return fmt.Sprintf("cpu %.2f%% of 2 cores, rss %.1f MB (%.1f MB anonymous), %d requests (%.3f/s), %d bytes (%.0f bytes and %.4f requests per game poll), by path %s; warm-up %s; p50 %s p95 %s over %d replies",
-		r.cpuPercent, r.rssMB, r.anonMB, r.requests, r.requestsPerSec, r.bytes, r.bytesPerGamePoll, r.requestsPerGamePoll,
+	return fmt.Sprintf("cpu %.2f%% of 2 cores, rss %.1f MB (%.1f MB anonymous; Go: %s), %d requests (%.3f/s), %d bytes (%.0f bytes and %.4f requests per game poll), by path %s; warm-up %s; p50 %s p95 %s over %d replies",
+		r.cpuPercent, r.rssMB, r.anonMB, r.goMem, r.requests, r.requestsPerSec, r.bytes, r.bytesPerGamePoll, r.requestsPerGamePoll,
 		strings.Join(paths, " "), r.warmup.Round(time.Second), r.p50, r.p95, len(r.latencies))
+}
+
+// saveProfile saves the daemon's pprof profile name (from its ops listener) to path.
+func saveProfile(addr, name, path string) error {
+	resp, err := http.Get("http://" + addr + "/debug/pprof/" + name)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// goMemory is the Go runtime's memory as the daemon's /metrics shows it: heap in use, stacks,
+// goroutines, and what the runtime holds from the system.
+func goMemory(addr string) string {
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return "no /metrics: " + err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	want := map[string]string{"go_memstats_heap_inuse_bytes": "heap in use", "go_memstats_heap_alloc_bytes": "heap live+garbage",
+		"go_memstats_stack_inuse_bytes": "stacks", "go_memstats_sys_bytes": "from the system", "go_goroutines": "goroutines",
+		"go_memstats_heap_idle_bytes": "heap idle", "go_memstats_heap_released_bytes": "released"}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 2 || want[f[0]] == "" {
+			continue
+		}
+		v, _ := strconv.ParseFloat(f[1], 64)
+		if f[0] == "go_goroutines" {
+			out = append(out, fmt.Sprintf("%s %.0f", want[f[0]], v))
+		} else {
+			out = append(out, fmt.Sprintf("%s %.1f MB", want[f[0]], v/(1<<20)))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 // counting counts the bytes both ways on a listener's connections and the requests by script.
@@ -212,15 +258,21 @@ func runLoad(b *testing.B, games, sections int, measure, settle time.Duration, p
 	defer srv.Close()
 	url := "http://" + ln.Addr().String() + "/"
 
+	opsLn, err := net.Listen("tcp", "127.0.0.1:0") // a free port for the daemon's /metrics
+	if err != nil {
+		b.Fatal(err)
+	}
+	opsAddr := opsLn.Addr().String()
+	opsLn.Close()
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, `forums:
   main: {url: %q, dialect: mybb, timezone: UTC, bot: {username: gm-bot, password_env: FLEET_BOT_PW}, extra: {rate: "1"}}
 moderators: [Moderator]
 poll: {floor: %s, ceiling: %s}
 store: {path: forumgm.db}
-ops: {log_format: json, log_level: warn}
+ops: {log_format: json, log_level: warn, listen: %q}
 games:
-`, url, *loadPoll, *loadPoll)
+`, url, *loadPoll, *loadPoll, opsAddr)
 	for i := range games {
 		fmt.Fprintf(&cfg, "  - {id: g%d, kind: crusade, forum: main, thread: %q, timezone: UTC, roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}], settings: {daily_question: false, board_required: false}}\n", i+1, strconv.Itoa(i+1))
 	}
@@ -296,7 +348,8 @@ games:
 	}
 	// ... and has read it back: every game's cursor is at its thread's last post, with the
 	// section's head (as after any quiet spell).
-	for !settled(b, ctx, db, filepath.Join(dir, "forumgm.db"), games, games >= 2*sections) {
+	// (A few games probe their threads and keep no list head: the cursors need none.)
+	for !settled(b, ctx, db, filepath.Join(dir, "forumgm.db"), games, games > maxProbeGames && games >= 2*sections) {
 		if time.Since(t0) > 30*time.Minute {
 			stop(cmd)
 			b.Fatalf("warm-up: the games' cursors did not settle:\n%s", tail(out.String()))
@@ -357,6 +410,14 @@ games:
 	cpu1, rss, anon := procStat(b, cmd.Process.Pid)
 	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		b.Fatalf("the daemon died:\n%s", tail(out.String()))
+	}
+	r.goMem = goMemory(opsAddr)
+	if *loadProfile != "" {
+		for _, p := range []string{"heap", "goroutine"} {
+			if err := saveProfile(opsAddr, p, *loadProfile+"."+p); err != nil {
+				b.Logf("profile %s: %v", p, err)
+			}
+		}
 	}
 	r.requests = cl.requests.Load()
 	r.bytes = cl.in.Load() + cl.out.Load()

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,8 @@ type session struct {
 	loginMu  sync.Mutex // one login at a time; the games starting together wait for it
 	loggedIn bool
 
+	pmMu sync.Mutex // one look at the PM signal at a time
+
 	bot   string           // the account's user name: its own posts are not a reply path
 	rate  float64          // the forum's requests per second (the dialect's politeness)
 	sched *forum.Scheduler // the forum host's request scheduler (nil: unknown)
@@ -28,6 +31,122 @@ type session struct {
 
 	board boardWatch
 	inbox sharedInbox
+	looks idleLooks
+}
+
+// idleLooks paces the session's idle looks that are not a shared list: the games that look at
+// their own thread (MyBB's lastpost probe) take turns, so that together they cost at most one
+// request per poll interval — what one look at the board index would — however many they are,
+// leaving room for the looks at the PM signal while a game expects private messages.
+type idleLooks struct {
+	mu       sync.Mutex
+	probed   map[string]*probeTurn // by thread: the game's turns to probe
+	pmWanted time.Time             // the last time a game asked for the PM signal (LookPM)
+}
+
+// probeTurn is a game's share of the probes: credit grows by one every spacing and a probe spends
+// one, at most two kept (a game that polls at the poll interval while its spacing is a little
+// longer probes on most of its polls, not on every other one).
+type probeTurn struct {
+	credit float64
+	at     time.Time // when credit was counted
+}
+
+// probeForget is how long a game that asked for no probe keeps its turn.
+const probeForget = 15 * time.Minute
+
+// maxProbeGames is the most games of a session that probe their threads in turn rather than
+// share the board index: each is looked at every maxProbeGames poll intervals at worst.
+const maxProbeGames = 4
+
+// probing reports whether the session's games look at their own threads (one probe each, in
+// turn) rather than at the board index and their sections' lists: the dialect has a probe, and
+// the session's games probed together cost less than one read of the index (or the forum has
+// none). The index stands for many games, the probes for a few.
+func (s *session) probing() bool {
+	lc, ok := forum.As[forum.LookCoster](s.Forum)
+	if !ok {
+		return false
+	}
+	probe, board := lc.LookCosts()
+	if probe <= 0 {
+		return false
+	}
+	n := s.games()
+	return n <= maxProbeGames && (board <= 0 || n*probe < board)
+}
+
+// games counts the games in the session's sections.
+func (s *session) games() int {
+	s.mu.Lock()
+	secs := make([]*section, 0, len(s.sections))
+	for _, sec := range s.sections {
+		secs = append(secs, sec)
+	}
+	s.mu.Unlock()
+	n := 0
+	for _, sec := range secs {
+		sec.mu.Lock()
+		n += len(sec.games)
+		sec.mu.Unlock()
+	}
+	return n
+}
+
+// probeDue reports whether the game of thread may take its idle probe now (and notes it): each
+// of the session's n probing games once per n poll intervals (every), stretched by the share
+// the PM signal's looks and full inbox reads take while a game expects private messages.
+func (s *session) probeDue(thread string, every time.Duration, now time.Time) bool {
+	l := &s.looks
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.probed == nil {
+		l.probed = map[string]*probeTurn{}
+	}
+	for th, t := range l.probed {
+		if now.Sub(t.at) > probeForget {
+			delete(l.probed, th) // a game stopped (a reload) or gone over to the index
+		}
+	}
+	turn, known := l.probed[thread]
+	if !known {
+		turn = &probeTurn{credit: 1, at: now}
+		l.probed[thread] = turn
+	}
+	n := len(l.probed)
+	share := 1.0
+	if !l.pmWanted.IsZero() && now.Sub(l.pmWanted) < 2*daemon.PMLookEvery {
+		share -= float64(every)/float64(daemon.PMLookEvery) + float64(n)*float64(every)/float64(daemon.PMNetEvery)
+	}
+	spacing := float64(n) * float64(every) / max(share, 0.5)
+	if now.After(turn.at) {
+		turn.credit = min(2, turn.credit+float64(now.Sub(turn.at))/spacing) // a turn missed may be made up once
+		turn.at = now
+	}
+	if turn.credit < 1-1e-9 {
+		return false
+	}
+	turn.credit--
+	return true
+}
+
+// lookPM refreshes the PM signal for the session's games (forum.PMWatcher): one look however
+// many games ask, none while the signal is younger than daemon.PMLookEvery.
+func (s *session) lookPM(ctx context.Context, now time.Time) error {
+	w, ok := forum.As[forum.PMWatcher](s.Forum)
+	if !ok {
+		return fmt.Errorf("fleet: %w: the forum's pages do not tell of unread private messages", forum.ErrNoPM)
+	}
+	l := &s.looks
+	l.mu.Lock()
+	l.pmWanted = now
+	l.mu.Unlock()
+	s.pmMu.Lock()
+	defer s.pmMu.Unlock()
+	if seen := w.PMSeen(); !seen.IsZero() && now.Sub(seen) < daemon.PMLookEvery && !now.Before(seen) {
+		return nil // another game looked meanwhile
+	}
+	return w.LookPM(ctx)
 }
 
 // boardWatch is the session's look at the board index (forum.BoardReader): one request tells
@@ -350,6 +469,7 @@ type gameForum struct {
 	base     *forum.ThreadHead
 	ownPosts int
 	baseGen  uint64 // times base was set
+	pmCur    string // the game's inbox cursor as its last Inbox left it (UnreadPM)
 }
 
 // Reply posts through the session and notes the bot's own new post, so that the change it makes
@@ -402,7 +522,11 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	sec := g.sectionFor(t, after)
-	if sec == nil || !sec.shared() {
+	if sec == nil || !sec.shared() || g.session.probing() {
+		if _, probes := forum.As[forum.LookCoster](g.session.Forum); probes && after.PostID != "" && !after.Include &&
+			!g.session.probeDue(t.ID, g.every, g.now()) {
+			return nil, after, nil // another game's turn to probe (idleLooks)
+		}
 		return g.session.Posts(ctx, t, after)
 	}
 	heads, err := sec.look(ctx, g.sectionR, t.ID, &g.seen)
@@ -496,6 +620,41 @@ func still(c *forum.ThreadHead, h forum.ThreadHead) bool {
 // Unwrap is the shared session.
 func (g *gameForum) Unwrap() forum.Forum { return g.session }
 
+// UnreadPM reports whether the game may have a private message to read: the forum's signal
+// (forum.PMNotifier) shows one, or the shared inbox holds messages after the game's cursor
+// (another game's read took them off the forum's counter).
+func (g *gameForum) UnreadPM() bool {
+	if n, ok := forum.As[forum.PMNotifier](g.session.Forum); ok && n.UnreadPM() {
+		return true
+	}
+	g.mu.Lock()
+	cur := g.pmCur
+	g.mu.Unlock()
+	s := &g.session.inbox
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.buf {
+		if forum.IDLess(cur, p.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// PMSeen is when the forum's PM signal was last read (zero: the forum has none:
+// forum.PMWatcher).
+func (g *gameForum) PMSeen() time.Time {
+	if w, ok := forum.As[forum.PMWatcher](g.session.Forum); ok {
+		return w.PMSeen()
+	}
+	return time.Time{}
+}
+
+// LookPM refreshes the PM signal, once for every game of the session.
+func (g *gameForum) LookPM(ctx context.Context) error {
+	return g.session.lookPM(ctx, g.now())
+}
+
 // sectionFor is the game's section watch: the section from the config, else the one its cursor
 // was taken in, else the one the dialect learnt from a page it read; nil when the forum lists no
 // sections or the section is not known (yet).
@@ -579,7 +738,16 @@ func (g *gameForum) Inbox(ctx context.Context, after forum.Cursor) ([]forum.Post
 		}
 	}
 	if len(out) == 0 && after.PostID != "" && !forum.IDLess(after.PostID, s.cur.PostID) {
+		g.notePMCursor(after.PostID)
 		return nil, after, nil // nothing new: the game's cursor stays as it is
 	}
+	g.notePMCursor(s.cur.PostID)
 	return out, s.cur, nil
+}
+
+// notePMCursor keeps how far the game has read the shared inbox (UnreadPM).
+func (g *gameForum) notePMCursor(id string) {
+	g.mu.Lock()
+	g.pmCur = id
+	g.mu.Unlock()
 }

@@ -143,6 +143,28 @@ type PMNotifier interface {
 	UnreadPM() bool
 }
 
+// PMWatcher is a PMNotifier whose signal says when it was read and can be refreshed by the
+// cheapest request that carries it (MyBB: the board index, whose header shows the counter "Private
+// Messages (Unread N, Total M)"). While a game expects private messages the daemon then reads the
+// inbox only when the signal shows mail (and seldom in full, as a net), not on every poll. A
+// dialect without it has its inbox read in full on every poll that expects a message.
+type PMWatcher interface {
+	PMNotifier
+	// PMSeen is when the signal was last read from the forum: a logged-in page that shows the
+	// counter, or the inbox itself (zero: not yet).
+	PMSeen() time.Time
+	// LookPM refreshes the signal with the dialect's cheapest request that carries it.
+	LookPM(ctx context.Context) error
+}
+
+// LookCoster is a Forum that tells what its idle looks cost, in bytes both ways (request and
+// answer, headers included): a probe of one thread (MyBB's lastpost redirect) and a read of the
+// board index (BoardReader). 0: the forum has no such look, or its cost is not known yet. The
+// fleet probes a few games' threads one by one where that costs less than the index.
+type LookCoster interface {
+	LookCosts() (probe, board int)
+}
+
 // Capabilities are the features a dialect and its forum support.
 type Capabilities struct {
 	PrivateMessages bool `json:"private_messages"`

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"slices"
 	"sync"
 	"time"
@@ -336,6 +337,10 @@ func OpsHandler(m *Metrics, h *Health) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/healthz", h)
 	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+	// The Go runtime's heap and goroutine profiles, for measuring what many games cost
+	// (go tool pprof http://127.0.0.1:PORT/debug/pprof/heap).
+	mux.Handle("/debug/pprof/heap", pprof.Handler("heap"))
+	mux.Handle("/debug/pprof/goroutine", pprof.Handler("goroutine"))
 	return loopback.Guard(mux, "forumgm ops: ask for it as http://127.0.0.1:PORT/")
 }
 

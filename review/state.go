@@ -64,6 +64,8 @@ type Summary struct {
 	Paused    bool
 	Over      bool
 	LastEvent time.Time // zero: no event yet
+	// Reading is the game's long read under way (the cold catch-up of a long thread); nil: none.
+	Reading *store.Progress
 }
 
 // Summary describes the game at a glance: its kind, open flags, whether it is paused or over,
@@ -89,7 +91,22 @@ func (r *Review) Summary(ctx context.Context) (Summary, error) {
 	if len(last) > 0 {
 		s.LastEvent = last[0].At
 	}
+	if s.Reading, err = r.Reading(ctx); err != nil {
+		return Summary{}, err
+	}
 	return s, nil
+}
+
+// Reading is the game's long read under way as its daemon last recorded it (nil: none).
+func (r *Review) Reading(ctx context.Context) (*store.Progress, error) {
+	ps, err := r.Store.Progresses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p, ok := ps[r.Game]; ok {
+		return &p, nil
+	}
+	return nil, nil
 }
 
 // LastMove names the move an undo would undo now; ok is false when there is none.

@@ -257,6 +257,7 @@ func (w *Web) parsePages(loc *time.Location) (map[string]*template.Template, err
 		"plain":   plain,
 		"explain": w.explainFlag,
 		"postid":  w.postLabel,
+		"reading": w.readingText,
 		"dict": func(p store.PostRecord, game string, id int64) postRow {
 			return postRow{Post: p, Game: game, ID: id}
 		},
@@ -433,7 +434,8 @@ type page struct {
 	Events   []Entry
 	Error    string
 	Next     string
-	Schedule *Schedule // the game master's page: deadlines and length
+	Schedule *Schedule       // the game master's page: deadlines and length
+	Reading  *store.Progress // the game's long read under way (nil: none)
 }
 
 func (w *Web) render(rw http.ResponseWriter, r *http.Request, status int, name string, p page) {
@@ -671,8 +673,13 @@ func (w *Web) queue(rw http.ResponseWriter, r *http.Request, g *Review) {
 		w.fail(rw, err)
 		return
 	}
+	reading, err := g.Reading(r.Context())
+	if err != nil {
+		w.fail(rw, err)
+		return
+	}
 	l := w.labels(r, g)
-	w.render(rw, r, http.StatusOK, "queue", page{Title: w.msg("title.game", l), Game: g.Game, Kind: l.Kind, State: st, Standing: &now, Cases: cases})
+	w.render(rw, r, http.StatusOK, "queue", page{Title: w.msg("title.game", l), Game: g.Game, Kind: l.Kind, State: st, Standing: &now, Cases: cases, Reading: reading})
 }
 
 // undoPage asks to confirm an undo, naming the move it undoes.
@@ -924,6 +931,22 @@ func (w *Web) errorText(err error) string {
 }
 
 // ---- template helpers ----
+
+// readingText says how far a game's long read is (web/messages.tmpl "reading"): pages read of
+// all, and about how long is left.
+func (w *Web) readingText(p *store.Progress) string {
+	left := p.ETA.Round(time.Second)
+	d := struct{ Done, Total, H, M, S int }{Done: p.Done, Total: p.Done + p.ToGo}
+	switch {
+	case left < time.Minute:
+		d.S = int(left / time.Second)
+	case left < time.Hour:
+		d.M = int((left + 30*time.Second) / time.Minute)
+	default:
+		d.H, d.M = int(left/time.Hour), int(left%time.Hour/time.Minute)
+	}
+	return w.msg("reading", d)
+}
 
 // retype reports whether accepting a flag of this kind judges the post (so the moderator may
 // retype the move as the player meant it): an unreadable move, a stranger's move, a late move.

@@ -417,3 +417,31 @@ func TestWebSetGames(t *testing.T) {
 		t.Errorf("after a refused change: / answers %d %q", r.status, r.location)
 	}
 }
+
+// A game's long read (the cold catch-up of a long thread) shows in the list of games and on the
+// game's page while it lasts, in Russian: pages read of all and about how long is left.
+func TestWebShowsReading(t *testing.T) {
+	m := newMultiEnv(t)
+	mod := m.loginAs(modName, modPass)
+	ctx := context.Background()
+	if err := m.st.SetProgress(ctx, crusadeID, 60, 191, 191*time.Second, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	const want = "читаю тему: 60 из 251 стр., осталось около 3 мин"
+	idx := mod.get("/")
+	if row := between(idx.body, `id="game-crusade-1"`, "</tr>"); !strings.Contains(row, want) {
+		t.Errorf("the list of games does not show the crusade's read: %s", row)
+	}
+	if row := between(idx.body, `id="game-football-1"`, "</tr>"); strings.Contains(row, "читаю тему") {
+		t.Errorf("the football row shows a read it has not: %s", row)
+	}
+	if cq := mod.get("/g/crusade-1/"); !strings.Contains(cq.body, `id="reading">`+want) {
+		t.Errorf("the crusade page does not show its read:\n%s", cq.body)
+	}
+	if err := m.st.SetProgress(ctx, crusadeID, 251, 0, 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if cq := mod.get("/g/crusade-1/"); strings.Contains(cq.body, "читаю тему") {
+		t.Errorf("the crusade page still shows a read that ended:\n%s", cq.body)
+	}
+}

@@ -12,7 +12,7 @@ import (
 // them: each after the tables it refers to. TestCopyTablesComplete holds it to the migrations.
 var copyTables = []string{
 	"games", "posts", "events", "outbox", "flags", "cursors", "clocks", "marker_keys", "blobs",
-	"outbox_attachments", "chain", "secrets", "leases", "daemons", "rates",
+	"outbox_attachments", "chain", "secrets", "leases", "daemons", "rates", "progress",
 }
 
 // copyOrder is the order rows are copied in where it matters: a game's events in seq order (the

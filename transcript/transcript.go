@@ -38,6 +38,9 @@ type Transcript struct {
 	// Seed is settings.seed: the seed the game's draws come from (default "1"); Salt hides it
 	// in the commitment (settings.salt, default "transcript").
 	Seed, Salt string `yaml:"-"`
+	// Progress, if set, is told after each post Replay judged: posts done and posts in all (the
+	// command line shows it on a terminal for a long game).
+	Progress func(done, total int) `yaml:"-"`
 	// spec is the game's own keys.
 	spec yaml.Node
 	// dir is the transcript's folder (relative file names resolve against it).
@@ -291,6 +294,9 @@ func (t *Transcript) Replay() (*Result, error) {
 		res.Posts = append(res.Posts, pr)
 		if p.At.After(last) {
 			last = p.At
+		}
+		if t.Progress != nil {
+			t.Progress(i+1, len(t.Posts))
 		}
 	}
 	if !t.Until.IsZero() {

@@ -17,6 +17,7 @@ import (
 
 	"forumgm/config"
 	"forumgm/fleet"
+	"forumgm/forum"
 	"forumgm/review"
 	"forumgm/store"
 )
@@ -158,6 +159,15 @@ func gamesList(ctx context.Context, path, id string, stdout io.Writer) error {
 	} else {
 		fmt.Fprintln(stdout, "daemon: not running")
 	}
+	progress, err := st.Progresses(ctx)
+	if err != nil {
+		return err
+	}
+	if line, err := firstReads(ctx, st, views, all); err != nil {
+		return err
+	} else if line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tKIND\tFORUM\tTHREAD\tSTATE\tFLAGS\tEVENTS\tLAST EVENT")
 	listed := map[string]bool{}
@@ -196,6 +206,9 @@ func gamesList(ctx context.Context, path, id string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if p, ok := progress[v.Game.ID]; ok && state == "running" {
+			state += ", " + progressText(p)
+		}
 		if o, ok := owners[v.Game.ID]; ok {
 			state += ", run by " + o
 		} else if store.IsURL(dbPath) {
@@ -218,6 +231,46 @@ func gamesList(ctx context.Context, path, id string, stdout io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t-\t-\tarchived (not in the config)\t-\t%d\t%s\n", g.ID, g.Name, events, last)
 	}
 	return tw.Flush()
+}
+
+// progressText says how far a game's long read is (the cold catch-up of a long thread).
+func progressText(p store.Progress) string {
+	return fmt.Sprintf("reading the thread: %d of %d pages, about %s left (as of %s)",
+		p.Done, p.Done+p.ToGo, p.ETA.Round(time.Second), p.Updated.Local().Format("15:04:05"))
+}
+
+// firstReads says how many of the configured games have not read their thread yet (no cursor:
+// a game just added waits for its first read, in the forum's background share) and about how
+// long they take at the configured rates; "" when none waits.
+func firstReads(ctx context.Context, st *store.Store, views []*config.Config, all *config.Config) (string, error) {
+	share := all.Poll.BackgroundShare
+	if share <= 0 {
+		share = forum.DefaultBackgroundShare
+	}
+	waiting, started := 0, 0
+	byForum := map[string]time.Duration{} // the forums read in parallel, each at its own rate
+	for _, v := range views {
+		_, read, err := st.Cursor(ctx, v.Game.ID, store.SourceThread)
+		if err != nil {
+			return "", err
+		}
+		started++
+		if read {
+			continue
+		}
+		waiting++
+		rate := float64(forum.Config{Extra: v.Forum.Extra}.Rate())
+		byForum[v.Forum.URL] += time.Duration(float64(time.Second) / (rate * share)) // a page each, in the background share
+	}
+	if waiting == 0 {
+		return "", nil
+	}
+	var eta time.Duration
+	for _, d := range byForum {
+		eta = max(eta, d)
+	}
+	return fmt.Sprintf("first reads: %d of %d games have not read their thread yet, about %s to go at the background share (%.0f%% of each forum's rate)",
+		waiting, started, eta.Round(time.Second), share*100), nil
 }
 
 func forumName(v *config.Config) string {

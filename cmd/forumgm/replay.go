@@ -23,6 +23,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	t.Progress = termProgress(stderr, "replaying")
 	res, err := t.Replay()
 	if err != nil {
 		return err

@@ -97,6 +97,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
+		tr.Progress = termProgress(stderr, "verifying")
 		if *seed == "" {
 			var ok bool
 			if *seed, *salt, ok = audit.Revealed(tr); !ok {

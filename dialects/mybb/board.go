@@ -72,7 +72,7 @@ func (r *reader) Board(ctx context.Context) ([]forum.SectionHead, error) {
 			return err
 		}
 		if LoggedIn(doc) {
-			r.unreadPM = UnreadPM(doc)
+			r.notePM(UnreadPM(doc))
 		}
 		out, err = extractBoard(doc)
 		return err

@@ -45,6 +45,9 @@ type Forum struct {
 	sentCache, inboxCache map[string]forum.Post
 	// staged is a reply with its files uploaded, refused for flood control (attach.go).
 	staged *staged
+	// lastBytes is the body size of the last page read; boardBytes the board index's (0: not
+	// read yet), for LookCosts.
+	lastBytes, boardBytes int
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
@@ -84,7 +87,10 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	read.BaseURL = base.String()
 	f.rd = reader{
 		Get: func(ctx context.Context, path string) (*goquery.Document, error) {
-			_, doc, err := f.get(ctx, path)
+			p, doc, err := f.get(ctx, path)
+			if p != nil {
+				f.lastBytes = len(p.Raw)
+			}
 			return doc, err
 		},
 		Relogin: f.relogin,
@@ -101,6 +107,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		},
 		Options:  read,
 		Username: cfg.Username,
+		Now:      cfg.Now,
 	}
 	return f, nil
 }
@@ -229,6 +236,42 @@ func (f *Forum) UnreadPM() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.rd.UnreadPM()
+}
+
+// PMSeen is when the PM signal (UnreadPM) was last read: a logged-in page that shows the header's
+// counter, or the inbox (forum.PMWatcher).
+func (f *Forum) PMSeen() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rd.PMSeen()
+}
+
+// LookPM refreshes the PM signal with the board index (forum.PMWatcher): the cheapest logged-in
+// page MyBB has, and its header shows the counter (it tells every section's counts too).
+func (f *Forum) LookPM(ctx context.Context) error {
+	_, err := f.Board(ctx)
+	return err
+}
+
+// What an idle look costs, both ways with the headers: the lastpost redirect as measured on the
+// sandbox (367 bytes sent, 195 received: README "What an idle check costs"), and the headers of
+// a page read (added to the index's body as last read).
+const (
+	probeBytes      = 562
+	pageHeaderBytes = 600
+	// boardGuessBytes is the index before it was read: a real MyBB 1.8 index as the bot sees it.
+	boardGuessBytes = 14000
+)
+
+// LookCosts are the bytes of one lastpost probe and of one read of the board index (the last
+// one read, or a real MyBB index's size before any): forum.LookCoster.
+func (f *Forum) LookCosts() (probe, board int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.boardBytes == 0 {
+		return probeBytes, boardGuessBytes
+	}
+	return probeBytes, f.boardBytes + pageHeaderBytes
 }
 
 // Inbox lists the private messages received after the cursor (pmid), oldest first, each read

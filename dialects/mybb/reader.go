@@ -7,6 +7,7 @@ import (
 	"html"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -38,15 +39,31 @@ type reader struct {
 	Options  options
 	Username string // the bot's account: its newest post per thread is threadState.OwnLast
 
+	// Now is the clock the PM signal's time is read from (nil: the signal has no time).
+	Now func() time.Time
+
 	threads map[string]*threadState
-	// unreadPM: the last thread page read showed an unread private message.
+	// unreadPM: the last logged-in page read showed an unread private message; pmAt: when that
+	// page (or the inbox, which leaves nothing unread) was read.
 	unreadPM bool
+	pmAt     time.Time
 }
 
 // UnreadPM reports whether the last thread page read showed the bot an unread private message
 // (MyBB's new-PM notice or the header's counter). An idle check that read no page keeps the
 // answer of the last page read.
 func (r *reader) UnreadPM() bool { return r.unreadPM }
+
+// PMSeen is when the PM signal was last read (zero: never).
+func (r *reader) PMSeen() time.Time { return r.pmAt }
+
+// notePM records the PM signal of a logged-in page just read.
+func (r *reader) notePM(unread bool) {
+	r.unreadPM = unread
+	if r.Now != nil {
+		r.pmAt = r.Now()
+	}
+}
 
 // threadState is what a reader remembers about a thread between calls; the writer keeps KnownLast
 // and OwnLast up to date with its own posts, to tell MyBB's auto-merge from a new post.
@@ -91,7 +108,7 @@ func (r *reader) page(ctx context.Context, tid, path string) (*Page, error) {
 		}
 	}
 	if err == nil && p.LoggedIn {
-		r.unreadPM = p.UnreadPM
+		r.notePM(p.UnreadPM)
 	}
 	if err == nil && p.ThreadID != "" && p.ForumID != "" {
 		r.Thread(p.ThreadID).Section = p.ForumID
@@ -278,7 +295,7 @@ func (r *reader) Folder(ctx context.Context, path string, after forum.Cursor, ca
 	}
 	forum.SortPosts(list)
 	if path == inboxFolderPath {
-		r.unreadPM = false // every message listed is read below
+		r.notePM(false) // every message listed is read below
 	}
 	cur := after
 	var out []forum.Post

@@ -74,5 +74,6 @@ func (f *Forum) Board(ctx context.Context) ([]forum.SectionHead, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mybb: board index: %w", err)
 	}
+	f.boardBytes = f.lastBytes
 	return heads, nil
 }

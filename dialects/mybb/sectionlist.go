@@ -241,7 +241,7 @@ func (r *reader) Section(ctx context.Context, fid string) (*section, error) {
 		return nil, err
 	}
 	if s.LoggedIn {
-		r.unreadPM = s.UnreadPM
+		r.notePM(s.UnreadPM)
 	}
 	return s, nil
 }
