@@ -134,6 +134,15 @@ func TestWholeGameE2E(t *testing.T) {
 					}
 				}
 			}
+			// The clock goes through each timed rule after the last post, as the replay's did (a
+			// reminder the clock jumped past its debt's deadline is rightly never sent).
+			for _, tm := range res.Timed {
+				if tm.At.After(b.clock.Now()) && tm.At.Before(tr.Until) {
+					b.clock.Set(tm.At)
+					b.clock.Advance(30 * time.Second)
+					g.settle(t)
+				}
+			}
 			b.clock.Set(tr.Until)
 			b.clock.Advance(30 * time.Second)
 			g.settle(t)
