@@ -319,7 +319,14 @@ func (f *Fleet) start(ctx context.Context, g *Game) {
 	f.mu.Unlock()
 	go func() {
 		defer close(g.done)
-		if err := g.Daemon.Run(gctx); err != nil {
+		err := g.Daemon.Run(gctx)
+		if f.o.Leases != nil && errors.Is(err, store.ErrLeaseLost) {
+			// Another daemon runs the game now (this one was paused past its lease): not a game
+			// stopped for good, and no reason for the process to end; the lease loop drops it.
+			f.o.Log.Warn().Err(err).Str("game", g.Config.Game.ID).Str("kind", "lease").Msg("game loop ended here: another daemon holds the game's lease")
+			return
+		}
+		if err != nil {
 			f.o.Log.Error().Err(err).Str("game", g.Config.Game.ID).Msg("game loop ended")
 			if f.o.Ended != nil {
 				f.o.Ended(g.Config.Game.ID, err)

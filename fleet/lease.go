@@ -157,7 +157,7 @@ func (f *Fleet) leaseTick(ctx context.Context) {
 		}
 		f.parallel(len(give), func(i int) { f.drop(ctx, give[i], "a fair share for the daemons alive") })
 	}
-	take := pickFree(owner, views, ls, alive, now, ttl, max(share-running, 0), func(id string) bool { return f.game(id) != nil })
+	take := pickFree(views, ls, alive, now, ttl, max(share-running, 0), func(id string) bool { return f.game(id) != nil })
 	if len(take) == 0 {
 		return
 	}
@@ -208,28 +208,16 @@ func (f *Fleet) parallel(n int, do func(i int)) {
 	wg.Wait()
 }
 
-// pickFree chooses, for the daemon named me, from views in its order of preference, the games to
-// take: those not open here (open) whose lease is free (no lease row, or expired), in two kinds.
-// An orphan (its holder stopped its heartbeat, or its lease has lain expired for a whole TTL, so
-// no daemon's share took it) is taken whatever the share: the daemons rebalance later, a game
-// waiting for its players does not. The orphans are split between the daemons alive by
-// rendezvous hashing: the one ranking an orphan first takes it at once, any other once it has
-// lain expired for a renewal period (TTL/3: that daemon may be stuck, or not heard from yet), so
-// a dead daemon's games are not all piled on one survivor to be handed on again. A game a live
-// daemon just released (for the share, or its loop ended) is taken only up to room, the rest of
-// this daemon's share.
-func pickFree(me string, views []*config.Config, ls []store.Lease, alive []store.Daemon, now time.Time, ttl time.Duration, room int, open func(string) bool) []*config.Config {
+// pickFree chooses, from views in this daemon's order of preference, the games to take: those
+// not open here (open) whose lease is free (no lease row, or expired), in two kinds. An orphan
+// (its holder stopped its heartbeat, or its lease has lain expired for a whole TTL, so no
+// daemon's share took it) is taken whatever the share: the daemons rebalance later, a game
+// waiting for its players does not. A game a live daemon just released (for the share, or its
+// loop ended) is taken only up to room, the rest of this daemon's share.
+func pickFree(views []*config.Config, ls []store.Lease, alive []store.Daemon, now time.Time, ttl time.Duration, room int, open func(string) bool) []*config.Config {
 	live := map[string]bool{}
 	for _, d := range alive {
 		live[d.Owner] = true
-	}
-	first := func(game string) bool {
-		for _, d := range alive {
-			if d.Owner != me && rank(d.Owner, game) > rank(me, game) {
-				return false
-			}
-		}
-		return true
 	}
 	lease := map[string]store.Lease{}
 	for _, l := range ls {
@@ -246,9 +234,7 @@ func pickFree(me string, views []*config.Config, ls []store.Lease, alive []store
 		case ok && l.Expires.After(now):
 			continue // held
 		case ok && (!live[l.Owner] || now.Sub(l.Expires) >= ttl):
-			if first(id) || now.Sub(l.Expires) >= ttl/3 {
-				out = append(out, v) // an orphan
-			}
+			out = append(out, v) // an orphan
 		case room > 0:
 			out = append(out, v)
 			room--

@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -142,7 +141,9 @@ games:
 	dead.cancel()
 	dead.fl.Wait()
 
-	limit := ttl + ttl/3 + 300*time.Millisecond // the lease, one renewal period, the check's own polling
+	// The lease, one renewal period, the check's own polling and a loaded machine's scheduling
+	// (under a load of 34 on 2 cores a lease round started up to 0.2 s late).
+	limit := ttl + ttl/3 + 500*time.Millisecond
 	survivors := ds[:2]
 	var leased, open time.Duration
 	for {
@@ -207,16 +208,6 @@ func TestPickFree(t *testing.T) {
 		return store.Lease{Game: game, Owner: owner, Token: 1, Expires: now.Add(expires)}
 	}
 	alive := []store.Daemon{{Owner: "me"}, {Owner: "other"}}
-	// The games "me" ranks first among the two, and those "other" does (rendezvous hashing).
-	mine, theirs := "", ""
-	for i := 0; mine == "" || theirs == ""; i++ {
-		id := fmt.Sprintf("o%d", i)
-		if rank("me", id) > rank("other", id) {
-			mine = cmp.Or(mine, id)
-		} else {
-			theirs = cmp.Or(theirs, id)
-		}
-	}
 	for _, c := range []struct {
 		name   string
 		leases []store.Lease
@@ -224,29 +215,19 @@ func TestPickFree(t *testing.T) {
 		want   string
 	}{
 		{"held by another (b and c never leased)", []store.Lease{lease("a", "other", time.Second)}, 5, "b c"},
-		{"a dead daemon's, expired: taken beyond the share", []store.Lease{lease(mine, "dead", -time.Millisecond)}, 0, mine},
-		{"a dead daemon's another live daemon ranks first: left to it", []store.Lease{lease(theirs, "dead", -time.Millisecond)}, 0, ""},
-		{"... for a renewal period, then taken", []store.Lease{lease(theirs, "dead", -ttl/3)}, 0, theirs},
+		{"a dead daemon's, expired: taken beyond the share", []store.Lease{lease("a", "dead", -time.Millisecond)}, 0, "a"},
 		{"a dead daemon's, not yet expired", []store.Lease{lease("a", "dead", time.Millisecond)}, 0, ""},
 		{"released by a live daemon: within the share", []store.Lease{lease("a", "other", -time.Second), lease("b", "other", -time.Second)}, 1, "a"},
 		{"released by a live daemon: no room", []store.Lease{lease("a", "other", -time.Second)}, 0, ""},
 		{"free a whole TTL: no share took it, anyone does", []store.Lease{lease("a", "other", -ttl)}, 0, "a"},
 		{"never leased: within the share", nil, 2, "a b"},
 		{"open here already", []store.Lease{lease("open", "dead", -time.Second)}, 5, "a b c"},
-		{"an orphan beyond the share, in preference order", []store.Lease{lease("a", "other", -time.Second), lease(mine, "dead", -time.Second)}, 1, "a " + mine},
+		{"an orphan beyond the share, in preference order", []store.Lease{lease("a", "other", -time.Second), lease("c", "dead", -time.Second)}, 1, "a c"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			views := []*config.Config{view("open"), view("a"), view("b"), view("c"), view(mine), view(theirs)}
-			never := map[string]bool{"a": true, "b": true, "c": true} // the others are leased in each case, or left out
+			views := []*config.Config{view("open"), view("a"), view("b"), view("c")}
 			var got []string
-			var leased []string
-			for _, l := range c.leases {
-				leased = append(leased, l.Game)
-			}
-			views = slices.DeleteFunc(views, func(v *config.Config) bool {
-				return !never[v.Game.ID] && v.Game.ID != "open" && !slices.Contains(leased, v.Game.ID)
-			})
-			for _, v := range pickFree("me", views, c.leases, alive, now, ttl, c.room, func(id string) bool { return id == "open" }) {
+			for _, v := range pickFree(views, c.leases, alive, now, ttl, c.room, func(id string) bool { return id == "open" }) {
 				got = append(got, v.Game.ID)
 			}
 			if strings.Join(got, " ") != c.want {
