@@ -117,6 +117,8 @@ type Daemon struct {
 	dropped    bool               // a picture was dropped (no attachments, no Files): logged once
 	marks      marks              // the game's markers found in the bot's posts since the start (restore.go)
 	cw         clockWatch         // the forum's clock against ours, and ours between cycles (clockcheck.go)
+	confirms   []unconfirmed      // replies posted whose forum id the next read checks (confirm.go)
+	ownLast    string             // the newest post of the bot's replies this daemon posted in the thread
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -648,6 +650,7 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		forum.CheckEncoding(posts)
 		if src == store.SourceThread {
 			d.noteMarkers(posts)
+			d.confirmSeen(ctx, posts)
 		}
 		d.checkStamps(src, posts, d.o.Clock.Now())
 		for i, p := range posts {

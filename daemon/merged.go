@@ -29,7 +29,8 @@ const partSep = "~"
 func partID(id string, k int) string { return id + partSep + strconv.Itoa(k) }
 
 // includeCursor asks the read to return the cursor's post again when it is a player's post the
-// daemon recorded (only a thread's last post can grow by a merge).
+// daemon recorded and no reply of the bot's followed it (only a thread's last post can grow by a
+// merge).
 func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cursor, error) {
 	if cur.PostID == "" {
 		return cur, nil
@@ -38,7 +39,10 @@ func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cur
 	if err != nil {
 		return cur, err
 	}
-	cur.Include = ok && rec.Judged() && !d.isBot(rec.Author)
+	// A post the bot's reply followed is no longer the thread's last: nothing merges into it
+	// (a forum merges a post only into the thread's last one), and the thread is read again only
+	// when it shows something new.
+	cur.Include = ok && rec.Judged() && !d.isBot(rec.Author) && (d.ownLast == "" || !forum.IDLess(cur.PostID, d.ownLast))
 	return cur, nil
 }
 

@@ -157,6 +157,25 @@ func (s *Store) MarkPosted(ctx context.Context, id int64, forumPostID string, at
 	})
 }
 
+// Repoint corrects the forum post id of an item marked posted: the post holding its marker,
+// found on a later read, when the forum had named another post for it (its redirect).
+func (s *Store) Repoint(ctx context.Context, id int64, forumPostID string) error {
+	return s.write(ctx, fmt.Sprintf("repoint posted %d", id), func(tx *sql.Tx) error {
+		if err := s.fenceItem(ctx, tx, id); err != nil {
+			return err
+		}
+		o, err := outboxItem(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.State != OutboxPosted {
+			return fmt.Errorf("outbox %d is %s, not posted: %w", id, o.State, ErrOutboxState)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE outbox SET forum_post_id = ? WHERE id = ?`, forumPostID, id)
+		return err
+	})
+}
+
 // Posted marks an outbox item posted (MarkPosted, or Commit.Posted with the events its posting
 // causes).
 type Posted struct {

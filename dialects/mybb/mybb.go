@@ -45,6 +45,10 @@ type Forum struct {
 	sentCache, inboxCache map[string]forum.Post
 	// staged is a reply with its files uploaded, refused for flood control (attach.go).
 	staged *staged
+	// quick holds, by thread, the quick reply form of the last page of the thread read for the
+	// bot (quick.go); charset is the last page's charset.
+	quick   map[string]quickForm
+	charset string
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
@@ -88,6 +92,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 			return doc, err
 		},
 		Relogin: f.relogin,
+		Seen:    f.keepQuickForm,
 		Probe: func(ctx context.Context, path string) (string, error) {
 			p, err := f.c.GetNoRedirect(ctx, f.abs(path))
 			if err != nil || p.Status < 300 || p.Status > 399 {
@@ -133,6 +138,7 @@ func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Doc
 	if err := forum.CheckWhole(p); err != nil { // a page cut short is never read
 		return nil, nil, fmt.Errorf("mybb: %w", err)
 	}
+	f.charset = p.Charset
 	doc, err := p.Doc()
 	if err != nil {
 		return nil, nil, err
@@ -162,6 +168,7 @@ func (f *Forum) Login(ctx context.Context) error {
 
 func (f *Forum) login(ctx context.Context) error {
 	f.loggedIn = false
+	f.quick = nil // a new session: the forms' my_post_key is the old one's
 	p, doc, err := f.get(ctx, loginPath)
 	if err != nil {
 		return fmt.Errorf("mybb: login form: %w", err)

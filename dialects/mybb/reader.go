@@ -37,6 +37,9 @@ type reader struct {
 	Probe    func(ctx context.Context, path string) (location string, err error)
 	Options  options
 	Username string // the bot's account: its newest post per thread is threadState.OwnLast
+	// Seen, if set, is shown each page of a thread read for a member (after its thread was
+	// checked): the writer keeps its quick reply form (quick.go).
+	Seen func(tid, path string, doc *goquery.Document)
 
 	threads map[string]*threadState
 	// unreadPM: the last thread page read showed an unread private message.
@@ -92,6 +95,9 @@ func (r *reader) page(ctx context.Context, tid, path string) (*Page, error) {
 	}
 	if err == nil && p.LoggedIn {
 		r.unreadPM = p.UnreadPM
+		if r.Seen != nil {
+			r.Seen(tid, path, doc)
+		}
 	}
 	if err == nil && p.ThreadID != "" && p.ForumID != "" {
 		r.Thread(p.ThreadID).Section = p.ForumID
