@@ -421,10 +421,11 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		g.readAt = now.Add(-daemon.Spread(t.ID, g.verify))
 	}
 	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
-	if after.PostID != "" && !after.Include && still(after.Head, h) && !due {
+	include := forum.HardInclude(ctx, after) // (a soft Include is honoured only by a read made anyway)
+	if after.PostID != "" && !include && still(after.Head, h) && !due {
 		return nil, after, nil
 	}
-	if after.PostID != "" && !after.Include && !due && g.ownOnly(after.Head, h) {
+	if after.PostID != "" && !include && !due && g.ownOnly(after.Head, h) {
 		// Only the bot's own replies since the cursor: not read now (the next read of the
 		// thread gets them with whatever follows); the cursor takes the list's head.
 		cur := after
@@ -435,7 +436,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	switch {
 	case after.PostID != "" && after.Head != nil && !still(after.Head, h) && !g.own(h.LastPoster):
 		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a player's new post: the page that holds it
-	case after.PostID != "" && !after.Include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
+	case after.PostID != "" && !include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
 		// Only the hourly verifying read is due: in the background share, when it admits one
 		// now (else a later poll tries again); it never holds the game's loop in the queue.
 		actx, ok := g.session.Admit(ctx)

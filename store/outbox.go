@@ -346,6 +346,22 @@ func scanOutbox(sc scanner) (OutboxRow, error) {
 	return o, nil
 }
 
+// LastReply is the game's newest thread reply item (any state); ok is false when it has none.
+func (s *Store) LastReply(ctx context.Context, game string) (o OutboxRow, ok bool, err error) {
+	var id int64
+	err = s.r.QueryRowContext(ctx, `SELECT id FROM outbox WHERE game_id = ? AND kind = ? ORDER BY id DESC LIMIT 1`, game, string(OutboxReply)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return OutboxRow{}, false, nil
+	}
+	if err != nil {
+		return OutboxRow{}, false, fmt.Errorf("store: game %s: last reply: %w", game, err)
+	}
+	if o, err = outboxItem(ctx, s.r, id); err != nil {
+		return OutboxRow{}, false, fmt.Errorf("store: game %s: last reply: %w", game, err)
+	}
+	return o, true, nil
+}
+
 // FirstOutboxID is the id of a game's first queued item (its opening post); ErrNotFound if none.
 func (s *Store) FirstOutboxID(ctx context.Context, game string) (int64, error) {
 	var id int64

@@ -49,6 +49,10 @@ type Forum struct {
 	// bot (quick.go); charset is the last page's charset.
 	quick   map[string]quickForm
 	charset string
+	// formCharset is the charset of the last login or full reply form page read: the board's
+	// own; a quick reply form is kept only from a page in it (a page re-encoded on the way, a
+	// proxy's, would post the reply in the wrong encoding).
+	formCharset string
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
@@ -173,6 +177,7 @@ func (f *Forum) login(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("mybb: login form: %w", err)
 	}
+	f.formCharset = p.Charset
 	sel := doc.Find(selectors.LoginForm).First()
 	if sel.Length() == 0 {
 		if LoggedIn(doc) {

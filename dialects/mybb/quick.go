@@ -23,12 +23,13 @@ type quickForm struct {
 // keepQuickForm keeps the quick reply form of thread tid's page just read at path (reader.Seen),
 // so that the reply to a move found on it costs no read of newreply.php: MyBB's quick reply
 // (form#quick_reply_form on showthread.php, posted without JavaScript) takes the same fields
-// as the full form. A page without one (a closed thread, a theme without quick reply) drops
-// the form kept before. f.mu is held (the read runs under it).
+// as the full form. A page without one (a closed thread, a theme without quick reply), or in
+// another charset than the board's forms (formCharset), drops the form kept before. f.mu is held
+// (the read runs under it).
 func (f *Forum) keepQuickForm(tid, path string, doc *goquery.Document) {
 	delete(f.quick, tid)
 	sel := doc.Find(selectors.QuickReply).First()
-	if sel.Length() == 0 {
+	if sel.Length() == 0 || f.charset != f.formCharset {
 		return
 	}
 	page, err := url.Parse(f.abs(path))

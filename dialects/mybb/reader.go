@@ -141,7 +141,7 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		return nil, after, errors.New("mybb: empty thread id")
 	}
 	st := r.Thread(tid)
-	if r.Probe != nil && after.PostID != "" && !after.Include && after.PostID == st.CursorPID {
+	if r.Probe != nil && after.PostID != "" && !forum.HardInclude(ctx, after) && after.PostID == st.CursorPID {
 		loc, err := r.Probe(ctx, lastPostPath(tid))
 		if err == nil {
 			if err := forum.CheckThread(tid, firstMatch(reTID, queryOf(strings.ReplaceAll(loc, "&amp;", "&")))); err != nil {

@@ -67,6 +67,7 @@ func (f *Forum) replyForm(ctx context.Context, tid string) (Form, string, *goque
 	if err != nil {
 		return Form{}, "", nil, err
 	}
+	f.formCharset = p.Charset
 	sel, err := replyFormOf(doc)
 	if err != nil {
 		return Form{}, "", nil, err
