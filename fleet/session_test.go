@@ -679,3 +679,64 @@ func TestOwnReplyCostsNoRead(t *testing.T) {
 		t.Fatalf("a player's post before the bot's reply in its thread: %v", got)
 	}
 }
+
+// A cursor's Include asked only for a read made anyway (forum.WithIncludeIfRead: the daemon's
+// first reply after a start takes its marker look along) costs no read while the section's list
+// shows the thread unchanged; the read a player's post brings returns the cursor's post too. A
+// plain Include reads the thread at every poll (a player's post that may grow by a merge).
+func TestIncludeIfReadCostsNoRead(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		soft      bool
+		idleReads int // thread reads over three idle polls
+	}{
+		{name: "include if read", soft: true, idleReads: 0},
+		{name: "include", soft: false, idleReads: 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			lf := newListForum("1", "2")
+			lf.add("1", "gm-bot")
+			lf.add("2", "gm-bot")
+			clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+			s := &session{Forum: lf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+			g := &gameForum{session: s, thread: "1", every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+			other := &gameForum{session: s, thread: "2", every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+			g.Join(forum.Cursor{})
+			other.Join(forum.Cursor{})
+			_, cur, err := g.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rctx := ctx
+			if tc.soft {
+				rctx = forum.WithIncludeIfRead(ctx)
+			}
+			cur.Include = true
+			reads := func() int { lf.mu.Lock(); defer lf.mu.Unlock(); return lf.reads["1"] }
+			r0 := reads()
+			for range 3 {
+				clock.Advance(10 * time.Second)
+				ps, _, err := g.Posts(rctx, forum.Thread{ID: "1"}, cur)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.soft && len(ps) != 0 {
+					t.Fatalf("an idle poll returned %v", ps)
+				}
+			}
+			if n := reads() - r0; n != tc.idleReads {
+				t.Fatalf("%d thread reads over three idle polls, want %d", n, tc.idleReads)
+			}
+			lf.add("1", "Джелу")
+			clock.Advance(10 * time.Second)
+			ps, _, err := g.Posts(rctx, forum.Thread{ID: "1"}, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ps) != 2 || ps[0].ID != cur.PostID || ps[1].Author != "Джелу" {
+				t.Fatalf("the read a player's post brought returned %v, want the cursor's post %s and the new one", ps, cur.PostID)
+			}
+		})
+	}
+}
