@@ -118,7 +118,8 @@ type Daemon struct {
 	marks      marks              // the game's markers found in the bot's posts since the start (restore.go)
 	cw         clockWatch         // the forum's clock against ours, and ours between cycles (clockcheck.go)
 	confirms   []unconfirmed      // replies posted whose forum id the next read checks (confirm.go)
-	ownLast    string             // the newest post of the bot's replies this daemon posted in the thread
+	ownLast    string             // the newest post of the bot's replies in the thread (lastOwn)
+	ownLastSet bool               // ownLast was taken from the store
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page

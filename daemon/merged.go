@@ -42,8 +42,33 @@ func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cur
 	// A post the bot's reply followed is no longer the thread's last: nothing merges into it
 	// (a forum merges a post only into the thread's last one), and the thread is read again only
 	// when it shows something new.
-	cur.Include = ok && rec.Judged() && !d.isBot(rec.Author) && (d.ownLast == "" || !forum.IDLess(cur.PostID, d.ownLast))
+	if !ok || !rec.Judged() || d.isBot(rec.Author) {
+		return cur, nil
+	}
+	own, err := d.lastOwn(ctx)
+	if err != nil {
+		return cur, err
+	}
+	cur.Include = own == "" || !forum.IDLess(cur.PostID, own)
 	return cur, nil
+}
+
+// lastOwn is the post of the bot's newest reply in the thread: posted by this daemon, or at the
+// start the store's last reply posted (so that a restarted daemon does not read every thread
+// whose cursor is at a player's post the bot answered: issue 23, item 4).
+func (d *Daemon) lastOwn(ctx context.Context) (string, error) {
+	if !d.ownLastSet {
+		it, ok, err := d.o.Store.LastReply(ctx, d.o.Game)
+		if err != nil {
+			d.fail("store", err)
+			return "", err
+		}
+		if ok && it.State == store.OutboxPosted && (d.ownLast == "" || forum.IDLess(d.ownLast, it.ForumPostID)) {
+			d.ownLast = it.ForumPostID
+		}
+		d.ownLastSet = true
+	}
+	return d.ownLast, nil
 }
 
 // grown checks the recorded post p was read again: an appended part is returned as a new input

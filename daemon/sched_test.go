@@ -255,3 +255,50 @@ func TestAnsweredMoveCost(t *testing.T) {
 		})
 	}
 }
+
+// cursorSpy is a forum that notes the cursors the thread is read after.
+type cursorSpy struct {
+	forum.Forum
+	mu    sync.Mutex
+	after []forum.Cursor
+}
+
+func (c *cursorSpy) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	c.mu.Lock()
+	c.after = append(c.after, after)
+	c.mu.Unlock()
+	return c.Forum.Posts(ctx, t, after)
+}
+
+// A player's post the bot replied to can no longer grow by a merge (only a thread's last post
+// does): the read after it does not ask for it again (forum.Cursor.Include, which makes a section
+// watch read the thread at every poll), in the daemon that posted the reply and after a restart
+// (issue 23, item 4: a restarted fleet read every such thread again).
+func TestAnsweredPostNotReadAgain(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		r := newRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fakeFactory)
+		spy := &cursorSpy{Forum: r.fo}
+		r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Forum = spy })
+		r.cycle(t)
+		r.clock.Advance(time.Minute)
+		r.post(t, "Джелу", "ход первый")
+		r.cycle(t) // read with Include? no: the cursor was the bot's; the reply goes out
+		if restart {
+			r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Forum = spy })
+		}
+		spy.mu.Lock()
+		spy.after = nil
+		spy.mu.Unlock()
+		r.clock.Advance(time.Minute)
+		r.cycle(t)
+		spy.mu.Lock()
+		got := spy.after
+		spy.mu.Unlock()
+		if len(got) == 0 {
+			t.Fatalf("restart %v: the thread was not read", restart)
+		}
+		if got[0].Include {
+			t.Errorf("restart %v: the read after the answered post %s asked for it again", restart, got[0].PostID)
+		}
+	}
+}
