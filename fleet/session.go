@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -178,6 +179,9 @@ type section struct {
 	// meanwhile (ownGen: the list reads so far reset it).
 	own       int
 	ownThread string
+	// named is the thread whose head the board index named (onePostLocked) until its game's
+	// read refines it.
+	named string
 }
 
 // posting notes that the bot is about to post in thread; the answer is for unposted.
@@ -211,6 +215,32 @@ func (s *section) ownOnlyLocked(h forum.SectionHead) bool {
 	b := s.board
 	return s.indexed && s.own > 0 && b.Posts >= 0 && h.Posts-b.Posts == s.own && h.Threads == b.Threads &&
 		s.session.own(h.LastPoster) && (h.LastThread == "" || h.LastThread == s.ownThread)
+}
+
+// onePostLocked reports whether the board index's head h differs from the one the list was read
+// under by exactly one post of a player's (besides the bot's own posts), no new thread, while the
+// list is younger than sectionMaxAge: then that post is the section's last, in h.LastThread (th).
+func (s *section) onePostLocked(h forum.SectionHead, indexed bool, now time.Time) (th string, ok bool) {
+	b := s.board
+	if !indexed || !s.indexed || s.heads == nil || now.Before(s.at) || now.Sub(s.at) >= sectionMaxAge {
+		return "", false
+	}
+	ok = b.Posts >= 0 && h.Posts-b.Posts == s.own+1 && h.Threads == b.Threads && h.LastThread != "" &&
+		h.LastPoster != "" && !s.session.own(h.LastPoster)
+	return h.LastThread, ok
+}
+
+// refine puts the head a read of thread th gave in place of the one the index named it with
+// (onePostLocked), so that the thread stands unchanged for its next polls.
+func (s *section) refine(th string, h forum.ThreadHead) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.named == th && s.heads != nil {
+		heads := maps.Clone(s.heads)
+		h.Section = s.id
+		heads[th] = h
+		s.heads, s.named = heads, ""
+	}
 }
 
 // join adds a game's thread to the section; wake (nil: none) cuts the game's wait short when a
@@ -255,6 +285,26 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		seen.list = s.seq
 		return s.heads, nil
 	}
+	if th, ok := s.onePostLocked(bh, indexed, now); ok {
+		// The index names the one thread a player posted in: no list read on the reply path.
+		// The thread's head says only that (its game reads it; the head the read gives
+		// replaces it: refine); the list is read again when the index shows anything else,
+		// or once it is sectionMaxAge old.
+		heads := maps.Clone(s.heads)
+		w := s.games[th]
+		if _, game := s.games[th]; game {
+			heads[th] = forum.ThreadHead{ID: th, Replies: -1, LastPoster: bh.LastPoster, Section: s.id}
+			s.named = th
+		}
+		s.heads, s.board, s.own = heads, bh, 0
+		s.seq++
+		seen.list = s.seq
+		s.mu.Unlock()
+		if w != nil && th != caller {
+			w()
+		}
+		return heads, nil
+	}
 	class := forum.ClassPoll
 	if indexed && s.indexed && !bh.Same(s.board) && !s.session.own(bh.LastPoster) {
 		class = forum.ClassReply // the index shows a player's new post in the section: the reply path
@@ -282,7 +332,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 			}
 		}
 	}
-	s.at, s.heads = now, heads
+	s.at, s.heads, s.named = now, heads, ""
 	s.board, s.indexed, s.own = bh, indexed, 0
 	s.seq++
 	seen.list = s.seq
@@ -470,6 +520,9 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		cur.Head = &off
 	default:
 		cur.Head = &h
+	}
+	if len(posts) > 0 {
+		sec.refine(t.ID, *cur.Head)
 	}
 	g.setBase(cur.Head)
 	return posts, cur, nil

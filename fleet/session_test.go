@@ -476,7 +476,8 @@ func (f *boardForum) Board(context.Context) ([]forum.SectionHead, error) {
 }
 
 // With a board index, a section's list is read again only when the index shows the section got
-// a post; a change in another section wakes that section's games.
+// posts it does not name (one player's post is in the thread the index names as the section's
+// last: no list read); a change in another section wakes that section's games.
 func TestBoardIndexStandsForTheLists(t *testing.T) {
 	ctx := context.Background()
 	lf := newListForum("1", "2", "3")
@@ -528,8 +529,14 @@ func TestBoardIndexStandsForTheLists(t *testing.T) {
 	}
 	lf.add("2", "Джелу")
 	clock.Advance(10 * time.Second)
-	if n := poll(); n != 1 || lf.lists != lists+1 {
-		t.Fatalf("after a post: %d posts, %d more list reads", n, lf.lists-lists)
+	if n := poll(); n != 1 || lf.lists != lists {
+		t.Fatalf("after a post the index names: %d posts, %d more list reads (want 1, none)", n, lf.lists-lists)
+	}
+	lf.add("1", "Джелу")
+	lf.add("3", "snovaya")
+	clock.Advance(10 * time.Second)
+	if n := poll(); n != 2 || lf.lists != lists+1 {
+		t.Fatalf("after two posts: %d posts, %d more list reads (want 2, one)", n, lf.lists-lists)
 	}
 	bf.other++
 	clock.Advance(10 * time.Second)
@@ -738,5 +745,87 @@ func TestIncludeIfReadCostsNoRead(t *testing.T) {
 				t.Fatalf("the read a player's post brought returned %v, want the cursor's post %s and the new one", ps, cur.PostID)
 			}
 		})
+	}
+}
+
+// The board index naming the one thread a player posted in stands for the section's list (issue
+// 23: nothing read on the reply path that the reply does not need): only that thread is read,
+// its game woken; the head its read gives stands for its next polls; a post in
+// a thread that is no game costs no read at all; the bot's reply after it costs none either.
+func TestIndexNamesThePostsThread(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3", "9")
+	lf.page = 100
+	for _, th := range []string{"1", "2", "3", "9"} {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	s := &session{Forum: bf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+	gs := map[string]*gameForum{}
+	curs := map[string]forum.Cursor{}
+	woken := map[string]int{}
+	for _, th := range []string{"1", "2", "3"} {
+		gs[th] = &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now, wake: func() { woken[th]++ }}
+		gs[th].Join(forum.Cursor{})
+	}
+	poll := func(threads ...string) map[string]int {
+		got := map[string]int{}
+		for _, th := range threads {
+			ps, cur, err := gs[th].Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[th] = cur
+			if len(ps) > 0 {
+				got[th] = len(ps)
+			}
+		}
+		return got
+	}
+	poll("1", "2", "3")
+	clock.Advance(10 * time.Second)
+	poll("1", "2", "3")
+	counts := func() (int, int) {
+		lf.mu.Lock()
+		defer lf.mu.Unlock()
+		return lf.lists, lf.reads["1"] + lf.reads["2"] + lf.reads["3"] + lf.reads["9"]
+	}
+	lists0, reads0 := counts()
+
+	lf.add("2", "Джелу")
+	clock.Advance(10 * time.Second)
+	if got := poll("1"); len(got) != 0 || woken["2"] != 1 {
+		t.Fatalf("game 1 polling first: found %v, game 2 woken %d times (want once)", got, woken["2"])
+	}
+	if got := poll("2", "3"); got["2"] != 1 || len(got) != 1 {
+		t.Fatalf("after a player's post in thread 2: %v", got)
+	}
+	if lists, reads := counts(); lists != lists0 || reads != reads0+1 {
+		t.Fatalf("a post the index names cost %d list reads and %d thread reads, want 0 and 1", lists-lists0, reads-reads0)
+	}
+	for range 3 {
+		clock.Advance(10 * time.Second)
+		if got := poll("1", "2", "3"); len(got) != 0 {
+			t.Fatalf("idle after the read: %v", got)
+		}
+	}
+	if _, _, err := gs["2"].Reply(ctx, forum.Thread{ID: "2"}, "Ход принят."); err != nil {
+		t.Fatal(err)
+	}
+	lf.add("9", "Джелу") // chatter in a thread that is no game
+	for range 3 {
+		clock.Advance(10 * time.Second)
+		if got := poll("1", "2", "3"); len(got) != 0 {
+			t.Fatalf("after the bot's reply and a post in no game's thread: %v", got)
+		}
+	}
+	if lists, reads := counts(); lists != lists0 || reads != reads0+1 {
+		t.Fatalf("the idle polls, the bot's reply and a post in no game's thread cost %d list reads and %d thread reads, want none", lists-lists0, reads-reads0-1)
+	}
+	clock.Advance(sectionMaxAge)
+	poll("1", "2", "3")
+	if lists, _ := counts(); lists != lists0+1 {
+		t.Fatalf("the list %s old was read %d times, want once", sectionMaxAge, lists-lists0)
 	}
 }
