@@ -53,17 +53,19 @@ func (f *Forum) keepQuickForm(tid, path string, doc *goquery.Document) {
 	f.quick[tid] = quickForm{form: form, charset: f.charset, at: f.cfg.Now()}
 }
 
-// takeQuickForm takes (once: its posthash is one post's) thread tid's quick reply form kept
-// from the page read last, when the session is logged in and the form is fresh (younger than
-// quickFormMaxAge); ok is false otherwise, and the full reply form is fetched. A token the board
-// rejects logs in again (retry), which drops every kept form. f.mu is held.
+// takeQuickForm gives thread tid's quick reply form kept from the page read last, when the
+// session is logged in and the form is fresh (younger than quickFormMaxAge); ok is false
+// otherwise (a stale form is dropped), and the full reply form is fetched. Several replies to the
+// moves one read found take the same form, as a member posting twice from one page does (its
+// posthash only gathers the attachments uploaded under it, and the quick reply uploads none). A
+// token the board rejects logs in again (retry), which drops every kept form. f.mu is held.
 func (f *Forum) takeQuickForm(tid string) (Form, string, bool) {
 	q, ok := f.quick[tid]
-	delete(f.quick, tid)
 	if !ok || !f.loggedIn {
 		return Form{}, "", false
 	}
 	if age := f.cfg.Now().Sub(q.at); age < 0 || age > quickFormMaxAge {
+		delete(f.quick, tid)
 		return Form{}, "", false
 	}
 	return cloneForm(q.form), q.charset, true
