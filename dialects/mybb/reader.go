@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -59,11 +58,7 @@ type threadState struct {
 	CursorPage int    // the page that cursor's post is on
 	KnownLast  string // the newest pid seen in the thread
 	OwnLast    string // the bot's newest post (what MyBB would merge a reply into)
-	// Tail, when set, is the bot's newest post, and every post after the last cursor handed out
-	// up to it is the bot's own (each of its pids followed the one before: nothing else was
-	// posted between them anywhere on the board); set by the writer, reset with each cursor.
-	Tail    string
-	Section string // the forum the thread is in (the breadcrumb of its last page read)
+	Section    string // the forum the thread is in (the breadcrumb of its last page read)
 }
 
 // Thread is the state of thread tid (created empty on first use).
@@ -146,7 +141,6 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		return nil, after, errors.New("mybb: empty thread id")
 	}
 	st := r.Thread(tid)
-	tail := "" // the newest post, when it directly follows the bot's own posts after the cursor (Tail)
 	if r.Probe != nil && after.PostID != "" && !forum.HardInclude(ctx, after) && after.PostID == st.CursorPID {
 		loc, err := r.Probe(ctx, lastPostPath(tid))
 		if err == nil {
@@ -161,18 +155,11 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		// reply path when the redirect names a newer post.
 		if err == nil && loc != "" {
 			ctx = forum.Urgent(ctx, forum.ClassReply)
-			if p := pidFromURL(loc); st.Tail != "" && nextID(st.Tail, p) {
-				// The newest post directly follows the bot's own (Tail): everything after the
-				// cursor before it is known, and the page that holds it is the one to read.
-				tail = p
-			}
 		}
 	}
 	var first *Page
 	var err error
 	switch {
-	case tail != "":
-		first, err = r.page(ctx, tid, postPath(tid, tail))
 	case after.PostID == "":
 		first, err = r.page(ctx, tid, threadPath(tid, 1))
 	case after.Page > 0:
@@ -193,7 +180,7 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 
 	// Walk back while the lowest page read starts after the cursor.
 	lo := first
-	for after.PostID != "" && tail == "" && lo.Page > 1 && len(lo.Posts) > 0 && forum.CompareIDs(lo.Posts[0].ID, after.PostID) > 0 {
+	for after.PostID != "" && lo.Page > 1 && len(lo.Posts) > 0 && forum.CompareIDs(lo.Posts[0].ID, after.PostID) > 0 {
 		prev, err := r.page(ctx, tid, threadPath(tid, lo.Page-1))
 		if err != nil {
 			return nil, after, err
@@ -269,15 +256,8 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 			st.OwnLast = post.ID
 		}
 	}
-	st.CursorPID, st.CursorPage, st.Tail = cur.PostID, cur.Page, ""
+	st.CursorPID, st.CursorPage = cur.PostID, cur.Page
 	return out, cur, nil
-}
-
-// nextID reports whether post id b directly follows a: both numeric, b = a+1.
-func nextID(a, b string) bool {
-	x, err1 := strconv.ParseInt(a, 10, 64)
-	y, err2 := strconv.ParseInt(b, 10, 64)
-	return err1 == nil && err2 == nil && y == x+1
 }
 
 // cmpPage is the cursor's page: its own, else the one the reader remembers.

@@ -126,19 +126,6 @@ func (f *Forum) submitReply(ctx context.Context, tid string, form Form, charset 
 	// A new post always gets a pid above every existing one; MyBB's auto-merge answers with the
 	// bot's previous post instead.
 	merged := pid == st.OwnLast || (prevLast != "" && forum.CompareIDs(pid, prevLast) <= 0)
-	if !merged {
-		// A pid right after the newest one seen, itself the cursor's or the bot's Tail:
-		// nothing else was posted in between, and the next read may start at the post after it.
-		base := st.Tail
-		if base == "" {
-			base = st.CursorPID
-		}
-		if base != "" && prevLast == base && nextID(base, pid) {
-			st.Tail = pid
-		} else {
-			st.Tail = ""
-		}
-	}
 	st.OwnLast = pid
 	if forum.CompareIDs(pid, st.KnownLast) > 0 {
 		st.KnownLast = pid
