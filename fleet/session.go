@@ -218,14 +218,16 @@ func (s *section) ownOnlyLocked(h forum.SectionHead) bool {
 }
 
 // onePostLocked reports whether the board index's head h differs from the one the list was read
-// under by exactly one post of a player's (besides the bot's own posts), no new thread, while the
-// list is younger than sectionMaxAge: then that post is the section's last, in h.LastThread (th).
+// under by exactly one post, a player's, no new thread, while the list is younger than
+// sectionMaxAge and no post of the bot's is counted (own: one in flight, counted before it lands,
+// would make two players' posts look like one): then that post is the section's last, in
+// h.LastThread (th).
 func (s *section) onePostLocked(h forum.SectionHead, indexed bool, now time.Time) (th string, ok bool) {
 	b := s.board
 	if !indexed || !s.indexed || s.heads == nil || now.Before(s.at) || now.Sub(s.at) >= sectionMaxAge {
 		return "", false
 	}
-	ok = b.Posts >= 0 && h.Posts-b.Posts == s.own+1 && h.Threads == b.Threads && h.LastThread != "" &&
+	ok = b.Posts >= 0 && s.own == 0 && h.Posts-b.Posts == 1 && h.Threads == b.Threads && h.LastThread != "" &&
 		h.LastPoster != "" && !s.session.own(h.LastPoster)
 	return h.LastThread, ok
 }

@@ -813,6 +813,8 @@ func TestIndexNamesThePostsThread(t *testing.T) {
 	if _, _, err := gs["2"].Reply(ctx, forum.Thread{ID: "2"}, "Ход принят."); err != nil {
 		t.Fatal(err)
 	}
+	clock.Advance(10 * time.Second)
+	poll("1", "2", "3")  // the index shows the bot's reply: its own, no read
 	lf.add("9", "Джелу") // chatter in a thread that is no game
 	for range 3 {
 		clock.Advance(10 * time.Second)
@@ -827,5 +829,49 @@ func TestIndexNamesThePostsThread(t *testing.T) {
 	poll("1", "2", "3")
 	if lists, _ := counts(); lists != lists0+1 {
 		t.Fatalf("the list %s old was read %d times, want once", sectionMaxAge, lists-lists0)
+	}
+}
+
+// A post of the bot's counted but not yet on the board (in flight) must not make two players'
+// posts look like the one the index names: the list is read, and both are found.
+func TestIndexNamesNoPostWhileOwnInFlight(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	lf.page = 100
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	s := &session{Forum: bf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+	gs := map[string]*gameForum{}
+	curs := map[string]forum.Cursor{}
+	for _, th := range []string{"1", "2", "3"} {
+		gs[th] = &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+		gs[th].Join(forum.Cursor{})
+	}
+	poll := func() map[string]int {
+		got := map[string]int{}
+		for _, th := range []string{"1", "2", "3"} {
+			ps, cur, err := gs[th].Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[th] = cur
+			if len(ps) > 0 {
+				got[th] = len(ps)
+			}
+		}
+		return got
+	}
+	poll()
+	clock.Advance(10 * time.Second)
+	poll()
+	gs["1"].sec.posting("1") // the bot's reply in thread 1 counted, not on the board yet
+	lf.add("2", "Джелу")
+	lf.add("3", "snovaya")
+	clock.Advance(10 * time.Second)
+	if got := poll(); got["2"] != 1 || got["3"] != 1 {
+		t.Fatalf("two players' posts while the bot's reply was in flight: found %v, want one in 2 and one in 3", got)
 	}
 }
