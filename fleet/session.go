@@ -218,7 +218,7 @@ func (s *section) ownOnlyLocked(h forum.SectionHead) bool {
 }
 
 // onePostLocked reports whether the board index's head h differs from the one the list was read
-// under by exactly one post, a player's, no new thread, while the list is younger than
+// under by exactly one post, a player's, in a game's thread, no new thread, while the list is younger than
 // sectionMaxAge and no post of the bot's is counted (own: one in flight, counted before it lands,
 // would make two players' posts look like one): then that post is the section's last, in
 // h.LastThread (th).
@@ -227,9 +227,21 @@ func (s *section) onePostLocked(h forum.SectionHead, indexed bool, now time.Time
 	if !indexed || !s.indexed || s.heads == nil || now.Before(s.at) || now.Sub(s.at) >= sectionMaxAge {
 		return "", false
 	}
-	ok = b.Posts >= 0 && s.own == 0 && h.Posts-b.Posts == 1 && h.Threads == b.Threads && h.LastThread != "" &&
+	_, game := s.games[h.LastThread]
+	ok = b.Posts >= 0 && s.own == 0 && h.Posts-b.Posts == 1 && h.Threads == b.Threads && game &&
 		h.LastPoster != "" && !s.session.own(h.LastPoster)
 	return h.LastThread, ok
+}
+
+// misnamed notes that the read of thread th, named by the index, found nothing new: the index
+// named another thread than the post's (MyBB orders a section's threads by their last post's
+// second, so two posts in one second can name the older one): the list is read at the next look.
+func (s *section) misnamed(th string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.named == th {
+		s.named, s.at = "", time.Time{}
+	}
 }
 
 // refine puts the head a read of thread th gave in place of the one the index named it with
@@ -525,6 +537,8 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	}
 	if len(posts) > 0 {
 		sec.refine(t.ID, *cur.Head)
+	} else {
+		sec.misnamed(t.ID)
 	}
 	g.setBase(cur.Head)
 	return posts, cur, nil
