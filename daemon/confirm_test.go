@@ -24,7 +24,8 @@ func (w *wrongRedirect) Reply(ctx context.Context, t forum.Thread, body string) 
 }
 
 // A reply whose redirect names another post is recorded with the id of the post that holds its
-// marker (the bot's), not the id the forum named; the case is counted and logged.
+// marker (the bot's), not the id the forum named, once the next read of the thread shows it; the
+// case is counted and logged.
 func TestWrongRedirectIDIsNotRecorded(t *testing.T) {
 	start := time.Date(2026, 12, 1, 19, 0, 0, 0, msk)
 	r := newRigWith(t, start, fakeFactory, rigOptions{noMerge: true})
@@ -35,6 +36,8 @@ func TestWrongRedirectIDIsNotRecorded(t *testing.T) {
 	r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Forum = w })
 	r.clock.Advance(time.Minute)
 	r.cycle(t)
+	r.clock.Advance(time.Minute)
+	r.cycle(t) // the next read of the thread checks the id (no read of its own)
 	var reply store.OutboxRow
 	for _, it := range outboxByKind(t, r, store.OutboxReply) {
 		if it.State == store.OutboxPosted {

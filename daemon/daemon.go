@@ -118,6 +118,9 @@ type Daemon struct {
 	dropped    bool               // a picture was dropped (no attachments, no Files): logged once
 	marks      marks              // the game's markers found in the bot's posts since the start (restore.go)
 	cw         clockWatch         // the forum's clock against ours, and ours between cycles (clockcheck.go)
+	confirms   []unconfirmed      // replies posted whose forum id the next read checks (confirm.go)
+	ownLast    string             // the newest post of the bot's replies in the thread (lastOwn)
+	ownLastSet bool               // ownLast was taken from the store
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -671,12 +674,21 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		if err != nil {
 			return err
 		}
+		var from string // the post the first reply's marker look would read from (restore.go)
+		look := false
 		if src == store.SourceThread {
 			if cur, err = d.includeCursor(ctx, cur); err != nil {
 				return err
 			}
+			if from, look, err = d.lookAlong(ctx); err != nil {
+				return err
+			}
 		}
 		lctx := ctx
+		if look && from != "" && cur.PostID == from && !cur.Include {
+			// The cursor is at the bot's last reply: a read made anyway returns it too.
+			cur.Include, lctx = true, forum.WithIncludeIfRead(ctx)
+		}
 		if src == store.SourceThread {
 			if cur.PostID == "" {
 				lctx = forum.WithClass(ctx, forum.ClassBackground) // the first read of a game's thread: catch-up
@@ -695,6 +707,10 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 		forum.CheckEncoding(posts)
 		if src == store.SourceThread {
 			d.noteMarkers(posts)
+			d.confirmSeen(ctx, posts)
+			if look && covers(cur, from, posts) {
+				d.setLookedFor(store.OutboxReply) // the read saw where the first reply's marker could be
+			}
 		}
 		d.checkStamps(src, posts, d.o.Clock.Now())
 		for i, p := range posts {
@@ -716,7 +732,13 @@ func (d *Daemon) readAndJudge(ctx context.Context, now time.Time) (int, error) {
 			ins = append(ins, inputs(src, p, i)...) // a post merged before this read: its parts (split.go)
 		}
 		next.Include = false
-		if next != cur {
+		if was := cur; true {
+			was.Include = false
+			if next == was {
+				return nil
+			}
+		}
+		{
 			cursors = append(cursors, store.CursorUpdate{Source: src, Cursor: next})
 		}
 		return nil

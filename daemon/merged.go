@@ -29,7 +29,8 @@ const partSep = "~"
 func partID(id string, k int) string { return id + partSep + strconv.Itoa(k) }
 
 // includeCursor asks the read to return the cursor's post again when it is a player's post the
-// daemon recorded (only a thread's last post can grow by a merge).
+// daemon recorded and no reply of the bot's followed it (only a thread's last post can grow by a
+// merge).
 func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cursor, error) {
 	if cur.PostID == "" {
 		return cur, nil
@@ -38,8 +39,36 @@ func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cur
 	if err != nil {
 		return cur, err
 	}
-	cur.Include = ok && rec.Judged() && !d.isBot(rec.Author)
+	// A post the bot's reply followed is no longer the thread's last: nothing merges into it
+	// (a forum merges a post only into the thread's last one), and the thread is read again only
+	// when it shows something new.
+	if !ok || !rec.Judged() || d.isBot(rec.Author) {
+		return cur, nil
+	}
+	own, err := d.lastOwn(ctx)
+	if err != nil {
+		return cur, err
+	}
+	cur.Include = own == "" || !forum.IDLess(cur.PostID, own)
 	return cur, nil
+}
+
+// lastOwn is the post of the bot's newest reply in the thread: posted by this daemon, or at the
+// start the store's last reply posted (so that a restarted daemon does not read every thread
+// whose cursor is at a player's post the bot answered: issue 23, item 4).
+func (d *Daemon) lastOwn(ctx context.Context) (string, error) {
+	if !d.ownLastSet {
+		it, ok, err := d.o.Store.LastReply(ctx, d.o.Game)
+		if err != nil {
+			d.fail("store", err)
+			return "", err
+		}
+		if ok && it.State == store.OutboxPosted && (d.ownLast == "" || forum.IDLess(d.ownLast, it.ForumPostID)) {
+			d.ownLast = it.ForumPostID
+		}
+		d.ownLastSet = true
+	}
+	return d.ownLast, nil
 }
 
 // grown checks the recorded post p was read again: an appended part is returned as a new input

@@ -262,7 +262,7 @@ func (d *Daemon) deliver(ctx context.Context, it store.OutboxRow) error {
 			postedAt = now
 		}
 		if _, ok := found[markers[0]]; !ok && it.Kind == store.OutboxReply && firstID != "" {
-			firstID = d.confirmPost(ctx, it, firstID, markers[0]) // the redirect named the bot's post?
+			d.toConfirm(it, firstID, markers[0]) // the redirect named the bot's post? (the next read tells)
 		}
 		if err := d.posted(ctx, it, firstID, postedAt, foundFirst); err != nil {
 			return err
@@ -450,6 +450,9 @@ func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, file
 		return "", err
 	}
 	d.noteSent(id, d.o.Clock.Now(), merged)
+	if d.ownLast == "" || forum.IDLess(d.ownLast, id) {
+		d.ownLast = id
+	}
 	if merged && first {
 		// (A later part of a split message merging into the first is its continuation.)
 		d.headMerged(ctx, id, body, d.o.Clock.Now())
@@ -506,6 +509,9 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 		}
 	}
 	d.noteMarkers(posts)
+	if it.Kind == store.OutboxReply {
+		d.confirmSeen(ctx, posts)
+	}
 	d.setLookedFor(it.Kind)
 	return d.knownMarkers(markers), nil
 }

@@ -86,6 +86,10 @@ type marks struct {
 	mu     sync.Mutex
 	posts  map[string]forum.Post // by marker (a part's marker for a part)
 	looked map[store.OutboxKind]bool
+	// from is the post the first reply's marker look reads from (lookAlong), known once
+	// fromSet; it stands until replies are looked for (no reply goes out before).
+	from    string
+	fromSet bool
 }
 
 // noteMarkers keeps the game's markers found in the bot's posts among posts.
@@ -112,6 +116,58 @@ func (d *Daemon) noteMarkers(posts []forum.Post) {
 			}
 		}
 	}
+}
+
+// lookAlong is the post the first reply after a start would look for its marker from (checkFrom
+// of the reply to come: the post of the game's last reply; "" for the whole thread); look is
+// false once replies were looked for.
+//
+// The reply path's read of the thread takes the look along: a read that returns that post, or
+// everything after a cursor before it, or the whole thread, has seen every post the reply's
+// marker could be in (covers). A store behind the thread (an older backup) has its cursor behind
+// everything posted after it was taken, and a reply merged into an earlier post went into the
+// bot's last post then. The cursor at the bot's last reply itself asks for that post along
+// (forum.WithIncludeIfRead), at no cost: its page is the one read.
+func (d *Daemon) lookAlong(ctx context.Context) (last string, look bool, err error) {
+	if d.lookedFor(store.OutboxReply) {
+		return "", false, nil
+	}
+	d.marks.mu.Lock()
+	last, set := d.marks.from, d.marks.fromSet
+	d.marks.mu.Unlock()
+	if set {
+		return last, true, nil
+	}
+	it, ok, err := d.o.Store.LastReply(ctx, d.o.Game)
+	if err != nil {
+		d.fail("store", err)
+		return "", false, err
+	}
+	if ok && it.State == store.OutboxPosted {
+		last = it.ForumPostID
+	}
+	d.marks.mu.Lock()
+	d.marks.from, d.marks.fromSet = last, true
+	d.marks.mu.Unlock()
+	return last, true, nil
+}
+
+// covers reports whether a read after cur that returned posts saw every post a marker look from
+// last (lookAlong) would.
+func covers(cur forum.Cursor, last string, posts []forum.Post) bool {
+	switch {
+	case len(posts) == 0:
+		return false // nothing read (the idle look showed the thread as it was)
+	case cur.PostID == "":
+		return true // the whole thread
+	case last == "":
+		return false
+	case forum.IDLess(cur.PostID, last):
+		return true
+	case cur.PostID == last && cur.Include:
+		return posts[0].ID == last
+	}
+	return false
 }
 
 // knownMarkers returns the post holding each of markers found so far.

@@ -208,3 +208,114 @@ func healthz(t *testing.T, h *ops.Health) string {
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
 	return rec.Body.String()
 }
+
+// recordedForum is a MyBB session on the rig's board whose requests rec notes: a fresh one
+// stands for a restarted daemon's.
+func recordedForum(t *testing.T, r *rig, rec *recorder) forum.Forum {
+	t.Helper()
+	f, err := mybb.New(forum.Config{BaseURL: r.url + "/", Username: "gm-bot", Password: "botpw", Location: msk, Now: r.clock.Now},
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: rec})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// An answered move costs few requests, each one the reply needs (issue 23): the look that shows
+// the move (MyBB's lastpost redirect), the page that holds it, the post; the reply form is the
+// quick reply form of that page (no newreply.php read), and the first reply after a restart
+// looks for its marker in the page the move was read from (no read of its own). The check of
+// the reply's id goes out after the post.
+func TestAnsweredMoveCost(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		restart  bool
+		max      int // requests from the move to the reply on the board
+		maxAfter int // and after it, in the same cycle
+	}{
+		{name: "running", max: 3, maxAfter: 1},
+		{name: "first move after a restart", restart: true, max: 3, maxAfter: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			quiet := fakeWith(func(f *fakeRules) { f.expects = new(atomic.Bool) }) // no private message expected
+			r, rec := recordedRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), quiet)
+			r.cycle(t)
+			r.post(t, "Джелу", "ход первый")
+			r.clock.Advance(time.Minute)
+			r.cycle(t)
+			r.clock.Advance(time.Minute)
+			r.cycle(t) // idle: the cursor's page known
+			if tc.restart {
+				r.fo = recordedForum(t, r, rec)
+				r.d = r.newDaemon(t, quiet)
+				r.clock.Advance(2 * time.Second)
+				r.cycle(t) // the restarted daemon's first look: nothing new
+			}
+			before := len(r.botTexts(t))
+			rec.take()
+			r.post(t, "Джелу", "ход второй")
+			r.clock.Advance(2 * time.Second)
+			r.cycle(t)
+			got := rec.take()
+			if n := len(r.botTexts(t)); n != before+1 {
+				t.Fatalf("requests %v: the bot posted %d replies, want 1", got, n-before)
+			}
+			posted := -1
+			for i, s := range got {
+				if s.path == "newreply.php" && posted < 0 {
+					posted = i
+				}
+			}
+			if posted < 0 || posted+1 > tc.max || len(got)-posted-1 > tc.maxAfter {
+				t.Fatalf("requests %v: want at most %d up to the reply's post (the look, the page, the post) and %d after it", got, tc.max, tc.maxAfter)
+			}
+		})
+	}
+}
+
+// cursorSpy is a forum that notes the cursors the thread is read after.
+type cursorSpy struct {
+	forum.Forum
+	mu    sync.Mutex
+	after []forum.Cursor
+}
+
+func (c *cursorSpy) Posts(ctx context.Context, t forum.Thread, after forum.Cursor) ([]forum.Post, forum.Cursor, error) {
+	c.mu.Lock()
+	c.after = append(c.after, after)
+	c.mu.Unlock()
+	return c.Forum.Posts(ctx, t, after)
+}
+
+// A player's post the bot replied to can no longer grow by a merge (only a thread's last post
+// does): the read after it does not ask for it again (forum.Cursor.Include, which makes a section
+// watch read the thread at every poll), in the daemon that posted the reply and after a restart
+// (issue 23, item 4: a restarted fleet read every such thread again).
+func TestAnsweredPostNotReadAgain(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		r := newRig(t, time.Date(2026, 12, 1, 19, 0, 0, 0, msk), fakeFactory)
+		spy := &cursorSpy{Forum: r.fo}
+		r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Forum = spy })
+		r.cycle(t)
+		r.clock.Advance(time.Minute)
+		r.post(t, "Джелу", "ход первый")
+		r.cycle(t) // read with Include? no: the cursor was the bot's; the reply goes out
+		if restart {
+			r.d = r.newDaemon(t, fakeFactory, func(o *Options) { o.Forum = spy })
+		}
+		spy.mu.Lock()
+		spy.after = nil
+		spy.mu.Unlock()
+		r.clock.Advance(time.Minute)
+		r.cycle(t)
+		spy.mu.Lock()
+		got := spy.after
+		spy.mu.Unlock()
+		if len(got) == 0 {
+			t.Fatalf("restart %v: the thread was not read", restart)
+		}
+		if got[0].Include {
+			t.Errorf("restart %v: the read after the answered post %s asked for it again", restart, got[0].PostID)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -46,6 +47,7 @@ var (
 	loadSeed     = flag.Uint64("fleet.seed", 0, "load benchmark: the player posts go at random moments of the measure drawn from this seed (0: evenly spread)")
 	loadProfile  = flag.String("fleet.profile", "", "load benchmark: save the daemon's heap and goroutine profiles to this `PREFIX` (.heap, .goroutine) at the end")
 	loadRescan   = flag.Duration("fleet.rescan", 0, "load benchmark: every game gets a move in the warm-up and the measured daemon rescans every game this often (0: no moves, default rescans)")
+	loadTrace    = flag.Bool("fleet.trace", false, "load benchmark: log each reply's requests (those of its thread, and the index and section lists meanwhile) from the move to the reply")
 )
 
 func BenchmarkFleetIdle(b *testing.B) {
@@ -135,6 +137,16 @@ type counting struct {
 	in, out  atomic.Int64
 	requests atomic.Int64
 	paths    [8]atomic.Int64
+
+	trace   bool // keep every request (traced)
+	traceMu sync.Mutex
+	traced  []tracedRequest
+}
+
+// tracedRequest is one request the board got: when, and what.
+type tracedRequest struct {
+	at   time.Time
+	what string // method and request URI
 }
 
 var countedPaths = []string{"/showthread.php", "/forumdisplay.php", "/private.php", "/newreply.php", "/member.php", "/index.php", "/xmlhttp.php"}
@@ -151,6 +163,9 @@ func (c *counting) reset() {
 	c.in.Store(0)
 	c.out.Store(0)
 	c.requests.Store(0)
+	c.traceMu.Lock()
+	c.traced = nil
+	c.traceMu.Unlock()
 	for i := range c.paths {
 		c.paths[i].Store(0)
 	}
@@ -166,6 +181,11 @@ func (c *counting) wrap(h http.Handler) http.Handler {
 			}
 		}
 		c.paths[i].Add(1)
+		if c.trace {
+			c.traceMu.Lock()
+			c.traced = append(c.traced, tracedRequest{at: time.Now(), what: r.Method + " " + r.URL.RequestURI()})
+			c.traceMu.Unlock()
+		}
 		h.ServeHTTP(w, r)
 	})
 }
@@ -252,7 +272,7 @@ func runLoad(b *testing.B, games, sections int, measure, settle time.Duration, p
 	if err != nil {
 		b.Fatal(err)
 	}
-	cl := &counting{Listener: ln}
+	cl := &counting{Listener: ln, trace: *loadTrace}
 	srv := &http.Server{Handler: cl.wrap(board.Handler()), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(cl) }()
 	defer srv.Close()
@@ -374,6 +394,11 @@ games:
 	// Player moves during the measure, each in its own game: the time until the bot's reply is
 	// on the board.
 	latc := make(chan time.Duration, posts)
+	type move struct {
+		tid        int
+		sent, seen time.Time
+	}
+	movec := make(chan move, posts)
 	if posts > 0 {
 		at := make([]time.Duration, posts) // when each post goes, from the measure's start
 		rnd := rand.New(rand.NewPCG(*loadSeed, 23))
@@ -396,6 +421,7 @@ games:
 				for time.Since(sent) < 5*time.Minute {
 					if botCount(b, db, tid) > n0 {
 						latc <- time.Since(sent)
+						movec <- move{tid, sent, time.Now()}
 						return
 					}
 					time.Sleep(100 * time.Millisecond)
@@ -437,6 +463,14 @@ games:
 	for range posts {
 		r.latencies = append(r.latencies, <-latc)
 	}
+	if *loadTrace {
+		close(movec)
+		cl.traceMu.Lock()
+		for m := range movec {
+			fmt.Fprintf(os.Stderr, "move in thread %d answered in %s:\n%s\n", m.tid, m.seen.Sub(m.sent).Round(10*time.Millisecond), traceOf(cl.traced, m.tid, m.sent, m.seen))
+		}
+		cl.traceMu.Unlock()
+	}
 	if len(r.latencies) > 0 {
 		sort.Slice(r.latencies, func(i, j int) bool { return r.latencies[i] < r.latencies[j] })
 		r.p50 = r.latencies[len(r.latencies)/2]
@@ -448,20 +482,45 @@ games:
 	return r
 }
 
-// settled reports whether every game's thread cursor is at its thread's last post and, when the
-// games share their sections' lists (heads), carries a head.
+// traceOf lists the requests between a move in thread tid (sent) and its reply seen on the board:
+// those naming the thread, and the index and section lists (which every reply waits for), each
+// with its time from the move; the others are counted.
+func traceOf(reqs []tracedRequest, tid int, sent, seen time.Time) string {
+	var b strings.Builder
+	others := 0
+	id := "tid=" + strconv.Itoa(tid)
+	for _, q := range reqs {
+		if q.at.Before(sent) || q.at.After(seen) {
+			continue
+		}
+		u := q.what
+		if i := strings.Index(u, id); i >= 0 && (i+len(id) == len(u) || !strings.ContainsRune("0123456789", rune(u[i+len(id)]))) ||
+			strings.Contains(u, "/index.php") || strings.Contains(u, "/forumdisplay.php") {
+			fmt.Fprintf(&b, "  +%5.2fs %s\n", q.at.Sub(sent).Seconds(), u)
+		} else {
+			others++
+		}
+	}
+	fmt.Fprintf(&b, "  and %d requests of other games", others)
+	return b.String()
+}
+
+// settled reports whether every game's thread cursor is at its thread's last post (or its head
+// shows the thread up to the bot's reply after it) and, when the games share their sections'
+// lists (heads), carries a head.
 func settled(b *testing.B, ctx context.Context, board *sql.DB, storePath string, games int, heads bool) bool {
 	last := map[string]string{}
-	rows, err := board.QueryContext(ctx, `SELECT tid, MAX(pid) FROM posts GROUP BY tid`)
+	count := map[string]int{}
+	rows, err := board.QueryContext(ctx, `SELECT tid, MAX(pid), COUNT(*) FROM posts GROUP BY tid`)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for rows.Next() {
-		var tid, pid int
-		if err := rows.Scan(&tid, &pid); err != nil {
+		var tid, pid, n int
+		if err := rows.Scan(&tid, &pid, &n); err != nil {
 			b.Fatal(err)
 		}
-		last[strconv.Itoa(tid)] = strconv.Itoa(pid)
+		last[strconv.Itoa(tid)], count[strconv.Itoa(tid)] = strconv.Itoa(pid), n
 	}
 	rows.Close()
 	st, err := store.Open(ctx, storePath, store.Shared())
@@ -471,7 +530,13 @@ func settled(b *testing.B, ctx context.Context, board *sql.DB, storePath string,
 	defer st.Close()
 	for i := 1; i <= games; i++ {
 		c, ok, err := st.Cursor(ctx, fmt.Sprintf("g%d", i), store.SourceThread)
-		if err != nil || !ok || c.PostID != last[strconv.Itoa(i)] || heads && c.Head == nil {
+		if err != nil || !ok || heads && c.Head == nil {
+			return false
+		}
+		// At the last post, or at a player's post the bot replied to, with the list's head
+		// showing the bot's reply (the bot's own reply is not read back).
+		th := strconv.Itoa(i)
+		if c.PostID != last[th] && (c.Head == nil || c.Head.Replies != count[th]-1 || c.Head.LastPoster != "gm-bot") {
 			return false
 		}
 	}

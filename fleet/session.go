@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -297,6 +298,9 @@ type section struct {
 	// meanwhile (ownGen: the list reads so far reset it).
 	own       int
 	ownThread string
+	// named is the thread whose head the board index named (onePostLocked) until its game's
+	// read refines it.
+	named string
 }
 
 // posting notes that the bot is about to post in thread; the answer is for unposted.
@@ -330,6 +334,46 @@ func (s *section) ownOnlyLocked(h forum.SectionHead) bool {
 	b := s.board
 	return s.indexed && s.own > 0 && b.Posts >= 0 && h.Posts-b.Posts == s.own && h.Threads == b.Threads &&
 		s.session.own(h.LastPoster) && (h.LastThread == "" || h.LastThread == s.ownThread)
+}
+
+// onePostLocked reports whether the board index's head h differs from the one the list was read
+// under by exactly one post, a player's, in a game's thread, no new thread, while the list is younger than
+// sectionMaxAge and no post of the bot's is counted (own: one in flight, counted before it lands,
+// would make two players' posts look like one): then that post is the section's last, in
+// h.LastThread (th).
+func (s *section) onePostLocked(h forum.SectionHead, indexed bool, now time.Time) (th string, ok bool) {
+	b := s.board
+	if !indexed || !s.indexed || s.heads == nil || now.Before(s.at) || now.Sub(s.at) >= sectionMaxAge {
+		return "", false
+	}
+	_, game := s.games[h.LastThread]
+	ok = b.Posts >= 0 && s.own == 0 && h.Posts-b.Posts == 1 && h.Threads == b.Threads && game &&
+		h.LastPoster != "" && !s.session.own(h.LastPoster)
+	return h.LastThread, ok
+}
+
+// misnamed notes that the read of thread th, named by the index, found nothing new: the index
+// named another thread than the post's (MyBB orders a section's threads by their last post's
+// second, so two posts in one second can name the older one): the list is read at the next look.
+func (s *section) misnamed(th string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.named == th {
+		s.named, s.at = "", time.Time{}
+	}
+}
+
+// refine puts the head a read of thread th gave in place of the one the index named it with
+// (onePostLocked), so that the thread stands unchanged for its next polls.
+func (s *section) refine(th string, h forum.ThreadHead) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.named == th && s.heads != nil {
+		heads := maps.Clone(s.heads)
+		h.Section = s.id
+		heads[th] = h
+		s.heads, s.named = heads, ""
+	}
 }
 
 // join adds a game's thread to the section; wake (nil: none) cuts the game's wait short when a
@@ -374,6 +418,26 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		seen.list = s.seq
 		return s.heads, nil
 	}
+	if th, ok := s.onePostLocked(bh, indexed, now); ok {
+		// The index names the one thread a player posted in: no list read on the reply path.
+		// The thread's head says only that (its game reads it; the head the read gives
+		// replaces it: refine); the list is read again when the index shows anything else,
+		// or once it is sectionMaxAge old.
+		heads := maps.Clone(s.heads)
+		w := s.games[th]
+		if _, game := s.games[th]; game {
+			heads[th] = forum.ThreadHead{ID: th, Replies: -1, LastPoster: bh.LastPoster, Section: s.id}
+			s.named = th
+		}
+		s.heads, s.board, s.own = heads, bh, 0
+		s.seq++
+		seen.list = s.seq
+		s.mu.Unlock()
+		if w != nil && th != caller {
+			w()
+		}
+		return heads, nil
+	}
 	class := forum.ClassPoll
 	if indexed && s.indexed && !bh.Same(s.board) && !s.session.own(bh.LastPoster) {
 		class = forum.ClassReply // the index shows a player's new post in the section: the reply path
@@ -401,7 +465,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 			}
 		}
 	}
-	s.at, s.heads = now, heads
+	s.at, s.heads, s.named = now, heads, ""
 	s.board, s.indexed, s.own = bh, indexed, 0
 	s.seq++
 	seen.list = s.seq
@@ -545,10 +609,11 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		g.readAt = now.Add(-daemon.Spread(t.ID, g.verify))
 	}
 	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
-	if after.PostID != "" && !after.Include && still(after.Head, h) && !due {
+	include := forum.HardInclude(ctx, after) // (a soft Include is honoured only by a read made anyway)
+	if after.PostID != "" && !include && still(after.Head, h) && !due {
 		return nil, after, nil
 	}
-	if after.PostID != "" && !after.Include && !due && g.ownOnly(after.Head, h) {
+	if after.PostID != "" && !include && !due && g.ownOnly(after.Head, h) {
 		// Only the bot's own replies since the cursor: not read now (the next read of the
 		// thread gets them with whatever follows); the cursor takes the list's head.
 		cur := after
@@ -559,7 +624,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	switch {
 	case after.PostID != "" && after.Head != nil && !still(after.Head, h) && !g.own(h.LastPoster):
 		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a player's new post: the page that holds it
-	case after.PostID != "" && !after.Include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
+	case after.PostID != "" && !include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
 		// Only the hourly verifying read is due: in the background share, when it admits one
 		// now (else a later poll tries again); it never holds the game's loop in the queue.
 		actx, ok := g.session.Admit(ctx)
@@ -593,6 +658,11 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		cur.Head = &off
 	default:
 		cur.Head = &h
+	}
+	if len(posts) > 0 {
+		sec.refine(t.ID, *cur.Head)
+	} else {
+		sec.misnamed(t.ID)
 	}
 	g.setBase(cur.Head)
 	return posts, cur, nil

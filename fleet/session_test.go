@@ -454,6 +454,9 @@ type boardForum struct {
 	*listForum
 	other  int
 	boards int
+	// lastThread, if set, is the thread the index names as the section's last (MyBB orders by
+	// the last post's second: two posts in one second can name the older one's thread).
+	lastThread string
 }
 
 func (f *boardForum) Board(context.Context) ([]forum.SectionHead, error) {
@@ -471,12 +474,16 @@ func (f *boardForum) Board(context.Context) ([]forum.SectionHead, error) {
 		if len(ps) > 0 {
 			h.LastPoster = ps[len(ps)-1].Author
 		}
+		if f.lastThread != "" {
+			h.LastThread = f.lastThread
+		}
 	}
 	return []forum.SectionHead{h, {ID: "4", Threads: 1, Posts: f.other}}, nil
 }
 
 // With a board index, a section's list is read again only when the index shows the section got
-// a post; a change in another section wakes that section's games.
+// posts it does not name (one player's post is in the thread the index names as the section's
+// last: no list read); a change in another section wakes that section's games.
 func TestBoardIndexStandsForTheLists(t *testing.T) {
 	ctx := context.Background()
 	lf := newListForum("1", "2", "3")
@@ -528,8 +535,14 @@ func TestBoardIndexStandsForTheLists(t *testing.T) {
 	}
 	lf.add("2", "Джелу")
 	clock.Advance(10 * time.Second)
-	if n := poll(); n != 1 || lf.lists != lists+1 {
-		t.Fatalf("after a post: %d posts, %d more list reads", n, lf.lists-lists)
+	if n := poll(); n != 1 || lf.lists != lists {
+		t.Fatalf("after a post the index names: %d posts, %d more list reads (want 1, none)", n, lf.lists-lists)
+	}
+	lf.add("1", "Джелу")
+	lf.add("3", "snovaya")
+	clock.Advance(10 * time.Second)
+	if n := poll(); n != 2 || lf.lists != lists+1 {
+		t.Fatalf("after two posts: %d posts, %d more list reads (want 2, one)", n, lf.lists-lists)
 	}
 	bf.other++
 	clock.Advance(10 * time.Second)
@@ -677,5 +690,243 @@ func TestOwnReplyCostsNoRead(t *testing.T) {
 	got = poll()
 	if ps := got["3"]; len(ps) != 2 || ps[0].Author != "Джелу" {
 		t.Fatalf("a player's post before the bot's reply in its thread: %v", got)
+	}
+}
+
+// A cursor's Include asked only for a read made anyway (forum.WithIncludeIfRead: the daemon's
+// first reply after a start takes its marker look along) costs no read while the section's list
+// shows the thread unchanged; the read a player's post brings returns the cursor's post too. A
+// plain Include reads the thread at every poll (a player's post that may grow by a merge).
+func TestIncludeIfReadCostsNoRead(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		soft      bool
+		idleReads int // thread reads over three idle polls
+	}{
+		{name: "include if read", soft: true, idleReads: 0},
+		{name: "include", soft: false, idleReads: 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			lf := newListForum("1", "2")
+			lf.add("1", "gm-bot")
+			lf.add("2", "gm-bot")
+			clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+			s := &session{Forum: lf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+			g := &gameForum{session: s, thread: "1", every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+			other := &gameForum{session: s, thread: "2", every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+			g.Join(forum.Cursor{})
+			other.Join(forum.Cursor{})
+			_, cur, err := g.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rctx := ctx
+			if tc.soft {
+				rctx = forum.WithIncludeIfRead(ctx)
+			}
+			cur.Include = true
+			reads := func() int { lf.mu.Lock(); defer lf.mu.Unlock(); return lf.reads["1"] }
+			r0 := reads()
+			for range 3 {
+				clock.Advance(10 * time.Second)
+				ps, _, err := g.Posts(rctx, forum.Thread{ID: "1"}, cur)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.soft && len(ps) != 0 {
+					t.Fatalf("an idle poll returned %v", ps)
+				}
+			}
+			if n := reads() - r0; n != tc.idleReads {
+				t.Fatalf("%d thread reads over three idle polls, want %d", n, tc.idleReads)
+			}
+			lf.add("1", "Джелу")
+			clock.Advance(10 * time.Second)
+			ps, _, err := g.Posts(rctx, forum.Thread{ID: "1"}, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ps) != 2 || ps[0].ID != cur.PostID || ps[1].Author != "Джелу" {
+				t.Fatalf("the read a player's post brought returned %v, want the cursor's post %s and the new one", ps, cur.PostID)
+			}
+		})
+	}
+}
+
+// The board index naming the one thread a player posted in stands for the section's list (issue
+// 23: nothing read on the reply path that the reply does not need): only that thread is read,
+// its game woken; the head its read gives stands for its next polls; the bot's reply after it
+// costs no read; a post in a thread that is no game is not taken on the index's word (the list).
+func TestIndexNamesThePostsThread(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3", "9")
+	lf.page = 100
+	for _, th := range []string{"1", "2", "3", "9"} {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	s := &session{Forum: bf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+	gs := map[string]*gameForum{}
+	curs := map[string]forum.Cursor{}
+	woken := map[string]int{}
+	for _, th := range []string{"1", "2", "3"} {
+		gs[th] = &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now, wake: func() { woken[th]++ }}
+		gs[th].Join(forum.Cursor{})
+	}
+	poll := func(threads ...string) map[string]int {
+		got := map[string]int{}
+		for _, th := range threads {
+			ps, cur, err := gs[th].Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[th] = cur
+			if len(ps) > 0 {
+				got[th] = len(ps)
+			}
+		}
+		return got
+	}
+	poll("1", "2", "3")
+	clock.Advance(10 * time.Second)
+	poll("1", "2", "3")
+	counts := func() (int, int) {
+		lf.mu.Lock()
+		defer lf.mu.Unlock()
+		return lf.lists, lf.reads["1"] + lf.reads["2"] + lf.reads["3"] + lf.reads["9"]
+	}
+	lists0, reads0 := counts()
+
+	lf.add("2", "Джелу")
+	clock.Advance(10 * time.Second)
+	if got := poll("1"); len(got) != 0 || woken["2"] != 1 {
+		t.Fatalf("game 1 polling first: found %v, game 2 woken %d times (want once)", got, woken["2"])
+	}
+	if got := poll("2", "3"); got["2"] != 1 || len(got) != 1 {
+		t.Fatalf("after a player's post in thread 2: %v", got)
+	}
+	if lists, reads := counts(); lists != lists0 || reads != reads0+1 {
+		t.Fatalf("a post the index names cost %d list reads and %d thread reads, want 0 and 1", lists-lists0, reads-reads0)
+	}
+	for range 3 {
+		clock.Advance(10 * time.Second)
+		if got := poll("1", "2", "3"); len(got) != 0 {
+			t.Fatalf("idle after the read: %v", got)
+		}
+	}
+	if _, _, err := gs["2"].Reply(ctx, forum.Thread{ID: "2"}, "Ход принят."); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(10 * time.Second)
+	poll("1", "2", "3")  // the index shows the bot's reply: its own, no read
+	lf.add("9", "Джелу") // chatter in a thread that is no game
+	for i := range 3 {
+		clock.Advance(10 * time.Second)
+		// The list read for it shows the bot's reply in thread 2, whose head (from the read
+		// the index named) has no reply count: read back once.
+		if got := poll("1", "2", "3"); i == 0 && (len(got) != 1 || got["2"] != 1) || i > 0 && len(got) != 0 {
+			t.Fatalf("poll %d after the bot's reply and a post in no game's thread: %v", i, got)
+		}
+	}
+	if lists, reads := counts(); lists != lists0+1 || reads != reads0+2 {
+		t.Fatalf("the bot's reply and a post in no game's thread cost %d list reads and %d thread reads, want one list (the index names no game) and one read back", lists-lists0, reads-reads0-1)
+	}
+	clock.Advance(sectionMaxAge)
+	poll("1", "2", "3")
+	if lists, _ := counts(); lists != lists0+2 {
+		t.Fatalf("the list %s old was read %d times, want once more", sectionMaxAge, lists-lists0-1)
+	}
+}
+
+// A post of the bot's counted but not yet on the board (in flight) must not make two players'
+// posts look like the one the index names: the list is read, and both are found.
+func TestIndexNamesNoPostWhileOwnInFlight(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	lf.page = 100
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	s := &session{Forum: bf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+	gs := map[string]*gameForum{}
+	curs := map[string]forum.Cursor{}
+	for _, th := range []string{"1", "2", "3"} {
+		gs[th] = &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+		gs[th].Join(forum.Cursor{})
+	}
+	poll := func() map[string]int {
+		got := map[string]int{}
+		for _, th := range []string{"1", "2", "3"} {
+			ps, cur, err := gs[th].Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[th] = cur
+			if len(ps) > 0 {
+				got[th] = len(ps)
+			}
+		}
+		return got
+	}
+	poll()
+	clock.Advance(10 * time.Second)
+	poll()
+	gs["1"].sec.posting("1") // the bot's reply in thread 1 counted, not on the board yet
+	lf.add("2", "Джелу")
+	lf.add("3", "snovaya")
+	clock.Advance(10 * time.Second)
+	if got := poll(); got["2"] != 1 || got["3"] != 1 {
+		t.Fatalf("two players' posts while the bot's reply was in flight: found %v, want one in 2 and one in 3", got)
+	}
+}
+
+// An index that names another game's thread than the new post's (two posts in one second) costs
+// that thread a read that finds nothing; the list is read at the next look, and the post found.
+func TestIndexNamingTheWrongThread(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3")
+	lf.page = 100
+	for _, th := range []string{"1", "2", "3"} {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	s := &session{Forum: bf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+	gs := map[string]*gameForum{}
+	curs := map[string]forum.Cursor{}
+	for _, th := range []string{"1", "2", "3"} {
+		gs[th] = &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+		gs[th].Join(forum.Cursor{})
+	}
+	poll := func() map[string]int {
+		got := map[string]int{}
+		for _, th := range []string{"3", "1", "2"} { // the named thread's game first
+			ps, cur, err := gs[th].Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			curs[th] = cur
+			if len(ps) > 0 {
+				got[th] = len(ps)
+			}
+		}
+		return got
+	}
+	poll()
+	clock.Advance(10 * time.Second)
+	poll()
+	lf.add("2", "Джелу")
+	bf.lastThread = "3"
+	found := 0
+	for range 2 {
+		clock.Advance(10 * time.Second)
+		found += poll()["2"]
+	}
+	if found != 1 {
+		t.Fatalf("the post in thread 2, the index naming thread 3: found %d times in two polls, want once", found)
 	}
 }

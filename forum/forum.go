@@ -93,6 +93,24 @@ type Cursor struct {
 	Head *ThreadHead `json:"head,omitempty"`
 }
 
+type includeIfReadKey struct{}
+
+// WithIncludeIfRead is ctx for a read whose cursor's Include is wanted only if the thread is read
+// anyway: a reader or watch that would skip the read (its idle look shows nothing new) skips it
+// as for a cursor without Include; one that reads returns the cursor's post too. (The daemon's
+// first read after a start takes the bot's last reply along, so that its reply needs no marker
+// look of its own.)
+func WithIncludeIfRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, includeIfReadKey{}, true)
+}
+
+// HardInclude reports whether a read with ctx must return cursor c's own post even when the
+// thread shows nothing new: c.Include, unless ctx is WithIncludeIfRead.
+func HardInclude(ctx context.Context, c Cursor) bool {
+	soft, _ := ctx.Value(includeIfReadKey{}).(bool)
+	return c.Include && !soft
+}
+
 // Listed reports whether a post with id belongs in a read after the cursor: newer than it, or
 // the cursor's own post when Include asks for it.
 func (c Cursor) Listed(id string) bool {

@@ -157,6 +157,25 @@ func (s *Store) MarkPosted(ctx context.Context, id int64, forumPostID string, at
 	})
 }
 
+// Repoint corrects the forum post id of an item marked posted: the post holding its marker,
+// found on a later read, when the forum had named another post for it (its redirect).
+func (s *Store) Repoint(ctx context.Context, id int64, forumPostID string) error {
+	return s.write(ctx, fmt.Sprintf("repoint posted %d", id), func(tx *sql.Tx) error {
+		if err := s.fenceItem(ctx, tx, id); err != nil {
+			return err
+		}
+		o, err := outboxItem(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.State != OutboxPosted {
+			return fmt.Errorf("outbox %d is %s, not posted: %w", id, o.State, ErrOutboxState)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE outbox SET forum_post_id = ? WHERE id = ?`, forumPostID, id)
+		return err
+	})
+}
+
 // Posted marks an outbox item posted (MarkPosted, or Commit.Posted with the events its posting
 // causes).
 type Posted struct {
@@ -325,6 +344,22 @@ func scanOutbox(sc scanner) (OutboxRow, error) {
 		return OutboxRow{}, err
 	}
 	return o, nil
+}
+
+// LastReply is the game's newest thread reply item (any state); ok is false when it has none.
+func (s *Store) LastReply(ctx context.Context, game string) (o OutboxRow, ok bool, err error) {
+	var id int64
+	err = s.r.QueryRowContext(ctx, `SELECT id FROM outbox WHERE game_id = ? AND kind = ? ORDER BY id DESC LIMIT 1`, game, string(OutboxReply)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return OutboxRow{}, false, nil
+	}
+	if err != nil {
+		return OutboxRow{}, false, fmt.Errorf("store: game %s: last reply: %w", game, err)
+	}
+	if o, err = outboxItem(ctx, s.r, id); err != nil {
+		return OutboxRow{}, false, fmt.Errorf("store: game %s: last reply: %w", game, err)
+	}
+	return o, true, nil
 }
 
 // FirstOutboxID is the id of a game's first queued item (its opening post); ErrNotFound if none.

@@ -282,3 +282,50 @@ func TestCommitPostedWithEvents(t *testing.T) {
 		t.Fatalf("a refused commit appended events: %d", last)
 	}
 }
+
+// LastReply is the game's newest thread reply item in any state; Repoint corrects the forum id of
+// a posted item only.
+func TestLastReplyAndRepoint(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	ensureGame(t, s, "g")
+	if _, ok, err := s.LastReply(ctx, "g"); err != nil || ok {
+		t.Fatalf("a game without items: ok %v, err %v", ok, err)
+	}
+	c := moveCommit("g", "1")
+	c.Outbox = []OutboxItem{
+		{Kind: OutboxReply, Body: "board"},
+		{Kind: OutboxReply, Body: "next"},
+		{Kind: OutboxPM, Recipient: "Вася", Subject: "Ваш ход", Body: "secret"},
+	}
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := s.PendingOutbox(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := pending[0].ID, pending[1].ID
+	for _, st := range []struct {
+		name     string
+		do       func() error
+		wantIs   error
+		wantLast int64
+		wantPost string
+	}{
+		{"both pending", func() error { return nil }, nil, second, ""},
+		{"the first posted", func() error { return s.MarkPosted(ctx, first, "10", time.Time{}) }, nil, second, ""},
+		{"a pending item is not repointed", func() error { return s.Repoint(ctx, second, "12") }, ErrOutboxState, second, ""},
+		{"the second posted", func() error { return s.MarkPosted(ctx, second, "11", time.Time{}) }, nil, second, "11"},
+		{"repointed", func() error { return s.Repoint(ctx, second, "13") }, nil, second, "13"},
+		{"an unknown item", func() error { return s.Repoint(ctx, 999, "1") }, ErrNotFound, second, "13"},
+	} {
+		if err := st.do(); st.wantIs == nil && err != nil || st.wantIs != nil && !errors.Is(err, st.wantIs) {
+			t.Fatalf("%s: error %v, want %v", st.name, err, st.wantIs)
+		}
+		o, ok, err := s.LastReply(ctx, "g")
+		if err != nil || !ok || o.ID != st.wantLast || o.ForumPostID != st.wantPost {
+			t.Fatalf("%s: last reply %d (forum id %q), ok %v, err %v; want %d (%q)", st.name, o.ID, o.ForumPostID, ok, err, st.wantLast, st.wantPost)
+		}
+	}
+}

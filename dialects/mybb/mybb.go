@@ -48,6 +48,14 @@ type Forum struct {
 	// lastBytes is the body size of the last page read; boardBytes the board index's (0: not
 	// read yet), for LookCosts.
 	lastBytes, boardBytes int
+	// quick holds, by thread, the quick reply form of the last page of the thread read for the
+	// bot (quick.go); charset is the last page's charset.
+	quick   map[string]quickForm
+	charset string
+	// formCharset is the charset of the last login or full reply form page read: the board's
+	// own; a quick reply form is kept only from a page in it (a page re-encoded on the way, a
+	// proxy's, would post the reply in the wrong encoding).
+	formCharset string
 }
 
 // New builds a Forum from cfg. cfg.BaseURL is the board root (http://host/forum/).
@@ -94,6 +102,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 			return doc, err
 		},
 		Relogin: f.relogin,
+		Seen:    f.keepQuickForm,
 		Probe: func(ctx context.Context, path string) (string, error) {
 			p, err := f.c.GetNoRedirect(ctx, f.abs(path))
 			if err != nil || p.Status < 300 || p.Status > 399 {
@@ -140,6 +149,7 @@ func (f *Forum) get(ctx context.Context, path string) (*forum.Page, *goquery.Doc
 	if err := forum.CheckWhole(p); err != nil { // a page cut short is never read
 		return nil, nil, fmt.Errorf("mybb: %w", err)
 	}
+	f.charset = p.Charset
 	doc, err := p.Doc()
 	if err != nil {
 		return nil, nil, err
@@ -169,10 +179,12 @@ func (f *Forum) Login(ctx context.Context) error {
 
 func (f *Forum) login(ctx context.Context) error {
 	f.loggedIn = false
+	f.quick = nil // a new session: the forms' my_post_key is the old one's
 	p, doc, err := f.get(ctx, loginPath)
 	if err != nil {
 		return fmt.Errorf("mybb: login form: %w", err)
 	}
+	f.formCharset = p.Charset
 	sel := doc.Find(selectors.LoginForm).First()
 	if sel.Length() == 0 {
 		if LoggedIn(doc) {

@@ -38,6 +38,9 @@ type reader struct {
 	Probe    func(ctx context.Context, path string) (location string, err error)
 	Options  options
 	Username string // the bot's account: its newest post per thread is threadState.OwnLast
+	// Seen, if set, is shown each page of a thread read for a member (after its thread was
+	// checked): the writer keeps its quick reply form (quick.go).
+	Seen func(tid, path string, doc *goquery.Document)
 
 	// Now is the clock the PM signal's time is read from (nil: the signal has no time).
 	Now func() time.Time
@@ -109,6 +112,9 @@ func (r *reader) page(ctx context.Context, tid, path string) (*Page, error) {
 	}
 	if err == nil && p.LoggedIn {
 		r.notePM(p.UnreadPM)
+		if r.Seen != nil {
+			r.Seen(tid, path, doc)
+		}
 	}
 	if err == nil && p.ThreadID != "" && p.ForumID != "" {
 		r.Thread(p.ThreadID).Section = p.ForumID
@@ -152,7 +158,7 @@ func (r *reader) posts(ctx context.Context, tid string, after forum.Cursor) ([]f
 		return nil, after, errors.New("mybb: empty thread id")
 	}
 	st := r.Thread(tid)
-	if r.Probe != nil && after.PostID != "" && !after.Include && after.PostID == st.CursorPID {
+	if r.Probe != nil && after.PostID != "" && !forum.HardInclude(ctx, after) && after.PostID == st.CursorPID {
 		loc, err := r.Probe(ctx, lastPostPath(tid))
 		if err == nil {
 			if err := forum.CheckThread(tid, firstMatch(reTID, queryOf(strings.ReplaceAll(loc, "&amp;", "&")))); err != nil {

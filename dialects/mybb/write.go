@@ -32,8 +32,9 @@ func (f *Forum) retry() web.Retry {
 	return web.Retry{Login: f.login, Fresh: f.login}
 }
 
-// ReplyOnce makes one reply attempt without acting on errors: GET the full reply form, replay
-// its fields with the message, POST, and read the result page.
+// ReplyOnce makes one reply attempt without acting on errors: take the quick reply form of the
+// thread page just read (quick.go), else GET the full reply form; replay its fields with the
+// message, POST, and read the result page.
 func (f *Forum) ReplyOnce(ctx context.Context, t forum.Thread, body string) (string, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -41,9 +42,12 @@ func (f *Forum) ReplyOnce(ctx context.Context, t forum.Thread, body string) (str
 }
 
 func (f *Forum) replyOnce(ctx context.Context, tid, body string) (string, bool, error) {
-	form, charset, _, err := f.replyForm(ctx, tid)
-	if err != nil {
-		return "", false, err
+	form, charset, ok := f.takeQuickForm(tid)
+	if !ok {
+		var err error
+		if form, charset, _, err = f.replyForm(ctx, tid); err != nil {
+			return "", false, err
+		}
 	}
 	form.Values.Set("message", body)
 	return f.submitReply(ctx, tid, form, charset)
@@ -63,6 +67,7 @@ func (f *Forum) replyForm(ctx context.Context, tid string) (Form, string, *goque
 	if err != nil {
 		return Form{}, "", nil, err
 	}
+	f.formCharset = p.Charset
 	sel, err := replyFormOf(doc)
 	if err != nil {
 		return Form{}, "", nil, err
