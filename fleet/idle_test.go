@@ -260,3 +260,17 @@ func TestProbeTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeOnAStandingClock: a clock that stands still (a test's clock file, a stuck host) earns
+// no probe credit, yet every poll still probes: a post made after the last look is seen.
+func TestProbeOnAStandingClock(t *testing.T) {
+	s := &session{}
+	now := time.Date(2026, 12, 2, 19, 0, 0, 0, time.UTC)
+	for poll := range 5 {
+		for _, th := range []string{"1", "2", "3"} {
+			if !s.probeDue(th, 5*time.Second, now) {
+				t.Fatalf("poll %d: thread %s not probed while the clock stands at %s", poll, th, now)
+			}
+		}
+	}
+}
