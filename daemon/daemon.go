@@ -136,6 +136,13 @@ const (
 	PMNetEvery  = 10 * time.Minute
 )
 
+// PMFresh reports whether w's unread signal is younger than PMLookEvery at now (a signal from
+// the future, a clock set back, is not).
+func PMFresh(w forum.PMWatcher, now time.Time) bool {
+	seen := w.PMSeen()
+	return !seen.IsZero() && now.Sub(seen) < PMLookEvery && !now.Before(seen)
+}
+
 // inboxDue reports whether this poll reads the inbox before the thread: a page read showed an
 // unread message (forum.PMNotifier); the game expects a private message now (the referee's
 // ExpectsPrivate) and the forum cannot tell when one comes (no forum.PMWatcher, or its signal was
@@ -178,7 +185,7 @@ func (d *Daemon) pmLook(ctx context.Context, ref *referee.Referee, now time.Time
 	if !ok || !ref.ExpectsPrivate(now) {
 		return true
 	}
-	if seen := w.PMSeen(); !seen.IsZero() && now.Sub(seen) < PMLookEvery && !now.Before(seen) {
+	if PMFresh(w, now) {
 		return true
 	}
 	if err := w.LookPM(forum.WithClass(ctx, forum.ClassPoll)); err != nil {

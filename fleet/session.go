@@ -149,7 +149,7 @@ func (s *session) lookPM(ctx context.Context, now time.Time) error {
 	l.mu.Unlock()
 	s.pmMu.Lock()
 	defer s.pmMu.Unlock()
-	if seen := w.PMSeen(); !seen.IsZero() && now.Sub(seen) < daemon.PMLookEvery && !now.Before(seen) {
+	if daemon.PMFresh(w, now) {
 		return nil // another game looked meanwhile
 	}
 	return w.LookPM(ctx)
