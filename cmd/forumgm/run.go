@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,12 +27,13 @@ import (
 	"forumgm/media"
 	"forumgm/ops"
 	"forumgm/public"
+	"forumgm/resident"
 	"forumgm/review"
 	"forumgm/store"
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	gcPercent(os.Getenv("GOGC"))
+	resident.GCPercent(os.Getenv("GOGC"))
 	fs, path := configFlags("run", stderr)
 	cfg, err := loadConfig(fs, path, args)
 	if err != nil {
@@ -108,7 +108,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := g.Fleet.Apply(ctx, cfg); err != nil && len(g.Fleet.Games()) == 0 {
 		return err
 	}
-	go giveBackMemory(ctx)
+	go resident.GiveBack(ctx, func(n int64, err error) {
+		if err != nil {
+			log.Warn().Err(err).Str("kind", "memory").Msg("could not give the executable's unused pages back")
+			return
+		}
+		log.Debug().Int64("bytes", n).Msg("gave back the free heap and the executable's unused pages")
+	})
 	var pages *public.Pages
 	if cfg.Public.Addr != "" {
 		// The players' read-only game pages, beside the daemon, over the same store.
@@ -391,46 +397,4 @@ func ownerName() (string, error) {
 		return "", fmt.Errorf("run: %w", err)
 	}
 	return fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b), nil
-}
-
-// defaultGCPercent is the daemon's garbage collector target unless GOGC says otherwise: a heap of
-// many idle games is small and grows slowly, so collecting when it grew by a quarter (not Go's
-// doubling) keeps about 10 MB less resident for 500 games at no CPU cost that shows (measured:
-// docs/operations.md). Unlike a memory limit (GOMEMLIMIT) it scales with the heap, so the
-// collector never runs back to back.
-const defaultGCPercent = 25
-
-// gcPercent sets the collector's target to defaultGCPercent when the environment's GOGC (env) does
-// not set one.
-func gcPercent(env string) {
-	if env == "" {
-		debug.SetGCPercent(defaultGCPercent)
-	}
-}
-
-// giveBackFirst is when, after the games started, the memory the start took (every game's first
-// read and set-up at once) is given back; giveBackEvery how often again after that.
-const (
-	giveBackFirst = 3 * time.Minute
-	giveBackEvery = 10 * time.Minute
-)
-
-// giveBackMemory returns the heap the daemon no longer uses to the system until ctx ends: a
-// collection that also shrinks the games' parked stacks (grown by their first cycles), once after
-// the start and then every giveBackEvery. The runtime's own scavenger returns it too, but slowly
-// (measured: 5,000 games kept 55 MB of idle heap and 50 MB of stacks two minutes after the start).
-// One full collection of the idle heap every ten minutes costs well under 0.1% of a core.
-func giveBackMemory(ctx context.Context) {
-	wait := giveBackFirst
-	for {
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C:
-		}
-		debug.FreeOSMemory()
-		wait = giveBackEvery
-	}
 }
