@@ -113,7 +113,9 @@ func goMemory(addr string) string {
 	b, _ := io.ReadAll(resp.Body)
 	want := map[string]string{"go_memstats_heap_inuse_bytes": "heap in use", "go_memstats_heap_alloc_bytes": "heap live+garbage",
 		"go_memstats_stack_inuse_bytes": "stacks", "go_memstats_sys_bytes": "from the system", "go_goroutines": "goroutines",
-		"go_memstats_heap_idle_bytes": "heap idle", "go_memstats_heap_released_bytes": "released"}
+		"go_memstats_heap_idle_bytes": "heap idle", "go_memstats_heap_released_bytes": "released",
+		"go_memstats_gc_sys_bytes": "GC metadata", "go_memstats_other_sys_bytes": "other runtime", "go_memstats_buck_hash_sys_bytes": "profiling buckets",
+		"go_memstats_mspan_inuse_bytes": "span structures"}
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
 		f := strings.Fields(l)
@@ -443,6 +445,9 @@ games:
 			if err := saveProfile(opsAddr, p, *loadProfile+"."+p); err != nil {
 				b.Logf("profile %s: %v", p, err)
 			}
+		}
+		if smaps, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", cmd.Process.Pid)); err == nil {
+			_ = os.WriteFile(*loadProfile+".smaps", smaps, 0o644)
 		}
 	}
 	r.requests = cl.requests.Load()

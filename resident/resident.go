@@ -16,11 +16,15 @@ import (
 // collector never runs back to back.
 const DefaultGCPercent = 25
 
-// GCPercent sets the collector's target to DefaultGCPercent when the environment's GOGC (env)
-// does not set one.
-func GCPercent(env string) {
-	if env == "" {
+// Tune sets the memory policy of a daemon process from its environment (getenv): the collector's
+// target is DefaultGCPercent unless GOGC sets one, and the C allocator keeps two arenas unless
+// MALLOC_ARENA_MAX says otherwise. Call it first thing.
+func Tune(getenv func(string) string) {
+	if getenv("GOGC") == "" {
 		debug.SetGCPercent(DefaultGCPercent)
+	}
+	if getenv("MALLOC_ARENA_MAX") == "" {
+		mallocArenas()
 	}
 }
 
@@ -33,7 +37,7 @@ var giveBack = []time.Duration{time.Minute, 2 * time.Minute}
 const giveBackEvery = 10 * time.Minute
 
 // GiveBack returns what the daemon no longer uses to the system until ctx ends: the free heap (a
-// collection that also shrinks the games' parked stacks) and the executable's pages it does not
+// collection that also shrinks the games' parked stacks), the C allocator's free memory, and the executable's pages it does not
 // touch (TrimExecutable). The runtime's own scavenger returns the heap too, but slowly (measured:
 // 5,000 games kept 55 MB of idle heap and 50 MB of stacks two minutes after the start), and the
 // kernel keeps every page of the executable it ever mapped. One full collection of the idle heap
@@ -53,6 +57,7 @@ func GiveBack(ctx context.Context, trimmed func(bytes int64, err error)) {
 		case <-t.C:
 		}
 		debug.FreeOSMemory()
+		mallocTrim()
 		n, err := TrimExecutable()
 		if trimmed != nil {
 			trimmed(n, err)

@@ -33,7 +33,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	resident.GCPercent(os.Getenv("GOGC"))
+	resident.Tune(os.Getenv)
 	fs, path := configFlags("run", stderr)
 	cfg, err := loadConfig(fs, path, args)
 	if err != nil {

@@ -1,0 +1,7 @@
+//go:build !linux || !cgo
+
+package resident
+
+func mallocArenas() {}
+
+func mallocTrim() {}
