@@ -45,7 +45,7 @@ var (
 	loadEnv      = flag.String("fleet.env", "", "load benchmark: extra environment of the daemon, e.g. GOMEMLIMIT=30MiB (space-separated)")
 	loadPoll     = flag.Duration("fleet.poll", 60*time.Second, "load benchmark: the games' poll interval (floor and ceiling)")
 	loadSeed     = flag.Uint64("fleet.seed", 0, "load benchmark: the player posts go at random moments of the measure drawn from this seed (0: evenly spread)")
-	loadProfile  = flag.String("fleet.profile", "", "load benchmark: save the daemon's heap and goroutine profiles to this `PREFIX` (.heap, .goroutine) at the end")
+	loadProfile  = flag.String("fleet.profile", "", "load benchmark: save the daemon's heap and goroutine profiles and its memory map to this `PREFIX` (.heap, .goroutine, .smaps) at the end")
 	loadRescan   = flag.Duration("fleet.rescan", 0, "load benchmark: every game gets a move in the warm-up and the measured daemon rescans every game this often (0: no moves, default rescans)")
 	loadTrace    = flag.Bool("fleet.trace", false, "load benchmark: log each reply's requests (those of its thread, and the index and section lists meanwhile) from the move to the reply")
 )
