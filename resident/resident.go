@@ -36,13 +36,19 @@ var giveBack = []time.Duration{time.Minute, 2 * time.Minute}
 
 const giveBackEvery = 10 * time.Minute
 
+// trimEvery is how many give-backs apart the executable is trimmed after the first ones (hourly):
+// once marked for random access its pages come back one by one, as they are used, so what grows
+// after the start's trims is code really run; each trim makes the working set fault in again.
+const trimEvery = 6
+
 // GiveBack returns what the daemon no longer uses to the system until ctx ends: the free heap (a
 // collection that also shrinks the games' parked stacks), the C allocator's free memory, and the executable's pages it does not
 // touch (TrimExecutable). The runtime's own scavenger returns the heap too, but slowly (measured:
 // 5,000 games kept 55 MB of idle heap and 50 MB of stacks two minutes after the start), and the
 // kernel keeps every page of the executable it ever mapped. One full collection of the idle heap
-// every ten minutes costs well under 0.1% of a core. trimmed, when not nil, hears what each
-// round gave back of the executable (or why it could not).
+// every ten minutes costs well under 0.1% of a core. The executable is trimmed at the first
+// give-backs and then hourly; trimmed, when not nil, hears what each trim went over (or why it
+// could not).
 func GiveBack(ctx context.Context, trimmed func(bytes int64, err error)) {
 	for i := 0; ; i++ {
 		wait := giveBackEvery
@@ -58,9 +64,11 @@ func GiveBack(ctx context.Context, trimmed func(bytes int64, err error)) {
 		}
 		debug.FreeOSMemory()
 		mallocTrim()
-		n, err := TrimExecutable()
-		if trimmed != nil {
-			trimmed(n, err)
+		if i < len(giveBack) || i%trimEvery == 0 {
+			n, err := TrimExecutable()
+			if trimmed != nil {
+				trimmed(n, err)
+			}
 		}
 	}
 }
