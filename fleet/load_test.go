@@ -317,6 +317,9 @@ games:
 	start := func(fast bool) (*exec.Cmd, *strings.Builder) {
 		cmd := exec.Command(bin, "run", "--config", cfgPath)
 		cmd.Env = append(os.Environ(), "FLEET_BOT_PW=bot-pw-123")
+		if *loadProfile != "" {
+			cmd.Env = append(cmd.Env, "GODEBUG=memprofilerate=4096") // the daemon samples no heap unless asked (resident.Tune)
+		}
 		cmd.Env = append(cmd.Env, strings.Fields(*loadEnv)...)
 		if fast {
 			cmd.Env = append(cmd.Env, "FORUMGM_TEST_FAST_HTTP=1", "FORUMGM_TEST_POLL=200ms")

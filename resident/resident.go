@@ -5,6 +5,8 @@ package resident
 
 import (
 	"context"
+	"runtime"
+	"strings"
 	"runtime/debug"
 	"time"
 )
@@ -17,11 +19,16 @@ import (
 const DefaultGCPercent = 25
 
 // Tune sets the memory policy of a daemon process from its environment (getenv): the collector's
-// target is DefaultGCPercent unless GOGC sets one, and the C allocator keeps two arenas unless
-// MALLOC_ARENA_MAX says otherwise. Call it first thing.
+// target is DefaultGCPercent unless GOGC sets one; the heap is not sampled for profiles unless
+// GODEBUG names a memprofilerate (the runtime's samples keep a table of stacks, 1.5 MB resident
+// with 500 games: GODEBUG=memprofilerate=524288 brings Go's default back for /debug/pprof/heap);
+// and the C allocator keeps two arenas unless MALLOC_ARENA_MAX says otherwise. Call it first thing.
 func Tune(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(DefaultGCPercent)
+	}
+	if !strings.Contains(getenv("GODEBUG"), "memprofilerate=") {
+		runtime.MemProfileRate = 0
 	}
 	if getenv("MALLOC_ARENA_MAX") == "" {
 		mallocArenas()

@@ -2,18 +2,29 @@ package resident
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
 )
 
-// The daemon collects garbage at DefaultGCPercent unless the environment's GOGC says otherwise.
-func TestGCPercent(t *testing.T) {
-	old := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(old)
+// The daemon collects garbage at DefaultGCPercent unless the environment's GOGC says otherwise,
+// and samples the heap for profiles only when GODEBUG asks.
+func TestTune(t *testing.T) {
+	old, oldRate := debug.SetGCPercent(100), runtime.MemProfileRate
+	defer func() { debug.SetGCPercent(old); runtime.MemProfileRate = oldRate }()
+	runtime.MemProfileRate = 4096
 	Tune(func(string) string { return "" })
 	if got := debug.SetGCPercent(100); got != DefaultGCPercent {
 		t.Errorf("GOGC unset: the collector's target is %d, want %d", got, DefaultGCPercent)
+	}
+	if runtime.MemProfileRate != 0 {
+		t.Errorf("GODEBUG unset: the heap is sampled every %d bytes, want not at all", runtime.MemProfileRate)
+	}
+	runtime.MemProfileRate = 4096
+	Tune(func(k string) string { return map[string]string{"GOGC": "100", "GODEBUG": "madvdontneed=1,memprofilerate=4096"}[k] })
+	if runtime.MemProfileRate != 4096 {
+		t.Errorf("GODEBUG=memprofilerate=4096: the rate was changed to %d", runtime.MemProfileRate)
 	}
 	Tune(func(k string) string { return map[string]string{"GOGC": "80", "MALLOC_ARENA_MAX": "4"}[k] }) // the runtime read GOGC itself; it is left alone
 	if got := debug.SetGCPercent(100); got != 100 {
