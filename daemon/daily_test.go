@@ -56,15 +56,19 @@ func (tr *threadReads) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // since is the reads recorded at or after t, each with the page the board answered it with, as
-// the sandbox does: a post's permalink gives the page holding the post (a post of another thread:
-// the page asked for, else the first), else the page asked for, within the thread's pages. posts
-// is the thread now (posts are only added at its end, so a post's page never moved).
-func (tr *threadReads) since(t time.Time, posts []sandbox.StoredPost, ppp int) []pageRead {
+// the sandbox does (as MyBB 1.8 does): a post's permalink gives the page holding the post, that
+// of another thread (in others) the page a post of its time would be on, else the page asked
+// for, within the thread's pages. posts is the thread now (posts are only added at its end, so
+// a post's page never moved).
+func (tr *threadReads) since(t time.Time, posts, others []sandbox.StoredPost, ppp int) []pageRead {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	index := map[int]int{}
+	index, other := map[int]int{}, map[int]time.Time{}
 	for i, p := range posts {
 		index[p.PID] = i
+	}
+	for _, p := range others {
+		other[p.PID] = p.Time
 	}
 	var out []pageRead
 	for _, rd := range tr.reads {
@@ -74,6 +78,14 @@ func (tr *threadReads) since(t time.Time, posts []sandbox.StoredPost, ppp int) [
 		page := rd.page
 		if i, ok := index[rd.pid]; ok {
 			page = i/ppp + 1
+		} else if at, ok := other[rd.pid]; ok {
+			n := 0
+			for _, p := range posts {
+				if !p.Time.After(at) {
+					n++
+				}
+			}
+			page = (n + ppp - 1) / ppp
 		}
 		rd.resolved = min(max(page, 1), max(1, (len(posts)+ppp-1)/ppp))
 		out = append(out, rd)
@@ -258,7 +270,11 @@ func TestDailyBackgroundReadsOfALongGame(t *testing.T) {
 
 	passes := map[time.Time][]int{}
 	background, other := 0, 0
-	for _, rd := range reads.since(day, boardPosts, ppp) {
+	others, err := b.srv.Posts(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rd := range reads.since(day, boardPosts, others, ppp) {
 		switch {
 		case rd.at.After(day.Add(24 * time.Hour)):
 		case rd.class == forum.ClassBackground:
