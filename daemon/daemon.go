@@ -1165,7 +1165,7 @@ func kindOf(err error) string {
 	return "forum"
 }
 
-// rescan reads the thread from before the first move post and flags move posts whose text changed
+// rescan reads the thread from the oldest move post still open to dispute and flags move posts whose text changed
 // (the first-seen text stands) or that vanished. Each case is flagged once; the moderators get a
 // private message in the same commit as the flag.
 func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
@@ -1208,7 +1208,10 @@ func (d *Daemon) rescan(ctx context.Context, now time.Time) error {
 			return errPutOff
 		}
 	}
-	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Before(oldest))
+	// From the oldest move post's own permalink, that post included: the page holding it, then
+	// on. (Not forum.Before: the id one less is most often another thread's post, whose
+	// permalink is answered with another thread, or with this thread's first page.)
+	posts, _, err := d.o.Forum.Posts(ctx, d.o.Thread, forum.Cursor{PostID: oldest, Include: true})
 	if err != nil {
 		return fmt.Errorf("daemon: rescan: %w", err)
 	}

@@ -516,9 +516,11 @@ func (d *Daemon) findMarkers(ctx context.Context, it store.OutboxRow, markers []
 	return d.knownMarkers(markers), nil
 }
 
-// checkFrom is where to start reading the thread to find an item's marker: just before the post
-// of the game's last reply posted before it (a merged reply lands in that post), or the whole
-// thread when that is not known.
+// checkFrom is where to start reading the thread to find an item's marker: the post of the
+// game's last reply posted before it, that post included (a merged reply lands in that post;
+// its own permalink: the id before it may be another thread's post), or the whole thread when
+// that is not known. (Include also keeps a fleet's probe turns from answering the look with
+// nothing read.)
 func (d *Daemon) checkFrom(ctx context.Context, it store.OutboxRow) forum.Cursor {
 	for id, k := it.ID-1, 0; id > 0 && k < 200; id, k = id-1, k+1 {
 		prev, err := d.o.Store.Outbox(ctx, id)
@@ -534,7 +536,7 @@ func (d *Daemon) checkFrom(ctx context.Context, it store.OutboxRow) forum.Cursor
 		if prev.State != store.OutboxPosted {
 			return forum.Cursor{}
 		}
-		return forum.Before(prev.ForumPostID)
+		return forum.Cursor{PostID: prev.ForumPostID, Include: true}
 	}
 	return forum.Cursor{}
 }

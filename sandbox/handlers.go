@@ -562,6 +562,15 @@ func (q *req) showthread() {
 				return
 			}
 			page = idx/ppp + 1
+		} else if err == nil {
+			// A post of another thread, as MyBB 1.8's showthread.php answers it: the page of
+			// this thread a post of that time would be on (its posts up to that time).
+			n, err := q.s.postsUpTo(q.ctx, tid, p.Dateline)
+			if err != nil {
+				q.fail(err)
+				return
+			}
+			page = (n + ppp - 1) / ppp
 		}
 	}
 	t, err := q.s.thread(q.ctx, tid)

@@ -319,6 +319,13 @@ func (s *Server) postIndex(ctx context.Context, p *postRow) (int, error) {
 	return n, err
 }
 
+// postsUpTo counts thread tid's visible posts made at or before dateline.
+func (s *Server) postsUpTo(ctx context.Context, tid int, dateline int64) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM posts WHERE tid = ? AND visible = 1 AND dateline <= ?`, tid, dateline).Scan(&n)
+	return n, err
+}
+
 // userStats counts a user's posts and threads.
 func (s *Server) userStats(ctx context.Context, uid int) (posts, threads int) {
 	_ = s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM posts WHERE uid = ?), (SELECT COUNT(*) FROM threads WHERE uid = ?)`, uid, uid).Scan(&posts, &threads)
