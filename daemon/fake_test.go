@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -224,6 +225,8 @@ type rigOptions struct {
 	boardSkew func() time.Duration
 	// forumLoc, if set, is the zone the dialect reads the board's times in (a wrong forum.timezone).
 	forumLoc *time.Location
+	// transport, if set, carries the dialect's requests (one that records them).
+	transport http.RoundTripper
 }
 
 func newRigWith(t testing.TB, start time.Time, newRef func() (*referee.Referee, error), ro rigOptions) *rig {
@@ -270,7 +273,7 @@ func newForum(t testing.TB, url string, clock Clock) forum.Forum {
 
 func newForumWith(t testing.TB, url string, clock Clock, ro rigOptions) forum.Forum {
 	f, err := mybb.New(forum.Config{BaseURL: url + "/", Username: "gm-bot", Password: "botpw", Location: cmp.Or(ro.forumLoc, msk), Now: clock.Now},
-		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000})))
+		mybb.WithClient(forum.NewClient(forum.ClientConfig{Rate: 10000, Burst: 1000, Transport: ro.transport})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,8 @@ import (
 // Forums merge a user's consecutive posts: MyBB (postmergemins, 60 minutes by default) appends
 // a new post to the user's previous one when that is the thread's last post, with "[hr]" between
 // the parts, and no new post id. A move sent that way would never be read as a new post. So the
-// daemon reads the thread's last post again whenever it is a player's (forum.Cursor.Include), and
+// daemon reads the thread's last post again whenever it is a player's and young enough to merge
+// into (forum.Cursor.Include, forum.Merger), and
 // a post that grew by an appended part has the new part judged as an input of its own, with its
 // own reply: the part's id is the post's id with "~2", "~3", ... appended.
 
@@ -29,8 +30,9 @@ const partSep = "~"
 func partID(id string, k int) string { return id + partSep + strconv.Itoa(k) }
 
 // includeCursor asks the read to return the cursor's post again when it is a player's post the
-// daemon recorded and no reply of the bot's followed it (only a thread's last post can grow by a
-// merge).
+// daemon recorded, no reply of the bot's followed it (only a thread's last post can grow by a
+// merge) and it is young enough for the forum to merge into (forum.Merger; the forum's clock may
+// be off by up to the allowed skew).
 func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cursor, error) {
 	if cur.PostID == "" {
 		return cur, nil
@@ -43,6 +45,12 @@ func (d *Daemon) includeCursor(ctx context.Context, cur forum.Cursor) (forum.Cur
 	// (a forum merges a post only into the thread's last one), and the thread is read again only
 	// when it shows something new.
 	if !ok || !rec.Judged() || d.isBot(rec.Author) {
+		return cur, nil
+	}
+	// Past the forum's merge window nothing is appended to it either (a 2,000-post game with a
+	// player's chatter last read its last page on every poll all day long: issue 23).
+	if m, ok := forum.As[forum.Merger](d.o.Forum); ok && !rec.PostedAt.IsZero() &&
+		d.o.Clock.Now().Sub(rec.PostedAt) > m.MergeWindow()+d.maxSkew() {
 		return cur, nil
 	}
 	own, err := d.lastOwn(ctx)

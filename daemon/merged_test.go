@@ -2,12 +2,14 @@ package daemon
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"forumgm/forum"
+	"forumgm/internal/testkit"
 	"forumgm/store"
 )
 
@@ -47,6 +49,57 @@ func TestMergedMoveIsJudged(t *testing.T) {
 	rec, ok, err := r.st.SeenPost(context.Background(), "g1", store.SourceThread, partID(strconv.Itoa(pid), 2))
 	if err != nil || !ok || rec.Verdict != store.VerdictAccepted {
 		t.Fatalf("the part is recorded as accepted: %+v %v %v", rec, ok, err)
+	}
+}
+
+// A player's post last in the thread is read again on every poll while the forum could still
+// append the player's next post to it (MyBB's postmergemins, 60 minutes by default, and the
+// allowed clock skew), and not after: the probe alone then stands for the thread.
+func TestPlayersLastPostReadAgainOnlyWhileItCanMerge(t *testing.T) {
+	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
+	var clock *testkit.Clock
+	reads := &threadReads{base: http.DefaultTransport, tid: 1}
+	r := newRigWith(t, start, fakeFactory, rigOptions{transport: reads}) // no timed rules: no posts of the bot's meanwhile
+	clock = r.clock
+	reads.clock = clock
+	pages := func(since time.Time) int {
+		reads.mu.Lock()
+		defer reads.mu.Unlock()
+		n := 0
+		for _, rd := range reads.reads {
+			if !rd.at.Before(since) && !rd.probe {
+				n++
+			}
+		}
+		return n
+	}
+	r.cycle(t) // the opening post
+	clock.Set(start.Add(65 * time.Minute))
+	r.post(t, "Джелу", "Всем привет, начинаем скоро!")
+	posted := clock.Now()
+	r.cycle(t)
+	for _, after := range []time.Duration{10 * time.Minute, 40 * time.Minute, time.Hour + forum.DefaultMaxSkew - time.Minute} {
+		clock.Set(posted.Add(after))
+		at := clock.Now()
+		r.cycle(t)
+		if n := pages(at); n != 1 {
+			t.Errorf("%s after the player's post: %d page reads, want 1 (it can still grow by a merge)", after, n)
+		}
+	}
+	for _, after := range []time.Duration{time.Hour + forum.DefaultMaxSkew + time.Minute, 3 * time.Hour} {
+		clock.Set(posted.Add(after))
+		at := clock.Now()
+		r.cycle(t)
+		if n := pages(at); n != 0 {
+			t.Errorf("%s after the player's post: %d page reads, want none (past the merge window): %+v", after, n, reads.reads[len(reads.reads)-n:])
+		}
+	}
+	// A new post is still read.
+	r.post(t, "snovaya", "1-й ход сарацина н2 на G5")
+	at := clock.Now()
+	r.cycle(t)
+	if n := pages(at); n != 1 {
+		t.Errorf("a new post: %d page reads, want 1", n)
 	}
 }
 

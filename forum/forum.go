@@ -175,6 +175,14 @@ type PMWatcher interface {
 	LookPM(ctx context.Context) error
 }
 
+// Merger is a Forum that appends a user's next post to their previous one (no new post id) when
+// that is the thread's last post and younger than MergeWindow (MyBB's postmergemins). A player's
+// last post can grow only within that window, so the daemon reads it again only then. 0: the
+// forum never merges. A dialect without it is taken to merge at any age.
+type Merger interface {
+	MergeWindow() time.Duration
+}
+
 // LookCoster is a Forum that tells what its idle looks cost, in bytes both ways (request and
 // answer, headers included): a probe of one thread (MyBB's lastpost redirect) and a read of the
 // board index (BoardReader). 0: the forum has no such look, or its cost is not known yet. The

@@ -32,8 +32,9 @@ type Forum struct {
 	base      *url.URL
 	c         *forum.Client
 	maxLen    int
-	attach    bool  // the board takes attachments from the bot (Extra["attachments"])
-	maxAttach int64 // bytes (Extra["max_attachment_size"])
+	attach    bool          // the board takes attachments from the bot (Extra["attachments"])
+	maxAttach int64         // bytes (Extra["max_attachment_size"])
+	merge     time.Duration // the board's postmergemins (Extra["merge_minutes"])
 
 	mu       sync.Mutex // serialises operations (one session, one cookie jar)
 	loggedIn bool
@@ -84,6 +85,14 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	if f.attach, f.maxAttach, err = attachCaps(cfg.Extra); err != nil {
 		return nil, err
+	}
+	f.merge = defaultMergeWindow
+	if s := cfg.Extra["merge_minutes"]; s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("mybb: bad merge_minutes %q (the board's postmergemins: 0 or more)", s)
+		}
+		f.merge = time.Duration(n) * time.Minute
 	}
 	for _, o := range opts {
 		o(f)
@@ -264,6 +273,15 @@ func (f *Forum) LookPM(ctx context.Context) error {
 	_, err := f.Board(ctx)
 	return err
 }
+
+// defaultMergeWindow is MyBB's default postmergemins.
+const defaultMergeWindow = 60 * time.Minute
+
+// MergeWindow is how long after a member's post MyBB may still append their next one to it
+// (postmergemins: 60 minutes unless Extra["merge_minutes"] says the board's own; 0 never):
+// forum.Merger. The window counts from the post's own time: a merge does not move the thread's
+// last post time.
+func (f *Forum) MergeWindow() time.Duration { return f.merge }
 
 // What an idle look costs, both ways with the headers: the lastpost redirect as measured on the
 // sandbox (367 bytes sent, 195 received: README "What an idle check costs"), and the headers of
