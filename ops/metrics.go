@@ -29,7 +29,7 @@ type Metrics struct {
 	MovesJudged   *prometheus.CounterVec   // by verdict: accepted | refused | ignored | flagged
 	RepliesPosted *prometheus.CounterVec   // by kind: reply | pm; dedup: found by marker
 	TimersFired   *prometheus.CounterVec   // timed rules fired
-	PollLatency   *prometheus.HistogramVec // by source: one forum read (thread page walk or inbox)
+	PollLatency   *HistogramVec            // by source: one forum read (thread page walk or inbox)
 	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | ambiguous | forum | store | referee
 	OutboxPending *prometheus.GaugeVec     // items waiting to be posted
 	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
@@ -60,7 +60,7 @@ func NewMetrics() *Metrics {
 		TimersFired: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_timers_fired_total", Help: "Timed rules fired (daily close, question, deadlines).",
 		}, []string{"game"}),
-		PollLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		PollLatency: NewHistogramVec(prometheus.HistogramOpts{
 			Name: "forumgm_poll_latency_seconds", Help: "Duration of one forum read (the thread or the inbox).",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"game", "source"}),

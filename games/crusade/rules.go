@@ -113,12 +113,13 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	noPM, zone := sp.NoPM, sp.Zone // not sp: the closure would keep its YAML tree
 	newRules := func() (game.Rules, error) {
 		g, err := rules.New(s, roster, setup)
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM, zone: sp.Zone}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: noPM, zone: zone}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err
