@@ -88,3 +88,79 @@ func TestHistogramVecSeriesAreSmall(t *testing.T) {
 		t.Fatalf("a series holds %d bytes, the client's %d: want at most 320 and a third of the client's", ours, theirs)
 	}
 }
+
+// CounterVec and GaugeVec expose exactly what the client's expose for the same changes; a
+// counter refuses to go down, as the client's does.
+func TestValueVecsExposeAsTheClients(t *testing.T) {
+	type change struct {
+		game, kind string
+		op         string // inc, add, set, dec, sub
+		v          float64
+	}
+	cases := []struct {
+		name    string
+		gauge   bool
+		changes []change
+	}{
+		{"counter: none", false, nil},
+		{"counter: incs and adds", false, []change{{"g1", "flood", "inc", 0}, {"g1", "flood", "add", 2.5}, {"g2", "store", "inc", 0}, {"g1", "store", "add", 0}}},
+		{"gauge: sets, incs and decs", true, []change{{"g1", "reply", "set", 3}, {"g1", "reply", "dec", 0}, {"g2", "pm", "inc", 0}, {"g2", "pm", "sub", 4}, {"g3", "reply", "set", -0.25}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ours, theirs := prometheus.NewRegistry(), prometheus.NewRegistry()
+			var ourG, theirG func(...string) prometheus.Gauge
+			var ourC, theirC func(...string) prometheus.Counter
+			if c.gauge {
+				opts := prometheus.GaugeOpts{Name: "forumgm_test", Help: "A test."}
+				g, cg := NewGaugeVec(opts, []string{"game", "kind"}), prometheus.NewGaugeVec(opts, []string{"game", "kind"})
+				ours.MustRegister(g)
+				theirs.MustRegister(cg)
+				ourG, theirG = g.WithLabelValues, cg.WithLabelValues
+			} else {
+				opts := prometheus.CounterOpts{Name: "forumgm_test_total", Help: "A test."}
+				v, cv := NewCounterVec(opts, []string{"game", "kind"}), prometheus.NewCounterVec(opts, []string{"game", "kind"})
+				ours.MustRegister(v)
+				theirs.MustRegister(cv)
+				ourC, theirC = v.WithLabelValues, cv.WithLabelValues
+			}
+			for _, ch := range c.changes {
+				for _, side := range []int{0, 1} {
+					if c.gauge {
+						g := []func(...string) prometheus.Gauge{ourG, theirG}[side](ch.game, ch.kind)
+						switch ch.op {
+						case "inc":
+							g.Inc()
+						case "dec":
+							g.Dec()
+						case "add":
+							g.Add(ch.v)
+						case "sub":
+							g.Sub(ch.v)
+						case "set":
+							g.Set(ch.v)
+						}
+						continue
+					}
+					cn := []func(...string) prometheus.Counter{ourC, theirC}[side](ch.game, ch.kind)
+					if ch.op == "inc" {
+						cn.Inc()
+					} else {
+						cn.Add(ch.v)
+					}
+				}
+			}
+			got, want := exposition(t, ours), exposition(t, theirs)
+			if got != want {
+				t.Fatalf("exposition:\n%s\nwant (the client's):\n%s", got, want)
+			}
+		})
+	}
+	v := NewCounterVec(prometheus.CounterOpts{Name: "forumgm_test_total", Help: "A test."}, []string{"game"})
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a counter went down")
+		}
+	}()
+	v.WithLabelValues("g1").Add(-1)
+}
