@@ -544,6 +544,13 @@ func (d *Daemon) invalidate() {
 // reports whether anything happened (the poll interval shortens then).
 func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	defer func() {
+		// Between cycles the rules keep no drawings (game.Rester): a process of many idle
+		// games holds their states, not their boards' texts.
+		d.mu.Lock()
+		if d.ref != nil {
+			d.ref.Rest()
+		}
+		d.mu.Unlock()
 		if d.o.Health != nil {
 			switch {
 			case err == nil:

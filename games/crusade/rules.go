@@ -262,6 +262,9 @@ type Rules struct {
 	last *rules.TurnPlayed
 }
 
+// Rest drops the board's drawings between the daemon's cycles (game.Rester).
+func (r *Rules) Rest() { r.game.Rest() }
+
 // settings are the game's settings, for the texts (shared by every view: read only).
 func (r *Rules) settings() *rules.Settings {
 	if r.set == nil {
