@@ -23,3 +23,15 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // Sleep waits on a timer.
 func (RealClock) Sleep(ctx context.Context, d time.Duration) error { return forum.Sleep(ctx, d) }
+
+// Timers is a Clock that calls a function once a wait has passed without a goroutine waiting for
+// it (the runtime's timers). The game loop waits between cycles on it, so that an idle game holds
+// no goroutine (Start); on a Clock without it (the tests' clocks) the loop sleeps on a goroutine.
+type Timers interface {
+	// AfterFunc calls f on a goroutine of its own once d has passed. stop keeps it from being
+	// called and reports true, unless it was called (or is being called) already.
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+}
+
+// AfterFunc is time.AfterFunc.
+func (RealClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }

@@ -18,9 +18,10 @@ import (
 // Until then the forum's id stands. The checks wait in memory (a restart forgets them: the id
 // stands).
 
-// unconfirmed is a reply posted whose forum id is not checked yet.
+// unconfirmed is a reply posted whose forum id is not checked yet: its outbox id, not the item
+// (its text and pictures are not kept in memory while the check waits; issue 23: memory).
 type unconfirmed struct {
-	it     store.OutboxRow
+	id     int64  // the outbox item's id
 	named  string // the id the forum named
 	marker string // its first part's marker
 }
@@ -34,10 +35,10 @@ func (d *Daemon) toConfirm(it store.OutboxRow, named, marker string) {
 	if len(d.confirms) >= maxUnconfirmed {
 		old := d.confirms[0]
 		d.confirms = d.confirms[1:]
-		d.log.Warn().Int64("outbox", old.it.ID).Str("marker", old.marker).Str("named", old.named).
+		d.log.Warn().Int64("outbox", old.id).Str("marker", old.marker).Str("named", old.named).
 			Msg("the reply's post id was not checked (no read of the thread showed it yet): the forum's id stands")
 	}
-	d.confirms = append(d.confirms, unconfirmed{it: it, named: named, marker: marker})
+	d.confirms = append(d.confirms, unconfirmed{id: it.ID, named: named, marker: marker})
 }
 
 // confirmSeen checks the replies waiting for it against posts, a read of the thread (whose bot
@@ -54,14 +55,14 @@ func (d *Daemon) confirmSeen(ctx context.Context, posts []forum.Post) {
 	}
 	left := d.confirms[:0]
 	for _, c := range d.confirms {
-		log := d.log.With().Int64("outbox", c.it.ID).Str("marker", c.marker).Str("named", c.named).Logger()
+		log := d.log.With().Int64("outbox", c.id).Str("marker", c.marker).Str("named", c.named).Logger()
 		p, found := d.knownMarkers([]string{c.marker})[c.marker]
 		switch {
 		case found && p.ID == c.named:
 		case found:
 			d.m.Errors.WithLabelValues(d.o.Game, "wrong_post_id").Inc()
 			cctx, cancel := durable(ctx)
-			err := d.o.Store.Repoint(cctx, c.it.ID, p.ID)
+			err := d.o.Store.Repoint(cctx, c.id, p.ID)
 			cancel()
 			if err != nil {
 				d.fail("store", err)
@@ -77,5 +78,6 @@ func (d *Daemon) confirmSeen(ctx context.Context, posts []forum.Post) {
 			left = append(left, c)
 		}
 	}
+	clear(d.confirms[len(left):]) // the checked ones are not kept by the array
 	d.confirms = left
 }

@@ -113,14 +113,14 @@ type Daemon struct {
 	inboxAt    time.Time      // when the inbox was last read
 	inboxOwed  bool           // an inbox read failed: the next poll reads it again, whatever the signal says
 	wakeMu     sync.Mutex
-	cancelWait context.CancelFunc // ends the loop's current wait (Wake); nil while it works
-	woken      bool               // a Wake came while the loop worked
-	dropped    bool               // a picture was dropped (no attachments, no Files): logged once
-	marks      marks              // the game's markers found in the bot's posts since the start (restore.go)
-	cw         clockWatch         // the forum's clock against ours, and ours between cycles (clockcheck.go)
-	confirms   []unconfirmed      // replies posted whose forum id the next read checks (confirm.go)
-	ownLast    string             // the newest post of the bot's replies in the thread (lastOwn)
-	ownLastSet bool               // ownLast was taken from the store
+	cancelWait func()        // ends the loop's current wait (Wake); nil while it works
+	woken      bool          // a Wake came while the loop worked
+	dropped    bool          // a picture was dropped (no attachments, no Files): logged once
+	marks      marks         // the game's markers found in the bot's posts since the start (restore.go)
+	cw         clockWatch    // the forum's clock against ours, and ours between cycles (clockcheck.go)
+	confirms   []unconfirmed // replies posted whose forum id the next read checks (confirm.go)
+	ownLast    string        // the newest post of the bot's replies in the thread (lastOwn)
+	ownLastSet bool          // ownLast was taken from the store
 }
 
 // inboxEvery is how often the inbox is read when the game expects no private message and no page
@@ -238,19 +238,42 @@ func (d *Daemon) hook(step string) {
 
 // Run logs in and runs cycles until ctx ends. A commit in flight when ctx ends is finished.
 func (d *Daemon) Run(ctx context.Context) error {
+	done := make(chan error, 1)
+	d.Start(ctx, func(err error) { done <- err })
+	return <-done
+}
+
+// Start runs the game's loop as Run does without waiting for it: end is called once, with what
+// Run would return, when the loop has ended. Call Start (or Run) once.
+//
+// No goroutine waits for the game between cycles: on a clock with timers (Timers: the real one)
+// the wait is a timer that starts the next cycle on a goroutine of its own, which ends with the
+// cycle. A process of thousands of idle games holds a timer for each, not a parked goroutine and
+// the stack its start-up and cycles grew (issue 23: memory).
+func (d *Daemon) Start(ctx context.Context, end func(error)) {
+	go d.begin(ctx, end)
+}
+
+// begin registers the game and logs in (the first step of the loop).
+func (d *Daemon) begin(ctx context.Context, end func(error)) {
 	if _, err := d.o.Store.EnsureGame(ctx, d.o.Game, d.o.Kind, d.o.GameConfig); err != nil {
 		if stopsGame(err) {
-			return d.stop(err)
+			end(d.stop(err))
+			return
 		}
-		return fmt.Errorf("daemon: %w", err)
+		end(fmt.Errorf("daemon: %w", err))
+		return
 	}
-	for {
-		err := d.o.Forum.Login(ctx)
-		if err == nil {
-			break
-		}
+	d.login(ctx, end)
+}
+
+// login logs in, retried with back-off until it succeeds or ctx ends, then waits StartDelay and
+// runs the first cycle.
+func (d *Daemon) login(ctx context.Context, end func(error)) {
+	if err := d.o.Forum.Login(ctx); err != nil {
 		if ctx.Err() != nil {
-			return nil
+			end(nil)
+			return
 		}
 		// A refused login (a wrong password, or a login page served by a proxy in trouble) is
 		// retried with back-off like any start-up fault, while /healthz says why.
@@ -258,48 +281,89 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if d.o.Health != nil {
 			d.o.Health.Failed()
 		}
-		if d.o.Clock.Sleep(ctx, d.backoff()) != nil {
-			return nil
-		}
+		d.after(ctx, d.backoff(), false, func() { d.login(ctx, end) }, end)
+		return
 	}
 	d.log.Info().Str("thread", d.o.Thread.ID).Msg("logged in; game loop started")
-	if d.o.StartDelay > 0 && d.sleep(ctx, d.o.StartDelay) != nil {
-		return nil
+	if d.o.StartDelay > 0 {
+		d.after(ctx, d.o.StartDelay, true, func() { d.turn(ctx, end) }, end)
+		return
 	}
-	for {
-		busy, err := d.cycleApart(ctx)
-		if ctx.Err() != nil {
-			d.log.Info().Msg("shutting down")
-			return nil
-		}
-		if stopsGame(err) {
-			return d.stop(err)
-		}
-		wait := d.interval(busy)
-		if err != nil {
-			wait = max(wait, d.backoff())
-		} else {
-			d.errBack = 0
-		}
-		if d.sleep(ctx, wait) != nil {
-			d.log.Info().Msg("shutting down")
-			return nil
-		}
-	}
+	d.turn(ctx, end)
 }
 
-// cycleApart runs a cycle on a goroutine of its own and waits for it: the stack a cycle grows
-// (pages parsed, the referee, the store) is freed when it ends, and the game's loop waits between
-// cycles on a small one. A process with thousands of idle games pays a few kilobytes for each,
-// not the deepest cycle's stack (issue 23: memory).
-func (d *Daemon) cycleApart(ctx context.Context) (busy bool, err error) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		busy, err = d.Cycle(ctx)
-	}()
-	<-done
-	return busy, err
+// turn runs one cycle and arranges the next. It runs on a goroutine that ends with it (the stack
+// a cycle grows, pages parsed, the referee, the store, is freed when it ends).
+func (d *Daemon) turn(ctx context.Context, end func(error)) {
+	busy, err := d.Cycle(ctx)
+	if ctx.Err() != nil {
+		d.log.Info().Msg("shutting down")
+		end(nil)
+		return
+	}
+	if stopsGame(err) {
+		end(d.stop(err))
+		return
+	}
+	wait := d.interval(busy)
+	if err != nil {
+		wait = max(wait, d.backoff())
+	} else {
+		d.errBack = 0
+	}
+	d.after(ctx, wait, true, func() { d.turn(ctx, end) }, end)
+}
+
+// after calls then on a goroutine of its own once wait has passed on the clock (or at once after
+// a Wake, when wakeable), or end(nil) when ctx ends first. It never blocks: on a clock with
+// timers nothing waits meanwhile but a timer; on another (the tests' clocks) a goroutine sleeps.
+func (d *Daemon) after(ctx context.Context, wait time.Duration, wakeable bool, then func(), end func(error)) {
+	if ctx.Err() != nil {
+		d.log.Info().Msg("shutting down")
+		end(nil)
+		return
+	}
+	d.wakeMu.Lock()
+	defer d.wakeMu.Unlock()
+	if wakeable && d.woken {
+		d.woken = false
+		go then()
+		return
+	}
+	var release func() // frees what watches ctx (and the wait)
+	fire := func() {   // called once, when the wait is over for whatever reason
+		d.wakeMu.Lock()
+		d.cancelWait = nil
+		d.wakeMu.Unlock()
+		release()
+		if ctx.Err() != nil {
+			d.log.Info().Msg("shutting down")
+			end(nil)
+			return
+		}
+		then()
+	}
+	var cut func() // ends the wait now (a Wake, ctx ended)
+	if t, ok := d.o.Clock.(Timers); ok {
+		stop := t.AfterFunc(wait, fire)
+		cut = func() {
+			if stop() { // the timer has not fired: fire is this call's to make
+				go fire()
+			}
+		}
+		stopWatch := context.AfterFunc(ctx, cut)
+		release = func() { stopWatch() }
+	} else {
+		sctx, cancel := context.WithCancel(ctx)
+		cut, release = cancel, cancel
+		go func() {
+			_ = d.o.Clock.Sleep(sctx, wait)
+			fire()
+		}()
+	}
+	if wakeable {
+		d.cancelWait = cut
+	}
 }
 
 // Wake cuts the game loop's current wait short: something for the game may have come (the
@@ -310,29 +374,10 @@ func (d *Daemon) Wake() {
 	defer d.wakeMu.Unlock()
 	if d.cancelWait != nil {
 		d.cancelWait()
+		d.cancelWait = nil
 	} else {
 		d.woken = true
 	}
-}
-
-// sleep waits for wait on the clock, or until Wake, or until ctx ends (then its error). No
-// goroutine waits beside it (a process runs hundreds of games).
-func (d *Daemon) sleep(ctx context.Context, wait time.Duration) error {
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	d.wakeMu.Lock()
-	if d.woken {
-		d.woken = false
-		d.wakeMu.Unlock()
-		return ctx.Err()
-	}
-	d.cancelWait = cancel
-	d.wakeMu.Unlock()
-	_ = d.o.Clock.Sleep(sctx, wait)
-	d.wakeMu.Lock()
-	d.cancelWait = nil
-	d.wakeMu.Unlock()
-	return ctx.Err()
 }
 
 func (d *Daemon) backoff() time.Duration {
@@ -499,6 +544,13 @@ func (d *Daemon) invalidate() {
 // reports whether anything happened (the poll interval shortens then).
 func (d *Daemon) Cycle(ctx context.Context) (busy bool, err error) {
 	defer func() {
+		// Between cycles the rules keep no drawings (game.Rester): a process of many idle
+		// games holds their states, not their boards' texts.
+		d.mu.Lock()
+		if d.ref != nil {
+			d.ref.Rest()
+		}
+		d.mu.Unlock()
 		if d.o.Health != nil {
 			switch {
 			case err == nil:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"forumgm/forum"
@@ -111,8 +112,9 @@ func (d *Daemon) noteMarkers(posts []forum.Post) {
 			}
 			if _, ok := d.marks.posts[m]; !ok {
 				// The first post holding it (a merged post's time is its first part's); its id,
-				// author and time are what is kept (the index lives as long as the daemon).
-				d.marks.posts[m] = forum.Post{ID: p.ID, Author: p.Author, Time: p.Time}
+				// author and time are what is kept (the index lives as long as the daemon), each
+				// a copy: the marker is a line of the post's text, and would keep the whole text.
+				d.marks.posts[strings.Clone(m)] = forum.Post{ID: strings.Clone(p.ID), Author: strings.Clone(p.Author), Time: p.Time}
 			}
 		}
 	}

@@ -317,9 +317,9 @@ func (f *Fleet) start(ctx context.Context, g *Game) {
 	f.mu.Lock()
 	g.cancel, g.done = cancel, make(chan struct{})
 	f.mu.Unlock()
-	go func() {
+	// No goroutine waits for the game's loop: it holds a timer between cycles (daemon.Start).
+	g.Daemon.Start(gctx, func(err error) {
 		defer close(g.done)
-		err := g.Daemon.Run(gctx)
 		if f.o.Leases != nil && errors.Is(err, store.ErrLeaseLost) {
 			// Another daemon runs the game now (this one was paused past its lease): not a game
 			// stopped for good, and no reason for the process to end; the lease loop drops it.
@@ -332,7 +332,7 @@ func (f *Fleet) start(ctx context.Context, g *Game) {
 				f.o.Ended(g.Config.Game.ID, err)
 			}
 		}
-	}()
+	})
 }
 
 // session is the shared session of a game's forum account, opened on first use.

@@ -37,6 +37,26 @@ var idleUsers = []string{"gm-bot", "Гарри", "Рон", "Джинни", "Др
 
 func newIdleWorld(t *testing.T, games int) *idleWorld {
 	t.Helper()
+	return newWorld(t, games, func(i int) string {
+		return fmt.Sprintf(`  - id: db%d
+    kind: dragonball
+    forum: main
+    thread: "%d"
+    section: "10"
+    timezone: Europe/Moscow
+    start: "2026-12-02T10:00:00+03:00"
+    teams:
+      - {name: Грифоны, side: A, players: [Гарри, Рон, Джинни], handler: Гарри}
+      - {name: Змеи, side: B, players: [Драко, Крэбб, Гойл], handler: Драко}
+    settings: {deadline: "23:00", rounds: 2}
+`, i+1, i+1)
+	})
+}
+
+// newWorld is an idleWorld of games threads in one section whose config.yaml entries are
+// entry(0..games-1) (game i's thread is i+1).
+func newWorld(t *testing.T, games int, entry func(i int) string) *idleWorld {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dir := t.TempDir()
@@ -79,18 +99,7 @@ store: {path: %s}
 games:
 `, "http://"+ln.Addr().String()+"/", filepath.Join(dir, "forumgm.db"))
 	for i := range games {
-		fmt.Fprintf(&cfg, `  - id: db%d
-    kind: dragonball
-    forum: main
-    thread: "%d"
-    section: "10"
-    timezone: Europe/Moscow
-    start: "2026-12-02T10:00:00+03:00"
-    teams:
-      - {name: Грифоны, side: A, players: [Гарри, Рон, Джинни], handler: Гарри}
-      - {name: Змеи, side: B, players: [Драко, Крэбб, Гойл], handler: Драко}
-    settings: {deadline: "23:00", rounds: 2}
-`, i+1, i+1)
+		cfg.WriteString(entry(i))
 	}
 	t.Setenv("FLEET_IDLE_PW", "pw-gm-bot")
 	c, err := config.Parse([]byte(cfg.String()))

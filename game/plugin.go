@@ -112,6 +112,14 @@ type Adjuster interface {
 	Adjust(target string, amount int, reason string) (any, error) // amount may be negative
 }
 
+// Rester is Rules that keep what they can derive again only to answer faster (a board's text, its
+// position, the last board drawn): Rest drops it between the daemon's cycles, and the rules derive
+// it again when next asked. It changes nothing a rule, a message or a view depends on: a process
+// of thousands of idle games does not keep each one's drawings (issue 23: memory).
+type Rester interface {
+	Rest()
+}
+
 // Illustrated is Rules whose opening post carries pictures (the field, the board): attached where
 // the forum takes pictures, linked from the media server elsewhere, as any message's attachments.
 type Illustrated interface {

@@ -25,20 +25,20 @@ import (
 type Metrics struct {
 	Registry *prometheus.Registry
 
-	PostsRead     *prometheus.CounterVec   // by source: thread | pm
-	MovesJudged   *prometheus.CounterVec   // by verdict: accepted | refused | ignored | flagged
-	RepliesPosted *prometheus.CounterVec   // by kind: reply | pm; dedup: found by marker
-	TimersFired   *prometheus.CounterVec   // timed rules fired
-	PollLatency   *prometheus.HistogramVec // by source: one forum read (thread page walk or inbox)
-	Errors        *prometheus.CounterVec   // by kind: flood | logged_out | too_long | ambiguous | forum | store | referee
-	OutboxPending *prometheus.GaugeVec     // items waiting to be posted
-	OutboxFailed  *prometheus.CounterVec   // by kind: items given up on (a person must look)
-	FlagsRaised   *prometheus.CounterVec   // new moderator flags
-	PostsHeld     *prometheus.CounterVec   // by source: reads stopped at a post that did not decode cleanly
-	ClockSkew     *prometheus.GaugeVec     // the forum's stamps minus this host's clock, seconds (last measured)
-	BeforeStart   *prometheus.CounterVec   // by source: posts not judged because stamped before the game's start
-	WrongThread   *prometheus.CounterVec   // reads refused: the forum served another thread's page
-	LatePosts     *prometheus.CounterVec   // by source: posts and private messages judged as late
+	PostsRead     *CounterVec              // by source: thread | pm
+	MovesJudged   *CounterVec              // by verdict: accepted | refused | ignored | flagged
+	RepliesPosted *CounterVec              // by kind: reply | pm; dedup: found by marker
+	TimersFired   *CounterVec              // timed rules fired
+	PollLatency   *HistogramVec            // by source: one forum read (thread page walk or inbox)
+	Errors        *CounterVec              // by kind: flood | logged_out | too_long | ambiguous | forum | store | referee
+	OutboxPending *GaugeVec                // items waiting to be posted
+	OutboxFailed  *CounterVec              // by kind: items given up on (a person must look)
+	FlagsRaised   *CounterVec              // new moderator flags
+	PostsHeld     *CounterVec              // by source: reads stopped at a post that did not decode cleanly
+	ClockSkew     *GaugeVec                // the forum's stamps minus this host's clock, seconds (last measured)
+	BeforeStart   *CounterVec              // by source: posts not judged because stamped before the game's start
+	WrongThread   *CounterVec              // reads refused: the forum served another thread's page
+	LatePosts     *CounterVec              // by source: posts and private messages judged as late
 	RequestWait   *prometheus.HistogramVec // by forum host and class: a request's wait for its turn (forum.Scheduler)
 	RequestQueue  *prometheus.GaugeVec     // by forum host and class: requests waiting for their turn
 }
@@ -48,47 +48,47 @@ func NewMetrics() *Metrics {
 	r := prometheus.NewRegistry()
 	m := &Metrics{
 		Registry: r,
-		PostsRead: prometheus.NewCounterVec(prometheus.CounterOpts{
+		PostsRead: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_posts_read_total", Help: "New posts and private messages read, by source.",
 		}, []string{"game", "source"}),
-		MovesJudged: prometheus.NewCounterVec(prometheus.CounterOpts{
+		MovesJudged: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_moves_judged_total", Help: "Posts judged by the referee, by verdict.",
 		}, []string{"game", "verdict"}),
-		RepliesPosted: prometheus.NewCounterVec(prometheus.CounterOpts{
+		RepliesPosted: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_replies_posted_total", Help: "Outbox items delivered, by kind (reply, pm) and how (posted, found: already on the forum after a crash).",
 		}, []string{"game", "kind", "how"}),
-		TimersFired: prometheus.NewCounterVec(prometheus.CounterOpts{
+		TimersFired: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_timers_fired_total", Help: "Timed rules fired (daily close, question, deadlines).",
 		}, []string{"game"}),
-		PollLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		PollLatency: NewHistogramVec(prometheus.HistogramOpts{
 			Name: "forumgm_poll_latency_seconds", Help: "Duration of one forum read (the thread or the inbox).",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"game", "source"}),
-		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Errors: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_errors_total", Help: "Errors by kind (flood, logged_out, too_long, ambiguous: a post whose outcome was unknown, forum, store, referee).",
 		}, []string{"game", "kind"}),
-		OutboxPending: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		OutboxPending: NewGaugeVec(prometheus.GaugeOpts{
 			Name: "forumgm_outbox_pending", Help: "Replies and private messages waiting to be posted.",
 		}, []string{"game"}),
-		OutboxFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+		OutboxFailed: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_outbox_failed_total", Help: "Replies and private messages given up on (an unknown recipient, private messages disabled, a full inbox): a person must look.",
 		}, []string{"game", "kind"}),
-		FlagsRaised: prometheus.NewCounterVec(prometheus.CounterOpts{
+		FlagsRaised: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_flags_raised_total", Help: "Cases handed to the moderators.",
 		}, []string{"game"}),
-		PostsHeld: prometheus.NewCounterVec(prometheus.CounterOpts{
+		PostsHeld: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_posts_held_total", Help: "Reads stopped at a post whose text did not decode cleanly (mojibake, U+FFFD): held, not judged, until a read gives its real text.",
 		}, []string{"game", "source"}),
-		ClockSkew: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		ClockSkew: NewGaugeVec(prometheus.GaugeOpts{
 			Name: "forumgm_clock_skew_seconds", Help: "The forum's post stamps minus this host's clock when the post was made (last measured; positive: the forum is ahead).",
 		}, []string{"game"}),
-		BeforeStart: prometheus.NewCounterVec(prometheus.CounterOpts{
+		BeforeStart: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_posts_before_start_total", Help: "Posts not judged because they are stamped before the game's start (the thread's history, or a forum clock or zone that is off).",
 		}, []string{"game", "source"}),
-		WrongThread: prometheus.NewCounterVec(prometheus.CounterOpts{
+		WrongThread: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_wrong_thread_reads_total", Help: "Reads of the game's thread refused because the forum served another thread's page (moved or merged threads, a caching front, a wrong redirect): nothing judged, the next poll reads again.",
 		}, []string{"game"}),
-		LatePosts: prometheus.NewCounterVec(prometheus.CounterOpts{
+		LatePosts: NewCounterVec(prometheus.CounterOpts{
 			Name: "forumgm_late_posts_total", Help: "Posts and private messages judged as late: first seen after later ones were judged (a moderation queue, a lagging replica), or a private message written before a timed rule that had fired.",
 		}, []string{"game", "source"}),
 		RequestWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{

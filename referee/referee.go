@@ -125,6 +125,13 @@ func (r *Referee) View(now time.Time) (v game.View, ok bool, err error) {
 	return v, true, nil
 }
 
+// Rest lets the rules drop what they keep only to answer faster (game.Rester), between cycles.
+func (r *Referee) Rest() {
+	if x, ok := r.rules.(game.Rester); ok {
+		x.Rest()
+	}
+}
+
 // Paused reports whether a moderator paused the game.
 func (r *Referee) Paused() bool { return r.paused }
 

@@ -113,12 +113,13 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	noPM, zone := sp.NoPM, sp.Zone // not sp: the closure would keep its YAML tree
 	newRules := func() (game.Rules, error) {
 		g, err := rules.New(s, roster, setup)
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM, zone: sp.Zone}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: noPM, zone: zone}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err
@@ -260,6 +261,9 @@ type Rules struct {
 	// last is the last turn played (the view marks its cells); nil before the first.
 	last *rules.TurnPlayed
 }
+
+// Rest drops the board's drawings between the daemon's cycles (game.Rester).
+func (r *Rules) Rest() { r.game.Rest() }
 
 // settings are the game's settings, for the texts (shared by every view: read only).
 func (r *Rules) settings() *rules.Settings {

@@ -84,13 +84,13 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	teams := in.Teams
+	teams, noPM := in.Teams, sp.NoPM // not sp: the closure would keep its YAML tree
 	newRules := func() (game.Rules, error) {
 		g, err := rules.New(s, teams, dep)
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: noPM}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err

@@ -97,12 +97,13 @@ func (Game) Setup(sp game.Spec) (*game.Setup, error) {
 			}
 		}
 	}
+	teams, noPM := in.Teams, sp.NoPM // not sp nor in: the closure would keep the YAML tree
 	newRules := func() (game.Rules, error) {
-		g, err := rules.New(s, board, in.Teams)
+		g, err := rules.New(s, board, teams)
 		if err != nil {
 			return nil, err
 		}
-		return &Rules{Engine: g, game: g, tmpl: set, noPM: sp.NoPM, teams: names}, nil
+		return &Rules{Engine: g, game: g, tmpl: set, noPM: noPM, teams: names}, nil
 	}
 	if _, err := newRules(); err != nil {
 		return nil, err

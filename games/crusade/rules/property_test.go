@@ -104,6 +104,19 @@ func TestRandomTurnsProperty(t *testing.T) {
 			accepted++
 			d.apply(evs)
 			checkMemo(t, d.g)
+			if accepted%3 == 0 {
+				// Between cycles the daemon lets the game rest (Rest): what it drops is derived
+				// again the same, and the boards drawn after it as before.
+				board := d.g.Board()
+				d.g.Rest()
+				if d.g.memo.board != "" || d.g.drawn != nil {
+					t.Fatalf("seed %d: the board's drawings kept after Rest", seed)
+				}
+				if got := d.g.Board(); got != board {
+					t.Fatalf("seed %d: the board after Rest:\n%s\nwant:\n%s", seed, got, board)
+				}
+				checkMemo(t, d.g)
+			}
 		}
 		if accepted == 0 {
 			t.Errorf("seed %d: no turn accepted", seed)

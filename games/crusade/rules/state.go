@@ -341,6 +341,13 @@ func (g *Game) Tokens() map[Cell]string {
 	return g.tokensOf(g.position(), g.settings.ForestInvisible)
 }
 
+// Rest drops what is derived from the state only to answer faster (the position, the board's
+// text, the last boards drawn): they are derived again when next asked (game.Rester).
+func (g *Game) Rest() {
+	g.memo = memo{}
+	g.drawn, g.spare = nil, nil
+}
+
 // Board is the public board's text, Render(Tokens()), built once per state.
 func (g *Game) Board() string {
 	if g.memo.board == "" {
