@@ -381,19 +381,26 @@ games:
 	}
 	b.Logf("warm-up: %d openings after %s", games, time.Since(t0).Round(time.Second))
 	if *loadRescan > 0 {
-		// Every game gets a move, so that every game has a move post its rescans read again.
-		for tid := 1; tid <= games; tid++ {
-			if _, _, err := board.Reply(ctx, "Джелу", tid, "1-й ход крестоносца к1 на K16"); err != nil {
-				b.Fatal(err)
-			}
-		}
-		for tid := 1; tid <= games; tid++ {
-			for botCount(b, db, tid) < 2 {
-				if time.Since(t0) > 30*time.Minute {
-					stop(cmd)
-					b.Fatalf("warm-up: game %d did not answer its move:\n%s", tid, tail(out.String()))
+		// Every game gets a move, so that every game has a move post its rescans read again:
+		// five games of each section at a time, the next round once the bot answered them. (All
+		// 500 at once put more threads of a section than its list's first page holds (20)
+		// between two looks at it: a thread pushed off the page looks unchanged (fleet.still),
+		// and its move waited for the game's hourly verifying read.)
+		for first := 1; first <= games; first += 5 * sections {
+			round := min(games, first+5*sections-1)
+			for tid := first; tid <= round; tid++ {
+				if _, _, err := board.Reply(ctx, "Джелу", tid, "1-й ход крестоносца к1 на K16"); err != nil {
+					b.Fatal(err)
 				}
-				time.Sleep(200 * time.Millisecond)
+			}
+			for tid := first; tid <= round; tid++ {
+				for botCount(b, db, tid) < 2 {
+					if time.Since(t0) > 30*time.Minute {
+						stop(cmd)
+						b.Fatalf("warm-up: game %d did not answer its move:\n%s", tid, tail(out.String()))
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
 			}
 		}
 		b.Logf("warm-up: %d moves answered after %s", games, time.Since(t0).Round(time.Second))
