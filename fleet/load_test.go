@@ -384,8 +384,9 @@ games:
 		// Every game gets a move, so that every game has a move post its rescans read again:
 		// five games of each section at a time, the next round once the bot answered them. (All
 		// 500 at once put more threads of a section than its list's first page holds (20)
-		// between two looks at it: a thread pushed off the page looks unchanged (fleet.still),
-		// and its move waited for the game's hourly verifying read.)
+		// between two looks at it: a thread pushed off the page looked unchanged (fleet.still)
+		// and its move waited for the game's hourly verifying read; the games now read such
+		// threads once (section.spill), but a burst is not what this warm-up is for.)
 		for first := 1; first <= games; first += 5 * sections {
 			round := min(games, first+5*sections-1)
 			for tid := first; tid <= round; tid++ {
