@@ -306,6 +306,18 @@ type section struct {
 	// named is the thread whose head the board index named (onePostLocked) until its game's
 	// read refines it.
 	named string
+	// spill is the seq of the last list read whose every thread had moved since the read
+	// before (0: none): threads off its first page may have been pushed off by posts of their
+	// own, not only by the threads above them, so their games read them once (gameForum.Posts).
+	spill uint64
+}
+
+// spilled is the seq of the last list read that may have pushed threads with new posts off
+// the first page (0: none).
+func (s *section) spilled() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spill
 }
 
 // posting notes that the bot is about to post in thread; the answer is for unposted.
@@ -458,14 +470,24 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		heads[h.ID] = h
 	}
 	var wake []func()
+	// Every thread on the page moved since the last read (a burst of posts in more threads
+	// than the page holds): a thread off the page now may have a post of its own.
+	spill := s.heads != nil && len(list) > 0
+	for _, h := range list {
+		if old, was := s.heads[h.ID]; was && old.Same(h) {
+			spill = false
+			break
+		}
+	}
 	if s.heads != nil {
 		for th, w := range s.games {
 			old, was := s.heads[th]
 			h, is := heads[th]
 			// A thread that only moved off the first page, or onto it without a post since the
-			// last look (threads above it moved away), is not woken (issue 23, item 4).
+			// last look (threads above it moved away), is not woken (issue 23, item 4), unless
+			// the page spilled.
 			moved := was && !old.Same(h) || !was && (h.LastAt.IsZero() || h.LastAt.After(s.at))
-			if w != nil && th != caller && is && moved {
+			if w != nil && th != caller && (is && moved || spill && !is) {
 				wake = append(wake, w)
 			}
 		}
@@ -473,6 +495,9 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 	s.at, s.heads, s.named = now, heads, ""
 	s.board, s.indexed, s.own = bh, indexed, 0
 	s.seq++
+	if spill {
+		s.spill = s.seq
+	}
 	seen.list = s.seq
 	s.mu.Unlock()
 	for _, w := range wake {
@@ -538,6 +563,7 @@ type gameForum struct {
 	base     *forum.ThreadHead
 	ownPosts int
 	baseGen  uint64 // times base was set
+	spilled  uint64 // the section's last spilled list read this game read its thread after
 	pmCur    string // the game's inbox cursor as its last Inbox left it (UnreadPM)
 }
 
@@ -604,8 +630,12 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 		return g.session.Posts(ctx, t, after)
 	}
 	h, listed := heads[t.ID]
+	spilled := false // off a page that spilled (section.spill): read once
 	if !listed {
 		h = forum.ThreadHead{ID: t.ID, Replies: -1, Unlisted: true, Section: sec.id}
+		if n := sec.spilled(); n > g.spilled {
+			spilled, g.spilled = true, n
+		}
 	}
 	now := g.now()
 	if g.readAt.IsZero() {
@@ -615,10 +645,10 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	}
 	due := now.Sub(g.readAt) >= g.verify || now.Before(g.readAt)
 	include := forum.HardInclude(ctx, after) // (a soft Include is honoured only by a read made anyway)
-	if after.PostID != "" && !include && still(after.Head, h) && !due {
+	if after.PostID != "" && !include && !spilled && still(after.Head, h) && !due {
 		return nil, after, nil
 	}
-	if after.PostID != "" && !include && !due && g.ownOnly(after.Head, h) {
+	if after.PostID != "" && !include && !spilled && !due && g.ownOnly(after.Head, h) {
 		// Only the bot's own replies since the cursor: not read now (the next read of the
 		// thread gets them with whatever follows); the cursor takes the list's head.
 		cur := after
@@ -629,7 +659,7 @@ func (g *gameForum) Posts(ctx context.Context, t forum.Thread, after forum.Curso
 	switch {
 	case after.PostID != "" && after.Head != nil && !still(after.Head, h) && !g.own(h.LastPoster):
 		ctx = forum.Urgent(ctx, forum.ClassReply) // the list shows a player's new post: the page that holds it
-	case after.PostID != "" && !include && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
+	case after.PostID != "" && !include && !spilled && still(after.Head, h) && forum.ClassOf(ctx) == forum.ClassPoll:
 		// Only the hourly verifying read is due: in the background share, when it admits one
 		// now (else a later poll tries again); it never holds the game's loop in the queue.
 		actx, ok := g.session.Admit(ctx)

@@ -264,6 +264,58 @@ func TestThreadOffTheFirstPage(t *testing.T) {
 	}
 }
 
+// TestThreadPushedOffTheFirstPage: a thread that got a post and was then pushed off the list's
+// first page by posts in more threads than the page holds (every thread on the page moved since
+// the last look: the page spilled) is read once, not left for the hourly verifying read; a page
+// that did not spill leaves the threads off it unread.
+func TestThreadPushedOffTheFirstPage(t *testing.T) {
+	ctx := context.Background()
+	lf := newListForum("1", "2", "3", "4")
+	for _, th := range []string{"1", "2", "3", "4"} {
+		lf.add(th, "a")
+	}
+	lf.page = 2
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
+	g := &gameForum{session: s, thread: "1", every: time.Second, verify: time.Hour, now: clock.Now}
+	other := &gameForum{session: s, thread: "2", every: time.Second, verify: time.Hour, now: clock.Now}
+	other.Join(forum.Cursor{}) // a second game in the section: the list is shared
+	_, cur, err := g.Posts(ctx, forum.Thread{ID: "1"}, forum.Cursor{})
+	if err != nil || cur.PostID != "1" {
+		t.Fatal(cur, err)
+	}
+	// Threads 3 and 4 fill the page; "1" is off it and only moved: not read.
+	clock.Advance(time.Minute)
+	if ps, next, _ := g.Posts(ctx, forum.Thread{ID: "1"}, cur); len(ps) != 0 || lf.reads["1"] != 1 {
+		t.Fatalf("thread off the first page read again: %d reads", lf.reads["1"])
+	} else {
+		cur = next
+	}
+	// A post in "1", then posts in two other threads: the page (two threads) shows only those,
+	// both moved since the last look. "1" is read and its post found.
+	lf.add("1", "b")
+	lf.add("2", "c")
+	lf.add("3", "c")
+	clock.Advance(time.Minute)
+	ps, next, err := g.Posts(ctx, forum.Thread{ID: "1"}, cur)
+	if err != nil || len(ps) != 1 || ps[0].Author != "b" {
+		t.Fatalf("post in a thread pushed off a spilled page: got %v (%v), %d reads", ps, err, lf.reads["1"])
+	}
+	cur = next
+	// Once: the same spilled look does not read it again, nor does a later page that did not
+	// spill (thread 3 unchanged on it).
+	reads := lf.reads["1"]
+	lf.add("2", "d")
+	for range 2 {
+		clock.Advance(time.Minute)
+		if ps, next, _ := g.Posts(ctx, forum.Thread{ID: "1"}, cur); len(ps) != 0 || lf.reads["1"] != reads {
+			t.Fatalf("thread off a page that did not spill read again: %d reads, want %d", lf.reads["1"], reads)
+		} else {
+			cur = next
+		}
+	}
+}
+
 func TestSessionLogsInOnce(t *testing.T) {
 	lf := newListForum()
 	s := &session{Forum: lf, key: "k", sections: map[string]*section{}}
