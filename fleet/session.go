@@ -303,6 +303,7 @@ type section struct {
 	// meanwhile (ownGen: the list reads so far reset it).
 	own       int
 	ownThread string
+	ownIn     map[string]int // own by thread
 	// named is the thread whose head the board index named (onePostLocked) until its game's
 	// read refines it.
 	named string
@@ -326,16 +327,41 @@ func (s *section) posting(thread string) uint64 {
 	defer s.mu.Unlock()
 	s.own++
 	s.ownThread = thread
+	if s.ownIn == nil {
+		s.ownIn = map[string]int{}
+	}
+	s.ownIn[thread]++
 	return s.seq
 }
 
 // unposted takes back a posting whose post failed or merged into the bot's previous one.
-func (s *section) unposted(seq uint64) {
+func (s *section) unposted(seq uint64, thread string) {
 	s.mu.Lock()
 	if s.seq == seq && s.own > 0 {
 		s.own--
+		if s.ownIn[thread] > 0 {
+			s.ownIn[thread]--
+		}
 	}
 	s.mu.Unlock()
+}
+
+// ownHeadsLocked is the list's heads with the bot's own posts since it was read (ownIn) added:
+// each such thread one reply more a post, bot the last poster, the last post's time and id not
+// known (forum.ThreadHead.Same then compares the rest). A head whose reply count the list did
+// not show is left as it is.
+func (s *section) ownHeadsLocked(bot string) map[string]forum.ThreadHead {
+	heads := maps.Clone(s.heads)
+	for th, n := range s.ownIn {
+		h, ok := heads[th]
+		if !ok || h.Unlisted || h.Replies < 0 || n <= 0 {
+			continue
+		}
+		h.Replies += n
+		h.LastPoster, h.LastAt, h.LastPostID = bot, time.Time{}, ""
+		heads[th] = h
+	}
+	return heads
 }
 
 // ownOnly reports whether the board index's head h differs from the one the list was read
@@ -424,8 +450,13 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 	fresh := s.heads != nil && !now.Before(s.at) && age < every && unused
 	if indexed {
 		if s.heads != nil && !bh.Same(s.board) && s.ownOnlyLocked(bh) {
-			// Only the bot's own posts since the list was read: nothing to read for them.
-			s.board, s.own = bh, 0
+			// Only the bot's own posts since the list was read: nothing to read for them. The
+			// threads they went to get the heads the list would show now (as far as it is
+			// known), so that their games' cursors take them: a restart before the next list
+			// read then finds those threads unchanged, not a thread to read each.
+			s.heads = s.ownHeadsLocked(bh.LastPoster)
+			s.board, s.own, s.ownIn = bh, 0, nil
+			s.seq++
 		}
 		// The board index tells: the list stands while the section's counts did not move.
 		fresh = s.heads != nil && !now.Before(s.at) && age < sectionMaxAge && s.indexed && bh.Same(s.board) // (an index the caller already used at this instant was read again above)
@@ -446,7 +477,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 			heads[th] = forum.ThreadHead{ID: th, Replies: -1, LastPoster: bh.LastPoster, Section: s.id}
 			s.named = th
 		}
-		s.heads, s.board, s.own = heads, bh, 0
+		s.heads, s.board, s.own, s.ownIn = heads, bh, 0, nil
 		s.seq++
 		seen.list = s.seq
 		s.mu.Unlock()
@@ -493,7 +524,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		}
 	}
 	s.at, s.heads, s.named = now, heads, ""
-	s.board, s.indexed, s.own = bh, indexed, 0
+	s.board, s.indexed, s.own, s.ownIn = bh, indexed, 0, nil
 	s.seq++
 	if spill {
 		s.spill = s.seq
@@ -588,7 +619,7 @@ func (g *gameForum) Reply(ctx context.Context, t forum.Thread, body string) (str
 		}
 		g.mu.Unlock()
 		if sec != nil {
-			sec.unposted(seq)
+			sec.unposted(seq, t.ID)
 		}
 	}
 	return id, merged, err

@@ -982,3 +982,89 @@ func TestIndexNamingTheWrongThread(t *testing.T) {
 		t.Fatalf("the post in thread 2, the index naming thread 3: found %d times in two polls, want once", found)
 	}
 }
+
+// The bot's own replies seen only on the board index (the section's list not read since) still
+// move their games' cursors to the heads the list would show: a daemon restarted before the list
+// is read again finds those threads unchanged and reads none of them (issue 23, item 4: a
+// restart re-read every thread the bot had just answered).
+func TestOwnRepliesSurviveARestart(t *testing.T) {
+	ctx := context.Background()
+	threads := []string{"1", "2", "3"}
+	lf := newListForum(threads...)
+	lf.page = 100
+	for _, th := range threads {
+		lf.add(th, "a")
+	}
+	bf := &boardForum{listForum: lf}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 19, 0, 0, 0, time.UTC))
+	curs := map[string]forum.Cursor{}
+	start := func() map[string]*gameForum {
+		s := &session{Forum: bf, key: "k", bot: "gm-bot", sections: map[string]*section{}, rate: 1}
+		gs := map[string]*gameForum{}
+		for _, th := range threads {
+			gs[th] = &gameForum{session: s, thread: th, every: 5 * time.Second, verify: time.Hour, now: clock.Now}
+			gs[th].Join(curs[th])
+		}
+		return gs
+	}
+	poll := func(gs map[string]*gameForum) (found []forum.Post) {
+		for _, th := range threads {
+			ps, cur, err := gs[th].Posts(ctx, forum.Thread{ID: th}, curs[th])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if curs[th].PostID != "" {
+				found = append(found, ps...)
+			}
+			curs[th] = cur
+		}
+		return found
+	}
+	reads := func() int {
+		lf.mu.Lock()
+		defer lf.mu.Unlock()
+		return lf.reads["1"] + lf.reads["2"] + lf.reads["3"]
+	}
+	gs := start()
+	poll(gs)
+	clock.Advance(10 * time.Second)
+	poll(gs)
+	for range 2 {
+		if _, _, err := gs["1"].Reply(ctx, forum.Thread{ID: "1"}, "Ход принят."); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reads0 := reads()
+	clock.Advance(10 * time.Second)
+	poll(gs) // the index shows the bot's two posts: no read
+	if n := reads() - reads0; n != 0 {
+		t.Fatalf("the bot's own replies cost %d thread reads", n)
+	}
+	if h := curs["1"].Head; h == nil || h.Replies != lf.replies("1") {
+		t.Fatalf("thread 1's cursor head %+v after the bot's replies, want the thread's %d replies", h, lf.replies("1"))
+	}
+
+	// A restart: new sessions, the cursors as stored.
+	gs = start()
+	clock.Advance(10 * time.Second)
+	poll(gs)
+	clock.Advance(10 * time.Second)
+	poll(gs)
+	if n := reads() - reads0; n != 0 {
+		t.Errorf("after a restart %d thread reads, want none (nothing but the bot's replies since the cursors)", n)
+	}
+	// A player's post after the restart is still read.
+	lf.add("1", "Джелу")
+	clock.Advance(10 * time.Second)
+	got := poll(gs)
+	if n := reads() - reads0; n != 1 || len(got) == 0 || got[len(got)-1].Author != "Джелу" {
+		t.Errorf("a player's post after the restart: %d thread reads found %v, want 1 finding it", n, got)
+	}
+}
+
+// replies is thread's reply count as the list shows it.
+func (f *listForum) replies(thread string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.posts[thread]) - 1
+}
