@@ -46,23 +46,9 @@ func NewHistogramVec(opts prometheus.HistogramOpts, labels []string) *HistogramV
 // WithLabelValues is the series of the label values (made on first use); it panics on a wrong
 // number of values, as the client's does.
 func (h *HistogramVec) WithLabelValues(values ...string) prometheus.Observer {
-	if len(values) != h.labels {
-		panic(fmt.Sprintf("ops: %d label values for a histogram of %d labels", len(values), h.labels))
-	}
-	key := strings.Join(values, "\xff")
-	h.mu.RLock()
-	s := h.series[key]
-	h.mu.RUnlock()
-	if s != nil {
-		return s
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if s = h.series[key]; s == nil {
-		s = &histSeries{vec: h, values: cloneStrings(values), counts: make([]uint64, len(h.buckets)+1)}
-		h.series[strings.Clone(key)] = s
-	}
-	return s
+	return seriesOf(&h.mu, h.series, h.labels, values, func(values []string) *histSeries {
+		return &histSeries{vec: h, values: values, counts: make([]uint64, len(h.buckets)+1)}
+	})
 }
 
 // Describe is prometheus.Collector's.
@@ -99,11 +85,29 @@ func (s *histSeries) Observe(v float64) {
 	s.sum += v
 }
 
-// cloneStrings copies in and its strings (a label value may be a part of a longer string).
-func cloneStrings(in []string) []string {
-	out := make([]string, len(in))
-	for i, v := range in {
-		out[i] = strings.Clone(v)
+// seriesOf is the series of the label values in m, made by mk (with copies of the values: a label
+// value may be a part of a longer string) on first use under mu; it panics on a wrong number of
+// values, as the client's vectors do.
+func seriesOf[T any](mu *sync.RWMutex, m map[string]*T, labels int, values []string, mk func(values []string) *T) *T {
+	if len(values) != labels {
+		panic(fmt.Sprintf("ops: %d label values for a metric of %d labels", len(values), labels))
 	}
-	return out
+	key := strings.Join(values, "\xff")
+	mu.RLock()
+	s := m[key]
+	mu.RUnlock()
+	if s != nil {
+		return s
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if s = m[key]; s == nil {
+		own := make([]string, len(values))
+		for i, v := range values {
+			own[i] = strings.Clone(v)
+		}
+		s = mk(own)
+		m[strings.Clone(key)] = s
+	}
+	return s
 }

@@ -1,9 +1,7 @@
 package ops
 
 import (
-	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,23 +67,9 @@ func newValueVec(name, help string, labels []string, kind prometheus.ValueType) 
 }
 
 func (v *valueVec) get(values []string) *valueSeries {
-	if len(values) != v.labels {
-		panic(fmt.Sprintf("ops: %d label values for a metric of %d labels", len(values), v.labels))
-	}
-	key := strings.Join(values, "\xff")
-	v.mu.RLock()
-	s := v.series[key]
-	v.mu.RUnlock()
-	if s != nil {
-		return s
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if s = v.series[key]; s == nil {
-		s = &valueSeries{vec: v, values: cloneStrings(values)}
-		v.series[strings.Clone(key)] = s
-	}
-	return s
+	return seriesOf(&v.mu, v.series, v.labels, values, func(values []string) *valueSeries {
+		return &valueSeries{vec: v, values: values}
+	})
 }
 
 func (v *valueVec) collect(ch chan<- prometheus.Metric) {
