@@ -296,6 +296,7 @@ func (d *Daemon) login(ctx context.Context, end func(error)) {
 // turn runs one cycle and arranges the next. It runs on a goroutine that ends with it (the stack
 // a cycle grows, pages parsed, the referee, the store, is freed when it ends).
 func (d *Daemon) turn(ctx context.Context, end func(error)) {
+	start := d.o.Clock.Now()
 	busy, err := d.Cycle(ctx)
 	if ctx.Err() != nil {
 		d.log.Info().Msg("shutting down")
@@ -306,7 +307,7 @@ func (d *Daemon) turn(ctx context.Context, end func(error)) {
 		end(d.stop(err))
 		return
 	}
-	wait := d.interval(busy)
+	wait := d.intervalFrom(busy, start)
 	if err != nil {
 		wait = max(wait, d.backoff())
 	} else {
@@ -390,7 +391,14 @@ func (d *Daemon) backoff() time.Duration {
 	return d.errBack
 }
 
-func (d *Daemon) interval(busy bool) time.Duration {
+func (d *Daemon) interval(busy bool) time.Duration { return d.intervalFrom(busy, time.Time{}) }
+
+// intervalFrom is the wait after a cycle that began at start (zero: now): the poll interval
+// counted from the cycle's start, not its end, so that a cycle that waited for the forum (a
+// reply's three requests at 1 request/s) does not push the next look back by as long — a move
+// posted meanwhile waits one interval at most — yet at least half the interval after its end; a
+// timed rule due sooner cuts it, as ever.
+func (d *Daemon) intervalFrom(busy bool, start time.Time) time.Duration {
 	if busy {
 		d.idle = 0
 	} else {
@@ -418,7 +426,14 @@ func (d *Daemon) interval(busy bool) time.Duration {
 	if private {
 		idle = 0 // the inbox on the clock: no idle back-off (inboxDue)
 	}
-	return d.o.Poll.Interval(now, idle, expecting, next)
+	wait := d.o.Poll.Interval(now, idle, expecting, time.Time{})
+	if took := now.Sub(start); !start.IsZero() && took > 0 {
+		wait = max(wait-took, wait/2)
+	}
+	if !next.IsZero() {
+		wait = min(wait, max(next.Sub(now), 0))
+	}
+	return wait
 }
 
 func (d *Daemon) clockOr(now time.Time) time.Time {
