@@ -391,8 +391,6 @@ func (d *Daemon) backoff() time.Duration {
 	return d.errBack
 }
 
-func (d *Daemon) interval(busy bool) time.Duration { return d.intervalFrom(busy, time.Time{}) }
-
 // intervalFrom is the wait after a cycle that began at start (zero: now): the poll interval
 // counted from the cycle's start, not its end, so that a cycle that waited for the forum (a
 // reply's three requests at 1 request/s) does not push the next look back by as long — a move

@@ -51,7 +51,7 @@ func TestFloodWaitKeepsJudging(t *testing.T) {
 	if len(texts) != 3 || !strings.Contains(texts[2], "н2: O2 → N3") {
 		t.Fatalf("replies after the wait: %d\n%s", len(texts), strings.Join(texts, "\n---\n"))
 	}
-	if w := r.d.interval(false); w > 61*time.Second {
+	if w := r.d.intervalFrom(false, time.Time{}); w > 61*time.Second {
 		t.Fatalf("interval %v", w)
 	}
 }

@@ -19,14 +19,14 @@ func TestInboxPolledOnTheClock(t *testing.T) {
 	quiet := func(n int) time.Duration {
 		var wait time.Duration
 		for range n {
-			wait = r.d.interval(busy)
+			wait = r.d.intervalFrom(busy, time.Time{})
 			r.clock.Advance(wait)
 			var err error
 			if busy, err = r.d.Cycle(r.ctx); err != nil {
 				t.Fatal(err)
 			}
 		}
-		return r.d.interval(busy)
+		return r.d.intervalFrom(busy, time.Time{})
 	}
 	if wait := quiet(12); wait <= floor {
 		t.Fatalf("no private message expected: the wait after 12 quiet polls is %s, want the idle back-off", wait)

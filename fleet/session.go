@@ -295,15 +295,14 @@ type section struct {
 	at      time.Time
 	seq     uint64 // reads of the list so far (a look is fresh for a game that has not used it)
 	heads   map[string]forum.ThreadHead
-	// own counts the bot's own new posts in the section since board was taken, ownThread the
-	// thread of the latest: an index that differs from board by exactly these shows nothing a
+	// ownIn counts the bot's own new posts in the section since board was taken, by thread
+	// (ownLocked: their sum), ownThread the thread of the latest: an index that differs from board by exactly these shows nothing a
 	// player wrote, and the list is not read for it.
 	// It is counted before the post goes out (a count too low costs a read, one too high could
 	// hide a player's post) and taken back when it failed or merged, unless the list was read
 	// meanwhile (ownGen: the list reads so far reset it).
-	own       int
+	ownIn     map[string]int
 	ownThread string
-	ownIn     map[string]int // own by thread
 	// named is the thread whose head the board index named (onePostLocked) until its game's
 	// read refines it.
 	named string
@@ -325,7 +324,6 @@ func (s *section) spilled() uint64 {
 func (s *section) posting(thread string) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.own++
 	s.ownThread = thread
 	if s.ownIn == nil {
 		s.ownIn = map[string]int{}
@@ -337,13 +335,19 @@ func (s *section) posting(thread string) uint64 {
 // unposted takes back a posting whose post failed or merged into the bot's previous one.
 func (s *section) unposted(seq uint64, thread string) {
 	s.mu.Lock()
-	if s.seq == seq && s.own > 0 {
-		s.own--
-		if s.ownIn[thread] > 0 {
-			s.ownIn[thread]--
-		}
+	if s.seq == seq && s.ownIn[thread] > 0 {
+		s.ownIn[thread]--
 	}
 	s.mu.Unlock()
+}
+
+// ownLocked is the bot's own new posts in the section since board was taken.
+func (s *section) ownLocked() int {
+	n := 0
+	for _, k := range s.ownIn {
+		n += k
+	}
+	return n
 }
 
 // ownHeadsLocked is the list's heads with the bot's own posts since it was read (ownIn) added:
@@ -375,7 +379,8 @@ func (s *section) ownOnly(h forum.SectionHead) bool {
 
 func (s *section) ownOnlyLocked(h forum.SectionHead) bool {
 	b := s.board
-	return s.indexed && s.own > 0 && b.Posts >= 0 && h.Posts-b.Posts == s.own && h.Threads == b.Threads &&
+	own := s.ownLocked()
+	return s.indexed && own > 0 && b.Posts >= 0 && h.Posts-b.Posts == own && h.Threads == b.Threads &&
 		s.session.own(h.LastPoster) && (h.LastThread == "" || h.LastThread == s.ownThread)
 }
 
@@ -390,7 +395,7 @@ func (s *section) onePostLocked(h forum.SectionHead, indexed bool, now time.Time
 		return "", false
 	}
 	_, game := s.games[h.LastThread]
-	ok = b.Posts >= 0 && s.own == 0 && h.Posts-b.Posts == 1 && h.Threads == b.Threads && game &&
+	ok = b.Posts >= 0 && s.ownLocked() == 0 && h.Posts-b.Posts == 1 && h.Threads == b.Threads && game &&
 		h.LastPoster != "" && !s.session.own(h.LastPoster)
 	return h.LastThread, ok
 }
@@ -455,7 +460,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 			// known), so that their games' cursors take them: a restart before the next list
 			// read then finds those threads unchanged, not a thread to read each.
 			s.heads = s.ownHeadsLocked(bh.LastPoster)
-			s.board, s.own, s.ownIn = bh, 0, nil
+			s.board, s.ownIn = bh, nil
 			s.seq++
 		}
 		// The board index tells: the list stands while the section's counts did not move.
@@ -477,7 +482,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 			heads[th] = forum.ThreadHead{ID: th, Replies: -1, LastPoster: bh.LastPoster, Section: s.id}
 			s.named = th
 		}
-		s.heads, s.board, s.own, s.ownIn = heads, bh, 0, nil
+		s.heads, s.board, s.ownIn = heads, bh, nil
 		s.seq++
 		seen.list = s.seq
 		s.mu.Unlock()
@@ -524,7 +529,7 @@ func (s *section) look(ctx context.Context, r forum.SectionReader, caller string
 		}
 	}
 	s.at, s.heads, s.named = now, heads, ""
-	s.board, s.indexed, s.own, s.ownIn = bh, indexed, 0, nil
+	s.board, s.indexed, s.ownIn = bh, indexed, nil
 	s.seq++
 	if spill {
 		s.spill = s.seq

@@ -2,6 +2,8 @@ package ops
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -57,10 +59,7 @@ func (h *HistogramVec) Describe(ch chan<- *prometheus.Desc) { ch <- h.desc }
 // Collect is prometheus.Collector's: each series as a constant histogram of cumulative buckets.
 func (h *HistogramVec) Collect(ch chan<- prometheus.Metric) {
 	h.mu.RLock()
-	all := make([]*histSeries, 0, len(h.series))
-	for _, s := range h.series {
-		all = append(all, s)
-	}
+	all := slices.Collect(maps.Values(h.series))
 	h.mu.RUnlock()
 	for _, s := range all {
 		s.mu.Lock()

@@ -1,7 +1,9 @@
 package ops
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -74,10 +76,7 @@ func (v *valueVec) get(values []string) *valueSeries {
 
 func (v *valueVec) collect(ch chan<- prometheus.Metric) {
 	v.mu.RLock()
-	all := make([]*valueSeries, 0, len(v.series))
-	for _, s := range v.series {
-		all = append(all, s)
-	}
+	all := slices.Collect(maps.Values(v.series))
 	v.mu.RUnlock()
 	for _, s := range all {
 		ch <- s.metric()

@@ -6,8 +6,8 @@ package resident
 import (
 	"context"
 	"runtime"
-	"strings"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 

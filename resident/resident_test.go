@@ -22,7 +22,9 @@ func TestTune(t *testing.T) {
 		t.Errorf("GODEBUG unset: the heap is sampled every %d bytes, want not at all", runtime.MemProfileRate)
 	}
 	runtime.MemProfileRate = 4096
-	Tune(func(k string) string { return map[string]string{"GOGC": "100", "GODEBUG": "madvdontneed=1,memprofilerate=4096"}[k] })
+	Tune(func(k string) string {
+		return map[string]string{"GOGC": "100", "GODEBUG": "madvdontneed=1,memprofilerate=4096"}[k]
+	})
 	if runtime.MemProfileRate != 4096 {
 		t.Errorf("GODEBUG=memprofilerate=4096: the rate was changed to %d", runtime.MemProfileRate)
 	}
