@@ -183,17 +183,7 @@ func TestClusterTakeover(t *testing.T) {
 	}
 	c.stopAll()
 	got := w.result(t) // every marker once on the board
-	for i, g := range w.games {
-		if a, b := strings.Join(want[i].thread, "\n===\n"), strings.Join(got[i].thread, "\n===\n"); a != b {
-			t.Errorf("%s's thread differs from a single daemon's run:\n--- want\n%s\n--- got\n%s", g.id, a, b)
-		}
-		if a, b := strings.Join(want[i].pms, "\n===\n"), strings.Join(got[i].pms, "\n===\n"); a != b {
-			t.Errorf("%s's private messages differ:\n--- want\n%s\n--- got\n%s", g.id, a, b)
-		}
-		if want[i].snapshot != got[i].snapshot {
-			t.Errorf("%s's final state differs:\nwant %s\ngot  %s", g.id, want[i].snapshot, got[i].snapshot)
-		}
-	}
+	w.compare(t, "cluster", want, got)
 }
 
 // cluster is the three daemon processes of TestClusterTakeover.

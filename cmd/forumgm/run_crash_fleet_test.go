@@ -545,16 +545,40 @@ func (w *fleetWorld) result(t *testing.T) []crashResult {
 func (w *fleetWorld) compare(t *testing.T, what string, want, got []crashResult) {
 	t.Helper()
 	for i, g := range w.games {
-		if a, b := strings.Join(want[i].thread, "\n===\n"), strings.Join(got[i].thread, "\n===\n"); a != b {
-			t.Errorf("%s: %s's thread differs from the uninterrupted run's:\n--- want\n%s\n--- got\n%s", what, g.id, a, b)
+		if d := firstDiff(want[i].thread, got[i].thread); d != "" {
+			t.Errorf("%s: %s's thread differs from the uninterrupted run's: %s", what, g.id, d)
 		}
-		if a, b := strings.Join(want[i].pms, "\n===\n"), strings.Join(got[i].pms, "\n===\n"); a != b {
-			t.Errorf("%s: %s's private messages differ from the uninterrupted run's:\n--- want\n%s\n--- got\n%s", what, g.id, a, b)
+		if d := firstDiff(want[i].pms, got[i].pms); d != "" {
+			t.Errorf("%s: %s's private messages differ from the uninterrupted run's: %s", what, g.id, d)
 		}
 		if want[i].snapshot != got[i].snapshot {
 			t.Errorf("%s: %s's final state differs:\nwant %s\ngot  %s", what, g.id, want[i].snapshot, got[i].snapshot)
 		}
 	}
+}
+
+// firstDiff says where got first differs from want, showing only the posts around it (a whole
+// thread in a CI log hides the difference); "" when they are equal.
+func firstDiff(want, got []string) string {
+	k := 0
+	for k < len(want) && k < len(got) && want[k] == got[k] {
+		k++
+	}
+	if k == len(want) && k == len(got) {
+		return ""
+	}
+	at := func(s []string, i int) string {
+		if i >= len(s) {
+			return "(none)"
+		}
+		return s[i]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d posts wanted, %d got; the first %d alike", len(want), len(got), k)
+	for i := k; i < k+2 && (i < len(want) || i < len(got)); i++ {
+		fmt.Fprintf(&b, "\n--- want #%d\n%s\n--- got #%d\n%s", i+1, at(want, i), i+1, at(got, i))
+	}
+	return b.String()
 }
 
 // to picks the private messages to player u (each is "u: text").
