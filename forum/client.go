@@ -27,8 +27,10 @@ import (
 // maxPage is the largest page read: a larger answer is refused (ErrTooLarge).
 const maxPage = 16 << 20
 
-// defaultBurst is the requests a host's scheduler lets out at once after a quiet spell.
-const defaultBurst = 2
+// defaultBurst is the requests a host's scheduler lets out at once after a quiet spell, and (at
+// the default rate of 1 a second) the most it lets out in any second: a move's three requests (the
+// probe that sees it, its page, the post) go out together.
+const defaultBurst = 3
 
 // defaultUserAgent identifies forumgm to forum operators.
 const defaultUserAgent = "forumgm/0.1 (play-by-post game master bot; +https://github.com/forumgm)"
@@ -38,7 +40,7 @@ type ClientConfig struct {
 	UserAgent  string        // defaultUserAgent
 	Timeout    time.Duration // per request, 30s
 	Rate       rate.Limit    // requests per second per host, 1
-	Burst      int           // 2
+	Burst      int           // 3
 	MaxRetries int           // retries of an idempotent request (GET) on network errors, 5xx and 429; 3
 	BaseDelay  time.Duration // first backoff, 1s; doubled each retry, with jitter
 	// Sleep waits for d or until ctx ends (tests inject a fast one). Default: a timer.

@@ -163,6 +163,14 @@ func TestConfigRate(t *testing.T) {
 			t.Errorf("rate %q: %v, want %v", v, got, want)
 		}
 	}
+	for v, want := range map[string]int{"": 0, "2": 2, "1.5": 0, "-1": 0, "many": 0} {
+		if got := (Config{Extra: map[string]string{"burst": v}}).Burst(); got != want {
+			t.Errorf("burst %q: %v, want %v", v, got, want)
+		}
+	}
+	if got := NewClient((Config{Extra: map[string]string{"burst": "2"}}).ClientConfig()).cfg.Burst; got != 2 {
+		t.Errorf("a client of burst 2 has burst %d", got)
+	}
 }
 
 func TestSleep(t *testing.T) {

@@ -329,7 +329,16 @@ type Config struct {
 // ClientConfig is the polite client a dialect builds for this config: its User-Agent, rate and
 // shared limits.
 func (c Config) ClientConfig() ClientConfig {
-	return ClientConfig{UserAgent: c.UserAgent, Rate: c.Rate(), Limits: c.Limits, Slow: c.Slow}
+	return ClientConfig{UserAgent: c.UserAgent, Rate: c.Rate(), Burst: c.Burst(), Limits: c.Limits, Slow: c.Slow}
+}
+
+// Burst is the most requests per host the config lets out at once, and in any second while the
+// rate is below it: Extra["burst"] (a positive whole number), else 0, the client's default (3).
+func (c Config) Burst() int {
+	if v, err := strconv.Atoi(c.Extra["burst"]); err == nil && v > 0 {
+		return v
+	}
+	return 0
 }
 
 // Rate is the request rate per host the config asks for: Extra["rate"] in requests per second

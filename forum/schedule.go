@@ -80,7 +80,9 @@ type SchedulerOptions struct {
 // Scheduler paces the requests to one forum host: one rate (a token bucket of the host's rate and
 // burst) shared by every game and account on it, served most urgent class first, first come first
 // served within a class. The background class goes out only while no other request waits, and
-// within its own share of the rate.
+// within its own share of the rate. Where the rate is below the burst (1 request a second,
+// bursts of 3 by default), no second holds more than burst requests: the bucket alone would let
+// a fourth out a second after a burst of three.
 type Scheduler struct {
 	host  string
 	rate  float64
@@ -93,7 +95,13 @@ type Scheduler struct {
 	last   time.Time
 	queue  [NumClasses][]*waiter
 	sent   [NumClasses]int64 // requests let through, by class
+	recent []time.Time       // when the last burst requests went out, oldest first (nil: no cap a second)
 }
+
+// politeWindow is the second in which a scheduler whose rate is below its burst lets out no
+// more than burst requests, with a margin for the requests' way to the forum (a forum that counts
+// them in any closed second must not see one more).
+const politeWindow = time.Second + 20*time.Millisecond
 
 type waiter struct {
 	ready bool
@@ -114,6 +122,9 @@ func newScheduler(host string, r rate.Limit, burst int, o SchedulerOptions) *Sch
 		burst = defaultBurst
 	}
 	s := &Scheduler{host: host, rate: float64(r), burst: float64(burst), o: o, tokens: float64(burst), bg: 1}
+	if float64(r) < float64(burst) {
+		s.recent = make([]time.Time, 0, burst)
+	}
 	s.last = o.Now()
 	return s
 }
@@ -164,10 +175,10 @@ func (s *Scheduler) Admit(ctx context.Context) (context.Context, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.refill()
-	if s.head() >= 0 || s.tokens < 1 || s.bg < 1 {
+	if s.head() >= 0 || s.tokens < 1 || s.bg < 1 || s.windowWait() > 0 {
 		return ctx, false
 	}
-	s.tokens--
+	s.took()
 	s.bg--
 	s.sent[ClassBackground]++
 	if s.o.Waited != nil {
@@ -216,7 +227,7 @@ func (s *Scheduler) grant() {
 		return
 	}
 	s.refill()
-	for s.tokens >= 1 {
+	for s.tokens >= 1 && s.windowWait() == 0 {
 		c := s.head()
 		if c < 0 {
 			return
@@ -227,12 +238,33 @@ func (s *Scheduler) grant() {
 			}
 			s.bg--
 		}
-		s.tokens--
+		s.took()
 		w := s.queue[c][0]
 		s.queue[c] = s.queue[c][1:]
 		s.queued(c)
 		s.let(c, w)
 	}
+}
+
+// took spends a token on a request going out now; s.mu is held.
+func (s *Scheduler) took() {
+	s.tokens--
+	if s.recent == nil {
+		return
+	}
+	if len(s.recent) == cap(s.recent) {
+		s.recent = append(s.recent[:0], s.recent[1:]...)
+	}
+	s.recent = append(s.recent, s.last)
+}
+
+// windowWait is how long until one more request may go out without putting more than burst
+// requests in one politeWindow (0: now); s.mu is held and s.last is now.
+func (s *Scheduler) windowWait() time.Duration {
+	if s.recent == nil || len(s.recent) < cap(s.recent) {
+		return 0
+	}
+	return max(0, s.recent[0].Add(politeWindow).Sub(s.last))
 }
 
 // head is the most urgent class with a waiter (-1: none).
@@ -259,7 +291,7 @@ func (s *Scheduler) next() time.Duration {
 	if s.head() == ClassBackground {
 		need = max(need, (1-s.bg)/(s.rate*s.o.BackgroundShare))
 	}
-	return max(time.Duration(need*float64(time.Second)), time.Millisecond)
+	return max(time.Duration(need*float64(time.Second)), s.windowWait(), time.Millisecond)
 }
 
 // drop removes a waiter that gave up; s.mu is held.

@@ -191,3 +191,41 @@ func TestSchedulerAdmit(t *testing.T) {
 		t.Fatal("no background request admitted once its share came back")
 	}
 }
+
+// At 1 request a second with bursts of three, a quiet scheduler lets three requests out at once
+// (a move's probe, page and post) and never more than three in any second, nor more than the rate
+// over time.
+func TestSchedulerThreeInAnySecond(t *testing.T) {
+	ctx := context.Background()
+	clk := testkit.NewClock(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
+	s := NewHostLimits(SchedulerOptions{Now: clk.Now, Sleep: clk.Sleep}).Host("h", 1, 3)
+	t0 := clk.Now()
+	var at []time.Duration
+	send := func(n int, c Class) {
+		for range n {
+			if err := s.Wait(WithClass(ctx, c)); err != nil {
+				t.Fatal(err)
+			}
+			at = append(at, clk.Now().Sub(t0))
+		}
+	}
+	send(10, ClassReply)
+	clk.Advance(1500 * time.Millisecond) // a token and a half earned
+	send(4, ClassPoll)
+	for i := range 3 {
+		if at[i] != 0 {
+			t.Fatalf("request %d of a quiet scheduler waited %v", i+1, at[i])
+		}
+	}
+	for i := 3; i < len(at); i++ {
+		if d := at[i] - at[i-3]; d <= time.Second {
+			t.Errorf("requests %d–%d within %v: four in one second (%v)", i-2, i+1, d, at)
+		}
+	}
+	if d := at[9] - at[0]; d < 7*time.Second || d > 7100*time.Millisecond {
+		t.Errorf("ten requests took %v, want 7 s (three at once, then one a second)", d)
+	}
+	if at[10] != at[9]+1500*time.Millisecond {
+		t.Errorf("after a pause the first request waited %v", at[10]-at[9]-1500*time.Millisecond)
+	}
+}
