@@ -12,6 +12,7 @@ import (
 	"net/http/cookiejar"
 	"net/textproto"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,7 +178,7 @@ func (c *Client) limiter(host string) *Scheduler {
 // Get fetches a page, following redirects. It sends the validators of the last answer for the
 // same URL; a 304 gives back the cached page with NotModified set.
 func (c *Client) Get(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", true, nil)
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", reqOpts{follow: true})
 }
 
 // Send makes a request with headers of its own on top of the client's (a JSON API's key, a CSRF
@@ -185,13 +186,23 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Page, error) {
 // other method never is: like PostForm, an answer that leaves its outcome unknown is an
 // *ambiguousError. Conditional GETs work as for Get.
 func (c *Client) Send(ctx context.Context, method, rawURL string, body []byte, contentType string, header http.Header) (*Page, error) {
-	return c.do(ctx, method, rawURL, body, contentType, true, header)
+	return c.do(ctx, method, rawURL, body, contentType, reqOpts{follow: true, header: header})
 }
 
 // GetNoRedirect fetches a page without following a redirect (to read a Location header: an idle
-// probe), with only the headers such a request needs: no list of page types (Accept: */*).
-func (c *Client) GetNoRedirect(ctx context.Context, rawURL string) (*Page, error) {
-	return c.do(ctx, http.MethodGet, rawURL, nil, "", false, probeHeader)
+// probe), with only the headers such a request needs: no list of page types (Accept: */*), and,
+// when cookies names some, only those of the client's cookies (the session's; not the board's
+// cookies of last visits, login attempts and the like); a name matches a cookie whose name ends
+// with it (a board's cookie prefix). Cookies the answer sets are kept as usual.
+func (c *Client) GetNoRedirect(ctx context.Context, rawURL string, cookies ...string) (*Page, error) {
+	return c.do(ctx, http.MethodGet, rawURL, nil, "", reqOpts{header: probeHeader, cookies: cookies})
+}
+
+// reqOpts are a request's ways beyond its method, URL and body.
+type reqOpts struct {
+	follow  bool        // follow redirects
+	header  http.Header // on top of the client's headers (an empty value removes one)
+	cookies []string    // send only the jar's cookies whose names end with one of these (nil: all)
 }
 
 // probeHeader trims an idle probe's request (a redirect's answer has no body to negotiate).
@@ -207,7 +218,7 @@ func (c *Client) PostForm(ctx context.Context, rawURL string, form url.Values, b
 	if err != nil {
 		return nil, err
 	}
-	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", true, nil)
+	return c.do(ctx, http.MethodPost, rawURL, []byte(enc), "application/x-www-form-urlencoded", reqOpts{follow: true})
 }
 
 // FormFile is a file field of a multipart form.
@@ -232,7 +243,7 @@ func (c *Client) SendMultipart(ctx context.Context, rawURL string, form url.Valu
 	if err != nil {
 		return nil, err
 	}
-	return c.do(ctx, http.MethodPost, rawURL, body, ctype, true, header)
+	return c.do(ctx, http.MethodPost, rawURL, body, ctype, reqOpts{follow: true, header: header})
 }
 
 // multipartBody encodes form and files as multipart/form-data, the values in the board's charset.
@@ -297,7 +308,7 @@ func multipartBody(form url.Values, files []FormFile, boardCharset string) ([]by
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
 
-func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, follow bool, header http.Header) (*Page, error) {
+func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, ctype string, o reqOpts) (*Page, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("forum: bad URL %q: %w", rawURL, err)
@@ -316,7 +327,7 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 			}
 		}
 		t0 := time.Now()
-		page, retry, err := c.once(ctx, method, u, body, ctype, follow, header)
+		page, retry, err := c.once(ctx, method, u, body, ctype, o)
 		if took := time.Since(t0); c.cfg.Slow != nil && took >= c.cfg.SlowAfter && ctx.Err() == nil {
 			c.cfg.Slow(method, u.String(), took, err)
 		}
@@ -383,7 +394,7 @@ func retryAfter(p *Page) time.Duration {
 	return 0
 }
 
-func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, follow bool, header http.Header) (*Page, bool, error) {
+func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, o reqOpts) (*Page, bool, error) {
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, false, fmt.Errorf("forum: %s %s: %w", method, u, err)
@@ -395,7 +406,7 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
 	}
-	for k, vs := range header {
+	for k, vs := range o.header {
 		req.Header.Del(k)
 		for _, v := range vs {
 			req.Header.Add(k, v)
@@ -414,12 +425,27 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 		}
 	}
 	hc := c.http
-	if !follow {
+	if !o.follow || o.cookies != nil {
 		cp := *c.http
-		cp.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		if !o.follow {
+			cp.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		}
+		if o.cookies != nil {
+			cp.Jar = nil // the cookies named, by hand, and the answer's kept by hand below
+			for _, ck := range c.Jar.Cookies(u) {
+				if slices.ContainsFunc(o.cookies, func(n string) bool { return strings.HasSuffix(ck.Name, n) }) {
+					req.AddCookie(ck)
+				}
+			}
+		}
 		hc = &cp
 	}
 	resp, err := hc.Do(req)
+	if err == nil && o.cookies != nil {
+		if set := resp.Cookies(); len(set) > 0 {
+			c.Jar.SetCookies(resp.Request.URL, set)
+		}
+	}
 	if err != nil {
 		// A POST that may have reached the server is never retried: its outcome is unknown.
 		if !idempotent(method) {

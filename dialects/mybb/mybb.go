@@ -113,7 +113,7 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 		Relogin: f.relogin,
 		Seen:    f.keepQuickForm,
 		Probe: func(ctx context.Context, path string) (string, error) {
-			p, err := f.c.GetNoRedirect(ctx, f.abs(path))
+			p, err := f.c.GetNoRedirect(ctx, f.abs(path), sessionCookies...)
 			if err != nil || p.Status < 300 || p.Status > 399 {
 				return "", err
 			}
@@ -129,6 +129,11 @@ func New(cfg forum.Config, opts ...Option) (*Forum, error) {
 	}
 	return f, nil
 }
+
+// sessionCookies are the cookies that carry a MyBB session (the board's cookie prefix before
+// them): a probe sends only these, not mybb[lastvisit], mybb[lastactive] or loginattempts, which a
+// logged-in member's request does not need (issue 23: the probe's request trimmed).
+var sessionCookies = []string{"sid", "mybbuser"}
 
 // Capabilities: private messages, and MyBB's default maximum message length unless configured
 // (Extra["max_post_length"]); attachments of MyBB's default image types up to its default size

@@ -136,7 +136,7 @@ func (f *Forum) submitReply(ctx context.Context, tid string, form Form, charset 
 // probeLastPID asks the board for the thread's newest post without reading a page:
 // showthread.php?tid=T&action=lastpost answers 302 to …pid=P#pidP. "" when it cannot tell.
 func (f *Forum) probeLastPID(ctx context.Context, tid string) string {
-	p, err := f.c.GetNoRedirect(ctx, f.abs(lastPostPath(tid)))
+	p, err := f.c.GetNoRedirect(ctx, f.abs(lastPostPath(tid)), sessionCookies...)
 	if err != nil || p.Status < 300 || p.Status > 399 {
 		return ""
 	}
