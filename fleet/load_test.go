@@ -60,6 +60,7 @@ func BenchmarkFleetIdle(b *testing.B) {
 		b.ReportMetric(r.bytesPerGamePoll, "bytes/game_poll")
 		b.ReportMetric(r.requestsPerGamePoll, "requests/game_poll")
 		b.ReportMetric(r.byClass["background"], "background_requests")
+		b.ReportMetric(float64(r.perSecond), "most_requests_in_a_second")
 		if len(r.latencies) > 0 {
 			b.ReportMetric(r.p50.Seconds(), "reply_p50_s")
 			b.ReportMetric(r.p95.Seconds(), "reply_p95_s")
@@ -77,6 +78,7 @@ type loadResult struct {
 	warmup                                                                           time.Duration
 	goMem                                                                            string             // the Go runtime's view (/metrics)
 	byClass                                                                          map[string]float64 // requests let out in the measure, by scheduler class
+	perSecond                                                                        int                // the most requests the board got in any second (a closed one)
 }
 
 func (r loadResult) String() string {
@@ -90,9 +92,9 @@ func (r loadResult) String() string {
 		classes = append(classes, fmt.Sprintf("%s=%.0f", c, n))
 	}
 	sort.Strings(classes)
-	return fmt.Sprintf("cpu %.2f%% of 2 cores, rss %.1f MB (%.1f MB anonymous; Go: %s), %d requests (%.3f/s), %d bytes (%.0f bytes and %.4f requests per game poll), by path %s, by class %s; warm-up %s; p50 %s p95 %s over %d replies",
+	return fmt.Sprintf("cpu %.2f%% of 2 cores, rss %.1f MB (%.1f MB anonymous; Go: %s), %d requests (%.3f/s), %d bytes (%.0f bytes and %.4f requests per game poll), by path %s, by class %s; warm-up %s; p50 %s p95 %s over %d replies; at most %d requests in any second",
 		r.cpuPercent, r.rssMB, r.anonMB, r.goMem, r.requests, r.requestsPerSec, r.bytes, r.bytesPerGamePoll, r.requestsPerGamePoll,
-		strings.Join(paths, " "), strings.Join(classes, " "), r.warmup.Round(time.Second), r.p50, r.p95, len(r.latencies))
+		strings.Join(paths, " "), strings.Join(classes, " "), r.warmup.Round(time.Second), r.p50, r.p95, len(r.latencies), r.perSecond)
 }
 
 // saveProfile saves the daemon's pprof profile name (from its ops listener) to path.
@@ -173,6 +175,21 @@ type counting struct {
 	trace   bool // keep every request (traced)
 	traceMu sync.Mutex
 	traced  []tracedRequest
+	stamps  []time.Time // when each request came (traceMu)
+}
+
+// mostInASecond is the most requests that came within one second of each other (both ends in).
+func (c *counting) mostInASecond() int {
+	c.traceMu.Lock()
+	defer c.traceMu.Unlock()
+	most := 0
+	for i, j := 0, 0; j < len(c.stamps); j++ {
+		for c.stamps[j].Sub(c.stamps[i]) > time.Second {
+			i++
+		}
+		most = max(most, j-i+1)
+	}
+	return most
 }
 
 // tracedRequest is one request the board got: when, and what.
@@ -196,7 +213,7 @@ func (c *counting) reset() {
 	c.out.Store(0)
 	c.requests.Store(0)
 	c.traceMu.Lock()
-	c.traced = nil
+	c.traced, c.stamps = nil, nil
 	c.traceMu.Unlock()
 	for i := range c.paths {
 		c.paths[i].Store(0)
@@ -213,11 +230,13 @@ func (c *counting) wrap(h http.Handler) http.Handler {
 			}
 		}
 		c.paths[i].Add(1)
+		c.traceMu.Lock()
+		now := time.Now()
+		c.stamps = append(c.stamps, now)
 		if c.trace {
-			c.traceMu.Lock()
-			c.traced = append(c.traced, tracedRequest{at: time.Now(), what: r.Method + " " + r.URL.RequestURI()})
-			c.traceMu.Unlock()
+			c.traced = append(c.traced, tracedRequest{at: now, what: r.Method + " " + r.URL.RequestURI()})
 		}
+		c.traceMu.Unlock()
 		h.ServeHTTP(w, r)
 	})
 }
@@ -508,6 +527,7 @@ games:
 	}
 	r.requests = cl.requests.Load()
 	r.bytes = cl.in.Load() + cl.out.Load()
+	r.perSecond = cl.mostInASecond()
 	r.byPath = map[string]int64{}
 	for i, p := range append(countedPaths, "other") {
 		if n := cl.paths[i].Load(); n > 0 {
