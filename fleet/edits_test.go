@@ -1,82 +1,36 @@
 package fleet
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"forumgm/config"
 	"forumgm/daemon"
-	"forumgm/internal/testkit"
 	"forumgm/sandbox"
 	"forumgm/store"
 )
 
-// tickingClock is the test clock moving a millisecond at each reading, as a host's clock does
-// between two steps of a cycle (the test clock alone stands still within a cycle, and a game's
-// probe turn is always due on a clock that stands still).
-type tickingClock struct{ *testkit.Clock }
-
-func (c tickingClock) Now() time.Time { return c.Advance(time.Millisecond) }
-
 // markerRe finds the game's markers in a post's text (daemon.Mark, daemon.PartMarker).
 var markerRe = regexp.MustCompile(`fgm-cr-[0-9]+-[0-9a-f]+(?:-p[0-9]+)?`)
 
-// probeWorld is one Crusade game alone in its section of the sandbox, run by a fleet on a ticking
-// clock: its thread is probed in turns (MyBB's lastpost redirect, at most once per poll floor).
-// front, if set, stands between the bot and the board (a fault on the way back).
-type probeWorld struct {
-	ctx   context.Context
-	base  *testkit.Clock
-	board *sandbox.Server
-	st    *store.Store
-	d     *daemon.Daemon
-}
-
-const probeFloor = 5 * time.Second
-
-func newProbeWorld(t *testing.T, front func(http.Handler) http.Handler, tune func(*daemon.Options)) *probeWorld {
+// newProbeWorld is one Crusade game alone in its section of the sandbox, run by a fleet on a
+// ticking clock: its thread is probed in turns (MyBB's lastpost redirect, at most once per poll
+// floor). front, if set, stands between the bot and the board (a fault on the way back).
+func newProbeWorld(t *testing.T, front func(http.Handler) http.Handler, tune func(*daemon.Options)) *world {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	dir := t.TempDir()
-	msk, err := time.LoadLocation("Europe/Moscow")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := testkit.NewClock(time.Date(2026, 12, 2, 18, 0, 0, 0, msk))
-	var us []sandbox.User
-	for _, u := range []string{"gm-bot", "Джелу", "snovaya", "Moderator"} {
-		us = append(us, sandbox.User{Name: u, Password: "pw-" + u})
-	}
-	board, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Now: base.Now, Location: msk,
-		Forums: []sandbox.Forum{{FID: 10, Name: "Игры"}}, Users: us,
-		Threads:      []sandbox.Thread{{FID: 10, Subject: "Крестовый поход", Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Играем.", Time: base.Now().Add(-time.Hour)}}}},
-		FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { board.Close() })
-	h := board.Handler()
-	if front != nil {
-		h = front(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	c, err := config.Parse([]byte(fmt.Sprintf(`forums:
-  main: {url: %q, dialect: mybb, timezone: Europe/Moscow, bot: {username: gm-bot, password_env: FLEET_PROBE_PW}, extra: {rate: "1000"}}
-moderators: [Moderator]
-poll: {floor: %s, ceiling: 10m}
-store: {path: %s}
-games:
-  - id: cr
+	start := time.Date(2026, 12, 2, 18, 0, 0, 0, moscow(t))
+	return newWorld(t, worldOptions{
+		start: start,
+		users: []string{"gm-bot", "Джелу", "snovaya", "Moderator"},
+		threads: []sandbox.Thread{{FID: 10, Subject: "Крестовый поход",
+			Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Играем.", Time: start.Add(-time.Hour)}}}},
+		games: 1,
+		entry: func(int) string {
+			return `  - id: cr
     kind: crusade
     forum: main
     thread: "1"
@@ -84,38 +38,10 @@ games:
     timezone: Europe/Moscow
     start: "2026-12-02T18:00:00+03:00"
     roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}]
-`, srv.URL+"/", probeFloor, filepath.Join(dir, "forumgm.db"))))
-	if err == nil {
-		err = c.Validate(known)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("FLEET_PROBE_PW", "pw-gm-bot")
-	st, err := store.Open(ctx, filepath.Join(dir, "forumgm.db"), store.WithClock(base.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	fl, err := New(Options{Store: st, Clock: tickingClock{base}, Tune: tune})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fl.Prepare(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	games := fl.Games()
-	if len(games) != 1 {
-		t.Fatalf("%d games", len(games))
-	}
-	return &probeWorld{ctx: ctx, base: base, board: board, st: st, d: games[0].Daemon}
-}
-
-func (w *probeWorld) cycle(t *testing.T) {
-	t.Helper()
-	if _, err := w.d.Cycle(w.ctx); err != nil {
-		t.Fatal(err)
-	}
+`
+		},
+		ticking: true, front: front, tune: tune,
+	})
 }
 
 // TestRescanOutsideTheProbeTurn: a move judged, then edited on the board. The game's pass over
@@ -127,15 +53,15 @@ func TestRescanOutsideTheProbeTurn(t *testing.T) {
 	const pass = time.Hour
 	w := newProbeWorld(t, nil, func(o *daemon.Options) { o.Rescan = pass })
 	// The first cycle fixes the pass's moment: the game's own share of the interval later.
-	first := w.base.Now()
+	first := w.clock.Now()
 	w.cycle(t)
 	passAt := first.Add(pass - daemon.Spread("cr", pass))
-	w.base.Set(first.Add(5 * time.Minute))
+	w.clock.Set(first.Add(5 * time.Minute))
 	pid, _, err := w.board.Reply(w.ctx, "Джелу", 1, "1-й ход крестоносца к1 на K16")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.base.Advance(probeFloor)
+	w.clock.Advance(pollFloor)
 	w.cycle(t)
 	if rec, ok, err := w.st.SeenPost(w.ctx, "cr", store.SourceThread, strconv.Itoa(pid)); err != nil || !ok || rec.Verdict != store.VerdictAccepted {
 		t.Fatalf("the move %d: %+v %v %v, want accepted", pid, rec, ok, err)
@@ -144,15 +70,15 @@ func TestRescanOutsideTheProbeTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The polls at the floor from well before the pass's moment until after it.
-	if passAt.Before(w.base.Now().Add(time.Minute)) {
+	if passAt.Before(w.clock.Now().Add(time.Minute)) {
 		passAt = passAt.Add(pass)
 	}
-	for w.base.Now().Before(passAt.Add(-2 * time.Minute)) {
-		w.base.Advance(time.Minute)
+	for w.clock.Now().Before(passAt.Add(-2 * time.Minute)) {
+		w.clock.Advance(time.Minute)
 		w.cycle(t)
 	}
-	for w.base.Now().Before(passAt.Add(time.Minute)) {
-		w.base.Advance(probeFloor)
+	for w.clock.Now().Before(passAt.Add(time.Minute)) {
+		w.clock.Advance(pollFloor)
 		w.cycle(t)
 	}
 	flags, err := w.st.OpenFlags(w.ctx, "cr")
@@ -189,7 +115,7 @@ func TestMarkerLookOutsideTheProbeTurn(t *testing.T) {
 	w.cycle(t) // the opening post
 	// Polls at the floor: each takes the probe turn its interval earned.
 	for range 12 {
-		w.base.Advance(probeFloor)
+		w.clock.Advance(pollFloor)
 		w.cycle(t)
 	}
 	armed.Store(true)
@@ -197,7 +123,7 @@ func TestMarkerLookOutsideTheProbeTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 6 {
-		w.base.Advance(probeFloor)
+		w.clock.Advance(pollFloor)
 		w.cycle(t)
 	}
 	if !lost.Load() {

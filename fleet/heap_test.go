@@ -45,10 +45,10 @@ func idleHeap(t *testing.T, games int, profile string) int64 {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	w := newWorld(t, games, func(i int) string {
+	w := newWorld(t, worldOptions{games: games, entry: func(i int) string {
 		return fmt.Sprintf(`  - {id: c%d, kind: crusade, forum: main, thread: "%d", section: "10", timezone: UTC, roster: [{name: Гарри, side: crusaders}, {name: Драко, side: saracens}], settings: {daily_question: false, board_required: false}}
 `, i+1, i+1)
-	})
+	}})
 	w.run(t, 30*time.Second) // every game's opening posted and read back
 	runtime.GC()
 	var after runtime.MemStats

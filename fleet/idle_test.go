@@ -1,43 +1,21 @@
 package fleet
 
 import (
-	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"forumgm/config"
 	"forumgm/daemon"
 	"forumgm/forum"
-	"forumgm/internal/testkit"
-	"forumgm/sandbox"
-	"forumgm/store"
 )
 
-// idleWorld is a fleet of Dragonball games in one section of the sandbox, read over real HTTP
-// through a listener that counts requests and bytes at the board, on the test clock. Its games'
-// loops are not started: step runs each game's cycle at its own offset of the poll floor, as the
-// loops do in the evening window (a game that expects private messages polls at the floor).
-type idleWorld struct {
-	ctx   context.Context
-	clock *testkit.Clock
-	board *sandbox.Server
-	count *counting
-	fleet *Fleet
-	floor time.Duration
-	next  map[string]time.Time
-}
-
-var idleUsers = []string{"gm-bot", "Гарри", "Рон", "Джинни", "Драко", "Крэбб", "Гойл", "Moderator"}
-
-func newIdleWorld(t *testing.T, games int) *idleWorld {
+// newIdleWorld is a fleet of games Dragonball games in one section of the sandbox, in the evening
+// window (its games' loops are not started: run steps them).
+func newIdleWorld(t *testing.T, games int) *world {
 	t.Helper()
-	return newWorld(t, games, func(i int) string {
+	return newWorld(t, worldOptions{games: games, entry: func(i int) string {
 		return fmt.Sprintf(`  - id: db%d
     kind: dragonball
     forum: main
@@ -50,102 +28,7 @@ func newIdleWorld(t *testing.T, games int) *idleWorld {
       - {name: Змеи, side: B, players: [Драко, Крэбб, Гойл], handler: Драко}
     settings: {deadline: "23:00", rounds: 2}
 `, i+1, i+1)
-	})
-}
-
-// newWorld is an idleWorld of games threads in one section whose config.yaml entries are
-// entry(0..games-1) (game i's thread is i+1).
-func newWorld(t *testing.T, games int, entry func(i int) string) *idleWorld {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	dir := t.TempDir()
-	msk, err := time.LoadLocation("Europe/Moscow")
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := testkit.NewClock(time.Date(2026, 12, 2, 19, 30, 0, 0, msk)) // the evening window
-	var users []sandbox.User
-	for _, u := range idleUsers {
-		users = append(users, sandbox.User{Name: u, Password: "pw-" + u})
-	}
-	var threads []sandbox.Thread
-	for i := range games {
-		threads = append(threads, sandbox.Thread{FID: 10, Subject: fmt.Sprintf("Драконий мяч %d", i+1),
-			Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Команды набраны, играем.", Time: clock.Now().Add(-2 * time.Hour)}}})
-	}
-	board, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Now: clock.Now, Location: msk,
-		Forums: []sandbox.Forum{{FID: 10, Name: "Игры"}}, Threads: threads, Users: users,
-		FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { board.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := &counting{Listener: ln}
-	srv := &http.Server{Handler: cl.wrap(board.Handler()), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(cl) }()
-	t.Cleanup(func() { srv.Close() })
-
-	var cfg strings.Builder
-	fmt.Fprintf(&cfg, `forums:
-  main: {url: %q, dialect: mybb, timezone: Europe/Moscow, bot: {username: gm-bot, password_env: FLEET_IDLE_PW}, extra: {rate: "1000"}}
-moderators: [Moderator]
-poll: {floor: 5s, ceiling: 10m}
-store: {path: %s}
-games:
-`, "http://"+ln.Addr().String()+"/", filepath.Join(dir, "forumgm.db"))
-	for i := range games {
-		cfg.WriteString(entry(i))
-	}
-	t.Setenv("FLEET_IDLE_PW", "pw-gm-bot")
-	c, err := config.Parse([]byte(cfg.String()))
-	if err == nil {
-		err = c.Validate(known)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, filepath.Join(dir, "forumgm.db"), store.WithClock(clock.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	fl, err := New(Options{Store: st, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fl.Prepare(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	w := &idleWorld{ctx: ctx, clock: clock, board: board, count: cl, fleet: fl, floor: 5 * time.Second, next: map[string]time.Time{}}
-	for _, g := range fl.Games() {
-		w.next[g.Config.Game.ID] = clock.Now().Add(daemon.Spread(g.Config.Game.ID, w.floor))
-	}
-	return w
-}
-
-// run moves the clock through d in steps of a tenth of a second, running each game's cycle when
-// its poll is due (every poll floor from its own offset).
-func (w *idleWorld) run(t *testing.T, d time.Duration) {
-	t.Helper()
-	end := w.clock.Now().Add(d)
-	for w.clock.Now().Before(end) {
-		for _, g := range w.fleet.Games() {
-			id := g.Config.Game.ID
-			if w.clock.Now().Before(w.next[id]) {
-				continue
-			}
-			if _, err := g.Daemon.Cycle(w.ctx); err != nil {
-				t.Fatalf("%s: %v", id, err)
-			}
-			w.next[id] = w.next[id].Add(w.floor)
-		}
-		w.clock.Advance(100 * time.Millisecond)
-	}
+	}})
 }
 
 // TestThreeIdleGamesCost: three Dragonball games in one section of the sandbox, in the evening
@@ -192,9 +75,9 @@ func TestThreeIdleGamesCost(t *testing.T) {
 	if err := w.board.SendPM(w.ctx, "Гарри", "gm-bot", "приказ", "Такт 1: 17 в2"); err != nil {
 		t.Fatal(err)
 	}
-	w.run(t, daemon.PMLookEvery+2*w.floor)
+	w.run(t, daemon.PMLookEvery+2*pollFloor)
 	if w.count.paths[2].Load() == before {
-		t.Fatalf("an order sent %s ago: the inbox was not read", daemon.PMLookEvery+2*w.floor)
+		t.Fatalf("an order sent %s ago: the inbox was not read", daemon.PMLookEvery+2*pollFloor)
 	}
 }
 

@@ -3,8 +3,6 @@ package fleet
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,29 +48,15 @@ func leasedTakeover(t *testing.T, engine string, games int) {
 		threads = append(threads, sandbox.Thread{FID: 10, Subject: fmt.Sprintf("Партия %d", i+1),
 			Posts: []sandbox.SeedPost{{Author: "Moderator", Message: "Набор в партию закрыт, играем."}}})
 	}
-	board, err := sandbox.New(ctx, sandbox.Options{DBPath: filepath.Join(dir, "board.db"), Location: time.UTC,
-		Forums: []sandbox.Forum{{FID: 10, Name: "Игры"}}, Threads: threads, FloodSeconds: -1, PMFloodSeconds: -1, MergeMinutes: -1,
-		Users: []sandbox.User{{Name: "gm-bot", Password: "bot-pw-123"}, {Name: "Moderator", Password: "m"},
-			{Name: "Джелу", Password: "p1"}, {Name: "snovaya", Password: "p2"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { board.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: board.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
-	t.Setenv("FLEET_BOT_PW", "bot-pw-123")
+	_, _, url := serveBoard(t, ctx, dir, boardOptions{users: []string{"gm-bot", "Moderator", "Джелу", "snovaya"}, threads: threads})
+	t.Setenv("FLEET_BOT_PW", "pw-gm-bot")
 	var y strings.Builder
 	fmt.Fprintf(&y, `forums:
-  main: {url: "http://%s/", dialect: mybb, timezone: UTC, bot: {username: gm-bot, password_env: FLEET_BOT_PW}}
+  main: {url: %q, dialect: mybb, timezone: UTC, bot: {username: gm-bot, password_env: FLEET_BOT_PW}}
 moderators: [Moderator]
 store: {path: forumgm.db}
 games:
-`, ln.Addr())
+`, url)
 	for i := range games {
 		fmt.Fprintf(&y, "  - {id: g%d, kind: crusade, forum: main, thread: \"%d\", timezone: UTC, roster: [{name: Джелу, side: crusaders}, {name: snovaya, side: saracens}], settings: {daily_question: false, board_required: false}}\n", i+1, i+1)
 	}

@@ -14,10 +14,10 @@ import (
 // between the cursor and the new page, and the new one).
 func TestOneGameReadsOnlyThePagesOfTheMove(t *testing.T) {
 	const perPage = 8 // the sandbox's
-	w := newWorld(t, 1, func(int) string {
+	w := newWorld(t, worldOptions{games: 1, entry: func(int) string {
 		return `  - {id: g1, kind: crusade, forum: main, thread: "1", section: "10", timezone: Europe/Moscow, roster: [{name: Гарри, side: crusaders}, {name: Драко, side: saracens}], settings: {daily_question: false, board_required: false}}
 `
-	})
+	}})
 	ctx, clock, board, cl := w.ctx, w.clock, w.board, w.count
 	cl.trace = true // (no request went out yet)
 	g := w.fleet.Games()[0]
