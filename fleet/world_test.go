@@ -88,9 +88,8 @@ type worldOptions struct {
 	start   time.Time        // the clock's first reading (zero: 19:30 Moscow, the evening window)
 	users   []string         // the board's users, the bot gm-bot and Moderator among them
 	threads []sandbox.Thread // the section's threads
-	games   int              // the games of config.yaml ...
+	games   int              // config.yaml's games: entry(0), ..., entry(games-1) (game i's thread i+1)
 	entry   func(i int) string
-	// ... whose entries under games: are entry(0..games-1), game i's thread i+1 by convention.
 	ticking bool                            // the fleet reads the clock through tickingClock (the board and the store do not)
 	front   func(http.Handler) http.Handler // if set, stands between the bot and the board
 	tune    func(*daemon.Options)           // the fleet's Tune
