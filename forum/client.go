@@ -315,19 +315,23 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 	}
 	delay := c.cfg.BaseDelay
 	for attempt := 0; ; attempt++ {
-		if err := c.limiter(u.Host).Wait(ctx); err != nil {
+		done, err := c.limiter(u.Host).Take(ctx)
+		if err != nil {
 			return nil, fmt.Errorf("forum: %s %s: %w", method, u, err)
 		}
 		if err := c.limits.Shared(ctx, u.Host, c.cfg.Rate); err != nil {
+			done()
 			return nil, fmt.Errorf("forum: %s %s: the shared request budget: %w", method, u, err)
 		}
 		if method != http.MethodGet {
 			if err := guardWrite(ctx); err != nil {
+				done()
 				return nil, fmt.Errorf("forum: %s %s: not sent: %w", method, u, err)
 			}
 		}
 		t0 := time.Now()
 		page, retry, err := c.once(ctx, method, u, body, ctype, o)
+		done() // the turn ends with the answer (the scheduler's cap a second counts from it)
 		if took := time.Since(t0); c.cfg.Slow != nil && took >= c.cfg.SlowAfter && ctx.Err() == nil {
 			c.cfg.Slow(method, u.String(), took, err)
 		}

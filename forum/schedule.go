@@ -95,7 +95,17 @@ type Scheduler struct {
 	last   time.Time
 	queue  [NumClasses][]*waiter
 	sent   [NumClasses]int64 // requests let through, by class
-	recent []time.Time       // when the last burst requests went out, oldest first (nil: no cap a second)
+	recent []*slot           // the requests that may still count in a second (nil: no cap a second)
+}
+
+// slot is a request let out, for the cap a second: until its answer came (open) it may reach the
+// forum at any moment; then at is when the answer came, after it reached the forum. (Counting
+// from the moment it was let out would not do: a request can reach the forum a good while after
+// its turn, behind a busy host's scheduler or a shared slot of the cluster, and land within one
+// second of three later ones.)
+type slot struct {
+	at   time.Time
+	open bool
 }
 
 // politeWindow is the second in which a scheduler whose rate is below its burst lets out no
@@ -105,6 +115,7 @@ const politeWindow = time.Second + 20*time.Millisecond
 
 type waiter struct {
 	ready bool
+	slot  *slot              // the turn's slot, once ready
 	wake  context.CancelFunc // cuts the waiter's sleep short (nil: not sleeping)
 }
 
@@ -123,17 +134,27 @@ func newScheduler(host string, r rate.Limit, burst int, o SchedulerOptions) *Sch
 	}
 	s := &Scheduler{host: host, rate: float64(r), burst: float64(burst), o: o, tokens: float64(burst), bg: 1}
 	if float64(r) < float64(burst) {
-		s.recent = make([]time.Time, 0, burst)
+		s.recent = []*slot{}
 	}
 	s.last = o.Now()
 	return s
 }
 
-// Wait blocks until a request of ctx's class (ClassOf) may go out, or ctx ends. A context from
-// Admit goes out at once, once.
+// Wait is Take for a request that counts as gone once let out (the answer not awaited).
 func (s *Scheduler) Wait(ctx context.Context) error {
-	if prepaid(ctx) {
-		return ctx.Err()
+	done, err := s.Take(ctx)
+	if err == nil {
+		done()
+	}
+	return err
+}
+
+// Take blocks until a request of ctx's class (ClassOf) may go out, or ctx ends; done, called
+// once the request's answer came (or it failed), ends the request's turn. A context from Admit
+// goes out at once, once.
+func (s *Scheduler) Take(ctx context.Context) (done func(), err error) {
+	if sl, ok := prepaid(ctx); ok {
+		return s.done(sl), ctx.Err()
 	}
 	c := ClassOf(ctx)
 	t0 := s.o.Now()
@@ -148,7 +169,7 @@ func (s *Scheduler) Wait(ctx context.Context) error {
 			if s.o.Waited != nil {
 				s.o.Waited(s.host, c, s.o.Now().Sub(t0))
 			}
-			return nil
+			return s.done(w.slot), nil
 		}
 		d := s.next()
 		sctx, cancel := context.WithCancel(ctx)
@@ -161,7 +182,27 @@ func (s *Scheduler) Wait(ctx context.Context) error {
 		if err := ctx.Err(); err != nil && !w.ready {
 			s.drop(c, w)
 			s.mu.Unlock()
-			return err
+			return nil, err
+		}
+	}
+}
+
+// done is the end of a turn whose slot is sl: the slot counts from now (the answer came after
+// the request reached the forum), and the waiters look again.
+func (s *Scheduler) done(sl *slot) func() {
+	return func() {
+		if sl == nil {
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !sl.open {
+			return
+		}
+		sl.open, sl.at = false, s.o.Now()
+		s.grant()
+		if c := s.head(); c >= 0 && s.queue[c][0].wake != nil {
+			s.queue[c][0].wake() // its sleep was reckoned while the slot was open
 		}
 	}
 }
@@ -178,23 +219,31 @@ func (s *Scheduler) Admit(ctx context.Context) (context.Context, bool) {
 	if s.head() >= 0 || s.tokens < 1 || s.bg < 1 || s.windowWait() > 0 {
 		return ctx, false
 	}
-	s.took()
+	turn := &prepaidTurn{slot: s.took()}
+	turn.unused.Store(true)
 	s.bg--
 	s.sent[ClassBackground]++
 	if s.o.Waited != nil {
 		s.o.Waited(s.host, ClassBackground, 0)
 	}
-	turn := new(atomic.Bool)
-	turn.Store(true)
 	return context.WithValue(WithClass(ctx, ClassBackground), prepaidKey{}, turn), true
 }
 
 type prepaidKey struct{}
 
-// prepaid reports (once) whether ctx carries a turn Admit took.
-func prepaid(ctx context.Context) bool {
-	t, ok := ctx.Value(prepaidKey{}).(*atomic.Bool)
-	return ok && t.CompareAndSwap(true, false)
+// prepaidTurn is a turn Admit took, for the first request on its context.
+type prepaidTurn struct {
+	unused atomic.Bool
+	slot   *slot
+}
+
+// prepaid reports (once) whether ctx carries a turn Admit took, and gives its slot.
+func prepaid(ctx context.Context) (*slot, bool) {
+	t, ok := ctx.Value(prepaidKey{}).(*prepaidTurn)
+	if !ok || !t.unused.CompareAndSwap(true, false) {
+		return nil, false
+	}
+	return t.slot, true
 }
 
 // Sent is how many requests of class c the scheduler let through.
@@ -238,33 +287,54 @@ func (s *Scheduler) grant() {
 			}
 			s.bg--
 		}
-		s.took()
 		w := s.queue[c][0]
+		w.slot = s.took()
 		s.queue[c] = s.queue[c][1:]
 		s.queued(c)
 		s.let(c, w)
 	}
 }
 
-// took spends a token on a request going out now; s.mu is held.
-func (s *Scheduler) took() {
+// took spends a token on a request going out now and gives its slot (nil: no cap a second);
+// s.mu is held.
+func (s *Scheduler) took() *slot {
 	s.tokens--
 	if s.recent == nil {
-		return
+		return nil
 	}
-	if len(s.recent) == cap(s.recent) {
-		s.recent = append(s.recent[:0], s.recent[1:]...)
-	}
-	s.recent = append(s.recent, s.last)
+	sl := &slot{at: s.last, open: true}
+	s.recent = append(s.recent, sl)
+	return sl
 }
 
 // windowWait is how long until one more request may go out without putting more than burst
-// requests in one politeWindow (0: now); s.mu is held and s.last is now.
+// requests in one politeWindow (0: now): the requests that may have reached the forum within the
+// last politeWindow (those still open, and those answered within it) must be fewer than burst.
+// s.mu is held and s.last is now.
 func (s *Scheduler) windowWait() time.Duration {
-	if s.recent == nil || len(s.recent) < cap(s.recent) {
+	if s.recent == nil {
 		return 0
 	}
-	return max(0, s.recent[0].Add(politeWindow).Sub(s.last))
+	since := s.last.Add(-politeWindow)
+	kept := s.recent[:0]
+	var first time.Time // the earliest answer still within the window
+	for _, sl := range s.recent {
+		if sl.open || sl.at.After(since) {
+			kept = append(kept, sl)
+			if !sl.open && (first.IsZero() || sl.at.Before(first)) {
+				first = sl.at
+			}
+		}
+	}
+	clear(s.recent[len(kept):])
+	s.recent = kept
+	if float64(len(kept)) < s.burst {
+		return 0
+	}
+	if first.IsZero() {
+		return politeWindow // all open: a look again when one is answered (done wakes the head)
+	}
+	return max(time.Millisecond, first.Add(politeWindow).Sub(s.last))
 }
 
 // head is the most urgent class with a waiter (-1: none).

@@ -229,3 +229,44 @@ func TestSchedulerThreeInAnySecond(t *testing.T) {
 		t.Errorf("after a pause the first request waited %v", at[10]-at[9]-1500*time.Millisecond)
 	}
 }
+
+// A request's turn in the cap a second lasts until its answer came: three requests still waiting
+// for their answers hold back a fourth however long ago they were let out (they may reach the
+// forum at any moment), and once answered they count from their answers.
+func TestSchedulerCountsARequestUntilItsAnswer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clk := testkit.NewStillClock(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
+	s := NewHostLimits(SchedulerOptions{Now: clk.Now, Sleep: clk.Sleep}).Host("h", 1, 3)
+	var dones []func()
+	for range 3 {
+		done, err := s.Take(WithClass(ctx, ClassReply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dones = append(dones, done)
+	}
+	fourth := goWait(t, ctx, s, ClassPoll)
+	queuedN(t, s, ClassPoll, 1)
+	notYet := func(what string) {
+		t.Helper()
+		select {
+		case <-fourth:
+			t.Fatalf("the fourth request went out %s", what)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	clk.Advance(2 * time.Second) // tokens enough; the three not answered
+	notYet("while three requests waited for their answers")
+	dones[0]()
+	dones[1]()
+	notYet("while one of the three waited for its answer and two were answered just now")
+	dones[2]()
+	clk.Advance(time.Second)
+	notYet("within a second of the three answers")
+	clk.Advance(30 * time.Millisecond)
+	if !gone(fourth) {
+		t.Fatal("the fourth request did not go out a second after the answers")
+	}
+	dones[0]() // a second call changes nothing
+}
