@@ -260,6 +260,10 @@ func (d *Daemon) Start(ctx context.Context, end func(error)) {
 // begin registers the game and logs in (the first step of the loop).
 func (d *Daemon) begin(ctx context.Context, end func(error)) {
 	if _, err := d.o.Store.EnsureGame(ctx, d.o.Game, d.o.Kind, d.o.GameConfig); err != nil {
+		if ctx.Err() != nil {
+			end(nil) // stopped while starting (given up, or its lease taken): not a failure
+			return
+		}
 		if stopsGame(err) {
 			end(d.stop(err))
 			return
