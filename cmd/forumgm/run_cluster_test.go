@@ -258,6 +258,8 @@ type cluster struct {
 	all  []*procOut // every process's output, killed ones too
 	pids []string   // "daemon I, pid P" of each of all
 	fast bool       // no politeness rate (FORUMGM_TEST_FAST_HTTP)
+	// logDir is where logs wrote the whole logs (FORUMGM_TEST_CLUSTER_LOGS), once it has.
+	logDir string
 }
 
 func (c *cluster) start(i int) {
@@ -306,13 +308,20 @@ func (c *cluster) logs() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if dir := os.Getenv("FORUMGM_TEST_CLUSTER_LOGS"); dir != "" {
-		// A folder of its own per run (-count=N keeps every failing run's logs).
+		// A folder of its own per run (-count=N keeps every failing run's logs), written again
+		// with all there is at each call.
 		_ = os.MkdirAll(dir, 0o755)
-		if run, err := os.MkdirTemp(dir, "run-"); err == nil {
-			for i, o := range c.all {
-				_ = os.WriteFile(fmt.Sprintf("%s/process-%d.log", run, i), []byte(o.String()), 0o644)
+		if c.logDir == "" {
+			if run, err := os.MkdirTemp(dir, "run-"); err == nil {
+				c.logDir = run
+				c.t.Logf("the daemons' whole logs are in %s", run)
 			}
-			c.t.Logf("the daemons' whole logs are in %s", run)
+		}
+		for i, o := range c.all {
+			if c.logDir == "" {
+				break
+			}
+			_ = os.WriteFile(fmt.Sprintf("%s/process-%d.log", c.logDir, i), []byte(o.String()), 0o644)
 		}
 	}
 	var b strings.Builder
