@@ -48,8 +48,10 @@ type Options struct {
 	SharedInbox bool
 	// Hold, if set, is asked right before anything is sent to the forum (a reply, a private
 	// message): an error (store.ErrLeaseLost: another daemon sharing the database runs the game
-	// now) sends nothing and ends the loop. Set by a fleet whose games are leased.
-	Hold func(ctx context.Context) error
+	// now) sends nothing and ends the loop; else it says how long the request may take to go out
+	// (forum.WriteGuard: a request held past it, the process paused, is not sent). Set by a
+	// fleet whose games are leased.
+	Hold forum.WriteGuard
 	// Settle is how moderators settle flags, as the notices tell it (commands, web UI address).
 	Settle store.Settle
 	// Start is when the game starts; zero: the first cycle's time.
@@ -258,6 +260,10 @@ func (d *Daemon) Start(ctx context.Context, end func(error)) {
 // begin registers the game and logs in (the first step of the loop).
 func (d *Daemon) begin(ctx context.Context, end func(error)) {
 	if _, err := d.o.Store.EnsureGame(ctx, d.o.Game, d.o.Kind, d.o.GameConfig); err != nil {
+		if ctx.Err() != nil {
+			end(nil) // stopped while starting (given up, or its lease taken): not a failure
+			return
+		}
 		if stopsGame(err) {
 			end(d.stop(err))
 			return

@@ -92,3 +92,18 @@ func TestLoginRetriedAtStartUp(t *testing.T) {
 		t.Fatalf("errors{kind=login} = %v", got)
 	}
 }
+
+// A game stopped while its loop is starting (a fleet gives the game up, or its lease went to
+// another daemon while this one was paused) ends quietly: the store call it was in fails only
+// because the loop was told to stop, which is not a game that stopped for good (the fleet ends
+// the process on those).
+func TestStoppedWhileStartingEndsQuietly(t *testing.T) {
+	start := time.Date(2026, 12, 1, 18, 0, 0, 0, msk)
+	r := newRig(t, start, fakeFactory)
+	ctx, cancel := context.WithCancel(r.ctx)
+	cancel()
+	d := r.newDaemon(t, fakeFactory)
+	if err := d.Run(ctx); err != nil {
+		t.Fatalf("Run of a game stopped before its first step ended with %v, want nil", err)
+	}
+}

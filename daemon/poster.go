@@ -422,7 +422,7 @@ func partFiles(parts []string, files []forum.Attachment) [][]forum.Attachment {
 // (headMerged). A private message has no forum id: the marker stands for it.
 func (d *Daemon) send(ctx context.Context, it store.OutboxRow, body string, files []forum.Attachment, first bool) (string, error) {
 	if d.o.Hold != nil {
-		if err := d.o.Hold(ctx); err != nil {
+		if _, err := d.o.Hold(ctx); err != nil {
 			return "", err // the game's lease is not ours (any more): nothing goes out
 		}
 		// And again right before the post itself goes out (after the form's read and the wait).

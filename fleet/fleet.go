@@ -285,7 +285,7 @@ func (f *Fleet) open(ctx context.Context, view *config.Config) (*Game, error) {
 	}
 	if f.o.Leases != nil {
 		game, margin := v.Game.ID, f.o.Leases.TTLOrDefault()/3
-		o.Hold = func(ctx context.Context) error { return f.o.Store.Holds(ctx, game, margin) }
+		o.Hold = func(ctx context.Context) (time.Duration, error) { return f.o.Store.Holds(ctx, game, margin) }
 	}
 	if f.o.Tune != nil {
 		f.o.Tune(&o)

@@ -203,6 +203,7 @@ type reqOpts struct {
 	follow  bool        // follow redirects
 	header  http.Header // on top of the client's headers (an empty value removes one)
 	cookies []string    // send only the jar's cookies whose names end with one of these (nil: all)
+	sendBy  time.Time   // a guarded write goes out only until then (zero: no guard; set by do)
 }
 
 // probeHeader trims an idle probe's request (a redirect's answer has no body to negotiate).
@@ -323,10 +324,15 @@ func (c *Client) do(ctx context.Context, method, rawURL string, body []byte, cty
 			done()
 			return nil, fmt.Errorf("forum: %s %s: the shared request budget: %w", method, u, err)
 		}
+		o.sendBy = time.Time{} // zero: no guard
 		if method != http.MethodGet {
-			if err := guardWrite(ctx); err != nil {
+			within, guarded, err := guardWrite(ctx)
+			if err != nil {
 				done()
 				return nil, fmt.Errorf("forum: %s %s: not sent: %w", method, u, err)
+			}
+			if guarded {
+				o.sendBy = time.Now().Add(within) // real time (monotonic), as the leases'
 			}
 		}
 		t0 := time.Now()
@@ -398,10 +404,19 @@ func retryAfter(p *Page) time.Duration {
 	return 0
 }
 
+// once makes one request. A guarded write (o.sendBy not zero) goes out only until o.sendBy: its
+// body is cut if the transport reads it later (sendByBody), and the request is then not sent.
 func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byte, ctype string, o reqOpts) (*Page, bool, error) {
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, false, fmt.Errorf("forum: %s %s: %w", method, u, err)
+	}
+	switch {
+	case o.sendBy.IsZero():
+	case len(body) > 0:
+		req.Body, req.GetBody = &sendByBody{r: bytes.NewReader(body), until: o.sendBy}, nil // ContentLength stays
+	case !time.Now().Before(o.sendBy):
+		return nil, false, fmt.Errorf("forum: %s %s: not sent: %w", method, u, errSendLate) // no body to cut
 	}
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
@@ -451,6 +466,9 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, body []byt
 		}
 	}
 	if err != nil {
+		if errors.Is(err, errSendLate) {
+			return nil, false, fmt.Errorf("forum: %s %s: not sent: %w", method, u, errSendLate)
+		}
 		// A POST that may have reached the server is never retried: its outcome is unknown.
 		if !idempotent(method) {
 			return nil, false, &ambiguousError{Method: method, URL: u.String(), Err: err}
@@ -562,24 +580,53 @@ func EncodeString(enc encoding.Encoding, s string) (string, error) {
 	return b.String(), nil
 }
 
+// errSendLate: a guarded write's time to send ran out before its body went out (the process was
+// paused or starved after its guard said yes); the forum got at most a cut request, which it
+// does not carry out.
+var errSendLate = errors.New("the time its write guard gave ran out before the request went out")
+
+// sendByBody is a guarded write's body: read (by the transport, as it writes the request) only
+// until its time to send; later the read fails and the transport drops the request unfinished.
+// The check is the last step before the bytes leave, so a process frozen after its guard's
+// answer (a SIGSTOP, a VM paused) sends nothing on waking once the guard's time has passed.
+type sendByBody struct {
+	r     *bytes.Reader
+	until time.Time
+}
+
+func (b *sendByBody) Read(p []byte) (int, error) {
+	if !time.Now().Before(b.until) {
+		return 0, errSendLate
+	}
+	return b.r.Read(p)
+}
+
+func (b *sendByBody) Close() error { return nil }
+
 // writeGuardKey carries a write guard in a context (WithWriteGuard).
 type writeGuardKey struct{}
+
+// WriteGuard is asked right before a write goes out: an error sends nothing; else it says how
+// long the write may still take to leave (real time: the rest of the caller's lease less its
+// margin).
+type WriteGuard func(context.Context) (time.Duration, error)
 
 // WithWriteGuard returns ctx whose writes (every request but a GET) first ask guard, right
 // before they go out (after the rate wait): an error sends nothing and is returned wrapped. A
 // daemon sharing its games with other daemons guards its posts with the game's lease, so one
 // paused past its lease (between deciding to post and posting) cannot post after another took
 // the game over.
-func WithWriteGuard(ctx context.Context, guard func(context.Context) error) context.Context {
+func WithWriteGuard(ctx context.Context, guard WriteGuard) context.Context {
 	if guard == nil {
 		return ctx
 	}
 	return context.WithValue(ctx, writeGuardKey{}, guard)
 }
 
-func guardWrite(ctx context.Context) error {
-	if g, ok := ctx.Value(writeGuardKey{}).(func(context.Context) error); ok {
-		return g(ctx)
+func guardWrite(ctx context.Context) (time.Duration, bool, error) {
+	if g, ok := ctx.Value(writeGuardKey{}).(WriteGuard); ok {
+		within, err := g(ctx)
+		return within, true, err
 	}
-	return nil
+	return 0, false, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -408,19 +409,22 @@ func (s *Store) Daemons(ctx context.Context, within time.Duration) ([]Daemon, er
 	return out, nil
 }
 
-// Holds reports nil when this store holds the game's lease with its token and at least margin
-// of it left, else an error wrapping ErrLeaseLost: the daemon asks right before sending anything
-// to the forum, so a daemon that was paused past its lease (or nearly so) sends nothing more.
-func (s *Store) Holds(ctx context.Context, game string, margin time.Duration) error {
+// Holds reports how long this store may still send for the game (the lease's time left less
+// margin) when it holds the game's lease with its token and at least margin of it left, else an
+// error wrapping ErrLeaseLost: the daemon asks right before sending anything to the forum, and the
+// request goes out within that time or not at all (forum.WriteGuard), so a daemon that was paused
+// past its lease (or nearly so) sends nothing more.
+func (s *Store) Holds(ctx context.Context, game string, margin time.Duration) (time.Duration, error) {
 	if s.lease == nil {
-		return nil
+		return time.Duration(math.MaxInt64), nil
 	}
 	until, err := s.checkLease(ctx, s.r, game, false)
 	if err != nil {
-		return fmt.Errorf("store: game %s: %w", game, err)
+		return 0, fmt.Errorf("store: game %s: %w", game, err)
 	}
-	if left := until.Sub(s.lease.now()); left < margin {
-		return fmt.Errorf("store: game %s: %w: %v of the lease left, %v needed to send (not renewed in time)", game, ErrLeaseLost, left.Round(time.Millisecond), margin)
+	left := until.Sub(s.lease.now())
+	if left < margin {
+		return 0, fmt.Errorf("store: game %s: %w: %v of the lease left, %v needed to send (not renewed in time)", game, ErrLeaseLost, left.Round(time.Millisecond), margin)
 	}
-	return nil
+	return left - margin, nil
 }

@@ -131,10 +131,15 @@ func TestRenewAllReportsLost(t *testing.T) {
 	if err != nil || len(lost) != 1 || lost[0] != "g2" {
 		t.Fatalf("lost %v, %v; want [g2]", lost, err)
 	}
-	if err := a.Holds(ctx, "g1", 500*time.Millisecond); err != nil {
-		t.Fatalf("g1 renewed: %v", err)
+	// Renewed for a second: with half a second kept back, half a second to send in.
+	if within, err := a.Holds(ctx, "g1", 500*time.Millisecond); err != nil || within != 500*time.Millisecond {
+		t.Fatalf("g1 renewed: %v to send, %v; want 500ms", within, err)
 	}
-	if err := a.Holds(ctx, "g2", 0); !errors.Is(err, ErrLeaseLost) {
+	clock.Advance(600 * time.Millisecond)
+	if _, err := a.Holds(ctx, "g1", 500*time.Millisecond); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("g1 with 400ms left: %v, want ErrLeaseLost (less than the margin)", err)
+	}
+	if _, err := a.Holds(ctx, "g2", 0); !errors.Is(err, ErrLeaseLost) {
 		t.Fatalf("g2: %v, want ErrLeaseLost", err)
 	}
 }
@@ -264,7 +269,7 @@ func TestAcquireFreeTakesOrphansAtOnce(t *testing.T) {
 		if l.Game != all[i] || l.Owner != "b" || l.Token != 2 || !l.Expires.Equal(clock.Now().Add(ttl)) {
 			t.Fatalf("lease %d: %+v, want %s, b's, token 2, until now+ttl", i, l, all[i])
 		}
-		if err := b.Holds(ctx, l.Game, ttl); err != nil {
+		if _, err := b.Holds(ctx, l.Game, ttl); err != nil {
 			t.Fatalf("b does not hold %s: %v", l.Game, err)
 		}
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -22,6 +24,13 @@ import (
 // clusterGames is how many games TestClusterTakeover shares between its three daemons; the
 // issue's figure (300) is `go test ./cmd/forumgm -run TestClusterTakeover -cluster.games=300`.
 var clusterGames = flag.Int("cluster.games", 24, "games of TestClusterTakeover")
+
+// clusterKills and clusterPauses make TestClusterTakeover harsher for a stress run
+// (`-cluster.kills=20 -cluster.pauses`): more kills, and every one a pause past the lease.
+var (
+	clusterKills  = flag.Int("cluster.kills", 6, "kills and pauses of TestClusterTakeover (at least 3)")
+	clusterPauses = flag.Bool("cluster.pauses", false, "TestClusterTakeover pauses (SIGSTOP) every victim rather than SIGKILLing it")
+)
 
 // clusterTTL is the lease of TestClusterTakeover's daemons.
 const clusterTTL = 3 * time.Second
@@ -116,17 +125,19 @@ func TestClusterTakeover(t *testing.T) {
 	var worst time.Duration
 	var takes []time.Duration // each kill's or pause's takeover
 	var taken []string        // "N games in D" for the log
+	finishedAt := 0           // kills when the games were all finished
+	var when []string         // each kill: when, which daemon, how (a failure's log names them)
 	took := func(owned []string, d time.Duration) {
 		takes = append(takes, d)
 		taken = append(taken, fmt.Sprintf("%d in %v", len(owned), d.Round(time.Millisecond)))
 		worst = max(worst, d)
 	}
-	finishedAt := 0 // kills when the games were all finished
-	for kills < 6 || !w.finished(t) {
+	total := max(*clusterKills, 3)
+	for kills < total || !w.finished(t) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the cluster did not finish the %d games in time (%d kills)\n%s\n%s", n, kills, c.unfinished(ctx, st), c.logs())
 		}
-		if kills >= 6 {
+		if kills >= total {
 			time.Sleep(200 * time.Millisecond)
 			continue // let the games finish
 		}
@@ -140,7 +151,12 @@ func TestClusterTakeover(t *testing.T) {
 			continue
 		}
 		at := time.Now()
-		if !stopped && kills == 2 {
+		how := "SIGKILL"
+		if *clusterPauses || !stopped && kills == 2 {
+			how = "SIGSTOP"
+		}
+		when = append(when, fmt.Sprintf("%s %s of daemon %d (pid %d, %d games)", at.Format("15:04:05.000"), how, victim, c.pid(victim), len(owned)))
+		if how == "SIGSTOP" {
 			// Paused past its lease: the others take its games; resumed, it must write and post
 			// nothing more for them.
 			stopped = true
@@ -183,7 +199,51 @@ func TestClusterTakeover(t *testing.T) {
 	}
 	c.stopAll()
 	got := w.result(t) // every marker once on the board
-	w.compare(t, "cluster", want, got)
+	if differ := w.compare(t, "cluster", want, got); len(differ) > 0 {
+		t.Logf("the kills: %s", strings.Join(when, "; "))
+		for _, id := range differ {
+			t.Logf("what the daemons logged of game %s:\n%s", id, c.gameLog(id))
+		}
+	}
+	if t.Failed() {
+		c.logs() // the whole logs, to FORUMGM_TEST_CLUSTER_LOGS
+	}
+}
+
+// gameLog is what every daemon process (killed ones too, in the order they started) logged of game
+// id, a line an entry without the game's name, stamped when the test read it, at most 150
+// entries a process.
+func (c *cluster) gameLog(id string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	for i, o := range c.all {
+		n, end := 0, 0
+		for line := range strings.Lines(o.String()) {
+			end += len(line)
+			var e map[string]any
+			if json.Unmarshal([]byte(line), &e) != nil || e["game"] != id {
+				continue
+			}
+			if n++; n > 150 {
+				continue
+			}
+			if n == 1 {
+				fmt.Fprintf(&b, "--- process %d (%s)\n", i, c.pids[i])
+			}
+			fmt.Fprintf(&b, "%s %v %v", o.stamp(end).Format("15:04:05.000"), e["level"], e["message"])
+			for _, k := range slices.Sorted(maps.Keys(e)) {
+				if k != "time" && k != "level" && k != "message" && k != "game" {
+					fmt.Fprintf(&b, " %s=%v", k, e[k])
+				}
+			}
+			b.WriteByte('\n')
+		}
+		if n > 150 {
+			fmt.Fprintf(&b, "(%d more)\n", n-150)
+		}
+	}
+	return b.String()
 }
 
 // cluster is the three daemon processes of TestClusterTakeover.
@@ -194,9 +254,12 @@ type cluster struct {
 	mu   sync.Mutex
 	cmds [3]*exec.Cmd
 	done [3]chan struct{}
-	outs [3]*strings.Builder
-	all  []*strings.Builder // every process's output, killed ones too
-	fast bool               // no politeness rate (FORUMGM_TEST_FAST_HTTP)
+	outs [3]*procOut
+	all  []*procOut // every process's output, killed ones too
+	pids []string   // "daemon I, pid P" of each of all
+	fast bool       // no politeness rate (FORUMGM_TEST_FAST_HTTP)
+	// logDir is where logs wrote the whole logs (FORUMGM_TEST_CLUSTER_LOGS), once it has.
+	logDir string
 }
 
 func (c *cluster) start(i int) {
@@ -206,8 +269,8 @@ func (c *cluster) start(i int) {
 	if c.fast {
 		cmd.Env = append(cmd.Env, "FORUMGM_TEST_FAST_HTTP=1")
 	}
-	out := &strings.Builder{}
-	cmd.Stdout, cmd.Stderr = &lockedWriter{b: out, mu: &c.mu}, &lockedWriter{b: out, mu: &c.mu}
+	out := &procOut{}
+	cmd.Stdout, cmd.Stderr = &lockedWriter{o: out, mu: &c.mu}, &lockedWriter{o: out, mu: &c.mu}
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
 	}
@@ -216,6 +279,7 @@ func (c *cluster) start(i int) {
 	c.mu.Lock()
 	c.cmds[i], c.done[i], c.outs[i] = cmd, done, out
 	c.all = append(c.all, out)
+	c.pids = append(c.pids, fmt.Sprintf("daemon %d, pid %d", i, cmd.Process.Pid))
 	c.mu.Unlock()
 }
 
@@ -244,8 +308,20 @@ func (c *cluster) logs() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if dir := os.Getenv("FORUMGM_TEST_CLUSTER_LOGS"); dir != "" {
+		// A folder of its own per run (-count=N keeps every failing run's logs), written again
+		// with all there is at each call.
+		_ = os.MkdirAll(dir, 0o755)
+		if c.logDir == "" {
+			if run, err := os.MkdirTemp(dir, "run-"); err == nil {
+				c.logDir = run
+				c.t.Logf("the daemons' whole logs are in %s", run)
+			}
+		}
 		for i, o := range c.all {
-			_ = os.WriteFile(fmt.Sprintf("%s/process-%d.log", dir, i), []byte(o.String()), 0o644)
+			if c.logDir == "" {
+				break
+			}
+			_ = os.WriteFile(fmt.Sprintf("%s/process-%d.log", c.logDir, i), []byte(o.String()), 0o644)
 		}
 	}
 	var b strings.Builder
@@ -313,16 +389,35 @@ func (c *cluster) takenOver(ctx context.Context, st *store.Store, i int, games [
 	}
 }
 
-// lockedWriter appends to a builder under a lock (two streams, read from the test).
+// procOut is one daemon process's output, and when each piece of it came (to the millisecond as
+// the test read it: the daemons log whole seconds, too coarse to order two processes' lines).
+type procOut struct {
+	strings.Builder
+	ends []int       // the output's length after each write
+	at   []time.Time // when each write came
+}
+
+// stamp is when the output up to byte end had come.
+func (o *procOut) stamp(end int) time.Time {
+	i, _ := slices.BinarySearch(o.ends, end)
+	if i == len(o.at) {
+		return time.Time{}
+	}
+	return o.at[i]
+}
+
+// lockedWriter appends to a process's output under a lock (two streams, read from the test).
 type lockedWriter struct {
-	b  *strings.Builder
+	o  *procOut
 	mu *sync.Mutex
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.b.Write(p)
+	n, err := l.o.Write(p)
+	l.o.ends, l.o.at = append(l.o.ends, l.o.Len()), append(l.o.at, time.Now())
+	return n, err
 }
 
 // unfinished says, for each game not finished, who holds it and what it still owes.

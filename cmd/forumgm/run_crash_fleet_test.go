@@ -536,30 +536,69 @@ func (w *fleetWorld) result(t *testing.T) []crashResult {
 			t.Fatal(err)
 		}
 		b, _ := json.Marshal(ref.Snapshot())
-		out = append(out, crashResult{thread: now[i].thread, pms: now[i].pms, snapshot: string(b)})
+		evs, err := st.Events(ctx, g.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log []string
+		for _, e := range evs {
+			line := fmt.Sprintf("%d %s %s %s %s", e.Seq, e.At.Format(time.RFC3339), e.Cause, e.Kind, e.Data)
+			log = append(log, fleetKey.ReplaceAllString(line, "${1}KEY"))
+		}
+		out = append(out, crashResult{thread: now[i].thread, pms: now[i].pms, snapshot: string(b), events: log})
 	}
 	return out
 }
 
-// compare reports where got differs from the uninterrupted run's want, game by game.
-func (w *fleetWorld) compare(t *testing.T, what string, want, got []crashResult) {
+// compare reports where got differs from the uninterrupted run's want, game by game, and returns
+// the games that differ. The short lines come first (a CI log cut short keeps them): the replies'
+// order by their markers' numbers (a reply missing, doubled or moved) and where the event logs
+// part; then the first differing posts themselves.
+func (w *fleetWorld) compare(t *testing.T, what string, want, got []crashResult) (differ []string) {
 	t.Helper()
 	for i, g := range w.games {
-		if d := firstDiff(want[i].thread, got[i].thread); d != "" {
-			t.Errorf("%s: %s's thread differs from the uninterrupted run's: %s", what, g.id, d)
+		thread := firstDiff(want[i].thread, got[i].thread, "posts")
+		pms := firstDiff(want[i].pms, got[i].pms, "messages")
+		if thread == "" && pms == "" && want[i].snapshot == got[i].snapshot {
+			continue
 		}
-		if d := firstDiff(want[i].pms, got[i].pms); d != "" {
-			t.Errorf("%s: %s's private messages differ from the uninterrupted run's: %s", what, g.id, d)
+		differ = append(differ, g.id)
+		t.Errorf("%s: %s differs from the uninterrupted run; its replies by marker number:\nwant %s\ngot  %s",
+			what, g.id, markerNumbers(want[i].thread), markerNumbers(got[i].thread))
+		if d := firstDiff(want[i].events, got[i].events, "events"); d != "" {
+			t.Logf("%s: %s's event log differs: %s", what, g.id, d)
+		}
+		if thread != "" {
+			t.Errorf("%s: %s's thread differs from the uninterrupted run's: %s", what, g.id, thread)
+		}
+		if pms != "" {
+			t.Errorf("%s: %s's private messages differ from the uninterrupted run's: %s", what, g.id, pms)
 		}
 		if want[i].snapshot != got[i].snapshot {
 			t.Errorf("%s: %s's final state differs:\nwant %s\ngot  %s", what, g.id, want[i].snapshot, got[i].snapshot)
 		}
 	}
+	return differ
 }
+
+// markerNumbers lists the item number of each post's markers (fgm-GAME-N-…), in thread order.
+func markerNumbers(thread []string) string {
+	var ns []string
+	for _, p := range thread {
+		var in []string
+		for _, m := range markerNumber.FindAllStringSubmatch(p, -1) {
+			in = append(in, m[1])
+		}
+		ns = append(ns, cmp.Or(strings.Join(in, "+"), "?"))
+	}
+	return strings.Join(ns, " ")
+}
+
+var markerNumber = regexp.MustCompile(`fgm-[a-z]+-(\d+)-`)
 
 // firstDiff says where got first differs from want, showing only the posts around it (a whole
 // thread in a CI log hides the difference); "" when they are equal.
-func firstDiff(want, got []string) string {
+func firstDiff(want, got []string, noun string) string {
 	k := 0
 	for k < len(want) && k < len(got) && want[k] == got[k] {
 		k++
@@ -574,7 +613,7 @@ func firstDiff(want, got []string) string {
 		return s[i]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d posts wanted, %d got; the first %d alike", len(want), len(got), k)
+	fmt.Fprintf(&b, "%d %s wanted, %d got; the first %d alike", len(want), noun, len(got), k)
 	for i := k; i < k+2 && (i < len(want) || i < len(got)); i++ {
 		fmt.Fprintf(&b, "\n--- want #%d\n%s\n--- got #%d\n%s", i+1, at(want, i), i+1, at(got, i))
 	}

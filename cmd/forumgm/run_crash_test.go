@@ -358,6 +358,7 @@ type crashResult struct {
 	thread   []string // the bot's posts, in thread order
 	pms      []string // the bot's private messages, player by player, in the order received
 	snapshot string
+	events   []string // the event log, one line an event: seq, time, cause, kind, data (fleet worlds)
 }
 
 func (w *crashWorld) result(t *testing.T) crashResult {
