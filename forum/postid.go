@@ -65,20 +65,3 @@ func digits(id string) bool {
 	}
 	return id != ""
 }
-
-// Before is the cursor just before post id, so that a read after it starts with that post: the
-// id one less where id is a number above 1 (the ids of every engine in the tree are), else the
-// thread's start (Cursor{}: everything).
-func Before(id string) Cursor {
-	k := idKey(id)
-	if !digits(id) || k == "0" || k == "1" {
-		return Cursor{}
-	}
-	b := []byte(k)
-	i := len(b) - 1
-	for ; b[i] == '0'; i-- {
-		b[i] = '9'
-	}
-	b[i]--
-	return Cursor{PostID: idKey(string(b))}
-}

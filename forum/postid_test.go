@@ -40,12 +40,3 @@ func TestCompareIDsOrder(t *testing.T) {
 		}
 	}
 }
-
-func TestBefore(t *testing.T) {
-	for id, want := range map[string]string{"": "", "0": "", "1": "", "001": "", "2": "1", "10": "9", "007": "6", "1000": "999",
-		"100000000000000000000": "99999999999999999999", "x10": "", "12a": ""} {
-		if got := Before(id); got != (Cursor{PostID: want}) {
-			t.Errorf("Before(%q) = %+v, want %q", id, got, want)
-		}
-	}
-}

@@ -140,15 +140,6 @@ func newScheduler(host string, r rate.Limit, burst int, o SchedulerOptions) *Sch
 	return s
 }
 
-// Wait is Take for a request that counts as gone once let out (the answer not awaited).
-func (s *Scheduler) Wait(ctx context.Context) error {
-	done, err := s.Take(ctx)
-	if err == nil {
-		done()
-	}
-	return err
-}
-
 // Take blocks until a request of ctx's class (ClassOf) may go out, or ctx ends; done, called
 // once the request's answer came (or it failed), ends the request's turn. A context from Admit
 // goes out at once, once.
@@ -310,7 +301,7 @@ func (s *Scheduler) took() *slot {
 // windowWait is how long until one more request may go out without putting more than burst
 // requests in one politeWindow (0: now): the requests that may have reached the forum within the
 // last politeWindow (those still open, and those answered within it) must be fewer than burst.
-// s.mu is held and s.last is now.
+// The slots past the window are dropped. s.mu is held and s.last is now.
 func (s *Scheduler) windowWait() time.Duration {
 	if s.recent == nil {
 		return 0

@@ -9,6 +9,16 @@ import (
 	"forumgm/internal/testkit"
 )
 
+// Wait is Take for a request whose turn ends as soon as it is let out (the tests' requests get
+// no answer).
+func (s *Scheduler) Wait(ctx context.Context) error {
+	done, err := s.Take(ctx)
+	if err == nil {
+		done()
+	}
+	return err
+}
+
 // queuedN waits (in real time, briefly) until n requests of class c wait at s.
 func queuedN(t *testing.T, s *Scheduler, c Class, n int) {
 	t.Helper()

@@ -49,13 +49,13 @@ const giveBackEvery = 10 * time.Minute
 const trimEvery = 6
 
 // GiveBack returns what the daemon no longer uses to the system until ctx ends: the free heap (a
-// collection that also shrinks the games' parked stacks), the C allocator's free memory, and the executable's pages it does not
-// touch (TrimExecutable). The runtime's own scavenger returns the heap too, but slowly (measured:
-// 5,000 games kept 55 MB of idle heap and 50 MB of stacks two minutes after the start), and the
-// kernel keeps every page of the executable it ever mapped. One full collection of the idle heap
-// every ten minutes costs well under 0.1% of a core. The executable is trimmed at the first
-// give-backs and then hourly; trimmed, when not nil, hears what each trim went over (or why it
-// could not).
+// collection that also shrinks the games' parked stacks), the C allocator's free memory, and the
+// executable's pages it does not touch (TrimExecutable). The runtime's own scavenger returns the
+// heap too, but slowly (measured: 5,000 games kept 55 MB of idle heap and 50 MB of stacks two
+// minutes after the start), and the kernel keeps every page of the executable it ever mapped. One
+// full collection of the idle heap every ten minutes costs well under 0.1% of a core. The
+// executable is trimmed at the first give-backs and then hourly; trimmed, when not nil, hears
+// what each trim went over (or why it could not).
 func GiveBack(ctx context.Context, trimmed func(bytes int64, err error)) {
 	for i := 0; ; i++ {
 		wait := giveBackEvery

@@ -289,10 +289,10 @@ const defaultMergeWindow = 60 * time.Minute
 func (f *Forum) MergeWindow() time.Duration { return f.merge }
 
 // What an idle look costs, both ways with the headers: the lastpost redirect as measured on the
-// sandbox (367 bytes sent, 195 received: README "What an idle check costs"), and the headers of
+// sandbox (307 bytes sent, 195 received: README "What an idle check costs"), and the headers of
 // a page read (added to the index's body as last read).
 const (
-	probeBytes      = 562
+	probeBytes      = 502
 	pageHeaderBytes = 600
 	// boardGuessBytes is the index before it was read: a real MyBB 1.8 index as the bot sees it.
 	boardGuessBytes = 14000
